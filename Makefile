@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ppbench build: bpf/*.bpf.c -> build/*.bpf.o -> build/*.skel.h -> build/ppbench
+# (the libbpf-bootstrap pipeline). Everything generated lands in build/.
+#
+#   make            build build/ppbench
+#   make test       install missing packages, build, run the whole suite
+#   make bench      install missing packages, build, run the benchmark
+#   make V=1        show the commands
+
+BUILD		?= build
+PREFIX		?= /usr/local
+DESTDIR		?=
+BINDIR		?= $(PREFIX)/sbin
+MANDIR		?= $(PREFIX)/share/man
+CLANG		?= clang
+LLVM_STRIP	?= llvm-strip
+BPFTOOL		?= bpftool
+CC		?= gcc
+PKG_CONFIG	?= pkg-config
+# Where the running kernel's BTF lives; override to build against another kernel.
+VMLINUX_BTF	?= /sys/kernel/btf/vmlinux
+# STATIC=1 links everything statically (the kernel-matrix guests have no libraries).
+STATIC		?= 0
+VERSION		:= 0.1.0
+ARCH		:= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-9s %s\n' "$(1)" "$(2)";
+endif
+
+BPF_SRCS	:= $(wildcard bpf/*.bpf.c)
+BPF_OBJS	:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
+SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+USER_SRCS	:= $(wildcard user/*.c)
+USER_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
+# Pure-logic objects the unit tests link against (no BPF, no skeletons).
+UNIT_LIB_OBJS	:= $(patsubst %,$(BUILD)/user/%.o,util stats json jsonparse fmt)
+UNIT_SRCS	:= $(wildcard tests/unit/*.c)
+
+# clang -target bpf does not see the multiarch include dir; add the host's
+# default system include paths after its own (as libbpf-bootstrap does).
+CLANG_BPF_SYS_INCLUDES = $(shell $(CLANG) -v -E - </dev/null 2>&1 \
+	| sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
+
+BPF_CFLAGS	:= -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) \
+		   -I$(BUILD) -Iinclude -Ibpf
+USER_CFLAGS	:= -g -O2 -Wall -Wextra -Werror -Wno-missing-field-initializers \
+		   -D_GNU_SOURCE -DPPBENCH_VERSION='"$(VERSION)"' -I$(BUILD) -Iinclude -Iuser \
+		   $(CFLAGS)
+PC_STATIC	= $(if $(filter 1,$(STATIC)),--static)
+USER_LIBS	= $(shell $(PKG_CONFIG) $(PC_STATIC) --libs libxdp libbpf) -lelf -lz -lm -lpthread \
+		  $(if $(filter 1,$(STATIC)),-lzstd)
+USER_LDFLAGS	= $(if $(filter 1,$(STATIC)),-static) $(LDFLAGS)
+
+.PHONY: all test test-unit test-kernels bench install clean help deps
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: $(BUILD)/ppbench
+
+help:
+	@echo 'Targets:'
+	@echo '  all (default)  build $(BUILD)/ppbench'
+	@echo '  test           install missing packages, build, run unit + integration + kernel-matrix tests'
+	@echo '  test-unit      build and run only the unit tests'
+	@echo '  test-kernels   run only the qemu kernel matrix (Debian 6.1 and 6.12 guests)'
+	@echo '  bench          install missing packages, build, run the benchmark (results are reported)'
+	@echo '  install        install ppbench and its man page under DESTDIR/PREFIX (default $(PREFIX))'
+	@echo '  clean          remove $(BUILD)/'
+	@echo 'Variables: V=1 (show commands), PREFIX, DESTDIR, VMLINUX_BTF, STATIC=1, TESTS="name ..."'
+
+$(BUILD) $(BUILD)/user $(BUILD)/tests:
+	$(Q)mkdir -p $@
+
+# vmlinux.h comes from the BTF of the kernel we build on; CO-RE relocates it
+# onto whatever kernel ppbench later runs on.
+$(BUILD)/vmlinux.h: | $(BUILD)
+	$(Q)if [ ! -r "$(VMLINUX_BTF)" ]; then \
+		echo "error: no kernel BTF at $(VMLINUX_BTF): ppbench needs a kernel built with" \
+		     "CONFIG_DEBUG_INFO_BTF=y (or set VMLINUX_BTF=/path/to/vmlinux)" >&2; exit 1; fi
+	$(call msg,GEN,$@)
+	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/%.bpf.o: bpf/%.bpf.c $(BUILD)/vmlinux.h include/ppbench.h $(wildcard bpf/*.bpf.h) | $(BUILD)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) $(CLANG_BPF_SYS_INCLUDES) -c $< -o $@.tmp.o
+	$(Q)$(BPFTOOL) gen object $@ $@.tmp.o && rm -f $@.tmp.o
+	$(Q)$(LLVM_STRIP) -g $@ 2>/dev/null || true
+
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/user/%.o: user/%.c $(wildcard user/*.h) include/ppbench.h $(SKELS) | $(BUILD)/user
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
+
+$(BUILD)/ppbench: $(USER_OBJS)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(USER_LDFLAGS) $^ $(USER_LIBS) -o $@
+
+# Unit tests: pure logic only, one binary, test_* functions found by sed.
+$(BUILD)/tests/unit_tests.h: $(UNIT_SRCS) | $(BUILD)/tests
+	$(call msg,GEN,$@)
+	$(Q)sed -n 's/^void \(test_[a-z0-9_]*\)(void)$$/DEFINE_TEST(\1)/p' $(UNIT_SRCS) > $@
+
+$(BUILD)/tests/unit: $(UNIT_SRCS) tests/unit/unit.h $(BUILD)/tests/unit_tests.h $(UNIT_LIB_OBJS)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(USER_CFLAGS) -Itests/unit -I$(BUILD)/tests $(UNIT_SRCS) $(UNIT_LIB_OBJS) -lm -o $@
+
+deps:
+	$(Q)scripts/install-deps.sh $(DEPS_FLAGS)
+
+test: DEPS_FLAGS = --tests --kernels
+test: deps
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/tests/unit
+	$(Q)tests/run.sh $(TESTS)
+
+test-unit: $(BUILD)/tests/unit
+	$(Q)tests/run.sh unit
+
+test-kernels: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tests/run.sh kernels
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/bench.sh
+
+install: $(BUILD)/ppbench
+	$(call msg,INSTALL,$(DESTDIR)$(BINDIR)/ppbench)
+	$(Q)install -D -m 0755 $(BUILD)/ppbench $(DESTDIR)$(BINDIR)/ppbench
+	$(Q)if [ -f user/ppbench.8 ]; then install -D -m 0644 user/ppbench.8 $(DESTDIR)$(MANDIR)/man8/ppbench.8; fi
+
+clean:
+	$(call msg,CLEAN,$(BUILD))
+	$(Q)rm -rf $(BUILD)

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install the Debian packages ppbench needs, and only those that are missing.
+#   scripts/install-deps.sh            build + run (make, make bench)
+#   scripts/install-deps.sh --tests    + what the test suite uses
+#   scripts/install-deps.sh --kernels  + what the qemu kernel matrix uses
+#   scripts/install-deps.sh --check    only report what is missing (exit 1 if any)
+set -euo pipefail
+
+build_pkgs=(make gcc libc6-dev clang llvm libbpf-dev libxdp-dev bpftool libelf-dev
+	    zlib1g-dev libzstd-dev pkg-config iproute2 ethtool)
+test_pkgs=(jq procps util-linux iputils-ping librsvg2-bin)
+kernel_pkgs=(qemu-system-x86 busybox-static cpio xz-utils zstd)
+
+want=("${build_pkgs[@]}")
+check_only=0
+for arg in "$@"; do
+	case "$arg" in
+	--tests) want+=("${test_pkgs[@]}") ;;
+	--kernels) want+=("${kernel_pkgs[@]}") ;;
+	--check) check_only=1 ;;
+	-h | --help)
+		sed -n '3,9s/^# \{0,1\}//p' "$0"
+		exit 0
+		;;
+	*)
+		echo "install-deps.sh: unknown option '$arg'" >&2
+		exit 2
+		;;
+	esac
+done
+
+missing=()
+for p in "${want[@]}"; do
+	# dpkg-query prints "install ok installed" only for a fully installed package.
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing+=("$p")
+	fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "install-deps: all ${#want[@]} packages present"
+	exit 0
+fi
+if [ $check_only -eq 1 ]; then
+	echo "install-deps: missing: ${missing[*]}"
+	exit 1
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing ${missing[*]}; run as root (or: sudo apt-get install ${missing[*]})" >&2
+	exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine may have empty package lists: update once, then install.
+if ! apt-get install -qq -y --no-install-recommends "${missing[@]}" >/dev/null; then
+	apt-get -qq update
+	apt-get install -qq -y --no-install-recommends "${missing[@]}" >/dev/null
+fi
+echo "install-deps: done"

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers sourced by every tests/integration/test_*.sh file. A test is a
+# function test_NAME; it fails by returning non-zero (or via fail), and skips
+# with skip "reason" (exit code 249, reason printed as "SKIP: reason").
+
+SKIP_RC=249
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+skip() {
+	echo "SKIP: $*"
+	exit $SKIP_RC
+}
+
+# expect_exit CODE CMD...: run CMD, require exit CODE; its stderr goes to $LAST_ERR.
+expect_exit() {
+	local want=$1 rc
+	shift
+	LAST_ERR=$(mktemp)
+	LAST_OUT=$(mktemp)
+	"$@" >"$LAST_OUT" 2>"$LAST_ERR"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		echo "command: $*"
+		echo "stdout:"; sed 's/^/  /' "$LAST_OUT"
+		echo "stderr:"; sed 's/^/  /' "$LAST_ERR"
+		fail "exit code $rc, expected $want"
+	fi
+}
+
+# The error of a bad-input run is exactly one line that names the problem.
+expect_one_line_error() { # pattern
+	local n
+	n=$(wc -l <"$LAST_ERR")
+	[ "$n" -eq 1 ] || { cat "$LAST_ERR"; fail "stderr has $n lines, expected one error line"; }
+	grep -qiE -- "$1" "$LAST_ERR" || fail "error '$(cat "$LAST_ERR")' does not match /$1/"
+}
+
+assert_eq() { # actual expected what
+	[ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"
+}
+
+assert_ge() { # actual min what
+	[ "$1" -ge "$2" ] 2>/dev/null || fail "$3: got '$1', expected >= $2"
+}
+
+assert_le() { # actual max what
+	[ "$1" -le "$2" ] 2>/dev/null || fail "$3: got '$1', expected <= $2"
+}
+
+assert_match() { # file-or-string pattern what
+	if [ -f "$1" ]; then
+		grep -qE -- "$2" "$1" || { sed 's/^/  /' "$1"; fail "$3: /$2/ not found"; }
+	else
+		printf '%s\n' "$1" | grep -qE -- "$2" || fail "$3: /$2/ not found in '$1'"
+	fi
+}
+
+# jq_get FILE FILTER: one value from a JSON file (fails the test on bad JSON).
+jq_get() {
+	jq -er "$2" "$1" 2>/dev/null || { echo "JSON:"; head -c 2000 "$1"; fail "jq '$2' failed on $1"; }
+}
+
+# Wait until a process prints PATTERN to FILE (max SECONDS).
+wait_for_output() { # file pattern seconds
+	local i
+	for ((i = 0; i < $3 * 10; i++)); do
+		grep -qE -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	sed 's/^/  /' "$1"
+	fail "timed out waiting for /$2/"
+}
+
+# A scratch directory removed when the test ends.
+TMPD=$(mktemp -d)
+trap 'rm -rf "$TMPD"' EXIT

@@ -1,0 +1,223 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ppbench test runner.
+#   tests/run.sh                 everything: unit, integration, kernels
+#   tests/run.sh unit            one group (unit | integration | kernels)
+#   tests/run.sh test_probe_json one integration test (or a unit test name)
+#   V=1 tests/run.sh ...         show every test's output, not only failures'
+#
+# Prints one "PASS|FAIL|SKIP name" line per test (a SKIP gives its reason) and
+# ends with "N passed, N failed[, N skipped]". Exits 1 if anything failed.
+# Integration tests run real BPF programs on real veth pairs; after each one
+# the runner checks that no namespace, veth, XDP program or BPF program of
+# ours is left behind.
+
+set -u
+cd "$(dirname "$0")/.." || exit 1
+TOP=$(pwd)
+export TOP
+export PPBENCH=${PPBENCH:-$TOP/build/ppbench}
+UNIT_BIN=$TOP/build/tests/unit
+SKIP_RC=249
+TEST_TIMEOUT=${TEST_TIMEOUT:-120}
+
+pass=0
+fail=0
+skip=0
+failed_names=()
+
+record() { # record RESULT NAME [REASON]
+	case "$1" in
+	PASS) pass=$((pass + 1)); echo "PASS $2" ;;
+	FAIL) fail=$((fail + 1)); failed_names+=("$2"); echo "FAIL $2${3:+: $3}" ;;
+	SKIP) skip=$((skip + 1)); echo "SKIP $2: ${3:-no reason given}" ;;
+	esac
+}
+
+# Parse PASS/FAIL/SKIP lines that a sub-runner (unit binary, kernel matrix) prints.
+tally_lines() {
+	local line
+	while IFS= read -r line; do
+		case "$line" in
+		"PASS "*) record PASS "${line#PASS }" ;;
+		"FAIL "*) record FAIL "${line#FAIL }" ;;
+		"SKIP "*)
+			local rest=${line#SKIP }
+			record SKIP "${rest%%: *}" "${rest#*: }"
+			;;
+		*) echo "$line" ;;
+		esac
+	done
+}
+
+run_unit() { # [names...]
+	if [ ! -x "$UNIT_BIN" ]; then
+		record FAIL unit "unit-test binary missing: run 'make build/tests/unit'"
+		return
+	fi
+	local out rc
+	out=$(mktemp)
+	"$UNIT_BIN" "$@" >"$out" 2>&1
+	rc=$?
+	tally_lines <"$out"
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL' "$out"; then
+		record FAIL unit "unit-test binary exited $rc"
+	fi
+	rm -f "$out"
+}
+
+# ---- leak checks ----------------------------------------------------------
+snapshot_state() {
+	{
+		ip netns list 2>/dev/null | awk '{print "netns " $1}'
+		ip -o link show 2>/dev/null | awk -F': ' '{print "link " $2}' | grep -E 'ppb' || true
+		ip -o link show 2>/dev/null | grep -E ' xdp[a-z]*[ /]|prog/xdp' |
+			awk -F': ' '{print "xdp " $2}' || true
+		bpftool -j prog show 2>/dev/null | jq -r '.[] | select(.name // "" | startswith("ppb_")) |
+			"bpfprog \(.id) \(.name)"' 2>/dev/null || true
+		pgrep -x ppbench >/dev/null && echo "process ppbench"
+	} | sort
+}
+
+check_leaks() { # name before-file
+	local after
+	after=$(mktemp)
+	# Programs held by an exiting process are freed by an RCU callback: allow a moment.
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		snapshot_state >"$after"
+		cmp -s "$2" "$after" && break
+		sleep 0.3
+	done
+	if ! cmp -s "$2" "$after"; then
+		echo "    left behind after $1:"
+		comm -13 "$2" "$after" | sed 's/^/      /'
+		rm -f "$after"
+		return 1
+	fi
+	rm -f "$after"
+	return 0
+}
+
+# ---- integration tests ----------------------------------------------------
+list_integration() {
+	local f
+	for f in "$TOP"/tests/integration/test_*.sh; do
+		grep -oE '^test_[a-z0-9_]+\(\)' "$f" | tr -d '()' | sed "s|^|$f |"
+	done
+}
+
+run_one_integration() { # file name
+	local file=$1 name=$2 out before rc reason
+	out=$(mktemp)
+	before=$(mktemp)
+	snapshot_state >"$before"
+	(
+		# shellcheck source=tests/lib.sh
+		. "$TOP/tests/lib.sh"
+		. "$file"
+		"$name"
+	) >"$out" 2>&1 </dev/null &
+	local pid=$!
+	local waited=0
+	while kill -0 $pid 2>/dev/null; do
+		if [ $waited -ge $((TEST_TIMEOUT * 10)) ]; then
+			pkill -TERM -P $pid 2>/dev/null
+			kill -TERM $pid 2>/dev/null
+			sleep 1
+			pkill -KILL -P $pid 2>/dev/null
+			kill -KILL $pid 2>/dev/null
+			echo "    timed out after ${TEST_TIMEOUT}s" >>"$out"
+			break
+		fi
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+	wait $pid
+	rc=$?
+	if ! check_leaks "$name" "$before" >>"$out"; then
+		rc=1
+	fi
+	if [ $rc -eq $SKIP_RC ]; then
+		reason=$(grep -m1 '^SKIP: ' "$out" | sed 's/^SKIP: //')
+		record SKIP "integration/$name" "${reason:-no reason printed}"
+	elif [ $rc -eq 0 ]; then
+		record PASS "integration/$name"
+	else
+		record FAIL "integration/$name"
+	fi
+	if [ $rc -ne 0 ] && [ $rc -ne $SKIP_RC ] || [ "${V:-0}" = 1 ]; then
+		sed 's/^/    /' "$out"
+	fi
+	rm -f "$out" "$before"
+}
+
+run_integration() { # [names...]
+	local file name want
+	if [ "$(id -u)" -ne 0 ]; then
+		record SKIP integration "integration tests need root (BPF, namespaces, veth)"
+		return
+	fi
+	if [ ! -x "$PPBENCH" ]; then
+		record FAIL integration "$PPBENCH is missing: run 'make'"
+		return
+	fi
+	while read -r file name; do
+		if [ $# -gt 0 ]; then
+			want=0
+			for n in "$@"; do [ "$n" = "$name" ] && want=1; done
+			[ $want = 1 ] || continue
+		fi
+		run_one_integration "$file" "$name"
+	done < <(list_integration)
+}
+
+run_kernels() {
+	local out
+	out=$(mktemp)
+	"$TOP/scripts/kernel-matrix.sh" 2>&1 | tee "$out" | tally_lines
+	rm -f "$out"
+}
+
+main() {
+	local groups=() names=() a
+	for a in "$@"; do
+		case "$a" in
+		unit | integration | kernels) groups+=("$a") ;;
+		*) names+=("$a") ;;
+		esac
+	done
+	if [ ${#groups[@]} -eq 0 ] && [ ${#names[@]} -eq 0 ]; then
+		groups=(unit integration kernels)
+	fi
+	for a in "${groups[@]}"; do
+		case "$a" in
+		unit) run_unit ;;
+		integration) run_integration ;;
+		kernels) run_kernels ;;
+		esac
+	done
+	if [ ${#names[@]} -gt 0 ]; then
+		local unit_names=() int_names=()
+		for a in "${names[@]}"; do
+			if list_integration | awk '{print $2}' | grep -qx "$a"; then
+				int_names+=("$a")
+			else
+				unit_names+=("$a")
+			fi
+		done
+		[ ${#unit_names[@]} -gt 0 ] && run_unit "${unit_names[@]}"
+		[ ${#int_names[@]} -gt 0 ] && run_integration "${int_names[@]}"
+	fi
+	if [ $fail -gt 0 ]; then
+		echo "failed: ${failed_names[*]}"
+	fi
+	if [ $skip -gt 0 ]; then
+		echo "$pass passed, $fail failed, $skip skipped"
+	else
+		echo "$pass passed, $fail failed"
+	fi
+	[ $fail -eq 0 ]
+}
+
+main "$@"

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_JSON_H
+#define PPBENCH_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * Minimal streaming JSON writer. Keys are given for members of objects and
+ * NULL for array elements / the top value. NaN and infinities are written as
+ * null so the output is always valid JSON.
+ */
+struct json;
+
+struct json *json_new(FILE *f, bool pretty);
+/* Opens PATH ("-" = stdout); prints a one-line error and returns NULL on failure. */
+struct json *json_open(const char *path, bool pretty);
+/* Closes the writer; returns 0 or a negative errno if writing failed. */
+int json_close(struct json *j);
+/* Ends a top-level value: newline, flush (for one object per interval). */
+void json_flush_line(struct json *j);
+
+void json_obj_begin(struct json *j, const char *key);
+void json_obj_end(struct json *j);
+void json_arr_begin(struct json *j, const char *key);
+void json_arr_end(struct json *j);
+void json_str(struct json *j, const char *key, const char *v);
+void json_u64(struct json *j, const char *key, uint64_t v);
+void json_i64(struct json *j, const char *key, int64_t v);
+void json_double(struct json *j, const char *key, double v);
+void json_bool(struct json *j, const char *key, bool v);
+void json_null(struct json *j, const char *key);
+
+#endif

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_LOG_H
+#define PPBENCH_LOG_H
+
+#include <stdbool.h>
+
+/* Exit codes (DESIGN §7): usage errors are 2, runtime errors 1. */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,
+	EXIT_USAGE = 2,
+	EXIT_REGRESSION = 3,
+};
+
+enum log_level {
+	LOG_ERR,
+	LOG_WARN,
+	LOG_INFO,
+	LOG_DEBUG,
+	LOG_VERBOSE,
+};
+
+extern int log_level;
+extern const char *prog_name;
+
+void pr_log(enum log_level lvl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#define pr_err(...) pr_log(LOG_ERR, __VA_ARGS__)
+#define pr_warn(...) pr_log(LOG_WARN, __VA_ARGS__)
+#define pr_info(...) pr_log(LOG_INFO, __VA_ARGS__)
+#define pr_debug(...) pr_log(LOG_DEBUG, __VA_ARGS__)
+
+/* Route libbpf's messages through pr_log, one level down (xdp-tools habit). */
+void log_setup_libbpf(void);
+/* Capture libbpf's last warning so a failed load can name the reason in one line. */
+const char *log_last_libbpf_warning(void);
+
+#endif

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ppbench: page_pool path costs and path proof, from XDP/BPF. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "cli.h"
+#include "log.h"
+
+extern const struct cli_cmd cmd_probe, cmd_env;
+
+const struct cli_cmd *const cli_commands[] = {
+	&cmd_probe,
+	&cmd_env,
+	NULL,
+};
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	log_setup_libbpf();
+	return cli_main(argc, argv);
+}

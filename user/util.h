@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_UTIL_H
+#define PPBENCH_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <netinet/in.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_CPUS 1024
+
+/*
+ * Parsers for command-line values. On bad input they print one line naming
+ * the option and the accepted range, and return a negative errno.
+ */
+int parse_u64(const char *s, const char *what, uint64_t min, uint64_t max, uint64_t *out);
+int parse_u32(const char *s, const char *what, uint32_t min, uint32_t max, uint32_t *out);
+int parse_seconds(const char *s, const char *what, double min, double max, double *out);
+/* "0,2-3" -> bitmap; every CPU must be < nr_cpus. Returns the number of CPUs set. */
+int parse_cpu_list(const char *s, const char *what, int nr_cpus, bool *set);
+int parse_mac(const char *s, const char *what, uint8_t mac[6]);
+
+struct ip_addr {
+	int family; /* AF_INET or AF_INET6 */
+	union {
+		struct in_addr v4;
+		struct in6_addr v6;
+	};
+};
+int parse_ip(const char *s, const char *what, struct ip_addr *out);
+void format_mac(const uint8_t mac[6], char *buf, size_t len);
+
+/* Time and files. */
+uint64_t now_ns(void); /* CLOCK_MONOTONIC */
+int read_file_str(const char *path, char *buf, size_t len); /* trims a trailing newline */
+int write_file_str(const char *path, const char *s);
+bool file_exists(const char *path);
+bool cpu_is_online(int cpu);
+int nr_possible_cpus(void);
+int nr_online_cpus(void);
+/* Check that PATH can be created/written (for --json); prints the one-line error. */
+int check_writable(const char *path, const char *what);
+
+#endif
