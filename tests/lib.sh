@@ -6,6 +6,8 @@
 # with skip "reason" (exit code 249, reason printed as "SKIP: reason").
 
 SKIP_RC=249
+# shellcheck source=tests/netns.sh
+. "$TOP/tests/netns.sh"
 
 fail() {
 	echo "FAIL: $*"
@@ -61,9 +63,13 @@ assert_match() { # file-or-string pattern what
 	fi
 }
 
-# jq_get FILE FILTER: one value from a JSON file (fails the test on bad JSON).
+# jq_get FILE FILTER: one value from a JSON file; fails the test on bad JSON
+# or a missing (null) value. false and 0 are values.
 jq_get() {
-	jq -er "$2" "$1" 2>/dev/null || { echo "JSON:"; head -c 2000 "$1"; fail "jq '$2' failed on $1"; }
+	local v
+	v=$(jq -r "$2" "$1" 2>/dev/null) || { echo "JSON:"; head -c 2000 "$1"; fail "jq '$2' failed on $1"; }
+	[ "$v" != null ] || { echo "JSON:"; head -c 2000 "$1"; fail "jq '$2': missing in $1"; }
+	printf '%s\n' "$v"
 }
 
 # Wait until a process prints PATTERN to FILE (max SECONDS).
@@ -80,3 +86,17 @@ wait_for_output() { # file pattern seconds
 # A scratch directory removed when the test ends.
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
+
+# The net-namespace inode a process lives in.
+netns_of() { readlink "/proc/$1/ns/net" | grep -o '[0-9][0-9]*'; }
+
+# Fail if a namespace inode is still held by anything (after a grace period:
+# the kernel frees an unreferenced namespace asynchronously).
+assert_netns_gone() { # inode what
+	local i
+	for i in $(seq 30); do
+		netns_inodes | grep -qx "$1" || return 0
+		sleep 0.1
+	done
+	fail "$2: network namespace $1 is still referenced"
+}

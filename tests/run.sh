@@ -68,6 +68,9 @@ run_unit() { # [names...]
 }
 
 # ---- leak checks ----------------------------------------------------------
+# shellcheck source=tests/netns.sh
+. "$TOP/tests/netns.sh"
+
 snapshot_state() {
 	{
 		ip netns list 2>/dev/null | awk '{print "netns " $1}'
@@ -77,6 +80,7 @@ snapshot_state() {
 		bpftool -j prog show 2>/dev/null | jq -r '.[] | select(.name // "" | startswith("ppb_")) |
 			"bpfprog \(.id) \(.name)"' 2>/dev/null || true
 		pgrep -x ppbench >/dev/null && echo "process ppbench"
+		netns_inodes | sed 's/^/netns /'
 	} | sort
 }
 

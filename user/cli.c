@@ -125,9 +125,10 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		if (c == '?') {
+			char sopt[3] = { '-', (char)optopt, 0 };
+
 			if (optopt)
-				ret = usage_error(cmd, "unknown option '-%c'",
-						  (char[]){ (char)optopt, 0 });
+				ret = usage_error(cmd, "unknown option '%s'", sopt);
 			else
 				ret = usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 			goto out;
@@ -173,7 +174,7 @@ int cli_main(int argc, char **argv)
 	const char *name;
 
 	if (argc < 2) {
-		print_main_help(stderr);
+		fprintf(stderr, "ppbench: missing command (see 'ppbench --help')\n");
 		return EXIT_USAGE;
 	}
 	name = argv[1];

@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# CLI skeleton and bad input: one-line errors, exit 2 for usage, 1 for runtime.
+
+test_help_and_version() {
+	expect_exit 0 "$PPBENCH" --help
+	assert_match "$LAST_OUT" '^Commands:' "main help"
+	local cmds
+	cmds=$(sed -n '/^Commands:/,/^$/p' "$LAST_OUT" | awk 'NF {print $1}' | grep -v Commands:)
+	[ -n "$cmds" ] || fail "no commands listed"
+	for c in $cmds; do
+		expect_exit 0 "$PPBENCH" "$c" --help
+		assert_match "$LAST_OUT" "^Usage: ppbench $c " "$c --help usage line"
+		assert_match "$LAST_OUT" '^Options:' "$c --help options"
+		assert_match "$LAST_OUT" '^Examples:' "$c --help examples"
+		assert_match "$LAST_OUT" '^Exit status:' "$c --help exit status"
+		expect_exit 0 "$PPBENCH" help "$c"
+	done
+	expect_exit 0 "$PPBENCH" --version
+	assert_match "$LAST_OUT" '^ppbench [0-9]+\.[0-9]+\.[0-9]+$' "--version"
+}
+
+test_usage_errors() {
+	expect_exit 2 "$PPBENCH"
+	expect_one_line_error 'missing command'
+	expect_exit 2 "$PPBENCH" frobnicate
+	expect_one_line_error "unknown command 'frobnicate'"
+	expect_exit 2 "$PPBENCH" probe --frobnicate
+	expect_one_line_error "unknown option '--frobnicate'"
+	expect_exit 2 "$PPBENCH" probe -Z
+	expect_one_line_error "unknown option '-Z'"
+	expect_exit 2 "$PPBENCH" probe --json
+	expect_one_line_error "option '--json' needs a value"
+	expect_exit 2 "$PPBENCH" probe lo extra
+	expect_one_line_error "unexpected argument 'extra'"
+	expect_exit 2 "$PPBENCH" help frobnicate
+	expect_one_line_error "unknown command 'frobnicate'"
+	expect_exit 2 "$PPBENCH" env --side c -- true
+	expect_one_line_error "--side 'c'"
+}
+
+test_missing_iface() {
+	expect_exit 2 "$PPBENCH" probe nosuchif0
+	expect_one_line_error "interface 'nosuchif0' does not exist"
+}
+
+test_unwritable_json() {
+	expect_exit 2 "$PPBENCH" probe --json /nonexistent-dir/probe.json
+	expect_one_line_error "cannot write '/nonexistent-dir/probe.json'"
+	[ ! -e /nonexistent-dir ] || fail "created something"
+}
+
+test_not_root() {
+	# A copy nobody can execute, in a directory nobody can reach.
+	local d
+	d=$(mktemp -d /tmp/ppb-nobody.XXXXXX)
+	chmod 755 "$d"
+	cp "$PPBENCH" "$d/ppbench"
+	chmod 755 "$d/ppbench"
+	expect_exit 1 setpriv --reuid=65534 --regid=65534 --clear-groups "$d/ppbench" probe
+	rm -rf "$d"
+	expect_one_line_error "'probe' needs root"
+	expect_exit 1 setpriv --reuid=65534 --regid=65534 --clear-groups "$PPBENCH" env -- true 2>/dev/null ||
+		true
+}
+
+test_no_capabilities() {
+	# Root, but with every capability dropped from the bounding set.
+	expect_exit 1 setpriv --inh-caps=-all --bounding-set=-all "$PPBENCH" probe
+	expect_one_line_error "'probe' needs root"
+	expect_exit 1 setpriv --inh-caps=-all --bounding-set=-all "$PPBENCH" env -- true
+	expect_one_line_error "'env' needs root"
+}
+
+test_no_btf() {
+	expect_exit 1 env PPBENCH_BTF=/nonexistent/vmlinux "$PPBENCH" probe
+	expect_one_line_error 'no kernel BTF at /nonexistent/vmlinux'
+}
