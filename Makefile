@@ -39,7 +39,7 @@ SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 USER_SRCS	:= $(wildcard user/*.c)
 USER_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
 # Pure-logic objects the unit tests link against (no BPF, no skeletons).
-UNIT_LIB_OBJS	:= $(patsubst %,$(BUILD)/user/%.o,util stats json jsonparse fmt)
+UNIT_LIB_OBJS	:= $(patsubst %,$(BUILD)/user/%.o,log util stats json jsonparse fmt)
 UNIT_SRCS	:= $(wildcard tests/unit/*.c)
 
 # clang -target bpf does not see the multiarch include dir; add the host's

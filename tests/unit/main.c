@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit-test runner: one PASS/FAIL/SKIP line per test_* function. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "unit.h"
 
+extern int log_level;
 int unit_failures;
 const char *unit_skip_reason;
 
@@ -35,6 +37,9 @@ int main(int argc, char **argv)
 	int failed = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* Parsers print their one-line errors; only show them with V=1. */
+	if (!getenv("V") || strcmp(getenv("V"), "1"))
+		log_level = -1;
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
 		if (!selected(tests[i].name, argc, argv))
 			continue;
