@@ -39,7 +39,7 @@ SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 USER_SRCS	:= $(wildcard user/*.c)
 USER_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
 # Pure-logic objects the unit tests link against (no BPF, no skeletons).
-UNIT_LIB_OBJS	:= $(patsubst %,$(BUILD)/user/%.o,log util stats json jsonparse fmt)
+UNIT_LIB_OBJS	:= $(patsubst %,$(BUILD)/user/%.o,log util counts pkt stats json jsonparse fmt)
 UNIT_SRCS	:= $(wildcard tests/unit/*.c)
 
 # clang -target bpf does not see the multiarch include dir; add the host's
@@ -47,7 +47,7 @@ UNIT_SRCS	:= $(wildcard tests/unit/*.c)
 CLANG_BPF_SYS_INCLUDES = $(shell $(CLANG) -v -E - </dev/null 2>&1 \
 	| sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
 
-BPF_CFLAGS	:= -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) \
+BPF_CFLAGS	:= -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
 		   -I$(BUILD) -Iinclude -Ibpf
 USER_CFLAGS	:= -g -O2 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 		   -D_GNU_SOURCE -DPPBENCH_VERSION='"$(VERSION)"' -I$(BUILD) -Iinclude -Iuser \

@@ -15,4 +15,122 @@
 /* All our BPF program names start with this, so leak checks can find them. */
 #define PPB_PROG_PREFIX "ppb_"
 
+#define PPB_MAX_POOLS 4096
+
+/* ---- page_pool observer ------------------------------------------------ */
+
+enum ppb_pool_kind {
+	PPB_POOL_UNKNOWN = 0,
+	PPB_POOL_TEST_RUN = 1, /* live-frames BPF_PROG_RUN pool (one per syscall) */
+	PPB_POOL_SYSTEM = 2,   /* per-CPU system page pool (6.9+) */
+	PPB_POOL_VETH = 3,     /* veth rq pool (6.6+) */
+	PPB_POOL_NIC = 4,      /* a driver's RX pool */
+};
+
+/* pool_info.flags */
+enum {
+	PPB_POOL_F_DYING = 1 << 0,	/* page_pool_destroy() has started */
+	PPB_POOL_F_ELEMS = 1 << 1,	/* an XDP program of ours counts its allocations */
+	PPB_POOL_F_WRAP_RISK = 1 << 2,	/* a sample interval may have wrapped the ring */
+	PPB_POOL_F_TINY_RING = 1 << 3,	/* ring size < 2: produces invisible to sampling */
+	PPB_POOL_F_INCONSISTENT = 1 << 4, /* a sample gave negative deltas (race, waive) */
+	PPB_POOL_F_SEEN_FRESH = 1 << 5,	/* observed from its first page on */
+	PPB_POOL_F_COARSE = 1 << 6,	/* an interval held several allocations: call
+					 * counts (cache/refill) are estimates */
+};
+
+/* Pools are keyed by pointer and id: a freed pool's address is reused. */
+struct ppb_pool_key {
+	__u64 ptr;
+	__u32 id; /* user.id (6.8+), else xdp_mem_id, else 0 */
+	__u32 pad;
+};
+
+/* One sample of the pool's state. */
+struct ppb_pool_state {
+	__u32 cache;   /* alloc.count */
+	__u32 occ;     /* ring occupancy: unconsumed entries */
+	__u32 prod;    /* ring.producer */
+	__u32 cons;    /* ring.consumer_head */
+	__u32 hold;    /* pages_state_hold_cnt */
+	__u32 release; /* pages_state_release_cnt */
+};
+
+/* Global record per pool (BPF hash map, key struct ppb_pool_key). */
+struct ppb_pool_info {
+	__u64 ptr;
+	__u64 ring_queue;     /* ring.queue (array of entries) */
+	__u64 first_ns;	      /* first time seen */
+	__u64 last_ns;	      /* last sample */
+	__u64 pending_elems;  /* allocations our XDP programs saw since the last sample */
+	__u64 samples;
+	struct ppb_pool_state last;
+	__u32 id;
+	__u32 kind;	      /* enum ppb_pool_kind */
+	__s32 ifindex;	      /* device, 0 if unknown */
+	__s32 cpuid;	      /* system pools: their CPU, else -1 */
+	__u32 napi_id;
+	__u32 ring_size;
+	__u32 pool_size;      /* p.pool_size */
+	__u32 flags;	      /* PPB_POOL_F_* */
+	__u32 busy;	      /* sampler try-lock (tracing programs cannot spin) */
+	__u32 queue_index;    /* RX queue, from the XDP memory-model registration */
+	__s32 final_inflight; /* from page_pool_release, valid if DYING */
+	__u32 pad;
+};
+
+/*
+ * Per-CPU, per-pool counts. alloc_* and ret_* partition allocations and
+ * returns the way the kernel's page_pool stats do:
+ *   alloc_cache + alloc_refill + alloc_slow = allocations,
+ *   ret_cache + ret_ring + ret_release      = returns.
+ */
+struct ppb_pool_counts {
+	__u64 alloc_cache;  /* served from the alloc cache */
+	__u64 alloc_refill; /* triggered a refill from the ring */
+	__u64 alloc_slow;   /* went to the page allocator (slow calls) */
+	__u64 refill_pages; /* pages moved ring -> cache */
+	__u64 slow_pages;   /* pages from the page allocator (state_hold events) */
+	__u64 ret_cache;    /* direct recycle into the alloc cache */
+	__u64 ret_ring;	    /* produced into the ptr_ring */
+	__u64 ret_release;  /* released to the page allocator (not teardown) */
+	__u64 rel_refcnt;   /* ... of which: page refcount > 1 */
+	__u64 rel_other;    /* ... of which: ring full, NUMA, skb build (6.1) */
+	__u64 rel_teardown; /* releases while the pool is being destroyed */
+	__u64 elems;	    /* allocations our XDP programs saw (tracepoint backend) */
+	__u64 samples;	    /* pool-state samples taken on this CPU */
+	__u64 unclassified; /* returns that could not be classified (see README) */
+};
+
+/* Observer configuration, set by user space before load (rodata). */
+struct ppb_obs_config {
+	__u64 ksym_test_run_init; /* xdp_test_run_init_page */
+	__u64 ksym_veth_xmit;	  /* veth_xmit (netdev_ops check) */
+	__u64 ksym_veth_poll;	  /* veth_poll (napi_poll samples) */
+	__u32 fentry;		  /* fentry backend active: no sampling needed */
+	__u32 pad;
+};
+
+/* ---- XDP programs ------------------------------------------------------ */
+
+enum ppb_action {
+	PPB_ACT_DROP = 0,
+	PPB_ACT_PASS = 1,
+	PPB_ACT_TX = 2,
+	PPB_ACT_REDIRECT = 3, /* devmap index 0 */
+	PPB_ACT_CPU = 4,      /* cpumap index 0 */
+};
+
+/* Per-CPU statistics of one XDP program (percpu array, index 0). */
+struct ppb_xdp_stats {
+	__u64 packets;
+	__u64 bytes;
+	__u64 timed_ns;	   /* sum of sampled spans */
+	__u64 timed_elems; /* elements in those spans */
+	__u64 last_ts;	   /* last timing sample */
+	__u64 gen;	   /* run generation of last_ts */
+	__u64 redirect_err;
+	__u64 pad;
+};
+
 #endif

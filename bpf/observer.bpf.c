@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The page_pool observer: per pool, per CPU, which path each allocation and
+ * return took. Two backends, chosen by user space from what the kernel allows:
+ *
+ * fentry: fentry/fexit on the exported alloc/put entry points classify every
+ *   call exactly; state_hold/state_release, firing inside the call on the same
+ *   CPU, mark slow allocations and releases.
+ * tracepoint: state_hold/state_release count slow allocations and releases
+ *   exactly; ring and cache traffic come from pool-state samples taken by
+ *   programs already on the path (our XDP programs, napi_poll for veth,
+ *   these tracepoints), see pool_sample().
+ *
+ * Tracepoints are raw_tp so every argument is a plain u64 whatever its BTF
+ * type on a given kernel; fentry arguments are read with bpf_get_func_arg().
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "ppbench.h"
+#include "pool.bpf.h"
+
+/* In-flight call state of the fentry backend, per CPU. */
+struct call_scratch {
+	__u64 alloc_pool;
+	__u32 alloc_depth;
+	__u32 alloc_c0;	   /* alloc.count at entry */
+	__u32 alloc_holds; /* state_hold events inside the call */
+	__u32 put_depth;
+	__u64 put_pool;
+	__u64 put_netmem;
+	__u32 put_c0;
+	__u32 put_released; /* state_release events inside the call */
+	__u32 put_count;    /* bulk: entries */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct call_scratch);
+} scratch SEC(".maps");
+
+/* Calls whose recursion protection or map lookups failed: reported, not hidden. */
+__u64 fentry_missed;
+
+static __always_inline struct call_scratch *scratch_get(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&scratch, &zero);
+}
+
+static __always_inline __u32 page_refcount(__u64 netmem)
+{
+	struct page *page = (void *)netmem;
+
+	if (netmem & 1) /* net_iov (6.12+ memory providers): no page refcount */
+		return 1;
+	return BPF_CORE_READ(page, _refcount.counter);
+}
+
+/* ---- exact counts from the tracepoints ---------------------------------- */
+
+SEC("raw_tp/page_pool_state_hold")
+int BPF_PROG(ppb_tp_hold, __u64 pool, __u64 netmem, __u32 hold)
+{
+	struct ppb_pool_key key;
+	struct ppb_pool_counts *c;
+	struct ppb_pool_info *pi;
+	struct call_scratch *s;
+
+	pi = pool_get(pool, &key, hold == 1);
+	c = pi ? pool_counts_of(&key) : NULL;
+	if (!c)
+		return 0;
+	c->slow_pages++;
+	if (obs_cfg.fentry) {
+		s = scratch_get();
+		if (s && s->alloc_depth && s->alloc_pool == pool)
+			s->alloc_holds++;
+		return 0;
+	}
+	/* The slow path runs only on an empty cache and fills it page by page:
+	 * alloc.count is 1 at the first page of a bulk (0 for a high-order page). */
+	if (BPF_CORE_READ((struct page_pool *)pool, alloc.count) <= 1)
+		c->alloc_slow++;
+	return 0;
+}
+
+/*
+ * The first teardown release: reconstruct the state just before the scrub
+ * (this page left the cache or the ring), take a last data-path sample with
+ * it, then stop counting refills (the scrub consumes the ring).
+ */
+static __always_inline void teardown_begin(__u64 pool, __u64 netmem, struct ppb_pool_info *pi,
+					   struct ppb_pool_key *key)
+{
+	struct page_pool *pp = (void *)pool;
+	__u64 slot = 0;
+	__u32 cache;
+
+	cache = BPF_CORE_READ(pp, alloc.count);
+	if (cache < 128)
+		bpf_probe_read_kernel(&slot, sizeof(slot), &pp->alloc.cache[cache]);
+	if (!obs_cfg.fentry && !__sync_val_compare_and_swap(&pi->busy, 0, 1)) {
+		/* Undo the scrub's step in the baseline instead of in 'now'. */
+		if (slot == netmem)
+			pi->last.cache--;
+		else
+			pi->last.occ--;
+		*(volatile __u32 *)&pi->busy = 0;
+		pool_sample(pool, pi, key);
+	}
+	__sync_fetch_and_or(&pi->flags, PPB_POOL_F_DYING);
+}
+
+SEC("raw_tp/page_pool_state_release")
+int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
+{
+	struct ppb_pool_key key;
+	struct ppb_pool_counts *c;
+	struct ppb_pool_info *pi;
+	struct call_scratch *s;
+
+	pi = pool_get(pool, &key, false);
+	c = pi ? pool_counts_of(&key) : NULL;
+	if (!c)
+		return 0;
+	/* page_pool_destroy() drops user_cnt to 0 before it scrubs. */
+	if (!BPF_CORE_READ((struct page_pool *)pool, user_cnt.refs.counter)) {
+		if (!(pi->flags & PPB_POOL_F_DYING))
+			teardown_begin(pool, netmem, pi, &key);
+		c->rel_teardown++;
+		return 0;
+	}
+	c->ret_release++;
+	if (page_refcount(netmem) > 1)
+		c->rel_refcnt++;
+	else
+		c->rel_other++;
+	s = obs_cfg.fentry ? scratch_get() : NULL;
+	if (s && s->put_depth && s->put_pool == pool)
+		s->put_released++;
+	else if (!obs_cfg.fentry)
+		pool_sample(pool, pi, &key);
+	return 0;
+}
+
+SEC("raw_tp/page_pool_release")
+int BPF_PROG(ppb_tp_pool_release, __u64 pool, __s32 inflight, __u32 hold, __u32 release)
+{
+	struct ppb_pool_key key;
+	struct ppb_pool_info *pi;
+
+	pi = pool_get(pool, &key, false);
+	if (!pi)
+		return 0;
+	if (!(pi->flags & PPB_POOL_F_DYING)) {
+		pool_sample(pool, pi, &key);
+		__sync_fetch_and_or(&pi->flags, PPB_POOL_F_DYING);
+	}
+	pi->final_inflight = inflight;
+	return 0;
+}
+
+/* NIC drivers register their RX pool as the queue's XDP memory model. */
+SEC("raw_tp/mem_connect")
+int BPF_PROG(ppb_tp_mem_connect, __u64 xa, __u64 rxq)
+{
+	struct xdp_mem_allocator *a = (void *)xa;
+	struct xdp_rxq_info *q = (void *)rxq;
+	struct ppb_pool_key key;
+	struct ppb_pool_info *pi;
+
+	if (BPF_CORE_READ(a, mem.type) != MEM_TYPE_PAGE_POOL)
+		return 0;
+	pi = pool_get((__u64)BPF_CORE_READ(a, allocator), &key, false);
+	if (!pi)
+		return 0;
+	if (!pi->kind)
+		pi->kind = PPB_POOL_NIC;
+	pi->ifindex = BPF_CORE_READ(q, dev, ifindex);
+	pi->queue_index = BPF_CORE_READ(q, queue_index);
+	return 0;
+}
+
+/* A veth NAPI poll handles at most 64 packets: a sample per poll cannot miss
+ * a wrap of the 256-entry rq pool ring. */
+SEC("raw_tp/napi_poll")
+int BPF_PROG(ppb_tp_napi_poll, __u64 napi, int work, int budget)
+{
+	struct napi_struct *n = (void *)napi;
+	struct ppb_pool_key key;
+	struct ppb_pool_info *pi;
+	struct veth_rq *rq = (void *)napi; /* xdp_napi is veth_rq's first member */
+	__u64 pool;
+
+	if (!obs_cfg.ksym_veth_poll || (__u64)BPF_CORE_READ(n, poll) != obs_cfg.ksym_veth_poll)
+		return 0;
+	if (!bpf_core_field_exists(rq->page_pool))
+		return 0;
+	pool = (__u64)BPF_CORE_READ(rq, page_pool);
+	if (!pool)
+		return 0;
+	pi = pool_get(pool, &key, false);
+	if (pi)
+		pool_sample(pool, pi, &key);
+	return 0;
+}
+
+/* ---- fentry backend: allocations ---------------------------------------- */
+
+static __always_inline int alloc_enter(void *ctx)
+{
+	struct call_scratch *s = scratch_get();
+	__u64 pool = 0;
+
+	if (!s)
+		return 0;
+	if (s->alloc_depth++)
+		return 0; /* a wrapper's inner call: classified once, at the outermost exit */
+	bpf_get_func_arg(ctx, 0, &pool);
+	s->alloc_pool = pool;
+	s->alloc_holds = 0;
+	s->alloc_c0 = BPF_CORE_READ((struct page_pool *)pool, alloc.count);
+	return 0;
+}
+
+static __always_inline int alloc_exit(void *ctx)
+{
+	struct call_scratch *s = scratch_get();
+	struct ppb_pool_counts *c;
+	struct ppb_pool_key key;
+	__u64 ret = 0, pool;
+	__u32 after;
+
+	if (!s || !s->alloc_depth)
+		return 0;
+	if (--s->alloc_depth)
+		return 0;
+	pool = s->alloc_pool;
+	bpf_get_func_ret(ctx, &ret);
+	if (!ret || !pool_get(pool, &key, false))
+		return 0; /* failed allocation: not an element */
+	c = pool_counts_of(&key);
+	if (!c)
+		return 0;
+	if (s->alloc_holds) {
+		c->alloc_slow++;
+	} else if (!s->alloc_c0) {
+		/* empty cache and no slow path: the ring refilled it */
+		after = BPF_CORE_READ((struct page_pool *)pool, alloc.count);
+		c->alloc_refill++;
+		c->refill_pages += after + 1;
+	} else {
+		c->alloc_cache++;
+	}
+	return 0;
+}
+
+SEC("fentry/page_pool_alloc_pages")
+int BPF_PROG(ppb_fe_alloc)
+{
+	return alloc_enter(ctx);
+}
+
+SEC("fexit/page_pool_alloc_pages")
+int BPF_PROG(ppb_fx_alloc)
+{
+	return alloc_exit(ctx);
+}
+
+SEC("fentry/page_pool_alloc_pages")
+int BPF_PROG(ppb_fe_alloc2)
+{
+	return alloc_enter(ctx);
+}
+
+SEC("fexit/page_pool_alloc_pages")
+int BPF_PROG(ppb_fx_alloc2)
+{
+	return alloc_exit(ctx);
+}
+
+/* ---- fentry backend: returns -------------------------------------------- */
+
+static __always_inline int put_enter(void *ctx, bool bulk)
+{
+	struct call_scratch *s = scratch_get();
+	__u64 pool = 0, arg = 0;
+
+	if (!s)
+		return 0;
+	if (s->put_depth++)
+		return 0;
+	bpf_get_func_arg(ctx, 0, &pool);
+	bpf_get_func_arg(ctx, bulk ? 2 : 1, &arg);
+	s->put_pool = pool;
+	s->put_netmem = bulk ? 0 : arg;
+	s->put_count = bulk ? arg : 1;
+	s->put_released = 0;
+	s->put_c0 = BPF_CORE_READ((struct page_pool *)pool, alloc.count);
+	return 0;
+}
+
+static __always_inline int put_exit(void *ctx)
+{
+	struct call_scratch *s = scratch_get();
+	struct page_pool *pp;
+	struct ppb_pool_counts *c;
+	struct ppb_pool_key key;
+	__u64 slot = 0;
+	__u32 after, direct;
+
+	if (!s || !s->put_depth)
+		return 0;
+	if (--s->put_depth)
+		return 0;
+	pp = (void *)s->put_pool;
+	if (!pool_get(s->put_pool, &key, false))
+		return 0;
+	c = pool_counts_of(&key);
+	if (!c)
+		return 0;
+	after = BPF_CORE_READ(pp, alloc.count);
+	if (s->put_netmem) {
+		/* Only the pool's owner writes alloc.count, and it is this CPU if the
+		 * page went to the cache: then cache[c0] holds exactly this page. */
+		if (s->put_released)
+			return 0; /* counted by ppb_tp_release */
+		if (after == s->put_c0 + 1 && s->put_c0 < 128)
+			bpf_probe_read_kernel(&slot, sizeof(slot), &pp->alloc.cache[s->put_c0]);
+		if (slot && slot == s->put_netmem)
+			c->ret_cache++;
+		else
+			c->ret_ring++;
+		return 0;
+	}
+	/* Bulk (one pool, <= 6.13): whatever did not stay in the cache or get
+	 * released went to the ring; fragments not on their last reference are
+	 * skipped by the kernel and would show up here as ring (see README). */
+	direct = after > s->put_c0 ? after - s->put_c0 : 0;
+	c->ret_cache += direct;
+	if (s->put_count >= direct + s->put_released)
+		c->ret_ring += s->put_count - direct - s->put_released;
+	return 0;
+}
+
+SEC("fentry/page_pool_put_defragged_page")
+int BPF_PROG(ppb_fe_put)
+{
+	return put_enter(ctx, false);
+}
+
+SEC("fexit/page_pool_put_defragged_page")
+int BPF_PROG(ppb_fx_put)
+{
+	return put_exit(ctx);
+}
+
+SEC("fentry/page_pool_put_defragged_page")
+int BPF_PROG(ppb_fe_put2)
+{
+	return put_enter(ctx, false);
+}
+
+SEC("fexit/page_pool_put_defragged_page")
+int BPF_PROG(ppb_fx_put2)
+{
+	return put_exit(ctx);
+}
+
+SEC("fentry/page_pool_put_page_bulk")
+int BPF_PROG(ppb_fe_bulk)
+{
+	return put_enter(ctx, true);
+}
+
+SEC("fexit/page_pool_put_page_bulk")
+int BPF_PROG(ppb_fx_bulk)
+{
+	return put_exit(ctx);
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pool observer core, shared by the observer programs (tracepoints, fentry)
+ * and ppbench's XDP programs: the pool maps, CO-RE reads of pool state that
+ * load on 6.1 ... 6.18, and the sampling ledger.
+ *
+ * BPF-only header. Pointers from tracepoints are handled as plain u64 and
+ * read with BPF_CORE_READ (bpf_probe_read_kernel), so the same code works in
+ * raw_tp, fentry and XDP programs, whatever BTF type an argument has on a
+ * given kernel (struct page * before 6.12, netmem_ref after).
+ */
+#ifndef PPBENCH_POOL_BPF_H
+#define PPBENCH_POOL_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include "ppbench.h"
+
+/* ---- kernel-version flavours (CO-RE) ----------------------------------- */
+
+/* <= 6.7: init_callback and flags sit in p (struct page_pool_params). */
+struct page_pool_params___old {
+	unsigned int flags;
+	void *init_callback;
+} __attribute__((preserve_access_index));
+
+struct page_pool___old {
+	struct page_pool_params___old p;
+} __attribute__((preserve_access_index));
+
+/* 6.9+: PP_FLAG_SYSTEM_POOL in slow.flags (in <= 6.6 that bit means PP_FLAG_PAGE_FRAG). */
+#define PPB_PP_FLAG_SYSTEM_POOL (1U << 2)
+
+/* ---- maps (the XDP objects reuse the observer's fds) -------------------- */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, PPB_MAX_POOLS);
+	__type(key, struct ppb_pool_key);
+	__type(value, struct ppb_pool_info);
+} pool_info SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, PPB_MAX_POOLS);
+	__type(key, struct ppb_pool_key);
+	__type(value, struct ppb_pool_counts);
+} pool_counts SEC(".maps");
+
+const volatile struct ppb_obs_config obs_cfg = {};
+
+/* ---- reading pool state ------------------------------------------------- */
+
+static __always_inline __u32 pool_id_of(struct page_pool *pp)
+{
+	__u32 id = 0;
+
+	if (bpf_core_field_exists(pp->user.id))
+		id = BPF_CORE_READ(pp, user.id);
+	if (!id)
+		id = BPF_CORE_READ(pp, xdp_mem_id);
+	return id;
+}
+
+static __always_inline __u64 pool_init_callback(struct page_pool *pp)
+{
+	struct page_pool___old *old = (void *)pp;
+
+	if (bpf_core_field_exists(pp->slow.init_callback))
+		return (__u64)BPF_CORE_READ(pp, slow.init_callback);
+	if (bpf_core_field_exists(old->p.init_callback))
+		return (__u64)BPF_CORE_READ(old, p.init_callback);
+	return 0;
+}
+
+static __always_inline bool pool_is_system(struct page_pool *pp)
+{
+	if (bpf_core_field_exists(pp->slow.flags) && bpf_core_field_exists(pp->cpuid))
+		return BPF_CORE_READ(pp, slow.flags) & PPB_PP_FLAG_SYSTEM_POOL;
+	return false;
+}
+
+/* Fill kind, device and sizes of a pool seen for the first time. */
+static __always_inline void pool_identify(struct page_pool *pp, struct ppb_pool_info *pi)
+{
+	struct net_device *nd = NULL;
+	struct device *dev;
+
+	pi->ring_size = BPF_CORE_READ(pp, ring.size);
+	pi->ring_queue = (__u64)BPF_CORE_READ(pp, ring.queue);
+	pi->pool_size = BPF_CORE_READ(pp, p.pool_size);
+	pi->cpuid = -1;
+	if (bpf_core_field_exists(pp->cpuid))
+		pi->cpuid = BPF_CORE_READ(pp, cpuid);
+	if (pi->ring_size < 2)
+		pi->flags |= PPB_POOL_F_TINY_RING;
+	if (obs_cfg.ksym_test_run_init && pool_init_callback(pp) == obs_cfg.ksym_test_run_init) {
+		pi->kind = PPB_POOL_TEST_RUN;
+		return;
+	}
+	if (pool_is_system(pp)) {
+		pi->kind = PPB_POOL_SYSTEM;
+		return;
+	}
+	if (bpf_core_field_exists(pp->slow.netdev))
+		nd = BPF_CORE_READ(pp, slow.netdev);
+	if (nd && (__u64)nd != 0xdead000000000801ULL) { /* NET_PTR_POISON after unregister */
+		pi->kind = PPB_POOL_NIC;
+		pi->ifindex = BPF_CORE_READ(nd, ifindex);
+	}
+	if (bpf_core_field_exists(pp->p.napi)) {
+		struct napi_struct *napi = BPF_CORE_READ(pp, p.napi);
+
+		if (napi) {
+			pi->napi_id = BPF_CORE_READ(napi, napi_id);
+			if (!pi->ifindex)
+				pi->ifindex = BPF_CORE_READ(napi, dev, ifindex);
+			pi->kind = PPB_POOL_NIC;
+		}
+	}
+	/* veth (6.6+) sets p.dev to &netdev->dev: check it is a veth before trusting it. */
+	dev = BPF_CORE_READ(pp, p.dev);
+	if (dev && !pi->kind && obs_cfg.ksym_veth_xmit) {
+		nd = (void *)((char *)dev - bpf_core_field_offset(struct net_device, dev));
+		if ((__u64)BPF_CORE_READ(nd, netdev_ops, ndo_start_xmit) == obs_cfg.ksym_veth_xmit) {
+			pi->kind = PPB_POOL_VETH;
+			pi->ifindex = BPF_CORE_READ(nd, ifindex);
+		}
+	}
+}
+
+/* Unconsumed ring entries. producer == consumer_head means empty or full:
+ * the slot at consumer_head is non-NULL only when the ring is full. */
+static __always_inline __u32 ring_occupancy(__u32 prod, __u32 cons, __u32 size, __u64 queue)
+{
+	__u64 slot = 0;
+
+	if (prod != cons)
+		return prod > cons ? prod - cons : prod + size - cons;
+	if (!queue || cons >= size)
+		return 0;
+	bpf_probe_read_kernel(&slot, sizeof(slot), (void *)(queue + (__u64)cons * 8));
+	return slot ? size : 0;
+}
+
+static __always_inline void pool_read_state(struct page_pool *pp, const struct ppb_pool_info *pi,
+					    struct ppb_pool_state *st)
+{
+	st->cache = BPF_CORE_READ(pp, alloc.count);
+	st->prod = BPF_CORE_READ(pp, ring.producer);
+	st->cons = BPF_CORE_READ(pp, ring.consumer_head);
+	st->hold = BPF_CORE_READ(pp, pages_state_hold_cnt);
+	st->release = BPF_CORE_READ(pp, pages_state_release_cnt.counter);
+	st->occ = ring_occupancy(st->prod, st->cons, pi->ring_size, pi->ring_queue);
+}
+
+/* ---- pool records ------------------------------------------------------- */
+
+static __always_inline struct ppb_pool_counts *pool_counts_of(struct ppb_pool_key *key)
+{
+	struct ppb_pool_counts zero = {}, *c;
+
+	c = bpf_map_lookup_elem(&pool_counts, key);
+	if (c)
+		return c;
+	bpf_map_update_elem(&pool_counts, key, &zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&pool_counts, key);
+}
+
+/*
+ * Find or create the record of pool ptr. A new record's baseline is the
+ * current state, or all zero when the caller knows this is the pool's very
+ * first page ('fresh': state_hold with hold == 1).
+ */
+static __always_inline struct ppb_pool_info *pool_get(__u64 ptr, struct ppb_pool_key *key,
+						       bool fresh)
+{
+	struct page_pool *pp = (void *)ptr;
+	struct ppb_pool_info *pi, init = {};
+
+	key->ptr = ptr;
+	key->id = pool_id_of(pp);
+	key->pad = 0;
+	pi = bpf_map_lookup_elem(&pool_info, key);
+	if (pi)
+		return pi;
+	init.ptr = ptr;
+	init.id = key->id;
+	init.first_ns = bpf_ktime_get_ns();
+	pool_identify(pp, &init);
+	if (fresh)
+		init.flags |= PPB_POOL_F_SEEN_FRESH;
+	else
+		pool_read_state(pp, &init, &init.last);
+	bpf_map_update_elem(&pool_info, key, &init, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&pool_info, key);
+}
+
+/* ---- the sampling ledger (tracepoint backend) --------------------------- */
+
+/*
+ * Account what happened to the pool since its last sample, from the change
+ * of its state (kernel-paths §1.2-1.4):
+ *   ring produces  = producer delta (exact while < ring size per interval)
+ *   refill pages   = produces - occupancy delta
+ *   direct returns = cache delta - refill pages - slow pages + allocations
+ * The allocation count comes from our XDP programs (pending_elems); without
+ * it direct returns and cache allocations are unknown and not counted.
+ * Deltas go to the sampling CPU. A try-lock keeps concurrent samplers from
+ * double counting; a skipped sample loses nothing (deltas accumulate).
+ */
+static __always_inline void pool_sample(__u64 ptr, struct ppb_pool_info *pi,
+					struct ppb_pool_key *key)
+{
+	struct ppb_pool_state now, *last = &pi->last;
+	struct ppb_pool_counts *c;
+	__s64 dprod, docc, cons, dhold, dcache, direct;
+	__u64 elems;
+
+	if (__sync_val_compare_and_swap(&pi->busy, 0, 1))
+		return;
+	pool_read_state((void *)ptr, pi, &now);
+	if (obs_cfg.fentry)
+		goto save; /* fentry counts every call; keep the state for in-flight */
+	c = pool_counts_of(key);
+	if (!c)
+		goto out;
+	elems = __sync_lock_test_and_set(&pi->pending_elems, 0);
+	dprod = (__s64)now.prod - (__s64)last->prod;
+	if (dprod < 0)
+		dprod += pi->ring_size;
+	c->ret_ring += dprod;
+	c->samples++;
+	pi->samples++;
+	if (pi->flags & PPB_POOL_F_DYING)
+		goto save; /* after destroy only returns count; the scrub is not a refill */
+	docc = (__s64)now.occ - (__s64)last->occ;
+	cons = dprod - docc;
+	dhold = (__s64)now.hold - (__s64)last->hold;
+	dcache = (__s64)now.cache - (__s64)last->cache;
+	if (cons < 0 || dhold < 0) {
+		pi->flags |= PPB_POOL_F_INCONSISTENT;
+		goto save;
+	}
+	if (pi->flags & PPB_POOL_F_TINY_RING)
+		goto save; /* a 1-entry ring shows no index movement: nothing to derive */
+	c->refill_pages += cons;
+	if (cons > 0 && !dhold)
+		c->alloc_refill++;
+	if (elems > 1 || (__s64)elems >= pi->ring_size)
+		pi->flags |= elems >= pi->ring_size ? PPB_POOL_F_WRAP_RISK : PPB_POOL_F_COARSE;
+	if (pi->flags & PPB_POOL_F_ELEMS) {
+		direct = dcache - cons - dhold + (__s64)elems;
+		if (direct < 0)
+			pi->flags |= PPB_POOL_F_INCONSISTENT;
+		else
+			c->ret_cache += direct;
+		if (elems)
+			c->alloc_cache += elems - (cons > 0 && !dhold) - (dhold > 0);
+	}
+save:
+	pi->last = now;
+	pi->last_ns = bpf_ktime_get_ns();
+out:
+	*(volatile __u32 *)&pi->busy = 0;
+}
+
+#endif

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppbench's XDP programs: the actions (drop, pass, tx, redirect via devmap,
+ * cpu via cpumap), the live-frames generator, second-stage cpumap/devmap
+ * programs, and a bare drop with no maps (the overhead baseline).
+ *
+ * Every program counts packets per CPU and, every 2^sample_shift elements,
+ * takes one bpf_ktime_get_ns() sample: sampled spans / elements = ns per
+ * element on that CPU, without timing each packet. In proof runs they also
+ * sample the state of the frame's page_pool (pool.bpf.h), which is costly
+ * and therefore never done in timed runs.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "ppbench.h"
+#include "pool.bpf.h"
+
+/* Who counts the allocations of a pool in proof runs (exactly one program). */
+enum role { ROLE_ACTION, ROLE_GEN, ROLE_SECOND, NR_ROLES };
+
+const volatile __u32 sample_shift = 10;	 /* timing sample every 1024 elements */
+const volatile __u32 action = PPB_ACT_DROP; /* ppb_xdp_act */
+const volatile __u32 remote_action = XDP_DROP;
+const volatile __u32 gen_ifindex;	 /* ppb_xdp_gen: bpf_redirect target, 0: devmap */
+
+/* Run control from user space (.bss, read every packet: keep it small). */
+__u64 run_gen;	     /* bumped before each run: spans never cross runs */
+__u32 proof;	     /* sample pool state per frame */
+__u32 elems_role;    /* enum role whose frames are the pool's allocations */
+__u64 vmemmap_k;     /* virt_to_page: page = k + (va >> 12) * sizeof(struct page) */
+__u64 calib_pool;    /* calibration: the test-run pool of the last frame */
+__u64 calib_page;    /* ... and its page, for user space to check k */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, NR_ROLES);
+	__type(key, __u32);
+	__type(value, struct ppb_xdp_stats);
+} xdp_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_DEVMAP);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpf_devmap_val);
+} tx_devmap SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_CPUMAP);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpf_cpumap_val);
+} tx_cpumap SEC(".maps");
+
+/* cpumap consumer timing: first program run of a kthread batch, per CPU. */
+struct batch_clock {
+	__u64 t0;
+	__u64 n;
+	__u64 batches;
+	__u64 gen;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct batch_clock);
+} batch_clock SEC(".maps");
+
+/* ---- proof: the frame's page_pool --------------------------------------- */
+
+static __always_inline __u64 frame_pool(void *data)
+{
+	struct page *page;
+	__u64 magic;
+
+	if (!vmemmap_k)
+		return 0;
+	page = (void *)(vmemmap_k + ((__u64)data >> 12) * bpf_core_type_size(struct page));
+	magic = BPF_CORE_READ(page, pp_magic);
+	/* PP_SIGNATURE (0x40) in the low bits; bits 0-1 and 7+ have other uses */
+	if ((magic & 0x7c) != 0x40)
+		return 0;
+	return (__u64)BPF_CORE_READ(page, pp);
+}
+
+static __always_inline void proof_sample(void *data, int role)
+{
+	struct ppb_pool_counts *c;
+	struct ppb_pool_key key;
+	struct ppb_pool_info *pi;
+	__u64 pool = frame_pool(data);
+
+	if (!pool)
+		return;
+	pi = pool_get(pool, &key, false);
+	if (!pi)
+		return;
+	if (role == elems_role) {
+		if (!(pi->flags & PPB_POOL_F_ELEMS))
+			__sync_fetch_and_or(&pi->flags, PPB_POOL_F_ELEMS);
+		__sync_fetch_and_add(&pi->pending_elems, 1);
+		c = pool_counts_of(&key);
+		if (c)
+			c->elems++;
+	}
+	pool_sample(pool, pi, &key);
+}
+
+/*
+ * Under live-frames BPF_PROG_RUN the frame's page was just popped from
+ * alloc.cache[alloc.count] of the test-run pool (struct xdp_test_data holds
+ * the rxq we see and the pool): that pairs a page with its address and gives
+ * the vmemmap offset virt_to_page() needs. User space checks it.
+ */
+static __always_inline void calibrate(struct xdp_md *ctx)
+{
+	struct xdp_buff *xb = (void *)ctx;
+	struct xdp_rxq_info *rxq = BPF_CORE_READ(xb, rxq);
+	struct xdp_test_data *td;
+	struct page_pool *pp;
+	__u64 page = 0, va;
+	__u32 n;
+
+	td = (void *)((char *)rxq - bpf_core_field_offset(struct xdp_test_data, rxq));
+	pp = BPF_CORE_READ(td, pp);
+	n = BPF_CORE_READ(pp, alloc.count);
+	if (n >= 128)
+		return;
+	bpf_probe_read_kernel(&page, sizeof(page), &pp->alloc.cache[n]);
+	va = (__u64)BPF_CORE_READ(xb, data_hard_start) & ~0xfffULL;
+	calib_pool = (__u64)pp;
+	calib_page = page;
+	vmemmap_k = page - (va >> 12) * bpf_core_type_size(struct page);
+}
+
+/* ---- per-CPU accounting -------------------------------------------------- */
+
+static __always_inline void account(struct xdp_md *ctx, int role)
+{
+	void *data = (void *)(long)ctx->data;
+	struct ppb_xdp_stats *st;
+	__u32 key = role;
+	__u64 now;
+
+	st = bpf_map_lookup_elem(&xdp_stats, &key);
+	if (!st)
+		return;
+	st->packets++;
+	st->bytes += (__u64)ctx->data_end - (__u64)ctx->data;
+	if (!(st->packets & ((1ULL << sample_shift) - 1))) {
+		now = bpf_ktime_get_ns();
+		if (st->gen == run_gen && st->last_ts) {
+			st->timed_ns += now - st->last_ts;
+			st->timed_elems += 1ULL << sample_shift;
+		}
+		st->last_ts = now;
+		st->gen = run_gen;
+	}
+	if (proof)
+		proof_sample(data, role);
+}
+
+static __always_inline int do_action(struct xdp_md *ctx, __u32 act)
+{
+	switch (act) {
+	case PPB_ACT_PASS:
+		return XDP_PASS;
+	case PPB_ACT_TX:
+		return XDP_TX;
+	case PPB_ACT_REDIRECT:
+		return bpf_redirect_map(&tx_devmap, 0, 0);
+	case PPB_ACT_CPU:
+		return bpf_redirect_map(&tx_cpumap, 0, 0);
+	default:
+		return XDP_DROP;
+	}
+}
+
+SEC("xdp")
+int ppb_xdp_act(struct xdp_md *ctx)
+{
+	account(ctx, ROLE_ACTION);
+	return do_action(ctx, action);
+}
+
+/* Calibration run only (repeat 1): find vmemmap_k, drop. */
+SEC("xdp")
+int ppb_xdp_calib(struct xdp_md *ctx)
+{
+	calibrate(ctx);
+	return XDP_DROP;
+}
+
+/* Live-frames generator: every frame out of gen_ifindex (or devmap slot 0). */
+SEC("xdp")
+int ppb_xdp_gen(struct xdp_md *ctx)
+{
+	account(ctx, ROLE_GEN);
+	if (gen_ifindex)
+		return bpf_redirect(gen_ifindex, 0);
+	return bpf_redirect_map(&tx_devmap, 0, 0);
+}
+
+/* The instrumentation-free reference: same verdict, no maps, no clock. */
+SEC("xdp")
+int ppb_xdp_bare(struct xdp_md *ctx)
+{
+	return XDP_DROP;
+}
+
+/* ---- second stage: cpumap (remote CPU) and devmap egress ---------------- */
+
+SEC("xdp/cpumap")
+int ppb_cpumap_prog(struct xdp_md *ctx)
+{
+	struct batch_clock *bc;
+	__u32 zero = 0;
+
+	account(ctx, ROLE_SECOND);
+	bc = bpf_map_lookup_elem(&batch_clock, &zero);
+	if (bc) {
+		if (!bc->n && !(bc->batches & 3))
+			bc->t0 = bpf_ktime_get_ns(); /* time one kthread batch in four */
+		bc->n++;
+	}
+	return remote_action;
+}
+
+/*
+ * End of a cpumap kthread batch (<= 8 frames): the span from the batch's
+ * first program run to here covers the remote CPU's work per frame,
+ * including returning each dropped frame to its pool (ring, cross-CPU).
+ */
+SEC("raw_tp/xdp_cpumap_kthread")
+int BPF_PROG(ppb_tp_cpumap_kthread)
+{
+	struct ppb_xdp_stats *st;
+	struct batch_clock *bc;
+	__u32 zero = 0, role = ROLE_SECOND;
+
+	bc = bpf_map_lookup_elem(&batch_clock, &zero);
+	st = bpf_map_lookup_elem(&xdp_stats, &role);
+	if (!bc || !st || !bc->n)
+		return 0;
+	if (bc->t0 && bc->gen == run_gen) {
+		st->timed_ns += bpf_ktime_get_ns() - bc->t0;
+		st->timed_elems += bc->n;
+	}
+	bc->gen = run_gen;
+	bc->t0 = 0;
+	bc->n = 0;
+	bc->batches++;
+	return 0;
+}
+
+SEC("xdp/devmap")
+int ppb_devmap_prog(struct xdp_md *ctx)
+{
+	account(ctx, ROLE_SECOND);
+	return remote_action;
+}
+
+char LICENSE[] SEC("license") = "GPL";

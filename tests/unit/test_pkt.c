@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The UDP frame builder: sizes, fields and checksums (verified independently). */
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include "pkt.h"
+#include "unit.h"
+
+static struct udp_spec spec4(size_t size)
+{
+	struct udp_spec s = { .src_mac = { 2, 0, 0, 0, 0, 1 }, .dst_mac = { 2, 0, 0, 0, 0, 2 },
+			      .sport = 9, .dport = 9, .size = size };
+
+	parse_ip("10.77.0.1", "src", &s.src);
+	parse_ip("10.77.0.2", "dst", &s.dst);
+	return s;
+}
+
+/* Verifying a checksum: summing a header that contains its own checksum gives 0xffff. */
+void test_pkt_ipv4_checksums(void)
+{
+	struct udp_spec s = spec4(64);
+	uint8_t buf[128];
+	struct iphdr *ip = (void *)(buf + ETH_HLEN);
+	struct udphdr *udp = (void *)(ip + 1);
+	uint32_t pseudo;
+
+	ASSERT_EQ(pkt_build_udp(&s, buf, sizeof(buf)), 64, "size");
+	ASSERT_EQ(ntohs(((struct ethhdr *)buf)->h_proto), ETH_P_IP, "ethertype");
+	ASSERT_EQ(ntohs(ip->tot_len), 50, "ip total length");
+	ASSERT_EQ(pkt_csum(ip, sizeof(*ip), 0), 0xffff, "ip header checksum verifies");
+	ASSERT_EQ(ntohs(udp->len), 30, "udp length");
+	pseudo = IPPROTO_UDP + ntohs(udp->len);
+	pseudo = pkt_csum(&ip->saddr, 8, pseudo);
+	ASSERT_EQ(pkt_csum(udp, ntohs(udp->len), pseudo), 0xffff, "udp checksum verifies");
+}
+
+/* A known frame: RFC 1071 example data sums to 0xddf2. */
+void test_pkt_csum_rfc1071(void)
+{
+	const uint8_t d[] = { 0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7 };
+
+	ASSERT_EQ(pkt_csum(d, sizeof(d), 0), 0xddf2, "rfc1071 example");
+	ASSERT_EQ(pkt_csum(d, 3, 0), 0xf201, "odd length pads with zero");
+}
+
+void test_pkt_ipv6(void)
+{
+	struct udp_spec s = spec4(100);
+	uint8_t buf[128];
+	struct ipv6hdr *ip6 = (void *)(buf + ETH_HLEN);
+	struct udphdr *udp = (void *)(ip6 + 1);
+	uint32_t pseudo;
+
+	parse_ip("fd00::1", "src", &s.src);
+	parse_ip("fd00::2", "dst", &s.dst);
+	ASSERT_EQ(pkt_build_udp(&s, buf, sizeof(buf)), 100, "size");
+	ASSERT_EQ(ntohs(((struct ethhdr *)buf)->h_proto), ETH_P_IPV6, "ethertype");
+	ASSERT_EQ(ntohs(ip6->payload_len), 100 - 54, "payload length");
+	pseudo = IPPROTO_UDP + ntohs(udp->len);
+	pseudo = pkt_csum(&ip6->saddr, 32, pseudo);
+	ASSERT_EQ(pkt_csum(udp, ntohs(udp->len), pseudo), 0xffff, "udp checksum verifies");
+}
+
+void test_pkt_bad_input(void)
+{
+	struct udp_spec s = spec4(59);
+	uint8_t buf[4096];
+
+	ASSERT_ERR(pkt_build_udp(&s, buf, sizeof(buf)), "below 60 bytes");
+	s.size = 3000;
+	ASSERT_ERR(pkt_build_udp(&s, buf, 100), "buffer too small");
+	s = spec4(80);
+	parse_ip("fd00::2", "dst", &s.dst);
+	ASSERT_ERR(pkt_build_udp(&s, buf, sizeof(buf)), "family mix");
+	s = spec4(PKT_MAX_SIZE);
+	ASSERT_EQ(pkt_build_udp(&s, buf, sizeof(buf)), PKT_MAX_SIZE, "max size");
+}

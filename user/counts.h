@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_COUNTS_H
+#define PPBENCH_COUNTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "ppbench.h"
+
+#define COUNTS_NR_FIELDS (sizeof(struct ppb_pool_counts) / sizeof(__u64))
+
+void counts_add(struct ppb_pool_counts *acc, const struct ppb_pool_counts *c);
+/* r = a - b, field by field (a later snapshot minus an earlier one). */
+void counts_sub(struct ppb_pool_counts *r, const struct ppb_pool_counts *a,
+		const struct ppb_pool_counts *b);
+bool counts_zero(const struct ppb_pool_counts *c);
+uint64_t counts_allocs(const struct ppb_pool_counts *c);
+uint64_t counts_returns(const struct ppb_pool_counts *c);
+const char *pool_kind_name(uint32_t kind);
+
+#endif

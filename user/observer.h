@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_OBSERVER_H
+#define PPBENCH_OBSERVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "ppbench.h"
+
+/*
+ * The page_pool observer, as a library for commands (watch, bench, load):
+ *
+ *   obs_open()      load the programs the kernel supports (feature probe)
+ *   obs_start()     attach them;  obs_stop() detaches (timed runs run without)
+ *   obs_snapshot()  copy every pool's record and per-CPU counts
+ *   obs_delta()     what happened between two snapshots
+ *   obs_reset()     forget every pool (start of a run)
+ *   obs_close()
+ */
+struct observer;
+
+enum obs_backend { OBS_FENTRY, OBS_TRACEPOINT };
+
+struct obs_opts {
+	bool no_fentry; /* force the tracepoint backend (tests compare both) */
+};
+
+struct pool_snap {
+	struct ppb_pool_key key;
+	struct ppb_pool_info info;
+	struct ppb_pool_counts total;
+	struct ppb_pool_counts *percpu; /* nr_cpus entries */
+};
+
+struct obs_snapshot {
+	uint64_t ts_ns;
+	int nr_cpus;
+	int nr_pools;
+	struct pool_snap *pools;
+};
+
+int obs_open(struct observer **o, const struct obs_opts *opts);
+int obs_start(struct observer *o);
+void obs_stop(struct observer *o);
+void obs_close(struct observer *o);
+enum obs_backend obs_backend(const struct observer *o);
+const char *obs_backend_name(const struct observer *o);
+/* Why fentry is not used, or NULL. */
+const char *obs_fentry_reason(const struct observer *o);
+/* What this observer cannot count on this kernel, or NULL (one line). */
+const char *obs_not_counted(const struct observer *o);
+/* Map fds for other BPF objects to share (bpf_map__reuse_fd). */
+int obs_pool_info_fd(const struct observer *o);
+int obs_pool_counts_fd(const struct observer *o);
+/* The observer rodata config, for other objects that include pool.bpf.h. */
+const struct ppb_obs_config *obs_config(const struct observer *o);
+uint64_t obs_fentry_missed(const struct observer *o);
+
+int obs_snapshot(struct observer *o, struct obs_snapshot *s);
+void obs_snapshot_free(struct obs_snapshot *s);
+/* d = b - a per pool (pools only in b are taken whole). */
+int obs_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struct obs_snapshot *d);
+const struct pool_snap *obs_find(const struct obs_snapshot *s, uint64_t ptr, uint32_t id);
+int obs_reset(struct observer *o);
+/* Remove records of pools that are destroyed and were already reported. */
+void obs_forget_dead(struct observer *o, const struct obs_snapshot *s);
+
+/* Flags of a pool as short words for output ("coarse,no-elems"). */
+void pool_flags_str(const struct ppb_pool_info *pi, enum obs_backend b, char *buf, size_t len);
+
+#endif
