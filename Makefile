@@ -135,7 +135,7 @@ test-unit: $(BUILD)/tests/unit
 # KERNELS="6.12" and GUEST_TESTS="probe_*" narrow it (see scripts/KERNEL-MATRIX.md).
 test-kernels: DEPS_FLAGS = --kernels
 test-kernels: deps
-	$(Q)tests/run.sh kernels
+	$(Q)PPB_KERNELS='$(KERNELS)' PPB_GUEST_TESTS='$(GUEST_TESTS)' tests/run.sh kernels
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all
