@@ -19,12 +19,14 @@
 #   --keep           keep the work directory (initramfs, console logs)
 #   --list           list the guest tests and exit
 # Environment: PPBENCH_KCACHE (kernel cache, default /var/cache/ppbench-kernels);
+# QEMU (default qemu-system-x86_64); PPB_TEST_TIMEOUT (per guest test, default 120);
 # CI=true or PPBENCH_REQUIRE_KERNELS=1 turn "cannot run here" SKIPs into FAILs.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 KCACHE=${PPBENCH_KCACHE:-/var/cache/ppbench-kernels}
 STATIC_BUILD=build/static
+QEMU=${QEMU:-qemu-system-x86_64}
 GUEST_MEM_MB=1024
 # Modules the guests load. Changing this list re-extracts the cached packages.
 MODULES=(veth pktgen vmxnet3)
@@ -135,7 +137,7 @@ finish() {
 
 # ---- preflight ------------------------------------------------------------------
 missing=()
-for c in qemu-system-x86_64 cpio gzip dpkg-deb apt-get apt-cache timeout flock readelf; do
+for c in "$QEMU" cpio gzip dpkg-deb apt-get apt-cache timeout flock readelf; do
 	command -v "$c" >/dev/null || missing+=("$c")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -223,7 +225,8 @@ resolve() {
 	# A fresh machine has empty package lists: update once, then ask again.
 	if [ $apt_updated = 0 ] && [ "$(id -u)" = 0 ]; then
 		apt_updated=1
-		say "apt-get update (no candidate for $1)"
+		# stderr: stdout is the answer
+		say "apt-get update (no candidate for $1)" >&2
 		apt-get -qq update >/dev/null 2>&1 || true
 		resolve_once "$1"
 		return
@@ -231,8 +234,9 @@ resolve() {
 	return 1
 }
 
-# fetch TAG PKG VERSION: make $KCACHE/TAG/kernel hold vmlinuz, config, modules/
-# and RELEASE for that package; download only when the package changed.
+# fetch KEY PKG VERSION: make $KCACHE/KEY/kernel hold vmlinuz, config, modules/
+# and RELEASE for that package; download only when the package changed. KEY is
+# the tag for the kernels of the table, the package name for others.
 fetch_kernel() {
 	local tag=$1 pkg=$2 ver=$3 dir=$KCACHE/$1 deb x f m
 	local stamp="$pkg $ver modules=${MODULES[*]}"
@@ -296,7 +300,7 @@ copy_with_libs() {
 
 # make_initrd TAG NICMODE -> $work/TAG/initrd.gz
 make_initrd() {
-	local tag=$1 nicmode=$2 kdir=$KCACHE/$1/kernel root=$work/$1/root t rel
+	local tag=$1 nicmode=$2 kdir=$work/$1/kernel root=$work/$1/root t rel
 	rel=$(cat "$kdir/RELEASE")
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,dev,proc,sys,tmp,run,root,boot,modules,tests}
@@ -313,7 +317,8 @@ make_initrd() {
 	# The kernel opens /dev/console before /init runs; without the node the
 	# guest's first output would go nowhere (init reopens it after devtmpfs).
 	mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
-	local nic_skip_var="NIC_SKIP_${tag//./_}"
+	local nic_skip_var="NIC_SKIP_${tag%%-*}"
+	nic_skip_var=${nic_skip_var//./_}
 	{
 		echo "# Written by scripts/kernel-matrix.sh"
 		echo "PPB_KERNEL_TAG='$tag'"
@@ -338,7 +343,7 @@ make_initrd() {
 boot() {
 	local tag=$1 nicmode=$2 d=$work/$1 rc=0 t0 mac_a mac_b
 	local args=(-accel tcg -cpu max -smp 2 -m "$GUEST_MEM_MB" -nographic -no-reboot
-		-kernel "$KCACHE/$tag/kernel/vmlinuz" -initrd "$d/initrd.gz"
+		-kernel "$d/kernel/vmlinuz" -initrd "$d/initrd.gz"
 		-append 'console=ttyS0 panic=-1 quiet')
 	if [ "$nicmode" = none ]; then
 		args+=(-nic none)
@@ -350,7 +355,7 @@ boot() {
 			-netdev "hubport,id=h1,hubid=0" -device "vmxnet3,netdev=h1,mac=$mac_b,romfile=")
 	fi
 	t0=$(date +%s.%N)
-	timeout -k 10 "$guest_timeout" qemu-system-x86_64 "${args[@]}" \
+	timeout -k 10 "$guest_timeout" "$QEMU" "${args[@]}" \
 		</dev/null >"$d/console.log" 2>"$d/qemu.err" || rc=$?
 	echo $rc >"$d/rc"
 	elapsed "$t0" >"$d/secs"
@@ -371,11 +376,11 @@ report() {
 	if ! grep -q '^PPB-MATRIX BEGIN' "$log"; then
 		# Nothing at all on the console and an error exit: qemu itself failed.
 		if [ ! -s "$log" ] && [ "$rc" != 124 ] && [ "$rc" != 137 ] && [ "$rc" != 0 ]; then
-			unavailable "qemu failed to start the $tag guest (exit $rc): $(tail -n 1 "$d/qemu.err")"
+			unavailable "qemu failed to start the $tag guest (exit $rc): $(tail -n 1 "$d/qemu.err" | grep . || echo 'no message')"
 			return
 		fi
 	fi
-	say "$tag: guest ran ${secs} s ($(cut -d' ' -f1,2 "$KCACHE/$tag/kernel/STAMP"))"
+	say "$tag: guest ran ${secs} s ($(cut -d' ' -f1,2 "$d/kernel/STAMP"))"
 	# Result lines between the markers, prefixed with the kernel; a FAIL's
 	# indented detail lines follow it.
 	# (With V=1 the console above already showed them.)
@@ -423,9 +428,9 @@ for k in $kernels; do
 	done
 	if [ -z "$row" ]; then
 		case "$k" in
-		# Any other kernel package: tag it by its version below, NICs attached,
-		# and native XDP decided by the guest tests.
-		linux-image-*) row="$k $k xdp" ;;
+		# Any other kernel package: tagged by its version below, and set up
+		# like the table's kernel of that version (or with NICs if none).
+		linux-image-*) row="$k $k -" ;;
 		*)
 			echo "kernel-matrix: unknown kernel '$k' (6.1, 6.12 or a linux-image-* package)" >&2
 			finished=1
@@ -444,24 +449,32 @@ for k in $kernels; do
 		fi
 	fi
 	read -r pkg ver <<<"$resolved"
+	key=$tag
 	if [ "$tag" = "$meta" ]; then
+		key=$pkg
 		tag=$(echo "$ver" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
 		tag=${tag:-custom}
+		[ ! -e "$work/$tag" ] || tag=$tag-$ver
+		nicmode=xdp
+		for r in "${KERNELS_KNOWN[@]}"; do
+			[ "${r%% *}" = "${tag%%-*}" ] && nicmode=${r##* }
+		done
 	fi
 	case "$ver" in
-	"$tag".*) ;;
+	"${tag%%-*}".*) ;;
 	*)
 		unavailable "kernel $tag: $meta resolves to $pkg $ver, not a $tag kernel"
 		continue
 		;;
 	esac
 	t0=$(date +%s.%N)
-	if ! (flock 9 && fetch_kernel "$tag" "$pkg" "$ver") 9>"$KCACHE/.lock"; then
+	if ! (flock 9 && fetch_kernel "$key" "$pkg" "$ver") 9>"$KCACHE/.lock"; then
 		unavailable "kernel $tag: cannot download/unpack $pkg $ver"
 		continue
 	fi
 	say "$tag: $pkg $ver ready ($(elapsed "$t0") s)"
 	mkdir -p "$work/$tag"
+	ln -s "$KCACHE/$key/kernel" "$work/$tag/kernel"
 	make_initrd "$tag" "$nicmode"
 	to_boot+=("$tag $nicmode")
 done
