@@ -20,6 +20,7 @@
 #   --list           list the guest tests and exit
 # Environment: PPBENCH_KCACHE (kernel cache, default /var/cache/ppbench-kernels);
 # QEMU (default qemu-system-x86_64); PPB_TEST_TIMEOUT (per guest test, default 120);
+# PPB_KERNEL_APPEND (more kernel command line, e.g. loglevel=7 with V=1);
 # CI=true or PPBENCH_REQUIRE_KERNELS=1 turn "cannot run here" SKIPs into FAILs.
 set -euo pipefail
 
@@ -344,7 +345,7 @@ boot() {
 	local tag=$1 nicmode=$2 d=$work/$1 rc=0 t0 mac_a mac_b
 	local args=(-accel tcg -cpu max -smp 2 -m "$GUEST_MEM_MB" -nographic -no-reboot
 		-kernel "$d/kernel/vmlinuz" -initrd "$d/initrd.gz"
-		-append 'console=ttyS0 panic=-1 quiet')
+		-append "console=ttyS0 panic=-1 quiet ${PPB_KERNEL_APPEND:-}")
 	if [ "$nicmode" = none ]; then
 		args+=(-nic none)
 	else
