@@ -8,7 +8,6 @@
 #   make bench      install missing packages, build, run the benchmark
 #   make V=1        show the commands
 
-BUILD		?= build
 PREFIX		?= /usr/local
 DESTDIR		?=
 BINDIR		?= $(PREFIX)/sbin
@@ -21,7 +20,14 @@ PKG_CONFIG	?= pkg-config
 # Where the running kernel's BTF lives; override to build against another kernel.
 VMLINUX_BTF	?= /sys/kernel/btf/vmlinux
 # STATIC=1 links everything statically (the kernel-matrix guests have no libraries).
+# It builds in its own directory by default: the objects do not differ, but a
+# shared build/ppbench would otherwise count as up to date and never be relinked.
 STATIC		?= 0
+ifeq ($(STATIC),1)
+BUILD		?= build/static
+else
+BUILD		?= build
+endif
 VERSION		:= 0.1.0
 ARCH		:= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
@@ -73,6 +79,7 @@ help:
 	@echo '  install        install ppbench and its man page under DESTDIR/PREFIX (default $(PREFIX))'
 	@echo '  clean          remove $(BUILD)/'
 	@echo 'Variables: V=1 (show commands), PREFIX, DESTDIR, VMLINUX_BTF, STATIC=1, TESTS="name ..."'
+	@echo '           KERNELS="6.1 6.12", GUEST_TESTS="probe_* env_veth" (test-kernels)'
 
 $(BUILD) $(BUILD)/user $(BUILD)/tests:
 	$(Q)mkdir -p $@
@@ -124,9 +131,11 @@ test: deps
 test-unit: $(BUILD)/tests/unit
 	$(Q)tests/run.sh unit
 
+# The matrix builds its own static ppbench (build/static) for the guests.
+# KERNELS="6.12" and GUEST_TESTS="probe_*" narrow it (see scripts/KERNEL-MATRIX.md).
+test-kernels: DEPS_FLAGS = --kernels
 test-kernels: deps
-	$(Q)$(MAKE) --no-print-directory all
-	$(Q)tests/run.sh kernels
+	$(Q)PPB_KERNELS='$(KERNELS)' PPB_GUEST_TESTS='$(GUEST_TESTS)' tests/run.sh kernels
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all

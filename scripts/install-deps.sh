@@ -11,7 +11,10 @@ set -euo pipefail
 build_pkgs=(make gcc libc6-dev clang llvm libbpf-dev libxdp-dev bpftool libelf-dev
 	    zlib1g-dev libzstd-dev pkg-config iproute2 ethtool)
 test_pkgs=(jq procps util-linux iputils-ping librsvg2-bin)
-kernel_pkgs=(qemu-system-x86 busybox-static cpio xz-utils zstd)
+# The kernel matrix: qemu (TCG), a static busybox for the guests, cpio + gzip
+# for the initramfs, xz/zstd for compressed modules, readelf (binutils) to
+# check that what goes into a guest is static.
+kernel_pkgs=(qemu-system-x86 busybox-static cpio xz-utils zstd binutils)
 
 want=("${build_pkgs[@]}")
 check_only=0

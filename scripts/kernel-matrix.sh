@@ -1,4 +1,503 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Placeholder until the qemu kernel matrix lands (issue 6): says so, as a SKIP.
-echo "SKIP kernel-matrix: not implemented yet (issue 6)"
+#
+# Kernel matrix: boot stock Debian kernels under qemu (TCG: KVM does not work
+# here) with a small initramfs holding a static ppbench, run the guest tests of
+# tests/guest/ inside, and report them as "PASS|FAIL|SKIP kernel-TAG/NAME".
+#
+#   scripts/kernel-matrix.sh                      every kernel, every guest test
+#   scripts/kernel-matrix.sh --kernels 6.12 --tests 'probe_* env_veth'
+#   V=1 scripts/kernel-matrix.sh                  also show each guest's console
+#
+# Options:
+#   --kernels LIST   6.1, 6.12, or any linux-image-* package (meta or exact);
+#                    comma/space separated (default: $PPB_KERNELS or "6.1 6.12")
+#   --tests LIST     guest test names or globs, without test_ (default: $PPB_GUEST_TESTS, all)
+#   --timeout SEC    per guest (default: $PPB_GUEST_TIMEOUT or 300)
+#   --serial         boot the guests one after the other (default: in parallel
+#                    when there are 2+ CPUs and memory for both)
+#   --keep           keep the work directory (initramfs, console logs)
+#   --list           list the guest tests and exit
+# Environment: PPBENCH_KCACHE (kernel cache, default /var/cache/ppbench-kernels);
+# QEMU (default qemu-system-x86_64); PPB_TEST_TIMEOUT (per guest test, default 120);
+# PPB_KERNEL_APPEND (more kernel command line, e.g. loglevel=7 with V=1);
+# CI=true or PPBENCH_REQUIRE_KERNELS=1 turn "cannot run here" SKIPs into FAILs.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+KCACHE=${PPBENCH_KCACHE:-/var/cache/ppbench-kernels}
+STATIC_BUILD=build/static
+QEMU=${QEMU:-qemu-system-x86_64}
+GUEST_MEM_MB=1024
+# Modules the guests load. Changing this list re-extracts the cached packages.
+MODULES=(veth pktgen vmxnet3)
+# Host tools the guests get with their shared libraries (issue 8 needs netns,
+# neighbours and ethtool -S, which busybox lacks).
+HOST_TOOLS=(/usr/sbin/ip /usr/sbin/ethtool)
+
+# tag, meta-package, NIC mode. Debian 12's default kernel (6.1) has no
+# linux-image-6.1-amd64 meta-package: linux-image-amd64 is the 6.1 one.
+# NIC mode: xdp = two vmxnet3 NICs on a hub, native XDP expected;
+# none = no NICs, the NIC tests skip with NIC_SKIP_<tag>.
+KERNELS_KNOWN=(
+	"6.1 linux-image-amd64 none"
+	"6.12 linux-image-6.12-amd64 xdp"
+)
+# shellcheck disable=SC2034 # read through ${!name} in make_initrd
+NIC_SKIP_6_1="vmxnet3 in 6.1 has no native XDP (EOPNOTSUPP): no page_pool NIC under qemu for this kernel, so this guest has no NICs"
+NIC_MACS="52:54:00:00:00:01 52:54:00:00:00:02"
+
+kernels=${PPB_KERNELS:-}
+tests=${PPB_GUEST_TESTS:-}
+guest_timeout=${PPB_GUEST_TIMEOUT:-300}
+parallel=1
+keep=0
+V=${V:-0}
+
+usage() {
+	sed -n '3,22s/^# \{0,1\}//p' "$0"
+	exit "${1:-0}"
+}
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernels) kernels=${2?}; shift ;;
+	--kernels=*) kernels=${1#*=} ;;
+	--tests) tests=${2?}; shift ;;
+	--tests=*) tests=${1#*=} ;;
+	--timeout) guest_timeout=${2?}; shift ;;
+	--timeout=*) guest_timeout=${1#*=} ;;
+	--serial) parallel=0 ;;
+	--keep) keep=1 ;;
+	--list) list_only=1 ;;
+	-h | --help) usage 0 ;;
+	*) echo "kernel-matrix: unknown option '$1'" >&2; usage 2 >&2 ;;
+	esac
+	shift
+done
+kernels=$(echo "${kernels:-6.1 6.12}" | tr ',' ' ')
+tests=$(echo "$tests" | tr ',' ' ')
+
+say() { echo "kernel-matrix: $*"; }
+
+# ---- guest test list (the same parsing as the guest's runner) ---------------
+guest_test_files() {
+	echo "$TOP/tests/guest/tests.sh"
+	for f in "$TOP"/tests/guest/*.sh; do
+		case "${f##*/}" in lib.sh | tests.sh) ;; *) echo "$f" ;; esac
+	done
+}
+guest_tests() {
+	local f
+	for f in $(guest_test_files); do
+		sed -n 's/^test_\([a-z0-9_]*\) *().*$/\1/p' "$f"
+	done
+}
+if [ "${list_only:-0}" = 1 ]; then
+	guest_tests
+	exit 0
+fi
+# A selection that matches nothing is a typo, not a pass.
+for p in $tests; do
+	hit=0
+	for n in $(guest_tests); do
+		# shellcheck disable=SC2254
+		case "$n" in ${p#test_}) hit=1 ;; esac
+	done
+	if [ $hit = 0 ]; then
+		echo "kernel-matrix: no guest test matches '$p' (--list shows them)" >&2
+		exit 2
+	fi
+done
+
+# ---- reporting ----------------------------------------------------------------
+nfail=0
+finished=0
+# The matrix must not vanish silently: an unexpected exit is a failure.
+trap 'rc=$?; if [ $finished = 0 ]; then echo "FAIL kernel-matrix: script stopped unexpectedly (exit $rc)"; fi' EXIT
+
+fail_line() { # name reason
+	nfail=$((nfail + 1))
+	echo "FAIL $1: $2"
+}
+
+# Something this machine lacks: SKIP locally, FAIL where the matrix must run.
+unavailable() { # reason
+	if [ "${CI:-}" = true ] || [ "${PPBENCH_REQUIRE_KERNELS:-0}" = 1 ]; then
+		fail_line kernel-matrix "$1 (the matrix must run here: CI/PPBENCH_REQUIRE_KERNELS)"
+	else
+		echo "SKIP kernel-matrix: $1"
+	fi
+}
+
+finish() {
+	finished=1
+	[ $nfail -eq 0 ]
+	exit $?
+}
+
+# ---- preflight ------------------------------------------------------------------
+missing=()
+for c in "$QEMU" cpio gzip dpkg-deb apt-get apt-cache timeout flock readelf; do
+	command -v "$c" >/dev/null || missing+=("$c")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	unavailable "missing ${missing[*]} (scripts/install-deps.sh --kernels)"
+	finish
+fi
+is_static() { ! readelf -l "$1" 2>/dev/null | grep -q 'program interpreter'; }
+if [ ! -x /bin/busybox ] || ! is_static /bin/busybox; then
+	unavailable "no static /bin/busybox (package busybox-static; scripts/install-deps.sh --kernels)"
+	finish
+fi
+for t in "${HOST_TOOLS[@]}"; do
+	if [ ! -x "$t" ]; then
+		unavailable "$t missing (scripts/install-deps.sh)"
+		finish
+	fi
+done
+mem_mb=$(awk '/^MemAvailable:/ {print int($2 / 1024)}' /proc/meminfo)
+if [ "$mem_mb" -lt $((GUEST_MEM_MB + 256)) ]; then
+	unavailable "only ${mem_mb} MiB of memory available, a guest needs ${GUEST_MEM_MB} MiB"
+	finish
+fi
+nk=$(echo "$kernels" | wc -w)
+if [ "$(nproc)" -lt 2 ] || [ "$mem_mb" -lt $((nk * (GUEST_MEM_MB + 256))) ]; then
+	parallel=0
+fi
+if ! mkdir -p "$KCACHE" 2>/dev/null || [ ! -w "$KCACHE" ]; then
+	KCACHE=${XDG_CACHE_HOME:-$HOME/.cache}/ppbench-kernels
+	mkdir -p "$KCACHE"
+fi
+
+t_start=$(date +%s.%N)
+elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ppbench-matrix.XXXXXX")
+# shellcheck disable=SC2317 # called by the trap
+cleanup() {
+	local rc=$?
+	if [ "$keep" = 1 ]; then
+		say "work directory kept: $work"
+	else
+		rm -rf "$work"
+	fi
+	if [ "$finished" = 0 ]; then
+		echo "FAIL kernel-matrix: script stopped unexpectedly (exit $rc)"
+	fi
+}
+trap cleanup EXIT
+
+# ---- static ppbench ---------------------------------------------------------------
+say "building static ppbench ($STATIC_BUILD)"
+if ! make -C "$TOP" --no-print-directory STATIC=1 BUILD="$STATIC_BUILD" \
+	"$STATIC_BUILD/ppbench" >"$work/build.log" 2>&1; then
+	fail_line kernel-matrix/build "make STATIC=1 failed"
+	tail -n 20 "$work/build.log" | sed 's/^/    /'
+	finish
+fi
+PPB_STATIC=$TOP/$STATIC_BUILD/ppbench
+if ! is_static "$PPB_STATIC"; then
+	fail_line kernel-matrix/build "$PPB_STATIC is not statically linked"
+	finish
+fi
+
+# ---- kernel packages -----------------------------------------------------------------
+apt_updated=0
+
+# resolve PKG -> "name version" of the exact kernel package (follows meta-packages).
+resolve_once() {
+	local pkg=$1 dep ver _
+	for _ in 1 2 3; do
+		dep=$(apt-cache depends "$pkg" 2>/dev/null |
+			sed -n 's/^ *|\{0,1\}Depends: \(linux-image-[^ <>]*\)$/\1/p' | head -n 1)
+		[ -n "$dep" ] || break
+		pkg=$dep
+	done
+	ver=$(apt-cache policy "$pkg" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+	[ -n "$ver" ] && [ "$ver" != "(none)" ] || return 1
+	echo "$pkg $ver"
+}
+
+resolve() {
+	if resolve_once "$1"; then
+		return 0
+	fi
+	# A fresh machine has empty package lists: update once, then ask again.
+	if [ $apt_updated = 0 ] && [ "$(id -u)" = 0 ]; then
+		apt_updated=1
+		# stderr: stdout is the answer
+		say "apt-get update (no candidate for $1)" >&2
+		apt-get -qq update >/dev/null 2>&1 || true
+		resolve_once "$1"
+		return
+	fi
+	return 1
+}
+
+# fetch KEY PKG VERSION: make $KCACHE/KEY/kernel hold vmlinuz, config, modules/
+# and RELEASE for that package; download only when the package changed. KEY is
+# the tag for the kernels of the table, the package name for others.
+fetch_kernel() {
+	local tag=$1 pkg=$2 ver=$3 dir=$KCACHE/$1 deb x f m
+	local stamp="$pkg $ver modules=${MODULES[*]}"
+	if [ -f "$dir/kernel/STAMP" ] && [ "$(cat "$dir/kernel/STAMP")" = "$stamp" ]; then
+		return 0
+	fi
+	mkdir -p "$dir"
+	deb=$(find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
+	if [ -z "$deb" ] || [ "$(dpkg-deb -f "$deb" Version 2>/dev/null)" != "$ver" ]; then
+		rm -f "$dir"/*.deb
+		say "$tag: downloading $pkg $ver"
+		# _apt cannot write to a root-only cache; downloading as root is fine here.
+		if ! (cd "$dir" && apt-get download -o APT::Sandbox::User=root \
+			"$pkg=$ver") >"$work/dl-$tag.log" 2>&1; then
+			tail -n 5 "$work/dl-$tag.log" >&2
+			rm -f "$dir"/*.deb
+			return 1
+		fi
+		deb=$(find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
+		[ -n "$deb" ] || return 1
+	fi
+	say "$tag: unpacking ${deb##*/}"
+	x=$dir/.x
+	rm -rf "$x" "$dir/kernel.new"
+	dpkg-deb -x "$deb" "$x"
+	mkdir -p "$dir/kernel.new/modules"
+	f=$(find "$x/boot" -name 'vmlinuz-*' | head -n 1)
+	[ -n "$f" ] || { echo "no vmlinuz in ${deb##*/}" >&2; rm -rf "$x"; return 1; }
+	cp "$f" "$dir/kernel.new/vmlinuz"
+	echo "${f##*/vmlinuz-}" >"$dir/kernel.new/RELEASE"
+	f=$(find "$x/boot" -name 'config-*' | head -n 1)
+	[ -z "$f" ] || cp "$f" "$dir/kernel.new/config"
+	for m in "${MODULES[@]}"; do
+		f=$(find "$x/lib/modules" "$x/usr/lib/modules" -name "$m.ko*" 2>/dev/null | head -n 1)
+		if [ -z "$f" ]; then
+			say "$tag: module $m not in the package"
+			continue
+		fi
+		case "$f" in
+		*.ko.xz) xz -dc "$f" >"$dir/kernel.new/modules/$m.ko" ;;
+		*.ko.zst) zstd -qdc "$f" >"$dir/kernel.new/modules/$m.ko" ;;
+		*.ko.gz) gzip -dc "$f" >"$dir/kernel.new/modules/$m.ko" ;;
+		*) cp "$f" "$dir/kernel.new/modules/$m.ko" ;;
+		esac
+	done
+	echo "$stamp" >"$dir/kernel.new/STAMP"
+	rm -rf "$x" "$dir/kernel"
+	mv "$dir/kernel.new" "$dir/kernel"
+}
+
+# ---- initramfs --------------------------------------------------------------------
+# copy_with_libs ROOT BINARY: the binary and the shared libraries ldd names, at
+# the same paths (the guest's loader finds them in the multiarch directories).
+copy_with_libs() {
+	local root=$1 bin=$2 lib
+	install -D -m 0755 "$bin" "$root$bin"
+	for lib in $(ldd "$bin" | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
+		[ -e "$root$lib" ] || install -D -m 0755 "$(readlink -f "$lib")" "$root$lib"
+	done
+}
+
+# make_initrd TAG NICMODE -> $work/TAG/initrd.gz
+make_initrd() {
+	local tag=$1 nicmode=$2 kdir=$work/$1/kernel root=$work/$1/root t rel
+	rel=$(cat "$kdir/RELEASE")
+	rm -rf "$root"
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,dev,proc,sys,tmp,run,root,boot,modules,tests}
+	install -m 0755 /bin/busybox "$root/bin/busybox"
+	install -m 0755 "$PPB_STATIC" "$root/bin/ppbench"
+	install -m 0755 "$TOP/tests/guest/init" "$root/init"
+	install -m 0644 "$TOP"/tests/guest/*.sh "$root/tests/"
+	cp "$kdir"/modules/*.ko "$root/modules/" 2>/dev/null || true
+	# probe reads CONFIG_* from /boot/config-RELEASE (no /proc/config.gz here).
+	[ ! -f "$kdir/config" ] || cp "$kdir/config" "$root/boot/config-$rel"
+	for t in "${HOST_TOOLS[@]}"; do
+		copy_with_libs "$root" "$t"
+	done
+	# The kernel opens /dev/console before /init runs; without the node the
+	# guest's first output would go nowhere (init reopens it after devtmpfs).
+	mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
+	local nic_skip_var="NIC_SKIP_${tag%%-*}"
+	nic_skip_var=${nic_skip_var//./_}
+	{
+		echo "# Written by scripts/kernel-matrix.sh"
+		echo "PPB_KERNEL_TAG='$tag'"
+		echo "PPB_KERNEL_PKG='$(cut -d' ' -f1,2 "$kdir/STAMP")'"
+		echo "PPB_TESTS='$tests'"
+		echo "PPB_NIC_MODE='$nicmode'"
+		if [ "$nicmode" != none ]; then
+			echo "PPB_NIC_MACS='$NIC_MACS'"
+		else
+			echo "PPB_NIC_SKIP='${!nic_skip_var:-this guest is booted without NICs}'"
+		fi
+		echo "PPB_TEST_TIMEOUT='${PPB_TEST_TIMEOUT:-120}'"
+		echo "PPB_VERBOSE='$V'"
+	} >"$root/etc/ppbench-guest.conf"
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+		gzip -1 >"$work/$tag/initrd.gz"
+}
+
+# ---- boot ------------------------------------------------------------------------
+# boot TAG NICMODE: run the guest; console in $work/TAG/console.log, qemu's
+# own messages in qemu.err, exit status in rc, wall time in secs.
+boot() {
+	local tag=$1 nicmode=$2 d=$work/$1 rc=0 t0 mac_a mac_b
+	local args=(-accel tcg -cpu max -smp 2 -m "$GUEST_MEM_MB" -nographic -no-reboot
+		-kernel "$d/kernel/vmlinuz" -initrd "$d/initrd.gz"
+		-append "console=ttyS0 panic=-1 quiet ${PPB_KERNEL_APPEND:-}")
+	if [ "$nicmode" = none ]; then
+		args+=(-nic none)
+	else
+		read -r mac_a mac_b <<<"$NIC_MACS"
+		# romfile= drops the iPXE option ROMs: we boot -kernel, never from the
+		# network, and the firmware would spend emulated time loading them.
+		args+=(-netdev "hubport,id=h0,hubid=0" -device "vmxnet3,netdev=h0,mac=$mac_a,romfile="
+			-netdev "hubport,id=h1,hubid=0" -device "vmxnet3,netdev=h1,mac=$mac_b,romfile=")
+	fi
+	t0=$(date +%s.%N)
+	timeout -k 10 "$guest_timeout" "$QEMU" "${args[@]}" \
+		</dev/null >"$d/console.log" 2>"$d/qemu.err" || rc=$?
+	echo $rc >"$d/rc"
+	elapsed "$t0" >"$d/secs"
+}
+
+# report TAG: turn the console into PASS/FAIL/SKIP kernel-TAG/NAME lines.
+report() {
+	local tag=$1 d=$work/$1 rc secs log why planned t
+	rc=$(cat "$d/rc")
+	secs=$(cat "$d/secs")
+	log=$d/console.txt
+	# Serial line ends are CRLF, and the firmware clears the screen with escapes.
+	tr -d '\r' <"$d/console.log" | sed 's/\x1bc//g; s/\x1b\[[0-9;?]*[a-zA-Z]//g' >"$log"
+	if [ "$V" = 1 ]; then
+		say "$tag: console:"
+		sed "s/^/  [$tag] /" "$log"
+	fi
+	if ! grep -q '^PPB-MATRIX BEGIN' "$log"; then
+		# Nothing at all on the console and an error exit: qemu itself failed.
+		if [ ! -s "$log" ] && [ "$rc" != 124 ] && [ "$rc" != 137 ] && [ "$rc" != 0 ]; then
+			unavailable "qemu failed to start the $tag guest (exit $rc): $(tail -n 1 "$d/qemu.err" | grep . || echo 'no message')"
+			return
+		fi
+	fi
+	say "$tag: guest ran ${secs} s ($(cut -d' ' -f1,2 "$d/kernel/STAMP"))"
+	# Result lines between the markers, prefixed with the kernel; a FAIL's
+	# indented detail lines follow it.
+	# (With V=1 the console above already showed them.)
+	awk -v tag="kernel-$tag" -v verbose="$V" '
+		/^PPB-MATRIX BEGIN/ { on = 1; next }
+		/^PPB-MATRIX END/ { on = 0; next }
+		!on { next }
+		/^(PASS|FAIL|SKIP) [a-z0-9_]+(: .*)?$/ { sub(/ /, " " tag "/"); print; next }
+		/^    / && verbose != 1 { print }
+	' "$log" | tee "$d/results"
+	nfail=$((nfail + $(grep -c '^FAIL ' "$d/results" || true)))
+	if grep -q '^PPB-MATRIX BEGIN' "$log" && grep -q '^PPB-MATRIX END' "$log"; then
+		return
+	fi
+	# No end marker: the guest crashed, hung or was cut off.
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		why="timed out after ${guest_timeout} s"
+	elif grep -q 'Kernel panic' "$log"; then
+		why="kernel panic: $(grep -m1 'Kernel panic' "$log" | sed 's/^\[[^]]*\] *//')"
+	elif [ "$rc" != 0 ]; then
+		why="qemu exited $rc: $(tail -n 1 "$d/qemu.err")"
+	else
+		why="guest powered off before the end marker"
+	fi
+	planned=$(sed -n 's/^PPB-MATRIX PLAN//p' "$log" | head -n 1)
+	if [ -z "$planned" ]; then
+		fail_line "kernel-$tag/boot" "$why; the tests never started"
+	else
+		fail_line "kernel-$tag/guest" "$why"
+		for t in $planned; do
+			grep -qE "^(PASS|FAIL|SKIP) kernel-$tag/$t(:|\$)" "$d/results" ||
+				fail_line "kernel-$tag/$t" "not finished ($why)"
+		done
+	fi
+	echo "    last console lines:"
+	grep -v '^$' "$log" | tail -n 25 | sed 's/^/    | /'
+}
+
+# ---- main --------------------------------------------------------------------------
+to_boot=()
+for k in $kernels; do
+	row=
+	for r in "${KERNELS_KNOWN[@]}"; do
+		[ "${r%% *}" = "$k" ] && row=$r
+	done
+	if [ -z "$row" ]; then
+		case "$k" in
+		# Any other kernel package: tagged by its version below, and set up
+		# like the table's kernel of that version (or with NICs if none).
+		linux-image-*) row="$k $k -" ;;
+		*)
+			echo "kernel-matrix: unknown kernel '$k' (6.1, 6.12 or a linux-image-* package)" >&2
+			finished=1
+			exit 2
+			;;
+		esac
+	fi
+	read -r tag meta nicmode <<<"$row"
+	if ! resolved=$(resolve "$meta"); then
+		if [ -f "$KCACHE/$tag/kernel/STAMP" ]; then
+			say "$tag: apt has no candidate for $meta; using the cached $(cut -d' ' -f1,2 "$KCACHE/$tag/kernel/STAMP")"
+			resolved=$(cut -d' ' -f1,2 "$KCACHE/$tag/kernel/STAMP")
+		else
+			unavailable "kernel $tag: no package for $meta in this machine's apt sources"
+			continue
+		fi
+	fi
+	read -r pkg ver <<<"$resolved"
+	key=$tag
+	if [ "$tag" = "$meta" ]; then
+		key=$pkg
+		tag=$(echo "$ver" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+		tag=${tag:-custom}
+		[ ! -e "$work/$tag" ] || tag=$tag-$ver
+		nicmode=xdp
+		for r in "${KERNELS_KNOWN[@]}"; do
+			[ "${r%% *}" = "${tag%%-*}" ] && nicmode=${r##* }
+		done
+	fi
+	case "$ver" in
+	"${tag%%-*}".*) ;;
+	*)
+		unavailable "kernel $tag: $meta resolves to $pkg $ver, not a $tag kernel"
+		continue
+		;;
+	esac
+	t0=$(date +%s.%N)
+	if ! (flock 9 && fetch_kernel "$key" "$pkg" "$ver") 9>"$KCACHE/.lock"; then
+		unavailable "kernel $tag: cannot download/unpack $pkg $ver"
+		continue
+	fi
+	say "$tag: $pkg $ver ready ($(elapsed "$t0") s)"
+	mkdir -p "$work/$tag"
+	ln -s "$KCACHE/$key/kernel" "$work/$tag/kernel"
+	make_initrd "$tag" "$nicmode"
+	to_boot+=("$tag $nicmode")
+done
+
+if [ ${#to_boot[@]} -gt 0 ]; then
+	say "booting ${#to_boot[@]} guest(s) $([ $parallel = 1 ] && echo 'in parallel' || echo 'one by one')"
+	pids=()
+	for b in "${to_boot[@]}"; do
+		read -r tag nicmode <<<"$b"
+		if [ $parallel = 1 ]; then
+			boot "$tag" "$nicmode" &
+			pids+=($!)
+		else
+			boot "$tag" "$nicmode"
+		fi
+	done
+	for p in "${pids[@]}"; do
+		wait "$p" || true
+	done
+	for b in "${to_boot[@]}"; do
+		report "${b%% *}"
+	done
+fi
+say "done in $(elapsed "$t_start") s"
+finish

@@ -41,7 +41,14 @@ tally_lines() {
 	while IFS= read -r line; do
 		case "$line" in
 		"PASS "*) record PASS "${line#PASS }" ;;
-		"FAIL "*) record FAIL "${line#FAIL }" ;;
+		"FAIL "*)
+			local why=${line#FAIL }
+			if [ "${why#*: }" != "$why" ]; then
+				record FAIL "${why%%: *}" "${why#*: }"
+			else
+				record FAIL "$why"
+			fi
+			;;
 		"SKIP "*)
 			local rest=${line#SKIP }
 			record SKIP "${rest%%: *}" "${rest#*: }"
@@ -177,9 +184,19 @@ run_integration() { # [names...]
 }
 
 run_kernels() {
-	local out
+	local out rc pid
 	out=$(mktemp)
-	"$TOP/scripts/kernel-matrix.sh" 2>&1 | tee "$out" | tally_lines
+	"$TOP/scripts/kernel-matrix.sh" >"$out" 2>&1 &
+	pid=$!
+	# Tally as the lines come (the matrix takes minutes), and in this shell:
+	# a pipe into tally_lines would count in a subshell and lose the counts.
+	tally_lines < <(tail -n +1 --pid=$pid -f "$out")
+	wait $pid
+	rc=$?
+	# A matrix that fails without saying which test failed still fails.
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL' "$out"; then
+		record FAIL kernels "scripts/kernel-matrix.sh exited $rc"
+	fi
 	rm -f "$out"
 }
 
