@@ -112,7 +112,7 @@ static __always_inline void teardown_begin(__u64 pool, __u64 netmem, struct ppb_
 		else
 			pi->last.occ--;
 		*(volatile __u32 *)&pi->busy = 0;
-		pool_sample(pool, pi, key);
+		pool_sample(pool, pi, key, true);
 	}
 	__sync_fetch_and_or(&pi->flags, PPB_POOL_F_DYING);
 }
@@ -145,7 +145,7 @@ int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 	if (s && s->put_depth && s->put_pool == pool)
 		s->put_released++;
 	else if (!obs_cfg.fentry)
-		pool_sample(pool, pi, &key);
+		pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_ELEMS));
 	return 0;
 }
 
@@ -158,10 +158,10 @@ int BPF_PROG(ppb_tp_pool_release, __u64 pool, __s32 inflight, __u32 hold, __u32 
 	pi = pool_get(pool, &key, false);
 	if (!pi)
 		return 0;
-	if (!(pi->flags & PPB_POOL_F_DYING)) {
-		pool_sample(pool, pi, &key);
-		__sync_fetch_and_or(&pi->flags, PPB_POOL_F_DYING);
-	}
+	/* Not dying yet (cache and ring were empty: no teardown release): last
+	 * allocation-side sample. Dying: returns of in-flight pages since. */
+	pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_DYING));
+	__sync_fetch_and_or(&pi->flags, PPB_POOL_F_DYING);
 	pi->final_inflight = inflight;
 	return 0;
 }
@@ -207,7 +207,7 @@ int BPF_PROG(ppb_tp_napi_poll, __u64 napi, int work, int budget)
 		return 0;
 	pi = pool_get(pool, &key, false);
 	if (pi)
-		pool_sample(pool, pi, &key);
+		pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_ELEMS));
 	return 0;
 }
 

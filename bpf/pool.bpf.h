@@ -173,8 +173,8 @@ static __always_inline struct ppb_pool_counts *pool_counts_of(struct ppb_pool_ke
  * current state, or all zero when the caller knows this is the pool's very
  * first page ('fresh': state_hold with hold == 1).
  */
-static __always_inline struct ppb_pool_info *pool_get(__u64 ptr, struct ppb_pool_key *key,
-						       bool fresh)
+static __always_inline struct ppb_pool_info *pool_get_new(__u64 ptr, struct ppb_pool_key *key,
+							   bool fresh, bool *created)
 {
 	struct page_pool *pp = (void *)ptr;
 	struct ppb_pool_info *pi, init = {};
@@ -185,6 +185,7 @@ static __always_inline struct ppb_pool_info *pool_get(__u64 ptr, struct ppb_pool
 	pi = bpf_map_lookup_elem(&pool_info, key);
 	if (pi)
 		return pi;
+	*created = true;
 	init.ptr = ptr;
 	init.id = key->id;
 	init.first_ns = bpf_ktime_get_ns();
@@ -193,8 +194,17 @@ static __always_inline struct ppb_pool_info *pool_get(__u64 ptr, struct ppb_pool
 		init.flags |= PPB_POOL_F_SEEN_FRESH;
 	else
 		pool_read_state(pp, &init, &init.last);
+	init.ret_prod = init.last.prod;
 	bpf_map_update_elem(&pool_info, key, &init, BPF_NOEXIST);
 	return bpf_map_lookup_elem(&pool_info, key);
+}
+
+static __always_inline struct ppb_pool_info *pool_get(__u64 ptr, struct ppb_pool_key *key,
+						       bool fresh)
+{
+	bool created = false;
+
+	return pool_get_new(ptr, key, fresh, &created);
 }
 
 /* ---- the sampling ledger (tracepoint backend) --------------------------- */
@@ -202,67 +212,85 @@ static __always_inline struct ppb_pool_info *pool_get(__u64 ptr, struct ppb_pool
 /*
  * Account what happened to the pool since its last sample, from the change
  * of its state (kernel-paths §1.2-1.4):
- *   ring produces  = producer delta (exact while < ring size per interval)
+ *   ring returns   = producer delta (exact while < ring size per interval)
  *   refill pages   = produces - occupancy delta
  *   direct returns = cache delta - refill pages - slow pages + allocations
- * The allocation count comes from our XDP programs (pending_elems); without
- * it direct returns and cache allocations are unknown and not counted.
- * Deltas go to the sampling CPU. A try-lock keeps concurrent samplers from
- * double counting; a skipped sample loses nothing (deltas accumulate).
+ * Ring returns are counted by any sampler, for the sampling CPU. The rest is
+ * the allocation side: only 'alloc_side' samplers (the program that sees the
+ * pool's allocations and counts them in pending_elems, or any sampler when no
+ * such program exists) keep that ledger, so it stays on the allocating CPU.
+ * Deltas are added signed and never dropped: state read while another CPU
+ * works on the pool is slightly inconsistent, but the error of one interval
+ * is undone by the next, so sums are exact. A try-lock keeps two samplers
+ * from using one baseline (tracing programs cannot take spin locks); a
+ * skipped sample loses nothing, the next one sees the same deltas.
  */
-static __always_inline void pool_sample(__u64 ptr, struct ppb_pool_info *pi,
-					struct ppb_pool_key *key)
+static __always_inline void ledger_alloc_side(struct ppb_pool_info *pi, struct ppb_pool_counts *c,
+					      const struct ppb_pool_state *now, __u64 elems)
 {
-	struct ppb_pool_state now, *last = &pi->last;
+	const struct ppb_pool_state *last = &pi->last;
+	__s64 dprod, docc, cons, dhold, dcache;
+	bool refill, slow;
+
+	/* Produces since the last allocation-side sample, from the running total
+	 * (other CPUs may have produced a whole ring's worth in between). */
+	dprod = pi->prod_total - pi->alloc_prod;
+	docc = (__s64)now->occ - (__s64)last->occ;
+	cons = dprod - docc;
+	dhold = (__s64)now->hold - (__s64)last->hold;
+	dcache = (__s64)now->cache - (__s64)last->cache;
+	if (dhold < 0) { /* counters went back: another pool at this address */
+		pi->flags |= PPB_POOL_F_INCONSISTENT;
+		return;
+	}
+	c->refill_pages += cons;
+	refill = cons > 0 && !dhold;
+	slow = dhold > 0;
+	c->alloc_refill += refill;
+	if (!(pi->flags & PPB_POOL_F_ELEMS))
+		return;
+	c->ret_cache += dcache - cons - dhold + (__s64)elems;
+	if (elems)
+		c->alloc_cache += elems - refill - slow;
+	if (elems > 1)
+		pi->flags |= (__s64)elems >= pi->ring_size ? PPB_POOL_F_WRAP_RISK : PPB_POOL_F_COARSE;
+}
+
+static __always_inline void pool_sample(__u64 ptr, struct ppb_pool_info *pi,
+					struct ppb_pool_key *key, bool alloc_side)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
 	struct ppb_pool_counts *c;
-	__s64 dprod, docc, cons, dhold, dcache, direct;
-	__u64 elems;
+	struct ppb_pool_state now;
+	__s64 dret;
 
 	if (__sync_val_compare_and_swap(&pi->busy, 0, 1))
 		return;
 	pool_read_state((void *)ptr, pi, &now);
-	if (obs_cfg.fentry)
-		goto save; /* fentry counts every call; keep the state for in-flight */
-	c = pool_counts_of(key);
+	c = obs_cfg.fentry ? NULL : pool_counts_of(key);
 	if (!c)
-		goto out;
-	elems = __sync_lock_test_and_set(&pi->pending_elems, 0);
-	dprod = (__s64)now.prod - (__s64)last->prod;
-	if (dprod < 0)
-		dprod += pi->ring_size;
-	c->ret_ring += dprod;
+		goto save; /* fentry counts every call; keep the state for in-flight */
+	dret = (__s64)now.prod - (__s64)pi->ret_prod;
+	if (dret < 0)
+		dret += pi->ring_size;
+	c->ret_ring += dret;
+	pi->prod_total += dret;
 	c->samples++;
-	pi->samples++;
-	if (pi->flags & PPB_POOL_F_DYING)
-		goto save; /* after destroy only returns count; the scrub is not a refill */
-	docc = (__s64)now.occ - (__s64)last->occ;
-	cons = dprod - docc;
-	dhold = (__s64)now.hold - (__s64)last->hold;
-	dcache = (__s64)now.cache - (__s64)last->cache;
-	if (cons < 0 || dhold < 0) {
-		pi->flags |= PPB_POOL_F_INCONSISTENT;
-		goto save;
-	}
-	if (pi->flags & PPB_POOL_F_TINY_RING)
-		goto save; /* a 1-entry ring shows no index movement: nothing to derive */
-	c->refill_pages += cons;
-	if (cons > 0 && !dhold)
-		c->alloc_refill++;
-	if (elems > 1 || (__s64)elems >= pi->ring_size)
-		pi->flags |= elems >= pi->ring_size ? PPB_POOL_F_WRAP_RISK : PPB_POOL_F_COARSE;
-	if (pi->flags & PPB_POOL_F_ELEMS) {
-		direct = dcache - cons - dhold + (__s64)elems;
-		if (direct < 0)
-			pi->flags |= PPB_POOL_F_INCONSISTENT;
-		else
-			c->ret_cache += direct;
-		if (elems)
-			c->alloc_cache += elems - (cons > 0 && !dhold) - (dhold > 0);
-	}
+	if (pi->samples && cpu != pi->last_cpu)
+		pi->flags |= PPB_POOL_F_MULTI_CPU;
+	/* After destroy the scrub consumes the ring: that is no refill. A 1-entry
+	 * ring shows no index movement at all. */
+	if (alloc_side && !(pi->flags & (PPB_POOL_F_DYING | PPB_POOL_F_TINY_RING)))
+		ledger_alloc_side(pi, c, &now, __sync_lock_test_and_set(&pi->pending_elems, 0));
 save:
-	pi->last = now;
+	pi->ret_prod = now.prod;
+	if (alloc_side || obs_cfg.fentry) {
+		pi->last = now;
+		pi->alloc_prod = pi->prod_total;
+	}
+	pi->samples++;
+	pi->last_cpu = cpu;
 	pi->last_ns = bpf_ktime_get_ns();
-out:
 	*(volatile __u32 *)&pi->busy = 0;
 }
 

@@ -32,6 +32,7 @@ __u32 elems_role;    /* enum role whose frames are the pool's allocations */
 __u64 vmemmap_k;     /* virt_to_page: page = k + (va >> 12) * sizeof(struct page) */
 __u64 calib_pool;    /* calibration: the test-run pool of the last frame */
 __u64 calib_page;    /* ... and its page, for user space to check k */
+__u32 cpu_target;    /* cpumap key (= CPU) for PPB_ACT_CPU */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -49,7 +50,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_CPUMAP);
-	__uint(max_entries, 1);
+	__uint(max_entries, 1); /* nr_cpus, set at load */
 	__type(key, __u32);
 	__type(value, struct bpf_cpumap_val);
 } tx_cpumap SEC(".maps");
@@ -71,14 +72,17 @@ struct {
 
 /* ---- proof: the frame's page_pool --------------------------------------- */
 
-static __always_inline __u64 frame_pool(void *data)
+static __always_inline __u64 frame_pool(struct xdp_md *ctx)
 {
+	struct xdp_buff *xb = (void *)ctx;
 	struct page *page;
-	__u64 magic;
+	__u64 magic, va;
 
 	if (!vmemmap_k)
 		return 0;
-	page = (void *)(vmemmap_k + ((__u64)data >> 12) * bpf_core_type_size(struct page));
+	/* The packet pointer itself may not be used in arithmetic: read it as a number. */
+	va = (__u64)BPF_CORE_READ(xb, data);
+	page = (void *)(vmemmap_k + (va >> 12) * bpf_core_type_size(struct page));
 	magic = BPF_CORE_READ(page, pp_magic);
 	/* PP_SIGNATURE (0x40) in the low bits; bits 0-1 and 7+ have other uses */
 	if ((magic & 0x7c) != 0x40)
@@ -86,19 +90,21 @@ static __always_inline __u64 frame_pool(void *data)
 	return (__u64)BPF_CORE_READ(page, pp);
 }
 
-static __always_inline void proof_sample(void *data, int role)
+static __always_inline void proof_sample(struct xdp_md *ctx, int role)
 {
 	struct ppb_pool_counts *c;
 	struct ppb_pool_key key;
 	struct ppb_pool_info *pi;
-	__u64 pool = frame_pool(data);
+	__u64 pool = frame_pool(ctx);
+	bool created = false;
 
 	if (!pool)
 		return;
-	pi = pool_get(pool, &key, false);
+	pi = pool_get_new(pool, &key, false, &created);
 	if (!pi)
 		return;
-	if (role == elems_role) {
+	/* A pool first seen now: this frame's allocation predates the baseline. */
+	if (role == elems_role && !created) {
 		if (!(pi->flags & PPB_POOL_F_ELEMS))
 			__sync_fetch_and_or(&pi->flags, PPB_POOL_F_ELEMS);
 		__sync_fetch_and_add(&pi->pending_elems, 1);
@@ -106,7 +112,7 @@ static __always_inline void proof_sample(void *data, int role)
 		if (c)
 			c->elems++;
 	}
-	pool_sample(pool, pi, &key);
+	pool_sample(pool, pi, &key, role == elems_role);
 }
 
 /*
@@ -140,7 +146,6 @@ static __always_inline void calibrate(struct xdp_md *ctx)
 
 static __always_inline void account(struct xdp_md *ctx, int role)
 {
-	void *data = (void *)(long)ctx->data;
 	struct ppb_xdp_stats *st;
 	__u32 key = role;
 	__u64 now;
@@ -160,7 +165,7 @@ static __always_inline void account(struct xdp_md *ctx, int role)
 		st->gen = run_gen;
 	}
 	if (proof)
-		proof_sample(data, role);
+		proof_sample(ctx, role);
 }
 
 static __always_inline int do_action(struct xdp_md *ctx, __u32 act)
@@ -173,7 +178,7 @@ static __always_inline int do_action(struct xdp_md *ctx, __u32 act)
 	case PPB_ACT_REDIRECT:
 		return bpf_redirect_map(&tx_devmap, 0, 0);
 	case PPB_ACT_CPU:
-		return bpf_redirect_map(&tx_cpumap, 0, 0);
+		return bpf_redirect_map(&tx_cpumap, cpu_target, 0);
 	default:
 		return XDP_DROP;
 	}

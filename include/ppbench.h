@@ -37,6 +37,8 @@ enum {
 	PPB_POOL_F_SEEN_FRESH = 1 << 5,	/* observed from its first page on */
 	PPB_POOL_F_COARSE = 1 << 6,	/* an interval held several allocations: call
 					 * counts (cache/refill) are estimates */
+	PPB_POOL_F_MULTI_CPU = 1 << 7,	/* sampled from several CPUs: the per-CPU split of
+					 * ring returns follows the sampler */
 };
 
 /* Pools are keyed by pointer and id: a freed pool's address is reused. */
@@ -64,7 +66,11 @@ struct ppb_pool_info {
 	__u64 last_ns;	      /* last sample */
 	__u64 pending_elems;  /* allocations our XDP programs saw since the last sample */
 	__u64 samples;
-	struct ppb_pool_state last;
+	__u64 prod_total;     /* ring produces seen by all samplers */
+	__u64 alloc_prod;     /* prod_total at the last allocation-side sample */
+	struct ppb_pool_state last; /* baseline of the allocation-side ledger */
+	__u32 ret_prod;	      /* baseline of ring-return counting (any sampler) */
+	__u32 last_cpu;	      /* CPU of the last sample */
 	__u32 id;
 	__u32 kind;	      /* enum ppb_pool_kind */
 	__s32 ifindex;	      /* device, 0 if unknown */

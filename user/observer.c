@@ -381,6 +381,7 @@ void pool_flags_str(const struct ppb_pool_info *pi, enum obs_backend b, char *bu
 	ADD(b == OBS_TRACEPOINT && (pi->flags & PPB_POOL_F_WRAP_RISK), "wrap-risk");
 	ADD(b == OBS_TRACEPOINT && (pi->flags & PPB_POOL_F_TINY_RING), "tiny-ring");
 	ADD(b == OBS_TRACEPOINT && (pi->flags & PPB_POOL_F_INCONSISTENT), "inconsistent");
+	ADD(b == OBS_TRACEPOINT && (pi->flags & PPB_POOL_F_MULTI_CPU), "multi-cpu");
 	ADD(pi->flags & PPB_POOL_F_DYING, "destroyed");
 #undef ADD
 }

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Loading and driving bpf/xdp.bpf.c (see xdpobj.h). */
+#include <errno.h>
+#include <linux/if_link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "kfeatures.h"
+#include "log.h"
+#include "observer.h"
+#include "pkt.h"
+#include "xdpobj.h"
+#include "xdp.skel.h"
+
+struct xdpo {
+	struct xdp_bpf *skel;
+	int nr_cpus;
+	bool calibrated;
+};
+
+static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
+{
+	struct bpf_program *p;
+
+	s->rodata->sample_shift = o->sample_shift ? o->sample_shift : 10;
+	s->rodata->action = o->action;
+	s->rodata->remote_action = o->remote_action;
+	s->rodata->gen_ifindex = o->gen_ifindex;
+	if (o->obs)
+		memcpy((void *)&s->rodata->obs_cfg, obs_config(o->obs), sizeof(s->rodata->obs_cfg));
+	bpf_map__set_max_entries(s->maps.tx_cpumap, libbpf_num_possible_cpus());
+	bpf_program__set_autoload(s->progs.ppb_cpumap_prog, o->second_stage);
+	bpf_program__set_autoload(s->progs.ppb_devmap_prog, o->second_stage);
+	bpf_program__set_autoload(s->progs.ppb_tp_cpumap_kthread,
+				  o->cpumap_timing && ppb_tracepoint_present("xdp_cpumap_kthread"));
+	/* Second-stage programs must carry the same frags flag as the main one,
+	 * or the kernel refuses them in the map entry (xdp-tools 1.6.3's bug). */
+	if (o->frags)
+		bpf_object__for_each_program(p, s->obj)
+			if (bpf_program__type(p) == BPF_PROG_TYPE_XDP)
+				bpf_program__set_flags(p, bpf_program__flags(p) |
+								  BPF_F_XDP_HAS_FRAGS);
+}
+
+int xdpo_open(struct xdpo **out, const struct xdpo_opts *o)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = ppb_btf_custom_path());
+	struct xdpo *x = calloc(1, sizeof(*x));
+	int err;
+
+	if (!x)
+		return -ENOMEM;
+	x->nr_cpus = libbpf_num_possible_cpus();
+	x->skel = xdp_bpf__open_opts(&oo);
+	if (!x->skel) {
+		err = -errno;
+		goto fail;
+	}
+	configure(x->skel, o);
+	if (o->obs) {
+		err = bpf_map__reuse_fd(x->skel->maps.pool_info, obs_pool_info_fd(o->obs));
+		err = err ?: bpf_map__reuse_fd(x->skel->maps.pool_counts,
+					       obs_pool_counts_fd(o->obs));
+		if (err)
+			goto fail;
+	}
+	err = xdp_bpf__load(x->skel);
+	if (err)
+		goto fail;
+	*out = x;
+	return 0;
+fail:
+	pr_err("cannot load the XDP programs: %s (%s)\n", strerror(-err),
+	       log_last_libbpf_warning());
+	xdp_bpf__destroy(x->skel);
+	free(x);
+	return err;
+}
+
+void xdpo_close(struct xdpo *x)
+{
+	if (!x)
+		return;
+	xdp_bpf__destroy(x->skel);
+	free(x);
+}
+
+struct bpf_program *xdpo_prog(struct xdpo *x, const char *name)
+{
+	return bpf_object__find_program_by_name(x->skel->obj, name);
+}
+
+int xdpo_prog_fd(struct xdpo *x, const char *name)
+{
+	struct bpf_program *p = xdpo_prog(x, name);
+
+	return p ? bpf_program__fd(p) : -ENOENT;
+}
+
+int xdpo_nr_cpus(const struct xdpo *x)
+{
+	return x->nr_cpus;
+}
+
+int xdpo_live_run(struct xdpo *x, const char *prog, int ingress_ifindex, uint32_t batch,
+		  uint32_t repeat, const void *pkt, uint32_t len, uint32_t *duration)
+{
+	/* test_run wants data_end == the frame length when a context is given */
+	struct xdp_md ctx = { .data_end = len, .ingress_ifindex = ingress_ifindex };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .repeat = repeat,
+		    .batch_size = batch, .data_in = pkt, .data_size_in = len);
+	int fd = xdpo_prog_fd(x, prog);
+
+	if (ingress_ifindex) {
+		o.ctx_in = &ctx;
+		o.ctx_size_in = sizeof(ctx);
+	}
+	if (bpf_prog_test_run_opts(fd, &o))
+		return -errno;
+	if (duration)
+		*duration = o.duration;
+	return 0;
+}
+
+int xdpo_calibrate(struct xdpo *x)
+{
+	struct udp_spec s = { .size = 64, .sport = 9, .dport = 9 };
+	uint8_t pkt[64];
+	__u64 k = 0;
+	int err;
+
+	parse_ip("10.77.0.1", "src", &s.src);
+	parse_ip("10.77.0.2", "dst", &s.dst);
+	pkt_build_udp(&s, pkt, sizeof(pkt));
+	x->skel->bss->vmemmap_k = 0;
+	err = xdpo_live_run(x, "ppb_xdp_calib", 0, 1, 1, pkt, sizeof(pkt), NULL);
+	if (err)
+		return err;
+	k = x->skel->bss->vmemmap_k;
+	/* The program derived k from one (page, address) pair; it must be page aligned
+	 * to struct page units and the pair must be real. */
+	if (!k || !x->skel->bss->calib_page || !x->skel->bss->calib_pool) {
+		x->skel->bss->vmemmap_k = 0;
+		return -EINVAL;
+	}
+	x->calibrated = true;
+	pr_debug("virt_to_page offset 0x%llx (pool 0x%llx page 0x%llx)\n", (unsigned long long)k,
+		 (unsigned long long)x->skel->bss->calib_pool,
+		 (unsigned long long)x->skel->bss->calib_page);
+	return 0;
+}
+
+bool xdpo_calibrated(const struct xdpo *x)
+{
+	return x->calibrated;
+}
+
+void xdpo_begin_run(struct xdpo *x, bool proof, enum xdp_role elems_role)
+{
+	x->skel->bss->proof = proof && x->calibrated;
+	x->skel->bss->elems_role = elems_role;
+	x->skel->bss->run_gen++;
+}
+
+int xdpo_stats(struct xdpo *x, enum xdp_role role, struct ppb_xdp_stats *percpu)
+{
+	__u32 key = role;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(x->skel->maps.xdp_stats), &key, percpu))
+		return -errno;
+	return 0;
+}
+
+int xdpo_attach(struct xdpo *x, const char *prog, int ifindex, bool skb_mode)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, lo, .flags = skb_mode ? XDP_FLAGS_SKB_MODE : 0);
+	int fd;
+
+	/* A bpf_link, not a netlink attach: closing the fd (or dying) detaches. */
+	fd = bpf_link_create(xdpo_prog_fd(x, prog), ifindex, BPF_XDP, &lo);
+	return fd < 0 ? -errno : fd;
+}
+
+int xdpo_set_cpumap(struct xdpo *x, int cpu, uint32_t qsize)
+{
+	struct bpf_cpumap_val v = { .qsize = qsize };
+	__u32 key = 0;
+
+	v.bpf_prog.fd = xdpo_prog_fd(x, "ppb_cpumap_prog");
+	key = cpu;
+	/* Deleting an entry waits for its kthread; a re-used key gets a fresh one. */
+	bpf_map_delete_elem(bpf_map__fd(x->skel->maps.tx_cpumap), &key);
+	if (bpf_map_update_elem(bpf_map__fd(x->skel->maps.tx_cpumap), &key, &v, 0))
+		return -errno;
+	x->skel->bss->cpu_target = cpu;
+	return 0;
+}
+
+int xdpo_set_devmap(struct xdpo *x, int ifindex, bool egress_prog)
+{
+	struct bpf_devmap_val v = { .ifindex = ifindex };
+	__u32 key = 0;
+
+	v.bpf_prog.fd = egress_prog ? xdpo_prog_fd(x, "ppb_devmap_prog") : 0;
+	if (bpf_map_update_elem(bpf_map__fd(x->skel->maps.tx_devmap), &key, &v, 0))
+		return -errno;
+	return 0;
+}

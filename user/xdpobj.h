@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_XDPOBJ_H
+#define PPBENCH_XDPOBJ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "ppbench.h"
+
+struct observer;
+struct bpf_program;
+
+/* Roles of the XDP programs (bpf/xdp.bpf.c enum role). */
+enum xdp_role { ROLE_ACTION, ROLE_GEN, ROLE_SECOND, NR_ROLES };
+
+struct xdpo_opts {
+	struct observer *obs;	 /* share its pool maps for proof runs (may be NULL) */
+	uint32_t action;	 /* PPB_ACT_* of ppb_xdp_act */
+	uint32_t remote_action;	 /* XDP_* verdict of the cpumap/devmap program */
+	uint32_t gen_ifindex;	 /* ppb_xdp_gen: redirect target (0: devmap slot 0) */
+	uint32_t sample_shift;	 /* timing sample every 2^shift elements (default 10) */
+	bool frags;		 /* load programs with BPF_F_XDP_HAS_FRAGS */
+	bool second_stage;	 /* load the cpumap/devmap programs */
+	bool cpumap_timing;	 /* consumer timing via xdp_cpumap_kthread */
+};
+
+struct xdpo;
+
+int xdpo_open(struct xdpo **x, const struct xdpo_opts *o);
+void xdpo_close(struct xdpo *x);
+struct bpf_program *xdpo_prog(struct xdpo *x, const char *name);
+int xdpo_prog_fd(struct xdpo *x, const char *name);
+
+/*
+ * Find the vmemmap offset the proof sampler needs to map a frame's address
+ * to its struct page (one live-frames frame; checks the result).
+ */
+int xdpo_calibrate(struct xdpo *x);
+bool xdpo_calibrated(const struct xdpo *x);
+
+/* Next run: timing spans restart; proof on/off; who counts allocations. */
+void xdpo_begin_run(struct xdpo *x, bool proof, enum xdp_role elems_role);
+
+/* One live-frames BPF_PROG_RUN on the calling thread's CPU. duration: ns/frame. */
+int xdpo_live_run(struct xdpo *x, const char *prog, int ingress_ifindex, uint32_t batch,
+		  uint32_t repeat, const void *pkt, uint32_t len, uint32_t *duration);
+
+/* Per-CPU stats of a role (nr_cpus entries, caller-allocated). */
+int xdpo_stats(struct xdpo *x, enum xdp_role role, struct ppb_xdp_stats *percpu);
+int xdpo_nr_cpus(const struct xdpo *x);
+
+/* bpf_link attachment in the calling thread's netns; returns the link fd (close
+ * it to detach; the kernel drops it if we die). skb_mode = generic XDP. */
+int xdpo_attach(struct xdpo *x, const char *prog, int ifindex, bool skb_mode);
+/* cpumap entry for cpu (the redirect target), with the second-stage program;
+ * devmap slot 0 -> ifindex, optionally with the egress program. */
+int xdpo_set_cpumap(struct xdpo *x, int cpu, uint32_t qsize);
+int xdpo_set_devmap(struct xdpo *x, int ifindex, bool egress_prog);
+
+#endif
