@@ -124,15 +124,26 @@ int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 	struct ppb_pool_counts *c;
 	struct ppb_pool_info *pi;
 	struct call_scratch *s;
+	bool in_put, dying;
 
 	pi = pool_get(pool, &key, false);
 	c = pi ? pool_counts_of(&key) : NULL;
 	if (!c)
 		return 0;
+	s = obs_cfg.fentry ? scratch_get() : NULL;
+	in_put = s && s->put_depth && s->put_pool == pool;
 	/* page_pool_destroy() drops user_cnt to 0 before it scrubs. */
-	if (!BPF_CORE_READ((struct page_pool *)pool, user_cnt.refs.counter)) {
-		if (!(pi->flags & PPB_POOL_F_DYING))
-			teardown_begin(pool, netmem, pi, &key);
+	dying = !BPF_CORE_READ((struct page_pool *)pool, user_cnt.refs.counter);
+	if (dying && !in_put && !(pi->flags & PPB_POOL_F_DYING))
+		teardown_begin(pool, netmem, pi, &key);
+	/*
+	 * After destroy began, a release is the scrub, or a late return of an
+	 * in-flight page that found the ring full. fentry tells them apart (the
+	 * latter is inside a put call); sampling cannot, so the tracepoint
+	 * backend stops classifying returns here and user space reports the
+	 * returns it did not see as unclassified.
+	 */
+	if (dying && !in_put) {
 		c->rel_teardown++;
 		return 0;
 	}
@@ -141,8 +152,7 @@ int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 		c->rel_refcnt++;
 	else
 		c->rel_other++;
-	s = obs_cfg.fentry ? scratch_get() : NULL;
-	if (s && s->put_depth && s->put_pool == pool)
+	if (in_put)
 		s->put_released++;
 	else if (!obs_cfg.fentry)
 		pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_ELEMS));

@@ -235,10 +235,12 @@ static __always_inline void ledger_alloc_side(struct ppb_pool_info *pi, struct p
 	/* Produces since the last allocation-side sample, from the running total
 	 * (other CPUs may have produced a whole ring's worth in between). */
 	dprod = pi->prod_total - pi->alloc_prod;
-	docc = (__s64)now->occ - (__s64)last->occ;
+	/* u32 differences read as signed: the teardown correction may take a
+	 * baseline below zero, and the counters wrap at 2^32. */
+	docc = (__s32)(now->occ - last->occ);
 	cons = dprod - docc;
-	dhold = (__s64)now->hold - (__s64)last->hold;
-	dcache = (__s64)now->cache - (__s64)last->cache;
+	dhold = (__s32)(now->hold - last->hold);
+	dcache = (__s32)(now->cache - last->cache);
 	if (dhold < 0) { /* counters went back: another pool at this address */
 		pi->flags |= PPB_POOL_F_INCONSISTENT;
 		return;
@@ -273,7 +275,9 @@ static __always_inline void pool_sample(__u64 ptr, struct ppb_pool_info *pi,
 	dret = (__s64)now.prod - (__s64)pi->ret_prod;
 	if (dret < 0)
 		dret += pi->ring_size;
-	c->ret_ring += dret;
+	/* Once destroy began, late returns are not classified (see ppb_tp_release). */
+	if (!(pi->flags & PPB_POOL_F_DYING))
+		c->ret_ring += dret;
 	pi->prod_total += dret;
 	c->samples++;
 	if (pi->samples && cpu != pi->last_cpu)

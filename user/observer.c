@@ -248,6 +248,22 @@ uint64_t obs_fentry_missed(const struct observer *o)
 	return o->skel->bss->fentry_missed;
 }
 
+/*
+ * Tracepoint backend: returns after destroy began are not classified. For a
+ * pool that is gone and whose allocations we counted, every allocation was
+ * returned, so what is missing was returned late: say how many, in total.
+ */
+static void settle_unclassified(struct pool_snap *p, bool fentry)
+{
+	uint64_t rets = counts_returns(&p->total);
+
+	if (fentry || !(p->info.flags & PPB_POOL_F_DYING) || p->info.final_inflight > 0 ||
+	    !(p->info.flags & PPB_POOL_F_ELEMS) || (p->info.flags & PPB_POOL_F_TINY_RING))
+		return;
+	if (p->total.elems > rets)
+		p->total.unclassified = p->total.elems - rets;
+}
+
 static int snap_one(struct observer *o, struct pool_snap *p, const struct ppb_pool_key *key)
 {
 	int ifd = obs_pool_info_fd(o), cfd = obs_pool_counts_fd(o);
@@ -262,6 +278,7 @@ static int snap_one(struct observer *o, struct pool_snap *p, const struct ppb_po
 	if (!bpf_map_lookup_elem(cfd, key, p->percpu))
 		for (int c = 0; c < o->nr_cpus; c++)
 			counts_add(&p->total, &p->percpu[c]);
+	settle_unclassified(p, o->backend == OBS_FENTRY);
 	return 0;
 }
 
@@ -272,6 +289,7 @@ int obs_snapshot(struct observer *o, struct obs_snapshot *s)
 
 	memset(s, 0, sizeof(*s));
 	s->nr_cpus = o->nr_cpus;
+	s->fentry = o->backend == OBS_FENTRY;
 	s->ts_ns = now_ns();
 	s->pools = calloc(cap, sizeof(*s->pools));
 	if (!s->pools)
@@ -317,6 +335,7 @@ int obs_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struct
 {
 	memset(d, 0, sizeof(*d));
 	d->ts_ns = b->ts_ns;
+	d->fentry = b->fentry;
 	d->nr_cpus = b->nr_cpus;
 	d->pools = calloc(b->nr_pools ? b->nr_pools : 1, sizeof(*d->pools));
 	if (!d->pools)
@@ -338,6 +357,7 @@ int obs_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struct
 				pd->percpu[c] = pb->percpu[c];
 			counts_add(&pd->total, &pd->percpu[c]);
 		}
+		settle_unclassified(pd, b->fentry);
 	}
 	return 0;
 }

@@ -33,6 +33,7 @@ struct pool_snap {
 
 struct obs_snapshot {
 	uint64_t ts_ns;
+	bool fentry; /* taken from the fentry backend */
 	int nr_cpus;
 	int nr_pools;
 	struct pool_snap *pools;

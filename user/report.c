@@ -40,6 +40,7 @@ void json_path(struct json *j, const char *key, const struct ppb_pool_counts *c,
 	maybe_u64(j, "cache", c->ret_cache, cache);
 	maybe_u64(j, "ring", c->ret_ring, ring);
 	json_u64(j, "release", c->ret_release);
+	json_u64(j, "unclassified", c->unclassified);
 	json_obj_end(j);
 	json_obj_begin(j, "release");
 	json_u64(j, "refcnt", c->rel_refcnt);

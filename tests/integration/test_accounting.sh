@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Path accounting: the recipes of kernel-paths §6 must give the exact counts
+# the kernel's code implies. Numbers, never timings.
+
+# recipe_json NAME ARGS...: run a recipe, leave its JSON in $R
+recipe_json() {
+	R=$TMPD/recipe.json
+	expect_exit 0 "$PPBENCH" recipe "$@" --json "$R"
+}
+
+# pv KIND FIELD: a field of the pool-kind entry, e.g. pv test-run .ret.ring
+pv() {
+	jq_get "$R" "[.pools[] | select(.kind == \"$1\")][0].path$2"
+}
+
+# The invariants of a pool that has been destroyed: every allocation was
+# returned, and every page the pool took from the allocator went back.
+check_closed_pool() { # KIND ELEMS
+	local a r
+	a=$(jq_get "$R" "[.pools[] | select(.kind == \"$1\")][0].path |
+		.alloc.cache + .alloc.refill + .alloc.slow")
+	assert_eq "$a" "$2" "$1 allocations (cache+refill+slow)"
+	if [ "$(pv "$1" .ret.ring 2>/dev/null)" != "" ]; then
+		r=$(jq_get "$R" "[.pools[] | select(.kind == \"$1\")][0].path |
+			.ret.cache + .ret.ring + .ret.release + .ret.unclassified")
+		assert_eq "$r" "$2" "$1 returns (cache+ring+release+late) with nothing in flight"
+	fi
+	r=$(jq_get "$R" "[.pools[] | select(.kind == \"$1\")][0].path |
+		.alloc.slow_pages - .ret.release - .release.teardown")
+	assert_eq "$r" 0 "$1 pages from the allocator minus pages released"
+}
+
+test_acct_lf_drop_batch64() {
+	local n=100000
+	recipe_json lf-drop --batch 64 --repeat $n
+	assert_eq "$(jq_get "$R" .elems)" $n "elements"
+	assert_eq "$(pv test-run .alloc.slow)" 1 "one slow bulk per syscall"
+	assert_eq "$(pv test-run .alloc.slow_pages)" 64 "64 pages in it"
+	assert_eq "$(pv test-run .ret.ring)" $n "every frame returns to the ring"
+	assert_eq "$(pv test-run .ret.cache)" 0 "no direct recycling (no NAPI, no_direct)"
+	assert_eq "$(pv test-run .ret.release)" 0 "no release in the run"
+	assert_eq "$(pv test-run .release.teardown)" 64 "64 pages released at destroy"
+	# first batch from the slow bulk, then one refill per batch of 64
+	assert_eq "$(pv test-run .alloc.refill)" $(((n + 63) / 64 - 1)) "refills"
+	check_closed_pool test-run $n
+}
+
+test_acct_lf_drop_batch1_slow() {
+	recipe_json lf-drop --batch 1 --repeat 64 --runs 20
+	assert_eq "$(jq_get "$R" '.pools[0].pools')" 20 "a new pool per syscall"
+	assert_eq "$(pv test-run .alloc.slow)" 20 "one slow call per syscall"
+	assert_eq "$(pv test-run .alloc.slow_pages)" $((20 * 64)) "64 holds per syscall"
+	assert_eq "$(pv test-run .ret.release)" $((20 * 63)) "63 ring-full releases per syscall"
+	assert_eq "$(pv test-run .release.other)" $((20 * 63)) "... with page refcount 1"
+	assert_eq "$(pv test-run .release.teardown)" 20 "one page left in the ring at destroy"
+	# A 1-entry ring moves no index: only fentry can see its single produce.
+	local ring
+	ring=$(jq -r '[.pools[] | select(.kind == "test-run")][0].path.ret.ring' "$R")
+	case "$(jq_get "$R" .backend)" in
+	fentry) assert_eq "$ring" 20 "one ring produce per syscall" ;;
+	*) assert_eq "$ring" null "ring produces of a 1-entry ring are reported unknown" ;;
+	esac
+}
+
+test_acct_lf_drop_batch16_transient() {
+	recipe_json lf-drop --batch 16 --repeat 1024
+	assert_eq "$(pv test-run .alloc.slow_pages)" 64 "one bulk of 64"
+	assert_eq "$(pv test-run .ret.release)" 48 "64 - 16 ring-full releases"
+	assert_eq "$(pv test-run .ret.ring)" $((1024 - 48)) "the rest to the ring"
+	assert_eq "$(pv test-run .release.teardown)" 16 "a full 16-entry ring at destroy"
+	check_closed_pool test-run 1024
+}
+
+test_acct_lf_veth_peer_drop() {
+	local n=20000
+	recipe_json lf-veth --batch 64 --repeat $n
+	assert_eq "$(jq_get "$R" .packets.gen)" $n "frames generated"
+	assert_eq "$(jq_get "$R" .packets.action)" $n "frames dropped by the peer"
+	assert_eq "$(pv test-run .ret.ring)" $n "peer returns every frame to the origin ring"
+	assert_eq "$(pv test-run .ret.release)" 0 "no releases"
+	check_closed_pool test-run $n
+}
+
+test_acct_veth_skb_tx_slow() {
+	local n=2000
+	recipe_json veth-tx --repeat $n --size 1500
+	assert_eq "$(jq_get "$R" .elems)" $n "packets through XDP_TX"
+	assert_eq "$(pv veth .ret.release)" $n "one release per packet"
+	assert_eq "$(pv veth .release.refcnt)" $n "... because the page refcount is 2"
+	assert_eq "$(pv veth .alloc.slow)" $(((n + 63) / 64)) "one slow call per 64 packets"
+	assert_eq "$(pv veth .alloc.slow_pages)" $(((n + 63) / 64 * 64)) "64 pages each"
+	assert_eq "$(pv veth .ret.ring)" 0 "nothing to the ring"
+	assert_eq "$(pv veth .ret.cache)" 0 "nothing to the cache"
+}
+
+test_acct_generic_frags_direct() {
+	local n=2000 e
+	recipe_json generic-frags --repeat $n --size 1500
+	if [ "$(jq '[.pools[] | select(.kind == "system")] | length' "$R")" = 0 ]; then
+		skip "no per-CPU system page_pool took generic-XDP frames (kernel before 6.9?)"
+	fi
+	e=$(pv system .elems)
+	# A warm pool is first seen with the first frame, whose allocation came before.
+	assert_ge "$e" $((n - 1)) "frames counted"
+	assert_eq "$(pv system .ret.cache)" "$e" "every return is a direct recycle"
+	assert_eq "$(pv system .ret.ring)" 0 "no ring traffic"
+	assert_eq "$(pv system .ret.release)" 0 "no releases"
+	assert_eq "$(jq_get "$R" "[.pools[] | select(.kind == \"system\")][0].path |
+		.alloc.cache + .alloc.slow")" "$e" "allocations from the cache (+ first bulk)"
+	assert_eq "$(pv system .alloc.refill)" 0 "no refills"
+}
+
+test_acct_xcpu() {
+	[ "$(nproc)" -ge 2 ] || skip "cpumap recipe needs 2 CPUs"
+	local n=50000
+	recipe_json xcpu --batch 64 --repeat $n --cpu 0 --remote-cpu 1
+	assert_eq "$(jq_get "$R" .packets.action)" $n "frames redirected"
+	assert_eq "$(pv test-run .ret.cache)" 0 "no direct returns across CPUs"
+	check_closed_pool test-run $n
+	# Releases happen where the ring was full: the remote CPU returns the pages.
+	local rel1
+	rel1=$(jq -r '[.pools[] | select(.kind == "test-run")][0].per_cpu[] |
+		select(.cpu == 1) | .path.ret.release' "$R")
+	assert_eq "$rel1" "$(pv test-run .ret.release)" "releases all on the remote CPU"
+}
+
+test_acct_backends_agree() {
+	"$PPBENCH" probe --json "$TMPD/p.json" >/dev/null 2>&1
+	[ "$(jq -r .fentry "$TMPD/p.json")" = true ] ||
+		skip "fentry refused on this kernel: both backends are compared in the kernel matrix"
+	local f t
+	for args in "lf-drop --batch 64 --repeat 10000" "lf-drop --batch 16 --repeat 1024" \
+		"veth-tx --repeat 500"; do
+		# shellcheck disable=SC2086
+		"$PPBENCH" recipe $args --backend fentry --json "$TMPD/f.json" >/dev/null ||
+			fail "fentry run of $args"
+		# shellcheck disable=SC2086
+		"$PPBENCH" recipe $args --backend tracepoint --json "$TMPD/t.json" >/dev/null ||
+			fail "tracepoint run of $args"
+		f=$(jq -c '[.pools[] | {kind, a: .path.alloc, r: .path.ret}]' "$TMPD/f.json")
+		t=$(jq -c '[.pools[] | {kind, a: .path.alloc, r: .path.ret}]' "$TMPD/t.json")
+		assert_eq "$t" "$f" "tracepoint vs fentry counts for $args"
+	done
+}
+
+test_acct_page_pool_stats_crosscheck() {
+	local cfg
+	cfg=$(zcat /proc/config.gz 2>/dev/null | grep '^CONFIG_PAGE_POOL_STATS=' ||
+		grep '^CONFIG_PAGE_POOL_STATS=' "/boot/config-$(uname -r)" 2>/dev/null)
+	[ "$cfg" = CONFIG_PAGE_POOL_STATS=y ] ||
+		skip "CONFIG_PAGE_POOL_STATS is off: no kernel counters to compare with"
+	recipe_json veth-tx --repeat 1000 --size 1500
+	fail "PAGE_POOL_STATS cross-check not implemented for this kernel"
+}
+
+test_recipe_bad_input() {
+	expect_exit 2 "$PPBENCH" recipe nosuch
+	expect_one_line_error "unknown recipe 'nosuch'"
+	expect_exit 2 "$PPBENCH" recipe lf-drop --batch 257
+	expect_one_line_error "--batch 257 is out of range"
+	expect_exit 2 "$PPBENCH" recipe lf-drop --size 59
+	expect_one_line_error "--size 59 is out of range"
+	expect_exit 2 "$PPBENCH" recipe lf-drop --cpu 4096
+	expect_one_line_error "--cpu 4096 is out of range"
+	expect_exit 2 "$PPBENCH" recipe lf-drop --backend magic
+	expect_one_line_error "--backend 'magic'"
+}
