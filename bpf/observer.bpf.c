@@ -104,14 +104,14 @@ static __always_inline void teardown_begin(__u64 pool, __u64 netmem, struct ppb_
 
 	cache = BPF_CORE_READ(pp, alloc.count);
 	if (cache < 128)
-		bpf_probe_read_kernel(&slot, sizeof(slot), &pp->alloc.cache[cache]);
-	if (!obs_cfg.fentry && !__sync_val_compare_and_swap(&pi->busy, 0, 1)) {
+		bpf_probe_read_kernel(&slot, sizeof(slot), pool_cache_slot(pp, cache));
+	if (!obs_cfg.fentry && pool_lock(pi)) {
 		/* Undo the scrub's step in the baseline instead of in 'now'. */
 		if (slot == netmem)
 			pi->last.cache--;
 		else
 			pi->last.occ--;
-		*(volatile __u32 *)&pi->busy = 0;
+		pool_unlock(pi);
 		pool_sample(pool, pi, key, true);
 	}
 	__sync_fetch_and_or(&pi->flags, PPB_POOL_F_DYING);
@@ -342,7 +342,7 @@ static __always_inline int put_exit(void *ctx)
 		if (s->put_released)
 			return 0; /* counted by ppb_tp_release */
 		if (after == s->put_c0 + 1 && s->put_c0 < 128)
-			bpf_probe_read_kernel(&slot, sizeof(slot), &pp->alloc.cache[s->put_c0]);
+			bpf_probe_read_kernel(&slot, sizeof(slot), pool_cache_slot(pp, s->put_c0));
 		if (slot && slot == s->put_netmem)
 			c->ret_cache++;
 		else
@@ -393,6 +393,30 @@ SEC("fexit/page_pool_put_page_bulk")
 int BPF_PROG(ppb_fx_bulk)
 {
 	return put_exit(ctx);
+}
+
+/* ---- closing the sampling window --------------------------------------- */
+
+static long flush_one(struct bpf_map *map, const void *key, void *value, void *ctx)
+{
+	struct ppb_pool_info *pi = value;
+
+	if (!(pi->flags & PPB_POOL_F_DYING))
+		pool_sample(pi->ptr, pi, (struct ppb_pool_key *)key, true);
+	return 0;
+}
+
+/*
+ * Run by user space (plain BPF_PROG_RUN) at the end of a run or interval:
+ * one more sample of every live pool, so returns after the last packet's
+ * sample are counted. Must only run when the pools' allocations are quiet
+ * or counted (it closes the allocation-side interval).
+ */
+SEC("xdp")
+int ppb_obs_flush(struct xdp_md *ctx)
+{
+	bpf_for_each_map_elem(&pool_info, flush_one, NULL, 0);
+	return XDP_PASS;
 }
 
 char LICENSE[] SEC("license") = "GPL";

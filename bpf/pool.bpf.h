@@ -29,6 +29,26 @@ struct page_pool___old {
 	struct page_pool_params___old p;
 } __attribute__((preserve_access_index));
 
+/* <= 6.11: the alloc cache holds struct page pointers, not netmem_ref. */
+struct pp_alloc_cache___page {
+	__u32 count;
+	struct page *cache[128];
+} __attribute__((preserve_access_index));
+
+struct page_pool___page {
+	struct pp_alloc_cache___page alloc;
+} __attribute__((preserve_access_index));
+
+/* Address of alloc.cache[i] whatever the element type of this kernel. */
+static __always_inline void *pool_cache_slot(struct page_pool *pp, __u32 i)
+{
+	struct page_pool___page *old = (void *)pp;
+
+	if (bpf_core_field_exists(old->alloc.cache))
+		return &old->alloc.cache[i & 127];
+	return &pp->alloc.cache[i & 127];
+}
+
 /* 6.9+: PP_FLAG_SYSTEM_POOL in slow.flags (in <= 6.6 that bit means PP_FLAG_PAGE_FRAG). */
 #define PPB_PP_FLAG_SYSTEM_POOL (1U << 2)
 
@@ -258,6 +278,24 @@ static __always_inline void ledger_alloc_side(struct ppb_pool_info *pi, struct p
 		pi->flags |= (__s64)elems >= pi->ring_size ? PPB_POOL_F_WRAP_RISK : PPB_POOL_F_COARSE;
 }
 
+/*
+ * Samplers on other CPUs hold the lock for a few hundred ns: wait for it a
+ * bounded while (tracing programs may not spin forever), else give up - a
+ * skipped sample loses nothing, its deltas go to the next one.
+ */
+static __always_inline bool pool_lock(struct ppb_pool_info *pi)
+{
+	for (int i = 0; i < 2048; i++)
+		if (!__sync_val_compare_and_swap(&pi->busy, 0, 1))
+			return true;
+	return false;
+}
+
+static __always_inline void pool_unlock(struct ppb_pool_info *pi)
+{
+	*(volatile __u32 *)&pi->busy = 0;
+}
+
 static __always_inline void pool_sample(__u64 ptr, struct ppb_pool_info *pi,
 					struct ppb_pool_key *key, bool alloc_side)
 {
@@ -266,7 +304,7 @@ static __always_inline void pool_sample(__u64 ptr, struct ppb_pool_info *pi,
 	struct ppb_pool_state now;
 	__s64 dret;
 
-	if (__sync_val_compare_and_swap(&pi->busy, 0, 1))
+	if (!pool_lock(pi))
 		return;
 	pool_read_state((void *)ptr, pi, &now);
 	c = obs_cfg.fentry ? NULL : pool_counts_of(key);
@@ -295,7 +333,7 @@ save:
 	pi->samples++;
 	pi->last_cpu = cpu;
 	pi->last_ns = bpf_ktime_get_ns();
-	*(volatile __u32 *)&pi->busy = 0;
+	pool_unlock(pi);
 }
 
 #endif

@@ -72,7 +72,7 @@ struct {
 
 /* ---- proof: the frame's page_pool --------------------------------------- */
 
-static __always_inline __u64 frame_pool(struct xdp_md *ctx)
+static __always_inline __u64 frame_pool(struct xdp_md *ctx, __u64 *pagep)
 {
 	struct xdp_buff *xb = (void *)ctx;
 	struct page *page;
@@ -87,6 +87,7 @@ static __always_inline __u64 frame_pool(struct xdp_md *ctx)
 	/* PP_SIGNATURE (0x40) in the low bits; bits 0-1 and 7+ have other uses */
 	if ((magic & 0x7c) != 0x40)
 		return 0;
+	*pagep = (__u64)page;
 	return (__u64)BPF_CORE_READ(page, pp);
 }
 
@@ -95,7 +96,7 @@ static __always_inline void proof_sample(struct xdp_md *ctx, int role)
 	struct ppb_pool_counts *c;
 	struct ppb_pool_key key;
 	struct ppb_pool_info *pi;
-	__u64 pool = frame_pool(ctx);
+	__u64 page = 0, pool = frame_pool(ctx, &page);
 	bool created = false;
 
 	if (!pool)
@@ -103,8 +104,23 @@ static __always_inline void proof_sample(struct xdp_md *ctx, int role)
 	pi = pool_get_new(pool, &key, false, &created);
 	if (!pi)
 		return;
-	/* A pool first seen now: this frame's allocation predates the baseline. */
-	if (role == elems_role && !created) {
+	/*
+	 * A pool first seen now (warm: system, veth, NIC pools) has this frame's
+	 * allocation before the baseline. If it was a plain cache pop, the page
+	 * is still in the popped slot: put it back into the baseline and count
+	 * the frame; otherwise leave the frame out of the window.
+	 */
+	if (created && role == elems_role) {
+		__u64 slot = 0;
+
+		bpf_probe_read_kernel(&slot, sizeof(slot),
+				      pool_cache_slot((void *)pool, pi->last.cache));
+		if (slot == page && pi->last.cache < 128)
+			pi->last.cache++;
+		else
+			created = false, role = -1;
+	}
+	if (role == elems_role) {
 		if (!(pi->flags & PPB_POOL_F_ELEMS))
 			__sync_fetch_and_or(&pi->flags, PPB_POOL_F_ELEMS);
 		__sync_fetch_and_add(&pi->pending_elems, 1);
@@ -135,7 +151,7 @@ static __always_inline void calibrate(struct xdp_md *ctx)
 	n = BPF_CORE_READ(pp, alloc.count);
 	if (n >= 128)
 		return;
-	bpf_probe_read_kernel(&page, sizeof(page), &pp->alloc.cache[n]);
+	bpf_probe_read_kernel(&page, sizeof(page), pool_cache_slot(pp, n));
 	va = (__u64)BPF_CORE_READ(xb, data_hard_start) & ~0xfffULL;
 	calib_pool = (__u64)pp;
 	calib_page = page;

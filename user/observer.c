@@ -176,12 +176,26 @@ done:
 	return 0;
 }
 
+int obs_flush(struct observer *o)
+{
+	unsigned char pkt[64] = { [12] = 0x08 };
+	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = pkt, .data_size_in = sizeof(pkt), .repeat = 1);
+
+	if (o->backend == OBS_FENTRY)
+		return 0;
+	if (bpf_prog_test_run_opts(bpf_program__fd(o->skel->progs.ppb_obs_flush), &t))
+		return -errno;
+	return 0;
+}
+
 int obs_start(struct observer *o)
 {
 	int err;
 
 	if (o->attached)
 		return 0;
+	/* ppb_obs_flush is run, never attached: attach the rest one by one. */
+	bpf_program__set_autoattach(o->skel->progs.ppb_obs_flush, false);
 	err = observer_bpf__attach(o->skel);
 	if (err) {
 		pr_err("cannot attach the page_pool observer: %s\n", strerror(-err));

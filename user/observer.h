@@ -62,6 +62,8 @@ void obs_snapshot_free(struct obs_snapshot *s);
 int obs_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struct obs_snapshot *d);
 const struct pool_snap *obs_find(const struct obs_snapshot *s, uint64_t ptr, uint32_t id);
 int obs_reset(struct observer *o);
+/* Sample every live pool now (tracepoint backend), closing the current window. */
+int obs_flush(struct observer *o);
 /* Remove records of pools that are destroyed and were already reported. */
 void obs_forget_dead(struct observer *o, const struct obs_snapshot *s);
 

@@ -376,8 +376,10 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 	t0 = now_ns();
 	err = err ?: drive(c, res);
 	res->wall_ns = now_ns() - t0;
-	if (proof && !err)
+	if (proof && !err) {
 		wait_pools_settled(c);
+		obs_flush(c->obs);
+	}
 	err = err ?: read_roles(c, after);
 	if (!err)
 		stats_delta(c, before, after, res);

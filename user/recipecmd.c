@@ -24,10 +24,11 @@ struct recipe_cfg {
 	bool size_set, remote_set;
 	int backend; /* 0 auto, 1 fentry, 2 tracepoint */
 	const char *json;
+	bool kv;
 };
 
 enum { OPT_BATCH = 1, OPT_REPEAT, OPT_RUNS, OPT_SIZE, OPT_CPU, OPT_REMOTE, OPT_QSIZE, OPT_BACKEND,
-       OPT_JSON };
+       OPT_JSON, OPT_KV };
 
 static const struct cli_opt recipe_opts[] = {
 	{ "batch", 'b', "N", "live-frames batch size, 1..256 (default 64)", OPT_BATCH },
@@ -42,6 +43,7 @@ static const struct cli_opt recipe_opts[] = {
 	{ "backend", 'B', "auto|fentry|tracepoint", "accounting backend (default auto)",
 	  OPT_BACKEND },
 	{ "json", 'j', "FILE", "write the counts as JSON to FILE ('-': stdout only)", OPT_JSON },
+	{ "kv", 0, NULL, "print totals as KIND.FIELD=VALUE lines (for shell scripts)", OPT_KV },
 	{ NULL },
 };
 
@@ -99,6 +101,9 @@ static int recipe_opt(void *c, int key, const char *arg)
 	case OPT_JSON:
 		cfg->json = arg;
 		return check_writable(arg, "--json");
+	case OPT_KV:
+		cfg->kv = true;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -136,6 +141,32 @@ static void print_kind(const char *name, const struct kind_counts *k, int nr_cpu
 	}
 }
 
+static void kv_field(const char *kind, const char *f, uint64_t v, bool known)
+{
+	if (known)
+		printf("%s.%s=%llu\n", kind, f, (unsigned long long)v);
+	else
+		printf("%s.%s=null\n", kind, f);
+}
+
+static void print_kv(const char *kind, const struct kind_counts *k, unsigned known)
+{
+	const struct ppb_pool_counts *x = &k->total;
+
+	printf("%s.pools=%d\n", kind, k->pools);
+	kv_field(kind, "alloc.cache", x->alloc_cache, known & KNOWN_CACHE);
+	kv_field(kind, "alloc.refill", x->alloc_refill, known & KNOWN_CACHE);
+	kv_field(kind, "alloc.slow", x->alloc_slow, true);
+	kv_field(kind, "alloc.slow_pages", x->slow_pages, true);
+	kv_field(kind, "ret.cache", x->ret_cache, known & KNOWN_CACHE);
+	kv_field(kind, "ret.ring", x->ret_ring, known & KNOWN_RING);
+	kv_field(kind, "ret.release", x->ret_release, true);
+	kv_field(kind, "ret.unclassified", x->unclassified, true);
+	kv_field(kind, "release.refcnt", x->rel_refcnt, true);
+	kv_field(kind, "release.teardown", x->rel_teardown, true);
+	kv_field(kind, "elems", x->elems, true);
+}
+
 static void json_kind(struct json *j, const char *name, const struct kind_counts *k, int nr_cpus,
 		      unsigned known, enum obs_backend b)
 {
@@ -169,9 +200,16 @@ static int report(const struct recipe_cfg *cfg, int id, struct observer *obs,
 
 	if (cfg->json && !(j = json_open(cfg->json, false)))
 		return EXIT_FAIL;
-	if (!cfg->json || strcmp(cfg->json, "-"))
+	bool text = !cfg->kv && (!cfg->json || strcmp(cfg->json, "-"));
+
+	if (text)
 		printf("recipe %s: %s; backend %s; %llu elements\n", recipes[id].name,
 		       recipes[id].text, obs_backend_name(obs), (unsigned long long)res->elems);
+	if (cfg->kv)
+		printf("backend=%s\nelems=%llu\npackets.action=%llu\npackets.second=%llu\n",
+		       obs_backend_name(obs), (unsigned long long)res->elems,
+		       (unsigned long long)res->roles[ROLE_ACTION].total.packets,
+		       (unsigned long long)res->roles[ROLE_SECOND].total.packets);
 	if (j) {
 		json_obj_begin(j, NULL);
 		json_str(j, "recipe", recipes[id].name);
@@ -191,8 +229,10 @@ static int report(const struct recipe_cfg *cfg, int id, struct observer *obs,
 		if (recipe_counts_by_kind(res, kind, nr, &k))
 			return EXIT_FAIL;
 		known = path_known(obs_backend(obs) == OBS_FENTRY, k.flags);
-		if (k.pools && (!cfg->json || strcmp(cfg->json, "-")))
+		if (k.pools && text)
 			print_kind(pool_kind_name(kind), &k, nr, known);
+		if (k.pools && cfg->kv)
+			print_kv(pool_kind_name(kind), &k, known);
 		if (k.pools && j)
 			json_kind(j, pool_kind_name(kind), &k, nr, known, obs_backend(obs));
 		free(k.percpu);

@@ -104,3 +104,82 @@ test_kernel_clean() {
 	fi
 	echo "$(wc -l <new.log) new kernel log lines, none alarming"
 }
+
+# ---- path accounting: fentry and tracepoint backends on the same recipes ----
+
+# kv FILE KEY: a value from 'ppbench recipe --kv' output.
+kv() {
+	sed -n "s/^$2=//p" "$1" | head -n 1
+}
+
+# Run a recipe with both backends; every count both can see must agree.
+# Fields the tracepoint backend cannot see (null) are skipped.
+compare_backends() { # name recipe args...
+	name=$1
+	shift
+	run_ok "$PPBENCH" recipe "$@" --backend fentry --kv >"$name.f"
+	run_ok "$PPBENCH" recipe "$@" --backend tracepoint --kv >"$name.t"
+	assert_eq "$(kv "$name.f" backend)" fentry "backend of the first run"
+	n=0
+	while IFS='=' read -r k v; do
+		case "$k" in
+		backend | *.elems | *.pools | *.unclassified | *.teardown) continue ;;
+		esac
+		t=$(kv "$name.t" "$k")
+		[ "$t" = null ] && continue
+		assert_eq "$t" "$v" "$* $k: tracepoint vs fentry"
+		n=$((n + 1))
+	done <"$name.f"
+	echo "$*: $n counts agree"
+	[ $n -gt 3 ] || fail "$*: only $n counts compared"
+}
+
+test_acct_backends_lf_drop() {
+	compare_backends b64 lf-drop --batch 64 --repeat 20000
+	assert_eq "$(kv b64.f test-run.ret.ring)" 20000 "ring returns (fentry)"
+	assert_eq "$(kv b64.f test-run.alloc.slow_pages)" 64 "one bulk (fentry)"
+	compare_backends b16 lf-drop --batch 16 --repeat 1024
+	assert_eq "$(kv b16.f test-run.ret.release)" 48 "ring-full transient (fentry)"
+}
+
+test_acct_backends_slow_b1() {
+	compare_backends b1 lf-drop --batch 1 --repeat 64 --runs 10
+	assert_eq "$(kv b1.f test-run.ret.release)" 630 "63 ring-full releases per syscall"
+	assert_eq "$(kv b1.f test-run.ret.ring)" 10 "one ring produce per syscall (fentry sees it)"
+}
+
+test_acct_backends_lf_veth() {
+	compare_backends lfv lf-veth --batch 64 --repeat 5000
+	assert_eq "$(kv lfv.f test-run.ret.ring)" 5000 "peer returns to the origin ring"
+}
+
+test_acct_backends_veth_tx() {
+	run_ok "$PPBENCH" recipe veth-tx --repeat 500 --kv >probe.kv
+	grep -q '^veth\.' probe.kv || skip "no veth page_pool on this kernel (6.1 copies skbs with alloc_page)"
+	compare_backends vtx veth-tx --repeat 500 --size 1500
+	assert_eq "$(kv vtx.f veth.ret.release)" 500 "one release per packet"
+}
+
+test_acct_backends_generic_frags() {
+	run_ok "$PPBENCH" recipe generic-frags --repeat 500 --kv >probe.kv
+	grep -q '^system\.' probe.kv || skip "generic XDP uses no system page_pool on this kernel"
+	compare_backends gf generic-frags --repeat 500 --size 1500
+}
+
+test_acct_fentry_xcpu() {
+	run_ok "$PPBENCH" recipe xcpu --batch 64 --repeat 5000 --backend fentry --kv >x.f
+	cat x.f
+	r=$(($(kv x.f test-run.ret.ring) + $(kv x.f test-run.ret.release) + $(kv x.f test-run.ret.cache)))
+	assert_eq "$r" 5000 "every frame returned and classified (fentry)"
+	assert_eq "$(kv x.f test-run.ret.unclassified)" 0 "fentry leaves nothing unclassified"
+}
+
+# The observer loads (both backends); on failure show the verifier's reason.
+test_observer_loads() {
+	for b in fentry tracepoint; do
+		if ! "$PPBENCH" recipe lf-drop --repeat 64 --backend $b -vv >obs.log 2>&1; then
+			grep -v 'relo #\|CO-RE relocating\|candidate' obs.log | tail -n 40
+			fail "observer ($b) does not load"
+		fi
+	done
+}
