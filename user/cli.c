@@ -70,7 +70,9 @@ static int build_longopts(const struct cli_cmd *cmd, struct option *lo, char *so
 	const struct cli_opt *tables[] = { cmd->opts, common_opts };
 	int n = 0, s = 0;
 
-	so[s++] = ':'; /* report missing arguments as ':' */
+	if (cmd->ordered_args)
+		so[s++] = '-'; /* positionals come back in order, as option 1 */
+	so[s++] = ':';	       /* report missing arguments as ':' */
 	for (int t = 0; t < 2; t++) {
 		for (const struct cli_opt *o = tables[t]; o && o->name && n < max - 1; o++) {
 			lo[n++] = (struct option){ o->name, o->metavar ? required_argument
@@ -137,6 +139,13 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 			ret = usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
 			goto out;
 		}
+		if (c == 1) {
+			if (cmd->opt(cfg, CLI_KEY_ARG, optarg)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			continue;
+		}
 		c = short_to_key(cmd, c);
 		if (c == CLI_KEY_HELP) {
 			cli_print_help(cmd, stdout);
@@ -153,6 +162,13 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 		}
 	}
 	nargs = argc - optind;
+	/* after "--" getopt stops; what is left is still in order */
+	for (; cmd->ordered_args && optind < argc; optind++, nargs--) {
+		if (cmd->opt(cfg, CLI_KEY_ARG, argv[optind])) {
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
 	if (nargs < cmd->min_args) {
 		ret = usage_error(cmd, "missing argument%s", cmd->args ? " " : "");
 		if (cmd->args)
