@@ -115,7 +115,7 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 	struct option lo[64];
 	char so[160];
 	void *cfg;
-	int c, nargs, ret;
+	int c, li, nargs, ret;
 
 	build_longopts(cmd, lo, so, 64);
 	cfg = calloc(1, cmd->cfg_size ? cmd->cfg_size : 1);
@@ -125,7 +125,11 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 		cmd->cfg_init(cfg);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+	/*
+	 * In ordered_args mode getopt returns 1 for a bare argument, which is
+	 * also a valid option key: only a long option sets the index.
+	 */
+	while ((li = -1, c = getopt_long(argc, argv, so, lo, &li)) != -1) {
 		if (c == '?') {
 			char sopt[3] = { '-', (char)optopt, 0 };
 
@@ -139,7 +143,7 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 			ret = usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
 			goto out;
 		}
-		if (c == 1) {
+		if (cmd->ordered_args && c == 1 && li < 0) {
 			if (cmd->opt(cfg, CLI_KEY_ARG, optarg)) {
 				ret = EXIT_USAGE;
 				goto out;

@@ -5,11 +5,12 @@
 #include "cli.h"
 #include "log.h"
 
-extern const struct cli_cmd cmd_probe, cmd_env;
+extern const struct cli_cmd cmd_probe, cmd_env, cmd_compare;
 
 const struct cli_cmd *const cli_commands[] = {
 	&cmd_probe,
 	&cmd_env,
+	&cmd_compare,
 	NULL,
 };
 
