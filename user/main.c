@@ -5,12 +5,13 @@
 #include "cli.h"
 #include "log.h"
 
-extern const struct cli_cmd cmd_probe, cmd_env, cmd_compare;
+extern const struct cli_cmd cmd_probe, cmd_env, cmd_compare, cmd_plot;
 
 const struct cli_cmd *const cli_commands[] = {
 	&cmd_probe,
 	&cmd_env,
 	&cmd_compare,
+	&cmd_plot,
 	NULL,
 };
 

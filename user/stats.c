@@ -58,17 +58,41 @@ double quantile_sorted(const double *sorted, size_t n, double q)
 	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
 }
 
+static double *sorted_copy(const double *v, size_t n)
+{
+	double *sorted = malloc(n * sizeof(*sorted));
+
+	if (sorted) {
+		memcpy(sorted, v, n * sizeof(*sorted));
+		qsort(sorted, n, sizeof(*sorted), cmp_double);
+	}
+	return sorted;
+}
+
+int quartiles(const double *v, size_t n, double *q1, double *q3)
+{
+	double *sorted;
+
+	if (!v || !n || !all_finite(v, n))
+		return -EINVAL;
+	sorted = sorted_copy(v, n);
+	if (!sorted)
+		return -ENOMEM;
+	*q1 = quantile_sorted(sorted, n, 0.25);
+	*q3 = quantile_sorted(sorted, n, 0.75);
+	free(sorted);
+	return 0;
+}
+
 int summarize(const double *v, size_t n, struct summary *s)
 {
 	double *sorted, var;
 
 	if (!v || !n || !s || !all_finite(v, n))
 		return -EINVAL;
-	sorted = malloc(n * sizeof(*sorted));
+	sorted = sorted_copy(v, n);
 	if (!sorted)
 		return -ENOMEM;
-	memcpy(sorted, v, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_double);
 	s->n = n;
 	s->min = sorted[0];
 	s->max = sorted[n - 1];

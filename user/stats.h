@@ -22,6 +22,8 @@ int summarize(const double *v, size_t n, struct summary *s);
 
 /* Quantile q (0..1) of SORTED values, linear interpolation between ranks. */
 double quantile_sorted(const double *sorted, size_t n, double q);
+/* First and third quartile of V (any order; V is left alone). 0, -EINVAL, -ENOMEM. */
+int quartiles(const double *v, size_t n, double *q1, double *q3);
 
 /*
  * Percent change from OLD to NEW: 0 when both are equal (also both 0),

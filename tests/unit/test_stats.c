@@ -65,6 +65,20 @@ void test_stats_quantile(void)
 	ASSERT_NEAR(quantile_sorted(v, 5, 1), 5, 0, "q100");
 }
 
+void test_stats_quartiles(void)
+{
+	const double v[] = { 5, 1, 4, 2, 3 }, one = 7;
+	double q1, q3;
+
+	ASSERT_OK(quartiles(v, 5, &q1, &q3), "quartiles");
+	ASSERT_NEAR(q1, 2, 1e-12, "q1 of unsorted input");
+	ASSERT_NEAR(q3, 4, 1e-12, "q3 of unsorted input");
+	ASSERT_NEAR(v[0], 5, 0, "input left alone");
+	ASSERT_OK(quartiles(&one, 1, &q1, &q3), "n=1");
+	ASSERT_TRUE(q1 == 7 && q3 == 7, "n=1 quartiles");
+	ASSERT_ERR(quartiles(v, 0, &q1, &q3), "n=0");
+}
+
 void test_stats_pct_change(void)
 {
 	ASSERT_NEAR(pct_change(100, 110), 10, 1e-12, "+10%");
