@@ -31,8 +31,10 @@ enum { OPT_OUTPUT = 1, OPT_LABEL, OPT_TITLE, OPT_METRIC, OPT_SCENARIO };
 
 struct plot_cfg {
 	const char *output, *title;
-	const char *labels[MAX_FILES];
-	size_t nlabels;
+	const char *files[MAX_FILES];
+	const char *labels[MAX_FILES]; /* NULL: the file's base name */
+	size_t nfiles;
+	const char *next_label; /* --label waiting for its file */
 	bool ns;
 	char scenarios[256];
 };
@@ -62,7 +64,7 @@ static const char *const palette[] = { "#0072b2", "#e69f00", "#009e73", "#d55e00
 
 static const struct cli_opt plot_opts[] = {
 	{ "output", 'o', "FILE", "write the SVG to FILE ('-' for stdout); required", OPT_OUTPUT },
-	{ "label", 'l', "NAME", "legend name of the next file, in file order (repeatable)",
+	{ "label", 'l', "NAME", "legend name of the file that follows (default: its base name)",
 	  OPT_LABEL },
 	{ "title", 't', "TEXT", "title (default: page_pool scenario cost per element)",
 	  OPT_TITLE },
@@ -80,12 +82,22 @@ static int plot_opt(void *c, int key, const char *arg)
 	case OPT_OUTPUT:
 		cfg->output = arg;
 		return check_writable(arg, "--output");
-	case OPT_LABEL:
-		if (cfg->nlabels == MAX_FILES) {
-			pr_err("--label: at most %d labels\n", MAX_FILES);
+	case CLI_KEY_ARG:
+		if (cfg->nfiles == MAX_FILES) {
+			pr_err("too many files: at most %d\n", MAX_FILES);
 			return -E2BIG;
 		}
-		cfg->labels[cfg->nlabels++] = arg;
+		cfg->labels[cfg->nfiles] = cfg->next_label;
+		cfg->files[cfg->nfiles++] = arg;
+		cfg->next_label = NULL;
+		return 0;
+	case OPT_LABEL:
+		if (cfg->next_label) {
+			pr_err("--label '%s' and --label '%s' have no file between them\n",
+			       cfg->next_label, arg);
+			return -EINVAL;
+		}
+		cfg->next_label = arg;
 		return 0;
 	case OPT_TITLE:
 		cfg->title = arg;
@@ -360,18 +372,18 @@ static int write_svg(const struct plot *p, FILE *f)
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }
 
-static int load_all(struct plot *p, int argc, char **argv, char (*names)[64])
+static int load_all(struct plot *p, char (*names)[64])
 {
+	const struct plot_cfg *cfg = p->cfg;
 	char err[512];
 
-	for (int i = 0; i < argc; i++) {
-		if (result_load(argv[i], &p->res[i], err, sizeof(err))) {
+	for (size_t i = 0; i < cfg->nfiles; i++) {
+		if (result_load(cfg->files[i], &p->res[i], err, sizeof(err))) {
 			pr_err("%s\n", err);
 			return -EINVAL;
 		}
 		p->nfiles = i + 1;
-		p->label[i] = i < (int)p->cfg->nlabels ? p->cfg->labels[i]
-						       : default_label(argv[i], names[i], 64);
+		p->label[i] = cfg->labels[i] ?: default_label(cfg->files[i], names[i], 64);
 	}
 	return 0;
 }
@@ -395,15 +407,18 @@ static int output_svg(const struct plot *p, const char *path)
 	return EXIT_OK;
 }
 
-static int plot_checks(const struct plot_cfg *cfg, int argc)
+static int plot_checks(const struct plot_cfg *cfg)
 {
-	if (!cfg->output) {
-		pr_err("no output file: give -o FILE.svg (see 'ppbench plot --help')\n");
+	if (cfg->next_label) {
+		pr_err("--label '%s' has no file after it\n", cfg->next_label);
 		return -EINVAL;
 	}
-	if ((int)cfg->nlabels > argc) {
-		pr_err("%zu labels for %d files: give at most one --label per file\n",
-		       cfg->nlabels, argc);
+	if (!cfg->nfiles) {
+		pr_err("no result files to plot (see 'ppbench plot --help')\n");
+		return -EINVAL;
+	}
+	if (!cfg->output) {
+		pr_err("no output file: give -o FILE.svg (see 'ppbench plot --help')\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -416,10 +431,12 @@ static int plot_run(void *c, int argc, char **argv)
 	char names[MAX_FILES][64];
 	int ret = EXIT_USAGE;
 
+	(void)argc; /* files come through plot_opt(), in order with their labels */
+	(void)argv;
 	if (!p)
 		return EXIT_FAIL;
 	p->cfg = cfg;
-	if (plot_checks(cfg, argc) || load_all(p, argc, argv, names))
+	if (plot_checks(cfg) || load_all(p, names))
 		goto out;
 	if (!cfg->scenarios[0])
 		all_scenarios(p);
@@ -452,21 +469,20 @@ const struct cli_cmd cmd_plot = {
 		"that file: the box spans the quartiles, the thick bar is the median (also\n"
 		"printed above the box), the white dot the mean, and the whiskers reach the\n"
 		"minimum and maximum. Scenarios that a file skipped show 'n/a'. The legend\n"
-		"names the files (their base names without .json, or --label); the subtitle\n"
-		"gives CPU model, TSC frequency and kernel of the first file. Hovering a box in\n"
-		"a browser shows its numbers.\n"
+		"names the files by their base names without .json, or by a --label NAME given\n"
+		"just before the file. The subtitle gives CPU model, TSC frequency and kernel\n"
+		"of the first file. Hovering a box in a browser shows its numbers.\n"
 		"\n"
 		"The SVG is self-contained (SVG 1.1, no scripts, generic fonts) and renders in\n"
 		"browsers and with rsvg-convert. Every file is checked against the ppbench/1\n"
 		"schema first; a bad file is one line on stderr and exit status 2.",
 	.examples = "  ppbench plot before.json after.json -o cmp.svg\n"
-		    "  ppbench plot -l 6.12 -l 6.18 a.json b.json -t 'page_pool, 6.12 vs 6.18' -o p.svg\n"
+		    "  ppbench plot -l 6.12 a.json -l 6.18 b.json -t 'page_pool, 6.12 vs 6.18' -o p.svg\n"
 		    "  ppbench plot --scenario fast,ring,slow --metric ns run.json -o ns.svg\n"
 		    "  rsvg-convert -o p.png p.svg   # a PNG for mail\n",
 	.opts = plot_opts,
-	.min_args = 1,
-	.max_args = MAX_FILES,
 	.cfg_size = sizeof(struct plot_cfg),
 	.opt = plot_opt,
 	.run = plot_run,
+	.ordered_args = true,
 };
