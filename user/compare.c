@@ -124,8 +124,9 @@ static int compare_opt(void *c, int key, const char *arg)
 	case OPT_OLD:
 	case OPT_NEW:
 		if (cfg->nfiles[SIDE_POS]) {
-			pr_err("'%s' comes before %s: put every file after --old or --new, or use "
-			       "neither\n", cfg->files[SIDE_POS][0], key == OPT_OLD ? "--old" : "--new");
+			pr_err("'%s' comes before %s: put every file after --old or --new, or "
+			       "use neither\n", cfg->files[SIDE_POS][0],
+			       key == OPT_OLD ? "--old" : "--new");
 			return -EINVAL;
 		}
 		cfg->side = key == OPT_OLD ? SIDE_OLD : SIDE_NEW;
@@ -295,56 +296,59 @@ const struct cli_cmd cmd_compare = {
 	.args = "OLD.json NEW.json... | --old FILE... --new FILE...",
 	.summary = "before/after table of bench results, with significance and a CI gate",
 	.description =
-		"Compare 'ppbench bench --json' result files the way kernel regression reports do:\n"
-		"one row per scenario and figure - cycles/elem, ns/elem, the derived path figure\n"
-		"(path_cost_cycles), path purity, and per-CPU cycles/elem where a file has them -\n"
-		"with the mean of the repetitions, its relative standard deviation and the change:\n"
+		"Compare 'ppbench bench --json' result files the way kernel regression\n"
+		"reports do: one row per scenario and figure - cycles/elem, ns/elem, the\n"
+		"derived path figure (path_cost_cycles), path purity, and per-CPU cycles/elem\n"
+		"where a file has them - with the mean of the repetitions, its relative\n"
+		"standard deviation and the change:\n"
 		"\n"
 		"           old  ±%stddev    %change          new  ±%stddev  figure\n"
 		"\n"
-		"Files. With plain file arguments the first is the baseline and every later file\n"
-		"is compared with it, one table each. With --old and --new, the files after --old\n"
-		"(up to --new) form the old side and those after --new the new side; the\n"
-		"repetitions ('runs') of all files on a side are pooled into one sample. Every\n"
-		"file is checked against the ppbench/1 schema first.\n"
+		"Files. With plain file arguments the first is the baseline and every later\n"
+		"file is compared with it, one table each. With --old and --new, the files\n"
+		"after --old (up to --new) form the old side and those after --new the new\n"
+		"side; the repetitions ('runs') of all files on a side are pooled into one\n"
+		"sample. Every file is checked against the ppbench/1 schema first.\n"
 		"\n"
 		"Significance. Each row is tested on the repetitions with a two-sided Welch's\n"
-		"t-test (unequal variances), or a Mann-Whitney U test with --test mann-whitney,\n"
-		"at level --alpha (0.05). Significant changes are marked '*'; a change inside the\n"
-		"run-to-run noise is not. Rows with fewer than 2 values on a side are marked '?'\n"
-		"and never count as significant: path and purity have one value per file, so\n"
-		"pool several files per side to test them. The test is named under each table.\n"
+		"t-test (unequal variances), or a Mann-Whitney U test with --test\n"
+		"mann-whitney, at level --alpha (0.05). Significant changes are marked '*'; a\n"
+		"change inside the run-to-run noise is not. Rows with fewer than 2 values on a\n"
+		"side are marked '?' and never count as significant: path and purity have one\n"
+		"value per file, so pool several files per side to test them. The test is\n"
+		"named under each table.\n"
 		"\n"
 		"Hosts. Cycles from machines whose TSC frequencies differ by more than 1%, or\n"
-		"whose CPU models differ, do not compare: such files are refused (exit 2) unless\n"
-		"--force. Differences in kernel release, kernel config, mitigations, clock source,\n"
-		"CPU count, fentry/live-frames support and in scenario recipes are listed above\n"
-		"the table - they are usually the point of the comparison.\n"
+		"whose CPU models differ, do not compare: such files are refused (exit 2)\n"
+		"unless --force. Differences in kernel release, kernel config, mitigations,\n"
+		"clock source, CPU count, fentry/live-frames support and in scenario recipes\n"
+		"are listed above the table - they are usually the point of the comparison.\n"
 		"\n"
-		"CI gate. --fail-above PCT makes the exit status 3 when any significant regression\n"
-		"on --metric is larger than PCT percent (higher cycles, ns or path cycles is\n"
-		"worse; lower purity is worse), and names each on stderr; otherwise the status is\n"
-		"0. Keep a baseline result from the reference kernel, run the bench with enough\n"
-		"repetitions (--repeat 10) on the candidate, and let the job fail on exit 3.\n"
+		"CI gate. --fail-above PCT makes the exit status 3 when any significant\n"
+		"regression on --metric is larger than PCT percent (higher cycles, ns or path\n"
+		"cycles is worse; lower purity is worse), and names each on stderr; otherwise\n"
+		"the status is 0. Keep a baseline result from the reference kernel, run the\n"
+		"bench with enough repetitions (--repeat 10) on the candidate, and let the job\n"
+		"fail on exit 3.\n"
 		"\n"
-		"Formats. The text table fits 100 columns. --markdown prints the same as Markdown\n"
-		"(significant changes in bold, p-values in a column) for a mailing-list reply or\n"
-		"an issue. --bpp prints the bench_page_pool_simple view: fast, ptr_ring (scenario\n"
-		"ring) and slow, with cycles and ns before, after and the change; its rule line\n"
-		"makes it a valid org-mode table as well. --json writes every row with both\n"
-		"summaries, the change, p, significance and the gate verdict (schema\n"
-		"ppbench-compare/1).\n"
+		"Formats. The text table fits 100 columns. --markdown prints the same as\n"
+		"Markdown (significant changes in bold, p-values in a column) for a\n"
+		"mailing-list reply or an issue. --bpp prints the bench_page_pool_simple view:\n"
+		"fast, ptr_ring (scenario ring) and slow, with cycles and ns before, after and\n"
+		"the change; its rule line makes it a valid org-mode table as well. --json\n"
+		"writes every row with both summaries, the change, p, significance and the\n"
+		"gate verdict (schema ppbench-compare/1).\n"
 		"\n"
 		"Exit status 2 also covers unreadable, malformed or invalid result files and\n"
 		"refused host combinations; each is reported as one line on stderr.",
 	.examples = "  ppbench compare before.json after.json\n"
-		    "  ppbench compare --old a1.json a2.json a3.json --new b1.json b2.json b3.json\n"
+		    "  ppbench compare --old a1.json a2.json a3.json --new b1.json b2.json\n"
 		    "  ppbench compare --markdown base.json patch-v1.json patch-v2.json\n"
 		    "  ppbench compare --bpp before.json after.json\n"
 		    "  ppbench compare --json cmp.json --test mann-whitney before.json after.json\n"
 		    "  # CI: fail the job when a scenario got more than 5% slower, significantly\n"
 		    "  ppbench compare --fail-above 5 baseline.json candidate.json || exit $?\n"
-		    "  ppbench compare --fail-above 2 --metric purity baseline.json candidate.json\n",
+		    "  ppbench compare --fail-above 2 --metric purity base.json new.json\n",
 	.opts = compare_opts,
 	.cfg_size = sizeof(struct cmp_cfg),
 	.cfg_init = compare_init,

@@ -264,8 +264,8 @@ static void svg_axes(FILE *f, const struct plot *p)
 		double y = y_of(p, v);
 
 		snprintf(num, sizeof(num), "%g", v);
-		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n",
-			PLOT_LEFT, y, right, y);
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
+			   "stroke=\"#dddddd\"/>\n", PLOT_LEFT, y, right, y);
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
 			PLOT_LEFT - 6, y + 4, num);
 	}
@@ -308,8 +308,8 @@ static void svg_box(FILE *f, const struct plot *p, size_t s, size_t i, double x)
 		cx - w / 2, y_of(p, b->median), cx + w / 2, y_of(p, b->median));
 	fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#ffffff\"/>\n</g>\n", cx,
 		y_of(p, b->mean));
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">%.*f</text>\n",
-		cx, y_of(p, b->max) - 6, b->median < 100 ? 1 : 0, b->median);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">"
+		   "%.*f</text>\n", cx, y_of(p, b->max) - 6, b->median < 100 ? 1 : 0, b->median);
 }
 
 static void svg_groups(FILE *f, const struct plot *p)
@@ -477,7 +477,7 @@ const struct cli_cmd cmd_plot = {
 		"browsers and with rsvg-convert. Every file is checked against the ppbench/1\n"
 		"schema first; a bad file is one line on stderr and exit status 2.",
 	.examples = "  ppbench plot before.json after.json -o cmp.svg\n"
-		    "  ppbench plot -l 6.12 a.json -l 6.18 b.json -t 'page_pool, 6.12 vs 6.18' -o p.svg\n"
+		    "  ppbench plot -l 6.12 a.json -l 6.18 b.json -t '6.12 vs 6.18' -o p.svg\n"
 		    "  ppbench plot --scenario fast,ring,slow --metric ns run.json -o ns.svg\n"
 		    "  rsvg-convert -o p.png p.svg   # a PNG for mail\n",
 	.opts = plot_opts,

@@ -280,7 +280,8 @@ static int mwu_exact_cdf(size_t na, size_t nb, size_t u, double *cdf)
 				if (i == 0 || j == 0)
 					*c = k == 0; /* one ordering, no pairs won */
 				else
-					*c = prev[i * w + k] + (k >= j ? cur[(i - 1) * w + k - j] : 0);
+					*c = prev[i * w + k] +
+					     (k >= j ? cur[(i - 1) * w + k - j] : 0);
 			}
 		}
 		memcpy(prev, cur, (na + 1) * w * sizeof(double));

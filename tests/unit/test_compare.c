@@ -16,8 +16,8 @@ static void fake_init(struct fake *f, const char *path, const char *kernel, doub
 
 	memset(f, 0, sizeof(*f));
 	f->r.path = path;
-	f->r.host = (struct result_host){ .kernel = kernel, .cpu_model = "cpu", .clocksource = "tsc",
-					  .tsc_hz = 2e9, .nr_cpus = 2 };
+	f->r.host = (struct result_host){ .kernel = kernel, .cpu_model = "cpu",
+					  .clocksource = "tsc", .tsc_hz = 2e9, .nr_cpus = 2 };
 	*s = (struct result_scenario){ .name = "ring", .status = "ok", .ok = true, .recipe = "r",
 				       .method = "m", .repeat = n, .purity = purity };
 	s->cycles = (struct result_stat){ .runs = runs, .nruns = n };

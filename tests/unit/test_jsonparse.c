@@ -8,7 +8,8 @@
 
 void test_jsonparse_values(void)
 {
-	const char *text = "{\"schema\": \"ppbench/1\", \"host\": {\"tsc_hz\": 2.596e9, \"n\": -0.5,\n"
+	const char *text = "{\"schema\": \"ppbench/1\",\n"
+			   " \"host\": {\"tsc_hz\": 2.596e9, \"n\": -0.5,\n"
 			   "  \"ok\": true, \"no\": false, \"none\": null},\n"
 			   " \"a\": [1, [2, 3], {\"x\": \"y\"}], \"empty\": {}, \"ea\": []}";
 	char err[128];
@@ -46,8 +47,8 @@ void test_jsonparse_values(void)
 void test_jsonparse_strings(void)
 {
 	char err[128];
-	struct jval *v = jparse("[\"a\\\"b\\\\c\\/d\\n\\t\", \"\\u00e9\\u20ac\", \"\\ud83d\\ude00\","
-				" \"caf\xc3\xa9\"]", err, sizeof(err));
+	struct jval *v = jparse("[\"a\\\"b\\\\c\\/d\\n\\t\", \"\\u00e9\\u20ac\","
+				" \"\\ud83d\\ude00\", \"caf\xc3\xa9\"]", err, sizeof(err));
 
 	if (!ASSERT_TRUE(v, err))
 		return;
@@ -96,7 +97,8 @@ void test_jsonparse_errors(void)
 		     "lone high surrogate");
 	expect_error("\"\\u0000\"", "line 1, column 2: \\u0000 (NUL) in a string is not supported",
 		     "NUL escape");
-	expect_error("\"a\tb\"", "line 1, column 3: control character in a string (must be escaped)",
+	expect_error("\"a\tb\"",
+		     "line 1, column 3: control character in a string (must be escaped)",
 		     "raw tab");
 	expect_error("{} x", "line 1, column 4: unexpected text after the JSON value", "trailing");
 	expect_error("\"\xc3\xa9\" x", "line 1, column 5: unexpected text after the JSON value",

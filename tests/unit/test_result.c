@@ -26,8 +26,8 @@ static const char good[] =
 	"     \"ret\": {\"cache\": 0, \"ring\": 1000, \"release\": 0}},\n"
 	"   \"purity\": 0.99, \"path_cost_cycles\": {\"value\": null, \"method\": \"none\"},\n"
 	"   \"per_cpu\": [{\"cpu\": 1, \"role\": \"consumer\", \"elems\": 1000,\n"
-	"     \"cycles_per_elem\": {\"min\": 1, \"median\": 1, \"mean\": 1, \"stddev\": 0, \"cv\": 0,\n"
-	"       \"runs\": [1, 1]}}]},\n"
+	"     \"cycles_per_elem\": {\"min\": 1, \"median\": 1, \"mean\": 1, \"stddev\": 0,\n"
+	"       \"cv\": 0, \"runs\": [1, 1]}}]},\n"
 	"  {\"name\": \"slow\", \"status\": \"skipped\", \"reason\": \"no live frames\"}]}\n";
 
 /* Writes TEXT with FROM replaced by TO (once) to a temporary file and loads it. */
@@ -112,15 +112,18 @@ void test_result_load_errors(void)
 		   "(the scenario's repeat)");
 	expect_bad("\"runs\": [4, 5]", "\"runs\": [4, null]",
 		   ": scenarios[0].ns_per_elem.runs[1]: expected a number, got null");
-	expect_bad("\"purity\": 0.99", "\"purity\": 99", ": scenarios[0].purity: 99 is out of range (0..1)");
+	expect_bad("\"purity\": 0.99", "\"purity\": 99",
+		   ": scenarios[0].purity: 99 is out of range (0..1)");
 	expect_bad("\"loops\": 1000", "\"loops\": 10.5",
 		   ": scenarios[0].loops: expected a whole number, got 10.5");
 	expect_bad("\"status\": \"ok\"", "\"status\": \"done\"",
 		   ": scenarios[0]: status \"done\" is neither \"ok\" nor \"skipped\"");
-	expect_bad(", \"reason\": \"no live frames\"", "", ": scenarios[1]: missing field 'reason'");
+	expect_bad(", \"reason\": \"no live frames\"", "",
+		   ": scenarios[1]: missing field 'reason'");
 	expect_bad("\"PAGE_POOL_STATS\": \"n\"", "\"PAGE_POOL_STATS\": false",
 		   ": host.config.PAGE_POOL_STATS: expected a string, got a boolean");
-	expect_bad("\"value\": null, ", "", ": scenarios[0].path_cost_cycles: missing field 'value' "
+	expect_bad("\"value\": null, ", "",
+		   ": scenarios[0].path_cost_cycles: missing field 'value' "
 		   "(a number, or null when not derivable)");
 	expect_bad("\"role\": \"consumer\"", "\"role\": 3",
 		   ": scenarios[0].per_cpu[0].role: expected a string, got a number");
