@@ -112,21 +112,25 @@ static void row_label(struct row *r)
 			 r->cpu->cpu, *r->cpu->role ? " " : "", r->cpu->role);
 }
 
-static void row_stats(struct row *r, const struct sample *a, const struct sample *b,
-		      const struct cmp_opts *o)
+static int row_stats(struct row *r, const struct sample *a, const struct sample *b,
+		     const struct cmp_opts *o)
 {
 	bool worse;
+	int err;
 
-	summarize(a->v, a->n, &r->o);
-	summarize(b->v, b->n, &r->n);
-	r->change = pct_change(r->o.mean, r->n.mean);
+	err = summarize(a->v, a->n, &r->o);
+	err = err ?: summarize(b->v, b->n, &r->n);
 	if (o->test == TEST_WELCH)
-		welch_t_test(a->v, a->n, b->v, b->n, &r->t);
+		err = err ?: welch_t_test(a->v, a->n, b->v, b->n, &r->t);
 	else
-		mann_whitney_u(a->v, a->n, b->v, b->n, &r->t);
+		err = err ?: mann_whitney_u(a->v, a->n, b->v, b->n, &r->t);
+	if (err)
+		return err;
+	r->change = pct_change(r->o.mean, r->n.mean);
 	r->significant = r->t.testable && r->t.p < o->alpha;
 	worse = fig_higher_is_worse(r->kind) ? r->change > 0 : r->change < 0;
 	r->regression = r->significant && worse;
+	return 0;
 }
 
 /* One row, if both sides have values of the figure (a null path figure has none). */
@@ -153,7 +157,7 @@ static int add_row(struct comparison *c, const struct cmp_opts *o, const char *n
 	r->kind = kind;
 	r->cpu = cpu;
 	row_label(r);
-	row_stats(r, &a, &b, o);
+	err = row_stats(r, &a, &b, o);
 out:
 	free(a.v);
 	free(b.v);

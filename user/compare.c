@@ -6,13 +6,11 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "compare.h"
-#include "json.h"
 #include "log.h"
 #include "util.h"
 
@@ -101,13 +99,18 @@ static int add_file(struct cmp_cfg *cfg, int side, const char *path)
 
 static int parse_choice(const char *arg, const char *what, const char *const *names, int *out)
 {
+	char list[128] = "";
+
 	for (int i = 0; names[i]; i++) {
 		if (!strcmp(arg, names[i])) {
 			*out = i;
 			return 0;
 		}
 	}
-	pr_err("%s '%s' is not one of the choices (see --help)\n", what, arg);
+	for (int i = 0; names[i]; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+			 names[i]);
+	pr_err("%s '%s' is not one of: %s\n", what, arg, list);
 	return -EINVAL;
 }
 
@@ -229,7 +232,7 @@ static int run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall)
 		c->new = cfg->nfiles[SIDE_POS] ? &all[1 + i] : &all[nold];
 		c->nnew = cfg->nfiles[SIDE_POS] ? 1 : nall - nold;
 		if (comparison_build(c, &o)) {
-			pr_err("out of memory\n");
+			pr_err("comparing failed: out of memory\n");
 			ret = EXIT_FAIL;
 			goto out;
 		}
