@@ -98,6 +98,7 @@ static bool req_count(struct vctx *c, const struct jval *obj, const char *where,
 		      double min, uint64_t *out)
 {
 	double d = 0;
+	/* up to 2^53: every whole number below is exact in a double */
 	bool ok = req_num(c, obj, where, key, min, 9007199254740992.0, true, &d);
 
 	*out = (uint64_t)d;
