@@ -45,7 +45,11 @@ SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 USER_SRCS	:= $(wildcard user/*.c)
 USER_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
 # Pure-logic objects the unit tests link against (no BPF, no skeletons).
-UNIT_LIB_OBJS	:= $(patsubst %,$(BUILD)/user/%.o,log util counts pkt stats json jsonparse fmt)
+UNIT_LIB_OBJS	:= $(patsubst %,$(BUILD)/user/%.o,log util counts pkt stats json jsonparse result \
+		   cmprows cmpout fmt)
+# Helper programs of the integration tests: result-schema checker, PNG checker.
+SCHEMA_CHECK_OBJS := $(patsubst %,$(BUILD)/user/%.o,result jsonparse)
+TEST_TOOLS	:= $(BUILD)/tests/schema_check $(BUILD)/tests/png_check
 UNIT_SRCS	:= $(wildcard tests/unit/*.c)
 
 # clang -target bpf does not see the multiarch include dir; add the host's
@@ -120,12 +124,20 @@ $(BUILD)/tests/unit: $(UNIT_SRCS) tests/unit/unit.h $(BUILD)/tests/unit_tests.h 
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(USER_CFLAGS) -Itests/unit -I$(BUILD)/tests $(UNIT_SRCS) $(UNIT_LIB_OBJS) -lm -o $@
 
+$(BUILD)/tests/schema_check: tests/tools/schema_check.c $(SCHEMA_CHECK_OBJS) | $(BUILD)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $< $(SCHEMA_CHECK_OBJS) -lm -o $@
+
+$(BUILD)/tests/png_check: tests/tools/png_check.c | $(BUILD)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $< -lz -o $@
+
 deps:
 	$(Q)scripts/install-deps.sh $(DEPS_FLAGS)
 
 test: DEPS_FLAGS = --tests --kernels
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/tests/unit
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/tests/unit $(TEST_TOOLS)
 	$(Q)tests/run.sh $(TESTS)
 
 test-unit: $(BUILD)/tests/unit

@@ -70,7 +70,9 @@ static int build_longopts(const struct cli_cmd *cmd, struct option *lo, char *so
 	const struct cli_opt *tables[] = { cmd->opts, common_opts };
 	int n = 0, s = 0;
 
-	so[s++] = ':'; /* report missing arguments as ':' */
+	if (cmd->ordered_args)
+		so[s++] = '-'; /* positionals come back in order, as option 1 */
+	so[s++] = ':';	       /* report missing arguments as ':' */
 	for (int t = 0; t < 2; t++) {
 		for (const struct cli_opt *o = tables[t]; o && o->name && n < max - 1; o++) {
 			lo[n++] = (struct option){ o->name, o->metavar ? required_argument
@@ -113,7 +115,7 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 	struct option lo[64];
 	char so[160];
 	void *cfg;
-	int c, nargs, ret;
+	int c, li, nargs, ret;
 
 	build_longopts(cmd, lo, so, 64);
 	cfg = calloc(1, cmd->cfg_size ? cmd->cfg_size : 1);
@@ -123,7 +125,11 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 		cmd->cfg_init(cfg);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+	/*
+	 * In ordered_args mode getopt returns 1 for a bare argument, which is
+	 * also a valid option key: only a long option sets the index.
+	 */
+	while ((li = -1, c = getopt_long(argc, argv, so, lo, &li)) != -1) {
 		if (c == '?') {
 			char sopt[3] = { '-', (char)optopt, 0 };
 
@@ -136,6 +142,13 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 		if (c == ':') {
 			ret = usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
 			goto out;
+		}
+		if (cmd->ordered_args && c == 1 && li < 0) {
+			if (cmd->opt(cfg, CLI_KEY_ARG, optarg)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			continue;
 		}
 		c = short_to_key(cmd, c);
 		if (c == CLI_KEY_HELP) {
@@ -153,6 +166,13 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 		}
 	}
 	nargs = argc - optind;
+	/* after "--" getopt stops; what is left is still in order */
+	for (; cmd->ordered_args && optind < argc; optind++, nargs--) {
+		if (cmd->opt(cfg, CLI_KEY_ARG, argv[optind])) {
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
 	if (nargs < cmd->min_args) {
 		ret = usage_error(cmd, "missing argument%s", cmd->args ? " " : "");
 		if (cmd->args)

@@ -2,6 +2,7 @@
 #ifndef PPBENCH_CLI_H
 #define PPBENCH_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -32,10 +33,17 @@ struct cli_cmd {
 	int (*opt)(void *cfg, int key, const char *arg);
 	/* Runs the command; returns an exit code (EXIT_*). */
 	int (*run)(void *cfg, int argc, char **argv);
+	/*
+	 * Hand positional arguments to opt() as CLI_KEY_ARG, in command-line
+	 * order among the options, for commands where an option gives the
+	 * arguments after it their meaning (compare --old A B --new C D).
+	 * run() then gets no arguments: leave min_args/max_args at 0.
+	 */
+	bool ordered_args;
 };
 
 /* Keys below this are free for commands. */
-enum { CLI_KEY_HELP = 1000, CLI_KEY_VERBOSE, CLI_KEY_VERSION };
+enum { CLI_KEY_HELP = 1000, CLI_KEY_VERBOSE, CLI_KEY_VERSION, CLI_KEY_ARG };
 
 extern const struct cli_cmd *const cli_commands[];
 

@@ -5,12 +5,14 @@
 #include "cli.h"
 #include "log.h"
 
-extern const struct cli_cmd cmd_probe, cmd_env, cmd_recipe;
+extern const struct cli_cmd cmd_probe, cmd_env, cmd_recipe, cmd_compare, cmd_plot;
 
 const struct cli_cmd *const cli_commands[] = {
 	&cmd_probe,
 	&cmd_env,
 	&cmd_recipe,
+	&cmd_compare,
+	&cmd_plot,
 	NULL,
 };
 

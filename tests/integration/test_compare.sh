@@ -1,0 +1,267 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ppbench compare and ppbench plot on crafted result files (tests/data/):
+#   base.json       the reference: 5 runs per scenario, 0.4-1% noise
+#   base2.json      a second run of it (for pooling)
+#   regress.json    ring 10% slower, everything else equal
+#   regress2.json   a second run of that
+#   noise.json      every scenario +2% but with 4% noise
+#   otherhost.json  another CPU model and TSC frequency
+#   newkernel.json  another kernel release, config and mitigation; ring-xcpu skipped
+# No BPF here: these run without privileges, but live with the other integration tests.
+
+DATA=$TOP/tests/data
+
+need_tool() { # name: build a tests/tools helper if the Makefile has not yet
+	[ -x "$TOP/build/tests/$1" ] || make -s -C "$TOP" "build/tests/$1" >/dev/null ||
+		fail "cannot build build/tests/$1"
+}
+
+# Table rows of the text output that carry the significance mark.
+marked_rows() { # file
+	grep -E '^ +[0-9.]+ .* [*] ' "$1" || true
+}
+
+test_compare_regression_gated() {
+	expect_exit 3 "$PPBENCH" compare --fail-above 5 "$DATA/base.json" "$DATA/regress.json"
+	assert_match "$LAST_OUT" '^ +142\.50 +±0\.4% +\+10\.0% \* +156\.75 +±0\.4%  ring cycles/elem$' \
+		"ring cycles row, significant"
+	assert_match "$LAST_OUT" "Welch's t-test" "test named"
+	assert_match "$LAST_ERR" 'regression: ring cycles/elem \+10\.0% \(limit 5%' "gated row named"
+	assert_eq "$(marked_rows "$LAST_OUT" | wc -l)" 2 "only ring cycles and ns are marked"
+	# the same change below the limit passes the gate
+	expect_exit 0 "$PPBENCH" compare --fail-above 15 "$DATA/base.json" "$DATA/regress.json"
+	# ns gate: the ns row regressed too
+	expect_exit 3 "$PPBENCH" compare --fail-above 5 --metric ns "$DATA/base.json" \
+		"$DATA/regress.json"
+	assert_match "$LAST_ERR" 'ring ns/elem' "ns row gated"
+}
+
+test_compare_noise_not_flagged() {
+	local t
+	for t in welch mann-whitney; do
+		expect_exit 0 "$PPBENCH" compare --test $t --fail-above 1 "$DATA/base.json" \
+			"$DATA/noise.json"
+		assert_match "$LAST_OUT" '\+2\.0% +[0-9.]+ +±4\.0%  ring cycles/elem' "ring +2% in 4% noise"
+		assert_eq "$(marked_rows "$LAST_OUT")" "" "$t: no row marked significant"
+		[ -s "$LAST_ERR" ] && fail "$t: unexpected stderr: $(cat "$LAST_ERR")"
+	done
+	assert_match "$LAST_OUT" 'Mann-Whitney U test' "test named"
+}
+
+test_compare_hosts_refused() {
+	expect_exit 2 "$PPBENCH" compare "$DATA/base.json" "$DATA/otherhost.json"
+	expect_one_line_error 'base\.json and .*otherhost\.json come from different hosts: CPU model .*--force'
+	expect_exit 0 "$PPBENCH" compare --force "$DATA/base.json" "$DATA/otherhost.json"
+	assert_match "$LAST_ERR" 'warning: .*different hosts.*comparing anyway' "--force warns"
+	assert_match "$LAST_OUT" 'cpu_model +AMD EPYC .* -> Intel' "CPU model difference listed"
+	# TSC Hz: 0.5% apart is one host, 2% apart is not
+	jq '.host.tsc_hz *= 1.005' "$DATA/base.json" >"$TMPD/tsc05.json"
+	jq '.host.tsc_hz *= 1.02' "$DATA/base.json" >"$TMPD/tsc2.json"
+	expect_exit 0 "$PPBENCH" compare "$DATA/base.json" "$TMPD/tsc05.json"
+	assert_match "$LAST_OUT" 'tsc +2\.5960 GHz -> 2\.6090 GHz' "small TSC difference listed"
+	expect_exit 2 "$PPBENCH" compare "$DATA/base.json" "$TMPD/tsc2.json"
+	expect_one_line_error 'TSC 2596000000 Hz vs 2647920000 Hz \(2\.0% apart, more than 1%\)'
+	# pooled sides are checked file by file
+	expect_exit 2 "$PPBENCH" compare --old "$DATA/base.json" "$DATA/otherhost.json" \
+		--new "$DATA/regress.json"
+	expect_one_line_error 'different hosts'
+}
+
+test_compare_host_differences_shown() {
+	expect_exit 0 "$PPBENCH" compare "$DATA/base.json" "$DATA/newkernel.json"
+	assert_match "$LAST_OUT" '^host and recipe differences \(old -> new\):$' "heading"
+	assert_match "$LAST_OUT" '^  kernel +6\.18\.44 -> 6\.19\.0-rc2$' "kernel"
+	assert_match "$LAST_OUT" '^  config PAGE_POOL_STATS +n -> y$' "config"
+	assert_match "$LAST_OUT" '^  mitigation spec_rstack_overflow +Mitigation: Safe RET -> Vulnerable$' \
+		"mitigation"
+	assert_match "$LAST_OUT" '^  ring-xcpu: skipped in new: needs 2 online CPUs$' "skipped note"
+	# the differences come before the table
+	local diff_line table_line
+	diff_line=$(grep -n 'kernel ' "$LAST_OUT" | head -1 | cut -d: -f1)
+	table_line=$(grep -n '%change' "$LAST_OUT" | head -1 | cut -d: -f1)
+	assert_le "$diff_line" "$table_line" "differences above the table"
+	# every line of the text output fits 100 columns (± is one column)
+	local wide
+	wide=$(sed 's/±/+/g' "$LAST_OUT" | awk 'length($0) > 100')
+	assert_eq "$wide" "" "lines wider than 100 columns"
+}
+
+# expect_bad_file FILE PATTERN: compare and plot refuse FILE with one line; schema_check too.
+expect_bad_file() {
+	expect_exit 2 "$PPBENCH" compare "$DATA/base.json" "$1"
+	expect_one_line_error "^ppbench: error: $(basename "$1"|sed 's/\./\\./g').*$2"
+	grep -q "$1" "$LAST_ERR" || fail "error does not name the file $1"
+	expect_exit 2 "$PPBENCH" plot "$1" -o "$TMPD/bad.svg"
+	expect_one_line_error "$2"
+	expect_exit 1 "$TOP/build/tests/schema_check" "$1"
+	expect_one_line_error "$2"
+}
+
+test_compare_bad_files() {
+	need_tool schema_check
+	cd "$TMPD" || fail "cd"
+	head -n -1 "$DATA/base.json" >truncated.json # the closing brace is gone
+	printf '{"schema": "ppbench/1",\n  "host": {"kernel": "6.18" "x": 1}}\n' >malformed.json
+	: >empty.json
+	jq 'del(.host.tsc_hz)' "$DATA/base.json" >notsc.json
+	jq '.schema = "ppbench/2"' "$DATA/base.json" >schema2.json
+	jq 'del(.schema)' "$DATA/base.json" >noschema.json
+	jq '.scenarios[0].cycles_per_elem.runs[2] = "fast"' "$DATA/base.json" >badtype.json
+	jq '.scenarios[1].repeat = 6' "$DATA/base.json" >badrepeat.json
+	expect_bad_file truncated.json "line [0-9]+, column 1: unexpected end of input, expected ',' or '}'"
+	expect_bad_file malformed.json "line 2, column 29: expected ',' or '}'"
+	expect_bad_file empty.json 'file is empty'
+	expect_bad_file notsc.json "host: missing field 'tsc_hz'"
+	expect_bad_file schema2.json 'schema: "ppbench/2" is not supported \(this ppbench reads "ppbench/1"\)'
+	expect_bad_file noschema.json "no 'schema' field: not a ppbench result"
+	expect_bad_file badtype.json 'scenarios\[0\]\.cycles_per_elem\.runs\[2\]: expected a number, got a string'
+	expect_bad_file badrepeat.json 'scenarios\[1\]\.cycles_per_elem\.runs: has 5 values, expected 6'
+	expect_exit 2 "$PPBENCH" compare "$DATA/base.json" "$TMPD/missing.json"
+	expect_one_line_error 'missing\.json: cannot open: No such file or directory'
+	# extra fields are fine (regress.json has one), and all crafted files are valid
+	expect_exit 0 "$TOP/build/tests/schema_check" "$DATA"/*.json
+}
+
+test_compare_markdown() {
+	expect_exit 0 "$PPBENCH" compare --markdown "$DATA/base.json" "$DATA/regress.json"
+	assert_match "$LAST_OUT" '^#### ppbench compare: old `.*base\.json` vs new `.*regress\.json`$' "heading"
+	assert_match "$LAST_OUT" '^\| figure \| old \| ±%stddev \| %change \| new \| ±%stddev \| p \|$' "header"
+	assert_match "$LAST_OUT" '^\|:---\|---:\|---:\|---:\|---:\|---:\|---:\|$' "alignment row"
+	assert_match "$LAST_OUT" '^\| ring cycles/elem \| 142\.50 \| 0\.4% \| \*\*\+10\.0%\*\* \| 156\.75 \| 0\.4% \| <0\.0001 \|$' \
+		"significant row in bold"
+	assert_match "$LAST_OUT" '^\| fast cycles/elem \| 31\.20 \| 0\.8% \| 0\.0% \| 31\.20 \| 0\.8% \| 1 \|$' \
+		"unchanged row"
+	assert_match "$LAST_OUT" "^- \*\*bold\*\*: significant by Welch's t-test" "legend"
+	# every table row has the 7 cells of the header
+	local bad
+	bad=$(grep '^|' "$LAST_OUT" | awk -F'|' 'NF != 9')
+	assert_eq "$bad" "" "rows with another cell count"
+}
+
+test_compare_json() {
+	expect_exit 3 "$PPBENCH" compare --json "$TMPD/cmp.json" --fail-above 5 \
+		"$DATA/base.json" "$DATA/regress.json" "$DATA/newkernel.json"
+	assert_match "$LAST_OUT" 'ring cycles/elem' "text still printed"
+	assert_eq "$(jq_get "$TMPD/cmp.json" .schema)" "ppbench-compare/1" "schema"
+	assert_eq "$(jq_get "$TMPD/cmp.json" .test.name)" "welch" "test"
+	assert_eq "$(jq_get "$TMPD/cmp.json" '.comparisons | length')" 2 "one comparison per new file"
+	assert_eq "$(jq_get "$TMPD/cmp.json" '.gate.fail_above_pct')" 5 "gate"
+	local ring='.comparisons[0].rows[] | select(.label == "ring cycles/elem")'
+	assert_eq "$(jq_get "$TMPD/cmp.json" "$ring | .significant")" true "significant"
+	assert_eq "$(jq_get "$TMPD/cmp.json" "$ring | .gated")" true "gated"
+	assert_eq "$(jq_get "$TMPD/cmp.json" "$ring | .old.n")" 5 "n"
+	assert_eq "$(jq_get "$TMPD/cmp.json" "$ring | .change_pct | round")" 10 "change"
+	assert_eq "$(jq_get "$TMPD/cmp.json" '[.comparisons[0].rows[] | select(.gated)] | length')" 1 \
+		"one gated row"
+	assert_eq "$(jq_get "$TMPD/cmp.json" '.comparisons[1].differences[0].new')" "6.19.0-rc2" "diff"
+	assert_eq "$(jq -r '.comparisons[1].rows[] | select(.label == "ring purity %") | .p' \
+		"$TMPD/cmp.json")" null "untestable p is null"
+	# --json - prints nothing but the JSON document
+	expect_exit 0 "$PPBENCH" compare --json - "$DATA/base.json" "$DATA/noise.json"
+	jq -e '.comparisons[0].rows | length > 10' "$LAST_OUT" >/dev/null || fail "stdout is not the JSON"
+	expect_exit 2 "$PPBENCH" compare --json - --markdown "$DATA/base.json" "$DATA/noise.json"
+	expect_one_line_error 'cannot go with --markdown'
+}
+
+test_compare_bpp() {
+	expect_exit 0 "$PPBENCH" compare --bpp "$DATA/base.json" "$DATA/regress.json"
+	assert_match "$LAST_OUT" '^\| Test +\| cycles old \| cycles new \| +diff \| +ns old \| +ns new \| +diff \|$' \
+		"header"
+	assert_match "$LAST_OUT" '^\|-+\|-+:\|' "rule line (Markdown and org)"
+	assert_match "$LAST_OUT" '^\| fast +\| +31 \| +31 \| +0\.0% \| +12\.018 \| +12\.018 \| +0\.0% \|$' "fast"
+	assert_match "$LAST_OUT" '^\| ptr_ring \| +142 \| +157 \| +\+10\.0% \* \| +54\.892 \| +60\.381 \| +\+10\.0% \* \|$' \
+		"ptr_ring"
+	assert_match "$LAST_OUT" '^\| slow +\| +410 \| +410 \|' "slow"
+	assert_eq "$(grep -c '^|' "$LAST_OUT")" 5 "header, rule and three rows"
+	# a scenario missing on a side shows n/a
+	jq 'del(.scenarios[] | select(.name == "slow"))' "$DATA/regress.json" >"$TMPD/noslow.json"
+	expect_exit 0 "$PPBENCH" compare --bpp "$DATA/base.json" "$TMPD/noslow.json"
+	assert_match "$LAST_OUT" '^\| slow +\| +n/a \|' "missing slow"
+}
+
+test_compare_pooled() {
+	expect_exit 3 "$PPBENCH" compare --fail-above 5 --metric path --old "$DATA/base.json" \
+		"$DATA/base2.json" --new "$DATA/regress.json" "$DATA/regress2.json"
+	assert_match "$LAST_OUT" '^old: .*base\.json .*base2\.json$' "old side"
+	assert_match "$LAST_OUT" '^new: .*regress\.json .*regress2\.json$' "new side"
+	assert_match "$LAST_OUT" 'n = 10 old, 10 new repetitions' "runs pooled"
+	assert_match "$LAST_OUT" '\+12\.7% \* .*ring path cycles/elem$' "path figure tested when pooled"
+	assert_match "$LAST_ERR" 'regression: ring path cycles/elem' "path gate"
+	# one file a side: path figures cannot be tested, the gate says so
+	expect_exit 0 "$PPBENCH" compare --fail-above 5 --metric path "$DATA/base.json" \
+		"$DATA/regress.json"
+	assert_match "$LAST_OUT" '\+12\.8% \? .*ring path cycles/elem$' "untested path row"
+	assert_match "$LAST_ERR" 'no path figure could be tested' "gate warns"
+}
+
+test_compare_usage() {
+	expect_exit 2 "$PPBENCH" compare "$DATA/base.json"
+	expect_one_line_error 'needs at least two result files'
+	expect_exit 2 "$PPBENCH" compare --old "$DATA/base.json"
+	expect_one_line_error 'needs --new FILE too'
+	expect_exit 2 "$PPBENCH" compare "$DATA/base.json" --new "$DATA/regress.json"
+	expect_one_line_error 'comes before --new'
+	expect_exit 2 "$PPBENCH" compare --metric speed "$DATA/base.json" "$DATA/regress.json"
+	expect_one_line_error "--metric 'speed'"
+	expect_exit 2 "$PPBENCH" compare --fail-above lots "$DATA/base.json" "$DATA/regress.json"
+	expect_one_line_error "--fail-above 'lots' is not a number"
+	expect_exit 2 "$PPBENCH" compare --alpha 0.7 "$DATA/base.json" "$DATA/regress.json"
+	expect_one_line_error "--alpha '0.7'"
+	expect_exit 0 "$PPBENCH" compare --help
+	local o
+	for o in old new force fail-above metric test alpha markdown bpp json; do
+		assert_match "$LAST_OUT" "^ +(-[a-z], )?--$o( |$)" "--help lists --$o"
+	done
+	assert_match "$LAST_OUT" "Welch's" "--help names the test"
+	assert_match "$LAST_OUT" '^Exit status: .*3 regression above --fail-above' "exit status"
+	assert_match "$LAST_OUT" 'CI' "CI use"
+}
+
+test_plot_render() {
+	command -v rsvg-convert >/dev/null || skip "rsvg-convert missing (scripts/install-deps.sh --tests)"
+	need_tool png_check
+	# a --label names the file after it, wherever the options stand
+	expect_exit 0 "$PPBENCH" plot "$DATA/base.json" "$DATA/regress.json" -l "noisy run" \
+		"$DATA/noise.json" -t "ppbench & page_pool" -o "$TMPD/p.svg"
+	local svg=$TMPD/p.svg s
+	for s in ring ring-xcpu fast slow; do
+		assert_match "$svg" ">$s</text>" "x label $s"
+	done
+	assert_match "$svg" '>base</text>' "legend: default label"
+	assert_match "$svg" '>regress</text>' "legend: second file"
+	assert_match "$svg" '>noisy run</text>' "legend: --label"
+	grep -q '>noise</text>' "$svg" && fail "--label did not replace the third name"
+	assert_match "$svg" '>TSC cycles per element</text>' "y axis title"
+	assert_match "$svg" '>ppbench &amp; page_pool</text>' "title, escaped"
+	assert_match "$svg" '>400</text>' "y tick"
+	rsvg-convert -o "$TMPD/p.png" "$svg" || fail "rsvg-convert cannot render the SVG"
+	"$TOP/build/tests/png_check" "$TMPD/p.png" --color 0072b2 --color e69f00 --color 009e73 ||
+		fail "rendered picture is blank or misses a file's colour"
+	# --metric ns and --scenario
+	expect_exit 0 "$PPBENCH" plot --metric ns --scenario slow,fast "$DATA/base.json" -o "$TMPD/ns.svg"
+	assert_match "$TMPD/ns.svg" '>ns per element</text>' "ns axis"
+	grep -q '>ring</text>' "$TMPD/ns.svg" && fail "--scenario did not leave ring out"
+	rsvg-convert -o "$TMPD/ns.png" "$TMPD/ns.svg" || fail "rsvg-convert ns"
+	"$TOP/build/tests/png_check" "$TMPD/ns.png" --color 0072b2 || fail "ns picture blank"
+}
+
+test_plot_usage() {
+	expect_exit 2 "$PPBENCH" plot "$DATA/base.json"
+	expect_one_line_error 'no output file: give -o FILE.svg'
+	expect_exit 2 "$PPBENCH" plot --scenario nope "$DATA/base.json" -o "$TMPD/x.svg"
+	expect_one_line_error "'nope' is not measured"
+	expect_exit 2 "$PPBENCH" plot -l a -l b "$DATA/base.json" -o "$TMPD/x.svg"
+	expect_one_line_error "--label 'a' and --label 'b' have no file between them"
+	expect_exit 2 "$PPBENCH" plot "$DATA/base.json" -l a -o "$TMPD/x.svg"
+	expect_one_line_error "--label 'a' has no file after it"
+	expect_exit 2 "$PPBENCH" plot -o "$TMPD/x.svg"
+	expect_one_line_error 'no result files'
+	[ -e "$TMPD/x.svg" ] && fail "a failed plot left a file behind"
+	expect_exit 0 "$PPBENCH" plot --help
+	local o
+	for o in output label title metric scenario; do
+		assert_match "$LAST_OUT" "^ +(-[a-z], )?--$o( |$)" "--help lists --$o"
+	done
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Comparison rows built from results in memory: changes, tests, pooling, the gate. */
+#include <string.h>
+#include "compare.h"
+#include "unit.h"
+
+struct fake {
+	struct result r;
+	struct result_scenario sc[2];
+};
+
+static void fake_init(struct fake *f, const char *path, const char *kernel, double *runs,
+		      size_t n, double purity)
+{
+	struct result_scenario *s = &f->sc[0];
+
+	memset(f, 0, sizeof(*f));
+	f->r.path = path;
+	f->r.host = (struct result_host){ .kernel = kernel, .cpu_model = "cpu",
+					  .clocksource = "tsc", .tsc_hz = 2e9, .nr_cpus = 2 };
+	*s = (struct result_scenario){ .name = "ring", .status = "ok", .ok = true, .recipe = "r",
+				       .method = "m", .repeat = n, .purity = purity };
+	s->cycles = (struct result_stat){ .runs = runs, .nruns = n };
+	s->ns = (struct result_stat){ .runs = runs, .nruns = n };
+	f->sc[1] = (struct result_scenario){ .name = "slow", .status = "skipped",
+					     .reason = "no frames" };
+	f->r.sc = f->sc;
+	f->r.nr_sc = 1;
+}
+
+static const struct row *row_of(const struct comparison *c, enum fig kind)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].kind == kind)
+			return &c->rows[i];
+	return NULL;
+}
+
+void test_compare_regression(void)
+{
+	double a[] = { 100, 101, 99, 100, 100 }, b[] = { 110, 111, 109, 110, 110 };
+	struct cmp_opts o = { .test = TEST_WELCH, .alpha = 0.05 };
+	struct fake fo, fn;
+	struct comparison c = { 0 };
+	struct cmp_set set = { .opts = &o, .cmps = &c, .n = 1, .gate = true,
+			       .metric = FIG_CYCLES, .fail_above = 5 };
+	const struct row *r;
+
+	fake_init(&fo, "old.json", "6.18", a, 5, 0.99);
+	fake_init(&fn, "new.json", "6.18", b, 5, 0.90);
+	c.old = &fo.r;
+	c.nold = 1;
+	c.new = &fn.r;
+	c.nnew = 1;
+	if (!ASSERT_OK(comparison_build(&c, &o), "build"))
+		return;
+	r = row_of(&c, FIG_CYCLES);
+	if (!ASSERT_TRUE(r, "cycles row"))
+		goto out;
+	ASSERT_STREQ(r->label, "ring cycles/elem", "label");
+	ASSERT_NEAR(r->change, 10, 1e-9, "+10%");
+	ASSERT_TRUE(r->significant && r->regression, "significant regression");
+	ASSERT_TRUE(row_gated(&set, r), "gated at 5%");
+	set.fail_above = 10.5;
+	ASSERT_FALSE(row_gated(&set, r), "not gated at 10.5%");
+	r = row_of(&c, FIG_PURITY);
+	ASSERT_TRUE(r && !r->t.testable && !r->regression, "purity: one value a side, untested");
+	ASSERT_TRUE(!row_of(&c, FIG_PATH), "no path rows without path figures");
+	ASSERT_EQ(c.ndiffs, 0, "same host");
+out:
+	comparison_free(&c);
+}
+
+void test_compare_pooled_purity(void)
+{
+	double a[] = { 100, 101, 99 }, b[] = { 100, 100, 101 };
+	struct cmp_opts o = { .test = TEST_WELCH, .alpha = 0.05 };
+	struct fake fo[2], fn[2];
+	struct result old[2], new[2];
+	struct comparison c = { .old = old, .nold = 2, .new = new, .nnew = 2 };
+	struct cmp_set set = { .opts = &o, .cmps = &c, .n = 1, .gate = true,
+			       .metric = FIG_PURITY, .fail_above = 5 };
+	const struct row *r;
+
+	fake_init(&fo[0], "o1", "6.18", a, 3, 0.99);
+	fake_init(&fo[1], "o2", "6.18", a, 3, 0.99);
+	fake_init(&fn[0], "n1", "6.18", b, 3, 0.90);
+	fake_init(&fn[1], "n2", "6.18", b, 3, 0.91);
+	for (int i = 0; i < 2; i++) {
+		old[i] = fo[i].r;
+		new[i] = fn[i].r;
+	}
+	if (!ASSERT_OK(comparison_build(&c, &o), "build"))
+		return;
+	r = row_of(&c, FIG_CYCLES);
+	ASSERT_TRUE(r && r->o.n == 6 && r->n.n == 6, "runs pooled: 6 a side");
+	ASSERT_FALSE(r && r->significant, "cycles inside the noise");
+	r = row_of(&c, FIG_PURITY);
+	if (ASSERT_TRUE(r && r->t.testable, "purity testable with 2 files a side")) {
+		ASSERT_NEAR(r->o.mean, 99, 1e-9, "purity in percent");
+		ASSERT_TRUE(r->regression, "lower purity is a regression");
+		ASSERT_TRUE(row_gated(&set, r), "purity gate");
+	}
+	comparison_free(&c);
+}
+
+void test_compare_diffs_and_notes(void)
+{
+	double a[] = { 100, 101, 99 };
+	struct cmp_opts o = { .test = TEST_MANN_WHITNEY, .alpha = 0.05 };
+	struct fake fo, fn;
+	struct comparison c = { 0 };
+
+	fake_init(&fo, "old.json", "6.18.44", a, 3, 0.99);
+	fake_init(&fn, "new.json", "6.19.0", a, 3, 0.99);
+	fo.r.nr_sc = 2; /* slow: skipped in old, absent in new */
+	fn.sc[0].recipe = "other recipe";
+	c.old = &fo.r;
+	c.nold = 1;
+	c.new = &fn.r;
+	c.nnew = 1;
+	if (!ASSERT_OK(comparison_build(&c, &o), "build"))
+		return;
+	if (ASSERT_EQ(c.ndiffs, 2, "kernel and recipe differ")) {
+		ASSERT_STREQ(c.diffs[0].what, "kernel", "kernel diff");
+		ASSERT_STREQ(c.diffs[0].new, "6.19.0", "new kernel");
+		ASSERT_STREQ(c.diffs[1].what, "ring recipe", "recipe diff");
+	}
+	if (ASSERT_EQ(c.nnotes, 1, "one note"))
+		ASSERT_STREQ(c.notes[0], "slow: only in old", "note");
+	ASSERT_TRUE(row_of(&c, FIG_CYCLES) && !row_of(&c, FIG_CYCLES)->significant,
+		    "identical runs not significant (Mann-Whitney)");
+	comparison_free(&c);
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_STATS_H
+#define PPBENCH_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Statistics over the repetitions of one figure (DESIGN §4.5). Pure
+ * functions: no I/O, no global state. Every output is finite: inputs that
+ * would produce NaN (empty samples, non-finite values) are refused instead.
+ */
+struct summary {
+	size_t n;
+	double min, max, median, mean;
+	double stddev; /* sample standard deviation (n - 1); 0 when n == 1 */
+	double cv;     /* stddev / |mean|; 0 when the mean is 0 */
+};
+
+/* Returns 0, or -EINVAL for n == 0 or a non-finite value, -ENOMEM. */
+int summarize(const double *v, size_t n, struct summary *s);
+
+/* Quantile q (0..1) of SORTED values, linear interpolation between ranks. */
+double quantile_sorted(const double *sorted, size_t n, double q);
+/* First and third quartile of V (any order; V is left alone). 0, -EINVAL, -ENOMEM. */
+int quartiles(const double *v, size_t n, double *q1, double *q3);
+
+/*
+ * Percent change from OLD to NEW: 0 when both are equal (also both 0),
+ * +/-INFINITY when only OLD is 0. Callers print the infinite case as "n/a".
+ */
+double pct_change(double old, double new);
+
+/* The outcome of a two-sample test (Welch's t or Mann-Whitney U). */
+struct ttest {
+	bool testable;	 /* false: too few values; p is then 1 and why says so */
+	bool exact;	 /* Mann-Whitney: exact distribution, not the normal approximation */
+	double stat;	 /* Welch: t (> 0 when b's mean is larger); Mann-Whitney: U of a */
+	double df;	 /* Welch: Welch-Satterthwaite degrees of freedom */
+	double z;	 /* Mann-Whitney normal approximation: z with continuity correction */
+	double p;	 /* two-sided p-value, 0..1 */
+	const char *why; /* reason when !testable, else NULL */
+};
+
+/*
+ * Welch's unequal-variance t-test, two-sided. Needs 2 values on each side;
+ * with zero variance on both sides, identical means give p = 1 and different
+ * means p = 0. Returns 0 (testable or not), or -EINVAL for bad input.
+ */
+int welch_t_test(const double *a, size_t na, const double *b, size_t nb, struct ttest *out);
+
+/*
+ * Mann-Whitney U test, two-sided. Exact distribution when there are no ties
+ * and both samples are small, else the normal approximation with tie and
+ * continuity correction. Needs 2 values on each side.
+ */
+int mann_whitney_u(const double *a, size_t na, const double *b, size_t nb, struct ttest *out);
+
+/* Regularized incomplete beta function I_x(a, b), a, b > 0, 0 <= x <= 1. */
+double incbeta_reg(double a, double b, double x);
+/* Two-sided tail probability P(|T| >= |t|) of Student's t with df degrees of freedom. */
+double student_t_p2(double t, double df);
+
+#endif
