@@ -92,21 +92,23 @@ snapshot_state() {
 }
 
 check_leaks() { # name before-file
-	local after
+	local after new
 	after=$(mktemp)
-	# Programs held by an exiting process are freed by an RCU callback: allow a moment.
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
+	# Programs held by an exiting process are freed by an RCU callback, and a
+	# namespace by a work item: allow a moment. Only what is new counts (things
+	# of other processes may disappear meanwhile).
+	for _ in $(seq 15); do
 		snapshot_state >"$after"
-		cmp -s "$2" "$after" && break
+		new=$(comm -13 "$2" "$after")
+		[ -z "$new" ] && break
 		sleep 0.3
 	done
-	if ! cmp -s "$2" "$after"; then
+	rm -f "$after"
+	if [ -n "$new" ]; then
 		echo "    left behind after $1:"
-		comm -13 "$2" "$after" | sed 's/^/      /'
-		rm -f "$after"
+		printf '%s\n' "$new" | sed 's/^/      /'
 		return 1
 	fi
-	rm -f "$after"
 	return 0
 }
 
