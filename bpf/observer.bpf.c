@@ -192,7 +192,7 @@ int BPF_PROG(ppb_tp_mem_connect, __u64 xa, __u64 rxq)
 		return 0;
 	if (!pi->kind)
 		pi->kind = PPB_POOL_NIC;
-	pi->ifindex = BPF_CORE_READ(q, dev, ifindex);
+	pool_set_dev(pi, BPF_CORE_READ(q, dev));
 	pi->queue_index = BPF_CORE_READ(q, queue_index);
 	return 0;
 }

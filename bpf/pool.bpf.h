@@ -101,6 +101,13 @@ static __always_inline bool pool_is_system(struct page_pool *pp)
 	return false;
 }
 
+/* The device and its namespace: an ifindex alone is ambiguous across netns. */
+static __always_inline void pool_set_dev(struct ppb_pool_info *pi, struct net_device *nd)
+{
+	pi->ifindex = BPF_CORE_READ(nd, ifindex);
+	pi->netns_ino = BPF_CORE_READ(nd, nd_net.net, ns.inum);
+}
+
 /* Fill kind, device and sizes of a pool seen for the first time. */
 static __always_inline void pool_identify(struct page_pool *pp, struct ppb_pool_info *pi)
 {
@@ -127,7 +134,7 @@ static __always_inline void pool_identify(struct page_pool *pp, struct ppb_pool_
 		nd = BPF_CORE_READ(pp, slow.netdev);
 	if (nd && (__u64)nd != 0xdead000000000801ULL) { /* NET_PTR_POISON after unregister */
 		pi->kind = PPB_POOL_NIC;
-		pi->ifindex = BPF_CORE_READ(nd, ifindex);
+		pool_set_dev(pi, nd);
 	}
 	if (bpf_core_field_exists(pp->p.napi)) {
 		struct napi_struct *napi = BPF_CORE_READ(pp, p.napi);
@@ -135,7 +142,7 @@ static __always_inline void pool_identify(struct page_pool *pp, struct ppb_pool_
 		if (napi) {
 			pi->napi_id = BPF_CORE_READ(napi, napi_id);
 			if (!pi->ifindex)
-				pi->ifindex = BPF_CORE_READ(napi, dev, ifindex);
+				pool_set_dev(pi, BPF_CORE_READ(napi, dev));
 			pi->kind = PPB_POOL_NIC;
 		}
 	}
@@ -145,7 +152,7 @@ static __always_inline void pool_identify(struct page_pool *pp, struct ppb_pool_
 		nd = (void *)((char *)dev - bpf_core_field_offset(struct net_device, dev));
 		if ((__u64)BPF_CORE_READ(nd, netdev_ops, ndo_start_xmit) == obs_cfg.ksym_veth_xmit) {
 			pi->kind = PPB_POOL_VETH;
-			pi->ifindex = BPF_CORE_READ(nd, ifindex);
+			pool_set_dev(pi, nd);
 		}
 	}
 }

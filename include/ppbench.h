@@ -82,7 +82,7 @@ struct ppb_pool_info {
 	__u32 busy;	      /* sampler try-lock (tracing programs cannot spin) */
 	__u32 queue_index;    /* RX queue, from the XDP memory-model registration */
 	__s32 final_inflight; /* from page_pool_release, valid if DYING */
-	__u32 pad;
+	__u32 netns_ino;      /* network namespace of ifindex (its inode) */
 };
 
 /*

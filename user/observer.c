@@ -181,8 +181,6 @@ int obs_flush(struct observer *o)
 	unsigned char pkt[64] = { [12] = 0x08 };
 	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = pkt, .data_size_in = sizeof(pkt), .repeat = 1);
 
-	if (o->backend == OBS_FENTRY)
-		return 0;
 	if (bpf_prog_test_run_opts(bpf_program__fd(o->skel->progs.ppb_obs_flush), &t))
 		return -errno;
 	return 0;

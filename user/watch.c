@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppbench watch [IFACE]: the live page_pool path mix of every pool (or one
+ * device's), per interval, with no XDP program of ours. Like the kernel's
+ * page_pool stats, but without CONFIG_PAGE_POOL_STATS and per CPU.
+ * The loop is signalfd + timerfd + poll: signals end it cleanly.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+#include "cli.h"
+#include "counts.h"
+#include "json.h"
+#include "kfeatures.h"
+#include "log.h"
+#include "observer.h"
+#include "report.h"
+#include "util.h"
+
+struct watch_cfg {
+	double interval;
+	double duration; /* 0: until a signal */
+	const char *json;
+	const char *ifname;
+	int ifindex;
+	bool per_cpu;
+	int backend; /* 0 auto, 2 tracepoint */
+};
+
+enum { OPT_INTERVAL = 1, OPT_DURATION, OPT_JSON, OPT_PER_CPU, OPT_BACKEND };
+
+static const struct cli_opt watch_opts[] = {
+	{ "interval", 'i', "SECONDS", "length of an interval, 0.1..3600 (default 1)", OPT_INTERVAL },
+	{ "duration", 'd', "SECONDS", "stop after this long, 0.1..31536000 (default: until Ctrl-C)",
+	  OPT_DURATION },
+	{ "json", 'j', "FILE", "also write one JSON object per interval and a summary to FILE",
+	  OPT_JSON },
+	{ "per-cpu", 'c', NULL, "add a row per CPU under each pool", OPT_PER_CPU },
+	{ "backend", 'B', "auto|tracepoint", "accounting backend (default auto: fentry if allowed)",
+	  OPT_BACKEND },
+	{ NULL },
+};
+
+static void watch_init(void *c)
+{
+	struct watch_cfg *cfg = c;
+
+	cfg->interval = 1;
+}
+
+static int watch_opt(void *c, int key, const char *arg)
+{
+	struct watch_cfg *cfg = c;
+
+	switch (key) {
+	case OPT_INTERVAL:
+		return parse_seconds(arg, "--interval", 0.1, 3600, &cfg->interval);
+	case OPT_DURATION:
+		return parse_seconds(arg, "--duration", 0.1, 31536000, &cfg->duration);
+	case OPT_JSON:
+		cfg->json = arg;
+		return check_writable(arg, "--json");
+	case OPT_PER_CPU:
+		cfg->per_cpu = true;
+		return 0;
+	case OPT_BACKEND:
+		if (!strcmp(arg, "auto") || !strcmp(arg, "tracepoint")) {
+			cfg->backend = arg[0] == 'a' ? 0 : 2;
+			return 0;
+		}
+		pr_err("--backend '%s' must be auto or tracepoint\n", arg);
+		return -EINVAL;
+	}
+	return -EINVAL;
+}
+
+struct watch {
+	struct watch_cfg *cfg;
+	struct observer *obs;
+	struct json *j;
+	struct obs_snapshot first, prev;
+	uint64_t t0;
+	int intervals;
+	bool seen_iface_pool;
+};
+
+static uint32_t my_netns(void)
+{
+	static uint32_t ino;
+	struct stat st;
+
+	if (!ino && !stat("/proc/thread-self/ns/net", &st))
+		ino = st.st_ino;
+	return ino;
+}
+
+/* A device is ours to name only if it lives in our network namespace. */
+static bool same_netns(const struct ppb_pool_info *pi)
+{
+	return !pi->netns_ino || pi->netns_ino == my_netns();
+}
+
+static bool pool_wanted(const struct watch *w, const struct pool_snap *p)
+{
+	return !w->cfg->ifindex || (p->info.ifindex == w->cfg->ifindex && same_netns(&p->info));
+}
+
+static void dev_name(const struct ppb_pool_info *pi, char *buf, size_t len)
+{
+	char name[IF_NAMESIZE];
+
+	if (!pi->ifindex)
+		snprintf(buf, len, "-");
+	else if (same_netns(pi) && if_indextoname(pi->ifindex, name))
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "if%d@ns", pi->ifindex); /* another namespace */
+}
+
+static int32_t inflight(const struct ppb_pool_info *pi)
+{
+	if (pi->flags & PPB_POOL_F_DYING)
+		return pi->final_inflight;
+	return (int32_t)(pi->last.hold - pi->last.release);
+}
+
+/* "12.3k" style rate, or n/a. */
+static const char *rate(double v, bool known, char *buf)
+{
+	if (!known)
+		return "n/a";
+	if (v >= 1e6)
+		snprintf(buf, 16, "%.2fM", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(buf, 16, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, 16, "%.0f", v);
+	return buf;
+}
+
+static const char *share(uint64_t part, uint64_t whole, bool known, char *buf)
+{
+	if (!known || !whole)
+		return known ? "-" : "n/a";
+	snprintf(buf, 16, "%.0f%%", 100.0 * part / whole);
+	return buf;
+}
+
+static void print_header(void)
+{
+	printf("%-6s %-5s %-8s %-9s %6s %6s %6s | %6s %6s %6s | %6s %4s %4s %4s\n", "time", "pool",
+	       "kind", "dev", "a:cach", "refill", "slow", "r:cach", "ring", "releas", "inflt", "fast",
+	       "ring", "slow");
+	printf("%-6s %-5s %-8s %-9s %20s | %20s | %6s %14s\n", "", "", "", "", "allocations/s",
+	       "returns/s", "pages", "returns on");
+}
+
+static void print_row(const char *when, const char *pool, const struct ppb_pool_info *pi,
+		      const struct ppb_pool_counts *c, double secs, unsigned known)
+{
+	bool kc = known & KNOWN_CACHE, kr = known & KNOWN_RING;
+	uint64_t rets = c->ret_cache + c->ret_ring + c->ret_release;
+	char dev[IF_NAMESIZE + 4], b[9][16];
+
+	dev_name(pi, dev, sizeof(dev));
+	printf("%-6s %-5s %-8s %-9.9s %6s %6s %6s | %6s %6s %6s | %6d %4s %4s %4s\n", when, pool,
+	       pool_kind_name(pi->kind), dev, rate(c->alloc_cache / secs, kc, b[0]),
+	       rate(c->alloc_refill / secs, kc, b[1]), rate(c->alloc_slow / secs, true, b[2]),
+	       rate(c->ret_cache / secs, kc, b[3]), rate(c->ret_ring / secs, kr, b[4]),
+	       rate(c->ret_release / secs, true, b[5]), inflight(pi),
+	       share(c->ret_cache, rets, kc && kr, b[6]), share(c->ret_ring, rets, kc && kr, b[7]),
+	       share(c->ret_release, rets, kc && kr, b[8]));
+}
+
+static void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_cpu,
+		      int nr_cpus)
+{
+	unsigned known = path_known(fentry, p->info.flags);
+	char flags[128], dev[IF_NAMESIZE + 4];
+
+	pool_flags_str(&p->info, fentry ? OBS_FENTRY : OBS_TRACEPOINT, flags, sizeof(flags));
+	dev_name(&p->info, dev, sizeof(dev));
+	json_obj_begin(j, NULL);
+	json_u64(j, "id", p->info.id);
+	json_str(j, "kind", pool_kind_name(p->info.kind));
+	json_i64(j, "ifindex", p->info.ifindex);
+	json_u64(j, "netns", p->info.netns_ino);
+	json_str(j, "dev", dev);
+	json_i64(j, "inflight", inflight(&p->info));
+	json_str(j, "flags", flags);
+	json_path(j, "path", &p->total, known);
+	if (per_cpu) {
+		json_arr_begin(j, "per_cpu");
+		for (int c = 0; c < nr_cpus; c++) {
+			if (counts_zero(&p->percpu[c]))
+				continue;
+			json_obj_begin(j, NULL);
+			json_u64(j, "cpu", c);
+			json_path(j, "path", &p->percpu[c], known);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+	}
+	json_obj_end(j);
+}
+
+static void report(struct watch *w, const struct obs_snapshot *d, double secs, const char *when,
+		   bool summary)
+{
+	char pool[16];
+	int shown = 0;
+
+	if (w->j) {
+		json_obj_begin(w->j, NULL);
+		json_str(w->j, "type", summary ? "summary" : "interval");
+		json_double(w->j, "time", (d->ts_ns - w->t0) / 1e9);
+		json_double(w->j, "seconds", secs);
+		json_arr_begin(w->j, "pools");
+	}
+	for (int i = 0; i < d->nr_pools; i++) {
+		const struct pool_snap *p = &d->pools[i];
+		unsigned known = path_known(d->fentry, p->info.flags);
+
+		if (!pool_wanted(w, p) || (counts_zero(&p->total) && !summary))
+			continue;
+		shown++;
+		snprintf(pool, sizeof(pool), "%u", p->info.id);
+		print_row(shown == 1 ? when : "", pool, &p->info, &p->total, secs, known);
+		for (int c = 0; w->cfg->per_cpu && c < d->nr_cpus; c++) {
+			char cpu[16];
+
+			if (counts_zero(&p->percpu[c]))
+				continue;
+			snprintf(cpu, sizeof(cpu), " cpu%d", c);
+			print_row("", cpu, &p->info, &p->percpu[c], secs, known);
+		}
+		if (w->j)
+			json_pool(w->j, p, d->fentry, w->cfg->per_cpu, d->nr_cpus);
+	}
+	if (!shown)
+		printf("%-6s (no page_pool activity%s%s)\n", when, w->cfg->ifname ? " on " : "",
+		       w->cfg->ifname ? w->cfg->ifname : "");
+	if (w->j) {
+		json_arr_end(w->j);
+		json_obj_end(w->j);
+		json_flush_line(w->j);
+	}
+}
+
+static void note_iface_pools(struct watch *w, const struct obs_snapshot *s)
+{
+	for (int i = 0; i < s->nr_pools && w->cfg->ifindex && !w->seen_iface_pool; i++)
+		if (pool_wanted(w, &s->pools[i])) {
+			w->seen_iface_pool = true;
+			printf("found a page_pool of %s (pool %u, %s)\n", w->cfg->ifname,
+			       s->pools[i].info.id, pool_kind_name(s->pools[i].info.kind));
+		}
+}
+
+static int tick(struct watch *w)
+{
+	struct obs_snapshot now, d;
+	char when[16];
+	double secs;
+
+	obs_flush(w->obs);
+	if (obs_snapshot(w->obs, &now) || obs_delta(&w->prev, &now, &d))
+		return -ENOMEM;
+	secs = (now.ts_ns - w->prev.ts_ns) / 1e9;
+	w->intervals++;
+	snprintf(when, sizeof(when), "%.1fs", (now.ts_ns - w->t0) / 1e9);
+	note_iface_pools(w, &now);
+	report(w, &d, secs, when, false);
+	obs_snapshot_free(&d);
+	obs_snapshot_free(&w->prev);
+	w->prev = now;
+	return 0;
+}
+
+static int setup_fds(const struct watch_cfg *cfg, int *sfd, int *tfd, sigset_t *old)
+{
+	struct itimerspec its = {};
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, old);
+	*sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	*tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	if (*sfd < 0 || *tfd < 0)
+		return -errno;
+	its.it_interval.tv_sec = (time_t)cfg->interval;
+	its.it_interval.tv_nsec = (long)((cfg->interval - (time_t)cfg->interval) * 1e9);
+	its.it_value = its.it_interval;
+	return timerfd_settime(*tfd, 0, &its, NULL) ? -errno : 0;
+}
+
+static int loop(struct watch *w)
+{
+	struct pollfd pfd[2];
+	sigset_t old;
+	uint64_t exp;
+	int err;
+
+	err = setup_fds(w->cfg, &pfd[0].fd, &pfd[1].fd, &old);
+	pfd[0].events = pfd[1].events = POLLIN;
+	while (!err) {
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (pfd[0].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			/* Consume it: unblocked later, a pending SIGTERM would kill us. */
+			if (read(pfd[0].fd, &si, sizeof(si)) < 0)
+				err = -errno;
+			break; /* SIGINT/SIGTERM/SIGHUP: end with the summary */
+		}
+		if (!(pfd[1].revents & POLLIN) || read(pfd[1].fd, &exp, sizeof(exp)) < 0)
+			continue;
+		err = tick(w);
+		if (w->cfg->duration && (now_ns() - w->t0) / 1e9 >= w->cfg->duration - 1e-3)
+			break;
+	}
+	close(pfd[0].fd);
+	close(pfd[1].fd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+static void summary(struct watch *w)
+{
+	struct obs_snapshot now, d;
+	double secs;
+
+	obs_flush(w->obs);
+	if (obs_snapshot(w->obs, &now) || obs_delta(&w->first, &now, &d))
+		return;
+	secs = (now.ts_ns - w->t0) / 1e9;
+	printf("summary: %.1f s, %d intervals (rates are per second over the whole run)\n", secs,
+	       w->intervals);
+	print_header();
+	report(w, &d, secs > 0 ? secs : 1, "total", true);
+	obs_snapshot_free(&d);
+	obs_snapshot_free(&now);
+}
+
+static void banner(const struct watch *w)
+{
+	const char *why = obs_fentry_reason(w->obs), *nc = obs_not_counted(w->obs);
+
+	printf("ppbench watch: %s backend%s%s%s; every %g s%s\n", obs_backend_name(w->obs),
+	       why ? " (" : "", why ? why : "", why ? ")" : "", w->cfg->interval,
+	       w->cfg->duration ? "" : ", Ctrl-C to stop");
+	if (obs_backend(w->obs) == OBS_TRACEPOINT)
+		printf("  not counted (n/a): allocations and direct returns of pools that no XDP\n"
+		       "  program of ppbench sees; ring traffic comes from pool-state samples\n");
+	if (nc)
+		printf("  not counted: %s\n", nc);
+	if (w->cfg->ifname)
+		printf("no page_pool of %s seen yet: pools show up when they take the slow path,\n"
+		       "register for XDP or are polled; watching\n", w->cfg->ifname);
+	print_header();
+}
+
+static int watch_run(void *c, int argc, char **argv)
+{
+	struct watch_cfg *cfg = c;
+	struct obs_opts oo = { .no_fentry = cfg->backend == 2 };
+	struct watch w = { .cfg = cfg };
+	int err = 0;
+
+	if (argc) {
+		cfg->ifname = argv[0];
+		cfg->ifindex = if_nametoindex(argv[0]);
+		if (!cfg->ifindex) {
+			pr_err("interface '%s' does not exist\n", argv[0]);
+			return EXIT_USAGE;
+		}
+	}
+	if (need_privileges("watch") || need_btf() || obs_open(&w.obs, &oo))
+		return EXIT_FAIL;
+	if (cfg->json && !(w.j = json_open(cfg->json, false)))
+		goto out;
+	err = obs_start(w.obs);
+	if (!err)
+		err = obs_snapshot(w.obs, &w.first) ?: obs_snapshot(w.obs, &w.prev);
+	if (err)
+		goto out;
+	w.t0 = w.first.ts_ns;
+	banner(&w);
+	err = loop(&w);
+	summary(&w);
+out:
+	obs_snapshot_free(&w.first);
+	obs_snapshot_free(&w.prev);
+	if (json_close(w.j))
+		err = -EIO;
+	obs_close(w.obs);
+	return err ? EXIT_FAIL : EXIT_OK;
+}
+
+const struct cli_cmd cmd_watch = {
+	.name = "watch",
+	.args = "[IFACE]",
+	.summary = "live page_pool path mix of every pool (or IFACE's), no XDP program attached",
+	.description =
+		"Show, per interval and per page_pool (or only IFACE's pools), allocations per\n"
+		"second from the alloc cache, ring refills and the page allocator; returns per\n"
+		"second to the cache (direct recycle), the ring and the page allocator; pages in\n"
+		"flight; and the share of returns on each path (fast / ring / slow). Attaches no\n"
+		"XDP program: counts come from the page_pool observer (fentry on the page_pool\n"
+		"functions where the kernel allows it, else tracepoints plus pool-state samples).\n"
+		"With the tracepoint backend, allocations and direct returns of pools that no\n"
+		"XDP program of ppbench sees cannot be counted and show as n/a. Pools are named\n"
+		"by their id (netlink page-pool id on 6.8+), kind (test-run, system, veth, nic)\n"
+		"and device. Ends with a summary on SIGINT/SIGTERM or after --duration.",
+	.examples = "  ppbench watch\n"
+		    "  ppbench watch eth0 --interval 2 --per-cpu\n"
+		    "  ppbench watch --duration 10 --json watch.json\n",
+	.opts = watch_opts,
+	.min_args = 0,
+	.max_args = 1,
+	.cfg_size = sizeof(struct watch_cfg),
+	.cfg_init = watch_init,
+	.opt = watch_opt,
+	.run = watch_run,
+};
