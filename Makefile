@@ -45,7 +45,7 @@ SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 USER_SRCS	:= $(wildcard user/*.c)
 USER_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
 # Pure-logic objects the unit tests link against (no BPF, no skeletons).
-UNIT_LIB_OBJS	:= $(patsubst %,$(BUILD)/user/%.o,log util counts pkt stats json jsonparse result \
+UNIT_LIB_OBJS	:= $(patsubst %,$(BUILD)/user/%.o,log util counts pkt proof stats json jsonparse result \
 		   cmprows cmpout fmt)
 # Helper programs of the integration tests: result-schema checker, PNG checker.
 SCHEMA_CHECK_OBJS := $(patsubst %,$(BUILD)/user/%.o,result jsonparse)

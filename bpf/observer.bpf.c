@@ -23,6 +23,9 @@
 
 /* In-flight call state of the fentry backend, per CPU. */
 struct call_scratch {
+	__u64 alloc_t0;
+	__u64 put_t0;
+	__u64 cal_t0;
 	__u64 alloc_pool;
 	__u32 alloc_depth;
 	__u32 alloc_c0;	   /* alloc.count at entry */
@@ -236,15 +239,17 @@ static __always_inline int alloc_enter(void *ctx)
 	s->alloc_pool = pool;
 	s->alloc_holds = 0;
 	s->alloc_c0 = BPF_CORE_READ((struct page_pool *)pool, alloc.count);
+	s->alloc_t0 = bpf_ktime_get_ns(); /* last: as little of us as possible inside */
 	return 0;
 }
 
 static __always_inline int alloc_exit(void *ctx)
 {
+	__u64 t1 = bpf_ktime_get_ns(); /* first, see alloc_enter */
 	struct call_scratch *s = scratch_get();
 	struct ppb_pool_counts *c;
 	struct ppb_pool_key key;
-	__u64 ret = 0, pool;
+	__u64 ret = 0, pool, dt;
 	__u32 after;
 
 	if (!s || !s->alloc_depth)
@@ -258,15 +263,19 @@ static __always_inline int alloc_exit(void *ctx)
 	c = pool_counts_of(&key);
 	if (!c)
 		return 0;
+	dt = t1 - s->alloc_t0;
 	if (s->alloc_holds) {
 		c->alloc_slow++;
+		c->alloc_slow_ns += dt;
 	} else if (!s->alloc_c0) {
 		/* empty cache and no slow path: the ring refilled it */
 		after = BPF_CORE_READ((struct page_pool *)pool, alloc.count);
 		c->alloc_refill++;
+		c->alloc_refill_ns += dt;
 		c->refill_pages += after + 1;
 	} else {
 		c->alloc_cache++;
+		c->alloc_cache_ns += dt;
 	}
 	return 0;
 }
@@ -313,11 +322,13 @@ static __always_inline int put_enter(void *ctx, bool bulk)
 	s->put_count = bulk ? arg : 1;
 	s->put_released = 0;
 	s->put_c0 = BPF_CORE_READ((struct page_pool *)pool, alloc.count);
+	s->put_t0 = bpf_ktime_get_ns();
 	return 0;
 }
 
 static __always_inline int put_exit(void *ctx)
 {
+	__u64 t1 = bpf_ktime_get_ns();
 	struct call_scratch *s = scratch_get();
 	struct page_pool *pp;
 	struct ppb_pool_counts *c;
@@ -339,14 +350,19 @@ static __always_inline int put_exit(void *ctx)
 	if (s->put_netmem) {
 		/* Only the pool's owner writes alloc.count, and it is this CPU if the
 		 * page went to the cache: then cache[c0] holds exactly this page. */
-		if (s->put_released)
-			return 0; /* counted by ppb_tp_release */
+		if (s->put_released) {
+			c->ret_release_ns += t1 - s->put_t0; /* counted by ppb_tp_release */
+			return 0;
+		}
 		if (after == s->put_c0 + 1 && s->put_c0 < 128)
 			bpf_probe_read_kernel(&slot, sizeof(slot), pool_cache_slot(pp, s->put_c0));
-		if (slot && slot == s->put_netmem)
+		if (slot && slot == s->put_netmem) {
 			c->ret_cache++;
-		else
+			c->ret_cache_ns += t1 - s->put_t0;
+		} else {
 			c->ret_ring++;
+			c->ret_ring_ns += t1 - s->put_t0;
+		}
 		return 0;
 	}
 	/* Bulk (one pool, <= 6.13): whatever did not stay in the cache or get
@@ -393,6 +409,39 @@ SEC("fexit/page_pool_put_page_bulk")
 int BPF_PROG(ppb_fx_bulk)
 {
 	return put_exit(ctx);
+}
+
+/* ---- probe overhead: the same timing around an empty function ----------- */
+
+__u64 cal_ns, cal_calls;
+
+SEC("fentry/bpf_fentry_test1")
+int BPF_PROG(ppb_fe_cal)
+{
+	struct call_scratch *s = scratch_get();
+	__u64 arg = 0;
+
+	if (!s)
+		return 0;
+	/* the work alloc_enter does before its clock read */
+	bpf_get_func_arg(ctx, 0, &arg);
+	BPF_CORE_READ((struct page_pool *)arg, alloc.count);
+	s->cal_t0 = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("fexit/bpf_fentry_test1")
+int BPF_PROG(ppb_fx_cal)
+{
+	__u64 t1 = bpf_ktime_get_ns();
+	struct call_scratch *s = scratch_get();
+
+	if (s && s->cal_t0) {
+		cal_ns += t1 - s->cal_t0;
+		cal_calls++;
+		s->cal_t0 = 0;
+	}
+	return 0;
 }
 
 /* ---- closing the sampling window --------------------------------------- */

@@ -49,6 +49,8 @@ static int new_netns(int orig)
 
 int env_enter(const struct ppb_env *e, int side)
 {
+	if (e->ns[side] < 0)
+		return 0; /* an existing interface (--iface): stay where we are */
 	if (setns(e->ns[side], CLONE_NEWNET) < 0) {
 		int err = -errno;
 
@@ -60,6 +62,8 @@ int env_enter(const struct ppb_env *e, int side)
 
 int env_leave(const struct ppb_env *e)
 {
+	if (e->orig_ns < 0)
+		return 0;
 	return setns(e->orig_ns, CLONE_NEWNET) < 0 ? -errno : 0;
 }
 
@@ -203,4 +207,49 @@ int netns_private_leave(int orig_ns)
 
 	close(orig_ns);
 	return err;
+}
+
+int netns_new_fd(void)
+{
+	struct link_info li;
+	struct nl_sock s;
+	int orig, fd, err;
+
+	orig = open_cur_netns();
+	if (orig < 0)
+		return orig;
+	fd = new_netns(orig);
+	if (fd >= 0 && !setns(fd, CLONE_NEWNET)) {
+		err = nl_open(&s, NETLINK_ROUTE);
+		if (!err) {
+			err = rtnl_link_get(&s, "lo", 0, &li) ?: rtnl_link_set_up(&s, li.ifindex);
+			nl_close(&s);
+		}
+		setns(orig, CLONE_NEWNET);
+	}
+	close(orig);
+	return fd;
+}
+
+int netns_enter_fd(int fd, int *orig)
+{
+	*orig = open_cur_netns();
+	if (*orig < 0)
+		return *orig;
+	if (setns(fd, CLONE_NEWNET)) {
+		int err = -errno;
+
+		close(*orig);
+		*orig = -1;
+		return err;
+	}
+	return 0;
+}
+
+void netns_leave_fd(int orig)
+{
+	if (orig >= 0) {
+		setns(orig, CLONE_NEWNET);
+		close(orig);
+	}
 }

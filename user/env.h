@@ -35,6 +35,12 @@ void env_destroy(struct ppb_env *e);
 int env_enter(const struct ppb_env *e, int side);
 int env_leave(const struct ppb_env *e);
 
+/* A new namespace held only by the returned fd (its lo is up); -errno on error. */
+int netns_new_fd(void);
+/* Run in namespace fd (the calling thread only), and back. */
+int netns_enter_fd(int fd, int *orig);
+void netns_leave_fd(int orig);
+
 /* A throwaway namespace with only 'lo' (probes that must attach somewhere). */
 int netns_private_enter(int *orig_ns);
 int netns_private_leave(int orig_ns);

@@ -189,7 +189,7 @@ static struct bpf_program *pick_devmap(struct probe_bpf *s) { return s->progs.pp
 static struct bpf_program *pick_fentry(struct probe_bpf *s) { return s->progs.ppb_probe_fentry; }
 
 /* A 64-byte Ethernet/IPv4/UDP-ish frame is all live frames needs to accept a run. */
-static int probe_live_frames(void)
+int ppb_probe_live_frames(void)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, o, .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .repeat = 1);
 	unsigned char pkt[64] = { [12] = 0x08, [13] = 0x00, [14] = 0x45 };
@@ -258,6 +258,11 @@ static void probe_pp_stats(struct ppb_features *f)
 									"no netlink-visible pool)";
 }
 
+int ppb_probe_cpumap_prog(void)
+{
+	return probe_load(pick_cpumap);
+}
+
 int features_probe(struct ppb_features *f)
 {
 	struct utsname u;
@@ -269,7 +274,7 @@ int features_probe(struct ppb_features *f)
 	f->btf = vmlinux_btf() != NULL;
 	f->nr_cpus = nr_online_cpus();
 	f->tsc_ok = tsc_calibrate(&f->tsc) == 0;
-	f->live_frames = probe_live_frames();
+	f->live_frames = ppb_probe_live_frames();
 	f->fentry = probe_load(pick_fentry);
 	f->cpumap_prog = probe_load(pick_cpumap);
 	f->devmap_prog = probe_load(pick_devmap);

@@ -48,6 +48,9 @@ int need_btf(void);
 bool bpffs_mounted(const char **path);
 
 int features_probe(struct ppb_features *f);
+/* Single probes: 0 if supported, else -errno. */
+int ppb_probe_live_frames(void);
+int ppb_probe_cpumap_prog(void);
 const char *errno_name(int err); /* "EPERM" for -EPERM */
 
 #endif

@@ -83,6 +83,8 @@ static void setup_fentry(struct observer_bpf *s, bool on)
 	set_target(s->progs.ppb_fx_put2, put2);
 	set_target(s->progs.ppb_fe_bulk, bulk);
 	set_target(s->progs.ppb_fx_bulk, bulk);
+	bpf_program__set_autoload(s->progs.ppb_fe_cal, on);
+	bpf_program__set_autoload(s->progs.ppb_fx_cal, on);
 }
 
 static void setup_tracepoints(struct observer *o)
@@ -173,6 +175,26 @@ done:
 	pr_debug("observer: %s backend%s%s\n", obs_backend_name(o),
 		 o->fentry_reason[0] ? ", " : "", o->fentry_reason);
 	*out = o;
+	return 0;
+}
+
+int obs_probe_overhead(struct observer *o, double *ns_per_call)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, t);
+	int fd, n = 20000;
+
+	*ns_per_call = 0;
+	if (o->backend != OBS_FENTRY || !o->attached)
+		return -EOPNOTSUPP;
+	o->skel->bss->cal_ns = o->skel->bss->cal_calls = 0;
+	fd = bpf_program__fd(o->skel->progs.ppb_fe_cal);
+	/* Running a tracing program calls bpf_fentry_test1() once per syscall. */
+	for (int i = 0; i < n; i++)
+		if (bpf_prog_test_run_opts(fd, &t))
+			return -errno;
+	if (!o->skel->bss->cal_calls)
+		return -ENODATA;
+	*ns_per_call = (double)o->skel->bss->cal_ns / o->skel->bss->cal_calls;
 	return 0;
 }
 

@@ -62,6 +62,9 @@ void obs_snapshot_free(struct obs_snapshot *s);
 int obs_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struct obs_snapshot *d);
 const struct pool_snap *obs_find(const struct obs_snapshot *s, uint64_t ptr, uint32_t id);
 int obs_reset(struct observer *o);
+/* fentry backend, attached: ns the per-call timing adds to one call (measured
+ * around the empty bpf_fentry_test1()). */
+int obs_probe_overhead(struct observer *o, double *ns_per_call);
 /* Sample every live pool now (tracepoint backend), closing the current window. */
 int obs_flush(struct observer *o);
 /* Remove records of pools that are destroyed and were already reported. */

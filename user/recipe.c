@@ -37,6 +37,8 @@ struct recipe_ctx {
 	struct observer *obs;
 	struct xdpo *x;
 	int link;
+	int pin_link; /* keeps the live program in the XDP dispatcher */
+	int pin_ns;
 	int sock;
 	struct sockaddr_in dst;
 	uint8_t pkt[PKT_MAX_SIZE];
@@ -50,6 +52,12 @@ int recipe_by_name(const char *name)
 		if (!strcmp(recipes[i].name, name))
 			return i;
 	return -1;
+}
+
+void recipe_set_loops(struct recipe_ctx *c, uint32_t repeat, uint32_t runs)
+{
+	c->p.repeat = repeat;
+	c->p.runs = runs;
 }
 
 struct xdpo *recipe_xdpo(struct recipe_ctx *c)
@@ -99,7 +107,8 @@ static int build_frame(struct recipe_ctx *c)
 
 static struct xdpo_opts xdpo_opts_for(const struct recipe_ctx *c)
 {
-	struct xdpo_opts o = { .obs = c->obs, .remote_action = XDP_DROP };
+	struct xdpo_opts o = { .obs = c->obs, .remote_action = XDP_DROP,
+			       .sample_shift = c->p.sample_shift };
 
 	switch (c->id) {
 	case RCP_VETH_TX:
@@ -143,6 +152,15 @@ static int attach_peer(struct recipe_ctx *c)
 	return 0;
 }
 
+static int pin_dispatcher(struct recipe_ctx *c, const char *prog)
+{
+	c->pin_link = xdpo_pin_dispatcher(c->x, prog, &c->pin_ns);
+	if (c->pin_link < 0)
+		pr_debug("cannot keep %s in the XDP dispatcher: %s\n", prog,
+			 strerror(-c->pin_link));
+	return 0;
+}
+
 static int open_socket(struct recipe_ctx *c)
 {
 	int err;
@@ -175,6 +193,8 @@ int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env
 	c->env = env;
 	c->obs = obs;
 	c->link = -1;
+	c->pin_link = -1;
+	c->pin_ns = -1;
 	c->sock = -1;
 	o = xdpo_opts_for(c);
 	err = build_frame(c) ?: xdpo_open(&c->x, &o);
@@ -184,6 +204,8 @@ int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env
 	if (obs && obs_backend(obs) == OBS_TRACEPOINT && xdpo_calibrate(c->x))
 		pr_warn("cannot map frames to their page_pool: ring/cache counts unavailable\n");
 	err = attach_peer(c) ?: open_socket(c);
+	if (!err && recipes[id].live)
+		err = pin_dispatcher(c, id == RCP_LF_VETH ? "ppb_xdp_gen" : "ppb_xdp_act");
 	if (!err && id == RCP_XCPU) {
 		err = xdpo_set_cpumap(c->x, p->remote_cpu, p->qsize);
 		if (err)
@@ -205,6 +227,10 @@ void recipe_teardown(struct recipe_ctx *c)
 		return;
 	if (c->link >= 0)
 		close(c->link);
+	if (c->pin_link >= 0)
+		close(c->pin_link);
+	if (c->pin_ns >= 0)
+		close(c->pin_ns);
 	if (c->sock >= 0)
 		close(c->sock);
 	xdpo_close(c->x);
@@ -242,9 +268,12 @@ static int drive_live(struct recipe_ctx *c, struct recipe_result *res)
 	uint32_t dur;
 	int err;
 
+	/* No ingress device: test_run then uses the namespace's loopback. Naming a
+	 * real device costs tens of ms per syscall (rxq registration), and no
+	 * recipe needs it: redirects resolve ifindexes in the same namespace. */
 	for (uint32_t i = 0; i < c->p.runs; i++) {
-		err = xdpo_live_run(c->x, prog, c->env->ifindex[0], c->p.batch, c->p.repeat,
-				    c->pkt, c->pkt_len, &dur);
+		err = xdpo_live_run(c->x, prog, 0, c->p.batch, c->p.repeat, c->pkt, c->pkt_len,
+				    &dur);
 		if (err) {
 			pr_err("live-frames BPF_PROG_RUN failed: %s\n", strerror(-err));
 			return err;

@@ -31,6 +31,7 @@ struct recipe_params {
 	int cpu;	 /* CPU to run on */
 	int remote_cpu;	 /* RCP_XCPU: the cpumap CPU */
 	uint32_t qsize;	 /* RCP_XCPU: cpumap queue size */
+	uint32_t sample_shift; /* timing sample every 2^shift elements (0: 10) */
 };
 
 struct recipe_desc {
@@ -65,6 +66,8 @@ int recipe_setup(struct recipe_ctx **c, enum recipe_id id, struct ppb_env *env,
 int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res);
 void recipe_result_free(struct recipe_result *res);
 void recipe_teardown(struct recipe_ctx *c);
+/* Change the amount of work of the next runs (proof runs are shorter). */
+void recipe_set_loops(struct recipe_ctx *c, uint32_t repeat, uint32_t runs);
 struct xdpo *recipe_xdpo(struct recipe_ctx *c);
 
 /* Sum of a result's counts over pools of one kind (all kinds: kind < 0), per CPU too. */

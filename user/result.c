@@ -229,6 +229,19 @@ static int load_stat(struct vctx *c, const struct jval *obj, const char *where, 
 	return 0;
 }
 
+/* A path count: a number, or null where the accounting backend could not
+ * know it on that kernel (kept as NaN). */
+static void path_num(struct vctx *c, const struct jval *obj, const char *where, const char *key,
+		     double *out)
+{
+	const struct jval *v = jget(obj, key);
+
+	if (obj && v && jis(v, J_NULL))
+		*out = NAN;
+	else
+		req_num(c, obj, where, key, 0, INFINITY, false, out);
+}
+
 static int load_path(struct vctx *c, const struct jval *s, const char *where,
 		     struct result_path *p)
 {
@@ -240,13 +253,13 @@ static int load_path(struct vctx *c, const struct jval *s, const char *where,
 	alloc = req(c, path, at, "alloc", J_OBJ);
 	ret = req(c, path, at, "ret", J_OBJ);
 	join(sub, sizeof(sub), at, "alloc");
-	req_num(c, alloc, sub, "cache", 0, INFINITY, false, &p->alloc_cache);
-	req_num(c, alloc, sub, "refill", 0, INFINITY, false, &p->alloc_refill);
-	req_num(c, alloc, sub, "slow", 0, INFINITY, false, &p->alloc_slow);
+	path_num(c, alloc, sub, "cache", &p->alloc_cache);
+	path_num(c, alloc, sub, "refill", &p->alloc_refill);
+	path_num(c, alloc, sub, "slow", &p->alloc_slow);
 	join(sub, sizeof(sub), at, "ret");
-	req_num(c, ret, sub, "cache", 0, INFINITY, false, &p->ret_cache);
-	req_num(c, ret, sub, "ring", 0, INFINITY, false, &p->ret_ring);
-	req_num(c, ret, sub, "release", 0, INFINITY, false, &p->ret_release);
+	path_num(c, ret, sub, "cache", &p->ret_cache);
+	path_num(c, ret, sub, "ring", &p->ret_ring);
+	path_num(c, ret, sub, "release", &p->ret_release);
 	return c->failed ? -EINVAL : 0;
 }
 

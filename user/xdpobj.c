@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "env.h"
 #include "kfeatures.h"
 #include "log.h"
 #include "observer.h"
@@ -208,4 +209,26 @@ int xdpo_set_devmap(struct xdpo *x, int ifindex, bool egress_prog)
 	if (bpf_map_update_elem(bpf_map__fd(x->skel->maps.tx_devmap), &key, &v, 0))
 		return -errno;
 	return 0;
+}
+
+/*
+ * BPF_PROG_RUN with repeat > 1 swaps the program into the XDP dispatcher and
+ * out again, each time with synchronize_rcu(): ~25 ms per syscall here. A
+ * program that is already attached somewhere is in the dispatcher, and then
+ * the swap is a refcount. So keep the program attached (generic mode) to the
+ * loopback of a namespace of our own, where no packet ever flows.
+ */
+int xdpo_pin_dispatcher(struct xdpo *x, const char *prog, int *ns_fd)
+{
+	int orig, err, link;
+
+	*ns_fd = netns_new_fd();
+	if (*ns_fd < 0)
+		return *ns_fd;
+	err = netns_enter_fd(*ns_fd, &orig);
+	if (err)
+		return err;
+	link = xdpo_attach(x, prog, 1 /* lo */, true);
+	netns_leave_fd(orig);
+	return link;
 }

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Purity from path counts: known count sets from kernel-paths §6. */
+#include <math.h>
+#include "bench.h"
+#include "ppbench.h"
+#include "unit.h"
+
+/* live frames, XDP_DROP, batch 64, 100000 frames (measured on 6.18) */
+void test_proof_ring_lf_drop(void)
+{
+	struct ppb_pool_counts c = { .alloc_cache = 98437, .alloc_refill = 1562, .alloc_slow = 1,
+				     .slow_pages = 64, .refill_pages = 99936, .ret_ring = 100000 };
+	struct proof p;
+
+	proof_eval(SC_RING, &c, 100000, 0, NULL, false, true, true, &p);
+	ASSERT_NEAR(p.alloc_share, 0.99936, 1e-9, "pages refilled from the ring");
+	ASSERT_NEAR(p.ret_share, 1.0, 1e-12, "returns to the ring");
+	ASSERT_NEAR(p.purity, 0.99936, 1e-9, "purity is the smaller share");
+	ASSERT_FALSE(p.partial, "complete");
+}
+
+void test_proof_slow_tiny_ring(void)
+{
+	/* batch 1, repeat 64, 10 syscalls: 640 holds, 630 ring-full releases */
+	struct ppb_pool_counts c = { .alloc_slow = 10, .slow_pages = 640, .ret_release = 630 };
+	struct proof p;
+
+	proof_eval(SC_SLOW, &c, 640, 0, NULL, false, false, false, &p);
+	ASSERT_NEAR(p.alloc_share, 1.0, 1e-12, "every page from the allocator");
+	ASSERT_NEAR(p.ret_share, 630.0 / 640, 1e-12, "63 of 64 released");
+	ASSERT_TRUE(p.purity >= 0.95, "above the 95 % line");
+}
+
+void test_proof_fast_and_unknown(void)
+{
+	struct ppb_pool_counts c = { .alloc_cache = 1000, .ret_cache = 1000 };
+	struct proof p;
+
+	proof_eval(SC_FAST, &c, 1000, 0, NULL, false, true, true, &p);
+	ASSERT_NEAR(p.purity, 1.0, 1e-12, "all direct");
+	proof_eval(SC_FAST, &c, 1000, 0, NULL, false, false, true, &p);
+	ASSERT_TRUE(p.partial && isnan(p.purity), "unknown without an allocation count");
+	ASSERT_HAS_SUBSTR(p.note, "unknown", "says so");
+	c.ret_cache = 0;
+	c.ret_ring = 1000;
+	proof_eval(SC_FAST, &c, 1000, 0, NULL, false, true, true, &p);
+	ASSERT_NEAR(p.purity, 0.0, 1e-12, "ring returns are not the fast path");
+}
+
+void test_proof_xcpu(void)
+{
+	/* tracepoint backend: remote drops 48448 frames of 50000, 1464 released there */
+	struct ppb_pool_counts c = { .refill_pages = 47000 }, r = { .ret_release = 1464 };
+	struct proof p;
+
+	proof_eval(SC_RING_XCPU, &c, 50000, 48448, &r, false, true, true, &p);
+	ASSERT_NEAR(p.ret_share, (48448.0 - 1464) / 50000, 1e-12, "remote ring returns");
+	ASSERT_NEAR(p.alloc_share, 0.94, 1e-12, "refilled pages");
+	ASSERT_NEAR(p.purity, 0.93968, 1e-9, "smaller share");
+	/* fentry: the remote CPU's ring count is exact */
+	r.ret_ring = 40000;
+	proof_eval(SC_RING_XCPU, &c, 50000, 48448, &r, true, true, true, &p);
+	ASSERT_NEAR(p.ret_share, 0.8, 1e-12, "fentry remote ring returns");
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_BENCHRUN_H
+#define PPBENCH_BENCHRUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "bench.h"
+#include "ppbench.h"
+#include "stats.h"
+#include "tsc.h"
+
+struct bench_cfg {
+	bool want[NR_SCENARIOS];
+	uint32_t repeat;
+	uint64_t loops; /* 0: per-scenario default */
+	uint32_t cpu;
+	uint32_t batch;
+	const char *iface;
+	int ifindex;
+	const char *json;
+	bool quiet;
+	bool overhead;
+};
+
+/* One CPU's figure of a scenario (ring-xcpu: producer and consumer). */
+struct cpu_fig {
+	int cpu;
+	const char *role;
+	uint64_t elems;
+	double *cycles; /* per timed run */
+	struct summary s;
+};
+
+struct sc_result {
+	enum scenario_id id;
+	bool ok;
+	char reason[200];
+	const struct candidate *cand;
+	char recipe[200];
+	char method[200];
+	uint64_t loops;
+	uint32_t batch;
+	double *cycles, *ns; /* per timed run: the scenario figure */
+	struct summary cyc, nsec;
+	struct cpu_fig per_cpu[2];
+	int nr_cpu;
+	/* the time_bench line: the median run */
+	uint64_t tb_elems, tb_ns, tb_tsc;
+	/* proof */
+	struct proof proof;
+	struct ppb_pool_counts counts;
+	unsigned known;
+	uint64_t proof_elems;
+	const char *backend;
+	/* path figure */
+	bool has_path;
+	double path_cycles;
+	char path_method[300];
+};
+
+struct bench_ctx {
+	struct bench_cfg *cfg;
+	struct tsc_info tsc;
+	bool live_frames;
+	bool fentry;
+	struct sc_result res[NR_SCENARIOS];
+	uint64_t t0;
+};
+
+int bench_check_iface(struct bench_cfg *cfg);
+int bench_main(struct bench_cfg *cfg);
+int bench_overhead(struct bench_cfg *cfg);
+
+/* benchout.c */
+void bench_print_line(const struct bench_ctx *b, const struct sc_result *r);
+void bench_print_summary(const struct bench_ctx *b);
+int bench_write_json(const struct bench_ctx *b, const char *path, const char *cmdline);
+void bench_progress(const struct bench_ctx *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void bench_progress_done(const struct bench_ctx *b);
+
+#endif
