@@ -30,7 +30,7 @@ const struct scenario_def scenario_defs[NR_SCENARIOS] = {
 		      2000000,
 		      { { RCP_LF_DROP, 0, 0, 64, false }, { RCP_LF_VETH, 0, 0, 64, false } }, 2 },
 	[SC_RING_XCPU] = { "ring-xcpu", "return into the origin pool's ptr_ring from another CPU",
-			   1000000, { { RCP_XCPU, 0, 0, 64, false } }, 1 },
+			   1000000, { { RCP_XCPU, 256, 0, 64, false } }, 1 },
 	[SC_FAST] = { "fast", "alloc from the cache, direct recycle into it (NAPI-local)", 200000,
 		      { { RCP_GENERIC_FRAGS, 0, 0, 1500, false }, { RCP_LF_DROP, 0, 0, 64, false } },
 		      2 },
@@ -58,7 +58,8 @@ static const struct cli_opt bench_opts[] = {
 			     "ring 2M, ring-xcpu 1M, fast 200k, slow 256k)", OPT_LOOPS },
 	{ "cpu", 'c', "N", "CPU to run on (default 0); ring-xcpu returns on the next online CPU",
 	  OPT_CPU },
-	{ "batch", 'b', "N", "live-frames batch size, 1..256 (default 64)", OPT_BATCH },
+	{ "batch", 'b', "N", "live-frames batch size of ring and ring-xcpu, 1..256 (default 64; "
+			     "ring-xcpu 256, whose larger ring absorbs cross-CPU bursts)", OPT_BATCH },
 	{ "iface", 'i', "IF", "run the live-frames scenarios on IF (an existing interface) and "
 			      "'fast' as native XDP_DROP of IF's traffic, instead of the private "
 			      "veth pair", OPT_IFACE },
@@ -122,6 +123,7 @@ static int bench_opt(void *c, int key, const char *arg)
 		cfg->cpu = v;
 		return err;
 	case OPT_BATCH:
+		cfg->batch_set = true;
 		return parse_u32(arg, "--batch", 1, 256, &cfg->batch);
 	case OPT_IFACE:
 		cfg->iface = arg;

@@ -182,7 +182,7 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 	json_arr_end(j);
 	json_u64(j, "loops", r->loops);
 	json_u64(j, "repeat", n);
-	json_u64(j, "batch", r->cand->batch ? r->cand->batch : r->batch);
+	json_u64(j, "batch", r->batch);
 	json_stat(j, "cycles_per_elem", &r->cyc, r->cycles, n);
 	json_stat(j, "ns_per_elem", &r->nsec, r->ns, n);
 	json_path(j, "path", &r->counts, r->known);

@@ -98,7 +98,9 @@ static const char *unavailable(const struct sc_env *e, const struct candidate *c
 static struct recipe_params make_params(const struct sc_env *e, const struct candidate *c,
 					uint64_t loops)
 {
-	struct recipe_params p = { .batch = c->batch ? c->batch : e->b->cfg->batch,
+	/* slow's batch 1 is its recipe; ring-xcpu's 256 a default --batch overrides */
+	bool fixed = c->batch && (c->repeat || !e->b->cfg->batch_set);
+	struct recipe_params p = { .batch = fixed ? c->batch : e->b->cfg->batch,
 				   .size = c->size,
 				   .cpu = e->b->cfg->cpu,
 				   .remote_cpu = e->remote_cpu,
@@ -114,6 +116,7 @@ static void describe(const struct sc_env *e, const struct candidate *c, struct s
 	const struct recipe_params p = make_params(e, c, r->loops);
 	int n;
 
+	r->batch = p.batch;
 	n = snprintf(r->recipe, sizeof(r->recipe), "%s; %s, CPU %d", recipes[c->recipe].name,
 		     recipes[c->recipe].text, p.cpu);
 	if (recipes[c->recipe].live)

@@ -15,6 +15,7 @@ struct bench_cfg {
 	uint64_t loops; /* 0: per-scenario default */
 	uint32_t cpu;
 	uint32_t batch;
+	bool batch_set; /* --batch given: also for ring-xcpu */
 	const char *iface;
 	int ifindex;
 	const char *json;

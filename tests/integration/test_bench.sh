@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ppbench bench: recipe choice, purity, output formats and schema - exactness
+# and shape only. No speed is asserted here (that is make bench's job).
+
+SHORT="--loops 20000 --repeat 3"
+
+test_bench_all_scenarios_short() {
+	local j=$TMPD/b.json
+	# shellcheck disable=SC2086
+	expect_exit 0 "$PPBENCH" bench $SHORT --json "$j"
+	local out=$LAST_OUT n
+	# the kselftest's grep finds one time_bench line per scenario that ran
+	n=$(grep -cE 'Per elem: [0-9]+ cycles\(tsc\) [0-9.]+ ns' "$out")
+	assert_eq "$n" "$(jq '[.scenarios[] | select(.status == "ok")] | length' "$j")" \
+		"time_bench lines"
+	for s in ring ring_xcpu fast slow; do
+		grep -qE "^Type:ppbench_$s Per elem: [0-9]+ cycles\(tsc\) [0-9]+\.[0-9]{3} ns \(step:0\) - \(measurement period time:[0-9]+\.[0-9]{9} sec time_interval:[0-9]+\) - \(invoke count:[0-9]+ tsc_interval:[0-9]+\)$" \
+			"$out" || fail "no exact time_bench line for $s"
+	done
+	"$TOP/build/tests/schema_check" "$j" || fail "JSON does not validate against ppbench/1"
+	for s in ring ring-xcpu fast slow; do
+		local sel=".scenarios[] | select(.name == \"$s\")"
+		assert_eq "$(jq_get "$j" "$sel | .status")" ok "$s ran"
+		assert_eq "$(jq_get "$j" "$sel | .cycles_per_elem.runs | length")" 3 "$s repetitions"
+		assert_eq "$(jq_get "$j" "$sel | .repeat")" 3 "$s repeat field"
+		jq -e "$sel | .purity >= 0.95" "$j" >/dev/null ||
+			fail "$s purity $(jq "$sel | .purity" "$j") below 95 %"
+		jq -e "$sel | .cycles_per_elem.median > 0 and .ns_per_elem.median > 0" "$j" \
+			>/dev/null || fail "$s has no positive figures"
+		jq -e "$sel | .path_cost_cycles.method | length > 10" "$j" >/dev/null ||
+			fail "$s names no path-figure method"
+	done
+	# the recipes this kernel is known to need (kernel-paths §6, 6.12+)
+	assert_match "$(jq_get "$j" '.scenarios[] | select(.name == "ring") | .recipe')" \
+		'^lf-drop;' "ring recipe"
+	assert_match "$(jq_get "$j" '.scenarios[] | select(.name == "fast") | .recipe')" \
+		'^generic-frags;' "fast recipe"
+	assert_match "$(jq_get "$j" '.scenarios[] | select(.name == "slow") | .recipe')" \
+		'batch 1, 64 frames/syscall' "slow recipe"
+	# ring-xcpu: producer and consumer CPUs, and their sum is the figure
+	jq -e '.scenarios[] | select(.name == "ring-xcpu") | .per_cpu | length == 2 and
+		.[0].role == "producer" and .[1].role == "consumer" and .[0].cpu != .[1].cpu' \
+		"$j" >/dev/null || fail "ring-xcpu per-CPU figures"
+	jq -e '.scenarios[] | select(.name == "ring-xcpu") |
+		(.per_cpu[0].cycles_per_elem.runs[0] + .per_cpu[1].cycles_per_elem.runs[0] -
+		 .cycles_per_elem.runs[0]) | fabs < 0.01' "$j" >/dev/null ||
+		fail "ring-xcpu figure is not producer + consumer"
+	# host metadata for comparisons
+	jq -e '.host | (.tsc_hz > 0) and (.kernel | length > 0) and (.mitigations | type ==
+		"object") and (.config | type == "object")' "$j" >/dev/null || fail "host metadata"
+	assert_match "$out" '^scenario +cycles/el +ns/elem' "summary table"
+	awk 'length > 100 && !/^Type:/ && !/^  / { exit 1 }' "$out" ||
+		fail "a summary line is wider than 100 columns"
+}
+
+test_bench_proof_counts_in_output() {
+	expect_exit 0 "$PPBENCH" bench --scenario ring --loops 100000 --repeat 1
+	assert_match "$LAST_OUT" 'proof \((tracepoint|fentry) backend, 100000 elements\): alloc cache [0-9]+ refill [0-9]+ slow 1 \(64 pages\) \| ret cache 0 ring 100000 release 0' \
+		"ring proof counts"
+	assert_match "$LAST_OUT" '^  recipe: lf-drop; ' "recipe printed"
+}
+
+# Interrupted mid-run: nothing of the private environment may remain.
+check_bench_signal() { # SIG
+	local out=$TMPD/b.out ns
+	# A background job of a script starts with SIGINT ignored: give it back
+	# its default, as an interactive Ctrl-C would have it.
+	env --default-signal=INT "$PPBENCH" bench --scenario fast --loops 2000000 --repeat 50 \
+		>"$out" 2>&1 &
+	local pid=$!
+	for _ in $(seq 100); do
+		ns=$(ls -l /proc/$pid/fd 2>/dev/null | grep -o 'net:\[[0-9]*\]' | grep -o '[0-9]*' |
+			sort -u | grep -v "^$(netns_of $$)$" | head -1)
+		[ -n "$ns" ] && break
+		sleep 0.1
+	done
+	[ -n "$ns" ] || fail "bench did not create its namespaces"
+	sleep 1
+	kill -"$1" $pid
+	wait $pid
+	assert_netns_gone "$ns" "bench after SIG$1"
+}
+
+test_bench_sigint_cleans_up() {
+	check_bench_signal INT
+}
+
+test_bench_sigterm_cleans_up() {
+	check_bench_signal TERM
+}
+
+test_bench_bad_input() {
+	expect_exit 2 "$PPBENCH" bench --scenario ring,warp
+	expect_one_line_error "unknown scenario 'warp'"
+	expect_exit 2 "$PPBENCH" bench --repeat 0
+	expect_one_line_error "--repeat 0 is out of range"
+	expect_exit 2 "$PPBENCH" bench --loops 999
+	expect_one_line_error "--loops 999 is out of range"
+	expect_exit 2 "$PPBENCH" bench --loops 100000000000
+	expect_one_line_error "--loops 100000000000 is out of range"
+	expect_exit 2 "$PPBENCH" bench --cpu 4096
+	expect_one_line_error "--cpu 4096 is out of range"
+	expect_exit 2 "$PPBENCH" bench --batch 257
+	expect_one_line_error "--batch 257 is out of range"
+	expect_exit 2 "$PPBENCH" bench --iface nosuchif0
+	expect_one_line_error "interface 'nosuchif0' does not exist"
+	expect_exit 2 "$PPBENCH" bench --json /nonexistent-dir/b.json
+	expect_one_line_error "cannot write"
+	expect_exit 2 "$PPBENCH" bench extra
+	expect_one_line_error "unexpected argument 'extra'"
+}
+
+test_bench_iface_without_xdp() {
+	# A dummy-like device without native XDP: the loopback of a fresh namespace.
+	expect_exit 2 unshare -n "$PPBENCH" bench --iface lo --scenario ring
+	expect_one_line_error "--iface lo has no native XDP support"
+}
