@@ -27,12 +27,19 @@ const volatile __u32 gen_ifindex;	 /* ppb_xdp_gen: bpf_redirect target, 0: devma
 
 /* Run control from user space (.bss, read every packet: keep it small). */
 __u64 run_gen;	     /* bumped before each run: spans never cross runs */
-__u32 proof;	     /* sample pool state per frame */
+__u32 proof;	     /* sample pool state every 2^proof_shift frames per CPU */
+__u32 proof_shift;   /* 0 in proof runs; load uses 6 (cheap, still < any ring size) */
+__u32 napi_clock;    /* ACTION timing per NAPI poll (load) instead of every 2^n elements */
 __u32 elems_role;    /* enum role whose frames are the pool's allocations */
 __u64 vmemmap_k;     /* virt_to_page: page = k + (va >> 12) * sizeof(struct page) */
 __u64 calib_pool;    /* calibration: the test-run pool of the last frame */
 __u64 calib_page;    /* ... and its page, for user space to check k */
 __u32 cpu_target;    /* cpumap key (= CPU) for PPB_ACT_CPU */
+/* Filters of the error tracepoints: our programs, our target device, our cpumap. */
+__u32 prog_id[NR_ROLES];
+__u32 xmit_ifindex;
+__u32 xmit_netns;
+__u32 cpumap_id;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -65,10 +72,49 @@ struct batch_clock {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, NR_ROLES);
 	__type(key, __u32);
 	__type(value, struct batch_clock);
 } batch_clock SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ppb_xdp_errs);
+} xdp_errs SEC(".maps");
+
+/* First program run of a batch (NAPI poll, cpumap kthread loop): start the
+ * clock on one batch in four; the batch's end tracepoint stops it. */
+static __always_inline void batch_start(__u32 role)
+{
+	struct batch_clock *bc = bpf_map_lookup_elem(&batch_clock, &role);
+
+	if (!bc)
+		return;
+	if (!bc->n && !(bc->batches & 3))
+		bc->t0 = bpf_ktime_get_ns();
+	bc->n++;
+}
+
+static __always_inline void batch_end(__u32 role)
+{
+	struct ppb_xdp_stats *st;
+	struct batch_clock *bc;
+
+	bc = bpf_map_lookup_elem(&batch_clock, &role);
+	st = bpf_map_lookup_elem(&xdp_stats, &role);
+	if (!bc || !st || !bc->n)
+		return;
+	if (bc->t0 && bc->gen == run_gen) {
+		st->timed_ns += bpf_ktime_get_ns() - bc->t0;
+		st->timed_elems += bc->n;
+	}
+	bc->gen = run_gen;
+	bc->t0 = 0;
+	bc->n = 0;
+	bc->batches++;
+}
 
 /* ---- proof: the frame's page_pool --------------------------------------- */
 
@@ -121,12 +167,16 @@ static __always_inline void proof_sample(struct xdp_md *ctx, int role)
 			created = false, role = -1;
 	}
 	if (role == elems_role) {
+		/* The frames since this CPU's last sample: all allocations of this
+		 * pool (one pool per RX queue, one queue per CPU). */
+		__u64 n = 1ULL << proof_shift;
+
 		if (!(pi->flags & PPB_POOL_F_ELEMS))
 			__sync_fetch_and_or(&pi->flags, PPB_POOL_F_ELEMS);
-		__sync_fetch_and_add(&pi->pending_elems, 1);
+		__sync_fetch_and_add(&pi->pending_elems, n);
 		c = pool_counts_of(&key);
 		if (c)
-			c->elems++;
+			c->elems += n;
 	}
 	pool_sample(pool, pi, &key, role == elems_role);
 }
@@ -160,7 +210,12 @@ static __always_inline void calibrate(struct xdp_md *ctx)
 
 /* ---- per-CPU accounting -------------------------------------------------- */
 
-static __always_inline void account(struct xdp_md *ctx, int role)
+/*
+ * Count the packet; time it either by a sample every 2^sample_shift
+ * elements, or (batched: load's NAPI polls, the cpumap kthread) by the
+ * batch clock, whose spans exclude the idle time between batches.
+ */
+static __always_inline void account(struct xdp_md *ctx, int role, bool batched)
 {
 	struct ppb_xdp_stats *st;
 	__u32 key = role;
@@ -171,7 +226,9 @@ static __always_inline void account(struct xdp_md *ctx, int role)
 		return;
 	st->packets++;
 	st->bytes += (__u64)ctx->data_end - (__u64)ctx->data;
-	if (!(st->packets & ((1ULL << sample_shift) - 1))) {
+	if (batched)
+		batch_start(role);
+	else if (!(st->packets & ((1ULL << sample_shift) - 1))) {
 		now = bpf_ktime_get_ns();
 		if (st->gen == run_gen && st->last_ts) {
 			st->timed_ns += now - st->last_ts;
@@ -180,7 +237,7 @@ static __always_inline void account(struct xdp_md *ctx, int role)
 		st->last_ts = now;
 		st->gen = run_gen;
 	}
-	if (proof)
+	if (proof && !(st->packets & ((1ULL << proof_shift) - 1)))
 		proof_sample(ctx, role);
 }
 
@@ -203,7 +260,7 @@ static __always_inline int do_action(struct xdp_md *ctx, __u32 act)
 SEC("xdp")
 int ppb_xdp_act(struct xdp_md *ctx)
 {
-	account(ctx, ROLE_ACTION);
+	account(ctx, ROLE_ACTION, napi_clock);
 	return do_action(ctx, action);
 }
 
@@ -215,11 +272,18 @@ int ppb_xdp_calib(struct xdp_md *ctx)
 	return XDP_DROP;
 }
 
+/* The generator's bare twin: same verdict, no maps, no clock. */
+SEC("xdp")
+int ppb_xdp_gen_bare(struct xdp_md *ctx)
+{
+	return bpf_redirect(gen_ifindex, 0);
+}
+
 /* Live-frames generator: every frame out of gen_ifindex (or devmap slot 0). */
 SEC("xdp")
 int ppb_xdp_gen(struct xdp_md *ctx)
 {
-	account(ctx, ROLE_GEN);
+	account(ctx, ROLE_GEN, false);
 	if (gen_ifindex)
 		return bpf_redirect(gen_ifindex, 0);
 	return bpf_redirect_map(&tx_devmap, 0, 0);
@@ -237,16 +301,9 @@ int ppb_xdp_bare(struct xdp_md *ctx)
 SEC("xdp/cpumap")
 int ppb_cpumap_prog(struct xdp_md *ctx)
 {
-	struct batch_clock *bc;
-	__u32 zero = 0;
-
-	account(ctx, ROLE_SECOND);
-	bc = bpf_map_lookup_elem(&batch_clock, &zero);
-	if (bc) {
-		if (!bc->n && !(bc->batches & 3))
-			bc->t0 = bpf_ktime_get_ns(); /* time one kthread batch in four */
-		bc->n++;
-	}
+	account(ctx, ROLE_SECOND, true);
+	if (remote_action == XDP_REDIRECT)
+		return bpf_redirect_map(&tx_devmap, 0, 0);
 	return remote_action;
 }
 
@@ -258,29 +315,84 @@ int ppb_cpumap_prog(struct xdp_md *ctx)
 SEC("raw_tp/xdp_cpumap_kthread")
 int BPF_PROG(ppb_tp_cpumap_kthread)
 {
-	struct ppb_xdp_stats *st;
-	struct batch_clock *bc;
-	__u32 zero = 0, role = ROLE_SECOND;
+	batch_end(ROLE_SECOND);
+	return 0;
+}
 
-	bc = bpf_map_lookup_elem(&batch_clock, &zero);
-	st = bpf_map_lookup_elem(&xdp_stats, &role);
-	if (!bc || !st || !bc->n)
+/* End of a NAPI poll on this CPU: closes load's per-poll clock. The span
+ * from the poll's first XDP run to here is the CPU's work on its packets:
+ * driver RX, the program, and for drops the page's return. */
+SEC("raw_tp/napi_poll")
+int BPF_PROG(ppb_tp_napi_clock)
+{
+	batch_end(ROLE_ACTION);
+	return 0;
+}
+
+/* ---- errors and transmits (load, gen) ----------------------------------- */
+
+static __always_inline struct ppb_xdp_errs *errs(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&xdp_errs, &zero);
+}
+
+static __always_inline bool ours(__u64 prog)
+{
+	__u32 id = BPF_CORE_READ((struct bpf_prog *)prog, aux, id);
+
+	return id && (id == prog_id[0] || id == prog_id[1] || id == prog_id[2]);
+}
+
+SEC("raw_tp/xdp_exception")
+int BPF_PROG(ppb_tp_exception, __u64 dev, __u64 prog)
+{
+	struct ppb_xdp_errs *e = errs();
+
+	if (e && ours(prog))
+		e->exception++;
+	return 0;
+}
+
+SEC("raw_tp/xdp_redirect_err")
+int BPF_PROG(ppb_tp_redirect_err, __u64 dev, __u64 prog)
+{
+	struct ppb_xdp_errs *e = errs();
+
+	if (e && ours(prog))
+		e->redirect_err++;
+	return 0;
+}
+
+SEC("raw_tp/xdp_devmap_xmit")
+int BPF_PROG(ppb_tp_devmap_xmit, __u64 from, __u64 to, int sent, int drops, int err)
+{
+	struct net_device *nd = (void *)to;
+	struct ppb_xdp_errs *e = errs();
+
+	if (!e || BPF_CORE_READ(nd, ifindex) != xmit_ifindex ||
+	    BPF_CORE_READ(nd, nd_net.net, ns.inum) != xmit_netns)
 		return 0;
-	if (bc->t0 && bc->gen == run_gen) {
-		st->timed_ns += bpf_ktime_get_ns() - bc->t0;
-		st->timed_elems += bc->n;
-	}
-	bc->gen = run_gen;
-	bc->t0 = 0;
-	bc->n = 0;
-	bc->batches++;
+	e->xmit_sent += sent;
+	e->xmit_drops += drops;
+	return 0;
+}
+
+SEC("raw_tp/xdp_cpumap_enqueue")
+int BPF_PROG(ppb_tp_cpumap_enqueue, int map_id, unsigned int processed, unsigned int drops)
+{
+	struct ppb_xdp_errs *e = errs();
+
+	if (e && cpumap_id && (__u32)map_id == cpumap_id)
+		e->cpumap_drops += drops;
 	return 0;
 }
 
 SEC("xdp/devmap")
 int ppb_devmap_prog(struct xdp_md *ctx)
 {
-	account(ctx, ROLE_SECOND);
+	account(ctx, ROLE_SECOND, false);
 	return remote_action;
 }
 

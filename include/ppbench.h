@@ -142,4 +142,14 @@ struct ppb_xdp_stats {
 	__u64 pad;
 };
 
+/* Per-CPU error and transmit counters from the xdp tracepoints (index 0). */
+struct ppb_xdp_errs {
+	__u64 exception;    /* xdp_exception of our programs (ABORTED, bad action, TX failure) */
+	__u64 redirect_err; /* xdp_redirect_err of our programs */
+	__u64 xmit_sent;    /* xdp_devmap_xmit to the target device: frames sent */
+	__u64 xmit_drops;   /* ... and the frames the driver did not take */
+	__u64 cpumap_drops; /* xdp_cpumap_enqueue on our cpumap: remote queue full */
+	__u64 pad[3];
+};
+
 #endif

@@ -203,7 +203,7 @@ int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env
 	/* Without the calibration proof runs cannot find a frame's pool. */
 	if (obs && obs_backend(obs) == OBS_TRACEPOINT && xdpo_calibrate(c->x))
 		pr_warn("cannot map frames to their page_pool: ring/cache counts unavailable\n");
-	err = attach_peer(c) ?: open_socket(c);
+	err = xdpo_attach_tracing(c->x) ?: attach_peer(c) ?: open_socket(c);
 	if (!err && recipes[id].live)
 		err = pin_dispatcher(c, id == RCP_LF_VETH ? "ppb_xdp_gen" : "ppb_xdp_act");
 	if (!err && id == RCP_XCPU) {

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Output helpers shared by watch, recipe, bench and load. */
+#include <net/if.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include "counts.h"
+#include "observer.h"
 #include "report.h"
 
 static void maybe_u64(struct json *j, const char *key, uint64_t v, bool known)
@@ -65,3 +69,120 @@ const char *fmt_count(uint64_t v, char *buf, size_t len)
 	buf[o] = '\0';
 	return buf;
 }
+
+static uint32_t my_netns(void)
+{
+	static uint32_t ino;
+	struct stat st;
+
+	if (!ino && !stat("/proc/thread-self/ns/net", &st))
+		ino = st.st_ino;
+	return ino;
+}
+
+/* A device is ours to name only if it lives in our network namespace. */
+bool pool_same_netns(const struct ppb_pool_info *pi)
+{
+	return !pi->netns_ino || pi->netns_ino == my_netns();
+}
+
+
+void pool_dev_name(const struct ppb_pool_info *pi, char *buf, size_t len)
+{
+	char name[IF_NAMESIZE];
+
+	if (!pi->ifindex)
+		snprintf(buf, len, "-");
+	else if (pool_same_netns(pi) && if_indextoname(pi->ifindex, name))
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "if%d@ns", pi->ifindex); /* another namespace */
+}
+
+int32_t pool_inflight(const struct ppb_pool_info *pi)
+{
+	if (pi->flags & PPB_POOL_F_DYING)
+		return pi->final_inflight;
+	return (int32_t)(pi->last.hold - pi->last.release);
+}
+
+/* "12.3k" style rate, or n/a. */
+static const char *rate(double v, bool known, char *buf)
+{
+	if (!known)
+		return "n/a";
+	if (v >= 1e6)
+		snprintf(buf, 16, "%.2fM", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(buf, 16, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, 16, "%.0f", v);
+	return buf;
+}
+
+static const char *share(uint64_t part, uint64_t whole, bool known, char *buf)
+{
+	if (!known || !whole)
+		return known ? "-" : "n/a";
+	snprintf(buf, 16, "%.0f%%", 100.0 * part / whole);
+	return buf;
+}
+
+void pool_header(void)
+{
+	printf("%-6s %-5s %-8s %-9s %6s %6s %6s | %6s %6s %6s | %6s %4s %4s %4s\n", "time", "pool",
+	       "kind", "dev", "a:cach", "refill", "slow", "r:cach", "ring", "releas", "inflt", "fast",
+	       "ring", "slow");
+	printf("%-6s %-5s %-8s %-9s %20s | %20s | %6s %14s\n", "", "", "", "", "allocations/s",
+	       "returns/s", "pages", "returns on");
+}
+
+void pool_row(const char *when, const char *pool, const struct ppb_pool_info *pi,
+		      const struct ppb_pool_counts *c, double secs, unsigned known)
+{
+	bool kc = known & KNOWN_CACHE, kr = known & KNOWN_RING;
+	uint64_t rets = c->ret_cache + c->ret_ring + c->ret_release;
+	char dev[IF_NAMESIZE + 4], b[9][16];
+
+	pool_dev_name(pi, dev, sizeof(dev));
+	printf("%-6s %-5s %-8s %-9.9s %6s %6s %6s | %6s %6s %6s | %6d %4s %4s %4s\n", when, pool,
+	       pool_kind_name(pi->kind), dev, rate(c->alloc_cache / secs, kc, b[0]),
+	       rate(c->alloc_refill / secs, kc, b[1]), rate(c->alloc_slow / secs, true, b[2]),
+	       rate(c->ret_cache / secs, kc, b[3]), rate(c->ret_ring / secs, kr, b[4]),
+	       rate(c->ret_release / secs, true, b[5]), pool_inflight(pi),
+	       share(c->ret_cache, rets, kc && kr, b[6]), share(c->ret_ring, rets, kc && kr, b[7]),
+	       share(c->ret_release, rets, kc && kr, b[8]));
+}
+
+void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_cpu,
+		      int nr_cpus)
+{
+	unsigned known = path_known(fentry, p->info.flags);
+	char flags[128], dev[IF_NAMESIZE + 4];
+
+	pool_flags_str(&p->info, fentry ? OBS_FENTRY : OBS_TRACEPOINT, flags, sizeof(flags));
+	pool_dev_name(&p->info, dev, sizeof(dev));
+	json_obj_begin(j, NULL);
+	json_u64(j, "id", p->info.id);
+	json_str(j, "kind", pool_kind_name(p->info.kind));
+	json_i64(j, "ifindex", p->info.ifindex);
+	json_u64(j, "netns", p->info.netns_ino);
+	json_str(j, "dev", dev);
+	json_i64(j, "inflight", pool_inflight(&p->info));
+	json_str(j, "flags", flags);
+	json_path(j, "path", &p->total, known);
+	if (per_cpu) {
+		json_arr_begin(j, "per_cpu");
+		for (int c = 0; c < nr_cpus; c++) {
+			if (counts_zero(&p->percpu[c]))
+				continue;
+			json_obj_begin(j, NULL);
+			json_u64(j, "cpu", c);
+			json_path(j, "path", &p->percpu[c], known);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+	}
+	json_obj_end(j);
+}
+

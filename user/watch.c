@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 #include "cli.h"
@@ -92,124 +91,9 @@ struct watch {
 	bool seen_iface_pool;
 };
 
-static uint32_t my_netns(void)
-{
-	static uint32_t ino;
-	struct stat st;
-
-	if (!ino && !stat("/proc/thread-self/ns/net", &st))
-		ino = st.st_ino;
-	return ino;
-}
-
-/* A device is ours to name only if it lives in our network namespace. */
-static bool same_netns(const struct ppb_pool_info *pi)
-{
-	return !pi->netns_ino || pi->netns_ino == my_netns();
-}
-
 static bool pool_wanted(const struct watch *w, const struct pool_snap *p)
 {
-	return !w->cfg->ifindex || (p->info.ifindex == w->cfg->ifindex && same_netns(&p->info));
-}
-
-static void dev_name(const struct ppb_pool_info *pi, char *buf, size_t len)
-{
-	char name[IF_NAMESIZE];
-
-	if (!pi->ifindex)
-		snprintf(buf, len, "-");
-	else if (same_netns(pi) && if_indextoname(pi->ifindex, name))
-		snprintf(buf, len, "%s", name);
-	else
-		snprintf(buf, len, "if%d@ns", pi->ifindex); /* another namespace */
-}
-
-static int32_t inflight(const struct ppb_pool_info *pi)
-{
-	if (pi->flags & PPB_POOL_F_DYING)
-		return pi->final_inflight;
-	return (int32_t)(pi->last.hold - pi->last.release);
-}
-
-/* "12.3k" style rate, or n/a. */
-static const char *rate(double v, bool known, char *buf)
-{
-	if (!known)
-		return "n/a";
-	if (v >= 1e6)
-		snprintf(buf, 16, "%.2fM", v / 1e6);
-	else if (v >= 1e4)
-		snprintf(buf, 16, "%.1fk", v / 1e3);
-	else
-		snprintf(buf, 16, "%.0f", v);
-	return buf;
-}
-
-static const char *share(uint64_t part, uint64_t whole, bool known, char *buf)
-{
-	if (!known || !whole)
-		return known ? "-" : "n/a";
-	snprintf(buf, 16, "%.0f%%", 100.0 * part / whole);
-	return buf;
-}
-
-static void print_header(void)
-{
-	printf("%-6s %-5s %-8s %-9s %6s %6s %6s | %6s %6s %6s | %6s %4s %4s %4s\n", "time", "pool",
-	       "kind", "dev", "a:cach", "refill", "slow", "r:cach", "ring", "releas", "inflt", "fast",
-	       "ring", "slow");
-	printf("%-6s %-5s %-8s %-9s %20s | %20s | %6s %14s\n", "", "", "", "", "allocations/s",
-	       "returns/s", "pages", "returns on");
-}
-
-static void print_row(const char *when, const char *pool, const struct ppb_pool_info *pi,
-		      const struct ppb_pool_counts *c, double secs, unsigned known)
-{
-	bool kc = known & KNOWN_CACHE, kr = known & KNOWN_RING;
-	uint64_t rets = c->ret_cache + c->ret_ring + c->ret_release;
-	char dev[IF_NAMESIZE + 4], b[9][16];
-
-	dev_name(pi, dev, sizeof(dev));
-	printf("%-6s %-5s %-8s %-9.9s %6s %6s %6s | %6s %6s %6s | %6d %4s %4s %4s\n", when, pool,
-	       pool_kind_name(pi->kind), dev, rate(c->alloc_cache / secs, kc, b[0]),
-	       rate(c->alloc_refill / secs, kc, b[1]), rate(c->alloc_slow / secs, true, b[2]),
-	       rate(c->ret_cache / secs, kc, b[3]), rate(c->ret_ring / secs, kr, b[4]),
-	       rate(c->ret_release / secs, true, b[5]), inflight(pi),
-	       share(c->ret_cache, rets, kc && kr, b[6]), share(c->ret_ring, rets, kc && kr, b[7]),
-	       share(c->ret_release, rets, kc && kr, b[8]));
-}
-
-static void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_cpu,
-		      int nr_cpus)
-{
-	unsigned known = path_known(fentry, p->info.flags);
-	char flags[128], dev[IF_NAMESIZE + 4];
-
-	pool_flags_str(&p->info, fentry ? OBS_FENTRY : OBS_TRACEPOINT, flags, sizeof(flags));
-	dev_name(&p->info, dev, sizeof(dev));
-	json_obj_begin(j, NULL);
-	json_u64(j, "id", p->info.id);
-	json_str(j, "kind", pool_kind_name(p->info.kind));
-	json_i64(j, "ifindex", p->info.ifindex);
-	json_u64(j, "netns", p->info.netns_ino);
-	json_str(j, "dev", dev);
-	json_i64(j, "inflight", inflight(&p->info));
-	json_str(j, "flags", flags);
-	json_path(j, "path", &p->total, known);
-	if (per_cpu) {
-		json_arr_begin(j, "per_cpu");
-		for (int c = 0; c < nr_cpus; c++) {
-			if (counts_zero(&p->percpu[c]))
-				continue;
-			json_obj_begin(j, NULL);
-			json_u64(j, "cpu", c);
-			json_path(j, "path", &p->percpu[c], known);
-			json_obj_end(j);
-		}
-		json_arr_end(j);
-	}
-	json_obj_end(j);
+	return !w->cfg->ifindex || (p->info.ifindex == w->cfg->ifindex && pool_same_netns(&p->info));
 }
 
 static void report(struct watch *w, const struct obs_snapshot *d, double secs, const char *when,
@@ -233,14 +117,14 @@ static void report(struct watch *w, const struct obs_snapshot *d, double secs, c
 			continue;
 		shown++;
 		snprintf(pool, sizeof(pool), "%u", p->info.id);
-		print_row(shown == 1 ? when : "", pool, &p->info, &p->total, secs, known);
+		pool_row(shown == 1 ? when : "", pool, &p->info, &p->total, secs, known);
 		for (int c = 0; w->cfg->per_cpu && c < d->nr_cpus; c++) {
 			char cpu[16];
 
 			if (counts_zero(&p->percpu[c]))
 				continue;
 			snprintf(cpu, sizeof(cpu), " cpu%d", c);
-			print_row("", cpu, &p->info, &p->percpu[c], secs, known);
+			pool_row("", cpu, &p->info, &p->percpu[c], secs, known);
 		}
 		if (w->j)
 			json_pool(w->j, p, d->fentry, w->cfg->per_cpu, d->nr_cpus);
@@ -348,7 +232,7 @@ static void summary(struct watch *w)
 	secs = (now.ts_ns - w->t0) / 1e9;
 	printf("summary: %.1f s, %d intervals (rates are per second over the whole run)\n", secs,
 	       w->intervals);
-	print_header();
+	pool_header();
 	report(w, &d, secs > 0 ? secs : 1, "total", true);
 	obs_snapshot_free(&d);
 	obs_snapshot_free(&now);
@@ -369,7 +253,7 @@ static void banner(const struct watch *w)
 	if (w->cfg->ifname)
 		printf("no page_pool of %s seen yet: pools show up when they take the slow path,\n"
 		       "register for XDP or are polled; watching\n", w->cfg->ifname);
-	print_header();
+	pool_header();
 }
 
 static int watch_run(void *c, int argc, char **argv)

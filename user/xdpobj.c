@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "env.h"
+#include "util.h"
 #include "kfeatures.h"
 #include "log.h"
 #include "observer.h"
@@ -20,6 +21,8 @@ struct xdpo {
 	struct xdp_bpf *skel;
 	int nr_cpus;
 	bool calibrated;
+	struct bpf_link *links[8];
+	int nr_links;
 };
 
 static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
@@ -37,6 +40,17 @@ static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
 	bpf_program__set_autoload(s->progs.ppb_devmap_prog, o->second_stage);
 	bpf_program__set_autoload(s->progs.ppb_tp_cpumap_kthread,
 				  o->cpumap_timing && ppb_tracepoint_present("xdp_cpumap_kthread"));
+	bpf_program__set_autoload(s->progs.ppb_tp_napi_clock,
+				  o->napi_clock && ppb_tracepoint_present("napi_poll"));
+	bpf_program__set_autoload(s->progs.ppb_tp_exception,
+				  o->errors && ppb_tracepoint_present("xdp_exception"));
+	bpf_program__set_autoload(s->progs.ppb_tp_redirect_err,
+				  o->errors && ppb_tracepoint_present("xdp_redirect_err"));
+	bpf_program__set_autoload(s->progs.ppb_tp_devmap_xmit,
+				  o->errors && ppb_tracepoint_present("xdp_devmap_xmit"));
+	bpf_program__set_autoload(s->progs.ppb_tp_cpumap_enqueue,
+				  o->errors && ppb_tracepoint_present("xdp_cpumap_enqueue"));
+	s->bss->napi_clock = o->napi_clock;
 	/* Second-stage programs must carry the same frags flag as the main one,
 	 * or the kernel refuses them in the map entry (xdp-tools 1.6.3's bug). */
 	if (o->frags)
@@ -44,6 +58,26 @@ static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
 			if (bpf_program__type(p) == BPF_PROG_TYPE_XDP)
 				bpf_program__set_flags(p, bpf_program__flags(p) |
 								  BPF_F_XDP_HAS_FRAGS);
+}
+
+static __u32 prog_id(struct bpf_program *p)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_program__fd(p) < 0 || bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+		return 0;
+	return info.id;
+}
+
+static __u32 map_id(struct bpf_map *m)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(bpf_map__fd(m), &info, &len))
+		return 0;
+	return info.id;
 }
 
 int xdpo_open(struct xdpo **out, const struct xdpo_opts *o)
@@ -71,6 +105,11 @@ int xdpo_open(struct xdpo **out, const struct xdpo_opts *o)
 	err = xdp_bpf__load(x->skel);
 	if (err)
 		goto fail;
+	/* The error tracepoints count only our programs. */
+	x->skel->bss->prog_id[ROLE_ACTION] = prog_id(x->skel->progs.ppb_xdp_act);
+	x->skel->bss->prog_id[ROLE_GEN] = prog_id(x->skel->progs.ppb_xdp_gen);
+	x->skel->bss->prog_id[ROLE_SECOND] = prog_id(x->skel->progs.ppb_cpumap_prog);
+	x->skel->bss->cpumap_id = map_id(x->skel->maps.tx_cpumap);
 	*out = x;
 	return 0;
 fail:
@@ -85,6 +124,8 @@ void xdpo_close(struct xdpo *x)
 {
 	if (!x)
 		return;
+	for (int i = 0; i < x->nr_links; i++)
+		bpf_link__destroy(x->links[i]);
 	xdp_bpf__destroy(x->skel);
 	free(x);
 }
@@ -231,4 +272,46 @@ int xdpo_pin_dispatcher(struct xdpo *x, const char *prog, int *ns_fd)
 	link = xdpo_attach(x, prog, 1 /* lo */, true);
 	netns_leave_fd(orig);
 	return link;
+}
+
+int xdpo_attach_tracing(struct xdpo *x)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, x->skel->obj) {
+		if (bpf_program__type(p) != BPF_PROG_TYPE_RAW_TRACEPOINT ||
+		    bpf_program__fd(p) < 0 || x->nr_links >= (int)ARRAY_SIZE(x->links))
+			continue;
+		x->links[x->nr_links] = bpf_program__attach(p);
+		if (!x->links[x->nr_links]) {
+			int err = -errno;
+
+			pr_err("cannot attach %s: %s\n", bpf_program__name(p), strerror(-err));
+			return err;
+		}
+		x->nr_links++;
+	}
+	return 0;
+}
+
+void xdpo_set_proof(struct xdpo *x, bool on, uint32_t shift, enum xdp_role elems_role)
+{
+	x->skel->bss->proof_shift = shift;
+	x->skel->bss->elems_role = elems_role;
+	x->skel->bss->proof = on && x->calibrated;
+}
+
+void xdpo_set_err_filter(struct xdpo *x, int xmit_ifindex, uint32_t xmit_netns)
+{
+	x->skel->bss->xmit_ifindex = xmit_ifindex;
+	x->skel->bss->xmit_netns = xmit_netns;
+}
+
+int xdpo_errs(struct xdpo *x, struct ppb_xdp_errs *percpu)
+{
+	__u32 key = 0;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(x->skel->maps.xdp_errs), &key, percpu))
+		return -errno;
+	return 0;
 }

@@ -21,6 +21,8 @@ struct xdpo_opts {
 	bool frags;		 /* load programs with BPF_F_XDP_HAS_FRAGS */
 	bool second_stage;	 /* load the cpumap/devmap programs */
 	bool cpumap_timing;	 /* consumer timing via xdp_cpumap_kthread */
+	bool napi_clock;	 /* ACTION timing per NAPI poll (traffic that comes and goes) */
+	bool errors;		 /* xdp tracepoints: exceptions, redirect errors, xmits */
 };
 
 struct xdpo;
@@ -43,6 +45,14 @@ void xdpo_begin_run(struct xdpo *x, bool proof, enum xdp_role elems_role);
 /* One live-frames BPF_PROG_RUN on the calling thread's CPU. duration: ns/frame. */
 int xdpo_live_run(struct xdpo *x, const char *prog, int ingress_ifindex, uint32_t batch,
 		  uint32_t repeat, const void *pkt, uint32_t len, uint32_t *duration);
+
+/* Attach the tracepoint programs the options asked for (links kept in x). */
+int xdpo_attach_tracing(struct xdpo *x);
+/* Proof sampling for continuous traffic: every 2^shift frames per CPU. */
+void xdpo_set_proof(struct xdpo *x, bool on, uint32_t shift, enum xdp_role elems_role);
+/* Filters of the error tracepoints (ids of our programs, target device, cpumap). */
+void xdpo_set_err_filter(struct xdpo *x, int xmit_ifindex, uint32_t xmit_netns);
+int xdpo_errs(struct xdpo *x, struct ppb_xdp_errs *percpu);
 
 /* Per-CPU stats of a role (nr_cpus entries, caller-allocated). */
 int xdpo_stats(struct xdpo *x, enum xdp_role role, struct ppb_xdp_stats *percpu);
