@@ -158,7 +158,7 @@ int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 	if (in_put)
 		s->put_released++;
 	else if (!obs_cfg.fentry)
-		pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_ELEMS));
+		pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_ELEMS) && !elems_active());
 	return 0;
 }
 
@@ -220,7 +220,7 @@ int BPF_PROG(ppb_tp_napi_poll, __u64 napi, int work, int budget)
 		return 0;
 	pi = pool_get(pool, &key, false);
 	if (pi)
-		pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_ELEMS));
+		pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_ELEMS) && !elems_active());
 	return 0;
 }
 
@@ -461,9 +461,36 @@ static long flush_one(struct bpf_map *map, const void *key, void *value, void *c
  * sample are counted. Must only run when the pools' allocations are quiet
  * or counted (it closes the allocation-side interval).
  */
+/* Packets of sparse sampling not yet handed to their pool: give them now. */
+static __always_inline void flush_unsampled(__u32 cpu)
+{
+	struct ppb_pool_counts *c;
+	struct ppb_pool_info *pi;
+	struct proof_cpu *pc;
+	__u32 zero = 0;
+
+	pc = bpf_map_lookup_percpu_elem(&proof_cpu, &zero, cpu);
+	/* No sample on this CPU yet: its first sample will count them. */
+	if (!pc || !pc->unsampled || pc->key.ptr <= 1)
+		return;
+	pi = bpf_map_lookup_elem(&pool_info, &pc->key);
+	c = bpf_map_lookup_percpu_elem(&pool_counts, &pc->key, cpu);
+	if (pi && !(pi->flags & PPB_POOL_F_DYING)) {
+		__sync_fetch_and_add(&pi->pending_elems, pc->unsampled);
+		if (c)
+			c->elems += pc->unsampled;
+	}
+	pc->unsampled = 0;
+}
+
 SEC("xdp")
 int ppb_obs_flush(struct xdp_md *ctx)
 {
+	for (__u32 cpu = 0; cpu < PPB_MAX_CPUS; cpu++) {
+		if (cpu >= obs_cfg.nr_cpus)
+			break;
+		flush_unsampled(cpu);
+	}
 	bpf_for_each_map_elem(&pool_info, flush_one, NULL, 0);
 	return XDP_PASS;
 }

@@ -68,6 +68,45 @@ struct {
 	__type(value, struct ppb_pool_counts);
 } pool_counts SEC(".maps");
 
+/*
+ * Sparse proof sampling (load): packets since the last sample, per CPU, and
+ * the pool of that sample. A flush at the end of an interval hands them to
+ * that pool, so the allocation count is complete at every report.
+ */
+struct proof_cpu {
+	struct ppb_pool_key key;
+	__u64 unsampled;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct proof_cpu);
+} proof_cpu SEC(".maps");
+
+/* Run-time switches shared by the observer and the XDP objects. */
+struct obs_ctl {
+	__u32 elems_active; /* an XDP program of ours counts allocations: it alone
+			     * (and flushes) keeps the allocation-side ledger */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct obs_ctl);
+} obs_ctl SEC(".maps");
+
+static __always_inline bool elems_active(void)
+{
+	__u32 zero = 0;
+	struct obs_ctl *c = bpf_map_lookup_elem(&obs_ctl, &zero);
+
+	return c && c->elems_active;
+}
+
 const volatile struct ppb_obs_config obs_cfg = {};
 
 /* ---- reading pool state ------------------------------------------------- */
@@ -314,6 +353,10 @@ static __always_inline void pool_sample(__u64 ptr, struct ppb_pool_info *pi,
 	if (!pool_lock(pi))
 		return;
 	pool_read_state((void *)ptr, pi, &now);
+	/* A fragment page in use: several packets share a page, reused in place
+	 * when all are freed (page_pool_drain_frag), invisible to the counters. */
+	if (!(pi->flags & PPB_POOL_F_FRAG) && BPF_CORE_READ((struct page_pool *)ptr, frag_users))
+		pi->flags |= PPB_POOL_F_FRAG;
 	c = obs_cfg.fentry ? NULL : pool_counts_of(key);
 	if (!c)
 		goto save; /* fentry counts every call; keep the state for in-flight */

@@ -137,7 +137,11 @@ static __always_inline __u64 frame_pool(struct xdp_md *ctx, __u64 *pagep)
 	return (__u64)BPF_CORE_READ(page, pp);
 }
 
-static __always_inline void proof_sample(struct xdp_md *ctx, int role)
+/*
+ * pc: the allocating role's per-CPU count of frames since its last sample,
+ * this one included (NULL for other roles, which only sample).
+ */
+static __always_inline void proof_sample(struct xdp_md *ctx, int role, struct proof_cpu *pc)
 {
 	struct ppb_pool_counts *c;
 	struct ppb_pool_key key;
@@ -145,8 +149,13 @@ static __always_inline void proof_sample(struct xdp_md *ctx, int role)
 	__u64 page = 0, pool = frame_pool(ctx, &page);
 	bool created = false;
 
-	if (!pool)
+	if (!pool) {
+		if (pc) { /* not a page_pool page: not an allocation we can place */
+			pc->key.ptr = 1;
+			pc->unsampled = 0;
+		}
 		return;
+	}
 	pi = pool_get_new(pool, &key, false, &created);
 	if (!pi)
 		return;
@@ -166,11 +175,17 @@ static __always_inline void proof_sample(struct xdp_md *ctx, int role)
 		else
 			created = false, role = -1;
 	}
-	if (role == elems_role) {
+	if (role == elems_role && pc) {
 		/* The frames since this CPU's last sample: all allocations of this
-		 * pool (one pool per RX queue, one queue per CPU). */
-		__u64 n = 1ULL << proof_shift;
+		 * pool (one pool per RX queue, one queue per CPU) - unless the pool
+		 * is new: its baseline starts with this frame. */
+		__u64 n = created ? 1 : pc->unsampled;
 
+		pc->key = key;
+		pc->unsampled = 0;
+		/* A ring that small can wrap between two samples: say so. */
+		if (n >= pi->ring_size && !(pi->flags & PPB_POOL_F_WRAP_RISK))
+			__sync_fetch_and_or(&pi->flags, PPB_POOL_F_WRAP_RISK);
 		if (!(pi->flags & PPB_POOL_F_ELEMS))
 			__sync_fetch_and_or(&pi->flags, PPB_POOL_F_ELEMS);
 		__sync_fetch_and_add(&pi->pending_elems, n);
@@ -218,7 +233,8 @@ static __always_inline void calibrate(struct xdp_md *ctx)
 static __always_inline void account(struct xdp_md *ctx, int role, bool batched)
 {
 	struct ppb_xdp_stats *st;
-	__u32 key = role;
+	struct proof_cpu *pc;
+	__u32 key = role, zero = 0;
 	__u64 now;
 
 	st = bpf_map_lookup_elem(&xdp_stats, &key);
@@ -237,8 +253,17 @@ static __always_inline void account(struct xdp_md *ctx, int role, bool batched)
 		st->last_ts = now;
 		st->gen = run_gen;
 	}
-	if (proof && !(st->packets & ((1ULL << proof_shift) - 1)))
-		proof_sample(ctx, role);
+	if (!proof)
+		return;
+	if (role != elems_role) {
+		if (!(st->packets & ((1ULL << proof_shift) - 1)))
+			proof_sample(ctx, role, NULL);
+		return;
+	}
+	pc = bpf_map_lookup_elem(&proof_cpu, &zero);
+	/* Sample on the CPU's first frame, then every 2^proof_shift frames. */
+	if (pc && (++pc->unsampled >= (1ULL << proof_shift) || !pc->key.ptr))
+		proof_sample(ctx, role, pc);
 }
 
 static __always_inline int do_action(struct xdp_md *ctx, __u32 act)
@@ -365,14 +390,23 @@ int BPF_PROG(ppb_tp_redirect_err, __u64 dev, __u64 prog)
 	return 0;
 }
 
+__u64 xmit_dev; /* the target's net_device, learned from its first event */
+
+/* Fires per transmit bulk (<= 16 frames): compare a pointer, read nothing. */
 SEC("raw_tp/xdp_devmap_xmit")
 int BPF_PROG(ppb_tp_devmap_xmit, __u64 from, __u64 to, int sent, int drops, int err)
 {
 	struct net_device *nd = (void *)to;
-	struct ppb_xdp_errs *e = errs();
+	struct ppb_xdp_errs *e;
 
-	if (!e || BPF_CORE_READ(nd, ifindex) != xmit_ifindex ||
-	    BPF_CORE_READ(nd, nd_net.net, ns.inum) != xmit_netns)
+	if (to != xmit_dev) {
+		if (xmit_dev || BPF_CORE_READ(nd, ifindex) != xmit_ifindex ||
+		    BPF_CORE_READ(nd, nd_net.net, ns.inum) != xmit_netns)
+			return 0;
+		xmit_dev = to;
+	}
+	e = errs();
+	if (!e)
 		return 0;
 	e->xmit_sent += sent;
 	e->xmit_drops += drops;

@@ -16,6 +16,7 @@
 #define PPB_PROG_PREFIX "ppb_"
 
 #define PPB_MAX_POOLS 4096
+#define PPB_MAX_CPUS 1024
 
 /* ---- page_pool observer ------------------------------------------------ */
 
@@ -39,6 +40,8 @@ enum {
 					 * counts (cache/refill) are estimates */
 	PPB_POOL_F_MULTI_CPU = 1 << 7,	/* sampled from several CPUs: the per-CPU split of
 					 * ring returns follows the sampler */
+	PPB_POOL_F_FRAG = 1 << 8,	/* hands out page fragments: packets are not page
+					 * allocations, so cache counts are unknown */
 };
 
 /* Pools are keyed by pointer and id: a freed pool's address is reused. */
@@ -117,7 +120,7 @@ struct ppb_obs_config {
 	__u64 ksym_veth_xmit;	  /* veth_xmit (netdev_ops check) */
 	__u64 ksym_veth_poll;	  /* veth_poll (napi_poll samples) */
 	__u32 fentry;		  /* fentry backend active: no sampling needed */
-	__u32 pad;
+	__u32 nr_cpus;		  /* possible CPUs */
 };
 
 /* ---- XDP programs ------------------------------------------------------ */

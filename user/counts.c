@@ -33,6 +33,12 @@ bool counts_zero(const struct ppb_pool_counts *c)
 	return true;
 }
 
+bool counts_traffic(const struct ppb_pool_counts *c)
+{
+	return counts_allocs(c) || counts_returns(c) || c->slow_pages || c->rel_teardown ||
+	       c->refill_pages;
+}
+
 uint64_t counts_allocs(const struct ppb_pool_counts *c)
 {
 	return c->alloc_cache + c->alloc_refill + c->alloc_slow;

@@ -13,6 +13,8 @@ void counts_add(struct ppb_pool_counts *acc, const struct ppb_pool_counts *c);
 void counts_sub(struct ppb_pool_counts *r, const struct ppb_pool_counts *a,
 		const struct ppb_pool_counts *b);
 bool counts_zero(const struct ppb_pool_counts *c);
+/* Any allocation, return or release (samples and elements alone are not traffic). */
+bool counts_traffic(const struct ppb_pool_counts *c);
 uint64_t counts_allocs(const struct ppb_pool_counts *c);
 uint64_t counts_returns(const struct ppb_pool_counts *c);
 const char *pool_kind_name(uint32_t kind);

@@ -5,11 +5,14 @@
 #include "cli.h"
 #include "log.h"
 
-extern const struct cli_cmd cmd_probe, cmd_bench, cmd_env, cmd_recipe, cmd_watch, cmd_compare,
+extern const struct cli_cmd cmd_probe, cmd_bench, cmd_load, cmd_gen, cmd_env, cmd_recipe, cmd_watch,
+	cmd_compare,
 	cmd_plot;
 
 const struct cli_cmd *const cli_commands[] = {
 	&cmd_bench,
+	&cmd_load,
+	&cmd_gen,
 	&cmd_probe,
 	&cmd_env,
 	&cmd_watch,

@@ -209,6 +209,9 @@ static int link_cb(struct nlmsghdr *nh, void *arg)
 		memcpy(out->mac, ATTR_DATA(tb[IFLA_ADDRESS]), 6);
 	if (tb[IFLA_LINK])
 		out->peer_ifindex = *(uint32_t *)ATTR_DATA(tb[IFLA_LINK]);
+	out->peer_netnsid = -1;
+	if (tb[IFLA_LINK_NETNSID])
+		out->peer_netnsid = *(int32_t *)ATTR_DATA(tb[IFLA_LINK_NETNSID]);
 	if (tb[IFLA_MTU])
 		out->mtu = *(uint32_t *)ATTR_DATA(tb[IFLA_MTU]);
 	if (tb[IFLA_LINKINFO]) {
@@ -230,6 +233,18 @@ int rtnl_link_get(struct nl_sock *s, const char *name, int ifindex, struct link_
 	msg_init(&m, RTM_GETLINK, 0, &ifi, sizeof(ifi));
 	if (name)
 		attr_put_str(&m, IFLA_IFNAME, name);
+	attr_put_u32(&m, IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS);
+	return nl_talk(s, &m, link_cb, out);
+}
+
+int rtnl_link_get_nsid(struct nl_sock *s, int netnsid, int ifindex, struct link_info *out)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = ifindex };
+	struct nl_msg m;
+
+	memset(out, 0, sizeof(*out));
+	msg_init(&m, RTM_GETLINK, 0, &ifi, sizeof(ifi));
+	attr_put_u32(&m, IFLA_TARGET_NETNSID, netnsid);
 	attr_put_u32(&m, IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS);
 	return nl_talk(s, &m, link_cb, out);
 }

@@ -27,12 +27,15 @@ struct link_info {
 	uint8_t mac[6];
 	bool up;
 	int peer_ifindex;	/* IFLA_LINK (veth peer), 0 if none */
+	int peer_netnsid;	/* IFLA_LINK_NETNSID: peer in another namespace, else -1 */
 	int mtu;
 };
 
 /* veth pair: end A in namespace fd ns_a, end B in ns_b. */
 int rtnl_veth_create(struct nl_sock *s, const char *a, int ns_a, const char *b, int ns_b);
 int rtnl_link_get(struct nl_sock *s, const char *name, int ifindex, struct link_info *out);
+/* The same for ifindex in the namespace with id netnsid (as seen from ours). */
+int rtnl_link_get_nsid(struct nl_sock *s, int netnsid, int ifindex, struct link_info *out);
 int rtnl_link_set_up(struct nl_sock *s, int ifindex);
 int rtnl_link_set_mtu(struct nl_sock *s, int ifindex, int mtu);
 int rtnl_addr_add(struct nl_sock *s, int ifindex, const struct ip_addr *a, int prefixlen);

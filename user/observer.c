@@ -120,6 +120,7 @@ static void setup_config(struct observer *o, bool fentry)
 	c->ksym_veth_xmit = ksym_addr("veth_xmit");
 	c->ksym_veth_poll = ksym_addr("veth_poll");
 	c->fentry = fentry;
+	c->nr_cpus = libbpf_num_possible_cpus();
 }
 
 static int load(struct observer *o, bool fentry)
@@ -270,6 +271,27 @@ int obs_pool_info_fd(const struct observer *o)
 int obs_pool_counts_fd(const struct observer *o)
 {
 	return bpf_map__fd(o->skel->maps.pool_counts);
+}
+
+int obs_proof_cpu_fd(const struct observer *o)
+{
+	return bpf_map__fd(o->skel->maps.proof_cpu);
+}
+
+int obs_ctl_fd(const struct observer *o)
+{
+	return bpf_map__fd(o->skel->maps.obs_ctl);
+}
+
+int obs_set_elems_active(struct observer *o, bool on)
+{
+	__u32 zero = 0;
+	struct { __u32 on, pad; } v = { on, 0 };
+
+	if (bpf_map_update_elem(obs_ctl_fd(o), &zero, &v, 0))
+		return -errno;
+	/* A common start line: every pool's baseline and every CPU's count now. */
+	return obs_flush(o);
 }
 
 const struct ppb_obs_config *obs_config(const struct observer *o)
@@ -436,6 +458,7 @@ void pool_flags_str(const struct ppb_pool_info *pi, enum obs_backend b, char *bu
 	ADD(b == OBS_TRACEPOINT && (pi->flags & PPB_POOL_F_TINY_RING), "tiny-ring");
 	ADD(b == OBS_TRACEPOINT && (pi->flags & PPB_POOL_F_INCONSISTENT), "inconsistent");
 	ADD(b == OBS_TRACEPOINT && (pi->flags & PPB_POOL_F_MULTI_CPU), "multi-cpu");
+	ADD(pi->flags & PPB_POOL_F_FRAG, "frag");
 	ADD(pi->flags & PPB_POOL_F_DYING, "destroyed");
 #undef ADD
 }

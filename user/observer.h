@@ -52,6 +52,11 @@ const char *obs_not_counted(const struct observer *o);
 /* Map fds for other BPF objects to share (bpf_map__reuse_fd). */
 int obs_pool_info_fd(const struct observer *o);
 int obs_pool_counts_fd(const struct observer *o);
+int obs_proof_cpu_fd(const struct observer *o);
+int obs_ctl_fd(const struct observer *o);
+/* Our XDP program counts allocations from now on (or stops): only it and
+ * flushes keep the allocation-side ledger; sets a common baseline. */
+int obs_set_elems_active(struct observer *o, bool on);
 /* The observer rodata config, for other objects that include pool.bpf.h. */
 const struct ppb_obs_config *obs_config(const struct observer *o);
 uint64_t obs_fentry_missed(const struct observer *o);

@@ -398,7 +398,8 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 	memset(res, 0, sizeof(*res));
 	proof = proof && c->obs;
 	res->proof = proof;
-	if (proof && (obs_start(c->obs) || obs_snapshot(c->obs, &s0)))
+	if (proof && (obs_start(c->obs) || obs_set_elems_active(c->obs, true) ||
+		      obs_snapshot(c->obs, &s0)))
 		return -EIO;
 	xdpo_begin_run(c->x, proof, recipes[c->id].elems_role);
 	err = read_roles(c, before);
@@ -415,6 +416,7 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 	if (proof) {
 		if (!err && !obs_snapshot(c->obs, &s1))
 			err = obs_delta(&s0, &s1, &res->counts);
+		obs_set_elems_active(c->obs, false);
 		obs_stop(c->obs);
 		if (!err)
 			obs_forget_dead(c->obs, &s1);

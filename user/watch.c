@@ -113,7 +113,7 @@ static void report(struct watch *w, const struct obs_snapshot *d, double secs, c
 		const struct pool_snap *p = &d->pools[i];
 		unsigned known = path_known(d->fentry, p->info.flags);
 
-		if (!pool_wanted(w, p) || (counts_zero(&p->total) && !summary))
+		if (!pool_wanted(w, p) || (!counts_traffic(&p->total) && !summary))
 			continue;
 		shown++;
 		snprintf(pool, sizeof(pool), "%u", p->info.id);

@@ -47,9 +47,9 @@ static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
 	bpf_program__set_autoload(s->progs.ppb_tp_redirect_err,
 				  o->errors && ppb_tracepoint_present("xdp_redirect_err"));
 	bpf_program__set_autoload(s->progs.ppb_tp_devmap_xmit,
-				  o->errors && ppb_tracepoint_present("xdp_devmap_xmit"));
+				  o->xmits && ppb_tracepoint_present("xdp_devmap_xmit"));
 	bpf_program__set_autoload(s->progs.ppb_tp_cpumap_enqueue,
-				  o->errors && ppb_tracepoint_present("xdp_cpumap_enqueue"));
+				  o->cpumap_drops && ppb_tracepoint_present("xdp_cpumap_enqueue"));
 	s->bss->napi_clock = o->napi_clock;
 	/* Second-stage programs must carry the same frags flag as the main one,
 	 * or the kernel refuses them in the map entry (xdp-tools 1.6.3's bug). */
@@ -99,6 +99,8 @@ int xdpo_open(struct xdpo **out, const struct xdpo_opts *o)
 		err = bpf_map__reuse_fd(x->skel->maps.pool_info, obs_pool_info_fd(o->obs));
 		err = err ?: bpf_map__reuse_fd(x->skel->maps.pool_counts,
 					       obs_pool_counts_fd(o->obs));
+		err = err ?: bpf_map__reuse_fd(x->skel->maps.proof_cpu, obs_proof_cpu_fd(o->obs));
+		err = err ?: bpf_map__reuse_fd(x->skel->maps.obs_ctl, obs_ctl_fd(o->obs));
 		if (err)
 			goto fail;
 	}
@@ -314,4 +316,12 @@ int xdpo_errs(struct xdpo *x, struct ppb_xdp_errs *percpu)
 	if (bpf_map_lookup_elem(bpf_map__fd(x->skel->maps.xdp_errs), &key, percpu))
 		return -errno;
 	return 0;
+}
+
+void xdpo_track_prog(struct xdpo *x, enum xdp_role role, const char *name)
+{
+	struct bpf_program *p = xdpo_prog(x, name);
+
+	if (p)
+		x->skel->bss->prog_id[role] = prog_id(p);
 }

@@ -22,7 +22,9 @@ struct xdpo_opts {
 	bool second_stage;	 /* load the cpumap/devmap programs */
 	bool cpumap_timing;	 /* consumer timing via xdp_cpumap_kthread */
 	bool napi_clock;	 /* ACTION timing per NAPI poll (traffic that comes and goes) */
-	bool errors;		 /* xdp tracepoints: exceptions, redirect errors, xmits */
+	bool errors;		 /* xdp tracepoints: exceptions, redirect errors */
+	bool xmits;		 /* xdp_devmap_xmit: frames the target device took */
+	bool cpumap_drops;	 /* xdp_cpumap_enqueue: remote queue full */
 };
 
 struct xdpo;
@@ -53,6 +55,8 @@ void xdpo_set_proof(struct xdpo *x, bool on, uint32_t shift, enum xdp_role elems
 /* Filters of the error tracepoints (ids of our programs, target device, cpumap). */
 void xdpo_set_err_filter(struct xdpo *x, int xmit_ifindex, uint32_t xmit_netns);
 int xdpo_errs(struct xdpo *x, struct ppb_xdp_errs *percpu);
+/* Count the errors of program NAME as ROLE's (e.g. a bare variant). */
+void xdpo_track_prog(struct xdpo *x, enum xdp_role role, const char *name);
 
 /* Per-CPU stats of a role (nr_cpus entries, caller-allocated). */
 int xdpo_stats(struct xdpo *x, enum xdp_role role, struct ppb_xdp_stats *percpu);

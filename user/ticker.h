@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_TICKER_H
+#define PPBENCH_TICKER_H
+
+#include <signal.h>
+
+/*
+ * The stats loop's clock (xdp-tools style): SIGINT/SIGTERM/SIGHUP are
+ * blocked and read from a signalfd, intervals come from a timerfd, and the
+ * loop polls both. Nothing runs in signal context; the caller's normal exit
+ * path (detach, summary) always runs.
+ */
+struct ticker {
+	int sfd, tfd;
+	sigset_t old;
+};
+
+enum tick { TICK_INTERVAL, TICK_SIGNAL, TICK_ERROR };
+
+int ticker_open(struct ticker *t, double interval);
+/* Wait for the next interval or a signal. */
+enum tick ticker_wait(struct ticker *t);
+void ticker_close(struct ticker *t);
+
+#endif
