@@ -49,7 +49,7 @@ UNIT_LIB_OBJS	:= $(patsubst %,$(BUILD)/user/%.o,log util counts pkt proof stats 
 		   cmprows cmpout fmt)
 # Helper programs of the integration tests: result-schema checker, PNG checker.
 SCHEMA_CHECK_OBJS := $(patsubst %,$(BUILD)/user/%.o,result jsonparse)
-TEST_TOOLS	:= $(BUILD)/tests/schema_check $(BUILD)/tests/png_check
+TEST_TOOLS	:= $(BUILD)/tests/schema_check $(BUILD)/tests/png_check $(BUILD)/tests/udp_sink
 UNIT_SRCS	:= $(wildcard tests/unit/*.c)
 
 # clang -target bpf does not see the multiarch include dir; add the host's
@@ -127,6 +127,10 @@ $(BUILD)/tests/unit: $(UNIT_SRCS) tests/unit/unit.h $(BUILD)/tests/unit_tests.h 
 $(BUILD)/tests/schema_check: tests/tools/schema_check.c $(SCHEMA_CHECK_OBJS) | $(BUILD)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< $(SCHEMA_CHECK_OBJS) -lm -o $@
+
+$(BUILD)/tests/udp_sink: tests/tools/udp_sink.c | $(BUILD)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
 
 $(BUILD)/tests/png_check: tests/tools/png_check.c | $(BUILD)/tests
 	$(call msg,BINARY,$@)

@@ -125,21 +125,16 @@ run_one_integration() { # file name
 	out=$(mktemp)
 	before=$(mktemp)
 	snapshot_state >"$before"
-	(
-		# shellcheck source=tests/lib.sh
-		. "$TOP/tests/lib.sh"
-		. "$file"
-		"$name"
-	) >"$out" 2>&1 </dev/null &
+	# Its own session: a test that times out or fails leaves no process behind.
+	setsid bash -c '. "$TOP/tests/lib.sh"; . "$1"; "$2"' test "$file" "$name" \
+		>"$out" 2>&1 </dev/null &
 	local pid=$!
 	local waited=0
 	while kill -0 $pid 2>/dev/null; do
 		if [ $waited -ge $((TEST_TIMEOUT * 10)) ]; then
-			pkill -TERM -P $pid 2>/dev/null
-			kill -TERM $pid 2>/dev/null
+			kill -TERM -- -$pid 2>/dev/null
 			sleep 1
-			pkill -KILL -P $pid 2>/dev/null
-			kill -KILL $pid 2>/dev/null
+			kill -KILL -- -$pid 2>/dev/null
 			echo "    timed out after ${TEST_TIMEOUT}s" >>"$out"
 			break
 		fi
@@ -148,6 +143,8 @@ run_one_integration() { # file name
 	done
 	wait $pid
 	rc=$?
+	# background jobs the test did not reap
+	pkill -KILL -s $pid 2>/dev/null
 	if ! check_leaks "$name" "$before" >>"$out"; then
 		rc=1
 	fi

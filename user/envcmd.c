@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -115,6 +117,34 @@ static int wait_loop(int sfd, pid_t child)
 	}
 }
 
+/*
+ * CMD may leave background jobs in our namespaces (a failed test's helpers):
+ * they would keep the namespaces alive. Kill whatever still lives in them.
+ */
+static void kill_stragglers(const struct ppb_env *e)
+{
+	struct stat ns[2], st;
+	char path[64];
+	struct dirent *d;
+	DIR *proc;
+
+	for (int i = 0; i < 2; i++)
+		if (fstat(e->ns[i], &ns[i]))
+			return;
+	proc = opendir("/proc");
+	while (proc && (d = readdir(proc))) {
+		int pid = atoi(d->d_name);
+
+		if (pid <= 1 || pid == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
+		if (!stat(path, &st) && (st.st_ino == ns[0].st_ino || st.st_ino == ns[1].st_ino))
+			kill(pid, SIGKILL);
+	}
+	if (proc)
+		closedir(proc);
+}
+
 static int env_run(void *c, int argc, char **argv)
 {
 	struct env_cfg *cfg = c;
@@ -153,6 +183,7 @@ static int env_run(void *c, int argc, char **argv)
 		fflush(stdout);
 	}
 	ret = wait_loop(sfd, child);
+	kill_stragglers(&e);
 out:
 	env_destroy(&e);
 	close(sfd);

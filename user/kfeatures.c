@@ -263,6 +263,15 @@ int ppb_probe_cpumap_prog(void)
 	return probe_load(pick_cpumap);
 }
 
+int ppb_probe_fentry(void)
+{
+	static int cached = 1;
+
+	if (cached == 1)
+		cached = probe_load(pick_fentry);
+	return cached;
+}
+
 int features_probe(struct ppb_features *f)
 {
 	struct utsname u;

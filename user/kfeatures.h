@@ -51,6 +51,7 @@ int features_probe(struct ppb_features *f);
 /* Single probes: 0 if supported, else -errno. */
 int ppb_probe_live_frames(void);
 int ppb_probe_cpumap_prog(void);
+int ppb_probe_fentry(void);
 const char *errno_name(int err); /* "EPERM" for -EPERM */
 
 #endif

@@ -234,7 +234,8 @@ static void json_rates(struct json *j, const struct load *l, const struct rates 
 static void report_cpus(struct load *l, struct ppb_xdp_stats **a, struct ppb_xdp_stats **b,
 			double secs, const char *when, struct rates *tot)
 {
-	const char *roles[2] = { "", "cpumap " };
+	const char *second = l->cfg->action == PPB_ACT_CPU ? "cpumap" : "egress";
+	const char *roles[2] = { "", l->cfg->action == PPB_ACT_CPU ? "cpumap " : "egress " };
 	char name[32];
 
 	memset(tot, 0, sizeof(*tot));
@@ -252,7 +253,7 @@ static void report_cpus(struct load *l, struct ppb_xdp_stats **a, struct ppb_xdp
 			if (l->j) {
 				json_obj_begin(l->j, NULL);
 				json_u64(l->j, "cpu", c);
-				json_str(l->j, "role", r ? "cpumap" : "rx");
+				json_str(l->j, "role", r ? second : "rx");
 				json_rates(l->j, l, &x, secs);
 				json_obj_end(l->j);
 			}

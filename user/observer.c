@@ -155,6 +155,11 @@ int obs_open(struct observer **out, const struct obs_opts *opts)
 		snprintf(o->fentry_reason, sizeof(o->fentry_reason), "no page_pool alloc function in BTF");
 	else if (!want_fentry)
 		snprintf(o->fentry_reason, sizeof(o->fentry_reason), "disabled by option");
+	/* A small fentry program first: loading the whole observer only to be
+	 * refused costs the verifier's time twice. */
+	if (want_fentry && !o->fentry_reason[0] && (err = ppb_probe_fentry()))
+		snprintf(o->fentry_reason, sizeof(o->fentry_reason), "fentry refused (%s)",
+			 errno_name(err));
 	if (want_fentry && !o->fentry_reason[0]) {
 		err = load(o, true);
 		if (!err) {

@@ -1,0 +1,308 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ppbench load and gen on the private veth pair: exact counts, clean detach.
+#
+# Each test runs a scenario function inside 'ppbench env' (side a); side b is
+# reached with nsenter. Scenario functions are shipped with declare -f.
+
+# in_env FUNCTION...: run the functions' last one inside a private veth pair
+in_env() {
+	local f defs=""
+	for f in "$@"; do defs+="$(declare -f "$f")"$'\n'; done
+	"$PPBENCH" env -- bash -c "set -u; PPBENCH=$PPBENCH; TOOLS=$TOP/build/tests; TMPD=$TMPD
+$(declare -f fail wait_for_output assert_eq)
+$defs
+${*: -1}"
+}
+
+# in_b CMD...: run in side b
+in_b() {
+	nsenter --net="$PPB_NS_B" "$@"
+}
+
+# start_load SIDE NAME ARGS...: load in the background, wait until it reports
+start_load() {
+	local side=$1 name=$2
+	shift 2
+	# nsenter execs ppbench: $! is ppbench itself (a function would be a subshell)
+	if [ "$side" = b ]; then
+		nsenter --net="$PPB_NS_B" "$PPBENCH" load "$@" --json "$TMPD/$name.json" \
+			>"$TMPD/$name.out" 2>&1 &
+	else
+		"$PPBENCH" load "$@" --json "$TMPD/$name.json" >"$TMPD/$name.out" 2>&1 &
+	fi
+	eval "PID_$name=$!"
+	wait_for_output "$TMPD/$name.out" '^time ' 10
+}
+
+summary_of() { # NAME FILTER
+	jq -r "select(.type == \"summary\") | $2" "$TMPD/$1.json"
+}
+
+xdp_packets() { # IFACE (in the current namespace)
+	ethtool -S "$1" | awk '/rx_queue_[0-9]+_xdp_packets/ {n += $2} END {print n + 0}'
+}
+
+# ---- drop: gen counts N, load counts N, the veth's own counter says N -----
+
+sc_drop() {
+	local n=100000
+	start_load b load "$PPB_IF_B" --action drop --count $n --interval 0.2
+	"$PPBENCH" gen "$PPB_IF_A" --count $n --json "$TMPD/gen.json" >"$TMPD/gen.out" ||
+		fail "gen failed: $(cat "$TMPD/gen.out")"
+	wait "$PID_load" || fail "load exited $?"
+	assert_eq "$(jq -r 'select(.type == "summary") | .frames' "$TMPD/gen.json")" $n "gen frames"
+	assert_eq "$(jq -r 'select(.type == "summary") | .taken' "$TMPD/gen.json")" $n "taken by veth"
+	assert_eq "$(summary_of load .total.packets)" $n "load packets"
+	assert_eq "$(in_b bash -c "$(declare -f xdp_packets); xdp_packets $PPB_IF_B")" $n \
+		"veth xdp_packets (ethtool -S)"
+	grep -q '^summary: ' "$TMPD/load.out" || fail "no load summary"
+}
+
+test_gen_load_drop_exact() {
+	in_env start_load summary_of xdp_packets in_b sc_drop
+}
+
+# ---- pass: N datagrams reach a UDP socket with the right payload ----------
+
+sc_pass() {
+	local n=20000 size=200
+	start_load b load "$PPB_IF_B" --action pass --count $n --interval 0.2
+	in_b "$TOOLS/udp_sink" 9 $n $((size - 42)) 20 >"$TMPD/sink.out" &
+	local sink=$!
+	wait_for_output "$TMPD/sink.out" ready 5
+	"$PPBENCH" gen "$PPB_IF_A" --count $n --size $size -q >/dev/null || fail "gen failed"
+	wait $sink || fail "socket: $(cat "$TMPD/sink.out")"
+	wait "$PID_load"
+	assert_eq "$(summary_of load .total.packets)" $n "load packets"
+	grep -q "received $n datagrams, $n of $((size - 42)) bytes" "$TMPD/sink.out" ||
+		fail "sink: $(cat "$TMPD/sink.out")"
+}
+
+test_load_pass_udp_delivery() {
+	in_env start_load summary_of in_b sc_pass
+}
+
+# ---- tx: frames bounce back to the sender side ----------------------------
+
+sc_tx() {
+	local n=50000
+	start_load b loadb "$PPB_IF_B" --action tx --count $n --interval 0.2
+	start_load a loada "$PPB_IF_A" --action drop --count $n --interval 0.2
+	"$PPBENCH" gen "$PPB_IF_A" --count $n -q >/dev/null || fail "gen failed"
+	wait "$PID_loadb"
+	wait "$PID_loada" || fail "sender side did not see $n frames back"
+	assert_eq "$(summary_of loadb .total.packets)" $n "tx side packets"
+	assert_eq "$(summary_of loada .total.packets)" $n "frames back on the sender side"
+}
+
+test_load_tx_bounce() {
+	in_env start_load summary_of in_b sc_tx
+}
+
+# ---- redirect through a devmap to a second pair in namespace b ------------
+
+sc_redirect() {
+	local n=50000 egress=$1
+	in_b ip link add ppbc0 type veth peer name ppbc1 || fail "second pair"
+	in_b ip link set ppbc0 up
+	in_b ip link set ppbc1 up
+	start_load b sink ppbc1 --action drop --interval 0.2 --duration 30
+	# shellcheck disable=SC2086
+	start_load b load "$PPB_IF_B" --action redirect ppbc0 $egress --count $n --interval 0.2
+	"$PPBENCH" gen "$PPB_IF_A" --count $n -q >/dev/null || fail "gen failed"
+	wait "$PID_load"
+	if [ -n "$egress" ]; then
+		assert_eq "$(summary_of load '[.per_cpu[] | select(.role == "egress") | .packets] |
+			add')" $n "dropped by the devmap egress program"
+	else
+		assert_eq "$(summary_of load .errors.xmit_sent)" $n "taken by ppbc0 (devmap xmit)"
+	fi
+	sleep 0.5
+	kill -INT "$PID_sink"
+	wait "$PID_sink"
+	local got
+	got=$(summary_of sink .total.packets)
+	if [ -n "$egress" ]; then
+		assert_eq "$got" 0 "nothing reaches the second pair"
+	else
+		assert_eq "$got" $n "the second pair's peer received them"
+	fi
+}
+
+test_load_redirect_devmap() {
+	in_env start_load summary_of in_b sc_redirect "sc_redirect ''"
+}
+
+test_load_redirect_egress_drop() {
+	in_env start_load summary_of in_b sc_redirect "sc_redirect --egress-drop"
+}
+
+# ---- cpu: cpumap to the other CPU, remote drop ------------------------------
+
+sc_cpu() {
+	local n=50000
+	start_load b load "$PPB_IF_B" --action cpu 1 --count $n --interval 0.2
+	"$PPBENCH" gen "$PPB_IF_A" --count $n -q >/dev/null || fail "gen failed"
+	wait "$PID_load"
+	local remote drops
+	sleep 0.2
+	remote=$(summary_of load '[.per_cpu[] | select(.role == "cpumap") | .packets] | add // 0')
+	drops=$(summary_of load .errors.cpumap_drops)
+	assert_eq "$((remote + drops))" $n "dropped remotely + queue-full drops"
+	[ "$remote" -gt 0 ] || fail "nothing reached CPU 1"
+}
+
+test_load_cpumap_remote_drop() {
+	[ "$(nproc)" -ge 2 ] || skip "cpumap test needs 2 CPUs"
+	in_env start_load summary_of in_b sc_cpu
+}
+
+# ---- the device pool's path mix: full-page skbs dropped -> ring -------------
+
+sc_path_mix() {
+	local n=300
+	start_load b load "$PPB_IF_B" --action drop --count $n --interval 0.2
+	ping -q -c $n -i 0.002 -s 1472 "$PPB_IP_B" >/dev/null
+	wait "$PID_load"
+	local pool='.pools[] | select(.kind == "veth")'
+	assert_eq "$(summary_of load "$pool | .path.ret.ring")" $n "ring returns of the veth pool"
+	assert_eq "$(summary_of load "$pool | .path.ret.cache")" 0 "no direct returns"
+	assert_eq "$(summary_of load "$pool | .path.elems")" $n "allocations counted"
+	assert_eq "$(summary_of load "$pool | .path.alloc.cache + .path.alloc.refill +
+		.path.alloc.slow")" $n "allocations by source"
+}
+
+test_load_veth_pool_path_mix() {
+	in_env start_load summary_of in_b sc_path_mix
+}
+
+# ---- every exit path detaches ------------------------------------------------
+
+sc_signals() {
+	local sig
+	for sig in INT TERM KILL; do
+		nsenter --net="$PPB_NS_B" env --default-signal=INT "$PPBENCH" load "$PPB_IF_B" \
+			>"$TMPD/s.out" 2>&1 &
+		local pid=$!
+		wait_for_output "$TMPD/s.out" '^time ' 10
+		in_b ip link show "$PPB_IF_B" | grep -q ' xdp' || fail "$sig: nothing attached"
+		kill -$sig $pid
+		wait $pid
+		for _ in $(seq 30); do
+			in_b ip link show "$PPB_IF_B" | grep -q ' xdp' || break
+			sleep 0.1
+		done
+		in_b ip link show "$PPB_IF_B" | grep -q ' xdp' && fail "SIG$sig left the program"
+	done
+	return 0
+}
+
+test_load_detach_on_signals() {
+	in_env in_b sc_signals
+}
+
+sc_existing() {
+	start_load b first "$PPB_IF_B" --action drop
+	in_b "$PPBENCH" load "$PPB_IF_B" --duration 1 >"$TMPD/o" 2>"$TMPD/e"
+	assert_eq $? 1 "second load exit code"
+	grep -q "already has an XDP program" "$TMPD/e" || fail "error: $(cat "$TMPD/e")"
+	in_b "$PPBENCH" load "$PPB_IF_B" --force --duration 1 >"$TMPD/o" 2>"$TMPD/e"
+	assert_eq $? 1 "--force on another process's bpf_link"
+	grep -q "held by another process's bpf_link" "$TMPD/e" || fail "error: $(cat "$TMPD/e")"
+	kill -INT "$PID_first"
+	wait "$PID_first"
+}
+
+test_load_refuses_existing_program() {
+	in_env start_load in_b sc_existing
+}
+
+# libxdp: needs bpffs (mounted here in a private mount namespace); on this
+# kernel freplace is refused, so it falls back to one program - and says so.
+sc_multiprog() {
+	in_b unshare -m bash -c "
+		mount -t bpf bpf /sys/fs/bpf || exit 3
+		$PPBENCH load $PPB_IF_B --multiprog --duration 1 --interval 0.5" >"$TMPD/m.out" 2>&1
+	local rc=$?
+	[ $rc = 3 ] && return 0
+	assert_eq $rc 0 "multiprog load ($(cat "$TMPD/m.out"))"
+	grep -q "ppbench load $PPB_IF_B .*libxdp" "$TMPD/m.out" || fail "no libxdp attach"
+	in_b ip link show "$PPB_IF_B" | grep -q ' xdp' && fail "left attached after a clean exit"
+	# without bpffs: one line, no attach
+	in_b unshare -m bash -c "umount /sys/fs/bpf 2>/dev/null; \
+		$PPBENCH load $PPB_IF_B --multiprog --duration 1" >"$TMPD/o" 2>"$TMPD/e"
+	assert_eq $? 1 "multiprog without bpffs"
+	assert_eq "$(wc -l <"$TMPD/e")" 1 "one error line"
+	grep -q "bpffs is not mounted" "$TMPD/e" || fail "error: $(cat "$TMPD/e")"
+}
+
+test_load_multiprog_and_bpffs() {
+	in_env in_b sc_multiprog
+}
+
+# ---- IPv6 --------------------------------------------------------------------
+
+sc_ipv6() {
+	local n=20000
+	start_load b load "$PPB_IF_B" --action drop --count $n --interval 0.2
+	"$PPBENCH" gen "$PPB_IF_A" --count $n --src-ip fd00::1 --dst-ip fd00::2 --size 100 \
+		--json "$TMPD/g.json" >"$TMPD/g.out" || fail "gen: $(cat "$TMPD/g.out")"
+	wait "$PID_load"
+	assert_eq "$(summary_of load .total.packets)" $n "IPv6 frames"
+	grep -q 'fd00::1:9 -> .* fd00::2:9' "$TMPD/g.out" || fail "plan: $(cat "$TMPD/g.out")"
+}
+
+test_gen_ipv6() {
+	in_env start_load summary_of in_b sc_ipv6
+}
+
+# ---- bad input ---------------------------------------------------------------
+
+sc_bad_load() {
+	set +u
+	"$PPBENCH" load nosuchif0 2>"$TMPD/e"
+	assert_eq $? 2 "missing iface"
+	for args in "--action warp" "--action redirect $PPB_IF_A" "--action redirect nosuchif0" \
+		"--action cpu 4096" "--action cpu 0 --qsize 0" "--action cpu 0 --qsize 16385" \
+		"--action redirect" "--egress-drop"; do
+		# shellcheck disable=SC2086
+		"$PPBENCH" load "$PPB_IF_A" $args >/dev/null 2>"$TMPD/e"
+		assert_eq $? 2 "load $args"
+		assert_eq "$(wc -l <"$TMPD/e")" 1 "one error line for $args"
+	done
+	grep -q "needs a device" "$TMPD/e" || true
+	unshare -n "$PPBENCH" load lo >/dev/null 2>"$TMPD/e"
+	assert_eq $? 2 "non-XDP interface"
+	grep -q "no native XDP support" "$TMPD/e" || fail "error: $(cat "$TMPD/e")"
+}
+
+test_load_bad_input() {
+	in_env sc_bad_load
+}
+
+sc_bad_gen() {
+	local args
+	# no XDP program or GRO on the peer: a veth cannot take XDP frames
+	"$PPBENCH" gen "$PPB_IF_A" --count 10 >/dev/null 2>"$TMPD/e"
+	assert_eq $? 2 "gen without a receiver"
+	grep -q "cannot take XDP frames" "$TMPD/e" || fail "error: $(cat "$TMPD/e")"
+	start_load b load "$PPB_IF_B" --action drop
+	for args in "--size 59" "--size 3409" "--src-mac 02:00:00:00:00" "--dst-ip 10.1.2.300" \
+		"--count 0" "--src-ip 10.77.0.1 --dst-ip fd00::2" "--cpus 9999"; do
+		# shellcheck disable=SC2086
+		"$PPBENCH" gen "$PPB_IF_A" $args >/dev/null 2>"$TMPD/e"
+		assert_eq $? 2 "gen $args"
+		assert_eq "$(wc -l <"$TMPD/e")" 1 "one error line for $args"
+	done
+	# not a veth: only with an explicit --dst-mac
+	"$PPBENCH" gen lo --count 10 >/dev/null 2>"$TMPD/e"
+	assert_eq $? 2 "gen on a non-veth without --dst-mac"
+	grep -q "is not a veth: give --dst-mac" "$TMPD/e" || fail "error: $(cat "$TMPD/e")"
+	kill -INT "$PID_load"
+	wait "$PID_load"
+}
+
+test_gen_bad_input() {
+	in_env start_load in_b sc_bad_gen
+}
