@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/libbpf.h>
 #include "benchrun.h"
 #include "counts.h"
 #include "env.h"
@@ -20,6 +21,8 @@
 #include <unistd.h>
 
 #define PURITY_MIN 0.95
+/* Below this the best recipe measures another path: skip rather than mislabel. */
+#define PURITY_FLOOR 0.5
 #define PROOF_LOOPS 100000
 
 struct sc_env {
@@ -37,6 +40,8 @@ static int recipe_pool_kind(enum recipe_id r)
 		return PPB_POOL_VETH;
 	case RCP_GENERIC_FRAGS:
 		return PPB_POOL_SYSTEM;
+	case RCP_NIC_DROP:
+		return PPB_POOL_NIC;
 	default:
 		return PPB_POOL_TEST_RUN;
 	}
@@ -86,7 +91,9 @@ static const char *unavailable(const struct sc_env *e, const struct candidate *c
 
 	if (d->live && !e->b->live_frames)
 		return "the kernel has no live-frames BPF_PROG_RUN";
-	if (e->b->cfg->iface && !d->live)
+	if (d->passive && !e->b->cfg->iface)
+		return "measures an interface's own traffic (--iface)";
+	if (e->b->cfg->iface && !d->live && !d->passive)
 		return "needs the private veth pair (not with --iface)";
 	if (c->recipe == RCP_XCPU && e->remote_cpu < 0)
 		return "needs a second online CPU";
@@ -122,6 +129,8 @@ static void describe(const struct sc_env *e, const struct candidate *c, struct s
 	if (recipes[c->recipe].live)
 		n += snprintf(r->recipe + n, sizeof(r->recipe) - n, ", batch %u, %u frame%s/syscall",
 			      p.batch, p.repeat, p.repeat == 1 ? "" : "s");
+	else if (recipes[c->recipe].passive)
+		n += snprintf(r->recipe + n, sizeof(r->recipe) - n, ", on %s", e->b->cfg->iface);
 	else
 		n += snprintf(r->recipe + n, sizeof(r->recipe) - n, ", %u-byte frames", p.size);
 	if (c->recipe == RCP_XCPU)
@@ -129,6 +138,9 @@ static void describe(const struct sc_env *e, const struct candidate *c, struct s
 	if (c->duration)
 		snprintf(r->method, sizeof(r->method), "kernel test_run duration (ns/frame of the "
 			 "batch loop) x TSC Hz, averaged over the syscalls");
+	else if (recipes[c->recipe].passive)
+		snprintf(r->method, sizeof(r->method), "BPF-timed NAPI polls (first XDP run to the "
+			 "poll's end, one poll in four), all CPUs, x TSC Hz");
 	else
 		snprintf(r->method, sizeof(r->method), "BPF-sampled bpf_ktime_get_ns() per CPU every %u "
 			 "elements, x TSC Hz%s", 1u << p.sample_shift,
@@ -182,6 +194,18 @@ static double role_ns(const struct recipe_result *res, enum xdp_role role, int c
 	return st->timed_elems ? (double)st->timed_ns / st->timed_elems : NAN;
 }
 
+/* Traffic spread over CPUs by the NIC (RSS): one figure over all of them. */
+static double role_ns_all(const struct recipe_result *res, enum xdp_role role, int nr_cpus)
+{
+	uint64_t ns = 0, elems = 0;
+
+	for (int c = 0; c < nr_cpus; c++) {
+		ns += res->roles[role].percpu[c].timed_ns;
+		elems += res->roles[role].percpu[c].timed_elems;
+	}
+	return elems ? (double)ns / elems : NAN;
+}
+
 /* One timed run: the scenario figure (and per-CPU figures) in ns/elem. */
 static int timed_run(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
 		     struct sc_result *r, int i)
@@ -196,6 +220,8 @@ static int timed_run(struct sc_env *e, struct recipe_ctx *rc, const struct candi
 		return err;
 	if (c->duration)
 		ns = res.duration_frames ? res.duration_ns_sum / res.duration_frames : NAN;
+	else if (recipes[c->recipe].passive)
+		ns = role_ns_all(&res, role, e->b->nr_cpus);
 	else
 		ns = role_ns(&res, role, cpu);
 	if (c->recipe == RCP_XCPU) {
@@ -376,7 +402,7 @@ static int choose(struct sc_env *e, struct sc_result *r, struct recipe_ctx **rcp
 	const struct scenario_def *d = &scenario_defs[r->id];
 	const char *why = NULL;
 	struct proof best = { .purity = -1 };
-	int best_i = -1;
+	int best_i = -1, n = 0;
 
 	for (int i = 0; i < d->nr_cand; i++) {
 		const struct candidate *c = &d->cand[i];
@@ -384,6 +410,8 @@ static int choose(struct sc_env *e, struct sc_result *r, struct recipe_ctx **rcp
 		why = unavailable(e, c);
 		if (why || try_candidate(e, c, r, rcp))
 			continue;
+		n += snprintf(r->reason + n, sizeof(r->reason) - n, "%s%s %.0f%%", n ? ", " : "",
+			      recipes[c->recipe].name, 100 * r->proof.purity);
 		if (r->proof.partial || r->proof.purity >= PURITY_MIN) {
 			r->cand = c;
 			return 0;
@@ -393,8 +421,16 @@ static int choose(struct sc_env *e, struct sc_result *r, struct recipe_ctx **rcp
 		recipe_teardown(*rcp);
 		*rcp = NULL;
 	}
-	if (best_i < 0) {
+	if (best_i < 0 && !n) {
 		snprintf(r->reason, sizeof(r->reason), "%s", why ? why : "no recipe could run");
+		return -ENOENT;
+	}
+	if (best.purity < PURITY_FLOOR) {
+		char tried[120];
+
+		snprintf(tried, sizeof(tried), "%s", r->reason);
+		snprintf(r->reason, sizeof(r->reason), "no recipe puts its elements on this path "
+			 "here (purity: %s)", tried);
 		return -ENOENT;
 	}
 	r->cand = &d->cand[best_i];
@@ -432,6 +468,7 @@ static int bench_prepare(struct bench_ctx *b, struct sc_env *e, struct ppb_env *
 	if (tsc_calibrate(&b->tsc))
 		pr_warn("no TSC on this CPU: cycles are reported as ns\n");
 	b->live_frames = !ppb_probe_live_frames();
+	b->nr_cpus = libbpf_num_possible_cpus();
 	b->t0 = now_ns();
 	e->b = b;
 	e->remote_cpu = next_online_cpu(b->cfg->cpu);
@@ -445,6 +482,8 @@ static int bench_prepare(struct bench_ctx *b, struct sc_env *e, struct ppb_env *
 		env->ifindex[0] = env->ifindex[1] = b->cfg->ifindex;
 		env->orig_ns = env->ns[0] = env->ns[1] = -1;
 		env->ip4[0].family = env->ip4[1].family = AF_INET;
+		snprintf(env->ifname[0], IF_NAMESIZE, "%s", b->cfg->iface);
+		snprintf(env->ifname[1], IF_NAMESIZE, "%s", b->cfg->iface);
 		return 0;
 	}
 	return env_create(env);

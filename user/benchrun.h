@@ -35,7 +35,7 @@ struct cpu_fig {
 struct sc_result {
 	enum scenario_id id;
 	bool ok;
-	char reason[200];
+	char reason[300];
 	const struct candidate *cand;
 	char recipe[200];
 	char method[200];
@@ -64,6 +64,7 @@ struct bench_ctx {
 	struct tsc_info tsc;
 	bool live_frames;
 	bool fentry;
+	int nr_cpus; /* possible CPUs (per-CPU map entries) */
 	struct sc_result res[NR_SCENARIOS];
 	uint64_t t0;
 };

@@ -32,6 +32,8 @@ enum {
 	OPT_MULTIPROG,
 	OPT_FORCE,
 	OPT_BARE,
+	OPT_BACKEND,
+	OPT_PER_CPU,
 };
 
 static const struct cli_opt load_opts[] = {
@@ -54,6 +56,9 @@ static const struct cli_opt load_opts[] = {
 	{ "force", 'f', NULL, "replace an XDP program already attached to IFACE", OPT_FORCE },
 	{ "bare", 0, NULL, "attach a drop program with no maps and no clock (the reference for "
 			   "overhead measurements; reports nothing)", OPT_BARE },
+	{ "backend", 'B', "auto|tracepoint", "page_pool accounting backend (default auto: fentry "
+					     "where the kernel allows it)", OPT_BACKEND },
+	{ "per-cpu", 'C', NULL, "path mix per CPU too (JSON)", OPT_PER_CPU },
 	{ NULL },
 };
 
@@ -141,6 +146,16 @@ static int load_opt(void *c, int key, const char *arg)
 		return 0;
 	case OPT_BARE:
 		cfg->bare = true;
+		return 0;
+	case OPT_BACKEND:
+		if (strcmp(arg, "auto") && strcmp(arg, "tracepoint")) {
+			pr_err("--backend '%s' must be auto or tracepoint\n", arg);
+			return -EINVAL;
+		}
+		cfg->no_fentry = arg[0] == 't';
+		return 0;
+	case OPT_PER_CPU:
+		cfg->per_cpu = true;
 		return 0;
 	}
 	return -EINVAL;

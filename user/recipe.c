@@ -28,6 +28,8 @@ const struct recipe_desc recipes[NR_RECIPES] = {
 				false, ROLE_ACTION },
 	[RCP_XCPU] = { "xcpu", "live frames redirected to a cpumap on another CPU, XDP_DROP there",
 		       true, ROLE_ACTION },
+	[RCP_NIC_DROP] = { "nic-drop", "native XDP_DROP of the traffic the interface receives "
+				       "(driver NAPI)", false, ROLE_ACTION, true },
 };
 
 struct recipe_ctx {
@@ -125,6 +127,9 @@ static struct xdpo_opts xdpo_opts_for(const struct recipe_ctx *c)
 		o.second_stage = true;
 		o.cpumap_timing = true;
 		break;
+	case RCP_NIC_DROP:
+		o.napi_clock = true; /* traffic comes and goes: time the NAPI polls */
+		break;
 	default:
 		break;
 	}
@@ -137,8 +142,13 @@ static int attach_peer(struct recipe_ctx *c)
 	bool skb = c->id == RCP_GENERIC_FRAGS;
 	int err;
 
-	if (c->id != RCP_LF_VETH && c->id != RCP_VETH_TX && c->id != RCP_GENERIC_FRAGS)
+	if (c->id != RCP_LF_VETH && c->id != RCP_VETH_TX && c->id != RCP_GENERIC_FRAGS &&
+	    c->id != RCP_NIC_DROP)
 		return 0;
+	/* Most drivers re-create their RX pools on attach: let the observer see it
+	 * (mem_connect names the device of each new pool). */
+	if (c->id == RCP_NIC_DROP && c->obs && obs_start(c->obs))
+		return -EIO;
 	err = env_enter(c->env, 1);
 	if (err)
 		return err;
@@ -165,7 +175,7 @@ static int open_socket(struct recipe_ctx *c)
 {
 	int err;
 
-	if (recipes[c->id].live)
+	if (recipes[c->id].live || recipes[c->id].passive)
 		return 0;
 	err = env_enter(c->env, 0);
 	if (err)
@@ -197,7 +207,8 @@ int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env
 	c->pin_ns = -1;
 	c->sock = -1;
 	o = xdpo_opts_for(c);
-	err = build_frame(c) ?: xdpo_open(&c->x, &o);
+	err = recipes[id].passive ? 0 : build_frame(c);
+	err = err ?: xdpo_open(&c->x, &o);
 	if (err)
 		goto fail;
 	/* Without the calibration proof runs cannot find a frame's pool. */
@@ -368,12 +379,34 @@ static void stats_delta(struct recipe_ctx *c, struct ppb_xdp_stats **a, struct p
 	res->elems = res->roles[recipes[c->id].elems_role].total.packets;
 }
 
+/* Passive recipes: wait until the interface has received the elements. */
+static int drive_passive(struct recipe_ctx *c, uint64_t before, uint64_t want)
+{
+	uint64_t t0 = now_ns(), seen;
+
+	for (;;) {
+		seen = role_packets(c, ROLE_ACTION) - before;
+		if (seen >= want)
+			return 0;
+		if (now_ns() - t0 > 10000000000ull + want * 10000ull) {
+			pr_err("%s received %llu of %llu packets in time: this recipe measures "
+			       "the traffic the interface receives (start a generator)\n",
+			       c->env->ifname[1][0] ? c->env->ifname[1] : "the interface",
+			       (unsigned long long)seen, (unsigned long long)want);
+			return -ETIMEDOUT;
+		}
+		usleep(2000);
+	}
+}
+
 static int drive(struct recipe_ctx *c, struct recipe_result *res)
 {
 	uint64_t want = recipes[c->id].live ? (uint64_t)c->p.repeat * c->p.runs : c->p.repeat;
 	uint64_t before = role_packets(c, final_role(c));
 	int err;
 
+	if (recipes[c->id].passive)
+		return drive_passive(c, before, want);
 	err = pin(c, c->p.cpu);
 	if (err)
 		return err;

@@ -20,6 +20,7 @@ enum recipe_id {
 	RCP_VETH_TX,	   /* UDP a -> b, native XDP_TX on b (veth rq pool, skb path) */
 	RCP_GENERIC_FRAGS, /* UDP a -> b, generic xdp.frags XDP_DROP on b (system pool) */
 	RCP_XCPU,	   /* live frames -> cpumap on another CPU, remote XDP_DROP */
+	RCP_NIC_DROP,	   /* native XDP_DROP of an existing interface's own traffic */
 	NR_RECIPES,
 };
 
@@ -39,6 +40,7 @@ struct recipe_desc {
 	const char *text; /* one line, printed as "recipe:" */
 	bool live;	  /* driven by live-frames BPF_PROG_RUN */
 	enum xdp_role elems_role;
+	bool passive;	  /* waits for traffic that arrives by itself */
 };
 extern const struct recipe_desc recipes[NR_RECIPES];
 int recipe_by_name(const char *name);
