@@ -71,7 +71,7 @@ USER_LDFLAGS	= $(if $(filter 1,$(STATIC)),-static) $(LDFLAGS)
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: $(BUILD)/ppbench
+all: $(BUILD)/ppbench $(BUILD)/ppbench.8
 
 help:
 	@echo 'Targets:'
@@ -115,6 +115,11 @@ $(BUILD)/ppbench: $(USER_OBJS)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ $(USER_LIBS) -o $@
 
+# The man page comes from the same command tables as --help.
+$(BUILD)/ppbench.8: $(BUILD)/ppbench
+	$(call msg,MAN,$@)
+	$(Q)$(BUILD)/ppbench help --man > $@.tmp && mv $@.tmp $@
+
 # Unit tests: pure logic only, one binary, test_* functions found by sed.
 $(BUILD)/tests/unit_tests.h: $(UNIT_SRCS) | $(BUILD)/tests
 	$(call msg,GEN,$@)
@@ -157,7 +162,7 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)scripts/bench.sh
 
-install: $(BUILD)/ppbench
+install: $(BUILD)/ppbench $(BUILD)/ppbench.8
 	$(call msg,INSTALL,$(DESTDIR)$(BINDIR)/ppbench)
 	$(Q)install -D -m 0755 $(BUILD)/ppbench $(DESTDIR)$(BINDIR)/ppbench
 	$(Q)if [ -f user/ppbench.8 ]; then install -D -m 0644 user/ppbench.8 $(DESTDIR)$(MANDIR)/man8/ppbench.8; fi

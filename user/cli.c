@@ -198,6 +198,10 @@ int cli_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	name = argv[1];
+	if (!strcmp(name, "help") && argc > 2 && !strcmp(argv[2], "--man")) {
+		cli_print_man(stdout);
+		return EXIT_OK;
+	}
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		if (argc > 2 && strcmp(name, "help") == 0) {
 			for (int i = 0; cli_commands[i]; i++)

@@ -76,3 +76,23 @@ test_no_btf() {
 	expect_exit 1 env PPBENCH_BTF=/nonexistent/vmlinux "$PPBENCH" probe
 	expect_one_line_error 'no kernel BTF at /nonexistent/vmlinux'
 }
+
+# The man page (built from the same tables) names every option of every
+# command's --help, and renders without troff warnings.
+test_man_page_covers_help() {
+	local man=$TOP/build/ppbench.8 text=$TMPD/man.txt c o n=0
+	[ -f "$man" ] || fail "build/ppbench.8 missing (make builds it)"
+	groff -man -ww -z "$man" 2>"$TMPD/warn" || fail "groff failed"
+	[ ! -s "$TMPD/warn" ] || fail "troff warnings: $(head -3 "$TMPD/warn")"
+	MANWIDTH=200 man -l "$man" 2>/dev/null | col -b >"$text"
+	for c in $("$PPBENCH" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF && !/Commands:/ {print $1}'); do
+		grep -q "ppbench $c \[OPTIONS\]" "$text" || fail "command $c missing from the man page"
+		for o in $("$PPBENCH" "$c" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+' |
+			grep -oE -- '--[a-z0-9-]+'); do
+			grep -q -- "$o" "$text" || fail "$c $o missing from the man page"
+			n=$((n + 1))
+		done
+	done
+	[ $n -gt 50 ] || fail "only $n options checked"
+	grep -q '^EXIT STATUS' "$text" || fail "no EXIT STATUS section"
+}
