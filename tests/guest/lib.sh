@@ -13,7 +13,8 @@
 # The runner prints exactly one line per test on the console:
 #   PASS NAME | FAIL NAME: why | SKIP NAME: reason
 # between "PPB-MATRIX BEGIN" and "PPB-MATRIX END" markers, and the test's own
-# output (indented) after a FAIL. The host prefixes the kernel: kernel-6.12/NAME.
+# output (indented) after a FAIL, or only its `note` lines otherwise. The host
+# prefixes the kernel: kernel-6.12/NAME.
 
 PPBENCH=/bin/ppbench
 # The host's iproute2 and ethtool (with their libraries). Always call them by
@@ -33,6 +34,12 @@ fail() {
 skip() {
 	echo "SKIP: $*"
 	exit $SKIP_RC
+}
+
+# note TEXT: a line the matrix log shows under the test's result line even
+# when it passes (what a kernel chose, say), unlike the rest of its output.
+note() {
+	echo "NOTE: $*"
 }
 
 # run_ok CMD...: CMD must exit 0. Its output stays in the test's log.
@@ -209,6 +216,8 @@ run_tests() { # patterns
 		if [ $_res = FAIL ] || [ "${PPB_VERBOSE:-0}" = 1 ]; then
 			echo "    ($_name took $(echo "$_t0 $_t1" | awk '{printf "%.1f", $2 - $1}') s)"
 			tail -n 80 /tmp/out | sed 's/^/    /'
+		else
+			sed -n 's/^NOTE: /    /p' /tmp/out
 		fi
 	done
 	echo "PPB-MATRIX END passed=$_pass failed=$_fail skipped=$_skip"

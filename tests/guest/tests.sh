@@ -183,3 +183,139 @@ test_observer_loads() {
 		fi
 	done
 }
+
+# ---- ppbench bench: recipe choice, purity and shape (timings under TCG mean nothing) ----
+
+# The scenarios bench runs by default, in the order it runs and writes them.
+BENCH_SCENARIOS="ring ring-xcpu fast slow"
+
+# sc_block FILE NAME: the lines of scenario NAME in a pretty-printed bench
+# JSON. Scenario keys sit at six spaces, nested ones deeper; a block runs to
+# the next scenario's name (the last one to the end of the file).
+sc_block() {
+	awk -v want="\"name\": \"$2\"" '
+		/^      "name": / { sub(/,$/, ""); on = (substr($0, 7) == want) }
+		on' "$1"
+}
+
+# nr_runs FILE OBJECT: the number of elements of OBJECT.runs (first OBJECT).
+nr_runs() {
+	awk -v obj="\"$2\": {" '
+		index($0, obj) { inobj = 1 }
+		inobj && /"runs": \[/ { inarr = 1; next }
+		inarr && /^ *\]/ { print n + 0; exit }
+		inarr { n++ }' "$1"
+}
+
+# path_cost FILE KEY: value or method of path_cost_cycles.
+path_cost() {
+	sed -n '/"path_cost_cycles": {/,/}/p' "$1" >pc.json
+	json_get pc.json "$2"
+}
+
+is_number() {
+	echo "$1" | grep -qE '^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$'
+}
+
+# path_sum FILE alloc|ret: cache + refill + slow, or cache + ring + release.
+path_sum() {
+	sed -n "/\"$2\": {/,/}/p" "$1" |
+		awk -F': ' '/"(cache|refill|slow|ring|release)"/ { sub(/,$/, "", $2); s += $2 }
+			END { print s + 0 }'
+}
+
+# Every scenario this kernel supports runs on the path it is named after
+# (purity >= 95 %), with the recipe printed so the matrix log shows which
+# one each kernel needed; one that cannot run here must say why.
+test_bench_short() {
+	loops=5000
+	repeat=2
+	"$PPBENCH" bench --loops $loops --repeat $repeat --json b.json >out.txt 2>&1
+	rc=$?
+	cat out.txt
+	[ $rc -eq 0 ] || fail "bench exited $rc"
+	assert_eq "$(json_get b.json fentry)" true "host.fentry"
+	nok=0
+	for s in $BENCH_SCENARIOS; do
+		sc_block b.json "$s" >"$s.json"
+		[ -s "$s.json" ] || fail "$s: not in the JSON"
+		st=$(json_get "$s.json" status)
+		if [ "$st" = skipped ]; then
+			why=$(json_get "$s.json" reason)
+			[ -n "$why" ] || fail "$s: skipped without a reason"
+			note "$s: skipped: $why"
+			continue
+		fi
+		assert_eq "$st" ok "$s status"
+		nok=$((nok + 1))
+		pur=$(json_get "$s.json" purity)
+		note "$s: purity $pur, recipe $(json_get "$s.json" recipe)"
+		assert_eq "$(json_get "$s.json" loops)" $loops "$s loops"
+		assert_eq "$(json_get "$s.json" repeat)" $repeat "$s repeat"
+		assert_eq "$(nr_runs "$s.json" cycles_per_elem)" $repeat "$s cycles_per_elem.runs"
+		assert_eq "$(nr_runs "$s.json" ns_per_elem)" $repeat "$s ns_per_elem.runs"
+		assert_eq "$(json_get "$s.json" accounting_backend)" fentry "$s accounting backend"
+		# The share of cross-CPU returns that find room in the 256-entry ring
+		# depends on how fast each emulated CPU runs: for ring-xcpu purity is
+		# a timing, printed, not asserted (it gets the exact checks below).
+		if [ "$s" != ring-xcpu ]; then
+			awk -v p="$pur" 'BEGIN { exit !(p >= 0.95) }' ||
+				fail "$s: purity $pur below 0.95 with recipe $(json_get "$s.json" recipe)"
+		fi
+		# With fentry every allocation and return of the proof run is classified.
+		e=$(json_get "$s.json" proof_elems)
+		assert_eq "$(path_sum "$s.json" alloc)" "$e" "$s allocations (cache+refill+slow)"
+		assert_eq "$(path_sum "$s.json" ret)" "$e" "$s returns (cache+ring+release)"
+		v=$(path_cost "$s.json" value)
+		is_number "$v" || fail "$s: path_cost_cycles.value '$v' is not a number"
+		# Not a speed: a wrapped unsigned subtraction gives 1e14 and more.
+		awk -v v="$v" 'BEGIN { exit !(v >= 0 && v < 1e9) }' ||
+			fail "$s: path_cost_cycles.value $v is outside [0, 1e9) cycles"
+		case "$(path_cost "$s.json" method)" in
+		fentry*) ;;
+		*) fail "$s: path figure method is not fentry: $(path_cost "$s.json" method)" ;;
+		esac
+		if [ "$s" = ring-xcpu ]; then
+			# Exact whatever the timing: nothing recycles directly across CPUs.
+			sed -n '/"ret": {/,/}/p' "$s.json" >ret.json
+			assert_eq "$(json_get ret.json cache)" 0 "ring-xcpu direct returns"
+			awk -v p="$pur" 'BEGIN { exit !(p >= 0 && p <= 1) }' ||
+				fail "ring-xcpu purity '$pur' is not a share"
+		fi
+	done
+	# The kselftest's grep (test_bench_page_pool.sh) finds one line per scenario that ran.
+	n=$(grep -cE 'Per elem: [0-9]+ cycles\(tsc\) [0-9.]+ ns' out.txt)
+	assert_eq "$n" $nok "time_bench lines"
+}
+
+cpu1_online() {
+	echo 1 >/sys/devices/system/cpu/cpu1/online 2>/dev/null
+}
+
+# With one CPU online, ring-xcpu cannot run: bench says so and, having run
+# nothing, exits non-zero.
+test_bench_one_cpu_skips_xcpu() {
+	f=/sys/devices/system/cpu/cpu1/online
+	[ "$(nproc)" -ge 2 ] || skip "the guest has only $(nproc) CPU"
+	[ -w $f ] || skip "CPU 1 cannot be taken offline on this kernel (no $f)"
+	trap cpu1_online EXIT
+	trap 'cpu1_online; exit 1' INT TERM HUP
+	echo 0 >$f 2>err.txt || skip "CPU 1 cannot be taken offline: $(cat err.txt)"
+	assert_eq "$(nproc)" 1 "online CPUs after offlining CPU 1"
+	"$PPBENCH" bench --scenario ring-xcpu --loops 5000 --repeat 1 --json b.json >out.txt 2>&1
+	rc=$?
+	cpu1_online
+	cat out.txt
+	[ $rc -ne 0 ] || fail "bench exited 0 with no scenario run"
+	[ $rc -eq 1 ] || fail "bench exited $rc, expected 1 (runtime error: nothing ran)"
+	grep -qE '^ring-xcpu +skipped: .*second.*CPU' out.txt ||
+		fail "the summary does not say ring-xcpu was skipped for want of a second CPU"
+	sc_block b.json ring-xcpu >x.json
+	assert_eq "$(json_get x.json status)" skipped "ring-xcpu status"
+	why=$(json_get x.json reason)
+	case "$why" in
+	*second*CPU*) note "ring-xcpu with CPU 1 offline: skipped: $why" ;;
+	*) fail "ring-xcpu reason does not name the missing second CPU: '$why'" ;;
+	esac
+	wait_until 5 grep -qx 1 $f || fail "CPU 1 did not come back online"
+}
