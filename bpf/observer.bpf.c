@@ -46,6 +46,31 @@ struct {
 	__type(value, struct call_scratch);
 } scratch SEC(".maps");
 
+/*
+ * The pools of a device, from mem_connect (NIC drivers register one per RX
+ * queue), so NAPI polls of that device can sample them: drivers need not set
+ * p.napi or slow.netdev (vmxnet3 sets neither).
+ */
+#define DEV_POOLS 8
+
+struct dev_key {
+	__u32 ifindex;
+	__u32 netns;
+};
+
+struct dev_pools {
+	struct ppb_pool_key pool[DEV_POOLS];
+	__u32 next;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, struct dev_key);
+	__type(value, struct dev_pools);
+} dev_pools SEC(".maps");
+
 /* Calls whose recursion protection or map lookups failed: reported, not hidden. */
 __u64 fentry_missed;
 
@@ -115,7 +140,7 @@ static __always_inline void teardown_begin(__u64 pool, __u64 netmem, struct ppb_
 		else
 			pi->last.occ--;
 		pool_unlock(pi);
-		pool_sample(pool, pi, key, true);
+		pool_sample(pool, pi, key, true, false);
 	}
 	__sync_fetch_and_or(&pi->flags, PPB_POOL_F_DYING);
 }
@@ -158,7 +183,7 @@ int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 	if (in_put)
 		s->put_released++;
 	else if (!obs_cfg.fentry)
-		pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_ELEMS) && !elems_active());
+		pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_ELEMS) && !elems_active(), false);
 	return 0;
 }
 
@@ -173,10 +198,25 @@ int BPF_PROG(ppb_tp_pool_release, __u64 pool, __s32 inflight, __u32 hold, __u32 
 		return 0;
 	/* Not dying yet (cache and ring were empty: no teardown release): last
 	 * allocation-side sample. Dying: returns of in-flight pages since. */
-	pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_DYING));
+	pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_DYING), false);
 	__sync_fetch_and_or(&pi->flags, PPB_POOL_F_DYING);
 	pi->final_inflight = inflight;
 	return 0;
+}
+
+static __always_inline void remember_dev_pool(const struct ppb_pool_info *pi,
+					      const struct ppb_pool_key *key)
+{
+	struct dev_key dk = { .ifindex = pi->ifindex, .netns = pi->netns_ino };
+	struct dev_pools zero = {}, *dp;
+
+	dp = bpf_map_lookup_elem(&dev_pools, &dk);
+	if (!dp) {
+		bpf_map_update_elem(&dev_pools, &dk, &zero, BPF_NOEXIST);
+		dp = bpf_map_lookup_elem(&dev_pools, &dk);
+	}
+	if (dp)
+		dp->pool[dp->next++ % DEV_POOLS] = *key; /* the oldest gives way */
 }
 
 /* NIC drivers register their RX pool as the queue's XDP memory model. */
@@ -197,22 +237,67 @@ int BPF_PROG(ppb_tp_mem_connect, __u64 xa, __u64 rxq)
 		pi->kind = PPB_POOL_NIC;
 	pool_set_dev(pi, BPF_CORE_READ(q, dev));
 	pi->queue_index = BPF_CORE_READ(q, queue_index);
+	remember_dev_pool(pi, &key);
 	return 0;
 }
 
-/* A veth NAPI poll handles at most 64 packets: a sample per poll cannot miss
- * a wrap of the 256-entry rq pool ring. */
+static __noinline void napi_sample_one(struct ppb_pool_key *key)
+{
+	struct ppb_pool_info *pi = bpf_map_lookup_elem(&pool_info, key);
+
+	if (pi && !(pi->flags & PPB_POOL_F_DYING))
+		pool_sample(pi->ptr, pi, key,
+			    !(pi->flags & PPB_POOL_F_ELEMS) && !elems_active(), true);
+}
+
+static long napi_sample_slot(__u32 i, void *ctx)
+{
+	struct dev_pools *dp = ctx;
+	struct ppb_pool_key key;
+
+	if (i >= DEV_POOLS)
+		return 1;
+	key = dp->pool[i];
+	if (key.ptr)
+		napi_sample_one(&key);
+	return 0;
+}
+
+/* A NIC's NAPI poll: sample the pools registered for its device (bpf_loop:
+ * the sampler is verified once, not once per slot). */
+static __always_inline void napi_sample_dev(struct napi_struct *n)
+{
+	struct net_device *nd = BPF_CORE_READ(n, dev);
+	struct dev_key dk = { .ifindex = BPF_CORE_READ(nd, ifindex),
+			      .netns = BPF_CORE_READ(nd, nd_net.net, ns.inum) };
+	struct dev_pools *dp = bpf_map_lookup_elem(&dev_pools, &dk), copy;
+
+	if (!dp)
+		return;
+	copy = *dp; /* bpf_loop's context must be on the stack */
+	bpf_loop(DEV_POOLS, napi_sample_slot, &copy, 0);
+}
+
+/*
+ * A NAPI poll handles at most its budget (64) of packets, fewer than any
+ * ring holds, so sampling per poll cannot miss a wrap. veth: the rq's pool
+ * (xdp_napi is veth_rq's first member); NICs: the device's pools.
+ */
 SEC("raw_tp/napi_poll")
 int BPF_PROG(ppb_tp_napi_poll, __u64 napi, int work, int budget)
 {
 	struct napi_struct *n = (void *)napi;
+	struct veth_rq *rq = (void *)napi;
 	struct ppb_pool_key key;
 	struct ppb_pool_info *pi;
-	struct veth_rq *rq = (void *)napi; /* xdp_napi is veth_rq's first member */
 	__u64 pool;
 
-	if (!obs_cfg.ksym_veth_poll || (__u64)BPF_CORE_READ(n, poll) != obs_cfg.ksym_veth_poll)
+	if (work <= 0)
 		return 0;
+	if (!obs_cfg.ksym_veth_poll || (__u64)BPF_CORE_READ(n, poll) != obs_cfg.ksym_veth_poll) {
+		napi_sample_dev(n);
+		return 0;
+	}
 	if (!bpf_core_field_exists(rq->page_pool))
 		return 0;
 	pool = (__u64)BPF_CORE_READ(rq, page_pool);
@@ -220,7 +305,8 @@ int BPF_PROG(ppb_tp_napi_poll, __u64 napi, int work, int budget)
 		return 0;
 	pi = pool_get(pool, &key, false);
 	if (pi)
-		pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_ELEMS) && !elems_active());
+		pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_ELEMS) && !elems_active(),
+			    true);
 	return 0;
 }
 
@@ -451,7 +537,7 @@ static long flush_one(struct bpf_map *map, const void *key, void *value, void *c
 	struct ppb_pool_info *pi = value;
 
 	if (!(pi->flags & PPB_POOL_F_DYING))
-		pool_sample(pi->ptr, pi, (struct ppb_pool_key *)key, true);
+		pool_sample(pi->ptr, pi, (struct ppb_pool_key *)key, true, false);
 	return 0;
 }
 

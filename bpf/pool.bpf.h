@@ -54,9 +54,11 @@ static __always_inline void *pool_cache_slot(struct page_pool *pp, __u32 i)
 
 /* ---- maps (the XDP objects reuse the observer's fds) -------------------- */
 
+/* Not preallocated: room for many short-lived pools without holding the memory. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, PPB_MAX_POOLS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct ppb_pool_key);
 	__type(value, struct ppb_pool_info);
 } pool_info SEC(".maps");
@@ -64,6 +66,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, PPB_MAX_POOLS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct ppb_pool_key);
 	__type(value, struct ppb_pool_counts);
 } pool_counts SEC(".maps");
@@ -343,7 +346,7 @@ static __always_inline void pool_unlock(struct ppb_pool_info *pi)
 }
 
 static __always_inline void pool_sample(__u64 ptr, struct ppb_pool_info *pi,
-					struct ppb_pool_key *key, bool alloc_side)
+					struct ppb_pool_key *key, bool alloc_side, bool dense)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct ppb_pool_counts *c;
@@ -353,6 +356,8 @@ static __always_inline void pool_sample(__u64 ptr, struct ppb_pool_info *pi,
 	if (!pool_lock(pi))
 		return;
 	pool_read_state((void *)ptr, pi, &now);
+	if (dense && !(pi->flags & PPB_POOL_F_DENSE))
+		pi->flags |= PPB_POOL_F_DENSE;
 	/* A fragment page in use: several packets share a page, reused in place
 	 * when all are freed (page_pool_drain_frag), invisible to the counters. */
 	if (!(pi->flags & PPB_POOL_F_FRAG) && BPF_CORE_READ((struct page_pool *)ptr, frag_users))

@@ -193,7 +193,7 @@ static __always_inline void proof_sample(struct xdp_md *ctx, int role, struct pr
 		if (c)
 			c->elems += n;
 	}
-	pool_sample(pool, pi, &key, role == elems_role);
+	pool_sample(pool, pi, &key, role == elems_role, true);
 }
 
 /*

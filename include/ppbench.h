@@ -15,7 +15,7 @@
 /* All our BPF program names start with this, so leak checks can find them. */
 #define PPB_PROG_PREFIX "ppb_"
 
-#define PPB_MAX_POOLS 4096
+#define PPB_MAX_POOLS 65536 /* test-run pools come and go by the thousand */
 #define PPB_MAX_CPUS 1024
 
 /* ---- page_pool observer ------------------------------------------------ */
@@ -42,6 +42,8 @@ enum {
 					 * ring returns follows the sampler */
 	PPB_POOL_F_FRAG = 1 << 8,	/* hands out page fragments: packets are not page
 					 * allocations, so cache counts are unknown */
+	PPB_POOL_F_DENSE = 1 << 9,	/* sampled on its data path (our XDP programs, NAPI
+					 * polls): ring counts hold; otherwise they may wrap */
 };
 
 /* Pools are keyed by pointer and id: a freed pool's address is reused. */

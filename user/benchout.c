@@ -96,6 +96,10 @@ void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 		printf("  per CPU: producer CPU %d %.1f + consumer CPU %d %.1f = %.1f cycles/elem "
 		       "(medians)\n", r->per_cpu[0].cpu, r->per_cpu[0].s.median, r->per_cpu[1].cpu,
 		       r->per_cpu[1].s.median, r->cyc.median);
+	if (r->foreign_probes)
+		printf("  WARNING: %d other BPF program%s attached to page_pool hooks (other tools "
+		       "or ppbench runs): they run on the timed path and inflate the figures\n",
+		       r->foreign_probes, r->foreign_probes == 1 ? " is" : "s are");
 	if (r->cyc.cv > 0.05)
 		printf("  NOTE: CV %.1f%% > 5%%: the runs disagree; more --loops or a quieter "
 		       "machine\n", 100 * r->cyc.cv);
@@ -192,6 +196,7 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 	json_str(j, "purity_note", r->proof.note);
 	json_str(j, "accounting_backend", r->backend);
 	json_u64(j, "proof_elems", r->proof_elems);
+	json_u64(j, "foreign_probes", r->foreign_probes);
 	json_obj_begin(j, "path_cost_cycles");
 	if (r->has_path)
 		json_double(j, "value", r->path_cycles);

@@ -289,6 +289,8 @@ static int time_scenario(struct sc_env *e, struct recipe_ctx *rc, const struct c
 	if (err)
 		return err;
 	recipe_set_loops(rc, p.repeat, p.runs);
+	/* Our observer is detached now: whatever is attached belongs to others. */
+	r->foreign_probes = ppb_count_pp_probes();
 	for (int i = -1; i < (int)n; i++) {
 		bench_progress(e->b, "%s: %s %d/%u", scenario_defs[r->id].name,
 			       i < 0 ? "warm-up" : "repetition", i < 0 ? 0 : i + 1, n);
@@ -306,7 +308,7 @@ static int time_scenario(struct sc_env *e, struct recipe_ctx *rc, const struct c
 static void path_fentry(struct sc_env *e, struct sc_result *r)
 {
 	const struct ppb_pool_counts *c = &r->counts;
-	double ovh, ns;
+	double ovh, ns, sum;
 	uint64_t calls = counts_allocs(c) + counts_returns(c);
 
 	if (obs_start(e->obs) || obs_probe_overhead(e->obs, &ovh) || !r->proof_elems || !calls) {
@@ -316,9 +318,15 @@ static void path_fentry(struct sc_env *e, struct sc_result *r)
 		return;
 	}
 	obs_stop(e->obs);
-	ns = (double)(c->alloc_cache_ns + c->alloc_refill_ns + c->alloc_slow_ns + c->ret_cache_ns +
-		      c->ret_ring_ns + c->ret_release_ns - (uint64_t)(ovh * calls)) /
-	     r->proof_elems;
+	sum = (double)c->alloc_cache_ns + c->alloc_refill_ns + c->alloc_slow_ns + c->ret_cache_ns +
+	      c->ret_ring_ns + c->ret_release_ns;
+	ns = (sum - ovh * calls) / r->proof_elems;
+	if (ns <= 0) {
+		snprintf(r->path_method, sizeof(r->path_method),
+			 "not derivable: the page_pool calls took no longer than the probe overhead "
+			 "(%.1f ns per call) - below the method's resolution", ovh);
+		return;
+	}
 	r->has_path = true;
 	r->path_cycles = ns_to_cycles(e->b, ns);
 	snprintf(r->path_method, sizeof(r->path_method),
@@ -499,9 +507,10 @@ int bench_main(struct bench_cfg *cfg)
 	if (bench_prepare(&b, &e, &env))
 		goto out;
 	if (!cfg->quiet)
-		printf("ppbench bench: TSC %.3f GHz, observer %s%s%s, %s\n", b.tsc.hz / 1e9,
+		printf("ppbench bench: TSC %.3f GHz, observer %s%s%s%s, %s\n", b.tsc.hz / 1e9,
 		       obs_backend_name(e.obs), obs_fentry_reason(e.obs) ? " (" : "",
 		       obs_fentry_reason(e.obs) ? obs_fentry_reason(e.obs) : "",
+		       obs_fentry_reason(e.obs) ? ")" : "",
 		       cfg->iface ? cfg->iface : "private veth pair");
 	for (int i = 0; i < NR_SCENARIOS; i++) {
 		if (!cfg->want[i])

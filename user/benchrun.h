@@ -53,6 +53,7 @@ struct sc_result {
 	unsigned known;
 	uint64_t proof_elems;
 	const char *backend;
+	int foreign_probes; /* other BPF programs on page_pool hooks during the timed runs */
 	/* path figure */
 	bool has_path;
 	double path_cycles;

@@ -294,3 +294,46 @@ int features_probe(struct ppb_features *f)
 	f->bpffs = bpffs_mounted(NULL);
 	return 0;
 }
+
+/* A tracing link's target name, from the kernel BTF (fentry/fexit). */
+static const char *tracing_target(__u32 btf_id)
+{
+	struct btf *btf = vmlinux_btf();
+	const struct btf_type *t = btf ? btf__type_by_id(btf, btf_id) : NULL;
+
+	return t ? btf__name_by_offset(btf, t->name_off) : "";
+}
+
+static bool pp_hook(const char *name)
+{
+	return !strncmp(name, "page_pool", 9) || !strcmp(name, "napi_poll") ||
+	       !strcmp(name, "mem_connect");
+}
+
+int ppb_count_pp_probes(void)
+{
+	struct bpf_link_info info;
+	char tp[64];
+	__u32 id = 0, len;
+	int n = 0, fd;
+
+	while (!bpf_link_get_next_id(id, &id)) {
+		fd = bpf_link_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		tp[0] = '\0';
+		info.raw_tracepoint.tp_name = (__u64)(unsigned long)tp;
+		info.raw_tracepoint.tp_name_len = sizeof(tp);
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len)) {
+			if (info.type == BPF_LINK_TYPE_RAW_TRACEPOINT && pp_hook(tp))
+				n++;
+			if (info.type == BPF_LINK_TYPE_TRACING &&
+			    pp_hook(tracing_target(info.tracing.target_btf_id)))
+				n++;
+		}
+		close(fd);
+	}
+	return n;
+}

@@ -299,6 +299,7 @@ static void report_pools(struct load *l, const struct obs_snapshot *d, double se
 	char id[16];
 	int n = 0;
 
+	obs_fold_kind((struct obs_snapshot *)d, PPB_POOL_TEST_RUN, 4);
 	if (l->j)
 		json_arr_begin(l->j, "pools");
 	for (int i = 0; i < d->nr_pools; i++) {
@@ -309,7 +310,10 @@ static void report_pools(struct load *l, const struct obs_snapshot *d, double se
 			continue;
 		if (!n++)
 			pool_header();
-		snprintf(id, sizeof(id), "%u", p->info.id);
+		if (p->folded)
+			snprintf(id, sizeof(id), "x%d", p->folded);
+		else
+			snprintf(id, sizeof(id), "%u", p->info.id);
 		pool_row("pool", id, &p->info, &p->total, secs, path_known(d->fentry, p->info.flags));
 		if (l->j)
 			json_pool(l->j, p, d->fentry, l->cfg->per_cpu, d->nr_cpus);
@@ -414,7 +418,7 @@ static void banner(struct load *l)
 	       action_names[c->action], tgt, c->skb ? "generic" : "native",
 	       c->multiprog ? "libxdp" : "bpf_link");
 	if (l->obs)
-		printf("observer: %s backend%s%s; cycles/pkt: TSC cycles per packet in NAPI polls\n",
+		printf("observer: %s backend%s%s; cycles/pkt: TSC cycles per packet, NAPI polls\n",
 		       obs_backend_name(l->obs), obs_fentry_reason(l->obs) ? ", " : "",
 		       obs_fentry_reason(l->obs) ? obs_fentry_reason(l->obs) : "");
 	if (c->bare)

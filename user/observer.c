@@ -447,6 +447,70 @@ void obs_forget_dead(struct observer *o, const struct obs_snapshot *s)
 	}
 }
 
+static struct pool_snap *folded_row(struct obs_snapshot *s, uint32_t kind)
+{
+	for (int i = 0; i < s->nr_pools; i++)
+		if (s->pools[i].folded && s->pools[i].info.kind == kind)
+			return &s->pools[i];
+	return NULL;
+}
+
+int obs_fold_into(struct obs_snapshot *s, const struct pool_snap *p)
+{
+	struct pool_snap *f = folded_row(s, p->info.kind), *np;
+
+	if (!f) {
+		np = realloc(s->pools, (s->nr_pools + 1) * sizeof(*np));
+		if (!np)
+			return -ENOMEM;
+		s->pools = np;
+		f = &s->pools[s->nr_pools++];
+		memset(f, 0, sizeof(*f));
+		f->info.kind = p->info.kind;
+		f->info.cpuid = -1;
+		f->percpu = calloc(s->nr_cpus, sizeof(*f->percpu));
+		if (!f->percpu)
+			return -ENOMEM;
+	}
+	f->folded += p->folded ? p->folded : 1;
+	f->info.flags |= p->info.flags;
+	f->info.last.hold += p->info.last.hold; /* in flight adds up */
+	f->info.last.release += p->info.last.release;
+	counts_add(&f->total, &p->total);
+	for (int c = 0; c < s->nr_cpus; c++)
+		counts_add(&f->percpu[c], &p->percpu[c]);
+	return 0;
+}
+
+int obs_fold_kind(struct obs_snapshot *s, uint32_t kind, int max)
+{
+	struct obs_snapshot keep = *s;
+	int n = 0, err = 0;
+
+	for (int i = 0; i < s->nr_pools; i++)
+		n += s->pools[i].info.kind == kind && !s->pools[i].info.ifindex &&
+		     !s->pools[i].folded;
+	if (n <= max)
+		return 0;
+	keep.pools = calloc(s->nr_pools, sizeof(*keep.pools));
+	keep.nr_pools = 0;
+	if (!keep.pools)
+		return -ENOMEM;
+	for (int i = 0; i < s->nr_pools && !err; i++) {
+		struct pool_snap *p = &s->pools[i];
+
+		if (p->info.kind == kind && !p->info.ifindex && !p->folded) {
+			err = obs_fold_into(&keep, p);
+			free(p->percpu);
+		} else {
+			keep.pools[keep.nr_pools++] = *p;
+		}
+	}
+	free(s->pools);
+	*s = keep;
+	return err;
+}
+
 void pool_flags_str(const struct ppb_pool_info *pi, enum obs_backend b, char *buf, size_t len)
 {
 	size_t n = 0;
@@ -460,6 +524,7 @@ void pool_flags_str(const struct ppb_pool_info *pi, enum obs_backend b, char *bu
 	ADD(b == OBS_TRACEPOINT && !(pi->flags & PPB_POOL_F_ELEMS), "no-elems");
 	ADD(b == OBS_TRACEPOINT && (pi->flags & PPB_POOL_F_COARSE), "coarse");
 	ADD(b == OBS_TRACEPOINT && (pi->flags & PPB_POOL_F_WRAP_RISK), "wrap-risk");
+	ADD(b == OBS_TRACEPOINT && !(pi->flags & PPB_POOL_F_DENSE), "sparse");
 	ADD(b == OBS_TRACEPOINT && (pi->flags & PPB_POOL_F_TINY_RING), "tiny-ring");
 	ADD(b == OBS_TRACEPOINT && (pi->flags & PPB_POOL_F_INCONSISTENT), "inconsistent");
 	ADD(b == OBS_TRACEPOINT && (pi->flags & PPB_POOL_F_MULTI_CPU), "multi-cpu");

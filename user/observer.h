@@ -29,6 +29,7 @@ struct pool_snap {
 	struct ppb_pool_info info;
 	struct ppb_pool_counts total;
 	struct ppb_pool_counts *percpu; /* nr_cpus entries */
+	int folded;			/* >0: this row sums that many pools */
 };
 
 struct obs_snapshot {
@@ -74,6 +75,14 @@ int obs_probe_overhead(struct observer *o, double *ns_per_call);
 int obs_flush(struct observer *o);
 /* Remove records of pools that are destroyed and were already reported. */
 void obs_forget_dead(struct observer *o, const struct obs_snapshot *s);
+
+/*
+ * Replace the pools of a kind that have no device (test-run pools come and go
+ * by the thousand) by one row summing them, if there are more than 'max'.
+ */
+int obs_fold_kind(struct obs_snapshot *s, uint32_t kind, int max);
+/* Add pool p (its counts) into the folded row of its kind in s. */
+int obs_fold_into(struct obs_snapshot *s, const struct pool_snap *p);
 
 /* Flags of a pool as short words for output ("coarse,no-elems"). */
 void pool_flags_str(const struct ppb_pool_info *pi, enum obs_backend b, char *buf, size_t len);

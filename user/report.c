@@ -3,6 +3,7 @@
 #include <net/if.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <stdlib.h>
 #include "counts.h"
 #include "observer.h"
 #include "report.h"
@@ -21,8 +22,9 @@ unsigned path_known(bool fentry, uint32_t f)
 
 	if (fentry)
 		return KNOWN_ALL;
-	if (f & PPB_POOL_F_WRAP_RISK)
-		return 0; /* sampled less often than the ring wraps: ring and cache unknown */
+	/* sampled less often than the ring may wrap: ring and cache unknown */
+	if ((f & PPB_POOL_F_WRAP_RISK) || !(f & PPB_POOL_F_DENSE))
+		return 0;
 	if (!(f & PPB_POOL_F_TINY_RING))
 		k |= KNOWN_RING;
 	if ((f & PPB_POOL_F_ELEMS) && !(f & (PPB_POOL_F_TINY_RING | PPB_POOL_F_FRAG)))
@@ -132,10 +134,10 @@ static const char *share(uint64_t part, uint64_t whole, bool known, char *buf)
 
 void pool_header(void)
 {
-	printf("%-6s %-5s %-7s %-11s %6s %6s %6s | %6s %6s %6s | %5s %4s %4s %4s\n", "time", "pool",
+	printf("%-6s %-5s %-8s %-10s %6s %6s %6s | %6s %6s %6s | %5s %4s %4s %4s\n", "time", "pool",
 	       "kind", "dev", "a:cach", "refill", "slow", "r:cach", "ring", "releas", "infl", "fast",
 	       "ring", "slow");
-	printf("%-6s %-5s %-7s %-11s %20s | %20s | %5s %14s\n", "", "", "", "", "allocations/s",
+	printf("%-6s %-5s %-8s %-10s %20s | %20s | %5s %14s\n", "", "", "", "", "allocations/s",
 	       "returns/s", "pages", "returns on");
 }
 
@@ -147,7 +149,7 @@ void pool_row(const char *when, const char *pool, const struct ppb_pool_info *pi
 	char dev[IF_NAMESIZE + 4], b[9][16];
 
 	pool_dev_name(pi, dev, sizeof(dev));
-	printf("%-6s %-5s %-7.7s %-11.11s %6s %6s %6s | %6s %6s %6s | %5d %4s %4s %4s\n", when, pool,
+	printf("%-6s %-5s %-8.8s %-10.10s %6s %6s %6s | %6s %6s %6s | %5d %4s %4s %4s\n", when, pool,
 	       pool_kind_name(pi->kind), dev, rate(c->alloc_cache / secs, kc, b[0]),
 	       rate(c->alloc_refill / secs, kc, b[1]), rate(c->alloc_slow / secs, true, b[2]),
 	       rate(c->ret_cache / secs, kc, b[3]), rate(c->ret_ring / secs, kr, b[4]),
@@ -165,7 +167,12 @@ void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_
 	pool_flags_str(&p->info, fentry ? OBS_FENTRY : OBS_TRACEPOINT, flags, sizeof(flags));
 	pool_dev_name(&p->info, dev, sizeof(dev));
 	json_obj_begin(j, NULL);
-	json_u64(j, "id", p->info.id);
+	if (p->folded) {
+		json_null(j, "id");
+		json_u64(j, "pools", p->folded);
+	} else {
+		json_u64(j, "id", p->info.id);
+	}
 	json_str(j, "kind", pool_kind_name(p->info.kind));
 	json_i64(j, "ifindex", p->info.ifindex);
 	json_u64(j, "netns", p->info.netns_ino);

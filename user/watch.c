@@ -86,6 +86,7 @@ struct watch {
 	struct observer *obs;
 	struct json *j;
 	struct obs_snapshot first, prev;
+	struct obs_snapshot retired; /* destroyed pools, forgotten by the maps, per kind */
 	uint64_t t0;
 	int intervals;
 	bool seen_iface_pool;
@@ -102,6 +103,7 @@ static void report(struct watch *w, const struct obs_snapshot *d, double secs, c
 	char pool[16];
 	int shown = 0;
 
+	obs_fold_kind((struct obs_snapshot *)d, PPB_POOL_TEST_RUN, 4);
 	if (w->j) {
 		json_obj_begin(w->j, NULL);
 		json_str(w->j, "type", summary ? "summary" : "interval");
@@ -116,7 +118,10 @@ static void report(struct watch *w, const struct obs_snapshot *d, double secs, c
 		if (!pool_wanted(w, p) || (!counts_traffic(&p->total) && !summary))
 			continue;
 		shown++;
-		snprintf(pool, sizeof(pool), "%u", p->info.id);
+		if (p->folded)
+			snprintf(pool, sizeof(pool), "x%d", p->folded);
+		else
+			snprintf(pool, sizeof(pool), "%u", p->info.id);
 		pool_row(shown == 1 ? when : "", pool, &p->info, &p->total, secs, known);
 		for (int c = 0; w->cfg->per_cpu && c < d->nr_cpus; c++) {
 			char cpu[16];
@@ -149,6 +154,35 @@ static void note_iface_pools(struct watch *w, const struct obs_snapshot *s)
 		}
 }
 
+/* Destroyed pools leave the BPF maps (there is room for new ones); their
+ * counts since the start go to the summary's retired rows. */
+static void retire_dead(struct watch *w, const struct obs_snapshot *now)
+{
+	for (int i = 0; i < now->nr_pools; i++) {
+		const struct pool_snap *p = &now->pools[i], *f;
+		struct pool_snap r = *p;
+
+		if (!(p->info.flags & PPB_POOL_F_DYING) || p->info.final_inflight > 0)
+			continue;
+		f = obs_find(&w->first, p->key.ptr, p->key.id);
+		r.percpu = calloc(now->nr_cpus, sizeof(*r.percpu));
+		if (!r.percpu)
+			return;
+		memset(&r.total, 0, sizeof(r.total));
+		for (int c = 0; c < now->nr_cpus; c++) {
+			if (f)
+				counts_sub(&r.percpu[c], &p->percpu[c], &f->percpu[c]);
+			else
+				r.percpu[c] = p->percpu[c];
+			counts_add(&r.total, &r.percpu[c]);
+		}
+		if (pool_wanted(w, p))
+			obs_fold_into(&w->retired, &r);
+		free(r.percpu);
+	}
+	obs_forget_dead(w->obs, now);
+}
+
 static int tick(struct watch *w)
 {
 	struct obs_snapshot now, d;
@@ -163,6 +197,7 @@ static int tick(struct watch *w)
 	snprintf(when, sizeof(when), "%.1fs", (now.ts_ns - w->t0) / 1e9);
 	note_iface_pools(w, &now);
 	report(w, &d, secs, when, false);
+	retire_dead(w, &now);
 	obs_snapshot_free(&d);
 	obs_snapshot_free(&w->prev);
 	w->prev = now;
@@ -230,6 +265,9 @@ static void summary(struct watch *w)
 	if (obs_snapshot(w->obs, &now) || obs_delta(&w->first, &now, &d))
 		return;
 	secs = (now.ts_ns - w->t0) / 1e9;
+	obs_fold_kind(&d, PPB_POOL_TEST_RUN, 4);
+	for (int i = 0; i < w->retired.nr_pools; i++)
+		obs_fold_into(&d, &w->retired.pools[i]);
 	printf("summary: %.1f s, %d intervals (rates are per second over the whole run)\n", secs,
 	       w->intervals);
 	pool_header();
@@ -281,12 +319,15 @@ static int watch_run(void *c, int argc, char **argv)
 	if (err)
 		goto out;
 	w.t0 = w.first.ts_ns;
+	w.retired.nr_cpus = w.first.nr_cpus;
+	w.retired.fentry = w.first.fentry;
 	banner(&w);
 	err = loop(&w);
 	summary(&w);
 out:
 	obs_snapshot_free(&w.first);
 	obs_snapshot_free(&w.prev);
+	obs_snapshot_free(&w.retired);
 	if (json_close(w.j))
 		err = -EIO;
 	obs_close(w.obs);
