@@ -62,21 +62,6 @@ struct {
 	__type(value, struct bpf_cpumap_val);
 } tx_cpumap SEC(".maps");
 
-/* cpumap consumer timing: first program run of a kthread batch, per CPU. */
-struct batch_clock {
-	__u64 t0;
-	__u64 n;
-	__u64 batches;
-	__u64 gen;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, NR_ROLES);
-	__type(key, __u32);
-	__type(value, struct batch_clock);
-} batch_clock SEC(".maps");
-
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -85,35 +70,29 @@ struct {
 } xdp_errs SEC(".maps");
 
 /* First program run of a batch (NAPI poll, cpumap kthread loop): start the
- * clock on one batch in four; the batch's end tracepoint stops it. */
-static __always_inline void batch_start(__u32 role)
+ * clock on one batch in four; the batch's end tracepoint stops it. The
+ * clock lives in the role's stats: one map lookup per packet. */
+static __always_inline void batch_start(struct ppb_xdp_stats *st)
 {
-	struct batch_clock *bc = bpf_map_lookup_elem(&batch_clock, &role);
-
-	if (!bc)
-		return;
-	if (!bc->n && !(bc->batches & 3))
-		bc->t0 = bpf_ktime_get_ns();
-	bc->n++;
+	if (!st->batch_n && !(st->batches & 3))
+		st->last_ts = bpf_ktime_get_ns();
+	st->batch_n++;
 }
 
 static __always_inline void batch_end(__u32 role)
 {
-	struct ppb_xdp_stats *st;
-	struct batch_clock *bc;
+	struct ppb_xdp_stats *st = bpf_map_lookup_elem(&xdp_stats, &role);
 
-	bc = bpf_map_lookup_elem(&batch_clock, &role);
-	st = bpf_map_lookup_elem(&xdp_stats, &role);
-	if (!bc || !st || !bc->n)
+	if (!st || !st->batch_n)
 		return;
-	if (bc->t0 && bc->gen == run_gen) {
-		st->timed_ns += bpf_ktime_get_ns() - bc->t0;
-		st->timed_elems += bc->n;
+	if (st->last_ts && st->gen == run_gen) {
+		st->timed_ns += bpf_ktime_get_ns() - st->last_ts;
+		st->timed_elems += st->batch_n;
 	}
-	bc->gen = run_gen;
-	bc->t0 = 0;
-	bc->n = 0;
-	bc->batches++;
+	st->gen = run_gen;
+	st->last_ts = 0;
+	st->batch_n = 0;
+	st->batches++;
 }
 
 /* ---- proof: the frame's page_pool --------------------------------------- */
@@ -243,7 +222,7 @@ static __always_inline void account(struct xdp_md *ctx, int role, bool batched)
 	st->packets++;
 	st->bytes += (__u64)ctx->data_end - (__u64)ctx->data;
 	if (batched)
-		batch_start(role);
+		batch_start(st);
 	else if (!(st->packets & ((1ULL << sample_shift) - 1))) {
 		now = bpf_ktime_get_ns();
 		if (st->gen == run_gen && st->last_ts) {

@@ -141,10 +141,10 @@ struct ppb_xdp_stats {
 	__u64 bytes;
 	__u64 timed_ns;	   /* sum of sampled spans */
 	__u64 timed_elems; /* elements in those spans */
-	__u64 last_ts;	   /* last timing sample */
+	__u64 last_ts;	   /* last timing sample, or start of the timed batch */
 	__u64 gen;	   /* run generation of last_ts */
-	__u64 redirect_err;
-	__u64 pad;
+	__u64 batch_n;	   /* batch clock: elements in the current batch */
+	__u64 batches;	   /* batch clock: batches seen */
 };
 
 /* Per-CPU error and transmit counters from the xdp tracepoints (index 0). */

@@ -34,6 +34,7 @@ enum {
 	OPT_BARE,
 	OPT_BACKEND,
 	OPT_PER_CPU,
+	OPT_NO_PATHS,
 };
 
 static const struct cli_opt load_opts[] = {
@@ -59,6 +60,8 @@ static const struct cli_opt load_opts[] = {
 	{ "backend", 'B', "auto|tracepoint", "page_pool accounting backend (default auto: fentry "
 					     "where the kernel allows it)", OPT_BACKEND },
 	{ "per-cpu", 'C', NULL, "path mix per CPU too (JSON)", OPT_PER_CPU },
+	{ "no-paths", 'P', NULL, "no page_pool observer: packet rates and cycles only (the "
+				 "cheapest instrumented run)", OPT_NO_PATHS },
 	{ NULL },
 };
 
@@ -156,6 +159,9 @@ static int load_opt(void *c, int key, const char *arg)
 		return 0;
 	case OPT_PER_CPU:
 		cfg->per_cpu = true;
+		return 0;
+	case OPT_NO_PATHS:
+		cfg->no_paths = true;
 		return 0;
 	}
 	return -EINVAL;

@@ -20,6 +20,7 @@ struct load_cfg {
 	uint32_t qsize;
 	bool egress_drop, skb, frags, multiprog, force, bare, per_cpu;
 	bool no_fentry; /* --backend tracepoint */
+	bool no_paths;	/* no observer: rates and cycles only */
 	double interval, duration;
 	uint64_t count;
 	const char *json;

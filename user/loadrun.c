@@ -59,7 +59,7 @@ static int open_objects(struct load *l)
 			       .xmits = c->action == PPB_ACT_REDIRECT || c->remote_action == XDP_REDIRECT,
 			       .cpumap_drops = c->action == PPB_ACT_CPU };
 
-	if (!c->bare) {
+	if (!c->bare && !c->no_paths) {
 		if (obs_open(&l->obs, &oo) || obs_start(l->obs))
 			return -EINVAL;
 		o.obs = l->obs;
@@ -67,9 +67,9 @@ static int open_objects(struct load *l)
 	if (xdpo_open(&l->x, &o))
 		return -EINVAL;
 	/* The observer's samplers need virt_to_page; without it no pool is found. */
-	if (!c->bare && xdpo_calibrate(l->x))
+	if (l->obs && xdpo_calibrate(l->x))
 		pr_warn("cannot map packets to their page_pool: no path mix for them\n");
-	xdpo_set_proof(l->x, !c->bare, PROOF_SHIFT, ROLE_ACTION);
+	xdpo_set_proof(l->x, l->obs != NULL, PROOF_SHIFT, ROLE_ACTION);
 	return l->obs ? obs_set_elems_active(l->obs, true) : 0;
 }
 
