@@ -28,7 +28,7 @@ pair() { # gen args, load args
 			>/dev/null 2>&1 &
 		sleep 2
 		taskset -c 0 $PPBENCH gen \$PPB_IF_A --cpus 0 --batch 256 --size 60 --duration 5 \
-			--quiet $1 | sed -n 's/.* frames from 1 CPU, \([0-9,]*\) frames\/s.*/\1/p' | tr -d ,
+			--quiet $1 | sed -n 's/.* from 1 CPU, \([0-9,]*\) frames\/s.*/\1/p' | tr -d ,
 		wait"
 }
 

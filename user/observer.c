@@ -482,29 +482,33 @@ int obs_fold_into(struct obs_snapshot *s, const struct pool_snap *p)
 	return 0;
 }
 
+static bool foldable(const struct pool_snap *p, uint32_t kind)
+{
+	return p->info.kind == kind && !p->info.ifindex && !p->folded;
+}
+
 int obs_fold_kind(struct obs_snapshot *s, uint32_t kind, int max)
 {
 	struct obs_snapshot keep = *s;
 	int n = 0, err = 0;
 
 	for (int i = 0; i < s->nr_pools; i++)
-		n += s->pools[i].info.kind == kind && !s->pools[i].info.ifindex &&
-		     !s->pools[i].folded;
+		n += foldable(&s->pools[i], kind);
 	if (n <= max)
 		return 0;
 	keep.pools = calloc(s->nr_pools, sizeof(*keep.pools));
 	keep.nr_pools = 0;
 	if (!keep.pools)
 		return -ENOMEM;
-	for (int i = 0; i < s->nr_pools && !err; i++) {
-		struct pool_snap *p = &s->pools[i];
-
-		if (p->info.kind == kind && !p->info.ifindex && !p->folded) {
-			err = obs_fold_into(&keep, p);
-			free(p->percpu);
-		} else {
-			keep.pools[keep.nr_pools++] = *p;
-		}
+	/* the rows kept first: obs_fold_into() grows the array by one row */
+	for (int i = 0; i < s->nr_pools; i++)
+		if (!foldable(&s->pools[i], kind))
+			keep.pools[keep.nr_pools++] = s->pools[i];
+	for (int i = 0; i < s->nr_pools; i++) {
+		if (!foldable(&s->pools[i], kind))
+			continue;
+		err = err ?: obs_fold_into(&keep, &s->pools[i]);
+		free(s->pools[i].percpu);
 	}
 	free(s->pools);
 	*s = keep;
