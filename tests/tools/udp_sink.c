@@ -19,7 +19,7 @@ int main(int argc, char **argv)
 	long count, len, got = 0, right = 0;
 	char buf[65536];
 	time_t end;
-	int fd, rcv = 8 << 20;
+	int fd, rcv = 64 << 20;
 
 	if (argc != 5) {
 		fprintf(stderr, "usage: udp_sink PORT COUNT LEN TIMEOUT\n");
@@ -30,7 +30,9 @@ int main(int argc, char **argv)
 	len = atol(argv[3]);
 	end = time(NULL) + atoi(argv[4]);
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
+	/* Room for every datagram of a burst: FORCE passes net.core.rmem_max (root). */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcv, sizeof(rcv)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
 	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a))) {
 		perror("udp_sink: bind");
 		return 1;
