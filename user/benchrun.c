@@ -520,6 +520,8 @@ int bench_main(struct bench_cfg *cfg)
 	}
 	bench_print_summary(&b);
 	ret = ok ? EXIT_OK : EXIT_FAIL;
+	if (!ok)
+		pr_err("no scenario could run here (the summary says why)\n");
 	if (cfg->json && bench_write_json(&b, cfg->json, "ppbench bench"))
 		ret = EXIT_FAIL;
 out:

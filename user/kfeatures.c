@@ -189,6 +189,23 @@ static struct bpf_program *pick_devmap(struct probe_bpf *s) { return s->progs.pp
 static struct bpf_program *pick_fentry(struct probe_bpf *s) { return s->progs.ppb_probe_fentry; }
 
 /* A 64-byte Ethernet/IPv4/UDP-ish frame is all live frames needs to accept a run. */
+/*
+ * PPBENCH_DISABLE=feature[,feature]: pretend the kernel lacks a feature
+ * (live_frames, fentry), so that the degraded paths can be tested on a
+ * kernel that has it - like PPBENCH_BTF for a kernel without BTF.
+ */
+bool ppb_disabled(const char *feature)
+{
+	const char *v = getenv("PPBENCH_DISABLE");
+	size_t n = strlen(feature);
+
+	for (const char *p = v; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		if (!strncmp(p, feature, n) && (p[n] == ',' || !p[n]))
+			return true;
+	}
+	return false;
+}
+
 int ppb_probe_live_frames(void)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, o, .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .repeat = 1);
@@ -196,6 +213,8 @@ int ppb_probe_live_frames(void)
 	struct probe_bpf *skel;
 	int err;
 
+	if (ppb_disabled("live_frames"))
+		return -EOPNOTSUPP;
 	skel = load_one(pick_xdp, &err);
 	if (!skel)
 		return err;
@@ -268,7 +287,7 @@ int ppb_probe_fentry(void)
 	static int cached = 1;
 
 	if (cached == 1)
-		cached = probe_load(pick_fentry);
+		cached = ppb_disabled("fentry") ? -EPERM : probe_load(pick_fentry);
 	return cached;
 }
 
@@ -284,7 +303,7 @@ int features_probe(struct ppb_features *f)
 	f->nr_cpus = nr_online_cpus();
 	f->tsc_ok = tsc_calibrate(&f->tsc) == 0;
 	f->live_frames = ppb_probe_live_frames();
-	f->fentry = probe_load(pick_fentry);
+	f->fentry = ppb_probe_fentry();
 	f->cpumap_prog = probe_load(pick_cpumap);
 	f->devmap_prog = probe_load(pick_devmap);
 	f->generic_frags = probe_generic_frags();

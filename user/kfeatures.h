@@ -54,6 +54,8 @@ int ppb_probe_cpumap_prog(void);
 int ppb_probe_fentry(void);
 /* BPF links on page_pool tracepoints/functions, napi_poll and mem_connect. */
 int ppb_count_pp_probes(void);
+/* PPBENCH_DISABLE=live_frames,fentry: test the degraded paths. */
+bool ppb_disabled(const char *feature);
 const char *errno_name(int err); /* "EPERM" for -EPERM */
 
 #endif

@@ -180,6 +180,8 @@ int xdpo_calibrate(struct xdpo *x)
 	parse_ip("10.77.0.2", "dst", &s.dst);
 	pkt_build_udp(&s, pkt, sizeof(pkt));
 	x->skel->bss->vmemmap_k = 0;
+	if (ppb_probe_live_frames())
+		return -EOPNOTSUPP; /* the calibration needs one live frame */
 	err = xdpo_live_run(x, "ppb_xdp_calib", 0, 1, 1, pkt, sizeof(pkt), NULL);
 	if (err)
 		return err;

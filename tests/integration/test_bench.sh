@@ -116,3 +116,24 @@ test_bench_iface_without_xdp() {
 	expect_exit 2 unshare -n "$PPBENCH" bench --iface lo --scenario ring
 	expect_one_line_error "--iface lo has no native XDP support"
 }
+
+# A kernel without live frames (simulated): the scenarios that need them are
+# skipped, each saying why, and the others still run.
+test_bench_without_live_frames() {
+	local j=$TMPD/b.json
+	expect_exit 0 env PPBENCH_DISABLE=live_frames "$PPBENCH" bench --loops 2000 --repeat 1 \
+		--scenario ring,ring-xcpu,slow --json "$j"
+	for s in ring ring-xcpu; do
+		assert_eq "$(jq_get "$j" ".scenarios[] | select(.name == \"$s\") | .status")" skipped \
+			"$s status"
+		assert_match "$(jq_get "$j" ".scenarios[] | select(.name == \"$s\") | .reason")" \
+			'no live-frames BPF_PROG_RUN' "$s reason"
+	done
+	assert_match "$LAST_OUT" '^ring +skipped: the kernel has no live-frames BPF_PROG_RUN' "summary"
+	# slow falls back to the veth skb path, which needs no live frames
+	assert_match "$(jq_get "$j" '.scenarios[] | select(.name == "slow") | .recipe')" '^veth-tx;' \
+		"slow's fallback recipe"
+	expect_exit 1 env PPBENCH_DISABLE=live_frames "$PPBENCH" bench --loops 2000 --repeat 1 \
+		--scenario ring
+	expect_one_line_error "no scenario could run" 
+}
