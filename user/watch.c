@@ -3,17 +3,13 @@
  * ppbench watch [IFACE]: the live page_pool path mix of every pool (or one
  * device's), per interval, with no XDP program of ours. Like the kernel's
  * page_pool stats, but without CONFIG_PAGE_POOL_STATS and per CPU.
- * The loop is signalfd + timerfd + poll: signals end it cleanly.
+ * The loop is ticker.c's signalfd + timerfd: signals end it cleanly.
  */
 #include <errno.h>
 #include <net/if.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
-#include <sys/timerfd.h>
 #include <unistd.h>
 #include "cli.h"
 #include "counts.h"
@@ -22,6 +18,7 @@
 #include "log.h"
 #include "observer.h"
 #include "report.h"
+#include "ticker.h"
 #include "util.h"
 
 struct watch_cfg {
@@ -204,55 +201,18 @@ static int tick(struct watch *w)
 	return 0;
 }
 
-static int setup_fds(const struct watch_cfg *cfg, int *sfd, int *tfd, sigset_t *old)
-{
-	struct itimerspec its = {};
-	sigset_t mask;
-
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigprocmask(SIG_BLOCK, &mask, old);
-	*sfd = signalfd(-1, &mask, SFD_CLOEXEC);
-	*tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-	if (*sfd < 0 || *tfd < 0)
-		return -errno;
-	its.it_interval.tv_sec = (time_t)cfg->interval;
-	its.it_interval.tv_nsec = (long)((cfg->interval - (time_t)cfg->interval) * 1e9);
-	its.it_value = its.it_interval;
-	return timerfd_settime(*tfd, 0, &its, NULL) ? -errno : 0;
-}
-
 static int loop(struct watch *w)
 {
-	struct pollfd pfd[2];
-	sigset_t old;
-	uint64_t exp;
+	struct ticker t;
 	int err;
 
-	err = setup_fds(w->cfg, &pfd[0].fd, &pfd[1].fd, &old);
-	pfd[0].events = pfd[1].events = POLLIN;
-	while (!err) {
-		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
-			break;
-		if (pfd[0].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			/* Consume it: unblocked later, a pending SIGTERM would kill us. */
-			if (read(pfd[0].fd, &si, sizeof(si)) < 0)
-				err = -errno;
-			break; /* SIGINT/SIGTERM/SIGHUP: end with the summary */
-		}
-		if (!(pfd[1].revents & POLLIN) || read(pfd[1].fd, &exp, sizeof(exp)) < 0)
-			continue;
+	err = ticker_open(&t, w->cfg->interval);
+	while (!err && ticker_wait(&t) == TICK_INTERVAL) {
 		err = tick(w);
 		if (w->cfg->duration && (now_ns() - w->t0) / 1e9 >= w->cfg->duration - 1e-3)
 			break;
 	}
-	close(pfd[0].fd);
-	close(pfd[1].fd);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	ticker_close(&t);
 	return err;
 }
 
