@@ -306,3 +306,37 @@ sc_bad_gen() {
 test_gen_bad_input() {
 	in_env start_load in_b sc_bad_gen
 }
+
+# Multi-buffer programs: the cpumap program must carry the frags flag too, or
+# the kernel refuses the map entry (xdp-tools 1.6.3's redirect-cpu bug).
+sc_frags_cpu() {
+	local n=20000
+	start_load b load "$PPB_IF_B" --frags --action cpu 1 --count $n --interval 0.2
+	"$PPBENCH" gen "$PPB_IF_A" --count $n -q >/dev/null || fail "gen failed"
+	wait "$PID_load" || fail "load --frags --action cpu failed: $(cat "$TMPD/load.out")"
+	local remote drops
+	remote=$(summary_of load '[.per_cpu[] | select(.role == "cpumap") | .packets] | add // 0')
+	drops=$(summary_of load .errors.cpumap_drops)
+	assert_eq "$((remote + drops))" $n "frags: dropped remotely + queue-full drops"
+}
+
+test_load_frags_cpumap() {
+	[ "$(nproc)" -ge 2 ] || skip "cpumap test needs 2 CPUs"
+	in_env start_load summary_of in_b sc_frags_cpu
+}
+
+# Generic (SKB-mode) XDP: skbs through the stack, counted like native.
+sc_skb_mode() {
+	local n=300
+	start_load b load "$PPB_IF_B" --skb --action drop --count $n --interval 0.2
+	grep -q 'generic mode' "$TMPD/load.out" || fail "not in generic mode: $(head -1 "$TMPD/load.out")"
+	ping -q -c $n -i 0.002 -s 1472 "$PPB_IP_B" >/dev/null
+	wait "$PID_load"
+	assert_eq "$(summary_of load .total.packets)" $n "packets in generic mode"
+	in_b ip link show "$PPB_IF_B" | grep -q 'xdpgeneric' && fail "left attached"
+	return 0
+}
+
+test_load_generic_mode() {
+	in_env start_load summary_of in_b sc_skb_mode
+}
