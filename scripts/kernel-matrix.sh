@@ -32,8 +32,9 @@ GUEST_MEM_MB=1024
 # Modules the guests load. Changing this list re-extracts the cached packages.
 MODULES=(veth pktgen vmxnet3)
 # Host tools the guests get with their shared libraries (issue 8 needs netns,
-# neighbours and ethtool -S, which busybox lacks).
-HOST_TOOLS=(/usr/sbin/ip /usr/sbin/ethtool)
+# neighbours and ethtool -S, which busybox lacks; jq reads the one-line JSON
+# objects of load, gen and watch, which the sed helpers of lib.sh cannot).
+HOST_TOOLS=(/usr/sbin/ip /usr/sbin/ethtool /usr/bin/jq)
 
 # tag, meta-package, NIC mode. Debian 12's default kernel (6.1) has no
 # linux-image-6.1-amd64 meta-package: linux-image-amd64 is the 6.1 one.
@@ -201,6 +202,15 @@ if ! is_static "$PPB_STATIC"; then
 	fail_line kernel-matrix/build "$PPB_STATIC is not statically linked"
 	finish
 fi
+# The UDP receiver of the NIC tests (XDP_PASS must reach a socket). Built here,
+# not by the Makefile's test-tool rule, which links against the host's libc.
+UDP_SINK=$work/udp_sink
+if ! ${CC:-cc} -O2 -Wall -static -o "$UDP_SINK" "$TOP/tests/tools/udp_sink.c" \
+	>"$work/udp_sink.log" 2>&1 || ! is_static "$UDP_SINK"; then
+	fail_line kernel-matrix/build "cannot build a static tests/tools/udp_sink"
+	sed 's/^/    /' "$work/udp_sink.log"
+	finish
+fi
 
 # ---- kernel packages -----------------------------------------------------------------
 apt_updated=0
@@ -307,6 +317,7 @@ make_initrd() {
 	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,dev,proc,sys,tmp,run,root,boot,modules,tests}
 	install -m 0755 /bin/busybox "$root/bin/busybox"
 	install -m 0755 "$PPB_STATIC" "$root/bin/ppbench"
+	install -m 0755 "$UDP_SINK" "$root/bin/udp_sink"
 	install -m 0755 "$TOP/tests/guest/init" "$root/init"
 	install -m 0644 "$TOP"/tests/guest/*.sh "$root/tests/"
 	cp "$kdir"/modules/*.ko "$root/modules/" 2>/dev/null || true

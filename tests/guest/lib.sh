@@ -112,12 +112,17 @@ nic_is_up() { # iface: administratively up with carrier
 
 # nic_split: NIC A into namespace nsa as 10.0.0.1, NIC B in the root namespace
 # as 10.0.0.2, with permanent neighbours both ways (an XDP_DROP program on B
-# would drop ARP too). Undo with nic_join; tests call it from an EXIT trap.
+# would drop ARP too). IPv6 is off on both: its router solicitations and MLD
+# reports would reach the other NIC at random times and spoil exact packet
+# counts. Undo with nic_join; tests call it from an EXIT trap.
 nic_split() {
 	_mac_a=$(cat "/sys/class/net/$PPB_NIC_A/address")
 	_mac_b=$(cat "/sys/class/net/$PPB_NIC_B/address")
+	echo 1 >"/proc/sys/net/ipv6/conf/$PPB_NIC_B/disable_ipv6"
+	# A's settings start afresh in nsa: switch IPv6 off there before it is up.
 	"$IP" netns add nsa &&
 		"$IP" link set "$PPB_NIC_A" netns nsa &&
+		"$IP" netns exec nsa sh -c "echo 1 >/proc/sys/net/ipv6/conf/$PPB_NIC_A/disable_ipv6" &&
 		"$IP" -n nsa link set lo up &&
 		"$IP" -n nsa addr add 10.0.0.1/24 dev "$PPB_NIC_A" &&
 		"$IP" -n nsa link set "$PPB_NIC_A" up &&
@@ -133,6 +138,7 @@ nic_join() {
 	"$IP" netns del nsa 2>/dev/null
 	"$IP" addr flush dev "$PPB_NIC_B" 2>/dev/null
 	"$IP" neigh flush dev "$PPB_NIC_B" 2>/dev/null
+	echo 0 >"/proc/sys/net/ipv6/conf/$PPB_NIC_B/disable_ipv6"
 	"$IP" link set "$PPB_NIC_A" up 2>/dev/null
 	"$IP" link set "$PPB_NIC_B" up 2>/dev/null
 }
