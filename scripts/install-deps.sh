@@ -13,8 +13,9 @@ build_pkgs=(make gcc libc6-dev clang llvm libbpf-dev libxdp-dev bpftool libelf-d
 test_pkgs=(jq procps util-linux iputils-ping librsvg2-bin groff-base man-db bsdextrautils)
 # The kernel matrix: qemu (TCG), a static busybox for the guests, cpio + gzip
 # for the initramfs, xz/zstd for compressed modules, readelf (binutils) to
-# check that what goes into a guest is static.
-kernel_pkgs=(qemu-system-x86 busybox-static cpio xz-utils zstd binutils)
+# check that what goes into a guest is static, jq for the guests (copied in with
+# its libraries).
+kernel_pkgs=(qemu-system-x86 busybox-static cpio xz-utils zstd binutils jq)
 
 want=("${build_pkgs[@]}")
 check_only=0

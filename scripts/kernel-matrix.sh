@@ -153,7 +153,7 @@ if [ ! -x /bin/busybox ] || ! is_static /bin/busybox; then
 fi
 for t in "${HOST_TOOLS[@]}"; do
 	if [ ! -x "$t" ]; then
-		unavailable "$t missing (scripts/install-deps.sh)"
+		unavailable "$t missing (scripts/install-deps.sh --kernels)"
 		finish
 	fi
 done

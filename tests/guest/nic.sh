@@ -14,7 +14,7 @@
 # driver: the number of frames XDP saw is still exactly N, and a note says
 # when frames had to be sent again.
 
-NIC_RING=4096   # NIC B's RX ring during the tests (the vmxnet3 maximum)
+NIC_RING=4096   # NIC B's RX and NIC A's TX ring during the tests (the vmxnet3 maximum)
 PG_RATE=50000   # pktgen frames/s
 
 in_nsa() {
@@ -62,9 +62,12 @@ nic_setup() {
 	PG_PID=
 	PG_CPU=0
 	RING0=$("$ETHTOOL" -g "$B" | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2; exit }')
+	TX0=$("$ETHTOOL" -g "$A" | awk '/^Current/ { c = 1 } c && /^TX:/ { print $2; exit }')
 	trap nic_teardown EXIT
 	nic_split
 	"$ETHTOOL" -G "$B" rx $NIC_RING || fail "cannot set $B's RX ring to $NIC_RING"
+	# gen pushes 64 frames at a time: a longer TX ring on A refuses fewer
+	in_nsa "$ETHTOOL" -G "$A" tx $NIC_RING || fail "cannot set $A's TX ring to $NIC_RING"
 }
 
 nic_teardown() {
@@ -76,6 +79,7 @@ nic_teardown() {
 	[ -z "$RMEM0" ] || echo "$RMEM0" >/proc/sys/net/core/rmem_max
 	[ -z "$RING0" ] || "$ETHTOOL" -G "$B" rx "$RING0"
 	nic_join
+	[ -z "$TX0" ] || "$ETHTOOL" -G "$A" tx "$TX0"
 }
 
 # ---- traffic ------------------------------------------------------------------
