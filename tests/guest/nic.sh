@@ -58,7 +58,6 @@ nic_setup() {
 	B=$PPB_NIC_B
 	MAC_B=$(cat "/sys/class/net/$B/address")
 	BG=
-	RMEM0=
 	PG_PID=
 	PG_CPU=0
 	RING0=$("$ETHTOOL" -g "$B" | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2; exit }')
@@ -76,7 +75,6 @@ nic_teardown() {
 	for _p in $BG; do
 		kill -9 "$_p" 2>/dev/null && wait "$_p" 2>/dev/null
 	done
-	[ -z "$RMEM0" ] || echo "$RMEM0" >/proc/sys/net/core/rmem_max
 	[ -z "$RING0" ] || "$ETHTOOL" -G "$B" rx "$RING0"
 	nic_join
 	[ -z "$TX0" ] || "$ETHTOOL" -G "$A" tx "$TX0"
@@ -264,10 +262,6 @@ test_nic_load_pass_udp() {
 	nic_setup
 	n=2000
 	size=100
-	# udp_sink asks for 8 MB of socket buffer: let it have them, so that the
-	# datagrams (a page each) wait there whenever the sink is slower than pktgen.
-	RMEM0=$(cat /proc/sys/net/core/rmem_max)
-	echo 33554432 >/proc/sys/net/core/rmem_max
 	pktgen_setup $n $size
 	XDP0=$(nic_stat "$B" "xdp packets")
 	load_start pass "$B" --action pass --duration 90
