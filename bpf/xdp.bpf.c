@@ -126,7 +126,7 @@ static __always_inline void proof_sample(struct xdp_md *ctx, int role, struct pr
 	struct ppb_pool_key key;
 	struct ppb_pool_info *pi;
 	__u64 page = 0, pool = frame_pool(ctx, &page);
-	bool created = false;
+	bool created = false, first;
 
 	if (!pool) {
 		if (pc) { /* not a page_pool page: not an allocation we can place */
@@ -139,26 +139,36 @@ static __always_inline void proof_sample(struct xdp_md *ctx, int role, struct pr
 	if (!pi)
 		return;
 	/*
-	 * A pool first seen now (warm: system, veth, NIC pools) has this frame's
-	 * allocation before the baseline. If it was a plain cache pop, the page
-	 * is still in the popped slot: put it back into the baseline and count
-	 * the frame; otherwise leave the frame out of the window.
+	 * The allocation ledger of a pool starts at its first frame here. Its
+	 * baseline is now - except for a pool seen from its very first page on
+	 * (veth, test-run: each page is a frame's) - and always for a NIC pool:
+	 * it fills its RX ring at attach, allocations that are no frames.
 	 */
-	if (created && role == elems_role) {
+	first = role == elems_role &&
+		(created || (!(pi->flags & PPB_POOL_F_ELEMS) &&
+			     (!(pi->flags & PPB_POOL_F_SEEN_FRESH) || pi->kind == PPB_POOL_NIC)));
+	if (first && !created)
+		pool_sample(pool, pi, &key, true, true);
+	/*
+	 * This frame's allocation may predate the baseline: if it was a cache
+	 * pop (every allocation is, slow ones and refills included) the page is
+	 * still in the popped slot - put it back into the baseline. Otherwise
+	 * the page was posted earlier (a NIC's RX ring) and the allocation
+	 * that replaces it is still to come. Either way the frame counts one.
+	 */
+	if (first) {
 		__u64 slot = 0;
 
 		bpf_probe_read_kernel(&slot, sizeof(slot),
 				      pool_cache_slot((void *)pool, pi->last.cache));
 		if (slot == page && pi->last.cache < 128)
 			pi->last.cache++;
-		else
-			created = false, role = -1;
 	}
 	if (role == elems_role && pc) {
 		/* The frames since this CPU's last sample: all allocations of this
-		 * pool (one pool per RX queue, one queue per CPU) - unless the pool
-		 * is new: its baseline starts with this frame. */
-		__u64 n = created ? 1 : pc->unsampled;
+		 * pool (one pool per RX queue, one queue per CPU) - unless the
+		 * ledger starts with this frame. */
+		__u64 n = first ? 1 : pc->unsampled;
 
 		pc->key = key;
 		pc->unsampled = 0;

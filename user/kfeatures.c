@@ -4,10 +4,12 @@
  * kernel (never by version number): load the program type, attach it, look
  * the tracepoint up in BTF.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <linux/capability.h>
 #include <linux/if_link.h>
 #include <net/if.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,6 +331,32 @@ static bool pp_hook(const char *name)
 	       !strcmp(name, "mem_connect");
 }
 
+/* Is link 'id' held by this process (one of our own programs)? Its fdinfo
+ * says "link_id:". */
+static bool own_link(__u32 id)
+{
+	char path[300], line[128];
+	bool own = false;
+	struct dirent *d;
+	unsigned int v;
+	DIR *dir;
+	FILE *f;
+
+	dir = opendir("/proc/self/fdinfo");
+	while (dir && !own && (d = readdir(dir))) {
+		snprintf(path, sizeof(path), "/proc/self/fdinfo/%s", d->d_name);
+		f = d->d_name[0] != '.' ? fopen(path, "r") : NULL;
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "link_id: %u", &v) == 1 && v == id)
+				own = true;
+		if (f)
+			fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+	return own;
+}
+
 int ppb_count_pp_probes(void)
 {
 	struct bpf_link_info info;
@@ -337,6 +365,8 @@ int ppb_count_pp_probes(void)
 	int n = 0, fd;
 
 	while (!bpf_link_get_next_id(id, &id)) {
+		if (own_link(id))
+			continue;
 		fd = bpf_link_get_fd_by_id(id);
 		if (fd < 0)
 			continue;

@@ -52,7 +52,8 @@ int features_probe(struct ppb_features *f);
 int ppb_probe_live_frames(void);
 int ppb_probe_cpumap_prog(void);
 int ppb_probe_fentry(void);
-/* BPF links on page_pool tracepoints/functions, napi_poll and mem_connect. */
+/* BPF links of other processes on page_pool tracepoints/functions, napi_poll
+ * and mem_connect. */
 int ppb_count_pp_probes(void);
 /* PPBENCH_DISABLE=live_frames,fentry: test the degraded paths. */
 bool ppb_disabled(const char *feature);

@@ -447,17 +447,23 @@ void obs_forget_dead(struct observer *o, const struct obs_snapshot *s)
 	}
 }
 
-static struct pool_snap *folded_row(struct obs_snapshot *s, uint32_t kind)
+/* One folded row per kind and device: watch IFACE still finds the folded
+ * pools of its device (destroyed at every XDP attach of a NIC). */
+static struct pool_snap *folded_row(struct obs_snapshot *s, const struct ppb_pool_info *pi)
 {
-	for (int i = 0; i < s->nr_pools; i++)
-		if (s->pools[i].folded && s->pools[i].info.kind == kind)
+	for (int i = 0; i < s->nr_pools; i++) {
+		const struct ppb_pool_info *f = &s->pools[i].info;
+
+		if (s->pools[i].folded && f->kind == pi->kind && f->ifindex == pi->ifindex &&
+		    f->netns_ino == pi->netns_ino)
 			return &s->pools[i];
+	}
 	return NULL;
 }
 
 int obs_fold_into(struct obs_snapshot *s, const struct pool_snap *p)
 {
-	struct pool_snap *f = folded_row(s, p->info.kind), *np;
+	struct pool_snap *f = folded_row(s, &p->info), *np;
 
 	if (!f) {
 		np = realloc(s->pools, (s->nr_pools + 1) * sizeof(*np));
@@ -467,6 +473,8 @@ int obs_fold_into(struct obs_snapshot *s, const struct pool_snap *p)
 		f = &s->pools[s->nr_pools++];
 		memset(f, 0, sizeof(*f));
 		f->info.kind = p->info.kind;
+		f->info.ifindex = p->info.ifindex;
+		f->info.netns_ino = p->info.netns_ino;
 		f->info.cpuid = -1;
 		f->percpu = calloc(s->nr_cpus, sizeof(*f->percpu));
 		if (!f->percpu)

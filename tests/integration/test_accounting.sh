@@ -160,7 +160,7 @@ sc_pp_stats() {
 		echo nostats >"$TMPD/skip"
 		return 0
 	fi
-	ping -q -c $n -i 0.002 -s 1472 "$PPB_IP_B" >/dev/null
+	ping -q -c $n -i 0.002 -W 0.2 -s 1472 "$PPB_IP_B" >/dev/null
 	wait $pid
 	nsenter --net="$PPB_NS_B" ethtool -S "$PPB_IF_B" >"$TMPD/after"
 	for k in recycle_ring:.ret.ring recycle_cached:.ret.cache alloc_slow:.alloc.slow; do

@@ -61,6 +61,22 @@ test_bench_proof_counts_in_output() {
 	assert_match "$LAST_OUT" '^  recipe: lf-drop; ' "recipe printed"
 }
 
+# Another tool's page_pool probes perturb the figures: bench says so, and
+# does not count its own programs.
+test_bench_foreign_probes() {
+	local j=$TMPD/b.json out=$TMPD/w.out
+	expect_exit 0 "$PPBENCH" bench --scenario ring --loops 20000 --repeat 1 --json "$j"
+	assert_eq "$(jq_get "$j" '.scenarios[0].foreign_probes')" 0 "alone: no foreign probes"
+	"$PPBENCH" watch --interval 0.5 >"$out" 2>&1 &
+	local pid=$!
+	wait_for_output "$out" '^time ' 5
+	expect_exit 0 "$PPBENCH" bench --scenario ring --loops 20000 --repeat 1 --json "$j"
+	kill -INT $pid
+	wait $pid
+	assert_ge "$(jq_get "$j" '.scenarios[0].foreign_probes')" 1 "with watch running"
+	assert_match "$LAST_OUT" 'WARNING: [0-9]+ other BPF programs? (is|are) attached' "warning"
+}
+
 # Interrupted mid-run: nothing of the private environment may remain.
 check_bench_signal() { # SIG
 	local out=$TMPD/b.out ns

@@ -163,7 +163,7 @@ test_load_cpumap_remote_drop() {
 sc_path_mix() {
 	local n=300
 	start_load b load "$PPB_IF_B" --action drop --count $n --interval 0.2
-	ping -q -c $n -i 0.002 -s 1472 "$PPB_IP_B" >/dev/null
+	ping -q -c $n -i 0.002 -W 0.2 -s 1472 "$PPB_IP_B" >/dev/null
 	wait "$PID_load"
 	local pool='.pools[] | select(.kind == "veth")'
 	assert_eq "$(summary_of load "$pool | .path.ret.ring")" $n "ring returns of the veth pool"
@@ -175,6 +175,37 @@ sc_path_mix() {
 
 test_load_veth_pool_path_mix() {
 	in_env start_load summary_of in_b sc_path_mix
+}
+
+# ---- watch IFACE keeps the pools each attach destroyed ----------------------
+
+sc_watch_retired() {
+	local n=300 i
+	nsenter --net="$PPB_NS_B" "$PPBENCH" watch "$PPB_IF_B" --interval 0.2 \
+		--json "$TMPD/watch.json" >"$TMPD/watch.out" 2>&1 &
+	local wpid=$!
+	wait_for_output "$TMPD/watch.out" '^time ' 10
+	# each load attaches XDP: veth makes a new pool, and destroys it on detach
+	for i in 1 2; do
+		start_load b load "$PPB_IF_B" --action drop --count $n --interval 0.2
+		ping -q -c $n -i 0.002 -W 0.2 -s 1472 "$PPB_IP_B" >/dev/null
+		wait "$PID_load" || fail "load $i exited $?"
+	done
+	sleep 0.5 # one more interval: the second pool is retired
+	kill -INT $wpid
+	wait $wpid || fail "watch exited $?"
+	grep -q '^summary: ' "$TMPD/watch.out" || fail "no watch summary"
+	local ring
+	ring=$(jq -s '[.[] | select(.type == "summary") | .pools[] | select(.kind == "veth") |
+		.path.ret.ring] | add' "$TMPD/watch.json")
+	assert_eq "$ring" $((2 * n)) "summary: ring returns of both destroyed veth pools"
+	ring=$(jq -s '[.[] | select(.type == "interval") | .pools[] | select(.kind == "veth") |
+		.path.ret.ring] | add' "$TMPD/watch.json")
+	assert_eq "$ring" $((2 * n)) "the intervals add up to the same"
+}
+
+test_watch_iface_keeps_destroyed_pools() {
+	in_env start_load summary_of sc_watch_retired
 }
 
 # ---- every exit path detaches ------------------------------------------------
@@ -330,7 +361,7 @@ sc_skb_mode() {
 	local n=300
 	start_load b load "$PPB_IF_B" --skb --action drop --count $n --interval 0.2
 	grep -q 'generic mode' "$TMPD/load.out" || fail "not in generic mode: $(head -1 "$TMPD/load.out")"
-	ping -q -c $n -i 0.002 -s 1472 "$PPB_IP_B" >/dev/null
+	ping -q -c $n -i 0.002 -W 0.2 -s 1472 "$PPB_IP_B" >/dev/null
 	wait "$PID_load"
 	assert_eq "$(summary_of load .total.packets)" $n "packets in generic mode"
 	in_b ip link show "$PPB_IF_B" | grep -q 'xdpgeneric' && fail "left attached"
