@@ -267,14 +267,22 @@ test_bench_short() {
 		assert_eq "$(path_sum "$s.json" alloc)" "$e" "$s allocations (cache+refill+slow)"
 		assert_eq "$(path_sum "$s.json" ret)" "$e" "$s returns (cache+ring+release)"
 		v=$(path_cost "$s.json" value)
-		is_number "$v" || fail "$s: path_cost_cycles.value '$v' is not a number"
-		# Not a speed: a wrapped unsigned subtraction gives 1e14 and more.
-		awk -v v="$v" 'BEGIN { exit !(v >= 0 && v < 1e9) }' ||
-			fail "$s: path_cost_cycles.value $v is outside [0, 1e9) cycles"
-		case "$(path_cost "$s.json" method)" in
-		fentry*) ;;
-		*) fail "$s: path figure method is not fentry: $(path_cost "$s.json" method)" ;;
+		m=$(path_cost "$s.json" method)
+		# Emulated timings are noise: the calls may time below the probe
+		# overhead, and bench must then say so instead of giving a figure.
+		case "$v:$m" in
+		"null:not derivable: the page_pool calls took no longer than the probe overhead"*)
+			note "$s: path figure below the fentry method's resolution here (TCG)"
+			v= ;;
+		*:fentry*) ;;
+		*) fail "$s: path figure method is not fentry: $m" ;;
 		esac
+		if [ -n "$v" ]; then
+			is_number "$v" || fail "$s: path_cost_cycles.value '$v' is not a number"
+			# Not a speed: a wrapped unsigned subtraction gives 1e14 and more.
+			awk -v v="$v" 'BEGIN { exit !(v >= 0 && v < 1e9) }' ||
+				fail "$s: path_cost_cycles.value $v is outside [0, 1e9) cycles"
+		fi
 		if [ "$s" = ring-xcpu ]; then
 			# Exact whatever the timing: nothing recycles directly across CPUs.
 			sed -n '/"ret": {/,/}/p' "$s.json" >ret.json
