@@ -312,7 +312,13 @@ test_bench_one_cpu_skips_xcpu() {
 	assert_eq "$(nproc)" 1 "online CPUs after offlining CPU 1"
 	"$PPBENCH" bench --scenario ring-xcpu --loops 5000 --repeat 1 --json b.json >out.txt 2>&1
 	rc=$?
+	# an offline CPU named on the command line is bad input: one line, exit 2
+	"$PPBENCH" bench --cpu 1 --scenario ring --loops 5000 --repeat 1 >cpu.txt 2>&1
+	rc_cpu=$?
 	cpu1_online
+	[ $rc_cpu -eq 2 ] || fail "bench --cpu 1 (offline) exited $rc_cpu, expected 2: $(head -n 3 cpu.txt)"
+	[ "$(grep -c '' cpu.txt)" -eq 1 ] && grep -q -- '--cpu 1 is offline' cpu.txt ||
+		fail "bench --cpu 1 (offline): not a one-line error naming it: $(head -n 3 cpu.txt)"
 	cat out.txt
 	[ $rc -ne 0 ] || fail "bench exited 0 with no scenario run"
 	[ $rc -eq 1 ] || fail "bench exited $rc, expected 1 (runtime error: nothing ran)"
