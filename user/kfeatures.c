@@ -331,41 +331,49 @@ static bool pp_hook(const char *name)
 	       !strcmp(name, "mem_connect");
 }
 
-/* Is link 'id' held by this process (one of our own programs)? Its fdinfo
- * says "link_id:". */
-static bool own_link(__u32 id)
+/* The links this process holds (our own programs): their fdinfo says
+ * "link_id:". Returns how many of up to 'max' were found. */
+static int own_links(__u32 *ids, int max)
 {
 	char path[300], line[128];
-	bool own = false;
 	struct dirent *d;
 	unsigned int v;
+	int n = 0;
 	DIR *dir;
 	FILE *f;
 
 	dir = opendir("/proc/self/fdinfo");
-	while (dir && !own && (d = readdir(dir))) {
+	while (dir && n < max && (d = readdir(dir))) {
 		snprintf(path, sizeof(path), "/proc/self/fdinfo/%s", d->d_name);
 		f = d->d_name[0] != '.' ? fopen(path, "r") : NULL;
-		while (f && fgets(line, sizeof(line), f))
-			if (sscanf(line, "link_id: %u", &v) == 1 && v == id)
-				own = true;
+		while (f && n < max && fgets(line, sizeof(line), f))
+			if (sscanf(line, "link_id: %u", &v) == 1)
+				ids[n++] = v;
 		if (f)
 			fclose(f);
 	}
 	if (dir)
 		closedir(dir);
-	return own;
+	return n;
+}
+
+static bool id_in(__u32 id, const __u32 *ids, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
 }
 
 int ppb_count_pp_probes(void)
 {
 	struct bpf_link_info info;
 	char tp[64];
-	__u32 id = 0, len;
-	int n = 0, fd;
+	__u32 id = 0, len, own[64];
+	int n = 0, fd, nr_own = own_links(own, 64);
 
 	while (!bpf_link_get_next_id(id, &id)) {
-		if (own_link(id))
+		if (id_in(id, own, nr_own))
 			continue;
 		fd = bpf_link_get_fd_by_id(id);
 		if (fd < 0)
