@@ -5,6 +5,24 @@
 
 SHORT="--loops 20000 --repeat 3"
 
+# ring-xcpu purity is a timing, so it is checked for what must hold whatever
+# the timing: nothing recycles directly across CPUs, the shares are the
+# proof run's counts, and a figure that mixes paths carries the warning.
+check_xcpu_purity() {
+	local sel='.scenarios[] | select(.name == "ring-xcpu")' p
+	p=$(jq_get "$1" "$sel | .purity")
+	echo "ring-xcpu purity $p"
+	assert_eq "$(jq_get "$1" "$sel | .path.ret.cache")" 0 "ring-xcpu direct returns"
+	jq -e "$sel | (.path.alloc.refill_pages / .proof_elems | if . > 1 then 1 else . end)
+		as \$a | (.purity_alloc - \$a | fabs < 0.001) and
+		.purity == ([.purity_alloc, .purity_ret] | min)" "$1" >/dev/null ||
+		fail "ring-xcpu purity $p is not the share of its proof counts"
+	if jq -e "$sel | .purity < 0.95" "$1" >/dev/null; then
+		grep -q 'WARNING: purity below 95%: the figure mixes paths' "$2" ||
+			fail "ring-xcpu purity $p below 95 % without a warning"
+	fi
+}
+
 test_bench_all_scenarios_short() {
 	local j=$TMPD/b.json
 	# shellcheck disable=SC2086
@@ -24,7 +42,10 @@ test_bench_all_scenarios_short() {
 		assert_eq "$(jq_get "$j" "$sel | .status")" ok "$s ran"
 		assert_eq "$(jq_get "$j" "$sel | .cycles_per_elem.runs | length")" 3 "$s repetitions"
 		assert_eq "$(jq_get "$j" "$sel | .repeat")" 3 "$s repeat field"
-		jq -e "$sel | .purity >= 0.95" "$j" >/dev/null ||
+		# ring-xcpu's share depends on the other CPU keeping up (one stall of
+		# the cpumap kthread sends the producer to the page allocator): it
+		# gets the exact checks below instead, as in the kernel matrix.
+		[ "$s" = ring-xcpu ] || jq -e "$sel | .purity >= 0.95" "$j" >/dev/null ||
 			fail "$s purity $(jq "$sel | .purity" "$j") below 95 %"
 		jq -e "$sel | .cycles_per_elem.median > 0 and .ns_per_elem.median > 0" "$j" \
 			>/dev/null || fail "$s has no positive figures"
@@ -46,6 +67,7 @@ test_bench_all_scenarios_short() {
 		(.per_cpu[0].cycles_per_elem.runs[0] + .per_cpu[1].cycles_per_elem.runs[0] -
 		 .cycles_per_elem.runs[0]) | fabs < 0.01' "$j" >/dev/null ||
 		fail "ring-xcpu figure is not producer + consumer"
+	check_xcpu_purity "$j" "$out"
 	# host metadata for comparisons
 	jq -e '.host | (.tsc_hz > 0) and (.kernel | length > 0) and (.mitigations | type ==
 		"object") and (.config | type == "object")' "$j" >/dev/null || fail "host metadata"
