@@ -118,7 +118,8 @@ static struct recipe_params make_params(const struct sc_env *e, const struct can
 	return p;
 }
 
-static void describe(const struct sc_env *e, const struct candidate *c, struct sc_result *r)
+static void describe(const struct sc_env *e, const struct candidate *c,
+		     const struct recipe_ctx *rc, struct sc_result *r)
 {
 	const struct recipe_params p = make_params(e, c, r->loops);
 	int n;
@@ -134,7 +135,8 @@ static void describe(const struct sc_env *e, const struct candidate *c, struct s
 	else
 		n += snprintf(r->recipe + n, sizeof(r->recipe) - n, ", %u-byte frames", p.size);
 	if (c->recipe == RCP_XCPU)
-		snprintf(r->recipe + n, sizeof(r->recipe) - n, ", cpumap on CPU %d", p.remote_cpu);
+		snprintf(r->recipe + n, sizeof(r->recipe) - n, ", cpumap on CPU %d%s", p.remote_cpu,
+			 recipe_consumer_fifo(rc) ? " (kthread at SCHED_FIFO 1)" : "");
 	if (c->duration)
 		snprintf(r->method, sizeof(r->method), "kernel test_run duration (ns/frame of the "
 			 "batch loop) x TSC Hz, averaged over the syscalls");
@@ -456,7 +458,7 @@ static void run_scenario(struct sc_env *e, enum scenario_id id)
 	r->backend = obs_backend_name(e->obs);
 	if (choose(e, r, &rc))
 		return;
-	describe(e, r->cand, r);
+	describe(e, r->cand, rc, r);
 	if (!time_scenario(e, rc, r->cand, r)) {
 		r->ok = true;
 		path_figure(e, r->cand, r);

@@ -46,6 +46,7 @@ struct recipe_ctx {
 	uint8_t pkt[PKT_MAX_SIZE];
 	uint32_t pkt_len;
 	cpu_set_t saved_affinity;
+	bool consumer_fifo; /* the cpumap kthread runs at SCHED_FIFO */
 };
 
 int recipe_by_name(const char *name)
@@ -189,6 +190,22 @@ static int open_socket(struct recipe_ctx *c)
 	return err;
 }
 
+/* Not fatal: the proof run's purity shows what a starved consumer costs. */
+static void boost_consumer(struct recipe_ctx *c, int cpu)
+{
+	int pid = xdpo_cpumap_kthread_fifo(c->x, cpu);
+
+	c->consumer_fifo = pid > 0;
+	if (pid < 0)
+		pr_warn("cannot run the cpumap kthread of CPU %d at SCHED_FIFO (%s): other "
+			"tasks there can delay it\n", cpu, strerror(-pid));
+}
+
+bool recipe_consumer_fifo(const struct recipe_ctx *c)
+{
+	return c->consumer_fifo;
+}
+
 int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env,
 		 struct observer *obs, const struct recipe_params *p)
 {
@@ -222,6 +239,8 @@ int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env
 		if (err)
 			pr_err("cannot set up the cpumap entry for CPU %d: %s\n", p->remote_cpu,
 			       strerror(-err));
+		else
+			boost_consumer(c, p->remote_cpu);
 	}
 	if (err)
 		goto fail;

@@ -71,6 +71,8 @@ void recipe_teardown(struct recipe_ctx *c);
 /* Change the amount of work of the next runs (proof runs are shorter). */
 void recipe_set_loops(struct recipe_ctx *c, uint32_t repeat, uint32_t runs);
 struct xdpo *recipe_xdpo(struct recipe_ctx *c);
+/* Cross-CPU recipes: whether the consumer kthread runs at SCHED_FIFO. */
+bool recipe_consumer_fifo(const struct recipe_ctx *c);
 
 /* Sum of a result's counts over pools of one kind (all kinds: kind < 0), per CPU too. */
 struct kind_counts {

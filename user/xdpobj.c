@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Loading and driving bpf/xdp.bpf.c (see xdpobj.h). */
+#include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <linux/if_link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,6 +245,44 @@ int xdpo_set_cpumap(struct xdpo *x, int cpu, uint32_t qsize)
 		return -errno;
 	x->skel->bss->cpu_target = cpu;
 	return 0;
+}
+
+/*
+ * The cpumap entry's kthread ("cpumap/CPU/map:ID") is the consumer of a
+ * cross-CPU recipe. Any runnable task on its CPU delays it, and while it is
+ * delayed the producer finds the pool's ring empty and takes pages from the
+ * page allocator: the run stops measuring the ring. At SCHED_FIFO it preempts
+ * normal tasks; it sleeps whenever its queue is empty, and the kernel deletes
+ * it with the entry.
+ */
+int xdpo_cpumap_kthread_fifo(struct xdpo *x, int cpu)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	struct sched_param sp = { .sched_priority = 1 };
+	char want[64], comm[64], path[64];
+	struct dirent *d;
+	int pid = -ESRCH;
+	DIR *dir;
+
+	if (bpf_obj_get_info_by_fd(bpf_map__fd(x->skel->maps.tx_cpumap), &info, &len))
+		return -errno;
+	snprintf(want, sizeof(want), "cpumap/%d/map:%u", cpu, info.id);
+	dir = opendir("/proc");
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir)) && pid == -ESRCH) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/comm", atoi(d->d_name));
+		if (read_file_str(path, comm, sizeof(comm)) < 0 || strcmp(comm, want))
+			continue;
+		pid = atoi(d->d_name);
+		if (sched_setscheduler(pid, SCHED_FIFO, &sp))
+			pid = -errno;
+	}
+	closedir(dir);
+	return pid;
 }
 
 int xdpo_set_devmap(struct xdpo *x, int ifindex, bool egress_prog)

@@ -71,6 +71,8 @@ int xdpo_pin_dispatcher(struct xdpo *x, const char *prog, int *ns_fd);
 /* cpumap entry for cpu (the redirect target), with the second-stage program;
  * devmap slot 0 -> ifindex, optionally with the egress program. */
 int xdpo_set_cpumap(struct xdpo *x, int cpu, uint32_t qsize);
+/* Run the entry's kthread at SCHED_FIFO 1: its pid, or -errno. */
+int xdpo_cpumap_kthread_fifo(struct xdpo *x, int cpu);
 int xdpo_set_devmap(struct xdpo *x, int ifindex, bool egress_prog);
 
 #endif

@@ -118,11 +118,14 @@ test_acct_xcpu() {
 	assert_eq "$(jq_get "$R" .packets.action)" $n "frames redirected"
 	assert_eq "$(pv test-run .ret.cache)" 0 "no direct returns across CPUs"
 	check_closed_pool test-run $n
-	# Releases happen where the ring was full: the remote CPU returns the pages.
-	local rel1
+	# Releases happen where the ring was full: the remote CPU returns the
+	# pages, except frames a full cpumap queue dropped on the producer CPU.
+	local rel1 dropped
 	rel1=$(jq -r '[.pools[] | select(.kind == "test-run")][0].per_cpu[] |
 		select(.cpu == 1) | .path.ret.release' "$R")
-	assert_eq "$rel1" "$(pv test-run .ret.release)" "releases all on the remote CPU"
+	dropped=$(jq_get "$R" '.packets.action - .packets.second')
+	assert_le "$(($(pv test-run .ret.release) - rel1))" "$dropped" \
+		"releases on the producer CPU (cpumap queue drops: $dropped)"
 }
 
 test_acct_backends_agree() {

@@ -99,6 +99,32 @@ test_bench_foreign_probes() {
 	assert_match "$LAST_OUT" 'WARNING: [0-9]+ other BPF programs? (is|are) attached' "warning"
 }
 
+# ring-xcpu's consumer, the cpumap kthread, runs at SCHED_FIFO while bench
+# needs it, and the recipe says so; without CAP_SYS_NICE bench warns and
+# runs it as it is.
+test_bench_xcpu_consumer_fifo() {
+	[ "$(nproc)" -ge 2 ] || skip "ring-xcpu needs 2 CPUs"
+	local j=$TMPD/b.json seen=$TMPD/ps.out
+	"$PPBENCH" bench --scenario ring-xcpu --loops 1000000 --repeat 5 --json "$j" \
+		>"$TMPD/b.out" 2>&1 &
+	local pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		ps -eo cls=,comm= | grep -E 'cpumap/[0-9]+/map:' >>"$seen"
+		sleep 0.02
+	done
+	wait $pid || fail "bench exited $?"
+	grep -q . "$seen" || fail "no cpumap kthread seen during the run"
+	assert_eq "$(awk '{ print $1 }' "$seen" | sort -u | tr '\n' ' ')" "FF " \
+		"scheduling class of the cpumap kthread"
+	assert_match "$(jq_get "$j" '.scenarios[0].recipe')" \
+		'cpumap on CPU [0-9]+ \(kthread at SCHED_FIFO 1\)$' "recipe"
+	expect_exit 0 setpriv --bounding-set=-sys_nice "$PPBENCH" bench --scenario ring-xcpu \
+		--loops 20000 --repeat 1 --json "$j"
+	assert_match "$LAST_ERR" '^ppbench: warning: cannot run the cpumap kthread of CPU [0-9]+ at SCHED_FIFO \(Operation not permitted\)' "warning"
+	assert_match "$(jq_get "$j" '.scenarios[0].recipe')" 'cpumap on CPU [0-9]+$' \
+		"recipe without CAP_SYS_NICE"
+}
+
 # Interrupted mid-run: nothing of the private environment may remain.
 check_bench_signal() { # SIG
 	local out=$TMPD/b.out ns
