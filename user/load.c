@@ -52,8 +52,8 @@ static const struct cli_opt load_opts[] = {
 	{ "count", 'c', "N", "stop after N packets", OPT_COUNT },
 	{ "json", 'j', "FILE", "one JSON object per interval, then a summary, to FILE", OPT_JSON },
 	{ "multiprog", 'm', NULL, "attach through libxdp's dispatcher (needs bpffs; says when it "
-				  "falls back to a single program; not dropped by the kernel if "
-				  "ppbench is killed)", OPT_MULTIPROG },
+				  "falls back to a single program); a child process removes the "
+				  "program if ppbench is killed", OPT_MULTIPROG },
 	{ "force", 'f', NULL, "replace an XDP program already attached to IFACE", OPT_FORCE },
 	{ "bare", 0, NULL, "attach a drop program with no maps and no clock (the reference for "
 			   "overhead measurements; reports nothing)", OPT_BARE },

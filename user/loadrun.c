@@ -18,6 +18,7 @@
 #include "log.h"
 #include "nl.h"
 #include "observer.h"
+#include "reaper.h"
 #include "report.h"
 #include "ticker.h"
 #include "tsc.h"
@@ -31,6 +32,7 @@ struct load {
 	struct observer *obs;
 	struct xdpo *x;
 	struct xdp_program *xp;
+	struct reaper reaper; /* removes xp if we die (libxdp has no bpf_link) */
 	int link;
 	struct tsc_info tsc;
 	int nr_cpus;
@@ -136,7 +138,7 @@ static int attach_multiprog(struct load *l, const char *prog)
 		       "bpf %s)\n", bpffs, bpffs);
 		return -ENOENT;
 	}
-	l->xp = xdp_program__from_fd(xdpo_prog_fd(l->x, prog));
+	l->xp = xdpo_libxdp_prog(l->x, prog);
 	err = libxdp_get_error(l->xp);
 	if (!err)
 		err = xdp_program__attach(l->xp, c->ifindex, c->skb ? XDP_MODE_SKB : XDP_MODE_NATIVE,
@@ -147,12 +149,25 @@ static int attach_multiprog(struct load *l, const char *prog)
 		l->xp = NULL;
 		return err;
 	}
+	err = reaper_start(&l->reaper, c->ifindex, xdp_program__id(l->xp));
+	if (err)
+		pr_warn("no watcher for a killed ppbench (%s): if it is killed, remove the program "
+			"with 'ip link set %s xdp off'\n", strerror(-err), c->ifname);
 	mp = xdp_multiprog__get_from_ifindex(c->ifindex);
-	if (!libxdp_get_error(mp) && xdp_multiprog__is_legacy(mp))
-		printf("libxdp fell back to a single program on %s (no dispatcher: this kernel "
-		       "refuses freplace); no other program can share the interface\n", c->ifname);
-	if (!libxdp_get_error(mp))
-		xdp_multiprog__close(mp);
+	if (libxdp_get_error(mp))
+		return 0;
+	/* The xdp tracepoints name the program the driver runs: the dispatcher. */
+	xdpo_set_action_prog_id(l->x, xdp_program__id(xdp_multiprog__main_prog(mp)));
+	if (xdp_multiprog__is_legacy(mp))
+		printf("libxdp fell back to a single program on %s (no dispatcher: its reason is "
+		       "above; freplace refused?); no other program can share the interface\n",
+		       c->ifname);
+	else
+		printf("libxdp dispatcher %u on %s runs ppbench's program %u (%d program%s)\n",
+		       xdp_program__id(xdp_multiprog__main_prog(mp)), c->ifname,
+		       xdp_program__id(l->xp), xdp_multiprog__program_count(mp),
+		       xdp_multiprog__program_count(mp) == 1 ? "" : "s");
+	xdp_multiprog__close(mp);
 	return 0;
 }
 
@@ -185,6 +200,7 @@ static void detach(struct load *l)
 		xdp_program__close(l->xp);
 		l->xp = NULL;
 	}
+	reaper_stop(&l->reaper);
 }
 
 /* ---- reporting ------------------------------------------------------------ */
@@ -471,7 +487,8 @@ static void free_state(struct load *l)
 
 int load_main(struct load_cfg *cfg)
 {
-	struct load l = { .cfg = cfg, .link = -1, .nr_cpus = libbpf_num_possible_cpus() };
+	struct load l = { .cfg = cfg, .link = -1, .nr_cpus = libbpf_num_possible_cpus(),
+			  .reaper = { .pid = -1, .fd = -1 } };
 	uint64_t packets;
 	int err;
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
 #include "env.h"
 #include "util.h"
 #include "kfeatures.h"
@@ -21,6 +22,7 @@
 
 struct xdpo {
 	struct xdp_bpf *skel;
+	struct xdp_bpf *twin; /* libxdp's copy of one program (xdpo_libxdp_prog) */
 	int nr_cpus;
 	bool calibrated;
 	struct bpf_link *links[8];
@@ -130,6 +132,7 @@ void xdpo_close(struct xdpo *x)
 		return;
 	for (int i = 0; i < x->nr_links; i++)
 		bpf_link__destroy(x->links[i]);
+	xdp_bpf__destroy(x->twin);
 	xdp_bpf__destroy(x->skel);
 	free(x);
 }
@@ -283,6 +286,64 @@ int xdpo_cpumap_kthread_fifo(struct xdpo *x, int cpu)
 	}
 	closedir(dir);
 	return pid;
+}
+
+/* Every map of the twin is the first instance's: globals, stats, maps. */
+static int twin_share_maps(struct xdpo *x)
+{
+	struct bpf_map *m, *orig;
+	int err;
+
+	bpf_object__for_each_map(m, x->twin->obj) {
+		orig = bpf_object__find_map_by_name(x->skel->obj, bpf_map__name(m));
+		if (!orig || bpf_map__fd(orig) < 0)
+			continue;
+		err = bpf_map__reuse_fd(m, bpf_map__fd(orig));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * libxdp can put a program into its dispatcher only if it loads the program
+ * itself, as an freplace (BPF_PROG_TYPE_EXT): one already loaded as XDP
+ * cannot become one. So open the object a second time with only PROG to
+ * load and every map taken from the first instance, and hand that to
+ * libxdp: its program sees and fills the same maps.
+ */
+struct xdp_program *xdpo_libxdp_prog(struct xdpo *x, const char *prog)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = ppb_btf_custom_path());
+	DECLARE_LIBXDP_OPTS(xdp_program_opts, xo, .prog_name = prog);
+	struct bpf_program *p, *orig = xdpo_prog(x, prog);
+	int err;
+
+	errno = EINVAL;
+	if (!orig || x->twin)
+		return NULL;
+	x->twin = xdp_bpf__open_opts(&oo);
+	if (!x->twin)
+		return NULL;
+	bpf_object__for_each_program(p, x->twin->obj) {
+		bool ours = !strcmp(bpf_program__name(p), prog);
+
+		bpf_program__set_autoload(p, ours);
+		if (ours)
+			bpf_program__set_flags(p, bpf_program__flags(orig));
+	}
+	err = twin_share_maps(x);
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	xo.obj = x->twin->obj;
+	return xdp_program__create(&xo);
+}
+
+void xdpo_set_action_prog_id(struct xdpo *x, uint32_t id)
+{
+	x->skel->bss->prog_id[ROLE_ACTION] = id;
 }
 
 int xdpo_set_devmap(struct xdpo *x, int ifindex, bool egress_prog)

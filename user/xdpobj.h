@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include "ppbench.h"
 
+struct xdp_program;
+
 struct observer;
 struct bpf_program;
 
@@ -71,6 +73,12 @@ int xdpo_pin_dispatcher(struct xdpo *x, const char *prog, int *ns_fd);
 /* cpumap entry for cpu (the redirect target), with the second-stage program;
  * devmap slot 0 -> ifindex, optionally with the egress program. */
 int xdpo_set_cpumap(struct xdpo *x, int cpu, uint32_t qsize);
+/* PROG for libxdp to load and attach (its dispatcher needs it unloaded),
+ * sharing this object's maps; NULL and errno on failure. */
+struct xdp_program *xdpo_libxdp_prog(struct xdpo *x, const char *prog);
+/* The program the xdp error tracepoints see for the action role (libxdp's
+ * dispatcher runs ours inside its own). */
+void xdpo_set_action_prog_id(struct xdpo *x, uint32_t id);
 /* Run the entry's kthread at SCHED_FIFO 1: its pid, or -errno. */
 int xdpo_cpumap_kthread_fifo(struct xdpo *x, int cpu);
 int xdpo_set_devmap(struct xdpo *x, int ifindex, bool egress_prog);

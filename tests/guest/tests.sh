@@ -174,6 +174,56 @@ test_acct_fentry_xcpu() {
 	assert_eq "$(kv x.f test-run.ret.unclassified)" 0 "fentry leaves nothing unclassified"
 }
 
+# load --multiprog: freplace works here, so libxdp builds its dispatcher and
+# runs ppbench's program in it (a copy libxdp loads itself, sharing our
+# maps): it counts every frame. No bpf_link holds a dispatcher, so after a
+# SIGKILL of ppbench its reaper child takes the program off (and says so).
+in_ppbm_bpffs() { # file CMD...: in netns ppbm with bpffs mounted, pid to FILE
+	_f=$1
+	shift
+	"$IP" netns exec ppbm sh -c 'mount -t bpf bpf /sys/fs/bpf && echo $$ >"$0" && exec "$@"' \
+		"$_f" "$@"
+}
+
+test_load_multiprog_sigkill() {
+	trap '"$IP" netns del ppbm 2>/dev/null' EXIT
+	run_ok "$IP" netns add ppbm
+	# no IPv6: its router solicitations would add frames to the exact count
+	run_ok "$IP" netns exec ppbm sh -c 'for c in all default; do
+		echo 1 >/proc/sys/net/ipv6/conf/$c/disable_ipv6; done'
+	run_ok "$IP" -n ppbm link add pma type veth peer name pmb
+	run_ok "$IP" -n ppbm link set pma up
+	run_ok "$IP" -n ppbm link set pmb up
+	# ip netns exec mounts a fresh /sys, without bpffs: libxdp needs it.
+	in_ppbm_bpffs pid "$PPBENCH" load pmb --multiprog --count 300 --interval 0.5 \
+		--json c.json >c.out 2>&1 &
+	cpid=$!
+	wait_until 30 grep -q '^time ' c.out || fail "load did not start: $(cat c.out)"
+	grep -q 'fell back' c.out && fail "libxdp fell back to a single program: $(cat c.out)"
+	grep -q '^libxdp dispatcher [0-9]* on pmb runs ppbench' c.out ||
+		fail "no dispatcher line: $(cat c.out)"
+	prog=$("$IP" -n ppbm link show pmb | sed -n 's/.* name \([^ ]*\) .*/\1/p')
+	assert_eq "$prog" xdp_dispatcher "program on pmb"
+	run_ok "$IP" netns exec ppbm "$PPBENCH" gen pma --count 300 -q --src-ip 10.9.0.1 \
+		--dst-ip 10.9.0.2
+	wait $cpid || fail "load exited $?: $(tail -n 3 c.out)"
+	assert_eq "$(jq -r 'select(.type == "summary") | .total.packets' c.json)" 300 \
+		"frames the dispatcher's copy of our program counted"
+	has_xdp() { "$IP" -n ppbm link show pmb | grep -q ' xdp'; }
+	has_xdp && fail "a clean exit left: $("$IP" -n ppbm link show pmb)"
+	in_ppbm_bpffs pid "$PPBENCH" load pmb --multiprog --interval 0.5 >m.out 2>&1 &
+	wait_until 30 grep -q '^time ' m.out || fail "load did not start: $(cat m.out)"
+	has_xdp || fail "nothing attached"
+	kill -9 "$(cat pid)"
+	wait
+	wait_until 10 eval '! has_xdp' ||
+		fail "SIGKILL left the dispatcher: $("$IP" -n ppbm link show pmb)"
+	grep 'removed XDP program' m.out || fail "the reaper did not say what it removed"
+	reaper() { grep -qx ppbench-reaper /proc/[0-9]*/comm; }
+	wait_until 10 eval '! reaper' || fail "the reaper did not exit"
+	note "multiprog: 300 of 300 frames through libxdp's dispatcher; removed after SIGKILL"
+}
+
 # The observer loads (both backends); on failure show the verifier's reason.
 test_observer_loads() {
 	for b in fentry tracepoint; do

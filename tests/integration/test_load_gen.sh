@@ -260,6 +260,28 @@ sc_multiprog() {
 	assert_eq $rc 0 "multiprog load ($(cat "$TMPD/m.out"))"
 	grep -q "ppbench load $PPB_IF_B .*libxdp" "$TMPD/m.out" || fail "no libxdp attach"
 	in_b ip link show "$PPB_IF_B" | grep -q ' xdp' && fail "left attached after a clean exit"
+	# libxdp attaches without a bpf_link: after a SIGKILL ppbench's reaper
+	# child removes the program (and only then exits).
+	in_b unshare -m bash -c "
+		mount -t bpf bpf /sys/fs/bpf || exit 3
+		echo \$\$ >$TMPD/k.pid
+		exec $PPBENCH load $PPB_IF_B --multiprog --interval 0.5" >"$TMPD/k.out" 2>&1 &
+	wait_for_output "$TMPD/k.out" '^time ' 10
+	in_b ip link show "$PPB_IF_B" | grep -q ' xdp' || fail "nothing attached"
+	kill -KILL "$(cat "$TMPD/k.pid")"
+	wait
+	for _ in $(seq 50); do
+		in_b ip link show "$PPB_IF_B" | grep -q ' xdp' || break
+		sleep 0.1
+	done
+	in_b ip link show "$PPB_IF_B" | grep -q ' xdp' && fail "SIGKILL left the libxdp program"
+	grep -q "^ppbench: removed XDP program [0-9]* that a dead ppbench left" "$TMPD/k.out" ||
+		fail "the reaper did not say what it removed: $(tail -n 2 "$TMPD/k.out")"
+	for _ in $(seq 50); do
+		grep -qx ppbench-reaper /proc/[0-9]*/comm 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -qx ppbench-reaper /proc/[0-9]*/comm 2>/dev/null && fail "the reaper did not exit"
 	# without bpffs: one line, no attach
 	in_b unshare -m bash -c "umount /sys/fs/bpf 2>/dev/null; \
 		$PPBENCH load $PPB_IF_B --multiprog --duration 1" >"$TMPD/o" 2>"$TMPD/e"
