@@ -86,7 +86,10 @@ snapshot_state() {
 			awk -F': ' '{print "xdp " $2}' || true
 		bpftool -j prog show 2>/dev/null | jq -r '.[] | select(.name // "" | startswith("ppb_")) |
 			"bpfprog \(.id) \(.name)"' 2>/dev/null || true
-		pgrep -x ppbench >/dev/null && echo "process ppbench"
+		{ pgrep -x ppbench || pgrep -x ppbench-reaper; } >/dev/null && echo "process ppbench"
+		# a crash is new state too: the kernel logs every segfault
+		dmesg 2>/dev/null | grep -E 'ppbench[^ ]*\[[0-9]+\]: segfault|traps: ppbench' |
+			sed 's/^\[[^]]*\] */crash /' || true
 		netns_inodes | sed 's/^/netns /'
 	} | sort
 }
@@ -95,9 +98,10 @@ check_leaks() { # name before-file
 	local after new
 	after=$(mktemp)
 	# Programs held by an exiting process are freed by an RCU callback, and a
-	# namespace by a work item: allow a moment. Only what is new counts (things
-	# of other processes may disappear meanwhile).
-	for _ in $(seq 15); do
+	# namespace by a work item: allow a moment - up to 15 s, since on a busy
+	# VM host grace periods have been seen to take over 4 s. Only what is new
+	# counts (things of other processes may disappear meanwhile).
+	for _ in $(seq 50); do
 		snapshot_state >"$after"
 		new=$(comm -13 "$2" "$after")
 		[ -z "$new" ] && break
@@ -105,7 +109,7 @@ check_leaks() { # name before-file
 	done
 	rm -f "$after"
 	if [ -n "$new" ]; then
-		echo "    left behind after $1:"
+		echo "    left behind (or crashed) after $1:"
 		printf '%s\n' "$new" | sed 's/^/      /'
 		return 1
 	fi
