@@ -406,12 +406,36 @@ static int try_candidate(struct sc_env *e, const struct candidate *c, struct sc_
 	return err;
 }
 
-/* Choose the first candidate that isolates the path (best one otherwise). */
+/* What a proof run leaves in the result. */
+struct proof_run {
+	struct proof proof;
+	struct ppb_pool_counts counts;
+	unsigned known;
+	uint64_t elems;
+};
+
+static void save_proof(struct proof_run *p, const struct sc_result *r)
+{
+	*p = (struct proof_run){ r->proof, r->counts, r->known, r->proof_elems };
+}
+
+static void restore_proof(struct sc_result *r, const struct proof_run *p)
+{
+	r->proof = p->proof;
+	r->counts = p->counts;
+	r->known = p->known;
+	r->proof_elems = p->elems;
+}
+
+/* Choose the first candidate that isolates the path (best one otherwise).
+ * The best so far stays set up, so its figures come from the proof run that
+ * chose it. */
 static int choose(struct sc_env *e, struct sc_result *r, struct recipe_ctx **rcp)
 {
 	const struct scenario_def *d = &scenario_defs[r->id];
+	struct recipe_ctx *best_rc = NULL;
 	const char *why = NULL;
-	struct proof best = { .purity = -1 };
+	struct proof_run best = { .proof = { .purity = -1 } };
 	int best_i = -1, n = 0;
 
 	for (int i = 0; i < d->nr_cand; i++) {
@@ -423,28 +447,37 @@ static int choose(struct sc_env *e, struct sc_result *r, struct recipe_ctx **rcp
 		n += snprintf(r->reason + n, sizeof(r->reason) - n, "%s%s %.0f%%", n ? ", " : "",
 			      recipes[c->recipe].name, 100 * r->proof.purity);
 		if (r->proof.partial || r->proof.purity >= PURITY_MIN) {
+			recipe_teardown(best_rc);
 			r->cand = c;
 			return 0;
 		}
-		if (r->proof.purity > best.purity)
-			best = r->proof, best_i = i;
-		recipe_teardown(*rcp);
+		if (r->proof.purity > best.proof.purity) {
+			recipe_teardown(best_rc);
+			best_rc = *rcp;
+			save_proof(&best, r);
+			best_i = i;
+		} else {
+			recipe_teardown(*rcp);
+		}
 		*rcp = NULL;
 	}
 	if (best_i < 0 && !n) {
 		snprintf(r->reason, sizeof(r->reason), "%s", why ? why : "no recipe could run");
 		return -ENOENT;
 	}
-	if (best.purity < PURITY_FLOOR) {
+	if (best.proof.purity < PURITY_FLOOR) {
 		char tried[120];
 
+		recipe_teardown(best_rc);
 		snprintf(tried, sizeof(tried), "%s", r->reason);
 		snprintf(r->reason, sizeof(r->reason), "no recipe puts its elements on this path "
 			 "here (purity: %s)", tried);
 		return -ENOENT;
 	}
+	restore_proof(r, &best);
 	r->cand = &d->cand[best_i];
-	return try_candidate(e, r->cand, r, rcp);
+	*rcp = best_rc;
+	return 0;
 }
 
 static void run_scenario(struct sc_env *e, enum scenario_id id)

@@ -114,15 +114,35 @@ test_bench_xcpu_consumer_fifo() {
 	done
 	wait $pid || fail "bench exited $?"
 	grep -q . "$seen" || fail "no cpumap kthread seen during the run"
-	assert_eq "$(awk '{ print $1 }' "$seen" | sort -u | tr '\n' ' ')" "FF " \
-		"scheduling class of the cpumap kthread"
+	# Created normal, boosted right after (before the first frame): a kthread
+	# once seen at FF must stay there.
+	awk '$1 == "FF" { ff[$2] = 1; n++ } $1 != "FF" && ff[$2] { bad = 1 }
+		END { exit !(n > 0 && !bad) }' "$seen" ||
+		fail "cpumap kthread classes seen: $(sort "$seen" | uniq -c | tr '\n' ' ')"
 	assert_match "$(jq_get "$j" '.scenarios[0].recipe')" \
 		'cpumap on CPU [0-9]+ \(kthread at SCHED_FIFO 1\)$' "recipe"
-	expect_exit 0 setpriv --bounding-set=-sys_nice "$PPBENCH" bench --scenario ring-xcpu \
-		--loops 20000 --repeat 1 --json "$j"
-	assert_match "$LAST_ERR" '^ppbench: warning: cannot run the cpumap kthread of CPU [0-9]+ at SCHED_FIFO \(Operation not permitted\)' "warning"
+	# Unboosted, with a busy loop beside the consumer: the purity usually
+	# falls below 95 % (the best recipe is kept, with a warning; below 50 %
+	# the scenario is skipped); either way the figures are the proof run's.
+	local rcpu out=$TMPD/u.out err=$TMPD/u.err rc
+	rcpu=$(jq_get "$j" '.scenarios[0].cpus[1]')
+	nice -n 5 taskset -c "$rcpu" sh -c 'while :; do :; done' &
+	local busy=$!
+	setpriv --bounding-set=-sys_nice "$PPBENCH" bench --scenario ring-xcpu --loops 20000 \
+		--repeat 1 --json "$j" >"$out" 2>"$err"
+	rc=$?
+	kill $busy
+	assert_match "$err" '^ppbench: warning: cannot run the cpumap kthread of CPU [0-9]+ at SCHED_FIFO \(Operation not permitted\)' "warning"
+	if [ $rc = 1 ]; then
+		assert_match "$(jq_get "$j" '.scenarios[0].reason')" \
+			'^no recipe puts its elements on this path here \(purity: xcpu [0-9]+%\)$' \
+			"reason of the skip"
+		return 0
+	fi
+	assert_eq $rc 0 "bench exit code"
 	assert_match "$(jq_get "$j" '.scenarios[0].recipe')" 'cpumap on CPU [0-9]+$' \
 		"recipe without CAP_SYS_NICE"
+	check_xcpu_purity "$j" "$out"
 }
 
 # Interrupted mid-run: nothing of the private environment may remain.
