@@ -3,11 +3,9 @@
 # ppbench bench: recipe choice, purity, output formats and schema - exactness
 # and shape only. No speed is asserted here (that is make bench's job).
 
-SHORT="--loops 20000 --repeat 3"
-
-# ring-xcpu purity is a timing, so it is checked for what must hold whatever
-# the timing: nothing recycles directly across CPUs, the shares are the
-# proof run's counts, and a figure that mixes paths carries the warning.
+# What must hold for ring-xcpu's purity whatever the timing: nothing
+# recycles directly across CPUs, the shares are the proof run's counts, and
+# a figure that mixes paths carries the warning.
 check_xcpu_purity() {
 	local sel='.scenarios[] | select(.name == "ring-xcpu")' p
 	p=$(jq_get "$1" "$sel | .purity")
@@ -25,8 +23,11 @@ check_xcpu_purity() {
 
 test_bench_all_scenarios_short() {
 	local j=$TMPD/b.json
-	# shellcheck disable=SC2086
-	expect_exit 0 "$PPBENCH" bench $SHORT --json "$j"
+	# 100k elements: ring-xcpu's proof then spans ~15 ms, so one stall of the
+	# remote CPU (an interrupt, the host) and the pool's first fill weigh
+	# little in its purity (at 20k a CI run saw 94 %; at 100k, 98.6 % or
+	# more with both CPUs busy, thanks to the kthread at SCHED_FIFO).
+	expect_exit 0 "$PPBENCH" bench --loops 100000 --repeat 3 --json "$j"
 	local out=$LAST_OUT n
 	# the kselftest's grep finds one time_bench line per scenario that ran
 	n=$(grep -cE 'Per elem: [0-9]+ cycles\(tsc\) [0-9.]+ ns' "$out")
@@ -42,10 +43,7 @@ test_bench_all_scenarios_short() {
 		assert_eq "$(jq_get "$j" "$sel | .status")" ok "$s ran"
 		assert_eq "$(jq_get "$j" "$sel | .cycles_per_elem.runs | length")" 3 "$s repetitions"
 		assert_eq "$(jq_get "$j" "$sel | .repeat")" 3 "$s repeat field"
-		# ring-xcpu's share depends on the other CPU keeping up (one stall of
-		# the cpumap kthread sends the producer to the page allocator): it
-		# gets the exact checks below instead, as in the kernel matrix.
-		[ "$s" = ring-xcpu ] || jq -e "$sel | .purity >= 0.95" "$j" >/dev/null ||
+		jq -e "$sel | .purity >= 0.95" "$j" >/dev/null ||
 			fail "$s purity $(jq "$sel | .purity" "$j") below 95 %"
 		jq -e "$sel | .cycles_per_elem.median > 0 and .ns_per_elem.median > 0" "$j" \
 			>/dev/null || fail "$s has no positive figures"
