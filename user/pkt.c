@@ -30,7 +30,7 @@ size_t pkt_hdr_size(int family)
 }
 
 /* The UDP checksum covers a pseudo header of addresses, protocol and length. */
-static uint16_t udp_csum(const struct udp_spec *s, const struct udphdr *udp, size_t ulen)
+static uint16_t udp_csum(const struct udp_spec *s, const uint8_t *udp, size_t ulen)
 {
 	uint32_t sum = IPPROTO_UDP + (uint32_t)ulen;
 	uint16_t c;
@@ -46,58 +46,57 @@ static uint16_t udp_csum(const struct udp_spec *s, const struct udphdr *udp, siz
 	return c ? c : 0xffff; /* 0 means "no checksum" in UDP over IPv4 */
 }
 
+/* Headers are built in local structs and copied in: after the 14-byte
+ * Ethernet header they are not aligned for direct access. */
 static size_t put_ip(const struct udp_spec *s, uint8_t *p, size_t l4len)
 {
 	if (s->src.family == AF_INET) {
-		struct iphdr *ip = (void *)p;
+		struct iphdr ip = { .version = 4, .ihl = 5, .ttl = 64, .protocol = IPPROTO_UDP };
 
-		memset(ip, 0, sizeof(*ip));
-		ip->version = 4;
-		ip->ihl = 5;
-		ip->ttl = 64;
-		ip->protocol = IPPROTO_UDP;
-		ip->tot_len = htons(sizeof(*ip) + l4len);
-		ip->saddr = s->src.v4.s_addr;
-		ip->daddr = s->dst.v4.s_addr;
-		ip->check = htons(~pkt_csum(ip, sizeof(*ip), 0) & 0xffff);
-		return sizeof(*ip);
+		ip.tot_len = htons(sizeof(ip) + l4len);
+		ip.saddr = s->src.v4.s_addr;
+		ip.daddr = s->dst.v4.s_addr;
+		ip.check = htons(~pkt_csum(&ip, sizeof(ip), 0) & 0xffff);
+		memcpy(p, &ip, sizeof(ip));
+		return sizeof(ip);
 	} else {
-		struct ipv6hdr *ip6 = (void *)p;
+		struct ipv6hdr ip6 = { .version = 6, .hop_limit = 64, .nexthdr = IPPROTO_UDP };
 
-		memset(ip6, 0, sizeof(*ip6));
-		ip6->version = 6;
-		ip6->hop_limit = 64;
-		ip6->nexthdr = IPPROTO_UDP;
-		ip6->payload_len = htons(l4len);
-		memcpy(&ip6->saddr, &s->src.v6, 16);
-		memcpy(&ip6->daddr, &s->dst.v6, 16);
-		return sizeof(*ip6);
+		ip6.payload_len = htons(l4len);
+		memcpy(&ip6.saddr, &s->src.v6, 16);
+		memcpy(&ip6.daddr, &s->dst.v6, 16);
+		memcpy(p, &ip6, sizeof(ip6));
+		return sizeof(ip6);
 	}
 }
 
 int pkt_build_udp(const struct udp_spec *s, uint8_t *buf, size_t buflen)
 {
 	size_t hdr = pkt_hdr_size(s->src.family), l3, ulen;
-	struct ethhdr *eth = (void *)buf;
-	struct udphdr *udp;
+	struct ethhdr eth = {};
+	struct udphdr udp = {};
+	uint8_t *u;
 
 	if (s->src.family != s->dst.family ||
 	    (s->src.family != AF_INET && s->src.family != AF_INET6) || s->size < hdr ||
 	    s->size < PKT_MIN_SIZE || s->size > buflen)
 		return -EINVAL;
 	memset(buf, 0, s->size);
-	memcpy(eth->h_dest, s->dst_mac, 6);
-	memcpy(eth->h_source, s->src_mac, 6);
-	eth->h_proto = htons(s->src.family == AF_INET ? ETH_P_IP : ETH_P_IPV6);
+	memcpy(eth.h_dest, s->dst_mac, 6);
+	memcpy(eth.h_source, s->src_mac, 6);
+	eth.h_proto = htons(s->src.family == AF_INET ? ETH_P_IP : ETH_P_IPV6);
+	memcpy(buf, &eth, ETH_HLEN);
 	/* Everything after the headers is payload (Ethernet padding included). */
 	ulen = s->size - hdr + sizeof(struct udphdr);
 	l3 = put_ip(s, buf + ETH_HLEN, ulen);
-	udp = (void *)(buf + ETH_HLEN + l3);
-	udp->source = htons(s->sport);
-	udp->dest = htons(s->dport);
-	udp->len = htons(ulen);
-	for (size_t i = 0; i < ulen - sizeof(*udp); i++)
-		((uint8_t *)(udp + 1))[i] = (uint8_t)i;
-	udp->check = htons(udp_csum(s, udp, ulen));
+	u = buf + ETH_HLEN + l3;
+	for (size_t i = 0; i < ulen - sizeof(udp); i++)
+		u[sizeof(udp) + i] = (uint8_t)i;
+	udp.source = htons(s->sport);
+	udp.dest = htons(s->dport);
+	udp.len = htons(ulen);
+	memcpy(u, &udp, sizeof(udp));
+	udp.check = htons(udp_csum(s, u, ulen));
+	memcpy(u, &udp, sizeof(udp));
 	return (int)s->size;
 }
