@@ -261,6 +261,14 @@ static int alloc_runs(struct sc_result *r, uint32_t n, const struct candidate *c
 		       : -ENOMEM;
 }
 
+static void free_runs(struct sc_result *r)
+{
+	free(r->cycles);
+	free(r->ns);
+	for (int i = 0; i < 2; i++)
+		free(r->per_cpu[i].cycles);
+}
+
 /* The time_bench line reports the median run, like one time_bench measurement. */
 static void summarize_runs(struct bench_ctx *b, struct sc_result *r, uint32_t n)
 {
@@ -547,6 +555,8 @@ int bench_main(struct bench_cfg *cfg)
 		       obs_fentry_reason(e.obs) ? obs_fentry_reason(e.obs) : "",
 		       obs_fentry_reason(e.obs) ? ")" : "",
 		       cfg->iface ? cfg->iface : "private veth pair");
+	if (!cfg->quiet && obs_not_counted(e.obs))
+		printf("  not counted: %s\n", obs_not_counted(e.obs));
 	for (int i = 0; i < NR_SCENARIOS; i++) {
 		if (!cfg->want[i])
 			continue;
@@ -563,6 +573,8 @@ out:
 	if (e.env && !cfg->iface)
 		env_destroy(e.env);
 	obs_close(e.obs);
+	for (int i = 0; i < NR_SCENARIOS; i++)
+		free_runs(&b.res[i]);
 	return ret;
 }
 

@@ -437,6 +437,8 @@ static void banner(struct load *l)
 		printf("observer: %s backend%s%s; cycles/pkt: TSC cycles per packet, NAPI polls\n",
 		       obs_backend_name(l->obs), obs_fentry_reason(l->obs) ? ", " : "",
 		       obs_fentry_reason(l->obs) ? obs_fentry_reason(l->obs) : "");
+	if (l->obs && obs_not_counted(l->obs))
+		printf("  not counted: %s\n", obs_not_counted(l->obs));
 	if (c->bare)
 		printf("bare program: no statistics (reference for overhead measurements)\n");
 	rate_header();

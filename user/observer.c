@@ -178,6 +178,18 @@ int obs_open(struct observer **out, const struct obs_opts *opts)
 	}
 	o->backend = OBS_TRACEPOINT;
 done:
+	if (o->backend == OBS_FENTRY) {
+		size_t n = strlen(o->not_counted);
+
+		/* 6.14 replaced the one-pool bulk return by a mixed-pool one that the
+		 * fentry classifier (one pool's state per call) does not hook. */
+		if (!btf_has_func("page_pool_put_page_bulk") &&
+		    btf_has_func("page_pool_put_netmem_bulk"))
+			snprintf(o->not_counted + n, sizeof(o->not_counted) - n,
+				 "%sbulk returns (page_pool_put_netmem_bulk: NIC XDP_REDIRECT/TX "
+				 "completions; --backend tracepoint counts them from pool state)",
+				 n ? "; " : "");
+	}
 	pr_debug("observer: %s backend%s%s\n", obs_backend_name(o),
 		 o->fentry_reason[0] ? ", " : "", o->fentry_reason);
 	*out = o;

@@ -18,16 +18,23 @@ static struct udp_spec spec4(size_t size)
 	return s;
 }
 
+/* Frames start 2 bytes into an aligned buffer, as in a driver's RX buffer
+ * (NET_IP_ALIGN): the headers after Ethernet are then 4-byte aligned and can
+ * be read through their structs. */
+#define FRAME_BUF(name, len)                                                  \
+	uint8_t name##_raw[(len) + 2] __attribute__((aligned(8)));           \
+	uint8_t *name = name##_raw + 2
+
 /* Verifying a checksum: summing a header that contains its own checksum gives 0xffff. */
 void test_pkt_ipv4_checksums(void)
 {
 	struct udp_spec s = spec4(64);
-	uint8_t buf[128];
+	FRAME_BUF(buf, 128);
 	struct iphdr *ip = (void *)(buf + ETH_HLEN);
 	struct udphdr *udp = (void *)(ip + 1);
 	uint32_t pseudo;
 
-	ASSERT_EQ(pkt_build_udp(&s, buf, sizeof(buf)), 64, "size");
+	ASSERT_EQ(pkt_build_udp(&s, buf, 128), 64, "size");
 	ASSERT_EQ(ntohs(((struct ethhdr *)buf)->h_proto), ETH_P_IP, "ethertype");
 	ASSERT_EQ(ntohs(ip->tot_len), 50, "ip total length");
 	ASSERT_EQ(pkt_csum(ip, sizeof(*ip), 0), 0xffff, "ip header checksum verifies");
@@ -49,14 +56,14 @@ void test_pkt_csum_rfc1071(void)
 void test_pkt_ipv6(void)
 {
 	struct udp_spec s = spec4(100);
-	uint8_t buf[128];
+	FRAME_BUF(buf, 128);
 	struct ipv6hdr *ip6 = (void *)(buf + ETH_HLEN);
 	struct udphdr *udp = (void *)(ip6 + 1);
 	uint32_t pseudo;
 
 	parse_ip("fd00::1", "src", &s.src);
 	parse_ip("fd00::2", "dst", &s.dst);
-	ASSERT_EQ(pkt_build_udp(&s, buf, sizeof(buf)), 100, "size");
+	ASSERT_EQ(pkt_build_udp(&s, buf, 128), 100, "size");
 	ASSERT_EQ(ntohs(((struct ethhdr *)buf)->h_proto), ETH_P_IPV6, "ethertype");
 	ASSERT_EQ(ntohs(ip6->payload_len), 100 - 54, "payload length");
 	pseudo = IPPROTO_UDP + ntohs(udp->len);
