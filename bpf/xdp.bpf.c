@@ -24,6 +24,7 @@ const volatile __u32 sample_shift = 10;	 /* timing sample every 1024 elements */
 const volatile __u32 action = PPB_ACT_DROP; /* ppb_xdp_act */
 const volatile __u32 remote_action = XDP_DROP;
 const volatile __u32 gen_ifindex;	 /* ppb_xdp_gen: bpf_redirect target, 0: devmap */
+const volatile bool count_bytes;	 /* load's Mbit/s; bench reports none: skip */
 
 /* Run control from user space (.bss, read every packet: keep it small). */
 __u64 run_gen;	     /* bumped before each run: spans never cross runs */
@@ -230,7 +231,8 @@ static __always_inline void account(struct xdp_md *ctx, int role, bool batched)
 	if (!st)
 		return;
 	st->packets++;
-	st->bytes += (__u64)ctx->data_end - (__u64)ctx->data;
+	if (count_bytes)
+		st->bytes += (__u64)ctx->data_end - (__u64)ctx->data;
 	if (batched)
 		batch_start(st);
 	else if (!(st->packets & ((1ULL << sample_shift) - 1))) {

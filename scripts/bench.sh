@@ -16,7 +16,7 @@ echo "results: $OUT/bench.json"
 
 echo
 echo "== instrumentation overhead (ring recipe, stats on vs a bare program)"
-"$PPBENCH" bench --overhead
+"$PPBENCH" bench --overhead --repeat 10 --loops 2500000
 
 # gen on one end of the private pair, load --action drop on the other, both on
 # CPU 0 (the peer's NAPI runs where the frames are sent). 60-byte frames are

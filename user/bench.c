@@ -69,8 +69,9 @@ static const struct cli_opt bench_opts[] = {
 	  OPT_JSON },
 	{ "quiet", 'q', NULL, "print only the time_bench lines and the summary; no progress",
 	  OPT_QUIET },
-	{ "overhead", 0, NULL, "measure the instrumentation overhead instead (ring recipe with all "
-			       "stats on vs a bare program)", OPT_OVERHEAD },
+	{ "overhead", 0, NULL, "measure the instrumentation overhead instead: the ring recipe with "
+			       "bench's per-packet stats and sampled clock vs a bare program, in "
+			       "--repeat alternating pairs of --loops frames", OPT_OVERHEAD },
 	{ NULL },
 };
 

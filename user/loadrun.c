@@ -54,6 +54,7 @@ static int open_objects(struct load *l)
 	struct xdpo_opts o = { .action = c->action,
 			       .remote_action = c->remote_action,
 			       .frags = c->frags,
+			       .count_bytes = true,
 			       .second_stage = c->action == PPB_ACT_CPU || c->egress_drop,
 			       .cpumap_timing = c->action == PPB_ACT_CPU,
 			       .napi_clock = true,

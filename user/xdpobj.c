@@ -37,6 +37,7 @@ static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
 	s->rodata->action = o->action;
 	s->rodata->remote_action = o->remote_action;
 	s->rodata->gen_ifindex = o->gen_ifindex;
+	s->rodata->count_bytes = o->count_bytes;
 	if (o->obs)
 		memcpy((void *)&s->rodata->obs_cfg, obs_config(o->obs), sizeof(s->rodata->obs_cfg));
 	bpf_map__set_max_entries(s->maps.tx_cpumap, libbpf_num_possible_cpus());

@@ -21,6 +21,7 @@ struct xdpo_opts {
 	uint32_t gen_ifindex;	 /* ppb_xdp_gen: redirect target (0: devmap slot 0) */
 	uint32_t sample_shift;	 /* timing sample every 2^shift elements (default 10) */
 	bool frags;		 /* load programs with BPF_F_XDP_HAS_FRAGS */
+	bool count_bytes;	 /* count bytes per role and CPU (load's Mbit/s) */
 	bool second_stage;	 /* load the cpumap/devmap programs */
 	bool cpumap_timing;	 /* consumer timing via xdp_cpumap_kthread */
 	bool napi_clock;	 /* ACTION timing per NAPI poll (traffic that comes and goes) */

@@ -54,6 +54,7 @@ sc_drop() {
 	assert_eq "$(jq -r 'select(.type == "summary") | .frames' "$TMPD/gen.json")" $n "gen frames"
 	assert_eq "$(jq -r 'select(.type == "summary") | .taken' "$TMPD/gen.json")" $n "taken by veth"
 	assert_eq "$(summary_of load .total.packets)" $n "load packets"
+	assert_eq "$(summary_of load .total.bytes)" $((n * 60)) "load bytes (60-byte frames)"
 	assert_eq "$(in_b bash -c "$(declare -f xdp_packets); xdp_packets $PPB_IF_B")" $n \
 		"veth xdp_packets (ethtool -S)"
 	grep -q '^summary: ' "$TMPD/load.out" || fail "no load summary"
