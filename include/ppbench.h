@@ -145,6 +145,8 @@ struct ppb_xdp_stats {
 	__u64 gen;	   /* run generation of last_ts */
 	__u64 batch_n;	   /* batch clock: elements in the current batch */
 	__u64 batches;	   /* batch clock: batches seen */
+	__u64 paced_ns;	   /* cross-CPU pacing: time waited for the consumer (not timed) */
+	__u64 pace_gen;	   /* run generation in which pacing gave up (consumer stalled) */
 };
 
 /* Per-CPU error and transmit counters from the xdp tracepoints (index 0). */

@@ -92,10 +92,14 @@ void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 	       r->proof.note[0] ? "; " : "", r->proof.note);
 	if (!isnan(r->proof.purity) && r->proof.purity < 0.95)
 		printf("  WARNING: purity below 95%%: the figure mixes paths\n");
-	if (r->nr_cpu == 2)
+	if (r->nr_cpu == 2) {
 		printf("  per CPU: producer CPU %d %.1f + consumer CPU %d %.1f = %.1f cycles/elem "
 		       "(medians)\n", r->per_cpu[0].cpu, r->per_cpu[0].s.median, r->per_cpu[1].cpu,
 		       r->per_cpu[1].s.median, r->cyc.median);
+		printf("  pacing: the producer waited for the consumer up to %.1f ns/elem (not "
+		       "timed); the consumer got at least %.1f%% of each run's frames\n",
+		       r->per_cpu[0].waited_ns, 100 * r->delivered);
+	}
 	if (r->foreign_probes)
 		printf("  WARNING: %d other BPF program%s attached to page_pool hooks (other tools "
 		       "or ppbench runs): they run on the timed path and inflate the figures\n",
@@ -160,6 +164,10 @@ static void json_per_cpu(struct json *j, const struct sc_result *r, uint32_t n)
 		json_str(j, "role", r->per_cpu[i].role);
 		json_u64(j, "elems", r->per_cpu[i].elems);
 		json_stat(j, "cycles_per_elem", &r->per_cpu[i].s, r->per_cpu[i].cycles, n);
+		if (i == 0 && r->nr_cpu == 2)
+			json_double(j, "waited_ns_per_elem", r->per_cpu[0].waited_ns);
+		if (i == 1)
+			json_double(j, "delivered_share", r->delivered);
 		json_obj_end(j);
 	}
 	json_arr_end(j);

@@ -30,6 +30,7 @@ struct cpu_fig {
 	uint64_t elems;
 	double *cycles; /* per timed run */
 	struct summary s;
+	double waited_ns; /* producer of a paced recipe: largest wait per element */
 };
 
 struct sc_result {
@@ -54,6 +55,7 @@ struct sc_result {
 	uint64_t proof_elems;
 	const char *backend;
 	int foreign_probes; /* other BPF programs on page_pool hooks during the timed runs */
+	double delivered;   /* ring-xcpu: least share of a timed run's frames the consumer got */
 	/* path figure */
 	bool has_path;
 	double path_cycles;

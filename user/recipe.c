@@ -127,6 +127,17 @@ static struct xdpo_opts xdpo_opts_for(const struct recipe_ctx *c)
 		o.action = PPB_ACT_CPU;
 		o.second_stage = true;
 		o.cpumap_timing = true;
+		/*
+		 * Half the queue: a deep pipeline, as the queue itself would
+		 * make, but no queue-full drops. (A shallow one, about the pool's
+		 * ring and cache, avoids the one-time growth of the pool by
+		 * slow allocations, but producer and consumer then touch the
+		 * same pages in lockstep: 2x the cycles here.) Never within two
+		 * batches: a consumer that went to sleep mid-batch is woken only
+		 * when the batch is flushed.
+		 */
+		o.pace_limit = c->p.qsize / 2 > 2 * c->p.batch + 64 ? c->p.qsize / 2
+								    : 2 * c->p.batch + 64;
 		break;
 	case RCP_NIC_DROP:
 		o.napi_clock = true; /* traffic comes and goes: time the NAPI polls */
@@ -388,10 +399,12 @@ static void stats_delta(struct recipe_ctx *c, struct ppb_xdp_stats **a, struct p
 			x->bytes -= y->bytes;
 			x->timed_ns -= y->timed_ns;
 			x->timed_elems -= y->timed_elems;
+			x->paced_ns -= y->paced_ns;
 			rs->total.packets += x->packets;
 			rs->total.bytes += x->bytes;
 			rs->total.timed_ns += x->timed_ns;
 			rs->total.timed_elems += x->timed_elems;
+			rs->total.paced_ns += x->paced_ns;
 		}
 		free(a[r]);
 	}
@@ -455,6 +468,9 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 		return -EIO;
 	xdpo_begin_run(c->x, proof, recipes[c->id].elems_role);
 	err = read_roles(c, before);
+	if (!err && c->id == RCP_XCPU)
+		xdpo_set_pace_offset(c->x, before[ROLE_ACTION][c->p.cpu].packets -
+						   before[ROLE_SECOND][c->p.remote_cpu].packets);
 	t0 = now_ns();
 	err = err ?: drive(c, res);
 	res->wall_ns = now_ns() - t0;

@@ -38,6 +38,7 @@ static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
 	s->rodata->remote_action = o->remote_action;
 	s->rodata->gen_ifindex = o->gen_ifindex;
 	s->rodata->count_bytes = o->count_bytes;
+	s->rodata->pace_limit = o->pace_limit;
 	if (o->obs)
 		memcpy((void *)&s->rodata->obs_cfg, obs_config(o->obs), sizeof(s->rodata->obs_cfg));
 	bpf_map__set_max_entries(s->maps.tx_cpumap, libbpf_num_possible_cpus());
@@ -215,6 +216,11 @@ void xdpo_begin_run(struct xdpo *x, bool proof, enum xdp_role elems_role)
 	x->skel->bss->proof = proof && x->calibrated;
 	x->skel->bss->elems_role = elems_role;
 	x->skel->bss->run_gen++;
+}
+
+void xdpo_set_pace_offset(struct xdpo *x, uint64_t offset)
+{
+	x->skel->bss->pace_offset = offset;
 }
 
 int xdpo_stats(struct xdpo *x, enum xdp_role role, struct ppb_xdp_stats *percpu)

@@ -22,6 +22,7 @@ struct xdpo_opts {
 	uint32_t sample_shift;	 /* timing sample every 2^shift elements (default 10) */
 	bool frags;		 /* load programs with BPF_F_XDP_HAS_FRAGS */
 	bool count_bytes;	 /* count bytes per role and CPU (load's Mbit/s) */
+	uint32_t pace_limit;	 /* cpumap producer: most frames in flight (0: no pacing) */
 	bool second_stage;	 /* load the cpumap/devmap programs */
 	bool cpumap_timing;	 /* consumer timing via xdp_cpumap_kthread */
 	bool napi_clock;	 /* ACTION timing per NAPI poll (traffic that comes and goes) */
@@ -46,6 +47,8 @@ bool xdpo_calibrated(const struct xdpo *x);
 
 /* Next run: timing spans restart; proof on/off; who counts allocations. */
 void xdpo_begin_run(struct xdpo *x, bool proof, enum xdp_role elems_role);
+/* Pacing: producer minus consumer frame counts now (all frames delivered). */
+void xdpo_set_pace_offset(struct xdpo *x, uint64_t offset);
 
 /* One live-frames BPF_PROG_RUN on the calling thread's CPU. duration: ns/frame. */
 int xdpo_live_run(struct xdpo *x, const char *prog, int ingress_ifindex, uint32_t batch,

@@ -300,6 +300,7 @@ test_bench_short() {
 		nok=$((nok + 1))
 		pur=$(json_get "$s.json" purity)
 		note "$s: purity $pur, recipe $(json_get "$s.json" recipe)"
+		[ "$s" = ring-xcpu ] && note "  $(json_get "$s.json" purity_note)"
 		assert_eq "$(json_get "$s.json" loops)" $loops "$s loops"
 		assert_eq "$(json_get "$s.json" repeat)" $repeat "$s repeat"
 		assert_eq "$(nr_runs "$s.json" cycles_per_elem)" $repeat "$s cycles_per_elem.runs"

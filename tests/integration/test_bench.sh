@@ -61,6 +61,11 @@ test_bench_all_scenarios_short() {
 	jq -e '.scenarios[] | select(.name == "ring-xcpu") | .per_cpu | length == 2 and
 		.[0].role == "producer" and .[1].role == "consumer" and .[0].cpu != .[1].cpu' \
 		"$j" >/dev/null || fail "ring-xcpu per-CPU figures"
+	# paced: every frame of every timed run reached the consumer
+	jq -e '.scenarios[] | select(.name == "ring-xcpu") | .per_cpu[1].delivered_share == 1 and
+		.per_cpu[0].waited_ns_per_elem >= 0' "$j" >/dev/null ||
+		fail "ring-xcpu pacing: $(jq -c '.scenarios[] | select(.name == "ring-xcpu") |
+			[.per_cpu[0].waited_ns_per_elem, .per_cpu[1].delivered_share]' "$j")"
 	jq -e '.scenarios[] | select(.name == "ring-xcpu") |
 		(.per_cpu[0].cycles_per_elem.runs[0] + .per_cpu[1].cycles_per_elem.runs[0] -
 		 .cycles_per_elem.runs[0]) | fabs < 0.01' "$j" >/dev/null ||
