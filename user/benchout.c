@@ -90,6 +90,9 @@ void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 	printf("  purity %s (allocations %s, returns %s)%s%s\n", pct(r->proof.purity, p[0]),
 	       pct(r->proof.alloc_share, p[1]), pct(r->proof.ret_share, p[2]),
 	       r->proof.note[0] ? "; " : "", r->proof.note);
+	if (r->proof_drops)
+		printf("  cpumap queue drops in the proof run: %llu (returned on the producer CPU)\n",
+		       (unsigned long long)r->proof_drops);
 	if (!isnan(r->proof.purity) && r->proof.purity < 0.95)
 		printf("  WARNING: purity below 95%%: the figure mixes paths\n");
 	if (r->nr_cpu == 2) {
@@ -204,6 +207,8 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 	json_str(j, "purity_note", r->proof.note);
 	json_str(j, "accounting_backend", r->backend);
 	json_u64(j, "proof_elems", r->proof_elems);
+	if (r->nr_cpu == 2)
+		json_u64(j, "cpumap_drops", r->proof_drops);
 	json_u64(j, "foreign_probes", r->foreign_probes);
 	json_obj_begin(j, "path_cost_cycles");
 	if (r->has_path)

@@ -175,6 +175,7 @@ static int prove(struct sc_env *e, struct recipe_ctx *rc, const struct candidate
 		r->counts = k.total;
 		r->known = path_known(fentry, k.flags);
 		r->proof_elems = res.elems;
+		r->proof_drops = res.cpumap_drops;
 		proof_eval(r->id, &k.total, res.elems, remote_elems(&res, rcpu),
 			   rcpu >= 0 ? &k.percpu[rcpu] : NULL, fentry, r->known & KNOWN_CACHE,
 			   r->known & KNOWN_RING, &r->proof);
@@ -455,12 +456,12 @@ struct proof_run {
 	struct proof proof;
 	struct ppb_pool_counts counts;
 	unsigned known;
-	uint64_t elems;
+	uint64_t elems, drops;
 };
 
 static void save_proof(struct proof_run *p, const struct sc_result *r)
 {
-	*p = (struct proof_run){ r->proof, r->counts, r->known, r->proof_elems };
+	*p = (struct proof_run){ r->proof, r->counts, r->known, r->proof_elems, r->proof_drops };
 }
 
 static void restore_proof(struct sc_result *r, const struct proof_run *p)
@@ -469,6 +470,7 @@ static void restore_proof(struct sc_result *r, const struct proof_run *p)
 	r->counts = p->counts;
 	r->known = p->known;
 	r->proof_elems = p->elems;
+	r->proof_drops = p->drops;
 }
 
 /* Choose the first candidate that isolates the path (best one otherwise).

@@ -53,6 +53,7 @@ struct sc_result {
 	struct ppb_pool_counts counts;
 	unsigned known;
 	uint64_t proof_elems;
+	uint64_t proof_drops; /* ring-xcpu: cpumap queue drops in the proof run */
 	const char *backend;
 	int foreign_probes; /* other BPF programs on page_pool hooks during the timed runs */
 	double delivered;   /* ring-xcpu: least share of a timed run's frames the consumer got */

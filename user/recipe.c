@@ -127,6 +127,7 @@ static struct xdpo_opts xdpo_opts_for(const struct recipe_ctx *c)
 		o.action = PPB_ACT_CPU;
 		o.second_stage = true;
 		o.cpumap_timing = true;
+		o.cpumap_drops = true;
 		/*
 		 * Half the queue: a deep pipeline, as the queue itself would
 		 * make, but no queue-full drops. (A shallow one, about the pool's
@@ -453,8 +454,23 @@ static int drive(struct recipe_ctx *c, struct recipe_result *res)
 	return err;
 }
 
+/* Frames the cpumap queue dropped so far (all CPUs; 0 if not counted). */
+static uint64_t cpumap_drops(struct recipe_ctx *c)
+{
+	int n = xdpo_nr_cpus(c->x);
+	struct ppb_xdp_errs e[n];
+	uint64_t sum = 0;
+
+	if (c->id != RCP_XCPU || xdpo_errs(c->x, e))
+		return 0;
+	for (int i = 0; i < n; i++)
+		sum += e[i].cpumap_drops;
+	return sum;
+}
+
 int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 {
+	uint64_t drops0;
 	struct ppb_xdp_stats *before[NR_ROLES] = {}, *after[NR_ROLES] = {};
 	struct obs_snapshot s0 = {}, s1 = {};
 	uint64_t t0;
@@ -471,6 +487,7 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 	if (!err && c->id == RCP_XCPU)
 		xdpo_set_pace_offset(c->x, before[ROLE_ACTION][c->p.cpu].packets -
 						   before[ROLE_SECOND][c->p.remote_cpu].packets);
+	drops0 = cpumap_drops(c);
 	t0 = now_ns();
 	err = err ?: drive(c, res);
 	res->wall_ns = now_ns() - t0;
@@ -481,6 +498,7 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 	err = err ?: read_roles(c, after);
 	if (!err)
 		stats_delta(c, before, after, res);
+	res->cpumap_drops = cpumap_drops(c) - drops0;
 	if (proof) {
 		if (!err && !obs_snapshot(c->obs, &s1))
 			err = obs_delta(&s0, &s1, &res->counts);

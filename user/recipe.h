@@ -57,6 +57,7 @@ struct recipe_result {
 	uint64_t duration_frames; /* live recipes: sum of duration x repeat ... */
 	double duration_ns_sum;	  /* ... so their ratio is the kernel's ns per frame */
 	struct role_stats roles[NR_ROLES];
+	uint64_t cpumap_drops;	  /* xcpu: frames the full cpumap queue dropped (producer CPU) */
 	bool proof;
 	struct obs_snapshot counts; /* observer delta (proof runs) */
 };

@@ -219,6 +219,7 @@ static int report(const struct recipe_cfg *cfg, int id, struct observer *obs,
 		json_u64(j, "action", res->roles[ROLE_ACTION].total.packets);
 		json_u64(j, "gen", res->roles[ROLE_GEN].total.packets);
 		json_u64(j, "second", res->roles[ROLE_SECOND].total.packets);
+		json_u64(j, "cpumap_drops", res->cpumap_drops);
 		json_obj_end(j);
 		json_arr_begin(j, "pools");
 	}

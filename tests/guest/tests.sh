@@ -335,9 +335,14 @@ test_bench_short() {
 				fail "$s: path_cost_cycles.value $v is outside [0, 1e9) cycles"
 		fi
 		if [ "$s" = ring-xcpu ]; then
-			# Exact whatever the timing: nothing recycles directly across CPUs.
+			# Exact whatever the timing: nothing recycles directly across
+			# CPUs. Frames a full cpumap queue drops return on the producer
+			# CPU, directly on 6.1 (in_softirq): those alone may.
 			sed -n '/"ret": {/,/}/p' "$s.json" >ret.json
-			assert_eq "$(json_get ret.json cache)" 0 "ring-xcpu direct returns"
+			d=$(json_get "$s.json" cpumap_drops)
+			c=$(json_get ret.json cache)
+			[ "$c" -le "$d" ] || fail "ring-xcpu: $c direct returns, $d cpumap queue drops"
+			[ "$d" = 0 ] || note "  $d cpumap queue drops in the proof run ($c direct returns)"
 			awk -v p="$pur" 'BEGIN { exit !(p >= 0 && p <= 1) }' ||
 				fail "ring-xcpu purity '$pur' is not a share"
 		fi

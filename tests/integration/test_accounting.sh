@@ -124,6 +124,8 @@ test_acct_xcpu() {
 	rel1=$(jq -r '[.pools[] | select(.kind == "test-run")][0].per_cpu[] |
 		select(.cpu == 1) | .path.ret.release' "$R")
 	dropped=$(jq_get "$R" '.packets.action - .packets.second')
+	assert_eq "$(jq_get "$R" .packets.cpumap_drops)" "$dropped" \
+		"cpumap queue drops (xdp_cpumap_enqueue) = frames the consumer never saw"
 	assert_le "$(($(pv test-run .ret.release) - rel1))" "$dropped" \
 		"releases on the producer CPU (cpumap queue drops: $dropped)"
 }

@@ -10,7 +10,9 @@ check_xcpu_purity() {
 	local sel='.scenarios[] | select(.name == "ring-xcpu")' p
 	p=$(jq_get "$1" "$sel | .purity")
 	echo "ring-xcpu purity $p"
-	assert_eq "$(jq_get "$1" "$sel | .path.ret.cache")" 0 "ring-xcpu direct returns"
+	# (the one exception: frames a full cpumap queue drops, on the producer CPU)
+	jq -e "$sel | .path.ret.cache <= .cpumap_drops" "$1" >/dev/null ||
+		fail "ring-xcpu direct returns $(jq_get "$1" "$sel | .path.ret.cache") > cpumap drops"
 	jq -e "$sel | (.path.alloc.refill_pages / .proof_elems | if . > 1 then 1 else . end)
 		as \$a | (.purity_alloc - \$a | fabs < 0.001) and
 		.purity == ([.purity_alloc, .purity_ret] | min)" "$1" >/dev/null ||
