@@ -220,9 +220,10 @@ static __always_inline void calibrate(struct xdp_md *ctx)
 /*
  * Count the packet; time it either by a sample every 2^sample_shift
  * elements, or (batched: load's NAPI polls, the cpumap kthread) by the
- * batch clock, whose spans exclude the idle time between batches.
+ * batch clock, whose spans exclude the idle time between batches. Returns the
+ * role's stats on this CPU (NULL only if the lookup failed).
  */
-static __always_inline void account(struct xdp_md *ctx, int role, bool batched)
+static __always_inline struct ppb_xdp_stats *account(struct xdp_md *ctx, int role, bool batched)
 {
 	struct ppb_xdp_stats *st;
 	struct proof_cpu *pc;
@@ -231,7 +232,7 @@ static __always_inline void account(struct xdp_md *ctx, int role, bool batched)
 
 	st = bpf_map_lookup_elem(&xdp_stats, &key);
 	if (!st)
-		return;
+		return NULL;
 	st->packets++;
 	if (count_bytes)
 		st->bytes += (__u64)ctx->data_end - (__u64)ctx->data;
@@ -247,16 +248,17 @@ static __always_inline void account(struct xdp_md *ctx, int role, bool batched)
 		st->gen = run_gen;
 	}
 	if (!proof)
-		return;
+		return st;
 	if (role != elems_role) {
 		if (!(st->packets & ((1ULL << proof_shift) - 1)))
 			proof_sample(ctx, role, NULL);
-		return;
+		return st;
 	}
 	pc = bpf_map_lookup_elem(&proof_cpu, &zero);
 	/* Sample on the CPU's first frame, then every 2^proof_shift frames. */
 	if (pc && (++pc->unsampled >= (1ULL << proof_shift) || !pc->key.ptr))
 		proof_sample(ctx, role, pc);
+	return st;
 }
 
 static __always_inline int do_action(struct xdp_md *ctx, __u32 act)
@@ -333,15 +335,10 @@ static __always_inline void pace(struct ppb_xdp_stats *st)
 SEC("xdp")
 int ppb_xdp_act(struct xdp_md *ctx)
 {
-	__u32 key = ROLE_ACTION;
-	struct ppb_xdp_stats *st;
+	struct ppb_xdp_stats *st = account(ctx, ROLE_ACTION, napi_clock);
 
-	account(ctx, ROLE_ACTION, napi_clock);
-	if (action == PPB_ACT_CPU && pace_limit) {
-		st = bpf_map_lookup_elem(&xdp_stats, &key);
-		if (st)
-			pace(st);
-	}
+	if (action == PPB_ACT_CPU && pace_limit && st)
+		pace(st);
 	return do_action(ctx, action);
 }
 
