@@ -312,11 +312,12 @@ static long pace_poll(__u64 i, void *arg)
  */
 static __always_inline void pace(struct ppb_xdp_stats *st)
 {
-	struct pace p = { .sent = st->packets - pace_offset, .cpu = cpu_target };
+	struct pace p;
 	__u64 t0, waited;
 
 	if ((st->packets & 63) || st->pace_gen == run_gen)
 		return;
+	p = (struct pace){ .sent = st->packets - pace_offset, .cpu = cpu_target };
 	/* The common case, the consumer keeping up, costs one remote read. */
 	pace_poll(0, &p);
 	if (p.done)

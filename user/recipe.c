@@ -470,10 +470,9 @@ static uint64_t cpumap_drops(struct recipe_ctx *c)
 
 int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 {
-	uint64_t drops0;
 	struct ppb_xdp_stats *before[NR_ROLES] = {}, *after[NR_ROLES] = {};
 	struct obs_snapshot s0 = {}, s1 = {};
-	uint64_t t0;
+	uint64_t t0, drops0;
 	int err;
 
 	memset(res, 0, sizeof(*res));
