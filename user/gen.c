@@ -33,7 +33,7 @@ struct gen_cfg {
 	const char *ifname;
 	int ifindex;
 	struct udp_spec spec;
-	bool src_mac_set, dst_mac_set, src_ip_set, dst_ip_set;
+	bool src_mac_set, dst_mac_set, src_ip_set, dst_ip_set, size_set;
 	uint64_t count;
 	double duration, interval;
 	bool cpus[MAX_CPUS];
@@ -54,7 +54,8 @@ static const struct cli_opt gen_opts[] = {
 	{ "dst-ip", 0, "IP", "destination address (default: IFACE's first neighbour)", OPT_DST_IP },
 	{ "src-port", 0, "N", "UDP source port (default 9)", OPT_SPORT },
 	{ "dst-port", 0, "N", "UDP destination port (default 9, discard)", OPT_DPORT },
-	{ "size", 's', "BYTES", "frame size without FCS, 60..3408 (default 60)", OPT_SIZE },
+	{ "size", 's', "BYTES", "frame size without FCS, 60..3408 (default: the smallest "
+					  "that fits, 60 for IPv4, 62 for IPv6)", OPT_SIZE },
 	{ "count", 'n', "N", "frames to send in all (default: until --duration or Ctrl-C)",
 	  OPT_COUNT },
 	{ "duration", 'd', "SECONDS", "stop after this long", OPT_DURATION },
@@ -114,6 +115,7 @@ static int gen_opt(void *c, int key, const char *arg)
 	case OPT_DPORT:
 		return port_arg(arg, "--dst-port", &s->dport);
 	case OPT_SIZE:
+		cfg->size_set = true;
 		err = parse_u32(arg, "--size", PKT_MIN_SIZE, PKT_MAX_SIZE, &v);
 		s->size = v;
 		return err;
@@ -239,6 +241,9 @@ static int prepare(struct gen_cfg *cfg, const char *ifname)
 		memcpy(cfg->spec.src_mac, li.mac, 6);
 	err = err ?: check_iface(cfg, &li) ?: default_addrs(cfg, &s, &li);
 	nl_close(&s);
+	/* The default is the smallest valid frame of the family the addresses chose. */
+	if (!err && !cfg->size_set && cfg->spec.size < pkt_hdr_size(cfg->spec.src.family))
+		cfg->spec.size = pkt_hdr_size(cfg->spec.src.family);
 	if (!err && cfg->spec.size < pkt_hdr_size(cfg->spec.src.family)) {
 		pr_err("--size %zu is too small for IPv6/UDP (minimum %zu)\n", cfg->spec.size,
 		       pkt_hdr_size(cfg->spec.src.family));
@@ -303,7 +308,7 @@ static void *send_loop(void *arg)
 static int start_senders(struct gen *g)
 {
 	uint64_t per = g->cfg->count / g->cfg->nr_cpus, extra = g->cfg->count % g->cfg->nr_cpus;
-	int i = 0;
+	int i = 0, err;
 
 	g->s = calloc(g->cfg->nr_cpus, sizeof(*g->s));
 	if (!g->s)
@@ -313,8 +318,10 @@ static int start_senders(struct gen *g)
 			continue;
 		g->s[i] = (struct sender){ .g = g, .cpu = cpu };
 		g->s[i].quota = g->cfg->count ? per + (i < (int)extra) : 0;
-		if (pthread_create(&g->s[i].tid, NULL, send_loop, &g->s[i]))
-			return -errno;
+		/* pthread_create returns its error; it does not set errno. */
+		err = pthread_create(&g->s[i].tid, NULL, send_loop, &g->s[i]);
+		if (err)
+			return -err;
 		g->nr = ++i;
 	}
 	return 0;

@@ -311,6 +311,22 @@ test_gen_ipv6() {
 	in_env start_load summary_of in_b sc_ipv6
 }
 
+# An IPv6 destination and no --size: the smallest valid IPv6/UDP frame (62 B),
+# not the IPv4 default of 60 that cannot hold the headers.
+sc_ipv6_default_size() {
+	local n=1000
+	start_load b load "$PPB_IF_B" --action drop --count $n --interval 0.2
+	"$PPBENCH" gen "$PPB_IF_A" --count $n --src-ip fd00::1 --dst-ip fd00::2 \
+		--json "$TMPD/g.json" >"$TMPD/g.out" 2>&1 || fail "gen: $(cat "$TMPD/g.out")"
+	wait "$PID_load"
+	assert_eq "$(jq -r 'select(.type == "summary") | .size' "$TMPD/g.json")" 62 "gen frame size"
+	assert_eq "$(summary_of load .total.bytes)" $((n * 62)) "bytes load counted"
+}
+
+test_gen_ipv6_default_size() {
+	in_env start_load summary_of in_b sc_ipv6_default_size
+}
+
 # ---- bad input ---------------------------------------------------------------
 
 sc_bad_load() {
