@@ -165,7 +165,8 @@ bench: deps
 install: $(BUILD)/ppbench $(BUILD)/ppbench.8
 	$(call msg,INSTALL,$(DESTDIR)$(BINDIR)/ppbench)
 	$(Q)install -D -m 0755 $(BUILD)/ppbench $(DESTDIR)$(BINDIR)/ppbench
-	$(Q)if [ -f user/ppbench.8 ]; then install -D -m 0644 user/ppbench.8 $(DESTDIR)$(MANDIR)/man8/ppbench.8; fi
+	$(call msg,INSTALL,$(DESTDIR)$(MANDIR)/man8/ppbench.8)
+	$(Q)install -D -m 0644 $(BUILD)/ppbench.8 $(DESTDIR)$(MANDIR)/man8/ppbench.8
 
 clean:
 	$(call msg,CLEAN,$(BUILD))

@@ -79,6 +79,21 @@ test_no_btf() {
 
 # The man page (built from the same tables) names every option of every
 # command's --help, and renders without troff warnings.
+# make install puts the binary and the man page under DESTDIR/PREFIX, and the
+# installed page renders.
+test_make_install() {
+	local d=$TMPD/root
+	make -C "$TOP" --no-print-directory install DESTDIR="$d" PREFIX=/usr/local \
+		>"$TMPD/install.log" 2>&1 || { cat "$TMPD/install.log"; fail "make install failed"; }
+	[ -x "$d/usr/local/sbin/ppbench" ] || fail "sbin/ppbench not installed"
+	[ -f "$d/usr/local/share/man/man8/ppbench.8" ] || fail "share/man/man8/ppbench.8 not installed"
+	"$d/usr/local/sbin/ppbench" --version >/dev/null || fail "the installed ppbench does not run"
+	MANWIDTH=100 man -l "$d/usr/local/share/man/man8/ppbench.8" 2>"$TMPD/man.err" |
+		col -b >"$TMPD/man.txt"
+	grep -q '^NAME' "$TMPD/man.txt" && grep -q 'ppbench bench' "$TMPD/man.txt" ||
+		fail "man -l does not render the installed page: $(head -c 300 "$TMPD/man.err")"
+}
+
 test_man_page_covers_help() {
 	local man=$TOP/build/ppbench.8 text=$TMPD/man.txt c o n=0
 	[ -f "$man" ] || fail "build/ppbench.8 missing (make builds it)"
