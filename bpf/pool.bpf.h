@@ -136,8 +136,21 @@ static __always_inline __u64 pool_init_callback(struct page_pool *pp)
 	return 0;
 }
 
+/*
+ * After 6.18 (seen in 7.3) struct page_pool has a 'system' bit, which the
+ * kernel sets only under CONFIG_PAGE_POOL_STATS; the flag in slow.flags stays
+ * the one source that does not depend on the config, so either says so.
+ */
+struct page_pool___sysbit {
+	bool system : 1;
+} __attribute__((preserve_access_index));
+
 static __always_inline bool pool_is_system(struct page_pool *pp)
 {
+	struct page_pool___sysbit *sb = (void *)pp;
+
+	if (bpf_core_field_exists(sb->system) && BPF_CORE_READ_BITFIELD_PROBED(sb, system))
+		return true;
 	if (bpf_core_field_exists(pp->slow.flags) && bpf_core_field_exists(pp->cpuid))
 		return BPF_CORE_READ(pp, slow.flags) & PPB_PP_FLAG_SYSTEM_POOL;
 	return false;
@@ -332,12 +345,29 @@ static __always_inline void ledger_alloc_side(struct ppb_pool_info *pi, struct p
  * bounded while (tracing programs may not spin forever), else give up - a
  * skipped sample loses nothing, its deltas go to the next one.
  */
+struct lock_try_ctx {
+	struct ppb_pool_info *pi;
+	__u32 locked;
+};
+
+static long lock_try(__u32 i, void *ctx)
+{
+	struct lock_try_ctx *t = ctx;
+
+	if (__sync_val_compare_and_swap(&t->pi->busy, 0, 1))
+		return 0;
+	t->locked = 1;
+	return 1;
+}
+
+/* bpf_loop, not a counted loop: the verifier checks the try once instead of
+ * walking all 2048 iterations at every inlined call site. */
 static __always_inline bool pool_lock(struct ppb_pool_info *pi)
 {
-	for (int i = 0; i < 2048; i++)
-		if (!__sync_val_compare_and_swap(&pi->busy, 0, 1))
-			return true;
-	return false;
+	struct lock_try_ctx t = { .pi = pi };
+
+	bpf_loop(2048, lock_try, &t, 0);
+	return t.locked;
 }
 
 static __always_inline void pool_unlock(struct ppb_pool_info *pi)
