@@ -10,16 +10,21 @@
 #   V=1 scripts/kernel-matrix.sh                  also show each guest's console
 #
 # Options:
-#   --kernels LIST   6.1, 6.12, or any linux-image-* package (meta or exact);
-#                    comma/space separated (default: $PPB_KERNELS or "6.1 6.12")
+#   --kernels LIST   6.1, 6.12, newest (trixie-backports' linux-image-amd64), or
+#                    any linux-image-* package of the host's apt sources (meta or
+#                    exact); comma/space separated (default: $PPB_KERNELS or
+#                    "6.1 6.12 newest")
 #   --tests LIST     guest test names or globs, without test_ (default: $PPB_GUEST_TESTS, all)
-#   --timeout SEC    per guest (default: $PPB_GUEST_TIMEOUT or 300)
-#   --serial         boot the guests one after the other (default: in parallel
-#                    when there are 2+ CPUs and memory for both)
+#   --stall SEC      end a guest whose console printed no new test line for SEC
+#                    seconds (default: $PPB_STALL_LIMIT or 480)
+#   --cap SEC        end the whole matrix after SEC seconds (default:
+#                    $PPB_MATRIX_CAP or 3000, well under CI's 90 minutes)
+#   --serial         boot the guests one after the other (default: as many at a
+#                    time as the host has 2 CPUs and the memory for)
 #   --keep           keep the work directory (initramfs, console logs)
 #   --list           list the guest tests and exit
 # Environment: PPBENCH_KCACHE (kernel cache, default /var/cache/ppbench-kernels);
-# QEMU (default qemu-system-x86_64); PPB_TEST_TIMEOUT (per guest test, default 120);
+# QEMU (default qemu-system-x86_64); PPB_TEST_TIMEOUT (per guest test, default 400);
 # PPB_KERNEL_APPEND (more kernel command line, e.g. loglevel=7 with V=1);
 # CI=true or PPBENCH_REQUIRE_KERNELS=1 turn "cannot run here" SKIPs into FAILs.
 set -euo pipefail
@@ -36,13 +41,19 @@ MODULES=(veth pktgen vmxnet3)
 # objects of load, gen and watch, which the sed helpers of lib.sh cannot).
 HOST_TOOLS=(/usr/sbin/ip /usr/sbin/ethtool /usr/bin/jq)
 
-# tag, meta-package, NIC mode. Debian 12's default kernel (6.1) has no
+# tag, meta-package, suite, NIC mode. Debian 12's default kernel (6.1) has no
 # linux-image-6.1-amd64 meta-package: linux-image-amd64 is the 6.1 one.
+# Suite "-": the host's own apt sources; any other suite is read through a
+# private apt configuration under the kernel cache (the host's sources are
+# never changed). "newest" follows trixie-backports' linux-image-amd64, so
+# the matrix moves to each new Debian kernel by itself; its tag becomes the
+# version it resolves to (7.3 for 7.3.4).
 # NIC mode: xdp = two vmxnet3 NICs on a hub, native XDP expected;
 # none = no NICs, the NIC tests skip with NIC_SKIP_<tag>.
 KERNELS_KNOWN=(
-	"6.1 linux-image-amd64 none"
-	"6.12 linux-image-6.12-amd64 xdp"
+	"6.1 linux-image-amd64 - none"
+	"6.12 linux-image-6.12-amd64 - xdp"
+	"newest linux-image-amd64 trixie-backports xdp"
 )
 # shellcheck disable=SC2034 # read through ${!name} in make_initrd
 NIC_SKIP_6_1="vmxnet3 in 6.1 has no native XDP (EOPNOTSUPP): no page_pool NIC under qemu for this kernel, so this guest has no NICs"
@@ -50,8 +61,15 @@ NIC_MACS="52:54:00:00:00:01 52:54:00:00:00:02"
 
 kernels=${PPB_KERNELS:-}
 tests=${PPB_GUEST_TESTS:-}
-guest_timeout=${PPB_GUEST_TIMEOUT:-300}
-parallel=1
+# Limits are no-progress limits and a cap, never one machine's speed: the
+# machines of our kind differ about 2x in TCG speed. The slowest guest test
+# takes about 50 s on the slower ones; a guest is ended only when its console
+# has printed no new test line for stall_limit seconds, longer than the
+# guest's own per-test limit (PPB_TEST_TIMEOUT, 400 s), which fires first
+# and names the test. matrix_cap bounds a matrix that keeps progressing.
+stall_limit=${PPB_STALL_LIMIT:-480}
+matrix_cap=${PPB_MATRIX_CAP:-3000}
+serial=0
 keep=0
 V=${V:-0}
 
@@ -66,9 +84,11 @@ while [ $# -gt 0 ]; do
 	--kernels=*) kernels=${1#*=} ;;
 	--tests) tests=${2?}; shift ;;
 	--tests=*) tests=${1#*=} ;;
-	--timeout) guest_timeout=${2?}; shift ;;
-	--timeout=*) guest_timeout=${1#*=} ;;
-	--serial) parallel=0 ;;
+	--stall) stall_limit=${2?}; shift ;;
+	--stall=*) stall_limit=${1#*=} ;;
+	--cap) matrix_cap=${2?}; shift ;;
+	--cap=*) matrix_cap=${1#*=} ;;
+	--serial) serial=1 ;;
 	--keep) keep=1 ;;
 	--list) list_only=1 ;;
 	-h | --help) usage 0 ;;
@@ -76,7 +96,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-kernels=$(echo "${kernels:-6.1 6.12}" | tr ',' ' ')
+kernels=$(echo "${kernels:-6.1 6.12 newest}" | tr ',' ' ')
 tests=$(echo "$tests" | tr ',' ' ')
 
 say() { echo "kernel-matrix: $*"; }
@@ -162,22 +182,29 @@ if [ "$mem_mb" -lt $((GUEST_MEM_MB + 256)) ]; then
 	unavailable "only ${mem_mb} MiB of memory available, a guest needs ${GUEST_MEM_MB} MiB"
 	finish
 fi
-nk=$(echo "$kernels" | wc -w)
-if [ "$(nproc)" -lt 2 ] || [ "$mem_mb" -lt $((nk * (GUEST_MEM_MB + 256))) ]; then
-	parallel=0
-fi
+# Each guest has 2 vCPUs, each a host thread under TCG: boot as many at a
+# time as the host has 2 CPUs for (on a 2-CPU host one by one; two guests in
+# parallel there shared the CPUs and slowed each other, timing tests among
+# them) and memory for.
+slots=$(($(nproc) / 2))
+[ $slots -le $((mem_mb / (GUEST_MEM_MB + 256))) ] || slots=$((mem_mb / (GUEST_MEM_MB + 256)))
+[ $slots -ge 1 ] && [ $serial = 0 ] || slots=1
 if ! mkdir -p "$KCACHE" 2>/dev/null || [ ! -w "$KCACHE" ]; then
 	KCACHE=${XDG_CACHE_HOME:-$HOME/.cache}/ppbench-kernels
 	mkdir -p "$KCACHE"
 fi
 
 t_start=$(date +%s.%N)
+matrix_deadline=$(($(date +%s) + matrix_cap))
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ppbench-matrix.XXXXXX")
 # shellcheck disable=SC2317 # called by the trap
 cleanup() {
-	local rc=$?
+	local rc=$? f
+	for f in "$work"/*/qpid; do
+		[ ! -f "$f" ] || kill -KILL "$(cat "$f")" 2>/dev/null || true
+	done
 	if [ "$keep" = 1 ]; then
 		say "work directory kept: $work"
 	else
@@ -215,6 +242,45 @@ fi
 # ---- kernel packages -----------------------------------------------------------------
 apt_updated=0
 
+# The Debian mirror the host's own sources name (read, never changed).
+debian_mirror() {
+	local u
+	u=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources \
+		2>/dev/null | grep -v '^ *#' | grep -oE '(https?|file)://[^ ]*/debian/?( |$)' |
+		head -n 1 | tr -d ' ')
+	echo "${u:-http://deb.debian.org/debian}"
+}
+
+# use_suite SUITE: point APT_CONFIG at a private configuration naming only
+# SUITE, with its own lists and cache under $KCACHE/apt/SUITE ("-": the
+# host's configuration). Its lists are refreshed once per matrix run.
+use_suite() {
+	local suite=$1 a=$KCACHE/apt/$1
+	if [ "$suite" = - ]; then
+		unset APT_CONFIG
+		return 0
+	fi
+	mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
+	touch "$a/status"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(debian_mirror) $suite main" \
+		>"$a/sources.list"
+	cat >"$a/apt.conf" <<-EOF
+		Dir::Etc::sourcelist "$a/sources.list";
+		Dir::Etc::sourceparts "-";
+		Dir::State::Lists "$a/lists";
+		Dir::State::status "$a/status";
+		Dir::Cache "$a/cache";
+		APT::Sandbox::User "root";
+	EOF
+	export APT_CONFIG=$a/apt.conf
+	if [ ! -f "$work/updated-$suite" ]; then
+		touch "$work/updated-$suite"
+		say "$suite: apt-get update (private configuration $a/apt.conf)" >&2
+		apt-get -qq update >"$work/update-$suite.log" 2>&1 ||
+			say "$suite: apt-get update failed: $(tail -n 1 "$work/update-$suite.log")" >&2
+	fi
+}
+
 # resolve PKG -> "name version" of the exact kernel package (follows meta-packages).
 resolve_once() {
 	local pkg=$1 dep ver _
@@ -229,12 +295,13 @@ resolve_once() {
 	echo "$pkg $ver"
 }
 
-resolve() {
+resolve() { # PKG SUITE
+	use_suite "$2"
 	if resolve_once "$1"; then
 		return 0
 	fi
 	# A fresh machine has empty package lists: update once, then ask again.
-	if [ $apt_updated = 0 ] && [ "$(id -u)" = 0 ]; then
+	if [ "$2" = - ] && [ $apt_updated = 0 ] && [ "$(id -u)" = 0 ]; then
 		apt_updated=1
 		# stderr: stdout is the answer
 		say "apt-get update (no candidate for $1)" >&2
@@ -245,40 +312,85 @@ resolve() {
 	return 1
 }
 
-# fetch KEY PKG VERSION: make $KCACHE/KEY/kernel hold vmlinuz, config, modules/
-# and RELEASE for that package; download only when the package changed. KEY is
-# the tag for the kernels of the table, the package name for others.
+# download DIR PKG VERSION: DIR/PKG_*.deb of that version (kept if present).
+download() {
+	local dir=$1 pkg=$2 ver=$3 deb
+	deb=$(find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
+	if [ -n "$deb" ] && [ "$(dpkg-deb -f "$deb" Version 2>/dev/null)" = "$ver" ]; then
+		echo "$deb"
+		return 0
+	fi
+	rm -f "$dir/${pkg}"_*.deb
+	say "downloading $pkg $ver" >&2
+	# _apt cannot write to a root-only cache; downloading as root is fine here.
+	if ! (cd "$dir" && apt-get download -o APT::Sandbox::User=root "$pkg=$ver") \
+		>"$work/dl-$pkg.log" 2>&1; then
+		tail -n 5 "$work/dl-$pkg.log" >&2
+		return 1
+	fi
+	find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1
+}
+
+# The parts of a split kernel package: since 6.16 linux-image-VERSION is a
+# meta package whose linux-binary- (vmlinuz), linux-modules- (.ko files) and
+# linux-base- (config, System.map) dependencies of the same version hold the
+# kernel. Older kernels have all of it in the linux-image package itself.
+kernel_parts() { # DEB
+	dpkg-deb -f "$1" Depends | tr ',' '\n' |
+		sed -n 's/^ *\(linux-\(binary\|modules\|base\)-[^ ]*\) (= .*/\1/p'
+}
+
+# kernel_desc KERNELDIR: "RELEASE (PACKAGE VERSION[, split: PARTS])", exactly
+# what a guest boots.
+kernel_desc() {
+	local parts=
+	[ ! -f "$1/PACKAGES" ] ||
+		parts=$(awk 'NR > 1 { sub(/^linux-/, "", $1); sub(/-.*/, "", $1); printf "%s%s", (NR > 2 ? "+" : ""), $1 }' \
+			"$1/PACKAGES")
+	echo "$(cat "$1/RELEASE") ($(cut -d' ' -f1,2 "$1/STAMP")${parts:+, split: $parts})"
+}
+
+# fetch KEY PKG VERSION: make $KCACHE/KEY/kernel hold vmlinuz, config, modules/,
+# RELEASE and PACKAGES for that package; download only when the package
+# changed. KEY is the tag for the kernels of the table, the package name for
+# others.
 fetch_kernel() {
-	local tag=$1 pkg=$2 ver=$3 dir=$KCACHE/$1 deb x f m
+	local tag=$1 pkg=$2 ver=$3 dir=$KCACHE/$1 deb x f m part debs=()
 	local stamp="$pkg $ver modules=${MODULES[*]}"
 	if [ -f "$dir/kernel/STAMP" ] && [ "$(cat "$dir/kernel/STAMP")" = "$stamp" ]; then
 		return 0
 	fi
 	mkdir -p "$dir"
-	deb=$(find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
-	if [ -z "$deb" ] || [ "$(dpkg-deb -f "$deb" Version 2>/dev/null)" != "$ver" ]; then
-		rm -f "$dir"/*.deb
-		say "$tag: downloading $pkg $ver"
-		# _apt cannot write to a root-only cache; downloading as root is fine here.
-		if ! (cd "$dir" && apt-get download -o APT::Sandbox::User=root \
-			"$pkg=$ver") >"$work/dl-$tag.log" 2>&1; then
-			tail -n 5 "$work/dl-$tag.log" >&2
-			rm -f "$dir"/*.deb
-			return 1
-		fi
-		deb=$(find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
-		[ -n "$deb" ] || return 1
+	deb=$(download "$dir" "$pkg" "$ver") || return 1
+	debs=("$deb")
+	if ! dpkg-deb -c "$deb" | grep -q '/vmlinuz'; then
+		for part in $(kernel_parts "$deb"); do
+			f=$(download "$dir" "$part" "$ver") || return 1
+			debs+=("$f")
+		done
 	fi
-	say "$tag: unpacking ${deb##*/}"
 	x=$dir/.x
 	rm -rf "$x" "$dir/kernel.new"
-	dpkg-deb -x "$deb" "$x"
 	mkdir -p "$dir/kernel.new/modules"
-	f=$(find "$x/boot" -name 'vmlinuz-*' | head -n 1)
-	[ -n "$f" ] || { echo "no vmlinuz in ${deb##*/}" >&2; rm -rf "$x"; return 1; }
+	for f in "${debs[@]}"; do
+		say "$tag: unpacking ${f##*/}"
+		dpkg-deb -x "$f" "$x"
+		echo "$(dpkg-deb -f "$f" Package) $(dpkg-deb -f "$f" Version)" >>"$dir/kernel.new/PACKAGES"
+	done
+	f=$(find "$x/boot" "$x/usr/lib/modules" "$x/lib/modules" -name 'vmlinuz*' 2>/dev/null | head -n 1)
+	if [ -z "$f" ]; then
+		echo "no vmlinuz in ${debs[*]##*/}" >&2
+		rm -rf "$x"
+		return 1
+	fi
 	cp "$f" "$dir/kernel.new/vmlinuz"
-	echo "${f##*/vmlinuz-}" >"$dir/kernel.new/RELEASE"
-	f=$(find "$x/boot" -name 'config-*' | head -n 1)
+	case "$f" in
+	*/vmlinuz-*) echo "${f##*/vmlinuz-}" ;;
+	*) basename "$(dirname "$f")" ;;
+	esac >"$dir/kernel.new/RELEASE"
+	f=$(find "$x/boot" -name 'config-*' 2>/dev/null | head -n 1)
+	[ -n "$f" ] || f=$(find "$x/usr/lib/modules" "$x/lib/modules" -maxdepth 2 -name config \
+		2>/dev/null | head -n 1)
 	[ -z "$f" ] || cp "$f" "$dir/kernel.new/config"
 	for m in "${MODULES[@]}"; do
 		f=$(find "$x/lib/modules" "$x/usr/lib/modules" -name "$m.ko*" 2>/dev/null | head -n 1)
@@ -342,7 +454,7 @@ make_initrd() {
 		else
 			echo "PPB_NIC_SKIP='${!nic_skip_var:-this guest is booted without NICs}'"
 		fi
-		echo "PPB_TEST_TIMEOUT='${PPB_TEST_TIMEOUT:-120}'"
+		[ -z "${PPB_TEST_TIMEOUT:-}" ] || echo "PPB_TEST_TIMEOUT='$PPB_TEST_TIMEOUT'"
 		echo "PPB_VERBOSE='$V'"
 	} >"$root/etc/ppbench-guest.conf"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
@@ -350,10 +462,18 @@ make_initrd() {
 }
 
 # ---- boot ------------------------------------------------------------------------
+# progress_lines FILE: how many test lines (start or result) the console has.
+progress_lines() {
+	grep -acE '^(PPB-MATRIX|PPB-RUN|PASS|FAIL|SKIP) ' "$1" || true
+}
+
 # boot TAG NICMODE: run the guest; console in $work/TAG/console.log, qemu's
-# own messages in qemu.err, exit status in rc, wall time in secs.
+# own messages in qemu.err, exit status in rc, wall time in secs, and in why
+# the reason when the host ended it. The guest is ended only when its console
+# shows no new test line for stall_limit seconds, or at the matrix cap.
 boot() {
-	local tag=$1 nicmode=$2 d=$work/$1 rc=0 t0 mac_a mac_b
+	local tag=$1 nicmode=$2 d=$work/$1 rc=0 t0 mac_a mac_b qpid
+	local n lines=-1 last now cur="" cur_t run why=""
 	local args=(-accel tcg -cpu max -smp 2 -m "$GUEST_MEM_MB" -nographic -no-reboot
 		-kernel "$d/kernel/vmlinuz" -initrd "$d/initrd.gz"
 		-append "console=ttyS0 panic=-1 quiet ${PPB_KERNEL_APPEND:-}")
@@ -367,10 +487,66 @@ boot() {
 			-netdev "hubport,id=h1,hubid=0" -device "vmxnet3,netdev=h1,mac=$mac_b,romfile=")
 	fi
 	t0=$(date +%s.%N)
-	timeout -k 10 "$guest_timeout" "$QEMU" "${args[@]}" \
-		</dev/null >"$d/console.log" 2>"$d/qemu.err" || rc=$?
+	"$QEMU" "${args[@]}" </dev/null >"$d/console.log" 2>"$d/qemu.err" &
+	qpid=$!
+	# No guest outlives its watch (this runs in a subshell of its own).
+	echo "$qpid" >"$d/qpid"
+	trap 'kill -KILL "$qpid" 2>/dev/null' EXIT
+	last=$(date +%s)
+	cur_t=$last
+	while kill -0 "$qpid" 2>/dev/null; do
+		sleep 1
+		now=$(date +%s)
+		n=$(progress_lines "$d/console.log")
+		if [ "$n" != "$lines" ]; then
+			lines=$n
+			last=$now
+			run=$(grep -a '^PPB-RUN ' "$d/console.log" | tail -n 1 | tr -d '\r' || true)
+			run=${run#PPB-RUN }
+			[ "$run" = "$cur" ] || { cur=$run; cur_t=$now; }
+		fi
+		if [ $((now - last)) -ge "$stall_limit" ]; then
+			if [ -n "$cur" ]; then
+				why="no new test line for ${stall_limit} s: $cur had run $((now - cur_t)) s"
+			else
+				why="no test line ${stall_limit} s after qemu started (boot stuck)"
+			fi
+		elif [ "$now" -ge "$matrix_deadline" ]; then
+			why="the matrix cap of ${matrix_cap} s was reached${cur:+ during $cur (it had run $((now - cur_t)) s)}"
+		fi
+		if [ -n "$why" ]; then
+			kill -TERM "$qpid" 2>/dev/null
+			for _ in 1 2 3 4 5; do kill -0 "$qpid" 2>/dev/null && sleep 1; done
+			kill -KILL "$qpid" 2>/dev/null
+			echo "$why" >"$d/why"
+			break
+		fi
+	done
+	wait "$qpid" || rc=$?
 	echo $rc >"$d/rc"
 	elapsed "$t0" >"$d/secs"
+}
+
+# boot_crashed TAG: the kernel oopsed or panicked before the guest's tests began.
+boot_crashed() {
+	local log=$work/$1/console.log
+	[ -f "$log" ] && [ ! -f "$work/$1/why" ] && ! grep -aq '^PPB-MATRIX BEGIN' "$log" &&
+		grep -aqE 'Kernel panic|Oops|BUG:' "$log"
+}
+
+boot_crash_line() {
+	tr -d '\r' <"$work/$1/console.log" | grep -aE -m1 'Kernel panic|Oops|BUG:' |
+		sed 's/^\[[^]]*\] *//' | cut -c1-100
+}
+
+# guest_total TAG: where the guest's time went: its tests' total and the slowest.
+guest_total() {
+	local tag=$1 d=$work/$1 secs tests slow
+	secs=$(cat "$d/secs")
+	tests=$(sed -n 's/^PPB-MATRIX END .*seconds=\([0-9]*\).*/\1/p' "$d/console.txt")
+	slow=$(sed -n 's|^[A-Z]* kernel-[^/]*/\([a-z0-9_]*\).* (took \([0-9.]*\) s)$|\2 \1|p' \
+		"$d/results" | sort -rn | head -n 3 | awk '{printf "%s%s %s s", (NR > 1 ? ", " : ""), $2, $1}')
+	say "$tag: $(kernel_desc "$d/kernel"): qemu ran ${secs} s, tests ${tests:-?} s${slow:+ (slowest: $slow)}"
 }
 
 # report TAG: turn the console into PASS/FAIL/SKIP kernel-TAG/NAME lines.
@@ -387,12 +563,11 @@ report() {
 	fi
 	if ! grep -q '^PPB-MATRIX BEGIN' "$log"; then
 		# Nothing at all on the console and an error exit: qemu itself failed.
-		if [ ! -s "$log" ] && [ "$rc" != 124 ] && [ "$rc" != 137 ] && [ "$rc" != 0 ]; then
+		if [ ! -s "$log" ] && [ ! -f "$d/why" ] && [ "$rc" != 0 ]; then
 			unavailable "qemu failed to start the $tag guest (exit $rc): $(tail -n 1 "$d/qemu.err" | grep . || echo 'no message')"
 			return
 		fi
 	fi
-	say "$tag: guest ran ${secs} s ($(cut -d' ' -f1,2 "$d/kernel/STAMP"))"
 	# Result lines between the markers, prefixed with the kernel; a FAIL's
 	# indented detail lines follow it.
 	# (With V=1 the console above already showed them.)
@@ -400,16 +575,17 @@ report() {
 		/^PPB-MATRIX BEGIN/ { on = 1; next }
 		/^PPB-MATRIX END/ { on = 0; next }
 		!on { next }
-		/^(PASS|FAIL|SKIP) [a-z0-9_]+(: .*)?$/ { sub(/ /, " " tag "/"); print; next }
+		/^(PASS|FAIL|SKIP) [a-z0-9_]+(: .*)?( \(took [0-9.]+ s\))?$/ { sub(/ /, " " tag "/"); print; next }
 		/^    / && verbose != 1 { print }
 	' "$log" | tee "$d/results"
 	nfail=$((nfail + $(grep -c '^FAIL ' "$d/results" || true)))
+	guest_total "$tag"
 	if grep -q '^PPB-MATRIX BEGIN' "$log" && grep -q '^PPB-MATRIX END' "$log"; then
 		return
 	fi
 	# No end marker: the guest crashed, hung or was cut off.
-	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		why="timed out after ${guest_timeout} s"
+	if [ -f "$d/why" ]; then
+		why=$(cat "$d/why")
 	elif grep -q 'Kernel panic' "$log"; then
 		why="kernel panic: $(grep -m1 'Kernel panic' "$log" | sed 's/^\[[^]]*\] *//')"
 	elif [ "$rc" != 0 ]; then
@@ -442,35 +618,40 @@ for k in $kernels; do
 		case "$k" in
 		# Any other kernel package: tagged by its version below, and set up
 		# like the table's kernel of that version (or with NICs if none).
-		linux-image-*) row="$k $k -" ;;
+		linux-image-*) row="$k $k - -" ;;
 		*)
-			echo "kernel-matrix: unknown kernel '$k' (6.1, 6.12 or a linux-image-* package)" >&2
+			echo "kernel-matrix: unknown kernel '$k' (6.1, 6.12, newest or a linux-image-* package)" >&2
 			finished=1
 			exit 2
 			;;
 		esac
 	fi
-	read -r tag meta nicmode <<<"$row"
-	if ! resolved=$(resolve "$meta"); then
+	read -r tag meta suite nicmode <<<"$row"
+	use_suite "$suite"
+	where="this machine's apt sources"
+	[ "$suite" = - ] || where="$suite (private apt configuration $APT_CONFIG)"
+	if ! resolved=$(resolve "$meta" "$suite"); then
 		if [ -f "$KCACHE/$tag/kernel/STAMP" ]; then
 			say "$tag: apt has no candidate for $meta; using the cached $(cut -d' ' -f1,2 "$KCACHE/$tag/kernel/STAMP")"
 			resolved=$(cut -d' ' -f1,2 "$KCACHE/$tag/kernel/STAMP")
 		else
-			unavailable "kernel $tag: no package for $meta in this machine's apt sources"
+			unavailable "kernel $tag: no package for $meta in $where"
 			continue
 		fi
 	fi
 	read -r pkg ver <<<"$resolved"
 	key=$tag
-	if [ "$tag" = "$meta" ]; then
-		key=$pkg
+	if [ "$tag" = "$meta" ] || [ "$tag" = newest ]; then
+		[ "$tag" = newest ] || key=$pkg
 		tag=$(echo "$ver" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
 		tag=${tag:-custom}
 		[ ! -e "$work/$tag" ] || tag=$tag-$ver
-		nicmode=xdp
-		for r in "${KERNELS_KNOWN[@]}"; do
-			[ "${r%% *}" = "${tag%%-*}" ] && nicmode=${r##* }
-		done
+		if [ "$nicmode" = - ]; then
+			nicmode=xdp
+			for r in "${KERNELS_KNOWN[@]}"; do
+				[ "${r%% *}" = "${tag%%-*}" ] && nicmode=${r##* }
+			done
+		fi
 	fi
 	case "$ver" in
 	"${tag%%-*}".*) ;;
@@ -481,33 +662,54 @@ for k in $kernels; do
 	esac
 	t0=$(date +%s.%N)
 	if ! (flock 9 && fetch_kernel "$key" "$pkg" "$ver") 9>"$KCACHE/.lock"; then
-		unavailable "kernel $tag: cannot download/unpack $pkg $ver"
+		unavailable "kernel $tag: cannot download/unpack $pkg $ver from $where"
 		continue
 	fi
-	say "$tag: $pkg $ver ready ($(elapsed "$t0") s)"
+	say "$tag: $(kernel_desc "$KCACHE/$key/kernel") ready ($(elapsed "$t0") s)"
 	mkdir -p "$work/$tag"
 	ln -s "$KCACHE/$key/kernel" "$work/$tag/kernel"
 	make_initrd "$tag" "$nicmode"
 	to_boot+=("$tag $nicmode")
 done
+unset APT_CONFIG
 
 if [ ${#to_boot[@]} -gt 0 ]; then
-	say "booting ${#to_boot[@]} guest(s) $([ $parallel = 1 ] && echo 'in parallel' || echo 'one by one')"
-	pids=()
-	for b in "${to_boot[@]}"; do
-		read -r tag nicmode <<<"$b"
-		if [ $parallel = 1 ]; then
+	say "booting ${#to_boot[@]} guest(s), $slots at a time"
+	i=0
+	while [ $i -lt ${#to_boot[@]} ]; do
+		batch=("${to_boot[@]:$i:$slots}")
+		pids=()
+		for b in "${batch[@]}"; do
+			read -r tag nicmode <<<"$b"
+			if [ "$(date +%s)" -ge "$matrix_deadline" ]; then
+				fail_line "kernel-$tag/boot" "not booted: the matrix cap of ${matrix_cap} s was reached"
+				continue
+			fi
 			boot "$tag" "$nicmode" &
 			pids+=($!)
-		else
-			boot "$tag" "$nicmode"
-		fi
-	done
-	for p in "${pids[@]}"; do
-		wait "$p" || true
-	done
-	for b in "${to_boot[@]}"; do
-		report "${b%% *}"
+		done
+		for p in "${pids[@]}"; do
+			wait "$p" || true
+		done
+		# Under TCG a stock kernel has been seen to oops while booting, before
+		# any test of ours ran (at random, in the scheduler): boot it once more.
+		for b in "${batch[@]}"; do
+			read -r tag nicmode <<<"$b"
+			if boot_crashed "$tag"; then
+				say "$tag: the guest crashed while booting, before its tests ($(boot_crash_line "$tag")); booting it once more"
+				mv "$work/$tag/console.log" "$work/$tag/console.crash1.log"
+				boot "$tag" "$nicmode"
+			fi
+		done
+		for b in "${batch[@]}"; do
+			tag=${b%% *}
+			if [ -f "$work/$tag/rc" ]; then
+				report "$tag"
+			elif [ -f "$work/$tag/console.log" ]; then
+				fail_line "kernel-$tag/boot" "the host's watch of the guest stopped unexpectedly"
+			fi
+		done
+		i=$((i + slots))
 	done
 fi
 say "done in $(elapsed "$t_start") s"

@@ -180,12 +180,19 @@ select_tests() { # patterns
 	done
 }
 
+# A generous cap, not a speed: the slowest test takes about 50 s on the
+# slower machines of our kind; this leaves room for one 3x slower still and
+# a busy host. The host's no-progress limit is longer, so this fires first
+# and names the test.
+DEFAULT_TEST_TIMEOUT=400
+
 run_tests() { # patterns
-	_timeout=${PPB_TEST_TIMEOUT:-120}
+	_timeout=${PPB_TEST_TIMEOUT:-$DEFAULT_TEST_TIMEOUT}
 	_sel=$(select_tests "$1")
 	_pass=0
 	_fail=0
 	_skip=0
+	_start=$(cut -d' ' -f1 /proc/uptime)
 	# A line of its own: SeaBIOS leaves terminal escapes on the console's last line.
 	echo
 	echo "PPB-MATRIX BEGIN kernel=$(uname -r) tag=${PPB_KERNEL_TAG:-?} cpus=$(nproc)"
@@ -194,10 +201,12 @@ run_tests() { # patterns
 	for _name in $_sel; do
 		rm -rf "$T"
 		mkdir -p "$T"
+		# The host's no-progress watch reads this to name a test that hangs.
+		echo "PPB-RUN $_name"
 		_t0=$(cut -d' ' -f1 /proc/uptime)
 		timeout -k 5 "$_timeout" sh /tests/lib.sh one "$_name" >/tmp/out 2>&1 </dev/null
 		_rc=$?
-		_t1=$(cut -d' ' -f1 /proc/uptime)
+		_took=$(echo "$_t0 $(cut -d' ' -f1 /proc/uptime)" | awk '{printf "%.1f", $2 - $1}')
 		_why=
 		case $_rc in
 		0) _res=PASS ;;
@@ -209,24 +218,26 @@ run_tests() { # patterns
 			_res=FAIL
 			_why=$(sed -n 's/^FAIL: //p' /tmp/out | tail -n 1)
 			case $_rc in
-			124 | 137 | 143) _why="timed out after ${_timeout}s (exit $_rc)${_why:+; $_why}" ;;
+			124 | 137 | 143)
+				_why="no result after ${_timeout} s (PPB_TEST_TIMEOUT), stopped (exit $_rc)${_why:+; $_why}"
+				;;
 			esac
 			[ -n "$_why" ] || _why="exit code $_rc"
 			;;
 		esac
 		case $_res in
-		PASS) _pass=$((_pass + 1)); echo "PASS $_name" ;;
-		SKIP) _skip=$((_skip + 1)); echo "SKIP $_name: ${_why:-no reason given}" ;;
-		FAIL) _fail=$((_fail + 1)); echo "FAIL $_name: $_why" ;;
+		PASS) _pass=$((_pass + 1)); echo "PASS $_name (took $_took s)" ;;
+		SKIP) _skip=$((_skip + 1)); echo "SKIP $_name: ${_why:-no reason given} (took $_took s)" ;;
+		FAIL) _fail=$((_fail + 1)); echo "FAIL $_name: $_why (took $_took s)" ;;
 		esac
 		if [ $_res = FAIL ] || [ "${PPB_VERBOSE:-0}" = 1 ]; then
-			echo "    ($_name took $(echo "$_t0 $_t1" | awk '{printf "%.1f", $2 - $1}') s)"
 			tail -n 80 /tmp/out | sed 's/^/    /'
 		else
 			sed -n 's/^NOTE: /    /p' /tmp/out
 		fi
 	done
-	echo "PPB-MATRIX END passed=$_pass failed=$_fail skipped=$_skip"
+	_secs=$(echo "$_start $(cut -d' ' -f1 /proc/uptime)" | awk '{printf "%.0f", $2 - $1}')
+	echo "PPB-MATRIX END passed=$_pass failed=$_fail skipped=$_skip seconds=$_secs"
 }
 
 case "${1:-}" in
