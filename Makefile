@@ -78,12 +78,12 @@ help:
 	@echo '  all (default)  build $(BUILD)/ppbench'
 	@echo '  test           install missing packages, build, run unit + integration + kernel-matrix tests'
 	@echo '  test-unit      build and run only the unit tests'
-	@echo '  test-kernels   run only the qemu kernel matrix (Debian 6.1 and 6.12 guests)'
+	@echo '  test-kernels   run only the qemu kernel matrix (Debian 6.1, 6.12 and the newest Debian kernel)'
 	@echo '  bench          install missing packages, build, run the benchmark (results are reported)'
 	@echo '  install        install ppbench and its man page under DESTDIR/PREFIX (default $(PREFIX))'
 	@echo '  clean          remove $(BUILD)/'
 	@echo 'Variables: V=1 (show commands), PREFIX, DESTDIR, VMLINUX_BTF, STATIC=1, TESTS="name ..."'
-	@echo '           KERNELS="6.1 6.12", GUEST_TESTS="probe_* env_veth" (test-kernels)'
+	@echo '           KERNELS="6.1 6.12 newest", GUEST_TESTS="probe_* env_veth" (test-kernels)'
 
 $(BUILD) $(BUILD)/user $(BUILD)/tests:
 	$(Q)mkdir -p $@

@@ -21,6 +21,13 @@
 #include "ppbench.h"
 #include "pool.bpf.h"
 
+/*
+ * Entries of one page_pool_put_netmem_bulk() call: xdp_return_frame_bulk()
+ * flushes its queue at XDP_BULK_QUEUE_SIZE (16) frames. Each entry's pool
+ * has a slot, so at most 16 pools.
+ */
+#define BULK_POOLS 16
+
 /* In-flight call state of the fentry backend, per CPU. */
 struct call_scratch {
 	__u64 alloc_t0;
@@ -36,7 +43,12 @@ struct call_scratch {
 	__u32 put_c0;
 	__u32 put_released; /* state_release events inside the call */
 	__u32 put_count;    /* bulk: entries */
-	__u32 pad;
+	__u32 bulk_nr;	    /* mixed bulk (6.14+): distinct pools in bulk_* */
+	/* Mixed-pool bulk return (6.14+): its entries grouped by pool. */
+	__u64 bulk_pool[BULK_POOLS];
+	__u32 bulk_n[BULK_POOLS];   /* entries of that pool */
+	__u32 bulk_c0[BULK_POOLS];  /* its alloc.count at entry */
+	__u32 bulk_rel[BULK_POOLS]; /* its state_release events inside the call */
 };
 
 struct {
@@ -145,6 +157,20 @@ static __always_inline void teardown_begin(__u64 pool, __u64 netmem, struct ppb_
 	__sync_fetch_and_or(&pi->flags, PPB_POOL_F_DYING);
 }
 
+/* A release inside a mixed bulk return: counted for its pool's slot. */
+static __always_inline bool bulk_count_release(struct call_scratch *s, __u64 pool)
+{
+	for (__u32 j = 0; j < BULK_POOLS; j++) {
+		if (j >= s->bulk_nr)
+			break;
+		if (s->bulk_pool[j] == pool) {
+			s->bulk_rel[j]++;
+			return true;
+		}
+	}
+	return false;
+}
+
 SEC("raw_tp/page_pool_state_release")
 int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 {
@@ -159,7 +185,7 @@ int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 	if (!c)
 		return 0;
 	s = obs_cfg.fentry ? scratch_get() : NULL;
-	in_put = s && s->put_depth && s->put_pool == pool;
+	in_put = s && s->put_depth && (s->put_pool == pool || bulk_count_release(s, pool));
 	/* page_pool_destroy() drops user_cnt to 0 before it scrubs. */
 	dying = !BPF_CORE_READ((struct page_pool *)pool, user_cnt.refs.counter);
 	if (dying && !in_put && !(pi->flags & PPB_POOL_F_DYING))
@@ -180,7 +206,7 @@ int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 		c->rel_refcnt++;
 	else
 		c->rel_other++;
-	if (in_put)
+	if (in_put && s->put_pool == pool)
 		s->put_released++;
 	else if (!obs_cfg.fentry)
 		pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_ELEMS) && !elems_active(), false);
@@ -426,6 +452,7 @@ static __always_inline int put_enter(void *ctx, bool bulk)
 	bpf_get_func_arg(ctx, 0, &pool);
 	bpf_get_func_arg(ctx, bulk ? 2 : 1, &arg);
 	s->put_pool = pool;
+	s->bulk_nr = 0;
 	s->put_netmem = bulk ? 0 : arg;
 	s->put_count = bulk ? arg : 1;
 	s->put_released = 0;
@@ -517,6 +544,109 @@ SEC("fexit/page_pool_put_page_bulk")
 int BPF_PROG(ppb_fx_bulk)
 {
 	return put_exit(ctx);
+}
+
+/*
+ * 6.14+: page_pool_put_netmem_bulk(netmem_ref *data, u32 count) returns the
+ * frames of xdp_return_frame_bulk() (NIC XDP_TX / XDP_REDIRECT completions),
+ * whose pages may come from several pools. The kernel rewrites data[] as it
+ * goes, so the entries are grouped by pool at entry; at exit each pool's
+ * alloc.count growth is its direct returns, its releases were counted by
+ * ppb_tp_release, and the rest went to its ring.
+ */
+static __always_inline __u64 netmem_pool(__u64 netmem)
+{
+	struct page *page = (void *)netmem;
+	__u64 head = 0;
+
+	if (!netmem || (netmem & 1)) /* net_iov (memory providers): not an XDP frame's page */
+		return 0;
+	/* A tail page's first word is its head's address + 1. */
+	bpf_probe_read_kernel(&head, sizeof(head), page);
+	if (head & 1)
+		page = (void *)(head - 1);
+	return (__u64)BPF_CORE_READ(page, pp);
+}
+
+static __always_inline void bulk_add(struct call_scratch *s, __u64 pool)
+{
+	__u32 j;
+
+	for (j = 0; j < BULK_POOLS; j++) {
+		if (j >= s->bulk_nr)
+			break;
+		if (s->bulk_pool[j] == pool) {
+			s->bulk_n[j]++;
+			return;
+		}
+	}
+	if (j >= BULK_POOLS)
+		return;
+	s->bulk_pool[j] = pool;
+	s->bulk_n[j] = 1;
+	s->bulk_rel[j] = 0;
+	s->bulk_c0[j] = BPF_CORE_READ((struct page_pool *)pool, alloc.count);
+	s->bulk_nr = j + 1;
+}
+
+SEC("fentry/page_pool_put_page_bulk") /* placeholder: user space sets the target */
+int BPF_PROG(ppb_fe_nbulk)
+{
+	struct call_scratch *s = scratch_get();
+	__u64 data = 0, count = 0, netmem, pool;
+
+	if (!s)
+		return 0;
+	if (s->put_depth++)
+		return 0;
+	bpf_get_func_arg(ctx, 0, &data);
+	bpf_get_func_arg(ctx, 1, &count);
+	s->put_pool = 0;
+	s->put_netmem = 0;
+	s->bulk_nr = 0;
+	for (__u32 i = 0; i < BULK_POOLS; i++) {
+		if (i >= count)
+			break;
+		netmem = 0;
+		bpf_probe_read_kernel(&netmem, sizeof(netmem), (void *)(data + i * sizeof(__u64)));
+		pool = netmem_pool(netmem);
+		if (pool)
+			bulk_add(s, pool);
+	}
+	return 0;
+}
+
+SEC("fexit/page_pool_put_page_bulk") /* placeholder, as ppb_fe_nbulk */
+int BPF_PROG(ppb_fx_nbulk)
+{
+	struct call_scratch *s = scratch_get();
+	struct ppb_pool_counts *c;
+	struct ppb_pool_key key;
+	struct page_pool *pp;
+	__u32 after, direct, n;
+
+	if (!s || !s->put_depth)
+		return 0;
+	if (--s->put_depth)
+		return 0;
+	for (__u32 j = 0; j < BULK_POOLS; j++) {
+		if (j >= s->bulk_nr)
+			break;
+		pp = (void *)s->bulk_pool[j];
+		if (!pool_get((__u64)pp, &key, false))
+			continue;
+		c = pool_counts_of(&key);
+		if (!c)
+			continue;
+		after = BPF_CORE_READ(pp, alloc.count);
+		direct = after > s->bulk_c0[j] ? after - s->bulk_c0[j] : 0;
+		n = s->bulk_n[j];
+		c->ret_cache += direct;
+		if (n >= direct + s->bulk_rel[j])
+			c->ret_ring += n - direct - s->bulk_rel[j];
+	}
+	s->bulk_nr = 0;
+	return 0;
 }
 
 /* ---- probe overhead: the same timing around an empty function ----------- */

@@ -72,6 +72,10 @@ static void setup_fentry(struct observer_bpf *s, bool on)
 				   : NULL;
 	const char *bulk = on && btf_has_func("page_pool_put_page_bulk") ? "page_pool_put_page_bulk"
 									  : NULL;
+	/* 6.14+ replaced it by a bulk return whose entries mix pools. */
+	const char *nbulk = on && !bulk && btf_has_func("page_pool_put_netmem_bulk")
+				    ? "page_pool_put_netmem_bulk"
+				    : NULL;
 
 	set_target(s->progs.ppb_fe_alloc, alloc);
 	set_target(s->progs.ppb_fx_alloc, alloc);
@@ -83,6 +87,8 @@ static void setup_fentry(struct observer_bpf *s, bool on)
 	set_target(s->progs.ppb_fx_put2, put2);
 	set_target(s->progs.ppb_fe_bulk, bulk);
 	set_target(s->progs.ppb_fx_bulk, bulk);
+	set_target(s->progs.ppb_fe_nbulk, nbulk);
+	set_target(s->progs.ppb_fx_nbulk, nbulk);
 	bpf_program__set_autoload(s->progs.ppb_fe_cal, on);
 	bpf_program__set_autoload(s->progs.ppb_fx_cal, on);
 }
@@ -178,18 +184,6 @@ int obs_open(struct observer **out, const struct obs_opts *opts)
 	}
 	o->backend = OBS_TRACEPOINT;
 done:
-	if (o->backend == OBS_FENTRY) {
-		size_t n = strlen(o->not_counted);
-
-		/* 6.14 replaced the one-pool bulk return by a mixed-pool one that the
-		 * fentry classifier (one pool's state per call) does not hook. */
-		if (!btf_has_func("page_pool_put_page_bulk") &&
-		    btf_has_func("page_pool_put_netmem_bulk"))
-			snprintf(o->not_counted + n, sizeof(o->not_counted) - n,
-				 "%sbulk returns (page_pool_put_netmem_bulk: NIC XDP_REDIRECT/TX "
-				 "completions; --backend tracepoint counts them from pool state)",
-				 n ? "; " : "");
-	}
 	pr_debug("observer: %s backend%s%s\n", obs_backend_name(o),
 		 o->fentry_reason[0] ? ", " : "", o->fentry_reason);
 	*out = o;

@@ -166,6 +166,55 @@ test_acct_backends_generic_frags() {
 	compare_backends gf generic-frags --repeat 500 --size 1500
 }
 
+# Where the kernel keeps page_pool stats (Debian's 7.x kernels are built with
+# CONFIG_PAGE_POOL_STATS=y), veth reports its pool's through ethtool -S
+# (rx_pp_*): ppbench's counts of that pool equal the kernel's, with either
+# backend. 1472-byte pings reach B's XDP drop as skbs copied into its pool;
+# the stats are read while the program (and so the pool) is still there.
+test_acct_pp_stats_crosscheck() {
+	grep -qx 'CONFIG_PAGE_POOL_STATS=y' "/boot/config-$(uname -r)" 2>/dev/null ||
+		skip "CONFIG_PAGE_POOL_STATS is off in this kernel: no rx_pp_* counters to compare with"
+	n=200
+	for b in auto tracepoint; do
+		rm -f l.out l.json before after
+		run_ok "$PPBENCH" env -- sh -c '
+			nsb() { nsenter --net="$PPB_NS_B" "$@"; }
+			# not through nsb: $! must be ppbench (nsenter execs it), not a subshell
+			nsenter --net="$PPB_NS_B" /bin/ppbench load "$PPB_IF_B" --action drop \
+				--interval 0.5 --backend '$b' --json l.json >l.out 2>&1 &
+			pid=$!
+			i=0
+			until grep -q "^time " l.out || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
+			nsb /usr/sbin/ethtool -S "$PPB_IF_B" >before
+			ping -q -c '$n' -i 0.01 -W 1 -s 1472 "$PPB_IP_B" >/dev/null
+			# while attached: the pool and its stats go with the program
+			nsb /usr/sbin/ethtool -S "$PPB_IF_B" >after
+			kill -INT $pid
+			wait $pid'
+		cat l.out
+		grep -q 'rx_pp_recycle_ring:' before || fail "veth reports no rx_pp_* counters: $(head -n 5 before)"
+		echo "kernel's rx_pp_* changes:"
+		awk 'NR == FNR { if ($1 ~ /^rx_pp_/) v[$1] = $2; next }
+			$1 ~ /^rx_pp_/ && $2 != v[$1] { print "  " $1, $2 - v[$1] }' before after
+		vals=
+		for k in recycle_ring:.ret.ring recycle_cached:.ret.cache alloc_slow:.alloc.slow; do
+			e=${k%%:*}
+			f=${k#*:}
+			x=$(awk -v k="rx_pp_$e:" '$1 == k {print $2}' before)
+			y=$(awk -v k="rx_pp_$e:" '$1 == k {print $2}' after)
+			ours=$(jq -r "select(.type == \"summary\") | [.pools[] | select(.kind == \"veth\") |
+				.path$f] | add" l.json)
+			assert_eq "$ours" "$((y - x))" "backend $b: ppbench $f vs the kernel's rx_pp_$e"
+			vals="$vals $e $ours"
+		done
+		# not a comparison of zeros: every ping's page came back (ring or cache)
+		r=$(jq -r 'select(.type == "summary") | [.pools[] | select(.kind == "veth") |
+			.path.ret.ring + .path.ret.cache] | add' l.json)
+		[ "$r" -ge $n ] || fail "backend $b: $r returns of the veth pool for $n pings"
+		note "$(sed -n 's/^observer: \([a-z]*\) backend.*/\1/p' l.out): equal to the kernel's page_pool stats:$vals"
+	done
+}
+
 test_acct_fentry_xcpu() {
 	run_ok "$PPBENCH" recipe xcpu --batch 64 --repeat 5000 --backend fentry --kv >x.f
 	cat x.f

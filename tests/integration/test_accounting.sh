@@ -154,7 +154,7 @@ test_acct_backends_agree() {
 sc_pp_stats() {
 	local n=400 k
 	ethtool -S "$PPB_IF_A" >/dev/null 2>&1
-	nsenter --net="$PPB_NS_B" "$PPBENCH" load "$PPB_IF_B" --action drop --count $n \
+	nsenter --net="$PPB_NS_B" "$PPBENCH" load "$PPB_IF_B" --action drop \
 		--interval 0.2 --json "$TMPD/l.json" >"$TMPD/l.out" 2>&1 &
 	local pid=$!
 	wait_for_output "$TMPD/l.out" '^time ' 10
@@ -166,8 +166,10 @@ sc_pp_stats() {
 		return 0
 	fi
 	ping -q -c $n -i 0.002 -W 0.2 -s 1472 "$PPB_IP_B" >/dev/null
-	wait $pid
+	# while attached: the pool and its stats go with the program
 	nsenter --net="$PPB_NS_B" ethtool -S "$PPB_IF_B" >"$TMPD/after"
+	kill -INT $pid
+	wait $pid
 	for k in recycle_ring:.ret.ring recycle_cached:.ret.cache alloc_slow:.alloc.slow; do
 		local e=${k%%:*} f=${k#*:} a b ours
 		a=$(awk -v k="rx_pp_$e:" '$1 == k {print $2}' "$TMPD/before")
