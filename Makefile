@@ -42,13 +42,16 @@ endif
 BPF_SRCS	:= $(wildcard bpf/*.bpf.c)
 BPF_OBJS	:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
-USER_SRCS	:= $(wildcard user/*.c)
+USER_SRCS	:= $(wildcard user/*.c user/*/*.c)
 USER_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
-# Pure-logic objects the unit tests link against (no BPF, no skeletons).
-UNIT_LIB_OBJS	:= $(patsubst %,$(BUILD)/user/%.o,log util counts pkt proof stats json jsonparse result \
-		   cmprows cmpout fmt)
+USER_DEPS	:= $(USER_OBJS:.o=.d)
+# The unit tests link all of the pure logic (user/model/, no BPF, no skeletons)
+# and the few user/sys/ helpers it calls.
+UNIT_LIB_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/model/*.c)) \
+		   $(patsubst %,$(BUILD)/user/sys/%.o,log util)
 # Helper programs of the integration tests: result-schema checker, PNG checker.
-SCHEMA_CHECK_OBJS := $(patsubst %,$(BUILD)/user/%.o,result jsonparse)
+SCHEMA_CHECK_OBJS := $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/model/*.c)) \
+		   $(patsubst %,$(BUILD)/user/sys/%.o,log util)
 TEST_TOOLS	:= $(BUILD)/tests/schema_check $(BUILD)/tests/png_check $(BUILD)/tests/udp_sink
 UNIT_SRCS	:= $(wildcard tests/unit/*.c)
 
@@ -85,7 +88,7 @@ help:
 	@echo 'Variables: V=1 (show commands), PREFIX, DESTDIR, VMLINUX_BTF, STATIC=1, TESTS="name ..."'
 	@echo '           KERNELS="6.1 6.12 newest", GUEST_TESTS="probe_* env_veth" (test-kernels)'
 
-$(BUILD) $(BUILD)/user $(BUILD)/tests:
+$(BUILD) $(BUILD)/tests:
 	$(Q)mkdir -p $@
 
 # vmlinux.h comes from the BTF of the kernel we build on; CO-RE relocates it
@@ -107,9 +110,15 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/user/%.o: user/%.c $(wildcard user/*.h) include/ppbench.h $(SKELS) | $(BUILD)/user
+# -MMD -MP: each object depends on the headers it includes (the .d files).
+# Objects that include a generated skeleton need the skeletons to exist
+# before their first build: an order-only prerequisite.
+$(BUILD)/user/%.o: user/%.c | $(SKELS)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(USER_DEPS)
 
 $(BUILD)/ppbench: $(USER_OBJS)
 	$(call msg,BINARY,$@)

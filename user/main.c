@@ -2,8 +2,8 @@
 /* ppbench: page_pool path costs and path proof, from XDP/BPF. */
 #include <stdio.h>
 #include <stdlib.h>
-#include "cli.h"
-#include "log.h"
+#include "cli/cli.h"
+#include "sys/log.h"
 
 extern const struct cli_cmd cmd_probe, cmd_bench, cmd_load, cmd_gen, cmd_env, cmd_recipe, cmd_watch,
 	cmd_compare,

@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "result.h"
+#include "model/result.h"
 
 int main(int argc, char **argv)
 {

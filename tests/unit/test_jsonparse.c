@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "jsonparse.h"
+#include "model/jsonparse.h"
 #include "unit.h"
 
 void test_jsonparse_values(void)

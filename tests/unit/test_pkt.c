@@ -5,7 +5,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
-#include "pkt.h"
+#include "model/pkt.h"
 #include "unit.h"
 
 static struct udp_spec spec4(size_t size)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Purity from path counts: known count sets from kernel-paths §6. */
 #include <math.h>
-#include "bench.h"
+#include "model/proof.h"
 #include "ppbench.h"
 #include "unit.h"
 

@@ -6,7 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
-#include "stats.h"
+#include "model/stats.h"
 #include "unit.h"
 
 void test_stats_summary(void)

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include "unit.h"
-#include "util.h"
+#include "sys/util.h"
 
 void test_parse_u64(void)
 {

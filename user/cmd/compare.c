@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppbench compare: before/after tables of `bench --json` results in the style
+ * of kernel regression reports (old ±%stddev %change new ±%stddev), with a
+ * significance test on the repetitions and an exit code for CI gates.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "model/compare.h"
+#include "out/compare.h"
+#include "sys/log.h"
+#include "sys/util.h"
+
+#define MAX_FILES 64
+
+enum { SIDE_POS, SIDE_OLD, SIDE_NEW };
+
+enum {
+	OPT_OLD = 1,
+	OPT_NEW,
+	OPT_FORCE,
+	OPT_FAIL_ABOVE,
+	OPT_METRIC,
+	OPT_TEST,
+	OPT_ALPHA,
+	OPT_MARKDOWN,
+	OPT_BPP,
+	OPT_JSON,
+};
+
+struct cmp_cfg {
+	const char *files[3][MAX_FILES];
+	size_t nfiles[3];
+	int side; /* where the next bare file goes */
+	bool force, markdown, bpp, gate;
+	double fail_above, alpha;
+	enum fig metric;
+	enum sig_test test;
+	const char *json;
+};
+
+static const struct cli_opt compare_opts[] = {
+	{ "old", 0, "FILE", "a baseline file; the files after it, up to --new, join the old side",
+	  OPT_OLD },
+	{ "new", 0, "FILE", "a file of the new side; the files after it join it too", OPT_NEW },
+	{ "force", 'f', NULL, "compare even when TSC Hz or CPU model say the hosts differ",
+	  OPT_FORCE },
+	{ "fail-above", 0, "PCT", "exit 3 if a significant regression on --metric exceeds PCT %",
+	  OPT_FAIL_ABOVE },
+	{ "metric", 0, "NAME", "figure --fail-above gates: cycles (default), ns, path, purity",
+	  OPT_METRIC },
+	{ "test", 0, "NAME", "significance test: welch (default) or mann-whitney", OPT_TEST },
+	{ "alpha", 0, "P", "significance level, 0 < P < 0.5 (default 0.05)", OPT_ALPHA },
+	{ "markdown", 'm', NULL, "print Markdown tables (for mail or an issue) instead of text",
+	  OPT_MARKDOWN },
+	{ "bpp", 0, NULL, "print bench_page_pool_simple-style fast/ptr_ring/slow tables",
+	  OPT_BPP },
+	{ "json", 'j', "FILE", "also write the comparison as JSON to FILE ('-': stdout only)",
+	  OPT_JSON },
+	{ NULL },
+};
+
+static void compare_init(void *c)
+{
+	struct cmp_cfg *cfg = c;
+
+	cfg->alpha = 0.05;
+	cfg->metric = FIG_CYCLES;
+	cfg->test = TEST_WELCH;
+}
+
+static int parse_number(const char *arg, const char *what, double min, double max, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end != arg && *end == '%' && !strcmp(what, "--fail-above"))
+		end++;
+	if (end == arg || *end || !isfinite(v) || v < min || v > max) {
+		pr_err("%s '%s' is not a number in %g..%g\n", what, arg, min, max);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int add_file(struct cmp_cfg *cfg, int side, const char *path)
+{
+	if (cfg->nfiles[side] == MAX_FILES) {
+		pr_err("too many files on one side (at most %d)\n", MAX_FILES);
+		return -E2BIG;
+	}
+	cfg->files[side][cfg->nfiles[side]++] = path;
+	return 0;
+}
+
+static int parse_choice(const char *arg, const char *what, const char *const *names, int *out)
+{
+	char list[128] = "";
+
+	for (int i = 0; names[i]; i++) {
+		if (!strcmp(arg, names[i])) {
+			*out = i;
+			return 0;
+		}
+	}
+	for (int i = 0; names[i]; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+			 names[i]);
+	pr_err("%s '%s' is not one of: %s\n", what, arg, list);
+	return -EINVAL;
+}
+
+static int compare_opt(void *c, int key, const char *arg)
+{
+	static const char *const metrics[] = { "cycles", "ns", "path", "purity", NULL };
+	static const char *const tests[] = { "welch", "mann-whitney", NULL };
+	struct cmp_cfg *cfg = c;
+	int v = 0, err;
+
+	switch (key) {
+	case CLI_KEY_ARG:
+		return add_file(cfg, cfg->side, arg);
+	case OPT_OLD:
+	case OPT_NEW:
+		if (cfg->nfiles[SIDE_POS]) {
+			pr_err("'%s' comes before %s: put every file after --old or --new, or "
+			       "use neither\n", cfg->files[SIDE_POS][0],
+			       key == OPT_OLD ? "--old" : "--new");
+			return -EINVAL;
+		}
+		cfg->side = key == OPT_OLD ? SIDE_OLD : SIDE_NEW;
+		return add_file(cfg, cfg->side, arg);
+	case OPT_FORCE:
+		cfg->force = true;
+		return 0;
+	case OPT_FAIL_ABOVE:
+		cfg->gate = true;
+		return parse_number(arg, "--fail-above", 0, 1e9, &cfg->fail_above);
+	case OPT_ALPHA:
+		return parse_number(arg, "--alpha", 1e-9, 0.5, &cfg->alpha);
+	case OPT_METRIC:
+		err = parse_choice(arg, "--metric", metrics, &v);
+		cfg->metric = v;
+		return err;
+	case OPT_TEST:
+		err = parse_choice(arg, "--test", tests, &v);
+		cfg->test = v;
+		return err;
+	case OPT_MARKDOWN:
+		cfg->markdown = true;
+		return 0;
+	case OPT_BPP:
+		cfg->bpp = true;
+		return 0;
+	case OPT_JSON:
+		cfg->json = arg;
+		return check_writable(arg, "--json");
+	}
+	return -EINVAL;
+}
+
+static void free_results(struct result *r, size_t n)
+{
+	for (size_t i = 0; r && i < n; i++)
+		result_free(&r[i]);
+	free(r);
+}
+
+/* Loads FILES; on the first bad one prints its one-line error and returns NULL. */
+static struct result *load_files(const char *const *files, size_t n)
+{
+	struct result *r = calloc(n, sizeof(*r));
+	char err[512];
+
+	for (size_t i = 0; r && i < n; i++) {
+		if (result_load(files[i], &r[i], err, sizeof(err))) {
+			pr_err("%s\n", err);
+			free_results(r, i);
+			return NULL;
+		}
+	}
+	return r;
+}
+
+/* TSC Hz and CPU model must match: otherwise cycles measure different clocks. */
+static int check_host(const struct result *base, const struct result *r, bool force)
+{
+	const struct result_host *a = &base->host, *b = &r->host;
+	double hi = fmax(a->tsc_hz, b->tsc_hz);
+	double apart = hi > 0 ? fabs(a->tsc_hz - b->tsc_hz) / hi : 0;
+	char why[512];
+
+	if (strcmp(a->cpu_model, b->cpu_model))
+		snprintf(why, sizeof(why), "CPU model \"%s\" vs \"%s\"", a->cpu_model,
+			 b->cpu_model);
+	else if (apart > 0.01)
+		snprintf(why, sizeof(why), "TSC %.0f Hz vs %.0f Hz (%.1f%% apart, more than 1%%)",
+			 a->tsc_hz, b->tsc_hz, apart * 100);
+	else
+		return 0;
+	if (!force) {
+		pr_err("%s and %s come from different hosts: %s; use --force to compare anyway\n",
+		       base->path, r->path, why);
+		return -EINVAL;
+	}
+	pr_warn("%s and %s come from different hosts: %s; comparing anyway (--force)\n",
+		base->path, r->path, why);
+	return 0;
+}
+
+static int run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall)
+{
+	struct cmp_opts o = { .test = cfg->test, .alpha = cfg->alpha };
+	struct cmp_set set = { .opts = &o, .gate = cfg->gate, .metric = cfg->metric,
+			       .fail_above = cfg->fail_above };
+	size_t nold = cfg->nfiles[SIDE_POS] ? 1 : cfg->nfiles[SIDE_OLD];
+	size_t ncmp = cfg->nfiles[SIDE_POS] ? nall - 1 : 1;
+	int ret;
+
+	set.cmps = calloc(ncmp, sizeof(*set.cmps));
+	if (!set.cmps)
+		return EXIT_FAIL;
+	for (size_t i = 0; i < ncmp; i++, set.n++) {
+		struct comparison *c = &set.cmps[i];
+
+		c->old = all;
+		c->nold = nold;
+		c->new = cfg->nfiles[SIDE_POS] ? &all[1 + i] : &all[nold];
+		c->nnew = cfg->nfiles[SIDE_POS] ? 1 : nall - nold;
+		if (comparison_build(c, &o)) {
+			pr_err("comparing failed: out of memory\n");
+			ret = EXIT_FAIL;
+			goto out;
+		}
+	}
+	ret = compare_output(&set, cfg->markdown, cfg->bpp, cfg->json);
+	if (ret == EXIT_OK && cfg->gate)
+		ret = compare_gate(&set);
+out:
+	for (size_t i = 0; i < set.n; i++)
+		comparison_free(&set.cmps[i]);
+	free(set.cmps);
+	return ret;
+}
+
+static int check_args(const struct cmp_cfg *cfg)
+{
+	if (cfg->nfiles[SIDE_POS] == 1) {
+		pr_err("needs at least two result files: OLD.json NEW.json (see --help)\n");
+		return -EINVAL;
+	}
+	if (!cfg->nfiles[SIDE_POS] && (!cfg->nfiles[SIDE_OLD] || !cfg->nfiles[SIDE_NEW])) {
+		pr_err("needs %s (see --help)\n",
+		       cfg->nfiles[SIDE_OLD]	? "--new FILE too"
+		       : cfg->nfiles[SIDE_NEW] ? "--old FILE too"
+					       : "result files: OLD.json NEW.json");
+		return -EINVAL;
+	}
+	if (cfg->json && !strcmp(cfg->json, "-") && (cfg->markdown || cfg->bpp)) {
+		pr_err("--json - prints only JSON: it cannot go with --markdown or --bpp\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int compare_run(void *c, int argc, char **argv)
+{
+	struct cmp_cfg *cfg = c;
+	const char *files[2 * MAX_FILES];
+	struct result *all;
+	size_t n = 0;
+	int ret = EXIT_USAGE;
+
+	(void)argc;
+	(void)argv;
+	if (check_args(cfg))
+		return EXIT_USAGE;
+	for (int s = SIDE_POS; s <= SIDE_NEW; s++)
+		for (size_t i = 0; i < cfg->nfiles[s]; i++)
+			files[n++] = cfg->files[s][i];
+	all = load_files(files, n);
+	if (!all)
+		return EXIT_USAGE;
+	for (size_t i = 1; i < n; i++)
+		if (check_host(&all[0], &all[i], cfg->force))
+			goto out;
+	ret = run_comparisons(cfg, all, n);
+out:
+	free_results(all, n);
+	return ret;
+}
+
+const struct cli_cmd cmd_compare = {
+	.name = "compare",
+	.args = "OLD.json NEW.json... | --old FILE... --new FILE...",
+	.summary = "before/after table of bench results, with significance and a CI gate",
+	.description =
+		"Compare 'ppbench bench --json' result files the way kernel regression\n"
+		"reports do: one row per scenario and figure - cycles/elem, ns/elem, the\n"
+		"derived path figure (path_cost_cycles), path purity, and per-CPU cycles/elem\n"
+		"where a file has them - with the mean of the repetitions, its relative\n"
+		"standard deviation and the change:\n"
+		"\n"
+		"           old  ±%stddev    %change          new  ±%stddev  figure\n"
+		"\n"
+		"Files. With plain file arguments the first is the baseline and every later\n"
+		"file is compared with it, one table each. With --old and --new, the files\n"
+		"after --old (up to --new) form the old side and those after --new the new\n"
+		"side; the repetitions ('runs') of all files on a side are pooled into one\n"
+		"sample. Every file is checked against the ppbench/1 schema first.\n"
+		"\n"
+		"Significance. Each row is tested on the repetitions with a two-sided Welch's\n"
+		"t-test (unequal variances), or a Mann-Whitney U test with --test\n"
+		"mann-whitney, at level --alpha (0.05). Significant changes are marked '*'; a\n"
+		"change inside the run-to-run noise is not. Rows with fewer than 2 values on a\n"
+		"side are marked '?' and never count as significant: path and purity have one\n"
+		"value per file, so pool several files per side to test them. The test is\n"
+		"named under each table.\n"
+		"\n"
+		"Hosts. Cycles from machines whose TSC frequencies differ by more than 1%, or\n"
+		"whose CPU models differ, do not compare: such files are refused (exit 2)\n"
+		"unless --force. Differences in kernel release, kernel config, mitigations,\n"
+		"clock source, CPU count, fentry/live-frames support and in scenario recipes\n"
+		"are listed above the table - they are usually the point of the comparison.\n"
+		"\n"
+		"CI gate. --fail-above PCT makes the exit status 3 when any significant\n"
+		"regression on --metric is larger than PCT percent (higher cycles, ns or path\n"
+		"cycles is worse; lower purity is worse), and names each on stderr; otherwise\n"
+		"the status is 0. Keep a baseline result from the reference kernel, run the\n"
+		"bench with enough repetitions (--repeat 10) on the candidate, and let the job\n"
+		"fail on exit 3.\n"
+		"\n"
+		"Formats. The text table fits 100 columns. --markdown prints the same as\n"
+		"Markdown (significant changes in bold, p-values in a column) for a\n"
+		"mailing-list reply or an issue. --bpp prints the bench_page_pool_simple view:\n"
+		"fast, ptr_ring (scenario ring) and slow, with cycles and ns before, after and\n"
+		"the change; its rule line makes it a valid org-mode table as well. --json\n"
+		"writes every row with both summaries, the change, p, significance and the\n"
+		"gate verdict (schema ppbench-compare/1).\n"
+		"\n"
+		"Exit status 2 also covers unreadable, malformed or invalid result files and\n"
+		"refused host combinations; each is reported as one line on stderr.",
+	.examples = "  ppbench compare before.json after.json\n"
+		    "  ppbench compare --old a1.json a2.json a3.json --new b1.json b2.json\n"
+		    "  ppbench compare --markdown base.json patch-v1.json patch-v2.json\n"
+		    "  ppbench compare --bpp before.json after.json\n"
+		    "  ppbench compare --json cmp.json --test mann-whitney before.json after.json\n"
+		    "  # CI: fail the job when a scenario got more than 5% slower, significantly\n"
+		    "  ppbench compare --fail-above 5 baseline.json candidate.json || exit $?\n"
+		    "  ppbench compare --fail-above 2 --metric purity base.json new.json\n",
+	.opts = compare_opts,
+	.cfg_size = sizeof(struct cmp_cfg),
+	.cfg_init = compare_init,
+	.opt = compare_opt,
+	.run = compare_run,
+	.ordered_args = true,
+};

@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppbench gen IFACE: a live-frames UDP generator. One pinned thread per CPU
+ * runs BPF_PROG_RUN (BPF_F_TEST_XDP_LIVE_FRAMES) on a program that redirects
+ * every frame out of IFACE, so the frames come from the thread's test-run
+ * page_pool. Sends only on IFACE.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/netlink.h>
+#include <net/if.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "cli/cli.h"
+#include "out/json.h"
+#include "loader/kfeatures.h"
+#include "sys/log.h"
+#include "sys/nl.h"
+#include "model/pkt.h"
+#include "out/report.h"
+#include "sys/ticker.h"
+#include "sys/util.h"
+#include "loader/xdpobj.h"
+
+struct gen_cfg {
+	const char *ifname;
+	int ifindex;
+	struct udp_spec spec;
+	bool src_mac_set, dst_mac_set, src_ip_set, dst_ip_set, size_set;
+	uint64_t count;
+	double duration, interval;
+	bool cpus[MAX_CPUS];
+	int nr_cpus;
+	uint32_t batch;
+	bool bare, quiet;
+	const char *json;
+};
+
+enum { OPT_SRC_MAC = 1, OPT_DST_MAC, OPT_SRC_IP, OPT_DST_IP, OPT_SPORT, OPT_DPORT, OPT_SIZE,
+       OPT_COUNT, OPT_DURATION, OPT_CPUS, OPT_BATCH, OPT_INTERVAL, OPT_JSON, OPT_BARE, OPT_QUIET };
+
+static const struct cli_opt gen_opts[] = {
+	{ "src-mac", 0, "MAC", "source MAC (default: IFACE's)", OPT_SRC_MAC },
+	{ "dst-mac", 0, "MAC", "destination MAC (default: the veth peer's, or the neighbour of "
+			       "--dst-ip; required on interfaces that are not veth)", OPT_DST_MAC },
+	{ "src-ip", 0, "IP", "source IPv4 or IPv6 address (default: IFACE's first)", OPT_SRC_IP },
+	{ "dst-ip", 0, "IP", "destination address (default: IFACE's first neighbour)", OPT_DST_IP },
+	{ "src-port", 0, "N", "UDP source port (default 9)", OPT_SPORT },
+	{ "dst-port", 0, "N", "UDP destination port (default 9, discard)", OPT_DPORT },
+	{ "size", 's', "BYTES", "frame size without FCS, 60..3408 (default: the smallest "
+					  "that fits, 60 for IPv4, 62 for IPv6)", OPT_SIZE },
+	{ "count", 'n', "N", "frames to send in all (default: until --duration or Ctrl-C)",
+	  OPT_COUNT },
+	{ "duration", 'd', "SECONDS", "stop after this long", OPT_DURATION },
+	{ "cpus", 'c', "LIST", "CPUs to send from, one pinned thread each (default: 0)", OPT_CPUS },
+	{ "batch", 'b', "N", "live-frames batch size, 1..256 (default 64)", OPT_BATCH },
+	{ "interval", 'i', "SECONDS", "report interval (default 1)", OPT_INTERVAL },
+	{ "json", 'j', "FILE", "one JSON object per interval, then a summary, to FILE", OPT_JSON },
+	{ "bare", 0, NULL, "redirect with a program that keeps no statistics (overhead "
+			   "reference); rates come from the frames pushed", OPT_BARE },
+	{ "quiet", 'q', NULL, "print only the summary", OPT_QUIET },
+	{ NULL },
+};
+
+static void gen_init(void *c)
+{
+	struct gen_cfg *cfg = c;
+
+	cfg->spec.size = 60;
+	cfg->spec.sport = cfg->spec.dport = 9;
+	cfg->interval = 1;
+	cfg->batch = 64;
+	cfg->cpus[0] = true;
+	cfg->nr_cpus = 1;
+}
+
+static int port_arg(const char *arg, const char *what, uint16_t *out)
+{
+	uint32_t v;
+	int err = parse_u32(arg, what, 1, 65535, &v);
+
+	*out = v;
+	return err;
+}
+
+static int gen_opt(void *c, int key, const char *arg)
+{
+	struct gen_cfg *cfg = c;
+	struct udp_spec *s = &cfg->spec;
+	uint32_t v;
+	int err;
+
+	switch (key) {
+	case OPT_SRC_MAC:
+		cfg->src_mac_set = true;
+		return parse_mac(arg, "--src-mac", s->src_mac);
+	case OPT_DST_MAC:
+		cfg->dst_mac_set = true;
+		return parse_mac(arg, "--dst-mac", s->dst_mac);
+	case OPT_SRC_IP:
+		cfg->src_ip_set = true;
+		return parse_ip(arg, "--src-ip", &s->src);
+	case OPT_DST_IP:
+		cfg->dst_ip_set = true;
+		return parse_ip(arg, "--dst-ip", &s->dst);
+	case OPT_SPORT:
+		return port_arg(arg, "--src-port", &s->sport);
+	case OPT_DPORT:
+		return port_arg(arg, "--dst-port", &s->dport);
+	case OPT_SIZE:
+		cfg->size_set = true;
+		err = parse_u32(arg, "--size", PKT_MIN_SIZE, PKT_MAX_SIZE, &v);
+		s->size = v;
+		return err;
+	case OPT_COUNT:
+		return parse_u64(arg, "--count", 1, UINT64_MAX / 2, &cfg->count);
+	case OPT_DURATION:
+		return parse_seconds(arg, "--duration", 0.1, 31536000, &cfg->duration);
+	case OPT_CPUS:
+		err = parse_cpu_list(arg, "--cpus", nr_possible_cpus(), cfg->cpus);
+		cfg->nr_cpus = err;
+		for (int i = 0; err > 0 && i < nr_possible_cpus(); i++)
+			if (cfg->cpus[i] && !cpu_is_online(i)) {
+				pr_err("--cpus: CPU %d is offline\n", i);
+				return -EINVAL;
+			}
+		return err < 0 ? err : 0;
+	case OPT_BATCH:
+		return parse_u32(arg, "--batch", 1, 256, &cfg->batch);
+	case OPT_INTERVAL:
+		return parse_seconds(arg, "--interval", 0.1, 3600, &cfg->interval);
+	case OPT_JSON:
+		cfg->json = arg;
+		return check_writable(arg, "--json");
+	case OPT_BARE:
+		cfg->bare = true;
+		return 0;
+	case OPT_QUIET:
+		cfg->quiet = true;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* ---- defaults from the interface ------------------------------------------ */
+
+/* The veth peer's MAC, also when the peer lives in another namespace. */
+static int peer_mac(struct nl_sock *s, const struct link_info *li, uint8_t mac[6])
+{
+	struct link_info peer;
+	int err;
+
+	if (!li->peer_ifindex)
+		return -ENOENT;
+	if (li->peer_netnsid >= 0)
+		err = rtnl_link_get_nsid(s, li->peer_netnsid, li->peer_ifindex, &peer);
+	else
+		err = rtnl_link_get(s, NULL, li->peer_ifindex, &peer);
+	if (!err)
+		memcpy(mac, peer.mac, 6);
+	return err;
+}
+
+static int default_addrs(struct gen_cfg *cfg, struct nl_sock *s, const struct link_info *li)
+{
+	struct udp_spec *sp = &cfg->spec;
+	int fam = cfg->dst_ip_set ? sp->dst.family : cfg->src_ip_set ? sp->src.family : AF_INET;
+	uint8_t mac[6];
+
+	if (!cfg->src_ip_set && rtnl_addr_first(s, cfg->ifindex, fam, &sp->src)) {
+		pr_err("%s has no %s address: give --src-ip\n", cfg->ifname,
+		       fam == AF_INET ? "IPv4" : "IPv6");
+		return -ENOENT;
+	}
+	if (!cfg->dst_ip_set && rtnl_neigh_first(s, cfg->ifindex, fam, &sp->dst, mac)) {
+		pr_err("%s has no %s neighbour: give --dst-ip\n", cfg->ifname,
+		       fam == AF_INET ? "IPv4" : "IPv6");
+		return -ENOENT;
+	}
+	if (sp->src.family != sp->dst.family) {
+		pr_err("--src-ip and --dst-ip mix IPv4 and IPv6\n");
+		return -EINVAL;
+	}
+	if (!cfg->dst_mac_set && peer_mac(s, li, sp->dst_mac) &&
+	    rtnl_neigh_first(s, cfg->ifindex, fam, &sp->dst, sp->dst_mac)) {
+		pr_err("no MAC for the destination: give --dst-mac\n");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* The interface must take XDP frames, and off a veth we only send where told. */
+static int check_iface(struct gen_cfg *cfg, const struct link_info *li)
+{
+	uint64_t f = 0;
+	int err = genl_xdp_features(cfg->ifindex, &f);
+
+	if (strcmp(li->kind, "veth") && !cfg->dst_mac_set) {
+		pr_err("%s is not a veth: give --dst-mac (gen sends only where it is told)\n",
+		       cfg->ifname);
+		return -EINVAL;
+	}
+	if (err) {
+		pr_warn("cannot read %s's XDP features (%s): sending anyway\n", cfg->ifname,
+			errno_name(err));
+		return 0;
+	}
+	if (!(f & PPB_XDP_ACT_NDO_XMIT)) {
+		pr_err("%s cannot take XDP frames (no ndo-xmit)%s\n", cfg->ifname,
+		       strcmp(li->kind, "veth") ? "" : ": attach an XDP program to its peer or "
+						  "enable GRO there (ethtool -K PEER gro on)");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int prepare(struct gen_cfg *cfg, const char *ifname)
+{
+	struct link_info li;
+	struct nl_sock s;
+	int err;
+
+	cfg->ifname = ifname;
+	cfg->ifindex = if_nametoindex(ifname);
+	if (!cfg->ifindex) {
+		pr_err("interface '%s' does not exist\n", ifname);
+		return -ENODEV;
+	}
+	err = nl_open(&s, NETLINK_ROUTE);
+	if (err)
+		return err;
+	err = rtnl_link_get(&s, NULL, cfg->ifindex, &li);
+	if (!err && !cfg->src_mac_set)
+		memcpy(cfg->spec.src_mac, li.mac, 6);
+	err = err ?: check_iface(cfg, &li) ?: default_addrs(cfg, &s, &li);
+	nl_close(&s);
+	/* The default is the smallest valid frame of the family the addresses chose. */
+	if (!err && !cfg->size_set && cfg->spec.size < pkt_hdr_size(cfg->spec.src.family))
+		cfg->spec.size = pkt_hdr_size(cfg->spec.src.family);
+	if (!err && cfg->spec.size < pkt_hdr_size(cfg->spec.src.family)) {
+		pr_err("--size %zu is too small for IPv6/UDP (minimum %zu)\n", cfg->spec.size,
+		       pkt_hdr_size(cfg->spec.src.family));
+		return -EINVAL;
+	}
+	return err;
+}
+
+/* ---- the sending threads -------------------------------------------------- */
+
+#define CHUNK 65536 /* frames per BPF_PROG_RUN: short enough to stop promptly */
+
+struct sender {
+	pthread_t tid;
+	struct gen *g;
+	int cpu;
+	uint64_t quota; /* 0: unlimited */
+	_Atomic uint64_t sent;
+	int err;
+};
+
+struct gen {
+	struct gen_cfg *cfg;
+	struct xdpo *x;
+	uint8_t pkt[PKT_MAX_SIZE];
+	uint32_t len;
+	_Atomic bool stop;
+	struct sender *s;
+	int nr;
+	struct json *j;
+	uint64_t t0;
+	int pin_link, pin_ns;
+};
+
+static void *send_loop(void *arg)
+{
+	struct sender *s = arg;
+	struct gen *g = s->g;
+	const char *prog = g->cfg->bare ? "ppb_xdp_gen_bare" : "ppb_xdp_gen";
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(s->cpu, &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set)) {
+		s->err = -EINVAL;
+		return NULL;
+	}
+	while (!atomic_load(&g->stop) && (!s->quota || s->sent < s->quota)) {
+		uint64_t left = s->quota ? s->quota - s->sent : CHUNK;
+		uint32_t n = left < CHUNK ? (uint32_t)left : CHUNK;
+
+		s->err = xdpo_live_run(g->x, prog, 0, g->cfg->batch, n, g->pkt, g->len, NULL);
+		if (s->err) {
+			atomic_store(&g->stop, true);
+			break;
+		}
+		atomic_fetch_add(&s->sent, n);
+	}
+	return NULL;
+}
+
+static int start_senders(struct gen *g)
+{
+	uint64_t per = g->cfg->count / g->cfg->nr_cpus, extra = g->cfg->count % g->cfg->nr_cpus;
+	int i = 0, err;
+
+	g->s = calloc(g->cfg->nr_cpus, sizeof(*g->s));
+	if (!g->s)
+		return -ENOMEM;
+	for (int cpu = 0; cpu < nr_possible_cpus(); cpu++) {
+		if (!g->cfg->cpus[cpu])
+			continue;
+		g->s[i] = (struct sender){ .g = g, .cpu = cpu };
+		g->s[i].quota = g->cfg->count ? per + (i < (int)extra) : 0;
+		/* pthread_create returns its error; it does not set errno. */
+		err = pthread_create(&g->s[i].tid, NULL, send_loop, &g->s[i]);
+		if (err)
+			return -err;
+		g->nr = ++i;
+	}
+	return 0;
+}
+
+static uint64_t total_sent(const struct gen *g)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < g->nr; i++)
+		n += atomic_load(&g->s[i].sent);
+	return n;
+}
+
+static bool all_done(const struct gen *g)
+{
+	for (int i = 0; i < g->nr; i++)
+		if (!g->s[i].quota || g->s[i].sent < g->s[i].quota)
+			return atomic_load(&g->stop);
+	return true;
+}
+
+/* ---- reporting ------------------------------------------------------------ */
+
+struct gen_totals {
+	uint64_t frames, taken, not_taken, redirect_err;
+};
+
+static void read_totals(struct gen *g, struct gen_totals *t)
+{
+	int n = libbpf_num_possible_cpus();
+	struct ppb_xdp_errs e[n];
+
+	memset(t, 0, sizeof(*t));
+	t->frames = total_sent(g);
+	if (xdpo_errs(g->x, e))
+		return;
+	for (int c = 0; c < n; c++) {
+		t->taken += e[c].xmit_sent;
+		t->not_taken += e[c].xmit_drops;
+		t->redirect_err += e[c].redirect_err;
+	}
+}
+
+static void print_interval(struct gen *g, const struct gen_totals *a, const struct gen_totals *b,
+			   double secs, double when, const uint64_t *prev_sent)
+{
+	char buf[32];
+
+	for (int i = 0; i < g->nr && !g->cfg->quiet; i++)
+		printf("%-7.1f cpu%-3d %14s frames/s\n", when, g->s[i].cpu,
+		       fmt_count((atomic_load(&g->s[i].sent) - prev_sent[i]) / secs, buf, 32));
+	if (!g->cfg->quiet)
+		printf("%-7.1f total  %14s frames/s | taken by %s %.0f/s, not taken %.0f/s, "
+		       "redirect errors %.0f/s\n", when, fmt_count((b->frames - a->frames) / secs, buf, 32),
+		       g->cfg->ifname, (b->taken - a->taken) / secs, (b->not_taken - a->not_taken) / secs,
+		       (b->redirect_err - a->redirect_err) / secs);
+	if (!g->j)
+		return;
+	json_obj_begin(g->j, NULL);
+	json_str(g->j, "type", "interval");
+	json_double(g->j, "time", when);
+	json_double(g->j, "seconds", secs);
+	json_u64(g->j, "frames", b->frames - a->frames);
+	json_double(g->j, "pps", (b->frames - a->frames) / secs);
+	json_u64(g->j, "taken", b->taken - a->taken);
+	json_u64(g->j, "not_taken", b->not_taken - a->not_taken);
+	json_u64(g->j, "redirect_err", b->redirect_err - a->redirect_err);
+	json_obj_end(g->j);
+	json_flush_line(g->j);
+}
+
+static void print_summary(struct gen *g, const struct gen_totals *t, double secs)
+{
+	char a[32], b[32];
+
+	printf("summary: %.2f s, %s frames of %zu bytes from %d CPU%s, %s frames/s; taken by %s "
+	       "%llu, not taken %llu, redirect errors %llu\n", secs, fmt_count(t->frames, a, 32),
+	       g->cfg->spec.size, g->nr, g->nr == 1 ? "" : "s",
+	       fmt_count(secs > 0 ? t->frames / secs : 0, b, 32), g->cfg->ifname,
+	       (unsigned long long)t->taken, (unsigned long long)t->not_taken,
+	       (unsigned long long)t->redirect_err);
+	if (!g->j)
+		return;
+	json_obj_begin(g->j, NULL);
+	json_str(g->j, "type", "summary");
+	json_double(g->j, "seconds", secs);
+	json_u64(g->j, "frames", t->frames);
+	json_double(g->j, "pps", secs > 0 ? t->frames / secs : 0);
+	json_u64(g->j, "size", g->cfg->spec.size);
+	json_u64(g->j, "taken", t->taken);
+	json_u64(g->j, "not_taken", t->not_taken);
+	json_u64(g->j, "redirect_err", t->redirect_err);
+	json_obj_end(g->j);
+	json_flush_line(g->j);
+}
+
+static void print_plan(const struct gen *g)
+{
+	const struct udp_spec *s = &g->cfg->spec;
+	char sm[24], dm[24], si[64], di[64], cnt[32];
+
+	format_mac(s->src_mac, sm, sizeof(sm));
+	format_mac(s->dst_mac, dm, sizeof(dm));
+	inet_ntop(s->src.family, &s->src.v4, si, sizeof(si));
+	inet_ntop(s->dst.family, &s->dst.v4, di, sizeof(di));
+	if (g->cfg->count)
+		fmt_count(g->cfg->count, cnt, sizeof(cnt));
+	else
+		snprintf(cnt, sizeof(cnt), "UDP");
+	printf("sending %s%s frames of %zu bytes on %s: %s %s:%u -> %s %s:%u, batch %u\n", cnt,
+	       g->cfg->count ? " UDP" : "", s->size, g->cfg->ifname, sm, si, s->sport, dm, di,
+	       s->dport, g->cfg->batch);
+}
+
+/* Frames are pushed but none leaves: say why instead of reporting 0 pps. */
+static int check_flow(struct gen *g, const struct gen_totals *t)
+{
+	if (!t->frames || t->taken || !t->redirect_err)
+		return 0;
+	pr_err("frames are not leaving %s: %llu redirect errors and none sent (does the "
+	       "interface take XDP frames?)\n", g->cfg->ifname, (unsigned long long)t->redirect_err);
+	return -EIO;
+}
+
+static int run(struct gen *g)
+{
+	uint64_t prev_sent[MAX_CPUS] = {}, last = g->t0, t;
+	struct gen_totals a = {}, b;
+	bool checked = false;
+	struct ticker tk;
+	int err = ticker_open(&tk, 0.05);
+
+	while (!err && ticker_wait(&tk) == TICK_INTERVAL) {
+		t = now_ns();
+		read_totals(g, &b);
+		if (!checked && b.frames >= 1000) {
+			err = check_flow(g, &b);
+			checked = true;
+		}
+		if ((t - last) / 1e9 >= g->cfg->interval - 1e-3) {
+			print_interval(g, &a, &b, (t - last) / 1e9, (t - g->t0) / 1e9, prev_sent);
+			for (int i = 0; i < g->nr; i++)
+				prev_sent[i] = atomic_load(&g->s[i].sent);
+			a = b;
+			last = t;
+		}
+		if (all_done(g) || (g->cfg->duration && (t - g->t0) / 1e9 >= g->cfg->duration))
+			break;
+	}
+	ticker_close(&tk);
+	return err;
+}
+
+static int stop_senders(struct gen *g)
+{
+	int err = 0;
+
+	atomic_store(&g->stop, true);
+	for (int i = 0; i < g->nr; i++) {
+		pthread_join(g->s[i].tid, NULL);
+		if (g->s[i].err && !err) {
+			err = g->s[i].err;
+			pr_err("BPF_PROG_RUN on CPU %d failed: %s\n", g->s[i].cpu, strerror(-err));
+		}
+	}
+	return err;
+}
+
+static int gen_main(struct gen_cfg *cfg)
+{
+	struct xdpo_opts o = { .gen_ifindex = cfg->ifindex, .errors = true, .xmits = true };
+	struct gen g = { .cfg = cfg, .pin_link = -1, .pin_ns = -1 };
+	struct gen_totals t;
+	struct stat st;
+	int err, len;
+
+	len = pkt_build_udp(&cfg->spec, g.pkt, sizeof(g.pkt));
+	if (len < 0 || ppb_probe_live_frames()) {
+		pr_err(len < 0 ? "cannot build the frame\n"
+			       : "this kernel has no live-frames BPF_PROG_RUN: gen needs it\n");
+		return EXIT_FAIL;
+	}
+	g.len = len;
+	if (xdpo_open(&g.x, &o))
+		return EXIT_FAIL;
+	stat("/proc/thread-self/ns/net", &st);
+	xdpo_set_err_filter(g.x, cfg->ifindex, (uint32_t)st.st_ino);
+	if (cfg->bare)
+		xdpo_track_prog(g.x, ROLE_GEN, "ppb_xdp_gen_bare");
+	err = xdpo_attach_tracing(g.x);
+	g.pin_link = xdpo_pin_dispatcher(g.x, cfg->bare ? "ppb_xdp_gen_bare" : "ppb_xdp_gen",
+					 &g.pin_ns);
+	if (!err && cfg->json && !(g.j = json_open(cfg->json, false)))
+		err = -EIO;
+	if (!err) {
+		print_plan(&g);
+		g.t0 = now_ns();
+		err = start_senders(&g);
+		err = err ?: run(&g);
+		err = stop_senders(&g) ?: err;
+		read_totals(&g, &t);
+		print_summary(&g, &t, (now_ns() - g.t0) / 1e9);
+	}
+	if (g.pin_link >= 0)
+		close(g.pin_link);
+	if (g.pin_ns >= 0)
+		close(g.pin_ns);
+	free(g.s);
+	if (json_close(g.j))
+		err = -EIO;
+	xdpo_close(g.x);
+	return err ? EXIT_FAIL : EXIT_OK;
+}
+
+static int gen_run(void *c, int argc, char **argv)
+{
+	struct gen_cfg *cfg = c;
+	int err;
+
+	(void)argc;
+	if (need_privileges("gen"))
+		return EXIT_FAIL;
+	err = prepare(cfg, argv[0]);
+	if (err)
+		return err == -ENODEV || err == -EINVAL || err == -EOPNOTSUPP ? EXIT_USAGE : EXIT_FAIL;
+	if (need_btf())
+		return EXIT_FAIL;
+	return gen_main(cfg);
+}
+
+const struct cli_cmd cmd_gen = {
+	.name = "gen",
+	.args = "IFACE",
+	.summary = "live-frames UDP traffic generator (IPv4 or IPv6) on one interface",
+	.description =
+		"Send UDP frames out of IFACE with live-frames BPF_PROG_RUN: one thread per CPU\n"
+		"of --cpus, pinned, each running a program that redirects every frame to IFACE.\n"
+		"Frames come from the thread's test-run page_pool, like a driver's RX pages, and\n"
+		"carry correct IPv4/UDP or IPv6/UDP checksums. Addresses default to IFACE's own\n"
+		"(MAC, first IP) and its neighbour (or veth peer); the family follows the\n"
+		"addresses. Before sending, gen checks that IFACE takes XDP frames (netlink\n"
+		"NETDEV_XDP_ACT_NDO_XMIT; a veth needs an XDP program or GRO on its peer) and\n"
+		"stops with the reason if frames do not leave, rather than report 0 frames/s.\n"
+		"It sends only on IFACE; on an interface that is not a veth it needs --dst-mac\n"
+		"and prints what it will send first. Per interval: frames/s per CPU, frames the\n"
+		"interface took (xdp_devmap_xmit) and redirect errors; a summary at the end.",
+	.examples = "  ppbench gen veth0 --count 1000000\n"
+		    "  ppbench gen veth0 --cpus 0-1 --size 1500 --duration 10\n"
+		    "  ppbench gen eth1 --dst-mac 02:00:00:00:00:02 --dst-ip fd00::2 --src-ip fd00::1\n",
+	.opts = gen_opts,
+	.min_args = 1,
+	.max_args = 1,
+	.cfg_size = sizeof(struct gen_cfg),
+	.cfg_init = gen_init,
+	.opt = gen_opt,
+	.run = gen_run,
+};

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppbench watch [IFACE]: the live page_pool path mix of every pool (or one
+ * device's), per interval, with no XDP program of ours. Like the kernel's
+ * page_pool stats, but without CONFIG_PAGE_POOL_STATS and per CPU.
+ * The loop is ticker.c's signalfd + timerfd: signals end it cleanly.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli/cli.h"
+#include "model/counts.h"
+#include "out/json.h"
+#include "loader/kfeatures.h"
+#include "sys/log.h"
+#include "loader/observer.h"
+#include "out/report.h"
+#include "sys/ticker.h"
+#include "sys/util.h"
+
+struct watch_cfg {
+	double interval;
+	double duration; /* 0: until a signal */
+	const char *json;
+	const char *ifname;
+	int ifindex;
+	bool per_cpu;
+	int backend; /* 0 auto, 2 tracepoint */
+};
+
+enum { OPT_INTERVAL = 1, OPT_DURATION, OPT_JSON, OPT_PER_CPU, OPT_BACKEND };
+
+static const struct cli_opt watch_opts[] = {
+	{ "interval", 'i', "SECONDS", "length of an interval, 0.1..3600 (default 1)", OPT_INTERVAL },
+	{ "duration", 'd', "SECONDS", "stop after this long, 0.1..31536000 (default: until Ctrl-C)",
+	  OPT_DURATION },
+	{ "json", 'j', "FILE", "also write one JSON object per interval and a summary to FILE",
+	  OPT_JSON },
+	{ "per-cpu", 'c', NULL, "add a row per CPU under each pool", OPT_PER_CPU },
+	{ "backend", 'B', "auto|tracepoint", "accounting backend (default auto: fentry if allowed)",
+	  OPT_BACKEND },
+	{ NULL },
+};
+
+static void watch_init(void *c)
+{
+	struct watch_cfg *cfg = c;
+
+	cfg->interval = 1;
+}
+
+static int watch_opt(void *c, int key, const char *arg)
+{
+	struct watch_cfg *cfg = c;
+
+	switch (key) {
+	case OPT_INTERVAL:
+		return parse_seconds(arg, "--interval", 0.1, 3600, &cfg->interval);
+	case OPT_DURATION:
+		return parse_seconds(arg, "--duration", 0.1, 31536000, &cfg->duration);
+	case OPT_JSON:
+		cfg->json = arg;
+		return check_writable(arg, "--json");
+	case OPT_PER_CPU:
+		cfg->per_cpu = true;
+		return 0;
+	case OPT_BACKEND:
+		if (!strcmp(arg, "auto") || !strcmp(arg, "tracepoint")) {
+			cfg->backend = arg[0] == 'a' ? 0 : 2;
+			return 0;
+		}
+		pr_err("--backend '%s' must be auto or tracepoint\n", arg);
+		return -EINVAL;
+	}
+	return -EINVAL;
+}
+
+struct watch {
+	struct watch_cfg *cfg;
+	struct observer *obs;
+	struct json *j;
+	struct obs_snapshot first, prev;
+	struct obs_snapshot retired; /* destroyed pools, forgotten by the maps, per kind */
+	uint64_t t0;
+	int intervals;
+	bool seen_iface_pool;
+};
+
+static bool pool_wanted(const struct watch *w, const struct pool_snap *p)
+{
+	return !w->cfg->ifindex || (p->info.ifindex == w->cfg->ifindex && pool_same_netns(&p->info));
+}
+
+static void report(struct watch *w, const struct obs_snapshot *d, double secs, const char *when,
+		   bool summary)
+{
+	char pool[16];
+	int shown = 0;
+
+	obs_fold_kind((struct obs_snapshot *)d, PPB_POOL_TEST_RUN, 4);
+	if (w->j) {
+		json_obj_begin(w->j, NULL);
+		json_str(w->j, "type", summary ? "summary" : "interval");
+		json_double(w->j, "time", (d->ts_ns - w->t0) / 1e9);
+		json_double(w->j, "seconds", secs);
+		json_arr_begin(w->j, "pools");
+	}
+	for (int i = 0; i < d->nr_pools; i++) {
+		const struct pool_snap *p = &d->pools[i];
+		unsigned known = path_known(d->fentry, p->info.flags);
+
+		if (!pool_wanted(w, p) || (!counts_traffic(&p->total) && !summary))
+			continue;
+		shown++;
+		if (p->folded)
+			snprintf(pool, sizeof(pool), "x%d", p->folded);
+		else
+			snprintf(pool, sizeof(pool), "%u", p->info.id);
+		pool_row(shown == 1 ? when : "", pool, &p->info, &p->total, secs, known);
+		for (int c = 0; w->cfg->per_cpu && c < d->nr_cpus; c++) {
+			char cpu[16];
+
+			if (counts_zero(&p->percpu[c]))
+				continue;
+			snprintf(cpu, sizeof(cpu), " cpu%d", c);
+			pool_row("", cpu, &p->info, &p->percpu[c], secs, known);
+		}
+		if (w->j)
+			json_pool(w->j, p, d->fentry, w->cfg->per_cpu, d->nr_cpus);
+	}
+	if (!shown)
+		printf("%-6s (no page_pool activity%s%s)\n", when, w->cfg->ifname ? " on " : "",
+		       w->cfg->ifname ? w->cfg->ifname : "");
+	if (w->j) {
+		json_arr_end(w->j);
+		json_obj_end(w->j);
+		json_flush_line(w->j);
+	}
+}
+
+static void note_iface_pools(struct watch *w, const struct obs_snapshot *s)
+{
+	for (int i = 0; i < s->nr_pools && w->cfg->ifindex && !w->seen_iface_pool; i++)
+		if (pool_wanted(w, &s->pools[i])) {
+			w->seen_iface_pool = true;
+			printf("found a page_pool of %s (pool %u, %s)\n", w->cfg->ifname,
+			       s->pools[i].info.id, pool_kind_name(s->pools[i].info.kind));
+		}
+}
+
+/* Destroyed pools leave the BPF maps (there is room for new ones); their
+ * counts since the start go to the summary's retired rows. */
+static void retire_dead(struct watch *w, const struct obs_snapshot *now)
+{
+	for (int i = 0; i < now->nr_pools; i++) {
+		const struct pool_snap *p = &now->pools[i], *f;
+		struct pool_snap r = *p;
+
+		if (!(p->info.flags & PPB_POOL_F_DYING) || p->info.final_inflight > 0)
+			continue;
+		f = obs_find(&w->first, p->key.ptr, p->key.id);
+		r.percpu = calloc(now->nr_cpus, sizeof(*r.percpu));
+		if (!r.percpu)
+			return;
+		memset(&r.total, 0, sizeof(r.total));
+		for (int c = 0; c < now->nr_cpus; c++) {
+			if (f)
+				counts_sub(&r.percpu[c], &p->percpu[c], &f->percpu[c]);
+			else
+				r.percpu[c] = p->percpu[c];
+			counts_add(&r.total, &r.percpu[c]);
+		}
+		if (pool_wanted(w, p))
+			obs_fold_into(&w->retired, &r);
+		free(r.percpu);
+	}
+	obs_forget_dead(w->obs, now);
+}
+
+static int tick(struct watch *w)
+{
+	struct obs_snapshot now, d;
+	char when[16];
+	double secs;
+
+	obs_flush(w->obs);
+	if (obs_snapshot(w->obs, &now) || obs_delta(&w->prev, &now, &d))
+		return -ENOMEM;
+	secs = (now.ts_ns - w->prev.ts_ns) / 1e9;
+	w->intervals++;
+	snprintf(when, sizeof(when), "%.1fs", (now.ts_ns - w->t0) / 1e9);
+	note_iface_pools(w, &now);
+	report(w, &d, secs, when, false);
+	retire_dead(w, &now);
+	obs_snapshot_free(&d);
+	obs_snapshot_free(&w->prev);
+	w->prev = now;
+	return 0;
+}
+
+static int loop(struct watch *w)
+{
+	struct ticker t;
+	int err;
+
+	err = ticker_open(&t, w->cfg->interval);
+	while (!err && ticker_wait(&t) == TICK_INTERVAL) {
+		err = tick(w);
+		if (w->cfg->duration && (now_ns() - w->t0) / 1e9 >= w->cfg->duration - 1e-3)
+			break;
+	}
+	ticker_close(&t);
+	return err;
+}
+
+static void summary(struct watch *w)
+{
+	struct obs_snapshot now, d;
+	double secs;
+
+	obs_flush(w->obs);
+	if (obs_snapshot(w->obs, &now) || obs_delta(&w->first, &now, &d))
+		return;
+	secs = (now.ts_ns - w->t0) / 1e9;
+	obs_fold_kind(&d, PPB_POOL_TEST_RUN, 4);
+	for (int i = 0; i < w->retired.nr_pools; i++)
+		obs_fold_into(&d, &w->retired.pools[i]);
+	printf("summary: %.1f s, %d intervals (rates are per second over the whole run)\n", secs,
+	       w->intervals);
+	pool_header();
+	report(w, &d, secs > 0 ? secs : 1, "total", true);
+	obs_snapshot_free(&d);
+	obs_snapshot_free(&now);
+}
+
+static void banner(const struct watch *w)
+{
+	const char *why = obs_fentry_reason(w->obs), *nc = obs_not_counted(w->obs);
+
+	printf("ppbench watch: %s backend%s%s%s; every %g s%s\n", obs_backend_name(w->obs),
+	       why ? " (" : "", why ? why : "", why ? ")" : "", w->cfg->interval,
+	       w->cfg->duration ? "" : ", Ctrl-C to stop");
+	if (obs_backend(w->obs) == OBS_TRACEPOINT)
+		printf("  not counted (n/a): allocations and direct returns of pools that no XDP\n"
+		       "  program of ppbench sees; ring traffic comes from pool-state samples\n");
+	if (nc)
+		printf("  not counted: %s\n", nc);
+	if (w->cfg->ifname)
+		printf("no page_pool of %s seen yet: pools show up when they take the slow path,\n"
+		       "register for XDP or are polled; watching\n", w->cfg->ifname);
+	pool_header();
+}
+
+static int watch_run(void *c, int argc, char **argv)
+{
+	struct watch_cfg *cfg = c;
+	struct obs_opts oo = { .no_fentry = cfg->backend == 2 };
+	struct watch w = { .cfg = cfg };
+	int err = 0;
+
+	if (argc) {
+		cfg->ifname = argv[0];
+		cfg->ifindex = if_nametoindex(argv[0]);
+		if (!cfg->ifindex) {
+			pr_err("interface '%s' does not exist\n", argv[0]);
+			return EXIT_USAGE;
+		}
+	}
+	if (need_privileges("watch") || need_btf() || obs_open(&w.obs, &oo))
+		return EXIT_FAIL;
+	if (cfg->json && !(w.j = json_open(cfg->json, false)))
+		goto out;
+	err = obs_start(w.obs);
+	if (!err)
+		err = obs_snapshot(w.obs, &w.first) ?: obs_snapshot(w.obs, &w.prev);
+	if (err)
+		goto out;
+	w.t0 = w.first.ts_ns;
+	w.retired.nr_cpus = w.first.nr_cpus;
+	w.retired.fentry = w.first.fentry;
+	banner(&w);
+	err = loop(&w);
+	summary(&w);
+out:
+	obs_snapshot_free(&w.first);
+	obs_snapshot_free(&w.prev);
+	obs_snapshot_free(&w.retired);
+	if (json_close(w.j))
+		err = -EIO;
+	obs_close(w.obs);
+	return err ? EXIT_FAIL : EXIT_OK;
+}
+
+const struct cli_cmd cmd_watch = {
+	.name = "watch",
+	.args = "[IFACE]",
+	.summary = "live page_pool path mix of every pool (or IFACE's), no XDP program attached",
+	.description =
+		"Show, per interval and per page_pool (or only IFACE's pools), allocations per\n"
+		"second from the alloc cache, ring refills and the page allocator; returns per\n"
+		"second to the cache (direct recycle), the ring and the page allocator; pages in\n"
+		"flight; and the share of returns on each path (fast / ring / slow). Attaches no\n"
+		"XDP program: counts come from the page_pool observer (fentry on the page_pool\n"
+		"functions where the kernel allows it, else tracepoints plus pool-state samples).\n"
+		"With the tracepoint backend, allocations and direct returns of pools that no\n"
+		"XDP program of ppbench sees cannot be counted and show as n/a. Pools are named\n"
+		"by their id (netlink page-pool id on 6.8+), kind (test-run, system, veth, nic)\n"
+		"and device. Ends with a summary on SIGINT/SIGTERM or after --duration.",
+	.examples = "  ppbench watch\n"
+		    "  ppbench watch eth0 --interval 2 --per-cpu\n"
+		    "  ppbench watch --duration 10 --json watch.json\n",
+	.opts = watch_opts,
+	.min_args = 0,
+	.max_args = 1,
+	.cfg_size = sizeof(struct watch_cfg),
+	.cfg_init = watch_init,
+	.opt = watch_opt,
+	.run = watch_run,
+};

@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Recipes that drive pages through page_pool (see recipe.h, kernel-paths §6). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/bpf.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include "model/counts.h"
+#include "sys/log.h"
+#include "model/pkt.h"
+#include "engine/recipe.h"
+#include "sys/util.h"
+
+const struct recipe_desc recipes[NR_RECIPES] = {
+	[RCP_LF_DROP] = { "lf-drop", "live-frames BPF_PROG_RUN, XDP_DROP (test-run pool)", true,
+			  ROLE_ACTION },
+	[RCP_LF_VETH] = { "lf-veth", "live frames redirected out of veth a, XDP_DROP on peer b",
+			  true, ROLE_GEN },
+	[RCP_VETH_TX] = { "veth-tx", "UDP a->b, native XDP_TX on veth b (rq pool, skb path)", false,
+			  ROLE_ACTION },
+	[RCP_GENERIC_FRAGS] = { "generic-frags",
+				"UDP a->b, generic-XDP xdp.frags XDP_DROP on b (system pool)",
+				false, ROLE_ACTION },
+	[RCP_XCPU] = { "xcpu", "live frames redirected to a cpumap on another CPU, XDP_DROP there",
+		       true, ROLE_ACTION },
+	[RCP_NIC_DROP] = { "nic-drop", "native XDP_DROP of the traffic the interface receives "
+				       "(driver NAPI)", false, ROLE_ACTION, true },
+};
+
+struct recipe_ctx {
+	enum recipe_id id;
+	struct recipe_params p;
+	struct ppb_env *env;
+	struct observer *obs;
+	struct xdpo *x;
+	int link;
+	int pin_link; /* keeps the live program in the XDP dispatcher */
+	int pin_ns;
+	int sock;
+	struct sockaddr_in dst;
+	uint8_t pkt[PKT_MAX_SIZE];
+	uint32_t pkt_len;
+	cpu_set_t saved_affinity;
+	bool consumer_fifo; /* the cpumap kthread runs at SCHED_FIFO */
+};
+
+int recipe_by_name(const char *name)
+{
+	for (int i = 0; i < NR_RECIPES; i++)
+		if (!strcmp(recipes[i].name, name))
+			return i;
+	return -1;
+}
+
+void recipe_set_loops(struct recipe_ctx *c, uint32_t repeat, uint32_t runs)
+{
+	c->p.repeat = repeat;
+	c->p.runs = runs;
+}
+
+struct xdpo *recipe_xdpo(struct recipe_ctx *c)
+{
+	return c->x;
+}
+
+static int pin(struct recipe_ctx *c, int cpu)
+{
+	cpu_set_t set;
+
+	sched_getaffinity(0, sizeof(c->saved_affinity), &c->saved_affinity);
+	if (cpu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		pr_err("cannot pin to CPU %d: %s\n", cpu, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static void unpin(struct recipe_ctx *c)
+{
+	sched_setaffinity(0, sizeof(c->saved_affinity), &c->saved_affinity);
+}
+
+static int build_frame(struct recipe_ctx *c)
+{
+	struct udp_spec s = { .sport = 9, .dport = 9, .size = c->p.size };
+	int n;
+
+	memcpy(s.src_mac, c->env->mac[0], 6);
+	memcpy(s.dst_mac, c->env->mac[1], 6);
+	s.src = c->env->ip4[0];
+	s.dst = c->env->ip4[1];
+	n = pkt_build_udp(&s, c->pkt, sizeof(c->pkt));
+	if (n < 0) {
+		pr_err("frame size %u is out of range (%d..%d)\n", c->p.size, PKT_MIN_SIZE,
+		       PKT_MAX_SIZE);
+		return n;
+	}
+	c->pkt_len = n;
+	return 0;
+}
+
+static struct xdpo_opts xdpo_opts_for(const struct recipe_ctx *c)
+{
+	struct xdpo_opts o = { .obs = c->obs, .remote_action = XDP_DROP,
+			       .sample_shift = c->p.sample_shift };
+
+	switch (c->id) {
+	case RCP_VETH_TX:
+		o.action = PPB_ACT_TX;
+		break;
+	case RCP_GENERIC_FRAGS:
+		o.frags = true;
+		break;
+	case RCP_LF_VETH:
+		o.gen_ifindex = c->env->ifindex[0];
+		break;
+	case RCP_XCPU:
+		o.action = PPB_ACT_CPU;
+		o.second_stage = true;
+		o.cpumap_timing = true;
+		o.cpumap_drops = true;
+		/*
+		 * Half the queue: a deep pipeline, as the queue itself would
+		 * make, but no queue-full drops. (A shallow one, about the pool's
+		 * ring and cache, avoids the one-time growth of the pool by
+		 * slow allocations, but producer and consumer then touch the
+		 * same pages in lockstep: 2x the cycles here.) Never within two
+		 * batches: a consumer that went to sleep mid-batch is woken only
+		 * when the batch is flushed.
+		 */
+		o.pace_limit = c->p.qsize / 2 > 2 * c->p.batch + 64 ? c->p.qsize / 2
+								    : 2 * c->p.batch + 64;
+		break;
+	case RCP_NIC_DROP:
+		o.napi_clock = true; /* traffic comes and goes: time the NAPI polls */
+		break;
+	default:
+		break;
+	}
+	return o;
+}
+
+/* Programs on side b: the receiver of veth and socket recipes. */
+static int attach_peer(struct recipe_ctx *c)
+{
+	bool skb = c->id == RCP_GENERIC_FRAGS;
+	int err;
+
+	if (c->id != RCP_LF_VETH && c->id != RCP_VETH_TX && c->id != RCP_GENERIC_FRAGS &&
+	    c->id != RCP_NIC_DROP)
+		return 0;
+	/* Most drivers re-create their RX pools on attach: let the observer see it
+	 * (mem_connect names the device of each new pool). */
+	if (c->id == RCP_NIC_DROP && c->obs && obs_start(c->obs))
+		return -EIO;
+	err = env_enter(c->env, 1);
+	if (err)
+		return err;
+	c->link = xdpo_attach(c->x, "ppb_xdp_act", c->env->ifindex[1], skb);
+	env_leave(c->env);
+	if (c->link < 0) {
+		pr_err("cannot attach XDP (%s mode) to %s: %s\n", skb ? "generic" : "native",
+		       c->env->ifname[1], strerror(-c->link));
+		return c->link;
+	}
+	return 0;
+}
+
+static int pin_dispatcher(struct recipe_ctx *c, const char *prog)
+{
+	c->pin_link = xdpo_pin_dispatcher(c->x, prog, &c->pin_ns);
+	if (c->pin_link < 0)
+		pr_debug("cannot keep %s in the XDP dispatcher: %s\n", prog,
+			 strerror(-c->pin_link));
+	return 0;
+}
+
+static int open_socket(struct recipe_ctx *c)
+{
+	int err;
+
+	if (recipes[c->id].live || recipes[c->id].passive)
+		return 0;
+	err = env_enter(c->env, 0);
+	if (err)
+		return err;
+	c->sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	err = c->sock < 0 ? -errno : 0;
+	env_leave(c->env);
+	c->dst.sin_family = AF_INET;
+	c->dst.sin_port = htons(9);
+	c->dst.sin_addr = c->env->ip4[1].v4;
+	return err;
+}
+
+/* Not fatal: the proof run's purity shows what a starved consumer costs. */
+static void boost_consumer(struct recipe_ctx *c, int cpu)
+{
+	int pid = xdpo_cpumap_kthread_fifo(c->x, cpu);
+
+	c->consumer_fifo = pid > 0;
+	if (pid < 0)
+		pr_warn("cannot run the cpumap kthread of CPU %d at SCHED_FIFO (%s): other "
+			"tasks there can delay it\n", cpu, strerror(-pid));
+}
+
+bool recipe_consumer_fifo(const struct recipe_ctx *c)
+{
+	return c->consumer_fifo;
+}
+
+int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env,
+		 struct observer *obs, const struct recipe_params *p)
+{
+	struct recipe_ctx *c = calloc(1, sizeof(*c));
+	struct xdpo_opts o;
+	int err;
+
+	if (!c)
+		return -ENOMEM;
+	c->id = id;
+	c->p = *p;
+	c->env = env;
+	c->obs = obs;
+	c->link = -1;
+	c->pin_link = -1;
+	c->pin_ns = -1;
+	c->sock = -1;
+	o = xdpo_opts_for(c);
+	err = recipes[id].passive ? 0 : build_frame(c);
+	err = err ?: xdpo_open(&c->x, &o);
+	if (err)
+		goto fail;
+	/* Without the calibration proof runs cannot find a frame's pool. */
+	if (obs && obs_backend(obs) == OBS_TRACEPOINT && xdpo_calibrate(c->x))
+		pr_warn("cannot map frames to their page_pool: ring/cache counts unavailable\n");
+	err = xdpo_attach_tracing(c->x) ?: attach_peer(c) ?: open_socket(c);
+	if (!err && recipes[id].live)
+		err = pin_dispatcher(c, id == RCP_LF_VETH ? "ppb_xdp_gen" : "ppb_xdp_act");
+	if (!err && id == RCP_XCPU) {
+		err = xdpo_set_cpumap(c->x, p->remote_cpu, p->qsize);
+		if (err)
+			pr_err("cannot set up the cpumap entry for CPU %d: %s\n", p->remote_cpu,
+			       strerror(-err));
+		else
+			boost_consumer(c, p->remote_cpu);
+	}
+	if (err)
+		goto fail;
+	*out = c;
+	return 0;
+fail:
+	recipe_teardown(c);
+	return err;
+}
+
+void recipe_teardown(struct recipe_ctx *c)
+{
+	if (!c)
+		return;
+	if (c->link >= 0)
+		close(c->link);
+	if (c->pin_link >= 0)
+		close(c->pin_link);
+	if (c->pin_ns >= 0)
+		close(c->pin_ns);
+	if (c->sock >= 0)
+		close(c->sock);
+	xdpo_close(c->x);
+	free(c);
+}
+
+static int read_roles(struct recipe_ctx *c, struct ppb_xdp_stats **st)
+{
+	int n = xdpo_nr_cpus(c->x);
+
+	for (int r = 0; r < NR_ROLES; r++) {
+		st[r] = calloc(n, sizeof(**st));
+		if (!st[r] || xdpo_stats(c->x, r, st[r]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static uint64_t role_packets(struct recipe_ctx *c, enum xdp_role r)
+{
+	int n = xdpo_nr_cpus(c->x);
+	struct ppb_xdp_stats st[n];
+	uint64_t sum = 0;
+
+	if (xdpo_stats(c->x, r, st))
+		return 0;
+	for (int i = 0; i < n; i++)
+		sum += st[i].packets;
+	return sum;
+}
+
+static int drive_live(struct recipe_ctx *c, struct recipe_result *res)
+{
+	const char *prog = c->id == RCP_LF_VETH ? "ppb_xdp_gen" : "ppb_xdp_act";
+	uint32_t dur;
+	int err;
+
+	/* No ingress device: test_run then uses the namespace's loopback. Naming a
+	 * real device costs tens of ms per syscall (rxq registration), and no
+	 * recipe needs it: redirects resolve ifindexes in the same namespace. */
+	for (uint32_t i = 0; i < c->p.runs; i++) {
+		err = xdpo_live_run(c->x, prog, 0, c->p.batch, c->p.repeat, c->pkt, c->pkt_len,
+				    &dur);
+		if (err) {
+			pr_err("live-frames BPF_PROG_RUN failed: %s\n", strerror(-err));
+			return err;
+		}
+		res->duration_ns_sum += (double)dur * c->p.repeat;
+		res->duration_frames += c->p.repeat;
+	}
+	return 0;
+}
+
+static int drive_socket(struct recipe_ctx *c)
+{
+	size_t payload = c->p.size - pkt_hdr_size(AF_INET);
+
+	for (uint32_t i = 0; i < c->p.repeat; i++) {
+		if (sendto(c->sock, c->pkt + pkt_hdr_size(AF_INET), payload, 0,
+			   (struct sockaddr *)&c->dst, sizeof(c->dst)) < 0) {
+			if (errno == ENOBUFS || errno == EAGAIN) {
+				i--;
+				continue;
+			}
+			pr_err("sendto %s: %s\n", inet_ntoa(c->dst.sin_addr), strerror(errno));
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+/* The program that sees every element last (after any queue or NAPI hop). */
+static enum xdp_role final_role(const struct recipe_ctx *c)
+{
+	return c->id == RCP_XCPU ? ROLE_SECOND : ROLE_ACTION;
+}
+
+/* Frames still on their way (cpumap queue, peer NAPI): wait until all arrived. */
+static void wait_delivery(struct recipe_ctx *c, uint64_t before, uint64_t want)
+{
+	for (int i = 0; i < 200; i++) {
+		if (role_packets(c, final_role(c)) - before >= want)
+			return;
+		usleep(5000);
+	}
+}
+
+/* Proof runs: a pool's final releases come when page_pool_destroy() is done. */
+static void wait_pools_settled(struct recipe_ctx *c)
+{
+	struct obs_snapshot s;
+	bool busy = true;
+
+	for (int i = 0; i < 300 && busy; i++) {
+		if (obs_snapshot(c->obs, &s))
+			return;
+		busy = false;
+		for (int p = 0; p < s.nr_pools; p++) {
+			const struct ppb_pool_info *pi = &s.pools[p].info;
+
+			if (pi->kind == PPB_POOL_TEST_RUN &&
+			    (!(pi->flags & PPB_POOL_F_DYING) || pi->final_inflight > 0))
+				busy = true;
+		}
+		obs_snapshot_free(&s);
+		if (busy)
+			usleep(10000);
+	}
+}
+
+static void stats_delta(struct recipe_ctx *c, struct ppb_xdp_stats **a, struct ppb_xdp_stats **b,
+			struct recipe_result *res)
+{
+	int n = xdpo_nr_cpus(c->x);
+
+	for (int r = 0; r < NR_ROLES; r++) {
+		struct role_stats *rs = &res->roles[r];
+
+		rs->percpu = b[r];
+		memset(&rs->total, 0, sizeof(rs->total));
+		for (int i = 0; i < n; i++) {
+			struct ppb_xdp_stats *x = &b[r][i], *y = &a[r][i];
+
+			x->packets -= y->packets;
+			x->bytes -= y->bytes;
+			x->timed_ns -= y->timed_ns;
+			x->timed_elems -= y->timed_elems;
+			x->paced_ns -= y->paced_ns;
+			rs->total.packets += x->packets;
+			rs->total.bytes += x->bytes;
+			rs->total.timed_ns += x->timed_ns;
+			rs->total.timed_elems += x->timed_elems;
+			rs->total.paced_ns += x->paced_ns;
+		}
+		free(a[r]);
+	}
+	res->elems = res->roles[recipes[c->id].elems_role].total.packets;
+}
+
+/* Passive recipes: wait until the interface has received the elements. */
+static int drive_passive(struct recipe_ctx *c, uint64_t before, uint64_t want)
+{
+	uint64_t t0 = now_ns(), seen;
+
+	for (;;) {
+		seen = role_packets(c, ROLE_ACTION) - before;
+		if (seen >= want)
+			return 0;
+		if (now_ns() - t0 > 10000000000ull + want * 10000ull) {
+			pr_err("%s received %llu of %llu packets in time: this recipe measures "
+			       "the traffic the interface receives (start a generator)\n",
+			       c->env->ifname[1][0] ? c->env->ifname[1] : "the interface",
+			       (unsigned long long)seen, (unsigned long long)want);
+			return -ETIMEDOUT;
+		}
+		usleep(2000);
+	}
+}
+
+static int drive(struct recipe_ctx *c, struct recipe_result *res)
+{
+	uint64_t want = recipes[c->id].live ? (uint64_t)c->p.repeat * c->p.runs : c->p.repeat;
+	uint64_t before = role_packets(c, final_role(c));
+	int err;
+
+	if (recipes[c->id].passive)
+		return drive_passive(c, before, want);
+	err = pin(c, c->p.cpu);
+	if (err)
+		return err;
+	err = env_enter(c->env, 0);
+	if (!err) {
+		err = recipes[c->id].live ? drive_live(c, res) : drive_socket(c);
+		env_leave(c->env);
+	}
+	unpin(c);
+	if (!err && c->id != RCP_LF_DROP)
+		wait_delivery(c, before, want);
+	return err;
+}
+
+/* Frames the cpumap queue dropped so far (all CPUs; 0 if not counted). */
+static uint64_t cpumap_drops(struct recipe_ctx *c)
+{
+	int n = xdpo_nr_cpus(c->x);
+	struct ppb_xdp_errs e[n];
+	uint64_t sum = 0;
+
+	if (c->id != RCP_XCPU || xdpo_errs(c->x, e))
+		return 0;
+	for (int i = 0; i < n; i++)
+		sum += e[i].cpumap_drops;
+	return sum;
+}
+
+int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
+{
+	struct ppb_xdp_stats *before[NR_ROLES] = {}, *after[NR_ROLES] = {};
+	struct obs_snapshot s0 = {}, s1 = {};
+	uint64_t t0, drops0;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	proof = proof && c->obs;
+	res->proof = proof;
+	if (proof && (obs_start(c->obs) || obs_set_elems_active(c->obs, true) ||
+		      obs_snapshot(c->obs, &s0)))
+		return -EIO;
+	xdpo_begin_run(c->x, proof, recipes[c->id].elems_role);
+	err = read_roles(c, before);
+	if (!err && c->id == RCP_XCPU)
+		xdpo_set_pace_offset(c->x, before[ROLE_ACTION][c->p.cpu].packets -
+						   before[ROLE_SECOND][c->p.remote_cpu].packets);
+	drops0 = cpumap_drops(c);
+	t0 = now_ns();
+	err = err ?: drive(c, res);
+	res->wall_ns = now_ns() - t0;
+	if (proof && !err) {
+		wait_pools_settled(c);
+		obs_flush(c->obs);
+	}
+	err = err ?: read_roles(c, after);
+	if (!err)
+		stats_delta(c, before, after, res);
+	res->cpumap_drops = cpumap_drops(c) - drops0;
+	if (proof) {
+		if (!err && !obs_snapshot(c->obs, &s1))
+			err = obs_delta(&s0, &s1, &res->counts);
+		obs_set_elems_active(c->obs, false);
+		obs_stop(c->obs);
+		if (!err)
+			obs_forget_dead(c->obs, &s1);
+		obs_snapshot_free(&s0);
+		obs_snapshot_free(&s1);
+	}
+	xdpo_begin_run(c->x, false, recipes[c->id].elems_role);
+	return err;
+}
+
+void recipe_result_free(struct recipe_result *res)
+{
+	for (int r = 0; r < NR_ROLES; r++)
+		free(res->roles[r].percpu);
+	obs_snapshot_free(&res->counts);
+	memset(res, 0, sizeof(*res));
+}
+
+int recipe_counts_by_kind(const struct recipe_result *res, int kind, int nr_cpus,
+			  struct kind_counts *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->percpu = calloc(nr_cpus, sizeof(*out->percpu));
+	if (!out->percpu)
+		return -ENOMEM;
+	for (int i = 0; i < res->counts.nr_pools; i++) {
+		const struct pool_snap *p = &res->counts.pools[i];
+
+		if (kind >= 0 && (int)p->info.kind != kind)
+			continue;
+		if (counts_zero(&p->total))
+			continue;
+		out->pools++;
+		out->flags |= p->info.flags;
+		counts_add(&out->total, &p->total);
+		for (int c = 0; c < nr_cpus && c < res->counts.nr_cpus; c++)
+			counts_add(&out->percpu[c], &p->percpu[c]);
+	}
+	return 0;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_RECIPE_H
+#define PPBENCH_RECIPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "sys/env.h"
+#include "loader/observer.h"
+#include "ppbench.h"
+#include "loader/xdpobj.h"
+
+/*
+ * Recipes: ways of driving pages through page_pool with XDP/BPF only
+ * (kernel-paths §6). Each runs on the private veth pair; bench times them
+ * and the observer proves which path the pages took.
+ */
+enum recipe_id {
+	RCP_LF_DROP,	   /* live frames, XDP_DROP (test-run pool) */
+	RCP_LF_VETH,	   /* live frames -> veth a, XDP_DROP on peer b */
+	RCP_VETH_TX,	   /* UDP a -> b, native XDP_TX on b (veth rq pool, skb path) */
+	RCP_GENERIC_FRAGS, /* UDP a -> b, generic xdp.frags XDP_DROP on b (system pool) */
+	RCP_XCPU,	   /* live frames -> cpumap on another CPU, remote XDP_DROP */
+	RCP_NIC_DROP,	   /* native XDP_DROP of an existing interface's own traffic */
+	NR_RECIPES,
+};
+
+struct recipe_params {
+	uint32_t batch;	 /* live frames batch size (1..256) */
+	uint32_t repeat; /* frames per BPF_PROG_RUN, or packets per run (socket recipes) */
+	uint32_t runs;	 /* BPF_PROG_RUN calls per run (live recipes) */
+	uint32_t size;	 /* L2 frame size */
+	int cpu;	 /* CPU to run on */
+	int remote_cpu;	 /* RCP_XCPU: the cpumap CPU */
+	uint32_t qsize;	 /* RCP_XCPU: cpumap queue size */
+	uint32_t sample_shift; /* timing sample every 2^shift elements (0: 10) */
+};
+
+struct recipe_desc {
+	const char *name;
+	const char *text; /* one line, printed as "recipe:" */
+	bool live;	  /* driven by live-frames BPF_PROG_RUN */
+	enum xdp_role elems_role;
+	bool passive;	  /* waits for traffic that arrives by itself */
+};
+extern const struct recipe_desc recipes[NR_RECIPES];
+int recipe_by_name(const char *name);
+
+/* Per-CPU figures of one run of one XDP program role. */
+struct role_stats {
+	struct ppb_xdp_stats *percpu; /* deltas over the run */
+	struct ppb_xdp_stats total;
+};
+
+struct recipe_result {
+	uint64_t elems;		  /* elements driven (counted by the elems role) */
+	uint64_t wall_ns;
+	uint64_t duration_frames; /* live recipes: sum of duration x repeat ... */
+	double duration_ns_sum;	  /* ... so their ratio is the kernel's ns per frame */
+	struct role_stats roles[NR_ROLES];
+	uint64_t cpumap_drops;	  /* xcpu: frames the full cpumap queue dropped (producer CPU) */
+	bool proof;
+	struct obs_snapshot counts; /* observer delta (proof runs) */
+};
+
+struct recipe_ctx;
+
+int recipe_setup(struct recipe_ctx **c, enum recipe_id id, struct ppb_env *env,
+		 struct observer *obs, const struct recipe_params *p);
+int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res);
+void recipe_result_free(struct recipe_result *res);
+void recipe_teardown(struct recipe_ctx *c);
+/* Change the amount of work of the next runs (proof runs are shorter). */
+void recipe_set_loops(struct recipe_ctx *c, uint32_t repeat, uint32_t runs);
+struct xdpo *recipe_xdpo(struct recipe_ctx *c);
+/* Cross-CPU recipes: whether the consumer kthread runs at SCHED_FIFO. */
+bool recipe_consumer_fifo(const struct recipe_ctx *c);
+
+/* Sum of a result's counts over pools of one kind (all kinds: kind < 0), per CPU too. */
+struct kind_counts {
+	int pools;
+	uint32_t flags; /* union of PPB_POOL_F_* */
+	struct ppb_pool_counts total;
+	struct ppb_pool_counts *percpu;
+};
+int recipe_counts_by_kind(const struct recipe_result *res, int kind, int nr_cpus,
+			  struct kind_counts *out);
+
+#endif

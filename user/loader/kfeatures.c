@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run-time feature probes. Everything is decided by trying it on the running
+ * kernel (never by version number): load the program type, attach it, look
+ * the tracepoint up in BTF.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <linux/capability.h>
+#include <linux/if_link.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "sys/env.h"
+#include "loader/kfeatures.h"
+#include "sys/kconfig.h"
+#include "sys/log.h"
+#include "sys/nl.h"
+#include "sys/util.h"
+#include "probe.skel.h"
+
+#ifndef ENOTSUPP
+#define ENOTSUPP 524 /* kernel-internal, but BPF syscalls return it */
+#endif
+#ifndef BPF_FS_MAGIC
+#define BPF_FS_MAGIC 0xcafe4a11
+#endif
+
+const struct tp_desc ppb_tracepoints[] = {
+	{ "page_pool", "page_pool_state_hold", "slow-path allocations (exact)" },
+	{ "page_pool", "page_pool_state_release", "releases to the page allocator (exact)" },
+	{ "page_pool", "page_pool_release", "pool teardown totals" },
+	{ "page_pool", "page_pool_update_nid", NULL },
+	{ "xdp", "xdp_exception", "XDP errors (load)" },
+	{ "xdp", "xdp_bulk_tx", "XDP_TX bulks (load)" },
+	{ "xdp", "xdp_redirect", "redirects (load)" },
+	{ "xdp", "xdp_redirect_err", "redirect failures (load)" },
+	{ "xdp", "xdp_redirect_map", NULL },
+	{ "xdp", "xdp_redirect_map_err", NULL },
+	{ "xdp", "xdp_cpumap_enqueue", "cpumap queue drops (load, ring-xcpu)" },
+	{ "xdp", "xdp_cpumap_kthread", "cpumap remote-CPU batches (ring-xcpu timing)" },
+	{ "xdp", "xdp_devmap_xmit", "devmap transmit counts (load)" },
+	{ "xdp", "mem_connect", "NIC pools registered as XDP memory model" },
+	{ "xdp", "mem_disconnect", "XDP memory-model removal" },
+	{ "xdp", "bpf_xdp_link_attach_failed", NULL },
+	{ "napi", "napi_poll", "pool-state samples per NAPI poll (veth, NIC)" },
+};
+const int ppb_nr_tracepoints = ARRAY_SIZE(ppb_tracepoints);
+
+const char *ppb_btf_path(void)
+{
+	const char *p = getenv("PPBENCH_BTF");
+
+	return p && *p ? p : "/sys/kernel/btf/vmlinux";
+}
+
+const char *ppb_btf_custom_path(void)
+{
+	const char *p = getenv("PPBENCH_BTF");
+
+	return p && *p ? p : NULL;
+}
+
+static struct btf *vmlinux_btf(void)
+{
+	static struct btf *btf;
+	static bool tried;
+
+	if (!tried) {
+		tried = true;
+		btf = btf__parse(ppb_btf_path(), NULL);
+		if (!btf)
+			btf = NULL;
+	}
+	return btf;
+}
+
+bool ppb_tracepoint_present(const char *name)
+{
+	char tname[128];
+	struct btf *btf = vmlinux_btf();
+
+	if (!btf)
+		return false;
+	snprintf(tname, sizeof(tname), "btf_trace_%s", name);
+	return btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF) > 0;
+}
+
+const char *errno_name(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case 0: return "ok";
+	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
+	case EINVAL: return "EINVAL";
+	case ENOTSUPP: return "ENOTSUPP";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case ENOENT: return "ENOENT";
+	case E2BIG: return "E2BIG";
+	case ESRCH: return "ESRCH";
+	case EBUSY: return "EBUSY";
+	case ENODEV: return "ENODEV";
+	case ENOMEM: return "ENOMEM";
+	default: return strerror(err < 0 ? -err : err);
+	}
+}
+
+int need_privileges(const char *cmd)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = {};
+	const int need[] = { CAP_SYS_ADMIN, CAP_NET_ADMIN };
+	bool ok = true;
+
+	if (syscall(SYS_capget, &h, d) < 0)
+		ok = geteuid() == 0;
+	for (size_t i = 0; ok && i < ARRAY_SIZE(need); i++)
+		ok = d[need[i] / 32].effective & (1u << (need[i] % 32));
+	if (!ok) {
+		pr_err("'%s' needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN for BPF, XDP and "
+		       "namespaces); run it as root\n", cmd);
+		return -EPERM;
+	}
+	return 0;
+}
+
+int need_btf(void)
+{
+	const char *p = ppb_btf_path();
+
+	if (access(p, R_OK)) {
+		pr_err("no kernel BTF at %s: ppbench needs a kernel with CONFIG_DEBUG_INFO_BTF=y "
+		       "(or PPBENCH_BTF=/path/to/vmlinux)\n", p);
+		return -ENOENT;
+	}
+	if (!vmlinux_btf()) {
+		pr_err("cannot parse kernel BTF at %s\n", p);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+bool bpffs_mounted(const char **path)
+{
+	const char *p = getenv("PPBENCH_BPFFS");
+	struct statfs st;
+
+	if (!p || !*p)
+		p = "/sys/fs/bpf";
+	if (path)
+		*path = p;
+	return statfs(p, &st) == 0 && st.f_type == BPF_FS_MAGIC;
+}
+
+/* Open the probe skeleton with only PROG set to load; returns the loaded skeleton. */
+static struct probe_bpf *load_one(struct bpf_program *(*pick)(struct probe_bpf *), int *err)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = ppb_btf_custom_path());
+	struct bpf_program *p, *want;
+	struct probe_bpf *skel;
+
+	skel = probe_bpf__open_opts(&oo);
+	if (!skel) {
+		*err = -errno;
+		return NULL;
+	}
+	want = pick(skel);
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, p == want);
+	*err = probe_bpf__load(skel);
+	if (*err) {
+		probe_bpf__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+static struct bpf_program *pick_xdp(struct probe_bpf *s) { return s->progs.ppb_probe_xdp; }
+static struct bpf_program *pick_frags(struct probe_bpf *s) { return s->progs.ppb_probe_frags; }
+static struct bpf_program *pick_cpumap(struct probe_bpf *s) { return s->progs.ppb_probe_cpumap; }
+static struct bpf_program *pick_devmap(struct probe_bpf *s) { return s->progs.ppb_probe_devmap; }
+static struct bpf_program *pick_fentry(struct probe_bpf *s) { return s->progs.ppb_probe_fentry; }
+
+/* A 64-byte Ethernet/IPv4/UDP-ish frame is all live frames needs to accept a run. */
+/*
+ * PPBENCH_DISABLE=feature[,feature]: pretend the kernel lacks a feature
+ * (live_frames, fentry), so that the degraded paths can be tested on a
+ * kernel that has it - like PPBENCH_BTF for a kernel without BTF.
+ */
+bool ppb_disabled(const char *feature)
+{
+	const char *v = getenv("PPBENCH_DISABLE");
+	size_t n = strlen(feature);
+
+	for (const char *p = v; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		if (!strncmp(p, feature, n) && (p[n] == ',' || !p[n]))
+			return true;
+	}
+	return false;
+}
+
+int ppb_probe_live_frames(void)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, o, .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .repeat = 1);
+	unsigned char pkt[64] = { [12] = 0x08, [13] = 0x00, [14] = 0x45 };
+	struct probe_bpf *skel;
+	int err;
+
+	if (ppb_disabled("live_frames"))
+		return -EOPNOTSUPP;
+	skel = load_one(pick_xdp, &err);
+	if (!skel)
+		return err;
+	o.data_in = pkt;
+	o.data_size_in = sizeof(pkt);
+	err = bpf_prog_test_run_opts(bpf_program__fd(skel->progs.ppb_probe_xdp), &o);
+	err = err ? -errno : 0;
+	probe_bpf__destroy(skel);
+	return err;
+}
+
+static int probe_load(struct bpf_program *(*pick)(struct probe_bpf *))
+{
+	struct probe_bpf *skel;
+	int err;
+
+	skel = load_one(pick, &err);
+	if (skel)
+		probe_bpf__destroy(skel);
+	return err;
+}
+
+/* Needs a device: attach in SKB mode to 'lo' of a throwaway namespace. */
+static int probe_generic_frags(void)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, lo, .flags = XDP_FLAGS_SKB_MODE);
+	struct probe_bpf *skel;
+	int orig, err, fd;
+
+	skel = load_one(pick_frags, &err);
+	if (!skel)
+		return err;
+	err = netns_private_enter(&orig);
+	if (!err) {
+		fd = bpf_link_create(bpf_program__fd(skel->progs.ppb_probe_frags),
+				     if_nametoindex("lo"), BPF_XDP, &lo);
+		err = fd < 0 ? -errno : 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	if (orig >= 0)
+		netns_private_leave(orig);
+	probe_bpf__destroy(skel);
+	return err;
+}
+
+static void probe_pp_stats(struct ppb_features *f)
+{
+	const char *v = kconfig_get("PAGE_POOL_STATS");
+	int nl;
+
+	if (v) {
+		f->pp_stats = !strcmp(v, "y");
+		f->pp_stats_source = "kernel config";
+		return;
+	}
+	nl = genl_page_pool_stats_supported();
+	f->pp_stats = nl >= 0 ? nl : -1;
+	f->pp_stats_source = nl >= 0 ? "netlink page-pool-stats-get" : "unknown (no config, "
+									"no netlink-visible pool)";
+}
+
+int ppb_probe_cpumap_prog(void)
+{
+	return probe_load(pick_cpumap);
+}
+
+int ppb_probe_fentry(void)
+{
+	static int cached = 1;
+
+	if (cached == 1)
+		cached = ppb_disabled("fentry") ? -EPERM : probe_load(pick_fentry);
+	return cached;
+}
+
+int features_probe(struct ppb_features *f)
+{
+	struct utsname u;
+
+	memset(f, 0, sizeof(*f));
+	uname(&u);
+	snprintf(f->kernel, sizeof(f->kernel), "%s", u.release);
+	snprintf(f->btf_path, sizeof(f->btf_path), "%s", ppb_btf_path());
+	f->btf = vmlinux_btf() != NULL;
+	f->nr_cpus = nr_online_cpus();
+	f->tsc_ok = tsc_calibrate(&f->tsc) == 0;
+	f->live_frames = ppb_probe_live_frames();
+	f->fentry = ppb_probe_fentry();
+	f->cpumap_prog = probe_load(pick_cpumap);
+	f->devmap_prog = probe_load(pick_devmap);
+	f->generic_frags = probe_generic_frags();
+	probe_pp_stats(f);
+	for (int i = 0; i < ppb_nr_tracepoints; i++)
+		f->tp_present[i] = ppb_tracepoint_present(ppb_tracepoints[i].name);
+	f->bpffs = bpffs_mounted(NULL);
+	return 0;
+}
+
+/* A tracing link's target name, from the kernel BTF (fentry/fexit). */
+static const char *tracing_target(__u32 btf_id)
+{
+	struct btf *btf = vmlinux_btf();
+	const struct btf_type *t = btf ? btf__type_by_id(btf, btf_id) : NULL;
+
+	return t ? btf__name_by_offset(btf, t->name_off) : "";
+}
+
+static bool pp_hook(const char *name)
+{
+	return !strncmp(name, "page_pool", 9) || !strcmp(name, "napi_poll") ||
+	       !strcmp(name, "mem_connect");
+}
+
+/* The links this process holds (our own programs): their fdinfo says
+ * "link_id:". Returns how many of up to 'max' were found. */
+static int own_links(__u32 *ids, int max)
+{
+	char path[300], line[128];
+	struct dirent *d;
+	unsigned int v;
+	int n = 0;
+	DIR *dir;
+	FILE *f;
+
+	dir = opendir("/proc/self/fdinfo");
+	while (dir && n < max && (d = readdir(dir))) {
+		snprintf(path, sizeof(path), "/proc/self/fdinfo/%s", d->d_name);
+		f = d->d_name[0] != '.' ? fopen(path, "r") : NULL;
+		while (f && n < max && fgets(line, sizeof(line), f))
+			if (sscanf(line, "link_id: %u", &v) == 1)
+				ids[n++] = v;
+		if (f)
+			fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
+static bool id_in(__u32 id, const __u32 *ids, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+int ppb_count_pp_probes(void)
+{
+	struct bpf_link_info info;
+	char tp[64];
+	__u32 id = 0, len, own[64];
+	int n = 0, fd, nr_own = own_links(own, 64);
+
+	while (!bpf_link_get_next_id(id, &id)) {
+		if (id_in(id, own, nr_own))
+			continue;
+		fd = bpf_link_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		tp[0] = '\0';
+		info.raw_tracepoint.tp_name = (__u64)(unsigned long)tp;
+		info.raw_tracepoint.tp_name_len = sizeof(tp);
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len)) {
+			if (info.type == BPF_LINK_TYPE_RAW_TRACEPOINT && pp_hook(tp))
+				n++;
+			if (info.type == BPF_LINK_TYPE_TRACING &&
+			    pp_hook(tracing_target(info.tracing.target_btf_id)))
+				n++;
+		}
+		close(fd);
+	}
+	return n;
+}

@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Loading and driving bpf/xdp.bpf.c (see xdpobj.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <sched.h>
+#include <linux/if_link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
+#include "sys/env.h"
+#include "sys/util.h"
+#include "loader/kfeatures.h"
+#include "sys/log.h"
+#include "loader/observer.h"
+#include "model/pkt.h"
+#include "loader/xdpobj.h"
+#include "xdp.skel.h"
+
+struct xdpo {
+	struct xdp_bpf *skel;
+	struct xdp_bpf *twin; /* libxdp's copy of one program (xdpo_libxdp_prog) */
+	int nr_cpus;
+	bool calibrated;
+	struct bpf_link *links[8];
+	int nr_links;
+};
+
+static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
+{
+	struct bpf_program *p;
+
+	s->rodata->sample_shift = o->sample_shift ? o->sample_shift : 10;
+	s->rodata->action = o->action;
+	s->rodata->remote_action = o->remote_action;
+	s->rodata->gen_ifindex = o->gen_ifindex;
+	s->rodata->count_bytes = o->count_bytes;
+	s->rodata->pace_limit = o->pace_limit;
+	if (o->obs)
+		memcpy((void *)&s->rodata->obs_cfg, obs_config(o->obs), sizeof(s->rodata->obs_cfg));
+	bpf_map__set_max_entries(s->maps.tx_cpumap, libbpf_num_possible_cpus());
+	bpf_program__set_autoload(s->progs.ppb_cpumap_prog, o->second_stage);
+	bpf_program__set_autoload(s->progs.ppb_devmap_prog, o->second_stage);
+	bpf_program__set_autoload(s->progs.ppb_tp_cpumap_kthread,
+				  o->cpumap_timing && ppb_tracepoint_present("xdp_cpumap_kthread"));
+	bpf_program__set_autoload(s->progs.ppb_tp_napi_clock,
+				  o->napi_clock && ppb_tracepoint_present("napi_poll"));
+	bpf_program__set_autoload(s->progs.ppb_tp_exception,
+				  o->errors && ppb_tracepoint_present("xdp_exception"));
+	bpf_program__set_autoload(s->progs.ppb_tp_redirect_err,
+				  o->errors && ppb_tracepoint_present("xdp_redirect_err"));
+	bpf_program__set_autoload(s->progs.ppb_tp_devmap_xmit,
+				  o->xmits && ppb_tracepoint_present("xdp_devmap_xmit"));
+	bpf_program__set_autoload(s->progs.ppb_tp_cpumap_enqueue,
+				  o->cpumap_drops && ppb_tracepoint_present("xdp_cpumap_enqueue"));
+	s->bss->napi_clock = o->napi_clock;
+	/* Second-stage programs must carry the same frags flag as the main one,
+	 * or the kernel refuses them in the map entry (xdp-tools 1.6.3's bug). */
+	if (o->frags)
+		bpf_object__for_each_program(p, s->obj)
+			if (bpf_program__type(p) == BPF_PROG_TYPE_XDP)
+				bpf_program__set_flags(p, bpf_program__flags(p) |
+								  BPF_F_XDP_HAS_FRAGS);
+}
+
+static __u32 prog_id(struct bpf_program *p)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_program__fd(p) < 0 || bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+		return 0;
+	return info.id;
+}
+
+static __u32 map_id(struct bpf_map *m)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(bpf_map__fd(m), &info, &len))
+		return 0;
+	return info.id;
+}
+
+int xdpo_open(struct xdpo **out, const struct xdpo_opts *o)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = ppb_btf_custom_path());
+	struct xdpo *x = calloc(1, sizeof(*x));
+	int err;
+
+	if (!x)
+		return -ENOMEM;
+	x->nr_cpus = libbpf_num_possible_cpus();
+	x->skel = xdp_bpf__open_opts(&oo);
+	if (!x->skel) {
+		err = -errno;
+		goto fail;
+	}
+	configure(x->skel, o);
+	if (o->obs) {
+		err = bpf_map__reuse_fd(x->skel->maps.pool_info, obs_pool_info_fd(o->obs));
+		err = err ?: bpf_map__reuse_fd(x->skel->maps.pool_counts,
+					       obs_pool_counts_fd(o->obs));
+		err = err ?: bpf_map__reuse_fd(x->skel->maps.proof_cpu, obs_proof_cpu_fd(o->obs));
+		err = err ?: bpf_map__reuse_fd(x->skel->maps.obs_ctl, obs_ctl_fd(o->obs));
+		if (err)
+			goto fail;
+	}
+	err = xdp_bpf__load(x->skel);
+	if (err)
+		goto fail;
+	/* The error tracepoints count only our programs. */
+	x->skel->bss->prog_id[ROLE_ACTION] = prog_id(x->skel->progs.ppb_xdp_act);
+	x->skel->bss->prog_id[ROLE_GEN] = prog_id(x->skel->progs.ppb_xdp_gen);
+	x->skel->bss->prog_id[ROLE_SECOND] = prog_id(x->skel->progs.ppb_cpumap_prog);
+	x->skel->bss->cpumap_id = map_id(x->skel->maps.tx_cpumap);
+	*out = x;
+	return 0;
+fail:
+	pr_err("cannot load the XDP programs: %s (%s)\n", strerror(-err),
+	       log_last_libbpf_warning());
+	xdp_bpf__destroy(x->skel);
+	free(x);
+	return err;
+}
+
+void xdpo_close(struct xdpo *x)
+{
+	if (!x)
+		return;
+	for (int i = 0; i < x->nr_links; i++)
+		bpf_link__destroy(x->links[i]);
+	xdp_bpf__destroy(x->twin);
+	xdp_bpf__destroy(x->skel);
+	free(x);
+}
+
+struct bpf_program *xdpo_prog(struct xdpo *x, const char *name)
+{
+	return bpf_object__find_program_by_name(x->skel->obj, name);
+}
+
+int xdpo_prog_fd(struct xdpo *x, const char *name)
+{
+	struct bpf_program *p = xdpo_prog(x, name);
+
+	return p ? bpf_program__fd(p) : -ENOENT;
+}
+
+int xdpo_nr_cpus(const struct xdpo *x)
+{
+	return x->nr_cpus;
+}
+
+int xdpo_live_run(struct xdpo *x, const char *prog, int ingress_ifindex, uint32_t batch,
+		  uint32_t repeat, const void *pkt, uint32_t len, uint32_t *duration)
+{
+	/* test_run wants data_end == the frame length when a context is given */
+	struct xdp_md ctx = { .data_end = len, .ingress_ifindex = ingress_ifindex };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .repeat = repeat,
+		    .batch_size = batch, .data_in = pkt, .data_size_in = len);
+	int fd = xdpo_prog_fd(x, prog);
+
+	if (ingress_ifindex) {
+		o.ctx_in = &ctx;
+		o.ctx_size_in = sizeof(ctx);
+	}
+	if (bpf_prog_test_run_opts(fd, &o))
+		return -errno;
+	if (duration)
+		*duration = o.duration;
+	return 0;
+}
+
+int xdpo_calibrate(struct xdpo *x)
+{
+	struct udp_spec s = { .size = 64, .sport = 9, .dport = 9 };
+	uint8_t pkt[64];
+	__u64 k = 0;
+	int err;
+
+	parse_ip("10.77.0.1", "src", &s.src);
+	parse_ip("10.77.0.2", "dst", &s.dst);
+	pkt_build_udp(&s, pkt, sizeof(pkt));
+	x->skel->bss->vmemmap_k = 0;
+	if (ppb_probe_live_frames())
+		return -EOPNOTSUPP; /* the calibration needs one live frame */
+	err = xdpo_live_run(x, "ppb_xdp_calib", 0, 1, 1, pkt, sizeof(pkt), NULL);
+	if (err)
+		return err;
+	k = x->skel->bss->vmemmap_k;
+	/* The program derived k from one (page, address) pair; it must be page aligned
+	 * to struct page units and the pair must be real. */
+	if (!k || !x->skel->bss->calib_page || !x->skel->bss->calib_pool) {
+		x->skel->bss->vmemmap_k = 0;
+		return -EINVAL;
+	}
+	x->calibrated = true;
+	pr_debug("virt_to_page offset 0x%llx (pool 0x%llx page 0x%llx)\n", (unsigned long long)k,
+		 (unsigned long long)x->skel->bss->calib_pool,
+		 (unsigned long long)x->skel->bss->calib_page);
+	return 0;
+}
+
+bool xdpo_calibrated(const struct xdpo *x)
+{
+	return x->calibrated;
+}
+
+void xdpo_begin_run(struct xdpo *x, bool proof, enum xdp_role elems_role)
+{
+	x->skel->bss->proof = proof && x->calibrated;
+	x->skel->bss->elems_role = elems_role;
+	x->skel->bss->run_gen++;
+}
+
+void xdpo_set_pace_offset(struct xdpo *x, uint64_t offset)
+{
+	x->skel->bss->pace_offset = offset;
+}
+
+int xdpo_stats(struct xdpo *x, enum xdp_role role, struct ppb_xdp_stats *percpu)
+{
+	__u32 key = role;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(x->skel->maps.xdp_stats), &key, percpu))
+		return -errno;
+	return 0;
+}
+
+int xdpo_attach(struct xdpo *x, const char *prog, int ifindex, bool skb_mode)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, lo, .flags = skb_mode ? XDP_FLAGS_SKB_MODE : 0);
+	int fd;
+
+	/* A bpf_link, not a netlink attach: closing the fd (or dying) detaches. */
+	fd = bpf_link_create(xdpo_prog_fd(x, prog), ifindex, BPF_XDP, &lo);
+	return fd < 0 ? -errno : fd;
+}
+
+int xdpo_set_cpumap(struct xdpo *x, int cpu, uint32_t qsize)
+{
+	struct bpf_cpumap_val v = { .qsize = qsize };
+	__u32 key = 0;
+
+	v.bpf_prog.fd = xdpo_prog_fd(x, "ppb_cpumap_prog");
+	key = cpu;
+	/* Deleting an entry waits for its kthread; a re-used key gets a fresh one. */
+	bpf_map_delete_elem(bpf_map__fd(x->skel->maps.tx_cpumap), &key);
+	if (bpf_map_update_elem(bpf_map__fd(x->skel->maps.tx_cpumap), &key, &v, 0))
+		return -errno;
+	x->skel->bss->cpu_target = cpu;
+	return 0;
+}
+
+/*
+ * The cpumap entry's kthread ("cpumap/CPU/map:ID") is the consumer of a
+ * cross-CPU recipe. Any runnable task on its CPU delays it, and while it is
+ * delayed the producer finds the pool's ring empty and takes pages from the
+ * page allocator: the run stops measuring the ring. At SCHED_FIFO it preempts
+ * normal tasks; it sleeps whenever its queue is empty, and the kernel deletes
+ * it with the entry.
+ */
+int xdpo_cpumap_kthread_fifo(struct xdpo *x, int cpu)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	struct sched_param sp = { .sched_priority = 1 };
+	char want[64], comm[64], path[64];
+	struct dirent *d;
+	int pid = -ESRCH;
+	DIR *dir;
+
+	if (bpf_obj_get_info_by_fd(bpf_map__fd(x->skel->maps.tx_cpumap), &info, &len))
+		return -errno;
+	snprintf(want, sizeof(want), "cpumap/%d/map:%u", cpu, info.id);
+	dir = opendir("/proc");
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir)) && pid == -ESRCH) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/comm", atoi(d->d_name));
+		if (read_file_str(path, comm, sizeof(comm)) < 0 || strcmp(comm, want))
+			continue;
+		pid = atoi(d->d_name);
+		if (sched_setscheduler(pid, SCHED_FIFO, &sp))
+			pid = -errno;
+	}
+	closedir(dir);
+	return pid;
+}
+
+/* Every map of the twin is the first instance's: globals, stats, maps. */
+static int twin_share_maps(struct xdpo *x)
+{
+	struct bpf_map *m, *orig;
+	int err;
+
+	bpf_object__for_each_map(m, x->twin->obj) {
+		orig = bpf_object__find_map_by_name(x->skel->obj, bpf_map__name(m));
+		if (!orig || bpf_map__fd(orig) < 0)
+			continue;
+		err = bpf_map__reuse_fd(m, bpf_map__fd(orig));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * libxdp can put a program into its dispatcher only if it loads the program
+ * itself, as an freplace (BPF_PROG_TYPE_EXT): one already loaded as XDP
+ * cannot become one. So open the object a second time with only PROG to
+ * load and every map taken from the first instance, and hand that to
+ * libxdp: its program sees and fills the same maps.
+ */
+struct xdp_program *xdpo_libxdp_prog(struct xdpo *x, const char *prog)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = ppb_btf_custom_path());
+	DECLARE_LIBXDP_OPTS(xdp_program_opts, xo, .prog_name = prog);
+	struct bpf_program *p, *orig = xdpo_prog(x, prog);
+	int err;
+
+	errno = EINVAL;
+	if (!orig || x->twin)
+		return NULL;
+	x->twin = xdp_bpf__open_opts(&oo);
+	if (!x->twin)
+		return NULL;
+	bpf_object__for_each_program(p, x->twin->obj) {
+		bool ours = !strcmp(bpf_program__name(p), prog);
+
+		bpf_program__set_autoload(p, ours);
+		if (ours)
+			bpf_program__set_flags(p, bpf_program__flags(orig));
+	}
+	err = twin_share_maps(x);
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	xo.obj = x->twin->obj;
+	return xdp_program__create(&xo);
+}
+
+void xdpo_set_action_prog_id(struct xdpo *x, uint32_t id)
+{
+	x->skel->bss->prog_id[ROLE_ACTION] = id;
+}
+
+int xdpo_set_devmap(struct xdpo *x, int ifindex, bool egress_prog)
+{
+	struct bpf_devmap_val v = { .ifindex = ifindex };
+	__u32 key = 0;
+
+	v.bpf_prog.fd = egress_prog ? xdpo_prog_fd(x, "ppb_devmap_prog") : 0;
+	if (bpf_map_update_elem(bpf_map__fd(x->skel->maps.tx_devmap), &key, &v, 0))
+		return -errno;
+	return 0;
+}
+
+/*
+ * BPF_PROG_RUN with repeat > 1 swaps the program into the XDP dispatcher and
+ * out again, each time with synchronize_rcu(): ~25 ms per syscall here. A
+ * program that is already attached somewhere is in the dispatcher, and then
+ * the swap is a refcount. So keep the program attached (generic mode) to the
+ * loopback of a namespace of our own, where no packet ever flows.
+ */
+int xdpo_pin_dispatcher(struct xdpo *x, const char *prog, int *ns_fd)
+{
+	int orig, err, link;
+
+	*ns_fd = netns_new_fd();
+	if (*ns_fd < 0)
+		return *ns_fd;
+	err = netns_enter_fd(*ns_fd, &orig);
+	if (err)
+		return err;
+	link = xdpo_attach(x, prog, 1 /* lo */, true);
+	netns_leave_fd(orig);
+	return link;
+}
+
+int xdpo_attach_tracing(struct xdpo *x)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, x->skel->obj) {
+		if (bpf_program__type(p) != BPF_PROG_TYPE_RAW_TRACEPOINT ||
+		    bpf_program__fd(p) < 0 || x->nr_links >= (int)ARRAY_SIZE(x->links))
+			continue;
+		x->links[x->nr_links] = bpf_program__attach(p);
+		if (!x->links[x->nr_links]) {
+			int err = -errno;
+
+			pr_err("cannot attach %s: %s\n", bpf_program__name(p), strerror(-err));
+			return err;
+		}
+		x->nr_links++;
+	}
+	return 0;
+}
+
+void xdpo_set_proof(struct xdpo *x, bool on, uint32_t shift, enum xdp_role elems_role)
+{
+	x->skel->bss->proof_shift = shift;
+	x->skel->bss->elems_role = elems_role;
+	x->skel->bss->proof = on && x->calibrated;
+}
+
+void xdpo_set_err_filter(struct xdpo *x, int xmit_ifindex, uint32_t xmit_netns)
+{
+	x->skel->bss->xmit_ifindex = xmit_ifindex;
+	x->skel->bss->xmit_netns = xmit_netns;
+}
+
+int xdpo_errs(struct xdpo *x, struct ppb_xdp_errs *percpu)
+{
+	__u32 key = 0;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(x->skel->maps.xdp_errs), &key, percpu))
+		return -errno;
+	return 0;
+}
+
+void xdpo_track_prog(struct xdpo *x, enum xdp_role role, const char *name)
+{
+	struct bpf_program *p = xdpo_prog(x, name);
+
+	if (p)
+		x->skel->bss->prog_id[role] = prog_id(p);
+}

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rows of a comparison: for every scenario measured on both sides, one row
+ * per figure with the pooled repetitions summarized and tested; plus the
+ * host and recipe differences and the notes printed above the table.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/compare.h"
+
+const char *fig_name(enum fig f)
+{
+	static const char *const names[] = { "cycles", "ns", "path", "purity", "cpu" };
+
+	return names[f];
+}
+
+const char *sig_test_name(enum sig_test t)
+{
+	return t == TEST_WELCH ? "Welch's t-test" : "Mann-Whitney U test";
+}
+
+bool fig_higher_is_worse(enum fig f)
+{
+	return f != FIG_PURITY;
+}
+
+struct sample {
+	double *v;
+	size_t n, cap;
+};
+
+static int sample_add(struct sample *s, const double *v, size_t n)
+{
+	if (s->n + n > s->cap) {
+		size_t cap = s->cap ? s->cap : 16;
+		double *nv;
+
+		while (cap < s->n + n)
+			cap *= 2;
+		nv = realloc(s->v, cap * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		s->v = nv;
+		s->cap = cap;
+	}
+	memcpy(s->v + s->n, v, n * sizeof(*v));
+	s->n += n;
+	return 0;
+}
+
+static const struct result_cpu *find_cpu(const struct result_scenario *sc,
+					 const struct result_cpu *want)
+{
+	for (size_t i = 0; i < sc->nr_per_cpu; i++)
+		if (sc->per_cpu[i].cpu == want->cpu && !strcmp(sc->per_cpu[i].role, want->role))
+			return &sc->per_cpu[i];
+	return NULL;
+}
+
+/* Adds figure KIND of one scenario's result to S. */
+static int sample_figure(struct sample *s, const struct result_scenario *sc, enum fig kind,
+			 const struct result_cpu *cpu)
+{
+	const struct result_cpu *pc;
+	double v;
+
+	switch (kind) {
+	case FIG_CYCLES:
+		return sample_add(s, sc->cycles.runs, sc->cycles.nruns);
+	case FIG_NS:
+		return sample_add(s, sc->ns.runs, sc->ns.nruns);
+	case FIG_PATH:
+		return sc->has_path_cost ? sample_add(s, &sc->path_cost, 1) : 0;
+	case FIG_PURITY:
+		v = sc->purity * 100; /* shown in percent */
+		return sample_add(s, &v, 1);
+	case FIG_CPU:
+		pc = find_cpu(sc, cpu);
+		return pc ? sample_add(s, pc->cycles.runs, pc->cycles.nruns) : 0;
+	}
+	return 0;
+}
+
+/* The values of one figure over the files of one side: runs are pooled. */
+static int collect(const struct result *files, size_t n, const char *name, enum fig kind,
+		   const struct result_cpu *cpu, struct sample *s)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct result_scenario *sc = result_find(&files[i], name);
+		int err = sc && sc->ok ? sample_figure(s, sc, kind, cpu) : 0;
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void row_label(struct row *r)
+{
+	static const char *const what[] = { "cycles/elem", "ns/elem", "path cycles/elem",
+					    "purity %" };
+
+	if (r->kind != FIG_CPU)
+		snprintf(r->label, sizeof(r->label), "%s %s", r->scenario, what[r->kind]);
+	else
+		snprintf(r->label, sizeof(r->label), "%s cpu%u%s%s cycles/elem", r->scenario,
+			 r->cpu->cpu, *r->cpu->role ? " " : "", r->cpu->role);
+}
+
+static int row_stats(struct row *r, const struct sample *a, const struct sample *b,
+		     const struct cmp_opts *o)
+{
+	bool worse;
+	int err;
+
+	err = summarize(a->v, a->n, &r->o);
+	err = err ?: summarize(b->v, b->n, &r->n);
+	if (o->test == TEST_WELCH)
+		err = err ?: welch_t_test(a->v, a->n, b->v, b->n, &r->t);
+	else
+		err = err ?: mann_whitney_u(a->v, a->n, b->v, b->n, &r->t);
+	if (err)
+		return err;
+	r->change = pct_change(r->o.mean, r->n.mean);
+	r->significant = r->t.testable && r->t.p < o->alpha;
+	worse = fig_higher_is_worse(r->kind) ? r->change > 0 : r->change < 0;
+	r->regression = r->significant && worse;
+	return 0;
+}
+
+/* One row, if both sides have values of the figure (a null path figure has none). */
+static int add_row(struct comparison *c, const struct cmp_opts *o, const char *name,
+		   enum fig kind, const struct result_cpu *cpu)
+{
+	struct sample a = { 0 }, b = { 0 };
+	struct row *rows, *r;
+	int err;
+
+	err = collect(c->old, c->nold, name, kind, cpu, &a);
+	if (!err)
+		err = collect(c->new, c->nnew, name, kind, cpu, &b);
+	if (err || !a.n || !b.n)
+		goto out;
+	rows = realloc(c->rows, (c->nrows + 1) * sizeof(*rows));
+	if (!rows) {
+		err = -ENOMEM;
+		goto out;
+	}
+	c->rows = rows;
+	r = memset(&rows[c->nrows++], 0, sizeof(*r));
+	r->scenario = name;
+	r->kind = kind;
+	r->cpu = cpu;
+	row_label(r);
+	err = row_stats(r, &a, &b, o);
+out:
+	free(a.v);
+	free(b.v);
+	return err;
+}
+
+__attribute__((format(printf, 2, 3)))
+static int add_note(struct comparison *c, const char *fmt, ...)
+{
+	char **notes = realloc(c->notes, (c->nnotes + 1) * sizeof(*notes));
+	va_list ap;
+	int n;
+
+	if (!notes)
+		return -ENOMEM;
+	c->notes = notes;
+	va_start(ap, fmt);
+	n = vasprintf(&notes[c->nnotes], fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	c->nnotes++;
+	return 0;
+}
+
+/* Records WHAT when OLD and NEW differ; NULL stands for "absent". */
+static int add_diff(struct comparison *c, const char *what, const char *old, const char *new)
+{
+	struct diff *d;
+
+	old = old ? old : "(absent)";
+	new = new ? new : "(absent)";
+	if (!strcmp(old, new))
+		return 0;
+	d = realloc(c->diffs, (c->ndiffs + 1) * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	c->diffs = d;
+	d = &d[c->ndiffs];
+	snprintf(d->what, sizeof(d->what), "%s", what);
+	d->old = strdup(old);
+	d->new = strdup(new);
+	c->ndiffs++;
+	return d->old && d->new ? 0 : -ENOMEM;
+}
+
+/* Differences of two name -> string maps (config, mitigations), old keys first. */
+static int map_diffs(struct comparison *c, const char *prefix, const struct jval *a,
+		     const struct jval *b)
+{
+	char what[96];
+	int err = 0;
+
+	for (size_t i = 0; !err && i < jlen(a); i++) {
+		snprintf(what, sizeof(what), "%s %s", prefix, jkey(a, i));
+		err = add_diff(c, what, jstr(jat(a, i)), jstr(jget(b, jkey(a, i))));
+	}
+	for (size_t i = 0; !err && i < jlen(b); i++) {
+		if (jget(a, jkey(b, i)))
+			continue;
+		snprintf(what, sizeof(what), "%s %s", prefix, jkey(b, i));
+		err = add_diff(c, what, NULL, jstr(jat(b, i)));
+	}
+	return err;
+}
+
+static int host_diffs(struct comparison *c)
+{
+	const struct result_host *a = &c->old[0].host, *b = &c->new[0].host;
+	char na[32], nb[32], ta[32], tb[32];
+	int err;
+
+	snprintf(na, sizeof(na), "%llu", (unsigned long long)a->nr_cpus);
+	snprintf(nb, sizeof(nb), "%llu", (unsigned long long)b->nr_cpus);
+	/* Calibration wobbles by a few ppm from run to run: show only real changes. */
+	snprintf(ta, sizeof(ta), "%.4f GHz", a->tsc_hz / 1e9);
+	snprintf(tb, sizeof(tb), "%.4f GHz", b->tsc_hz / 1e9);
+	if (fabs(a->tsc_hz - b->tsc_hz) <= 0.001 * fmax(a->tsc_hz, b->tsc_hz))
+		snprintf(tb, sizeof(tb), "%s", ta);
+	err = add_diff(c, "kernel", a->kernel, b->kernel);
+	err = err ?: add_diff(c, "cpu_model", a->cpu_model, b->cpu_model);
+	err = err ?: add_diff(c, "tsc", ta, tb);
+	err = err ?: add_diff(c, "nr_cpus", na, nb);
+	err = err ?: add_diff(c, "clocksource", a->clocksource, b->clocksource);
+	err = err ?: add_diff(c, "fentry", a->fentry ? "yes" : "no", b->fentry ? "yes" : "no");
+	err = err ?: add_diff(c, "live_frames", a->live_frames ? "yes" : "no",
+			      b->live_frames ? "yes" : "no");
+	err = err ?: map_diffs(c, "config", a->config, b->config);
+	return err ?: map_diffs(c, "mitigation", a->mitigations, b->mitigations);
+}
+
+/* Pooling files from different kernels is most likely a mistake: say so. */
+static int side_notes(struct comparison *c, const struct result *files, size_t n,
+		      const char *side)
+{
+	for (size_t i = 1; i < n; i++) {
+		if (!strcmp(files[0].host.kernel, files[i].host.kernel))
+			continue;
+		return add_note(c, "%s side pools different kernels: %s (%s) and %s (%s)", side,
+				files[0].path, files[0].host.kernel, files[i].path,
+				files[i].host.kernel);
+	}
+	return 0;
+}
+
+static const struct result_scenario *first_with(const struct result *files, size_t n,
+						const char *name, bool want_ok)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct result_scenario *sc = result_find(&files[i], name);
+
+		if (sc && (sc->ok || !want_ok))
+			return sc;
+	}
+	return NULL;
+}
+
+/* Why a scenario has no rows: absent or skipped on a side. */
+static int missing_note(struct comparison *c, const char *name)
+{
+	const struct result_scenario *o = first_with(c->old, c->nold, name, false);
+	const struct result_scenario *n = first_with(c->new, c->nnew, name, false);
+
+	if (!o || !n)
+		return add_note(c, "%s: only in %s", name, o ? "old" : "new");
+	if (!o->ok && !n->ok)
+		return add_note(c, "%s: skipped in old (%s) and new (%s)", name, o->reason,
+				n->reason);
+	return add_note(c, "%s: skipped in %s: %s", name, o->ok ? "new" : "old",
+			o->ok ? n->reason : o->reason);
+}
+
+static int add_scenario(struct comparison *c, const struct cmp_opts *o, const char *name)
+{
+	const struct result_scenario *so = first_with(c->old, c->nold, name, true);
+	const struct result_scenario *sn = first_with(c->new, c->nnew, name, true);
+	char what[96];
+	int err;
+
+	if (!so || !sn)
+		return missing_note(c, name);
+	snprintf(what, sizeof(what), "%s recipe", name);
+	err = add_diff(c, what, so->recipe, sn->recipe);
+	snprintf(what, sizeof(what), "%s method", name);
+	err = err ?: add_diff(c, what, so->method, sn->method);
+	for (enum fig f = FIG_CYCLES; !err && f <= FIG_PURITY; f++)
+		err = add_row(c, o, name, f, NULL);
+	for (size_t i = 0; !err && i < so->nr_per_cpu; i++)
+		err = add_row(c, o, name, FIG_CPU, &so->per_cpu[i]);
+	return err;
+}
+
+static bool listed(const char **names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+/* Scenario names in the order the files list them, old side first, each once. */
+static const char **scenario_names(const struct comparison *c, size_t *n)
+{
+	const struct result *sides[2] = { c->old, c->new };
+	size_t nfiles[2] = { c->nold, c->nnew }, cap = 1;
+	const char **names;
+
+	for (int s = 0; s < 2; s++)
+		for (size_t f = 0; f < nfiles[s]; f++)
+			cap += sides[s][f].nr_sc;
+	names = calloc(cap, sizeof(*names));
+	*n = 0;
+	for (int s = 0; names && s < 2; s++)
+		for (size_t f = 0; f < nfiles[s]; f++)
+			for (size_t k = 0; k < sides[s][f].nr_sc; k++)
+				if (!listed(names, *n, sides[s][f].sc[k].name))
+					names[(*n)++] = sides[s][f].sc[k].name;
+	return names;
+}
+
+int comparison_build(struct comparison *c, const struct cmp_opts *o)
+{
+	const char **names;
+	size_t n;
+	int err;
+
+	err = host_diffs(c);
+	err = err ?: side_notes(c, c->old, c->nold, "old");
+	err = err ?: side_notes(c, c->new, c->nnew, "new");
+	names = err ? NULL : scenario_names(c, &n);
+	if (!names)
+		return -ENOMEM;
+	for (size_t i = 0; !err && i < n; i++)
+		err = add_scenario(c, o, names[i]);
+	free(names);
+	return err;
+}
+
+void comparison_free(struct comparison *c)
+{
+	for (size_t i = 0; i < c->ndiffs; i++) {
+		free(c->diffs[i].old);
+		free(c->diffs[i].new);
+	}
+	for (size_t i = 0; i < c->nnotes; i++)
+		free(c->notes[i]);
+	free(c->diffs);
+	free(c->notes);
+	free(c->rows);
+}
+
+bool row_gated(const struct cmp_set *set, const struct row *r)
+{
+	double worse;
+
+	if (!set->gate || !r->regression || r->kind != set->metric)
+		return false;
+	worse = fig_higher_is_worse(r->kind) ? r->change : -r->change;
+	return worse > set->fail_above;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_COMPARE_H
+#define PPBENCH_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "model/result.h"
+#include "model/stats.h"
+
+/*
+ * The model behind `ppbench compare`: model/compare.c turns two sides of
+ * loaded result files into rows (one per scenario and figure) with
+ * statistics; out/compare.c prints them (text, Markdown,
+ * bench_page_pool_simple table, JSON) and applies the --fail-above gate.
+ * Both are free of CLI and BPF concerns.
+ */
+enum fig { FIG_CYCLES, FIG_NS, FIG_PATH, FIG_PURITY, FIG_CPU };
+enum sig_test { TEST_WELCH, TEST_MANN_WHITNEY };
+
+struct cmp_opts {
+	enum sig_test test;
+	double alpha;
+};
+
+struct row {
+	char label[64]; /* "ring cycles/elem", "ring-xcpu cpu1 consumer cycles/elem" */
+	const char *scenario;
+	enum fig kind;
+	const struct result_cpu *cpu; /* FIG_CPU: the old side's entry */
+	struct summary o, n;	      /* of the pooled values of each side */
+	double change;		      /* % change of the means; +/-inf when old is 0 */
+	struct ttest t;
+	bool significant; /* testable and p < alpha */
+	bool regression;  /* significant, in the worse direction */
+};
+
+/* A difference in host metadata or scenario recipe, shown above the table. */
+struct diff {
+	char what[96];
+	char *old, *new;
+};
+
+struct comparison {
+	const struct result *old, *new; /* arrays: the files of each side */
+	size_t nold, nnew;
+	struct row *rows;
+	size_t nrows;
+	struct diff *diffs;
+	size_t ndiffs;
+	char **notes; /* e.g. "ring-xcpu: skipped in new: needs 2 online CPUs" */
+	size_t nnotes;
+};
+
+struct cmp_set {
+	const struct cmp_opts *opts;
+	struct comparison *cmps;
+	size_t n;
+	bool gate; /* --fail-above given */
+	enum fig metric;
+	double fail_above; /* percent */
+};
+
+/* Fills rows, diffs and notes of C from its files; 0 or -ENOMEM. */
+int comparison_build(struct comparison *c, const struct cmp_opts *o);
+void comparison_free(struct comparison *c);
+
+const char *fig_name(enum fig f);	       /* "cycles", "ns", "path", "purity", "cpu" */
+const char *sig_test_name(enum sig_test t); /* "Welch's t-test", ... */
+bool fig_higher_is_worse(enum fig f);
+
+/* Whether row R trips the gate: a significant regression on the metric above the limit. */
+bool row_gated(const struct cmp_set *set, const struct row *r);
+
+#endif

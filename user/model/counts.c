@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Arithmetic on the observer's per-pool counters (pure, unit-tested). */
+#include <string.h>
+#include "model/counts.h"
+
+void counts_add(struct ppb_pool_counts *acc, const struct ppb_pool_counts *c)
+{
+	__u64 *a = (__u64 *)acc;
+	const __u64 *b = (const __u64 *)c;
+
+	for (size_t i = 0; i < COUNTS_NR_FIELDS; i++)
+		a[i] += b[i];
+}
+
+void counts_sub(struct ppb_pool_counts *r, const struct ppb_pool_counts *a,
+		const struct ppb_pool_counts *b)
+{
+	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
+	__u64 *o = (__u64 *)r;
+
+	/* Counters only grow; a pool re-created at the same key restarts at 0. */
+	for (size_t i = 0; i < COUNTS_NR_FIELDS; i++)
+		o[i] = x[i] >= y[i] ? x[i] - y[i] : x[i];
+}
+
+bool counts_zero(const struct ppb_pool_counts *c)
+{
+	const __u64 *x = (const __u64 *)c;
+
+	for (size_t i = 0; i < COUNTS_NR_FIELDS; i++)
+		if (x[i])
+			return false;
+	return true;
+}
+
+bool counts_traffic(const struct ppb_pool_counts *c)
+{
+	return counts_allocs(c) || counts_returns(c) || c->slow_pages || c->rel_teardown ||
+	       c->refill_pages;
+}
+
+uint64_t counts_allocs(const struct ppb_pool_counts *c)
+{
+	return c->alloc_cache + c->alloc_refill + c->alloc_slow;
+}
+
+uint64_t counts_returns(const struct ppb_pool_counts *c)
+{
+	return c->ret_cache + c->ret_ring + c->ret_release;
+}
+
+const char *pool_kind_name(uint32_t kind)
+{
+	static const char *const names[] = { "unknown", "test-run", "system", "veth", "nic" };
+
+	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "unknown";
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_RESULT_H
+#define PPBENCH_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "model/jsonparse.h"
+
+/*
+ * A `ppbench bench --json` result file (schema "ppbench/1", DESIGN §5),
+ * loaded and checked. result_load() is the schema checker: every field the
+ * schema names is required with its type (figures only for scenarios whose
+ * status is "ok"); fields it does not name are accepted and ignored.
+ */
+#define RESULT_SCHEMA "ppbench/1"
+
+/* One "cycles_per_elem" / "ns_per_elem" block. */
+struct result_stat {
+	double min, median, mean, stddev, cv;
+	double *runs; /* one value per repetition: nruns == the scenario's repeat */
+	size_t nruns;
+};
+
+struct result_cpu {
+	unsigned int cpu;
+	const char *role; /* "" when the file has none */
+	double elems;
+	struct result_stat cycles;
+};
+
+struct result_path {
+	double alloc_cache, alloc_refill, alloc_slow;
+	double ret_cache, ret_ring, ret_release;
+};
+
+struct result_scenario {
+	const char *name, *status;
+	bool ok;	    /* status "ok": the figures below are valid */
+	const char *reason; /* status "skipped": why */
+	const char *recipe, *method;
+	const struct jval *cpus;
+	uint64_t loops, repeat, batch;
+	struct result_stat cycles, ns;
+	struct result_path path;
+	double purity; /* 0..1 */
+	bool has_path_cost;
+	double path_cost; /* cycles, valid when has_path_cost */
+	const char *path_cost_method;
+	struct result_cpu *per_cpu;
+	size_t nr_per_cpu;
+};
+
+struct result_host {
+	const char *kernel, *hostname, *cpu_model, *clocksource;
+	uint64_t nr_cpus;
+	double tsc_hz;
+	const struct jval *mitigations, *config; /* objects of strings */
+	bool fentry, live_frames;
+};
+
+struct result {
+	const char *path;
+	const char *schema, *tool_name, *tool_version, *created, *command;
+	struct result_host host;
+	struct result_scenario *sc;
+	size_t nr_sc;
+	struct jval *doc; /* strings above point into it */
+};
+
+/*
+ * Loads and validates PATH. On failure returns -EINVAL (nothing to free) and
+ * writes one line to ERR naming the file and the problem, e.g.
+ * "old.json: host.tsc_hz: expected a number, got a string".
+ */
+int result_load(const char *path, struct result *r, char *err, size_t errlen);
+void result_free(struct result *r);
+/* The scenario called NAME, or NULL. */
+const struct result_scenario *result_find(const struct result *r, const char *name);
+
+#endif

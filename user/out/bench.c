@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bench output: time_bench lines, the summary table, JSON, progress. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "engine/bench.h"
+#include "model/fmt.h"
+#include "out/hostinfo.h"
+#include "out/json.h"
+#include "sys/log.h"
+#include "out/report.h"
+
+static bool progress_on(const struct bench_ctx *b)
+{
+	return !b->cfg->quiet && isatty(STDERR_FILENO);
+}
+
+void bench_progress(const struct bench_ctx *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!progress_on(b))
+		return;
+	fprintf(stderr, "\r\033[K[%5.1fs] ", (now_ns() - b->t0) / 1e9);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fflush(stderr);
+}
+
+void bench_progress_done(const struct bench_ctx *b)
+{
+	if (progress_on(b))
+		fprintf(stderr, "\r\033[K");
+}
+
+static void tb_name(const struct sc_result *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "ppbench_%s", scenario_defs[r->id].name);
+	for (char *p = buf; *p; p++)
+		if (*p == '-')
+			*p = '_';
+}
+
+static const char *pct(double share, char *buf)
+{
+	if (isnan(share))
+		return "n/a";
+	snprintf(buf, 16, "%.1f%%", 100 * share);
+	return buf;
+}
+
+static const char *num(uint64_t v, bool known, char *buf)
+{
+	if (!known)
+		return "n/a";
+	snprintf(buf, 24, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+static void print_counts(const struct sc_result *r)
+{
+	const struct ppb_pool_counts *c = &r->counts;
+	bool kc = r->known & KNOWN_CACHE, kr = r->known & KNOWN_RING;
+	char b[4][24];
+
+	printf("  proof (%s backend, %llu elements): alloc cache %s refill %s slow %llu "
+	       "(%llu pages) | ret cache %s ring %s release %llu\n",
+	       r->backend, (unsigned long long)r->proof_elems, num(c->alloc_cache, kc, b[0]),
+	       num(c->alloc_refill, kc, b[1]), (unsigned long long)c->alloc_slow,
+	       (unsigned long long)c->slow_pages, num(c->ret_cache, kc, b[2]),
+	       num(c->ret_ring, kr, b[3]), (unsigned long long)c->ret_release);
+}
+
+void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
+{
+	char line[512], name[64], p[3][16];
+
+	tb_name(r, name, sizeof(name));
+	fmt_time_bench(line, sizeof(line), name, r->tb_tsc, r->tb_ns, r->tb_elems);
+	printf("%s\n", line);
+	if (b->cfg->quiet)
+		return;
+	printf("  scenario %s: %s\n  recipe: %s\n  timing: %s\n", scenario_defs[r->id].name,
+	       scenario_defs[r->id].isolates, r->recipe, r->method);
+	print_counts(r);
+	printf("  purity %s (allocations %s, returns %s)%s%s\n", pct(r->proof.purity, p[0]),
+	       pct(r->proof.alloc_share, p[1]), pct(r->proof.ret_share, p[2]),
+	       r->proof.note[0] ? "; " : "", r->proof.note);
+	if (r->proof_drops)
+		printf("  cpumap queue drops in the proof run: %llu (returned on the producer CPU)\n",
+		       (unsigned long long)r->proof_drops);
+	if (!isnan(r->proof.purity) && r->proof.purity < 0.95)
+		printf("  WARNING: purity below 95%%: the figure mixes paths\n");
+	if (r->nr_cpu == 2) {
+		printf("  per CPU: producer CPU %d %.1f + consumer CPU %d %.1f = %.1f cycles/elem "
+		       "(medians)\n", r->per_cpu[0].cpu, r->per_cpu[0].s.median, r->per_cpu[1].cpu,
+		       r->per_cpu[1].s.median, r->cyc.median);
+		printf("  pacing: the producer waited for the consumer up to %.1f ns/elem (not "
+		       "timed); the consumer got at least %.1f%% of each run's frames\n",
+		       r->per_cpu[0].waited_ns, 100 * r->delivered);
+	}
+	if (r->foreign_probes)
+		printf("  WARNING: %d other BPF program%s attached to page_pool hooks (other tools "
+		       "or ppbench runs): they run on the timed path and inflate the figures\n",
+		       r->foreign_probes, r->foreign_probes == 1 ? " is" : "s are");
+	if (r->cyc.cv > 0.05)
+		printf("  NOTE: CV %.1f%% > 5%%: the runs disagree; more --loops or a quieter "
+		       "machine\n", 100 * r->cyc.cv);
+}
+
+void bench_print_summary(const struct bench_ctx *b)
+{
+	char p[16], path[24];
+
+	printf("\n%-10s %10s %10s %9s %8s %6s %8s %12s\n", "scenario", "cycles/el", "ns/elem",
+	       "min cyc", "stddev", "CV%", "purity", "path cycles");
+	for (int i = 0; i < NR_SCENARIOS; i++) {
+		const struct sc_result *r = &b->res[i];
+
+		if (!b->cfg->want[i])
+			continue;
+		if (!r->ok) {
+			printf("%-10s skipped: %s\n", scenario_defs[i].name, r->reason);
+			continue;
+		}
+		if (r->has_path)
+			snprintf(path, sizeof(path), "%.1f", r->path_cycles);
+		else
+			snprintf(path, sizeof(path), "n/a");
+		printf("%-10s %10.1f %10.3f %9.1f %8.2f %5.1f%% %8s %12s\n", scenario_defs[i].name,
+		       r->cyc.median, r->nsec.median, r->cyc.min, r->cyc.stddev, 100 * r->cyc.cv,
+		       pct(r->proof.purity, p), path);
+	}
+	printf("cycles are TSC cycles (%.3f GHz), medians of %u runs; path cycles: see "
+	       "'path' methods%s\n", b->tsc.hz / 1e9, b->cfg->repeat,
+	       b->cfg->json ? " in the JSON" : " (--json)");
+}
+
+/* ---- JSON (schema ppbench/1, DESIGN §5) ---------------------------------- */
+
+static void json_stat(struct json *j, const char *key, const struct summary *s, const double *runs,
+		      uint32_t n)
+{
+	json_obj_begin(j, key);
+	json_double(j, "min", s->min);
+	json_double(j, "median", s->median);
+	json_double(j, "mean", s->mean);
+	json_double(j, "stddev", s->stddev);
+	json_double(j, "cv", s->cv);
+	json_arr_begin(j, "runs");
+	for (uint32_t i = 0; i < n; i++)
+		json_double(j, NULL, runs[i]);
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+static void json_per_cpu(struct json *j, const struct sc_result *r, uint32_t n)
+{
+	json_arr_begin(j, "per_cpu");
+	for (int i = 0; i < r->nr_cpu; i++) {
+		json_obj_begin(j, NULL);
+		json_u64(j, "cpu", r->per_cpu[i].cpu);
+		json_str(j, "role", r->per_cpu[i].role);
+		json_u64(j, "elems", r->per_cpu[i].elems);
+		json_stat(j, "cycles_per_elem", &r->per_cpu[i].s, r->per_cpu[i].cycles, n);
+		if (i == 0 && r->nr_cpu == 2)
+			json_double(j, "waited_ns_per_elem", r->per_cpu[0].waited_ns);
+		if (i == 1)
+			json_double(j, "delivered_share", r->delivered);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void json_scenario(struct json *j, const struct bench_ctx *b, const struct sc_result *r)
+{
+	uint32_t n = b->cfg->repeat;
+
+	json_obj_begin(j, NULL);
+	json_str(j, "name", scenario_defs[r->id].name);
+	json_str(j, "status", r->ok ? "ok" : "skipped");
+	if (!r->ok) {
+		json_str(j, "reason", r->reason);
+		json_obj_end(j);
+		return;
+	}
+	json_str(j, "isolates", scenario_defs[r->id].isolates);
+	json_str(j, "recipe", r->recipe);
+	json_str(j, "method", r->method);
+	json_arr_begin(j, "cpus");
+	for (int i = 0; i < r->nr_cpu; i++)
+		json_u64(j, NULL, r->per_cpu[i].cpu);
+	json_arr_end(j);
+	json_u64(j, "loops", r->loops);
+	json_u64(j, "repeat", n);
+	json_u64(j, "batch", r->batch);
+	json_stat(j, "cycles_per_elem", &r->cyc, r->cycles, n);
+	json_stat(j, "ns_per_elem", &r->nsec, r->ns, n);
+	json_path(j, "path", &r->counts, r->known);
+	json_double(j, "purity", r->proof.purity);
+	json_double(j, "purity_alloc", r->proof.alloc_share);
+	json_double(j, "purity_ret", r->proof.ret_share);
+	json_str(j, "purity_note", r->proof.note);
+	json_str(j, "accounting_backend", r->backend);
+	json_u64(j, "proof_elems", r->proof_elems);
+	if (r->nr_cpu == 2)
+		json_u64(j, "cpumap_drops", r->proof_drops);
+	json_u64(j, "foreign_probes", r->foreign_probes);
+	json_obj_begin(j, "path_cost_cycles");
+	if (r->has_path)
+		json_double(j, "value", r->path_cycles);
+	else
+		json_null(j, "value");
+	json_str(j, "method", r->path_method);
+	json_obj_end(j);
+	json_per_cpu(j, r, n);
+	json_obj_end(j);
+}
+
+int bench_write_json(const struct bench_ctx *b, const char *path, const char *cmdline)
+{
+	char created[32];
+	struct json *j;
+	time_t t = time(NULL);
+
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	j = json_open(path, true);
+	if (!j)
+		return -1;
+	json_obj_begin(j, NULL);
+	json_str(j, "schema", "ppbench/1");
+	json_obj_begin(j, "tool");
+	json_str(j, "name", "ppbench");
+	json_str(j, "version", PPBENCH_VERSION);
+	json_obj_end(j);
+	json_str(j, "created", created);
+	json_str(j, "command", cmdline);
+	json_host(j, &b->tsc, b->fentry, b->live_frames);
+	json_arr_begin(j, "scenarios");
+	for (int i = 0; i < NR_SCENARIOS; i++)
+		if (b->cfg->want[i])
+			json_scenario(j, b, &b->res[i]);
+	json_arr_end(j);
+	json_obj_end(j);
+	json_flush_line(j);
+	if (json_close(j)) {
+		pr_err("writing %s failed\n", path);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <zlib.h>
+#include "sys/kconfig.h"
+
+static char *config_text;
+static const char *config_src;
+static int loaded;
+
+static char *slurp_gz(const char *path)
+{
+	size_t cap = 1 << 18, len = 0;
+	char *buf;
+	gzFile f;
+	int n;
+
+	f = gzopen(path, "rb");
+	if (!f)
+		return NULL;
+	buf = malloc(cap + 1);
+	while (buf && (n = gzread(f, buf + len, cap - len)) > 0) {
+		len += n;
+		if (len == cap) {
+			char *nb = realloc(buf, cap * 2 + 1);
+
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	gzclose(f);
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+static void load(void)
+{
+	static char boot_path[300];
+	struct utsname u;
+
+	loaded = 1;
+	/* gzopen reads plain files too, so one reader serves both sources. */
+	config_text = slurp_gz("/proc/config.gz");
+	if (config_text) {
+		config_src = "/proc/config.gz";
+		return;
+	}
+	if (uname(&u) == 0) {
+		snprintf(boot_path, sizeof(boot_path), "/boot/config-%s", u.release);
+		config_text = slurp_gz(boot_path);
+		if (config_text)
+			config_src = boot_path;
+	}
+}
+
+const char *kconfig_get(const char *name)
+{
+	static char val[128];
+	char key[128];
+	const char *p;
+
+	if (!loaded)
+		load();
+	if (!config_text)
+		return NULL;
+	snprintf(key, sizeof(key), "\nCONFIG_%s=", name);
+	p = strstr(config_text, key);
+	if (p) {
+		p += strlen(key);
+		snprintf(val, sizeof(val), "%.*s", (int)strcspn(p, "\n"), p);
+		return val;
+	}
+	return "n";
+}
+
+const char *kconfig_source(void)
+{
+	if (!loaded)
+		load();
+	return config_src;
+}

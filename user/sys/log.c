@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "sys/log.h"
+
+int log_level = LOG_INFO;
+const char *prog_name = "ppbench";
+
+void pr_log(enum log_level lvl, const char *fmt, ...)
+{
+	va_list ap;
+
+	if ((int)lvl > log_level)
+		return;
+	va_start(ap, fmt);
+	if (lvl == LOG_ERR)
+		fprintf(stderr, "%s: error: ", prog_name);
+	else if (lvl == LOG_WARN)
+		fprintf(stderr, "%s: warning: ", prog_name);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}

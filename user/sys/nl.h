@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_NL_H
+#define PPBENCH_NL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <net/if.h>
+#include "sys/util.h"
+
+/*
+ * Small rtnetlink / generic-netlink client. A socket stays bound to the
+ * network namespace it was opened in, so the private environment opens one
+ * per namespace and never needs to switch back to configure it.
+ */
+struct nl_sock {
+	int fd;
+	uint32_t seq;
+};
+
+int nl_open(struct nl_sock *s, int protocol);
+void nl_close(struct nl_sock *s);
+
+struct link_info {
+	int ifindex;
+	char name[IF_NAMESIZE];
+	char kind[32];		/* IFLA_INFO_KIND, e.g. "veth"; empty for none */
+	uint8_t mac[6];
+	bool up;
+	int peer_ifindex;	/* IFLA_LINK (veth peer), 0 if none */
+	int peer_netnsid;	/* IFLA_LINK_NETNSID: peer in another namespace, else -1 */
+	int mtu;
+};
+
+/* veth pair: end A in namespace fd ns_a, end B in ns_b. */
+int rtnl_veth_create(struct nl_sock *s, const char *a, int ns_a, const char *b, int ns_b);
+int rtnl_link_get(struct nl_sock *s, const char *name, int ifindex, struct link_info *out);
+/* The same for ifindex in the namespace with id netnsid (as seen from ours). */
+int rtnl_link_get_nsid(struct nl_sock *s, int netnsid, int ifindex, struct link_info *out);
+int rtnl_link_set_up(struct nl_sock *s, int ifindex);
+int rtnl_link_set_mtu(struct nl_sock *s, int ifindex, int mtu);
+int rtnl_addr_add(struct nl_sock *s, int ifindex, const struct ip_addr *a, int prefixlen);
+int rtnl_neigh_add(struct nl_sock *s, int ifindex, const struct ip_addr *a, const uint8_t mac[6]);
+/* First neighbour entry on ifindex with a link-layer address (for defaults). */
+int rtnl_neigh_first(struct nl_sock *s, int ifindex, int family, struct ip_addr *a,
+		     uint8_t mac[6]);
+/* First address of family on ifindex. */
+int rtnl_addr_first(struct nl_sock *s, int ifindex, int family, struct ip_addr *a);
+
+/* NETDEV_XDP_ACT_* bits (uapi linux/netdev.h, 6.3+; Debian 12 headers lack it). */
+enum {
+	PPB_XDP_ACT_BASIC = 1 << 0,
+	PPB_XDP_ACT_REDIRECT = 1 << 1,
+	PPB_XDP_ACT_NDO_XMIT = 1 << 2,
+	PPB_XDP_ACT_XSK_ZEROCOPY = 1 << 3,
+	PPB_XDP_ACT_HW_OFFLOAD = 1 << 4,
+	PPB_XDP_ACT_RX_SG = 1 << 5,
+	PPB_XDP_ACT_NDO_XMIT_SG = 1 << 6,
+};
+extern const char *const xdp_act_names[7];
+
+/* netdev genl family: XDP features of ifindex (-EOPNOTSUPP before 6.3). */
+int genl_xdp_features(int ifindex, uint64_t *features);
+/* page-pool-stats-get: 1 if the kernel has CONFIG_PAGE_POOL_STATS, 0 if not, <0 unknown. */
+int genl_page_pool_stats_supported(void);
+/* Driver name through the ethtool ioctl. */
+int ethtool_driver(const char *ifname, char *driver, size_t len);
+
+#endif

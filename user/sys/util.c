@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Pure helpers: number/address parsing, small file helpers. */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "sys/log.h"
+#include "sys/util.h"
+
+int parse_u64(const char *s, const char *what, uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
+		goto bad;
+	v = strtoull(s, &end, 0);
+	if (errno || *end)
+		goto bad;
+	if (v < min || v > max) {
+		pr_err("%s %s is out of range (%llu..%llu)\n", what, s, (unsigned long long)min,
+		       (unsigned long long)max);
+		return -ERANGE;
+	}
+	*out = v;
+	return 0;
+bad:
+	pr_err("%s '%s' is not a non-negative integer\n", what, s ? s : "");
+	return -EINVAL;
+}
+
+int parse_u32(const char *s, const char *what, uint32_t min, uint32_t max, uint32_t *out)
+{
+	uint64_t v;
+	int err = parse_u64(s, what, min, max, &v);
+
+	if (!err)
+		*out = (uint32_t)v;
+	return err;
+}
+
+int parse_seconds(const char *s, const char *what, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	if (!s || !*s || isspace((unsigned char)*s))
+		goto bad;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		goto bad;
+	if (v < min || v > max) {
+		pr_err("%s %s is out of range (%g..%g seconds)\n", what, s, min, max);
+		return -ERANGE;
+	}
+	*out = v;
+	return 0;
+bad:
+	pr_err("%s '%s' is not a number of seconds\n", what, s ? s : "");
+	return -EINVAL;
+}
+
+static int parse_cpu_num(const char **p, int nr_cpus, const char *what, const char *s)
+{
+	char *end;
+	long v;
+
+	if (!isdigit((unsigned char)**p)) {
+		pr_err("%s '%s' is not a CPU list (e.g. 0,2-3)\n", what, s);
+		return -EINVAL;
+	}
+	v = strtol(*p, &end, 10);
+	if (v < 0 || v >= nr_cpus) {
+		pr_err("%s: CPU %ld does not exist (this machine has CPUs 0-%d)\n", what, v,
+		       nr_cpus - 1);
+		return -ERANGE;
+	}
+	*p = end;
+	return (int)v;
+}
+
+int parse_cpu_list(const char *s, const char *what, int nr_cpus, bool *set)
+{
+	const char *p = s;
+	int n = 0;
+
+	memset(set, 0, sizeof(bool) * nr_cpus);
+	if (!s || !*s) {
+		pr_err("%s: empty CPU list\n", what);
+		return -EINVAL;
+	}
+	while (*p) {
+		int lo = parse_cpu_num(&p, nr_cpus, what, s), hi;
+
+		if (lo < 0)
+			return lo;
+		hi = lo;
+		if (*p == '-') {
+			p++;
+			hi = parse_cpu_num(&p, nr_cpus, what, s);
+			if (hi < 0)
+				return hi;
+			if (hi < lo) {
+				pr_err("%s '%s': range %d-%d is reversed\n", what, s, lo, hi);
+				return -EINVAL;
+			}
+		}
+		for (int c = lo; c <= hi; c++)
+			n += !set[c], set[c] = true;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p) {
+			pr_err("%s '%s' is not a CPU list (e.g. 0,2-3)\n", what, s);
+			return -EINVAL;
+		}
+	}
+	return n;
+}
+
+int parse_mac(const char *s, const char *what, uint8_t mac[6])
+{
+	unsigned int b[6];
+	char tail;
+
+	if (!s || sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+			 &tail) != 6 || strlen(s) != 17) {
+		pr_err("%s '%s' is not a MAC address (aa:bb:cc:dd:ee:ff)\n", what, s ? s : "");
+		return -EINVAL;
+	}
+	for (int i = 0; i < 6; i++)
+		mac[i] = (uint8_t)b[i];
+	return 0;
+}
+
+int parse_ip(const char *s, const char *what, struct ip_addr *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (s && inet_pton(AF_INET, s, &out->v4) == 1) {
+		out->family = AF_INET;
+		return 0;
+	}
+	if (s && inet_pton(AF_INET6, s, &out->v6) == 1) {
+		out->family = AF_INET6;
+		return 0;
+	}
+	pr_err("%s '%s' is not an IPv4 or IPv6 address\n", what, s ? s : "");
+	return -EINVAL;
+}
+
+void format_mac(const uint8_t mac[6], char *buf, size_t len)
+{
+	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1], mac[2], mac[3], mac[4],
+		 mac[5]);
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+int read_file_str(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return (int)n;
+}
+
+int write_file_str(const char *path, const char *s)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+bool file_exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+bool cpu_is_online(int cpu)
+{
+	char path[96], buf[8];
+
+	if (cpu < 0 || cpu >= nr_possible_cpus())
+		return false;
+	if (cpu == 0)
+		return true; /* cpu0 often has no "online" file: it cannot go offline */
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	if (read_file_str(path, buf, sizeof(buf)) < 0)
+		return file_exists(path) ? false : true;
+	return buf[0] == '1';
+}
+
+int nr_possible_cpus(void)
+{
+	static int n;
+
+	if (!n) {
+		long v = sysconf(_SC_NPROCESSORS_CONF);
+
+		n = v > 0 ? (int)(v > MAX_CPUS ? MAX_CPUS : v) : 1;
+	}
+	return n;
+}
+
+int nr_online_cpus(void)
+{
+	long v = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return v > 0 ? (int)v : 1;
+}
+
+int check_writable(const char *path, const char *what)
+{
+	char dir[4096];
+	const char *slash;
+	int err = 0;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	/* Check without creating anything, so a failed run leaves no empty file. */
+	if (file_exists(path)) {
+		if (access(path, W_OK))
+			err = -errno;
+	} else {
+		slash = strrchr(path, '/');
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else
+			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path ?: 1), path);
+		if (access(dir, W_OK))
+			err = -errno;
+	}
+	if (err)
+		pr_err("%s: cannot write '%s': %s\n", what, path, strerror(-err));
+	return err;
+}
