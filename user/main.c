@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "cli/cli.h"
 #include "sys/log.h"
+#include "sys/log_libbpf.h"
 
 extern const struct cli_cmd cmd_probe, cmd_bench, cmd_load, cmd_gen, cmd_env, cmd_recipe, cmd_watch,
 	cmd_compare,

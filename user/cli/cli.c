@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/manpage.h"
 #include "sys/log.h"
 
 static const struct cli_opt common_opts[] = {

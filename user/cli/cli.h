@@ -49,7 +49,5 @@ extern const struct cli_cmd *const cli_commands[];
 
 int cli_main(int argc, char **argv);
 void cli_print_help(const struct cli_cmd *cmd, FILE *f);
-/* ppbench(8) in troff, from the same tables (manpage.c). */
-void cli_print_man(FILE *f);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/manpage.h"
 #include "sys/log.h"
 
 /* troff: a leading '.' or '\'' starts a request, '\' escapes, '-' is a hyphen. */

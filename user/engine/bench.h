@@ -1,88 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef PPBENCH_BENCHRUN_H
-#define PPBENCH_BENCHRUN_H
+#ifndef PPBENCH_ENGINE_BENCH_H
+#define PPBENCH_ENGINE_BENCH_H
 
-#include <stdbool.h>
-#include <stdint.h>
-#include "model/proof.h"
-#include "ppbench.h"
-#include "model/stats.h"
-#include "sys/tsc.h"
+#include "model/bench.h"
 
-struct bench_cfg {
-	bool want[NR_SCENARIOS];
-	uint32_t repeat;
-	uint64_t loops; /* 0: per-scenario default */
-	uint32_t cpu;
-	uint32_t batch;
-	bool batch_set; /* --batch given: also for ring-xcpu */
-	const char *iface;
-	int ifindex;
-	const char *json;
-	bool quiet;
-	bool overhead;
-};
-
-/* One CPU's figure of a scenario (ring-xcpu: producer and consumer). */
-struct cpu_fig {
-	int cpu;
-	const char *role;
-	uint64_t elems;
-	double *cycles; /* per timed run */
-	struct summary s;
-	double waited_ns; /* producer of a paced recipe: largest wait per element */
-};
-
-struct sc_result {
-	enum scenario_id id;
-	bool ok;
-	char reason[300];
-	const struct candidate *cand;
-	char recipe[200];
-	char method[200];
-	uint64_t loops;
-	uint32_t batch;
-	double *cycles, *ns; /* per timed run: the scenario figure */
-	struct summary cyc, nsec;
-	struct cpu_fig per_cpu[2];
-	int nr_cpu;
-	/* the time_bench line: the median run */
-	uint64_t tb_elems, tb_ns, tb_tsc;
-	/* proof */
-	struct proof proof;
-	struct ppb_pool_counts counts;
-	unsigned known;
-	uint64_t proof_elems;
-	uint64_t proof_drops; /* ring-xcpu: cpumap queue drops in the proof run */
-	const char *backend;
-	int foreign_probes; /* other BPF programs on page_pool hooks during the timed runs */
-	double delivered;   /* ring-xcpu: least share of a timed run's frames the consumer got */
-	/* path figure */
-	bool has_path;
-	double path_cycles;
-	char path_method[300];
-};
-
-struct bench_ctx {
-	struct bench_cfg *cfg;
-	struct tsc_info tsc;
-	bool live_frames;
-	bool fentry;
-	int nr_cpus; /* possible CPUs (per-CPU map entries) */
-	struct sc_result res[NR_SCENARIOS];
-	uint64_t t0;
-};
-
+/* --iface: the interface exists and has native XDP. */
 int bench_check_iface(struct bench_cfg *cfg);
 int bench_main(struct bench_cfg *cfg);
-int bench_overhead(struct bench_cfg *cfg);
-
-/* benchout.c */
-void bench_print_line(const struct bench_ctx *b, const struct sc_result *r);
-void bench_print_summary(const struct bench_ctx *b);
-int bench_write_json(const struct bench_ctx *b, const char *path, const char *cmdline);
-void bench_progress(const struct bench_ctx *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void bench_progress_done(const struct bench_ctx *b);
 
 #endif

@@ -27,7 +27,6 @@ struct load_cfg {
 	char *pending_action; /* "redirect"/"cpu" waiting for its positional argument */
 };
 
-/* loadrun.c */
 int load_main(struct load_cfg *cfg);
 
 #endif

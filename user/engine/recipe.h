@@ -7,6 +7,7 @@
 #include "sys/env.h"
 #include "loader/observer.h"
 #include "ppbench.h"
+#include "model/scenario.h"
 #include "loader/xdpobj.h"
 
 /*
@@ -14,16 +15,6 @@
  * (kernel-paths §6). Each runs on the private veth pair; bench times them
  * and the observer proves which path the pages took.
  */
-enum recipe_id {
-	RCP_LF_DROP,	   /* live frames, XDP_DROP (test-run pool) */
-	RCP_LF_VETH,	   /* live frames -> veth a, XDP_DROP on peer b */
-	RCP_VETH_TX,	   /* UDP a -> b, native XDP_TX on b (veth rq pool, skb path) */
-	RCP_GENERIC_FRAGS, /* UDP a -> b, generic xdp.frags XDP_DROP on b (system pool) */
-	RCP_XCPU,	   /* live frames -> cpumap on another CPU, remote XDP_DROP */
-	RCP_NIC_DROP,	   /* native XDP_DROP of an existing interface's own traffic */
-	NR_RECIPES,
-};
-
 struct recipe_params {
 	uint32_t batch;	 /* live frames batch size (1..256) */
 	uint32_t repeat; /* frames per BPF_PROG_RUN, or packets per run (socket recipes) */

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "ppbench.h"
+#include "model/snapshot.h"
 
 /*
  * The page_pool observer, as a library for commands (watch, bench, load):
@@ -18,26 +19,8 @@
  */
 struct observer;
 
-enum obs_backend { OBS_FENTRY, OBS_TRACEPOINT };
-
 struct obs_opts {
 	bool no_fentry; /* force the tracepoint backend (tests compare both) */
-};
-
-struct pool_snap {
-	struct ppb_pool_key key;
-	struct ppb_pool_info info;
-	struct ppb_pool_counts total;
-	struct ppb_pool_counts *percpu; /* nr_cpus entries */
-	int folded;			/* >0: this row sums that many pools */
-};
-
-struct obs_snapshot {
-	uint64_t ts_ns;
-	bool fentry; /* taken from the fentry backend */
-	int nr_cpus;
-	int nr_pools;
-	struct pool_snap *pools;
 };
 
 int obs_open(struct observer **o, const struct obs_opts *opts);
@@ -83,8 +66,5 @@ void obs_forget_dead(struct observer *o, const struct obs_snapshot *s);
 int obs_fold_kind(struct obs_snapshot *s, uint32_t kind, int max);
 /* Add pool p (its counts) into the folded row of its kind in s. */
 int obs_fold_into(struct obs_snapshot *s, const struct pool_snap *p);
-
-/* Flags of a pool as short words for output ("coarse,no-elems"). */
-void pool_flags_str(const struct ppb_pool_info *pi, enum obs_backend b, char *buf, size_t len);
 
 #endif

@@ -15,6 +15,7 @@
 #include "sys/util.h"
 #include "loader/kfeatures.h"
 #include "sys/log.h"
+#include "sys/log_libbpf.h"
 #include "loader/observer.h"
 #include "model/pkt.h"
 #include "loader/xdpobj.h"

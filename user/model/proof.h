@@ -1,33 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef PPBENCH_BENCH_H
-#define PPBENCH_BENCH_H
+#ifndef PPBENCH_PROOF_H
+#define PPBENCH_PROOF_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "engine/recipe.h"
-#include "model/stats.h"
-
-/* The bench scenarios (DESIGN §4.3), in the order they run. */
-enum scenario_id { SC_RING, SC_RING_XCPU, SC_FAST, SC_SLOW, NR_SCENARIOS };
-
-/* A candidate recipe for a scenario: the runner proves which path it takes. */
-struct candidate {
-	enum recipe_id recipe;
-	uint32_t batch;	 /* 0: the --batch value */
-	uint32_t repeat; /* frames per syscall; 0: all the loops in one syscall */
-	uint32_t size;	 /* frame size */
-	bool duration;	 /* timed by the kernel's test_run duration, not BPF samples */
-};
-
-struct scenario_def {
-	const char *name;
-	const char *isolates; /* the path, for the output */
-	uint64_t default_loops;
-	struct candidate cand[3];
-	int nr_cand;
-};
-extern const struct scenario_def scenario_defs[NR_SCENARIOS];
-int scenario_by_name(const char *name);
+#include "model/scenario.h"
 
 /* Purity and the path counts of a proof run (pure: unit-tested). */
 struct proof {

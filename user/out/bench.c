@@ -6,7 +6,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "engine/bench.h"
+#include "out/bench.h"
+#include "sys/util.h"
 #include "model/fmt.h"
 #include "out/hostinfo.h"
 #include "out/json.h"

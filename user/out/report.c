@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <stdlib.h>
 #include "model/counts.h"
-#include "loader/observer.h"
+#include "model/snapshot.h"
 #include "out/report.h"
 
 static void maybe_u64(struct json *j, const char *key, uint64_t v, bool known)

@@ -30,9 +30,4 @@ void pr_log(enum log_level lvl, const char *fmt, ...) __attribute__((format(prin
 #define pr_info(...) pr_log(LOG_INFO, __VA_ARGS__)
 #define pr_debug(...) pr_log(LOG_DEBUG, __VA_ARGS__)
 
-/* Route libbpf's messages through pr_log, one level down (xdp-tools habit). */
-void log_setup_libbpf(void);
-/* Capture libbpf's last warning so a failed load can name the reason in one line. */
-const char *log_last_libbpf_warning(void);
-
 #endif

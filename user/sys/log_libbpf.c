@@ -5,6 +5,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "sys/log.h"
+#include "sys/log_libbpf.h"
 
 static char last_libbpf_warn[256];
 

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_MODEL_BENCH_H
+#define PPBENCH_MODEL_BENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "ppbench.h"
+#include "model/proof.h"
+#include "model/scenario.h"
+#include "model/stats.h"
+#include "sys/tsc.h"
+
+/* A bench run: its configuration and what each scenario measured. */
+struct bench_cfg {
+	bool want[NR_SCENARIOS];
+	uint32_t repeat;
+	uint64_t loops; /* 0: per-scenario default */
+	uint32_t cpu;
+	uint32_t batch;
+	bool batch_set; /* --batch given: also for ring-xcpu */
+	const char *iface;
+	int ifindex;
+	const char *json;
+	bool quiet;
+	bool overhead;
+};
+
+/* One CPU's figure of a scenario (ring-xcpu: producer and consumer). */
+struct cpu_fig {
+	int cpu;
+	const char *role;
+	uint64_t elems;
+	double *cycles; /* per timed run */
+	struct summary s;
+	double waited_ns; /* producer of a paced recipe: largest wait per element */
+};
+
+struct sc_result {
+	enum scenario_id id;
+	bool ok;
+	char reason[300];
+	const struct candidate *cand;
+	char recipe[200];
+	char method[200];
+	uint64_t loops;
+	uint32_t batch;
+	double *cycles, *ns; /* per timed run: the scenario figure */
+	struct summary cyc, nsec;
+	struct cpu_fig per_cpu[2];
+	int nr_cpu;
+	/* the time_bench line: the median run */
+	uint64_t tb_elems, tb_ns, tb_tsc;
+	/* proof */
+	struct proof proof;
+	struct ppb_pool_counts counts;
+	unsigned known;
+	uint64_t proof_elems;
+	uint64_t proof_drops; /* ring-xcpu: cpumap queue drops in the proof run */
+	const char *backend;
+	int foreign_probes; /* other BPF programs on page_pool hooks during the timed runs */
+	double delivered;   /* ring-xcpu: least share of a timed run's frames the consumer got */
+	/* path figure */
+	bool has_path;
+	double path_cycles;
+	char path_method[300];
+};
+
+struct bench_ctx {
+	struct bench_cfg *cfg;
+	struct tsc_info tsc;
+	bool live_frames;
+	bool fentry;
+	int nr_cpus; /* possible CPUs (per-CPU map entries) */
+	struct sc_result res[NR_SCENARIOS];
+	uint64_t t0;
+};
+
+#endif

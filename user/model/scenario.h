@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_SCENARIO_H
+#define PPBENCH_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * The recipes bench can choose from (engine/recipe.c runs them); named here
+ * so that the scenario table below stays pure data.
+ */
+enum recipe_id {
+	RCP_LF_DROP,	   /* live frames, XDP_DROP (test-run pool) */
+	RCP_LF_VETH,	   /* live frames -> veth a, XDP_DROP on peer b */
+	RCP_VETH_TX,	   /* UDP a -> b, native XDP_TX on b (veth rq pool, skb path) */
+	RCP_GENERIC_FRAGS, /* UDP a -> b, generic xdp.frags XDP_DROP on b (system pool) */
+	RCP_XCPU,	   /* live frames -> cpumap on another CPU, remote XDP_DROP */
+	RCP_NIC_DROP,	   /* native XDP_DROP of an existing interface's own traffic */
+	NR_RECIPES,
+};
+
+/* The bench scenarios (DESIGN §4.3), in the order they run. */
+enum scenario_id { SC_RING, SC_RING_XCPU, SC_FAST, SC_SLOW, NR_SCENARIOS };
+
+/* A candidate recipe for a scenario: the runner proves which path it takes. */
+struct candidate {
+	enum recipe_id recipe;
+	uint32_t batch;	 /* 0: the --batch value */
+	uint32_t repeat; /* frames per syscall; 0: all the loops in one syscall */
+	uint32_t size;	 /* frame size */
+	bool duration;	 /* timed by the kernel's test_run duration, not BPF samples */
+};
+
+struct scenario_def {
+	const char *name;
+	const char *isolates; /* the path, for the output */
+	uint64_t default_loops;
+	struct candidate cand[3];
+	int nr_cand;
+};
+extern const struct scenario_def scenario_defs[NR_SCENARIOS];
+int scenario_by_name(const char *name);
+
+#endif
