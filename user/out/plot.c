@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The SVG of ppbench plot: one group per scenario, one box per file
+ * (quartiles, median line, mean dot, min-max whiskers) on a common linear
+ * axis from 0. Plain SVG 1.1 with no scripts or external fonts.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "model/stats.h"
+#include "out/plot.h"
+#include "sys/log.h"
+#include "sys/util.h"
+
+/* Geometry, in SVG user units (pixels). */
+#define PLOT_TOP 70
+#define PLOT_H 300
+#define PLOT_LEFT 80
+#define BOX_W 34
+#define GROUP_GAP 36
+#define LEGEND_MIN_W 190
+
+/* Okabe-Ito: distinguishable with the common colour-vision deficiencies. */
+static const char *const palette[] = { "#0072b2", "#e69f00", "#009e73", "#d55e00",
+				       "#cc79a7", "#56b4e9", "#f0e442", "#000000" };
+
+/* Text content and attribute values: escape what XML reserves. */
+static void xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+static int fill_box(struct box *b, const struct result_stat *st)
+{
+	struct summary s;
+	int err = summarize(st->runs, st->nruns, &s);
+
+	err = err ?: quartiles(st->runs, st->nruns, &b->q1, &b->q3);
+	if (err)
+		return err;
+	b->have = true;
+	b->min = s.min;
+	b->max = s.max;
+	b->median = s.median;
+	b->mean = s.mean;
+	b->n = s.n;
+	return 0;
+}
+
+/* Largest value on the axis and a 1-2-5 tick step giving 4 to 10 ticks. */
+static void y_scale(struct plot *p)
+{
+	double top = 0, raw, mag, frac;
+
+	for (size_t s = 0; s < p->nscn; s++)
+		for (size_t f = 0; f < p->nfiles; f++)
+			if (p->box[s][f].have)
+				top = fmax(top, p->box[s][f].max);
+	if (top <= 0)
+		top = 1;
+	raw = top / 5;
+	mag = pow(10, floor(log10(raw)));
+	frac = raw / mag;
+	p->ystep = (frac <= 1 ? 1 : frac <= 2 ? 2 : frac <= 5 ? 5 : 10) * mag;
+	p->ymax = ceil(top * 1.08 / p->ystep) * p->ystep;
+}
+
+int build_plot(struct plot *p)
+{
+	int err;
+
+	for (size_t s = 0; s < p->nscn; s++) {
+		for (size_t f = 0; f < p->nfiles; f++) {
+			const struct result_scenario *sc = result_find(&p->res[f], p->scn[s]);
+
+			if (!sc || !sc->ok)
+				continue;
+			err = fill_box(&p->box[s][f], p->cfg->ns ? &sc->ns : &sc->cycles);
+			if (err)
+				return err;
+		}
+	}
+	y_scale(p);
+	/* Room for the longest label at about 7 px per character of the 12 px font. */
+	p->legend_w = LEGEND_MIN_W;
+	for (size_t f = 0; f < p->nfiles; f++)
+		p->legend_w = fmax(p->legend_w, 40 + 7 * strlen(p->label[f]));
+	p->width = PLOT_LEFT + p->nscn * (p->nfiles * BOX_W + GROUP_GAP) + 20 + p->legend_w;
+	if (p->width < 560)
+		p->width = 560;
+	p->height = fmax(PLOT_TOP + PLOT_H + 70, PLOT_TOP + 22 * p->nfiles + 70);
+	return 0;
+}
+
+static double y_of(const struct plot *p, double v)
+{
+	return PLOT_TOP + PLOT_H - v / p->ymax * PLOT_H;
+}
+
+static void svg_axes(FILE *f, const struct plot *p)
+{
+	int right = p->width - p->legend_w - 10;
+	char num[32];
+
+	for (double v = 0; v <= p->ymax + p->ystep / 2; v += p->ystep) {
+		double y = y_of(p, v);
+
+		snprintf(num, sizeof(num), "%g", v);
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
+			   "stroke=\"#dddddd\"/>\n", PLOT_LEFT, y, right, y);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			PLOT_LEFT - 6, y + 4, num);
+	}
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n",
+		PLOT_LEFT, PLOT_TOP, PLOT_LEFT, PLOT_TOP + PLOT_H);
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n",
+		PLOT_LEFT, PLOT_TOP + PLOT_H, right, PLOT_TOP + PLOT_H);
+	fprintf(f, "<text transform=\"translate(22,%d) rotate(-90)\" text-anchor=\"middle\" "
+		   "font-size=\"13\">%s</text>\n", PLOT_TOP + PLOT_H / 2,
+		p->cfg->ns ? "ns per element" : "TSC cycles per element");
+}
+
+static void svg_box(FILE *f, const struct plot *p, size_t s, size_t i, double x)
+{
+	const struct box *b = &p->box[s][i];
+	const char *col = palette[i % ARRAY_SIZE(palette)];
+	double cx = x + BOX_W / 2.0, w = BOX_W - 8;
+
+	if (!b->have) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">"
+			   "n/a</text>\n", cx, PLOT_TOP + PLOT_H - 4);
+		return;
+	}
+	fprintf(f, "<g stroke=\"%s\" stroke-width=\"2\"><title>", col);
+	xml_text(f, p->scn[s]);
+	fprintf(f, ", ");
+	xml_text(f, p->label[i]);
+	fprintf(f, ": median %.2f, mean %.2f, min %.2f, max %.2f, n %zu</title>\n", b->median,
+		b->mean, b->min, b->max, b->n);
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cx,
+		y_of(p, b->min), cx, y_of(p, b->max));
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cx - w / 4,
+		y_of(p, b->min), cx + w / 4, y_of(p, b->min));
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cx - w / 4,
+		y_of(p, b->max), cx + w / 4, y_of(p, b->max));
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+		   "fill-opacity=\"0.35\"/>\n", cx - w / 2, y_of(p, b->q3), w,
+		fmax(1, y_of(p, b->q1) - y_of(p, b->q3)), col);
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke-width=\"3\"/>\n",
+		cx - w / 2, y_of(p, b->median), cx + w / 2, y_of(p, b->median));
+	fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#ffffff\"/>\n</g>\n", cx,
+		y_of(p, b->mean));
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">"
+		   "%.*f</text>\n", cx, y_of(p, b->max) - 6, b->median < 100 ? 1 : 0, b->median);
+}
+
+static void svg_groups(FILE *f, const struct plot *p)
+{
+	int gw = p->nfiles * BOX_W + GROUP_GAP;
+
+	for (size_t s = 0; s < p->nscn; s++) {
+		double x0 = PLOT_LEFT + s * gw + GROUP_GAP / 2.0;
+
+		fprintf(f, "<g class=\"scenario\">\n");
+		for (size_t i = 0; i < p->nfiles; i++)
+			svg_box(f, p, s, i, x0 + i * BOX_W);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">",
+			x0 + p->nfiles * BOX_W / 2.0, PLOT_TOP + PLOT_H + 20);
+		xml_text(f, p->scn[s]);
+		fprintf(f, "</text>\n</g>\n");
+	}
+}
+
+static void svg_legend(FILE *f, const struct plot *p)
+{
+	int x = p->width - p->legend_w + 4, y = PLOT_TOP + 6;
+
+	for (size_t i = 0; i < p->nfiles; i++, y += 22) {
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>\n", x,
+			y, palette[i % ARRAY_SIZE(palette)]);
+		fprintf(f, "<text x=\"%d\" y=\"%d\">", x + 20, y + 12);
+		xml_text(f, p->label[i]);
+		fprintf(f, "</text>\n");
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#555555\">"
+		   "<tspan x=\"%d\" dy=\"0\">box: quartiles, bar: median,</tspan>"
+		   "<tspan x=\"%d\" dy=\"13\">dot: mean, whiskers: min-max</tspan>"
+		   "<tspan x=\"%d\" dy=\"13\">over the repetitions</tspan></text>\n",
+		x, y + 14, x, x, x);
+}
+
+static int write_svg(const struct plot *p, FILE *f)
+{
+	const struct result_host *h = &p->res[0].host;
+
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		   "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
+		   "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, "
+		   "Helvetica, sans-serif\" font-size=\"12\" fill=\"#222222\">\n",
+		p->width, p->height, p->width, p->height);
+	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
+	fprintf(f, "<text x=\"%d\" y=\"28\" font-size=\"17\" font-weight=\"bold\">", PLOT_LEFT);
+	xml_text(f, p->cfg->title ? p->cfg->title : "page_pool scenario cost per element");
+	fprintf(f, "</text>\n<text x=\"%d\" y=\"48\" font-size=\"11\" fill=\"#555555\">",
+		PLOT_LEFT);
+	xml_text(f, h->cpu_model);
+	fprintf(f, ", TSC %.3f GHz, kernel ", h->tsc_hz / 1e9);
+	xml_text(f, h->kernel);
+	fprintf(f, p->nfiles > 1 ? " (first file)</text>\n" : "</text>\n");
+	svg_axes(f, p);
+	svg_groups(f, p);
+	svg_legend(f, p);
+	fprintf(f, "</svg>\n");
+	return fflush(f) || ferror(f) ? -EIO : 0;
+}
+
+int output_svg(const struct plot *p, const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	int err;
+
+	if (!f) {
+		pr_err("cannot write '%s': %s\n", path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	err = write_svg(p, f);
+	if (f != stdout && fclose(f))
+		err = -EIO;
+	if (err) {
+		pr_err("writing '%s' failed\n", path);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_OUT_PLOT_H
+#define PPBENCH_OUT_PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "model/result.h"
+
+#define MAX_FILES 16
+#define MAX_SCN 32
+
+/* What to plot: the command line of ppbench plot. */
+struct plot_cfg {
+	const char *output, *title;
+	const char *files[MAX_FILES];
+	const char *labels[MAX_FILES]; /* NULL: the file's base name */
+	size_t nfiles;
+	const char *next_label; /* --label waiting for its file */
+	bool ns;
+	char scenarios[256];
+};
+
+/* One file's figures for one scenario. */
+struct box {
+	bool have;
+	double min, q1, median, q3, max, mean;
+	size_t n;
+};
+
+/* The picture: the loaded files, their boxes, the scale and the size. */
+struct plot {
+	const struct plot_cfg *cfg;
+	struct result res[MAX_FILES];
+	const char *label[MAX_FILES];
+	size_t nfiles;
+	const char *scn[MAX_SCN];
+	size_t nscn;
+	struct box box[MAX_SCN][MAX_FILES];
+	double ymax, ystep;
+	int width, height, legend_w;
+};
+
+/* Boxes, axis scale and picture size from the loaded files; 0 or -errno. */
+int build_plot(struct plot *p);
+/* Writes the SVG to PATH ("-": stdout); returns an exit code. */
+int output_svg(const struct plot *p, const char *path);
+
+#endif
