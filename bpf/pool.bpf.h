@@ -88,24 +88,17 @@ struct {
 	__type(value, struct proof_cpu);
 } proof_cpu SEC(".maps");
 
-/* Run-time switches shared by the observer and the XDP objects. */
-struct obs_ctl {
-	__u32 elems_active; /* an XDP program of ours counts allocations: it alone
-			     * (and flushes) keeps the allocation-side ledger */
-	__u32 pad;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct obs_ctl);
+	__type(value, struct ppb_obs_ctl);
 } obs_ctl SEC(".maps");
 
 static __always_inline bool elems_active(void)
 {
 	__u32 zero = 0;
-	struct obs_ctl *c = bpf_map_lookup_elem(&obs_ctl, &zero);
+	struct ppb_obs_ctl *c = bpf_map_lookup_elem(&obs_ctl, &zero);
 
 	return c && c->elems_active;
 }

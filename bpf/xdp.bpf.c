@@ -17,9 +17,6 @@
 #include "ppbench.h"
 #include "pool.bpf.h"
 
-/* Who counts the allocations of a pool in proof runs (exactly one program). */
-enum role { ROLE_ACTION, ROLE_GEN, ROLE_SECOND, NR_ROLES };
-
 const volatile __u32 sample_shift = 10;	 /* timing sample every 1024 elements */
 const volatile __u32 action = PPB_ACT_DROP; /* ppb_xdp_act */
 const volatile __u32 remote_action = XDP_DROP;
@@ -32,13 +29,13 @@ __u64 run_gen;	     /* bumped before each run: spans never cross runs */
 __u32 proof;	     /* sample pool state every 2^proof_shift frames per CPU */
 __u32 proof_shift;   /* 0 in proof runs; load uses 6 (cheap, still < any ring size) */
 __u32 napi_clock;    /* ACTION timing per NAPI poll (load) instead of every 2^n elements */
-__u32 elems_role;    /* enum role whose frames are the pool's allocations */
+__u32 elems_role;    /* enum ppb_role whose frames are the pool's allocations */
 __u64 vmemmap_k;     /* virt_to_page: page = k + (va >> 12) * sizeof(struct page) */
 __u64 calib_pool;    /* calibration: the test-run pool of the last frame */
 __u64 calib_page;    /* ... and its page, for user space to check k */
 __u32 cpu_target;    /* cpumap key (= CPU) for PPB_ACT_CPU */
 /* Filters of the error tracepoints: our programs, our target device, our cpumap. */
-__u32 prog_id[NR_ROLES];
+__u32 prog_id[PPB_NR_ROLES];
 __u32 xmit_ifindex;
 __u32 xmit_netns;
 __u32 cpumap_id;
@@ -46,7 +43,7 @@ __u64 pace_offset;   /* producer minus consumer frames when the run began */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, NR_ROLES);
+	__uint(max_entries, PPB_NR_ROLES);
 	__type(key, __u32);
 	__type(value, struct ppb_xdp_stats);
 } xdp_stats SEC(".maps");
@@ -291,7 +288,7 @@ struct pace {
 static long pace_poll(__u64 i, void *arg)
 {
 	struct pace *p = arg;
-	__u32 key = ROLE_SECOND;
+	__u32 key = PPB_ROLE_SECOND;
 	struct ppb_xdp_stats *r = bpf_map_lookup_percpu_elem(&xdp_stats, &key, p->cpu);
 
 	if (!r || p->sent - r->packets < pace_limit) {
@@ -336,7 +333,7 @@ static __always_inline void pace(struct ppb_xdp_stats *st)
 SEC("xdp")
 int ppb_xdp_act(struct xdp_md *ctx)
 {
-	struct ppb_xdp_stats *st = account(ctx, ROLE_ACTION, napi_clock);
+	struct ppb_xdp_stats *st = account(ctx, PPB_ROLE_ACTION, napi_clock);
 
 	if (action == PPB_ACT_CPU && pace_limit && st)
 		pace(st);
@@ -362,7 +359,7 @@ int ppb_xdp_gen_bare(struct xdp_md *ctx)
 SEC("xdp")
 int ppb_xdp_gen(struct xdp_md *ctx)
 {
-	account(ctx, ROLE_GEN, false);
+	account(ctx, PPB_ROLE_GEN, false);
 	if (gen_ifindex)
 		return bpf_redirect(gen_ifindex, 0);
 	return bpf_redirect_map(&tx_devmap, 0, 0);
@@ -380,7 +377,7 @@ int ppb_xdp_bare(struct xdp_md *ctx)
 SEC("xdp/cpumap")
 int ppb_cpumap_prog(struct xdp_md *ctx)
 {
-	account(ctx, ROLE_SECOND, true);
+	account(ctx, PPB_ROLE_SECOND, true);
 	if (remote_action == XDP_REDIRECT)
 		return bpf_redirect_map(&tx_devmap, 0, 0);
 	return remote_action;
@@ -394,7 +391,7 @@ int ppb_cpumap_prog(struct xdp_md *ctx)
 SEC("raw_tp/xdp_cpumap_kthread")
 int BPF_PROG(ppb_tp_cpumap_kthread)
 {
-	batch_end(ROLE_SECOND);
+	batch_end(PPB_ROLE_SECOND);
 	return 0;
 }
 
@@ -404,7 +401,7 @@ int BPF_PROG(ppb_tp_cpumap_kthread)
 SEC("raw_tp/napi_poll")
 int BPF_PROG(ppb_tp_napi_clock)
 {
-	batch_end(ROLE_ACTION);
+	batch_end(PPB_ROLE_ACTION);
 	return 0;
 }
 
@@ -480,7 +477,7 @@ int BPF_PROG(ppb_tp_cpumap_enqueue, int map_id, unsigned int processed, unsigned
 SEC("xdp/devmap")
 int ppb_devmap_prog(struct xdp_md *ctx)
 {
-	account(ctx, ROLE_SECOND, false);
+	account(ctx, PPB_ROLE_SECOND, false);
 	return remote_action;
 }
 

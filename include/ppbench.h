@@ -125,6 +125,13 @@ struct ppb_obs_config {
 	__u32 nr_cpus;		  /* possible CPUs */
 };
 
+/* Run-time switches shared by the observer and the XDP objects (array map obs_ctl, index 0). */
+struct ppb_obs_ctl {
+	__u32 elems_active; /* an XDP program of ours counts allocations: it alone
+			     * (and flushes) keeps the allocation-side ledger */
+	__u32 pad;
+};
+
 /* ---- XDP programs ------------------------------------------------------ */
 
 enum ppb_action {
@@ -133,6 +140,18 @@ enum ppb_action {
 	PPB_ACT_TX = 2,
 	PPB_ACT_REDIRECT = 3, /* devmap index 0 */
 	PPB_ACT_CPU = 4,      /* cpumap index 0 */
+};
+
+/*
+ * Roles of our XDP programs: the index of a program's statistics (xdp_stats)
+ * and of its id (prog_id[]). In proof runs exactly one role counts the
+ * allocations of a pool (elems_role).
+ */
+enum ppb_role {
+	PPB_ROLE_ACTION, /* ppb_xdp_act: the action program */
+	PPB_ROLE_GEN,	 /* ppb_xdp_gen: the live-frames generator */
+	PPB_ROLE_SECOND, /* ppb_cpumap_prog, ppb_devmap_prog: the second stage */
+	PPB_NR_ROLES,
 };
 
 /* Per-CPU statistics of one XDP program (percpu array, index 0). */
@@ -158,5 +177,15 @@ struct ppb_xdp_errs {
 	__u64 cpumap_drops; /* xdp_cpumap_enqueue on our cpumap: remote queue full */
 	__u64 pad[3];
 };
+
+/* Sizes a multiple of 8, checked by both compilers (see the top of this file). */
+_Static_assert(sizeof(struct ppb_pool_key) % 8 == 0, "struct ppb_pool_key");
+_Static_assert(sizeof(struct ppb_pool_state) % 8 == 0, "struct ppb_pool_state");
+_Static_assert(sizeof(struct ppb_pool_info) % 8 == 0, "struct ppb_pool_info");
+_Static_assert(sizeof(struct ppb_pool_counts) % 8 == 0, "struct ppb_pool_counts");
+_Static_assert(sizeof(struct ppb_obs_config) % 8 == 0, "struct ppb_obs_config");
+_Static_assert(sizeof(struct ppb_obs_ctl) % 8 == 0, "struct ppb_obs_ctl");
+_Static_assert(sizeof(struct ppb_xdp_stats) % 8 == 0, "struct ppb_xdp_stats");
+_Static_assert(sizeof(struct ppb_xdp_errs) % 8 == 0, "struct ppb_xdp_errs");
 
 #endif

@@ -25,6 +25,7 @@
 #include "sys/log.h"
 #include "loader/observer.h"
 #include "sys/util.h"
+#include "sys/cpus.h"
 
 enum { OPT_SCENARIO = 1, OPT_REPEAT, OPT_LOOPS, OPT_CPU, OPT_BATCH, OPT_IFACE, OPT_JSON,
        OPT_QUIET, OPT_OVERHEAD };

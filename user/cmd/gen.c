@@ -100,9 +100,9 @@ static int gen_opt(void *c, int key, const char *arg)
 	case OPT_DURATION:
 		return parse_seconds(arg, "--duration", 0.1, 31536000, &cfg->duration);
 	case OPT_CPUS:
-		err = parse_cpu_list(arg, "--cpus", nr_possible_cpus(), cfg->cpus);
+		err = parse_cpu_list(arg, "--cpus", gen_possible_cpus(), cfg->cpus);
 		cfg->nr_cpus = err;
-		for (int i = 0; err > 0 && i < nr_possible_cpus(); i++)
+		for (int i = 0; err > 0 && i < gen_possible_cpus(); i++)
 			if (cfg->cpus[i] && !cpu_is_online(i)) {
 				pr_err("--cpus: CPU %d is offline\n", i);
 				return -EINVAL;

@@ -17,6 +17,7 @@
 #include "sys/log.h"
 #include "sys/nl.h"
 #include "sys/util.h"
+#include "sys/cpus.h"
 
 enum {
 	OPT_ACTION = 1,

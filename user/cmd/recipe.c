@@ -18,6 +18,7 @@
 #include "engine/recipe.h"
 #include "out/report.h"
 #include "sys/util.h"
+#include "sys/cpus.h"
 
 struct recipe_cfg {
 	struct recipe_params p;
@@ -208,17 +209,17 @@ static int report(const struct recipe_cfg *cfg, int id, struct observer *obs,
 	if (cfg->kv)
 		printf("backend=%s\nelems=%llu\npackets.action=%llu\npackets.second=%llu\n",
 		       obs_backend_name(obs), (unsigned long long)res->elems,
-		       (unsigned long long)res->roles[ROLE_ACTION].total.packets,
-		       (unsigned long long)res->roles[ROLE_SECOND].total.packets);
+		       (unsigned long long)res->roles[PPB_ROLE_ACTION].total.packets,
+		       (unsigned long long)res->roles[PPB_ROLE_SECOND].total.packets);
 	if (j) {
 		json_obj_begin(j, NULL);
 		json_str(j, "recipe", recipes[id].name);
 		json_str(j, "backend", obs_backend_name(obs));
 		json_u64(j, "elems", res->elems);
 		json_obj_begin(j, "packets");
-		json_u64(j, "action", res->roles[ROLE_ACTION].total.packets);
-		json_u64(j, "gen", res->roles[ROLE_GEN].total.packets);
-		json_u64(j, "second", res->roles[ROLE_SECOND].total.packets);
+		json_u64(j, "action", res->roles[PPB_ROLE_ACTION].total.packets);
+		json_u64(j, "gen", res->roles[PPB_ROLE_GEN].total.packets);
+		json_u64(j, "second", res->roles[PPB_ROLE_SECOND].total.packets);
 		json_u64(j, "cpumap_drops", res->cpumap_drops);
 		json_obj_end(j);
 		json_arr_begin(j, "pools");

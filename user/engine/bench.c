@@ -19,6 +19,7 @@
 #include "loader/observer.h"
 #include "out/report.h"
 #include "sys/util.h"
+#include "sys/cpus.h"
 #include "loader/xdpobj.h"
 #include <unistd.h>
 
@@ -154,7 +155,7 @@ static void describe(const struct sc_env *e, const struct candidate *c,
 
 static uint64_t remote_elems(const struct recipe_result *res, int cpu)
 {
-	return cpu >= 0 ? res->roles[ROLE_SECOND].percpu[cpu].packets : 0;
+	return cpu >= 0 ? res->roles[PPB_ROLE_SECOND].percpu[cpu].packets : 0;
 }
 
 /* Proof run: path counts of the recipe on this kernel. */
@@ -193,7 +194,7 @@ static double ns_to_cycles(const struct bench_ctx *b, double ns)
 }
 
 /* ns per element of a role on a CPU, from the BPF timing samples. */
-static double role_ns(const struct recipe_result *res, enum xdp_role role, int cpu)
+static double role_ns(const struct recipe_result *res, enum ppb_role role, int cpu)
 {
 	const struct ppb_xdp_stats *st = &res->roles[role].percpu[cpu];
 
@@ -201,7 +202,7 @@ static double role_ns(const struct recipe_result *res, enum xdp_role role, int c
 }
 
 /* Traffic spread over CPUs by the NIC (RSS): one figure over all of them. */
-static double role_ns_all(const struct recipe_result *res, enum xdp_role role, int nr_cpus)
+static double role_ns_all(const struct recipe_result *res, enum ppb_role role, int nr_cpus)
 {
 	uint64_t ns = 0, elems = 0;
 
@@ -230,7 +231,7 @@ static void xcpu_run_checks(struct sc_result *r, const struct ppb_xdp_stats *pro
 static int timed_run(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
 		     struct sc_result *r, int i)
 {
-	enum xdp_role role = recipes[c->recipe].elems_role;
+	enum ppb_role role = recipes[c->recipe].elems_role;
 	int cpu = e->b->cfg->cpu, err;
 	struct recipe_result res;
 	double ns, cons = 0;
@@ -245,11 +246,11 @@ static int timed_run(struct sc_env *e, struct recipe_ctx *rc, const struct candi
 	else
 		ns = role_ns(&res, role, cpu);
 	if (c->recipe == RCP_XCPU) {
-		cons = role_ns(&res, ROLE_SECOND, e->remote_cpu);
+		cons = role_ns(&res, PPB_ROLE_SECOND, e->remote_cpu);
 		r->per_cpu[0].cycles[i] = ns_to_cycles(e->b, ns);
 		r->per_cpu[1].cycles[i] = ns_to_cycles(e->b, cons);
 		r->per_cpu[0].elems = res.roles[role].percpu[cpu].packets;
-		r->per_cpu[1].elems = res.roles[ROLE_SECOND].percpu[e->remote_cpu].packets;
+		r->per_cpu[1].elems = res.roles[PPB_ROLE_SECOND].percpu[e->remote_cpu].packets;
 		xcpu_run_checks(r, &res.roles[role].percpu[cpu]);
 	} else {
 		r->per_cpu[0].cycles[i] = ns_to_cycles(e->b, ns);
@@ -559,7 +560,9 @@ static int bench_prepare(struct bench_ctx *b, struct sc_env *e, struct ppb_env *
 	if (tsc_calibrate(&b->tsc))
 		pr_warn("no TSC on this CPU: cycles are reported as ns\n");
 	b->live_frames = !ppb_probe_live_frames();
-	b->nr_cpus = libbpf_num_possible_cpus();
+	b->nr_cpus = nr_possible_cpus();
+	if (b->nr_cpus < 0)
+		return b->nr_cpus;
 	b->t0 = now_ns();
 	e->b = b;
 	e->remote_cpu = next_online_cpu(b->cfg->cpu);

@@ -82,7 +82,7 @@ static int start_senders(struct gen *g)
 	g->s = calloc(g->cfg->nr_cpus, sizeof(*g->s));
 	if (!g->s)
 		return -ENOMEM;
-	for (int cpu = 0; cpu < nr_possible_cpus(); cpu++) {
+	for (int cpu = 0; cpu < gen_possible_cpus(); cpu++) {
 		if (!g->cfg->cpus[cpu])
 			continue;
 		g->s[i] = (struct sender){ .g = g, .cpu = cpu };
@@ -121,7 +121,7 @@ struct gen_totals {
 
 static void read_totals(struct gen *g, struct gen_totals *t)
 {
-	int n = libbpf_num_possible_cpus();
+	int n = nr_possible_cpus(); /* > 0: xdpo_open() checked it */
 	struct ppb_xdp_errs e[n];
 
 	memset(t, 0, sizeof(*t));
@@ -218,7 +218,7 @@ static int check_flow(struct gen *g, const struct gen_totals *t)
 
 static int run(struct gen *g)
 {
-	uint64_t prev_sent[MAX_CPUS] = {}, last = g->t0, t;
+	uint64_t prev_sent[PPB_MAX_CPUS] = {}, last = g->t0, t;
 	struct gen_totals a = {}, b;
 	bool checked = false;
 	struct ticker tk;
@@ -280,7 +280,7 @@ int gen_main(struct gen_cfg *cfg)
 	stat("/proc/thread-self/ns/net", &st);
 	xdpo_set_err_filter(g.x, cfg->ifindex, (uint32_t)st.st_ino);
 	if (cfg->bare)
-		xdpo_track_prog(g.x, ROLE_GEN, "ppb_xdp_gen_bare");
+		xdpo_track_prog(g.x, PPB_ROLE_GEN, "ppb_xdp_gen_bare");
 	err = xdpo_attach_tracing(g.x);
 	g.pin_link = xdpo_pin_dispatcher(g.x, cfg->bare ? "ppb_xdp_gen_bare" : "ppb_xdp_gen",
 					 &g.pin_ns);

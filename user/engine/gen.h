@@ -4,7 +4,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "ppbench.h"
 #include "model/pkt.h"
+#include "sys/cpus.h"
 #include "sys/util.h"
 
 struct gen_cfg {
@@ -14,12 +16,20 @@ struct gen_cfg {
 	bool src_mac_set, dst_mac_set, src_ip_set, dst_ip_set, size_set;
 	uint64_t count;
 	double duration, interval;
-	bool cpus[MAX_CPUS];
+	bool cpus[PPB_MAX_CPUS];
 	int nr_cpus;
 	uint32_t batch;
 	bool bare, quiet;
 	const char *json;
 };
+
+/* CPUs gen can send from: the possible ones, at most PPB_MAX_CPUS (cpus[]); or -errno. */
+static inline int gen_possible_cpus(void)
+{
+	int n = nr_possible_cpus();
+
+	return n > PPB_MAX_CPUS ? PPB_MAX_CPUS : n;
+}
 
 /* Sends from one pinned thread per CPU of cfg->cpus, reports; returns an exit code. */
 int gen_main(struct gen_cfg *cfg);

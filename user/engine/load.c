@@ -23,6 +23,7 @@
 #include "sys/ticker.h"
 #include "sys/tsc.h"
 #include "sys/util.h"
+#include "sys/cpus.h"
 #include "loader/xdpobj.h"
 
 #define PROOF_SHIFT 6 /* a pool-state sample every 64 packets per CPU */
@@ -72,7 +73,7 @@ static int open_objects(struct load *l)
 	/* The observer's samplers need virt_to_page; without it no pool is found. */
 	if (l->obs && xdpo_calibrate(l->x))
 		pr_warn("cannot map packets to their page_pool: no path mix for them\n");
-	xdpo_set_proof(l->x, l->obs != NULL, PROOF_SHIFT, ROLE_ACTION);
+	xdpo_set_proof(l->x, l->obs != NULL, PROOF_SHIFT, PPB_ROLE_ACTION);
 	return l->obs ? obs_set_elems_active(l->obs, true) : 0;
 }
 
@@ -341,7 +342,7 @@ static void report_pools(struct load *l, const struct obs_snapshot *d, double se
 
 static int read_stats(struct load *l, struct ppb_xdp_stats **st, struct ppb_xdp_errs *e)
 {
-	return xdpo_stats(l->x, ROLE_ACTION, st[0]) ?: xdpo_stats(l->x, ROLE_SECOND, st[1]) ?:
+	return xdpo_stats(l->x, PPB_ROLE_ACTION, st[0]) ?: xdpo_stats(l->x, PPB_ROLE_SECOND, st[1]) ?:
 	       xdpo_errs(l->x, e);
 }
 
@@ -490,11 +491,13 @@ static void free_state(struct load *l)
 
 int load_main(struct load_cfg *cfg)
 {
-	struct load l = { .cfg = cfg, .link = -1, .nr_cpus = libbpf_num_possible_cpus(),
+	struct load l = { .cfg = cfg, .link = -1, .nr_cpus = nr_possible_cpus(),
 			  .reaper = { .pid = -1, .fd = -1 } };
 	uint64_t packets;
 	int err;
 
+	if (l.nr_cpus < 0)
+		return EXIT_FAIL;
 	tsc_calibrate(&l.tsc);
 	if (cfg->json && !(l.j = json_open(cfg->json, false)))
 		return EXIT_FAIL;

@@ -48,7 +48,7 @@ int bench_overhead(struct bench_cfg *cfg)
 	/* Pairs in alternating order (on-bare, bare-on): a drift of the machine
 	 * between the two runs of a pair cancels out over the pairs. */
 	for (uint32_t i = 0; i < reps; i++) {
-		xdpo_begin_run(x, false, ROLE_ACTION);
+		xdpo_begin_run(x, false, PPB_ROLE_ACTION);
 		if (i & 1)
 			bare[i] = wall_ns_per_frame(x, "ppb_xdp_bare", 0, n, pkt, sizeof(pkt));
 		on[i] = wall_ns_per_frame(x, "ppb_xdp_act", 0, n, pkt, sizeof(pkt));

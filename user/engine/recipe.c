@@ -18,18 +18,18 @@
 
 const struct recipe_desc recipes[NR_RECIPES] = {
 	[RCP_LF_DROP] = { "lf-drop", "live-frames BPF_PROG_RUN, XDP_DROP (test-run pool)", true,
-			  ROLE_ACTION },
+			  PPB_ROLE_ACTION },
 	[RCP_LF_VETH] = { "lf-veth", "live frames redirected out of veth a, XDP_DROP on peer b",
-			  true, ROLE_GEN },
+			  true, PPB_ROLE_GEN },
 	[RCP_VETH_TX] = { "veth-tx", "UDP a->b, native XDP_TX on veth b (rq pool, skb path)", false,
-			  ROLE_ACTION },
+			  PPB_ROLE_ACTION },
 	[RCP_GENERIC_FRAGS] = { "generic-frags",
 				"UDP a->b, generic-XDP xdp.frags XDP_DROP on b (system pool)",
-				false, ROLE_ACTION },
+				false, PPB_ROLE_ACTION },
 	[RCP_XCPU] = { "xcpu", "live frames redirected to a cpumap on another CPU, XDP_DROP there",
-		       true, ROLE_ACTION },
+		       true, PPB_ROLE_ACTION },
 	[RCP_NIC_DROP] = { "nic-drop", "native XDP_DROP of the traffic the interface receives "
-				       "(driver NAPI)", false, ROLE_ACTION, true },
+				       "(driver NAPI)", false, PPB_ROLE_ACTION, true },
 };
 
 struct recipe_ctx {
@@ -283,7 +283,7 @@ static int read_roles(struct recipe_ctx *c, struct ppb_xdp_stats **st)
 {
 	int n = xdpo_nr_cpus(c->x);
 
-	for (int r = 0; r < NR_ROLES; r++) {
+	for (int r = 0; r < PPB_NR_ROLES; r++) {
 		st[r] = calloc(n, sizeof(**st));
 		if (!st[r] || xdpo_stats(c->x, r, st[r]))
 			return -ENOMEM;
@@ -291,7 +291,7 @@ static int read_roles(struct recipe_ctx *c, struct ppb_xdp_stats **st)
 	return 0;
 }
 
-static uint64_t role_packets(struct recipe_ctx *c, enum xdp_role r)
+static uint64_t role_packets(struct recipe_ctx *c, enum ppb_role r)
 {
 	int n = xdpo_nr_cpus(c->x);
 	struct ppb_xdp_stats st[n];
@@ -345,9 +345,9 @@ static int drive_socket(struct recipe_ctx *c)
 }
 
 /* The program that sees every element last (after any queue or NAPI hop). */
-static enum xdp_role final_role(const struct recipe_ctx *c)
+static enum ppb_role final_role(const struct recipe_ctx *c)
 {
-	return c->id == RCP_XCPU ? ROLE_SECOND : ROLE_ACTION;
+	return c->id == RCP_XCPU ? PPB_ROLE_SECOND : PPB_ROLE_ACTION;
 }
 
 /* Frames still on their way (cpumap queue, peer NAPI): wait until all arrived. */
@@ -388,7 +388,7 @@ static void stats_delta(struct recipe_ctx *c, struct ppb_xdp_stats **a, struct p
 {
 	int n = xdpo_nr_cpus(c->x);
 
-	for (int r = 0; r < NR_ROLES; r++) {
+	for (int r = 0; r < PPB_NR_ROLES; r++) {
 		struct role_stats *rs = &res->roles[r];
 
 		rs->percpu = b[r];
@@ -418,7 +418,7 @@ static int drive_passive(struct recipe_ctx *c, uint64_t before, uint64_t want)
 	uint64_t t0 = now_ns(), seen;
 
 	for (;;) {
-		seen = role_packets(c, ROLE_ACTION) - before;
+		seen = role_packets(c, PPB_ROLE_ACTION) - before;
 		if (seen >= want)
 			return 0;
 		if (now_ns() - t0 > 10000000000ull + want * 10000ull) {
@@ -470,7 +470,7 @@ static uint64_t cpumap_drops(struct recipe_ctx *c)
 
 int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 {
-	struct ppb_xdp_stats *before[NR_ROLES] = {}, *after[NR_ROLES] = {};
+	struct ppb_xdp_stats *before[PPB_NR_ROLES] = {}, *after[PPB_NR_ROLES] = {};
 	struct obs_snapshot s0 = {}, s1 = {};
 	uint64_t t0, drops0;
 	int err;
@@ -484,8 +484,8 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 	xdpo_begin_run(c->x, proof, recipes[c->id].elems_role);
 	err = read_roles(c, before);
 	if (!err && c->id == RCP_XCPU)
-		xdpo_set_pace_offset(c->x, before[ROLE_ACTION][c->p.cpu].packets -
-						   before[ROLE_SECOND][c->p.remote_cpu].packets);
+		xdpo_set_pace_offset(c->x, before[PPB_ROLE_ACTION][c->p.cpu].packets -
+						   before[PPB_ROLE_SECOND][c->p.remote_cpu].packets);
 	drops0 = cpumap_drops(c);
 	t0 = now_ns();
 	err = err ?: drive(c, res);
@@ -514,7 +514,7 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 
 void recipe_result_free(struct recipe_result *res)
 {
-	for (int r = 0; r < NR_ROLES; r++)
+	for (int r = 0; r < PPB_NR_ROLES; r++)
 		free(res->roles[r].percpu);
 	obs_snapshot_free(&res->counts);
 	memset(res, 0, sizeof(*res));

@@ -30,7 +30,7 @@ struct recipe_desc {
 	const char *name;
 	const char *text; /* one line, printed as "recipe:" */
 	bool live;	  /* driven by live-frames BPF_PROG_RUN */
-	enum xdp_role elems_role;
+	enum ppb_role elems_role;
 	bool passive;	  /* waits for traffic that arrives by itself */
 };
 extern const struct recipe_desc recipes[NR_RECIPES];
@@ -47,7 +47,7 @@ struct recipe_result {
 	uint64_t wall_ns;
 	uint64_t duration_frames; /* live recipes: sum of duration x repeat ... */
 	double duration_ns_sum;	  /* ... so their ratio is the kernel's ns per frame */
-	struct role_stats roles[NR_ROLES];
+	struct role_stats roles[PPB_NR_ROLES];
 	uint64_t cpumap_drops;	  /* xcpu: frames the full cpumap queue dropped (producer CPU) */
 	bool proof;
 	struct obs_snapshot counts; /* observer delta (proof runs) */

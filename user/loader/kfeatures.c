@@ -26,6 +26,7 @@
 #include "sys/log.h"
 #include "sys/nl.h"
 #include "sys/util.h"
+#include "sys/cpus.h"
 #include "probe.skel.h"
 
 #ifndef ENOTSUPP

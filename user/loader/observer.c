@@ -14,6 +14,7 @@
 #include "sys/log_libbpf.h"
 #include "loader/observer.h"
 #include "sys/util.h"
+#include "sys/cpus.h"
 #include "observer.skel.h"
 
 struct observer {
@@ -127,7 +128,7 @@ static void setup_config(struct observer *o, bool fentry)
 	c->ksym_veth_xmit = ksym_addr("veth_xmit");
 	c->ksym_veth_poll = ksym_addr("veth_poll");
 	c->fentry = fentry;
-	c->nr_cpus = libbpf_num_possible_cpus();
+	c->nr_cpus = o->nr_cpus;
 }
 
 static int load(struct observer *o, bool fentry)
@@ -157,7 +158,12 @@ int obs_open(struct observer **out, const struct obs_opts *opts)
 
 	if (!o)
 		return -ENOMEM;
-	o->nr_cpus = libbpf_num_possible_cpus();
+	o->nr_cpus = nr_possible_cpus();
+	if (o->nr_cpus < 0) {
+		err = o->nr_cpus;
+		free(o);
+		return err;
+	}
 	if (want_fentry && !first_func(alloc_fns))
 		snprintf(o->fentry_reason, sizeof(o->fentry_reason), "no page_pool alloc function in BTF");
 	else if (!want_fentry)
@@ -298,7 +304,7 @@ int obs_ctl_fd(const struct observer *o)
 int obs_set_elems_active(struct observer *o, bool on)
 {
 	__u32 zero = 0;
-	struct { __u32 on, pad; } v = { on, 0 };
+	struct ppb_obs_ctl v = { .elems_active = on };
 
 	if (bpf_map_update_elem(obs_ctl_fd(o), &zero, &v, 0))
 		return -errno;

@@ -13,6 +13,7 @@
 #include <xdp/libxdp.h>
 #include "sys/env.h"
 #include "sys/util.h"
+#include "sys/cpus.h"
 #include "loader/kfeatures.h"
 #include "sys/log.h"
 #include "sys/log_libbpf.h"
@@ -42,7 +43,7 @@ static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
 	s->rodata->pace_limit = o->pace_limit;
 	if (o->obs)
 		memcpy((void *)&s->rodata->obs_cfg, obs_config(o->obs), sizeof(s->rodata->obs_cfg));
-	bpf_map__set_max_entries(s->maps.tx_cpumap, libbpf_num_possible_cpus());
+	bpf_map__set_max_entries(s->maps.tx_cpumap, nr_possible_cpus());
 	bpf_program__set_autoload(s->progs.ppb_cpumap_prog, o->second_stage);
 	bpf_program__set_autoload(s->progs.ppb_devmap_prog, o->second_stage);
 	bpf_program__set_autoload(s->progs.ppb_tp_cpumap_kthread,
@@ -95,7 +96,11 @@ int xdpo_open(struct xdpo **out, const struct xdpo_opts *o)
 
 	if (!x)
 		return -ENOMEM;
-	x->nr_cpus = libbpf_num_possible_cpus();
+	x->nr_cpus = nr_possible_cpus();
+	if (x->nr_cpus < 0) {
+		err = x->nr_cpus;
+		goto fail;
+	}
 	x->skel = xdp_bpf__open_opts(&oo);
 	if (!x->skel) {
 		err = -errno;
@@ -115,9 +120,9 @@ int xdpo_open(struct xdpo **out, const struct xdpo_opts *o)
 	if (err)
 		goto fail;
 	/* The error tracepoints count only our programs. */
-	x->skel->bss->prog_id[ROLE_ACTION] = prog_id(x->skel->progs.ppb_xdp_act);
-	x->skel->bss->prog_id[ROLE_GEN] = prog_id(x->skel->progs.ppb_xdp_gen);
-	x->skel->bss->prog_id[ROLE_SECOND] = prog_id(x->skel->progs.ppb_cpumap_prog);
+	x->skel->bss->prog_id[PPB_ROLE_ACTION] = prog_id(x->skel->progs.ppb_xdp_act);
+	x->skel->bss->prog_id[PPB_ROLE_GEN] = prog_id(x->skel->progs.ppb_xdp_gen);
+	x->skel->bss->prog_id[PPB_ROLE_SECOND] = prog_id(x->skel->progs.ppb_cpumap_prog);
 	x->skel->bss->cpumap_id = map_id(x->skel->maps.tx_cpumap);
 	*out = x;
 	return 0;
@@ -212,7 +217,7 @@ bool xdpo_calibrated(const struct xdpo *x)
 	return x->calibrated;
 }
 
-void xdpo_begin_run(struct xdpo *x, bool proof, enum xdp_role elems_role)
+void xdpo_begin_run(struct xdpo *x, bool proof, enum ppb_role elems_role)
 {
 	x->skel->bss->proof = proof && x->calibrated;
 	x->skel->bss->elems_role = elems_role;
@@ -224,7 +229,7 @@ void xdpo_set_pace_offset(struct xdpo *x, uint64_t offset)
 	x->skel->bss->pace_offset = offset;
 }
 
-int xdpo_stats(struct xdpo *x, enum xdp_role role, struct ppb_xdp_stats *percpu)
+int xdpo_stats(struct xdpo *x, enum ppb_role role, struct ppb_xdp_stats *percpu)
 {
 	__u32 key = role;
 
@@ -351,7 +356,7 @@ struct xdp_program *xdpo_libxdp_prog(struct xdpo *x, const char *prog)
 
 void xdpo_set_action_prog_id(struct xdpo *x, uint32_t id)
 {
-	x->skel->bss->prog_id[ROLE_ACTION] = id;
+	x->skel->bss->prog_id[PPB_ROLE_ACTION] = id;
 }
 
 int xdpo_set_devmap(struct xdpo *x, int ifindex, bool egress_prog)
@@ -407,7 +412,7 @@ int xdpo_attach_tracing(struct xdpo *x)
 	return 0;
 }
 
-void xdpo_set_proof(struct xdpo *x, bool on, uint32_t shift, enum xdp_role elems_role)
+void xdpo_set_proof(struct xdpo *x, bool on, uint32_t shift, enum ppb_role elems_role)
 {
 	x->skel->bss->proof_shift = shift;
 	x->skel->bss->elems_role = elems_role;
@@ -429,7 +434,7 @@ int xdpo_errs(struct xdpo *x, struct ppb_xdp_errs *percpu)
 	return 0;
 }
 
-void xdpo_track_prog(struct xdpo *x, enum xdp_role role, const char *name)
+void xdpo_track_prog(struct xdpo *x, enum ppb_role role, const char *name)
 {
 	struct bpf_program *p = xdpo_prog(x, name);
 

@@ -11,9 +11,6 @@ struct xdp_program;
 struct observer;
 struct bpf_program;
 
-/* Roles of the XDP programs (bpf/xdp.bpf.c enum role). */
-enum xdp_role { ROLE_ACTION, ROLE_GEN, ROLE_SECOND, NR_ROLES };
-
 struct xdpo_opts {
 	struct observer *obs;	 /* share its pool maps for proof runs (may be NULL) */
 	uint32_t action;	 /* PPB_ACT_* of ppb_xdp_act */
@@ -46,7 +43,7 @@ int xdpo_calibrate(struct xdpo *x);
 bool xdpo_calibrated(const struct xdpo *x);
 
 /* Next run: timing spans restart; proof on/off; who counts allocations. */
-void xdpo_begin_run(struct xdpo *x, bool proof, enum xdp_role elems_role);
+void xdpo_begin_run(struct xdpo *x, bool proof, enum ppb_role elems_role);
 /* Pacing: producer minus consumer frame counts now (all frames delivered). */
 void xdpo_set_pace_offset(struct xdpo *x, uint64_t offset);
 
@@ -57,15 +54,15 @@ int xdpo_live_run(struct xdpo *x, const char *prog, int ingress_ifindex, uint32_
 /* Attach the tracepoint programs the options asked for (links kept in x). */
 int xdpo_attach_tracing(struct xdpo *x);
 /* Proof sampling for continuous traffic: every 2^shift frames per CPU. */
-void xdpo_set_proof(struct xdpo *x, bool on, uint32_t shift, enum xdp_role elems_role);
+void xdpo_set_proof(struct xdpo *x, bool on, uint32_t shift, enum ppb_role elems_role);
 /* Filters of the error tracepoints (ids of our programs, target device, cpumap). */
 void xdpo_set_err_filter(struct xdpo *x, int xmit_ifindex, uint32_t xmit_netns);
 int xdpo_errs(struct xdpo *x, struct ppb_xdp_errs *percpu);
 /* Count the errors of program NAME as ROLE's (e.g. a bare variant). */
-void xdpo_track_prog(struct xdpo *x, enum xdp_role role, const char *name);
+void xdpo_track_prog(struct xdpo *x, enum ppb_role role, const char *name);
 
 /* Per-CPU stats of a role (nr_cpus entries, caller-allocated). */
-int xdpo_stats(struct xdpo *x, enum xdp_role role, struct ppb_xdp_stats *percpu);
+int xdpo_stats(struct xdpo *x, enum ppb_role role, struct ppb_xdp_stats *percpu);
 int xdpo_nr_cpus(const struct xdpo *x);
 
 /* bpf_link attachment in the calling thread's netns; returns the link fd (close

@@ -7,6 +7,7 @@
 #include "out/hostinfo.h"
 #include "sys/kconfig.h"
 #include "sys/util.h"
+#include "sys/cpus.h"
 
 /* Options that change what page_pool paths cost, or how a figure is taken. */
 const char *const host_config_options[] = {

@@ -205,39 +205,6 @@ bool file_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-bool cpu_is_online(int cpu)
-{
-	char path[96], buf[8];
-
-	if (cpu < 0 || cpu >= nr_possible_cpus())
-		return false;
-	if (cpu == 0)
-		return true; /* cpu0 often has no "online" file: it cannot go offline */
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	if (read_file_str(path, buf, sizeof(buf)) < 0)
-		return file_exists(path) ? false : true;
-	return buf[0] == '1';
-}
-
-int nr_possible_cpus(void)
-{
-	static int n;
-
-	if (!n) {
-		long v = sysconf(_SC_NPROCESSORS_CONF);
-
-		n = v > 0 ? (int)(v > MAX_CPUS ? MAX_CPUS : v) : 1;
-	}
-	return n;
-}
-
-int nr_online_cpus(void)
-{
-	long v = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return v > 0 ? (int)v : 1;
-}
-
 int check_writable(const char *path, const char *what)
 {
 	char dir[4096];

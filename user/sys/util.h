@@ -8,7 +8,6 @@
 #include <netinet/in.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define MAX_CPUS 1024
 
 /*
  * Parsers for command-line values. On bad input they print one line naming
@@ -36,9 +35,6 @@ uint64_t now_ns(void); /* CLOCK_MONOTONIC */
 int read_file_str(const char *path, char *buf, size_t len); /* trims a trailing newline */
 int write_file_str(const char *path, const char *s);
 bool file_exists(const char *path);
-bool cpu_is_online(int cpu);
-int nr_possible_cpus(void);
-int nr_online_cpus(void);
 /* Check that PATH can be created/written (for --json); prints the one-line error. */
 int check_writable(const char *path, const char *what);
 
