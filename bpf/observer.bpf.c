@@ -143,7 +143,7 @@ static __always_inline void teardown_begin(__u64 pool, __u64 netmem, struct ppb_
 	__u32 cache;
 
 	cache = BPF_CORE_READ(pp, alloc.count);
-	if (cache < 128)
+	if (cache < PPB_ALLOC_CACHE_SIZE)
 		bpf_probe_read_kernel(&slot, sizeof(slot), pool_cache_slot(pp, cache));
 	if (!obs_cfg.fentry && pool_lock(pi)) {
 		/* Undo the scrub's step in the baseline instead of in 'now'. */
@@ -414,25 +414,33 @@ static __always_inline int alloc_exit(void *ctx)
 	return 0;
 }
 
-SEC("fentry/page_pool_alloc_pages")
+/*
+ * The fentry/fexit programs below name no function in their section: which
+ * function a program attaches to depends on the kernel (page_pool_alloc_pages,
+ * _netmem or _netmems; the put and bulk functions likewise), so user space
+ * picks it at load time (setup_fentry() in user/loader/observer.c, with
+ * bpf_program__set_attach_target()) and does not load a program whose
+ * function this kernel lacks.
+ */
+SEC("fentry") /* target set at load time, see above */
 int BPF_PROG(ppb_fe_alloc)
 {
 	return alloc_enter(ctx);
 }
 
-SEC("fexit/page_pool_alloc_pages")
+SEC("fexit") /* target set at load time */
 int BPF_PROG(ppb_fx_alloc)
 {
 	return alloc_exit(ctx);
 }
 
-SEC("fentry/page_pool_alloc_pages")
+SEC("fentry") /* target set at load time */
 int BPF_PROG(ppb_fe_alloc2)
 {
 	return alloc_enter(ctx);
 }
 
-SEC("fexit/page_pool_alloc_pages")
+SEC("fexit") /* target set at load time */
 int BPF_PROG(ppb_fx_alloc2)
 {
 	return alloc_exit(ctx);
@@ -489,7 +497,7 @@ static __always_inline int put_exit(void *ctx)
 			c->ret_release_ns += t1 - s->put_t0; /* counted by ppb_tp_release */
 			return 0;
 		}
-		if (after == s->put_c0 + 1 && s->put_c0 < 128)
+		if (after == s->put_c0 + 1 && s->put_c0 < PPB_ALLOC_CACHE_SIZE)
 			bpf_probe_read_kernel(&slot, sizeof(slot), pool_cache_slot(pp, s->put_c0));
 		if (slot && slot == s->put_netmem) {
 			c->ret_cache++;
@@ -510,37 +518,37 @@ static __always_inline int put_exit(void *ctx)
 	return 0;
 }
 
-SEC("fentry/page_pool_put_defragged_page")
+SEC("fentry") /* target set at load time, as ppb_fe_alloc */
 int BPF_PROG(ppb_fe_put)
 {
 	return put_enter(ctx, false);
 }
 
-SEC("fexit/page_pool_put_defragged_page")
+SEC("fexit") /* target set at load time */
 int BPF_PROG(ppb_fx_put)
 {
 	return put_exit(ctx);
 }
 
-SEC("fentry/page_pool_put_defragged_page")
+SEC("fentry") /* target set at load time */
 int BPF_PROG(ppb_fe_put2)
 {
 	return put_enter(ctx, false);
 }
 
-SEC("fexit/page_pool_put_defragged_page")
+SEC("fexit") /* target set at load time */
 int BPF_PROG(ppb_fx_put2)
 {
 	return put_exit(ctx);
 }
 
-SEC("fentry/page_pool_put_page_bulk")
+SEC("fentry") /* target set at load time */
 int BPF_PROG(ppb_fe_bulk)
 {
 	return put_enter(ctx, true);
 }
 
-SEC("fexit/page_pool_put_page_bulk")
+SEC("fexit") /* target set at load time */
 int BPF_PROG(ppb_fx_bulk)
 {
 	return put_exit(ctx);
@@ -589,7 +597,7 @@ static __always_inline void bulk_add(struct call_scratch *s, __u64 pool)
 	s->bulk_nr = j + 1;
 }
 
-SEC("fentry/page_pool_put_page_bulk") /* placeholder: user space sets the target */
+SEC("fentry") /* target set at load time: page_pool_put_netmem_bulk */
 int BPF_PROG(ppb_fe_nbulk)
 {
 	struct call_scratch *s = scratch_get();
@@ -616,7 +624,7 @@ int BPF_PROG(ppb_fe_nbulk)
 	return 0;
 }
 
-SEC("fexit/page_pool_put_page_bulk") /* placeholder, as ppb_fe_nbulk */
+SEC("fexit") /* target set at load time, as ppb_fe_nbulk */
 int BPF_PROG(ppb_fx_nbulk)
 {
 	struct call_scratch *s = scratch_get();

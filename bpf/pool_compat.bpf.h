@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What differs in struct page_pool between the kernels ppbench loads on
+ * (6.1 ... 7.x): CO-RE flavours of the older and newer layouts, the
+ * accessors that pick the one this kernel has, and the kernel's pool
+ * constants. BPF-only header, included by pool.bpf.h.
+ */
+#ifndef PPBENCH_POOL_COMPAT_BPF_H
+#define PPBENCH_POOL_COMPAT_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+
+/*
+ * Entries of a pool's alloc cache (the kernel's PP_ALLOC_CACHE_SIZE, 128 in
+ * every version; a power of two: indexes are masked with size - 1). A macro
+ * of the kernel is not in BTF, so it is repeated here.
+ */
+#define PPB_ALLOC_CACHE_SIZE 128
+
+/* <= 6.7: init_callback and flags sit in p (struct page_pool_params). */
+struct page_pool_params___old {
+	unsigned int flags;
+	void *init_callback;
+} __attribute__((preserve_access_index));
+
+struct page_pool___old {
+	struct page_pool_params___old p;
+} __attribute__((preserve_access_index));
+
+/* <= 6.11: the alloc cache holds struct page pointers, not netmem_ref. */
+struct pp_alloc_cache___page {
+	__u32 count;
+	struct page *cache[PPB_ALLOC_CACHE_SIZE];
+} __attribute__((preserve_access_index));
+
+struct page_pool___page {
+	struct pp_alloc_cache___page alloc;
+} __attribute__((preserve_access_index));
+
+/* Address of alloc.cache[i] whatever the element type of this kernel. */
+static __always_inline void *pool_cache_slot(struct page_pool *pp, __u32 i)
+{
+	struct page_pool___page *old = (void *)pp;
+
+	if (bpf_core_field_exists(old->alloc.cache))
+		return &old->alloc.cache[i & (PPB_ALLOC_CACHE_SIZE - 1)];
+	return &pp->alloc.cache[i & (PPB_ALLOC_CACHE_SIZE - 1)];
+}
+
+/* 6.9+: PP_FLAG_SYSTEM_POOL in slow.flags (in <= 6.6 that bit means PP_FLAG_PAGE_FRAG). */
+#define PPB_PP_FLAG_SYSTEM_POOL (1U << 2)
+
+static __always_inline __u64 pool_init_callback(struct page_pool *pp)
+{
+	struct page_pool___old *old = (void *)pp;
+
+	if (bpf_core_field_exists(pp->slow.init_callback))
+		return (__u64)BPF_CORE_READ(pp, slow.init_callback);
+	if (bpf_core_field_exists(old->p.init_callback))
+		return (__u64)BPF_CORE_READ(old, p.init_callback);
+	return 0;
+}
+
+/*
+ * After 6.18 (seen in 7.3) struct page_pool has a 'system' bit, which the
+ * kernel sets only under CONFIG_PAGE_POOL_STATS; the flag in slow.flags stays
+ * the one source that does not depend on the config, so either says so.
+ */
+struct page_pool___sysbit {
+	bool system : 1;
+} __attribute__((preserve_access_index));
+
+static __always_inline bool pool_is_system(struct page_pool *pp)
+{
+	struct page_pool___sysbit *sb = (void *)pp;
+
+	if (bpf_core_field_exists(sb->system) && BPF_CORE_READ_BITFIELD_PROBED(sb, system))
+		return true;
+	if (bpf_core_field_exists(pp->slow.flags) && bpf_core_field_exists(pp->cpuid))
+		return BPF_CORE_READ(pp, slow.flags) & PPB_PP_FLAG_SYSTEM_POOL;
+	return false;
+}
+
+#endif
