@@ -221,7 +221,12 @@ static __always_inline struct ppb_pool_info *pool_get(__u64 ptr, struct ppb_pool
 
 /*
  * Account what happened to the pool since its last sample, from the change
- * of its state (kernel-paths §1.2-1.4):
+ * of its state. On every kernel an allocation takes a page from the alloc
+ * cache (alloc.count drops), refills an empty cache from the ring first
+ * (ring.consumer_head moves), or gets pages from the page allocator
+ * (pages_state_hold_cnt grows); a return goes into the cache (direct
+ * recycling, alloc.count grows), into the ring (ring.producer moves) or back
+ * to the page allocator (pages_state_release_cnt grows). So:
  *   ring returns   = producer delta (exact while < ring size per interval)
  *   refill pages   = produces - occupancy delta
  *   direct returns = cache delta - refill pages - slow pages + allocations

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Path accounting: the recipes of kernel-paths §6 must give the exact counts
-# the kernel's code implies. Numbers, never timings.
+# Path accounting: the recipes (README.md, "ppbench recipe NAME") must give
+# the exact counts the kernel's code implies. Numbers, never timings.
 
 # recipe_json NAME ARGS...: run a recipe, leave its JSON in $R
 recipe_json() {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Purity from path counts: known count sets from kernel-paths §6. */
+/* Purity from path counts: count sets the recipes gave on real kernels. */
 #include <math.h>
 #include "model/proof.h"
 #include "ppbench.h"

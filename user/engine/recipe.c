@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Recipes that drive pages through page_pool (see recipe.h, kernel-paths §6). */
+/* Recipes that drive pages through page_pool (see engine/recipe.h). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/bpf.h>

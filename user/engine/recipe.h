@@ -12,8 +12,8 @@
 
 /*
  * Recipes: ways of driving pages through page_pool with XDP/BPF only
- * (kernel-paths §6). Each runs on the private veth pair; bench times them
- * and the observer proves which path the pages took.
+ * (README.md, "ppbench recipe NAME"). Each runs on the private veth pair;
+ * bench times them and the observer proves which path the pages took.
  */
 struct recipe_params {
 	uint32_t batch;	 /* live frames batch size (1..256) */

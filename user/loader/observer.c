@@ -57,7 +57,11 @@ static void set_target(struct bpf_program *p, const char *fn)
 		bpf_program__set_autoload(p, false);
 }
 
-/* Choose the fentry targets for this kernel (kernel-paths §1.4, §8). */
+/*
+ * Choose the fentry targets for this kernel: page_pool's alloc and put
+ * functions were renamed and wrapped over the versions (README.md, "What
+ * changes between kernel versions").
+ */
 static void setup_fentry(struct observer_bpf *s, bool on)
 {
 	const char *alloc = on ? first_func(alloc_fns) : NULL;

@@ -19,7 +19,7 @@ enum recipe_id {
 	NR_RECIPES,
 };
 
-/* The bench scenarios (DESIGN §4.3), in the order they run. */
+/* The bench scenarios (README.md, "Scenarios"), in the order they run. */
 enum scenario_id { SC_RING, SC_RING_XCPU, SC_FAST, SC_SLOW, NR_SCENARIOS };
 
 /* A candidate recipe for a scenario: the runner proves which path it takes. */

@@ -6,7 +6,8 @@
 #include <stddef.h>
 
 /*
- * Statistics over the repetitions of one figure (DESIGN §4.5). Pure
+ * Statistics over the repetitions of one figure: summaries (median, mean,
+ * stddev, CV), quartiles and the two-sided tests compare uses. Pure
  * functions: no I/O, no global state. Every output is finite: inputs that
  * would produce NaN (empty samples, non-finite values) are refused instead.
  */

@@ -141,7 +141,7 @@ void bench_print_summary(const struct bench_ctx *b)
 	       b->cfg->json ? " in the JSON" : " (--json)");
 }
 
-/* ---- JSON (schema ppbench/1, DESIGN §5) ---------------------------------- */
+/* ---- JSON (schema ppbench/1, README.md "JSON result") --------------------- */
 
 static void json_stat(struct json *j, const char *key, const struct summary *s, const double *runs,
 		      uint32_t n)

@@ -7,10 +7,10 @@
 #include "sys/tsc.h"
 
 /*
- * The "host" object of a result (DESIGN §5): what a comparison of two runs
- * needs to know - kernel, CPU, TSC, clock source, speculation mitigations,
- * the kernel config options that change page_pool costs, fentry and live
- * frames.
+ * The "host" object of a result (README.md, "JSON result"): what a
+ * comparison of two runs needs to know - kernel, CPU, TSC, clock source,
+ * speculation mitigations, the kernel config options that change page_pool
+ * costs, fentry and live frames.
  */
 void json_host(struct json *j, const struct tsc_info *tsc, bool fentry, bool live_frames);
 /* The kernel config options recorded (also printed by bench). */

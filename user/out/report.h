@@ -9,8 +9,9 @@
 #include "ppbench.h"
 
 /*
- * The "path" object of DESIGN §5: alloc {cache, refill, slow} and
- * ret {cache, ring, release}, plus the details behind them. 'known' is false
+ * The "path" object of the JSON output (README.md, "What is counted"):
+ * alloc {cache, refill, slow} and ret {cache, ring, release}, plus the
+ * details behind them. 'known' is false
  * where the tracepoint backend had no allocation count for the pool: those
  * fields are null rather than a made-up 0.
  */

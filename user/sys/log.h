@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-/* Exit codes (DESIGN §7): usage errors are 2, runtime errors 1. */
+/* Exit codes: usage errors are 2, runtime errors 1, a regression (compare --fail-above) 3. */
 enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,

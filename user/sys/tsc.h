@@ -25,7 +25,7 @@ static inline uint64_t rdtsc(void)
 #endif
 }
 
-/* Calibrate rdtsc against CLOCK_MONOTONIC over at least 50 ms (DESIGN §4.1). */
+/* Calibrate rdtsc against CLOCK_MONOTONIC over at least 50 ms. */
 int tsc_calibrate(struct tsc_info *t);
 /* ns -> TSC cycles with the calibrated ratio. */
 double tsc_ns_to_cycles(const struct tsc_info *t, double ns);
