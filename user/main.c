@@ -3,12 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "cli/cli.h"
+#include "cmd/cmd.h"
 #include "sys/log.h"
 #include "sys/log_libbpf.h"
-
-extern const struct cli_cmd cmd_probe, cmd_bench, cmd_load, cmd_gen, cmd_env, cmd_recipe, cmd_watch,
-	cmd_compare,
-	cmd_plot;
 
 const struct cli_cmd *const cli_commands[] = {
 	&cmd_bench,

@@ -15,17 +15,18 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "cli/cli.h"
+#include "cmd/cmd.h"
 #include "engine/bench.h"
 #include "engine/overhead.h"
-#include "model/scenario.h"
-#include "cli/cli.h"
-#include "model/counts.h"
-#include "sys/env.h"
 #include "loader/kfeatures.h"
-#include "sys/log.h"
 #include "loader/observer.h"
-#include "sys/util.h"
+#include "model/counts.h"
+#include "model/scenario.h"
 #include "sys/cpus.h"
+#include "sys/env.h"
+#include "sys/log.h"
+#include "sys/util.h"
 
 enum { OPT_SCENARIO = 1, OPT_REPEAT, OPT_LOOPS, OPT_CPU, OPT_BATCH, OPT_IFACE, OPT_JSON,
        OPT_QUIET, OPT_OVERHEAD };

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cmd/cmd.h"
 #include "model/compare.h"
 #include "out/compare.h"
 #include "sys/log.h"

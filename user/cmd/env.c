@@ -17,8 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "sys/env.h"
+#include "cmd/cmd.h"
 #include "loader/kfeatures.h"
+#include "sys/env.h"
 #include "sys/log.h"
 #include "sys/util.h"
 

@@ -12,12 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cmd/cmd.h"
 #include "engine/gen.h"
-#include "model/pkt.h"
-#include "sys/util.h"
 #include "loader/kfeatures.h"
+#include "model/pkt.h"
 #include "sys/log.h"
 #include "sys/nl.h"
+#include "sys/util.h"
 
 enum { OPT_SRC_MAC = 1, OPT_DST_MAC, OPT_SRC_IP, OPT_DST_IP, OPT_SPORT, OPT_DPORT, OPT_SIZE,
        OPT_COUNT, OPT_DURATION, OPT_CPUS, OPT_BATCH, OPT_INTERVAL, OPT_JSON, OPT_BARE, OPT_QUIET };

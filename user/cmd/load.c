@@ -12,12 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "loader/kfeatures.h"
+#include "cmd/cmd.h"
 #include "engine/load.h"
+#include "loader/kfeatures.h"
+#include "sys/cpus.h"
 #include "sys/log.h"
 #include "sys/nl.h"
 #include "sys/util.h"
-#include "sys/cpus.h"
 
 enum {
 	OPT_ACTION = 1,

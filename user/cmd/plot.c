@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cmd/cmd.h"
 #include "model/result.h"
 #include "out/plot.h"
 #include "sys/log.h"

@@ -9,6 +9,7 @@
 #include <linux/if_link.h>
 #include <bpf/libbpf.h>
 #include "cli/cli.h"
+#include "cmd/cmd.h"
 #include "loader/kfeatures.h"
 #include "out/json.h"
 #include "sys/log.h"

@@ -10,15 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "model/counts.h"
-#include "sys/env.h"
-#include "loader/kfeatures.h"
-#include "sys/log.h"
-#include "loader/observer.h"
+#include "cmd/cmd.h"
 #include "engine/recipe.h"
+#include "loader/kfeatures.h"
+#include "loader/observer.h"
+#include "model/counts.h"
 #include "out/report.h"
-#include "sys/util.h"
 #include "sys/cpus.h"
+#include "sys/env.h"
+#include "sys/log.h"
+#include "sys/util.h"
 
 struct recipe_cfg {
 	struct recipe_params p;

@@ -12,12 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cmd/cmd.h"
+#include "loader/kfeatures.h"
+#include "loader/observer.h"
 #include "model/counts.h"
 #include "out/json.h"
-#include "loader/kfeatures.h"
-#include "sys/log.h"
-#include "loader/observer.h"
 #include "out/report.h"
+#include "sys/log.h"
 #include "sys/ticker.h"
 #include "sys/util.h"
 

@@ -10,17 +10,17 @@
 #include <bpf/libbpf.h>
 #include "engine/bench.h"
 #include "engine/recipe.h"
-#include "out/bench.h"
-#include "model/counts.h"
-#include "sys/env.h"
 #include "loader/kfeatures.h"
+#include "loader/observer.h"
+#include "loader/xdpobj.h"
+#include "model/counts.h"
+#include "out/bench.h"
+#include "out/report.h"
+#include "sys/cpus.h"
+#include "sys/env.h"
 #include "sys/log.h"
 #include "sys/nl.h"
-#include "loader/observer.h"
-#include "out/report.h"
 #include "sys/util.h"
-#include "sys/cpus.h"
-#include "loader/xdpobj.h"
 #include <unistd.h>
 
 #define PURITY_MIN 0.95

@@ -11,15 +11,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
+#include "engine/gen.h"
 #include "loader/kfeatures.h"
+#include "loader/xdpobj.h"
 #include "model/pkt.h"
 #include "out/json.h"
-#include "sys/util.h"
-#include "sys/log.h"
 #include "out/report.h"
+#include "sys/log.h"
 #include "sys/ticker.h"
-#include "loader/xdpobj.h"
-#include "engine/gen.h"
+#include "sys/util.h"
 
 /* ---- the sending threads -------------------------------------------------- */
 

@@ -11,20 +11,20 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <xdp/libxdp.h>
-#include "model/counts.h"
-#include "out/json.h"
-#include "loader/kfeatures.h"
 #include "engine/load.h"
-#include "sys/log.h"
-#include "sys/nl.h"
+#include "loader/kfeatures.h"
 #include "loader/observer.h"
 #include "loader/reaper.h"
+#include "loader/xdpobj.h"
+#include "model/counts.h"
+#include "out/json.h"
 #include "out/report.h"
+#include "sys/cpus.h"
+#include "sys/log.h"
+#include "sys/nl.h"
 #include "sys/ticker.h"
 #include "sys/tsc.h"
 #include "sys/util.h"
-#include "sys/cpus.h"
-#include "loader/xdpobj.h"
 
 #define PROOF_SHIFT 6 /* a pool-state sample every 64 packets per CPU */
 

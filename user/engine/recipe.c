@@ -10,10 +10,10 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-#include "model/counts.h"
-#include "sys/log.h"
-#include "model/pkt.h"
 #include "engine/recipe.h"
+#include "model/counts.h"
+#include "model/pkt.h"
+#include "sys/log.h"
 #include "sys/util.h"
 
 const struct recipe_desc recipes[NR_RECIPES] = {

@@ -4,11 +4,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "sys/env.h"
-#include "loader/observer.h"
 #include "ppbench.h"
-#include "model/scenario.h"
+#include "loader/observer.h"
 #include "loader/xdpobj.h"
+#include "model/scenario.h"
+#include "sys/env.h"
 
 /*
  * Recipes: ways of driving pages through page_pool with XDP/BPF only

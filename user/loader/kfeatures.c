@@ -20,13 +20,13 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "sys/env.h"
 #include "loader/kfeatures.h"
+#include "sys/cpus.h"
+#include "sys/env.h"
 #include "sys/kconfig.h"
 #include "sys/log.h"
 #include "sys/nl.h"
 #include "sys/util.h"
-#include "sys/cpus.h"
 #include "probe.skel.h"
 
 #ifndef ENOTSUPP

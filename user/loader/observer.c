@@ -7,14 +7,14 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "model/counts.h"
 #include "loader/kfeatures.h"
 #include "loader/ksyms.h"
+#include "loader/observer.h"
+#include "model/counts.h"
+#include "sys/cpus.h"
 #include "sys/log.h"
 #include "sys/log_libbpf.h"
-#include "loader/observer.h"
 #include "sys/util.h"
-#include "sys/cpus.h"
 #include "observer.skel.h"
 
 struct observer {

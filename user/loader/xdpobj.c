@@ -11,15 +11,15 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <xdp/libxdp.h>
-#include "sys/env.h"
-#include "sys/util.h"
-#include "sys/cpus.h"
 #include "loader/kfeatures.h"
+#include "loader/observer.h"
+#include "loader/xdpobj.h"
+#include "model/pkt.h"
+#include "sys/cpus.h"
+#include "sys/env.h"
 #include "sys/log.h"
 #include "sys/log_libbpf.h"
-#include "loader/observer.h"
-#include "model/pkt.h"
-#include "loader/xdpobj.h"
+#include "sys/util.h"
 #include "xdp.skel.h"
 
 struct xdpo {

@@ -8,8 +8,8 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include "model/proof.h"
 #include "ppbench.h"
+#include "model/proof.h"
 
 static double share(double part, double whole)
 {

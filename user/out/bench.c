@@ -6,13 +6,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "out/bench.h"
-#include "sys/util.h"
 #include "model/fmt.h"
+#include "out/bench.h"
 #include "out/hostinfo.h"
 #include "out/json.h"
-#include "sys/log.h"
 #include "out/report.h"
+#include "sys/log.h"
+#include "sys/util.h"
 
 static bool progress_on(const struct bench_ctx *b)
 {

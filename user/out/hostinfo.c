@@ -5,9 +5,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "out/hostinfo.h"
+#include "sys/cpus.h"
 #include "sys/kconfig.h"
 #include "sys/util.h"
-#include "sys/cpus.h"
 
 /* Options that change what page_pool paths cost, or how a figure is taken. */
 const char *const host_config_options[] = {

@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "out/json.h"
 #include "ppbench.h"
+#include "out/json.h"
 
 /*
  * The "path" object of the JSON output (README.md, "What is counted"):
