@@ -45,13 +45,14 @@ SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 USER_SRCS	:= $(wildcard user/*.c user/*/*.c)
 USER_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
 USER_DEPS	:= $(USER_OBJS:.o=.d)
-# The unit tests link all of the pure logic (user/model/, no BPF, no skeletons)
-# and the few user/sys/ helpers it calls.
-UNIT_LIB_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/model/*.c)) \
+# The pure logic (user/model/, no BPF, no skeletons) and the few user/sys/
+# objects it calls (pr_err, the parsers): what the unit tests and the
+# result-schema checker link.
+MODEL_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/model/*.c)) \
 		   $(patsubst %,$(BUILD)/user/sys/%.o,log util)
+UNIT_LIB_OBJS	:= $(MODEL_OBJS)
 # Helper programs of the integration tests: result-schema checker, PNG checker.
-SCHEMA_CHECK_OBJS := $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/model/*.c)) \
-		   $(patsubst %,$(BUILD)/user/sys/%.o,log util)
+SCHEMA_CHECK_OBJS := $(MODEL_OBJS)
 TEST_TOOLS	:= $(BUILD)/tests/schema_check $(BUILD)/tests/png_check $(BUILD)/tests/udp_sink
 UNIT_SRCS	:= $(wildcard tests/unit/*.c)
 
