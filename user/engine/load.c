@@ -342,8 +342,8 @@ static void report_pools(struct load *l, const struct obs_snapshot *d, double se
 
 static int read_stats(struct load *l, struct ppb_xdp_stats **st, struct ppb_xdp_errs *e)
 {
-	return xdpo_stats(l->x, PPB_ROLE_ACTION, st[0]) ?: xdpo_stats(l->x, PPB_ROLE_SECOND, st[1]) ?:
-	       xdpo_errs(l->x, e);
+	return xdpo_stats(l->x, PPB_ROLE_ACTION, st[0]) ?:
+	       xdpo_stats(l->x, PPB_ROLE_SECOND, st[1]) ?: xdpo_errs(l->x, e);
 }
 
 static int alloc_stats(struct load *l, struct ppb_xdp_stats **st, struct ppb_xdp_errs **e)

@@ -484,8 +484,9 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 	xdpo_begin_run(c->x, proof, recipes[c->id].elems_role);
 	err = read_roles(c, before);
 	if (!err && c->id == RCP_XCPU)
-		xdpo_set_pace_offset(c->x, before[PPB_ROLE_ACTION][c->p.cpu].packets -
-						   before[PPB_ROLE_SECOND][c->p.remote_cpu].packets);
+		xdpo_set_pace_offset(c->x,
+				     before[PPB_ROLE_ACTION][c->p.cpu].packets -
+					     before[PPB_ROLE_SECOND][c->p.remote_cpu].packets);
 	drops0 = cpumap_drops(c);
 	t0 = now_ns();
 	err = err ?: drive(c, res);
