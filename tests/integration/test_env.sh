@@ -44,6 +44,9 @@ start_env_sleeper() { # file
 check_signal() { # SIG
 	start_env_sleeper "$TMPD/$1"
 	kill -"$1" "$SLEEPER_PID"
+	# env forwards the signal: its command (sleep 60) ends, and env with it
+	for _ in $(seq 100); do kill -0 "$SLEEPER_PID" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$SLEEPER_PID" 2>/dev/null && fail "$1: ppbench env still runs 10 s after SIG$1"
 	wait "$SLEEPER_PID" 2>/dev/null
 	for _ in $(seq 50); do kill -0 "$SLEEPER_CHILD" 2>/dev/null || break; sleep 0.1; done
 	kill -0 "$SLEEPER_CHILD" 2>/dev/null && fail "$1: command still running"

@@ -85,6 +85,11 @@ static pid_t spawn(const struct ppb_env *e, int side, char **argv, const sigset_
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
+	/* ppbench forwards these to the command: a command started with them
+	 * ignored (as a script's background job is) must still get them. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	sigprocmask(SIG_SETMASK, old, NULL);
 	if (env_enter(e, side))
 		_exit(127);
