@@ -118,9 +118,11 @@ static __always_inline __u64 frame_pool(struct xdp_md *ctx, __u64 *pagep)
 
 /*
  * pc: the allocating role's per-CPU count of frames since its last sample,
- * this one included (NULL for other roles, which only sample).
+ * this one included (NULL for other roles, which only sample). A subprogram,
+ * not inlined: four programs call it on their cold path, and one copy keeps
+ * each of them small.
  */
-static __always_inline void proof_sample(struct xdp_md *ctx, int role, struct proof_cpu *pc)
+static __noinline void proof_sample(struct xdp_md *ctx, int role, struct proof_cpu *pc)
 {
 	struct ppb_pool_counts *c;
 	struct ppb_pool_key key;
