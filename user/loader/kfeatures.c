@@ -98,21 +98,16 @@ bool ppb_tracepoint_present(const char *name)
 
 const char *errno_name(int err)
 {
-	switch (err < 0 ? -err : err) {
-	case 0: return "ok";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case EINVAL: return "EINVAL";
-	case ENOTSUPP: return "ENOTSUPP";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ENOENT: return "ENOENT";
-	case E2BIG: return "E2BIG";
-	case ESRCH: return "ESRCH";
-	case EBUSY: return "EBUSY";
-	case ENODEV: return "ENODEV";
-	case ENOMEM: return "ENOMEM";
-	default: return strerror(err < 0 ? -err : err);
-	}
+	const char *name;
+
+	err = err < 0 ? -err : err;
+	if (!err)
+		return "ok";
+	/* The kernel's own ENOTSUPP (524), which BPF returns, has no libc name. */
+	if (err == ENOTSUPP)
+		return "ENOTSUPP";
+	name = strerrorname_np(err);
+	return name ? name : strerror(err);
 }
 
 int need_privileges(const char *cmd)
