@@ -118,11 +118,8 @@ struct ppb_pool_counts {
 
 /* Observer configuration, set by user space before load (rodata). */
 struct ppb_obs_config {
-	__u64 ksym_test_run_init; /* xdp_test_run_init_page */
-	__u64 ksym_veth_xmit;	  /* veth_xmit (netdev_ops check) */
-	__u64 ksym_veth_poll;	  /* veth_poll (napi_poll samples) */
-	__u32 fentry;		  /* fentry backend active: no sampling needed */
-	__u32 nr_cpus;		  /* possible CPUs */
+	__u32 fentry;  /* fentry backend active: no sampling needed */
+	__u32 nr_cpus; /* possible CPUs */
 };
 
 /* Run-time switches shared by the observer and the XDP objects (array map obs_ctl, index 0). */

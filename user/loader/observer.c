@@ -8,7 +8,6 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "loader/kfeatures.h"
-#include "loader/ksyms.h"
 #include "loader/observer.h"
 #include "model/counts.h"
 #include "sys/cpus.h"
@@ -128,9 +127,6 @@ static void setup_config(struct observer *o, bool fentry)
 {
 	struct ppb_obs_config *c = (void *)&o->skel->rodata->obs_cfg;
 
-	c->ksym_test_run_init = ksym_addr("xdp_test_run_init_page");
-	c->ksym_veth_xmit = ksym_addr("veth_xmit");
-	c->ksym_veth_poll = ksym_addr("veth_poll");
 	c->fentry = fentry;
 	c->nr_cpus = o->nr_cpus;
 }
