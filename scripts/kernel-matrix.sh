@@ -462,18 +462,15 @@ make_initrd() {
 }
 
 # ---- boot ------------------------------------------------------------------------
-# progress_lines FILE: how many test lines (start or result) the console has.
-progress_lines() {
-	grep -acE '^(PPB-MATRIX|PPB-RUN|PASS|FAIL|SKIP) ' "$1" || true
-}
+# shellcheck source=scripts/guest-watch.sh
+. "$TOP/scripts/guest-watch.sh"
 
 # boot TAG NICMODE: run the guest; console in $work/TAG/console.log, qemu's
 # own messages in qemu.err, exit status in rc, wall time in secs, and in why
 # the reason when the host ended it. The guest is ended only when its console
 # shows no new test line for stall_limit seconds, or at the matrix cap.
 boot() {
-	local tag=$1 nicmode=$2 d=$work/$1 rc=0 t0 mac_a mac_b qpid
-	local n lines=-1 last now cur="" cur_t run why=""
+	local tag=$1 nicmode=$2 d=$work/$1 rc=0 t0 mac_a mac_b qpid why
 	local args=(-accel tcg -cpu max -smp 2 -m "$GUEST_MEM_MB" -nographic -no-reboot
 		-kernel "$d/kernel/vmlinuz" -initrd "$d/initrd.gz"
 		-append "console=ttyS0 panic=-1 quiet ${PPB_KERNEL_APPEND:-}")
@@ -492,36 +489,8 @@ boot() {
 	# No guest outlives its watch (this runs in a subshell of its own).
 	echo "$qpid" >"$d/qpid"
 	trap 'kill -KILL "$qpid" 2>/dev/null' EXIT
-	last=$(date +%s)
-	cur_t=$last
-	while kill -0 "$qpid" 2>/dev/null; do
-		sleep 1
-		now=$(date +%s)
-		n=$(progress_lines "$d/console.log")
-		if [ "$n" != "$lines" ]; then
-			lines=$n
-			last=$now
-			run=$(grep -a '^PPB-RUN ' "$d/console.log" | tail -n 1 | tr -d '\r' || true)
-			run=${run#PPB-RUN }
-			[ "$run" = "$cur" ] || { cur=$run; cur_t=$now; }
-		fi
-		if [ $((now - last)) -ge "$stall_limit" ]; then
-			if [ -n "$cur" ]; then
-				why="no new test line for ${stall_limit} s: $cur had run $((now - cur_t)) s"
-			else
-				why="no test line ${stall_limit} s after qemu started (boot stuck)"
-			fi
-		elif [ "$now" -ge "$matrix_deadline" ]; then
-			why="the matrix cap of ${matrix_cap} s was reached${cur:+ during $cur (it had run $((now - cur_t)) s)}"
-		fi
-		if [ -n "$why" ]; then
-			kill -TERM "$qpid" 2>/dev/null
-			for _ in 1 2 3 4 5; do kill -0 "$qpid" 2>/dev/null && sleep 1; done
-			kill -KILL "$qpid" 2>/dev/null
-			echo "$why" >"$d/why"
-			break
-		fi
-	done
+	why=$(watch_guest "$qpid" "$d/console.log" "$stall_limit" "$matrix_deadline" "$matrix_cap")
+	[ -z "$why" ] || echo "$why" >"$d/why"
 	wait "$qpid" || rc=$?
 	echo $rc >"$d/rc"
 	elapsed "$t0" >"$d/secs"

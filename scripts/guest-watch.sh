@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel matrix's limits on a running guest (sourced by kernel-matrix.sh
+# and by tests/integration/test_matrix_limits.sh). They are no-progress
+# limits and a cap, never one machine's speed.
+
+# progress_lines FILE: how many test lines (start or result) the console has.
+progress_lines() {
+	grep -acE '^(PPB-MATRIX|PPB-RUN|PASS|FAIL|SKIP) ' "$1" || true
+}
+
+# watch_guest PID CONSOLE STALL DEADLINE CAP: wait for process PID (qemu)
+# writing CONSOLE. End it when CONSOLE has shown no new test line for STALL
+# seconds, or at the epoch second DEADLINE (the cap of CAP seconds). Prints
+# the reason when it ended the guest, nothing when the guest ended by itself.
+watch_guest() {
+	local pid=$1 log=$2 stall=$3 deadline=$4 cap=$5
+	local n lines=-1 last now cur="" cur_t run why=""
+
+	last=$(date +%s)
+	cur_t=$last
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		now=$(date +%s)
+		n=$(progress_lines "$log")
+		if [ "$n" != "$lines" ]; then
+			lines=$n
+			last=$now
+			run=$(grep -a '^PPB-RUN ' "$log" | tail -n 1 | tr -d '\r' || true)
+			run=${run#PPB-RUN }
+			[ "$run" = "$cur" ] || { cur=$run; cur_t=$now; }
+		fi
+		if [ $((now - last)) -ge "$stall" ]; then
+			if [ -n "$cur" ]; then
+				why="no new test line for $stall s: $cur had run $((now - cur_t)) s"
+			else
+				why="no test line $stall s after qemu started (boot stuck)"
+			fi
+		elif [ "$now" -ge "$deadline" ]; then
+			why="the matrix cap of $cap s was reached${cur:+ during $cur (it had run $((now - cur_t)) s)}"
+		fi
+		if [ -n "$why" ]; then
+			kill -TERM "$pid" 2>/dev/null
+			for _ in 1 2 3 4 5; do kill -0 "$pid" 2>/dev/null && sleep 1; done
+			kill -KILL "$pid" 2>/dev/null
+			echo "$why"
+			return 0
+		fi
+	done
+}

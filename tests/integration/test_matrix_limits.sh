@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The kernel matrix's limits on a guest (scripts/guest-watch.sh), with a
+# stand-in for qemu that writes a console: a guest is ended only when it
+# stops making progress, and the reason names the test that hung.
+
+# fake_guest FILE LINES...: write each line to FILE a second apart, then hang.
+fake_guest() {
+	local f=$1
+	shift
+	(
+		for l in "$@"; do
+			printf '%s\r\n' "$l" >>"$f"
+			sleep 1
+		done
+		exec sleep 60
+	) &
+	FAKE_PID=$!
+}
+
+watch_fake() { # stall cap
+	. "$TOP/scripts/guest-watch.sh"
+	watch_guest "$FAKE_PID" "$TMPD/console" "$1" $(($(date +%s) + $2)) "$2"
+}
+
+test_matrix_stall_names_the_test() {
+	local why
+	fake_guest "$TMPD/console" "PPB-MATRIX BEGIN kernel=x" "PPB-MATRIX PLAN a b" "PPB-RUN a" \
+		"PASS a (took 1.0 s)" "PPB-RUN b"
+	why=$(watch_fake 3 600)
+	kill -0 "$FAKE_PID" 2>/dev/null && fail "the stalled guest still runs"
+	case "$why" in
+	"no new test line for 3 s: b had run "[3-5]" s") ;;
+	*) fail "reason: '$why'" ;;
+	esac
+}
+
+# Lines keep coming, each within the stall limit: the guest is not ended,
+# however long it runs, until the cap.
+test_matrix_progress_is_not_a_stall() {
+	local why
+	fake_guest "$TMPD/console" "PPB-MATRIX BEGIN kernel=x" "PPB-RUN a" "PASS a (took 1.0 s)" \
+		"PPB-RUN b" "PASS b (took 1.0 s)" "PPB-RUN c" "PASS c (took 1.0 s)" "PPB-RUN d"
+	why=$(watch_fake 3 7)
+	case "$why" in
+	"the matrix cap of 7 s was reached during "[cd]" (it had run "[0-9]" s)") ;;
+	*) fail "reason: '$why' (expected the cap, not a stall, after 7 s of progress)" ;;
+	esac
+}
+
+# A guest that ends by itself is no limit's business.
+test_matrix_guest_that_ends() {
+	local why
+	( printf 'PPB-MATRIX BEGIN\r\n' >"$TMPD/console"; sleep 1 ) &
+	FAKE_PID=$!
+	why=$(watch_fake 3 600)
+	assert_eq "$why" "" "reason for a guest that powered off"
+}
