@@ -53,7 +53,8 @@ MODEL_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/model/*.c)) 
 UNIT_LIB_OBJS	:= $(MODEL_OBJS)
 # Helper programs of the integration tests: result-schema checker, PNG checker.
 SCHEMA_CHECK_OBJS := $(MODEL_OBJS)
-TEST_TOOLS	:= $(BUILD)/tests/schema_check $(BUILD)/tests/png_check $(BUILD)/tests/udp_sink
+TEST_TOOLS	:= $(BUILD)/tests/schema_check $(BUILD)/tests/png_check $(BUILD)/tests/udp_sink \
+		   $(BUILD)/tests/fail_pthread.so
 UNIT_SRCS	:= $(wildcard tests/unit/*.c)
 
 # clang -target bpf does not see the multiarch include dir; add the host's
@@ -71,7 +72,7 @@ USER_LIBS	= $(shell $(PKG_CONFIG) $(PC_STATIC) --libs libxdp libbpf) -lelf -lz -
 		  $(if $(filter 1,$(STATIC)),-lzstd)
 USER_LDFLAGS	= $(if $(filter 1,$(STATIC)),-static) $(LDFLAGS)
 
-.PHONY: all test test-unit test-kernels bench install clean help deps
+.PHONY: all test test-unit test-kernels bench install clean help deps format format-check
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -85,6 +86,7 @@ help:
 	@echo '  test-kernels   run only the qemu kernel matrix (Debian 6.1, 6.12 and the newest Debian kernel)'
 	@echo '  bench          install missing packages, build, run the benchmark (results are reported)'
 	@echo '  install        install ppbench and its man page under DESTDIR/PREFIX (default $(PREFIX))'
+	@echo '  format         apply clang-format (.clang-format, kernel style) to every C source'
 	@echo '  clean          remove $(BUILD)/'
 	@echo 'Variables: V=1 (show commands), PREFIX, DESTDIR, VMLINUX_BTF, STATIC=1, TESTS="name ..."'
 	@echo '           KERNELS="6.1 6.12 newest", GUEST_TESTS="probe_* env_veth" (test-kernels)'
@@ -143,6 +145,11 @@ $(BUILD)/tests/schema_check: tests/tools/schema_check.c $(SCHEMA_CHECK_OBJS) | $
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< $(SCHEMA_CHECK_OBJS) -lm -o $@
 
+# An LD_PRELOAD shim whose pthread_create fails: the error path of gen's threads.
+$(BUILD)/tests/fail_pthread.so: tests/tools/fail_pthread.c | $(BUILD)/tests
+	$(call msg,LIB,$@)
+	$(Q)$(CC) $(USER_CFLAGS) -shared -fPIC $< -o $@
+
 $(BUILD)/tests/udp_sink: tests/tools/udp_sink.c | $(BUILD)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
@@ -177,6 +184,17 @@ install: $(BUILD)/ppbench $(BUILD)/ppbench.8
 	$(Q)install -D -m 0755 $(BUILD)/ppbench $(DESTDIR)$(BINDIR)/ppbench
 	$(call msg,INSTALL,$(DESTDIR)$(MANDIR)/man8/ppbench.8)
 	$(Q)install -D -m 0644 $(BUILD)/ppbench.8 $(DESTDIR)$(MANDIR)/man8/ppbench.8
+
+# Every C source and header of ours; the test suite checks they are formatted.
+FORMAT_SRCS	= $(wildcard bpf/*.c bpf/*.h include/*.h user/*.c user/*/*.c user/*/*.h \
+		  tests/*/*.c tests/*/*.h)
+
+format:
+	$(call msg,FORMAT,$(words $(FORMAT_SRCS)) files)
+	$(Q)clang-format -i --style=file $(FORMAT_SRCS)
+
+format-check:
+	$(Q)clang-format --dry-run --Werror --style=file $(FORMAT_SRCS)
 
 clean:
 	$(call msg,CLEAN,$(BUILD))

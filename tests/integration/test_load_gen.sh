@@ -373,6 +373,24 @@ sc_bad_gen() {
 	wait "$PID_load"
 }
 
+# pthread_create() fails (an LD_PRELOAD shim returns EAGAIN, leaving errno
+# alone): gen names the error it returned, in one line, and exits 1.
+sc_gen_thread_fails() {
+	start_load b load "$PPB_IF_B" --action drop
+	LD_PRELOAD=$TOOLS/fail_pthread.so "$PPBENCH" gen "$PPB_IF_A" --count 10 -q \
+		>"$TMPD/o" 2>"$TMPD/e"
+	assert_eq $? 1 "gen exit status when its thread cannot start"
+	assert_eq "$(wc -l <"$TMPD/e")" 1 "error lines"
+	grep -q "cannot start the sending thread of CPU 0: Resource temporarily unavailable" \
+		"$TMPD/e" || fail "error: $(cat "$TMPD/e")"
+	kill -INT "$PID_load"
+	wait "$PID_load"
+}
+
+test_gen_thread_fails() {
+	in_env start_load summary_of in_b sc_gen_thread_fails
+}
+
 test_gen_bad_input() {
 	in_env start_load in_b sc_bad_gen
 }

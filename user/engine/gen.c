@@ -89,8 +89,10 @@ static int start_senders(struct gen *g)
 		g->s[i].quota = g->cfg->count ? per + (i < (int)extra) : 0;
 		/* pthread_create returns its error; it does not set errno. */
 		err = pthread_create(&g->s[i].tid, NULL, send_loop, &g->s[i]);
-		if (err)
+		if (err) {
+			pr_err("cannot start the sending thread of CPU %d: %s\n", cpu, strerror(err));
 			return -err;
+		}
 		g->nr = ++i;
 	}
 	return 0;
