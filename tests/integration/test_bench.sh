@@ -226,3 +226,16 @@ test_bench_without_live_frames() {
 		--scenario ring
 	expect_one_line_error "no scenario could run" 
 }
+
+# make bench's script compares only what its own run measured: it prints the
+# gen -> load rates and their ratio to the bare programs, and no figure of
+# another tool (those are in README.md, with their date and machine).
+test_bench_script_own_figures() {
+	BENCH_QUICK=1 BENCH_OUT=$TMPD/b PPBENCH=$PPBENCH "$TOP/scripts/bench.sh" >"$TMPD/out" 2>&1 ||
+		{ cat "$TMPD/out"; fail "scripts/bench.sh exited $?"; }
+	assert_match "$TMPD/out" 'instrumentation overhead' "overhead section"
+	assert_match "$TMPD/out" 'ratio to bare: [0-9.]+ with path mix' "gen -> load ratios"
+	if grep -inE 'reference|xdp-tools|xdp-bench|trafficgen' "$TMPD/out"; then
+		fail "scripts/bench.sh prints a figure it did not measure"
+	fi
+}
