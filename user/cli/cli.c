@@ -4,6 +4,7 @@
  * each command supplies an option table and callbacks; parsing, help text,
  * and usage errors are handled here once.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -308,7 +309,10 @@ static int handle_opt(const struct cli_cmd *cmd, void *cfg, int c, int li, const
 	if (c == '?') {
 		char sopt[3] = { '-', (char)optopt, 0 };
 
-		return usage_error(cmd, "unknown option '%s'", optopt ? sopt : argv[optind - 1]);
+		/* "--flag=x" sets optopt to the option's value: name it as written */
+		if (optopt > 0 && optopt < 128 && isalnum(optopt))
+			return usage_error(cmd, "unknown option '%s'", sopt);
+		return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 	}
 	if (c == ':')
 		return usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
