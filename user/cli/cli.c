@@ -71,12 +71,16 @@ static void range_text(const struct cli_opt *o, char *buf, size_t len)
 		snprintf(buf, len, "%g..%g", o->dmin, o->dmax);
 }
 
-/* The range goes before the first parenthesis, where the defaults are. */
+/* The range goes before the last parenthesis, where the defaults are. */
 void cli_opt_help(const struct cli_opt *o, char *buf, size_t len)
 {
-	const char *paren = strstr(o->help, " (");
-	int head = paren ? (int)(paren - o->help) : (int)strlen(o->help);
+	const char *paren = NULL;
+	int head;
 	char range[64];
+
+	for (const char *p = strstr(o->help, " ("); p; p = strstr(p + 1, " ("))
+		paren = p;
+	head = paren ? (int)(paren - o->help) : (int)strlen(o->help);
 
 	range_text(o, range, sizeof(range));
 	if (!range[0])
