@@ -68,7 +68,7 @@ static void range_text(const struct cli_opt *o, char *buf, size_t len)
 		snprintf(buf, len, "%llu..%llu", (unsigned long long)o->min,
 			 (unsigned long long)o->max);
 	else if (o->kind == CLI_SECONDS || o->kind == CLI_NUMBER)
-		snprintf(buf, len, "%g..%g", o->dmin, o->dmax);
+		snprintf(buf, len, "%.10g..%.10g", o->dmin, o->dmax);
 }
 
 /* The range goes before the last parenthesis, where the defaults are. */
