@@ -37,9 +37,9 @@ static const struct cli_opt bench_opts[] = {
 				   "(default: all)", OPT_SCENARIO },
 	{ "repeat", 'r', "N", "timed repetitions after one discarded warm-up (default 5)",
 	  .kind = CLI_UINT, B(repeat), .min = 1, .max = 1000 },
-	{ "loops", 'l', "N", "elements per repetition (default per scenario: ring 2M, ring-xcpu 1M, "
-			     "fast 200k, slow 256k)", .kind = CLI_UINT, B(loops), .min = 1000,
-	  .max = 1000000000 },
+	{ "loops", 'l', "N", "elements per repetition (default per scenario: ring 2M, "
+			     "ring-xcpu 1M, fast 200k, slow 256k)", .kind = CLI_UINT, B(loops),
+	  .min = 1000, .max = 1000000000 },
 	{ "cpu", 'c', "N", "CPU to run on (default 0); ring-xcpu returns on the next online CPU",
 	  .kind = CLI_CPU, B(cpu) },
 	{ "batch", 'b', "N", "live-frames batch size of ring and ring-xcpu (default 64; ring-xcpu "

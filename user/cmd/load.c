@@ -40,7 +40,8 @@ static const struct cli_opt load_opts[] = {
 	CLI_OPT_DURATION(struct load_cfg, duration, "stop after this long (default: until Ctrl-C)"),
 	{ "count", 'c', "N", "stop after N packets", .kind = CLI_UINT, L(count), .min = 1,
 	  .max = CLI_U64_NOLIMIT },
-	CLI_OPT_JSON(struct load_cfg, json, "one JSON object per interval, then a summary, to FILE"),
+	CLI_OPT_JSON(struct load_cfg, json,
+		     "one JSON object per interval, then a summary, to FILE"),
 	{ "multiprog", 'm', NULL, "attach through libxdp's dispatcher (needs bpffs; says when it "
 				  "falls back to a single program); a child process removes the "
 				  "program if ppbench is killed", .kind = CLI_FLAG, L(multiprog) },

@@ -33,7 +33,8 @@ struct watch_cfg {
 
 static const struct cli_opt watch_opts[] = {
 	CLI_OPT_INTERVAL(struct watch_cfg, interval, "length of an interval (default 1)"),
-	CLI_OPT_DURATION(struct watch_cfg, duration, "stop after this long (default: until Ctrl-C)"),
+	CLI_OPT_DURATION(struct watch_cfg, duration,
+			 "stop after this long (default: until Ctrl-C)"),
 	CLI_OPT_JSON(struct watch_cfg, json,
 		     "also write one JSON object per interval and a summary to FILE"),
 	{ "per-cpu", 'c', NULL, "add a row per CPU under each pool", .kind = CLI_FLAG,
