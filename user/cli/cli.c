@@ -305,8 +305,7 @@ static int usage_error(const struct cli_cmd *cmd, const char *fmt, const char *a
 }
 
 /* One option getopt returned; EXIT_OK to go on, else the exit code. */
-static int handle_opt(const struct cli_cmd *cmd, void *cfg, int c, int li, const char *arg,
-		      char **argv)
+static int handle_opt(const struct cli_cmd *cmd, void *cfg, int c, const char *arg, char **argv)
 {
 	const struct cli_opt *o;
 
@@ -320,11 +319,8 @@ static int handle_opt(const struct cli_cmd *cmd, void *cfg, int c, int li, const
 	}
 	if (c == ':')
 		return usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
-	/*
-	 * In ordered_args mode getopt returns 1 for a bare argument, which is
-	 * not a value a long option has: only a long option sets the index.
-	 */
-	if (cmd->ordered_args && c == 1 && li < 0)
+	/* In ordered_args mode getopt returns 1 for a bare argument (options are >= VAL_BASE). */
+	if (cmd->ordered_args && c == 1)
 		return cmd->opt(cfg, CLI_KEY_ARG, arg) ? EXIT_USAGE : EXIT_OK;
 	o = find_opt(cmd, c);
 	if (o && o->key == CLI_KEY_HELP) {
@@ -367,13 +363,13 @@ static int parse_args(const struct cli_cmd *cmd, void *cfg, int argc, char **arg
 {
 	struct option lo[64];
 	char so[160];
-	int c, li, ret;
+	int c, ret;
 
 	build_longopts(cmd, lo, so, 64);
 	opterr = 0;
 	optind = 1;
-	while ((li = -1, c = getopt_long(argc, argv, so, lo, &li)) != -1) {
-		ret = handle_opt(cmd, cfg, c, li, optarg, argv);
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		ret = handle_opt(cmd, cfg, c, optarg, argv);
 		if (ret)
 			return ret;
 	}
