@@ -4,13 +4,20 @@
  * each command supplies an option table and callbacks; parsing, help text,
  * and usage errors are handled here once.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
 #include "cli/manpage.h"
+#include "loader/kfeatures.h"
+#include "loader/observer.h"
+#include "sys/cpus.h"
 #include "sys/log.h"
+#include "sys/util.h"
 
 static const struct cli_opt common_opts[] = {
 	{ "verbose", 'v', NULL, "more messages; repeat (-vv) for libbpf debug output",
@@ -19,21 +26,86 @@ static const struct cli_opt common_opts[] = {
 	{ NULL },
 };
 
+const struct cli_word cli_backends[] = {
+	{ "auto", OBS_WANT_AUTO },
+	{ "tracepoint", OBS_WANT_TRACEPOINT },
+	{ NULL },
+};
+
+const struct cli_word cli_backends_fentry[] = {
+	{ "auto", OBS_WANT_AUTO },
+	{ "fentry", OBS_WANT_FENTRY },
+	{ "tracepoint", OBS_WANT_TRACEPOINT },
+	{ NULL },
+};
+
+static bool takes_arg(const struct cli_opt *o)
+{
+	if (o->kind == CLI_CUSTOM)
+		return o->metavar;
+	return o->kind != CLI_FLAG;
+}
+
+const char *cli_opt_metavar(const struct cli_opt *o, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (o->metavar || !takes_arg(o))
+		return o->metavar;
+	buf[0] = '\0';
+	for (const struct cli_word *w = o->words; w && w->word && n < len; w++)
+		n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "", w->word);
+	return buf;
+}
+
+/* The range a kind enforces, as --help shows it; "" when there is none to show. */
+static void range_text(const struct cli_opt *o, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (o->flags & CLI_F_PROSE_RANGE)
+		return;
+	if (o->kind == CLI_UINT && o->max != CLI_U64_NOLIMIT)
+		snprintf(buf, len, "%llu..%llu", (unsigned long long)o->min,
+			 (unsigned long long)o->max);
+	else if (o->kind == CLI_SECONDS || o->kind == CLI_NUMBER)
+		snprintf(buf, len, "%.10g..%.10g", o->dmin, o->dmax);
+}
+
+/* The range goes before the last parenthesis, where the defaults are. */
+void cli_opt_help(const struct cli_opt *o, char *buf, size_t len)
+{
+	const char *paren = NULL;
+	int head;
+	char range[64];
+
+	for (const char *p = strstr(o->help, " ("); p; p = strstr(p + 1, " ("))
+		paren = p;
+	head = paren ? (int)(paren - o->help) : (int)strlen(o->help);
+
+	range_text(o, range, sizeof(range));
+	if (!range[0])
+		snprintf(buf, len, "%s", o->help);
+	else
+		snprintf(buf, len, "%.*s, %s%s", head, o->help, range, o->help + head);
+}
+
 static void print_opt(FILE *f, const struct cli_opt *o)
 {
-	char lhs[64];
+	char lhs[96], mv[96], help[512];
+	const char *metavar = cli_opt_metavar(o, mv, sizeof(mv));
 	int n;
 
 	if (o->short_name)
 		n = snprintf(lhs, sizeof(lhs), "-%c, --%s", o->short_name, o->name);
 	else
 		n = snprintf(lhs, sizeof(lhs), "    --%s", o->name);
-	if (o->metavar)
-		snprintf(lhs + n, sizeof(lhs) - n, " %s", o->metavar);
+	if (metavar)
+		snprintf(lhs + n, sizeof(lhs) - n, " %s", metavar);
+	cli_opt_help(o, help, sizeof(help));
 	if (strlen(lhs) > 24)
-		fprintf(f, "  %s\n  %-24s  %s\n", lhs, "", o->help);
+		fprintf(f, "  %s\n  %-24s  %s\n", lhs, "", help);
 	else
-		fprintf(f, "  %-24s  %s\n", lhs, o->help);
+		fprintf(f, "  %-24s  %s\n", lhs, help);
 }
 
 void cli_print_help(const struct cli_cmd *cmd, FILE *f)
@@ -66,6 +138,9 @@ static void print_main_help(FILE *f)
 	fprintf(f, "\nExit status: 0 success, 1 runtime error, 2 usage error.\n");
 }
 
+/* getopt's value of a long option: where it is, past the short letters and 1. */
+enum { VAL_BASE = 0x1000, VAL_TABLE = 0x400 };
+
 static int build_longopts(const struct cli_cmd *cmd, struct option *lo, char *so, int max)
 {
 	const struct cli_opt *tables[] = { cmd->opts, common_opts };
@@ -75,13 +150,15 @@ static int build_longopts(const struct cli_cmd *cmd, struct option *lo, char *so
 		so[s++] = '-'; /* positionals come back in order, as option 1 */
 	so[s++] = ':';	       /* report missing arguments as ':' */
 	for (int t = 0; t < 2; t++) {
-		for (const struct cli_opt *o = tables[t]; o && o->name && n < max - 1; o++) {
-			lo[n++] = (struct option){ o->name, o->metavar ? required_argument
-								: no_argument,
-						   NULL, o->key };
+		for (int i = 0; tables[t] && tables[t][i].name && n < max - 1; i++) {
+			const struct cli_opt *o = &tables[t][i];
+
+			lo[n++] = (struct option){ o->name,
+						   takes_arg(o) ? required_argument : no_argument,
+						   NULL, VAL_BASE + t * VAL_TABLE + i };
 			if (o->short_name) {
 				so[s++] = o->short_name;
-				if (o->metavar)
+				if (takes_arg(o))
 					so[s++] = ':';
 			}
 		}
@@ -91,16 +168,132 @@ static int build_longopts(const struct cli_cmd *cmd, struct option *lo, char *so
 	return n;
 }
 
-/* getopt returns the short letter for short options; map it back to the key. */
-static int short_to_key(const struct cli_cmd *cmd, int c)
+/* The table entry of what getopt returned: a long option's value or a short letter. */
+static const struct cli_opt *find_opt(const struct cli_cmd *cmd, int c)
 {
 	const struct cli_opt *tables[] = { cmd->opts, common_opts };
 
+	if (c >= VAL_BASE)
+		return &tables[(c - VAL_BASE) / VAL_TABLE][(c - VAL_BASE) % VAL_TABLE];
 	for (int t = 0; t < 2; t++)
 		for (const struct cli_opt *o = tables[t]; o && o->name; o++)
 			if (o->short_name == c)
-				return o->key;
-	return c;
+				return o;
+	return NULL;
+}
+
+static void store_uint(void *p, size_t size, uint64_t v)
+{
+	switch (size) {
+	case 1:
+		*(uint8_t *)p = v;
+		break;
+	case 2:
+		*(uint16_t *)p = v;
+		break;
+	case 4:
+		*(uint32_t *)p = v;
+		break;
+	default:
+		*(uint64_t *)p = v;
+	}
+}
+
+/* A plain number (not seconds): "--alpha '0.7' is not a number in 1e-09..0.5". */
+static int parse_number(const struct cli_opt *o, const char *what, const char *arg, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end != arg && *end == '%' && (o->flags & CLI_F_PERCENT))
+		end++;
+	if (end == arg || *end || !isfinite(v) || v < o->dmin || v > o->dmax) {
+		pr_err("%s '%s' is not a number in %g..%g\n", what, arg, o->dmin, o->dmax);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_enum(const struct cli_opt *o, const char *what, const char *arg, void *p)
+{
+	char list[256] = "";
+	size_t n = 0, nr = 0;
+
+	for (const struct cli_word *w = o->words; w->word; w++, nr++) {
+		if (!strcmp(arg, w->word)) {
+			store_uint(p, o->size, (uint32_t)w->value);
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < nr && n < sizeof(list); i++)
+		n += snprintf(list + n, sizeof(list) - n, "%s%s",
+			      !i ? "" : i == nr - 1 ? " or " : ", ", o->words[i].word);
+	pr_err("%s '%s' must be %s\n", what, arg, list);
+	return -EINVAL;
+}
+
+/* Parses ARG by the option's kind into its config member. */
+static int parse_kind(const struct cli_opt *o, void *cfg, const char *arg)
+{
+	void *p = (char *)cfg + o->off;
+	char what[64];
+	uint64_t v;
+	int cpu, err = 0;
+
+	snprintf(what, sizeof(what), "--%s", o->name);
+	switch (o->kind) {
+	case CLI_CUSTOM:
+		return -EINVAL;
+	case CLI_FLAG:
+		*(bool *)p = true;
+		break;
+	case CLI_OUTPUT:
+		err = check_writable(arg, what);
+		/* fall through */
+	case CLI_STRING:
+	case CLI_IFACE: /* resolved once all options are in: resolve_ifaces() */
+		*(const char **)p = arg;
+		break;
+	case CLI_UINT:
+		err = parse_u64(arg, what, o->min, o->max, &v);
+		if (!err)
+			store_uint(p, o->size, v);
+		break;
+	case CLI_SECONDS:
+		err = parse_seconds(arg, what, o->dmin, o->dmax, p);
+		break;
+	case CLI_NUMBER:
+		err = parse_number(o, what, arg, p);
+		break;
+	case CLI_CPU:
+		err = parse_online_cpu(arg, what, &cpu);
+		if (!err)
+			store_uint(p, o->size, cpu);
+		break;
+	case CLI_ENUM:
+		err = parse_enum(o, what, arg, p);
+		break;
+	}
+	if (!err && o->has_mark)
+		*(bool *)((char *)cfg + o->mark_off) = true;
+	return err;
+}
+
+/* After the other options, as the commands checked interfaces before. */
+static int resolve_ifaces(const struct cli_cmd *cmd, void *cfg)
+{
+	for (const struct cli_opt *o = cmd->opts; o && o->name; o++) {
+		const char *name = *(const char **)((char *)cfg + o->off);
+		char what[64];
+
+		if (o->kind != CLI_IFACE || !name)
+			continue;
+		snprintf(what, sizeof(what), "--%s", o->name);
+		if (iface_index(name, what, (int *)((char *)cfg + o->ifindex_off)))
+			return -ENODEV;
+	}
+	return 0;
 }
 
 static int usage_error(const struct cli_cmd *cmd, const char *fmt, const char *arg)
@@ -111,80 +304,106 @@ static int usage_error(const struct cli_cmd *cmd, const char *fmt, const char *a
 	return EXIT_USAGE;
 }
 
-static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
+/* One option getopt returned; EXIT_OK to go on, else the exit code. */
+static int handle_opt(const struct cli_cmd *cmd, void *cfg, int c, const char *arg, char **argv)
+{
+	const struct cli_opt *o;
+
+	if (c == '?') {
+		char sopt[3] = { '-', (char)optopt, 0 };
+
+		/* "--flag=x" sets optopt to the option's value: name it as written */
+		if (optopt > 0 && optopt < 128 && isalnum(optopt))
+			return usage_error(cmd, "unknown option '%s'", sopt);
+		return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+	}
+	if (c == ':')
+		return usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+	/* In ordered_args mode getopt returns 1 for a bare argument (options are >= VAL_BASE). */
+	if (cmd->ordered_args && c == 1)
+		return cmd->opt(cfg, CLI_KEY_ARG, arg) ? EXIT_USAGE : EXIT_OK;
+	o = find_opt(cmd, c);
+	if (o && o->key == CLI_KEY_HELP) {
+		cli_print_help(cmd, stdout);
+		return -1; /* done, successfully */
+	}
+	if (o && o->key == CLI_KEY_VERBOSE) {
+		log_level++;
+		return EXIT_OK;
+	}
+	if (!o || (o->kind == CLI_CUSTOM ? cmd->opt(cfg, o->key, arg) : parse_kind(o, cfg, arg)))
+		return EXIT_USAGE;
+	return EXIT_OK;
+}
+
+static int check_nargs(const struct cli_cmd *cmd, int nargs, char **args)
+{
+	if (nargs < cmd->min_args) {
+		usage_error(cmd, "missing argument%s", cmd->args ? " " : "");
+		if (cmd->args)
+			fprintf(stderr, "ppbench %s: expected %s\n", cmd->name, cmd->args);
+		return EXIT_USAGE;
+	}
+	if (nargs > cmd->max_args)
+		return usage_error(cmd, "unexpected argument '%s'", args[cmd->max_args]);
+	return EXIT_OK;
+}
+
+/* What the command declared it needs, checked here rather than in each run(). */
+static int check_needs(const struct cli_cmd *cmd)
+{
+	if ((cmd->needs & CLI_NEED_ROOT) && need_privileges(cmd->name))
+		return EXIT_FAIL;
+	if ((cmd->needs & CLI_NEED_BTF) && need_btf())
+		return EXIT_FAIL;
+	return EXIT_OK;
+}
+
+static int parse_args(const struct cli_cmd *cmd, void *cfg, int argc, char **argv)
 {
 	struct option lo[64];
 	char so[160];
-	void *cfg;
-	int c, li, nargs, ret;
+	int c, ret;
 
 	build_longopts(cmd, lo, so, 64);
-	cfg = calloc(1, cmd->cfg_size ? cmd->cfg_size : 1);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		ret = handle_opt(cmd, cfg, c, optarg, argv);
+		if (ret)
+			return ret;
+	}
+	/* after "--" getopt stops; what is left is still in order */
+	for (; cmd->ordered_args && optind < argc; optind++)
+		if (cmd->opt(cfg, CLI_KEY_ARG, argv[optind]))
+			return EXIT_USAGE;
+	return EXIT_OK;
+}
+
+static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	void *cfg = calloc(1, cmd->cfg_size ? cmd->cfg_size : 1);
+	int nargs, ret;
+
 	if (!cfg)
 		return EXIT_FAIL;
 	if (cmd->cfg_init)
 		cmd->cfg_init(cfg);
-	opterr = 0;
-	optind = 1;
-	/*
-	 * In ordered_args mode getopt returns 1 for a bare argument, which is
-	 * also a valid option key: only a long option sets the index.
-	 */
-	while ((li = -1, c = getopt_long(argc, argv, so, lo, &li)) != -1) {
-		if (c == '?') {
-			char sopt[3] = { '-', (char)optopt, 0 };
-
-			if (optopt)
-				ret = usage_error(cmd, "unknown option '%s'", sopt);
-			else
-				ret = usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-			goto out;
-		}
-		if (c == ':') {
-			ret = usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
-			goto out;
-		}
-		if (cmd->ordered_args && c == 1 && li < 0) {
-			if (cmd->opt(cfg, CLI_KEY_ARG, optarg)) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			continue;
-		}
-		c = short_to_key(cmd, c);
-		if (c == CLI_KEY_HELP) {
-			cli_print_help(cmd, stdout);
-			ret = EXIT_OK;
-			goto out;
-		}
-		if (c == CLI_KEY_VERBOSE) {
-			log_level++;
-			continue;
-		}
-		if (cmd->opt(cfg, c, optarg)) {
-			ret = EXIT_USAGE;
-			goto out;
-		}
-	}
-	nargs = argc - optind;
-	/* after "--" getopt stops; what is left is still in order */
-	for (; cmd->ordered_args && optind < argc; optind++, nargs--) {
-		if (cmd->opt(cfg, CLI_KEY_ARG, argv[optind])) {
-			ret = EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (nargs < cmd->min_args) {
-		ret = usage_error(cmd, "missing argument%s", cmd->args ? " " : "");
-		if (cmd->args)
-			fprintf(stderr, "ppbench %s: expected %s\n", cmd->name, cmd->args);
+	ret = parse_args(cmd, cfg, argc, argv);
+	if (ret) {
+		ret = ret < 0 ? EXIT_OK : ret; /* --help */
 		goto out;
 	}
-	if (nargs > cmd->max_args) {
-		ret = usage_error(cmd, "unexpected argument '%s'", argv[optind + cmd->max_args]);
-		goto out;
-	}
-	ret = cmd->run(cfg, nargs, argv + optind);
+	nargs = cmd->ordered_args ? 0 : argc - optind;
+	ret = check_nargs(cmd, nargs, argv + optind);
+	if (!ret && resolve_ifaces(cmd, cfg))
+		ret = EXIT_USAGE;
+	if (!ret && cmd->check)
+		ret = cmd->check(cfg, nargs, argv + optind);
+	if (!ret)
+		ret = check_needs(cmd);
+	if (!ret)
+		ret = cmd->run(cfg, nargs, argv + optind);
 out:
 	free(cfg);
 	return ret;

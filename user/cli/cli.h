@@ -4,16 +4,78 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+
+/*
+ * What an option's argument is. Every kind but CLI_CUSTOM is parsed here,
+ * into the config member the option names, with one error message per rule;
+ * CLI_CUSTOM goes to the command's opt() with the option's key.
+ */
+enum cli_kind {
+	CLI_CUSTOM,
+	CLI_FLAG,    /* bool: true */
+	CLI_STRING,  /* const char *: the argument */
+	CLI_UINT,    /* unsigned integer of the member's size, min..max */
+	CLI_SECONDS, /* double, dmin..dmax */
+	CLI_NUMBER,  /* double, dmin..dmax; CLI_F_PERCENT: a trailing '%' is allowed */
+	CLI_CPU,     /* integer of the member's size: an online CPU */
+	CLI_IFACE,   /* const char *: an existing interface; its ifindex (int) at ifindex_off */
+	CLI_ENUM,    /* int: the value of the word given, one of words[] */
+	CLI_OUTPUT,  /* const char *: a writable path, or "-" for stdout */
+};
+
+enum {
+	CLI_F_PERCENT = 1 << 0,	    /* CLI_NUMBER: "5%" is 5 */
+	CLI_F_PROSE_RANGE = 1 << 1, /* the help says the range in its own words */
+};
+
+/* Accepted words of a CLI_ENUM option; lists end with a NULL word. */
+struct cli_word {
+	const char *word;
+	int value;
+};
 
 /* One option of a subcommand; tables end with an entry whose name is NULL. */
 struct cli_opt {
 	const char *name;    /* long name, without "--" */
 	char short_name;     /* 0: none */
-	const char *metavar; /* NULL: a flag without argument */
-	const char *help;
-	int key;
+	const char *metavar; /* CLI_ENUM: NULL makes it "word|word" */
+	const char *help;    /* ranges are added to it: see cli_opt_help() */
+	int key;	     /* CLI_CUSTOM: what opt() gets */
+	enum cli_kind kind;
+	size_t off, size; /* the config member: CLI_MEMBER() */
+	uint64_t min, max;
+	double dmin, dmax;
+	const struct cli_word *words;
+	size_t ifindex_off;
+	bool has_mark; /* also set the bool at mark_off when the option is given */
+	size_t mark_off;
+	unsigned flags; /* CLI_F_* */
 };
+
+#define CLI_MEMBER(type, m) .off = offsetof(type, m), .size = sizeof(((type *)0)->m)
+#define CLI_MARK(type, m) .has_mark = true, .mark_off = offsetof(type, m)
+/* Count-like u64 options: no upper limit worth printing. */
+#define CLI_U64_NOLIMIT (UINT64_MAX / 2)
+
+/* Options several commands share: each rule is here once. */
+#define CLI_OPT_INTERVAL(type, m, help)                                                    \
+	{ "interval", 'i', "SECONDS", help, .kind = CLI_SECONDS, CLI_MEMBER(type, m),       \
+	  .dmin = 0.1, .dmax = 3600 }
+#define CLI_OPT_DURATION(type, m, help)                                                    \
+	{ "duration", 'd', "SECONDS", help, .kind = CLI_SECONDS, CLI_MEMBER(type, m),       \
+	  .dmin = 0.1, .dmax = 31536000 }
+#define CLI_OPT_JSON(type, m, help)                                                        \
+	{ "json", 'j', "FILE", help, .kind = CLI_OUTPUT, CLI_MEMBER(type, m) }
+#define CLI_OPT_BACKEND(type, m, w, help)                                                  \
+	{ "backend", 'B', NULL, help, .kind = CLI_ENUM, CLI_MEMBER(type, m), .words = w }
+
+/* --backend choices (enum obs_want values): with and without forcing fentry. */
+extern const struct cli_word cli_backends[], cli_backends_fentry[];
+
+/* What a command needs before run(); cli_main checks it, in this order. */
+enum { CLI_NEED_ROOT = 1 << 0, CLI_NEED_BTF = 1 << 1 };
 
 /*
  * A subcommand: its help text is generated from this table, so --help, the
@@ -29,8 +91,14 @@ struct cli_cmd {
 	int min_args, max_args;
 	size_t cfg_size;
 	void (*cfg_init)(void *cfg);
-	/* Returns 0, or a negative errno after printing a one-line error. */
+	/* CLI_CUSTOM options: returns 0, or a negative errno after a one-line error. */
 	int (*opt)(void *cfg, int key, const char *arg);
+	/*
+	 * Checks of the arguments and of options together, before the needs:
+	 * returns EXIT_OK to go on, else the exit code (the error is printed).
+	 */
+	int (*check)(void *cfg, int argc, char **argv);
+	unsigned needs; /* CLI_NEED_* */
 	/* Runs the command; returns an exit code (EXIT_*). */
 	int (*run)(void *cfg, int argc, char **argv);
 	/*
@@ -49,5 +117,9 @@ extern const struct cli_cmd *const cli_commands[];
 
 int cli_main(int argc, char **argv);
 void cli_print_help(const struct cli_cmd *cmd, FILE *f);
+/* The help text with the range the kind enforces, e.g. "batch size, 1..256 (default 64)". */
+void cli_opt_help(const struct cli_opt *o, char *buf, size_t len);
+/* The metavar, generated for enums ("auto|tracepoint"); NULL for a flag. */
+const char *cli_opt_metavar(const struct cli_opt *o, char *buf, size_t len);
 
 #endif

@@ -31,19 +31,23 @@ static void roff(FILE *f, const char *s)
 static void man_options(FILE *f, const struct cli_opt *opts)
 {
 	for (const struct cli_opt *o = opts; o && o->name; o++) {
+		char mv[96], help[512];
+		const char *metavar = cli_opt_metavar(o, mv, sizeof(mv));
+
 		fputs(".TP\n", f);
 		if (o->short_name)
 			fprintf(f, "\\fB\\-%c\\fR, ", o->short_name);
 		fprintf(f, "\\fB\\-\\-");
 		roff(f, o->name);
 		fprintf(f, "\\fR");
-		if (o->metavar) {
+		if (metavar) {
 			fputs(" \\fI", f);
-			roff(f, o->metavar);
+			roff(f, metavar);
 			fputs("\\fR", f);
 		}
 		fputc('\n', f);
-		roff(f, o->help);
+		cli_opt_help(o, help, sizeof(help));
+		roff(f, help);
 		fputs(".\n", f);
 	}
 }

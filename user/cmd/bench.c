@@ -28,30 +28,35 @@
 #include "sys/log.h"
 #include "sys/util.h"
 
-enum { OPT_SCENARIO = 1, OPT_REPEAT, OPT_LOOPS, OPT_CPU, OPT_BATCH, OPT_IFACE, OPT_JSON,
-       OPT_QUIET, OPT_OVERHEAD };
+enum { OPT_SCENARIO = 1 };
+
+#define B(m) CLI_MEMBER(struct bench_cfg, m)
 
 static const struct cli_opt bench_opts[] = {
 	{ "scenario", 's', "LIST", "scenarios to run, comma separated: ring, ring-xcpu, fast, slow "
 				   "(default: all)", OPT_SCENARIO },
-	{ "repeat", 'r', "N", "timed repetitions, 1..1000, after one discarded warm-up (default 5)",
-	  OPT_REPEAT },
-	{ "loops", 'l', "N", "elements per repetition, 1000..1000000000 (default per scenario: "
-			     "ring 2M, ring-xcpu 1M, fast 200k, slow 256k)", OPT_LOOPS },
+	{ "repeat", 'r', "N", "timed repetitions after one discarded warm-up (default 5)",
+	  .kind = CLI_UINT, B(repeat), .min = 1, .max = 1000 },
+	{ "loops", 'l', "N", "elements per repetition (default per scenario: ring 2M, "
+			     "ring-xcpu 1M, fast 200k, slow 256k)", .kind = CLI_UINT, B(loops),
+	  .min = 1000, .max = 1000000000 },
 	{ "cpu", 'c', "N", "CPU to run on (default 0); ring-xcpu returns on the next online CPU",
-	  OPT_CPU },
-	{ "batch", 'b', "N", "live-frames batch size of ring and ring-xcpu, 1..256 (default 64; "
-			     "ring-xcpu 256, whose larger ring absorbs cross-CPU bursts)", OPT_BATCH },
+	  .kind = CLI_CPU, B(cpu) },
+	{ "batch", 'b', "N", "live-frames batch size of ring and ring-xcpu (default 64; ring-xcpu "
+			     "256, whose larger ring absorbs cross-CPU bursts)", .kind = CLI_UINT,
+	  B(batch), .min = 1, .max = 256, CLI_MARK(struct bench_cfg, batch_set) },
 	{ "iface", 'i', "IF", "run the live-frames scenarios on IF (an existing interface) and "
 			      "'fast' as native XDP_DROP of IF's traffic, instead of the private "
-			      "veth pair", OPT_IFACE },
-	{ "json", 'j', "FILE", "write the results as JSON (schema ppbench/1) to FILE ('-': stdout)",
-	  OPT_JSON },
+			      "veth pair", .kind = CLI_IFACE, B(iface),
+	  .ifindex_off = offsetof(struct bench_cfg, ifindex) },
+	CLI_OPT_JSON(struct bench_cfg, json,
+		     "write the results as JSON (schema ppbench/1) to FILE ('-': stdout)"),
 	{ "quiet", 'q', NULL, "print only the time_bench lines and the summary; no progress",
-	  OPT_QUIET },
+	  .kind = CLI_FLAG, B(quiet) },
 	{ "overhead", 0, NULL, "measure the instrumentation overhead instead: the ring recipe with "
 			       "bench's per-packet stats and sampled clock vs a bare program, in "
-			       "--repeat alternating pairs of --loops frames", OPT_OVERHEAD },
+			       "--repeat alternating pairs of --loops frames", .kind = CLI_FLAG,
+	  B(overhead) },
 	{ NULL },
 };
 
@@ -86,42 +91,17 @@ static int parse_scenarios(struct bench_cfg *cfg, const char *arg)
 
 static int bench_opt(void *c, int key, const char *arg)
 {
-	struct bench_cfg *cfg = c;
-	uint32_t v;
-	int err;
+	return key == OPT_SCENARIO ? parse_scenarios(c, arg) : -EINVAL;
+}
 
-	switch (key) {
-	case OPT_SCENARIO:
-		return parse_scenarios(cfg, arg);
-	case OPT_REPEAT:
-		return parse_u32(arg, "--repeat", 1, 1000, &cfg->repeat);
-	case OPT_LOOPS:
-		return parse_u64(arg, "--loops", 1000, 1000000000, &cfg->loops);
-	case OPT_CPU:
-		err = parse_u32(arg, "--cpu", 0, nr_possible_cpus() - 1, &v);
-		if (!err && !cpu_is_online(v)) {
-			pr_err("--cpu %u is offline\n", v);
-			err = -EINVAL;
-		}
-		cfg->cpu = v;
-		return err;
-	case OPT_BATCH:
-		cfg->batch_set = true;
-		return parse_u32(arg, "--batch", 1, 256, &cfg->batch);
-	case OPT_IFACE:
-		cfg->iface = arg;
-		return 0;
-	case OPT_JSON:
-		cfg->json = arg;
-		return check_writable(arg, "--json");
-	case OPT_QUIET:
-		cfg->quiet = true;
-		return 0;
-	case OPT_OVERHEAD:
-		cfg->overhead = true;
-		return 0;
-	}
-	return -EINVAL;
+/* --iface must take native XDP (it exists: the option kind checked that). */
+static int bench_check(void *c, int argc, char **argv)
+{
+	struct bench_cfg *cfg = c;
+
+	(void)argc;
+	(void)argv;
+	return cfg->iface && bench_check_iface(cfg) ? EXIT_USAGE : EXIT_OK;
 }
 
 static int bench_run(void *c, int argc, char **argv)
@@ -130,10 +110,6 @@ static int bench_run(void *c, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	if (cfg->iface && bench_check_iface(cfg))
-		return EXIT_USAGE;
-	if (need_privileges("bench") || need_btf())
-		return EXIT_FAIL;
 	return cfg->overhead ? bench_overhead(cfg) : bench_main(cfg);
 }
 
@@ -172,5 +148,7 @@ const struct cli_cmd cmd_bench = {
 	.cfg_size = sizeof(struct bench_cfg),
 	.cfg_init = bench_init,
 	.opt = bench_opt,
+	.check = bench_check,
+	.needs = CLI_NEED_ROOT | CLI_NEED_BTF,
 	.run = bench_run,
 };

@@ -20,18 +20,7 @@
 
 enum { SIDE_POS, SIDE_OLD, SIDE_NEW };
 
-enum {
-	OPT_OLD = 1,
-	OPT_NEW,
-	OPT_FORCE,
-	OPT_FAIL_ABOVE,
-	OPT_METRIC,
-	OPT_TEST,
-	OPT_ALPHA,
-	OPT_MARKDOWN,
-	OPT_BPP,
-	OPT_JSON,
-};
+enum { OPT_OLD = 1, OPT_NEW };
 
 struct cmp_cfg {
 	const char *files[3][MAX_FILES];
@@ -44,24 +33,38 @@ struct cmp_cfg {
 	const char *json;
 };
 
+static const struct cli_word metrics[] = {
+	{ "cycles", FIG_CYCLES }, { "ns", FIG_NS }, { "path", FIG_PATH }, { "purity", FIG_PURITY },
+	{ NULL },
+};
+
+static const struct cli_word tests[] = {
+	{ "welch", TEST_WELCH }, { "mann-whitney", TEST_MANN_WHITNEY }, { NULL },
+};
+
+#define C(m) CLI_MEMBER(struct cmp_cfg, m)
+
 static const struct cli_opt compare_opts[] = {
 	{ "old", 0, "FILE", "a baseline file; the files after it, up to --new, join the old side",
 	  OPT_OLD },
 	{ "new", 0, "FILE", "a file of the new side; the files after it join it too", OPT_NEW },
 	{ "force", 'f', NULL, "compare even when TSC Hz or CPU model say the hosts differ",
-	  OPT_FORCE },
+	  .kind = CLI_FLAG, C(force) },
 	{ "fail-above", 0, "PCT", "exit 3 if a significant regression on --metric exceeds PCT %",
-	  OPT_FAIL_ABOVE },
-	{ "metric", 0, "NAME", "figure --fail-above gates: cycles (default), ns, path, purity",
-	  OPT_METRIC },
-	{ "test", 0, "NAME", "significance test: welch (default) or mann-whitney", OPT_TEST },
-	{ "alpha", 0, "P", "significance level, 0 < P < 0.5 (default 0.05)", OPT_ALPHA },
+	  .kind = CLI_NUMBER, C(fail_above), .dmin = 0, .dmax = 1e9, CLI_MARK(struct cmp_cfg, gate),
+	  .flags = CLI_F_PERCENT | CLI_F_PROSE_RANGE },
+	{ "metric", 0, NULL, "figure --fail-above gates (default cycles)", .kind = CLI_ENUM,
+	  C(metric), .words = metrics },
+	{ "test", 0, NULL, "significance test (default welch)", .kind = CLI_ENUM, C(test),
+	  .words = tests },
+	{ "alpha", 0, "P", "significance level, 0 < P < 0.5 (default 0.05)", .kind = CLI_NUMBER,
+	  C(alpha), .dmin = 1e-9, .dmax = 0.5, .flags = CLI_F_PROSE_RANGE },
 	{ "markdown", 'm', NULL, "print Markdown tables (for mail or an issue) instead of text",
-	  OPT_MARKDOWN },
+	  .kind = CLI_FLAG, C(markdown) },
 	{ "bpp", 0, NULL, "print bench_page_pool_simple-style fast/ptr_ring/slow tables",
-	  OPT_BPP },
-	{ "json", 'j', "FILE", "also write the comparison as JSON to FILE ('-': stdout only)",
-	  OPT_JSON },
+	  .kind = CLI_FLAG, C(bpp) },
+	CLI_OPT_JSON(struct cmp_cfg, json,
+		     "also write the comparison as JSON to FILE ('-': stdout only)"),
 	{ NULL },
 };
 
@@ -74,21 +77,6 @@ static void compare_init(void *c)
 	cfg->test = TEST_WELCH;
 }
 
-static int parse_number(const char *arg, const char *what, double min, double max, double *out)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (end != arg && *end == '%' && !strcmp(what, "--fail-above"))
-		end++;
-	if (end == arg || *end || !isfinite(v) || v < min || v > max) {
-		pr_err("%s '%s' is not a number in %g..%g\n", what, arg, min, max);
-		return -EINVAL;
-	}
-	*out = v;
-	return 0;
-}
-
 static int add_file(struct cmp_cfg *cfg, int side, const char *path)
 {
 	if (cfg->nfiles[side] == MAX_FILES) {
@@ -99,70 +87,20 @@ static int add_file(struct cmp_cfg *cfg, int side, const char *path)
 	return 0;
 }
 
-static int parse_choice(const char *arg, const char *what, const char *const *names, int *out)
-{
-	char list[128] = "";
-
-	for (int i = 0; names[i]; i++) {
-		if (!strcmp(arg, names[i])) {
-			*out = i;
-			return 0;
-		}
-	}
-	for (int i = 0; names[i]; i++)
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
-			 names[i]);
-	pr_err("%s '%s' is not one of: %s\n", what, arg, list);
-	return -EINVAL;
-}
-
+/* Files, and --old/--new that decide where the files after them go. */
 static int compare_opt(void *c, int key, const char *arg)
 {
-	static const char *const metrics[] = { "cycles", "ns", "path", "purity", NULL };
-	static const char *const tests[] = { "welch", "mann-whitney", NULL };
 	struct cmp_cfg *cfg = c;
-	int v = 0, err;
 
-	switch (key) {
-	case CLI_KEY_ARG:
+	if (key == CLI_KEY_ARG)
 		return add_file(cfg, cfg->side, arg);
-	case OPT_OLD:
-	case OPT_NEW:
-		if (cfg->nfiles[SIDE_POS]) {
-			pr_err("'%s' comes before %s: put every file after --old or --new, or "
-			       "use neither\n", cfg->files[SIDE_POS][0],
-			       key == OPT_OLD ? "--old" : "--new");
-			return -EINVAL;
-		}
-		cfg->side = key == OPT_OLD ? SIDE_OLD : SIDE_NEW;
-		return add_file(cfg, cfg->side, arg);
-	case OPT_FORCE:
-		cfg->force = true;
-		return 0;
-	case OPT_FAIL_ABOVE:
-		cfg->gate = true;
-		return parse_number(arg, "--fail-above", 0, 1e9, &cfg->fail_above);
-	case OPT_ALPHA:
-		return parse_number(arg, "--alpha", 1e-9, 0.5, &cfg->alpha);
-	case OPT_METRIC:
-		err = parse_choice(arg, "--metric", metrics, &v);
-		cfg->metric = v;
-		return err;
-	case OPT_TEST:
-		err = parse_choice(arg, "--test", tests, &v);
-		cfg->test = v;
-		return err;
-	case OPT_MARKDOWN:
-		cfg->markdown = true;
-		return 0;
-	case OPT_BPP:
-		cfg->bpp = true;
-		return 0;
-	case OPT_JSON:
-		cfg->json = arg;
-		return check_writable(arg, "--json");
+	if (cfg->nfiles[SIDE_POS]) {
+		pr_err("'%s' comes before %s: put every file after --old or --new, or use "
+		       "neither\n", cfg->files[SIDE_POS][0], key == OPT_OLD ? "--old" : "--new");
+		return -EINVAL;
 	}
-	return -EINVAL;
+	cfg->side = key == OPT_OLD ? SIDE_OLD : SIDE_NEW;
+	return add_file(cfg, cfg->side, arg);
 }
 
 static void free_results(struct result *r, size_t n)

@@ -27,27 +27,13 @@ struct env_cfg {
 	int side;
 };
 
-enum { OPT_SIDE = 1 };
+static const struct cli_word sides[] = { { "a", 0 }, { "b", 1 }, { NULL } };
 
 static const struct cli_opt env_opts[] = {
-	{ "side", 's', "a|b", "run CMD in namespace a (default) or b", OPT_SIDE },
+	{ "side", 's', NULL, "run CMD in namespace a (default) or b", .kind = CLI_ENUM,
+	  CLI_MEMBER(struct env_cfg, side), .words = sides },
 	{ NULL },
 };
-
-static int env_opt(void *c, int key, const char *arg)
-{
-	struct env_cfg *cfg = c;
-
-	if (key == OPT_SIDE) {
-		if (!strcmp(arg, "a") || !strcmp(arg, "b")) {
-			cfg->side = arg[0] - 'a';
-			return 0;
-		}
-		pr_err("--side '%s' must be 'a' or 'b'\n", arg);
-		return -EINVAL;
-	}
-	return -EINVAL;
-}
 
 /* PPB_* variables describe the environment to CMD (and to tests). */
 static void export_env(const struct ppb_env *e)
@@ -159,8 +145,6 @@ static int env_run(void *c, int argc, char **argv)
 	pid_t child = 0;
 	int sfd, ret;
 
-	if (need_privileges("env"))
-		return EXIT_FAIL;
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
@@ -216,6 +200,6 @@ const struct cli_cmd cmd_env = {
 	.min_args = 0,
 	.max_args = 1 << 20,
 	.cfg_size = sizeof(struct env_cfg),
-	.opt = env_opt,
+	.needs = CLI_NEED_ROOT,
 	.run = env_run,
 };

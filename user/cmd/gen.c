@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <linux/netlink.h>
-#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +19,9 @@
 #include "sys/nl.h"
 #include "sys/util.h"
 
-enum { OPT_SRC_MAC = 1, OPT_DST_MAC, OPT_SRC_IP, OPT_DST_IP, OPT_SPORT, OPT_DPORT, OPT_SIZE,
-       OPT_COUNT, OPT_DURATION, OPT_CPUS, OPT_BATCH, OPT_INTERVAL, OPT_JSON, OPT_BARE, OPT_QUIET };
+enum { OPT_SRC_MAC = 1, OPT_DST_MAC, OPT_SRC_IP, OPT_DST_IP, OPT_CPUS };
+
+#define G(m) CLI_MEMBER(struct gen_cfg, m)
 
 static const struct cli_opt gen_opts[] = {
 	{ "src-mac", 0, "MAC", "source MAC (default: IFACE's)", OPT_SRC_MAC },
@@ -29,20 +29,25 @@ static const struct cli_opt gen_opts[] = {
 			       "--dst-ip; required on interfaces that are not veth)", OPT_DST_MAC },
 	{ "src-ip", 0, "IP", "source IPv4 or IPv6 address (default: IFACE's first)", OPT_SRC_IP },
 	{ "dst-ip", 0, "IP", "destination address (default: IFACE's first neighbour)", OPT_DST_IP },
-	{ "src-port", 0, "N", "UDP source port (default 9)", OPT_SPORT },
-	{ "dst-port", 0, "N", "UDP destination port (default 9, discard)", OPT_DPORT },
-	{ "size", 's', "BYTES", "frame size without FCS, 60..3408 (default: the smallest "
-					  "that fits, 60 for IPv4, 62 for IPv6)", OPT_SIZE },
+	{ "src-port", 0, "N", "UDP source port (default 9)", .kind = CLI_UINT, G(spec.sport),
+	  .min = 1, .max = 65535 },
+	{ "dst-port", 0, "N", "UDP destination port (default 9, discard)", .kind = CLI_UINT,
+	  G(spec.dport), .min = 1, .max = 65535 },
+	{ "size", 's', "BYTES", "frame size without FCS (default: the smallest that fits, 60 for "
+				"IPv4, 62 for IPv6)", .kind = CLI_UINT, G(spec.size),
+	  .min = PKT_MIN_SIZE, .max = PKT_MAX_SIZE, CLI_MARK(struct gen_cfg, size_set) },
 	{ "count", 'n', "N", "frames to send in all (default: until --duration or Ctrl-C)",
-	  OPT_COUNT },
-	{ "duration", 'd', "SECONDS", "stop after this long", OPT_DURATION },
+	  .kind = CLI_UINT, G(count), .min = 1, .max = CLI_U64_NOLIMIT },
+	CLI_OPT_DURATION(struct gen_cfg, duration, "stop after this long"),
 	{ "cpus", 'c', "LIST", "CPUs to send from, one pinned thread each (default: 0)", OPT_CPUS },
-	{ "batch", 'b', "N", "live-frames batch size, 1..256 (default 64)", OPT_BATCH },
-	{ "interval", 'i', "SECONDS", "report interval (default 1)", OPT_INTERVAL },
-	{ "json", 'j', "FILE", "one JSON object per interval, then a summary, to FILE", OPT_JSON },
+	{ "batch", 'b', "N", "live-frames batch size (default 64)", .kind = CLI_UINT, G(batch),
+	  .min = 1, .max = 256 },
+	CLI_OPT_INTERVAL(struct gen_cfg, interval, "report interval (default 1)"),
+	CLI_OPT_JSON(struct gen_cfg, json, "one JSON object per interval, then a summary, to FILE"),
 	{ "bare", 0, NULL, "redirect with a program that keeps no statistics (overhead "
-			   "reference); rates come from the frames pushed", OPT_BARE },
-	{ "quiet", 'q', NULL, "print only the summary", OPT_QUIET },
+			   "reference); rates come from the frames pushed", .kind = CLI_FLAG,
+	  G(bare) },
+	{ "quiet", 'q', NULL, "print only the summary", .kind = CLI_FLAG, G(quiet) },
 	{ NULL },
 };
 
@@ -58,21 +63,25 @@ static void gen_init(void *c)
 	cfg->nr_cpus = 1;
 }
 
-static int port_arg(const char *arg, const char *what, uint16_t *out)
+/* --cpus: a list, each CPU online (the list parser checks that it exists). */
+static int parse_cpus(struct gen_cfg *cfg, const char *arg)
 {
-	uint32_t v;
-	int err = parse_u32(arg, what, 1, 65535, &v);
+	int n = parse_cpu_list(arg, "--cpus", gen_possible_cpus(), cfg->cpus);
 
-	*out = v;
-	return err;
+	cfg->nr_cpus = n;
+	for (int i = 0; n > 0 && i < gen_possible_cpus(); i++)
+		if (cfg->cpus[i] && !cpu_is_online(i)) {
+			pr_err("--cpus: CPU %d is offline\n", i);
+			return -EINVAL;
+		}
+	return n < 0 ? n : 0;
 }
 
+/* Addresses and CPU lists: the rules that are gen's alone. */
 static int gen_opt(void *c, int key, const char *arg)
 {
 	struct gen_cfg *cfg = c;
 	struct udp_spec *s = &cfg->spec;
-	uint32_t v;
-	int err;
 
 	switch (key) {
 	case OPT_SRC_MAC:
@@ -87,41 +96,8 @@ static int gen_opt(void *c, int key, const char *arg)
 	case OPT_DST_IP:
 		cfg->dst_ip_set = true;
 		return parse_ip(arg, "--dst-ip", &s->dst);
-	case OPT_SPORT:
-		return port_arg(arg, "--src-port", &s->sport);
-	case OPT_DPORT:
-		return port_arg(arg, "--dst-port", &s->dport);
-	case OPT_SIZE:
-		cfg->size_set = true;
-		err = parse_u32(arg, "--size", PKT_MIN_SIZE, PKT_MAX_SIZE, &v);
-		s->size = v;
-		return err;
-	case OPT_COUNT:
-		return parse_u64(arg, "--count", 1, UINT64_MAX / 2, &cfg->count);
-	case OPT_DURATION:
-		return parse_seconds(arg, "--duration", 0.1, 31536000, &cfg->duration);
 	case OPT_CPUS:
-		err = parse_cpu_list(arg, "--cpus", gen_possible_cpus(), cfg->cpus);
-		cfg->nr_cpus = err;
-		for (int i = 0; err > 0 && i < gen_possible_cpus(); i++)
-			if (cfg->cpus[i] && !cpu_is_online(i)) {
-				pr_err("--cpus: CPU %d is offline\n", i);
-				return -EINVAL;
-			}
-		return err < 0 ? err : 0;
-	case OPT_BATCH:
-		return parse_u32(arg, "--batch", 1, 256, &cfg->batch);
-	case OPT_INTERVAL:
-		return parse_seconds(arg, "--interval", 0.1, 3600, &cfg->interval);
-	case OPT_JSON:
-		cfg->json = arg;
-		return check_writable(arg, "--json");
-	case OPT_BARE:
-		cfg->bare = true;
-		return 0;
-	case OPT_QUIET:
-		cfg->quiet = true;
-		return 0;
+		return parse_cpus(cfg, arg);
 	}
 	return -EINVAL;
 }
@@ -205,11 +181,8 @@ static int prepare(struct gen_cfg *cfg, const char *ifname)
 	int err;
 
 	cfg->ifname = ifname;
-	cfg->ifindex = if_nametoindex(ifname);
-	if (!cfg->ifindex) {
-		pr_err("interface '%s' does not exist\n", ifname);
+	if (iface_index(ifname, NULL, &cfg->ifindex))
 		return -ENODEV;
-	}
 	err = nl_open(&s, NETLINK_ROUTE);
 	if (err)
 		return err;
@@ -229,20 +202,22 @@ static int prepare(struct gen_cfg *cfg, const char *ifname)
 	return err;
 }
 
-static int gen_run(void *c, int argc, char **argv)
+/* The interface and the defaults taken from it: usage errors, before the needs. */
+static int gen_check(void *c, int argc, char **argv)
 {
-	struct gen_cfg *cfg = c;
-	int err;
+	int err = prepare(c, argv[0]);
 
 	(void)argc;
-	if (need_privileges("gen"))
-		return EXIT_FAIL;
-	err = prepare(cfg, argv[0]);
 	if (err)
 		return err == -ENODEV || err == -EINVAL || err == -EOPNOTSUPP ? EXIT_USAGE : EXIT_FAIL;
-	if (need_btf())
-		return EXIT_FAIL;
-	return gen_main(cfg);
+	return EXIT_OK;
+}
+
+static int gen_run(void *c, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return gen_main(c);
 }
 
 const struct cli_cmd cmd_gen = {
@@ -270,5 +245,7 @@ const struct cli_cmd cmd_gen = {
 	.cfg_size = sizeof(struct gen_cfg),
 	.cfg_init = gen_init,
 	.opt = gen_opt,
+	.check = gen_check,
+	.needs = CLI_NEED_ROOT | CLI_NEED_BTF,
 	.run = gen_run,
 };

@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <linux/bpf.h>
-#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,50 +19,42 @@
 #include "sys/nl.h"
 #include "sys/util.h"
 
-enum {
-	OPT_ACTION = 1,
-	OPT_EGRESS_DROP,
-	OPT_REMOTE_ACTION,
-	OPT_QSIZE,
-	OPT_SKB,
-	OPT_FRAGS,
-	OPT_INTERVAL,
-	OPT_DURATION,
-	OPT_COUNT,
-	OPT_JSON,
-	OPT_MULTIPROG,
-	OPT_FORCE,
-	OPT_BARE,
-	OPT_BACKEND,
-	OPT_PER_CPU,
-	OPT_NO_PATHS,
-};
+enum { OPT_ACTION = 1, OPT_REMOTE_ACTION };
+
+#define L(m) CLI_MEMBER(struct load_cfg, m)
 
 static const struct cli_opt load_opts[] = {
 	{ "action", 'a', "ACTION", "drop (default), pass, tx, redirect DEV (devmap), cpu N (cpumap)",
 	  OPT_ACTION },
 	{ "egress-drop", 0, NULL, "redirect: a devmap egress program drops every frame (the frames "
-				  "then return to their pool from the devmap)", OPT_EGRESS_DROP },
+				  "then return to their pool from the devmap)", .kind = CLI_FLAG,
+	  L(egress_drop) },
 	{ "remote-action", 'r', "ACT", "cpu: what the cpumap program does: drop (default), pass, "
 				       "redirect:DEV", OPT_REMOTE_ACTION },
-	{ "qsize", 'q', "N", "cpu: cpumap queue size, 1..16384 (default 2048)", OPT_QSIZE },
-	{ "skb", 'S', NULL, "generic (SKB-mode) XDP instead of native", OPT_SKB },
-	{ "frags", 'F', NULL, "multi-buffer programs (xdp.frags), second stage included", OPT_FRAGS },
-	{ "interval", 'i', "SECONDS", "report interval, 0.1..3600 (default 1)", OPT_INTERVAL },
-	{ "duration", 'd', "SECONDS", "stop after this long (default: until Ctrl-C)", OPT_DURATION },
-	{ "count", 'c', "N", "stop after N packets", OPT_COUNT },
-	{ "json", 'j', "FILE", "one JSON object per interval, then a summary, to FILE", OPT_JSON },
+	{ "qsize", 'q', "N", "cpu: cpumap queue size (default 2048)", .kind = CLI_UINT, L(qsize),
+	  .min = 1, .max = 16384 },
+	{ "skb", 'S', NULL, "generic (SKB-mode) XDP instead of native", .kind = CLI_FLAG, L(skb) },
+	{ "frags", 'F', NULL, "multi-buffer programs (xdp.frags), second stage included",
+	  .kind = CLI_FLAG, L(frags) },
+	CLI_OPT_INTERVAL(struct load_cfg, interval, "report interval (default 1)"),
+	CLI_OPT_DURATION(struct load_cfg, duration, "stop after this long (default: until Ctrl-C)"),
+	{ "count", 'c', "N", "stop after N packets", .kind = CLI_UINT, L(count), .min = 1,
+	  .max = CLI_U64_NOLIMIT },
+	CLI_OPT_JSON(struct load_cfg, json,
+		     "one JSON object per interval, then a summary, to FILE"),
 	{ "multiprog", 'm', NULL, "attach through libxdp's dispatcher (needs bpffs; says when it "
 				  "falls back to a single program); a child process removes the "
-				  "program if ppbench is killed", OPT_MULTIPROG },
-	{ "force", 'f', NULL, "replace an XDP program already attached to IFACE", OPT_FORCE },
+				  "program if ppbench is killed", .kind = CLI_FLAG, L(multiprog) },
+	{ "force", 'f', NULL, "replace an XDP program already attached to IFACE", .kind = CLI_FLAG,
+	  L(force) },
 	{ "bare", 0, NULL, "attach a drop program with no maps and no clock (the reference for "
-			   "overhead measurements; reports nothing)", OPT_BARE },
-	{ "backend", 'B', "auto|tracepoint", "page_pool accounting backend (default auto: fentry "
-					     "where the kernel allows it)", OPT_BACKEND },
-	{ "per-cpu", 'C', NULL, "path mix per CPU too (JSON)", OPT_PER_CPU },
+			   "overhead measurements; reports nothing)", .kind = CLI_FLAG, L(bare) },
+	CLI_OPT_BACKEND(struct load_cfg, backend, cli_backends,
+			"page_pool accounting backend (default auto: fentry where the kernel "
+			"allows it)"),
+	{ "per-cpu", 'C', NULL, "path mix per CPU too (JSON)", .kind = CLI_FLAG, L(per_cpu) },
 	{ "no-paths", 'P', NULL, "no page_pool observer: packet rates and cycles only (the "
-				 "cheapest instrumented run)", OPT_NO_PATHS },
+				 "cheapest instrumented run)", .kind = CLI_FLAG, L(no_paths) },
 	{ NULL },
 };
 
@@ -118,54 +109,10 @@ static int load_opt(void *c, int key, const char *arg)
 {
 	struct load_cfg *cfg = c;
 
-	switch (key) {
-	case OPT_ACTION:
+	if (key == OPT_ACTION)
 		return parse_action(cfg, arg);
-	case OPT_EGRESS_DROP:
-		cfg->egress_drop = true;
-		return 0;
-	case OPT_REMOTE_ACTION:
+	if (key == OPT_REMOTE_ACTION)
 		return parse_remote(cfg, arg);
-	case OPT_QSIZE:
-		return parse_u32(arg, "--qsize", 1, 16384, &cfg->qsize);
-	case OPT_SKB:
-		cfg->skb = true;
-		return 0;
-	case OPT_FRAGS:
-		cfg->frags = true;
-		return 0;
-	case OPT_INTERVAL:
-		return parse_seconds(arg, "--interval", 0.1, 3600, &cfg->interval);
-	case OPT_DURATION:
-		return parse_seconds(arg, "--duration", 0.1, 31536000, &cfg->duration);
-	case OPT_COUNT:
-		return parse_u64(arg, "--count", 1, UINT64_MAX / 2, &cfg->count);
-	case OPT_JSON:
-		cfg->json = arg;
-		return check_writable(arg, "--json");
-	case OPT_MULTIPROG:
-		cfg->multiprog = true;
-		return 0;
-	case OPT_FORCE:
-		cfg->force = true;
-		return 0;
-	case OPT_BARE:
-		cfg->bare = true;
-		return 0;
-	case OPT_BACKEND:
-		if (strcmp(arg, "auto") && strcmp(arg, "tracepoint")) {
-			pr_err("--backend '%s' must be auto or tracepoint\n", arg);
-			return -EINVAL;
-		}
-		cfg->no_fentry = arg[0] == 't';
-		return 0;
-	case OPT_PER_CPU:
-		cfg->per_cpu = true;
-		return 0;
-	case OPT_NO_PATHS:
-		cfg->no_paths = true;
-		return 0;
-	}
 	return -EINVAL;
 }
 
@@ -180,32 +127,12 @@ static int need_ndo_xmit(const char *dev, int ifindex)
 	return -EOPNOTSUPP;
 }
 
-static int resolve_dev(const char *name, const char *what, int *ifindex)
-{
-	*ifindex = if_nametoindex(name);
-	if (!*ifindex) {
-		pr_err("%s: interface '%s' does not exist\n", what, name);
-		return -ENODEV;
-	}
-	return 0;
-}
-
 static int check_target(struct load_cfg *cfg, const char *arg)
 {
-	uint32_t cpu;
-
-	if (cfg->action == PPB_ACT_CPU) {
-		if (parse_u32(arg, "cpu", 0, nr_possible_cpus() - 1, &cpu))
-			return -EINVAL;
-		if (!cpu_is_online(cpu)) {
-			pr_err("cpu %u is offline\n", cpu);
-			return -EINVAL;
-		}
-		cfg->cpu = cpu;
-		return 0;
-	}
+	if (cfg->action == PPB_ACT_CPU)
+		return parse_online_cpu(arg, "cpu", &cfg->cpu);
 	snprintf(cfg->target, sizeof(cfg->target), "%s", arg);
-	if (resolve_dev(arg, "redirect", &cfg->target_ifindex))
+	if (iface_index(arg, "redirect", &cfg->target_ifindex))
 		return -ENODEV;
 	if (cfg->target_ifindex == cfg->ifindex) {
 		pr_err("redirect: %s is the interface itself (use --action tx)\n", arg);
@@ -219,7 +146,7 @@ static int check_iface(struct load_cfg *cfg)
 	uint64_t f = 0;
 	int err;
 
-	if (resolve_dev(cfg->ifname, "load", &cfg->ifindex))
+	if (iface_index(cfg->ifname, "load", &cfg->ifindex))
 		return -ENODEV;
 	err = genl_xdp_features(cfg->ifindex, &f);
 	if (!cfg->skb && !err && !(f & PPB_XDP_ACT_BASIC)) {
@@ -252,27 +179,28 @@ static int check_args(struct load_cfg *cfg, int argc, char **argv)
 	if (check_iface(cfg) || (needs && check_target(cfg, arg)))
 		return -EINVAL;
 	if (cfg->remote_action == XDP_REDIRECT) {
-		if (resolve_dev(cfg->remote_dev, "--remote-action redirect", &cfg->remote_ifindex))
+		if (iface_index(cfg->remote_dev, "--remote-action redirect", &cfg->remote_ifindex))
 			return -ENODEV;
 		return need_ndo_xmit(cfg->remote_dev, cfg->remote_ifindex);
 	}
 	return 0;
 }
 
-static int load_run(void *c, int argc, char **argv)
+static int load_check(void *c, int argc, char **argv)
 {
 	struct load_cfg *cfg = c;
-	int ret;
+	int err = check_args(cfg, argc, argv);
 
-	if (check_args(cfg, argc, argv)) {
-		free(cfg->pending_action);
-		return EXIT_USAGE;
-	}
 	free(cfg->pending_action);
-	if (need_privileges("load") || need_btf())
-		return EXIT_FAIL;
-	ret = load_main(cfg);
-	return ret;
+	cfg->pending_action = NULL;
+	return err ? EXIT_USAGE : EXIT_OK;
+}
+
+static int load_run(void *c, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return load_main(c);
 }
 
 const struct cli_cmd cmd_load = {
@@ -303,5 +231,7 @@ const struct cli_cmd cmd_load = {
 	.cfg_size = sizeof(struct load_cfg),
 	.cfg_init = load_init,
 	.opt = load_opt,
+	.check = load_check,
+	.needs = CLI_NEED_ROOT | CLI_NEED_BTF,
 	.run = load_run,
 };

@@ -16,28 +16,33 @@
 #include "sys/log.h"
 #include "sys/util.h"
 
-enum { OPT_OUTPUT = 1, OPT_LABEL, OPT_TITLE, OPT_METRIC, OPT_SCENARIO };
+enum { OPT_LABEL = 1 };
+
+/* The value is cfg->ns. */
+static const struct cli_word metrics[] = { { "cycles", 0 }, { "ns", 1 }, { NULL } };
+
+#define P(m) CLI_MEMBER(struct plot_cfg, m)
 
 static const struct cli_opt plot_opts[] = {
-	{ "output", 'o', "FILE", "write the SVG to FILE ('-' for stdout); required", OPT_OUTPUT },
+	{ "output", 'o', "FILE", "write the SVG to FILE ('-' for stdout); required",
+	  .kind = CLI_OUTPUT, P(output) },
 	{ "label", 'l', "NAME", "legend name of the file that follows (default: its base name)",
 	  OPT_LABEL },
 	{ "title", 't', "TEXT", "title (default: page_pool scenario cost per element)",
-	  OPT_TITLE },
-	{ "metric", 0, "NAME", "cycles (default: TSC cycles per element) or ns", OPT_METRIC },
+	  .kind = CLI_STRING, P(title) },
+	{ "metric", 0, NULL, "y axis: TSC cycles (default) or ns per element", .kind = CLI_ENUM,
+	  P(ns), .words = metrics },
 	{ "scenario", 's', "LIST", "plot only these scenarios, in this order (e.g. fast,ring,slow)",
-	  OPT_SCENARIO },
+	  .kind = CLI_STRING, P(scenarios) },
 	{ NULL },
 };
 
+/* The files, each with the --label given just before it. */
 static int plot_opt(void *c, int key, const char *arg)
 {
 	struct plot_cfg *cfg = c;
 
 	switch (key) {
-	case OPT_OUTPUT:
-		cfg->output = arg;
-		return check_writable(arg, "--output");
 	case CLI_KEY_ARG:
 		if (cfg->nfiles == MAX_FILES) {
 			pr_err("too many files: at most %d\n", MAX_FILES);
@@ -54,19 +59,6 @@ static int plot_opt(void *c, int key, const char *arg)
 			return -EINVAL;
 		}
 		cfg->next_label = arg;
-		return 0;
-	case OPT_TITLE:
-		cfg->title = arg;
-		return 0;
-	case OPT_METRIC:
-		if (strcmp(arg, "cycles") && strcmp(arg, "ns")) {
-			pr_err("--metric '%s' must be 'cycles' or 'ns'\n", arg);
-			return -EINVAL;
-		}
-		cfg->ns = !strcmp(arg, "ns");
-		return 0;
-	case OPT_SCENARIO:
-		snprintf(cfg->scenarios, sizeof(cfg->scenarios), "%s", arg);
 		return 0;
 	}
 	return -EINVAL;
@@ -158,7 +150,7 @@ static int plot_run(void *c, int argc, char **argv)
 {
 	struct plot_cfg *cfg = c;
 	struct plot *p = calloc(1, sizeof(*p));
-	char names[MAX_FILES][64];
+	char names[MAX_FILES][64], list[256];
 	int ret = EXIT_USAGE;
 
 	(void)argc; /* files come through plot_opt(), in order with their labels */
@@ -168,9 +160,11 @@ static int plot_run(void *c, int argc, char **argv)
 	p->cfg = cfg;
 	if (plot_checks(cfg) || load_all(p, names))
 		goto out;
-	if (!cfg->scenarios[0])
+	/* a copy to cut up: p->scn[] points into it until the SVG is out */
+	snprintf(list, sizeof(list), "%s", cfg->scenarios ? cfg->scenarios : "");
+	if (!list[0])
 		all_scenarios(p);
-	else if (chosen_scenarios(p, cfg->scenarios))
+	else if (chosen_scenarios(p, list))
 		goto out;
 	if (!p->nscn) {
 		pr_err("no scenario with status \"ok\" in the files: nothing to plot\n");

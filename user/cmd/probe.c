@@ -31,24 +31,11 @@ struct iface_info {
 	const char *attach_mode;
 };
 
-enum { OPT_JSON = 1 };
-
 static const struct cli_opt probe_opts[] = {
-	{ "json", 'j', "FILE", "also write the report as JSON to FILE ('-' for stdout only)",
-	  OPT_JSON },
+	CLI_OPT_JSON(struct probe_cfg, json,
+		     "also write the report as JSON to FILE ('-' for stdout only)"),
 	{ NULL },
 };
-
-static int probe_opt(void *c, int key, const char *arg)
-{
-	struct probe_cfg *cfg = c;
-
-	if (key == OPT_JSON) {
-		cfg->json = arg;
-		return check_writable(arg, "--json");
-	}
-	return -EINVAL;
-}
 
 static const char *yes_err(int err)
 {
@@ -71,11 +58,8 @@ static int iface_query(struct iface_info *ii)
 	struct link_info li;
 	struct nl_sock s;
 
-	ii->ifindex = if_nametoindex(ii->name);
-	if (!ii->ifindex) {
-		pr_err("interface '%s' does not exist\n", ii->name);
+	if (iface_index(ii->name, NULL, &ii->ifindex))
 		return -ENODEV;
-	}
 	if (ethtool_driver(ii->name, ii->driver, sizeof(ii->driver)))
 		snprintf(ii->driver, sizeof(ii->driver), "unknown");
 	if (!nl_open(&s, NETLINK_ROUTE)) {
@@ -249,6 +233,15 @@ static void write_json(struct json *j, const struct ppb_features *f, const struc
 	json_flush_line(j);
 }
 
+/* IFACE must exist before the needs are checked; probe_run() queries it. */
+static int probe_check(void *c, int argc, char **argv)
+{
+	int ifindex;
+
+	(void)c;
+	return argc && iface_index(argv[0], NULL, &ifindex) ? EXIT_USAGE : EXIT_OK;
+}
+
 static int probe_run(void *c, int argc, char **argv)
 {
 	struct probe_cfg *cfg = c;
@@ -257,12 +250,6 @@ static int probe_run(void *c, int argc, char **argv)
 	struct json *j;
 	bool json_stdout = cfg->json && !strcmp(cfg->json, "-");
 
-	if (ii.name && !if_nametoindex(ii.name)) {
-		pr_err("interface '%s' does not exist\n", ii.name);
-		return EXIT_USAGE;
-	}
-	if (need_privileges("probe") || need_btf())
-		return EXIT_FAIL;
 	features_probe(&f);
 	if (ii.name && iface_query(&ii))
 		return EXIT_USAGE;
@@ -301,6 +288,7 @@ const struct cli_cmd cmd_probe = {
 	.min_args = 0,
 	.max_args = 1,
 	.cfg_size = sizeof(struct probe_cfg),
-	.opt = probe_opt,
+	.check = probe_check,
+	.needs = CLI_NEED_ROOT | CLI_NEED_BTF,
 	.run = probe_run,
 };

@@ -24,28 +24,33 @@
 struct recipe_cfg {
 	struct recipe_params p;
 	bool size_set, remote_set;
-	int backend; /* 0 auto, 1 fentry, 2 tracepoint */
+	int backend; /* enum obs_want */
 	const char *json;
 	bool kv;
 };
 
-enum { OPT_BATCH = 1, OPT_REPEAT, OPT_RUNS, OPT_SIZE, OPT_CPU, OPT_REMOTE, OPT_QSIZE, OPT_BACKEND,
-       OPT_JSON, OPT_KV };
+#define R(m) CLI_MEMBER(struct recipe_cfg, m)
 
 static const struct cli_opt recipe_opts[] = {
-	{ "batch", 'b', "N", "live-frames batch size, 1..256 (default 64)", OPT_BATCH },
+	{ "batch", 'b', "N", "live-frames batch size (default 64)", .kind = CLI_UINT, R(p.batch),
+	  .min = 1, .max = 256 },
 	{ "repeat", 'r', "N", "frames per BPF_PROG_RUN, or packets (socket recipes) (default 4096)",
-	  OPT_REPEAT },
-	{ "runs", 'n', "N", "BPF_PROG_RUN calls (live recipes, default 1)", OPT_RUNS },
-	{ "size", 's', "BYTES", "L2 frame size, 60..3408 (default 64; socket recipes 1500)",
-	  OPT_SIZE },
-	{ "cpu", 'c', "N", "CPU to run on (default 0)", OPT_CPU },
-	{ "remote-cpu", 'R', "N", "xcpu: CPU of the cpumap (default: the next CPU)", OPT_REMOTE },
-	{ "qsize", 'q', "N", "xcpu: cpumap queue size (default 2048)", OPT_QSIZE },
-	{ "backend", 'B', "auto|fentry|tracepoint", "accounting backend (default auto)",
-	  OPT_BACKEND },
-	{ "json", 'j', "FILE", "write the counts as JSON to FILE ('-': stdout only)", OPT_JSON },
-	{ "kv", 0, NULL, "print totals as KIND.FIELD=VALUE lines (for shell scripts)", OPT_KV },
+	  .kind = CLI_UINT, R(p.repeat), .min = 1, .max = 1u << 30 },
+	{ "runs", 'n', "N", "BPF_PROG_RUN calls (live recipes, default 1)", .kind = CLI_UINT,
+	  R(p.runs), .min = 1, .max = 100000 },
+	{ "size", 's', "BYTES", "L2 frame size (default 64; socket recipes 1500)", .kind = CLI_UINT,
+	  R(p.size), .min = 60, .max = 3408, CLI_MARK(struct recipe_cfg, size_set) },
+	{ "cpu", 'c', "N", "CPU to run on (default 0)", .kind = CLI_CPU, R(p.cpu) },
+	{ "remote-cpu", 'R', "N", "xcpu: CPU of the cpumap (default: the next CPU)",
+	  .kind = CLI_CPU, R(p.remote_cpu), CLI_MARK(struct recipe_cfg, remote_set) },
+	{ "qsize", 'q', "N", "xcpu: cpumap queue size (default 2048)", .kind = CLI_UINT,
+	  R(p.qsize), .min = 1, .max = 16384 },
+	CLI_OPT_BACKEND(struct recipe_cfg, backend, cli_backends_fentry,
+			"accounting backend (default auto)"),
+	CLI_OPT_JSON(struct recipe_cfg, json,
+		     "write the counts as JSON to FILE ('-': stdout only)"),
+	{ "kv", 0, NULL, "print totals as KIND.FIELD=VALUE lines (for shell scripts)",
+	  .kind = CLI_FLAG, R(kv) },
 	{ NULL },
 };
 
@@ -55,59 +60,6 @@ static void recipe_init(void *c)
 
 	cfg->p = (struct recipe_params){ .batch = 64, .repeat = 4096, .runs = 1, .size = 64,
 					 .qsize = 2048 };
-}
-
-static int cpu_arg(const char *arg, const char *what, int *out)
-{
-	uint32_t v;
-	int err = parse_u32(arg, what, 0, nr_possible_cpus() - 1, &v);
-
-	if (err)
-		return err;
-	if (!cpu_is_online(v)) {
-		pr_err("%s %u is offline\n", what, v);
-		return -EINVAL;
-	}
-	*out = v;
-	return 0;
-}
-
-static int recipe_opt(void *c, int key, const char *arg)
-{
-	struct recipe_cfg *cfg = c;
-
-	switch (key) {
-	case OPT_BATCH:
-		return parse_u32(arg, "--batch", 1, 256, &cfg->p.batch);
-	case OPT_REPEAT:
-		return parse_u32(arg, "--repeat", 1, 1u << 30, &cfg->p.repeat);
-	case OPT_RUNS:
-		return parse_u32(arg, "--runs", 1, 100000, &cfg->p.runs);
-	case OPT_SIZE:
-		cfg->size_set = true;
-		return parse_u32(arg, "--size", 60, 3408, &cfg->p.size);
-	case OPT_CPU:
-		return cpu_arg(arg, "--cpu", &cfg->p.cpu);
-	case OPT_REMOTE:
-		cfg->remote_set = true;
-		return cpu_arg(arg, "--remote-cpu", &cfg->p.remote_cpu);
-	case OPT_QSIZE:
-		return parse_u32(arg, "--qsize", 1, 16384, &cfg->p.qsize);
-	case OPT_BACKEND:
-		if (!strcmp(arg, "auto") || !strcmp(arg, "fentry") || !strcmp(arg, "tracepoint")) {
-			cfg->backend = arg[0] == 'a' ? 0 : arg[0] == 'f' ? 1 : 2;
-			return 0;
-		}
-		pr_err("--backend '%s' must be auto, fentry or tracepoint\n", arg);
-		return -EINVAL;
-	case OPT_JSON:
-		cfg->json = arg;
-		return check_writable(arg, "--json");
-	case OPT_KV:
-		cfg->kv = true;
-		return 0;
-	}
-	return -EINVAL;
 }
 
 static const char *cnt(uint64_t v, bool known, char *buf)
@@ -250,15 +202,11 @@ static int report(const struct recipe_cfg *cfg, int id, struct observer *obs,
 	return EXIT_OK;
 }
 
-static int recipe_cmd(void *c, int argc, char **argv)
+/* The recipe, and the defaults that depend on it. */
+static int recipe_check(void *c, int argc, char **argv)
 {
 	struct recipe_cfg *cfg = c;
-	struct obs_opts oo = { .no_fentry = cfg->backend == 2 };
-	struct recipe_ctx *rc = NULL;
-	struct recipe_result res = {};
-	struct observer *obs = NULL;
-	struct ppb_env env;
-	int id = recipe_by_name(argv[0]), ret = EXIT_FAIL;
+	int id = recipe_by_name(argv[0]);
 
 	(void)argc;
 	if (id < 0) {
@@ -270,11 +218,23 @@ static int recipe_cmd(void *c, int argc, char **argv)
 		cfg->p.size = 1500;
 	if (!cfg->remote_set)
 		cfg->p.remote_cpu = (cfg->p.cpu + 1) % nr_online_cpus();
-	if (need_privileges("recipe") || need_btf())
-		return EXIT_FAIL;
+	return EXIT_OK;
+}
+
+static int recipe_cmd(void *c, int argc, char **argv)
+{
+	struct recipe_cfg *cfg = c;
+	struct obs_opts oo = { .no_fentry = cfg->backend == OBS_WANT_TRACEPOINT };
+	struct recipe_ctx *rc = NULL;
+	struct recipe_result res = {};
+	struct observer *obs = NULL;
+	struct ppb_env env;
+	int id = recipe_by_name(argv[0]), ret = EXIT_FAIL;
+
+	(void)argc;
 	if (obs_open(&obs, &oo))
 		return EXIT_FAIL;
-	if (cfg->backend == 1 && obs_backend(obs) != OBS_FENTRY) {
+	if (cfg->backend == OBS_WANT_FENTRY && obs_backend(obs) != OBS_FENTRY) {
 		pr_err("fentry backend unavailable: %s\n", obs_fentry_reason(obs));
 		goto out;
 	}
@@ -313,6 +273,7 @@ const struct cli_cmd cmd_recipe = {
 	.max_args = 1,
 	.cfg_size = sizeof(struct recipe_cfg),
 	.cfg_init = recipe_init,
-	.opt = recipe_opt,
+	.check = recipe_check,
+	.needs = CLI_NEED_ROOT | CLI_NEED_BTF,
 	.run = recipe_cmd,
 };

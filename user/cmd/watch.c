@@ -6,7 +6,6 @@
  * The loop is ticker.c's signalfd + timerfd: signals end it cleanly.
  */
 #include <errno.h>
-#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,20 +28,19 @@ struct watch_cfg {
 	const char *ifname;
 	int ifindex;
 	bool per_cpu;
-	int backend; /* 0 auto, 2 tracepoint */
+	int backend; /* enum obs_want */
 };
 
-enum { OPT_INTERVAL = 1, OPT_DURATION, OPT_JSON, OPT_PER_CPU, OPT_BACKEND };
-
 static const struct cli_opt watch_opts[] = {
-	{ "interval", 'i', "SECONDS", "length of an interval, 0.1..3600 (default 1)", OPT_INTERVAL },
-	{ "duration", 'd', "SECONDS", "stop after this long, 0.1..31536000 (default: until Ctrl-C)",
-	  OPT_DURATION },
-	{ "json", 'j', "FILE", "also write one JSON object per interval and a summary to FILE",
-	  OPT_JSON },
-	{ "per-cpu", 'c', NULL, "add a row per CPU under each pool", OPT_PER_CPU },
-	{ "backend", 'B', "auto|tracepoint", "accounting backend (default auto: fentry if allowed)",
-	  OPT_BACKEND },
+	CLI_OPT_INTERVAL(struct watch_cfg, interval, "length of an interval (default 1)"),
+	CLI_OPT_DURATION(struct watch_cfg, duration,
+			 "stop after this long (default: until Ctrl-C)"),
+	CLI_OPT_JSON(struct watch_cfg, json,
+		     "also write one JSON object per interval and a summary to FILE"),
+	{ "per-cpu", 'c', NULL, "add a row per CPU under each pool", .kind = CLI_FLAG,
+	  CLI_MEMBER(struct watch_cfg, per_cpu) },
+	CLI_OPT_BACKEND(struct watch_cfg, backend, cli_backends,
+			"accounting backend (default auto: fentry if allowed)"),
 	{ NULL },
 };
 
@@ -53,30 +51,14 @@ static void watch_init(void *c)
 	cfg->interval = 1;
 }
 
-static int watch_opt(void *c, int key, const char *arg)
+static int watch_check(void *c, int argc, char **argv)
 {
 	struct watch_cfg *cfg = c;
 
-	switch (key) {
-	case OPT_INTERVAL:
-		return parse_seconds(arg, "--interval", 0.1, 3600, &cfg->interval);
-	case OPT_DURATION:
-		return parse_seconds(arg, "--duration", 0.1, 31536000, &cfg->duration);
-	case OPT_JSON:
-		cfg->json = arg;
-		return check_writable(arg, "--json");
-	case OPT_PER_CPU:
-		cfg->per_cpu = true;
-		return 0;
-	case OPT_BACKEND:
-		if (!strcmp(arg, "auto") || !strcmp(arg, "tracepoint")) {
-			cfg->backend = arg[0] == 'a' ? 0 : 2;
-			return 0;
-		}
-		pr_err("--backend '%s' must be auto or tracepoint\n", arg);
-		return -EINVAL;
-	}
-	return -EINVAL;
+	if (!argc)
+		return EXIT_OK;
+	cfg->ifname = argv[0];
+	return iface_index(argv[0], NULL, &cfg->ifindex) ? EXIT_USAGE : EXIT_OK;
 }
 
 struct watch {
@@ -258,19 +240,13 @@ static void banner(const struct watch *w)
 static int watch_run(void *c, int argc, char **argv)
 {
 	struct watch_cfg *cfg = c;
-	struct obs_opts oo = { .no_fentry = cfg->backend == 2 };
+	struct obs_opts oo = { .no_fentry = cfg->backend == OBS_WANT_TRACEPOINT };
 	struct watch w = { .cfg = cfg };
 	int err = 0;
 
-	if (argc) {
-		cfg->ifname = argv[0];
-		cfg->ifindex = if_nametoindex(argv[0]);
-		if (!cfg->ifindex) {
-			pr_err("interface '%s' does not exist\n", argv[0]);
-			return EXIT_USAGE;
-		}
-	}
-	if (need_privileges("watch") || need_btf() || obs_open(&w.obs, &oo))
+	(void)argc;
+	(void)argv;
+	if (obs_open(&w.obs, &oo))
 		return EXIT_FAIL;
 	if (cfg->json && !(w.j = json_open(cfg->json, false)))
 		goto out;
@@ -318,6 +294,7 @@ const struct cli_cmd cmd_watch = {
 	.max_args = 1,
 	.cfg_size = sizeof(struct watch_cfg),
 	.cfg_init = watch_init,
-	.opt = watch_opt,
+	.check = watch_check,
+	.needs = CLI_NEED_ROOT | CLI_NEED_BTF,
 	.run = watch_run,
 };

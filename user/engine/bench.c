@@ -626,11 +626,6 @@ int bench_check_iface(struct bench_cfg *cfg)
 	uint64_t feat = 0;
 	int err;
 
-	cfg->ifindex = if_nametoindex(cfg->iface);
-	if (!cfg->ifindex) {
-		pr_err("--iface: interface '%s' does not exist\n", cfg->iface);
-		return -ENODEV;
-	}
 	err = genl_xdp_features(cfg->ifindex, &feat);
 	if (!err && !(feat & PPB_XDP_ACT_BASIC)) {
 		pr_err("--iface %s has no native XDP support (XDP features: none)\n", cfg->iface);

@@ -4,7 +4,7 @@
 
 #include "model/bench.h"
 
-/* --iface: the interface exists and has native XDP. */
+/* --iface (cfg->ifindex already resolved) has native XDP. */
 int bench_check_iface(struct bench_cfg *cfg);
 int bench_main(struct bench_cfg *cfg);
 

@@ -51,7 +51,7 @@ static const char *const action_names[] = { "drop", "pass", "tx", "redirect", "c
 static int open_objects(struct load *l)
 {
 	struct load_cfg *c = l->cfg;
-	struct obs_opts oo = { .no_fentry = c->no_fentry };
+	struct obs_opts oo = { .no_fentry = c->backend == OBS_WANT_TRACEPOINT };
 	struct xdpo_opts o = { .action = c->action,
 			       .remote_action = c->remote_action,
 			       .frags = c->frags,

@@ -19,7 +19,7 @@ struct load_cfg {
 	int remote_ifindex;
 	uint32_t qsize;
 	bool egress_drop, skb, frags, multiprog, force, bare, per_cpu;
-	bool no_fentry; /* --backend tracepoint */
+	int backend;	/* --backend: enum obs_want */
 	bool no_paths;	/* no observer: rates and cycles only */
 	double interval, duration;
 	uint64_t count;

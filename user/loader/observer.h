@@ -19,6 +19,9 @@
  */
 struct observer;
 
+/* What --backend asks for (the cli_backends words). */
+enum obs_want { OBS_WANT_AUTO, OBS_WANT_FENTRY, OBS_WANT_TRACEPOINT };
+
 struct obs_opts {
 	bool no_fentry; /* force the tracepoint backend (tests compare both) */
 };

@@ -17,7 +17,7 @@ struct plot_cfg {
 	size_t nfiles;
 	const char *next_label; /* --label waiting for its file */
 	bool ns;
-	char scenarios[256];
+	const char *scenarios; /* --scenario LIST, or NULL */
 };
 
 /* One file's figures for one scenario. */

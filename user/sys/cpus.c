@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,4 +41,19 @@ int nr_online_cpus(void)
 	long v = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return v > 0 ? (int)v : 1;
+}
+
+int parse_online_cpu(const char *s, const char *what, int *out)
+{
+	uint32_t v;
+	int err = parse_u32(s, what, 0, nr_possible_cpus() - 1, &v);
+
+	if (err)
+		return err;
+	if (!cpu_is_online(v)) {
+		pr_err("%s %u is offline\n", what, v);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
 }

@@ -12,5 +12,7 @@
 int nr_possible_cpus(void);
 bool cpu_is_online(int cpu);
 int nr_online_cpus(void);
+/* S must name an online CPU ("WHAT 4096 is out of range", "WHAT 1 is offline"). */
+int parse_online_cpu(const char *s, const char *what, int *out);
 
 #endif

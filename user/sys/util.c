@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +204,15 @@ int write_file_str(const char *path, const char *s)
 bool file_exists(const char *path)
 {
 	return access(path, F_OK) == 0;
+}
+
+int iface_index(const char *name, const char *what, int *ifindex)
+{
+	*ifindex = if_nametoindex(name);
+	if (*ifindex)
+		return 0;
+	pr_err("%s%sinterface '%s' does not exist\n", what ?: "", what ? ": " : "", name);
+	return -ENODEV;
 }
 
 int check_writable(const char *path, const char *what)

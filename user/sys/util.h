@@ -30,6 +30,9 @@ struct ip_addr {
 int parse_ip(const char *s, const char *what, struct ip_addr *out);
 void format_mac(const uint8_t mac[6], char *buf, size_t len);
 
+/* IFACE's index; else "WHAT: interface 'IFACE' does not exist" (no "WHAT: " if NULL). */
+int iface_index(const char *name, const char *what, int *ifindex);
+
 /* Time and files. */
 uint64_t now_ns(void); /* CLOCK_MONOTONIC */
 int read_file_str(const char *path, char *buf, size_t len); /* trims a trailing newline */
