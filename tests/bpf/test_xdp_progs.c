@@ -366,12 +366,13 @@ static const struct proof_case proof_cases[] = {
 	  .alloc_refill = (20000 + 63) / 64 - 1, .ret_ring = 20000, .ret_release = 0,
 	  .rel_teardown = 64 },
 	/*
-	 * 16 frames per batch into a 16-entry ring: of the slow bulk's 64
-	 * pages, 48 find the ring full on their return and are released; the
-	 * other returns go to the ring, which is full at destroy.
+	 * 16 frames per batch into a 16-entry ring: the slow bulk's 64 pages
+	 * serve the first four batches, each later batch is one refill. Of
+	 * those 64 pages, 48 find the ring full on their return and are
+	 * released; the other returns go to the ring, which is full at destroy.
 	 */
 	{ .batch = 16, .repeat = 1024, .alloc_slow = 1, .slow_pages = 64,
-	  .alloc_refill = 1024 / 16 - 1, .ret_ring = 1024 - 48, .ret_release = 48,
+	  .alloc_refill = 1024 / 16 - 64 / 16, .ret_ring = 1024 - 48, .ret_release = 48,
 	  .rel_teardown = 16 },
 };
 
