@@ -199,8 +199,7 @@ static void account_action(uint32_t action, uint32_t verdict, uint32_t n)
 		goto out;
 	xdpo_begin_run(f.x, false, PPB_ROLE_ACTION);
 	/* Twice: the counts are cumulative over runs of one object. */
-	if (!prog_run(&f, n, &ret) || !prog_run(&f, n, &ret) ||
-	    !role_sum(&f, PPB_ROLE_ACTION, &r))
+	if (!prog_run(&f, n, &ret) || !prog_run(&f, n, &ret) || !role_sum(&f, PPB_ROLE_ACTION, &r))
 		goto out;
 	ASSERT_EQ(ret, verdict, "verdict");
 	ASSERT_EQ(r.all.packets, 2 * n, "packets of two runs");
@@ -297,8 +296,7 @@ static void wait_pools_settled(struct observer *obs)
 }
 
 /* One live-frames DROP with proof on; d gets what the pool maps saw of it. */
-static bool proof_run(struct fixture *f, uint32_t batch, uint32_t repeat,
-		      struct obs_snapshot *d)
+static bool proof_run(struct fixture *f, uint32_t batch, uint32_t repeat, struct obs_snapshot *d)
 {
 	struct obs_snapshot s0 = {}, s1 = {};
 	bool ok;
