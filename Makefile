@@ -56,6 +56,12 @@ SCHEMA_CHECK_OBJS := $(MODEL_OBJS)
 TEST_TOOLS	:= $(BUILD)/tests/schema_check $(BUILD)/tests/png_check $(BUILD)/tests/udp_sink \
 		   $(BUILD)/tests/fail_pthread.so
 UNIT_SRCS	:= $(wildcard tests/unit/*.c)
+# BPF tests: our XDP programs under BPF_PROG_RUN, built with the unit runner
+# (tests/unit/main.c) and the user objects they drive. loader/ needs only
+# model/ and sys/; cli/ would need main.c's command table.
+BPF_TEST_SRCS	:= $(wildcard tests/bpf/*.c)
+BPF_TEST_OBJS	:= $(filter $(BUILD)/user/loader/% $(BUILD)/user/model/% $(BUILD)/user/sys/%, \
+			    $(USER_OBJS))
 
 # clang -target bpf does not see the multiarch include dir; add the host's
 # default system include paths after its own (as libbpf-bootstrap does).
@@ -81,7 +87,7 @@ all: $(BUILD)/ppbench $(BUILD)/ppbench.8
 help:
 	@echo 'Targets:'
 	@echo '  all (default)  build $(BUILD)/ppbench'
-	@echo '  test           install missing packages, build, run unit + integration + kernel-matrix tests'
+	@echo '  test           install missing packages, build, run unit, bpf, integration, kernel-matrix tests'
 	@echo '  test-unit      build and run only the unit tests'
 	@echo '  test-kernels   run only the qemu kernel matrix (Debian 6.1, 6.12 and the newest Debian kernel)'
 	@echo '  bench          install missing packages, build, run the benchmark (results are reported)'
@@ -141,6 +147,18 @@ $(BUILD)/tests/unit: $(UNIT_SRCS) tests/unit/unit.h $(BUILD)/tests/unit_tests.h 
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(USER_CFLAGS) -Itests/unit -I$(BUILD)/tests $(UNIT_SRCS) $(UNIT_LIB_OBJS) -lm -o $@
 
+# BPF tests: the same runner, its own group name and list of tests.
+$(BUILD)/tests/bpf_tests.h: $(BPF_TEST_SRCS) | $(BUILD)/tests
+	$(call msg,GEN,$@)
+	$(Q)sed -n 's/^void \(test_[a-z0-9_]*\)(void)$$/DEFINE_TEST(\1)/p' $(BPF_TEST_SRCS) > $@
+
+$(BUILD)/tests/bpf_tests: $(BPF_TEST_SRCS) tests/unit/main.c tests/unit/unit.h \
+			  $(BUILD)/tests/bpf_tests.h $(BPF_TEST_OBJS) $(SKELS)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $(USER_LDFLAGS) -DTEST_GROUP='"bpf"' -DTESTS_H='"bpf_tests.h"' \
+		-Itests/unit -I$(BUILD)/tests $(BPF_TEST_SRCS) tests/unit/main.c $(BPF_TEST_OBJS) \
+		$(USER_LIBS) -o $@
+
 $(BUILD)/tests/schema_check: tests/tools/schema_check.c $(SCHEMA_CHECK_OBJS) | $(BUILD)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< $(SCHEMA_CHECK_OBJS) -lm -o $@
@@ -163,7 +181,8 @@ deps:
 
 test: DEPS_FLAGS = --tests --kernels
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/tests/unit $(TEST_TOOLS)
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/tests/unit $(BUILD)/tests/bpf_tests \
+		$(TEST_TOOLS)
 	$(Q)tests/run.sh $(TESTS)
 
 test-unit: $(BUILD)/tests/unit

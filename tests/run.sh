@@ -2,16 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ppbench test runner.
-#   tests/run.sh                 everything: unit, integration, kernels
-#   tests/run.sh unit            one group (unit | integration | kernels)
-#   tests/run.sh test_probe_json one integration test (or a unit test name)
+#   tests/run.sh                 everything: unit, bpf, integration, kernels
+#   tests/run.sh unit            one group (unit | bpf | integration | kernels)
+#   tests/run.sh test_probe_json one integration test (or a unit or bpf test name)
 #   V=1 tests/run.sh ...         show every test's output, not only failures'
 #
 # Prints one "PASS|FAIL|SKIP name" line per test (a SKIP gives its reason) and
 # ends with "N passed, N failed[, N skipped]". Exits 1 if anything failed.
 # Integration tests run real BPF programs on real veth pairs; after each one
 # the runner checks that no namespace, veth, XDP program or BPF program of
-# ours is left behind.
+# ours is left behind; so does it after the BPF tests (BPF_PROG_RUN of our XDP
+# programs, no device).
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -19,6 +20,7 @@ TOP=$(pwd)
 export TOP
 export PPBENCH=${PPBENCH:-$TOP/build/ppbench}
 UNIT_BIN=$TOP/build/tests/unit
+BPF_BIN=$TOP/build/tests/bpf_tests
 SKIP_RC=249
 # A generous cap per test, not a speed: the slowest test takes about 30 s on
 # the development VM, and machines of our kind differ about 2x; this leaves
@@ -119,6 +121,40 @@ check_leaks() { # name before-file
 	return 0
 }
 
+# ---- BPF tests ------------------------------------------------------------
+# Our XDP programs under BPF_PROG_RUN on canned frames (tests/bpf/): the
+# unit runner's output, plus the leak check the integration tests get.
+run_bpf() { # [names...]
+	if [ "$(id -u)" -ne 0 ]; then
+		record SKIP bpf "BPF tests need root (they load XDP programs)"
+		return
+	fi
+	if [ ! -x "$BPF_BIN" ]; then
+		record FAIL bpf "BPF-test binary missing: run 'make build/tests/bpf_tests'"
+		return
+	fi
+	local out before rc
+	out=$(mktemp)
+	before=$(mktemp)
+	snapshot_state >"$before"
+	"$BPF_BIN" "$@" >"$out" 2>&1
+	rc=$?
+	tally_lines <"$out"
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL' "$out"; then
+		record FAIL bpf "BPF-test binary exited $rc"
+	fi
+	if ! check_leaks bpf "$before" >"$out"; then
+		cat "$out"
+		record FAIL bpf/leaks "the BPF tests left state behind"
+	fi
+	rm -f "$out" "$before"
+}
+
+# Is NAME (part of) a test of the BPF-test binary? (Its runner matches substrings.)
+is_bpf_test() {
+	[ -x "$BPF_BIN" ] && "$BPF_BIN" --list | grep -qF -- "$1"
+}
+
 # ---- integration tests ----------------------------------------------------
 list_integration() {
 	local f
@@ -210,30 +246,34 @@ main() {
 	local groups=() names=() a
 	for a in "$@"; do
 		case "$a" in
-		unit | integration | kernels) groups+=("$a") ;;
+		unit | bpf | integration | kernels) groups+=("$a") ;;
 		*) names+=("$a") ;;
 		esac
 	done
 	if [ ${#groups[@]} -eq 0 ] && [ ${#names[@]} -eq 0 ]; then
-		groups=(unit integration kernels)
+		groups=(unit bpf integration kernels)
 	fi
 	for a in "${groups[@]}"; do
 		case "$a" in
 		unit) run_unit ;;
+		bpf) run_bpf ;;
 		integration) run_integration ;;
 		kernels) run_kernels ;;
 		esac
 	done
 	if [ ${#names[@]} -gt 0 ]; then
-		local unit_names=() int_names=()
+		local unit_names=() bpf_names=() int_names=()
 		for a in "${names[@]}"; do
 			if list_integration | awk '{print $2}' | grep -qx "$a"; then
 				int_names+=("$a")
+			elif is_bpf_test "$a"; then
+				bpf_names+=("$a")
 			else
 				unit_names+=("$a")
 			fi
 		done
 		[ ${#unit_names[@]} -gt 0 ] && run_unit "${unit_names[@]}"
+		[ ${#bpf_names[@]} -gt 0 ] && run_bpf "${bpf_names[@]}"
 		[ ${#int_names[@]} -gt 0 ] && run_integration "${int_names[@]}"
 	fi
 	if [ $fail -gt 0 ]; then

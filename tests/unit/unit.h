@@ -15,10 +15,13 @@
 
 extern int unit_failures; /* failures within the current test */
 extern const char *unit_skip_reason;
+extern char unit_first_fail[128]; /* the test's first failed check, for its FAIL line */
 
 #define UNIT_FAIL(name, fmt, ...)                                                            \
 	({                                                                                   \
 		unit_failures++;                                                             \
+		if (!unit_first_fail[0])                                                     \
+			snprintf(unit_first_fail, sizeof(unit_first_fail), "%s", name);      \
 		fprintf(stderr, "    %s:%d: %s: " fmt "\n", __func__, __LINE__, name,       \
 			##__VA_ARGS__);                                                      \
 		false;                                                                       \
