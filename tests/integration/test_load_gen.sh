@@ -192,7 +192,15 @@ sc_watch_retired() {
 		ping -q -c $n -i 0.002 -W 0.2 -s 1472 "$PPB_IP_B" >/dev/null
 		wait "$PID_load" || fail "load $i exited $?"
 	done
-	sleep 0.5 # one more interval: the second pool is retired
+	# The second pool's last returns come with its destroy, after the load
+	# exited: wait (bounded) until an interval has shown them, then stop.
+	local sum
+	for i in $(seq 50); do
+		sum=$(jq -s '[.[] | select(.type == "interval") | .pools[] |
+			select(.kind == "veth") | .path.ret.ring] | add' "$TMPD/watch.json" 2>/dev/null)
+		[ "$sum" = $((2 * n)) ] && break
+		sleep 0.2
+	done
 	kill -INT $wpid
 	wait $wpid || fail "watch exited $?"
 	grep -q '^summary: ' "$TMPD/watch.out" || fail "no watch summary"
