@@ -209,7 +209,8 @@ int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 	if (in_put && s->put_pool == pool)
 		s->put_released++;
 	else if (!obs_cfg.fentry)
-		pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_ELEMS) && !elems_active(), false);
+		pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_ELEMS) && !elems_active(),
+			    false);
 	return 0;
 }
 

@@ -193,7 +193,7 @@ static __always_inline struct ppb_pool_counts *pool_counts_of(struct ppb_pool_ke
  * first page ('fresh': state_hold with hold == 1).
  */
 static __always_inline struct ppb_pool_info *pool_get_new(__u64 ptr, struct ppb_pool_key *key,
-							   bool fresh, bool *created)
+							  bool fresh, bool *created)
 {
 	struct page_pool *pp = (void *)ptr;
 	struct ppb_pool_info *pi, init = {};
@@ -219,7 +219,7 @@ static __always_inline struct ppb_pool_info *pool_get_new(__u64 ptr, struct ppb_
 }
 
 static __always_inline struct ppb_pool_info *pool_get(__u64 ptr, struct ppb_pool_key *key,
-						       bool fresh)
+						      bool fresh)
 {
 	bool created = false;
 
@@ -279,7 +279,8 @@ static __always_inline void ledger_alloc_side(struct ppb_pool_info *pi, struct p
 	if (elems)
 		c->alloc_cache += elems - refill - slow;
 	if (elems > 1)
-		pi->flags |= (__s64)elems >= pi->ring_size ? PPB_POOL_F_WRAP_RISK : PPB_POOL_F_COARSE;
+		pi->flags |=
+			(__s64)elems >= pi->ring_size ? PPB_POOL_F_WRAP_RISK : PPB_POOL_F_COARSE;
 }
 
 /*

@@ -17,29 +17,29 @@
 #include "ppbench.h"
 #include "pool.bpf.h"
 
-const volatile __u32 sample_shift = 10;	 /* timing sample every 1024 elements */
+const volatile __u32 sample_shift = 10;	    /* timing sample every 1024 elements */
 const volatile __u32 action = PPB_ACT_DROP; /* ppb_xdp_act */
 const volatile __u32 remote_action = XDP_DROP;
-const volatile __u32 gen_ifindex;	 /* ppb_xdp_gen: bpf_redirect target, 0: devmap */
-const volatile bool count_bytes;	 /* load's Mbit/s; bench reports none: skip */
-const volatile __u32 pace_limit;	 /* cpumap recipe: most frames in flight (0: off) */
+const volatile __u32 gen_ifindex; /* ppb_xdp_gen: bpf_redirect target, 0: devmap */
+const volatile bool count_bytes;  /* load's Mbit/s; bench reports none: skip */
+const volatile __u32 pace_limit;  /* cpumap recipe: most frames in flight (0: off) */
 
 /* Run control from user space (.bss, read every packet: keep it small). */
-__u64 run_gen;	     /* bumped before each run: spans never cross runs */
-__u32 proof;	     /* sample pool state every 2^proof_shift frames per CPU */
-__u32 proof_shift;   /* 0 in proof runs; load uses 6 (cheap, still < any ring size) */
-__u32 napi_clock;    /* ACTION timing per NAPI poll (load) instead of every 2^n elements */
-__u32 elems_role;    /* enum ppb_role whose frames are the pool's allocations */
-__u64 vmemmap_k;     /* virt_to_page: page = k + (va >> 12) * sizeof(struct page) */
-__u64 calib_pool;    /* calibration: the test-run pool of the last frame */
-__u64 calib_page;    /* ... and its page, for user space to check k */
-__u32 cpu_target;    /* cpumap key (= CPU) for PPB_ACT_CPU */
+__u64 run_gen;	   /* bumped before each run: spans never cross runs */
+__u32 proof;	   /* sample pool state every 2^proof_shift frames per CPU */
+__u32 proof_shift; /* 0 in proof runs; load uses 6 (cheap, still < any ring size) */
+__u32 napi_clock;  /* ACTION timing per NAPI poll (load) instead of every 2^n elements */
+__u32 elems_role;  /* enum ppb_role whose frames are the pool's allocations */
+__u64 vmemmap_k;   /* virt_to_page: page = k + (va >> 12) * sizeof(struct page) */
+__u64 calib_pool;  /* calibration: the test-run pool of the last frame */
+__u64 calib_page;  /* ... and its page, for user space to check k */
+__u32 cpu_target;  /* cpumap key (= CPU) for PPB_ACT_CPU */
 /* Filters of the error tracepoints: our programs, our target device, our cpumap. */
 __u32 prog_id[PPB_NR_ROLES];
 __u32 xmit_ifindex;
 __u32 xmit_netns;
 __u32 cpumap_id;
-__u64 pace_offset;   /* producer minus consumer frames when the run began */
+__u64 pace_offset; /* producer minus consumer frames when the run began */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);

@@ -30,20 +30,20 @@ enum ppb_pool_kind {
 
 /* pool_info.flags */
 enum {
-	PPB_POOL_F_DYING = 1 << 0,	/* page_pool_destroy() has started */
-	PPB_POOL_F_ELEMS = 1 << 1,	/* an XDP program of ours counts its allocations */
-	PPB_POOL_F_WRAP_RISK = 1 << 2,	/* a sample interval may have wrapped the ring */
-	PPB_POOL_F_TINY_RING = 1 << 3,	/* ring size < 2: produces invisible to sampling */
+	PPB_POOL_F_DYING = 1 << 0,	  /* page_pool_destroy() has started */
+	PPB_POOL_F_ELEMS = 1 << 1,	  /* an XDP program of ours counts its allocations */
+	PPB_POOL_F_WRAP_RISK = 1 << 2,	  /* a sample interval may have wrapped the ring */
+	PPB_POOL_F_TINY_RING = 1 << 3,	  /* ring size < 2: produces invisible to sampling */
 	PPB_POOL_F_INCONSISTENT = 1 << 4, /* a sample gave negative deltas (race, waive) */
-	PPB_POOL_F_SEEN_FRESH = 1 << 5,	/* observed from its first page on */
-	PPB_POOL_F_COARSE = 1 << 6,	/* an interval held several allocations: call
-					 * counts (cache/refill) are estimates */
-	PPB_POOL_F_MULTI_CPU = 1 << 7,	/* sampled from several CPUs: the per-CPU split of
-					 * ring returns follows the sampler */
-	PPB_POOL_F_FRAG = 1 << 8,	/* hands out page fragments: packets are not page
-					 * allocations, so cache counts are unknown */
-	PPB_POOL_F_DENSE = 1 << 9,	/* sampled on its data path (our XDP programs, NAPI
-					 * polls): ring counts hold; otherwise they may wrap */
+	PPB_POOL_F_SEEN_FRESH = 1 << 5,	  /* observed from its first page on */
+	PPB_POOL_F_COARSE = 1 << 6,	  /* an interval held several allocations: call
+					   * counts (cache/refill) are estimates */
+	PPB_POOL_F_MULTI_CPU = 1 << 7,	  /* sampled from several CPUs: the per-CPU split of
+					   * ring returns follows the sampler */
+	PPB_POOL_F_FRAG = 1 << 8,	  /* hands out page fragments: packets are not page
+					   * allocations, so cache counts are unknown */
+	PPB_POOL_F_DENSE = 1 << 9,	  /* sampled on its data path (our XDP programs, NAPI
+					   * polls): ring counts hold; otherwise they may wrap */
 };
 
 /* Pools are keyed by pointer and id: a freed pool's address is reused. */
@@ -66,20 +66,20 @@ struct ppb_pool_state {
 /* Global record per pool (BPF hash map, key struct ppb_pool_key). */
 struct ppb_pool_info {
 	__u64 ptr;
-	__u64 ring_queue;     /* ring.queue (array of entries) */
-	__u64 first_ns;	      /* first time seen */
-	__u64 last_ns;	      /* last sample */
-	__u64 pending_elems;  /* allocations our XDP programs saw since the last sample */
+	__u64 ring_queue;    /* ring.queue (array of entries) */
+	__u64 first_ns;	     /* first time seen */
+	__u64 last_ns;	     /* last sample */
+	__u64 pending_elems; /* allocations our XDP programs saw since the last sample */
 	__u64 samples;
-	__u64 prod_total;     /* ring produces seen by all samplers */
-	__u64 alloc_prod;     /* prod_total at the last allocation-side sample */
+	__u64 prod_total;	    /* ring produces seen by all samplers */
+	__u64 alloc_prod;	    /* prod_total at the last allocation-side sample */
 	struct ppb_pool_state last; /* baseline of the allocation-side ledger */
-	__u32 ret_prod;	      /* baseline of ring-return counting (any sampler) */
-	__u32 last_cpu;	      /* CPU of the last sample */
+	__u32 ret_prod;		    /* baseline of ring-return counting (any sampler) */
+	__u32 last_cpu;		    /* CPU of the last sample */
 	__u32 id;
-	__u32 kind;	      /* enum ppb_pool_kind */
-	__s32 ifindex;	      /* device, 0 if unknown */
-	__s32 cpuid;	      /* system pools: their CPU, else -1 */
+	__u32 kind;    /* enum ppb_pool_kind */
+	__s32 ifindex; /* device, 0 if unknown */
+	__s32 cpuid;   /* system pools: their CPU, else -1 */
 	__u32 napi_id;
 	__u32 ring_size;
 	__u32 pool_size;      /* p.pool_size */

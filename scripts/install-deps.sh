@@ -10,7 +10,8 @@ set -euo pipefail
 
 build_pkgs=(make gcc libc6-dev clang llvm libbpf-dev libxdp-dev bpftool libelf-dev
 	    zlib1g-dev libzstd-dev pkg-config iproute2 ethtool)
-test_pkgs=(jq procps util-linux iputils-ping librsvg2-bin groff-base man-db bsdextrautils)
+test_pkgs=(jq procps util-linux iputils-ping librsvg2-bin groff-base man-db bsdextrautils
+	clang-format)
 # The kernel matrix: qemu (TCG), a static busybox for the guests, cpio + gzip
 # for the initramfs, xz/zstd for compressed modules, readelf (binutils) to
 # check that what goes into a guest is static, jq for the guests (copied in with

@@ -45,8 +45,11 @@ __attribute__((constructor)) static void setup_log(void)
 
 static bool build_frame(uint8_t *pkt)
 {
-	struct udp_spec s = { .src_mac = { 2, 0, 0, 0, 0, 1 }, .dst_mac = { 2, 0, 0, 0, 0, 2 },
-			      .sport = 9, .dport = 9, .size = FRAME_LEN };
+	struct udp_spec s = { .src_mac = { 2, 0, 0, 0, 0, 1 },
+			      .dst_mac = { 2, 0, 0, 0, 0, 2 },
+			      .sport = 9,
+			      .dport = 9,
+			      .size = FRAME_LEN };
 
 	parse_ip("10.77.0.1", "src", &s.src);
 	parse_ip("10.77.0.2", "dst", &s.dst);
@@ -252,7 +255,8 @@ void test_account_live_frames(void)
 	xdpo_begin_run(f.x, false, PPB_ROLE_ACTION);
 	for (size_t i = 0; i < ARRAY_SIZE(batch); i++) {
 		if (!ASSERT_OK(xdpo_live_run(f.x, "ppb_xdp_act", 0, batch[i], repeat[i], f.pkt,
-					     FRAME_LEN, NULL), "live-frames BPF_PROG_RUN") ||
+					     FRAME_LEN, NULL),
+			       "live-frames BPF_PROG_RUN") ||
 		    !role_sum(&f, PPB_ROLE_ACTION, &r))
 			goto out;
 		total += repeat[i];
@@ -305,8 +309,9 @@ static bool proof_run(struct fixture *f, uint32_t batch, uint32_t repeat, struct
 	     ASSERT_OK(obs_set_elems_active(f->obs, true), "obs_set_elems_active") &&
 	     ASSERT_OK(obs_snapshot(f->obs, &s0), "snapshot before");
 	xdpo_begin_run(f->x, true, PPB_ROLE_ACTION);
-	ok = ok && ASSERT_OK(xdpo_live_run(f->x, "ppb_xdp_act", 0, batch, repeat, f->pkt,
-					   FRAME_LEN, NULL), "live-frames BPF_PROG_RUN");
+	ok = ok && ASSERT_OK(xdpo_live_run(f->x, "ppb_xdp_act", 0, batch, repeat, f->pkt, FRAME_LEN,
+					   NULL),
+			     "live-frames BPF_PROG_RUN");
 	if (ok) {
 		wait_pools_settled(f->obs);
 		ok = ASSERT_OK(obs_flush(f->obs), "obs_flush") &&
@@ -360,8 +365,13 @@ static const struct proof_case proof_cases[] = {
 	 * goes back to the ring (no NAPI: no direct recycling). The 64 pages
 	 * are released when the pool is destroyed.
 	 */
-	{ .batch = 64, .repeat = 20000, .alloc_slow = 1, .slow_pages = 64,
-	  .alloc_refill = (20000 + 63) / 64 - 1, .ret_ring = 20000, .ret_release = 0,
+	{ .batch = 64,
+	  .repeat = 20000,
+	  .alloc_slow = 1,
+	  .slow_pages = 64,
+	  .alloc_refill = (20000 + 63) / 64 - 1,
+	  .ret_ring = 20000,
+	  .ret_release = 0,
 	  .rel_teardown = 64 },
 	/*
 	 * 16 frames per batch into a 16-entry ring: the slow bulk's 64 pages
@@ -369,8 +379,13 @@ static const struct proof_case proof_cases[] = {
 	 * those 64 pages, 48 find the ring full on their return and are
 	 * released; the other returns go to the ring, which is full at destroy.
 	 */
-	{ .batch = 16, .repeat = 1024, .alloc_slow = 1, .slow_pages = 64,
-	  .alloc_refill = 1024 / 16 - 64 / 16, .ret_ring = 1024 - 48, .ret_release = 48,
+	{ .batch = 16,
+	  .repeat = 1024,
+	  .alloc_slow = 1,
+	  .slow_pages = 64,
+	  .alloc_refill = 1024 / 16 - 64 / 16,
+	  .ret_ring = 1024 - 48,
+	  .ret_release = 48,
 	  .rel_teardown = 16 },
 };
 

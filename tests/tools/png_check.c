@@ -135,8 +135,8 @@ static const char *decode(struct image *im)
 	else
 		err = unfilter(raw, im->w, im->h, im->channels);
 	for (size_t i = 0; !err && i < (size_t)im->w * im->h; i++) {
-		const uint8_t *px = raw + (i / im->w) * (stride + 1) + 1 +
-				    (i % im->w) * im->channels;
+		const uint8_t *px =
+			raw + (i / im->w) * (stride + 1) + 1 + (i % im->w) * im->channels;
 		int gray = im->channels < 3;
 		int alpha = im->channels % 2 == 0 ? px[im->channels - 1] : 255;
 

@@ -9,20 +9,29 @@ struct fake {
 	struct result_scenario sc[2];
 };
 
-static void fake_init(struct fake *f, const char *path, const char *kernel, double *runs,
-		      size_t n, double purity)
+static void fake_init(struct fake *f, const char *path, const char *kernel, double *runs, size_t n,
+		      double purity)
 {
 	struct result_scenario *s = &f->sc[0];
 
 	memset(f, 0, sizeof(*f));
 	f->r.path = path;
-	f->r.host = (struct result_host){ .kernel = kernel, .cpu_model = "cpu",
-					  .clocksource = "tsc", .tsc_hz = 2e9, .nr_cpus = 2 };
-	*s = (struct result_scenario){ .name = "ring", .status = "ok", .ok = true, .recipe = "r",
-				       .method = "m", .repeat = n, .purity = purity };
+	f->r.host = (struct result_host){ .kernel = kernel,
+					  .cpu_model = "cpu",
+					  .clocksource = "tsc",
+					  .tsc_hz = 2e9,
+					  .nr_cpus = 2 };
+	*s = (struct result_scenario){ .name = "ring",
+				       .status = "ok",
+				       .ok = true,
+				       .recipe = "r",
+				       .method = "m",
+				       .repeat = n,
+				       .purity = purity };
 	s->cycles = (struct result_stat){ .runs = runs, .nruns = n };
 	s->ns = (struct result_stat){ .runs = runs, .nruns = n };
-	f->sc[1] = (struct result_scenario){ .name = "slow", .status = "skipped",
+	f->sc[1] = (struct result_scenario){ .name = "slow",
+					     .status = "skipped",
 					     .reason = "no frames" };
 	f->r.sc = f->sc;
 	f->r.nr_sc = 1;
@@ -42,8 +51,9 @@ void test_compare_regression(void)
 	struct cmp_opts o = { .test = TEST_WELCH, .alpha = 0.05 };
 	struct fake fo, fn;
 	struct comparison c = { 0 };
-	struct cmp_set set = { .opts = &o, .cmps = &c, .n = 1, .gate = true,
-			       .metric = FIG_CYCLES, .fail_above = 5 };
+	struct cmp_set set = {
+		.opts = &o, .cmps = &c, .n = 1, .gate = true, .metric = FIG_CYCLES, .fail_above = 5
+	};
 	const struct row *r;
 
 	fake_init(&fo, "old.json", "6.18", a, 5, 0.99);
@@ -78,8 +88,9 @@ void test_compare_pooled_purity(void)
 	struct fake fo[2], fn[2];
 	struct result old[2], new[2];
 	struct comparison c = { .old = old, .nold = 2, .new = new, .nnew = 2 };
-	struct cmp_set set = { .opts = &o, .cmps = &c, .n = 1, .gate = true,
-			       .metric = FIG_PURITY, .fail_above = 5 };
+	struct cmp_set set = {
+		.opts = &o, .cmps = &c, .n = 1, .gate = true, .metric = FIG_PURITY, .fail_above = 5
+	};
 	const struct row *r;
 
 	fake_init(&fo[0], "o1", "6.18", a, 3, 0.99);

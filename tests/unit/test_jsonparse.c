@@ -48,7 +48,8 @@ void test_jsonparse_strings(void)
 {
 	char err[128];
 	struct jval *v = jparse("[\"a\\\"b\\\\c\\/d\\n\\t\", \"\\u00e9\\u20ac\","
-				" \"\\ud83d\\ude00\", \"caf\xc3\xa9\"]", err, sizeof(err));
+				" \"\\ud83d\\ude00\", \"caf\xc3\xa9\"]",
+				err, sizeof(err));
 
 	if (!ASSERT_TRUE(v, err))
 		return;

@@ -10,8 +10,11 @@
 
 static struct udp_spec spec4(size_t size)
 {
-	struct udp_spec s = { .src_mac = { 2, 0, 0, 0, 0, 1 }, .dst_mac = { 2, 0, 0, 0, 0, 2 },
-			      .sport = 9, .dport = 9, .size = size };
+	struct udp_spec s = { .src_mac = { 2, 0, 0, 0, 0, 1 },
+			      .dst_mac = { 2, 0, 0, 0, 0, 2 },
+			      .sport = 9,
+			      .dport = 9,
+			      .size = size };
 
 	parse_ip("10.77.0.1", "src", &s.src);
 	parse_ip("10.77.0.2", "dst", &s.dst);
@@ -21,8 +24,8 @@ static struct udp_spec spec4(size_t size)
 /* Frames start 2 bytes into an aligned buffer, as in a driver's RX buffer
  * (NET_IP_ALIGN): the headers after Ethernet are then 4-byte aligned and can
  * be read through their structs. */
-#define FRAME_BUF(name, len)                                                  \
-	uint8_t name##_raw[(len) + 2] __attribute__((aligned(8)));           \
+#define FRAME_BUF(name, len)                                                                       \
+	uint8_t name##_raw[(len) + 2] __attribute__((aligned(8)));                                 \
 	uint8_t *name = name##_raw + 2
 
 /* Verifying a checksum: summing a header that contains its own checksum gives 0xffff. */

@@ -8,8 +8,12 @@
 /* live frames, XDP_DROP, batch 64, 100000 frames (measured on 6.18) */
 void test_proof_ring_lf_drop(void)
 {
-	struct ppb_pool_counts c = { .alloc_cache = 98437, .alloc_refill = 1562, .alloc_slow = 1,
-				     .slow_pages = 64, .refill_pages = 99936, .ret_ring = 100000 };
+	struct ppb_pool_counts c = { .alloc_cache = 98437,
+				     .alloc_refill = 1562,
+				     .alloc_slow = 1,
+				     .slow_pages = 64,
+				     .refill_pages = 99936,
+				     .ret_ring = 100000 };
 	struct proof p;
 
 	proof_eval(SC_RING, &c, 100000, 0, NULL, false, true, true, &p);

@@ -126,13 +126,14 @@ void cli_print_help(const struct cli_cmd *cmd, FILE *f)
 
 static void print_main_help(FILE *f)
 {
-	fprintf(f, "Usage: ppbench COMMAND [OPTIONS] [ARGS]\n"
-		   "       ppbench COMMAND --help\n"
-		   "       ppbench --version\n\n"
-		   "Measure what each page_pool recycling path (fast, ptr_ring, slow) costs, in TSC\n"
-		   "cycles per element, with BPF counters proving which path every element took.\n"
-		   "No kernel module. With no interface given, commands run on a private veth pair\n"
-		   "in network namespaces that ppbench creates and removes itself.\n\nCommands:\n");
+	fprintf(f,
+		"Usage: ppbench COMMAND [OPTIONS] [ARGS]\n"
+		"       ppbench COMMAND --help\n"
+		"       ppbench --version\n\n"
+		"Measure what each page_pool recycling path (fast, ptr_ring, slow) costs, in TSC\n"
+		"cycles per element, with BPF counters proving which path every element took.\n"
+		"No kernel module. With no interface given, commands run on a private veth pair\n"
+		"in network namespaces that ppbench creates and removes itself.\n\nCommands:\n");
 	for (int i = 0; cli_commands[i]; i++)
 		fprintf(f, "  %-9s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
 	fprintf(f, "\nExit status: 0 success, 1 runtime error, 2 usage error.\n");
@@ -228,7 +229,10 @@ static int parse_enum(const struct cli_opt *o, const char *what, const char *arg
 	}
 	for (size_t i = 0; i < nr && n < sizeof(list); i++)
 		n += snprintf(list + n, sizeof(list) - n, "%s%s",
-			      !i ? "" : i == nr - 1 ? " or " : ", ", o->words[i].word);
+			      !i	    ? ""
+			      : i == nr - 1 ? " or "
+					    : ", ",
+			      o->words[i].word);
 	pr_err("%s '%s' must be %s\n", what, arg, list);
 	return -EINVAL;
 }

@@ -60,16 +60,24 @@ struct cli_opt {
 #define CLI_U64_NOLIMIT (UINT64_MAX / 2)
 
 /* Options several commands share: each rule is here once. */
-#define CLI_OPT_INTERVAL(type, m, help)                                                    \
-	{ "interval", 'i', "SECONDS", help, .kind = CLI_SECONDS, CLI_MEMBER(type, m),       \
-	  .dmin = 0.1, .dmax = 3600 }
-#define CLI_OPT_DURATION(type, m, help)                                                    \
-	{ "duration", 'd', "SECONDS", help, .kind = CLI_SECONDS, CLI_MEMBER(type, m),       \
-	  .dmin = 0.1, .dmax = 31536000 }
-#define CLI_OPT_JSON(type, m, help)                                                        \
-	{ "json", 'j', "FILE", help, .kind = CLI_OUTPUT, CLI_MEMBER(type, m) }
-#define CLI_OPT_BACKEND(type, m, w, help)                                                  \
-	{ "backend", 'B', NULL, help, .kind = CLI_ENUM, CLI_MEMBER(type, m), .words = w }
+#define CLI_OPT_INTERVAL(type, m, help)                                                            \
+	{                                                                                          \
+		"interval", 'i', "SECONDS", help, .kind = CLI_SECONDS, CLI_MEMBER(type, m),        \
+						  .dmin = 0.1, .dmax = 3600                        \
+	}
+#define CLI_OPT_DURATION(type, m, help)                                                            \
+	{                                                                                          \
+		"duration", 'd', "SECONDS", help, .kind = CLI_SECONDS, CLI_MEMBER(type, m),        \
+						  .dmin = 0.1, .dmax = 31536000                    \
+	}
+#define CLI_OPT_JSON(type, m, help)                                                                \
+	{                                                                                          \
+		"json", 'j', "FILE", help, .kind = CLI_OUTPUT, CLI_MEMBER(type, m)                 \
+	}
+#define CLI_OPT_BACKEND(type, m, w, help)                                                          \
+	{                                                                                          \
+		"backend", 'B', NULL, help, .kind = CLI_ENUM, CLI_MEMBER(type, m), .words = w      \
+	}
 
 /* --backend choices (enum obs_want values): with and without forcing fentry. */
 extern const struct cli_word cli_backends[], cli_backends_fentry[];

@@ -66,7 +66,8 @@ static void man_command(FILE *f, const struct cli_cmd *c)
 	fputs("\n.fi\n", f);
 	man_options(f, c->opts);
 	fputs(".TP\n\\fB\\-v\\fR, \\fB\\-\\-verbose\\fR\nMore messages; repeat for libbpf debug "
-	      "output.\n.TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nShow the command's help.\n", f);
+	      "output.\n.TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nShow the command's help.\n",
+	      f);
 	if (c->examples) {
 		fputs(".PP\nExamples:\n.nf\n", f);
 		roff(f, c->examples);

@@ -33,30 +33,36 @@ enum { OPT_SCENARIO = 1 };
 #define B(m) CLI_MEMBER(struct bench_cfg, m)
 
 static const struct cli_opt bench_opts[] = {
-	{ "scenario", 's', "LIST", "scenarios to run, comma separated: ring, ring-xcpu, fast, slow "
-				   "(default: all)", OPT_SCENARIO },
+	{ "scenario", 's', "LIST",
+	  "scenarios to run, comma separated: ring, ring-xcpu, fast, slow "
+	  "(default: all)",
+	  OPT_SCENARIO },
 	{ "repeat", 'r', "N", "timed repetitions after one discarded warm-up (default 5)",
 	  .kind = CLI_UINT, B(repeat), .min = 1, .max = 1000 },
-	{ "loops", 'l', "N", "elements per repetition (default per scenario: ring 2M, "
-			     "ring-xcpu 1M, fast 200k, slow 256k)", .kind = CLI_UINT, B(loops),
-	  .min = 1000, .max = 1000000000 },
+	{ "loops", 'l', "N",
+	  "elements per repetition (default per scenario: ring 2M, "
+	  "ring-xcpu 1M, fast 200k, slow 256k)",
+	  .kind = CLI_UINT, B(loops), .min = 1000, .max = 1000000000 },
 	{ "cpu", 'c', "N", "CPU to run on (default 0); ring-xcpu returns on the next online CPU",
 	  .kind = CLI_CPU, B(cpu) },
-	{ "batch", 'b', "N", "live-frames batch size of ring and ring-xcpu (default 64; ring-xcpu "
-			     "256, whose larger ring absorbs cross-CPU bursts)", .kind = CLI_UINT,
-	  B(batch), .min = 1, .max = 256, CLI_MARK(struct bench_cfg, batch_set) },
-	{ "iface", 'i', "IF", "run the live-frames scenarios on IF (an existing interface) and "
-			      "'fast' as native XDP_DROP of IF's traffic, instead of the private "
-			      "veth pair", .kind = CLI_IFACE, B(iface),
-	  .ifindex_off = offsetof(struct bench_cfg, ifindex) },
+	{ "batch", 'b', "N",
+	  "live-frames batch size of ring and ring-xcpu (default 64; ring-xcpu "
+	  "256, whose larger ring absorbs cross-CPU bursts)",
+	  .kind = CLI_UINT, B(batch), .min = 1, .max = 256, CLI_MARK(struct bench_cfg, batch_set) },
+	{ "iface", 'i', "IF",
+	  "run the live-frames scenarios on IF (an existing interface) and "
+	  "'fast' as native XDP_DROP of IF's traffic, instead of the private "
+	  "veth pair",
+	  .kind = CLI_IFACE, B(iface), .ifindex_off = offsetof(struct bench_cfg, ifindex) },
 	CLI_OPT_JSON(struct bench_cfg, json,
 		     "write the results as JSON (schema ppbench/1) to FILE ('-': stdout)"),
 	{ "quiet", 'q', NULL, "print only the time_bench lines and the summary; no progress",
 	  .kind = CLI_FLAG, B(quiet) },
-	{ "overhead", 0, NULL, "measure the instrumentation overhead instead: the ring recipe with "
-			       "bench's per-packet stats and sampled clock vs a bare program, in "
-			       "--repeat alternating pairs of --loops frames", .kind = CLI_FLAG,
-	  B(overhead) },
+	{ "overhead", 0, NULL,
+	  "measure the instrumentation overhead instead: the ring recipe with "
+	  "bench's per-packet stats and sampled clock vs a bare program, in "
+	  "--repeat alternating pairs of --loops frames",
+	  .kind = CLI_FLAG, B(overhead) },
 	{ NULL },
 };
 
@@ -125,9 +131,11 @@ const struct cli_cmd cmd_bench = {
 		"             the return crosses CPUs into the origin pool's ring; producer and\n"
 		"             consumer CPU cycles are reported separately, and their sum; the\n"
 		"             cpumap kthread runs at SCHED_FIFO 1 so other tasks cannot starve it\n"
-		"  fast       generic-XDP xdp.frags drop of full-page frames on the per-CPU system\n"
+		"  fast       generic-XDP xdp.frags drop of full-page frames on the per-CPU "
+		"system\n"
 		"             pool: direct recycle into the alloc cache (test 01)\n"
-		"  slow       live frames at batch 1, 64 per syscall: page allocator bulk alloc and\n"
+		"  slow       live frames at batch 1, 64 per syscall: page allocator bulk alloc "
+		"and\n"
 		"             release (test 03)\n"
 		"Each scenario first runs a proof run with the page_pool observer: it picks the\n"
 		"first recipe that puts >= 95 % of its elements on the named path on this kernel\n"

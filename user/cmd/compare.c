@@ -34,12 +34,14 @@ struct cmp_cfg {
 };
 
 static const struct cli_word metrics[] = {
-	{ "cycles", FIG_CYCLES }, { "ns", FIG_NS }, { "path", FIG_PATH }, { "purity", FIG_PURITY },
-	{ NULL },
+	{ "cycles", FIG_CYCLES }, { "ns", FIG_NS }, { "path", FIG_PATH },
+	{ "purity", FIG_PURITY }, { NULL },
 };
 
 static const struct cli_word tests[] = {
-	{ "welch", TEST_WELCH }, { "mann-whitney", TEST_MANN_WHITNEY }, { NULL },
+	{ "welch", TEST_WELCH },
+	{ "mann-whitney", TEST_MANN_WHITNEY },
+	{ NULL },
 };
 
 #define C(m) CLI_MEMBER(struct cmp_cfg, m)
@@ -96,7 +98,8 @@ static int compare_opt(void *c, int key, const char *arg)
 		return add_file(cfg, cfg->side, arg);
 	if (cfg->nfiles[SIDE_POS]) {
 		pr_err("'%s' comes before %s: put every file after --old or --new, or use "
-		       "neither\n", cfg->files[SIDE_POS][0], key == OPT_OLD ? "--old" : "--new");
+		       "neither\n",
+		       cfg->files[SIDE_POS][0], key == OPT_OLD ? "--old" : "--new");
 		return -EINVAL;
 	}
 	cfg->side = key == OPT_OLD ? SIDE_OLD : SIDE_NEW;
@@ -147,16 +150,17 @@ static int check_host(const struct result *base, const struct result *r, bool fo
 		       base->path, r->path, why);
 		return -EINVAL;
 	}
-	pr_warn("%s and %s come from different hosts: %s; comparing anyway (--force)\n",
-		base->path, r->path, why);
+	pr_warn("%s and %s come from different hosts: %s; comparing anyway (--force)\n", base->path,
+		r->path, why);
 	return 0;
 }
 
 static int run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall)
 {
 	struct cmp_opts o = { .test = cfg->test, .alpha = cfg->alpha };
-	struct cmp_set set = { .opts = &o, .gate = cfg->gate, .metric = cfg->metric,
-			       .fail_above = cfg->fail_above };
+	struct cmp_set set = {
+		.opts = &o, .gate = cfg->gate, .metric = cfg->metric, .fail_above = cfg->fail_above
+	};
 	size_t nold = cfg->nfiles[SIDE_POS] ? 1 : cfg->nfiles[SIDE_OLD];
 	size_t ncmp = cfg->nfiles[SIDE_POS] ? nall - 1 : 1;
 	int ret;
@@ -194,10 +198,10 @@ static int check_args(const struct cmp_cfg *cfg)
 		return -EINVAL;
 	}
 	if (!cfg->nfiles[SIDE_POS] && (!cfg->nfiles[SIDE_OLD] || !cfg->nfiles[SIDE_NEW])) {
-		pr_err("needs %s (see --help)\n",
-		       cfg->nfiles[SIDE_OLD]	? "--new FILE too"
-		       : cfg->nfiles[SIDE_NEW] ? "--old FILE too"
-					       : "result files: OLD.json NEW.json");
+		pr_err("needs %s (see --help)\n", cfg->nfiles[SIDE_OLD] ? "--new FILE too"
+						  : cfg->nfiles[SIDE_NEW]
+							  ? "--old FILE too"
+							  : "result files: OLD.json NEW.json");
 		return -EINVAL;
 	}
 	if (cfg->json && !strcmp(cfg->json, "-") && (cfg->markdown || cfg->bpp)) {

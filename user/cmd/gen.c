@@ -25,17 +25,21 @@ enum { OPT_SRC_MAC = 1, OPT_DST_MAC, OPT_SRC_IP, OPT_DST_IP, OPT_CPUS };
 
 static const struct cli_opt gen_opts[] = {
 	{ "src-mac", 0, "MAC", "source MAC (default: IFACE's)", OPT_SRC_MAC },
-	{ "dst-mac", 0, "MAC", "destination MAC (default: the veth peer's, or the neighbour of "
-			       "--dst-ip; required on interfaces that are not veth)", OPT_DST_MAC },
+	{ "dst-mac", 0, "MAC",
+	  "destination MAC (default: the veth peer's, or the neighbour of "
+	  "--dst-ip; required on interfaces that are not veth)",
+	  OPT_DST_MAC },
 	{ "src-ip", 0, "IP", "source IPv4 or IPv6 address (default: IFACE's first)", OPT_SRC_IP },
 	{ "dst-ip", 0, "IP", "destination address (default: IFACE's first neighbour)", OPT_DST_IP },
 	{ "src-port", 0, "N", "UDP source port (default 9)", .kind = CLI_UINT, G(spec.sport),
 	  .min = 1, .max = 65535 },
 	{ "dst-port", 0, "N", "UDP destination port (default 9, discard)", .kind = CLI_UINT,
 	  G(spec.dport), .min = 1, .max = 65535 },
-	{ "size", 's', "BYTES", "frame size without FCS (default: the smallest that fits, 60 for "
-				"IPv4, 62 for IPv6)", .kind = CLI_UINT, G(spec.size),
-	  .min = PKT_MIN_SIZE, .max = PKT_MAX_SIZE, CLI_MARK(struct gen_cfg, size_set) },
+	{ "size", 's', "BYTES",
+	  "frame size without FCS (default: the smallest that fits, 60 for "
+	  "IPv4, 62 for IPv6)",
+	  .kind = CLI_UINT, G(spec.size), .min = PKT_MIN_SIZE, .max = PKT_MAX_SIZE,
+	  CLI_MARK(struct gen_cfg, size_set) },
 	{ "count", 'n', "N", "frames to send in all (default: until --duration or Ctrl-C)",
 	  .kind = CLI_UINT, G(count), .min = 1, .max = CLI_U64_NOLIMIT },
 	CLI_OPT_DURATION(struct gen_cfg, duration, "stop after this long"),
@@ -44,9 +48,10 @@ static const struct cli_opt gen_opts[] = {
 	  .min = 1, .max = 256 },
 	CLI_OPT_INTERVAL(struct gen_cfg, interval, "report interval (default 1)"),
 	CLI_OPT_JSON(struct gen_cfg, json, "one JSON object per interval, then a summary, to FILE"),
-	{ "bare", 0, NULL, "redirect with a program that keeps no statistics (overhead "
-			   "reference); rates come from the frames pushed", .kind = CLI_FLAG,
-	  G(bare) },
+	{ "bare", 0, NULL,
+	  "redirect with a program that keeps no statistics (overhead "
+	  "reference); rates come from the frames pushed",
+	  .kind = CLI_FLAG, G(bare) },
 	{ "quiet", 'q', NULL, "print only the summary", .kind = CLI_FLAG, G(quiet) },
 	{ NULL },
 };
@@ -167,7 +172,8 @@ static int check_iface(struct gen_cfg *cfg, const struct link_info *li)
 	}
 	if (!(f & PPB_XDP_ACT_NDO_XMIT)) {
 		pr_err("%s cannot take XDP frames (no ndo-xmit)%s\n", cfg->ifname,
-		       strcmp(li->kind, "veth") ? "" : ": attach an XDP program to its peer or "
+		       strcmp(li->kind, "veth") ? ""
+						: ": attach an XDP program to its peer or "
 						  "enable GRO there (ethtool -K PEER gro on)");
 		return -EOPNOTSUPP;
 	}
@@ -209,7 +215,8 @@ static int gen_check(void *c, int argc, char **argv)
 
 	(void)argc;
 	if (err)
-		return err == -ENODEV || err == -EINVAL || err == -EOPNOTSUPP ? EXIT_USAGE : EXIT_FAIL;
+		return err == -ENODEV || err == -EINVAL || err == -EOPNOTSUPP ? EXIT_USAGE
+									      : EXIT_FAIL;
 	return EXIT_OK;
 }
 
@@ -238,7 +245,8 @@ const struct cli_cmd cmd_gen = {
 		"interface took (xdp_devmap_xmit) and redirect errors; a summary at the end.",
 	.examples = "  ppbench gen veth0 --count 1000000\n"
 		    "  ppbench gen veth0 --cpus 0-1 --size 1500 --duration 10\n"
-		    "  ppbench gen eth1 --dst-mac 02:00:00:00:00:02 --dst-ip fd00::2 --src-ip fd00::1\n",
+		    "  ppbench gen eth1 --dst-mac 02:00:00:00:00:02 --dst-ip fd00::2 --src-ip "
+		    "fd00::1\n",
 	.opts = gen_opts,
 	.min_args = 1,
 	.max_args = 1,

@@ -24,13 +24,16 @@ enum { OPT_ACTION = 1, OPT_REMOTE_ACTION };
 #define L(m) CLI_MEMBER(struct load_cfg, m)
 
 static const struct cli_opt load_opts[] = {
-	{ "action", 'a', "ACTION", "drop (default), pass, tx, redirect DEV (devmap), cpu N (cpumap)",
-	  OPT_ACTION },
-	{ "egress-drop", 0, NULL, "redirect: a devmap egress program drops every frame (the frames "
-				  "then return to their pool from the devmap)", .kind = CLI_FLAG,
-	  L(egress_drop) },
-	{ "remote-action", 'r', "ACT", "cpu: what the cpumap program does: drop (default), pass, "
-				       "redirect:DEV", OPT_REMOTE_ACTION },
+	{ "action", 'a', "ACTION",
+	  "drop (default), pass, tx, redirect DEV (devmap), cpu N (cpumap)", OPT_ACTION },
+	{ "egress-drop", 0, NULL,
+	  "redirect: a devmap egress program drops every frame (the frames "
+	  "then return to their pool from the devmap)",
+	  .kind = CLI_FLAG, L(egress_drop) },
+	{ "remote-action", 'r', "ACT",
+	  "cpu: what the cpumap program does: drop (default), pass, "
+	  "redirect:DEV",
+	  OPT_REMOTE_ACTION },
 	{ "qsize", 'q', "N", "cpu: cpumap queue size (default 2048)", .kind = CLI_UINT, L(qsize),
 	  .min = 1, .max = 16384 },
 	{ "skb", 'S', NULL, "generic (SKB-mode) XDP instead of native", .kind = CLI_FLAG, L(skb) },
@@ -42,19 +45,25 @@ static const struct cli_opt load_opts[] = {
 	  .max = CLI_U64_NOLIMIT },
 	CLI_OPT_JSON(struct load_cfg, json,
 		     "one JSON object per interval, then a summary, to FILE"),
-	{ "multiprog", 'm', NULL, "attach through libxdp's dispatcher (needs bpffs; says when it "
-				  "falls back to a single program); a child process removes the "
-				  "program if ppbench is killed", .kind = CLI_FLAG, L(multiprog) },
+	{ "multiprog", 'm', NULL,
+	  "attach through libxdp's dispatcher (needs bpffs; says when it "
+	  "falls back to a single program); a child process removes the "
+	  "program if ppbench is killed",
+	  .kind = CLI_FLAG, L(multiprog) },
 	{ "force", 'f', NULL, "replace an XDP program already attached to IFACE", .kind = CLI_FLAG,
 	  L(force) },
-	{ "bare", 0, NULL, "attach a drop program with no maps and no clock (the reference for "
-			   "overhead measurements; reports nothing)", .kind = CLI_FLAG, L(bare) },
+	{ "bare", 0, NULL,
+	  "attach a drop program with no maps and no clock (the reference for "
+	  "overhead measurements; reports nothing)",
+	  .kind = CLI_FLAG, L(bare) },
 	CLI_OPT_BACKEND(struct load_cfg, backend, cli_backends,
 			"page_pool accounting backend (default auto: fentry where the kernel "
 			"allows it)"),
 	{ "per-cpu", 'C', NULL, "path mix per CPU too (JSON)", .kind = CLI_FLAG, L(per_cpu) },
-	{ "no-paths", 'P', NULL, "no page_pool observer: packet rates and cycles only (the "
-				 "cheapest instrumented run)", .kind = CLI_FLAG, L(no_paths) },
+	{ "no-paths", 'P', NULL,
+	  "no page_pool observer: packet rates and cycles only (the "
+	  "cheapest instrumented run)",
+	  .kind = CLI_FLAG, L(no_paths) },
 	{ NULL },
 };
 
@@ -123,7 +132,8 @@ static int need_ndo_xmit(const char *dev, int ifindex)
 	if (genl_xdp_features(ifindex, &f) || (f & PPB_XDP_ACT_NDO_XMIT))
 		return 0; /* unknown (pre-6.3): let the kernel say it */
 	pr_err("%s cannot take redirected XDP frames (no ndo-xmit); for a veth, attach an XDP "
-	       "program to its peer or enable GRO there (ethtool -K PEER gro on)\n", dev);
+	       "program to its peer or enable GRO there (ethtool -K PEER gro on)\n",
+	       dev);
 	return -EOPNOTSUPP;
 }
 
@@ -206,7 +216,8 @@ static int load_run(void *c, int argc, char **argv)
 const struct cli_cmd cmd_load = {
 	.name = "load",
 	.args = "IFACE [DEV|N]",
-	.summary = "attach an XDP action to an interface: per-CPU rates, cycles, page_pool path mix",
+	.summary =
+		"attach an XDP action to an interface: per-CPU rates, cycles, page_pool path mix",
 	.description =
 		"Attach an XDP program that drops, passes, transmits back (tx), redirects to DEV\n"
 		"through a devmap, or redirects to CPU N through a cpumap (whose program then\n"

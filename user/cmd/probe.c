@@ -71,10 +71,10 @@ static int iface_query(struct iface_info *ii)
 	ii->attach_mode = "none";
 	if (!bpf_xdp_query(ii->ifindex, 0, &q) && q.prog_id) {
 		ii->prog_id = q.prog_id;
-		ii->attach_mode = q.attach_mode == XDP_ATTACHED_DRV	? "native"
-				  : q.attach_mode == XDP_ATTACHED_SKB	? "generic"
-				  : q.attach_mode == XDP_ATTACHED_HW	? "offload"
-									: "multi";
+		ii->attach_mode = q.attach_mode == XDP_ATTACHED_DRV   ? "native"
+				  : q.attach_mode == XDP_ATTACHED_SKB ? "generic"
+				  : q.attach_mode == XDP_ATTACHED_HW  ? "offload"
+								      : "multi";
 	}
 	return 0;
 }
@@ -91,11 +91,13 @@ static void print_decisions(const struct ppb_features *f, FILE *o)
 
 	fprintf(o, "\nppbench will use:\n");
 	if (!f->fentry)
-		fprintf(o, "  path accounting  fentry/fexit on the page_pool entry points, each call "
-			   "classified by the change in pool state (exact, per CPU)\n");
+		fprintf(o,
+			"  path accounting  fentry/fexit on the page_pool entry points, each call "
+			"classified by the change in pool state (exact, per CPU)\n");
 	else
-		fprintf(o, "  path accounting  tracepoints%s%s + CO-RE pool-state reads from "
-			   "ppbench's XDP programs and napi_poll (fentry %s)\n",
+		fprintf(o,
+			"  path accounting  tracepoints%s%s + CO-RE pool-state reads from "
+			"ppbench's XDP programs and napi_poll (fentry %s)\n",
 			hold ? " page_pool_state_hold" : "", rel ? "/state_release" : "",
 			yes_err(f->fentry));
 	if (!hold || !rel)
@@ -107,10 +109,10 @@ static void print_decisions(const struct ppb_features *f, FILE *o)
 	fprintf(o, "  scenario ring      %s\n",
 		f->live_frames ? "unavailable: no live-frames BPF_PROG_RUN" : "available");
 	fprintf(o, "  scenario ring-xcpu %s\n",
-		f->live_frames	   ? "unavailable: no live-frames BPF_PROG_RUN"
-		: f->cpumap_prog   ? "unavailable: no cpumap programs"
-		: f->nr_cpus < 2   ? "unavailable: needs 2 CPUs"
-				   : "available");
+		f->live_frames	 ? "unavailable: no live-frames BPF_PROG_RUN"
+		: f->cpumap_prog ? "unavailable: no cpumap programs"
+		: f->nr_cpus < 2 ? "unavailable: needs 2 CPUs"
+				 : "available");
 	fprintf(o, "  scenario fast      %s\n",
 		f->generic_frags ? "native NAPI XDP_DROP on a NIC only (no generic-XDP frags)"
 				 : "available (generic-XDP frags on the per-CPU system pool; "
@@ -142,7 +144,10 @@ static void print_text(const struct ppb_features *f, const struct iface_info *ii
 	fprintf(o, "  %-26s %s\n", "devmap programs", yes_err(f->devmap_prog));
 	fprintf(o, "  %-26s %s\n", "generic-XDP frags", yes_err(f->generic_frags));
 	fprintf(o, "  %-26s %s (%s)\n", "CONFIG_PAGE_POOL_STATS",
-		f->pp_stats == 1 ? "on" : f->pp_stats == 0 ? "off" : "unknown", f->pp_stats_source);
+		f->pp_stats == 1   ? "on"
+		: f->pp_stats == 0 ? "off"
+				   : "unknown",
+		f->pp_stats_source);
 	fprintf(o, "  %-26s %s at %s\n", "bpffs", f->bpffs ? "mounted" : "not mounted", bpffs_path);
 	fprintf(o, "tracepoints:\n");
 	for (int i = 0; i < ppb_nr_tracepoints; i++) {

@@ -43,8 +43,8 @@ static const struct cli_opt recipe_opts[] = {
 	{ "cpu", 'c', "N", "CPU to run on (default 0)", .kind = CLI_CPU, R(p.cpu) },
 	{ "remote-cpu", 'R', "N", "xcpu: CPU of the cpumap (default: the next CPU)",
 	  .kind = CLI_CPU, R(p.remote_cpu), CLI_MARK(struct recipe_cfg, remote_set) },
-	{ "qsize", 'q', "N", "xcpu: cpumap queue size (default 2048)", .kind = CLI_UINT,
-	  R(p.qsize), .min = 1, .max = 16384 },
+	{ "qsize", 'q', "N", "xcpu: cpumap queue size (default 2048)", .kind = CLI_UINT, R(p.qsize),
+	  .min = 1, .max = 16384 },
 	CLI_OPT_BACKEND(struct recipe_cfg, backend, cli_backends_fentry,
 			"accounting backend (default auto)"),
 	CLI_OPT_JSON(struct recipe_cfg, json,
@@ -58,8 +58,9 @@ static void recipe_init(void *c)
 {
 	struct recipe_cfg *cfg = c;
 
-	cfg->p = (struct recipe_params){ .batch = 64, .repeat = 4096, .runs = 1, .size = 64,
-					 .qsize = 2048 };
+	cfg->p = (struct recipe_params){
+		.batch = 64, .repeat = 4096, .runs = 1, .size = 64, .qsize = 2048
+	};
 }
 
 static const char *cnt(uint64_t v, bool known, char *buf)
@@ -86,8 +87,9 @@ static void print_kind(const char *name, const struct kind_counts *k, int nr_cpu
 		       cnt(x->alloc_refill, known & KNOWN_CACHE, b[1]),
 		       (unsigned long long)x->alloc_slow, (unsigned long long)x->slow_pages,
 		       cnt(x->ret_cache, known & KNOWN_CACHE, b[2]),
-		       cnt(x->ret_ring, known & KNOWN_RING, b[3]), (unsigned long long)x->ret_release,
-		       (unsigned long long)x->rel_teardown, (unsigned long long)x->elems);
+		       cnt(x->ret_ring, known & KNOWN_RING, b[3]),
+		       (unsigned long long)x->ret_release, (unsigned long long)x->rel_teardown,
+		       (unsigned long long)x->elems);
 		if (c < 0)
 			printf("  per CPU:\n");
 		else
@@ -263,7 +265,8 @@ const struct cli_cmd cmd_recipe = {
 		"  lf-veth        live frames redirected out of veth a, XDP_DROP on peer b\n"
 		"  veth-tx        UDP a->b, native XDP_TX on veth b (rq pool, skb path)\n"
 		"  generic-frags  UDP a->b, generic-XDP xdp.frags XDP_DROP on b (system pool)\n"
-		"  xcpu           live frames redirected to a cpumap on another CPU, dropped there\n"
+		"  xcpu           live frames redirected to a cpumap on another CPU, dropped "
+		"there\n"
 		"Counts are exact; fields the tracepoint backend cannot know are n/a (null).",
 	.examples = "  ppbench recipe lf-drop --batch 64 --repeat 100000\n"
 		    "  ppbench recipe lf-drop --batch 1 --repeat 64 --runs 10 --json -\n"

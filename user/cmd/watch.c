@@ -74,7 +74,8 @@ struct watch {
 
 static bool pool_wanted(const struct watch *w, const struct pool_snap *p)
 {
-	return !w->cfg->ifindex || (p->info.ifindex == w->cfg->ifindex && pool_same_netns(&p->info));
+	return !w->cfg->ifindex ||
+	       (p->info.ifindex == w->cfg->ifindex && pool_same_netns(&p->info));
 }
 
 static void report(struct watch *w, const struct obs_snapshot *d, double secs, const char *when,
@@ -233,7 +234,8 @@ static void banner(const struct watch *w)
 		printf("  not counted: %s\n", nc);
 	if (w->cfg->ifname)
 		printf("no page_pool of %s seen yet: pools show up when they take the slow path,\n"
-		       "register for XDP or are polled; watching\n", w->cfg->ifname);
+		       "register for XDP or are polled; watching\n",
+		       w->cfg->ifname);
 	pool_header();
 }
 

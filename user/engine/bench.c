@@ -121,8 +121,8 @@ static struct recipe_params make_params(const struct sc_env *e, const struct can
 	return p;
 }
 
-static void describe(const struct sc_env *e, const struct candidate *c,
-		     const struct recipe_ctx *rc, struct sc_result *r)
+static void describe(const struct sc_env *e, const struct candidate *c, const struct recipe_ctx *rc,
+		     struct sc_result *r)
 {
 	const struct recipe_params p = make_params(e, c, r->loops);
 	int n;
@@ -131,8 +131,9 @@ static void describe(const struct sc_env *e, const struct candidate *c,
 	n = snprintf(r->recipe, sizeof(r->recipe), "%s; %s, CPU %d", recipes[c->recipe].name,
 		     recipes[c->recipe].text, p.cpu);
 	if (recipes[c->recipe].live)
-		n += snprintf(r->recipe + n, sizeof(r->recipe) - n, ", batch %u, %u frame%s/syscall",
-			      p.batch, p.repeat, p.repeat == 1 ? "" : "s");
+		n += snprintf(r->recipe + n, sizeof(r->recipe) - n,
+			      ", batch %u, %u frame%s/syscall", p.batch, p.repeat,
+			      p.repeat == 1 ? "" : "s");
 	else if (recipes[c->recipe].passive)
 		n += snprintf(r->recipe + n, sizeof(r->recipe) - n, ", on %s", e->b->cfg->iface);
 	else
@@ -141,16 +142,22 @@ static void describe(const struct sc_env *e, const struct candidate *c,
 		snprintf(r->recipe + n, sizeof(r->recipe) - n, ", cpumap on CPU %d%s", p.remote_cpu,
 			 recipe_consumer_fifo(rc) ? " (kthread at SCHED_FIFO 1)" : "");
 	if (c->duration)
-		snprintf(r->method, sizeof(r->method), "kernel test_run duration (ns/frame of the "
+		snprintf(r->method, sizeof(r->method),
+			 "kernel test_run duration (ns/frame of the "
 			 "batch loop) x TSC Hz, averaged over the syscalls");
 	else if (recipes[c->recipe].passive)
-		snprintf(r->method, sizeof(r->method), "BPF-timed NAPI polls (first XDP run to the "
+		snprintf(r->method, sizeof(r->method),
+			 "BPF-timed NAPI polls (first XDP run to the "
 			 "poll's end, one poll in four), all CPUs, x TSC Hz");
 	else
-		snprintf(r->method, sizeof(r->method), "BPF-sampled bpf_ktime_get_ns() per CPU every %u "
-			 "elements, x TSC Hz%s", 1u << p.sample_shift,
-			 c->recipe == RCP_XCPU ? "; consumer: per cpumap kthread batch, first XDP run to "
-			 "the batch's end (its dequeue untimed)" : "");
+		snprintf(r->method, sizeof(r->method),
+			 "BPF-sampled bpf_ktime_get_ns() per CPU every %u "
+			 "elements, x TSC Hz%s",
+			 1u << p.sample_shift,
+			 c->recipe == RCP_XCPU
+				 ? "; consumer: per cpumap kthread batch, first XDP run to "
+				   "the batch's end (its dequeue untimed)"
+				 : "");
 }
 
 static uint64_t remote_elems(const struct recipe_result *res, int cpu)
@@ -266,8 +273,7 @@ static int timed_run(struct sc_env *e, struct recipe_ctx *rc, const struct candi
 	return 0;
 }
 
-static int alloc_runs(struct sc_result *r, uint32_t n, const struct candidate *c, int cpu,
-		      int rcpu)
+static int alloc_runs(struct sc_result *r, uint32_t n, const struct candidate *c, int cpu, int rcpu)
 {
 	r->cycles = calloc(n, sizeof(double));
 	r->ns = calloc(n, sizeof(double));
@@ -318,8 +324,10 @@ static void fold_delivered(struct sc_result *r)
 	r->proof.ret_share = fmin(r->proof.ret_share, r->delivered);
 	if (!r->proof.partial)
 		r->proof.purity = fmin(r->proof.alloc_share, r->proof.ret_share);
-	snprintf(r->proof.note + n, sizeof(r->proof.note) - n, "%stimed runs: as few as %.1f%% "
-		 "reached the remote CPU", n ? "; " : "", 100 * r->delivered);
+	snprintf(r->proof.note + n, sizeof(r->proof.note) - n,
+		 "%stimed runs: as few as %.1f%% "
+		 "reached the remote CPU",
+		 n ? "; " : "", 100 * r->delivered);
 }
 
 static int time_scenario(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
@@ -372,9 +380,11 @@ static void path_fentry(struct sc_env *e, struct sc_result *r)
 	      c->ret_ring_ns + c->ret_release_ns;
 	ns = (sum - ovh * calls) / r->proof_elems;
 	if (ns <= 0) {
-		snprintf(r->path_method, sizeof(r->path_method),
-			 "not derivable: the page_pool calls took no longer than the probe overhead "
-			 "(%.1f ns per call) - below the method's resolution", ovh);
+		snprintf(
+			r->path_method, sizeof(r->path_method),
+			"not derivable: the page_pool calls took no longer than the probe overhead "
+			"(%.1f ns per call) - below the method's resolution",
+			ovh);
 		return;
 	}
 	r->has_path = true;
@@ -409,8 +419,10 @@ static void path_slow_reference(struct sc_env *e, struct sc_result *r)
 		r->path_cycles = r->cyc.median - t.cyc.median;
 		snprintf(r->path_method, sizeof(r->path_method),
 			 "difference of medians to the same loop at batch 1 with the pages kept in "
-			 "the pool (ring produce + refill: %.1f cycles/elem): page allocator alloc + "
-			 "release + page init, minus ring produce + refill", t.cyc.median);
+			 "the pool (ring produce + refill: %.1f cycles/elem): page allocator alloc "
+			 "+ "
+			 "release + page init, minus ring produce + refill",
+			 t.cyc.median);
 	}
 	free(t.cycles);
 	free(t.ns);
@@ -430,7 +442,8 @@ static void path_figure(struct sc_env *e, const struct candidate *c, struct sc_r
 	}
 	snprintf(r->path_method, sizeof(r->path_method),
 		 "not derivable here: fentry is refused on this kernel (%s) and no recipe differs "
-		 "from this one only in the page_pool path", obs_fentry_reason(e->obs));
+		 "from this one only in the page_pool path",
+		 obs_fentry_reason(e->obs));
 }
 
 /* --- one scenario --------------------------------------------------------- */
@@ -519,8 +532,10 @@ static int choose(struct sc_env *e, struct sc_result *r, struct recipe_ctx **rcp
 
 		recipe_teardown(best_rc);
 		snprintf(tried, sizeof(tried), "%s", r->reason);
-		snprintf(r->reason, sizeof(r->reason), "no recipe puts its elements on this path "
-			 "here (purity: %s)", tried);
+		snprintf(r->reason, sizeof(r->reason),
+			 "no recipe puts its elements on this path "
+			 "here (purity: %s)",
+			 tried);
 		return -ENOENT;
 	}
 	restore_proof(r, &best);

@@ -90,7 +90,8 @@ static int start_senders(struct gen *g)
 		/* pthread_create returns its error; it does not set errno. */
 		err = pthread_create(&g->s[i].tid, NULL, send_loop, &g->s[i]);
 		if (err) {
-			pr_err("cannot start the sending thread of CPU %d: %s\n", cpu, strerror(err));
+			pr_err("cannot start the sending thread of CPU %d: %s\n", cpu,
+			       strerror(err));
 			return -err;
 		}
 		g->nr = ++i;
@@ -147,8 +148,9 @@ static void print_interval(struct gen *g, const struct gen_totals *a, const stru
 		       fmt_count((atomic_load(&g->s[i].sent) - prev_sent[i]) / secs, buf, 32));
 	if (!g->cfg->quiet)
 		printf("%-7.1f total  %14s frames/s | taken by %s %.0f/s, not taken %.0f/s, "
-		       "redirect errors %.0f/s\n", when, fmt_count((b->frames - a->frames) / secs, buf, 32),
-		       g->cfg->ifname, (b->taken - a->taken) / secs, (b->not_taken - a->not_taken) / secs,
+		       "redirect errors %.0f/s\n",
+		       when, fmt_count((b->frames - a->frames) / secs, buf, 32), g->cfg->ifname,
+		       (b->taken - a->taken) / secs, (b->not_taken - a->not_taken) / secs,
 		       (b->redirect_err - a->redirect_err) / secs);
 	if (!g->j)
 		return;
@@ -170,8 +172,8 @@ static void print_summary(struct gen *g, const struct gen_totals *t, double secs
 	char a[32], b[32];
 
 	printf("summary: %.2f s, %s frames of %zu bytes from %d CPU%s, %s frames/s; taken by %s "
-	       "%llu, not taken %llu, redirect errors %llu\n", secs, fmt_count(t->frames, a, 32),
-	       g->cfg->spec.size, g->nr, g->nr == 1 ? "" : "s",
+	       "%llu, not taken %llu, redirect errors %llu\n",
+	       secs, fmt_count(t->frames, a, 32), g->cfg->spec.size, g->nr, g->nr == 1 ? "" : "s",
 	       fmt_count(secs > 0 ? t->frames / secs : 0, b, 32), g->cfg->ifname,
 	       (unsigned long long)t->taken, (unsigned long long)t->not_taken,
 	       (unsigned long long)t->redirect_err);
@@ -214,7 +216,8 @@ static int check_flow(struct gen *g, const struct gen_totals *t)
 	if (!t->frames || t->taken || !t->redirect_err)
 		return 0;
 	pr_err("frames are not leaving %s: %llu redirect errors and none sent (does the "
-	       "interface take XDP frames?)\n", g->cfg->ifname, (unsigned long long)t->redirect_err);
+	       "interface take XDP frames?)\n",
+	       g->cfg->ifname, (unsigned long long)t->redirect_err);
 	return -EIO;
 }
 
@@ -284,8 +287,8 @@ int gen_main(struct gen_cfg *cfg)
 	if (cfg->bare)
 		xdpo_track_prog(g.x, PPB_ROLE_GEN, "ppb_xdp_gen_bare");
 	err = xdpo_attach_tracing(g.x);
-	g.pin_link = xdpo_pin_dispatcher(g.x, cfg->bare ? "ppb_xdp_gen_bare" : "ppb_xdp_gen",
-					 &g.pin_ns);
+	g.pin_link =
+		xdpo_pin_dispatcher(g.x, cfg->bare ? "ppb_xdp_gen_bare" : "ppb_xdp_gen", &g.pin_ns);
 	if (!err && cfg->json && !(g.j = json_open(cfg->json, false)))
 		err = -EIO;
 	if (!err) {

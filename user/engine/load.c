@@ -60,7 +60,8 @@ static int open_objects(struct load *l)
 			       .cpumap_timing = c->action == PPB_ACT_CPU,
 			       .napi_clock = true,
 			       .errors = true,
-			       .xmits = c->action == PPB_ACT_REDIRECT || c->remote_action == XDP_REDIRECT,
+			       .xmits = c->action == PPB_ACT_REDIRECT ||
+					c->remote_action == XDP_REDIRECT,
 			       .cpumap_drops = c->action == PPB_ACT_CPU };
 
 	if (!c->bare && !c->no_paths) {
@@ -97,10 +98,12 @@ static int setup_maps(struct load *l)
 			err = xdpo_set_devmap(l->x, c->remote_ifindex, false);
 	}
 	if (err)
-		pr_err("cannot set up the %s map: %s\n", c->action == PPB_ACT_CPU ? "cpumap" : "devmap",
-		       strerror(-err));
-	xdpo_set_err_filter(l->x, c->action == PPB_ACT_REDIRECT ? c->target_ifindex
-			    : c->remote_action == XDP_REDIRECT ? c->remote_ifindex : 0,
+		pr_err("cannot set up the %s map: %s\n",
+		       c->action == PPB_ACT_CPU ? "cpumap" : "devmap", strerror(-err));
+	xdpo_set_err_filter(l->x,
+			    c->action == PPB_ACT_REDIRECT      ? c->target_ifindex
+			    : c->remote_action == XDP_REDIRECT ? c->remote_ifindex
+							       : 0,
 			    netns_inode());
 	return err ?: xdpo_attach_tracing(l->x);
 }
@@ -120,7 +123,8 @@ static int existing_prog(struct load *l)
 	}
 	if (bpf_xdp_detach(c->ifindex, q.attach_mode == XDP_ATTACHED_SKB ? XDP_FLAGS_SKB_MODE : 0,
 			   NULL)) {
-		pr_err("cannot remove XDP program %u from %s (held by another process's bpf_link?)\n",
+		pr_err("cannot remove XDP program %u from %s (held by another process's "
+		       "bpf_link?)\n",
 		       q.prog_id, c->ifname);
 		return -EBUSY;
 	}
@@ -137,14 +141,15 @@ static int attach_multiprog(struct load *l, const char *prog)
 
 	if (!bpffs_mounted(&bpffs)) {
 		pr_err("bpffs is not mounted at %s: --multiprog needs it for libxdp (mount -t bpf "
-		       "bpf %s)\n", bpffs, bpffs);
+		       "bpf %s)\n",
+		       bpffs, bpffs);
 		return -ENOENT;
 	}
 	l->xp = xdpo_libxdp_prog(l->x, prog);
 	err = libxdp_get_error(l->xp);
 	if (!err)
-		err = xdp_program__attach(l->xp, c->ifindex, c->skb ? XDP_MODE_SKB : XDP_MODE_NATIVE,
-					  0);
+		err = xdp_program__attach(l->xp, c->ifindex,
+					  c->skb ? XDP_MODE_SKB : XDP_MODE_NATIVE, 0);
 	if (err) {
 		pr_err("libxdp cannot attach to %s: %s\n", c->ifname, strerror(-err));
 		xdp_program__close(l->xp);
@@ -154,7 +159,8 @@ static int attach_multiprog(struct load *l, const char *prog)
 	err = reaper_start(&l->reaper, c->ifindex, xdp_program__id(l->xp));
 	if (err)
 		pr_warn("no watcher for a killed ppbench (%s): if it is killed, remove the program "
-			"with 'ip link set %s xdp off'\n", strerror(-err), c->ifname);
+			"with 'ip link set %s xdp off'\n",
+			strerror(-err), c->ifname);
 	mp = xdp_multiprog__get_from_ifindex(c->ifindex);
 	if (libxdp_get_error(mp))
 		return 0;
@@ -298,8 +304,9 @@ static void report_errs(struct load *l, const struct ppb_xdp_errs *a, const stru
 		d.cpumap_drops += b[c].cpumap_drops - a[c].cpumap_drops;
 	}
 	printf("       errors/s: exception %.0f redirect %.0f | xmit/s %.0f, not taken %.0f | "
-	       "cpumap queue full %.0f\n", d.exception / secs, d.redirect_err / secs,
-	       d.xmit_sent / secs, d.xmit_drops / secs, d.cpumap_drops / secs);
+	       "cpumap queue full %.0f\n",
+	       d.exception / secs, d.redirect_err / secs, d.xmit_sent / secs, d.xmit_drops / secs,
+	       d.cpumap_drops / secs);
 	if (!l->j)
 		return;
 	json_obj_begin(l->j, "errors");
@@ -332,7 +339,8 @@ static void report_pools(struct load *l, const struct obs_snapshot *d, double se
 			snprintf(id, sizeof(id), "x%d", p->folded);
 		else
 			snprintf(id, sizeof(id), "%u", p->info.id);
-		pool_row("pool", id, &p->info, &p->total, secs, path_known(d->fentry, p->info.flags));
+		pool_row("pool", id, &p->info, &p->total, secs,
+			 path_known(d->fentry, p->info.flags));
 		if (l->j)
 			json_pool(l->j, p, d->fentry, l->cfg->per_cpu, d->nr_cpus);
 	}
@@ -385,7 +393,8 @@ static int report(struct load *l, bool summary, uint64_t *packets)
 	report_errs(l, summary ? l->efirst : l->eprev, e, secs);
 	if (l->obs) {
 		obs_flush(l->obs);
-		if (!obs_snapshot(l->obs, &s) && !obs_delta(summary ? &l->sfirst : &l->sprev, &s, &d))
+		if (!obs_snapshot(l->obs, &s) &&
+		    !obs_delta(summary ? &l->sfirst : &l->sprev, &s, &d))
 			report_pools(l, &d, secs);
 		obs_snapshot_free(&d);
 	}
@@ -426,11 +435,13 @@ static void banner(struct load *l)
 		snprintf(l->driver, sizeof(l->driver), "unknown");
 	genl_xdp_features(c->ifindex, &f);
 	if (c->action == PPB_ACT_REDIRECT)
-		snprintf(tgt, sizeof(tgt), " %s%s", c->target, c->egress_drop ? " (egress drop)" : "");
+		snprintf(tgt, sizeof(tgt), " %s%s", c->target,
+			 c->egress_drop ? " (egress drop)" : "");
 	if (c->action == PPB_ACT_CPU)
 		snprintf(tgt, sizeof(tgt), " %d (remote %s)", c->cpu,
-			 c->remote_action == XDP_DROP ? "drop" : c->remote_action == XDP_PASS ?
-			 "pass" : c->remote_dev);
+			 c->remote_action == XDP_DROP	? "drop"
+			 : c->remote_action == XDP_PASS ? "pass"
+							: c->remote_dev);
 	printf("ppbench load %s (ifindex %d, driver %s, native XDP %s): %s%s, %s mode, %s\n",
 	       c->ifname, c->ifindex, l->driver, f & PPB_XDP_ACT_BASIC ? "yes" : "no",
 	       action_names[c->action], tgt, c->skb ? "generic" : "native",
@@ -491,7 +502,9 @@ static void free_state(struct load *l)
 
 int load_main(struct load_cfg *cfg)
 {
-	struct load l = { .cfg = cfg, .link = -1, .nr_cpus = nr_possible_cpus(),
+	struct load l = { .cfg = cfg,
+			  .link = -1,
+			  .nr_cpus = nr_possible_cpus(),
 			  .reaper = { .pid = -1, .fd = -1 } };
 	uint64_t packets;
 	int err;
@@ -506,7 +519,8 @@ int load_main(struct load_cfg *cfg)
 		banner(&l);
 		err = run_loop(&l);
 		if (!err && !cfg->bare) {
-			printf("summary: %.1f s, %d intervals\n", (now_ns() - l.t0) / 1e9, l.intervals);
+			printf("summary: %.1f s, %d intervals\n", (now_ns() - l.t0) / 1e9,
+			       l.intervals);
 			rate_header();
 			report(&l, true, &packets);
 		}

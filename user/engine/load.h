@@ -14,13 +14,13 @@ struct load_cfg {
 	char target[IF_NAMESIZE]; /* redirect: DEV; cpu: unused */
 	int target_ifindex;
 	int cpu;
-	uint32_t remote_action;	  /* XDP_DROP / XDP_PASS / XDP_REDIRECT */
+	uint32_t remote_action; /* XDP_DROP / XDP_PASS / XDP_REDIRECT */
 	char remote_dev[IF_NAMESIZE];
 	int remote_ifindex;
 	uint32_t qsize;
 	bool egress_drop, skb, frags, multiprog, force, bare, per_cpu;
-	int backend;	/* --backend: enum obs_want */
-	bool no_paths;	/* no observer: rates and cycles only */
+	int backend;   /* --backend: enum obs_want */
+	bool no_paths; /* no observer: rates and cycles only */
 	double interval, duration;
 	uint64_t count;
 	const char *json;

@@ -64,13 +64,15 @@ int bench_overhead(struct bench_cfg *cfg)
 	    summarize(pair, reps, &spair))
 		return EXIT_FAIL;
 	printf("instrumentation overhead, ring recipe (live-frames XDP_DROP, batch 64, %u frames "
-	       "x %u runs, CPU %u):\n", n, reps, cfg->cpu);
+	       "x %u runs, CPU %u):\n",
+	       n, reps, cfg->cpu);
 	printf("  with bench's stats + sampled timing  %8.3f ns/frame (median, CV %.1f%%)\n",
 	       son.median, 100 * son.cv);
 	printf("  bare program (no maps, no clock)     %8.3f ns/frame (median, CV %.1f%%)\n",
 	       sbare.median, 100 * sbare.cv);
 	printf("  overhead                             %+8.2f %% (median of %u pairs, %+.2f .. "
 	       "%+.2f %%;\n                                         target <= 3 %%; reported, "
-	       "not asserted)\n", spair.median, reps, spair.min, spair.max);
+	       "not asserted)\n",
+	       spair.median, reps, spair.min, spair.max);
 	return EXIT_OK;
 }

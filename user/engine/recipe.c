@@ -28,8 +28,10 @@ const struct recipe_desc recipes[NR_RECIPES] = {
 				false, PPB_ROLE_ACTION },
 	[RCP_XCPU] = { "xcpu", "live frames redirected to a cpumap on another CPU, XDP_DROP there",
 		       true, PPB_ROLE_ACTION },
-	[RCP_NIC_DROP] = { "nic-drop", "native XDP_DROP of the traffic the interface receives "
-				       "(driver NAPI)", false, PPB_ROLE_ACTION, true },
+	[RCP_NIC_DROP] = { "nic-drop",
+			   "native XDP_DROP of the traffic the interface receives "
+			   "(driver NAPI)",
+			   false, PPB_ROLE_ACTION, true },
 };
 
 struct recipe_ctx {
@@ -110,7 +112,8 @@ static int build_frame(struct recipe_ctx *c)
 
 static struct xdpo_opts xdpo_opts_for(const struct recipe_ctx *c)
 {
-	struct xdpo_opts o = { .obs = c->obs, .remote_action = XDP_DROP,
+	struct xdpo_opts o = { .obs = c->obs,
+			       .remote_action = XDP_DROP,
 			       .sample_shift = c->p.sample_shift };
 
 	switch (c->id) {
@@ -137,8 +140,8 @@ static struct xdpo_opts xdpo_opts_for(const struct recipe_ctx *c)
 		 * batches: a consumer that went to sleep mid-batch is woken only
 		 * when the batch is flushed.
 		 */
-		o.pace_limit = c->p.qsize / 2 > 2 * c->p.batch + 64 ? c->p.qsize / 2
-								    : 2 * c->p.batch + 64;
+		o.pace_limit =
+			c->p.qsize / 2 > 2 * c->p.batch + 64 ? c->p.qsize / 2 : 2 * c->p.batch + 64;
 		break;
 	case RCP_NIC_DROP:
 		o.napi_clock = true; /* traffic comes and goes: time the NAPI polls */
@@ -210,7 +213,8 @@ static void boost_consumer(struct recipe_ctx *c, int cpu)
 	c->consumer_fifo = pid > 0;
 	if (pid < 0)
 		pr_warn("cannot run the cpumap kthread of CPU %d at SCHED_FIFO (%s): other "
-			"tasks there can delay it\n", cpu, strerror(-pid));
+			"tasks there can delay it\n",
+			cpu, strerror(-pid));
 }
 
 bool recipe_consumer_fifo(const struct recipe_ctx *c)
@@ -478,8 +482,8 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 	memset(res, 0, sizeof(*res));
 	proof = proof && c->obs;
 	res->proof = proof;
-	if (proof && (obs_start(c->obs) || obs_set_elems_active(c->obs, true) ||
-		      obs_snapshot(c->obs, &s0)))
+	if (proof &&
+	    (obs_start(c->obs) || obs_set_elems_active(c->obs, true) || obs_snapshot(c->obs, &s0)))
 		return -EIO;
 	xdpo_begin_run(c->x, proof, recipes[c->id].elems_role);
 	err = read_roles(c, before);

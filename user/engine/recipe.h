@@ -16,13 +16,13 @@
  * bench times them and the observer proves which path the pages took.
  */
 struct recipe_params {
-	uint32_t batch;	 /* live frames batch size (1..256) */
-	uint32_t repeat; /* frames per BPF_PROG_RUN, or packets per run (socket recipes) */
-	uint32_t runs;	 /* BPF_PROG_RUN calls per run (live recipes) */
-	uint32_t size;	 /* L2 frame size */
-	int cpu;	 /* CPU to run on */
-	int remote_cpu;	 /* RCP_XCPU: the cpumap CPU */
-	uint32_t qsize;	 /* RCP_XCPU: cpumap queue size */
+	uint32_t batch;	       /* live frames batch size (1..256) */
+	uint32_t repeat;       /* frames per BPF_PROG_RUN, or packets per run (socket recipes) */
+	uint32_t runs;	       /* BPF_PROG_RUN calls per run (live recipes) */
+	uint32_t size;	       /* L2 frame size */
+	int cpu;	       /* CPU to run on */
+	int remote_cpu;	       /* RCP_XCPU: the cpumap CPU */
+	uint32_t qsize;	       /* RCP_XCPU: cpumap queue size */
 	uint32_t sample_shift; /* timing sample every 2^shift elements (0: 10) */
 };
 
@@ -31,7 +31,7 @@ struct recipe_desc {
 	const char *text; /* one line, printed as "recipe:" */
 	bool live;	  /* driven by live-frames BPF_PROG_RUN */
 	enum ppb_role elems_role;
-	bool passive;	  /* waits for traffic that arrives by itself */
+	bool passive; /* waits for traffic that arrives by itself */
 };
 extern const struct recipe_desc recipes[NR_RECIPES];
 int recipe_by_name(const char *name);
@@ -43,12 +43,12 @@ struct role_stats {
 };
 
 struct recipe_result {
-	uint64_t elems;		  /* elements driven (counted by the elems role) */
+	uint64_t elems; /* elements driven (counted by the elems role) */
 	uint64_t wall_ns;
 	uint64_t duration_frames; /* live recipes: sum of duration x repeat ... */
 	double duration_ns_sum;	  /* ... so their ratio is the kernel's ns per frame */
 	struct role_stats roles[PPB_NR_ROLES];
-	uint64_t cpumap_drops;	  /* xcpu: frames the full cpumap queue dropped (producer CPU) */
+	uint64_t cpumap_drops; /* xcpu: frames the full cpumap queue dropped (producer CPU) */
 	bool proof;
 	struct obs_snapshot counts; /* observer delta (proof runs) */
 };

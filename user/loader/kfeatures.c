@@ -123,7 +123,8 @@ int need_privileges(const char *cmd)
 		ok = d[need[i] / 32].effective & (1u << (need[i] % 32));
 	if (!ok) {
 		pr_err("'%s' needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN for BPF, XDP and "
-		       "namespaces); run it as root\n", cmd);
+		       "namespaces); run it as root\n",
+		       cmd);
 		return -EPERM;
 	}
 	return 0;
@@ -135,7 +136,8 @@ int need_btf(void)
 
 	if (access(p, R_OK)) {
 		pr_err("no kernel BTF at %s: ppbench needs a kernel with CONFIG_DEBUG_INFO_BTF=y "
-		       "(or PPBENCH_BTF=/path/to/vmlinux)\n", p);
+		       "(or PPBENCH_BTF=/path/to/vmlinux)\n",
+		       p);
 		return -ENOENT;
 	}
 	if (!vmlinux_btf()) {
@@ -170,8 +172,7 @@ static struct probe_bpf *load_one(struct bpf_program *(*pick)(struct probe_bpf *
 		return NULL;
 	}
 	want = pick(skel);
-	bpf_object__for_each_program(p, skel->obj)
-		bpf_program__set_autoload(p, p == want);
+	bpf_object__for_each_program(p, skel->obj) bpf_program__set_autoload(p, p == want);
 	*err = probe_bpf__load(skel);
 	if (*err) {
 		probe_bpf__destroy(skel);
@@ -180,11 +181,26 @@ static struct probe_bpf *load_one(struct bpf_program *(*pick)(struct probe_bpf *
 	return skel;
 }
 
-static struct bpf_program *pick_xdp(struct probe_bpf *s) { return s->progs.ppb_probe_xdp; }
-static struct bpf_program *pick_frags(struct probe_bpf *s) { return s->progs.ppb_probe_frags; }
-static struct bpf_program *pick_cpumap(struct probe_bpf *s) { return s->progs.ppb_probe_cpumap; }
-static struct bpf_program *pick_devmap(struct probe_bpf *s) { return s->progs.ppb_probe_devmap; }
-static struct bpf_program *pick_fentry(struct probe_bpf *s) { return s->progs.ppb_probe_fentry; }
+static struct bpf_program *pick_xdp(struct probe_bpf *s)
+{
+	return s->progs.ppb_probe_xdp;
+}
+static struct bpf_program *pick_frags(struct probe_bpf *s)
+{
+	return s->progs.ppb_probe_frags;
+}
+static struct bpf_program *pick_cpumap(struct probe_bpf *s)
+{
+	return s->progs.ppb_probe_cpumap;
+}
+static struct bpf_program *pick_devmap(struct probe_bpf *s)
+{
+	return s->progs.ppb_probe_devmap;
+}
+static struct bpf_program *pick_fentry(struct probe_bpf *s)
+{
+	return s->progs.ppb_probe_fentry;
+}
 
 /* A 64-byte Ethernet/IPv4/UDP-ish frame is all live frames needs to accept a run. */
 /*
@@ -271,8 +287,9 @@ static void probe_pp_stats(struct ppb_features *f)
 	}
 	nl = genl_page_pool_stats_supported();
 	f->pp_stats = nl >= 0 ? nl : -1;
-	f->pp_stats_source = nl >= 0 ? "netlink page-pool-stats-get" : "unknown (no config, "
-									"no netlink-visible pool)";
+	f->pp_stats_source = nl >= 0 ? "netlink page-pool-stats-get"
+				     : "unknown (no config, "
+				       "no netlink-visible pool)";
 }
 
 int ppb_probe_cpumap_prog(void)

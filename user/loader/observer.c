@@ -75,8 +75,8 @@ static void setup_fentry(struct observer_bpf *s, bool on)
 					   btf_has_func("page_pool_put_unrefed_page")
 				   ? "page_pool_put_unrefed_page"
 				   : NULL;
-	const char *bulk = on && btf_has_func("page_pool_put_page_bulk") ? "page_pool_put_page_bulk"
-									  : NULL;
+	const char *bulk =
+		on && btf_has_func("page_pool_put_page_bulk") ? "page_pool_put_page_bulk" : NULL;
 	/* 6.14+ replaced it by a bulk return whose entries mix pools. */
 	const char *nbulk = on && !bulk && btf_has_func("page_pool_put_netmem_bulk")
 				    ? "page_pool_put_netmem_bulk"
@@ -165,7 +165,8 @@ int obs_open(struct observer **out, const struct obs_opts *opts)
 		return err;
 	}
 	if (want_fentry && !first_func(alloc_fns))
-		snprintf(o->fentry_reason, sizeof(o->fentry_reason), "no page_pool alloc function in BTF");
+		snprintf(o->fentry_reason, sizeof(o->fentry_reason),
+			 "no page_pool alloc function in BTF");
 	else if (!want_fentry)
 		snprintf(o->fentry_reason, sizeof(o->fentry_reason), "disabled by option");
 	/* A small fentry program first: loading the whole observer only to be
@@ -191,8 +192,8 @@ int obs_open(struct observer **out, const struct obs_opts *opts)
 	}
 	o->backend = OBS_TRACEPOINT;
 done:
-	pr_debug("observer: %s backend%s%s\n", obs_backend_name(o),
-		 o->fentry_reason[0] ? ", " : "", o->fentry_reason);
+	pr_debug("observer: %s backend%s%s\n", obs_backend_name(o), o->fentry_reason[0] ? ", " : "",
+		 o->fentry_reason);
 	*out = o;
 	return 0;
 }

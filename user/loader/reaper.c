@@ -32,7 +32,8 @@ static void remove_if_ours(int ifindex, uint32_t prog_id)
 			err = xdp_program__detach(p, ifindex, xdp_multiprog__attach_mode(mp), 0);
 	}
 	if (err != -ENOENT)
-		fprintf(stderr, "ppbench: %s XDP program %u that a dead ppbench left on ifindex %d%s%s\n",
+		fprintf(stderr,
+			"ppbench: %s XDP program %u that a dead ppbench left on ifindex %d%s%s\n",
 			err ? "cannot remove" : "removed", prog_id, ifindex, err ? ": " : "",
 			err ? strerror(-err) : "");
 	xdp_multiprog__close(mp);

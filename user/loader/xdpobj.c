@@ -62,10 +62,9 @@ static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
 	/* Second-stage programs must carry the same frags flag as the main one,
 	 * or the kernel refuses them in the map entry (xdp-tools 1.6.3's bug). */
 	if (o->frags)
-		bpf_object__for_each_program(p, s->obj)
-			if (bpf_program__type(p) == BPF_PROG_TYPE_XDP)
-				bpf_program__set_flags(p, bpf_program__flags(p) |
-								  BPF_F_XDP_HAS_FRAGS);
+		bpf_object__for_each_program(p,
+					     s->obj) if (bpf_program__type(p) == BPF_PROG_TYPE_XDP)
+			bpf_program__set_flags(p, bpf_program__flags(p) | BPF_F_XDP_HAS_FRAGS);
 }
 
 static __u32 prog_id(struct bpf_program *p)
@@ -109,8 +108,9 @@ int xdpo_open(struct xdpo **out, const struct xdpo_opts *o)
 	configure(x->skel, o);
 	if (o->obs) {
 		err = bpf_map__reuse_fd(x->skel->maps.pool_info, obs_pool_info_fd(o->obs));
-		err = err ?: bpf_map__reuse_fd(x->skel->maps.pool_counts,
-					       obs_pool_counts_fd(o->obs));
+		err = err
+			      ?: bpf_map__reuse_fd(x->skel->maps.pool_counts,
+						   obs_pool_counts_fd(o->obs));
 		err = err ?: bpf_map__reuse_fd(x->skel->maps.proof_cpu, obs_proof_cpu_fd(o->obs));
 		err = err ?: bpf_map__reuse_fd(x->skel->maps.obs_ctl, obs_ctl_fd(o->obs));
 		if (err)
@@ -307,7 +307,8 @@ static int twin_share_maps(struct xdpo *x)
 	struct bpf_map *m, *orig;
 	int err;
 
-	bpf_object__for_each_map(m, x->twin->obj) {
+	bpf_object__for_each_map(m, x->twin->obj)
+	{
 		orig = bpf_object__find_map_by_name(x->skel->obj, bpf_map__name(m));
 		if (!orig || bpf_map__fd(orig) < 0)
 			continue;
@@ -338,7 +339,8 @@ struct xdp_program *xdpo_libxdp_prog(struct xdpo *x, const char *prog)
 	x->twin = xdp_bpf__open_opts(&oo);
 	if (!x->twin)
 		return NULL;
-	bpf_object__for_each_program(p, x->twin->obj) {
+	bpf_object__for_each_program(p, x->twin->obj)
+	{
 		bool ours = !strcmp(bpf_program__name(p), prog);
 
 		bpf_program__set_autoload(p, ours);
@@ -396,7 +398,8 @@ int xdpo_attach_tracing(struct xdpo *x)
 {
 	struct bpf_program *p;
 
-	bpf_object__for_each_program(p, x->skel->obj) {
+	bpf_object__for_each_program(p, x->skel->obj)
+	{
 		if (bpf_program__type(p) != BPF_PROG_TYPE_RAW_TRACEPOINT ||
 		    bpf_program__fd(p) < 0 || x->nr_links >= (int)ARRAY_SIZE(x->links))
 			continue;

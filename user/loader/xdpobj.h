@@ -12,20 +12,20 @@ struct observer;
 struct bpf_program;
 
 struct xdpo_opts {
-	struct observer *obs;	 /* share its pool maps for proof runs (may be NULL) */
-	uint32_t action;	 /* PPB_ACT_* of ppb_xdp_act */
-	uint32_t remote_action;	 /* XDP_* verdict of the cpumap/devmap program */
-	uint32_t gen_ifindex;	 /* ppb_xdp_gen: redirect target (0: devmap slot 0) */
-	uint32_t sample_shift;	 /* timing sample every 2^shift elements (default 10) */
-	bool frags;		 /* load programs with BPF_F_XDP_HAS_FRAGS */
-	bool count_bytes;	 /* count bytes per role and CPU (load's Mbit/s) */
-	uint32_t pace_limit;	 /* cpumap producer: most frames in flight (0: no pacing) */
-	bool second_stage;	 /* load the cpumap/devmap programs */
-	bool cpumap_timing;	 /* consumer timing via xdp_cpumap_kthread */
-	bool napi_clock;	 /* ACTION timing per NAPI poll (traffic that comes and goes) */
-	bool errors;		 /* xdp tracepoints: exceptions, redirect errors */
-	bool xmits;		 /* xdp_devmap_xmit: frames the target device took */
-	bool cpumap_drops;	 /* xdp_cpumap_enqueue: remote queue full */
+	struct observer *obs;	/* share its pool maps for proof runs (may be NULL) */
+	uint32_t action;	/* PPB_ACT_* of ppb_xdp_act */
+	uint32_t remote_action; /* XDP_* verdict of the cpumap/devmap program */
+	uint32_t gen_ifindex;	/* ppb_xdp_gen: redirect target (0: devmap slot 0) */
+	uint32_t sample_shift;	/* timing sample every 2^shift elements (default 10) */
+	bool frags;		/* load programs with BPF_F_XDP_HAS_FRAGS */
+	bool count_bytes;	/* count bytes per role and CPU (load's Mbit/s) */
+	uint32_t pace_limit;	/* cpumap producer: most frames in flight (0: no pacing) */
+	bool second_stage;	/* load the cpumap/devmap programs */
+	bool cpumap_timing;	/* consumer timing via xdp_cpumap_kthread */
+	bool napi_clock;	/* ACTION timing per NAPI poll (traffic that comes and goes) */
+	bool errors;		/* xdp tracepoints: exceptions, redirect errors */
+	bool xmits;		/* xdp_devmap_xmit: frames the target device took */
+	bool cpumap_drops;	/* xdp_cpumap_enqueue: remote queue full */
 };
 
 struct xdpo;

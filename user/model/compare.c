@@ -134,8 +134,8 @@ static int row_stats(struct row *r, const struct sample *a, const struct sample 
 }
 
 /* One row, if both sides have values of the figure (a null path figure has none). */
-static int add_row(struct comparison *c, const struct cmp_opts *o, const char *name,
-		   enum fig kind, const struct result_cpu *cpu)
+static int add_row(struct comparison *c, const struct cmp_opts *o, const char *name, enum fig kind,
+		   const struct result_cpu *cpu)
 {
 	struct sample a = { 0 }, b = { 0 };
 	struct row *rows, *r;
@@ -164,8 +164,8 @@ out:
 	return err;
 }
 
-__attribute__((format(printf, 2, 3)))
-static int add_note(struct comparison *c, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int add_note(struct comparison *c, const char *fmt,
+							  ...)
 {
 	char **notes = realloc(c->notes, (c->nnotes + 1) * sizeof(*notes));
 	va_list ap;
@@ -243,15 +243,15 @@ static int host_diffs(struct comparison *c)
 	err = err ?: add_diff(c, "nr_cpus", na, nb);
 	err = err ?: add_diff(c, "clocksource", a->clocksource, b->clocksource);
 	err = err ?: add_diff(c, "fentry", a->fentry ? "yes" : "no", b->fentry ? "yes" : "no");
-	err = err ?: add_diff(c, "live_frames", a->live_frames ? "yes" : "no",
-			      b->live_frames ? "yes" : "no");
+	err = err
+		      ?: add_diff(c, "live_frames", a->live_frames ? "yes" : "no",
+				  b->live_frames ? "yes" : "no");
 	err = err ?: map_diffs(c, "config", a->config, b->config);
 	return err ?: map_diffs(c, "mitigation", a->mitigations, b->mitigations);
 }
 
 /* Pooling files from different kernels is most likely a mistake: say so. */
-static int side_notes(struct comparison *c, const struct result *files, size_t n,
-		      const char *side)
+static int side_notes(struct comparison *c, const struct result *files, size_t n, const char *side)
 {
 	for (size_t i = 1; i < n; i++) {
 		if (!strcmp(files[0].host.kernel, files[i].host.kernel))

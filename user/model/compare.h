@@ -64,7 +64,7 @@ struct cmp_set {
 int comparison_build(struct comparison *c, const struct cmp_opts *o);
 void comparison_free(struct comparison *c);
 
-const char *fig_name(enum fig f);	       /* "cycles", "ns", "path", "purity", "cpu" */
+const char *fig_name(enum fig f);	    /* "cycles", "ns", "path", "purity", "cpu" */
 const char *sig_test_name(enum sig_test t); /* "Welch's t-test", ... */
 bool fig_higher_is_worse(enum fig f);
 

@@ -16,6 +16,7 @@ int fmt_time_bench(char *buf, size_t len, const char *name, uint64_t tsc_total, 
 			"period time:%llu.%09llu sec time_interval:%llu) - (invoke count:%llu "
 			"tsc_interval:%llu)",
 			name, c, ns, frac, (unsigned long long)(ns_total / 1000000000ull),
-			(unsigned long long)(ns_total % 1000000000ull), (unsigned long long)ns_total,
-			(unsigned long long)invoked, (unsigned long long)tsc_total);
+			(unsigned long long)(ns_total % 1000000000ull),
+			(unsigned long long)ns_total, (unsigned long long)invoked,
+			(unsigned long long)tsc_total);
 }

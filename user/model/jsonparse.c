@@ -41,8 +41,8 @@ static void position(const struct parser *ps, const char *at, int *line, int *co
 	}
 }
 
-__attribute__((format(printf, 3, 4)))
-static void fail_at(struct parser *ps, const char *at, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void fail_at(struct parser *ps, const char *at,
+							  const char *fmt, ...)
 {
 	va_list ap;
 	int line, col, n;
@@ -139,7 +139,7 @@ static int hex4(const char *p, const char *end, unsigned int *out)
 		return -EINVAL;
 	for (int i = 0; i < 4; i++) {
 		char c = p[i];
-		int d = c >= '0' && c <= '9'	 ? c - '0'
+		int d = c >= '0' && c <= '9'   ? c - '0'
 			: c >= 'a' && c <= 'f' ? c - 'a' + 10
 			: c >= 'A' && c <= 'F' ? c - 'A' + 10
 					       : -1;
@@ -479,8 +479,9 @@ static struct jval *parse_value(struct parser *ps)
 
 static struct jval *parse_buf(const char *text, size_t len, char *err, size_t errlen)
 {
-	struct parser ps = { .start = text, .p = text, .end = text + len,
-			     .err = err, .errlen = errlen };
+	struct parser ps = {
+		.start = text, .p = text, .end = text + len, .err = err, .errlen = errlen
+	};
 	const char *nul = memchr(text, '\0', len);
 	struct jval *v;
 
@@ -678,8 +679,8 @@ const char *jstr(const struct jval *v)
 
 const char *jtype_name(const struct jval *v)
 {
-	static const char *const names[] = { "null", "a boolean", "a number",
-					     "a string", "an array", "an object" };
+	static const char *const names[] = { "null",	 "a boolean", "a number",
+					     "a string", "an array",  "an object" };
 
 	return v ? names[v->type] : "nothing";
 }

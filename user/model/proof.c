@@ -44,8 +44,10 @@ void proof_eval(enum scenario_id sc, const struct ppb_pool_counts *c, uint64_t e
 			ring = (double)remote_elems - (remote ? remote->ret_release : 0);
 		p->alloc_share = share(c->refill_pages, e);
 		p->ret_share = share(ring, e);
-		snprintf(p->note, sizeof(p->note), "%.1f%% of frames returned to the ring from the "
-			 "remote CPU", 100 * p->ret_share);
+		snprintf(p->note, sizeof(p->note),
+			 "%.1f%% of frames returned to the ring from the "
+			 "remote CPU",
+			 100 * p->ret_share);
 		break;
 	case SC_FAST:
 		p->alloc_share = share(e - c->refill_pages - c->slow_pages, e);
@@ -60,6 +62,7 @@ void proof_eval(enum scenario_id sc, const struct ppb_pool_counts *c, uint64_t e
 		p->alloc_share = p->ret_share = 0;
 	}
 	if (p->partial)
-		snprintf(p->note, sizeof(p->note), "path counts unknown on this kernel without fentry");
+		snprintf(p->note, sizeof(p->note),
+			 "path counts unknown on this kernel without fentry");
 	p->purity = p->partial ? NAN : fmin(p->alloc_share, p->ret_share);
 }

@@ -19,8 +19,8 @@ struct vctx {
 	bool failed;
 };
 
-__attribute__((format(printf, 3, 4)))
-static void verr(struct vctx *c, const char *where, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void verr(struct vctx *c, const char *where,
+						       const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -242,8 +242,7 @@ static void path_num(struct vctx *c, const struct jval *obj, const char *where, 
 		req_num(c, obj, where, key, 0, INFINITY, false, out);
 }
 
-static int load_path(struct vctx *c, const struct jval *s, const char *where,
-		     struct result_path *p)
+static int load_path(struct vctx *c, const struct jval *s, const char *where, struct result_path *p)
 {
 	const struct jval *path, *alloc, *ret;
 	char at[160], sub[176];
@@ -274,8 +273,8 @@ static int load_path_cost(struct vctx *c, const struct jval *s, const char *wher
 	if (pc && !v)
 		verr(c, at, "missing field 'value' (a number, or null when not derivable)");
 	else if (pc && !jis(v, J_NULL)) /* null: not derivable; else it must be a number */
-		sc->has_path_cost = req_num(c, pc, at, "value", -INFINITY, INFINITY, false,
-					    &sc->path_cost);
+		sc->has_path_cost =
+			req_num(c, pc, at, "value", -INFINITY, INFINITY, false, &sc->path_cost);
 	sc->path_cost_method = req_str(c, pc, at, "method");
 	return c->failed ? -EINVAL : 0;
 }

@@ -4,18 +4,28 @@
 #include "model/scenario.h"
 
 const struct scenario_def scenario_defs[NR_SCENARIOS] = {
-	[SC_RING] = { "ring", "alloc from the cache (ring refill), return to the ptr_ring, one CPU",
+	[SC_RING] = { "ring",
+		      "alloc from the cache (ring refill), return to the ptr_ring, one CPU",
 		      2000000,
-		      { { RCP_LF_DROP, 0, 0, 64, false }, { RCP_LF_VETH, 0, 0, 64, false } }, 2 },
-	[SC_RING_XCPU] = { "ring-xcpu", "return into the origin pool's ptr_ring from another CPU",
-			   1000000, { { RCP_XCPU, 256, 0, 64, false } }, 1 },
-	[SC_FAST] = { "fast", "alloc from the cache, direct recycle into it (NAPI-local)", 200000,
+		      { { RCP_LF_DROP, 0, 0, 64, false }, { RCP_LF_VETH, 0, 0, 64, false } },
+		      2 },
+	[SC_RING_XCPU] = { "ring-xcpu",
+			   "return into the origin pool's ptr_ring from another CPU",
+			   1000000,
+			   { { RCP_XCPU, 256, 0, 64, false } },
+			   1 },
+	[SC_FAST] = { "fast",
+		      "alloc from the cache, direct recycle into it (NAPI-local)",
+		      200000,
 		      { { RCP_NIC_DROP, 0, 0, 0, false },
 			{ RCP_GENERIC_FRAGS, 0, 0, 1500, false },
 			{ RCP_LF_DROP, 0, 0, 64, false } },
 		      3 },
-	[SC_SLOW] = { "slow", "alloc from and release to the page allocator", 256000,
-		      { { RCP_LF_DROP, 1, 64, 64, true }, { RCP_VETH_TX, 0, 0, 1500, false } }, 2 },
+	[SC_SLOW] = { "slow",
+		      "alloc from and release to the page allocator",
+		      256000,
+		      { { RCP_LF_DROP, 1, 64, 64, true }, { RCP_VETH_TX, 0, 0, 1500, false } },
+		      2 },
 };
 
 int scenario_by_name(const char *name)

@@ -7,10 +7,10 @@ void pool_flags_str(const struct ppb_pool_info *pi, enum obs_backend b, char *bu
 	size_t n = 0;
 
 	buf[0] = '\0';
-#define ADD(cond, word)                                                                    \
-	do {                                                                               \
-		if ((cond) && n < len)                                                     \
-			n += snprintf(buf + n, len - n, "%s%s", n ? "," : "", word);       \
+#define ADD(cond, word)                                                                            \
+	do {                                                                                       \
+		if ((cond) && n < len)                                                             \
+			n += snprintf(buf + n, len - n, "%s%s", n ? "," : "", word);               \
 	} while (0)
 	ADD(b == OBS_TRACEPOINT && !(pi->flags & PPB_POOL_F_ELEMS), "no-elems");
 	ADD(b == OBS_TRACEPOINT && (pi->flags & PPB_POOL_F_COARSE), "coarse");

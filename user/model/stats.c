@@ -172,8 +172,7 @@ double student_t_p2(double t, double df)
 	return p < 0 ? 0 : p > 1 ? 1 : p;
 }
 
-static int check_samples(const double *a, size_t na, const double *b, size_t nb,
-			 struct ttest *out)
+static int check_samples(const double *a, size_t na, const double *b, size_t nb, struct ttest *out)
 {
 	if (!out || (na && !a) || (nb && !b) || !all_finite(a, na) || !all_finite(b, nb))
 		return -EINVAL;

@@ -92,13 +92,15 @@ void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 	       pct(r->proof.alloc_share, p[1]), pct(r->proof.ret_share, p[2]),
 	       r->proof.note[0] ? "; " : "", r->proof.note);
 	if (r->proof_drops)
-		printf("  cpumap queue drops in the proof run: %llu (returned on the producer CPU)\n",
+		printf("  cpumap queue drops in the proof run: %llu (returned on the producer "
+		       "CPU)\n",
 		       (unsigned long long)r->proof_drops);
 	if (!isnan(r->proof.purity) && r->proof.purity < 0.95)
 		printf("  WARNING: purity below 95%%: the figure mixes paths\n");
 	if (r->nr_cpu == 2) {
 		printf("  per CPU: producer CPU %d %.1f + consumer CPU %d %.1f = %.1f cycles/elem "
-		       "(medians)\n", r->per_cpu[0].cpu, r->per_cpu[0].s.median, r->per_cpu[1].cpu,
+		       "(medians)\n",
+		       r->per_cpu[0].cpu, r->per_cpu[0].s.median, r->per_cpu[1].cpu,
 		       r->per_cpu[1].s.median, r->cyc.median);
 		printf("  pacing: the producer waited for the consumer up to %.1f ns/elem (not "
 		       "timed); the consumer got at least %.1f%% of each run's frames\n",
@@ -110,7 +112,8 @@ void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 		       r->foreign_probes, r->foreign_probes == 1 ? " is" : "s are");
 	if (r->cyc.cv > 0.05)
 		printf("  NOTE: CV %.1f%% > 5%%: the runs disagree; more --loops or a quieter "
-		       "machine\n", 100 * r->cyc.cv);
+		       "machine\n",
+		       100 * r->cyc.cv);
 }
 
 void bench_print_summary(const struct bench_ctx *b)
@@ -137,8 +140,8 @@ void bench_print_summary(const struct bench_ctx *b)
 		       pct(r->proof.purity, p), path);
 	}
 	printf("cycles are TSC cycles (%.3f GHz), medians of %u runs; path cycles: see "
-	       "'path' methods%s\n", b->tsc.hz / 1e9, b->cfg->repeat,
-	       b->cfg->json ? " in the JSON" : " (--json)");
+	       "'path' methods%s\n",
+	       b->tsc.hz / 1e9, b->cfg->repeat, b->cfg->json ? " in the JSON" : " (--json)");
 }
 
 /* ---- JSON (schema ppbench/1, README.md "JSON result") --------------------- */

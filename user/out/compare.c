@@ -55,8 +55,9 @@ static void file_list(FILE *f, const struct result *files, size_t n, const char 
 static void print_context(FILE *f, const struct comparison *c, bool md)
 {
 	if (c->ndiffs)
-		fprintf(f, "%s", md ? "\nHost and recipe differences (old -> new):\n\n"
-				    : "host and recipe differences (old -> new):\n");
+		fprintf(f, "%s",
+			md ? "\nHost and recipe differences (old -> new):\n\n"
+			   : "host and recipe differences (old -> new):\n");
 	for (size_t i = 0; i < c->ndiffs; i++) {
 		const struct diff *d = &c->diffs[i];
 
@@ -81,8 +82,10 @@ static void legend(FILE *f, const struct cmp_set *set, const struct comparison *
 	fprintf(f, "%s%s significant by %s on the repetitions (two-sided, alpha %g)\n",
 		md ? "\n" : "", md ? "- **bold**:" : "*", sig_test_name(set->opts->test),
 		set->opts->alpha);
-	fprintf(f, "%s? not tested: fewer than 2 values on a side (path and purity have one value "
-		   "per file)\n", li);
+	fprintf(f,
+		"%s? not tested: fewer than 2 values on a side (path and purity have one value "
+		"per file)\n",
+		li);
 	if (c->nrows)
 		fprintf(f, "%s±%%stddev: sample stddev / mean; n = %zu old, %zu new repetitions\n",
 			li, c->rows[0].o.n, c->rows[0].n.n);
@@ -258,8 +261,7 @@ static void json_files(struct json *j, const char *key, const struct result *fil
 	json_arr_end(j);
 }
 
-static void json_comparison(struct json *j, const struct cmp_set *set,
-			    const struct comparison *c)
+static void json_comparison(struct json *j, const struct cmp_set *set, const struct comparison *c)
 {
 	json_obj_begin(j, NULL);
 	json_files(j, "old", c->old, c->nold);
@@ -352,8 +354,10 @@ int compare_gate(const struct cmp_set *set)
 			if (!row_gated(set, r))
 				continue;
 			gated++;
-			fprintf(stderr, "ppbench compare: regression: %s %+.1f%% (limit %g%%, %s "
-					"p=%.2g), %s -> %s\n", r->label, r->change, set->fail_above,
+			fprintf(stderr,
+				"ppbench compare: regression: %s %+.1f%% (limit %g%%, %s "
+				"p=%.2g), %s -> %s\n",
+				r->label, r->change, set->fail_above,
 				sig_test_name(set->opts->test), r->t.p, c->old[0].path,
 				c->new[0].path);
 		}

@@ -11,11 +11,25 @@
 
 /* Options that change what page_pool paths cost, or how a figure is taken. */
 const char *const host_config_options[] = {
-	"PAGE_POOL_STATS", "PREEMPT_RT",     "PREEMPT_DYNAMIC",	  "PREEMPT",
-	"PREEMPT_NONE",	   "PREEMPT_VOLUNTARY", "HZ",		  "NUMA",
-	"DEBUG_NET",	   "KASAN",	     "PROVE_LOCKING",	  "DEBUG_PAGEALLOC",
-	"SLUB_DEBUG_ON",   "INIT_ON_ALLOC_DEFAULT_ON", "INIT_ON_FREE_DEFAULT_ON",
-	"MITIGATION_RETPOLINE", "RETPOLINE", "BPF_JIT_ALWAYS_ON", NULL,
+	"PAGE_POOL_STATS",
+	"PREEMPT_RT",
+	"PREEMPT_DYNAMIC",
+	"PREEMPT",
+	"PREEMPT_NONE",
+	"PREEMPT_VOLUNTARY",
+	"HZ",
+	"NUMA",
+	"DEBUG_NET",
+	"KASAN",
+	"PROVE_LOCKING",
+	"DEBUG_PAGEALLOC",
+	"SLUB_DEBUG_ON",
+	"INIT_ON_ALLOC_DEFAULT_ON",
+	"INIT_ON_FREE_DEFAULT_ON",
+	"MITIGATION_RETPOLINE",
+	"RETPOLINE",
+	"BPF_JIT_ALWAYS_ON",
+	NULL,
 };
 
 static void json_mitigations(struct json *j)

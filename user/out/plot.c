@@ -124,8 +124,10 @@ static void svg_axes(FILE *f, const struct plot *p)
 		double y = y_of(p, v);
 
 		snprintf(num, sizeof(num), "%g", v);
-		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-			   "stroke=\"#dddddd\"/>\n", PLOT_LEFT, y, right, y);
+		fprintf(f,
+			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
+			"stroke=\"#dddddd\"/>\n",
+			PLOT_LEFT, y, right, y);
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
 			PLOT_LEFT - 6, y + 4, num);
 	}
@@ -133,9 +135,10 @@ static void svg_axes(FILE *f, const struct plot *p)
 		PLOT_LEFT, PLOT_TOP, PLOT_LEFT, PLOT_TOP + PLOT_H);
 	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n",
 		PLOT_LEFT, PLOT_TOP + PLOT_H, right, PLOT_TOP + PLOT_H);
-	fprintf(f, "<text transform=\"translate(22,%d) rotate(-90)\" text-anchor=\"middle\" "
-		   "font-size=\"13\">%s</text>\n", PLOT_TOP + PLOT_H / 2,
-		p->cfg->ns ? "ns per element" : "TSC cycles per element");
+	fprintf(f,
+		"<text transform=\"translate(22,%d) rotate(-90)\" text-anchor=\"middle\" "
+		"font-size=\"13\">%s</text>\n",
+		PLOT_TOP + PLOT_H / 2, p->cfg->ns ? "ns per element" : "TSC cycles per element");
 }
 
 static void svg_box(FILE *f, const struct plot *p, size_t s, size_t i, double x)
@@ -145,8 +148,10 @@ static void svg_box(FILE *f, const struct plot *p, size_t s, size_t i, double x)
 	double cx = x + BOX_W / 2.0, w = BOX_W - 8;
 
 	if (!b->have) {
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">"
-			   "n/a</text>\n", cx, PLOT_TOP + PLOT_H - 4);
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">"
+			"n/a</text>\n",
+			cx, PLOT_TOP + PLOT_H - 4);
 		return;
 	}
 	fprintf(f, "<g stroke=\"%s\" stroke-width=\"2\"><title>", col);
@@ -155,21 +160,24 @@ static void svg_box(FILE *f, const struct plot *p, size_t s, size_t i, double x)
 	xml_text(f, p->label[i]);
 	fprintf(f, ": median %.2f, mean %.2f, min %.2f, max %.2f, n %zu</title>\n", b->median,
 		b->mean, b->min, b->max, b->n);
-	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cx,
-		y_of(p, b->min), cx, y_of(p, b->max));
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cx, y_of(p, b->min),
+		cx, y_of(p, b->max));
 	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cx - w / 4,
 		y_of(p, b->min), cx + w / 4, y_of(p, b->min));
 	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cx - w / 4,
 		y_of(p, b->max), cx + w / 4, y_of(p, b->max));
-	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
-		   "fill-opacity=\"0.35\"/>\n", cx - w / 2, y_of(p, b->q3), w,
-		fmax(1, y_of(p, b->q1) - y_of(p, b->q3)), col);
+	fprintf(f,
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+		"fill-opacity=\"0.35\"/>\n",
+		cx - w / 2, y_of(p, b->q3), w, fmax(1, y_of(p, b->q1) - y_of(p, b->q3)), col);
 	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke-width=\"3\"/>\n",
 		cx - w / 2, y_of(p, b->median), cx + w / 2, y_of(p, b->median));
 	fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#ffffff\"/>\n</g>\n", cx,
 		y_of(p, b->mean));
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">"
-		   "%.*f</text>\n", cx, y_of(p, b->max) - 6, b->median < 100 ? 1 : 0, b->median);
+	fprintf(f,
+		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">"
+		"%.*f</text>\n",
+		cx, y_of(p, b->max) - 6, b->median < 100 ? 1 : 0, b->median);
 }
 
 static void svg_groups(FILE *f, const struct plot *p)
@@ -200,10 +208,11 @@ static void svg_legend(FILE *f, const struct plot *p)
 		xml_text(f, p->label[i]);
 		fprintf(f, "</text>\n");
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#555555\">"
-		   "<tspan x=\"%d\" dy=\"0\">box: quartiles, bar: median,</tspan>"
-		   "<tspan x=\"%d\" dy=\"13\">dot: mean, whiskers: min-max</tspan>"
-		   "<tspan x=\"%d\" dy=\"13\">over the repetitions</tspan></text>\n",
+	fprintf(f,
+		"<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#555555\">"
+		"<tspan x=\"%d\" dy=\"0\">box: quartiles, bar: median,</tspan>"
+		"<tspan x=\"%d\" dy=\"13\">dot: mean, whiskers: min-max</tspan>"
+		"<tspan x=\"%d\" dy=\"13\">over the repetitions</tspan></text>\n",
 		x, y + 14, x, x, x);
 }
 
@@ -211,10 +220,11 @@ static int write_svg(const struct plot *p, FILE *f)
 {
 	const struct result_host *h = &p->res[0].host;
 
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		   "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
-		   "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, "
-		   "Helvetica, sans-serif\" font-size=\"12\" fill=\"#222222\">\n",
+	fprintf(f,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, "
+		"Helvetica, sans-serif\" font-size=\"12\" fill=\"#222222\">\n",
 		p->width, p->height, p->width, p->height);
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
 	fprintf(f, "<text x=\"%d\" y=\"28\" font-size=\"17\" font-weight=\"bold\">", PLOT_LEFT);

@@ -90,7 +90,6 @@ bool pool_same_netns(const struct ppb_pool_info *pi)
 	return !pi->netns_ino || pi->netns_ino == my_netns();
 }
 
-
 void pool_dev_name(const struct ppb_pool_info *pi, char *buf, size_t len)
 {
 	char name[IF_NAMESIZE];
@@ -135,22 +134,22 @@ static const char *share(uint64_t part, uint64_t whole, bool known, char *buf)
 void pool_header(void)
 {
 	printf("%-6s %-5s %-8s %-10s %6s %6s %6s | %6s %6s %6s | %5s %4s %4s %4s\n", "time", "pool",
-	       "kind", "dev", "a:cach", "refill", "slow", "r:cach", "ring", "releas", "infl", "fast",
-	       "ring", "slow");
+	       "kind", "dev", "a:cach", "refill", "slow", "r:cach", "ring", "releas", "infl",
+	       "fast", "ring", "slow");
 	printf("%-6s %-5s %-8s %-10s %20s | %20s | %5s %14s\n", "", "", "", "", "allocations/s",
 	       "returns/s", "pages", "returns on");
 }
 
 void pool_row(const char *when, const char *pool, const struct ppb_pool_info *pi,
-		      const struct ppb_pool_counts *c, double secs, unsigned known)
+	      const struct ppb_pool_counts *c, double secs, unsigned known)
 {
 	bool kc = known & KNOWN_CACHE, kr = known & KNOWN_RING;
 	uint64_t rets = c->ret_cache + c->ret_ring + c->ret_release;
 	char dev[IF_NAMESIZE + 4], b[9][16];
 
 	pool_dev_name(pi, dev, sizeof(dev));
-	printf("%-6s %-5s %-8.8s %-10.10s %6s %6s %6s | %6s %6s %6s | %5d %4s %4s %4s\n", when, pool,
-	       pool_kind_name(pi->kind), dev, rate(c->alloc_cache / secs, kc, b[0]),
+	printf("%-6s %-5s %-8.8s %-10.10s %6s %6s %6s | %6s %6s %6s | %5d %4s %4s %4s\n", when,
+	       pool, pool_kind_name(pi->kind), dev, rate(c->alloc_cache / secs, kc, b[0]),
 	       rate(c->alloc_refill / secs, kc, b[1]), rate(c->alloc_slow / secs, true, b[2]),
 	       rate(c->ret_cache / secs, kc, b[3]), rate(c->ret_ring / secs, kr, b[4]),
 	       rate(c->ret_release / secs, true, b[5]), pool_inflight(pi),
@@ -158,8 +157,7 @@ void pool_row(const char *when, const char *pool, const struct ppb_pool_info *pi
 	       share(c->ret_release, rets, kc && kr, b[8]));
 }
 
-void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_cpu,
-		      int nr_cpus)
+void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_cpu, int nr_cpus)
 {
 	unsigned known = path_known(fentry, p->info.flags);
 	char flags[128], dev[IF_NAMESIZE + 4];
@@ -194,4 +192,3 @@ void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_
 	}
 	json_obj_end(j);
 }
-

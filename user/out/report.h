@@ -16,8 +16,8 @@
  * fields are null rather than a made-up 0.
  */
 enum {
-	KNOWN_CACHE = 1 << 0,  /* alloc.cache, alloc.refill, ret.cache */
-	KNOWN_RING = 1 << 1,   /* ret.ring, refill pages */
+	KNOWN_CACHE = 1 << 0, /* alloc.cache, alloc.refill, ret.cache */
+	KNOWN_RING = 1 << 1,  /* ret.ring, refill pages */
 	KNOWN_ALL = KNOWN_CACHE | KNOWN_RING,
 };
 void json_path(struct json *j, const char *key, const struct ppb_pool_counts *c, unsigned known);

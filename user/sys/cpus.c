@@ -17,7 +17,8 @@ int nr_possible_cpus(void)
 		n = libbpf_num_possible_cpus();
 		if (n < 0)
 			pr_err("cannot count the possible CPUs (/sys/devices/system/cpu/possible): "
-			       "%s\n", strerror(-n));
+			       "%s\n",
+			       strerror(-n));
 	}
 	return n;
 }

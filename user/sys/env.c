@@ -154,8 +154,8 @@ int env_create(struct ppb_env *e)
 		goto fail;
 	}
 	e->created = true;
-	pr_debug("private env: %s (ifindex %d) <-> %s (ifindex %d)\n", e->ifname[0],
-		 e->ifindex[0], e->ifname[1], e->ifindex[1]);
+	pr_debug("private env: %s (ifindex %d) <-> %s (ifindex %d)\n", e->ifname[0], e->ifindex[0],
+		 e->ifname[1], e->ifindex[1]);
 	return 0;
 fail:
 	env_destroy(e);

@@ -18,8 +18,8 @@
 
 #define NL_BUF 8192
 
-const char *const xdp_act_names[7] = { "basic",	   "redirect",	  "ndo-xmit",	 "xsk-zerocopy",
-				       "hw-offload", "rx-sg", "ndo-xmit-sg" };
+const char *const xdp_act_names[7] = { "basic",	     "redirect", "ndo-xmit",   "xsk-zerocopy",
+				       "hw-offload", "rx-sg",	 "ndo-xmit-sg" };
 
 struct nl_msg {
 	union {
@@ -334,8 +334,7 @@ static int neigh_cb(struct nlmsghdr *nh, void *arg)
 	return 0;
 }
 
-int rtnl_neigh_first(struct nl_sock *s, int ifindex, int family, struct ip_addr *a,
-		     uint8_t mac[6])
+int rtnl_neigh_first(struct nl_sock *s, int ifindex, int family, struct ip_addr *a, uint8_t mac[6])
 {
 	struct ndmsg nd = { .ndm_family = family };
 	struct neigh_q q = { ifindex, family, 0, a, mac };

@@ -23,11 +23,11 @@ void nl_close(struct nl_sock *s);
 struct link_info {
 	int ifindex;
 	char name[IF_NAMESIZE];
-	char kind[32];		/* IFLA_INFO_KIND, e.g. "veth"; empty for none */
+	char kind[32]; /* IFLA_INFO_KIND, e.g. "veth"; empty for none */
 	uint8_t mac[6];
 	bool up;
-	int peer_ifindex;	/* IFLA_LINK (veth peer), 0 if none */
-	int peer_netnsid;	/* IFLA_LINK_NETNSID: peer in another namespace, else -1 */
+	int peer_ifindex; /* IFLA_LINK (veth peer), 0 if none */
+	int peer_netnsid; /* IFLA_LINK_NETNSID: peer in another namespace, else -1 */
 	int mtu;
 };
 
@@ -41,8 +41,7 @@ int rtnl_link_set_mtu(struct nl_sock *s, int ifindex, int mtu);
 int rtnl_addr_add(struct nl_sock *s, int ifindex, const struct ip_addr *a, int prefixlen);
 int rtnl_neigh_add(struct nl_sock *s, int ifindex, const struct ip_addr *a, const uint8_t mac[6]);
 /* First neighbour entry on ifindex with a link-layer address (for defaults). */
-int rtnl_neigh_first(struct nl_sock *s, int ifindex, int family, struct ip_addr *a,
-		     uint8_t mac[6]);
+int rtnl_neigh_first(struct nl_sock *s, int ifindex, int family, struct ip_addr *a, uint8_t mac[6]);
 /* First address of family on ifindex. */
 int rtnl_addr_first(struct nl_sock *s, int ifindex, int family, struct ip_addr *a);
 

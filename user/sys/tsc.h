@@ -6,10 +6,10 @@
 #include <stdint.h>
 
 struct tsc_info {
-	double hz;		/* calibrated TSC frequency; 0 if there is no TSC */
-	bool constant;		/* constant_tsc in /proc/cpuinfo */
-	bool nonstop;		/* nonstop_tsc */
-	char clocksource[32];	/* current kernel clocksource */
+	double hz;	      /* calibrated TSC frequency; 0 if there is no TSC */
+	bool constant;	      /* constant_tsc in /proc/cpuinfo */
+	bool nonstop;	      /* nonstop_tsc */
+	char clocksource[32]; /* current kernel clocksource */
 	char cpu_model[128];
 };
 

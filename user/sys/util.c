@@ -131,8 +131,10 @@ int parse_mac(const char *s, const char *what, uint8_t mac[6])
 	unsigned int b[6];
 	char tail;
 
-	if (!s || sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-			 &tail) != 6 || strlen(s) != 17) {
+	if (!s ||
+	    sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+		   &tail) != 6 ||
+	    strlen(s) != 17) {
 		pr_err("%s '%s' is not a MAC address (aa:bb:cc:dd:ee:ff)\n", what, s ? s : "");
 		return -EINVAL;
 	}

@@ -34,7 +34,7 @@ void format_mac(const uint8_t mac[6], char *buf, size_t len);
 int iface_index(const char *name, const char *what, int *ifindex);
 
 /* Time and files. */
-uint64_t now_ns(void); /* CLOCK_MONOTONIC */
+uint64_t now_ns(void);					    /* CLOCK_MONOTONIC */
 int read_file_str(const char *path, char *buf, size_t len); /* trims a trailing newline */
 int write_file_str(const char *path, const char *s);
 bool file_exists(const char *path);
