@@ -272,33 +272,6 @@ out:
 
 /* ---- proof counting ------------------------------------------------------ */
 
-/*
- * A test-run pool's last pages go back when page_pool_destroy() is done,
- * which may be deferred: wait until every test-run pool seen is dying with
- * nothing in flight (as the recipes do), up to 3 s.
- */
-static void wait_pools_settled(struct observer *obs)
-{
-	struct obs_snapshot s;
-	bool busy = true;
-
-	for (int i = 0; i < 300 && busy; i++) {
-		if (obs_snapshot(obs, &s))
-			return;
-		busy = false;
-		for (int p = 0; p < s.nr_pools; p++) {
-			const struct ppb_pool_info *pi = &s.pools[p].info;
-
-			if (pi->kind == PPB_POOL_TEST_RUN &&
-			    (!(pi->flags & PPB_POOL_F_DYING) || pi->final_inflight > 0))
-				busy = true;
-		}
-		obs_snapshot_free(&s);
-		if (busy)
-			usleep(10000);
-	}
-}
-
 /* One live-frames DROP with proof on; d gets what the pool maps saw of it. */
 static bool proof_run(struct fixture *f, uint32_t batch, uint32_t repeat, struct obs_snapshot *d)
 {
@@ -313,7 +286,7 @@ static bool proof_run(struct fixture *f, uint32_t batch, uint32_t repeat, struct
 					   NULL),
 			     "live-frames BPF_PROG_RUN");
 	if (ok) {
-		wait_pools_settled(f->obs);
+		obs_wait_test_run_settled(f->obs);
 		ok = ASSERT_OK(obs_flush(f->obs), "obs_flush") &&
 		     ASSERT_OK(obs_snapshot(f->obs, &s1), "snapshot after") &&
 		     ASSERT_OK(obs_delta(&s0, &s1, d), "obs_delta");

@@ -364,29 +364,6 @@ static void wait_delivery(struct recipe_ctx *c, uint64_t before, uint64_t want)
 	}
 }
 
-/* Proof runs: a pool's final releases come when page_pool_destroy() is done. */
-static void wait_pools_settled(struct recipe_ctx *c)
-{
-	struct obs_snapshot s;
-	bool busy = true;
-
-	for (int i = 0; i < 300 && busy; i++) {
-		if (obs_snapshot(c->obs, &s))
-			return;
-		busy = false;
-		for (int p = 0; p < s.nr_pools; p++) {
-			const struct ppb_pool_info *pi = &s.pools[p].info;
-
-			if (pi->kind == PPB_POOL_TEST_RUN &&
-			    (!(pi->flags & PPB_POOL_F_DYING) || pi->final_inflight > 0))
-				busy = true;
-		}
-		obs_snapshot_free(&s);
-		if (busy)
-			usleep(10000);
-	}
-}
-
 static void stats_delta(struct recipe_ctx *c, struct ppb_xdp_stats **a, struct ppb_xdp_stats **b,
 			struct recipe_result *res)
 {
@@ -496,7 +473,7 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 	err = err ?: drive(c, res);
 	res->wall_ns = now_ns() - t0;
 	if (proof && !err) {
-		wait_pools_settled(c);
+		obs_wait_test_run_settled(c->obs);
 		obs_flush(c->obs);
 	}
 	err = err ?: read_roles(c, after);

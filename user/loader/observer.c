@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -396,6 +397,28 @@ void obs_snapshot_free(struct obs_snapshot *s)
 		free(s->pools[i].percpu);
 	free(s->pools);
 	memset(s, 0, sizeof(*s));
+}
+
+void obs_wait_test_run_settled(struct observer *o)
+{
+	struct obs_snapshot s;
+	bool busy = true;
+
+	for (int i = 0; i < 300 && busy; i++) {
+		if (obs_snapshot(o, &s))
+			return;
+		busy = false;
+		for (int p = 0; p < s.nr_pools; p++) {
+			const struct ppb_pool_info *pi = &s.pools[p].info;
+
+			if (pi->kind == PPB_POOL_TEST_RUN &&
+			    (!(pi->flags & PPB_POOL_F_DYING) || pi->final_inflight > 0))
+				busy = true;
+		}
+		obs_snapshot_free(&s);
+		if (busy)
+			usleep(10000);
+	}
 }
 
 const struct pool_snap *obs_find(const struct obs_snapshot *s, uint64_t ptr, uint32_t id)

@@ -50,6 +50,12 @@ uint64_t obs_fentry_missed(const struct observer *o);
 
 int obs_snapshot(struct observer *o, struct obs_snapshot *s);
 void obs_snapshot_free(struct obs_snapshot *s);
+/*
+ * A test-run pool's last pages go back when page_pool_destroy() is done,
+ * which may be deferred: wait until every test-run pool seen is dying with
+ * nothing in flight, up to 3 s.
+ */
+void obs_wait_test_run_settled(struct observer *o);
 /* d = b - a per pool (pools only in b are taken whole). */
 int obs_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struct obs_snapshot *d);
 const struct pool_snap *obs_find(const struct obs_snapshot *s, uint64_t ptr, uint32_t id);
