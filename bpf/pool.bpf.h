@@ -303,13 +303,16 @@ static long lock_try(__u32 i, void *ctx)
 	return 1;
 }
 
-/* bpf_loop, not a counted loop: the verifier checks the try once instead of
+/* The first try inline (the usual case: nobody holds it); the retries in
+ * bpf_loop, not a counted loop: the verifier checks the try once instead of
  * walking all 2048 iterations at every inlined call site. */
 static __always_inline bool pool_lock(struct ppb_pool_info *pi)
 {
 	struct lock_try_ctx t = { .pi = pi };
 
-	bpf_loop(2048, lock_try, &t, 0);
+	if (!__sync_val_compare_and_swap(&pi->busy, 0, 1))
+		return true;
+	bpf_loop(2047, lock_try, &t, 0);
 	return t.locked;
 }
 
