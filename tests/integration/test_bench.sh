@@ -239,3 +239,22 @@ test_bench_script_own_figures() {
 		fail "scripts/bench.sh prints a figure it did not measure"
 	fi
 }
+
+# Path figures that do not order fast < ptr_ring < slow (as every published
+# bench_page_pool_simple run does) come with a NOTE saying why. Without
+# fentry, fast has no path figure: its scenario figure (the UDP send and
+# generic-XDP receive) is thousands of cycles, so the NOTE must say so.
+test_bench_order_note() {
+	local j=$TMPD/b.json out=$TMPD/b.out
+	"$PPBENCH" bench --scenario ring,fast,slow --loops 5000 --repeat 1 --json "$j" >"$out" 2>&1 ||
+		{ cat "$out"; fail "bench exited $?"; }
+	awk 'length > 100 { exit 1 }' "$out" || fail "a line is wider than 100 columns"
+	if [ "$(jq -r .host.fentry "$j")" = true ]; then
+		[ "$(jq -r .order_note "$j")" = null ] || assert_match "$out" '^NOTE: ' "NOTE printed"
+		return 0
+	fi
+	assert_match "$out" '^NOTE: fast [0-9.]+, ptr_ring [0-9.]+, slow [0-9.]+ cycles/elem do not order' \
+		"NOTE on the order"
+	jq -r .order_note "$j" | grep -q 'fast is a scenario figure (no path figure on this kernel)' ||
+		fail "order_note: $(jq -r .order_note "$j")"
+}

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "model/fmt.h"
+#include "model/order.h"
 #include "out/bench.h"
 #include "out/hostinfo.h"
 #include "out/json.h"
@@ -116,9 +117,28 @@ void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 		       100 * r->cyc.cv);
 }
 
+/* PREFIX then TEXT, wrapped at spaces to 100 columns, continued under TEXT. */
+static void print_wrapped(const char *prefix, const char *text)
+{
+	int col = printf("%s", prefix), indent = col;
+
+	while (*text) {
+		int w = strcspn(text, " ");
+
+		if (col > indent && col + 1 + w > 100)
+			col = printf("\n%*s", indent, "") - 1;
+		else if (col > indent)
+			col += printf(" ");
+		col += printf("%.*s", w, text);
+		text += w;
+		text += strspn(text, " ");
+	}
+	printf("\n");
+}
+
 void bench_print_summary(const struct bench_ctx *b)
 {
-	char p[16], path[24];
+	char p[16], path[24], note[400];
 
 	printf("\n%-10s %10s %10s %9s %8s %6s %8s %12s\n", "scenario", "cycles/el", "ns/elem",
 	       "min cyc", "stddev", "CV%", "purity", "path cycles");
@@ -142,6 +162,8 @@ void bench_print_summary(const struct bench_ctx *b)
 	printf("cycles are TSC cycles (%.3f GHz), medians of %u runs; path cycles: see "
 	       "'path' methods%s\n",
 	       b->tsc.hz / 1e9, b->cfg->repeat, b->cfg->json ? " in the JSON" : " (--json)");
+	if (bench_order_note(b->res, note, sizeof(note)))
+		print_wrapped("NOTE: ", note);
 }
 
 /* ---- JSON (schema ppbench/1, README.md "JSON result") --------------------- */
@@ -227,7 +249,7 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 
 int bench_write_json(const struct bench_ctx *b, const char *path, const char *cmdline)
 {
-	char created[32];
+	char created[32], note[400];
 	struct json *j;
 	time_t t = time(NULL);
 
@@ -249,6 +271,8 @@ int bench_write_json(const struct bench_ctx *b, const char *path, const char *cm
 		if (b->cfg->want[i])
 			json_scenario(j, b, &b->res[i]);
 	json_arr_end(j);
+	/* null when fast, ring and slow order as upstream's paths do (or did not all run) */
+	json_str(j, "order_note", bench_order_note(b->res, note, sizeof(note)) ? note : NULL);
 	json_obj_end(j);
 	json_flush_line(j);
 	if (json_close(j)) {
