@@ -227,13 +227,18 @@ test_bench_without_live_frames() {
 	expect_one_line_error "no scenario could run" 
 }
 
-# make bench's script compares only what its own run measured: it prints the
-# gen -> load rates and their ratio to the bare programs, and no figure of
-# another tool (those are in README.md, with their date and machine).
+# make bench's script compares only what its own run measured: it prints its
+# self-check (A/A and an injected regression), the gen -> load rates and their
+# ratio to the bare programs, and no figure of another tool (those are in
+# README.md, with their date and machine).
 test_bench_script_own_figures() {
 	BENCH_QUICK=1 BENCH_OUT=$TMPD/b PPBENCH=$PPBENCH "$TOP/scripts/bench.sh" >"$TMPD/out" 2>&1 ||
 		{ cat "$TMPD/out"; fail "scripts/bench.sh exited $?"; }
 	assert_match "$TMPD/out" 'instrumentation overhead' "overhead section"
+	# the self-check: reported, whatever its verdict
+	assert_match "$TMPD/out" '^A/A: gate (quiet|fired on: .+)$' "A/A line"
+	assert_match "$TMPD/out" '^injected \+[0-9.]+ ns per release -> slow [-+][0-9.]+ ns/elem \(expected \+[0-9.]+: [0-9.]+ releases per element\); compare flags it: (yes|no)$' \
+		"known-regression line"
 	assert_match "$TMPD/out" 'ratio to bare: [0-9.]+ with path mix' "gen -> load ratios"
 	if grep -inE 'reference|xdp-tools|xdp-bench|trafficgen' "$TMPD/out"; then
 		fail "scripts/bench.sh prints a figure it did not measure"
@@ -259,4 +264,51 @@ test_bench_order_note() {
 		"NOTE on the order"
 	jq -r .order_note "$j" | grep -q 'fast is a scenario figure (no path figure on this kernel)' ||
 		fail "order_note: $(jq -r .order_note "$j")"
+}
+
+# A repetition is a setup: each builds its own programs and maps, its own
+# cpumap entry (a new map, a new program in the entry, a new kthread) and
+# its own pools, and the JSON keeps each setup's value.
+test_bench_fresh_setup_each_repetition() {
+	[ "$(nproc)" -ge 2 ] || skip "ring-xcpu needs 2 CPUs"
+	local j=$TMPD/b.json sel='.scenarios[] | select(.name == "ring-xcpu")' k
+	expect_exit 0 "$PPBENCH" bench --scenario ring,ring-xcpu --loops 40000 --repeat 3 --json "$j"
+	"$TOP/build/tests/schema_check" "$j" || fail "JSON does not validate against ppbench/1"
+	for k in prog_id cpumap_id cpumap_prog_id kthread_pid; do
+		assert_eq "$(jq "[$sel | .setups[].$k | select(. > 0)] | unique | length" "$j")" 3 \
+			"ring-xcpu: 3 different ${k}s"
+	done
+	assert_eq "$(jq '[.scenarios[] | select(.name == "ring") | .setups[].prog_id] | unique |
+		length' "$j")" 3 "ring: 3 different programs"
+	for k in $(jq "$sel | .setups[].kthread_pid" "$j"); do
+		[ -e "/proc/$k" ] && fail "the cpumap kthread $k of a setup outlived bench"
+	done
+	jq -e '.scenarios[] | .replication == "setup" and (.setups | length) == 3 and
+		([.setups[] | .chunks | length == 8] | all) and
+		([.setups[].warmup_runs | . >= 1 and . <= 6] | all) and
+		(.cycles_per_elem.runs | length) == 3 and
+		([.modes[].setups] | add) + (.outliers | length) == 3 and
+		(.mde_pct | type) == "number"' "$j" >/dev/null ||
+		fail "setups, chunks, levels or mde_pct missing: $(jq -c '.scenarios[0] |
+			{replication, setups: (.setups | length), modes, outliers, mde_pct}' "$j")"
+	# each setup value is its chunk ranked 2 from the fastest
+	jq -e '[.scenarios[] | .setups[] | (.chunks | sort | .[1]) - .cycles_per_elem |
+		fabs < 1e-6] | all' "$j" >/dev/null || fail "a setup value is not its 2nd fastest chunk"
+}
+
+# Pools that live as long as a setup (a veth's, here slow's veth-tx fallback)
+# are new in every setup: watch sees a new veth pool id for each.
+test_bench_fresh_pools_each_setup() {
+	local j=$TMPD/b.json w=$TMPD/w.json out=$TMPD/w.txt n
+	"$PPBENCH" watch --interval 0.2 --json "$w" >"$out" 2>&1 &
+	local pid=$!
+	wait_for_output "$out" '^time ' 5
+	expect_exit 0 env PPBENCH_DISABLE=live_frames "$PPBENCH" bench --scenario slow --loops 2000 \
+		--repeat 3 --json "$j"
+	kill -INT $pid
+	wait $pid
+	assert_match "$(jq_get "$j" '.scenarios[0].recipe')" '^veth-tx;' "slow's veth recipe"
+	# the proof run's instance and one per setup, each with its own pools
+	n=$(jq -s '[.[] | .pools[]? | select(.kind == "veth") | .id] | unique | length' "$w")
+	[ "$n" -ge 4 ] || fail "$n veth pool ids seen for a proof run and 3 setups (want >= 4)"
 }

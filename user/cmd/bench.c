@@ -4,9 +4,11 @@
  * cross-CPU) and slow paths, with proof of the path from the observer.
  *
  * Per scenario: pick the first candidate recipe whose proof run shows >= 95 %
- * of the elements on the named path on this kernel; then a discarded warm-up
- * and --repeat timed runs with the observer detached (proof costs time, so it
- * is never taken in a timed run); then the path figure.
+ * of the elements on the named path on this kernel. Then --repeat setups,
+ * round-robin over the scenarios, each with its own program, maps, pools
+ * (and cpumap entry): warmed up until two runs agree, then timed with the
+ * observer detached (proof costs time, so it is never taken in a timed
+ * run). Then the spread between setups, its levels and the path figure.
  */
 #include <errno.h>
 #include <math.h>
@@ -37,11 +39,12 @@ static const struct cli_opt bench_opts[] = {
 	  "scenarios to run, comma separated: ring, ring-xcpu, fast, slow "
 	  "(default: all)",
 	  OPT_SCENARIO },
-	{ "repeat", 'r', "N", "timed repetitions after one discarded warm-up (default 5)",
+	{ "repeat", 'r', "N",
+	  "setups per scenario, each built afresh, warmed up and timed (default 5)",
 	  .kind = CLI_UINT, B(repeat), .min = 1, .max = 1000 },
 	{ "loops", 'l', "N",
-	  "elements per repetition (default per scenario: ring 2M, "
-	  "ring-xcpu 1M, fast 200k, slow 256k)",
+	  "timed elements per setup (default per scenario: ring 2M, "
+	  "ring-xcpu 1M, fast 100k, slow 256k)",
 	  .kind = CLI_UINT, B(loops), .min = 1000, .max = 1000000000 },
 	{ "cpu", 'c', "N", "CPU to run on (default 0); ring-xcpu returns on the next online CPU",
 	  .kind = CLI_CPU, B(cpu) },
@@ -139,14 +142,27 @@ const struct cli_cmd cmd_bench = {
 		"             release (test 03)\n"
 		"Each scenario first runs a proof run with the page_pool observer: it picks the\n"
 		"first recipe that puts >= 95 % of its elements on the named path on this kernel\n"
-		"and prints the recipe and the counts. Then one discarded warm-up and --repeat\n"
-		"timed runs with the observer detached. Cycles are TSC cycles (like time_bench's\n"
-		"cycles(tsc)): bpf_ktime_get_ns() sampled per CPU every 1024 elements by the XDP\n"
-		"programs, times the calibrated TSC Hz ('slow' uses the kernel's test_run\n"
-		"duration). The path figure subtracts what is not the path: per-call fentry\n"
-		"timing minus the probe overhead where fentry is allowed, a reference recipe\n"
-		"otherwise, or n/a with the reason. With no interface it runs on a private veth\n"
-		"pair in namespaces it creates and removes.",
+		"and prints the recipe and the counts.\n"
+		"\n"
+		"Setups. A repetition is a setup: the recipe's programs, maps and pools (and the\n"
+		"cpumap entry with its kthread) are built afresh for each, because runs of one\n"
+		"setup agree with each other better than setups do. Setups run round-robin over\n"
+		"the scenarios, so a drift of the machine reaches all of them alike. Each is\n"
+		"warmed up with runs of 1/8 of --loops until two in a row agree within 3 % (at\n"
+		"most 6), then timed in 8 chunks with the observer detached; the setup's figure\n"
+		"is its second fastest chunk (other work only adds time). Per scenario bench\n"
+		"prints the median over the setups, the spread between them, the levels they sit\n"
+		"on (two or more: 'UNSTABLE', which compare does not gate by default) and the\n"
+		"smallest change a comparison with a run like this one could detect (alpha 0.05,\n"
+		"power 0.9; JSON mde_pct): more setups make it smaller, about as 1/sqrt(N).\n"
+		"\n"
+		"Cycles are TSC cycles (like time_bench's cycles(tsc)): bpf_ktime_get_ns()\n"
+		"sampled per CPU every 1024 elements by the XDP programs, times the calibrated\n"
+		"TSC Hz ('slow' uses the kernel's test_run duration). The path figure subtracts\n"
+		"what is not the path: per-call fentry timing minus the probe overhead where\n"
+		"fentry is allowed, a reference recipe otherwise, or n/a with the reason. With\n"
+		"no interface it runs on a private veth pair in namespaces it creates and\n"
+		"removes.",
 	.examples = "  ppbench bench\n"
 		    "  ppbench bench --scenario ring,slow --repeat 10 --json result.json\n"
 		    "  ppbench bench --cpu 2 --loops 5000000 --quiet\n",

@@ -27,12 +27,21 @@
 /* Below this the best recipe measures another path: skip rather than mislabel. */
 #define PURITY_FLOOR 0.5
 #define PROOF_LOOPS 100000
+/*
+ * Other work on the machine (the host's, in a VM) only ever adds time, and
+ * it comes and goes within a setup's timed run: of its SETUP_CHUNKS chunks
+ * the fastest are the undisturbed ones. The second fastest, not the
+ * fastest, so that one lucky chunk does not make the figure.
+ */
+#define CHUNK_RANK 1
 
 struct sc_env {
 	struct bench_ctx *b;
 	struct ppb_env *env;
 	struct observer *obs;
 	int remote_cpu;
+	struct sc_result ref; /* slow's reference loop (path figure without fentry) */
+	struct recipe_ctx *nic[NR_SCENARIOS]; /* an interface's XDP: attached once */
 };
 
 /* The kind of pool a recipe allocates from. */
@@ -124,8 +133,8 @@ static struct recipe_params make_params(const struct sc_env *e, const struct can
 static void describe(const struct sc_env *e, const struct candidate *c, const struct recipe_ctx *rc,
 		     struct sc_result *r)
 {
-	const struct recipe_params p = make_params(e, c, r->loops);
-	int n;
+	const struct recipe_params p = make_params(e, c, r->loops / SETUP_CHUNKS);
+	int n, m;
 
 	r->batch = p.batch;
 	n = snprintf(r->recipe, sizeof(r->recipe), "%s; %s, CPU %d", recipes[c->recipe].name,
@@ -142,22 +151,26 @@ static void describe(const struct sc_env *e, const struct candidate *c, const st
 		snprintf(r->recipe + n, sizeof(r->recipe) - n, ", cpumap on CPU %d%s", p.remote_cpu,
 			 recipe_consumer_fifo(rc) ? " (kthread at SCHED_FIFO 1)" : "");
 	if (c->duration)
-		snprintf(r->method, sizeof(r->method),
-			 "kernel test_run duration (ns/frame of the "
-			 "batch loop) x TSC Hz, averaged over the syscalls");
+		m = snprintf(r->method, sizeof(r->method),
+			     "kernel test_run duration (ns/frame of the "
+			     "batch loop) x TSC Hz, averaged over the syscalls");
 	else if (recipes[c->recipe].passive)
-		snprintf(r->method, sizeof(r->method),
-			 "BPF-timed NAPI polls (first XDP run to the "
-			 "poll's end, one poll in four), all CPUs, x TSC Hz");
+		m = snprintf(r->method, sizeof(r->method),
+			     "BPF-timed NAPI polls (first XDP run to the "
+			     "poll's end, one poll in four), all CPUs, x TSC Hz");
 	else
-		snprintf(r->method, sizeof(r->method),
-			 "BPF-sampled bpf_ktime_get_ns() per CPU every %u "
-			 "elements, x TSC Hz%s",
-			 1u << p.sample_shift,
-			 c->recipe == RCP_XCPU
-				 ? "; consumer: per cpumap kthread batch, first XDP run to "
-				   "the batch's end (its dequeue untimed)"
-				 : "");
+		m = snprintf(r->method, sizeof(r->method),
+			     "BPF-sampled bpf_ktime_get_ns() per CPU every %u "
+			     "elements, x TSC Hz%s",
+			     1u << p.sample_shift,
+			     c->recipe == RCP_XCPU
+				     ? "; consumer: per cpumap kthread batch, first XDP run to "
+				       "the batch's end (its dequeue untimed)"
+				     : "");
+	snprintf(r->method + m, sizeof(r->method) - m,
+		 "; per setup %u chunks of %llu elements, the setup's figure is the chunk "
+		 "ranked %u from the fastest",
+		 SETUP_CHUNKS, (unsigned long long)(r->loops / SETUP_CHUNKS), CHUNK_RANK + 1);
 }
 
 static uint64_t remote_elems(const struct recipe_result *res, int cpu)
@@ -220,70 +233,175 @@ static double role_ns_all(const struct recipe_result *res, enum ppb_role role, i
 	return elems ? (double)ns / elems : NAN;
 }
 
-/* A paced cross-CPU run: what the consumer got, and how long the producer
- * waited for it (taken out of its clock). */
-static void xcpu_run_checks(struct sc_result *r, const struct ppb_xdp_stats *prod)
-{
-	double got, waited;
+/* What one run measured, in ns per element. */
+struct run_fig {
+	double ns, prod_ns, cons_ns; /* scenario figure; ring-xcpu: its two CPUs */
+	uint64_t prod_elems, cons_elems;
+	double waited_ns; /* paced producer: its wait per element */
+};
 
-	if (!r->per_cpu[0].elems)
-		return;
-	got = (double)r->per_cpu[1].elems / r->per_cpu[0].elems;
-	waited = (double)prod->paced_ns / r->per_cpu[0].elems;
-	r->delivered = fmin(r->delivered, got);
-	r->per_cpu[0].waited_ns = fmax(r->per_cpu[0].waited_ns, waited);
-}
-
-/* One timed run: the scenario figure (and per-CPU figures) in ns/elem. */
-static int timed_run(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
-		     struct sc_result *r, int i)
+static int measure(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
+		   struct run_fig *f)
 {
 	enum ppb_role role = recipes[c->recipe].elems_role;
 	int cpu = e->b->cfg->cpu, err;
 	struct recipe_result res;
-	double ns, cons = 0;
 
+	memset(f, 0, sizeof(*f));
 	err = recipe_run(rc, false, &res);
 	if (err)
 		return err;
 	if (c->duration)
-		ns = res.duration_frames ? res.duration_ns_sum / res.duration_frames : NAN;
+		f->ns = res.duration_frames ? res.duration_ns_sum / res.duration_frames : NAN;
 	else if (recipes[c->recipe].passive)
-		ns = role_ns_all(&res, role, e->b->nr_cpus);
+		f->ns = role_ns_all(&res, role, e->b->nr_cpus);
 	else
-		ns = role_ns(&res, role, cpu);
+		f->ns = role_ns(&res, role, cpu);
+	f->prod_ns = f->ns;
+	f->prod_elems = c->recipe == RCP_XCPU ? res.roles[role].percpu[cpu].packets : res.elems;
 	if (c->recipe == RCP_XCPU) {
-		cons = role_ns(&res, PPB_ROLE_SECOND, e->remote_cpu);
-		r->per_cpu[0].cycles[i] = ns_to_cycles(e->b, ns);
-		r->per_cpu[1].cycles[i] = ns_to_cycles(e->b, cons);
-		r->per_cpu[0].elems = res.roles[role].percpu[cpu].packets;
-		r->per_cpu[1].elems = res.roles[PPB_ROLE_SECOND].percpu[e->remote_cpu].packets;
-		xcpu_run_checks(r, &res.roles[role].percpu[cpu]);
-	} else {
-		r->per_cpu[0].cycles[i] = ns_to_cycles(e->b, ns);
-		r->per_cpu[0].elems = res.elems;
+		f->cons_ns = role_ns(&res, PPB_ROLE_SECOND, e->remote_cpu);
+		f->cons_elems = res.roles[PPB_ROLE_SECOND].percpu[e->remote_cpu].packets;
+		if (f->prod_elems)
+			f->waited_ns = (double)res.roles[role].percpu[cpu].paced_ns / f->prod_elems;
+		f->ns += f->cons_ns;
 	}
-	r->ns[i] = ns + cons;
-	r->cycles[i] = ns_to_cycles(e->b, ns + cons);
 	recipe_result_free(&res);
-	if (!isfinite(r->ns[i])) {
-		pr_err("%s: no timing samples: raise --loops\n", scenario_defs[r->id].name);
-		return -ENODATA;
+	return isfinite(f->ns) ? 0 : -ENODATA;
+}
+
+/* Setup I's figures into the result. */
+static void store(struct sc_env *e, struct sc_result *r, uint32_t i, const struct run_fig *f)
+{
+	r->ns[i] = f->ns;
+	r->cycles[i] = ns_to_cycles(e->b, f->ns);
+	r->per_cpu[0].cycles[i] = ns_to_cycles(e->b, f->prod_ns);
+	r->per_cpu[0].elems = f->prod_elems;
+	if (r->nr_cpu < 2)
+		return;
+	r->per_cpu[1].cycles[i] = ns_to_cycles(e->b, f->cons_ns);
+	r->per_cpu[1].elems = f->cons_elems;
+	if (f->prod_elems)
+		r->delivered = fmin(r->delivered, (double)f->cons_elems / f->prod_elems);
+	r->per_cpu[0].waited_ns = fmax(r->per_cpu[0].waited_ns, f->waited_ns);
+}
+
+/*
+ * A fresh setup's first runs are slow (pages not yet in the pool, caches
+ * cold; right after the veth pair is built, for several runs): runs of a
+ * quarter of the timed length until two in a row agree within WARM_TOL, at
+ * most WARM_MAX of them.
+ */
+#define WARM_TOL 0.03
+#define WARM_MAX 6
+#define WARM_SHARE SETUP_CHUNKS
+
+static int warm_up(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
+		   const struct sc_result *r, struct setup_rec *s)
+{
+	uint64_t loops = r->loops / WARM_SHARE > 1000 ? r->loops / WARM_SHARE : 1000;
+	struct recipe_params p = make_params(e, c, loops);
+	double prev = NAN;
+	struct run_fig f;
+	int err;
+
+	recipe_set_loops(rc, p.repeat, p.runs);
+	for (s->warmups = 0; s->warmups < WARM_MAX;) {
+		err = measure(e, rc, c, &f);
+		if (err)
+			return err;
+		s->warmups++;
+		if (fabs(f.ns - prev) <= WARM_TOL * fmin(f.ns, prev)) {
+			s->settled = true;
+			break;
+		}
+		prev = f.ns;
 	}
 	return 0;
+}
+
+static void note_ids(struct recipe_ctx *rc, struct setup_rec *s)
+{
+	struct recipe_ids ids;
+
+	recipe_ids(rc, &ids);
+	s->prog_id = ids.prog;
+	s->cpumap_id = ids.cpumap;
+	s->cpumap_prog_id = ids.cpumap_prog;
+	s->kthread_pid = ids.kthread_pid;
+}
+
+static int cmp_fig(const void *a, const void *b)
+{
+	const struct run_fig *x = a, *y = b;
+
+	return x->ns < y->ns ? -1 : x->ns > y->ns;
+}
+
+/* The timed run in SETUP_CHUNKS chunks; the setup's figure is the chunk at
+ * CHUNK_RANK in increasing order, with its per-CPU figures. */
+
+static int timed_chunks(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
+			struct sc_result *r, struct setup_rec *s, struct run_fig *pick)
+{
+	struct recipe_params p = make_params(e, c, r->loops / SETUP_CHUNKS);
+	struct run_fig f[SETUP_CHUNKS];
+	int err;
+
+	recipe_set_loops(rc, p.repeat, p.runs);
+	for (s->nr_chunks = 0; s->nr_chunks < SETUP_CHUNKS; s->nr_chunks++) {
+		err = measure(e, rc, c, &f[s->nr_chunks]);
+		if (err)
+			return err;
+		s->chunk_cycles[s->nr_chunks] = ns_to_cycles(e->b, f[s->nr_chunks].ns);
+	}
+	qsort(f, SETUP_CHUNKS, sizeof(f[0]), cmp_fig);
+	*pick = f[CHUNK_RANK];
+	return 0;
+}
+
+/* Setup I of a scenario: its own recipe instance, warmed up, then timed. */
+static int one_setup(struct sc_env *e, struct sc_result *r, const struct candidate *c,
+		     struct recipe_ctx *shared, uint32_t i)
+{
+	/* sampled often enough for a chunk */
+	struct recipe_params p = make_params(e, c, r->loops / SETUP_CHUNKS);
+	struct setup_rec *s = &r->setups[i];
+	struct recipe_ctx *rc = shared;
+	struct run_fig f;
+	int err = 0;
+
+	p.no_proof = true;
+	if (!rc)
+		err = recipe_setup(&rc, c->recipe, e->env, e->obs, &p);
+	err = err ?: warm_up(e, rc, c, r, s);
+	if (!err) {
+		note_ids(rc, s);
+		err = timed_chunks(e, rc, c, r, s, &f);
+	}
+	if (!err)
+		store(e, r, i, &f);
+	if (rc != shared)
+		recipe_teardown(rc);
+	if (err == -ENODATA)
+		pr_err("%s: no timing samples: raise --loops\n", scenario_defs[r->id].name);
+	return err;
 }
 
 static int alloc_runs(struct sc_result *r, uint32_t n, const struct candidate *c, int cpu, int rcpu)
 {
 	r->cycles = calloc(n, sizeof(double));
 	r->ns = calloc(n, sizeof(double));
+	r->setups = calloc(n, sizeof(*r->setups));
+	r->nr_setups = n;
 	r->nr_cpu = c->recipe == RCP_XCPU ? 2 : 1;
 	r->per_cpu[0] = (struct cpu_fig){ .cpu = cpu, .role = r->nr_cpu == 2 ? "producer" : "run" };
 	r->per_cpu[1] = (struct cpu_fig){ .cpu = rcpu, .role = "consumer" };
 	r->delivered = 1;
 	for (int i = 0; i < r->nr_cpu; i++)
 		r->per_cpu[i].cycles = calloc(n, sizeof(double));
-	return r->cycles && r->ns && r->per_cpu[0].cycles && r->per_cpu[r->nr_cpu - 1].cycles
+	return r->cycles && r->ns && r->setups && r->per_cpu[0].cycles &&
+			       r->per_cpu[r->nr_cpu - 1].cycles
 		       ? 0
 		       : -ENOMEM;
 }
@@ -292,17 +410,20 @@ static void free_runs(struct sc_result *r)
 {
 	free(r->cycles);
 	free(r->ns);
+	free(r->setups);
 	for (int i = 0; i < 2; i++)
 		free(r->per_cpu[i].cycles);
 }
 
-/* The time_bench line reports the median run, like one time_bench measurement. */
-static void summarize_runs(struct bench_ctx *b, struct sc_result *r, uint32_t n)
+/* The time_bench line reports the median setup, like one time_bench measurement. */
+static void summarize_runs(struct sc_result *r, uint32_t n)
 {
 	double best = INFINITY;
 
 	summarize(r->cycles, n, &r->cyc);
 	summarize(r->ns, n, &r->nsec);
+	find_modes(r->cycles, n, &r->modes);
+	r->mde_pct = mde_pct(r->cyc.cv, n, n, MDE_ALPHA, MDE_POWER);
 	for (int i = 0; i < r->nr_cpu; i++)
 		summarize(r->per_cpu[i].cycles, n, &r->per_cpu[i].s);
 	for (uint32_t i = 0; i < n; i++)
@@ -312,7 +433,6 @@ static void summarize_runs(struct bench_ctx *b, struct sc_result *r, uint32_t n)
 			r->tb_ns = (uint64_t)llround(r->ns[i] * r->loops);
 			r->tb_tsc = (uint64_t)llround(r->cycles[i] * r->loops);
 		}
-	(void)b;
 }
 
 /* Frames the cpumap dropped in a timed run returned on the producer CPU: the
@@ -328,37 +448,6 @@ static void fold_delivered(struct sc_result *r)
 		 "%stimed runs: as few as %.1f%% "
 		 "reached the remote CPU",
 		 n ? "; " : "", 100 * r->delivered);
-}
-
-static int time_scenario(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
-			 struct sc_result *r)
-{
-	struct recipe_params p = make_params(e, c, r->loops);
-	uint32_t n = e->b->cfg->repeat;
-	int err;
-
-	err = alloc_runs(r, n, c, e->b->cfg->cpu, e->remote_cpu);
-	if (err)
-		return err;
-	recipe_set_loops(rc, p.repeat, p.runs);
-	/* Our observer is detached now: whatever is attached belongs to others. */
-	r->foreign_probes = ppb_count_pp_probes();
-	for (int i = -1; i < (int)n; i++) {
-		bench_progress(e->b, "%s: %s %d/%u", scenario_defs[r->id].name,
-			       i < 0 ? "warm-up" : "repetition", i < 0 ? 0 : i + 1, n);
-		/* i == -1: the warm-up, discarded (its figures are overwritten) */
-		err = timed_run(e, rc, c, r, i < 0 ? 0 : i);
-		if (err)
-			return err;
-		if (i < 0) {
-			r->delivered = 1;
-			r->per_cpu[0].waited_ns = 0;
-		}
-	}
-	summarize_runs(e->b, r, n);
-	if (r->nr_cpu == 2 && r->delivered < 1)
-		fold_delivered(r);
-	return 0;
 }
 
 /* --- path figures ---------------------------------------------------------- */
@@ -399,43 +488,40 @@ static void path_fentry(struct sc_env *e, struct sc_result *r)
  * Without fentry: 'slow' minus the same live-frames loop at batch 1 whose
  * pages stay in the pool (returned to the 1-entry ring, refilled from it).
  * The two differ only in where the pages go; page init by the test-run
- * pool's callback is part of its slow path and stays in the figure.
+ * pool's callback is part of its slow path and stays in the figure. The
+ * reference gets its own setups, each right after one of slow's.
  */
-static void path_slow_reference(struct sc_env *e, struct sc_result *r)
-{
-	const struct candidate ref = { RCP_LF_DROP, 1, 0, 64, true };
-	struct sc_result t = { .id = r->id, .loops = r->loops };
-	struct recipe_params p = make_params(e, &ref, r->loops);
-	struct recipe_ctx *rc;
-	int err;
+static const struct candidate slow_ref = { RCP_LF_DROP, 1, 0, 64, true };
 
-	err = recipe_setup(&rc, RCP_LF_DROP, e->env, e->obs, &p);
-	if (!err) {
-		err = time_scenario(e, rc, &ref, &t);
-		recipe_teardown(rc);
-	}
-	if (!err) {
-		r->has_path = true;
-		r->path_cycles = r->cyc.median - t.cyc.median;
-		snprintf(r->path_method, sizeof(r->path_method),
-			 "difference of medians to the same loop at batch 1 with the pages kept in "
-			 "the pool (ring produce + refill: %.1f cycles/elem): page allocator alloc "
-			 "+ "
-			 "release + page init, minus ring produce + refill",
-			 t.cyc.median);
-	}
-	free(t.cycles);
-	free(t.ns);
-	free(t.per_cpu[0].cycles);
+static bool wants_ref(const struct sc_env *e, const struct sc_result *r)
+{
+	return r->id == SC_SLOW && r->cand->recipe == RCP_LF_DROP &&
+	       obs_backend(e->obs) != OBS_FENTRY;
 }
 
-static void path_figure(struct sc_env *e, const struct candidate *c, struct sc_result *r)
+static void path_slow_reference(struct sc_env *e, struct sc_result *r)
+{
+	struct sc_result *t = &e->ref;
+
+	if (!t->ok)
+		return;
+	summarize_runs(t, t->nr_setups);
+	r->has_path = true;
+	r->path_cycles = r->cyc.median - t->cyc.median;
+	snprintf(r->path_method, sizeof(r->path_method),
+		 "difference of medians to the same loop at batch 1 with the pages kept in "
+		 "the pool (ring produce + refill: %.1f cycles/elem, own setups): page allocator "
+		 "alloc + release + page init, minus ring produce + refill",
+		 t->cyc.median);
+}
+
+static void path_figure(struct sc_env *e, struct sc_result *r)
 {
 	if (obs_backend(e->obs) == OBS_FENTRY) {
 		path_fentry(e, r);
 		return;
 	}
-	if (r->id == SC_SLOW && c->recipe == RCP_LF_DROP) {
+	if (wants_ref(e, r)) {
 		path_slow_reference(e, r);
 		if (r->has_path)
 			return;
@@ -544,7 +630,8 @@ static int choose(struct sc_env *e, struct sc_result *r, struct recipe_ctx **rcp
 	return 0;
 }
 
-static void run_scenario(struct sc_env *e, enum scenario_id id)
+/* Proof: choose the recipe. Its instance is kept only for an interface's XDP. */
+static void prove_scenario(struct sc_env *e, enum scenario_id id)
 {
 	struct sc_result *r = &e->b->res[id];
 	struct recipe_ctx *rc = NULL;
@@ -556,16 +643,74 @@ static void run_scenario(struct sc_env *e, enum scenario_id id)
 	if (choose(e, r, &rc))
 		return;
 	describe(e, r->cand, rc, r);
-	if (!time_scenario(e, rc, r->cand, r)) {
-		r->ok = true;
-		path_figure(e, r->cand, r);
-	} else {
-		snprintf(r->reason, sizeof(r->reason), "timed runs failed");
+	r->one_setup = recipes[r->cand->recipe].passive;
+	if (alloc_runs(r, e->b->cfg->repeat, r->cand, e->b->cfg->cpu, e->remote_cpu)) {
+		snprintf(r->reason, sizeof(r->reason), "out of memory");
+		recipe_teardown(rc);
+		return;
 	}
-	recipe_teardown(rc);
-	bench_progress_done(e->b);
-	if (r->ok)
-		bench_print_line(e->b, r);
+	/* Our observer is detached now: whatever is attached belongs to others. */
+	r->foreign_probes = ppb_count_pp_probes();
+	r->ok = true;
+	if (r->one_setup)
+		e->nic[id] = rc;
+	else
+		recipe_teardown(rc);
+	if (wants_ref(e, r)) {
+		e->ref = (struct sc_result){ .id = id, .loops = r->loops, .ok = true };
+		if (alloc_runs(&e->ref, e->b->cfg->repeat, &slow_ref, e->b->cfg->cpu, -1))
+			e->ref.ok = false;
+	}
+}
+
+static void fail_scenario(struct sc_env *e, struct sc_result *r)
+{
+	r->ok = false;
+	snprintf(r->reason, sizeof(r->reason), "timed runs failed");
+	recipe_teardown(e->nic[r->id]);
+	e->nic[r->id] = NULL;
+}
+
+/*
+ * The timed setups, round-robin over the scenarios: setup i of every
+ * scenario before setup i + 1 of any, so a drift of the machine reaches all
+ * of them alike.
+ */
+static void run_rounds(struct sc_env *e)
+{
+	uint32_t n = e->b->cfg->repeat;
+
+	for (uint32_t i = 0; i < n; i++) {
+		for (int id = 0; id < NR_SCENARIOS; id++) {
+			struct sc_result *r = &e->b->res[id];
+
+			if (!r->ok)
+				continue;
+			bench_progress(e->b, "setup %u/%u: %s", i + 1, n, scenario_defs[id].name);
+			if (one_setup(e, r, r->cand, e->nic[id], i)) {
+				fail_scenario(e, r);
+				continue;
+			}
+			if (wants_ref(e, r) && e->ref.ok &&
+			    one_setup(e, &e->ref, &slow_ref, NULL, i))
+				e->ref.ok = false;
+		}
+	}
+}
+
+static void finish_scenario(struct sc_env *e, enum scenario_id id)
+{
+	struct sc_result *r = &e->b->res[id];
+
+	recipe_teardown(e->nic[id]);
+	e->nic[id] = NULL;
+	if (!r->ok)
+		return;
+	summarize_runs(r, r->nr_setups);
+	if (r->nr_cpu == 2 && r->delivered < 1)
+		fold_delivered(r);
+	path_figure(e, r);
+	bench_print_line(e->b, r);
 }
 
 static int bench_prepare(struct bench_ctx *b, struct sc_env *e, struct ppb_env *env)
@@ -615,10 +760,15 @@ int bench_main(struct bench_cfg *cfg)
 		       cfg->iface ? cfg->iface : "private veth pair");
 	if (!cfg->quiet && obs_not_counted(e.obs))
 		printf("  not counted: %s\n", obs_not_counted(e.obs));
+	for (int i = 0; i < NR_SCENARIOS; i++)
+		if (cfg->want[i])
+			prove_scenario(&e, i);
+	run_rounds(&e);
+	bench_progress_done(&b);
 	for (int i = 0; i < NR_SCENARIOS; i++) {
 		if (!cfg->want[i])
 			continue;
-		run_scenario(&e, i);
+		finish_scenario(&e, i);
 		ok += b.res[i].ok;
 	}
 	bench_print_summary(&b);
@@ -631,8 +781,11 @@ out:
 	if (e.env && !cfg->iface)
 		env_destroy(e.env);
 	obs_close(e.obs);
-	for (int i = 0; i < NR_SCENARIOS; i++)
+	for (int i = 0; i < NR_SCENARIOS; i++) {
+		recipe_teardown(e.nic[i]);
 		free_runs(&b.res[i]);
+	}
+	free_runs(&e.ref);
 	return ret;
 }
 

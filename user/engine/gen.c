@@ -44,7 +44,7 @@ struct gen {
 	int nr;
 	struct json *j;
 	uint64_t t0;
-	int pin_link, pin_ns;
+	int pin_link;
 };
 
 static void *send_loop(void *arg)
@@ -268,7 +268,7 @@ static int stop_senders(struct gen *g)
 int gen_main(struct gen_cfg *cfg)
 {
 	struct xdpo_opts o = { .gen_ifindex = cfg->ifindex, .errors = true, .xmits = true };
-	struct gen g = { .cfg = cfg, .pin_link = -1, .pin_ns = -1 };
+	struct gen g = { .cfg = cfg, .pin_link = -1 };
 	struct gen_totals t;
 	struct stat st;
 	int err, len;
@@ -287,8 +287,7 @@ int gen_main(struct gen_cfg *cfg)
 	if (cfg->bare)
 		xdpo_track_prog(g.x, PPB_ROLE_GEN, "ppb_xdp_gen_bare");
 	err = xdpo_attach_tracing(g.x);
-	g.pin_link =
-		xdpo_pin_dispatcher(g.x, cfg->bare ? "ppb_xdp_gen_bare" : "ppb_xdp_gen", &g.pin_ns);
+	g.pin_link = xdpo_pin_dispatcher(g.x, cfg->bare ? "ppb_xdp_gen_bare" : "ppb_xdp_gen");
 	if (!err && cfg->json && !(g.j = json_open(cfg->json, false)))
 		err = -EIO;
 	if (!err) {
@@ -300,10 +299,7 @@ int gen_main(struct gen_cfg *cfg)
 		read_totals(&g, &t);
 		print_summary(&g, &t, (now_ns() - g.t0) / 1e9);
 	}
-	if (g.pin_link >= 0)
-		close(g.pin_link);
-	if (g.pin_ns >= 0)
-		close(g.pin_ns);
+	xdpo_unpin_dispatcher(g.pin_link);
 	free(g.s);
 	if (json_close(g.j))
 		err = -EIO;

@@ -33,7 +33,7 @@ int bench_overhead(struct bench_cfg *cfg)
 	uint32_t n = cfg->loops ? (uint32_t)cfg->loops : 5000000, reps = cfg->repeat;
 	double on[1000], bare[1000], pair[1000];
 	struct summary son, sbare, spair;
-	int pins[2][2] = { { -1, -1 }, { -1, -1 } };
+	int pins[2];
 	struct xdpo *x;
 	cpu_set_t set;
 
@@ -41,8 +41,8 @@ int bench_overhead(struct bench_cfg *cfg)
 	CPU_SET(cfg->cpu, &set);
 	if (ppb_probe_live_frames() || xdpo_open(&x, &o))
 		return EXIT_FAIL;
-	pins[0][0] = xdpo_pin_dispatcher(x, "ppb_xdp_act", &pins[0][1]);
-	pins[1][0] = xdpo_pin_dispatcher(x, "ppb_xdp_bare", &pins[1][1]);
+	pins[0] = xdpo_pin_dispatcher(x, "ppb_xdp_act");
+	pins[1] = xdpo_pin_dispatcher(x, "ppb_xdp_bare");
 	sched_setaffinity(0, sizeof(set), &set);
 	wall_ns_per_frame(x, "ppb_xdp_act", 0, n / 4, pkt, sizeof(pkt)); /* warm-up */
 	/* Pairs in alternating order (on-bare, bare-on): a drift of the machine
@@ -56,9 +56,8 @@ int bench_overhead(struct bench_cfg *cfg)
 			bare[i] = wall_ns_per_frame(x, "ppb_xdp_bare", 0, n, pkt, sizeof(pkt));
 		pair[i] = 100 * (on[i] - bare[i]) / bare[i];
 	}
-	for (int i = 0; i < 4; i++)
-		if (pins[i / 2][i % 2] >= 0)
-			close(pins[i / 2][i % 2]);
+	xdpo_unpin_dispatcher(pins[0]);
+	xdpo_unpin_dispatcher(pins[1]);
 	xdpo_close(x);
 	if (summarize(on, reps, &son) || summarize(bare, reps, &sbare) ||
 	    summarize(pair, reps, &spair))

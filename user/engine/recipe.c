@@ -42,13 +42,13 @@ struct recipe_ctx {
 	struct xdpo *x;
 	int link;
 	int pin_link; /* keeps the live program in the XDP dispatcher */
-	int pin_ns;
 	int sock;
 	struct sockaddr_in dst;
 	uint8_t pkt[PKT_MAX_SIZE];
 	uint32_t pkt_len;
 	cpu_set_t saved_affinity;
 	bool consumer_fifo; /* the cpumap kthread runs at SCHED_FIFO */
+	int kthread_pid;    /* the cpumap kthread, 0 when not found */
 };
 
 int recipe_by_name(const char *name)
@@ -180,7 +180,7 @@ static int attach_peer(struct recipe_ctx *c)
 
 static int pin_dispatcher(struct recipe_ctx *c, const char *prog)
 {
-	c->pin_link = xdpo_pin_dispatcher(c->x, prog, &c->pin_ns);
+	c->pin_link = xdpo_pin_dispatcher(c->x, prog);
 	if (c->pin_link < 0)
 		pr_debug("cannot keep %s in the XDP dispatcher: %s\n", prog,
 			 strerror(-c->pin_link));
@@ -211,6 +211,7 @@ static void boost_consumer(struct recipe_ctx *c, int cpu)
 	int pid = xdpo_cpumap_kthread_fifo(c->x, cpu);
 
 	c->consumer_fifo = pid > 0;
+	c->kthread_pid = pid > 0 ? pid : 0;
 	if (pid < 0)
 		pr_warn("cannot run the cpumap kthread of CPU %d at SCHED_FIFO (%s): other "
 			"tasks there can delay it\n",
@@ -220,6 +221,24 @@ static void boost_consumer(struct recipe_ctx *c, int cpu)
 bool recipe_consumer_fifo(const struct recipe_ctx *c)
 {
 	return c->consumer_fifo;
+}
+
+static const char *main_prog(enum recipe_id id)
+{
+	return id == RCP_LF_VETH ? "ppb_xdp_gen" : "ppb_xdp_act";
+}
+
+void recipe_ids(struct recipe_ctx *c, struct recipe_ids *ids)
+{
+	struct xdpo_ids x;
+
+	memset(ids, 0, sizeof(*ids));
+	if (xdpo_ids(c->x, main_prog(c->id), c->id == RCP_XCPU ? c->p.remote_cpu : -1, &x))
+		return;
+	ids->prog = x.prog;
+	ids->cpumap = x.cpumap;
+	ids->cpumap_prog = x.cpumap_prog;
+	ids->kthread_pid = c->kthread_pid;
 }
 
 int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env,
@@ -237,7 +256,6 @@ int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env
 	c->obs = obs;
 	c->link = -1;
 	c->pin_link = -1;
-	c->pin_ns = -1;
 	c->sock = -1;
 	o = xdpo_opts_for(c);
 	err = recipes[id].passive ? 0 : build_frame(c);
@@ -245,11 +263,11 @@ int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env
 	if (err)
 		goto fail;
 	/* Without the calibration proof runs cannot find a frame's pool. */
-	if (obs && obs_backend(obs) == OBS_TRACEPOINT && xdpo_calibrate(c->x))
+	if (obs && obs_backend(obs) == OBS_TRACEPOINT && !p->no_proof && xdpo_calibrate(c->x))
 		pr_warn("cannot map frames to their page_pool: ring/cache counts unavailable\n");
 	err = xdpo_attach_tracing(c->x) ?: attach_peer(c) ?: open_socket(c);
 	if (!err && recipes[id].live)
-		err = pin_dispatcher(c, id == RCP_LF_VETH ? "ppb_xdp_gen" : "ppb_xdp_act");
+		err = pin_dispatcher(c, main_prog(id));
 	if (!err && id == RCP_XCPU) {
 		err = xdpo_set_cpumap(c->x, p->remote_cpu, p->qsize);
 		if (err)
@@ -273,10 +291,7 @@ void recipe_teardown(struct recipe_ctx *c)
 		return;
 	if (c->link >= 0)
 		close(c->link);
-	if (c->pin_link >= 0)
-		close(c->pin_link);
-	if (c->pin_ns >= 0)
-		close(c->pin_ns);
+	xdpo_unpin_dispatcher(c->pin_link);
 	if (c->sock >= 0)
 		close(c->sock);
 	xdpo_close(c->x);

@@ -24,6 +24,7 @@ struct recipe_params {
 	int remote_cpu;	       /* RCP_XCPU: the cpumap CPU */
 	uint32_t qsize;	       /* RCP_XCPU: cpumap queue size */
 	uint32_t sample_shift; /* timing sample every 2^shift elements (0: 10) */
+	bool no_proof;	       /* timed runs only: skip what only proof runs need */
 };
 
 struct recipe_desc {
@@ -65,6 +66,15 @@ void recipe_set_loops(struct recipe_ctx *c, uint32_t repeat, uint32_t runs);
 struct xdpo *recipe_xdpo(struct recipe_ctx *c);
 /* Cross-CPU recipes: whether the consumer kthread runs at SCHED_FIFO. */
 bool recipe_consumer_fifo(const struct recipe_ctx *c);
+
+/* What names one setup: each recipe_setup() makes new ones (0: none). */
+struct recipe_ids {
+	uint32_t prog;	 /* the recipe's XDP program */
+	uint32_t cpumap; /* RCP_XCPU: the cpumap, its entry's program, the entry's kthread */
+	uint32_t cpumap_prog;
+	int kthread_pid;
+};
+void recipe_ids(struct recipe_ctx *c, struct recipe_ids *ids);
 
 /* Sum of a result's counts over pools of one kind (all kinds: kind < 0), per CPU too. */
 struct kind_counts {

@@ -263,6 +263,30 @@ int xdpo_set_cpumap(struct xdpo *x, int cpu, uint32_t qsize)
 	return 0;
 }
 
+/* Ids that name this instance: a fresh setup has fresh ones. */
+int xdpo_ids(struct xdpo *x, const char *prog, int cpu, struct xdpo_ids *ids)
+{
+	struct bpf_prog_info pi = {};
+	struct bpf_map_info mi = {};
+	struct bpf_cpumap_val v = {};
+	__u32 len = sizeof(pi), key = cpu;
+	int fd = xdpo_prog_fd(x, prog);
+
+	memset(ids, 0, sizeof(*ids));
+	if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &pi, &len))
+		ids->prog = pi.id;
+	if (cpu < 0)
+		return 0;
+	len = sizeof(mi);
+	fd = bpf_map__fd(x->skel->maps.tx_cpumap);
+	if (bpf_obj_get_info_by_fd(fd, &mi, &len))
+		return -errno;
+	ids->cpumap = mi.id;
+	if (!bpf_map_lookup_elem(fd, &key, &v))
+		ids->cpumap_prog = v.bpf_prog.id;
+	return 0;
+}
+
 /*
  * The cpumap entry's kthread ("cpumap/CPU/map:ID") is the consumer of a
  * cross-CPU recipe. Any runnable task on its CPU delays it, and while it is
@@ -379,19 +403,46 @@ int xdpo_set_devmap(struct xdpo *x, int ifindex, bool egress_prog)
  * the swap is a refcount. So keep the program attached (generic mode) to the
  * loopback of a namespace of our own, where no packet ever flows.
  */
-int xdpo_pin_dispatcher(struct xdpo *x, const char *prog, int *ns_fd)
-{
-	int orig, err, link;
+/*
+ * The namespaces are kept for the whole process and reused: a namespace's
+ * teardown is deferred kernel work that would run into the next timed run,
+ * and every namespace whose cleanup lags keeps its program in the
+ * dispatcher, which then has more entries to search per packet. Each lo
+ * takes one program, so programs pinned at the same time get one each.
+ */
+#define PIN_SLOTS 4
+static struct {
+	int ns, link;
+} pin_slot[PIN_SLOTS] = { [0 ... PIN_SLOTS - 1] = { -1, -1 } };
 
-	*ns_fd = netns_new_fd();
-	if (*ns_fd < 0)
-		return *ns_fd;
-	err = netns_enter_fd(*ns_fd, &orig);
+int xdpo_pin_dispatcher(struct xdpo *x, const char *prog)
+{
+	int orig, err, i;
+
+	for (i = 0; i < PIN_SLOTS && pin_slot[i].link >= 0; i++)
+		;
+	if (i == PIN_SLOTS)
+		return -EBUSY;
+	if (pin_slot[i].ns < 0)
+		pin_slot[i].ns = netns_new_fd();
+	if (pin_slot[i].ns < 0)
+		return pin_slot[i].ns;
+	err = netns_enter_fd(pin_slot[i].ns, &orig);
 	if (err)
 		return err;
-	link = xdpo_attach(x, prog, 1 /* lo */, true);
+	pin_slot[i].link = xdpo_attach(x, prog, 1 /* lo */, true);
 	netns_leave_fd(orig);
-	return link;
+	return pin_slot[i].link;
+}
+
+void xdpo_unpin_dispatcher(int link)
+{
+	if (link < 0)
+		return;
+	for (int i = 0; i < PIN_SLOTS; i++)
+		if (pin_slot[i].link == link)
+			pin_slot[i].link = -1;
+	close(link);
 }
 
 int xdpo_attach_tracing(struct xdpo *x)

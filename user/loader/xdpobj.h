@@ -68,12 +68,18 @@ int xdpo_nr_cpus(const struct xdpo *x);
 /* bpf_link attachment in the calling thread's netns; returns the link fd (close
  * it to detach; the kernel drops it if we die). skb_mode = generic XDP. */
 int xdpo_attach(struct xdpo *x, const char *prog, int ifindex, bool skb_mode);
-/* Keep prog attached to the lo of a namespace of its own (*ns_fd) so that
- * BPF_PROG_RUN needs no dispatcher swap; returns the link fd. Close both. */
-int xdpo_pin_dispatcher(struct xdpo *x, const char *prog, int *ns_fd);
+/* Keep prog attached to the lo of a namespace of ours so that BPF_PROG_RUN
+ * needs no dispatcher swap; returns the link fd, for xdpo_unpin_dispatcher(). */
+int xdpo_pin_dispatcher(struct xdpo *x, const char *prog);
+void xdpo_unpin_dispatcher(int link);
 /* cpumap entry for cpu (the redirect target), with the second-stage program;
  * devmap slot 0 -> ifindex, optionally with the egress program. */
 int xdpo_set_cpumap(struct xdpo *x, int cpu, uint32_t qsize);
+/* Ids of program PROG and (cpu >= 0) of the cpumap and its entry's program. */
+struct xdpo_ids {
+	uint32_t prog, cpumap, cpumap_prog;
+};
+int xdpo_ids(struct xdpo *x, const char *prog, int cpu, struct xdpo_ids *ids);
 /* PROG for libxdp to load and attach (its dispatcher needs it unloaded),
  * sharing this object's maps; NULL and errno on failure. */
 struct xdp_program *xdpo_libxdp_prog(struct xdpo *x, const char *prog);

@@ -7,6 +7,7 @@
 #include "ppbench.h"
 #include "model/proof.h"
 #include "model/scenario.h"
+#include "model/spread.h"
 #include "model/stats.h"
 #include "sys/tsc.h"
 
@@ -35,17 +36,35 @@ struct cpu_fig {
 	double waited_ns; /* producer of a paced recipe: largest wait per element */
 };
 
+/* One setup (a repetition): what it took to warm up, and what named it. */
+#define SETUP_CHUNKS 8
+
+struct setup_rec {
+	double chunk_cycles[SETUP_CHUNKS]; /* the timed chunks' scenario figures */
+	uint32_t nr_chunks;
+	uint32_t pick;	  /* the chunk that is the setup's figure */
+	uint32_t warmups; /* warm-up runs before the timed ones */
+	bool settled;	  /* the last two warm-ups agreed (else the bound ended it) */
+	uint32_t prog_id, cpumap_id, cpumap_prog_id;
+	int kthread_pid;
+};
+
 struct sc_result {
 	enum scenario_id id;
 	bool ok;
 	char reason[300];
 	const struct candidate *cand;
 	char recipe[200];
-	char method[200];
+	char method[320];
 	uint64_t loops;
 	uint32_t batch;
-	double *cycles, *ns; /* per timed run: the scenario figure */
+	double *cycles, *ns; /* per setup: the scenario figure */
 	struct summary cyc, nsec;
+	struct setup_rec *setups;
+	uint32_t nr_setups;
+	bool one_setup;	    /* repetitions share one setup (an interface's own XDP) */
+	struct modes modes; /* of cycles over the setups */
+	double mde_pct;	    /* smallest detectable change vs a run like this one */
 	struct cpu_fig per_cpu[2];
 	int nr_cpu;
 	/* the time_bench line: the median run */

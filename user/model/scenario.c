@@ -16,7 +16,7 @@ const struct scenario_def scenario_defs[NR_SCENARIOS] = {
 			   1 },
 	[SC_FAST] = { "fast",
 		      "alloc from the cache, direct recycle into it (NAPI-local)",
-		      200000,
+		      100000,
 		      { { RCP_NIC_DROP, 0, 0, 0, false },
 			{ RCP_GENERIC_FRAGS, 0, 0, 1500, false },
 			{ RCP_LF_DROP, 0, 0, 64, false } },

@@ -77,6 +77,56 @@ static void print_counts(const struct sc_result *r)
 	       num(c->ret_ring, kr, b[3]), (unsigned long long)c->ret_release);
 }
 
+/* "two levels: 3 setups at ~400, 2 at ~1050 cycles; 1 outlier (1095)" */
+static void fmt_levels(const struct modes *m, char *buf, size_t len)
+{
+	static const char *const count[] = { "one", "one", "two", "three", "four" };
+	int n;
+
+	if (m->nr_modes < 2)
+		n = snprintf(buf, len, "one level");
+	else
+		n = snprintf(buf, len, "%s levels:", count[m->nr_modes]);
+	for (size_t i = 0; m->nr_modes >= 2 && i < m->nr_modes; i++)
+		n += snprintf(buf + n, len - n, "%s %zu setups at ~%.0f", i ? "," : "",
+			      m->m[i].count, m->m[i].median);
+	if (m->nr_modes >= 2)
+		n += snprintf(buf + n, len - n, " cycles");
+	if (m->nr_outliers)
+		n += snprintf(buf + n, len - n, "; %zu outlier%s (", m->nr_outliers,
+			      m->nr_outliers == 1 ? "" : "s");
+	for (size_t i = 0; i < m->nr_outliers && i < MODES_MAX; i++)
+		n += snprintf(buf + n, len - n, "%s%.0f", i ? ", " : "", m->outlier[i]);
+	if (m->nr_outliers)
+		snprintf(buf + n, len - n, "%s)", m->nr_outliers > MODES_MAX ? ", ..." : "");
+}
+
+static void print_setups(const struct sc_result *r)
+{
+	uint32_t settled = 0, warm = 0;
+	char lv[256];
+
+	for (uint32_t i = 0; i < r->nr_setups; i++) {
+		settled += r->setups[i].settled;
+		warm += r->setups[i].warmups;
+	}
+	if (r->one_setup)
+		printf("  setups: 1 (the interface's XDP program stays attached: re-attaching "
+		       "resets most NICs), %u runs\n",
+		       r->nr_setups);
+	else
+		printf("  setups: %u, each with its own program, maps%s and pools; %u warm-up runs "
+		       "in all (%u of %u setups agreed within 3%%)\n",
+		       r->nr_setups, r->nr_cpu == 2 ? ", cpumap entry and kthread" : "", warm,
+		       settled, r->nr_setups);
+	fmt_levels(&r->modes, lv, sizeof(lv));
+	printf("  spread between setups: CV %.1f%%, %s\n", 100 * r->cyc.cv, lv);
+	if (isfinite(r->mde_pct))
+		printf("  smallest detectable change: %.1f%% (%.1f cycles) against a run like this "
+		       "(%u setups a side, alpha 0.05, power 0.9)\n",
+		       r->mde_pct, r->mde_pct / 100 * r->cyc.mean, r->nr_setups);
+}
+
 void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 {
 	char line[512], name[64], p[3][16];
@@ -111,9 +161,10 @@ void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 		printf("  WARNING: %d other BPF program%s attached to page_pool hooks (other tools "
 		       "or ppbench runs): they run on the timed path and inflate the figures\n",
 		       r->foreign_probes, r->foreign_probes == 1 ? " is" : "s are");
+	print_setups(r);
 	if (r->cyc.cv > 0.05)
-		printf("  NOTE: CV %.1f%% > 5%%: the runs disagree; more --loops or a quieter "
-		       "machine\n",
+		printf("  NOTE: CV %.1f%% > 5%%: the setups disagree; more setups (--repeat) or a "
+		       "quieter machine\n",
 		       100 * r->cyc.cv);
 }
 
@@ -138,10 +189,10 @@ static void print_wrapped(const char *prefix, const char *text)
 
 void bench_print_summary(const struct bench_ctx *b)
 {
-	char p[16], path[24], note[400];
+	char p[16], path[24], note[400], mde[16];
 
-	printf("\n%-10s %10s %10s %9s %8s %6s %8s %12s\n", "scenario", "cycles/el", "ns/elem",
-	       "min cyc", "stddev", "CV%", "purity", "path cycles");
+	printf("\n%-10s %10s %10s %9s %8s %6s %6s %8s %12s\n", "scenario", "cycles/el", "ns/elem",
+	       "min cyc", "stddev", "CV%", "MDE%", "purity", "path cycles");
 	for (int i = 0; i < NR_SCENARIOS; i++) {
 		const struct sc_result *r = &b->res[i];
 
@@ -155,13 +206,27 @@ void bench_print_summary(const struct bench_ctx *b)
 			snprintf(path, sizeof(path), "%.1f", r->path_cycles);
 		else
 			snprintf(path, sizeof(path), "n/a");
-		printf("%-10s %10.1f %10.3f %9.1f %8.2f %5.1f%% %8s %12s\n", scenario_defs[i].name,
-		       r->cyc.median, r->nsec.median, r->cyc.min, r->cyc.stddev, 100 * r->cyc.cv,
-		       pct(r->proof.purity, p), path);
+		if (isfinite(r->mde_pct))
+			snprintf(mde, sizeof(mde), "%.1f%%", r->mde_pct);
+		else
+			snprintf(mde, sizeof(mde), "n/a");
+		printf("%-10s %10.1f %10.3f %9.1f %8.2f %5.1f%% %6s %8s %12s\n",
+		       scenario_defs[i].name, r->cyc.median, r->nsec.median, r->cyc.min,
+		       r->cyc.stddev, 100 * r->cyc.cv, mde, pct(r->proof.purity, p), path);
 	}
-	printf("cycles are TSC cycles (%.3f GHz), medians of %u runs; path cycles: see "
-	       "'path' methods%s\n",
+	printf("cycles are TSC cycles (%.3f GHz), medians of %u setups; MDE: smallest change a "
+	       "run like this\ncould detect (alpha 0.05, power 0.9); path cycles: see 'path' "
+	       "methods%s\n",
 	       b->tsc.hz / 1e9, b->cfg->repeat, b->cfg->json ? " in the JSON" : " (--json)");
+	for (int i = 0; i < NR_SCENARIOS; i++) {
+		const struct sc_result *r = &b->res[i];
+		char lv[256];
+
+		if (!b->cfg->want[i] || !r->ok || !r->modes.multi)
+			continue;
+		fmt_levels(&r->modes, lv, sizeof(lv));
+		printf("UNSTABLE: %s: %s (compare does not gate it)\n", scenario_defs[i].name, lv);
+	}
 	if (bench_order_note(b->res, note, sizeof(note)))
 		print_wrapped("NOTE: ", note);
 }
@@ -202,6 +267,49 @@ static void json_per_cpu(struct json *j, const struct sc_result *r, uint32_t n)
 	json_arr_end(j);
 }
 
+static void json_modes(struct json *j, const struct modes *m)
+{
+	json_arr_begin(j, "modes");
+	for (size_t i = 0; i < m->nr_modes; i++) {
+		json_obj_begin(j, NULL);
+		json_double(j, "median", m->m[i].median);
+		json_double(j, "min", m->m[i].lo);
+		json_double(j, "max", m->m[i].hi);
+		json_u64(j, "setups", m->m[i].count);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_arr_begin(j, "outliers");
+	for (size_t i = 0; i < m->nr_outliers && i < MODES_MAX; i++)
+		json_double(j, NULL, m->outlier[i]);
+	json_arr_end(j);
+}
+
+static void json_setups(struct json *j, const struct sc_result *r)
+{
+	json_arr_begin(j, "setups");
+	for (uint32_t i = 0; i < r->nr_setups; i++) {
+		const struct setup_rec *s = &r->setups[i];
+
+		json_obj_begin(j, NULL);
+		json_double(j, "cycles_per_elem", r->cycles[i]);
+		json_arr_begin(j, "chunks");
+		for (uint32_t k = 0; k < s->nr_chunks; k++)
+			json_double(j, NULL, s->chunk_cycles[k]);
+		json_arr_end(j);
+		json_u64(j, "warmup_runs", s->warmups);
+		json_bool(j, "warmup_settled", s->settled);
+		json_u64(j, "prog_id", s->prog_id);
+		if (r->nr_cpu == 2) {
+			json_u64(j, "cpumap_id", s->cpumap_id);
+			json_u64(j, "cpumap_prog_id", s->cpumap_prog_id);
+			json_i64(j, "kthread_pid", s->kthread_pid);
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 static void json_scenario(struct json *j, const struct bench_ctx *b, const struct sc_result *r)
 {
 	uint32_t n = b->cfg->repeat;
@@ -226,6 +334,14 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 	json_u64(j, "batch", r->batch);
 	json_stat(j, "cycles_per_elem", &r->cyc, r->cycles, n);
 	json_stat(j, "ns_per_elem", &r->nsec, r->ns, n);
+	/* "setup": each value of "runs" is its own setup; "run": runs of one */
+	json_str(j, "replication", r->one_setup ? "run" : "setup");
+	json_modes(j, &r->modes);
+	if (isfinite(r->mde_pct))
+		json_double(j, "mde_pct", r->mde_pct);
+	else
+		json_null(j, "mde_pct");
+	json_setups(j, r);
 	json_path(j, "path", &r->counts, r->known);
 	json_double(j, "purity", r->proof.purity);
 	json_double(j, "purity_alloc", r->proof.alloc_share);
