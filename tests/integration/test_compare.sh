@@ -133,7 +133,8 @@ test_compare_markdown() {
 		"significant row in bold"
 	assert_match "$LAST_OUT" '^\| fast cycles/elem \| 31\.20 \| 0\.8% \| 0\.0% \| 31\.20 \| 0\.8% \| 1 \|$' \
 		"unchanged row"
-	assert_match "$LAST_OUT" "^- \*\*bold\*\*: significant by Welch's t-test" "legend"
+	assert_match "$LAST_OUT" "^- \*\*bold\*\*: real: significant by Welch's t-test on the setups" \
+		"legend"
 	# every table row has the 7 cells of the header
 	local bad
 	bad=$(grep '^|' "$LAST_OUT" | awk -F'|' 'NF != 9')
@@ -186,7 +187,7 @@ test_compare_pooled() {
 		"$DATA/base2.json" --new "$DATA/regress.json" "$DATA/regress2.json"
 	assert_match "$LAST_OUT" '^old: .*base\.json .*base2\.json$' "old side"
 	assert_match "$LAST_OUT" '^new: .*regress\.json .*regress2\.json$' "new side"
-	assert_match "$LAST_OUT" 'n = 10 old, 10 new repetitions' "runs pooled"
+	assert_match "$LAST_OUT" 'n = 10 old, 10 new setups' "runs pooled"
 	assert_match "$LAST_OUT" '\+12\.7% \* .*ring path cycles/elem$' "path figure tested when pooled"
 	assert_match "$LAST_ERR" 'regression: ring path cycles/elem' "path gate"
 	# one file a side: path figures cannot be tested, the gate says so
@@ -264,4 +265,21 @@ test_plot_usage() {
 	for o in output label title metric scenario; do
 		assert_match "$LAST_OUT" "^ +(-[a-z], )?--$o( |$)" "--help lists --$o"
 	done
+}
+
+# A figure whose setups sit on two levels is unstable: named, not gated,
+# unless --gate-unstable. The crafted new side: ring at ~300 and ~600.
+test_compare_unstable_not_gated() {
+	local f=$TMPD/bimodal.json
+	jq '(.scenarios[] | select(.name == "ring") | .cycles_per_elem.runs) =
+		[300, 301, 600, 601, 300.5]' "$DATA/base.json" >"$f"
+	expect_exit 0 "$PPBENCH" compare --test mann-whitney --fail-above 5 "$DATA/base.json" "$f"
+	assert_match "$LAST_OUT" ' u +[0-9.]+ +±[0-9.]+%  ring cycles/elem$' "row marked unstable"
+	assert_match "$LAST_ERR" '^ppbench compare: unstable, not gated: ring cycles/elem \+[0-9.]+% \(2 levels: 3 at ~30[01], 2 at ~600 in new; --gate-unstable gates it\)' \
+		"unstable row named"
+	expect_exit 3 "$PPBENCH" compare --test mann-whitney --fail-above 5 --gate-unstable \
+		"$DATA/base.json" "$f"
+	assert_match "$LAST_ERR" 'regression: ring cycles/elem' "gated with --gate-unstable"
+	# old files (no "replication"): their runs shared a setup, and a note says so
+	assert_match "$LAST_OUT" 'base\.json: runs of one setup \(an older ppbench\)' "old-file note"
 }

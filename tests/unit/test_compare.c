@@ -26,6 +26,7 @@ static void fake_init(struct fake *f, const char *path, const char *kernel, doub
 				       .ok = true,
 				       .recipe = "r",
 				       .method = "m",
+				       .replication = "setup",
 				       .repeat = n,
 				       .purity = purity };
 	s->cycles = (struct result_stat){ .runs = runs, .nruns = n };
@@ -141,5 +142,125 @@ void test_compare_diffs_and_notes(void)
 		ASSERT_STREQ(c.notes[0], "slow: only in old", "note");
 	ASSERT_TRUE(row_of(&c, FIG_CYCLES) && !row_of(&c, FIG_CYCLES)->significant,
 		    "identical runs not significant (Mann-Whitney)");
+	comparison_free(&c);
+}
+
+/* A fake pair with per-setup values A (old) and B (new), compared and gated at 5 %. */
+struct gate_case {
+	struct fake fo, fn;
+	struct comparison c;
+	struct cmp_opts o;
+	struct cmp_set set;
+};
+
+static const struct row *gate_build(struct gate_case *g, double *a, size_t na, double *b, size_t nb)
+{
+	g->o = (struct cmp_opts){ .test = TEST_WELCH, .alpha = 0.05 };
+	fake_init(&g->fo, "old.json", "6.18", a, na, 0.99);
+	fake_init(&g->fn, "new.json", "6.18", b, nb, 0.99);
+	g->c = (struct comparison){ .old = &g->fo.r, .nold = 1, .new = &g->fn.r, .nnew = 1 };
+	g->set = (struct cmp_set){ .opts = &g->o,
+				   .cmps = &g->c,
+				   .n = 1,
+				   .gate = true,
+				   .metric = FIG_CYCLES,
+				   .fail_above = 5 };
+	if (comparison_build(&g->c, &g->o))
+		return NULL;
+	return row_of(&g->c, FIG_CYCLES);
+}
+
+/* A/A: two runs of identical code, 1 % noise between setups: nothing real, no gate. */
+void test_gate_aa_quiet(void)
+{
+	double a[] = { 161.2, 163.0, 160.8, 161.5, 164.1 };
+	double b[] = { 162.9, 161.1, 165.0, 163.4, 162.2 };
+	struct gate_case g;
+	const struct row *r = gate_build(&g, a, 5, b, 5);
+
+	if (ASSERT_TRUE(r, "row")) {
+		ASSERT_FALSE(r->real, "not real");
+		ASSERT_FALSE(r->unstable, "one level a side");
+		ASSERT_FALSE(row_gated(&g.set, r), "gate quiet");
+	}
+	comparison_free(&g.c);
+}
+
+/* A clean +5.5 % on 0.5 % noise: real, above the floor, gated at 5 %. */
+void test_gate_clean_regression(void)
+{
+	double a[] = { 700, 703, 698, 701, 699 };
+	double b[] = { 738, 741, 737, 740, 739.5 };
+	struct gate_case g;
+	const struct row *r = gate_build(&g, a, 5, b, 5);
+
+	if (ASSERT_TRUE(r, "row")) {
+		ASSERT_TRUE(r->significant, "significant");
+		ASSERT_TRUE(r->floor_pct >= 1 && r->floor_pct < 2, "floor: 1 % up to the MDE");
+		ASSERT_TRUE(r->real && r->regression, "a real regression");
+		ASSERT_TRUE(row_gated(&g.set, r), "gated");
+	}
+	comparison_free(&g.c);
+}
+
+/*
+ * The floor: +6 % that Welch calls significant (p about 0.02), but with
+ * 5 % noise between setups 10 setups a side only detect about 8 %: below
+ * the floor, not real.
+ */
+void test_gate_floor(void)
+{
+	double a[] = { 100, 92, 108, 95, 105, 100, 93, 107, 97, 103 };
+	double b[] = { 106, 98, 114, 101, 111, 106, 99, 113, 103, 109 };
+	struct gate_case g;
+	const struct row *r = gate_build(&g, a, 10, b, 10);
+
+	if (ASSERT_TRUE(r, "row")) {
+		ASSERT_TRUE(r->significant, "significant");
+		ASSERT_NEAR(r->floor_pct, mde2_pct(r->o.cv, 10, r->n.cv, 10, 0.05, MDE_POWER), 1e-9,
+			    "floor is the MDE");
+		ASSERT_TRUE(r->floor_pct > 6, "MDE above the change");
+		ASSERT_FALSE(r->real, "below the floor");
+		ASSERT_FALSE(row_gated(&g.set, r), "not gated");
+	}
+	comparison_free(&g.c);
+}
+
+/* ring-xcpu with a 2.6x level in 2 of 5 new setups: unstable, gated only on request. */
+void test_gate_bimodal(void)
+{
+	double a[] = { 400, 404, 398, 401, 399 };
+	double b[] = { 402, 1050, 399, 1041, 403 };
+	struct gate_case g;
+	const struct row *r = gate_build(&g, a, 5, b, 5);
+
+	if (ASSERT_TRUE(r, "row")) {
+		ASSERT_TRUE(r->unstable, "unstable");
+		ASSERT_EQ(r->mn.nr_modes, 2, "two levels in new");
+		ASSERT_FALSE(row_gated(&g.set, r), "not gated by default");
+		g.set.gate_unstable = true;
+		/* Welch on a mix of levels: the spread is huge, nothing is significant. */
+		ASSERT_EQ(row_gated(&g.set, r), r->regression, "--gate-unstable: as the test says");
+	}
+	comparison_free(&g.c);
+}
+
+/* A file from before per-setup runs gets a note; a current one none. */
+void test_compare_replication_note(void)
+{
+	double a[] = { 100, 101, 99 };
+	struct cmp_opts o = { .test = TEST_WELCH, .alpha = 0.05 };
+	struct fake fo, fn;
+	struct comparison c = { 0 };
+
+	fake_init(&fo, "old.json", "6.18", a, 3, 0.99);
+	fake_init(&fn, "new.json", "6.18", a, 3, 0.99);
+	fo.sc[0].replication = NULL;
+	c = (struct comparison){ .old = &fo.r, .nold = 1, .new = &fn.r, .nnew = 1 };
+	if (!ASSERT_OK(comparison_build(&c, &o), "build"))
+		return;
+	if (ASSERT_EQ(c.nnotes, 1, "one note"))
+		ASSERT_TRUE(strstr(c.notes[0], "old.json: runs of one setup") != NULL,
+			    "names the file");
 	comparison_free(&c);
 }

@@ -2,7 +2,7 @@
 /*
  * ppbench compare: before/after tables of `bench --json` results in the style
  * of kernel regression reports (old ±%stddev %change new ±%stddev), with a
- * significance test on the repetitions and an exit code for CI gates.
+ * significance test on the per-setup values and an exit code for CI gates.
  */
 #include <errno.h>
 #include <math.h>
@@ -26,7 +26,7 @@ struct cmp_cfg {
 	const char *files[3][MAX_FILES];
 	size_t nfiles[3];
 	int side; /* where the next bare file goes */
-	bool force, markdown, bpp, gate;
+	bool force, markdown, bpp, gate, gate_unstable;
 	double fail_above, alpha;
 	enum fig metric;
 	enum sig_test test;
@@ -52,9 +52,12 @@ static const struct cli_opt compare_opts[] = {
 	{ "new", 0, "FILE", "a file of the new side; the files after it join it too", OPT_NEW },
 	{ "force", 'f', NULL, "compare even when TSC Hz or CPU model say the hosts differ",
 	  .kind = CLI_FLAG, C(force) },
-	{ "fail-above", 0, "PCT", "exit 3 if a significant regression on --metric exceeds PCT %",
+	{ "fail-above", 0, "PCT", "exit 3 if a real regression on --metric exceeds PCT %",
 	  .kind = CLI_NUMBER, C(fail_above), .dmin = 0, .dmax = 1e9, CLI_MARK(struct cmp_cfg, gate),
 	  .flags = CLI_F_PERCENT | CLI_F_PROSE_RANGE },
+	{ "gate-unstable", 0, NULL,
+	  "let --fail-above also gate figures whose setups sit on two or more levels",
+	  .kind = CLI_FLAG, C(gate_unstable) },
 	{ "metric", 0, NULL, "figure --fail-above gates (default cycles)", .kind = CLI_ENUM,
 	  C(metric), .words = metrics },
 	{ "test", 0, NULL, "significance test (default welch)", .kind = CLI_ENUM, C(test),
@@ -159,7 +162,11 @@ static int run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall)
 {
 	struct cmp_opts o = { .test = cfg->test, .alpha = cfg->alpha };
 	struct cmp_set set = {
-		.opts = &o, .gate = cfg->gate, .metric = cfg->metric, .fail_above = cfg->fail_above
+		.opts = &o,
+		.gate = cfg->gate,
+		.gate_unstable = cfg->gate_unstable,
+		.metric = cfg->metric,
+		.fail_above = cfg->fail_above,
 	};
 	size_t nold = cfg->nfiles[SIDE_POS] ? 1 : cfg->nfiles[SIDE_OLD];
 	size_t ncmp = cfg->nfiles[SIDE_POS] ? nall - 1 : 1;
@@ -246,7 +253,7 @@ const struct cli_cmd cmd_compare = {
 		"Compare 'ppbench bench --json' result files the way kernel regression\n"
 		"reports do: one row per scenario and figure - cycles/elem, ns/elem, the\n"
 		"derived path figure (path_cost_cycles), path purity, and per-CPU cycles/elem\n"
-		"where a file has them - with the mean of the repetitions, its relative\n"
+		"where a file has them - with the mean over the setups, its relative\n"
 		"standard deviation and the change:\n"
 		"\n"
 		"           old  ±%stddev    %change          new  ±%stddev  figure\n"
@@ -254,16 +261,21 @@ const struct cli_cmd cmd_compare = {
 		"Files. With plain file arguments the first is the baseline and every later\n"
 		"file is compared with it, one table each. With --old and --new, the files\n"
 		"after --old (up to --new) form the old side and those after --new the new\n"
-		"side; the repetitions ('runs') of all files on a side are pooled into one\n"
-		"sample. Every file is checked against the ppbench/1 schema first.\n"
+		"side; the values ('runs', one per setup) of all files on a side are pooled\n"
+		"into one sample. Every file is checked against the ppbench/1 schema first.\n"
 		"\n"
-		"Significance. Each row is tested on the repetitions with a two-sided Welch's\n"
-		"t-test (unequal variances), or a Mann-Whitney U test with --test\n"
-		"mann-whitney, at level --alpha (0.05). Significant changes are marked '*'; a\n"
-		"change inside the run-to-run noise is not. Rows with fewer than 2 values on a\n"
-		"side are marked '?' and never count as significant: path and purity have one\n"
-		"value per file, so pool several files per side to test them. The test is\n"
-		"named under each table.\n"
+		"Significance. Each row is tested on the per-setup values with a two-sided\n"
+		"Welch's t-test (unequal variances), or a Mann-Whitney U test with --test\n"
+		"mann-whitney, at level --alpha (0.05). A change is real when it is\n"
+		"significant and at least the floor: the larger of 1% and the smallest change\n"
+		"the two sides' own spread between setups lets the test detect with 90% power\n"
+		"(the 'mde_pct' bench prints). Real changes are marked '*', significant ones\n"
+		"below the floor '~'. A figure whose setups sit on two or more levels on a side\n"
+		"(modes: gaps wider than 3% and five times the usual gap) is marked 'u',\n"
+		"unstable: its mean mixes levels. Rows with fewer than 2 values on a side are\n"
+		"marked '?' and never count: path and purity have one value per file, so pool\n"
+		"several files per side to test them. Files from an older ppbench, whose runs\n"
+		"shared one setup, are named in a note: their spread is too small.\n"
 		"\n"
 		"Hosts. Cycles from machines whose TSC frequencies differ by more than 1%, or\n"
 		"whose CPU models differ, do not compare: such files are refused (exit 2)\n"
@@ -271,20 +283,21 @@ const struct cli_cmd cmd_compare = {
 		"clock source, CPU count, fentry/live-frames support and in scenario recipes\n"
 		"are listed above the table - they are usually the point of the comparison.\n"
 		"\n"
-		"CI gate. --fail-above PCT makes the exit status 3 when any significant\n"
-		"regression on --metric is larger than PCT percent (higher cycles, ns or path\n"
-		"cycles is worse; lower purity is worse), and names each on stderr; otherwise\n"
-		"the status is 0. Keep a baseline result from the reference kernel, run the\n"
-		"bench with enough repetitions (--repeat 10) on the candidate, and let the job\n"
-		"fail on exit 3.\n"
+		"CI gate. --fail-above PCT makes the exit status 3 when any real regression\n"
+		"on --metric is larger than PCT percent (higher cycles, ns or path cycles is\n"
+		"worse; lower purity is worse) on a stable figure, and names each on stderr;\n"
+		"otherwise the status is 0. Unstable figures are named on stderr but do not\n"
+		"gate unless --gate-unstable. Keep a baseline result from the reference kernel,\n"
+		"run the bench with enough setups (--repeat; bench prints what its spread can\n"
+		"detect) on the candidate, and let the job fail on exit 3.\n"
 		"\n"
 		"Formats. The text table fits 100 columns. --markdown prints the same as\n"
-		"Markdown (significant changes in bold, p-values in a column) for a\n"
+		"Markdown (real changes in bold, p-values in a column) for a\n"
 		"mailing-list reply or an issue. --bpp prints the bench_page_pool_simple view:\n"
 		"fast, ptr_ring (scenario ring) and slow, with cycles and ns before, after and\n"
 		"the change; its rule line makes it a valid org-mode table as well. --json\n"
-		"writes every row with both summaries, the change, p, significance and the\n"
-		"gate verdict (schema ppbench-compare/1).\n"
+		"writes every row with both summaries, the change, p, significance, floor,\n"
+		"levels and the gate verdict (schema ppbench-compare/1).\n"
 		"\n"
 		"Exit status 2 also covers unreadable, malformed or invalid result files and\n"
 		"refused host combinations; each is reported as one line on stderr.",
@@ -293,7 +306,7 @@ const struct cli_cmd cmd_compare = {
 		    "  ppbench compare --markdown base.json patch-v1.json patch-v2.json\n"
 		    "  ppbench compare --bpp before.json after.json\n"
 		    "  ppbench compare --json cmp.json --test mann-whitney before.json after.json\n"
-		    "  # CI: fail the job when a scenario got more than 5% slower, significantly\n"
+		    "  # CI: fail the job when a scenario got more than 5% slower, for real\n"
 		    "  ppbench compare --fail-above 5 baseline.json candidate.json || exit $?\n"
 		    "  ppbench compare --fail-above 2 --metric purity base.json new.json\n",
 	.opts = compare_opts,

@@ -128,8 +128,23 @@ static int row_stats(struct row *r, const struct sample *a, const struct sample 
 		return err;
 	r->change = pct_change(r->o.mean, r->n.mean);
 	r->significant = r->t.testable && r->t.p < o->alpha;
+	r->floor_pct = PRACTICAL_FLOOR_PCT;
+	if (r->t.testable) {
+		double mde = mde2_pct(r->o.cv, r->o.n, r->n.cv, r->n.n, o->alpha, MDE_POWER);
+
+		if (isfinite(mde))
+			r->floor_pct = fmax(r->floor_pct, mde);
+	}
+	r->real = r->significant && fabs(r->change) >= r->floor_pct;
+	/* Path and purity have one value per file: no levels to find. */
+	if (r->kind != FIG_PATH && r->kind != FIG_PURITY) {
+		err = find_modes(a->v, a->n, &r->mo) ?: find_modes(b->v, b->n, &r->mn);
+		if (err)
+			return err;
+		r->unstable = r->mo.multi || r->mn.multi;
+	}
 	worse = fig_higher_is_worse(r->kind) ? r->change > 0 : r->change < 0;
-	r->regression = r->significant && worse;
+	r->regression = r->real && worse;
 	return 0;
 }
 
@@ -250,9 +265,30 @@ static int host_diffs(struct comparison *c)
 	return err ?: map_diffs(c, "mitigation", a->mitigations, b->mitigations);
 }
 
+/* Files written before each run was its own setup: their spread is too small. */
+static int replication_note(struct comparison *c, const struct result *files, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < files[i].nr_sc; k++) {
+			const struct result_scenario *sc = &files[i].sc[k];
+
+			if (!sc->ok || sc->replication)
+				continue;
+			return add_note(c,
+					"%s: runs of one setup (an older ppbench): too small a "
+					"spread",
+					files[i].path);
+		}
+	return 0;
+}
+
 /* Pooling files from different kernels is most likely a mistake: say so. */
 static int side_notes(struct comparison *c, const struct result *files, size_t n, const char *side)
 {
+	int err = replication_note(c, files, n);
+
+	if (err)
+		return err;
 	for (size_t i = 1; i < n; i++) {
 		if (!strcmp(files[0].host.kernel, files[i].host.kernel))
 			continue;
@@ -374,6 +410,8 @@ bool row_gated(const struct cmp_set *set, const struct row *r)
 	double worse;
 
 	if (!set->gate || !r->regression || r->kind != set->metric)
+		return false;
+	if (r->unstable && !set->gate_unstable)
 		return false;
 	worse = fig_higher_is_worse(r->kind) ? r->change : -r->change;
 	return worse > set->fail_above;

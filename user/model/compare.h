@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "model/result.h"
+#include "model/spread.h"
 #include "model/stats.h"
 
 /*
@@ -31,8 +32,15 @@ struct row {
 	double change;		      /* % change of the means; +/-inf when old is 0 */
 	struct ttest t;
 	bool significant; /* testable and p < alpha */
-	bool regression;  /* significant, in the worse direction */
+	double floor_pct; /* the practical floor: max(1 %, the MDE of the two sides' spread) */
+	bool real;	  /* significant and |change| >= floor_pct */
+	bool unstable;	  /* a side's values sit on two or more levels (modes) */
+	struct modes mo, mn;
+	bool regression; /* real, in the worse direction */
 };
+
+/* No change below this is called real, however small the spread. */
+#define PRACTICAL_FLOOR_PCT 1.0
 
 /* A difference in host metadata or scenario recipe, shown above the table. */
 struct diff {
@@ -55,7 +63,8 @@ struct cmp_set {
 	const struct cmp_opts *opts;
 	struct comparison *cmps;
 	size_t n;
-	bool gate; /* --fail-above given */
+	bool gate;	    /* --fail-above given */
+	bool gate_unstable; /* also gate rows whose values are multi-modal */
 	enum fig metric;
 	double fail_above; /* percent */
 };
@@ -68,7 +77,8 @@ const char *fig_name(enum fig f);	    /* "cycles", "ns", "path", "purity", "cpu"
 const char *sig_test_name(enum sig_test t); /* "Welch's t-test", ... */
 bool fig_higher_is_worse(enum fig f);
 
-/* Whether row R trips the gate: a significant regression on the metric above the limit. */
+/* Whether row R trips the gate: a real regression on the metric above the limit,
+ * on a stable figure (or any, with gate_unstable). */
 bool row_gated(const struct cmp_set *set, const struct row *r);
 
 #endif

@@ -39,6 +39,9 @@ struct result_scenario {
 	bool ok;	    /* status "ok": the figures below are valid */
 	const char *reason; /* status "skipped": why */
 	const char *recipe, *method;
+	/* "setup": each run its own setup; "run": runs of one setup; NULL: a file
+	 * older than per-setup runs, whose runs shared one setup */
+	const char *replication;
 	const struct jval *cpus;
 	uint64_t loops, repeat, batch;
 	struct result_stat cycles, ns;

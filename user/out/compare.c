@@ -30,9 +30,18 @@ static void fmt_change(const struct row *r, char *buf, size_t len)
 		snprintf(buf, len, "%+.1f%%", r->change);
 }
 
+/*
+ * '*' a real change (significant and at least the floor), '~' significant
+ * but below the floor, 'u' multi-modal (not gated by default), '?' not
+ * tested.
+ */
 static char mark(const struct row *r)
 {
-	return !r->t.testable ? '?' : r->significant ? '*' : ' ';
+	if (!r->t.testable)
+		return '?';
+	if (r->unstable)
+		return 'u';
+	return r->real ? '*' : r->significant ? '~' : ' ';
 }
 
 static void fmt_p(const struct row *r, char *buf, size_t len)
@@ -79,16 +88,24 @@ static void legend(FILE *f, const struct cmp_set *set, const struct comparison *
 {
 	const char *li = md ? "- " : "";
 
-	fprintf(f, "%s%s significant by %s on the repetitions (two-sided, alpha %g)\n",
+	fprintf(f,
+		"%s%s real: significant by %s on the setups (two-sided, alpha %g), >= the floor\n",
 		md ? "\n" : "", md ? "- **bold**:" : "*", sig_test_name(set->opts->test),
 		set->opts->alpha);
+	fprintf(f,
+		"%s%s significant but below the floor: max(%g%%, the change these setups detect "
+		"with 90%% power)\n",
+		li, md ? "*(floor)*:" : "~", PRACTICAL_FLOOR_PCT);
+	fprintf(f, "%s%s unstable: a side's setups sit on two or more levels; not gated%s\n", li,
+		md ? "*(unstable)*:" : "u",
+		set->gate_unstable ? " (but --gate-unstable)" : " (--gate-unstable)");
 	fprintf(f,
 		"%s? not tested: fewer than 2 values on a side (path and purity have one value "
 		"per file)\n",
 		li);
 	if (c->nrows)
-		fprintf(f, "%s±%%stddev: sample stddev / mean; n = %zu old, %zu new repetitions\n",
-			li, c->rows[0].o.n, c->rows[0].n.n);
+		fprintf(f, "%s±%%stddev: sample stddev / mean; n = %zu old, %zu new setups\n", li,
+			c->rows[0].o.n, c->rows[0].n.n);
 }
 
 /* "±0.4%" right-aligned in 8 columns (± is two bytes); blank for a single value. */
@@ -141,7 +158,10 @@ static void print_text(FILE *f, const struct cmp_set *set, const struct comparis
 static void md_row(FILE *f, const struct row *r)
 {
 	char o[24], n[24], ch[16], p[16], osd[32], nsd[32];
-	const char *b = r->significant ? "**" : "";
+	const char *b = r->real && !r->unstable ? "**" : "";
+	const char *tag = r->unstable		       ? " *(unstable)*"
+			  : r->significant && !r->real ? " *(floor)*"
+						       : "";
 
 	fmt_val(r->kind, r->o.mean, o, sizeof(o));
 	fmt_val(r->kind, r->n.mean, n, sizeof(n));
@@ -149,8 +169,8 @@ static void md_row(FILE *f, const struct row *r)
 	fmt_p(r, p, sizeof(p));
 	fmt_sd(&r->o, osd, sizeof(osd), true);
 	fmt_sd(&r->n, nsd, sizeof(nsd), true);
-	fprintf(f, "| %s | %s | %s | %s%s%s | %s | %s | %s |\n", r->label, o, osd, b, ch, b, n, nsd,
-		r->t.testable ? p : "?");
+	fprintf(f, "| %s | %s | %s | %s%s%s%s | %s | %s | %s |\n", r->label, o, osd, b, ch, b, tag,
+		n, nsd, r->t.testable ? p : "?");
 }
 
 static void print_markdown(FILE *f, const struct cmp_set *set, const struct comparison *c)
@@ -189,10 +209,10 @@ static void bpp_line(FILE *f, const struct comparison *c, const char *test, cons
 	}
 	fmt_change(cy, chc, sizeof(chc) - 2);
 	fmt_change(ns, chn, sizeof(chn) - 2);
-	if (cy->significant)
-		strcat(chc, " *");
-	if (ns->significant)
-		strcat(chn, " *");
+	if (cy->real || cy->unstable)
+		strcat(chc, cy->unstable ? " u" : " *");
+	if (ns->real || ns->unstable)
+		strcat(chn, ns->unstable ? " u" : " *");
 	fprintf(f, "| %-8s | %10.0f | %10.0f | %9s | %9.3f | %9.3f | %9s |\n", test, cy->o.mean,
 		cy->n.mean, chc, ns->o.mean, ns->n.mean, chn);
 }
@@ -211,7 +231,7 @@ static void print_bpp(FILE *f, const struct cmp_set *set, const struct compariso
 	bpp_line(f, c, "fast", "fast");
 	bpp_line(f, c, "ptr_ring", "ring");
 	bpp_line(f, c, "slow", "slow");
-	fprintf(f, "\n* significant (%s on the repetitions, alpha %g)\n",
+	fprintf(f, "\n* real (%s on the setups, alpha %g, and at least the floor); u unstable\n",
 		sig_test_name(set->opts->test), set->opts->alpha);
 }
 
@@ -247,6 +267,11 @@ static void json_row(struct json *j, const struct cmp_set *set, const struct row
 	else
 		json_null(j, "p");
 	json_bool(j, "significant", r->significant);
+	json_double(j, "floor_pct", r->floor_pct);
+	json_bool(j, "real", r->real);
+	json_bool(j, "unstable", r->unstable);
+	json_u64(j, "modes_old", r->mo.nr_modes);
+	json_u64(j, "modes_new", r->mn.nr_modes);
 	json_str(j, "worse", fig_higher_is_worse(r->kind) ? "higher" : "lower");
 	json_bool(j, "regression", r->regression);
 	json_bool(j, "gated", row_gated(set, r));
@@ -304,6 +329,7 @@ static int write_json(const struct cmp_set *set, const char *path)
 		json_obj_begin(j, "gate");
 		json_str(j, "metric", fig_name(set->metric));
 		json_double(j, "fail_above_pct", set->fail_above);
+		json_bool(j, "gate_unstable", set->gate_unstable);
 		json_obj_end(j);
 	}
 	json_arr_begin(j, "comparisons");
@@ -340,6 +366,34 @@ int compare_output(const struct cmp_set *set, bool markdown, bool bpp, const cha
 	return json_path ? write_json(set, json_path) : EXIT_OK;
 }
 
+/* "two levels: 3 setups at ~400, 2 at ~1100" */
+static void fmt_modes(const struct modes *m, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%zu levels:", m->nr_modes);
+
+	for (size_t i = 0; i < m->nr_modes && i < MODES_MAX && n < (int)len; i++)
+		n += snprintf(buf + n, len - n, "%s %zu at ~%.0f", i ? "," : "", m->m[i].count,
+			      m->m[i].median);
+}
+
+/* A regression the gate would take if the figure were stable: say why it did not. */
+static void unstable_note(const struct cmp_set *set, const struct comparison *c,
+			  const struct row *r)
+{
+	char lv[160];
+	double worse = fig_higher_is_worse(r->kind) ? r->change : -r->change;
+
+	if (!set->gate || r->kind != set->metric || !r->regression || !r->unstable ||
+	    worse <= set->fail_above)
+		return;
+	fmt_modes(r->mn.multi ? &r->mn : &r->mo, lv, sizeof(lv));
+	fprintf(stderr,
+		"ppbench compare: unstable, not gated: %s %+.1f%% (%s in %s; --gate-unstable "
+		"gates it), %s -> %s\n",
+		r->label, r->change, lv, r->mn.multi ? "new" : "old", c->old[0].path,
+		c->new[0].path);
+}
+
 int compare_gate(const struct cmp_set *set)
 {
 	size_t gated = 0, tested = 0;
@@ -351,13 +405,15 @@ int compare_gate(const struct cmp_set *set)
 			const struct row *r = &c->rows[k];
 
 			tested += r->kind == set->metric && r->t.testable;
-			if (!row_gated(set, r))
+			if (!row_gated(set, r)) {
+				unstable_note(set, c, r);
 				continue;
+			}
 			gated++;
 			fprintf(stderr,
-				"ppbench compare: regression: %s %+.1f%% (limit %g%%, %s "
-				"p=%.2g), %s -> %s\n",
-				r->label, r->change, set->fail_above,
+				"ppbench compare: regression: %s %+.1f%% (limit %g%%, floor "
+				"%.1f%%, %s p=%.2g), %s -> %s\n",
+				r->label, r->change, set->fail_above, r->floor_pct,
 				sig_test_name(set->opts->test), r->t.p, c->old[0].path,
 				c->new[0].path);
 		}
@@ -368,7 +424,7 @@ int compare_gate(const struct cmp_set *set)
 			fig_name(set->metric));
 	if (!gated)
 		return EXIT_OK;
-	fprintf(stderr, "ppbench compare: %zu significant %s regression%s above %g%%\n", gated,
+	fprintf(stderr, "ppbench compare: %zu real %s regression%s above %g%%\n", gated,
 		fig_name(set->metric), gated == 1 ? "" : "s", set->fail_above);
 	return EXIT_REGRESSION;
 }
