@@ -54,7 +54,7 @@ UNIT_LIB_OBJS	:= $(MODEL_OBJS)
 # Helper programs of the integration tests: result-schema checker, PNG checker.
 SCHEMA_CHECK_OBJS := $(MODEL_OBJS)
 TEST_TOOLS	:= $(BUILD)/tests/schema_check $(BUILD)/tests/png_check $(BUILD)/tests/udp_sink \
-		   $(BUILD)/tests/fail_pthread.so
+		   $(BUILD)/tests/fail_pthread.so $(BUILD)/tests/ppb-burn
 UNIT_SRCS	:= $(wildcard tests/unit/*.c)
 # BPF tests: our XDP programs under BPF_PROG_RUN, built with the unit runner
 # (tests/unit/main.c) and the user objects they drive. loader/ needs only
@@ -168,6 +168,19 @@ $(BUILD)/tests/fail_pthread.so: tests/tools/fail_pthread.c | $(BUILD)/tests
 	$(call msg,LIB,$@)
 	$(Q)$(CC) $(USER_CFLAGS) -shared -fPIC $< -o $@
 
+# make bench's known regression: a tp_btf program that burns time per page release.
+$(BUILD)/tests/burn.bpf.o: tests/tools/burn.bpf.c $(BUILD)/vmlinux.h | $(BUILD)/tests
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) $(CLANG_BPF_SYS_INCLUDES) -c $< -o $@
+
+$(BUILD)/tests/burn.skel.h: $(BUILD)/tests/burn.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name burn_bpf > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/tests/ppb-burn: tests/tools/burn.c $(BUILD)/tests/burn.skel.h
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(USER_CFLAGS) -I$(BUILD)/tests $(USER_LDFLAGS) $< $(USER_LIBS) -o $@
+
 $(BUILD)/tests/udp_sink: tests/tools/udp_sink.c | $(BUILD)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
@@ -195,7 +208,7 @@ test-kernels: deps
 	$(Q)PPB_KERNELS='$(KERNELS)' PPB_GUEST_TESTS='$(GUEST_TESTS)' tests/run.sh kernels
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/tests/ppb-burn
 	$(Q)scripts/bench.sh
 
 install: $(BUILD)/ppbench $(BUILD)/ppbench.8

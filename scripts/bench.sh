@@ -2,20 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench: the main job on the embedded default (a private veth pair in
-# namespaces ppbench creates and removes), then the instrumentation overhead.
+# namespaces ppbench creates and removes), its self-check (an A/A comparison
+# and a known injected regression), then the instrumentation overhead.
 # Results are reported, never asserted. BENCH_QUICK=1 runs every step with
 # tiny volumes (the test suite checks what the script prints, not speeds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PPBENCH=${PPBENCH:-build/ppbench}
+BURN=${BURN:-build/tests/ppb-burn}
 OUT=${BENCH_OUT:-build/bench}
 mkdir -p "$OUT"
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
-	bench_args=(--scenario ring --repeat 1 --loops 20000)
+	bench_args=(--scenario ring --repeat 2 --loops 20000)
+	slow_args=(--scenario slow --repeat 2 --loops 8000)
 	overhead_args=(--repeat 2 --loops 50000)
 	gen_secs=1
 else
 	bench_args=()
+	slow_args=(--scenario slow)
 	overhead_args=(--repeat 10 --loops 2500000)
 	gen_secs=5
 fi
@@ -23,6 +27,55 @@ fi
 echo "== ppbench bench ${bench_args[*]:-(all scenarios)}, private veth pair"
 "$PPBENCH" bench ${bench_args[@]+"${bench_args[@]}"} --json "$OUT/bench.json"
 echo "results: $OUT/bench.json"
+
+# Self-check 1, A/A: the same code run twice must not look like a regression.
+echo
+echo "== self-check A/A: the same bench again, compared with the first (--fail-above 5)"
+"$PPBENCH" bench --quiet ${bench_args[@]+"${bench_args[@]}"} --json "$OUT/bench-aa.json" >/dev/null
+rc=0
+"$PPBENCH" compare --fail-above 5 "$OUT/bench.json" "$OUT/bench-aa.json" >"$OUT/aa.txt" \
+	2>"$OUT/aa.err" || rc=$?
+case $rc in
+0) echo "A/A: gate quiet" ;;
+3) echo "A/A: gate fired on: $(sed -n 's/^ppbench compare: regression: \([^,]*\),.*/\1/p' \
+	"$OUT/aa.err" | paste -sd ';' -)" ;;
+*) echo "A/A: compare failed (exit $rc): $(head -1 "$OUT/aa.err")" ;;
+esac
+
+# Self-check 2, a known regression: every page released to the page allocator
+# costs INJECT_NS more (tests/tools/burn.bpf.c). The reference run has the same
+# tracepoint program attached without the extra work, so the two differ only
+# in the injected time: slow should grow by about INJECT_NS x releases/elem.
+INJECT_NS=${INJECT_NS:-15}
+echo
+echo "== self-check: a known regression, +$INJECT_NS ns per page release (slow)"
+slow_run() { # ns out.json: the slow scenario under the burner; prints the burner's line
+	"$BURN" "$1" -- "$PPBENCH" bench "${slow_args[@]}" --json "$2" 2>&1 >"$2.txt" |
+		grep '^ppb-burn:' || true
+}
+slow_run 0 "$OUT/slow-ref.json" >/dev/null
+line=$(slow_run "$INJECT_NS" "$OUT/slow-burn.json")
+echo "  $line"
+rc=0
+"$PPBENCH" compare --fail-above 0 "$OUT/slow-ref.json" "$OUT/slow-burn.json" >"$OUT/inject.txt" \
+	2>"$OUT/inject.err" || rc=$?
+awk -v line="$line" -v rc="$rc" '
+	FILENAME ~ /ref/ && $1 == "slow" && NF >= 9 { ref = $3 }
+	FILENAME ~ /burn/ && $1 == "slow" && NF >= 9 { burn = $3 }
+	FILENAME ~ /burn/ && /proof .* elements\):/ {
+		for (i = 1; i <= NF; i++) {
+			if ($i == "elements):") elems = $(i - 1)
+			if ($i == "release") rel = $(i + 1)
+		}
+		sub(/^\(/, "", elems)
+	}
+	END {
+		split(line, w, " = ")
+		inj = w[2] + 0
+		printf "injected +%.1f ns per release -> slow %+.1f ns/elem (expected %+.1f: %.3f " \
+		       "releases per element); compare flags it: %s\n", inj, burn - ref,
+		       inj * rel / elems, rel / elems, rc == 3 ? "yes" : rc == 0 ? "no" : "error"
+	}' "$OUT/slow-ref.json.txt" "$OUT/slow-burn.json.txt"
 
 echo
 echo "== instrumentation overhead (ring recipe, stats on vs a bare program)"
