@@ -286,6 +286,7 @@ test_bench_fresh_setup_each_repetition() {
 	jq -e '.scenarios[] | .replication == "setup" and (.setups | length) == 3 and
 		([.setups[] | .chunks | length == 8] | all) and
 		([.setups[].warmup_runs | . >= 1 and . <= 6] | all) and
+		([.setups[].cpu_probe_ns | . > 0] | all) and
 		(.cycles_per_elem.runs | length) == 3 and
 		([.modes[].setups] | add) + (.outliers | length) == 3 and
 		(.mde_pct | type) == "number"' "$j" >/dev/null ||

@@ -283,3 +283,18 @@ test_compare_unstable_not_gated() {
 	# old files (no "replication"): their runs shared a setup, and a note says so
 	assert_match "$LAST_OUT" 'base\.json: runs of one setup \(an older ppbench\)' "old-file note"
 }
+
+# The machine-speed probe of each setup: a side whose probe ran slower gets a note.
+test_compare_machine_note() {
+	local add='.scenarios |= map(if .status == "ok" then
+		.setups = [range(5) as $i | {cpu_probe_ns: ($p + $i * 0.001)}] else . end)'
+	jq --argjson p 1.0 "$add" "$DATA/base.json" >"$TMPD/a.json"
+	jq --argjson p 1.05 "$add" "$DATA/base.json" >"$TMPD/b.json"
+	jq --argjson p 1.01 "$add" "$DATA/base.json" >"$TMPD/c.json"
+	expect_exit 0 "$PPBENCH" compare "$TMPD/a.json" "$TMPD/b.json"
+	assert_match "$LAST_OUT" '^  machine: a fixed CPU loop ran 5\.0% slower in new \(medians of 20 and 20 setups\)' \
+		"machine note"
+	expect_exit 0 "$PPBENCH" compare "$TMPD/a.json" "$TMPD/c.json"
+	grep -q 'machine:' "$LAST_OUT" && fail "a note for a 1% difference"
+	return 0
+}

@@ -192,3 +192,15 @@ void test_stats_mann_whitney_ties(void)
 	ASSERT_OK(mann_whitney_u(k, 1, k, 3, &t), "n=1");
 	ASSERT_FALSE(t.testable, "n=1 untestable");
 }
+
+void test_correlation(void)
+{
+	const double x[] = { 1, 2, 3, 4, 5 }, y[] = { 2, 4, 6, 8, 10 }, z[] = { 5, 4, 3, 2, 1 };
+	const double w[] = { 1, 3, 2, 5, 4 }, c[] = { 7, 7, 7, 7, 7 };
+
+	ASSERT_NEAR(correlation(x, y, 5), 1, 1e-12, "a line");
+	ASSERT_NEAR(correlation(x, z, 5), -1, 1e-12, "falling");
+	ASSERT_NEAR(correlation(x, w, 5), 0.8, 1e-12, "worked example: 8 / sqrt(10 * 10)");
+	ASSERT_TRUE(isnan(correlation(x, c, 5)), "a constant side");
+	ASSERT_TRUE(isnan(correlation(x, y, 2)), "two values");
+}

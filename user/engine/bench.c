@@ -16,6 +16,7 @@
 #include "model/counts.h"
 #include "out/bench.h"
 #include "out/report.h"
+#include "sys/cpuprobe.h"
 #include "sys/cpus.h"
 #include "sys/env.h"
 #include "sys/log.h"
@@ -368,7 +369,7 @@ static int one_setup(struct sc_env *e, struct sc_result *r, const struct candida
 	struct recipe_params p = make_params(e, c, r->loops / SETUP_CHUNKS);
 	struct setup_rec *s = &r->setups[i];
 	struct recipe_ctx *rc = shared;
-	struct run_fig f;
+	struct run_fig f = {};
 	int err = 0;
 
 	p.no_proof = true;
@@ -377,7 +378,9 @@ static int one_setup(struct sc_env *e, struct sc_result *r, const struct candida
 	err = err ?: warm_up(e, rc, c, r, s);
 	if (!err) {
 		note_ids(rc, s);
+		s->cpu_probe_ns = cpu_probe_ns();
 		err = timed_chunks(e, rc, c, r, s, &f);
+		s->cpu_probe_ns = fmin(s->cpu_probe_ns, cpu_probe_ns());
 	}
 	if (!err)
 		store(e, r, i, &f);
@@ -415,6 +418,21 @@ static void free_runs(struct sc_result *r)
 		free(r->per_cpu[i].cycles);
 }
 
+/* How the machine's speed moved over the setups, and whether the figure followed it. */
+static void machine_speed(struct sc_result *r, uint32_t n)
+{
+	double *p = calloc(n, sizeof(*p));
+
+	r->probe_r = NAN;
+	if (!p)
+		return;
+	for (uint32_t i = 0; i < n; i++)
+		p[i] = r->setups[i].cpu_probe_ns;
+	if (!summarize(p, n, &r->probe))
+		r->probe_r = correlation(p, r->cycles, n);
+	free(p);
+}
+
 /* The time_bench line reports the median setup, like one time_bench measurement. */
 static void summarize_runs(struct sc_result *r, uint32_t n)
 {
@@ -423,6 +441,7 @@ static void summarize_runs(struct sc_result *r, uint32_t n)
 	summarize(r->cycles, n, &r->cyc);
 	summarize(r->ns, n, &r->nsec);
 	find_modes(r->cycles, n, &r->modes);
+	machine_speed(r, n);
 	r->mde_pct = mde_pct(r->cyc.cv, n, n, MDE_ALPHA, MDE_POWER);
 	for (int i = 0; i < r->nr_cpu; i++)
 		summarize(r->per_cpu[i].cycles, n, &r->per_cpu[i].s);

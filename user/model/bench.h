@@ -47,6 +47,7 @@ struct setup_rec {
 	bool settled;	  /* the last two warm-ups agreed (else the bound ended it) */
 	uint32_t prog_id, cpumap_id, cpumap_prog_id;
 	int kthread_pid;
+	double cpu_probe_ns; /* the machine's speed around the timed chunks (sys/cpuprobe.h) */
 };
 
 struct sc_result {
@@ -62,9 +63,11 @@ struct sc_result {
 	struct summary cyc, nsec;
 	struct setup_rec *setups;
 	uint32_t nr_setups;
-	bool one_setup;	    /* repetitions share one setup (an interface's own XDP) */
-	struct modes modes; /* of cycles over the setups */
-	double mde_pct;	    /* smallest detectable change vs a run like this one */
+	bool one_setup;	      /* repetitions share one setup (an interface's own XDP) */
+	struct modes modes;   /* of cycles over the setups */
+	double mde_pct;	      /* smallest detectable change vs a run like this one */
+	struct summary probe; /* cpu_probe_ns over the setups */
+	double probe_r;	      /* its correlation with the setups' cycles (NAN: n/a) */
 	struct cpu_fig per_cpu[2];
 	int nr_cpu;
 	/* the time_bench line: the median run */

@@ -282,6 +282,49 @@ static int replication_note(struct comparison *c, const struct result *files, si
 	return 0;
 }
 
+/* The machine-speed probe of every setup on one side (bench's cpu_probe_ns). */
+static int side_probes(const struct result *files, size_t n, struct sample *s)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < files[i].nr_sc; k++)
+			for (size_t j = 0; j < jlen(files[i].sc[k].setups); j++) {
+				double v;
+
+				if (jnum(jget(jat(files[i].sc[k].setups, j), "cpu_probe_ns"), &v) ||
+				    !(v > 0))
+					continue;
+				if (sample_add(s, &v, 1))
+					return -ENOMEM;
+			}
+	return 0;
+}
+
+/*
+ * A fixed CPU loop that ran slower on one side says the machine was slower
+ * there: part of any change is the machine's, not the code's.
+ */
+static int machine_note(struct comparison *c)
+{
+	struct sample a = { 0 }, b = { 0 };
+	struct summary sa, sb;
+	double ch;
+	int err;
+
+	err = side_probes(c->old, c->nold, &a) ?: side_probes(c->new, c->nnew, &b);
+	if (!err && a.n >= 3 && b.n >= 3 && !summarize(a.v, a.n, &sa) &&
+	    !summarize(b.v, b.n, &sb)) {
+		ch = pct_change(sa.median, sb.median);
+		if (fabs(ch) >= MACHINE_NOTE_PCT)
+			err = add_note(c,
+				       "machine: a fixed CPU loop ran %.1f%% %s in new (medians of "
+				       "%zu and %zu setups): part of any change is the machine's",
+				       fabs(ch), ch > 0 ? "slower" : "faster", a.n, b.n);
+	}
+	free(a.v);
+	free(b.v);
+	return err;
+}
+
 /* Pooling files from different kernels is most likely a mistake: say so. */
 static int side_notes(struct comparison *c, const struct result *files, size_t n, const char *side)
 {
@@ -383,6 +426,7 @@ int comparison_build(struct comparison *c, const struct cmp_opts *o)
 	err = host_diffs(c);
 	err = err ?: side_notes(c, c->old, c->nold, "old");
 	err = err ?: side_notes(c, c->new, c->nnew, "new");
+	err = err ?: machine_note(c);
 	names = err ? NULL : scenario_names(c, &n);
 	if (!names)
 		return -ENOMEM;

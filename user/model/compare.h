@@ -39,6 +39,9 @@ struct row {
 	bool regression; /* real, in the worse direction */
 };
 
+/* Sides whose machine-speed probes differ this much get a note. */
+#define MACHINE_NOTE_PCT 2.0
+
 /* No change below this is called real, however small the spread. */
 #define PRACTICAL_FLOOR_PCT 1.0
 

@@ -348,6 +348,7 @@ static int load_figures(struct vctx *c, const struct jval *s, const char *where,
 	sc->recipe = req_str(c, s, where, "recipe");
 	sc->method = req_str(c, s, where, "method");
 	sc->replication = jstr(jget(s, "replication"));
+	sc->setups = jis(jget(s, "setups"), J_ARR) ? jget(s, "setups") : NULL;
 	load_cpus(c, s, where, sc);
 	req_count(c, s, where, "loops", 1, &sc->loops);
 	req_count(c, s, where, "repeat", 1, &sc->repeat);

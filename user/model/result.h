@@ -42,6 +42,7 @@ struct result_scenario {
 	/* "setup": each run its own setup; "run": runs of one setup; NULL: a file
 	 * older than per-setup runs, whose runs shared one setup */
 	const char *replication;
+	const struct jval *setups; /* "setups" array, or NULL (older files) */
 	const struct jval *cpus;
 	uint64_t loops, repeat, batch;
 	struct result_stat cycles, ns;

@@ -104,6 +104,21 @@ int summarize(const double *v, size_t n, struct summary *s)
 	return 0;
 }
 
+double correlation(const double *x, const double *y, size_t n)
+{
+	double mx, my, vx, vy, sxy = 0;
+
+	if (n < 3 || !all_finite(x, n) || !all_finite(y, n))
+		return NAN;
+	mean_var(x, n, &mx, &vx);
+	mean_var(y, n, &my, &vy);
+	if (vx <= 0 || vy <= 0)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		sxy += (x[i] - mx) * (y[i] - my);
+	return sxy / (n - 1) / sqrt(vx * vy);
+}
+
 double pct_change(double old, double new)
 {
 	if (old == new)

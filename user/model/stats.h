@@ -21,6 +21,9 @@ struct summary {
 /* Returns 0, or -EINVAL for n == 0 or a non-finite value, -ENOMEM. */
 int summarize(const double *v, size_t n, struct summary *s);
 
+/* Pearson's correlation of X and Y; NAN for n < 3 or a constant side. */
+double correlation(const double *x, const double *y, size_t n);
+
 /* Quantile q (0..1) of SORTED values, linear interpolation between ranks. */
 double quantile_sorted(const double *sorted, size_t n, double q);
 /* First and third quartile of V (any order; V is left alone). 0, -EINVAL, -ENOMEM. */

@@ -121,6 +121,10 @@ static void print_setups(const struct sc_result *r)
 		       settled, r->nr_setups);
 	fmt_levels(&r->modes, lv, sizeof(lv));
 	printf("  spread between setups: CV %.1f%%, %s\n", 100 * r->cyc.cv, lv);
+	if (r->probe.n >= 3 && isfinite(r->probe_r))
+		printf("  machine speed: a fixed CPU loop timed at each setup varied CV %.1f%% "
+		       "(%.3f..%.3f ns/step); the figure's correlation with it: r = %.2f\n",
+		       100 * r->probe.cv, r->probe.min, r->probe.max, r->probe_r);
 	if (isfinite(r->mde_pct))
 		printf("  smallest detectable change: %.1f%% (%.1f cycles) against a run like this "
 		       "(%u setups a side, alpha 0.05, power 0.9)\n",
@@ -299,6 +303,7 @@ static void json_setups(struct json *j, const struct sc_result *r)
 		json_arr_end(j);
 		json_u64(j, "warmup_runs", s->warmups);
 		json_bool(j, "warmup_settled", s->settled);
+		json_double(j, "cpu_probe_ns", s->cpu_probe_ns);
 		json_u64(j, "prog_id", s->prog_id);
 		if (r->nr_cpu == 2) {
 			json_u64(j, "cpumap_id", s->cpumap_id);
