@@ -313,3 +313,23 @@ test_bench_fresh_pools_each_setup() {
 	n=$(jq -s '[.[] | .pools[]? | select(.kind == "veth") | .id] | unique | length' "$w")
 	[ "$n" -ge 4 ] || fail "$n veth pool ids seen for a proof run and 3 setups (want >= 4)"
 }
+
+# --upstream-names: the kselftest's own greps (test_bench_page_pool.sh) find
+# fast, ptr_ring and slow, ring-xcpu is named after the out-of-tree
+# cross-CPU module, and compare --bpp reads the files as before.
+test_bench_upstream_names() {
+	local j=$TMPD/u.json out=$TMPD/u.out t
+	"$PPBENCH" bench --upstream-names --loops 5000 --repeat 2 --json "$j" >"$out" 2>&1 ||
+		{ cat "$out"; fail "bench exited $?"; }
+	for t in 01 02 03; do
+		assert_eq "$(grep -o -E "no-softirq-page_pool$t Per elem: ([0-9]+) cycles\(tsc\) ([0-9]+\.[0-9]+) ns" \
+			"$out" | wc -l)" 1 "the kselftest's grep for page_pool$t"
+	done
+	assert_match "$out" '^Type:page_pool_cross_cpu Per elem: [0-9]+ cycles\(tsc\) ' "cross-CPU line"
+	grep -q '^Type:ppbench_' "$out" && fail "a ppbench_ name with --upstream-names"
+	assert_eq "$(jq -r '[.scenarios[] | "\(.name)=\(.time_bench_type)"] | join(" ")' "$j")" \
+		"ring=no-softirq-page_pool02 ring-xcpu=page_pool_cross_cpu fast=no-softirq-page_pool01 slow=no-softirq-page_pool03" \
+		"JSON time_bench_type"
+	expect_exit 0 "$PPBENCH" compare --bpp "$j" "$j"
+	assert_match "$LAST_OUT" '^\| ptr_ring \| +[0-9]+ \| +[0-9]+ \| +0\.0% \|' "compare --bpp"
+}

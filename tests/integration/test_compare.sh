@@ -237,6 +237,9 @@ test_plot_render() {
 	assert_match "$svg" '>TSC cycles per element</text>' "y axis title"
 	assert_match "$svg" '>ppbench &amp; page_pool</text>' "title, escaped"
 	assert_match "$svg" '>400</text>' "y tick"
+	# one panel and axis per scenario: fast (31 cycles here) gets ticks of its own
+	assert_eq "$(grep -c '<g class="scenario">' "$svg")" 4 "four panels"
+	assert_match "$svg" '>40</text>' "fast's own axis"
 	rsvg-convert -o "$TMPD/p.png" "$svg" || fail "rsvg-convert cannot render the SVG"
 	"$TOP/build/tests/png_check" "$TMPD/p.png" --color 0072b2 --color e69f00 --color 009e73 ||
 		fail "rendered picture is blank or misses a file's colour"

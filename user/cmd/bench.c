@@ -59,6 +59,11 @@ static const struct cli_opt bench_opts[] = {
 	  .kind = CLI_IFACE, B(iface), .ifindex_off = offsetof(struct bench_cfg, ifindex) },
 	CLI_OPT_JSON(struct bench_cfg, json,
 		     "write the results as JSON (schema ppbench/1) to FILE ('-': stdout)"),
+	{ "upstream-names", 0, NULL,
+	  "name the time_bench lines as the upstream module does, so its kselftest's grep "
+	  "reads them: fast no-softirq-page_pool01, ring 02, slow 03, ring-xcpu "
+	  "page_pool_cross_cpu (the out-of-tree bench_page_pool_cross_cpu)",
+	  .kind = CLI_FLAG, B(upstream_names) },
 	{ "quiet", 'q', NULL, "print only the time_bench lines and the summary; no progress",
 	  .kind = CLI_FLAG, B(quiet) },
 	{ "overhead", 0, NULL,
@@ -136,7 +141,9 @@ const struct cli_cmd cmd_bench = {
 		"             cpumap kthread runs at SCHED_FIFO 1 so other tasks cannot starve it\n"
 		"  fast       generic-XDP xdp.frags drop of full-page frames on the per-CPU "
 		"system\n"
-		"             pool: direct recycle into the alloc cache (test 01)\n"
+		"             pool: direct recycle into the alloc cache (test 01; from BPF\n"
+		"             direct recycling goes through page_pool_napi_local(), like the\n"
+		"             RFC's tasklet_page_pool04_napi_aware)\n"
 		"  slow       live frames at batch 1, 64 per syscall: page allocator bulk alloc "
 		"and\n"
 		"             release (test 03)\n"
@@ -165,7 +172,9 @@ const struct cli_cmd cmd_bench = {
 		"removes.",
 	.examples = "  ppbench bench\n"
 		    "  ppbench bench --scenario ring,slow --repeat 10 --json result.json\n"
-		    "  ppbench bench --cpu 2 --loops 5000000 --quiet\n",
+		    "  ppbench bench --cpu 2 --loops 5000000 --quiet\n"
+		    "  ppbench bench --upstream-names | grep -oE 'no-softirq-page_pool0[1-3] Per "
+		    "elem: [0-9]+ cycles'\n",
 	.opts = bench_opts,
 	.min_args = 0,
 	.max_args = 0,

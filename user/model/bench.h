@@ -24,6 +24,7 @@ struct bench_cfg {
 	const char *json;
 	bool quiet;
 	bool overhead;
+	bool upstream_names; /* time_bench lines named as bench_page_pool_simple's */
 };
 
 /* One CPU's figure of a scenario (ring-xcpu: producer and consumer). */

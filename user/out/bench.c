@@ -39,8 +39,24 @@ void bench_progress_done(const struct bench_ctx *b)
 		fprintf(stderr, "\r\033[K");
 }
 
-static void tb_name(const struct sc_result *r, char *buf, size_t len)
+/*
+ * The time_bench line's type: ppbench_<scenario>, or with --upstream-names
+ * the names of bench_page_pool_simple's tests (and of the out-of-tree
+ * cross-CPU module), which the kselftest's grep looks for.
+ */
+static void tb_name(const struct bench_ctx *b, const struct sc_result *r, char *buf, size_t len)
 {
+	static const char *const upstream[NR_SCENARIOS] = {
+		[SC_FAST] = "no-softirq-page_pool01",
+		[SC_RING] = "no-softirq-page_pool02",
+		[SC_SLOW] = "no-softirq-page_pool03",
+		[SC_RING_XCPU] = "page_pool_cross_cpu",
+	};
+
+	if (b->cfg->upstream_names) {
+		snprintf(buf, len, "%s", upstream[r->id]);
+		return;
+	}
 	snprintf(buf, len, "ppbench_%s", scenario_defs[r->id].name);
 	for (char *p = buf; *p; p++)
 		if (*p == '-')
@@ -135,7 +151,7 @@ void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 {
 	char line[512], name[64], p[3][16];
 
-	tb_name(r, name, sizeof(name));
+	tb_name(b, r, name, sizeof(name));
 	fmt_time_bench(line, sizeof(line), name, r->tb_tsc, r->tb_ns, r->tb_elems);
 	printf("%s\n", line);
 	if (b->cfg->quiet)
@@ -318,6 +334,7 @@ static void json_setups(struct json *j, const struct sc_result *r)
 static void json_scenario(struct json *j, const struct bench_ctx *b, const struct sc_result *r)
 {
 	uint32_t n = b->cfg->repeat;
+	char tb[64];
 
 	json_obj_begin(j, NULL);
 	json_str(j, "name", scenario_defs[r->id].name);
@@ -328,6 +345,8 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 		return;
 	}
 	json_str(j, "isolates", scenario_defs[r->id].isolates);
+	tb_name(b, r, tb, sizeof(tb));
+	json_str(j, "time_bench_type", tb);
 	json_str(j, "recipe", r->recipe);
 	json_str(j, "method", r->method);
 	json_arr_begin(j, "cpus");

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The SVG of ppbench plot: one group per scenario, one box per file
- * (quartiles, median line, mean dot, min-max whiskers) on a common linear
- * axis from 0. Plain SVG 1.1 with no scripts or external fonts.
+ * The SVG of ppbench plot: one panel per scenario, each with its own linear
+ * axis from 0 (fast's thousands of cycles would flatten ring and slow on a
+ * shared one), one box per file (quartiles, median line, mean dot, min-max
+ * whiskers). Plain SVG 1.1 with no scripts or external fonts.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,9 +17,11 @@
 /* Geometry, in SVG user units (pixels). */
 #define PLOT_TOP 70
 #define PLOT_H 300
-#define PLOT_LEFT 80
+#define PLOT_LEFT 44  /* the axis title */
+#define PANEL_AXIS 52 /* a panel's tick labels, left of its axis */
+#define PANEL_PAD 14  /* between the axis and the first box, and after the last */
+#define PANEL_GAP 18  /* between panels */
 #define BOX_W 34
-#define GROUP_GAP 36
 #define LEGEND_MIN_W 190
 
 /* Okabe-Ito: distinguishable with the common colour-vision deficiencies. */
@@ -65,22 +68,32 @@ static int fill_box(struct box *b, const struct result_stat *st)
 	return 0;
 }
 
-/* Largest value on the axis and a 1-2-5 tick step giving 4 to 10 ticks. */
-static void y_scale(struct plot *p)
+/* Scenario S's axis: its largest value and a 1-2-5 tick step giving 4 to 10 ticks. */
+static void y_scale(struct plot *p, size_t s)
 {
 	double top = 0, raw, mag, frac;
 
-	for (size_t s = 0; s < p->nscn; s++)
-		for (size_t f = 0; f < p->nfiles; f++)
-			if (p->box[s][f].have)
-				top = fmax(top, p->box[s][f].max);
+	for (size_t f = 0; f < p->nfiles; f++)
+		if (p->box[s][f].have)
+			top = fmax(top, p->box[s][f].max);
 	if (top <= 0)
 		top = 1;
 	raw = top / 5;
 	mag = pow(10, floor(log10(raw)));
 	frac = raw / mag;
-	p->ystep = (frac <= 1 ? 1 : frac <= 2 ? 2 : frac <= 5 ? 5 : 10) * mag;
-	p->ymax = ceil(top * 1.08 / p->ystep) * p->ystep;
+	p->ystep[s] = (frac <= 1 ? 1 : frac <= 2 ? 2 : frac <= 5 ? 5 : 10) * mag;
+	p->ymax[s] = ceil(top * 1.08 / p->ystep[s]) * p->ystep[s];
+}
+
+static int panel_w(const struct plot *p)
+{
+	return PANEL_AXIS + 2 * PANEL_PAD + (int)p->nfiles * BOX_W;
+}
+
+/* Where scenario S's panel starts (its tick labels) and where its axis is. */
+static int panel_x(const struct plot *p, size_t s)
+{
+	return PLOT_LEFT + (int)s * (panel_w(p) + PANEL_GAP);
 }
 
 int build_plot(struct plot *p)
@@ -97,44 +110,49 @@ int build_plot(struct plot *p)
 			if (err)
 				return err;
 		}
+		y_scale(p, s);
 	}
-	y_scale(p);
 	/* Room for the longest label at about 7 px per character of the 12 px font. */
 	p->legend_w = LEGEND_MIN_W;
 	for (size_t f = 0; f < p->nfiles; f++)
 		p->legend_w = fmax(p->legend_w, 40 + 7 * strlen(p->label[f]));
-	p->width = PLOT_LEFT + p->nscn * (p->nfiles * BOX_W + GROUP_GAP) + 20 + p->legend_w;
+	p->width = panel_x(p, p->nscn) + 10 + p->legend_w;
 	if (p->width < 560)
 		p->width = 560;
 	p->height = fmax(PLOT_TOP + PLOT_H + 70, PLOT_TOP + 22 * p->nfiles + 70);
 	return 0;
 }
 
-static double y_of(const struct plot *p, double v)
+static double y_of(const struct plot *p, size_t s, double v)
 {
-	return PLOT_TOP + PLOT_H - v / p->ymax * PLOT_H;
+	return PLOT_TOP + PLOT_H - v / p->ymax[s] * PLOT_H;
 }
 
-static void svg_axes(FILE *f, const struct plot *p)
+/* Scenario S's axis: grid lines, tick labels, the axis lines. */
+static void svg_panel_axis(FILE *f, const struct plot *p, size_t s)
 {
-	int right = p->width - p->legend_w - 10;
+	int ax = panel_x(p, s) + PANEL_AXIS, right = panel_x(p, s) + panel_w(p);
 	char num[32];
 
-	for (double v = 0; v <= p->ymax + p->ystep / 2; v += p->ystep) {
-		double y = y_of(p, v);
+	for (double v = 0; v <= p->ymax[s] + p->ystep[s] / 2; v += p->ystep[s]) {
+		double y = y_of(p, s, v);
 
 		snprintf(num, sizeof(num), "%g", v);
 		fprintf(f,
 			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
 			"stroke=\"#dddddd\"/>\n",
-			PLOT_LEFT, y, right, y);
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-			PLOT_LEFT - 6, y + 4, num);
+			ax, y, right, y);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", ax - 6,
+			y + 4, num);
 	}
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n",
-		PLOT_LEFT, PLOT_TOP, PLOT_LEFT, PLOT_TOP + PLOT_H);
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n",
-		PLOT_LEFT, PLOT_TOP + PLOT_H, right, PLOT_TOP + PLOT_H);
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n", ax,
+		PLOT_TOP, ax, PLOT_TOP + PLOT_H);
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n", ax,
+		PLOT_TOP + PLOT_H, right, PLOT_TOP + PLOT_H);
+}
+
+static void svg_axis_title(FILE *f, const struct plot *p)
+{
 	fprintf(f,
 		"<text transform=\"translate(22,%d) rotate(-90)\" text-anchor=\"middle\" "
 		"font-size=\"13\">%s</text>\n",
@@ -160,34 +178,34 @@ static void svg_box(FILE *f, const struct plot *p, size_t s, size_t i, double x)
 	xml_text(f, p->label[i]);
 	fprintf(f, ": median %.2f, mean %.2f, min %.2f, max %.2f, n %zu</title>\n", b->median,
 		b->mean, b->min, b->max, b->n);
-	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cx, y_of(p, b->min),
-		cx, y_of(p, b->max));
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cx,
+		y_of(p, s, b->min), cx, y_of(p, s, b->max));
 	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cx - w / 4,
-		y_of(p, b->min), cx + w / 4, y_of(p, b->min));
+		y_of(p, s, b->min), cx + w / 4, y_of(p, s, b->min));
 	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cx - w / 4,
-		y_of(p, b->max), cx + w / 4, y_of(p, b->max));
+		y_of(p, s, b->max), cx + w / 4, y_of(p, s, b->max));
 	fprintf(f,
 		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
 		"fill-opacity=\"0.35\"/>\n",
-		cx - w / 2, y_of(p, b->q3), w, fmax(1, y_of(p, b->q1) - y_of(p, b->q3)), col);
+		cx - w / 2, y_of(p, s, b->q3), w, fmax(1, y_of(p, s, b->q1) - y_of(p, s, b->q3)),
+		col);
 	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke-width=\"3\"/>\n",
-		cx - w / 2, y_of(p, b->median), cx + w / 2, y_of(p, b->median));
+		cx - w / 2, y_of(p, s, b->median), cx + w / 2, y_of(p, s, b->median));
 	fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#ffffff\"/>\n</g>\n", cx,
-		y_of(p, b->mean));
+		y_of(p, s, b->mean));
 	fprintf(f,
 		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">"
 		"%.*f</text>\n",
-		cx, y_of(p, b->max) - 6, b->median < 100 ? 1 : 0, b->median);
+		cx, y_of(p, s, b->max) - 6, b->median < 100 ? 1 : 0, b->median);
 }
 
-static void svg_groups(FILE *f, const struct plot *p)
+static void svg_panels(FILE *f, const struct plot *p)
 {
-	int gw = p->nfiles * BOX_W + GROUP_GAP;
-
 	for (size_t s = 0; s < p->nscn; s++) {
-		double x0 = PLOT_LEFT + s * gw + GROUP_GAP / 2.0;
+		double x0 = panel_x(p, s) + PANEL_AXIS + PANEL_PAD;
 
 		fprintf(f, "<g class=\"scenario\">\n");
+		svg_panel_axis(f, p, s);
 		for (size_t i = 0; i < p->nfiles; i++)
 			svg_box(f, p, s, i, x0 + i * BOX_W);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">",
@@ -212,8 +230,9 @@ static void svg_legend(FILE *f, const struct plot *p)
 		"<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#555555\">"
 		"<tspan x=\"%d\" dy=\"0\">box: quartiles, bar: median,</tspan>"
 		"<tspan x=\"%d\" dy=\"13\">dot: mean, whiskers: min-max</tspan>"
-		"<tspan x=\"%d\" dy=\"13\">over the repetitions</tspan></text>\n",
-		x, y + 14, x, x, x);
+		"<tspan x=\"%d\" dy=\"13\">over the setups; each</tspan>"
+		"<tspan x=\"%d\" dy=\"13\">scenario has its own axis</tspan></text>\n",
+		x, y + 14, x, x, x, x);
 }
 
 static int write_svg(const struct plot *p, FILE *f)
@@ -235,8 +254,8 @@ static int write_svg(const struct plot *p, FILE *f)
 	fprintf(f, ", TSC %.3f GHz, kernel ", h->tsc_hz / 1e9);
 	xml_text(f, h->kernel);
 	fprintf(f, p->nfiles > 1 ? " (first file)</text>\n" : "</text>\n");
-	svg_axes(f, p);
-	svg_groups(f, p);
+	svg_axis_title(f, p);
+	svg_panels(f, p);
 	svg_legend(f, p);
 	fprintf(f, "</svg>\n");
 	return fflush(f) || ferror(f) ? -EIO : 0;

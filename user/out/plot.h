@@ -36,11 +36,11 @@ struct plot {
 	const char *scn[MAX_SCN];
 	size_t nscn;
 	struct box box[MAX_SCN][MAX_FILES];
-	double ymax, ystep;
+	double ymax[MAX_SCN], ystep[MAX_SCN]; /* each scenario's panel has its own axis */
 	int width, height, legend_w;
 };
 
-/* Boxes, axis scale and picture size from the loaded files; 0 or -errno. */
+/* Boxes, axis scales and picture size from the loaded files; 0 or -errno. */
 int build_plot(struct plot *p);
 /* Writes the SVG to PATH ("-": stdout); returns an exit code. */
 int output_svg(const struct plot *p, const char *path);
