@@ -327,6 +327,7 @@ static __always_inline void pool_sample(__u64 ptr, struct ppb_pool_info *pi,
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct ppb_pool_counts *c;
 	struct ppb_pool_state now;
+	__u32 frag_users;
 	__s64 dret;
 
 	if (!pool_lock(pi))
@@ -334,10 +335,17 @@ static __always_inline void pool_sample(__u64 ptr, struct ppb_pool_info *pi,
 	pool_read_state((void *)ptr, pi, &now);
 	if (dense && !(pi->flags & PPB_POOL_F_DENSE))
 		pi->flags |= PPB_POOL_F_DENSE;
-	/* A fragment page in use: several packets share a page, reused in place
-	 * when all are freed (page_pool_drain_frag), invisible to the counters. */
-	if (!(pi->flags & PPB_POOL_F_FRAG) && BPF_CORE_READ((struct page_pool *)ptr, frag_users))
+	/*
+	 * Fragments handed out since the last sample: several packets share a
+	 * page, reused in place when all are freed (page_pool_drain_frag),
+	 * invisible to the counters. A count that does not move is a fragment
+	 * page left from earlier traffic (the pool keeps it until it fragments
+	 * again), not this traffic's.
+	 */
+	frag_users = BPF_CORE_READ((struct page_pool *)ptr, frag_users);
+	if (!(pi->flags & PPB_POOL_F_FRAG) && pi->samples && frag_users != pi->frag_users)
 		pi->flags |= PPB_POOL_F_FRAG;
+	pi->frag_users = frag_users;
 	c = obs_cfg.fentry ? NULL : pool_counts_of(key);
 	if (!c)
 		goto save; /* fentry counts every call; keep the state for in-flight */

@@ -23,6 +23,8 @@ const volatile __u32 remote_action = XDP_DROP;
 const volatile __u32 gen_ifindex; /* ppb_xdp_gen: bpf_redirect target, 0: devmap */
 const volatile bool count_bytes;  /* load's Mbit/s; bench reports none: skip */
 const volatile __u32 pace_limit;  /* cpumap recipe: most frames in flight (0: off) */
+const volatile __u32 fp_adjust;	  /* fast-pass recipe: bytes the head moves down (0: twin) */
+const volatile __u8 fp_byte0;	  /* fast-pass recipe: the frame's first byte, restored */
 
 /* Run control from user space (.bss, read every packet: keep it small). */
 __u64 run_gen;	   /* bumped before each run: spans never cross runs */
@@ -332,10 +334,48 @@ static __always_inline void pace(struct ppb_xdp_stats *st)
 		st->last_ts += waited;
 }
 
+/* A multicast bit in the first byte: no unicast destination has it. */
+#define FP_MARK 0x01
+
+/*
+ * The fast-pass recipe: live frames PASSed to the namespace's lo, where this
+ * same program (pinned there as generic XDP) sees them again and drops them.
+ * The first pass marks byte 0. With fp_adjust the head moves down first, so
+ * the skb has less than XDP_PACKET_HEADROOM and generic XDP copies it into
+ * this CPU's system page_pool, whose page the DROP recycles directly; the
+ * frame's own page goes back to the test-run pool. Without it nothing is
+ * copied and the second pass restores byte 0: the twin, which differs only
+ * in the system pool's alloc + copy + direct recycle.
+ */
+static __always_inline int fastpass(struct xdp_md *ctx)
+{
+	__u8 *d = (void *)(long)ctx->data;
+
+	if ((void *)(d + 1) > (void *)(long)ctx->data_end)
+		return XDP_ABORTED;
+	if (*d == FP_MARK) {
+		*d = fp_byte0; /* the twin's page is the frame's: leave it as it was */
+		account(ctx, PPB_ROLE_SECOND, false);
+		return XDP_DROP;
+	}
+	account(ctx, PPB_ROLE_ACTION, false);
+	if (bpf_xdp_adjust_head(ctx, -(int)fp_adjust))
+		return XDP_ABORTED;
+	d = (void *)(long)ctx->data;
+	if ((void *)(d + 1) > (void *)(long)ctx->data_end)
+		return XDP_ABORTED;
+	*d = FP_MARK;
+	return XDP_PASS;
+}
+
 SEC("xdp")
 int ppb_xdp_act(struct xdp_md *ctx)
 {
-	struct ppb_xdp_stats *st = account(ctx, PPB_ROLE_ACTION, napi_clock);
+	struct ppb_xdp_stats *st;
+
+	if (action == PPB_ACT_FASTPASS)
+		return fastpass(ctx);
+	st = account(ctx, PPB_ROLE_ACTION, napi_clock);
 
 	if (action == PPB_ACT_CPU && pace_limit && st)
 		pace(st);

@@ -88,6 +88,8 @@ struct ppb_pool_info {
 	__u32 queue_index;    /* RX queue, from the XDP memory-model registration */
 	__s32 final_inflight; /* from page_pool_release, valid if DYING */
 	__u32 netns_ino;      /* network namespace of ifindex (its inode) */
+	__u32 frag_users;     /* pool->frag_users at the last sample */
+	__u32 pad;
 };
 
 /*
@@ -137,6 +139,7 @@ enum ppb_action {
 	PPB_ACT_TX = 2,
 	PPB_ACT_REDIRECT = 3, /* devmap index 0 */
 	PPB_ACT_CPU = 4,      /* cpumap index 0 */
+	PPB_ACT_FASTPASS = 5, /* live frames PASSed to generic XDP on lo, dropped there */
 };
 
 /*

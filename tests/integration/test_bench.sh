@@ -56,7 +56,14 @@ test_bench_all_scenarios_short() {
 	assert_match "$(jq_get "$j" '.scenarios[] | select(.name == "ring") | .recipe')" \
 		'^lf-drop;' "ring recipe"
 	assert_match "$(jq_get "$j" '.scenarios[] | select(.name == "fast") | .recipe')" \
-		'^generic-frags;' "fast recipe"
+		'^lf-fastpass;' "fast recipe"
+	# without fentry fast's path figure is its difference to the twin, named
+	if [ "$(jq -r .host.fentry "$j")" = false ]; then
+		jq -e '.scenarios[] | select(.name == "fast") | .path_cost_cycles |
+			(.value | type) == "number" and (.method | test("twin lf-fastpass-twin"))' \
+			"$j" >/dev/null || fail "fast has no twin path figure: $(jq -c \
+			'.scenarios[] | select(.name == "fast") | .path_cost_cycles' "$j")"
+	fi
 	assert_match "$(jq_get "$j" '.scenarios[] | select(.name == "slow") | .recipe')" \
 		'batch 1, 64 frames/syscall' "slow recipe"
 	# ring-xcpu: producer and consumer CPUs, and their sum is the figure

@@ -54,3 +54,20 @@ void test_order_note_path_figures(void)
 	ASSERT_TRUE(bench_order_note(res, note, sizeof(note)), "fast above ring: a note");
 	ASSERT_TRUE(strstr(note, "all three are path figures") != NULL, "says they are");
 }
+
+/* Without fentry, lf-fastpass gives fast a path figure whose copy makes it large. */
+void test_order_note_fastpass_twin(void)
+{
+	static const struct candidate fp = { RCP_LF_FASTPASS, 0, 0, 1500, false };
+	struct sc_result res[NR_SCENARIOS] = {};
+	char note[400];
+
+	fig(&res[SC_FAST], 1548, 504.5);
+	res[SC_FAST].cand = &fp;
+	fig(&res[SC_RING], 191.4, -1);
+	fig(&res[SC_SLOW], 657.5, 392.7);
+	ASSERT_TRUE(bench_order_note(res, note, sizeof(note)), "misordered: a note");
+	ASSERT_TRUE(strstr(note, ": fast's path figure is its difference to a twin") != NULL,
+		    "fast's reason");
+	ASSERT_TRUE(strstr(note, "; ptr_ring is a scenario figure") != NULL, "ring's reason");
+}

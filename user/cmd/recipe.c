@@ -38,8 +38,9 @@ static const struct cli_opt recipe_opts[] = {
 	  .kind = CLI_UINT, R(p.repeat), .min = 1, .max = 1u << 30 },
 	{ "runs", 'n', "N", "BPF_PROG_RUN calls (live recipes, default 1)", .kind = CLI_UINT,
 	  R(p.runs), .min = 1, .max = 100000 },
-	{ "size", 's', "BYTES", "L2 frame size (default 64; socket recipes 1500)", .kind = CLI_UINT,
-	  R(p.size), .min = 60, .max = 3408, CLI_MARK(struct recipe_cfg, size_set) },
+	{ "size", 's', "BYTES", "L2 frame size (default 64; socket recipes and lf-fastpass 1500)",
+	  .kind = CLI_UINT, R(p.size), .min = 60, .max = 3408,
+	  CLI_MARK(struct recipe_cfg, size_set) },
 	{ "cpu", 'c', "N", "CPU to run on (default 0)", .kind = CLI_CPU, R(p.cpu) },
 	{ "remote-cpu", 'R', "N", "xcpu: CPU of the cpumap (default: the next CPU)",
 	  .kind = CLI_CPU, R(p.remote_cpu), CLI_MARK(struct recipe_cfg, remote_set) },
@@ -212,11 +213,14 @@ static int recipe_check(void *c, int argc, char **argv)
 
 	(void)argc;
 	if (id < 0) {
-		pr_err("unknown recipe '%s' (lf-drop, lf-veth, veth-tx, generic-frags, xcpu)\n",
+		pr_err("unknown recipe '%s' (lf-drop, lf-veth, veth-tx, generic-frags, "
+		       "lf-fastpass, lf-fastpass-twin, xcpu)\n",
 		       argv[0]);
 		return EXIT_USAGE;
 	}
-	if (!cfg->size_set && !recipes[id].live)
+	/* lf-fastpass: smaller copies would be page fragments */
+	if (!cfg->size_set &&
+	    (!recipes[id].live || id == RCP_LF_FASTPASS || id == RCP_LF_FASTPASS_TWIN))
 		cfg->p.size = 1500;
 	if (!cfg->remote_set)
 		cfg->p.remote_cpu = (cfg->p.cpu + 1) % nr_online_cpus();
@@ -265,6 +269,12 @@ const struct cli_cmd cmd_recipe = {
 		"  lf-veth        live frames redirected out of veth a, XDP_DROP on peer b\n"
 		"  veth-tx        UDP a->b, native XDP_TX on veth b (rq pool, skb path)\n"
 		"  generic-frags  UDP a->b, generic-XDP xdp.frags XDP_DROP on b (system pool)\n"
+		"  lf-fastpass    live frames PASSed 32 B below their headroom to generic-XDP\n"
+		"                 xdp.frags XDP_DROP on a private lo: copied into the system\n"
+		"                 pool, recycled directly (1500-byte frames: smaller copies\n"
+		"                 are page fragments)\n"
+		"  lf-fastpass-twin  the same with the headroom kept: no copy, the frame's page\n"
+		"                 returns to the test-run pool's ring\n"
 		"  xcpu           live frames redirected to a cpumap on another CPU, dropped "
 		"there\n"
 		"Counts are exact; fields the tracepoint backend cannot know are n/a (null).",

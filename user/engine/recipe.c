@@ -32,7 +32,26 @@ const struct recipe_desc recipes[NR_RECIPES] = {
 			   "native XDP_DROP of the traffic the interface receives "
 			   "(driver NAPI)",
 			   false, PPB_ROLE_ACTION, true },
+	[RCP_LF_FASTPASS] = { "lf-fastpass",
+			      "live frames PASSed 32 B below their headroom to generic-XDP "
+			      "xdp.frags XDP_DROP on a private lo: copied into the system pool, "
+			      "recycled directly",
+			      true, PPB_ROLE_SECOND },
+	[RCP_LF_FASTPASS_TWIN] = { "lf-fastpass-twin",
+				   "lf-fastpass with the headroom kept: no copy, the frame's page "
+				   "returns to the test-run pool's ring",
+				   true, PPB_ROLE_SECOND },
 };
+
+/* Bytes lf-fastpass moves the head down: below XDP_PACKET_HEADROOM, generic XDP copies. */
+#define FASTPASS_ADJUST 32
+/* Frames whose copy takes a whole page: SKB_HEAD_ALIGN(size) + headroom > PAGE_SIZE / 2. */
+#define FASTPASS_MIN_SIZE 1500
+
+static bool is_fastpass(enum recipe_id id)
+{
+	return id == RCP_LF_FASTPASS || id == RCP_LF_FASTPASS_TWIN;
+}
 
 struct recipe_ctx {
 	enum recipe_id id;
@@ -125,6 +144,14 @@ static struct xdpo_opts xdpo_opts_for(const struct recipe_ctx *c)
 		break;
 	case RCP_LF_VETH:
 		o.gen_ifindex = c->env->ifindex[0];
+		break;
+	case RCP_LF_FASTPASS:
+	case RCP_LF_FASTPASS_TWIN:
+		o.action = PPB_ACT_FASTPASS;
+		o.frags =
+			true; /* generic XDP copies into the system pool only for frags programs */
+		o.fp_adjust = c->id == RCP_LF_FASTPASS ? FASTPASS_ADJUST : 0;
+		o.fp_byte0 = c->pkt[0];
 		break;
 	case RCP_XCPU:
 		o.action = PPB_ACT_CPU;
@@ -257,8 +284,16 @@ int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env
 	c->link = -1;
 	c->pin_link = -1;
 	c->sock = -1;
-	o = xdpo_opts_for(c);
 	err = recipes[id].passive ? 0 : build_frame(c);
+	/* Smaller copies are page fragments: the fast path would not be taken, and the
+	 * CPU's system pool would keep a fragment page (and the observer its counts). */
+	if (!err && is_fastpass(id) && p->size < FASTPASS_MIN_SIZE) {
+		pr_err("%s needs frames of at least %d bytes (--size %u): smaller copies are "
+		       "page fragments of the system pool\n",
+		       recipes[id].name, FASTPASS_MIN_SIZE, p->size);
+		err = -EINVAL;
+	}
+	o = xdpo_opts_for(c);
 	err = err ?: xdpo_open(&c->x, &o);
 	if (err)
 		goto fail;
@@ -268,6 +303,12 @@ int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env
 	err = xdpo_attach_tracing(c->x) ?: attach_peer(c) ?: open_socket(c);
 	if (!err && recipes[id].live)
 		err = pin_dispatcher(c, main_prog(id));
+	/* The pin is the recipe's second stage: the frames pass to that lo. */
+	if (!err && is_fastpass(id) && c->pin_link < 0) {
+		pr_err("%s needs its program as generic XDP on a private lo: %s\n",
+		       recipes[id].name, strerror(-c->pin_link));
+		err = c->pin_link;
+	}
 	if (!err && id == RCP_XCPU) {
 		err = xdpo_set_cpumap(c->x, p->remote_cpu, p->qsize);
 		if (err)
@@ -327,22 +368,29 @@ static int drive_live(struct recipe_ctx *c, struct recipe_result *res)
 {
 	const char *prog = c->id == RCP_LF_VETH ? "ppb_xdp_gen" : "ppb_xdp_act";
 	uint32_t dur;
-	int err;
+	int err = 0;
 
 	/* No ingress device: test_run then uses the namespace's loopback. Naming a
 	 * real device costs tens of ms per syscall (rxq registration), and no
 	 * recipe needs it: redirects resolve ifindexes in the same namespace. */
+	int orig = -1;
+
+	/* PASSed frames go to the lo of the caller's namespace: be in the pin's. */
+	if (is_fastpass(c->id) && netns_enter_fd(xdpo_pin_netns(c->pin_link), &orig))
+		return -EIO;
 	for (uint32_t i = 0; i < c->p.runs; i++) {
 		err = xdpo_live_run(c->x, prog, 0, c->p.batch, c->p.repeat, c->pkt, c->pkt_len,
 				    &dur);
 		if (err) {
 			pr_err("live-frames BPF_PROG_RUN failed: %s\n", strerror(-err));
-			return err;
+			break;
 		}
 		res->duration_ns_sum += (double)dur * c->p.repeat;
 		res->duration_frames += c->p.repeat;
 	}
-	return 0;
+	if (orig >= 0)
+		netns_leave_fd(orig);
+	return err;
 }
 
 static int drive_socket(struct recipe_ctx *c)

@@ -41,6 +41,8 @@ static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
 	s->rodata->gen_ifindex = o->gen_ifindex;
 	s->rodata->count_bytes = o->count_bytes;
 	s->rodata->pace_limit = o->pace_limit;
+	s->rodata->fp_adjust = o->fp_adjust;
+	s->rodata->fp_byte0 = o->fp_byte0;
 	if (o->obs)
 		memcpy((void *)&s->rodata->obs_cfg, obs_config(o->obs), sizeof(s->rodata->obs_cfg));
 	bpf_map__set_max_entries(s->maps.tx_cpumap, nr_possible_cpus());
@@ -433,6 +435,14 @@ int xdpo_pin_dispatcher(struct xdpo *x, const char *prog)
 	pin_slot[i].link = xdpo_attach(x, prog, 1 /* lo */, true);
 	netns_leave_fd(orig);
 	return pin_slot[i].link;
+}
+
+int xdpo_pin_netns(int link)
+{
+	for (int i = 0; i < PIN_SLOTS; i++)
+		if (link >= 0 && pin_slot[i].link == link)
+			return pin_slot[i].ns;
+	return -ENOENT;
 }
 
 void xdpo_unpin_dispatcher(int link)

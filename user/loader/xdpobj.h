@@ -20,6 +20,8 @@ struct xdpo_opts {
 	bool frags;		/* load programs with BPF_F_XDP_HAS_FRAGS */
 	bool count_bytes;	/* count bytes per role and CPU (load's Mbit/s) */
 	uint32_t pace_limit;	/* cpumap producer: most frames in flight (0: no pacing) */
+	uint32_t fp_adjust;	/* PPB_ACT_FASTPASS: head moved down by this (0: the twin) */
+	uint8_t fp_byte0;	/* PPB_ACT_FASTPASS: the frame's first byte */
 	bool second_stage;	/* load the cpumap/devmap programs */
 	bool cpumap_timing;	/* consumer timing via xdp_cpumap_kthread */
 	bool napi_clock;	/* ACTION timing per NAPI poll (traffic that comes and goes) */
@@ -72,6 +74,8 @@ int xdpo_attach(struct xdpo *x, const char *prog, int ifindex, bool skb_mode);
  * needs no dispatcher swap; returns the link fd, for xdpo_unpin_dispatcher(). */
 int xdpo_pin_dispatcher(struct xdpo *x, const char *prog);
 void xdpo_unpin_dispatcher(int link);
+/* The namespace whose lo holds pinned LINK (not a new fd: do not close it). */
+int xdpo_pin_netns(int link);
 /* cpumap entry for cpu (the redirect target), with the second-stage program;
  * devmap slot 0 -> ifindex, optionally with the egress program. */
 int xdpo_set_cpumap(struct xdpo *x, int cpu, uint32_t qsize);

@@ -10,12 +10,14 @@
  * so that the scenario table below stays pure data.
  */
 enum recipe_id {
-	RCP_LF_DROP,	   /* live frames, XDP_DROP (test-run pool) */
-	RCP_LF_VETH,	   /* live frames -> veth a, XDP_DROP on peer b */
-	RCP_VETH_TX,	   /* UDP a -> b, native XDP_TX on b (veth rq pool, skb path) */
-	RCP_GENERIC_FRAGS, /* UDP a -> b, generic xdp.frags XDP_DROP on b (system pool) */
-	RCP_XCPU,	   /* live frames -> cpumap on another CPU, remote XDP_DROP */
-	RCP_NIC_DROP,	   /* native XDP_DROP of an existing interface's own traffic */
+	RCP_LF_DROP,	      /* live frames, XDP_DROP (test-run pool) */
+	RCP_LF_VETH,	      /* live frames -> veth a, XDP_DROP on peer b */
+	RCP_VETH_TX,	      /* UDP a -> b, native XDP_TX on b (veth rq pool, skb path) */
+	RCP_GENERIC_FRAGS,    /* UDP a -> b, generic xdp.frags XDP_DROP on b (system pool) */
+	RCP_XCPU,	      /* live frames -> cpumap on another CPU, remote XDP_DROP */
+	RCP_NIC_DROP,	      /* native XDP_DROP of an existing interface's own traffic */
+	RCP_LF_FASTPASS,      /* live frames PASSed, copied into the system pool, dropped */
+	RCP_LF_FASTPASS_TWIN, /* the same without the copy: the page returns to its ring */
 	NR_RECIPES,
 };
 
@@ -35,7 +37,7 @@ struct scenario_def {
 	const char *name;
 	const char *isolates; /* the path, for the output */
 	uint64_t default_loops;
-	struct candidate cand[3];
+	struct candidate cand[4];
 	int nr_cand;
 };
 extern const struct scenario_def scenario_defs[NR_SCENARIOS];
