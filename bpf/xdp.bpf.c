@@ -368,14 +368,22 @@ static __always_inline int fastpass(struct xdp_md *ctx)
 	return XDP_PASS;
 }
 
+/*
+ * A program of its own: bpf_xdp_adjust_head makes a program one that
+ * changes packet data, and since 6.12 an extension may replace only a
+ * function that does too - libxdp's dispatcher slots do not, so
+ * ppb_xdp_act must not call it.
+ */
+SEC("xdp")
+int ppb_xdp_fastpass(struct xdp_md *ctx)
+{
+	return fastpass(ctx);
+}
+
 SEC("xdp")
 int ppb_xdp_act(struct xdp_md *ctx)
 {
-	struct ppb_xdp_stats *st;
-
-	if (action == PPB_ACT_FASTPASS)
-		return fastpass(ctx);
-	st = account(ctx, PPB_ROLE_ACTION, napi_clock);
+	struct ppb_xdp_stats *st = account(ctx, PPB_ROLE_ACTION, napi_clock);
 
 	if (action == PPB_ACT_CPU && pace_limit && st)
 		pace(st);

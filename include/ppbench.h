@@ -139,7 +139,7 @@ enum ppb_action {
 	PPB_ACT_TX = 2,
 	PPB_ACT_REDIRECT = 3, /* devmap index 0 */
 	PPB_ACT_CPU = 4,      /* cpumap index 0 */
-	PPB_ACT_FASTPASS = 5, /* live frames PASSed to generic XDP on lo, dropped there */
+	PPB_ACT_FASTPASS = 5, /* ppb_xdp_fastpass: the lf-fastpass recipes */
 };
 
 /*

@@ -252,6 +252,8 @@ bool recipe_consumer_fifo(const struct recipe_ctx *c)
 
 static const char *main_prog(enum recipe_id id)
 {
+	if (is_fastpass(id))
+		return "ppb_xdp_fastpass";
 	return id == RCP_LF_VETH ? "ppb_xdp_gen" : "ppb_xdp_act";
 }
 
@@ -297,6 +299,8 @@ int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env
 	err = err ?: xdpo_open(&c->x, &o);
 	if (err)
 		goto fail;
+	if (is_fastpass(id))
+		xdpo_track_prog(c->x, PPB_ROLE_ACTION, main_prog(id));
 	/* Without the calibration proof runs cannot find a frame's pool. */
 	if (obs && obs_backend(obs) == OBS_TRACEPOINT && !p->no_proof && xdpo_calibrate(c->x))
 		pr_warn("cannot map frames to their page_pool: ring/cache counts unavailable\n");
@@ -366,7 +370,7 @@ static uint64_t role_packets(struct recipe_ctx *c, enum ppb_role r)
 
 static int drive_live(struct recipe_ctx *c, struct recipe_result *res)
 {
-	const char *prog = c->id == RCP_LF_VETH ? "ppb_xdp_gen" : "ppb_xdp_act";
+	const char *prog = main_prog(c->id);
 	uint32_t dur;
 	int err = 0;
 
