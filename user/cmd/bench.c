@@ -49,8 +49,8 @@ static const struct cli_opt bench_opts[] = {
 	{ "cpu", 'c', "N", "CPU to run on (default 0); ring-xcpu returns on the next online CPU",
 	  .kind = CLI_CPU, B(cpu) },
 	{ "batch", 'b', "N",
-	  "live-frames batch size of ring and ring-xcpu (default 64; ring-xcpu "
-	  "256, whose larger ring absorbs cross-CPU bursts)",
+	  "live-frames batch size of ring, ring-xcpu and fast's lf-fastpass (default 64; "
+	  "ring-xcpu 256, whose larger ring absorbs cross-CPU bursts; slow's is 1)",
 	  .kind = CLI_UINT, B(batch), .min = 1, .max = 256, CLI_MARK(struct bench_cfg, batch_set) },
 	{ "iface", 'i', "IF",
 	  "run the live-frames scenarios on IF (an existing interface) and "
