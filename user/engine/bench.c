@@ -290,19 +290,17 @@ static void store(struct sc_env *e, struct sc_result *r, uint32_t i, const struc
 
 /*
  * A fresh setup's first runs are slow (pages not yet in the pool, caches
- * cold; right after the veth pair is built, for several runs): runs of a
- * quarter of the timed length until two in a row agree within WARM_TOL, at
- * most WARM_MAX of them.
+ * cold; right after the veth pair is built, for several runs): runs as long
+ * as a timed chunk until two in a row agree within WARM_TOL, at most
+ * WARM_MAX of them.
  */
 #define WARM_TOL 0.03
 #define WARM_MAX 6
-#define WARM_SHARE SETUP_CHUNKS
 
 static int warm_up(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
 		   const struct sc_result *r, struct setup_rec *s)
 {
-	uint64_t loops = r->loops / WARM_SHARE > 1000 ? r->loops / WARM_SHARE : 1000;
-	struct recipe_params p = make_params(e, c, loops);
+	struct recipe_params p = make_params(e, c, r->loops / SETUP_CHUNKS);
 	double prev = NAN;
 	struct run_fig f;
 	int err;
@@ -342,7 +340,6 @@ static int cmp_fig(const void *a, const void *b)
 
 /* The timed run in SETUP_CHUNKS chunks; the setup's figure is the chunk at
  * CHUNK_RANK in increasing order, with its per-CPU figures. */
-
 static int timed_chunks(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
 			struct sc_result *r, struct setup_rec *s, struct run_fig *pick)
 {
