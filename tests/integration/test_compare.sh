@@ -70,7 +70,10 @@ test_compare_hosts_refused() {
 }
 
 test_compare_host_differences_shown() {
-	expect_exit 0 "$PPBENCH" compare "$DATA/base.json" "$DATA/newkernel.json"
+	# files under a long directory, as in a deep checkout: notes that name them still wrap
+	local d=$TMPD/a-directory-as-deep-as-a-ci-checkout-of-ppbench/tests/data
+	mkdir -p "$d" && cp "$DATA/base.json" "$DATA/newkernel.json" "$d/"
+	expect_exit 0 "$PPBENCH" compare "$d/base.json" "$d/newkernel.json"
 	assert_match "$LAST_OUT" '^host and recipe differences \(old -> new\):$' "heading"
 	assert_match "$LAST_OUT" '^  kernel +6\.18\.44 -> 6\.19\.0-rc2$' "kernel"
 	assert_match "$LAST_OUT" '^  config PAGE_POOL_STATS +n -> y$' "config"
@@ -284,7 +287,9 @@ test_compare_unstable_not_gated() {
 		"$DATA/base.json" "$f"
 	assert_match "$LAST_ERR" 'regression: ring cycles/elem' "gated with --gate-unstable"
 	# old files (no "replication"): their runs shared a setup, and a note says so
-	assert_match "$LAST_OUT" 'base\.json: runs of one setup \(an older ppbench\)' "old-file note"
+	assert_match "$LAST_OUT" '^  runs of one setup \(an older ppbench\), too small a spread:' \
+		"old-file note"
+	assert_match "$LAST_OUT" 'base\.json$' "old-file note names the file"
 }
 
 # The machine-speed probe of each setup: a side whose probe ran slower gets a note.

@@ -260,7 +260,8 @@ void test_compare_replication_note(void)
 	if (!ASSERT_OK(comparison_build(&c, &o), "build"))
 		return;
 	if (ASSERT_EQ(c.nnotes, 1, "one note"))
-		ASSERT_TRUE(strstr(c.notes[0], "old.json: runs of one setup") != NULL,
+		ASSERT_TRUE(strstr(c.notes[0], "runs of one setup") &&
+				    strstr(c.notes[0], ": old.json"),
 			    "names the file");
 	comparison_free(&c);
 }

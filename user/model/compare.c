@@ -275,8 +275,8 @@ static int replication_note(struct comparison *c, const struct result *files, si
 			if (!sc->ok || sc->replication)
 				continue;
 			return add_note(c,
-					"%s: runs of one setup (an older ppbench): too small a "
-					"spread",
+					"runs of one setup (an older ppbench), too small a "
+					"spread: %s",
 					files[i].path);
 		}
 	return 0;

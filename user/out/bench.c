@@ -188,25 +188,6 @@ void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 		       100 * r->cyc.cv);
 }
 
-/* PREFIX then TEXT, wrapped at spaces to 100 columns, continued under TEXT. */
-static void print_wrapped(const char *prefix, const char *text)
-{
-	int col = printf("%s", prefix), indent = col;
-
-	while (*text) {
-		int w = strcspn(text, " ");
-
-		if (col > indent && col + 1 + w > 100)
-			col = printf("\n%*s", indent, "") - 1;
-		else if (col > indent)
-			col += printf(" ");
-		col += printf("%.*s", w, text);
-		text += w;
-		text += strspn(text, " ");
-	}
-	printf("\n");
-}
-
 void bench_print_summary(const struct bench_ctx *b)
 {
 	char p[16], path[24], note[400], mde[16];
@@ -248,7 +229,7 @@ void bench_print_summary(const struct bench_ctx *b)
 		printf("UNSTABLE: %s: %s (compare does not gate it)\n", scenario_defs[i].name, lv);
 	}
 	if (bench_order_note(b->res, note, sizeof(note)))
-		print_wrapped("NOTE: ", note);
+		fprint_wrapped(stdout, "NOTE: ", note);
 }
 
 /* ---- JSON (schema ppbench/1, README.md "JSON result") --------------------- */

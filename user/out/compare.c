@@ -10,6 +10,7 @@
 #include "model/compare.h"
 #include "out/compare.h"
 #include "out/json.h"
+#include "out/report.h"
 #include "sys/log.h"
 
 /* Label column of the text table: what is left of 100 columns. */
@@ -80,7 +81,10 @@ static void print_context(FILE *f, const struct comparison *c, bool md)
 	if (c->nnotes)
 		fprintf(f, "%s", md ? "\nNotes:\n\n" : "notes:\n");
 	for (size_t i = 0; i < c->nnotes; i++)
-		fprintf(f, "%s%s\n", md ? "- " : "  ", c->notes[i]);
+		if (md)
+			fprintf(f, "- %s\n", c->notes[i]);
+		else
+			fprint_wrapped(f, "  ", c->notes[i]);
 }
 
 /* Sample sizes of the first row: what "±" and the test were computed over. */

@@ -2,6 +2,7 @@
 /* Output helpers shared by watch, recipe, bench and load. */
 #include <net/if.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include "model/counts.h"
@@ -58,6 +59,25 @@ void json_path(struct json *j, const char *key, const struct ppb_pool_counts *c,
 	json_u64(j, "elems", c->elems);
 	json_u64(j, "samples", c->samples);
 	json_obj_end(j);
+}
+
+void fprint_wrapped(FILE *f, const char *prefix, const char *text)
+{
+	int col = fprintf(f, "%s", prefix), indent = col;
+
+	text += strspn(text, " ");
+	while (*text) {
+		int w = strcspn(text, " ");
+
+		if (col > indent && col + 1 + w > 100)
+			col = fprintf(f, "\n%*s", indent, "") - 1;
+		else if (col > indent)
+			col += fprintf(f, " ");
+		col += fprintf(f, "%.*s", w, text);
+		text += w;
+		text += strspn(text, " ");
+	}
+	fprintf(f, "\n");
 }
 
 const char *fmt_count(uint64_t v, char *buf, size_t len)

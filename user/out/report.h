@@ -23,6 +23,11 @@ enum {
 void json_path(struct json *j, const char *key, const struct ppb_pool_counts *c, unsigned known);
 /* Which fields a backend could count for a pool with these PPB_POOL_F_* flags. */
 unsigned path_known(bool fentry, uint32_t pool_flags);
+/*
+ * PREFIX then TEXT, wrapped at spaces to 100 columns and continued under
+ * TEXT's first column; a word longer than a line (a path) stays whole.
+ */
+void fprint_wrapped(FILE *f, const char *prefix, const char *text);
 /* "1,234,567" */
 const char *fmt_count(uint64_t v, char *buf, size_t len);
 
