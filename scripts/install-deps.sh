@@ -15,8 +15,9 @@ test_pkgs=(jq procps util-linux iputils-ping librsvg2-bin groff-base man-db bsde
 # The kernel matrix: qemu (TCG), a static busybox for the guests, cpio + gzip
 # for the initramfs, xz/zstd for compressed modules, readelf (binutils) to
 # check that what goes into a guest is static, jq for the guests (copied in with
-# its libraries).
-kernel_pkgs=(qemu-system-x86 busybox-static cpio xz-utils zstd binutils jq)
+# its libraries), mmdebstrap for the chroot in which the upstream page_pool
+# benchmark module is built with its kernel's own compiler.
+kernel_pkgs=(qemu-system-x86 busybox-static cpio xz-utils zstd binutils jq mmdebstrap)
 
 want=("${build_pkgs[@]}")
 check_only=0

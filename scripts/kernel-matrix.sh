@@ -426,13 +426,16 @@ make_initrd() {
 	local tag=$1 nicmode=$2 kdir=$work/$1/kernel root=$work/$1/root t rel
 	rel=$(cat "$kdir/RELEASE")
 	rm -rf "$root"
-	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,dev,proc,sys,tmp,run,root,boot,modules,tests}
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,dev,proc,sys,tmp,run,root,boot,modules,upstream,tests}
 	install -m 0755 /bin/busybox "$root/bin/busybox"
 	install -m 0755 "$PPB_STATIC" "$root/bin/ppbench"
 	install -m 0755 "$UDP_SINK" "$root/bin/udp_sink"
 	install -m 0755 "$TOP/tests/guest/init" "$root/init"
 	install -m 0644 "$TOP"/tests/guest/*.sh "$root/tests/"
 	cp "$kdir"/modules/*.ko "$root/modules/" 2>/dev/null || true
+	# Not in /modules: init would insmod it, and loading it runs the benchmark.
+	cp "$work/$tag/upstream/bench_page_pool.ko" "$work/$tag/upstream/BUILT" \
+		"$work/$tag/upstream/WHY" "$root/upstream/" 2>/dev/null || true
 	# probe reads CONFIG_* from /boot/config-RELEASE (no /proc/config.gz here).
 	[ ! -f "$kdir/config" ] || cp "$kdir/config" "$root/boot/config-$rel"
 	for t in "${HOST_TOOLS[@]}"; do
@@ -464,6 +467,8 @@ make_initrd() {
 # ---- boot ------------------------------------------------------------------------
 # shellcheck source=scripts/guest-watch.sh
 . "$TOP/scripts/guest-watch.sh"
+# shellcheck source=scripts/upstream-module.sh
+. "$TOP/scripts/upstream-module.sh"
 
 # boot TAG NICMODE: run the guest; console in $work/TAG/console.log, qemu's
 # own messages in qemu.err, exit status in rc, wall time in secs, and in why
@@ -637,6 +642,17 @@ for k in $kernels; do
 	say "$tag: $(kernel_desc "$KCACHE/$key/kernel") ready ($(elapsed "$t0") s)"
 	mkdir -p "$work/$tag"
 	ln -s "$KCACHE/$key/kernel" "$work/$tag/kernel"
+	t0=$(date +%s.%N)
+	if why=$( (flock 9 && upstream_module "$key" "$(cat "$KCACHE/$key/kernel/RELEASE")" "$ver" \
+		"$suite" "$(debian_mirror)") 9>"$KCACHE/.lock"); then
+		ln -s "$KCACHE/$key/upstream" "$work/$tag/upstream"
+		[ ! -f "$work/$tag/upstream/BUILT" ] ||
+			say "$tag: bench_page_pool.ko $(cat "$work/$tag/upstream/BUILT") ($(elapsed "$t0") s)"
+	else
+		say "$tag: no bench_page_pool.ko: $why"
+		mkdir -p "$work/$tag/upstream"
+		echo "$why" >"$work/$tag/upstream/WHY"
+	fi
 	make_initrd "$tag" "$nicmode"
 	to_boot+=("$tag $nicmode")
 done

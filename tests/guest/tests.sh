@@ -287,6 +287,8 @@ test_observer_loads() {
 
 # The scenarios bench runs by default, in the order it runs and writes them.
 BENCH_SCENARIOS="ring ring-xcpu fast slow"
+# bench_short's result, kept for the rest of the boot
+BENCH_SHORT_JSON=/run/bench_short.json
 
 # sc_block FILE NAME: the lines of scenario NAME in a pretty-printed bench
 # JSON. Scenario keys sit at six spaces, nested ones deeper; a block runs to
@@ -399,6 +401,8 @@ test_bench_short() {
 	# The kselftest's grep (test_bench_page_pool.sh) finds one line per scenario that ran.
 	n=$(grep -cE 'Per elem: [0-9]+ cycles\(tsc\) [0-9.]+ ns' out.txt)
 	assert_eq "$n" $nok "time_bench lines"
+	# upstream_module_crosscheck sets the module's figures beside these
+	cp b.json "$BENCH_SHORT_JSON"
 }
 
 cpu1_online() {
@@ -437,4 +441,54 @@ test_bench_one_cpu_skips_xcpu() {
 	*) fail "ring-xcpu reason does not name the missing second CPU: '$why'" ;;
 	esac
 	wait_until 5 grep -qx 1 $f || fail "CPU 1 did not come back online"
+}
+
+# The upstream module's figures beside ppbench's path figures, same boot:
+# bench_page_pool.ko (built by the host from this kernel's linux-source and
+# linux-headers packages, in /upstream, not /modules: loading it runs it)
+# times 01 fast (alloc + page_pool_recycle_direct), 02 ptr_ring and 03 slow in
+# a kernel loop; ppbench times the same page_pool calls with fentry under real
+# XDP traffic. Emulated timings are meaningless, but both run on this emulated
+# CPU: their ratio is the check, printed, not asserted.
+test_upstream_module_crosscheck() {
+	[ -f /upstream/WHY ] && skip "no upstream bench_page_pool.ko: $(cat /upstream/WHY)"
+	ko=/upstream/bench_page_pool.ko
+	[ -f $ko ] || fail "neither $ko nor the reason it is missing (/upstream/WHY)"
+	note "module $(cat /upstream/BUILT)"
+	# bench_short's run of this boot, or one of its own when run alone
+	if [ -f "$BENCH_SHORT_JSON" ]; then
+		cp "$BENCH_SHORT_JSON" b.json
+	else
+		"$PPBENCH" bench --scenario fast,ring,slow --loops 5000 --repeat 2 --json b.json \
+			>out.txt 2>&1
+		rc=$?
+		[ $rc -eq 0 ] || { cat out.txt; fail "bench exited $rc"; }
+	fi
+	[ -d /sys/module/bench_page_pool ] && rmmod bench_page_pool
+	start=$(dmesg | wc -l)
+	# bits 1-3 of run_flags: no-softirq-page_pool01, 02 and 03 (no baseline loops)
+	insmod $ko loops=200000 run_flags=14 2>err.txt || fail "insmod $ko: $(cat err.txt)"
+	dmesg | tail -n +$((start + 1)) >mod.txt
+	rmmod bench_page_pool || fail "rmmod bench_page_pool failed"
+	cat mod.txt
+	for pair in fast:01 ring:02 slow:03; do
+		s=${pair%:*}
+		n=${pair#*:}
+		m=$(sed -n "s/.*bench_page_pool: Type:no-softirq-page_pool$n Per elem: \([0-9]*\) cycles(tsc).*/\1/p" mod.txt |
+			tail -n 1)
+		is_number "$m" || fail "no 'Type:no-softirq-page_pool$n Per elem:' line from the module"
+		sc_block b.json "$s" >"$s.json"
+		assert_eq "$(json_get "$s.json" status)" ok "$s status"
+		v=$(path_cost "$s.json" value)
+		if ! is_number "$v"; then
+			note "$s: ppbench path n/a ($(path_cost "$s.json" method)) | module page_pool$n $m cycles"
+			continue
+		fi
+		note "$(awk -v s="$s" -v v="$v" -v n="$n" -v m="$m" -v r="$(json_get "$s.json" recipe | cut -d';' -f1)" 'BEGIN {
+			ratio = "n/a (module 0)"
+			if (m > 0)
+				ratio = sprintf("%.2f", v / m)
+			printf "%-4s ppbench path %8.1f cycles (fentry, %s) | module page_pool%s %6d cycles | ratio %s\n",
+				s, v, r, n, m, ratio }')"
+	done
 }
