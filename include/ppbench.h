@@ -15,7 +15,8 @@
 /* All our BPF program names start with this, so leak checks can find them. */
 #define PPB_PROG_PREFIX "ppb_"
 
-#define PPB_MAX_POOLS 65536 /* test-run pools come and go by the thousand */
+#define PPB_MAX_POOLS 65536  /* live pools: destroyed ones are folded into retired rows */
+#define PPB_MAX_RETIRED 1024 /* retired rows: one per kind, device and network namespace */
 #define PPB_MAX_CPUS 1024
 
 /* ---- page_pool observer ------------------------------------------------ */
@@ -118,6 +119,37 @@ struct ppb_pool_counts {
 	__u64 ret_cache_ns, ret_ring_ns, ret_release_ns;
 };
 
+/*
+ * A destroyed pool leaves pool_info and pool_counts when its last page is
+ * back (page_pool_release with nothing in flight): its counts are added to
+ * the retired row of its kind, device and namespace (maps retired_info,
+ * retired_counts), so the maps hold the live pools plus a row per device.
+ */
+struct ppb_retired_key {
+	__u32 kind;	 /* enum ppb_pool_kind */
+	__s32 ifindex;	 /* device, 0 if none */
+	__u32 netns_ino; /* its network namespace */
+	__u32 pad;
+};
+
+struct ppb_retired {
+	__u64 pools; /* pools folded into this row */
+	__u32 flags; /* union of their PPB_POOL_F_* */
+	__u32 pad;
+};
+
+/*
+ * Pools that found pool_info full (per-CPU array untracked, index 0): their
+ * pages are not counted anywhere. Events of one pool come in runs on one CPU,
+ * so a pool counts once per run (last_ptr); events counts every miss.
+ */
+struct ppb_untracked {
+	__u64 pools;
+	__u64 events;
+	__u64 last_ptr;
+	__u64 pad;
+};
+
 /* Observer configuration, set by user space before load (rodata). */
 struct ppb_obs_config {
 	__u32 fentry;  /* fentry backend active: no sampling needed */
@@ -183,6 +215,9 @@ _Static_assert(sizeof(struct ppb_pool_key) % 8 == 0, "struct ppb_pool_key");
 _Static_assert(sizeof(struct ppb_pool_state) % 8 == 0, "struct ppb_pool_state");
 _Static_assert(sizeof(struct ppb_pool_info) % 8 == 0, "struct ppb_pool_info");
 _Static_assert(sizeof(struct ppb_pool_counts) % 8 == 0, "struct ppb_pool_counts");
+_Static_assert(sizeof(struct ppb_retired_key) % 8 == 0, "struct ppb_retired_key");
+_Static_assert(sizeof(struct ppb_retired) % 8 == 0, "struct ppb_retired");
+_Static_assert(sizeof(struct ppb_untracked) % 8 == 0, "struct ppb_untracked");
 _Static_assert(sizeof(struct ppb_obs_config) % 8 == 0, "struct ppb_obs_config");
 _Static_assert(sizeof(struct ppb_obs_ctl) % 8 == 0, "struct ppb_obs_ctl");
 _Static_assert(sizeof(struct ppb_xdp_stats) % 8 == 0, "struct ppb_xdp_stats");

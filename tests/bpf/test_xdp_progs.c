@@ -286,13 +286,10 @@ static bool proof_run(struct fixture *f, uint32_t batch, uint32_t repeat, struct
 					   NULL),
 			     "live-frames BPF_PROG_RUN");
 	if (ok) {
-		obs_wait_test_run_settled(f->obs);
-		ok = ASSERT_OK(obs_flush(f->obs), "obs_flush") &&
+		ok = ASSERT_OK(obs_wait_test_run_settled(f->obs, 3.0), "test-run pool freed") &&
+		     ASSERT_OK(obs_flush(f->obs), "obs_flush") &&
 		     ASSERT_OK(obs_snapshot(f->obs, &s1), "snapshot after") &&
 		     ASSERT_OK(obs_delta(&s0, &s1, d), "obs_delta");
-		/* the next run's snapshots need not carry this pool */
-		if (ok)
-			obs_forget_dead(f->obs, &s1);
 	}
 	xdpo_begin_run(f->x, false, PPB_ROLE_ACTION);
 	obs_set_elems_active(f->obs, false);
@@ -380,7 +377,8 @@ static void check_pool_counts(const struct proof_case *pc, const struct pool_sna
 	ASSERT_EQ(c->slow_pages - c->ret_release - c->rel_teardown, 0,
 		  "pages taken minus pages released");
 	ASSERT_TRUE(p->info.flags & PPB_POOL_F_DYING, "pool destroyed");
-	ASSERT_EQ(p->info.final_inflight, 0, "nothing in flight at destroy");
+	ASSERT_TRUE(p->retired, "freed: it left the map for its retired row");
+	ASSERT_EQ(p->folded, 1, "one pool retired in the run");
 }
 
 void test_proof_lf_drop_pool_counts(void)
@@ -411,5 +409,93 @@ void test_proof_lf_drop_pool_counts(void)
 			ASSERT_EQ(r.all.packets, total, "packets of the proof runs");
 	}
 out:
+	fixture_close(&f);
+}
+
+/* Test-run pools in the maps, live (not yet freed) and retired. */
+static void test_run_rows(const struct obs_snapshot *s, int *live, int *retired)
+{
+	*live = *retired = 0;
+	for (int i = 0; i < s->nr_pools; i++) {
+		const struct pool_snap *p = &s->pools[i];
+
+		if (p->info.kind != PPB_POOL_TEST_RUN)
+			continue;
+		if (p->retired)
+			*retired += p->folded;
+		else
+			(*live)++;
+	}
+}
+
+/*
+ * Every live-frames syscall creates and destroys a pool: each leaves the map
+ * when it is freed, and its counts go to the retired row, whole.
+ */
+void test_observer_retires_freed_pools(void)
+{
+	struct xdpo_opts o = { .action = PPB_ACT_DROP };
+	struct obs_snapshot s0 = {}, s1 = {}, d = {};
+	int live, retired, runs = 50;
+	struct fixture f;
+
+	if (!can_run(true) || !fixture_open(&f, o, true))
+		goto out;
+	if (!ASSERT_OK(obs_start(f.obs), "obs_start") ||
+	    !ASSERT_OK(obs_snapshot(f.obs, &s0), "snapshot before"))
+		goto out;
+	for (int i = 0; i < runs; i++)
+		if (!ASSERT_OK(
+			    xdpo_live_run(f.x, "ppb_xdp_act", 0, 64, 640, f.pkt, FRAME_LEN, NULL),
+			    "live-frames BPF_PROG_RUN"))
+			goto out;
+	if (!ASSERT_OK(obs_wait_test_run_settled(f.obs, 3.0), "pools freed") ||
+	    !ASSERT_OK(obs_snapshot(f.obs, &s1), "snapshot after") ||
+	    !ASSERT_OK(obs_delta(&s0, &s1, &d), "delta"))
+		goto out;
+	test_run_rows(&s1, &live, &retired);
+	ASSERT_EQ(live, 0, "test-run pools left in the map");
+	test_run_rows(&d, &live, &retired);
+	ASSERT_EQ(retired, runs, "pools retired in the runs");
+	for (int i = 0; i < d.nr_pools; i++)
+		if (d.pools[i].retired && d.pools[i].info.kind == PPB_POOL_TEST_RUN)
+			ASSERT_EQ(d.pools[i].total.slow_pages, 64ull * runs,
+				  "their pages from the page allocator, summed");
+	ASSERT_EQ(d.untracked_pools, 0, "untracked pools");
+out:
+	obs_snapshot_free(&s0);
+	obs_snapshot_free(&s1);
+	obs_snapshot_free(&d);
+	fixture_close(&f);
+}
+
+/* A full map is counted: with room for one pool, held by a record of ours,
+ * the test-run pool of a syscall is untracked, once. */
+void test_observer_counts_untracked_pools(void)
+{
+	struct xdpo_opts o = { .action = PPB_ACT_DROP };
+	struct ppb_pool_key key = { .ptr = 1 };
+	struct ppb_pool_info info = {};
+	struct obs_snapshot s = {};
+	struct fixture f;
+
+	if (!can_run(true))
+		return;
+	setenv("PPBENCH_TEST_MAX_POOLS", "1", 1);
+	if (!fixture_open(&f, o, true))
+		goto out;
+	if (!ASSERT_OK(bpf_map_update_elem(obs_pool_info_fd(f.obs), &key, &info, BPF_NOEXIST),
+		       "fill the map") ||
+	    !ASSERT_OK(obs_start(f.obs), "obs_start") ||
+	    !ASSERT_OK(xdpo_live_run(f.x, "ppb_xdp_act", 0, 64, 640, f.pkt, FRAME_LEN, NULL),
+		       "live-frames BPF_PROG_RUN") ||
+	    !ASSERT_OK(obs_snapshot(f.obs, &s), "snapshot"))
+		goto out;
+	ASSERT_EQ(s.capacity, 1, "the map's room");
+	ASSERT_EQ(s.untracked_pools, 1, "the syscall's pool, once");
+	ASSERT_TRUE(s.untracked_events >= 2, "its events, each");
+out:
+	unsetenv("PPBENCH_TEST_MAX_POOLS");
+	obs_snapshot_free(&s);
 	fixture_close(&f);
 }

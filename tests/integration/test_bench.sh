@@ -320,8 +320,10 @@ test_bench_fresh_pools_each_setup() {
 	kill -INT $pid
 	wait $pid
 	assert_match "$(jq_get "$j" '.scenarios[0].recipe')" '^veth-tx;' "slow's veth recipe"
-	# the proof run's instance and one per setup, each with its own pools
-	n=$(jq -s '[.[] | .pools[]? | select(.kind == "veth") | .id] | unique | length' "$w")
+	# the proof run's instance and one per setup, each with its own pools:
+	# destroyed, they are counted in the summary's retired rows
+	n=$(jq -s '[.[] | select(.type == "summary") | .pools[] | select(.kind == "veth") |
+		(if .retired then .pools else 1 end)] | add' "$w")
 	[ "$n" -ge 4 ] || fail "$n veth pool ids seen for a proof run and 3 setups (want >= 4)"
 }
 
@@ -343,4 +345,42 @@ test_bench_upstream_names() {
 		"JSON time_bench_type"
 	expect_exit 0 "$PPBENCH" compare --bpp "$j" "$j"
 	assert_match "$LAST_OUT" '^\| ptr_ring \| +[0-9]+ \| +[0-9]+ \| +0\.0% \|' "compare --bpp"
+}
+
+# Wait until the run lock names PID (the holder writes it once it has the lock).
+wait_lock_holder() { # pid seconds
+	local i f
+	f=$(lock_file)
+	for ((i = 0; i < $2 * 10; i++)); do
+		[ "$(cut -d' ' -f1 "$f" 2>/dev/null)" = "$1" ] && return 0
+		sleep 0.1
+	done
+	fail "PID $1 did not take the run lock $f within $2 s"
+}
+
+lock_file() {
+	if [ -w /run ]; then echo /run/ppbench.lock; else echo /tmp/ppbench.lock; fi
+}
+
+# One bench at a time: a second one refuses at once naming the first's PID;
+# after a SIGKILL of the first, the kernel has dropped the lock; --wait queues.
+test_bench_one_at_a_time() {
+	local first=$TMPD/first.out queued=$TMPD/queued.out t0 pid qpid
+	"$PPBENCH" bench --scenario ring --repeat 50 --loops 2000000 --quiet >"$first" 2>&1 &
+	pid=$!
+	wait_lock_holder $pid 10
+	t0=$(date +%s)
+	expect_exit 1 "$PPBENCH" bench --scenario ring --repeat 1
+	assert_le $(($(date +%s) - t0)) 5 "seconds the second bench took to refuse"
+	expect_one_line_error "another ppbench is measuring \\(PID $pid, bench\\).*--wait"
+	expect_exit 1 "$PPBENCH" recipe lf-drop
+	expect_one_line_error "PID $pid"
+	"$PPBENCH" recipe lf-drop --runs 2 --wait >"$queued" 2>&1 &
+	qpid=$!
+	wait_for_output "$queued" "waiting for ppbench PID $pid" 5
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	wait $qpid || fail "the queued recipe exited $?"
+	assert_match "$queued" '^recipe lf-drop: ' "the queued recipe ran once the first was gone"
+	expect_exit 0 "$PPBENCH" bench --scenario ring --repeat 1 --loops 20000 --quiet
 }

@@ -67,3 +67,26 @@ test_watch_bad_input() {
 	expect_exit 2 "$PPBENCH" watch --json /nonexistent-dir/w.json
 	expect_one_line_error "cannot write"
 }
+
+# Destroyed pools leave the observer's map as soon as their last page is back:
+# 20 000 test-run pools come and go, the map holds the live ones and a row per
+# kind and device, and nothing goes uncounted.
+test_watch_map_bounded() {
+	local j=$TMPD/w.json out=$TMPD/w.txt n=20000
+	"$PPBENCH" watch --interval 0.25 --json "$j" >"$out" 2>&1 &
+	local pid=$!
+	wait_for_output "$out" '^time ' 5
+	"$PPBENCH" recipe lf-drop --runs $n --repeat 1 >/dev/null || fail "recipe failed"
+	kill -INT $pid
+	wait $pid || fail "watch exited $?"
+	local most
+	most=$(jq -s '[.[] | .map.live_pools] | max' "$j")
+	assert_le "$most" 8 "live pools in the map at any interval"
+	most=$(jq -s '[.[] | .map.rows] | max' "$j")
+	assert_le "$most" 16 "rows in the map at any interval (live and retired)"
+	assert_eq "$(jq -s '[.[] | .untracked.pools] | add' "$j")" 0 "untracked pools"
+	local gone
+	gone=$(jq -s '[.[] | select(.type == "summary") | .pools[] |
+		select(.kind == "test-run" and .retired) | .pools] | add' "$j")
+	assert_ge "$gone" $n "test-run pools retired (the recipe's runs and its calibration)"
+}

@@ -204,6 +204,7 @@ static int prove(struct sc_env *e, struct recipe_ctx *rc, const struct candidate
 		proof_eval(r->id, &k.total, res.elems, remote_elems(&res, rcpu),
 			   rcpu >= 0 ? &k.percpu[rcpu] : NULL, fentry, r->known & KNOWN_CACHE,
 			   r->known & KNOWN_RING, &r->proof);
+		proof_set_untracked(&r->proof, res.counts.untracked_pools);
 		free(k.percpu);
 	}
 	recipe_result_free(&res);
@@ -631,7 +632,13 @@ static int choose(struct sc_env *e, struct sc_result *r, struct recipe_ctx **rcp
 			continue;
 		n += snprintf(r->reason + n, sizeof(r->reason) - n, "%s%s %.0f%%", n ? ", " : "",
 			      recipes[c->recipe].name, 100 * r->proof.purity);
-		if (r->proof.partial || r->proof.purity >= PURITY_MIN) {
+		if (r->proof.untracked)
+			n += snprintf(r->reason + n, sizeof(r->reason) - n,
+				      " (%llu pools untracked)",
+				      (unsigned long long)r->proof.untracked);
+		if (r->proof.untracked)
+			r->tried_untracked = true;
+		if (r->proof.partial ? !r->proof.untracked : proof_pure(&r->proof, PURITY_MIN)) {
 			recipe_teardown(best_rc);
 			r->cand = c;
 			return 0;

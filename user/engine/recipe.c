@@ -526,8 +526,8 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 	memset(res, 0, sizeof(*res));
 	proof = proof && c->obs;
 	res->proof = proof;
-	if (proof &&
-	    (obs_start(c->obs) || obs_set_elems_active(c->obs, true) || obs_snapshot(c->obs, &s0)))
+	if (proof && (obs_clear_retired(c->obs) || obs_start(c->obs) ||
+		      obs_set_elems_active(c->obs, true) || obs_snapshot(c->obs, &s0)))
 		return -EIO;
 	xdpo_begin_run(c->x, proof, recipes[c->id].elems_role);
 	err = read_roles(c, before);
@@ -539,8 +539,10 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 	t0 = now_ns();
 	err = err ?: drive(c, res);
 	res->wall_ns = now_ns() - t0;
+	/* Destroy may be deferred to a worker: its returns belong to this run. A
+	 * pool that is not freed in time is named, and the run goes on. */
 	if (proof && !err) {
-		obs_wait_test_run_settled(c->obs);
+		obs_wait_test_run_settled(c->obs, 3.0);
 		obs_flush(c->obs);
 	}
 	err = err ?: read_roles(c, after);
@@ -552,8 +554,6 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 			err = obs_delta(&s0, &s1, &res->counts);
 		obs_set_elems_active(c->obs, false);
 		obs_stop(c->obs);
-		if (!err)
-			obs_forget_dead(c->obs, &s1);
 		obs_snapshot_free(&s0);
 		obs_snapshot_free(&s1);
 	}
@@ -583,7 +583,7 @@ int recipe_counts_by_kind(const struct recipe_result *res, int kind, int nr_cpus
 			continue;
 		if (counts_zero(&p->total))
 			continue;
-		out->pools++;
+		out->pools += p->folded ? p->folded : 1;
 		out->flags |= p->info.flags;
 		counts_add(&out->total, &p->total);
 		for (int c = 0; c < nr_cpus && c < res->counts.nr_cpus; c++)

@@ -23,6 +23,8 @@ struct observer {
 	char fentry_reason[128];
 	char not_counted[256];
 	int nr_cpus;
+	int capacity;		       /* pool_info's max_entries */
+	struct bpf_link *release_link; /* ppb_tp_pool_release, attached while open */
 	bool attached;
 };
 
@@ -132,6 +134,29 @@ static void setup_config(struct observer *o, bool fentry)
 	c->nr_cpus = o->nr_cpus;
 }
 
+/*
+ * Room for live pools. PPBENCH_TEST_MAX_POOLS makes it small, so that the
+ * tests can fill it: the untracked count must then say so.
+ */
+static int parse_capacity(struct observer *o)
+{
+	const char *env = getenv("PPBENCH_TEST_MAX_POOLS");
+	unsigned long n = PPB_MAX_POOLS;
+	char *end;
+
+	if (env && *env) {
+		errno = 0;
+		n = strtoul(env, &end, 10);
+		if (errno || *end || !n || n > PPB_MAX_POOLS) {
+			pr_err("PPBENCH_TEST_MAX_POOLS '%s' is not a number from 1 to %d\n", env,
+			       PPB_MAX_POOLS);
+			return -EINVAL;
+		}
+	}
+	o->capacity = n;
+	return 0;
+}
+
 static int load(struct observer *o, bool fentry)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = ppb_btf_custom_path());
@@ -143,12 +168,31 @@ static int load(struct observer *o, bool fentry)
 	setup_fentry(o->skel, fentry);
 	setup_tracepoints(o);
 	setup_config(o, fentry);
-	err = observer_bpf__load(o->skel);
+	err = bpf_map__set_max_entries(o->skel->maps.pool_info, o->capacity)
+		      ?: bpf_map__set_max_entries(o->skel->maps.pool_counts, o->capacity)
+		      ?: observer_bpf__load(o->skel);
 	if (err) {
 		observer_bpf__destroy(o->skel);
 		o->skel = NULL;
 	}
 	return err;
+}
+
+/* The pool-lifetime program stays attached from open to close (see
+ * ppb_tp_pool_release): obs_stop() leaves it, observer_bpf__attach() skips it. */
+static int attach_release(struct observer *o)
+{
+	struct bpf_program *p = o->skel->progs.ppb_tp_pool_release;
+
+	bpf_program__set_autoattach(p, false);
+	if (!bpf_program__autoload(p))
+		return 0;
+	o->release_link = bpf_program__attach(p);
+	if (!o->release_link) {
+		pr_err("cannot attach the page_pool observer: %s\n", strerror(errno));
+		return -errno;
+	}
+	return 0;
 }
 
 int obs_open(struct observer **out, const struct obs_opts *opts)
@@ -160,8 +204,8 @@ int obs_open(struct observer **out, const struct obs_opts *opts)
 	if (!o)
 		return -ENOMEM;
 	o->nr_cpus = nr_possible_cpus();
-	if (o->nr_cpus < 0) {
-		err = o->nr_cpus;
+	err = o->nr_cpus < 0 ? o->nr_cpus : parse_capacity(o);
+	if (err) {
 		free(o);
 		return err;
 	}
@@ -193,6 +237,11 @@ int obs_open(struct observer **out, const struct obs_opts *opts)
 	}
 	o->backend = OBS_TRACEPOINT;
 done:
+	err = attach_release(o);
+	if (err) {
+		obs_close(o);
+		return err;
+	}
 	pr_debug("observer: %s backend%s%s\n", obs_backend_name(o), o->fentry_reason[0] ? ", " : "",
 		 o->fentry_reason);
 	*out = o;
@@ -259,6 +308,7 @@ void obs_close(struct observer *o)
 	if (!o)
 		return;
 	obs_stop(o);
+	bpf_link__destroy(o->release_link);
 	observer_bpf__destroy(o->skel);
 	free(o);
 }
@@ -303,6 +353,11 @@ int obs_ctl_fd(const struct observer *o)
 	return bpf_map__fd(o->skel->maps.obs_ctl);
 }
 
+int obs_untracked_fd(const struct observer *o)
+{
+	return bpf_map__fd(o->skel->maps.untracked);
+}
+
 int obs_set_elems_active(struct observer *o, bool on)
 {
 	__u32 zero = 0;
@@ -328,67 +383,230 @@ uint64_t obs_fentry_missed(const struct observer *o)
  * Tracepoint backend: returns after destroy began are not classified. For a
  * pool that is gone and whose allocations we counted, every allocation was
  * returned, so what is missing was returned late: say how many, in total.
+ * (Retired rows had this done in BPF, pool by pool.)
  */
 static void settle_unclassified(struct pool_snap *p, bool fentry)
 {
 	uint64_t rets = counts_returns(&p->total);
 
-	if (fentry || !(p->info.flags & PPB_POOL_F_DYING) || p->info.final_inflight > 0 ||
-	    !(p->info.flags & PPB_POOL_F_ELEMS) || (p->info.flags & PPB_POOL_F_TINY_RING))
+	if (fentry || p->retired || !(p->info.flags & PPB_POOL_F_DYING) ||
+	    p->info.final_inflight > 0 || !(p->info.flags & PPB_POOL_F_ELEMS) ||
+	    (p->info.flags & PPB_POOL_F_TINY_RING))
 		return;
 	if (p->total.elems > rets)
 		p->total.unclassified = p->total.elems - rets;
 }
 
-static int snap_one(struct observer *o, struct pool_snap *p, const struct ppb_pool_key *key)
-{
-	int ifd = obs_pool_info_fd(o), cfd = obs_pool_counts_fd(o);
+/*
+ * A whole hash map in batches (BPF_MAP_LOOKUP_BATCH): a few system calls
+ * instead of two per entry. Per-CPU values come as nr_cpus slots of 8-byte
+ * aligned size, which our value structs already are.
+ */
+struct batch_buf {
+	void *keys, *vals;
+	int n;
+};
 
-	p->key = *key;
-	if (bpf_map_lookup_elem(ifd, key, &p->info))
-		return -ENOENT;
-	p->percpu = calloc(o->nr_cpus, sizeof(*p->percpu));
-	if (!p->percpu)
+static int read_batch(int fd, size_t ksz, size_t vsz, struct batch_buf *b)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u64 in[2] = {}, out[2] = {}; /* hash maps: a bucket index */
+	__u32 chunk = 256, count;
+	int cap = 0, err = 0;
+	bool first = true;
+
+	memset(b, 0, sizeof(*b));
+	for (;;) {
+		if (b->n + (int)chunk > cap) {
+			void *k, *v;
+
+			cap = 2 * (b->n + chunk);
+			k = realloc(b->keys, cap * ksz);
+			v = k ? realloc(b->vals, cap * vsz) : NULL;
+			if (k)
+				b->keys = k;
+			if (!v)
+				return -ENOMEM;
+			b->vals = v;
+		}
+		count = chunk;
+		err = bpf_map_lookup_batch(fd, first ? NULL : in, out, (char *)b->keys + b->n * ksz,
+					   (char *)b->vals + b->n * vsz, &count, &opts);
+		if (err && errno == ENOSPC) { /* one bucket holds more than chunk */
+			chunk *= 2;
+			continue;
+		}
+		b->n += count;
+		if (err)
+			return errno == ENOENT ? 0 : -errno;
+		memcpy(in, out, sizeof(in));
+		first = false;
+		chunk = chunk < 8192 ? chunk * 2 : chunk;
+	}
+}
+
+static void batch_free(struct batch_buf *b)
+{
+	free(b->keys);
+	free(b->vals);
+}
+
+/* Index of key in the sorted keys of b, or -1. */
+static int batch_find(const struct batch_buf *b, const int *order, const void *key, size_t ksz)
+{
+	int lo = 0, hi = b->n - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		int c = memcmp((char *)b->keys + order[mid] * ksz, key, ksz);
+
+		if (!c)
+			return order[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+static const struct batch_buf *sort_base;
+static size_t sort_ksz;
+
+static int order_cmp(const void *a, const void *b)
+{
+	return memcmp((char *)sort_base->keys + *(const int *)a * sort_ksz,
+		      (char *)sort_base->keys + *(const int *)b * sort_ksz, sort_ksz);
+}
+
+static int *sorted_order(const struct batch_buf *b, size_t ksz)
+{
+	int *order = malloc((b->n ? b->n : 1) * sizeof(*order));
+
+	if (!order)
+		return NULL;
+	for (int i = 0; i < b->n; i++)
+		order[i] = i;
+	sort_base = b;
+	sort_ksz = ksz;
+	qsort(order, b->n, sizeof(*order), order_cmp);
+	return order;
+}
+
+/* Copy n records (info, then the per-CPU counts found for its key) into s. */
+static int snap_add(struct obs_snapshot *s, const struct batch_buf *info, size_t isz,
+		    const struct batch_buf *counts, void (*fill)(struct pool_snap *, const void *))
+{
+	size_t csz = s->nr_cpus * sizeof(struct ppb_pool_counts);
+	int *order, cap = s->nr_pools + info->n;
+	struct pool_snap *np;
+
+	np = realloc(s->pools, (cap ? cap : 1) * sizeof(*np));
+	if (!np)
 		return -ENOMEM;
-	/* A pool may have a record but no counts yet. */
-	if (!bpf_map_lookup_elem(cfd, key, p->percpu))
-		for (int c = 0; c < o->nr_cpus; c++)
-			counts_add(&p->total, &p->percpu[c]);
-	settle_unclassified(p, o->backend == OBS_FENTRY);
+	s->pools = np;
+	order = sorted_order(counts, sizeof(struct ppb_pool_key));
+	if (!order)
+		return -ENOMEM;
+	for (int i = 0; i < info->n; i++) {
+		struct pool_snap *p = &s->pools[s->nr_pools];
+		const void *key = (char *)info->keys + i * sizeof(struct ppb_pool_key);
+		int c = batch_find(counts, order, key, sizeof(struct ppb_pool_key));
+
+		memset(p, 0, sizeof(*p));
+		memcpy(&p->key, key, sizeof(p->key));
+		fill(p, (char *)info->vals + i * isz);
+		p->percpu = calloc(s->nr_cpus, sizeof(*p->percpu));
+		if (!p->percpu) {
+			free(order);
+			return -ENOMEM;
+		}
+		/* A pool may have a record but no counts yet. */
+		if (c >= 0)
+			memcpy(p->percpu, (char *)counts->vals + c * csz, csz);
+		for (int cpu = 0; cpu < s->nr_cpus; cpu++)
+			counts_add(&p->total, &p->percpu[cpu]);
+		settle_unclassified(p, s->fentry);
+		s->nr_pools++;
+	}
+	free(order);
 	return 0;
+}
+
+static void fill_live(struct pool_snap *p, const void *v)
+{
+	memcpy(&p->info, v, sizeof(p->info));
+}
+
+/* A retired row as a pool row: found again by its key in the next snapshot. */
+static void fill_retired(struct pool_snap *p, const void *v)
+{
+	const struct ppb_retired *r = v;
+	struct ppb_retired_key rk;
+
+	memcpy(&rk, &p->key, sizeof(rk));
+	p->key.ptr = (uint64_t)rk.netns_ino << 32 | (uint32_t)rk.ifindex;
+	p->key.id = rk.kind;
+	p->key.pad = 1;
+	p->retired = true;
+	p->folded = r->pools;
+	p->info.kind = rk.kind;
+	p->info.ifindex = rk.ifindex;
+	p->info.netns_ino = rk.netns_ino;
+	p->info.flags = r->flags;
+	p->info.cpuid = -1;
+}
+
+static int read_pair(struct obs_snapshot *s, int ifd, size_t isz, int cfd,
+		     void (*fill)(struct pool_snap *, const void *))
+{
+	struct batch_buf info, counts;
+	int err;
+
+	_Static_assert(sizeof(struct ppb_retired_key) == sizeof(struct ppb_pool_key),
+		       "retired rows share the pool rows' key layout");
+	err = read_batch(ifd, sizeof(struct ppb_pool_key), isz, &info);
+	err = err
+		      ?: read_batch(cfd, sizeof(struct ppb_pool_key),
+				    s->nr_cpus * sizeof(struct ppb_pool_counts), &counts);
+	err = err ?: snap_add(s, &info, isz, &counts, fill);
+	batch_free(&info);
+	batch_free(&counts);
+	return err;
+}
+
+static void read_untracked(struct observer *o, struct obs_snapshot *s)
+{
+	struct ppb_untracked u[o->nr_cpus];
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(obs_untracked_fd(o), &zero, u))
+		return;
+	for (int c = 0; c < o->nr_cpus; c++) {
+		s->untracked_pools += u[c].pools;
+		s->untracked_events += u[c].events;
+	}
 }
 
 int obs_snapshot(struct observer *o, struct obs_snapshot *s)
 {
-	struct ppb_pool_key key, next, *prev = NULL;
-	int ifd = obs_pool_info_fd(o), cap = 64, err;
+	int err;
 
 	memset(s, 0, sizeof(*s));
 	s->nr_cpus = o->nr_cpus;
 	s->fentry = o->backend == OBS_FENTRY;
+	s->capacity = o->capacity;
 	s->ts_ns = now_ns();
-	s->pools = calloc(cap, sizeof(*s->pools));
-	if (!s->pools)
-		return -ENOMEM;
-	while (!bpf_map_get_next_key(ifd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (s->nr_pools == cap) {
-			struct pool_snap *np = realloc(s->pools, 2 * cap * sizeof(*np));
-
-			if (!np)
-				return -ENOMEM;
-			memset(np + cap, 0, cap * sizeof(*np));
-			s->pools = np;
-			cap *= 2;
-		}
-		err = snap_one(o, &s->pools[s->nr_pools], &key);
-		if (err == -ENOMEM)
-			return err;
-		if (!err)
-			s->nr_pools++;
-	}
-	return 0;
+	read_untracked(o, s);
+	err = read_pair(s, obs_pool_info_fd(o), sizeof(struct ppb_pool_info), obs_pool_counts_fd(o),
+			fill_live);
+	err = err
+		      ?: read_pair(s, bpf_map__fd(o->skel->maps.retired_info),
+				   sizeof(struct ppb_retired),
+				   bpf_map__fd(o->skel->maps.retired_counts), fill_retired);
+	if (err)
+		obs_snapshot_free(s);
+	return err;
 }
 
 void obs_snapshot_free(struct obs_snapshot *s)
@@ -399,34 +617,132 @@ void obs_snapshot_free(struct obs_snapshot *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void obs_wait_test_run_settled(struct observer *o)
+int obs_live_pools(const struct obs_snapshot *s)
 {
-	struct obs_snapshot s;
-	bool busy = true;
+	int n = 0;
 
-	for (int i = 0; i < 300 && busy; i++) {
-		if (obs_snapshot(o, &s))
-			return;
-		busy = false;
-		for (int p = 0; p < s.nr_pools; p++) {
-			const struct ppb_pool_info *pi = &s.pools[p].info;
+	for (int i = 0; i < s->nr_pools; i++)
+		n += !s->pools[i].retired && !s->pools[i].folded;
+	return n;
+}
 
-			if (pi->kind == PPB_POOL_TEST_RUN &&
-			    (!(pi->flags & PPB_POOL_F_DYING) || pi->final_inflight > 0))
-				busy = true;
-		}
-		obs_snapshot_free(&s);
-		if (busy)
-			usleep(10000);
+/* Test-run pools of our own recipe (our XDP programs counted their
+ * allocations) that are not gone yet; the first of them in *first. */
+static int test_run_busy(const struct obs_snapshot *s, const struct pool_snap **first)
+{
+	int n = 0;
+
+	for (int p = 0; p < s->nr_pools; p++) {
+		const struct pool_snap *ps = &s->pools[p];
+		const struct ppb_pool_info *pi = &ps->info;
+
+		if (ps->retired || pi->kind != PPB_POOL_TEST_RUN || !(pi->flags & PPB_POOL_F_ELEMS))
+			continue;
+		if ((pi->flags & PPB_POOL_F_DYING) && pi->final_inflight <= 0)
+			continue;
+		if (!n++)
+			*first = ps;
 	}
+	return n;
+}
+
+int obs_wait_test_run_settled(struct observer *o, double max_s)
+{
+	uint64_t deadline = now_ns() + (uint64_t)(max_s * 1e9);
+	const struct pool_snap *p = NULL;
+	struct obs_snapshot s;
+	int n;
+
+	for (;;) {
+		if (obs_snapshot(o, &s))
+			return -ENOMEM;
+		n = test_run_busy(&s, &p);
+		if (!n) {
+			obs_snapshot_free(&s);
+			return 0;
+		}
+		if (now_ns() >= deadline)
+			break;
+		obs_snapshot_free(&s);
+		usleep(10000);
+	}
+	if (p->info.flags & PPB_POOL_F_DYING)
+		pr_warn("waited %.1f s for test-run pool %u to be freed: %d of its pages are still "
+			"in flight%s; its late returns are not counted\n",
+			max_s, p->info.id, p->info.final_inflight,
+			n > 1 ? " (and more pools)" : "");
+	else
+		pr_warn("waited %.1f s for test-run pool %u to be destroyed: it still holds %u "
+			"pages "
+			"(%u in its cache, %u in its ring)%s; its returns may be missing\n",
+			max_s, p->info.id, p->info.last.hold - p->info.last.release,
+			p->info.last.cache, p->info.last.occ, n > 1 ? " (and more pools)" : "");
+	obs_snapshot_free(&s);
+	return -ETIMEDOUT;
 }
 
 const struct pool_snap *obs_find(const struct obs_snapshot *s, uint64_t ptr, uint32_t id)
 {
 	for (int i = 0; i < s->nr_pools; i++)
-		if (s->pools[i].key.ptr == ptr && s->pools[i].key.id == id)
+		if (s->pools[i].key.ptr == ptr && s->pools[i].key.id == id && !s->pools[i].retired)
 			return &s->pools[i];
 	return NULL;
+}
+
+static struct pool_snap *find_key(const struct obs_snapshot *s, const struct ppb_pool_key *k)
+{
+	for (int i = 0; i < s->nr_pools; i++)
+		if (!memcmp(&s->pools[i].key, k, sizeof(*k)))
+			return &s->pools[i];
+	return NULL;
+}
+
+static struct pool_snap *retired_row_find(const struct obs_snapshot *s, uint32_t kind,
+					  int32_t ifindex, uint32_t netns)
+{
+	for (int i = 0; i < s->nr_pools; i++) {
+		const struct pool_snap *r = &s->pools[i];
+
+		if (r->retired && r->info.kind == kind && r->info.ifindex == ifindex &&
+		    r->info.netns_ino == netns)
+			return &s->pools[i];
+	}
+	return NULL;
+}
+
+/* The row a pool went to: its device's, or its kind's when those were full. */
+static struct pool_snap *retired_row_of(const struct obs_snapshot *s,
+					const struct ppb_pool_info *pi)
+{
+	return retired_row_find(s, pi->kind, pi->ifindex, pi->netns_ino)
+		       ?: retired_row_find(s, pi->kind, 0, 0);
+}
+
+/*
+ * A pool of a that b no longer has was retired in between: its row in b's
+ * retired counts includes what a had already counted. Take that out, so the
+ * delta holds only what happened between a and b.
+ */
+static void delta_vanished(const struct obs_snapshot *a, const struct obs_snapshot *b,
+			   struct obs_snapshot *d)
+{
+	for (int i = 0; i < a->nr_pools; i++) {
+		const struct pool_snap *pa = &a->pools[i];
+		struct pool_snap *r;
+
+		if (pa->retired || find_key(b, &pa->key))
+			continue;
+		r = retired_row_of(d, &pa->info);
+		if (!r)
+			continue;
+		memset(&r->total, 0, sizeof(r->total));
+		for (int c = 0; c < d->nr_cpus && c < a->nr_cpus; c++) {
+			struct ppb_pool_counts x = r->percpu[c];
+
+			counts_sub(&r->percpu[c], &x, &pa->percpu[c]);
+			counts_add(&r->total, &r->percpu[c]);
+		}
+	}
 }
 
 int obs_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struct obs_snapshot *d)
@@ -435,18 +751,23 @@ int obs_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struct
 	d->ts_ns = b->ts_ns;
 	d->fentry = b->fentry;
 	d->nr_cpus = b->nr_cpus;
+	d->capacity = b->capacity;
+	d->untracked_pools = b->untracked_pools - a->untracked_pools;
+	d->untracked_events = b->untracked_events - a->untracked_events;
 	d->pools = calloc(b->nr_pools ? b->nr_pools : 1, sizeof(*d->pools));
 	if (!d->pools)
 		return -ENOMEM;
 	for (int i = 0; i < b->nr_pools; i++) {
 		const struct pool_snap *pb = &b->pools[i];
-		const struct pool_snap *pa = obs_find(a, pb->key.ptr, pb->key.id);
+		const struct pool_snap *pa = find_key(a, &pb->key);
 		struct pool_snap *pd = &d->pools[d->nr_pools++];
 
 		*pd = *pb;
 		pd->percpu = calloc(b->nr_cpus, sizeof(*pd->percpu));
 		if (!pd->percpu)
 			return -ENOMEM;
+		if (pb->retired && pa)
+			pd->folded = pb->folded - pa->folded;
 		memset(&pd->total, 0, sizeof(pd->total));
 		for (int c = 0; c < b->nr_cpus; c++) {
 			if (pa)
@@ -457,31 +778,30 @@ int obs_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struct
 		}
 		settle_unclassified(pd, b->fentry);
 	}
+	delta_vanished(a, b, d);
+	return 0;
+}
+
+static int clear_map(int fd)
+{
+	struct ppb_pool_key key;
+
+	while (!bpf_map_get_next_key(fd, NULL, &key))
+		if (bpf_map_delete_elem(fd, &key))
+			return -errno;
 	return 0;
 }
 
 int obs_reset(struct observer *o)
 {
-	int fds[2] = { obs_pool_info_fd(o), obs_pool_counts_fd(o) };
-	struct ppb_pool_key key;
-
-	for (int i = 0; i < 2; i++)
-		while (!bpf_map_get_next_key(fds[i], NULL, &key))
-			if (bpf_map_delete_elem(fds[i], &key))
-				return -errno;
-	return 0;
+	return clear_map(obs_pool_info_fd(o)) ?: clear_map(obs_pool_counts_fd(o))
+							 ?: obs_clear_retired(o);
 }
 
-void obs_forget_dead(struct observer *o, const struct obs_snapshot *s)
+int obs_clear_retired(struct observer *o)
 {
-	for (int i = 0; i < s->nr_pools; i++) {
-		const struct pool_snap *p = &s->pools[i];
-
-		if ((p->info.flags & PPB_POOL_F_DYING) && p->info.final_inflight <= 0) {
-			bpf_map_delete_elem(obs_pool_info_fd(o), &p->key);
-			bpf_map_delete_elem(obs_pool_counts_fd(o), &p->key);
-		}
-	}
+	return clear_map(bpf_map__fd(o->skel->maps.retired_info))
+		       ?: clear_map(bpf_map__fd(o->skel->maps.retired_counts));
 }
 
 /* One folded row per kind and device: watch IFACE still finds the folded
@@ -529,7 +849,7 @@ int obs_fold_into(struct obs_snapshot *s, const struct pool_snap *p)
 
 static bool foldable(const struct pool_snap *p, uint32_t kind)
 {
-	return p->info.kind == kind && !p->info.ifindex && !p->folded;
+	return p->info.kind == kind && !p->info.ifindex && !p->folded && !p->retired;
 }
 
 int obs_fold_kind(struct obs_snapshot *s, uint32_t kind, int max)

@@ -15,6 +15,10 @@
  *   obs_snapshot()  copy every pool's record and per-CPU counts
  *   obs_delta()     what happened between two snapshots
  *   obs_reset()     forget every pool (start of a run)
+ *
+ * Destroyed pools leave the maps in BPF as soon as their last page is back,
+ * their counts summed into a retired row per kind and device, which a
+ * snapshot shows as a folded row (pool_snap.retired).
  *   obs_close()
  */
 struct observer;
@@ -41,6 +45,7 @@ int obs_pool_info_fd(const struct observer *o);
 int obs_pool_counts_fd(const struct observer *o);
 int obs_proof_cpu_fd(const struct observer *o);
 int obs_ctl_fd(const struct observer *o);
+int obs_untracked_fd(const struct observer *o);
 /* Our XDP program counts allocations from now on (or stops): only it and
  * flushes keep the allocation-side ledger; sets a common baseline. */
 int obs_set_elems_active(struct observer *o, bool on);
@@ -50,23 +55,28 @@ uint64_t obs_fentry_missed(const struct observer *o);
 
 int obs_snapshot(struct observer *o, struct obs_snapshot *s);
 void obs_snapshot_free(struct obs_snapshot *s);
+/* Live pools in s (its retired and folded rows left out). */
+int obs_live_pools(const struct obs_snapshot *s);
 /*
  * A test-run pool's last pages go back when page_pool_destroy() is done,
- * which may be deferred: wait until every test-run pool seen is dying with
- * nothing in flight, up to 3 s.
+ * which may be deferred: wait until every test-run pool of ours (our XDP
+ * programs counted its allocations) is freed, up to max_s seconds. On time
+ * out, one warning names the pool and what it still holds: -ETIMEDOUT.
  */
-void obs_wait_test_run_settled(struct observer *o);
-/* d = b - a per pool (pools only in b are taken whole). */
+int obs_wait_test_run_settled(struct observer *o, double max_s);
+/* d = b - a per pool (pools only in b are taken whole; a pool of a retired
+ * since is taken out of its retired row). */
 int obs_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struct obs_snapshot *d);
 const struct pool_snap *obs_find(const struct obs_snapshot *s, uint64_t ptr, uint32_t id);
 int obs_reset(struct observer *o);
+/* Empty the retired rows: a proof run then sees only the pools retired in it
+ * (and only their flags). */
+int obs_clear_retired(struct observer *o);
 /* fentry backend, attached: ns the per-call timing adds to one call (measured
  * around the empty bpf_fentry_test1()). */
 int obs_probe_overhead(struct observer *o, double *ns_per_call);
 /* Sample every live pool now (tracepoint backend), closing the current window. */
 int obs_flush(struct observer *o);
-/* Remove records of pools that are destroyed and were already reported. */
-void obs_forget_dead(struct observer *o, const struct obs_snapshot *s);
 
 /*
  * Replace the pools of a kind that have no device (test-run pools come and go

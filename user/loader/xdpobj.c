@@ -115,6 +115,7 @@ int xdpo_open(struct xdpo **out, const struct xdpo_opts *o)
 						   obs_pool_counts_fd(o->obs));
 		err = err ?: bpf_map__reuse_fd(x->skel->maps.proof_cpu, obs_proof_cpu_fd(o->obs));
 		err = err ?: bpf_map__reuse_fd(x->skel->maps.obs_ctl, obs_ctl_fd(o->obs));
+		err = err ?: bpf_map__reuse_fd(x->skel->maps.untracked, obs_untracked_fd(o->obs));
 		if (err)
 			goto fail;
 	}

@@ -25,6 +25,7 @@ struct bench_cfg {
 	bool quiet;
 	bool overhead;
 	bool upstream_names; /* time_bench lines named as bench_page_pool_simple's */
+	bool wait;	     /* queue behind a running bench instead of failing */
 };
 
 /* One CPU's figure of a scenario (ring-xcpu: producer and consumer). */
@@ -75,6 +76,7 @@ struct sc_result {
 	uint64_t tb_elems, tb_ns, tb_tsc;
 	/* proof */
 	struct proof proof;
+	bool tried_untracked; /* a candidate's proof missed pools (observer map full) */
 	struct ppb_pool_counts counts;
 	unsigned known;
 	uint64_t proof_elems;

@@ -16,6 +16,8 @@ struct pool_snap {
 	struct ppb_pool_counts total;
 	struct ppb_pool_counts *percpu; /* nr_cpus entries */
 	int folded;			/* >0: this row sums that many pools */
+	bool retired; /* the observer's row of destroyed pools of one kind and device:
+		       * key.ptr = netns << 32 | ifindex, key.id = kind, key.pad = 1 */
 };
 
 struct obs_snapshot {
@@ -24,6 +26,10 @@ struct obs_snapshot {
 	int nr_cpus;
 	int nr_pools;
 	struct pool_snap *pools;
+	/* Pools that found the observer's map full, and their events (summed over
+	 * CPUs): nothing of theirs is counted. */
+	uint64_t untracked_pools, untracked_events;
+	int capacity; /* the map's room for live pools */
 };
 
 /* Flags of a pool as short words for output ("coarse,no-elems"). */

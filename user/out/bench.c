@@ -168,6 +168,14 @@ void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 		       (unsigned long long)r->proof_drops);
 	if (!isnan(r->proof.purity) && r->proof.purity < 0.95)
 		printf("  WARNING: purity below 95%%: the figure mixes paths\n");
+	if (r->tried_untracked)
+		printf("  NOTE: proof runs tried: %s; a proof that missed pools is never taken as "
+		       "pure\n",
+		       r->reason);
+	if (r->proof.untracked)
+		printf("  WARNING: %llu pools found the observer's map full during the proof run: "
+		       "their pages are not counted, so the proof is incomplete\n",
+		       (unsigned long long)r->proof.untracked);
 	if (r->nr_cpu == 2) {
 		printf("  per CPU: producer CPU %d %.1f + consumer CPU %d %.1f = %.1f cycles/elem "
 		       "(medians)\n",
@@ -329,6 +337,7 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 	tb_name(b, r, tb, sizeof(tb));
 	json_str(j, "time_bench_type", tb);
 	json_str(j, "recipe", r->recipe);
+	json_str(j, "proof_tried", r->reason);
 	json_str(j, "method", r->method);
 	json_arr_begin(j, "cpus");
 	for (int i = 0; i < r->nr_cpu; i++)
@@ -352,6 +361,7 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 	json_double(j, "purity_alloc", r->proof.alloc_share);
 	json_double(j, "purity_ret", r->proof.ret_share);
 	json_str(j, "purity_note", r->proof.note);
+	json_u64(j, "untracked_pools", r->proof.untracked);
 	json_str(j, "accounting_backend", r->backend);
 	json_u64(j, "proof_elems", r->proof_elems);
 	if (r->nr_cpu == 2)
