@@ -29,6 +29,7 @@ void proof_eval(enum scenario_id sc, const struct ppb_pool_counts *c, uint64_t e
 	double e = (double)elems, ring;
 
 	p->partial = false;
+	p->untracked = 0;
 	p->note[0] = '\0';
 	switch (sc) {
 	case SC_RING:
