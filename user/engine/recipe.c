@@ -68,6 +68,7 @@ struct recipe_ctx {
 	cpu_set_t saved_affinity;
 	bool consumer_fifo; /* the cpumap kthread runs at SCHED_FIFO */
 	int kthread_pid;    /* the cpumap kthread, 0 when not found */
+	uint64_t drops0;    /* cpumap queue drops when the run began */
 };
 
 int recipe_by_name(const char *name)
@@ -421,14 +422,42 @@ static enum ppb_role final_role(const struct recipe_ctx *c)
 	return c->id == RCP_XCPU ? PPB_ROLE_SECOND : PPB_ROLE_ACTION;
 }
 
-/* Frames still on their way (cpumap queue, peer NAPI): wait until all arrived. */
+/* Frames the cpumap queue dropped so far (all CPUs; 0 if not counted). */
+static uint64_t cpumap_drops(struct recipe_ctx *c)
+{
+	int n = xdpo_nr_cpus(c->x);
+	struct ppb_xdp_errs e[n];
+	uint64_t sum = 0;
+
+	if (c->id != RCP_XCPU || xdpo_errs(c->x, e))
+		return 0;
+	for (int i = 0; i < n; i++)
+		sum += e[i].cpumap_drops;
+	return sum;
+}
+
+/*
+ * Frames still on their way (cpumap queue, peer NAPI): wait until all
+ * arrived, for a second at most (they take microseconds), then say how many
+ * did not and go on.
+ */
 static void wait_delivery(struct recipe_ctx *c, uint64_t before, uint64_t want)
 {
-	for (int i = 0; i < 200; i++) {
-		if (role_packets(c, final_role(c)) - before >= want)
+	uint64_t t0 = now_ns(), got;
+
+	for (;;) {
+		/* frames the cpumap queue dropped will not arrive */
+		got = role_packets(c, final_role(c)) - before + cpumap_drops(c) - c->drops0;
+		if (got >= want)
 			return;
+		if (now_ns() - t0 > 1000000000ull)
+			break;
 		usleep(5000);
 	}
+	pr_warn("%s: waited 1 s for the frames to reach the %s program: %llu of %llu "
+		"arrived (dropped on the way?)\n",
+		recipes[c->id].name, final_role(c) == PPB_ROLE_SECOND ? "second-stage" : "action",
+		(unsigned long long)got, (unsigned long long)want);
 }
 
 static void stats_delta(struct recipe_ctx *c, struct ppb_xdp_stats **a, struct ppb_xdp_stats **b,
@@ -502,20 +531,6 @@ static int drive(struct recipe_ctx *c, struct recipe_result *res)
 	return err;
 }
 
-/* Frames the cpumap queue dropped so far (all CPUs; 0 if not counted). */
-static uint64_t cpumap_drops(struct recipe_ctx *c)
-{
-	int n = xdpo_nr_cpus(c->x);
-	struct ppb_xdp_errs e[n];
-	uint64_t sum = 0;
-
-	if (c->id != RCP_XCPU || xdpo_errs(c->x, e))
-		return 0;
-	for (int i = 0; i < n; i++)
-		sum += e[i].cpumap_drops;
-	return sum;
-}
-
 int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 {
 	struct ppb_xdp_stats *before[PPB_NR_ROLES] = {}, *after[PPB_NR_ROLES] = {};
@@ -536,6 +551,7 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 				     before[PPB_ROLE_ACTION][c->p.cpu].packets -
 					     before[PPB_ROLE_SECOND][c->p.remote_cpu].packets);
 	drops0 = cpumap_drops(c);
+	c->drops0 = drops0;
 	t0 = now_ns();
 	err = err ?: drive(c, res);
 	res->wall_ns = now_ns() - t0;
