@@ -214,108 +214,12 @@ int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 	return 0;
 }
 
-/* ---- retiring destroyed pools ------------------------------------------- */
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, PPB_MAX_RETIRED);
-	__type(key, struct ppb_retired_key);
-	__type(value, struct ppb_retired);
-} retired_info SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, PPB_MAX_RETIRED);
-	__type(key, struct ppb_retired_key);
-	__type(value, struct ppb_pool_counts);
-} retired_counts SEC(".maps");
-
-struct retire_ctx {
-	struct ppb_pool_key key;
-	struct ppb_retired_key rkey;
-	__u64 elems;
-	__u64 rets;
-};
-
-#define NR_COUNTS (sizeof(struct ppb_pool_counts) / sizeof(__u64))
-
-/* Add one CPU's counts of the pool to the same CPU's retired row. Other CPUs
- * may retire into that slot at the same time: atomic adds. */
-static long retire_cpu(__u32 cpu, void *ctx)
-{
-	struct retire_ctx *r = ctx;
-	__u64 *from, *to;
-
-	if (cpu >= obs_cfg.nr_cpus)
-		return 1;
-	from = bpf_map_lookup_percpu_elem(&pool_counts, &r->key, cpu);
-	to = bpf_map_lookup_percpu_elem(&retired_counts, &r->rkey, cpu);
-	if (!from || !to)
-		return 0;
-	for (__u32 i = 0; i < NR_COUNTS; i++)
-		__sync_fetch_and_add(&to[i], from[i]);
-	r->elems += ((struct ppb_pool_counts *)from)->elems;
-	r->rets += ((struct ppb_pool_counts *)from)->ret_cache +
-		   ((struct ppb_pool_counts *)from)->ret_ring +
-		   ((struct ppb_pool_counts *)from)->ret_release;
-	return 0;
-}
-
-static __always_inline void *retired_row(void *map, struct ppb_retired_key *rk, void *zero)
-{
-	void *v = bpf_map_lookup_elem(map, rk);
-
-	if (v)
-		return v;
-	bpf_map_update_elem(map, rk, zero, BPF_NOEXIST);
-	return bpf_map_lookup_elem(map, rk);
-}
-
-/*
- * The pool is gone (page_pool_release found nothing in flight, or less): add
- * its counts to its retired row and forget it, so the maps hold live pools.
- * Tracepoint backend: returns after destroy began were not classified; all
- * allocations came back, so the difference is counted as unclassified here,
- * as user space does for a dying pool it still sees.
- */
-static __always_inline void pool_retire(struct ppb_pool_key *key, struct ppb_pool_info *pi)
-{
-	struct retire_ctx r = { .key = *key };
-	struct ppb_pool_counts czero = {}, *mine;
-	struct ppb_retired rzero = {}, *ri;
-	__u32 cpu = bpf_get_smp_processor_id();
-
-	r.rkey.kind = pi->kind;
-	r.rkey.ifindex = pi->ifindex;
-	r.rkey.netns_ino = pi->netns_ino;
-	ri = retired_row(&retired_info, &r.rkey, &rzero);
-	if (!ri) {
-		/* Devices come and go (namespaces of containers, bench's setups):
-		 * when their rows fill the map, one row per kind takes the rest. */
-		r.rkey.ifindex = 0;
-		r.rkey.netns_ino = 0;
-		ri = retired_row(&retired_info, &r.rkey, &rzero);
-	}
-	if (!ri || !retired_row(&retired_counts, &r.rkey, &czero))
-		return; /* no room for the row: keep the pool, user space still sees it */
-	bpf_loop(PPB_MAX_CPUS, retire_cpu, &r, 0);
-	if (!obs_cfg.fentry && (pi->flags & PPB_POOL_F_ELEMS) &&
-	    !(pi->flags & PPB_POOL_F_TINY_RING) && r.elems > r.rets) {
-		mine = bpf_map_lookup_percpu_elem(&retired_counts, &r.rkey, cpu);
-		if (mine)
-			__sync_fetch_and_add(&mine->unclassified, r.elems - r.rets);
-	}
-	__sync_fetch_and_add(&ri->pools, 1);
-	__sync_fetch_and_or(&ri->flags, pi->flags);
-	bpf_map_delete_elem(&pool_counts, key);
-	bpf_map_delete_elem(&pool_info, key);
-}
-
 /*
  * page_pool_release() runs at destroy and then from a retry worker until no
- * page is in flight; with none, the pool is freed right after. It stays
- * attached while the rest of the observer is stopped (timed runs): it fires
- * once per pool, after the timed loop, and without it pools destroyed then
+ * page is in flight; with none, the pool is freed right after: its record is
+ * marked GONE, and the next snapshot reports and deletes it. This program
+ * stays attached while the rest of the observer is stopped (timed runs): it
+ * fires once per pool, after the timed loop, and without it pools freed then
  * would stay in the maps for ever.
  */
 SEC("raw_tp/page_pool_release")
@@ -338,8 +242,9 @@ int BPF_PROG(ppb_tp_pool_release, __u64 pool, __s32 inflight, __u32 hold, __u32 
 	pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_DYING), false);
 	__sync_fetch_and_or(&pi->flags, PPB_POOL_F_DYING);
 	pi->final_inflight = inflight;
+	/* last: a snapshot that sees GONE sees the final counts */
 	if (inflight <= 0)
-		pool_retire(&key, pi);
+		__sync_fetch_and_or(&pi->flags, PPB_POOL_F_GONE);
 	return 0;
 }
 

@@ -15,8 +15,7 @@
 /* All our BPF program names start with this, so leak checks can find them. */
 #define PPB_PROG_PREFIX "ppb_"
 
-#define PPB_MAX_POOLS 65536  /* live pools: destroyed ones are folded into retired rows */
-#define PPB_MAX_RETIRED 1024 /* retired rows: one per kind, device and network namespace */
+#define PPB_MAX_POOLS 65536 /* live pools, and freed ones until user space reads them */
 #define PPB_MAX_CPUS 1024
 
 /* ---- page_pool observer ------------------------------------------------ */
@@ -45,6 +44,9 @@ enum {
 					   * allocations, so cache counts are unknown */
 	PPB_POOL_F_DENSE = 1 << 9,	  /* sampled on its data path (our XDP programs, NAPI
 					   * polls): ring counts hold; otherwise they may wrap */
+	PPB_POOL_F_GONE = 1 << 10,	  /* freed: page_pool_release found nothing in flight.
+					   * Nothing touches the record again; the next
+					   * snapshot reports it and deletes it */
 };
 
 /* Pools are keyed by pointer and id: a freed pool's address is reused. */
@@ -117,25 +119,6 @@ struct ppb_pool_counts {
 	/* fentry backend: ns inside the calls of each class (probe overhead included) */
 	__u64 alloc_cache_ns, alloc_refill_ns, alloc_slow_ns;
 	__u64 ret_cache_ns, ret_ring_ns, ret_release_ns;
-};
-
-/*
- * A destroyed pool leaves pool_info and pool_counts when its last page is
- * back (page_pool_release with nothing in flight): its counts are added to
- * the retired row of its kind, device and namespace (maps retired_info,
- * retired_counts), so the maps hold the live pools plus a row per device.
- */
-struct ppb_retired_key {
-	__u32 kind;	 /* enum ppb_pool_kind */
-	__s32 ifindex;	 /* device, 0 if none */
-	__u32 netns_ino; /* its network namespace */
-	__u32 pad;
-};
-
-struct ppb_retired {
-	__u64 pools; /* pools folded into this row */
-	__u32 flags; /* union of their PPB_POOL_F_* */
-	__u32 pad;
 };
 
 /*
@@ -215,8 +198,6 @@ _Static_assert(sizeof(struct ppb_pool_key) % 8 == 0, "struct ppb_pool_key");
 _Static_assert(sizeof(struct ppb_pool_state) % 8 == 0, "struct ppb_pool_state");
 _Static_assert(sizeof(struct ppb_pool_info) % 8 == 0, "struct ppb_pool_info");
 _Static_assert(sizeof(struct ppb_pool_counts) % 8 == 0, "struct ppb_pool_counts");
-_Static_assert(sizeof(struct ppb_retired_key) % 8 == 0, "struct ppb_retired_key");
-_Static_assert(sizeof(struct ppb_retired) % 8 == 0, "struct ppb_retired");
 _Static_assert(sizeof(struct ppb_untracked) % 8 == 0, "struct ppb_untracked");
 _Static_assert(sizeof(struct ppb_obs_config) % 8 == 0, "struct ppb_obs_config");
 _Static_assert(sizeof(struct ppb_obs_ctl) % 8 == 0, "struct ppb_obs_ctl");

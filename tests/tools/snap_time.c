@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 		t = now_s() - t;
 		if (i == 0)
 			printf("snapshot of %d pools: %d rows\n", n, s.nr_pools);
-		obs_snapshot_free(&s);
+		snap_free(&s);
 		printf("  %.1f ms\n", t * 1e3);
 		best = t < best ? t : best;
 	}

@@ -84,14 +84,14 @@ static void report_map(struct watch *w, const struct obs_snapshot *d,
 	if (d->untracked_pools)
 		printf("%-6s UNTRACKED: %llu pools found the observer's map full (%d of %d): their "
 		       "pages are not counted\n",
-		       "", (unsigned long long)d->untracked_pools, obs_live_pools(now),
+		       "", (unsigned long long)d->untracked_pools, snap_live_pools(now),
 		       now->capacity);
 	if (!w->j)
 		return;
 	json_obj_begin(w->j, "map");
-	json_u64(w->j, "live_pools", obs_live_pools(now));
+	json_u64(w->j, "live_pools", snap_live_pools(now));
+	json_u64(w->j, "records_peak", now->map_peak);
 	json_u64(w->j, "capacity", now->capacity);
-	json_u64(w->j, "rows", now->nr_pools);
 	json_obj_end(w->j);
 	json_obj_begin(w->j, "untracked");
 	json_u64(w->j, "pools", d->untracked_pools);
@@ -105,7 +105,7 @@ static void report(struct watch *w, const struct obs_snapshot *d, double secs, c
 	char pool[16];
 	int shown = 0;
 
-	obs_fold_kind((struct obs_snapshot *)d, PPB_POOL_TEST_RUN, 4);
+	snap_fold_kind((struct obs_snapshot *)d, PPB_POOL_TEST_RUN, 4);
 	if (w->j) {
 		json_obj_begin(w->j, NULL);
 		json_str(w->j, "type", summary ? "summary" : "interval");
@@ -165,17 +165,22 @@ static int tick(struct watch *w)
 	double secs;
 
 	obs_flush(w->obs);
-	if (obs_snapshot(w->obs, &now) || obs_delta(&w->prev, &now, &d))
+	if (obs_snapshot(w->obs, &now) || snap_delta(&w->prev, &now, &d))
 		return -ENOMEM;
 	secs = (now.ts_ns - w->prev.ts_ns) / 1e9;
 	w->intervals++;
 	snprintf(when, sizeof(when), "%.1fs", (now.ts_ns - w->t0) / 1e9);
 	note_iface_pools(w, &now);
 	report(w, &d, secs, when, false, &now);
-	obs_snapshot_free(&d);
-	obs_snapshot_free(&w->prev);
+	snap_free(&d);
+	snap_free(&w->prev);
 	w->prev = now;
 	return 0;
+}
+
+static void drain(void *obs)
+{
+	obs_drain(obs);
 }
 
 static int loop(struct watch *w)
@@ -184,7 +189,7 @@ static int loop(struct watch *w)
 	int err;
 
 	err = ticker_open(&t, w->cfg->interval);
-	while (!err && ticker_wait(&t) == TICK_INTERVAL) {
+	while (!err && ticker_wait_idle(&t, OBS_DRAIN_S, drain, w->obs) == TICK_INTERVAL) {
 		err = tick(w);
 		if (w->cfg->duration && (now_ns() - w->t0) / 1e9 >= w->cfg->duration - 1e-3)
 			break;
@@ -199,16 +204,16 @@ static void summary(struct watch *w)
 	double secs;
 
 	obs_flush(w->obs);
-	if (obs_snapshot(w->obs, &now) || obs_delta(&w->first, &now, &d))
+	if (obs_snapshot(w->obs, &now) || snap_delta(&w->first, &now, &d))
 		return;
 	secs = (now.ts_ns - w->t0) / 1e9;
-	obs_fold_kind(&d, PPB_POOL_TEST_RUN, 4);
+	snap_fold_kind(&d, PPB_POOL_TEST_RUN, 4);
 	printf("summary: %.1f s, %d intervals (rates are per second over the whole run)\n", secs,
 	       w->intervals);
 	pool_header();
 	report(w, &d, secs > 0 ? secs : 1, "total", true, &now);
-	obs_snapshot_free(&d);
-	obs_snapshot_free(&now);
+	snap_free(&d);
+	snap_free(&now);
 }
 
 static void banner(const struct watch *w)
@@ -253,8 +258,8 @@ static int watch_run(void *c, int argc, char **argv)
 	err = loop(&w);
 	summary(&w);
 out:
-	obs_snapshot_free(&w.first);
-	obs_snapshot_free(&w.prev);
+	snap_free(&w.first);
+	snap_free(&w.prev);
 	if (json_close(w.j))
 		err = -EIO;
 	obs_close(w.obs);

@@ -541,8 +541,10 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 	memset(res, 0, sizeof(*res));
 	proof = proof && c->obs;
 	res->proof = proof;
-	if (proof && (obs_clear_retired(c->obs) || obs_start(c->obs) ||
-		      obs_set_elems_active(c->obs, true) || obs_snapshot(c->obs, &s0)))
+	if (proof)
+		obs_clear_retired(c->obs);
+	if (proof &&
+	    (obs_start(c->obs) || obs_set_elems_active(c->obs, true) || obs_snapshot(c->obs, &s0)))
 		return -EIO;
 	xdpo_begin_run(c->x, proof, recipes[c->id].elems_role);
 	err = read_roles(c, before);
@@ -567,11 +569,11 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 	res->cpumap_drops = cpumap_drops(c) - drops0;
 	if (proof) {
 		if (!err && !obs_snapshot(c->obs, &s1))
-			err = obs_delta(&s0, &s1, &res->counts);
+			err = snap_delta(&s0, &s1, &res->counts);
 		obs_set_elems_active(c->obs, false);
 		obs_stop(c->obs);
-		obs_snapshot_free(&s0);
-		obs_snapshot_free(&s1);
+		snap_free(&s0);
+		snap_free(&s1);
 	}
 	xdpo_begin_run(c->x, false, recipes[c->id].elems_role);
 	return err;
@@ -581,7 +583,7 @@ void recipe_result_free(struct recipe_result *res)
 {
 	for (int r = 0; r < PPB_NR_ROLES; r++)
 		free(res->roles[r].percpu);
-	obs_snapshot_free(&res->counts);
+	snap_free(&res->counts);
 	memset(res, 0, sizeof(*res));
 }
 

@@ -25,6 +25,9 @@ struct observer {
 	int nr_cpus;
 	int capacity;		       /* pool_info's max_entries */
 	struct bpf_link *release_link; /* ppb_tp_pool_release, attached while open */
+	struct obs_snapshot retired;   /* freed pools' counts, a row per kind and device */
+	struct obs_snapshot pending;   /* freed pools drained since the last snapshot */
+	int peak;		       /* most records read since the last snapshot */
 	bool attached;
 };
 
@@ -204,6 +207,7 @@ int obs_open(struct observer **out, const struct obs_opts *opts)
 	if (!o)
 		return -ENOMEM;
 	o->nr_cpus = nr_possible_cpus();
+	o->retired.nr_cpus = o->pending.nr_cpus = o->nr_cpus;
 	err = o->nr_cpus < 0 ? o->nr_cpus : parse_capacity(o);
 	if (err) {
 		free(o);
@@ -309,6 +313,8 @@ void obs_close(struct observer *o)
 		return;
 	obs_stop(o);
 	bpf_link__destroy(o->release_link);
+	snap_free(&o->retired);
+	snap_free(&o->pending);
 	observer_bpf__destroy(o->skel);
 	free(o);
 }
@@ -377,24 +383,6 @@ const struct ppb_obs_config *obs_config(const struct observer *o)
 uint64_t obs_fentry_missed(const struct observer *o)
 {
 	return o->skel->bss->fentry_missed;
-}
-
-/*
- * Tracepoint backend: returns after destroy began are not classified. For a
- * pool that is gone and whose allocations we counted, every allocation was
- * returned, so what is missing was returned late: say how many, in total.
- * (Retired rows had this done in BPF, pool by pool.)
- */
-static void settle_unclassified(struct pool_snap *p, bool fentry)
-{
-	uint64_t rets = counts_returns(&p->total);
-
-	if (fentry || p->retired || !(p->info.flags & PPB_POOL_F_DYING) ||
-	    p->info.final_inflight > 0 || !(p->info.flags & PPB_POOL_F_ELEMS) ||
-	    (p->info.flags & PPB_POOL_F_TINY_RING))
-		return;
-	if (p->total.elems > rets)
-		p->total.unclassified = p->total.elems - rets;
 }
 
 /*
@@ -493,11 +481,11 @@ static int *sorted_order(const struct batch_buf *b, size_t ksz)
 	return order;
 }
 
-/* Copy n records (info, then the per-CPU counts found for its key) into s. */
-static int snap_add(struct obs_snapshot *s, const struct batch_buf *info, size_t isz,
-		    const struct batch_buf *counts, void (*fill)(struct pool_snap *, const void *))
+/* Copy the records (info, then the per-CPU counts found for its key) into s. */
+static int add_records(struct obs_snapshot *s, const struct batch_buf *info,
+		       const struct batch_buf *counts)
 {
-	size_t csz = s->nr_cpus * sizeof(struct ppb_pool_counts);
+	size_t ksz = sizeof(struct ppb_pool_key), csz = s->nr_cpus * sizeof(struct ppb_pool_counts);
 	int *order, cap = s->nr_pools + info->n;
 	struct pool_snap *np;
 
@@ -505,17 +493,17 @@ static int snap_add(struct obs_snapshot *s, const struct batch_buf *info, size_t
 	if (!np)
 		return -ENOMEM;
 	s->pools = np;
-	order = sorted_order(counts, sizeof(struct ppb_pool_key));
+	order = sorted_order(counts, ksz);
 	if (!order)
 		return -ENOMEM;
 	for (int i = 0; i < info->n; i++) {
 		struct pool_snap *p = &s->pools[s->nr_pools];
-		const void *key = (char *)info->keys + i * sizeof(struct ppb_pool_key);
-		int c = batch_find(counts, order, key, sizeof(struct ppb_pool_key));
+		const void *key = (char *)info->keys + i * ksz;
+		int c = batch_find(counts, order, key, ksz);
 
 		memset(p, 0, sizeof(*p));
-		memcpy(&p->key, key, sizeof(p->key));
-		fill(p, (char *)info->vals + i * isz);
+		memcpy(&p->key, key, ksz);
+		memcpy(&p->info, (char *)info->vals + i * sizeof(p->info), sizeof(p->info));
 		p->percpu = calloc(s->nr_cpus, sizeof(*p->percpu));
 		if (!p->percpu) {
 			free(order);
@@ -526,50 +514,24 @@ static int snap_add(struct obs_snapshot *s, const struct batch_buf *info, size_t
 			memcpy(p->percpu, (char *)counts->vals + c * csz, csz);
 		for (int cpu = 0; cpu < s->nr_cpus; cpu++)
 			counts_add(&p->total, &p->percpu[cpu]);
-		settle_unclassified(p, s->fentry);
+		snap_settle_unclassified(p, s->fentry);
 		s->nr_pools++;
 	}
 	free(order);
 	return 0;
 }
 
-static void fill_live(struct pool_snap *p, const void *v)
-{
-	memcpy(&p->info, v, sizeof(p->info));
-}
-
-/* A retired row as a pool row: found again by its key in the next snapshot. */
-static void fill_retired(struct pool_snap *p, const void *v)
-{
-	const struct ppb_retired *r = v;
-	struct ppb_retired_key rk;
-
-	memcpy(&rk, &p->key, sizeof(rk));
-	p->key.ptr = (uint64_t)rk.netns_ino << 32 | (uint32_t)rk.ifindex;
-	p->key.id = rk.kind;
-	p->key.pad = 1;
-	p->retired = true;
-	p->folded = r->pools;
-	p->info.kind = rk.kind;
-	p->info.ifindex = rk.ifindex;
-	p->info.netns_ino = rk.netns_ino;
-	p->info.flags = r->flags;
-	p->info.cpuid = -1;
-}
-
-static int read_pair(struct obs_snapshot *s, int ifd, size_t isz, int cfd,
-		     void (*fill)(struct pool_snap *, const void *))
+static int read_records(struct observer *o, struct obs_snapshot *s)
 {
 	struct batch_buf info, counts;
 	int err;
 
-	_Static_assert(sizeof(struct ppb_retired_key) == sizeof(struct ppb_pool_key),
-		       "retired rows share the pool rows' key layout");
-	err = read_batch(ifd, sizeof(struct ppb_pool_key), isz, &info);
+	err = read_batch(obs_pool_info_fd(o), sizeof(struct ppb_pool_key),
+			 sizeof(struct ppb_pool_info), &info);
 	err = err
-		      ?: read_batch(cfd, sizeof(struct ppb_pool_key),
+		      ?: read_batch(obs_pool_counts_fd(o), sizeof(struct ppb_pool_key),
 				    s->nr_cpus * sizeof(struct ppb_pool_counts), &counts);
-	err = err ?: snap_add(s, &info, isz, &counts, fill);
+	err = err ?: add_records(s, &info, &counts);
 	batch_free(&info);
 	batch_free(&counts);
 	return err;
@@ -588,9 +550,63 @@ static void read_untracked(struct observer *o, struct obs_snapshot *s)
 	}
 }
 
+/* Take a freed pool's record out of the maps; it is in a snapshot or pending. */
+static void forget(struct observer *o, const struct pool_snap *p)
+{
+	bpf_map_delete_elem(obs_pool_info_fd(o), &p->key);
+	bpf_map_delete_elem(obs_pool_counts_fd(o), &p->key);
+}
+
+/*
+ * Pools freed since the last snapshot leave the maps at once, so the maps
+ * hold the live pools and what was freed since the last read. Only this
+ * process deletes records, after reading them: no pool is counted twice or
+ * lost. The next snapshot shows them as themselves (pending, at most
+ * OBS_MAX_PENDING; beyond that their counts go to the retired rows now).
+ */
+int obs_drain(struct observer *o)
+{
+	struct obs_snapshot r = { .nr_cpus = o->nr_cpus, .fentry = o->backend == OBS_FENTRY };
+	int err = read_records(o, &r);
+
+	if (r.nr_pools > o->peak)
+		o->peak = r.nr_pools;
+	for (int i = 0; i < r.nr_pools && !err; i++) {
+		const struct pool_snap *p = &r.pools[i];
+
+		if (!snap_gone(p))
+			continue;
+		err = o->pending.nr_pools < OBS_MAX_PENDING
+			      ? snap_append(&o->pending, p)
+			      : snap_retire(&o->retired, p, OBS_MAX_RETIRED_ROWS);
+		forget(o, p);
+	}
+	snap_free(&r);
+	return err;
+}
+
+/* After a snapshot: the freed pools it showed join the retired rows. */
+static int retire_shown(struct observer *o, const struct obs_snapshot *s)
+{
+	int err = 0;
+
+	for (int i = 0; i < s->nr_pools && !err; i++) {
+		const struct pool_snap *p = &s->pools[i];
+
+		if (!snap_gone(p))
+			continue;
+		err = snap_retire(&o->retired, p, OBS_MAX_RETIRED_ROWS);
+		if (!p->pending)
+			forget(o, p);
+	}
+	snap_free(&o->pending);
+	o->pending.nr_cpus = o->nr_cpus;
+	return err;
+}
+
 int obs_snapshot(struct observer *o, struct obs_snapshot *s)
 {
-	int err;
+	int err = 0;
 
 	memset(s, 0, sizeof(*s));
 	s->nr_cpus = o->nr_cpus;
@@ -598,32 +614,20 @@ int obs_snapshot(struct observer *o, struct obs_snapshot *s)
 	s->capacity = o->capacity;
 	s->ts_ns = now_ns();
 	read_untracked(o, s);
-	err = read_pair(s, obs_pool_info_fd(o), sizeof(struct ppb_pool_info), obs_pool_counts_fd(o),
-			fill_live);
-	err = err
-		      ?: read_pair(s, bpf_map__fd(o->skel->maps.retired_info),
-				   sizeof(struct ppb_retired),
-				   bpf_map__fd(o->skel->maps.retired_counts), fill_retired);
+	err = read_records(o, s);
+	s->map_peak = s->nr_pools > o->peak ? s->nr_pools : o->peak;
+	o->peak = 0;
+	for (int i = 0; i < o->pending.nr_pools && !err; i++) {
+		err = snap_append(s, &o->pending.pools[i]);
+		if (!err)
+			s->pools[s->nr_pools - 1].pending = true;
+	}
+	for (int i = 0; i < o->retired.nr_pools && !err; i++)
+		err = snap_append(s, &o->retired.pools[i]);
+	err = err ?: retire_shown(o, s);
 	if (err)
-		obs_snapshot_free(s);
+		snap_free(s);
 	return err;
-}
-
-void obs_snapshot_free(struct obs_snapshot *s)
-{
-	for (int i = 0; i < s->nr_pools; i++)
-		free(s->pools[i].percpu);
-	free(s->pools);
-	memset(s, 0, sizeof(*s));
-}
-
-int obs_live_pools(const struct obs_snapshot *s)
-{
-	int n = 0;
-
-	for (int i = 0; i < s->nr_pools; i++)
-		n += !s->pools[i].retired && !s->pools[i].folded;
-	return n;
 }
 
 /* Test-run pools of our own recipe (our XDP programs counted their
@@ -638,7 +642,7 @@ static int test_run_busy(const struct obs_snapshot *s, const struct pool_snap **
 
 		if (ps->retired || pi->kind != PPB_POOL_TEST_RUN || !(pi->flags & PPB_POOL_F_ELEMS))
 			continue;
-		if ((pi->flags & PPB_POOL_F_DYING) && pi->final_inflight <= 0)
+		if (snap_gone(ps))
 			continue;
 		if (!n++)
 			*first = ps;
@@ -654,16 +658,20 @@ int obs_wait_test_run_settled(struct observer *o, double max_s)
 	int n;
 
 	for (;;) {
-		if (obs_snapshot(o, &s))
+		/* a read that retires nothing: the pools stay themselves for the
+		 * snapshot that ends the run */
+		memset(&s, 0, sizeof(s));
+		s.nr_cpus = o->nr_cpus;
+		if (read_records(o, &s))
 			return -ENOMEM;
 		n = test_run_busy(&s, &p);
 		if (!n) {
-			obs_snapshot_free(&s);
+			snap_free(&s);
 			return 0;
 		}
 		if (now_ns() >= deadline)
 			break;
-		obs_snapshot_free(&s);
+		snap_free(&s);
 		usleep(10000);
 	}
 	if (p->info.flags & PPB_POOL_F_DYING)
@@ -677,109 +685,8 @@ int obs_wait_test_run_settled(struct observer *o, double max_s)
 			"(%u in its cache, %u in its ring)%s; its returns may be missing\n",
 			max_s, p->info.id, p->info.last.hold - p->info.last.release,
 			p->info.last.cache, p->info.last.occ, n > 1 ? " (and more pools)" : "");
-	obs_snapshot_free(&s);
+	snap_free(&s);
 	return -ETIMEDOUT;
-}
-
-const struct pool_snap *obs_find(const struct obs_snapshot *s, uint64_t ptr, uint32_t id)
-{
-	for (int i = 0; i < s->nr_pools; i++)
-		if (s->pools[i].key.ptr == ptr && s->pools[i].key.id == id && !s->pools[i].retired)
-			return &s->pools[i];
-	return NULL;
-}
-
-static struct pool_snap *find_key(const struct obs_snapshot *s, const struct ppb_pool_key *k)
-{
-	for (int i = 0; i < s->nr_pools; i++)
-		if (!memcmp(&s->pools[i].key, k, sizeof(*k)))
-			return &s->pools[i];
-	return NULL;
-}
-
-static struct pool_snap *retired_row_find(const struct obs_snapshot *s, uint32_t kind,
-					  int32_t ifindex, uint32_t netns)
-{
-	for (int i = 0; i < s->nr_pools; i++) {
-		const struct pool_snap *r = &s->pools[i];
-
-		if (r->retired && r->info.kind == kind && r->info.ifindex == ifindex &&
-		    r->info.netns_ino == netns)
-			return &s->pools[i];
-	}
-	return NULL;
-}
-
-/* The row a pool went to: its device's, or its kind's when those were full. */
-static struct pool_snap *retired_row_of(const struct obs_snapshot *s,
-					const struct ppb_pool_info *pi)
-{
-	return retired_row_find(s, pi->kind, pi->ifindex, pi->netns_ino)
-		       ?: retired_row_find(s, pi->kind, 0, 0);
-}
-
-/*
- * A pool of a that b no longer has was retired in between: its row in b's
- * retired counts includes what a had already counted. Take that out, so the
- * delta holds only what happened between a and b.
- */
-static void delta_vanished(const struct obs_snapshot *a, const struct obs_snapshot *b,
-			   struct obs_snapshot *d)
-{
-	for (int i = 0; i < a->nr_pools; i++) {
-		const struct pool_snap *pa = &a->pools[i];
-		struct pool_snap *r;
-
-		if (pa->retired || find_key(b, &pa->key))
-			continue;
-		r = retired_row_of(d, &pa->info);
-		if (!r)
-			continue;
-		memset(&r->total, 0, sizeof(r->total));
-		for (int c = 0; c < d->nr_cpus && c < a->nr_cpus; c++) {
-			struct ppb_pool_counts x = r->percpu[c];
-
-			counts_sub(&r->percpu[c], &x, &pa->percpu[c]);
-			counts_add(&r->total, &r->percpu[c]);
-		}
-	}
-}
-
-int obs_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struct obs_snapshot *d)
-{
-	memset(d, 0, sizeof(*d));
-	d->ts_ns = b->ts_ns;
-	d->fentry = b->fentry;
-	d->nr_cpus = b->nr_cpus;
-	d->capacity = b->capacity;
-	d->untracked_pools = b->untracked_pools - a->untracked_pools;
-	d->untracked_events = b->untracked_events - a->untracked_events;
-	d->pools = calloc(b->nr_pools ? b->nr_pools : 1, sizeof(*d->pools));
-	if (!d->pools)
-		return -ENOMEM;
-	for (int i = 0; i < b->nr_pools; i++) {
-		const struct pool_snap *pb = &b->pools[i];
-		const struct pool_snap *pa = find_key(a, &pb->key);
-		struct pool_snap *pd = &d->pools[d->nr_pools++];
-
-		*pd = *pb;
-		pd->percpu = calloc(b->nr_cpus, sizeof(*pd->percpu));
-		if (!pd->percpu)
-			return -ENOMEM;
-		if (pb->retired && pa)
-			pd->folded = pb->folded - pa->folded;
-		memset(&pd->total, 0, sizeof(pd->total));
-		for (int c = 0; c < b->nr_cpus; c++) {
-			if (pa)
-				counts_sub(&pd->percpu[c], &pb->percpu[c], &pa->percpu[c]);
-			else
-				pd->percpu[c] = pb->percpu[c];
-			counts_add(&pd->total, &pd->percpu[c]);
-		}
-		settle_unclassified(pd, b->fentry);
-	}
-	delta_vanished(a, b, d);
-	return 0;
 }
 
 static int clear_map(int fd)
@@ -794,88 +701,14 @@ static int clear_map(int fd)
 
 int obs_reset(struct observer *o)
 {
-	return clear_map(obs_pool_info_fd(o)) ?: clear_map(obs_pool_counts_fd(o))
-							 ?: obs_clear_retired(o);
+	obs_clear_retired(o);
+	return clear_map(obs_pool_info_fd(o)) ?: clear_map(obs_pool_counts_fd(o));
 }
 
-int obs_clear_retired(struct observer *o)
+void obs_clear_retired(struct observer *o)
 {
-	return clear_map(bpf_map__fd(o->skel->maps.retired_info))
-		       ?: clear_map(bpf_map__fd(o->skel->maps.retired_counts));
-}
+	int nr_cpus = o->retired.nr_cpus;
 
-/* One folded row per kind and device: watch IFACE still finds the folded
- * pools of its device (destroyed at every XDP attach of a NIC). */
-static struct pool_snap *folded_row(struct obs_snapshot *s, const struct ppb_pool_info *pi)
-{
-	for (int i = 0; i < s->nr_pools; i++) {
-		const struct ppb_pool_info *f = &s->pools[i].info;
-
-		if (s->pools[i].folded && f->kind == pi->kind && f->ifindex == pi->ifindex &&
-		    f->netns_ino == pi->netns_ino)
-			return &s->pools[i];
-	}
-	return NULL;
-}
-
-int obs_fold_into(struct obs_snapshot *s, const struct pool_snap *p)
-{
-	struct pool_snap *f = folded_row(s, &p->info), *np;
-
-	if (!f) {
-		np = realloc(s->pools, (s->nr_pools + 1) * sizeof(*np));
-		if (!np)
-			return -ENOMEM;
-		s->pools = np;
-		f = &s->pools[s->nr_pools++];
-		memset(f, 0, sizeof(*f));
-		f->info.kind = p->info.kind;
-		f->info.ifindex = p->info.ifindex;
-		f->info.netns_ino = p->info.netns_ino;
-		f->info.cpuid = -1;
-		f->percpu = calloc(s->nr_cpus, sizeof(*f->percpu));
-		if (!f->percpu)
-			return -ENOMEM;
-	}
-	f->folded += p->folded ? p->folded : 1;
-	f->info.flags |= p->info.flags;
-	f->info.last.hold += p->info.last.hold; /* in flight adds up */
-	f->info.last.release += p->info.last.release;
-	counts_add(&f->total, &p->total);
-	for (int c = 0; c < s->nr_cpus; c++)
-		counts_add(&f->percpu[c], &p->percpu[c]);
-	return 0;
-}
-
-static bool foldable(const struct pool_snap *p, uint32_t kind)
-{
-	return p->info.kind == kind && !p->info.ifindex && !p->folded && !p->retired;
-}
-
-int obs_fold_kind(struct obs_snapshot *s, uint32_t kind, int max)
-{
-	struct obs_snapshot keep = *s;
-	int n = 0, err = 0;
-
-	for (int i = 0; i < s->nr_pools; i++)
-		n += foldable(&s->pools[i], kind);
-	if (n <= max)
-		return 0;
-	keep.pools = calloc(s->nr_pools, sizeof(*keep.pools));
-	keep.nr_pools = 0;
-	if (!keep.pools)
-		return -ENOMEM;
-	/* the rows kept first: obs_fold_into() grows the array by one row */
-	for (int i = 0; i < s->nr_pools; i++)
-		if (!foldable(&s->pools[i], kind))
-			keep.pools[keep.nr_pools++] = s->pools[i];
-	for (int i = 0; i < s->nr_pools; i++) {
-		if (!foldable(&s->pools[i], kind))
-			continue;
-		err = err ?: obs_fold_into(&keep, &s->pools[i]);
-		free(s->pools[i].percpu);
-	}
-	free(s->pools);
-	*s = keep;
-	return err;
+	snap_free(&o->retired);
+	o->retired.nr_cpus = nr_cpus;
 }

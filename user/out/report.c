@@ -191,6 +191,7 @@ void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_
 		json_bool(j, "retired", p->retired);
 	} else {
 		json_u64(j, "id", p->info.id);
+		json_bool(j, "freed", snap_gone(p));
 	}
 	json_str(j, "kind", pool_kind_name(p->info.kind));
 	json_i64(j, "ifindex", p->info.ifindex);
