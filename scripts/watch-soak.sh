@@ -28,7 +28,8 @@ kill $lpid 2>/dev/null || true
 jq -rs '[.[] | select(.type == "interval")] as $i |
 	"intervals \($i | length); each interval length: min \([$i[].seconds] | min), " +
 	"max \([$i[].seconds] | max) s; most live pools in the map \([$i[].map.live_pools] | max), " +
-	"most rows \([$i[].map.rows] | max) of room \($i[0].map.capacity); untracked pools " +
+	"most records at a read \([$i[].map.records_peak] | max) of room \($i[0].map.capacity); untracked pools " +
 	"\([$i[].untracked.pools] | add); pools retired (summary) " +
-	"\([.[] | select(.type == "summary") | .pools[] | select(.retired) | .pools] | add)"' \
+	"\([.[] | select(.type == "summary") | .pools[] | select(.kind == "test-run") |
+		(if .retired then .pools elif .freed then 1 else 0 end)] | add)"' \
 	"$out/w.json"
