@@ -183,18 +183,8 @@ static __always_inline void pool_read_state(struct page_pool *pp, const struct p
 
 /* ---- pool records ------------------------------------------------------- */
 
-static __always_inline struct ppb_pool_counts *pool_counts_of(struct ppb_pool_key *key)
-{
-	struct ppb_pool_counts zero = {}, *c;
-
-	c = bpf_map_lookup_elem(&pool_counts, key);
-	if (c)
-		return c;
-	bpf_map_update_elem(&pool_counts, key, &zero, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&pool_counts, key);
-}
-
-/* pool_info was full: this pool's pages go uncounted, and user space says so. */
+/* No record or no counts for this pool (map full, or no memory for an
+ * element): its pages go uncounted, and user space says so. */
 static __always_inline void pool_untracked(__u64 ptr)
 {
 	__u32 zero = 0;
@@ -207,6 +197,22 @@ static __always_inline void pool_untracked(__u64 ptr)
 		u->last_ptr = ptr;
 		u->pools++;
 	}
+}
+
+/* A pool's per-CPU counts, created on first use; if that fails (no room, or
+ * no memory for a per-CPU element), the pool's events go uncounted: said. */
+static __always_inline struct ppb_pool_counts *pool_counts_of(struct ppb_pool_key *key)
+{
+	struct ppb_pool_counts zero = {}, *c;
+
+	c = bpf_map_lookup_elem(&pool_counts, key);
+	if (c)
+		return c;
+	bpf_map_update_elem(&pool_counts, key, &zero, BPF_NOEXIST);
+	c = bpf_map_lookup_elem(&pool_counts, key);
+	if (!c)
+		pool_untracked(key->ptr);
+	return c;
 }
 
 static __always_inline void pool_key_of(__u64 ptr, struct ppb_pool_key *key)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include "loader/observer.h"
 #include "sys/cpus.h"
@@ -22,6 +23,20 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Elements come from a cache the kernel refills asynchronously: on ENOMEM
+ * (not ENOSPC) wait a moment and try again. */
+static int update(int fd, const void *k, const void *v)
+{
+	for (int i = 0; i < 1000; i++) {
+		if (!bpf_map_update_elem(fd, k, v, BPF_NOEXIST))
+			return 0;
+		if (errno != ENOMEM)
+			return -errno;
+		usleep(1000);
+	}
+	return -ENOMEM;
 }
 
 static int fill(struct observer *o, int n)
@@ -38,8 +53,7 @@ static int fill(struct observer *o, int n)
 		pi.ptr = k.ptr;
 		pi.id = k.id;
 		c[0].alloc_cache = i;
-		if (bpf_map_update_elem(obs_pool_info_fd(o), &k, &pi, BPF_NOEXIST) ||
-		    bpf_map_update_elem(obs_pool_counts_fd(o), &k, c, BPF_NOEXIST)) {
+		if (update(obs_pool_info_fd(o), &k, &pi) || update(obs_pool_counts_fd(o), &k, c)) {
 			fprintf(stderr, "snap-time: fill %d: %s\n", i, strerror(errno));
 			free(c);
 			return -errno;
