@@ -689,22 +689,6 @@ int obs_wait_test_run_settled(struct observer *o, double max_s)
 	return -ETIMEDOUT;
 }
 
-static int clear_map(int fd)
-{
-	struct ppb_pool_key key;
-
-	while (!bpf_map_get_next_key(fd, NULL, &key))
-		if (bpf_map_delete_elem(fd, &key))
-			return -errno;
-	return 0;
-}
-
-int obs_reset(struct observer *o)
-{
-	obs_clear_retired(o);
-	return clear_map(obs_pool_info_fd(o)) ?: clear_map(obs_pool_counts_fd(o));
-}
-
 void obs_clear_retired(struct observer *o)
 {
 	int nr_cpus = o->retired.nr_cpus;

@@ -14,7 +14,6 @@
  *   obs_start()     attach them;  obs_stop() detaches (timed runs run without)
  *   obs_snapshot()  copy every pool's record and per-CPU counts
  *   snap_delta()    what happened between two snapshots (model/snapshot.h)
- *   obs_reset()     forget every pool (start of a run)
  *   obs_close()
  *
  * A freed pool (page_pool_release found nothing in flight) is marked GONE in
@@ -72,7 +71,6 @@ int obs_drain(struct observer *o);
  * out, one warning names the pool and what it still holds: -ETIMEDOUT.
  */
 int obs_wait_test_run_settled(struct observer *o, double max_s);
-int obs_reset(struct observer *o);
 /* Empty the retired rows: a proof run then sees only the pools retired in it
  * (and only their flags). */
 void obs_clear_retired(struct observer *o);
