@@ -274,8 +274,9 @@ static void fake_profile(struct noise_profile *p, struct noise_scenario *ns, dou
 	memset(p, 0, sizeof(*p));
 	memset(ns, 0, sizeof(*ns));
 	ns->name = "ring";
-	ns->cycles = (struct noise_fig){ .n = 12, .median = 100, .min = 95, .max = 106,
-					 .cv_between = cv, .floor_pct = floor };
+	ns->cycles = (struct noise_fig){
+		.n = 12, .median = 100, .min = 95, .max = 106, .cv_between = cv, .floor_pct = floor
+	};
 	p->sc = ns;
 	p->nr_sc = 1;
 	p->invocations = 12;
@@ -353,14 +354,17 @@ void test_compare_files_levels(void)
 {
 	double aa_old[2][5] = { { 35, 35.1, 35.0, 35.2, 35.1 }, { 60, 60.2, 60.1, 60, 60.3 } };
 	double aa_new[2][5] = { { 60.1, 60.2, 60, 60.1, 60.3 }, { 35.1, 35.0, 35.2, 35.1, 35 } };
-	double rg_old[2][5] = { { 100, 100.2, 100.1, 99.9, 100 }, { 100.8, 101, 100.9, 101, 101.1 } };
-	double rg_new[2][5] = { { 110, 110.2, 110.1, 109.9, 110 }, { 110.6, 111, 110.9, 111, 111 } };
+	double rg_old[2][5] = { { 100, 100.2, 100.1, 99.9, 100 },
+				{ 100.8, 101, 100.9, 101, 101.1 } };
+	double rg_new[2][5] = { { 110, 110.2, 110.1, 109.9, 110 },
+				{ 110.6, 111, 110.9, 111, 111 } };
 	struct cmp_opts o = { .test = TEST_WELCH, .alpha = 0.05 };
 	struct fake fo[2], fn[2];
 	struct result old[2], new[2];
 	struct comparison c;
-	struct cmp_set set = { .opts = &o, .cmps = &c, .n = 1, .gate = true, .metric = FIG_CYCLES,
-			       .fail_above = 5 };
+	struct cmp_set set = {
+		.opts = &o, .cmps = &c, .n = 1, .gate = true, .metric = FIG_CYCLES, .fail_above = 5
+	};
 	const struct row *r;
 
 	if (!ASSERT_OK(files_build(fo, fn, old, new, aa_old, aa_new, &c, &o), "A/A build"))
