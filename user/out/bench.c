@@ -11,13 +11,14 @@
 #include "out/bench.h"
 #include "out/hostinfo.h"
 #include "out/json.h"
+#include "out/progress.h"
 #include "out/report.h"
 #include "sys/log.h"
 #include "sys/util.h"
 
 static bool progress_on(const struct bench_ctx *b)
 {
-	return !b->cfg->quiet && isatty(STDERR_FILENO);
+	return progress_wanted(b->cfg->quiet);
 }
 
 void bench_progress(const struct bench_ctx *b, const char *fmt, ...)
@@ -26,17 +27,15 @@ void bench_progress(const struct bench_ctx *b, const char *fmt, ...)
 
 	if (!progress_on(b))
 		return;
-	fprintf(stderr, "\r\033[K[%5.1fs] ", (now_ns() - b->t0) / 1e9);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	progress_vshow(b->t0, fmt, ap);
 	va_end(ap);
-	fflush(stderr);
 }
 
 void bench_progress_done(const struct bench_ctx *b)
 {
 	if (progress_on(b))
-		fprintf(stderr, "\r\033[K");
+		progress_clear();
 }
 
 /*
