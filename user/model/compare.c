@@ -43,6 +43,23 @@ bool fig_higher_is_worse(enum fig f)
 	return f != FIG_PURITY;
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of N values (N <= 64), leaving V alone. */
+static double median_of_copy(const double *v, size_t n)
+{
+	double s[64];
+
+	memcpy(s, v, n * sizeof(*v));
+	qsort(s, n, sizeof(*s), cmp_dbl);
+	return quantile_sorted(s, n, 0.5);
+}
+
 struct sample {
 	double *v;
 	size_t n, cap;
@@ -422,6 +439,44 @@ static int machine_note(struct comparison *c)
 	return err;
 }
 
+/* The median level probe of scenario NAME over a side's files; NAN if one lacks it. */
+static double side_level(const struct result *files, size_t n, const char *name)
+{
+	double v[64];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k < 64; i++) {
+		const struct result_scenario *sc = result_find(&files[i], name);
+
+		if (!sc || !sc->ok)
+			continue;
+		v[k] = result_level_probe(&files[i], name);
+		if (!isfinite(v[k++]))
+			return NAN;
+	}
+	return k ? median_of_copy(v, k) : NAN;
+}
+
+/*
+ * The page_pool-free kernel loop bench runs next to each setup follows the
+ * host's levels: sides whose loops differ ran on different levels, and part
+ * of any change is the host's. First scenario that shows it.
+ */
+static int level_note(struct comparison *c, const char *name)
+{
+	double a = side_level(c->old, c->nold, name), b = side_level(c->new, c->nnew, name);
+	double ch = pct_change(a, b);
+
+	if (!isfinite(ch) || fabs(ch) < LEVEL_NOTE_PCT)
+		return 0;
+	c->level_noted = true;
+	return add_note(c,
+			"level: the page_pool-free kernel loop ran %.0f%% %s in new next to %s "
+			"(%.2f -> %.2f ns): the host was on another level; part of any change is "
+			"the host's",
+			fabs(ch), ch > 0 ? "slower" : "faster", name, a, b);
+}
+
 /* Pooling files from different kernels is most likely a mistake: say so. */
 static int side_notes(struct comparison *c, const struct result *files, size_t n, const char *side)
 {
@@ -518,7 +573,7 @@ static const char **scenario_names(const struct comparison *c, size_t *n)
  * A profile knows the levels of its hour: a file far outside all of them was
  * taken on a level the profile never saw, and its floor may not hold.
  */
-static int level_note(struct comparison *c, const struct result *f, const char *side)
+static int profile_level_note(struct comparison *c, const struct result *f, const char *side)
 {
 	for (size_t k = 0; k < f->nr_sc; k++) {
 		const struct result_scenario *sc = &f->sc[k];
@@ -547,7 +602,8 @@ int comparison_build(struct comparison *c, const struct cmp_opts *o)
 	c->profile = c->noise == NOISE_PROFILE ? o->profile : NULL;
 	err = host_diffs(c);
 	if (!err && c->profile)
-		err = level_note(c, &c->old[0], "old") ?: level_note(c, &c->new[0], "new");
+		err = profile_level_note(c, &c->old[0], "old")
+			      ?: profile_level_note(c, &c->new[0], "new");
 	err = err ?: side_notes(c, c->old, c->nold, "old");
 	err = err ?: side_notes(c, c->new, c->nnew, "new");
 	err = err ?: machine_note(c);
@@ -555,7 +611,7 @@ int comparison_build(struct comparison *c, const struct cmp_opts *o)
 	if (!names)
 		return -ENOMEM;
 	for (size_t i = 0; !err && i < n; i++)
-		err = add_scenario(c, o, names[i]);
+		err = add_scenario(c, o, names[i]) ?: c->level_noted ? 0 : level_note(c, names[i]);
 	free(names);
 	return err;
 }

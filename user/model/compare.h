@@ -56,6 +56,9 @@ struct row {
 /* Sides whose machine-speed probes differ this much get a note. */
 #define MACHINE_NOTE_PCT 2.0
 
+/* Sides whose level probes (a page_pool-free kernel loop) differ this much get a note. */
+#define LEVEL_NOTE_PCT 10.0
+
 /* No change below this is called real, however small the spread. */
 #define PRACTICAL_FLOOR_PCT 1.0
 
@@ -76,6 +79,7 @@ struct comparison {
 	size_t nnotes;
 	enum noise_src noise;
 	const struct noise_profile *profile; /* NOISE_PROFILE */
+	bool level_noted;		     /* the level-probe note is there */
 };
 
 struct cmp_set {

@@ -74,6 +74,55 @@ int noise_fig_from(const double *v, const double *within, size_t n, struct noise
 	return 0;
 }
 
+double result_level_probe(const struct result *r, const char *name)
+{
+	const struct jval *arr = jget(r->doc, "scenarios");
+	double v;
+
+	for (size_t i = 0; i < jlen(arr); i++) {
+		if (strcmp(jstr(jget(jat(arr, i), "name")) ?: "", name))
+			continue;
+		if (!jnum(jpath(jat(arr, i), "level_probe.median_ns"), &v) && v > 0)
+			return v;
+	}
+	return NAN;
+}
+
+/* Cycles against the level probe over the runs: what a linear fit leaves. */
+static void level_fit(const double *y, const double *x, size_t n, struct noise_scenario *ns)
+{
+	struct summary sy, sx;
+	double r;
+
+	if (n < 3 || summarize(y, n, &sy) || summarize(x, n, &sx))
+		return;
+	r = correlation(x, y, n);
+	if (!isfinite(r) || !(sy.mean > 0))
+		return;
+	ns->has_level = true;
+	ns->level_median_ns = sx.median;
+	ns->level_r = r;
+	ns->level_cv_resid = sy.stddev * sqrt((1 - r * r) * (n - 1) / (n - 2)) / sy.mean;
+}
+
+/* The level probe of every run that has NAME's cycles in V; fitted if all have one. */
+static void build_level(const struct result *files, size_t n, const char *name, const double *v,
+			size_t k, struct noise_scenario *ns)
+{
+	double *x = calloc(k + 1, sizeof(*x));
+	size_t j = 0;
+
+	for (size_t i = 0; x && i < n && j < k; i++) {
+		const struct result_scenario *sc = result_find(&files[i], name);
+
+		if (sc && sc->ok)
+			x[j++] = result_level_probe(&files[i], name);
+	}
+	if (x && j == k && isfinite(x[0]))
+		level_fit(v, x, k, ns);
+	free(x);
+}
+
 /* One scenario over the files; 1 if fewer than two files measured it. */
 static int build_scenario(const struct result *files, size_t n, const char *name,
 			  struct noise_scenario *ns)
@@ -96,6 +145,8 @@ static int build_scenario(const struct result *files, size_t n, const char *name
 	ns->name = name;
 	if (k >= 2)
 		err = noise_fig_from(v, w, k, &ns->cycles);
+	if (!err)
+		build_level(files, n, name, v, k, ns);
 	if (!err && kp == k) {
 		k = 0;
 		for (size_t i = 0; i < n; i++) {
@@ -186,7 +237,7 @@ static void load_fig(struct jcheck *c, const struct jval *o, const char *where, 
 static int load_scenario(struct jcheck *c, const struct jval *s, const char *where,
 			 struct noise_scenario *ns)
 {
-	const struct jval *path = jget(s, "path_cost_cycles");
+	const struct jval *path = jget(s, "path_cost_cycles"), *lv = jget(s, "level_probe");
 	char at[160];
 
 	ns->name = jc_str(c, s, where, "name");
@@ -196,6 +247,14 @@ static int load_scenario(struct jcheck *c, const struct jval *s, const char *whe
 		jc_join(at, sizeof(at), where, "path_cost_cycles");
 		load_fig(c, jc_req(c, s, where, "path_cost_cycles", J_OBJ), at, &ns->path);
 		ns->has_path = true;
+	}
+	if (lv && !jis(lv, J_NULL)) {
+		jc_join(at, sizeof(at), where, "level_probe");
+		lv = jc_req(c, s, where, "level_probe", J_OBJ);
+		jc_num(c, lv, at, "median_ns", 0, INFINITY, false, &ns->level_median_ns);
+		jc_num(c, lv, at, "r_cycles", -1, 1, false, &ns->level_r);
+		jc_num(c, lv, at, "cv_resid", 0, INFINITY, false, &ns->level_cv_resid);
+		ns->has_level = true;
 	}
 	return c->failed ? -EINVAL : 0;
 }

@@ -37,7 +37,18 @@ struct noise_scenario {
 	struct noise_fig cycles; /* cycles/elem: each invocation's median of setups */
 	bool has_path;
 	struct noise_fig path; /* path_cost_cycles, where every invocation has one */
+	/*
+	 * The level probe (bench's page_pool-free kernel loop) as a covariate
+	 * of the runs' cycles, where every run has one: its median, its
+	 * correlation with cycles, and the CV between runs a linear fit on it
+	 * leaves (cv_between / level_cv_resid is how much it would cut).
+	 */
+	bool has_level;
+	double level_median_ns, level_r, level_cv_resid;
 };
+
+/* A result's level probe median for scenario NAME (ns), or NAN (older files). */
+double result_level_probe(const struct result *r, const char *name);
 
 /* What the profile describes: compare refuses to apply it to other hosts. */
 struct noise_host {

@@ -54,6 +54,19 @@ static void json_fig(struct json *j, const char *key, const struct noise_fig *f)
 	json_obj_end(j);
 }
 
+static void json_level(struct json *j, const struct noise_scenario *ns)
+{
+	if (!ns->has_level) {
+		json_null(j, "level_probe");
+		return;
+	}
+	json_obj_begin(j, "level_probe");
+	json_double(j, "median_ns", ns->level_median_ns);
+	json_double(j, "r_cycles", ns->level_r);
+	json_double(j, "cv_resid", ns->level_cv_resid);
+	json_obj_end(j);
+}
+
 int noise_write(const struct noise_profile *p, const char *path, const char *cmdline)
 {
 	char created[32];
@@ -87,6 +100,7 @@ int noise_write(const struct noise_profile *p, const char *path, const char *cmd
 			json_fig(j, "path_cost_cycles", &p->sc[i].path);
 		else
 			json_null(j, "path_cost_cycles");
+		json_level(j, &p->sc[i]);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -128,6 +142,16 @@ void noise_print(FILE *f, const struct noise_profile *p)
 		fprintf(f, "%-10s %10.1f %10.1f %10.1f %7.1f%% %7.1f%% %7.1f%%  %s\n",
 			p->sc[i].name, c->median, c->min, c->max, c->cv_between * 100,
 			c->cv_within * 100, c->floor_pct, lv);
+	}
+	for (size_t i = 0; i < p->nr_sc; i++) {
+		const struct noise_scenario *ns = &p->sc[i];
+
+		if (ns->has_level)
+			fprintf(f,
+				"level probe, %s: %.2f ns, r = %.2f with cycles; as a covariate it "
+				"leaves a CV of %.1f%% between runs (of %.1f%%)\n",
+				ns->name, ns->level_median_ns, ns->level_r,
+				ns->level_cv_resid * 100, ns->cycles.cv_between * 100);
 	}
 	fprint_wrapped(f, "",
 		       "floor: what a change between two single runs must exceed to count as "
