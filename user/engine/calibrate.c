@@ -28,7 +28,7 @@
 struct cal {
 	const struct calibrate_cfg *cfg;
 	char dir[PATH_MAX - 32]; /* room for "/run-NN.json" */
-	bool own_dir; /* a temporary directory, removed at the end */
+	bool own_dir;		 /* a temporary directory, removed at the end */
 	uint64_t t0;
 	bool progress;
 	struct result *res;
