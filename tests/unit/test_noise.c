@@ -49,3 +49,63 @@ void test_noise_test(void)
 	noise_test(&f, 50, &t);
 	ASSERT_FALSE(t.testable, "one invocation: untestable");
 }
+
+/* Results of one scenario (ring) with the given per-setup values, on a host. */
+struct fake_run {
+	struct result r;
+	struct result_scenario sc;
+	double runs[3];
+};
+
+static void fake_run(struct fake_run *f, const char *cpu, const char *kernel, double v)
+{
+	memset(f, 0, sizeof(*f));
+	for (int i = 0; i < 3; i++)
+		f->runs[i] = v + i * 0.1;
+	f->sc = (struct result_scenario){ .name = "ring", .status = "ok", .ok = true, .repeat = 3 };
+	f->sc.cycles =
+		(struct result_stat){ .median = v + 0.1, .cv = 0.001, .runs = f->runs, .nruns = 3 };
+	f->r = (struct result){ .path = "run.json", .sc = &f->sc, .nr_sc = 1 };
+	f->r.host = (struct result_host){ .kernel = kernel,
+					  .cpu_model = cpu,
+					  .clocksource = "tsc",
+					  .tsc_hz = 2.096e9,
+					  .nr_cpus = 2 };
+}
+
+/* A profile of four runs on two levels; it describes its host and no other. */
+void test_noise_build_and_host(void)
+{
+	struct fake_run f[4], other;
+	struct result r[4];
+	double lv[] = { 35, 60, 35.2, 60.3 };
+	struct noise_profile p;
+	char why[256];
+
+	for (int i = 0; i < 4; i++) {
+		fake_run(&f[i], "AMD EPYC", "6.18.44", lv[i]);
+		r[i] = f[i].r;
+		r[i].sc = &f[i].sc;
+	}
+	if (!ASSERT_OK(noise_build(r, 4, &p), "build"))
+		return;
+	if (ASSERT_EQ(p.nr_sc, 1, "one scenario")) {
+		ASSERT_STREQ(p.sc[0].name, "ring", "name");
+		ASSERT_EQ(p.sc[0].cycles.n, 4, "four runs");
+		ASSERT_EQ(p.sc[0].cycles.nr_levels, 2, "two levels");
+		ASSERT_TRUE(p.sc[0].cycles.floor_pct > 60.4 / 35.1 * 100 - 100, "floor spans them");
+		ASSERT_FALSE(p.sc[0].has_level, "no level probes in these runs");
+	}
+	ASSERT_OK(noise_host_check(&p, &r[0], why, sizeof(why)), "its own host");
+	fake_run(&other, "Intel Xeon", "6.18.44", 35);
+	ASSERT_ERR(noise_host_check(&p, &other.r, why, sizeof(why)), "another CPU");
+	ASSERT_STREQ(why, "CPU model \"AMD EPYC\" vs \"Intel Xeon\"", "why");
+	fake_run(&other, "AMD EPYC", "6.19.0", 35);
+	ASSERT_ERR(noise_host_check(&p, &other.r, why, sizeof(why)), "another kernel");
+	ASSERT_STREQ(why, "kernel 6.18.44 vs 6.19.0", "why");
+	other.r.host.kernel = "6.18.44";
+	other.r.host.tsc_hz = 2.2e9;
+	ASSERT_ERR(noise_host_check(&p, &other.r, why, sizeof(why)), "another TSC");
+	noise_free(&p);
+	ASSERT_ERR(noise_build(r, 1, &p), "one run is no profile");
+}
