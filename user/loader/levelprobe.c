@@ -6,19 +6,13 @@
 #include <bpf/libbpf.h>
 #include "loader/kfeatures.h"
 #include "loader/levelprobe.h"
+#include "model/stats.h"
 #include "sys/util.h"
 #include "probe.skel.h"
 
 /* Loaded once per process: every setup probes, and a load costs more than a probe. */
 static struct probe_bpf *skel;
 static int load_err;
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 double level_probe_ns(void)
 {
@@ -39,8 +33,7 @@ double level_probe_ns(void)
 			return NAN;
 		v[i] = (double)(now_ns() - t) / LEVEL_REPEAT;
 	}
-	qsort(v, LEVEL_ROUNDS, sizeof(v[0]), cmp_double);
-	return v[LEVEL_ROUNDS / 2];
+	return median_of(v, LEVEL_ROUNDS);
 }
 
 void level_probe_close(void)

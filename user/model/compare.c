@@ -43,23 +43,6 @@ bool fig_higher_is_worse(enum fig f)
 	return f != FIG_PURITY;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The median of N values (N <= 64), leaving V alone. */
-static double median_of_copy(const double *v, size_t n)
-{
-	double s[64];
-
-	memcpy(s, v, n * sizeof(*v));
-	qsort(s, n, sizeof(*s), cmp_dbl);
-	return quantile_sorted(s, n, 0.5);
-}
-
 struct sample {
 	double *v;
 	size_t n, cap;
@@ -454,7 +437,7 @@ static double side_level(const struct result *files, size_t n, const char *name)
 		if (!isfinite(v[k++]))
 			return NAN;
 	}
-	return k ? median_of_copy(v, k) : NAN;
+	return k ? median_of(v, k) : NAN;
 }
 
 /*

@@ -15,13 +15,6 @@
 /* No change below this is called real, however small the spread (as compare). */
 #define NOISE_MIN_FLOOR_PCT 1.0
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 double noise_floor_pct(const double *v, size_t n)
 {
 	struct summary s;
@@ -32,19 +25,6 @@ double noise_floor_pct(const double *v, size_t n)
 	pair = (s.max / s.min - 1) * 100;
 	normal = t_quantile(0.975, n - 1) * sqrt(2) * s.cv * 100;
 	return fmax(NOISE_MIN_FLOOR_PCT, fmax(pair, normal));
-}
-
-static double median_of(const double *v, size_t n)
-{
-	double *s = malloc(n * sizeof(*s)), m;
-
-	if (!s)
-		return NAN;
-	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	m = quantile_sorted(s, n, 0.5);
-	free(s);
-	return m;
 }
 
 int noise_fig_from(const double *v, const double *within, size_t n, struct noise_fig *f)
