@@ -381,3 +381,24 @@ test_compare_machine_note() {
 	grep -q 'machine:' "$LAST_OUT" && fail "a note for a 1% difference"
 	return 0
 }
+
+# bench's level probe (a page_pool-free kernel loop next to each setup): sides
+# on different levels get a note, and several files a side are also paired by it.
+test_compare_level_probe() {
+	local add='.scenarios |= map(if .status == "ok" then .level_probe = {median_ns: $l} else . end)'
+	jq --argjson l 5.0 "$add" "$DATA/base.json" >"$TMPD/a.json"
+	jq --argjson l 8.0 "$add" "$DATA/base2.json" >"$TMPD/b.json"
+	jq --argjson l 7.9 "$add" "$DATA/regress.json" >"$TMPD/c.json"
+	jq --argjson l 5.1 "$add" "$DATA/regress2.json" >"$TMPD/d.json"
+	jq --argjson l 5.2 "$add" "$DATA/base2.json" >"$TMPD/e.json"
+	expect_exit 0 "$PPBENCH" compare "$TMPD/a.json" "$TMPD/c.json"
+	assert_match "$LAST_OUT" '^  level: the page_pool-free kernel loop ran 58% slower in new next to ring' \
+		"level note"
+	expect_exit 0 "$PPBENCH" compare "$TMPD/a.json" "$TMPD/e.json"
+	grep -q 'level:' "$LAST_OUT" && fail "a level note for 4%"
+	expect_exit 0 "$PPBENCH" compare --old "$TMPD/a.json" "$TMPD/b.json" --new "$TMPD/c.json" \
+		"$TMPD/d.json"
+	assert_match "$LAST_OUT" '^  ring: old and new files paired by level probe \(2 pairs\): cycles \+[0-9.]+% \(median' \
+		"files paired by level"
+	return 0
+}

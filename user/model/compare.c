@@ -504,6 +504,65 @@ static int missing_note(struct comparison *c, const char *name)
 			o->ok ? n->reason : o->reason);
 }
 
+#define PAIR_MAX 64
+
+/* Per file of a side: level probe and median cycles of NAME; 0 if a file lacks the probe. */
+static size_t level_values(const struct result *files, size_t n, const char *name, double *lv,
+			   double *cy)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k < PAIR_MAX; i++) {
+		const struct result_scenario *sc = result_find(&files[i], name);
+
+		if (!sc || !sc->ok)
+			continue;
+		lv[k] = result_level_probe(&files[i], name);
+		cy[k] = median_of(sc->cycles.runs, sc->cycles.nruns);
+		if (!isfinite(lv[k]) || !isfinite(cy[k]))
+			return 0;
+		k++;
+	}
+	return k;
+}
+
+/*
+ * Like with like: each old file paired with the unused new file whose level
+ * probe is nearest. Where the host's levels make the spread between files,
+ * the paired changes agree better than the sides do. A note for the reader
+ * to weigh; the verdict stays the files' test.
+ */
+static int pair_note(struct comparison *c, const char *name)
+{
+	double lo[PAIR_MAX], ln[PAIR_MAX], co[PAIR_MAX], cn[PAIR_MAX], ch[PAIR_MAX];
+	size_t no, nn, k = 0;
+	bool used[PAIR_MAX] = { false };
+	struct summary s;
+
+	if (c->noise != NOISE_FILES)
+		return 0;
+	no = level_values(c->old, c->nold, name, lo, co);
+	nn = level_values(c->new, c->nnew, name, ln, cn);
+	for (size_t i = 0; no >= 2 && nn >= 2 && i < no && k < nn; i++) {
+		size_t best = 0;
+		double d = INFINITY;
+
+		for (size_t j = 0; j < nn; j++)
+			if (!used[j] && fabs(log(lo[i] / ln[j])) < d) {
+				d = fabs(log(lo[i] / ln[j]));
+				best = j;
+			}
+		used[best] = true;
+		ch[k++] = pct_change(co[i], cn[best]);
+	}
+	if (k < 2 || summarize(ch, k, &s))
+		return 0;
+	return add_note(c,
+			"%s: old and new files paired by level probe (%zu pairs): cycles %+.1f%% "
+			"(median; %+.1f .. %+.1f%%)",
+			name, k, s.median, s.min, s.max);
+}
+
 static int add_scenario(struct comparison *c, const struct cmp_opts *o, const char *name)
 {
 	const struct result_scenario *so = first_with(c->old, c->nold, name, true);
@@ -521,7 +580,7 @@ static int add_scenario(struct comparison *c, const struct cmp_opts *o, const ch
 		err = add_row(c, o, name, f, NULL);
 	for (size_t i = 0; !err && i < so->nr_per_cpu; i++)
 		err = add_row(c, o, name, FIG_CPU, &so->per_cpu[i]);
-	return err;
+	return err ?: pair_note(c, name);
 }
 
 static bool listed(const char **names, size_t n, const char *name)
