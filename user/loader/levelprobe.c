@@ -6,7 +6,6 @@
 #include <bpf/libbpf.h>
 #include "loader/kfeatures.h"
 #include "loader/levelprobe.h"
-#include "model/stats.h"
 #include "sys/util.h"
 #include "probe.skel.h"
 
@@ -33,7 +32,9 @@ double level_probe_ns(void)
 			return NAN;
 		v[i] = (double)(now_ns() - t) / LEVEL_REPEAT;
 	}
-	return median_of(v, LEVEL_ROUNDS);
+	for (int i = 1; i < LEVEL_ROUNDS; i++)
+		v[0] = fmin(v[0], v[i]);
+	return v[0];
 }
 
 void level_probe_close(void)
