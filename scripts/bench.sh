@@ -68,8 +68,9 @@ esac
 # costs INJECT_NS more (tests/tools/burn.bpf.c). The reference run has the same
 # tracepoint program attached without the extra work, so the two differ only
 # in the injected time: slow should grow by about INJECT_NS x releases/elem.
-# By default twice slow's floor, of the reference run's slow figure (the
-# burner's empty program is part of it): a regression the gate must catch.
+# By default twice slow's floor of the reference run's slow figure (the
+# burner's empty program is part of it), in whole ns as ppb-burn takes them:
+# a regression the gate must catch.
 slow_floor=$(floor_of slow)
 slow_run() { # ns out.json: the slow scenario under the burner; prints the burner's line
 	"$BURN" "$1" -- "$PPBENCH" bench "${slow_args[@]}" --json "$2" 2>&1 >"$2.txt" |
@@ -79,7 +80,7 @@ slow_run 0 "$OUT/slow-ref.json" >/dev/null
 if [ -z "${INJECT_NS:-}" ]; then
 	INJECT_NS=$(jq -r --argjson f "${slow_floor:-0}" '2 * $f / 100 *
 		([.scenarios[] | select(.name == "slow") | .ns_per_elem.median][0] // 0) |
-		if . > 0 then (. * 10 | round / 10) else 15 end' "$OUT/slow-ref.json")
+		if . >= 1 then round else 15 end' "$OUT/slow-ref.json")
 fi
 echo
 echo "== self-check: a known regression, +$INJECT_NS ns per page release (slow)"
