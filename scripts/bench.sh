@@ -56,7 +56,8 @@ echo "== self-check A/A: the same bench again, compared with the first (--fail-a
 rc=0
 "$PPBENCH" compare --noise "$NOISE" --fail-above 5 "$OUT/bench.json" "$OUT/bench-aa.json" \
 	>"$OUT/aa.txt" 2>"$OUT/aa.err" || rc=$?
-sed -n 's/^noise: between invocations, from the profile .*floors: /floors used: /p' "$OUT/aa.txt"
+echo "floors used: $(jq -r '[.scenarios[] | "\(.name) \(.cycles_per_elem.floor_pct * 10 | round / 10)%"]
+	| join(", ")' "$NOISE")"
 case $rc in
 0) echo "A/A: gate quiet" ;;
 3) echo "A/A: gate fired on: $(sed -n 's/^ppbench compare: regression: \([^,]*\),.*/\1/p' \
@@ -105,10 +106,10 @@ awk -v line="$line" -v rc="$rc" '
 		printf "injected +%.1f ns per release -> slow %+.1f ns/elem (expected %+.1f: %.3f " \
 		       "releases per element); compare flags it: %s\n", inj, burn - ref,
 		       inj * rel / elems, rel / elems, rc == 3 ? "yes" : rc == 0 ? "no" : "error"
+		pct = ref > 0 ? 100 * inj * rel / elems / ref : 0
 		if (ref > 0 && floor != "")
 			printf "slow floor used: %.1f%%; the injection, expected %+.1f%% of slow, is %s it\n",
-			       floor, 100 * inj * rel / elems / ref,
-			       100 * inj * rel / elems / ref > floor ? "above" : "not above"
+			       floor, pct, (pct > floor + 0) ? "above" : "not above"
 	}' floor="$slow_floor" "$OUT/slow-ref.json.txt" "$OUT/slow-burn.json.txt"
 
 echo
