@@ -11,6 +11,7 @@
 #include "engine/calibrate.h"
 #include "model/scenario.h"
 #include "sys/log.h"
+#include "sys/runlock.h"
 
 enum { OPT_SCENARIO = 1 };
 
@@ -83,6 +84,10 @@ static int calibrate_run(void *c, int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
+	/* Held for the whole calibration: its bench runs (children) go ahead,
+	 * anyone else's bench waits or refuses, so no run of another spoils it. */
+	if (run_lock_take("calibrate", false))
+		return EXIT_FAIL;
 	return calibrate_main(c);
 }
 

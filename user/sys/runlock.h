@@ -11,6 +11,9 @@
  * holder dies, whatever killed it, so a lock is never stale. The holder
  * writes its PID and command into the file for the one who finds it taken.
  *
+ * A child of the holder goes ahead (calibrate holds the lock for the bench
+ * runs it starts).
+ *
  * what: the command taking it ("bench"). wait: queue behind the holder
  * instead of failing. Returns 0, or -EBUSY after one error line naming the
  * holder's PID, or another -errno after an error line.
