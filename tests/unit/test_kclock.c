@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The test-run clock's truncation resolved by wall time (model/kclock.c). */
+#include "unit.h"
+#include "model/kclock.h"
+
+void test_kclock_loop_ns(void)
+{
+	/* 250000 frames at 14.3 ns: duration says 14, wall 3.575 ms + 5 us fixed */
+	ASSERT_NEAR(kclock_loop_ns(14, 250000, 3575000 + 5000, 5000), 3575000, 1e-6,
+		    "wall time less the fixed cost, inside the kernel's bounds");
+	/* A preemption added 1 ms of wall time: the kernel's upper bound wins. */
+	ASSERT_NEAR(kclock_loop_ns(14, 250000, 4580000, 5000), 15.0 * 250000, 1e-6,
+		    "at most duration + 1 ns per frame");
+	/* An overestimated fixed cost: never below the kernel's duration. */
+	ASSERT_NEAR(kclock_loop_ns(14, 250000, 3500000, 9000), 14.0 * 250000, 1e-6,
+		    "at least duration per frame");
+	ASSERT_NEAR(kclock_loop_ns(0, 0, 1000, 0), 0, 0, "no frames");
+}
+
+void test_kclock_fixed_ns(void)
+{
+	/* 64 frames, duration 14: the loop took 896..960 ns, 928 taken */
+	ASSERT_NEAR(kclock_fixed_ns(14, 64, 6000), 6000 - 928, 1e-9, "middle of the interval");
+	ASSERT_NEAR(kclock_fixed_ns(14, 64, 900), 0, 0, "never negative");
+}
