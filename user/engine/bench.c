@@ -152,10 +152,11 @@ static void describe(const struct sc_env *e, const struct candidate *c, const st
 	if (c->recipe == RCP_XCPU)
 		snprintf(r->recipe + n, sizeof(r->recipe) - n, ", cpumap on CPU %d%s", p.remote_cpu,
 			 recipe_consumer_fifo(rc) ? " (kthread at SCHED_FIFO 1)" : "");
-	if (c->duration)
+	if (recipe_kernel_clocked(c->recipe))
 		m = snprintf(r->method, sizeof(r->method),
-			     "kernel test_run duration (ns/frame of the "
-			     "batch loop) x TSC Hz, averaged over the syscalls");
+			     "kernel test_run clock (ns/frame of the batch loop) of a program with "
+			     "no maps or clock, its 1-ns truncation resolved by the syscall's wall "
+			     "time less its fixed cost, x TSC Hz");
 	else if (recipes[c->recipe].passive)
 		m = snprintf(r->method, sizeof(r->method),
 			     "BPF-timed NAPI polls (first XDP run to the "
@@ -253,14 +254,16 @@ static int measure(struct sc_env *e, struct recipe_ctx *rc, const struct candida
 	err = recipe_run(rc, false, &res);
 	if (err)
 		return err;
-	if (c->duration)
-		f->ns = res.duration_frames ? res.duration_ns_sum / res.duration_frames : NAN;
+	if (recipe_kernel_clocked(c->recipe))
+		f->ns = res.duration_frames ? res.clock_ns_sum / res.duration_frames : NAN;
 	else if (recipes[c->recipe].passive)
 		f->ns = role_ns_all(&res, role, e->b->nr_cpus);
 	else
 		f->ns = role_ns(&res, role, cpu);
 	f->prod_ns = f->ns;
 	f->prod_elems = c->recipe == RCP_XCPU ? res.roles[role].percpu[cpu].packets : res.elems;
+	if (recipe_kernel_clocked(c->recipe))
+		f->prod_elems = res.duration_frames; /* its program counts nothing */
 	if (c->recipe == RCP_XCPU) {
 		f->cons_ns = role_ns(&res, PPB_ROLE_SECOND, e->remote_cpu);
 		f->cons_elems = res.roles[PPB_ROLE_SECOND].percpu[e->remote_cpu].packets;
@@ -508,14 +511,14 @@ static void path_fentry(struct sc_env *e, struct sc_result *r)
  * pool's callback is part of its slow path and stays in the figure. The
  * reference gets its own setups, each right after one of slow's.
  */
-static const struct candidate slow_ref = { RCP_LF_DROP, 1, 0, 64, true };
+static const struct candidate slow_ref = { RCP_LF_DROP, 1, 0, 64 };
 
 /*
  * And 'fast' with lf-fastpass minus its twin: the same frames with their
  * headroom kept, so generic XDP copies nothing and the frame's page goes
  * back to the test-run pool's ring instead.
  */
-static const struct candidate fast_twin = { RCP_LF_FASTPASS_TWIN, 0, 0, 1500, false };
+static const struct candidate fast_twin = { RCP_LF_FASTPASS_TWIN, 0, 0, 1500 };
 
 static const struct candidate *ref_of(const struct sc_env *e, const struct sc_result *r)
 {
