@@ -14,6 +14,7 @@
 #include "loader/observer.h"
 #include "loader/xdpobj.h"
 #include "model/counts.h"
+#include "model/pathfig.h"
 #include "out/bench.h"
 #include "out/report.h"
 #include "sys/cpuprobe.h"
@@ -475,20 +476,29 @@ static void fold_delivered(struct sc_result *r)
 static void path_fentry(struct sc_env *e, struct sc_result *r)
 {
 	const struct ppb_pool_counts *c = &r->counts;
-	double ovh, ns, sum;
-	uint64_t calls = counts_allocs(c) + counts_returns(c);
+	/* Every timed call is a single alloc or put of one element: the observer
+	 * counts bulk returns by element but does not time them. */
+	const struct call_class cls[] = {
+		{ c->alloc_cache_ns, c->alloc_cache, c->alloc_cache },
+		{ c->alloc_refill_ns, c->alloc_refill, c->alloc_refill },
+		{ c->alloc_slow_ns, c->alloc_slow, c->alloc_slow },
+		{ c->ret_cache_ns, c->ret_cache, c->ret_cache },
+		{ c->ret_ring_ns, c->ret_ring, c->ret_ring },
+		{ c->ret_release_ns, c->ret_release, c->ret_release },
+	};
+	double ovh, ns;
+	int err;
 
-	if (obs_start(e->obs) || obs_probe_overhead(e->obs, &ovh) || !r->proof_elems || !calls) {
+	if (obs_start(e->obs) || obs_probe_overhead(e->obs, &ovh) || !r->proof_elems ||
+	    !(counts_allocs(c) + counts_returns(c))) {
 		obs_stop(e->obs);
 		snprintf(r->path_method, sizeof(r->path_method),
 			 "not derivable: fentry probe overhead could not be measured");
 		return;
 	}
 	obs_stop(e->obs);
-	sum = (double)c->alloc_cache_ns + c->alloc_refill_ns + c->alloc_slow_ns + c->ret_cache_ns +
-	      c->ret_ring_ns + c->ret_release_ns;
-	ns = (sum - ovh * calls) / r->proof_elems;
-	if (ns <= 0) {
+	err = path_ns_per_elem(cls, ARRAY_SIZE(cls), ovh, r->proof_elems, &ns);
+	if (err) {
 		snprintf(
 			r->path_method, sizeof(r->path_method),
 			"not derivable: the page_pool calls took no longer than the probe overhead "
