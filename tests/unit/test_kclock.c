@@ -8,12 +8,14 @@ void test_kclock_loop_ns(void)
 	/* 250000 frames at 14.3 ns: duration says 14, wall 3.575 ms + 5 us fixed */
 	ASSERT_NEAR(kclock_loop_ns(14, 250000, 3575000 + 5000, 5000), 3575000, 1e-6,
 		    "wall time less the fixed cost, inside the kernel's bounds");
-	/* A preemption added 1 ms of wall time: the kernel's upper bound wins. */
-	ASSERT_NEAR(kclock_loop_ns(14, 250000, 4580000, 5000), 15.0 * 250000, 1e-6,
-		    "at most duration + 1 ns per frame");
-	/* An overestimated fixed cost: never below the kernel's duration. */
-	ASSERT_NEAR(kclock_loop_ns(14, 250000, 3500000, 9000), 14.0 * 250000, 1e-6,
-		    "at least duration per frame");
+	/* A preemption added 1 ms of wall time: the wall says nothing, take the middle. */
+	ASSERT_NEAR(kclock_loop_ns(14, 250000, 4580000, 5000), 14.5 * 250000, 1e-6,
+		    "above the kernel's interval");
+	/* An overestimated fixed cost: below the interval, the middle too. */
+	ASSERT_NEAR(kclock_loop_ns(14, 250000, 3500000, 9000), 14.5 * 250000, 1e-6,
+		    "below the kernel's interval");
+	ASSERT_NEAR(kclock_loop_ns(14, 250000, 3500000, 0), 14.0 * 250000, 1e-6,
+		    "the interval's lower end is in it");
 	ASSERT_NEAR(kclock_loop_ns(0, 0, 1000, 0), 0, 0, "no frames");
 }
 

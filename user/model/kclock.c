@@ -5,9 +5,9 @@
 
 double kclock_loop_ns(uint32_t duration, uint32_t frames, double wall_ns, double fixed_ns)
 {
-	double lo = (double)duration * frames, hi = lo + frames;
+	double lo = (double)duration * frames, hi = lo + frames, t = wall_ns - fixed_ns;
 
-	return fmin(fmax(wall_ns - fixed_ns, lo), hi);
+	return t >= lo && t < hi ? t : lo + frames / 2.0;
 }
 
 double kclock_fixed_ns(uint32_t duration, uint32_t frames, double wall_ns)

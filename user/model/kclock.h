@@ -9,10 +9,11 @@
  * batch loop's time divided by the frames in whole ns: truncated, so at
  * 15 ns per frame it is up to 7 % low. The syscall's wall time, less its
  * fixed cost outside the loop (pool setup and teardown, syscall entry),
- * tells where in [duration, duration + 1) the true figure lies; the
- * kernel's bounds win, so a preemption between batches (which the
- * kernel's timer leaves out and the wall time does not) costs at most the
- * truncation. Returns the loop's ns for the syscall (not per frame).
+ * tells where in [duration, duration + 1) the true figure lies. A wall time
+ * outside that interval says nothing (a preemption between batches, which
+ * the kernel's timer leaves out and the wall time does not; a fixed cost
+ * misjudged): then the middle of the interval, at most 0.5 ns per frame
+ * off. Returns the loop's ns for the syscall (not per frame).
  */
 double kclock_loop_ns(uint32_t duration, uint32_t frames, double wall_ns, double fixed_ns);
 
