@@ -17,6 +17,8 @@ void test_kclock_loop_ns(void)
 	ASSERT_NEAR(kclock_loop_ns(14, 250000, 3500000, 0), 14.0 * 250000, 1e-6,
 		    "the interval's lower end is in it");
 	ASSERT_NEAR(kclock_loop_ns(0, 0, 1000, 0), 0, 0, "no frames");
+	ASSERT_TRUE(kclock_resolved(14, 250000, 3580000, 5000), "resolved");
+	ASSERT_FALSE(kclock_resolved(14, 250000, 4580000, 5000), "not resolved");
 }
 
 void test_kclock_fixed_ns(void)

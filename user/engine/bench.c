@@ -241,7 +241,8 @@ static double role_ns_all(const struct recipe_result *res, enum ppb_role role, i
 struct run_fig {
 	double ns, prod_ns, cons_ns; /* scenario figure; ring-xcpu: its two CPUs */
 	uint64_t prod_elems, cons_elems;
-	double waited_ns; /* paced producer: its wait per element */
+	double waited_ns;			 /* paced producer: its wait per element */
+	uint32_t clock_syscalls, clock_resolved; /* kernel-clocked: see model/kclock.h */
 };
 
 static int measure(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
@@ -261,6 +262,8 @@ static int measure(struct sc_env *e, struct recipe_ctx *rc, const struct candida
 		f->ns = role_ns_all(&res, role, e->b->nr_cpus);
 	else
 		f->ns = role_ns(&res, role, cpu);
+	f->clock_syscalls = res.clock_syscalls;
+	f->clock_resolved = res.clock_resolved;
 	f->prod_ns = f->ns;
 	f->prod_elems = c->recipe == RCP_XCPU ? res.roles[role].percpu[cpu].packets : res.elems;
 	if (recipe_kernel_clocked(c->recipe))
@@ -356,6 +359,8 @@ static int timed_chunks(struct sc_env *e, struct recipe_ctx *rc, const struct ca
 		err = measure(e, rc, c, &f[s->nr_chunks]);
 		if (err)
 			return err;
+		r->clock_syscalls += f[s->nr_chunks].clock_syscalls;
+		r->clock_resolved += f[s->nr_chunks].clock_resolved;
 		s->chunk_cycles[s->nr_chunks] = ns_to_cycles(e->b, f[s->nr_chunks].ns);
 	}
 	qsort(f, SETUP_CHUNKS, sizeof(f[0]), cmp_fig);

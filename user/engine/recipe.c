@@ -417,6 +417,8 @@ static int drive_live(struct recipe_ctx *c, struct recipe_result *res)
 			break;
 		res->duration_ns_sum += (double)dur * c->p.repeat;
 		res->clock_ns_sum += kclock_loop_ns(dur, c->p.repeat, wall, c->fixed_ns);
+		res->clock_resolved += kclock_resolved(dur, c->p.repeat, wall, c->fixed_ns);
+		res->clock_syscalls++;
 		res->duration_frames += c->p.repeat;
 	}
 	if (err)

@@ -3,11 +3,18 @@
 #include <math.h>
 #include "model/kclock.h"
 
+bool kclock_resolved(uint32_t duration, uint32_t frames, double wall_ns, double fixed_ns)
+{
+	double lo = (double)duration * frames, t = wall_ns - fixed_ns;
+
+	return frames && t >= lo && t < lo + frames;
+}
+
 double kclock_loop_ns(uint32_t duration, uint32_t frames, double wall_ns, double fixed_ns)
 {
-	double lo = (double)duration * frames, hi = lo + frames, t = wall_ns - fixed_ns;
-
-	return t >= lo && t < hi ? t : lo + frames / 2.0;
+	if (kclock_resolved(duration, frames, wall_ns, fixed_ns))
+		return wall_ns - fixed_ns;
+	return ((double)duration + 0.5) * frames;
 }
 
 double kclock_fixed_ns(uint32_t duration, uint32_t frames, double wall_ns)

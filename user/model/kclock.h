@@ -2,6 +2,7 @@
 #ifndef PPBENCH_KCLOCK_H
 #define PPBENCH_KCLOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -16,6 +17,8 @@
  * off. Returns the loop's ns for the syscall (not per frame).
  */
 double kclock_loop_ns(uint32_t duration, uint32_t frames, double wall_ns, double fixed_ns);
+/* Whether the wall time fell inside the kernel's interval (else: its middle). */
+bool kclock_resolved(uint32_t duration, uint32_t frames, double wall_ns, double fixed_ns);
 
 /*
  * The fixed cost of one syscall, from one of few frames: its wall time

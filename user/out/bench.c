@@ -175,6 +175,12 @@ void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 		       r->path_cycles, r->cyc.median);
 	printf("  scenario %s: %s\n  recipe: %s\n  timing: %s\n", scenario_defs[r->id].name,
 	       scenario_defs[r->id].isolates, r->recipe, r->method);
+	if (r->clock_syscalls)
+		printf("  kernel clock: the wall time placed %llu of %llu timed syscalls inside "
+		       "the "
+		       "duration's 1-ns interval (the others count at its middle)\n",
+		       (unsigned long long)r->clock_resolved,
+		       (unsigned long long)r->clock_syscalls);
 	print_counts(r);
 	printf("  purity %s (allocations %s, returns %s)%s%s\n", pct(r->proof.purity, p[0]),
 	       pct(r->proof.alloc_share, p[1]), pct(r->proof.ret_share, p[2]),
@@ -384,6 +390,12 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 	json_str(j, "time_bench_type", tb);
 	json_str(j, "recipe", r->recipe);
 	json_str(j, "method", r->method);
+	if (r->clock_syscalls) {
+		json_obj_begin(j, "kernel_clock");
+		json_u64(j, "syscalls", r->clock_syscalls);
+		json_u64(j, "resolved", r->clock_resolved);
+		json_obj_end(j);
+	}
 	json_arr_begin(j, "cpus");
 	for (int i = 0; i < r->nr_cpu; i++)
 		json_u64(j, NULL, r->per_cpu[i].cpu);
