@@ -45,6 +45,7 @@ struct {
 struct proof_cpu {
 	struct ppb_pool_key key;
 	__u64 unsampled;
+	__u64 period; /* sparse sampling: frames between samples (0: sample next) */
 };
 
 struct {

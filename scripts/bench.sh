@@ -5,7 +5,7 @@
 # namespaces ppbench creates and removes), its self-check (an A/A comparison
 # and a known injected regression, both judged against this host's noise
 # between invocations, from a calibrate profile), then the instrumentation
-# overhead.
+# overhead (what bench's timing leaves on the ring figure).
 # Results are reported, never asserted. BENCH_QUICK=1 runs every step with
 # tiny volumes (the test suite checks what the script prints, not speeds).
 set -euo pipefail
@@ -113,7 +113,8 @@ awk -v line="$line" -v rc="$rc" '
 	}' floor="$slow_floor" "$OUT/slow-ref.json.txt" "$OUT/slow-burn.json.txt"
 
 echo
-echo "== instrumentation overhead (ring recipe, stats on vs a bare program)"
+echo "== instrumentation overhead (ring: bench's timed run, a bare program on the kernel's clock,"
+echo "   vs the bare program timed over the whole syscall; and the counting programs' cost)"
 "$PPBENCH" bench --overhead "${overhead_args[@]}"
 
 # gen on one end of the private pair, load --action drop on the other, both on

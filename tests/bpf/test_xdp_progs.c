@@ -272,18 +272,21 @@ out:
 
 /* ---- proof counting ------------------------------------------------------ */
 
-/* One live-frames DROP with proof on; d gets what the pool maps saw of it. */
-static bool proof_run(struct fixture *f, uint32_t batch, uint32_t repeat, struct obs_snapshot *d)
+/*
+ * One live-frames DROP of PROG with the observer on (proof: ours samples
+ * the pool too); d gets what the pool maps saw of it.
+ */
+static bool observed_run(struct fixture *f, const char *prog, bool proof, uint32_t batch,
+			 uint32_t repeat, struct obs_snapshot *d)
 {
 	struct obs_snapshot s0 = {}, s1 = {};
 	bool ok;
 
 	ok = ASSERT_OK(obs_start(f->obs), "obs_start") &&
-	     ASSERT_OK(obs_set_elems_active(f->obs, true), "obs_set_elems_active") &&
+	     ASSERT_OK(obs_set_elems_active(f->obs, proof), "obs_set_elems_active") &&
 	     ASSERT_OK(obs_snapshot(f->obs, &s0), "snapshot before");
-	xdpo_begin_run(f->x, true, PPB_ROLE_ACTION);
-	ok = ok && ASSERT_OK(xdpo_live_run(f->x, "ppb_xdp_act", 0, batch, repeat, f->pkt, FRAME_LEN,
-					   NULL),
+	xdpo_begin_run(f->x, proof, PPB_ROLE_ACTION);
+	ok = ok && ASSERT_OK(xdpo_live_run(f->x, prog, 0, batch, repeat, f->pkt, FRAME_LEN, NULL),
 			     "live-frames BPF_PROG_RUN");
 	if (ok) {
 		ok = ASSERT_OK(obs_wait_test_run_settled(f->obs, 3.0), "test-run pool freed") &&
@@ -297,6 +300,11 @@ static bool proof_run(struct fixture *f, uint32_t batch, uint32_t repeat, struct
 	snap_free(&s0);
 	snap_free(&s1);
 	return ok;
+}
+
+static bool proof_run(struct fixture *f, uint32_t batch, uint32_t repeat, struct obs_snapshot *d)
+{
+	return observed_run(f, "ppb_xdp_act", true, batch, repeat, d);
 }
 
 /*
@@ -512,5 +520,64 @@ void test_observer_counts_untracked_pools(void)
 out:
 	unsetenv("PPBENCH_TEST_MAX_POOLS");
 	snap_free(&s);
+	fixture_close(&f);
+}
+
+/* The run's test-run pool, found by its pages from the page allocator. */
+static const struct pool_snap *test_run_pool(const struct obs_snapshot *d)
+{
+	const struct pool_snap *found = NULL;
+	int n = 0;
+
+	for (int i = 0; i < d->nr_pools; i++) {
+		if (d->pools[i].info.kind != PPB_POOL_TEST_RUN || !d->pools[i].total.slow_pages)
+			continue;
+		found = &d->pools[i];
+		n++;
+	}
+	return ASSERT_EQ(n, 1, "test-run pools that took pages") ? found : NULL;
+}
+
+/*
+ * bench times one-CPU live-frames recipes with ppb_xdp_bare (no maps, no
+ * clock) and proves them with ppb_xdp_act: the two must drive the same
+ * recipe. What the tracepoints see without our program's sampling - pages
+ * taken from the page allocator, slow calls, releases in the run and at
+ * destroy - must be the proof run's, exactly: ring (batch 64), its
+ * small-batch transient, and slow (batch 1, 64 frames per syscall).
+ */
+void test_timed_bare_same_recipe(void)
+{
+	static const uint32_t cases[][2] = { { 64, 20000 }, { 16, 1024 }, { 1, 64 } };
+	struct xdpo_opts o = { .action = PPB_ACT_DROP };
+	struct obs_snapshot dp = {}, db = {};
+	const struct pool_snap *p, *b;
+	struct fixture f;
+
+	if (!can_run(true))
+		return;
+	if (!fixture_open(&f, o, true))
+		goto out;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (!proof_run(&f, cases[i][0], cases[i][1], &dp) ||
+		    !observed_run(&f, "ppb_xdp_bare", false, cases[i][0], cases[i][1], &db))
+			break;
+		p = counted_pool(&dp);
+		b = test_run_pool(&db);
+		if (p && b) {
+			ASSERT_EQ(p->total.elems, cases[i][1], "proof run: its elements");
+			ASSERT_EQ(b->total.slow_pages, p->total.slow_pages, "pages taken");
+			ASSERT_EQ(b->total.alloc_slow, p->total.alloc_slow, "slow calls");
+			ASSERT_EQ(b->total.ret_release, p->total.ret_release,
+				  "releases in the run");
+			ASSERT_EQ(b->total.rel_teardown, p->total.rel_teardown,
+				  "releases at destroy");
+		}
+		snap_free(&dp);
+		snap_free(&db);
+	}
+out:
+	snap_free(&dp);
+	snap_free(&db);
 	fixture_close(&f);
 }

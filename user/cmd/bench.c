@@ -69,9 +69,10 @@ static const struct cli_opt bench_opts[] = {
 	  .kind = CLI_FLAG, B(quiet) },
 	CLI_OPT_WAIT(struct bench_cfg, wait),
 	{ "overhead", 0, NULL,
-	  "measure the instrumentation overhead instead: the ring recipe with "
-	  "bench's per-packet stats and sampled clock vs a bare program, in "
-	  "--repeat alternating pairs of --loops frames",
+	  "measure what bench's timing leaves on the ring figure instead: its timed "
+	  "run (a bare program, the kernel's test-run clock) vs the bare program "
+	  "timed over the whole syscall, and the per-packet counting of proof runs, "
+	  "in --repeat rotating turns of --loops frames",
 	  .kind = CLI_FLAG, B(overhead) },
 	{ NULL },
 };
@@ -167,9 +168,10 @@ const struct cli_cmd cmd_bench = {
 		"smallest change a comparison with a run like this one could detect (alpha 0.05,\n"
 		"power 0.9; JSON mde_pct): more setups make it smaller, about as 1/sqrt(N).\n"
 		"\n"
-		"Cycles are TSC cycles (like time_bench's cycles(tsc)): bpf_ktime_get_ns()\n"
-		"sampled per CPU every 1024 elements by the XDP programs, times the calibrated\n"
-		"TSC Hz ('slow' uses the kernel's test_run duration). The path figure subtracts\n"
+		"Cycles are TSC cycles (like time_bench's cycles(tsc)): ns times the calibrated\n"
+		"TSC Hz. One-CPU live-frames runs (ring, fast, slow) time programs without maps\n"
+		"or clock by the kernel's test_run clock; ring-xcpu samples bpf_ktime_get_ns()\n"
+		"per CPU in its XDP programs. The path figure subtracts\n"
 		"what is not the path: per-call fentry timing minus the probe overhead where\n"
 		"fentry is allowed, a reference recipe otherwise, or n/a with the reason. With\n"
 		"no interface it runs on a private veth pair in namespaces it creates and\n"

@@ -26,7 +26,9 @@
 #include "sys/tsc.h"
 #include "sys/util.h"
 
-#define PROOF_SHIFT 6 /* a pool-state sample every 64 packets per CPU */
+/* A pool-state sample every 64 packets per CPU at least, every half ring of
+ * the pool if that is more (bpf/xdp.bpf.c). */
+#define PROOF_SHIFT 6
 
 struct load {
 	struct load_cfg *cfg;

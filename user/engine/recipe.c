@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "engine/recipe.h"
 #include "model/counts.h"
+#include "model/kclock.h"
 #include "model/pkt.h"
 #include "sys/log.h"
 #include "sys/util.h"
@@ -53,6 +54,11 @@ static bool is_fastpass(enum recipe_id id)
 	return id == RCP_LF_FASTPASS || id == RCP_LF_FASTPASS_TWIN;
 }
 
+bool recipe_kernel_clocked(enum recipe_id id)
+{
+	return recipes[id].live && id != RCP_XCPU;
+}
+
 struct recipe_ctx {
 	enum recipe_id id;
 	struct recipe_params p;
@@ -69,7 +75,19 @@ struct recipe_ctx {
 	bool consumer_fifo; /* the cpumap kthread runs at SCHED_FIFO */
 	int kthread_pid;    /* the cpumap kthread, 0 when not found */
 	uint64_t drops0;    /* cpumap queue drops when the run began */
+	double fixed_ns;    /* kernel-clocked runs: a syscall's cost outside the loop */
+	bool fixed_known;
 };
+
+/*
+ * Timed runs of one-CPU live-frames recipes run programs with the same
+ * verdicts and no maps or clock (the *_bare programs): the kernel's
+ * test-run clock times them, so nothing of ours runs per packet.
+ */
+static bool bare(const struct recipe_ctx *c)
+{
+	return c->p.no_proof && recipe_kernel_clocked(c->id);
+}
 
 int recipe_by_name(const char *name)
 {
@@ -196,7 +214,8 @@ static int attach_peer(struct recipe_ctx *c)
 	err = env_enter(c->env, 1);
 	if (err)
 		return err;
-	c->link = xdpo_attach(c->x, "ppb_xdp_act", c->env->ifindex[1], skb);
+	c->link = xdpo_attach(c->x, bare(c) ? "ppb_xdp_bare" : "ppb_xdp_act", c->env->ifindex[1],
+			      skb);
 	env_leave(c->env);
 	if (c->link < 0) {
 		pr_err("cannot attach XDP (%s mode) to %s: %s\n", skb ? "generic" : "native",
@@ -251,11 +270,13 @@ bool recipe_consumer_fifo(const struct recipe_ctx *c)
 	return c->consumer_fifo;
 }
 
-static const char *main_prog(enum recipe_id id)
+static const char *main_prog(const struct recipe_ctx *c)
 {
-	if (is_fastpass(id))
-		return "ppb_xdp_fastpass";
-	return id == RCP_LF_VETH ? "ppb_xdp_gen" : "ppb_xdp_act";
+	if (is_fastpass(c->id))
+		return bare(c) ? "ppb_xdp_fastpass_bare" : "ppb_xdp_fastpass";
+	if (c->id == RCP_LF_VETH)
+		return bare(c) ? "ppb_xdp_gen_bare" : "ppb_xdp_gen";
+	return bare(c) ? "ppb_xdp_bare" : "ppb_xdp_act";
 }
 
 void recipe_ids(struct recipe_ctx *c, struct recipe_ids *ids)
@@ -263,7 +284,7 @@ void recipe_ids(struct recipe_ctx *c, struct recipe_ids *ids)
 	struct xdpo_ids x;
 
 	memset(ids, 0, sizeof(*ids));
-	if (xdpo_ids(c->x, main_prog(c->id), c->id == RCP_XCPU ? c->p.remote_cpu : -1, &x))
+	if (xdpo_ids(c->x, main_prog(c), c->id == RCP_XCPU ? c->p.remote_cpu : -1, &x))
 		return;
 	ids->prog = x.prog;
 	ids->cpumap = x.cpumap;
@@ -301,13 +322,13 @@ int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env
 	if (err)
 		goto fail;
 	if (is_fastpass(id))
-		xdpo_track_prog(c->x, PPB_ROLE_ACTION, main_prog(id));
+		xdpo_track_prog(c->x, PPB_ROLE_ACTION, main_prog(c));
 	/* Without the calibration proof runs cannot find a frame's pool. */
 	if (obs && obs_backend(obs) == OBS_TRACEPOINT && !p->no_proof && xdpo_calibrate(c->x))
 		pr_warn("cannot map frames to their page_pool: ring/cache counts unavailable\n");
 	err = xdpo_attach_tracing(c->x) ?: attach_peer(c) ?: open_socket(c);
 	if (!err && recipes[id].live)
-		err = pin_dispatcher(c, main_prog(id));
+		err = pin_dispatcher(c, main_prog(c));
 	/* The pin is the recipe's second stage: the frames pass to that lo. */
 	if (!err && is_fastpass(id) && c->pin_link < 0) {
 		pr_err("%s needs its program as generic XDP on a private lo: %s\n",
@@ -371,8 +392,9 @@ static uint64_t role_packets(struct recipe_ctx *c, enum ppb_role r)
 
 static int drive_live(struct recipe_ctx *c, struct recipe_result *res)
 {
-	const char *prog = main_prog(c->id);
+	const char *prog = main_prog(c);
 	uint32_t dur;
+	double wall;
 	int err = 0;
 
 	/* No ingress device: test_run then uses the namespace's loopback. Naming a
@@ -383,16 +405,25 @@ static int drive_live(struct recipe_ctx *c, struct recipe_result *res)
 	/* PASSed frames go to the lo of the caller's namespace: be in the pin's. */
 	if (is_fastpass(c->id) && netns_enter_fd(xdpo_pin_netns(c->pin_link), &orig))
 		return -EIO;
-	for (uint32_t i = 0; i < c->p.runs; i++) {
-		err = xdpo_live_run(c->x, prog, 0, c->p.batch, c->p.repeat, c->pkt, c->pkt_len,
-				    &dur);
-		if (err) {
-			pr_err("live-frames BPF_PROG_RUN failed: %s\n", strerror(-err));
+	/* once per setup: its pools and pages stay alike */
+	if (bare(c) && !c->fixed_known) {
+		err = xdpo_live_fixed_ns(c->x, prog, c->p.batch, c->p.repeat, c->pkt, c->pkt_len,
+					 &c->fixed_ns);
+		c->fixed_known = !err;
+	}
+	for (uint32_t i = 0; !err && i < c->p.runs; i++) {
+		err = xdpo_live_run_wall(c->x, prog, c->p.batch, c->p.repeat, c->pkt, c->pkt_len,
+					 &dur, &wall);
+		if (err)
 			break;
-		}
 		res->duration_ns_sum += (double)dur * c->p.repeat;
+		res->clock_ns_sum += kclock_loop_ns(dur, c->p.repeat, wall, c->fixed_ns);
+		res->clock_resolved += kclock_resolved(dur, c->p.repeat, wall, c->fixed_ns);
+		res->clock_syscalls++;
 		res->duration_frames += c->p.repeat;
 	}
+	if (err)
+		pr_err("live-frames BPF_PROG_RUN failed: %s\n", strerror(-err));
 	if (orig >= 0)
 		netns_leave_fd(orig);
 	return err;
@@ -526,7 +557,8 @@ static int drive(struct recipe_ctx *c, struct recipe_result *res)
 		env_leave(c->env);
 	}
 	unpin(c);
-	if (!err && c->id != RCP_LF_DROP)
+	/* Bare programs count nothing, and the kernel's clock stopped with the syscall. */
+	if (!err && c->id != RCP_LF_DROP && !bare(c))
 		wait_delivery(c, before, want);
 	return err;
 }

@@ -75,6 +75,7 @@ struct sc_result {
 	double level_r;	      /* its correlation with the setups' cycles (NAN: n/a) */
 	struct cpu_fig per_cpu[2];
 	int nr_cpu;
+	uint64_t clock_syscalls, clock_resolved; /* timed syscalls, kernel clock resolved */
 	/* the time_bench line: the median run */
 	uint64_t tb_elems, tb_ns, tb_tsc;
 	/* proof */
