@@ -154,6 +154,8 @@ static int load_top(struct vctx *c, struct result *r)
 		verr(c, "created", "\"%s\" is not a UTC ISO 8601 time (2026-11-30T12:00:00Z)",
 		     r->created);
 	r->command = req_str(c, root, "", "command");
+	if (jget(root, "label"))
+		r->label = req_str(c, root, "", "label");
 	return c->failed ? -EINVAL : 0;
 }
 
