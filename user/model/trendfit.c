@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A figure's series: levels, change points, and for each change point its
+ * size, interval and kind. Everything is computed on logarithms, so a shift
+ * is a ratio and the same change reads the same on every level.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/edivisive.h"
+#include "model/spread.h"
+#include "model/stats.h"
+#include "model/trendfit.h"
+
+void trend_opts_default(struct trend_opts *o)
+{
+	*o = (struct trend_opts){ .min_run = TREND_MIN_RUN,
+				  .alpha = TREND_ALPHA,
+				  .permutations = TREND_PERMUTATIONS,
+				  .seed = 0x7072656e64ULL };
+}
+
+const char *trend_status_name(enum trend_status s)
+{
+	static const char *const names[] = { "too-few", "stable", "changed", "unstable" };
+
+	return names[s];
+}
+
+const char *trend_kind_name(enum trend_kind k)
+{
+	static const char *const names[] = { "step", "spread", "drift", "unseen" };
+
+	return names[k];
+}
+
+/*
+ * Sums for the two one-regressor fits of a window, after taking out each
+ * level's mean: the step (s = 1 after the change) and the line (s = index).
+ */
+struct fitsums {
+	double yy, ys, ss, yt, tt, st;
+	size_t npts, nlv;
+};
+
+static void level_means(const double *y, const int *lv, size_t a, size_t b, size_t at, int k,
+			double *my, double *ms, double *mt, size_t *cnt)
+{
+	double sy = 0, ss = 0, st = 0;
+	size_t c = 0;
+
+	for (size_t i = a; i < b; i++) {
+		if (lv[i] != k)
+			continue;
+		sy += y[i];
+		ss += i >= at;
+		st += i;
+		c++;
+	}
+	*cnt = c;
+	*my = c ? sy / c : 0;
+	*ms = c ? ss / c : 0;
+	*mt = c ? st / c : 0;
+}
+
+static void window_sums(const double *y, const int *lv, size_t nlevels, size_t a, size_t b,
+			size_t at, struct fitsums *f)
+{
+	memset(f, 0, sizeof(*f));
+	for (size_t k = 0; k < nlevels; k++) {
+		double my, ms, mt;
+		size_t cnt;
+
+		level_means(y, lv, a, b, at, (int)k, &my, &ms, &mt, &cnt);
+		if (cnt < 2)
+			continue;
+		f->nlv++;
+		f->npts += cnt;
+		for (size_t i = a; i < b; i++) {
+			double dy = y[i] - my, ds = (i >= at) - ms, dt = (double)i - mt;
+
+			if (lv[i] != (int)k)
+				continue;
+			f->yy += dy * dy;
+			f->ys += dy * ds;
+			f->ss += ds * ds;
+			f->yt += dy * dt;
+			f->tt += dt * dt;
+			f->st += ds * dt;
+		}
+	}
+}
+
+static int side_of(const double *v, const int *lv, size_t a, size_t b, int k, struct trend_side *s,
+		   double *buf)
+{
+	struct summary sum;
+	size_t m = 0;
+
+	for (size_t i = a; i < b; i++)
+		if (lv[i] == k)
+			buf[m++] = v[i];
+	memset(s, 0, sizeof(*s));
+	if (!m || summarize(buf, m, &sum))
+		return -1;
+	*s = (struct trend_side){ .n = m,
+				  .mean = sum.mean,
+				  .median = sum.median,
+				  .sd_pct = sum.mean ? 100 * sum.stddev / sum.mean : 0 };
+	return 0;
+}
+
+/* The LKP-style rows: every level with points on both sides of the change. */
+static void level_rows(const double *v, const int *lv, size_t nlevels, size_t a, size_t at,
+		       size_t b, struct trend_cp *cp, double *buf)
+{
+	size_t best_n = 0;
+
+	cp->nlv = 0;
+	cp->change_abs = NAN;
+	for (size_t k = 0; k < nlevels && cp->nlv < LEVELS_MAX; k++) {
+		struct trend_lvchange *r = &cp->lv[cp->nlv];
+
+		if (side_of(v, lv, a, at, (int)k, &r->before, buf) ||
+		    side_of(v, lv, at, b, (int)k, &r->after, buf))
+			continue;
+		r->level = (int)k;
+		r->change_pct = pct_change(r->before.mean, r->after.mean);
+		if (r->before.n > best_n) {
+			best_n = r->before.n;
+			cp->change_abs = r->before.median * cp->change_pct / 100;
+		}
+		cp->nlv++;
+	}
+}
+
+/*
+ * Does the step stay significant next to a straight line through the same
+ * points (both in one least-squares fit)? A step does; in a drift the line
+ * takes it all. Two-sided t-test of the step's coefficient at 5 %.
+ */
+static bool step_beyond_line(const struct fitsums *f)
+{
+	double det = f->ss * f->tt - f->st * f->st, df = (double)f->npts - f->nlv - 2;
+	double bs, bt, rss, se;
+
+	if (det <= 1e-12 * f->ss * f->tt || df < 1)
+		return true; /* the two cannot be told apart: keep the step */
+	bs = (f->ys * f->tt - f->yt * f->st) / det;
+	bt = (f->yt * f->ss - f->ys * f->st) / det;
+	rss = fmax(0, f->yy - bs * f->ys - bt * f->yt);
+	se = sqrt(rss / df * f->tt / det);
+	return se == 0 ? bs != 0 : fabs(bs / se) > t_quantile(0.975, df);
+}
+
+/* Size, interval and kind of the change at CP->at, from the points in [a, b). */
+static void measure(const double *v, const double *y, const int *lv, size_t nlevels, size_t a,
+		    size_t b, struct trend_cp *cp, double *buf)
+{
+	struct fitsums f;
+	double shift, rss, se, t, df;
+
+	window_sums(y, lv, nlevels, a, b, cp->at, &f);
+	df = (double)f.npts - f.nlv - 1;
+	if (f.ss <= 0 || df < 1) {
+		cp->kind = TREND_UNSEEN;
+		cp->change_pct = cp->lo_pct = cp->hi_pct = NAN;
+		level_rows(v, lv, nlevels, a, cp->at, b, cp, buf);
+		return;
+	}
+	shift = f.ys / f.ss;
+	rss = fmax(0, f.yy - f.ys * f.ys / f.ss);
+	se = sqrt(rss / df / f.ss);
+	t = t_quantile(0.975, df);
+	cp->change_pct = expm1(shift) * 100;
+	cp->lo_pct = expm1(shift - t * se) * 100;
+	cp->hi_pct = expm1(shift + t * se) * 100;
+	if (cp->lo_pct <= 0 && cp->hi_pct >= 0)
+		cp->kind = TREND_SPREAD;
+	else if (!step_beyond_line(&f))
+		cp->kind = TREND_DRIFT;
+	else
+		cp->kind = TREND_STEP;
+	level_rows(v, lv, nlevels, a, cp->at, b, cp, buf);
+}
+
+static void set_status(struct trend_fit *f)
+{
+	f->status = f->ncps ? TREND_CHANGED : TREND_STABLE;
+	for (size_t i = 0; i < f->ncps; i++) {
+		const struct trend_cp *cp = &f->cps[i];
+
+		if (cp->kind == TREND_DRIFT) {
+			f->status = TREND_UNSTABLE;
+			snprintf(f->reason, sizeof(f->reason),
+				 "a drift (%+.1f%% around point %zu): a line fits as well as a "
+				 "step",
+				 cp->change_pct, cp->at + 1);
+			return;
+		}
+		if (cp->kind == TREND_UNSEEN) {
+			f->status = TREND_UNSTABLE;
+			snprintf(f->reason, sizeof(f->reason),
+				 "a change at point %zu that no level sees from both sides",
+				 cp->at + 1);
+			return;
+		}
+	}
+}
+
+static int find_changes(struct trend_fit *f, const double *v, const double *y,
+			const struct trend_opts *o)
+{
+	struct ediv_opts eo = { .min_run = o->min_run,
+				.alpha = o->alpha,
+				.permutations = o->permutations,
+				.seed = o->seed };
+	size_t max = f->n / o->min_run;
+	struct ediv_cp *ec = calloc(max + 1, sizeof(*ec));
+	double *buf = calloc(f->n, sizeof(*buf));
+	int n = -ENOMEM;
+
+	f->cps = calloc(max + 1, sizeof(*f->cps));
+	if (ec && buf && f->cps)
+		n = ediv_find(y, f->level, f->n, &eo, ec, max);
+	for (int i = 0; i < n; i++) {
+		size_t a = i ? ec[i - 1].at : 0, b = i + 1 < n ? ec[i + 1].at : f->n;
+
+		f->cps[i] = (struct trend_cp){ .at = ec[i].at, .p = ec[i].p };
+		measure(v, y, f->level, f->levels.nlevels, a, b, &f->cps[i], buf);
+	}
+	f->ncps = n > 0 ? (size_t)n : 0;
+	free(ec);
+	free(buf);
+	return n < 0 ? n : 0;
+}
+
+int trend_fit(const double *v, size_t n, const struct trend_opts *o, struct trend_fit *out)
+{
+	double *y;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (!v || !o || !o->min_run)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] > 0) || !isfinite(v[i]))
+			return -EINVAL;
+	out->n = n;
+	if (n < 2 * o->min_run) {
+		out->status = TREND_TOO_FEW;
+		snprintf(out->reason, sizeof(out->reason),
+			 "%zu points; change points need %zu (2 x min-run %zu)", n, 2 * o->min_run,
+			 o->min_run);
+		return 0;
+	}
+	y = calloc(n, sizeof(*y));
+	out->level = calloc(n, sizeof(*out->level));
+	err = -ENOMEM;
+	if (y && out->level) {
+		for (size_t i = 0; i < n; i++)
+			y[i] = log(v[i]);
+		err = levels_assign(y, n, out->level, &out->levels);
+		err = err ?: find_changes(out, v, y, o);
+	}
+	free(y);
+	if (err) {
+		trend_fit_free(out);
+		return err;
+	}
+	set_status(out);
+	return 0;
+}
+
+void trend_fit_free(struct trend_fit *f)
+{
+	free(f->level);
+	free(f->cps);
+	memset(f, 0, sizeof(*f));
+}
