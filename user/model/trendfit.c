@@ -186,6 +186,146 @@ static void measure(const double *v, const double *y, const int *lv, size_t nlev
 	level_rows(v, lv, nlevels, a, cp->at, b, cp, buf);
 }
 
+/* Solves A x = B for N unknowns (A row-major, both overwritten); false if singular. */
+static bool solve(double *a, double *b, size_t n)
+{
+	for (size_t c = 0; c < n; c++) {
+		size_t piv = c;
+
+		for (size_t r = c + 1; r < n; r++)
+			if (fabs(a[r * n + c]) > fabs(a[piv * n + c]))
+				piv = r;
+		if (fabs(a[piv * n + c]) < 1e-12)
+			return false;
+		for (size_t k = 0; k < n; k++) {
+			double t = a[c * n + k];
+
+			a[c * n + k] = a[piv * n + k];
+			a[piv * n + k] = t;
+		}
+		double t = b[c];
+
+		b[c] = b[piv];
+		b[piv] = t;
+		for (size_t r = c + 1; r < n; r++) {
+			double m = a[r * n + c] / a[c * n + c];
+
+			for (size_t k = c; k < n; k++)
+				a[r * n + k] -= m * a[c * n + k];
+			b[r] -= m * b[c];
+		}
+	}
+	for (size_t c = n; c-- > 0;) {
+		for (size_t k = c + 1; k < n; k++)
+			b[c] -= a[c * n + k] * b[k];
+		b[c] /= a[c * n + c];
+	}
+	return true;
+}
+
+#define MAX_STEPS 16
+
+/* Least-squares sums over the whole series, each level's means taken out. */
+struct globalsums {
+	size_t k, npts, nlv;
+	size_t at[MAX_STEPS];
+	double xx[MAX_STEPS * MAX_STEPS], xy[MAX_STEPS], yy, ty, tt;
+};
+
+static void global_level(const struct trend_fit *f, const double *y, int lv, struct globalsums *g)
+{
+	double my = 0, mt = 0, mx[MAX_STEPS] = { 0 }, dx[MAX_STEPS];
+	size_t cnt = 0;
+
+	for (size_t i = 0; i < f->n; i++) {
+		if (f->level[i] != lv)
+			continue;
+		cnt++;
+		my += y[i];
+		mt += i;
+		for (size_t c = 0; c < g->k; c++)
+			mx[c] += i >= g->at[c];
+	}
+	if (cnt < 2)
+		return;
+	g->nlv++;
+	g->npts += cnt;
+	for (size_t i = 0; i < f->n; i++) {
+		double dy = y[i] - my / cnt, dt = i - mt / cnt;
+
+		if (f->level[i] != lv)
+			continue;
+		for (size_t c = 0; c < g->k; c++)
+			dx[c] = (i >= g->at[c]) - mx[c] / cnt;
+		for (size_t c = 0; c < g->k; c++) {
+			g->xy[c] += dx[c] * dy;
+			for (size_t d = 0; d < g->k; d++)
+				g->xx[c * g->k + d] += dx[c] * dx[d];
+		}
+		g->yy += dy * dy;
+		g->ty += dt * dy;
+		g->tt += dt * dt;
+	}
+}
+
+/*
+ * Steps or a line, over the whole series? Least squares with one intercept
+ * per level either way: a step at every change point measured as one, or a
+ * single straight line. The line wins by the BIC (n ln(RSS/n) + k ln n),
+ * ties included: a staircase that follows a line is a drift. Returns the
+ * line's slope (per point, in logarithms) when it wins, else NAN.
+ */
+static double line_beats_steps(const struct trend_fit *f, const double *y)
+{
+	struct globalsums g = { 0 };
+	double rss_s, rss_l, n, bic_s, bic_l;
+
+	for (size_t i = 0; i < f->ncps && g.k < MAX_STEPS; i++)
+		if (f->cps[i].kind == TREND_STEP)
+			g.at[g.k++] = f->cps[i].at;
+	if (!g.k || g.k == MAX_STEPS)
+		return NAN;
+	for (size_t k = 0; k < f->levels.nlevels; k++)
+		global_level(f, y, (int)k, &g);
+	n = (double)g.npts - g.nlv;
+	if (n <= g.k + 1 || g.tt <= 0)
+		return NAN;
+	rss_s = g.yy;
+	{
+		double b[MAX_STEPS], a[MAX_STEPS * MAX_STEPS];
+
+		memcpy(a, g.xx, sizeof(a));
+		memcpy(b, g.xy, sizeof(b));
+		if (!solve(a, b, g.k))
+			return NAN;
+		for (size_t c = 0; c < g.k; c++)
+			rss_s -= b[c] * g.xy[c];
+	}
+	rss_l = g.yy - g.ty * g.ty / g.tt;
+	bic_s = n * log(fmax(rss_s, 1e-300) / n) + g.k * log(n);
+	bic_l = n * log(fmax(rss_l, 1e-300) / n) + log(n);
+	return bic_l <= bic_s ? g.ty / g.tt : NAN;
+}
+
+/* The steps a line explains as well become one drift: the figure is unstable. */
+static void check_drift(struct trend_fit *f, const double *y)
+{
+	double slope = line_beats_steps(f, y);
+
+	if (isnan(slope))
+		return;
+	for (size_t i = 0; i < f->ncps; i++)
+		if (f->cps[i].kind == TREND_STEP)
+			f->cps[i].kind = TREND_DRIFT;
+	if (f->status == TREND_UNSTABLE)
+		return; /* the reason already given still holds */
+	f->status = TREND_UNSTABLE;
+	snprintf(f->reason, sizeof(f->reason),
+		 "a drift of %+.1f%% over the %zu points: a straight line fits as well as "
+		 "the steps",
+		 expm1(slope * (f->n - 1)) * 100, f->n);
+}
+
 static void set_status(struct trend_fit *f)
 {
 	f->status = f->ncps ? TREND_CHANGED : TREND_STABLE;
@@ -265,12 +405,14 @@ int trend_fit(const double *v, size_t n, const struct trend_opts *o, struct tren
 		err = levels_assign(y, n, out->level, &out->levels);
 		err = err ?: find_changes(out, v, y, o);
 	}
-	free(y);
 	if (err) {
+		free(y);
 		trend_fit_free(out);
 		return err;
 	}
 	set_status(out);
+	check_drift(out, y);
+	free(y);
 	return 0;
 }
 

@@ -20,7 +20,7 @@
 #define LEFT 96	     /* axis title and tick labels */
 #define PANEL_H 210  /* plotting height of a panel */
 #define PANEL_GAP 78 /* panel title above, tick labels below */
-#define LEGEND_W 230
+#define LEGEND_W 380
 #define CP_COLOUR "#d62728"
 #define DRIFT_COLOUR "#7f7f7f"
 
@@ -251,7 +251,7 @@ static int write_svg(FILE *f, const struct trend_view *v)
 		svg_panel(f, &g, v, &v->s->figs[i]);
 		g.y0 += PANEL_H + PANEL_GAP;
 	}
-	svg_legend(f, LEFT + g.w + 60, TOP + PANEL_GAP / 2 + PANEL_H * 0.45);
+	svg_legend(f, LEFT + g.w + 130, TOP + PANEL_GAP / 2 + PANEL_H * 0.45);
 	fprintf(f, "</svg>\n");
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }
