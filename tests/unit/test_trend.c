@@ -283,3 +283,160 @@ void test_trend_detection_rates(void)
 	if (found < 900 || false_cps > 20 || (getenv("V") && !strcmp(getenv("V"), "1")))
 		fprintf(stderr, "    found %zu of 1000, A/A false %zu of 1000\n", found, false_cps);
 }
+
+/* A result in memory: scenario "slow" at CYCLES, on the VM's host. */
+struct fake {
+	struct result r;
+	struct result_scenario sc;
+	double runs[3];
+	char path[32], label[16];
+};
+
+static void fake_result(struct fake *f, int i, const char *label, const char *created,
+			double cycles)
+{
+	memset(f, 0, sizeof(*f));
+	snprintf(f->path, sizeof(f->path), "r%02d.json", i);
+	if (label)
+		snprintf(f->label, sizeof(f->label), "%s", label);
+	f->r = (struct result){
+		.path = f->path,
+		.label = label ? f->label : NULL,
+		.created = created,
+		.host = { .kernel = "6.18", .cpu_model = "EPYC", .tsc_hz = 2.096e9 },
+		.sc = &f->sc,
+		.nr_sc = 1
+	};
+	f->runs[0] = cycles * 0.99;
+	f->runs[1] = cycles;
+	f->runs[2] = cycles * 1.02;
+	f->sc = (struct result_scenario){
+		.name = "slow",
+		.ok = true,
+		.cycles = { .min = f->runs[0], .median = cycles, .runs = f->runs, .nruns = 3 },
+		.ns = { .min = f->runs[0] / 2.096,
+			.median = cycles / 2.096,
+			.runs = f->runs,
+			.nruns = 3 },
+	};
+}
+
+void test_series_order_and_labels(void)
+{
+	static const char *const labels[] = { "10", "9", "v2", "1", "v10" };
+	static const char *const sorted[] = { "1", "9", "10", "v2", "v10" };
+	struct series s = { 0 };
+	struct fake f;
+	char err[256];
+
+	for (int i = 0; i < 5; i++) {
+		fake_result(&f, i, labels[i], "2026-12-01T10:00:00Z", 100 + i);
+		if (!ASSERT_OK(series_add(&s, &f.r, false, err, sizeof(err)), "add"))
+			goto out;
+	}
+	if (!ASSERT_OK(series_finish(&s, SERIES_LABEL, err, sizeof(err)), "finish"))
+		goto out;
+	for (int i = 0; i < 5; i++)
+		ASSERT_STREQ(s.pt[i].label, sorted[i], "labels compare as versions");
+	ASSERT_EQ(s.nfigs, 2, "slow cycles and ns");
+	ASSERT_NEAR(s.figs[0].v[0], 103, 1e-9, "values follow their points");
+	ASSERT_NEAR(s.figs[0].hi[0], 103 * 1.02, 1e-9, "the largest setup");
+out:
+	series_free(&s);
+}
+
+void test_series_created_and_no_label(void)
+{
+	static const char *const when[] = { "2026-12-01T10:00:02Z", "2026-12-01T10:00:01Z",
+					    "2026-12-01T10:00:01Z" };
+	struct series s = { 0 };
+	struct fake f;
+	char err[256];
+
+	for (int i = 0; i < 3; i++) {
+		fake_result(&f, i, NULL, when[i], 100);
+		if (!ASSERT_OK(series_add(&s, &f.r, false, err, sizeof(err)), "add"))
+			goto out;
+	}
+	if (!ASSERT_OK(series_finish(&s, SERIES_CREATED, err, sizeof(err)), "finish"))
+		goto out;
+	ASSERT_STREQ(s.pt[0].label, "r01", "a file without a label: its base name");
+	ASSERT_STREQ(s.pt[1].label, "r02", "equal times keep the given order");
+	ASSERT_STREQ(s.pt[2].label, "r00", "latest last");
+out:
+	series_free(&s);
+}
+
+void test_series_duplicate_label(void)
+{
+	struct series s = { 0 };
+	struct fake f;
+	char err[256] = "";
+
+	for (int i = 0; i < 3; i++) {
+		fake_result(&f, i, i == 2 ? "a" : i ? "b" : "a", "2026-12-01T10:00:00Z", 100);
+		if (!ASSERT_OK(series_add(&s, &f.r, false, err, sizeof(err)), "add"))
+			goto out;
+	}
+	ASSERT_ERR(series_finish(&s, SERIES_GIVEN, err, sizeof(err)), "refused");
+	ASSERT_STREQ(err, "r02.json: label \"a\" is also the label of r00.json", "names both");
+out:
+	series_free(&s);
+}
+
+void test_series_other_host(void)
+{
+	struct series s = { 0 };
+	struct fake f;
+	char err[256] = "";
+
+	fake_result(&f, 0, "1", "2026-12-01T10:00:00Z", 100);
+	ASSERT_OK(series_add(&s, &f.r, false, err, sizeof(err)), "first");
+	fake_result(&f, 1, "2", "2026-12-01T10:00:00Z", 100);
+	f.r.host.tsc_hz = 2.5e9;
+	ASSERT_ERR(series_add(&s, &f.r, false, err, sizeof(err)), "another TSC");
+	ASSERT_HAS_SUBSTR(err, "r01.json: another host than r00.json: TSC", "names the file");
+	f.r.host.tsc_hz = 2.096e9;
+	f.r.host.cpu_model = "Xeon";
+	ASSERT_ERR(series_add(&s, &f.r, false, err, sizeof(err)), "another CPU");
+	ASSERT_HAS_SUBSTR(err, "CPU model \"Xeon\"", "says which");
+	ASSERT_OK(series_add(&s, &f.r, true, err, sizeof(err)), "forced");
+	ASSERT_EQ(s.nforced, 1, "counted");
+	series_free(&s);
+}
+
+/* The gate: a rise in the window gates; a drop, or a rise before it or below PCT, does not. */
+static void gate_case(double step, size_t window, double pct, size_t want, const char *what)
+{
+	struct series s = { 0 };
+	struct series_hit hits[4];
+	struct trend_opts o;
+	struct fake f;
+	double v[24];
+	char err[256], lab[8];
+
+	trend_opts_default(&o);
+	vm_series(v, 24, 14, step, 61);
+	for (int i = 0; i < 24; i++) {
+		snprintf(lab, sizeof(lab), "%d", i + 1);
+		fake_result(&f, i, lab, "2026-12-01T10:00:00Z", v[i]);
+		if (!ASSERT_OK(series_add(&s, &f.r, false, err, sizeof(err)), "add"))
+			goto out;
+	}
+	if (!ASSERT_OK(series_finish(&s, SERIES_GIVEN, err, sizeof(err)), "finish") ||
+	    !ASSERT_OK(series_fit(&s, &o), "fit"))
+		goto out;
+	ASSERT_EQ(s.figs[0].fit.ncps, 1, "the step is found");
+	if (ASSERT_EQ(series_gate(&s, SFIG_CYCLES, pct, window, hits, 4), want, what) && want)
+		ASSERT_FALSE(hits[0].unstable, "a stable figure: gated");
+out:
+	series_free(&s);
+}
+
+void test_series_gate_window(void)
+{
+	gate_case(0.10, 10, 5, 1, "+10 % from point 15 of 24, window 10");
+	gate_case(0.10, 9, 5, 0, "window 9 starts after it");
+	gate_case(0.10, 10, 15, 0, "smaller than the limit");
+	gate_case(-0.10, 10, 5, 0, "faster is no regression");
+}
