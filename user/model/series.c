@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/series.h"
+#include "sys/util.h"
 
 const char *series_figure_name(enum series_figure f)
 {
@@ -23,19 +24,6 @@ const char *series_figure_unit(enum series_figure f)
 	static const char *const units[] = { "cycles/elem", "ns/elem", "path cycles" };
 
 	return units[f];
-}
-
-/* "dir/base.json" -> "base": the label of a file that has none. */
-static char *base_label(const char *path)
-{
-	const char *b = strrchr(path, '/');
-	size_t n;
-
-	b = b ? b + 1 : path;
-	n = strlen(b);
-	if (n > 5 && !strcmp(b + n - 5, ".json"))
-		n -= 5;
-	return strndup(b, n);
 }
 
 /* TSC Hz and CPU model must match the first file's: cycles of other clocks do not compare. */
@@ -174,6 +162,7 @@ int series_add(struct series *s, const struct result *r, bool force, char *err, 
 {
 	struct series_point *p;
 	size_t at = s->npts;
+	char stem[256];
 	int e;
 
 	if (!s->npts) {
@@ -190,7 +179,8 @@ int series_add(struct series *s, const struct result *r, bool force, char *err, 
 	memset(p, 0, sizeof(*p));
 	p->given = at;
 	p->file = strdup(r->path);
-	p->label = r->label ? strdup(r->label) : base_label(r->path);
+	/* a file without a label is named by its base name */
+	p->label = strdup(r->label ? r->label : path_stem(r->path, stem, sizeof(stem)));
 	p->created = strdup(r->created);
 	p->kernel = strdup(r->host.kernel);
 	s->npts++;

@@ -268,7 +268,7 @@ static int write_svg(const struct plot *p, FILE *f)
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }
 
-int output_svg(const struct plot *p, const char *path)
+int svg_output(const char *path, int (*write)(FILE *f, const void *ctx), const void *ctx)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	int err;
@@ -277,7 +277,7 @@ int output_svg(const struct plot *p, const char *path)
 		pr_err("cannot write '%s': %s\n", path, strerror(errno));
 		return EXIT_FAIL;
 	}
-	err = write_svg(p, f);
+	err = write(f, ctx);
 	if (f != stdout && fclose(f))
 		err = -EIO;
 	if (err) {
@@ -285,4 +285,14 @@ int output_svg(const struct plot *p, const char *path)
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
+}
+
+static int write_plot(FILE *f, const void *p)
+{
+	return write_svg(p, f);
+}
+
+int output_svg(const struct plot *p, const char *path)
+{
+	return svg_output(path, write_plot, p);
 }

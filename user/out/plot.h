@@ -51,6 +51,11 @@ void axis_scale(double top, double *ymax, double *ystep);
 
 /* Boxes, axis scales and picture size from the loaded files; 0 or -errno. */
 int build_plot(struct plot *p);
+/*
+ * Opens PATH ("-": stdout), lets WRITE fill it (0 or -errno) and closes it;
+ * failures are one line on stderr. Returns an exit code.
+ */
+int svg_output(const char *path, int (*write)(FILE *f, const void *ctx), const void *ctx);
 /* Writes the SVG to PATH ("-": stdout); returns an exit code. */
 int output_svg(const struct plot *p, const char *path);
 

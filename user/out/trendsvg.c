@@ -217,8 +217,9 @@ static void svg_legend(FILE *f, double x, double y)
 	fprintf(f, "</text>\n");
 }
 
-static int write_svg(FILE *f, const struct trend_view *v)
+static int write_svg(FILE *f, const void *ctx)
 {
+	const struct trend_view *v = ctx;
 	struct geom g = { .x0 = LEFT, .n = v->s->npts };
 	int width, height;
 
@@ -258,19 +259,5 @@ static int write_svg(FILE *f, const struct trend_view *v)
 
 int trend_write_svg(const struct trend_view *v, const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	int err;
-
-	if (!f) {
-		pr_err("cannot write '%s': %s\n", path, strerror(errno));
-		return EXIT_FAIL;
-	}
-	err = write_svg(f, v);
-	if (f != stdout && fclose(f))
-		err = -EIO;
-	if (err) {
-		pr_err("writing '%s' failed\n", path);
-		return EXIT_FAIL;
-	}
-	return EXIT_OK;
+	return svg_output(path, write_svg, v);
 }
