@@ -11,6 +11,7 @@
 #include "engine/bench.h"
 #include "engine/recipe.h"
 #include "loader/kfeatures.h"
+#include "loader/levelprobe.h"
 #include "loader/observer.h"
 #include "loader/xdpobj.h"
 #include "model/counts.h"
@@ -377,8 +378,11 @@ static int one_setup(struct sc_env *e, struct sc_result *r, const struct candida
 	if (!err) {
 		note_ids(rc, s);
 		s->cpu_probe_ns = cpu_probe_ns();
+		s->level_probe_ns = level_probe_ns();
 		err = timed_chunks(e, rc, c, r, s, &f);
 		s->cpu_probe_ns = fmin(s->cpu_probe_ns, cpu_probe_ns());
+		/* levels switch within seconds: the mean of both sides of the chunks */
+		s->level_probe_ns = (s->level_probe_ns + level_probe_ns()) / 2;
 	}
 	if (!err)
 		store(e, r, i, &f);
@@ -428,6 +432,11 @@ static void machine_speed(struct sc_result *r, uint32_t n)
 		p[i] = r->setups[i].cpu_probe_ns;
 	if (!summarize(p, n, &r->probe))
 		r->probe_r = correlation(p, r->cycles, n);
+	r->level_r = NAN;
+	for (uint32_t i = 0; i < n; i++)
+		p[i] = r->setups[i].level_probe_ns;
+	if (!summarize(p, n, &r->level)) /* refused when a probe could not run (NAN) */
+		r->level_r = correlation(p, r->cycles, n);
 	free(p);
 }
 
@@ -802,6 +811,7 @@ int bench_main(struct bench_cfg *cfg)
 			prove_scenario(&e, i);
 	run_rounds(&e);
 	bench_progress_done(&b);
+	level_probe_close();
 	for (int i = 0; i < NR_SCENARIOS; i++) {
 		if (!cfg->want[i])
 			continue;

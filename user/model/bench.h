@@ -49,7 +49,8 @@ struct setup_rec {
 	bool settled;	  /* the last two warm-ups agreed (else the bound ended it) */
 	uint32_t prog_id, cpumap_id, cpumap_prog_id;
 	int kthread_pid;
-	double cpu_probe_ns; /* the machine's speed around the timed chunks (sys/cpuprobe.h) */
+	double cpu_probe_ns;   /* the machine's speed around the timed chunks (sys/cpuprobe.h) */
+	double level_probe_ns; /* the host's level, before and after them (loader/levelprobe.h) */
 };
 
 struct sc_result {
@@ -70,6 +71,8 @@ struct sc_result {
 	double mde_pct;	      /* smallest detectable change vs a run like this one */
 	struct summary probe; /* cpu_probe_ns over the setups */
 	double probe_r;	      /* its correlation with the setups' cycles (NAN: n/a) */
+	struct summary level; /* level_probe_ns over the setups (n 0: not measured) */
+	double level_r;	      /* its correlation with the setups' cycles (NAN: n/a) */
 	struct cpu_fig per_cpu[2];
 	int nr_cpu;
 	/* the time_bench line: the median run */

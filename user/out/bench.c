@@ -11,13 +11,14 @@
 #include "out/bench.h"
 #include "out/hostinfo.h"
 #include "out/json.h"
+#include "out/progress.h"
 #include "out/report.h"
 #include "sys/log.h"
 #include "sys/util.h"
 
 static bool progress_on(const struct bench_ctx *b)
 {
-	return !b->cfg->quiet && isatty(STDERR_FILENO);
+	return progress_wanted(b->cfg->quiet);
 }
 
 void bench_progress(const struct bench_ctx *b, const char *fmt, ...)
@@ -26,17 +27,15 @@ void bench_progress(const struct bench_ctx *b, const char *fmt, ...)
 
 	if (!progress_on(b))
 		return;
-	fprintf(stderr, "\r\033[K[%5.1fs] ", (now_ns() - b->t0) / 1e9);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	progress_vshow(b->t0, fmt, ap);
 	va_end(ap);
-	fflush(stderr);
 }
 
 void bench_progress_done(const struct bench_ctx *b)
 {
 	if (progress_on(b))
-		fprintf(stderr, "\r\033[K");
+		progress_clear();
 }
 
 /*
@@ -301,6 +300,7 @@ static void json_setups(struct json *j, const struct sc_result *r)
 		json_u64(j, "warmup_runs", s->warmups);
 		json_bool(j, "warmup_settled", s->settled);
 		json_double(j, "cpu_probe_ns", s->cpu_probe_ns);
+		json_double(j, "level_probe_ns", s->level_probe_ns);
 		json_u64(j, "prog_id", s->prog_id);
 		if (r->nr_cpu == 2) {
 			json_u64(j, "cpumap_id", s->cpumap_id);
@@ -347,6 +347,13 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 	else
 		json_null(j, "mde_pct");
 	json_setups(j, r);
+	/* the page_pool-free kernel loop next to the setups: the host's level */
+	json_obj_begin(j, "level_probe");
+	json_str(j, "what", "ns per run, trivial XDP program, non-live BPF_PROG_RUN");
+	json_double(j, "median_ns", r->level.n ? r->level.median : NAN);
+	json_double(j, "cv", r->level.n ? r->level.cv : NAN);
+	json_double(j, "r_cycles", r->level_r);
+	json_obj_end(j);
 	json_path(j, "path", &r->counts, r->known);
 	json_double(j, "purity", r->proof.purity);
 	json_double(j, "purity_alloc", r->proof.alloc_share);
