@@ -12,17 +12,18 @@ need_tool() { # name: build a tests/tools helper if the Makefile has not yet
 		fail "cannot build build/tests/$1"
 }
 
-# craft DIR N AT STEP: results labelled 1..N (one a minute); from label AT+1
-# on, slow costs STEP times as much. Every third result sits on a level 1.6x
-# higher (all scenarios, as the VM's levels do), and each carries up to
-# +-0.9 % of noise that repeats every 7 results.
+# craft DIR N AT STEP [LEVELS]: results labelled 1..N (one a minute); from
+# label AT+1 on, slow costs STEP times as much. Unless LEVELS is 0, every
+# third result sits on a level 1.6x higher (all scenarios, as the VM's levels
+# do). Each carries up to +-0.9 % of noise that repeats every 7 results.
 craft() {
 	local dir=$1 n=$2 i=0 line
 	mkdir -p "$dir"
-	jq -c --argjson n "$n" --argjson at "$3" --argjson step "$4" '
+	jq -c --argjson n "$n" --argjson at "$3" --argjson step "$4" --argjson lv "${5:-1}" '
 		def scale($k): .runs |= map(. * $k) | .median *= $k | .min *= $k | .mean *= $k;
 		. as $base | range(1; $n + 1) as $i |
-		((if $i % 3 == 0 then 1.6 else 1 end) * (1 + 0.003 * (($i * 37) % 7 - 3))) as $f |
+		((if $lv == 1 and $i % 3 == 0 then 1.6 else 1 end) *
+		 (1 + 0.003 * (($i * 37) % 7 - 3))) as $f |
 		(if $i > $at then $step else 1 end) as $s |
 		$base | .label = "\($i)" |
 		.created = "2026-12-01T10:\(if $i < 10 then "0" else "" end)\($i):00Z" |
@@ -179,4 +180,42 @@ test_trend_real_bench() {
 	fi
 	expect_exit 2 "$PPBENCH" bench --scenario ring --label v1
 	expect_one_line_error '--label names the JSON result'
+}
+
+# A step as large as the ratio between two levels: with the VM's alternating
+# levels a level ends and another begins; without them, a noise profile that
+# knows the ratio makes it 'level'. Either way unstable: named, not gated.
+test_trend_level_sized_step() {
+	[ -f "$DATA/profile.json" ] || skip "no tests/data/profile.json (the noise profile's test data)"
+	craft "$TMPD/a" 24 12 1.6
+	expect_exit 0 "$PPBENCH" trend --fail-on-regression 5 --window 12 "$TMPD/a"
+	assert_match "$LAST_OUT" '^slow cycles: unstable: level 1 .* last seen at point 11, level 3 .* first at point 15' \
+		"a level ends, another begins"
+	assert_match "$LAST_OUT" '^slow cycles/elem: level between "12" and "13" \(levels, no test\)' "where"
+	assert_match "$LAST_ERR" '^ppbench trend: unstable, not gated: slow cycles/elem \+15[0-9]\.' \
+		"named, not gated"
+	jq '.scenarios |= map(if .name == "slow" then .cycles_per_elem.levels =
+		[{"median": 410, "min": 400, "max": 420, "invocations": 8},
+		 {"median": 656, "min": 640, "max": 670, "invocations": 4}] else . end)' \
+		"$DATA/profile.json" >"$TMPD/p2.json" || fail "jq"
+	craft "$TMPD/s" 24 12 1.6 0
+	expect_exit 3 "$PPBENCH" trend --fail-on-regression 5 --window 12 "$TMPD/s"
+	assert_match "$LAST_OUT" '^slow cycles/elem: step between "12" and "13"' "no profile: a step"
+	expect_exit 0 "$PPBENCH" trend --noise "$TMPD/p2.json" --fail-on-regression 5 --window 12 \
+		"$TMPD/s"
+	assert_match "$LAST_OUT" "^noise profile .*/p2\.json: 12 invocations" "profile named"
+	assert_match "$LAST_OUT" '^slow cycles/elem: level between "12" and "13" \(p ' "a level, not a step"
+	assert_match "$LAST_OUT" '^slow cycles: unstable: .*ratio between the host.s levels' "why"
+	assert_match "$LAST_ERR" '^ppbench trend: unstable, not gated: slow cycles/elem \+60' \
+		"named, not gated"
+	# a 10 % step is no level: gated, with the profile's single-pair floor beside it
+	craft "$TMPD/t" 24 12 1.10
+	expect_exit 3 "$PPBENCH" trend --noise "$TMPD/p2.json" --fail-on-regression 5 --window 12 \
+		"$TMPD/t"
+	assert_match "$LAST_OUT" "step between \"12\" and \"13\" .*one pair's floor [0-9.]+%" "floor"
+	jq '.host.cpu_model = "Xeon"' "$TMPD/p2.json" >"$TMPD/p3.json"
+	expect_exit 2 "$PPBENCH" trend --noise "$TMPD/p3.json" "$TMPD/t"
+	expect_one_line_error 'p3\.json: a profile of another host than .*: CPU model'
+	expect_exit 2 "$PPBENCH" trend --noise "$DATA/base.json" "$TMPD/t"
+	expect_one_line_error 'base\.json: schema: "ppbench/1" is not supported'
 }

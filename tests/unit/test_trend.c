@@ -440,3 +440,38 @@ void test_series_gate_window(void)
 	gate_case(0.10, 10, 15, 0, "smaller than the limit");
 	gate_case(-0.10, 10, 5, 0, "faster is no regression");
 }
+
+/*
+ * The host on its low level for 12 results, then on its high one for 12: no
+ * level alternates, so this is a change, unless a noise profile knows a
+ * level ratio that size - then it is 'level', and the figure unstable.
+ */
+void test_trend_level_that_stayed(void)
+{
+	struct trend_opts o;
+	struct trend_fit f;
+	double v[24];
+
+	rng_state = 71;
+	for (size_t i = 0; i < 24; i++)
+		v[i] = 100 * (i >= 12 ? LEVEL_RATIO : 1) * (1 + WITHIN_SD * gauss());
+	trend_opts_default(&o);
+	if (!ASSERT_OK(trend_fit(v, 24, &o, &f), "fit"))
+		return;
+	ASSERT_EQ(f.ncps, 1, "a change point");
+	ASSERT_EQ(steps_near(&f, 12), 1, "without a profile: a step");
+	trend_fit_free(&f);
+	o.level_ratio[0] = 1.58;
+	o.nlevel_ratios = 1;
+	if (!ASSERT_OK(trend_fit(v, 24, &o, &f), "fit with the ratio"))
+		return;
+	if (ASSERT_EQ(f.ncps, 1, "the same change point"))
+		ASSERT_EQ(f.cps[0].kind, TREND_LEVEL, "as large as the level ratio");
+	ASSERT_EQ(f.status, TREND_UNSTABLE, "unstable");
+	trend_fit_free(&f);
+	o.level_ratio[0] = 1.05;
+	if (!ASSERT_OK(trend_fit(v, 24, &o, &f), "fit with a small ratio"))
+		return;
+	ASSERT_EQ(steps_near(&f, 12), 1, "a ratio of another size: still a step");
+	trend_fit_free(&f);
+}

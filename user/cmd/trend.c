@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
+#include "model/noise.h"
 #include "model/series.h"
 #include "out/trendjson.h"
 #include "out/trendreport.h"
@@ -24,7 +25,7 @@ struct trend_cfg {
 	bool window_set, force, markdown, gate;
 	double alpha, fail_pct;
 	enum series_figure metric;
-	const char *json, *svg, *title, *scenarios;
+	const char *json, *svg, *title, *scenarios, *noise;
 };
 
 static const struct cli_word orders[] = { { "created", SERIES_CREATED },
@@ -62,6 +63,11 @@ static const struct cli_opt trend_opts[] = {
 	  "the newest results --fail-on-regression looks at (default 3 x --min-run)",
 	  .kind = CLI_UINT, T(window), .min = 1, .max = 1000000,
 	  CLI_MARK(struct trend_cfg, window_set) },
+	{ "noise", 'n', "PROFILE",
+	  "this host's noise profile ('ppbench calibrate'): a step as large as a ratio between "
+	  "its levels is called 'level' (a level the host stayed on, or a change), and each "
+	  "change point shows the profile's floor for a single pair",
+	  .kind = CLI_STRING, T(noise) },
 	{ "force", 'f', NULL,
 	  "take results whose TSC Hz or CPU model say they come from another host",
 	  .kind = CLI_FLAG, T(force) },
@@ -287,6 +293,30 @@ static int check_points(const struct trend_cfg *cfg, const struct series *s, con
 	return EXIT_OK;
 }
 
+/* --noise: a profile of this series' host, then used by every figure. */
+static int use_noise(const struct trend_cfg *cfg, struct series *s, struct noise_profile *p)
+{
+	char err[600], why[400];
+
+	if (noise_load(cfg->noise, p, err, sizeof(err))) {
+		pr_err("%s\n", err);
+		return EXIT_USAGE;
+	}
+	if (series_host_differs(s->cpu_model, s->tsc_hz, p->host.cpu_model, p->host.tsc_hz, why,
+				sizeof(why))) {
+		if (!cfg->force) {
+			pr_err("%s: a profile of another host than %s: %s; use --force to use it "
+			       "anyway\n",
+			       cfg->noise, s->pt[0].file, why);
+			return EXIT_USAGE;
+		}
+		pr_warn("%s: a profile of another host than %s: %s; using it anyway (--force)\n",
+			cfg->noise, s->pt[0].file, why);
+	}
+	series_use_profile(s, p);
+	return EXIT_OK;
+}
+
 static int report(struct trend_cfg *cfg, struct trend_view *v)
 {
 	bool json_only = cfg->json && !strcmp(cfg->json, "-");
@@ -313,6 +343,7 @@ static int trend_run(void *c, int argc, char **argv)
 	struct trend_opts o;
 	struct series s = { 0 };
 	struct flist l = { 0 };
+	struct noise_profile profile = { 0 };
 	struct trend_view v;
 	int ret = EXIT_USAGE;
 
@@ -324,6 +355,8 @@ static int trend_run(void *c, int argc, char **argv)
 		goto out;
 	ret = load_series(cfg, &l, &s);
 	ret = ret ?: check_points(cfg, &s, &l);
+	if (!ret && cfg->noise)
+		ret = use_noise(cfg, &s, &profile);
 	if (ret)
 		goto out;
 	if (series_fit(&s, &o)) {
@@ -338,9 +371,12 @@ static int trend_run(void *c, int argc, char **argv)
 				 .gate = cfg->gate,
 				 .fail_pct = cfg->fail_pct,
 				 .window = cfg->window,
-				 .title = cfg->title };
+				 .title = cfg->title,
+				 .noise = cfg->noise ? &profile : NULL };
 	ret = report(cfg, &v);
 out:
+	if (cfg->noise)
+		noise_free(&profile);
 	series_free(&s);
 	flist_free(&l);
 	return ret;
@@ -382,7 +418,11 @@ const struct cli_cmd cmd_trend = {
 		"spread (the interval holds 0: the distribution changed, not the level);\n"
 		"drift (a straight line explains it as well: no single change point); unseen\n"
 		"(no level has points on both sides). A figure with a drift or an unseen change\n"
-		"is 'unstable': trend says so instead of inventing a change point.\n"
+		"is 'unstable': trend says so instead of inventing a change point. With\n"
+		"--noise PROFILE, a step as large as a ratio between the profile's levels of\n"
+		"that figure (within a fifth, in logarithms) is 'level': the host may have\n"
+		"moved to another level and stayed there; it is unstable too. The profile must\n"
+		"come from the same host (CPU model and TSC) unless --force.\n"
 		"\n"
 		"Report. A summary line per figure, then for each change point an LKP-style\n"
 		"table: one row per level, 'before ±%stddev %change after ±%stddev', and the\n"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/noise.h"
 #include "model/series.h"
 #include "sys/util.h"
 
@@ -26,22 +27,31 @@ const char *series_figure_unit(enum series_figure f)
 	return units[f];
 }
 
+int series_host_differs(const char *cpu_a, double tsc_a, const char *cpu_b, double tsc_b, char *why,
+			size_t len)
+{
+	double hi = fmax(tsc_a, tsc_b), apart = hi > 0 ? fabs(tsc_a - tsc_b) / hi : 0;
+
+	if (strcmp(cpu_a, cpu_b))
+		snprintf(why, len, "CPU model \"%s\" vs \"%s\"", cpu_a, cpu_b);
+	else if (apart > 0.01)
+		snprintf(why, len, "TSC %.0f Hz vs %.0f Hz (%.1f%% apart)", tsc_a, tsc_b,
+			 apart * 100);
+	else
+		return 0;
+	return -EINVAL;
+}
+
 /* TSC Hz and CPU model must match the first file's: cycles of other clocks do not compare. */
 static int check_host(struct series *s, const struct result *r, bool force, char *err,
 		      size_t errlen)
 {
-	double hi = fmax(s->tsc_hz, r->host.tsc_hz);
-	double apart = hi > 0 ? fabs(s->tsc_hz - r->host.tsc_hz) / hi : 0;
+	char why[400];
 
-	if (strcmp(s->cpu_model, r->host.cpu_model))
-		snprintf(err, errlen, "%s: another host than %s: CPU model \"%s\" vs \"%s\"",
-			 r->path, s->pt[0].file, r->host.cpu_model, s->cpu_model);
-	else if (apart > 0.01)
-		snprintf(err, errlen,
-			 "%s: another host than %s: TSC %.0f Hz vs %.0f Hz (%.1f%% apart)", r->path,
-			 s->pt[0].file, r->host.tsc_hz, s->tsc_hz, apart * 100);
-	else
+	if (!series_host_differs(r->host.cpu_model, r->host.tsc_hz, s->cpu_model, s->tsc_hz, why,
+				 sizeof(why)))
 		return 0;
+	snprintf(err, errlen, "%s: another host than %s: %s", r->path, s->pt[0].file, why);
 	if (!force)
 		return -EINVAL;
 	s->nforced++;
@@ -63,6 +73,7 @@ static struct series_fig *fig_of(struct series *s, const char *scenario, enum se
 	memset(g, 0, sizeof(*g));
 	g->scenario = strdup(scenario);
 	g->fig = f;
+	g->floor_pct = NAN;
 	if (!g->scenario)
 		return NULL;
 	s->nfigs++;
@@ -315,10 +326,42 @@ int series_finish(struct series *s, enum series_order order, char *err, size_t e
 	return ret;
 }
 
+/* A profile figure's ratios between its levels (each > 1), and its floor. */
+static void take_levels(struct series_fig *g, const struct noise_fig *nf)
+{
+	g->floor_pct = nf->floor_pct;
+	g->nlevel_ratios = 0;
+	for (size_t a = 0; a < nf->nr_levels && a < MODES_MAX; a++)
+		for (size_t b = a + 1; b < nf->nr_levels && b < MODES_MAX; b++)
+			if (g->nlevel_ratios < TREND_MAX_RATIOS && nf->levels[a].median > 0)
+				g->level_ratio[g->nlevel_ratios++] =
+					nf->levels[b].median / nf->levels[a].median;
+}
+
+void series_use_profile(struct series *s, const struct noise_profile *p)
+{
+	for (size_t i = 0; i < s->nfigs; i++) {
+		struct series_fig *g = &s->figs[i];
+		const struct noise_scenario *ns = noise_find(p, g->scenario);
+
+		if (!ns)
+			continue;
+		if (g->fig != SFIG_PATH)
+			take_levels(g, &ns->cycles); /* ns/elem moves with cycles/elem */
+		else if (ns->has_path)
+			take_levels(g, &ns->path);
+	}
+}
+
 int series_fit(struct series *s, const struct trend_opts *o)
 {
 	for (size_t i = 0; i < s->nfigs; i++) {
-		int err = trend_fit(s->figs[i].v, s->figs[i].n, o, &s->figs[i].fit);
+		struct trend_opts fo = *o;
+		int err;
+
+		memcpy(fo.level_ratio, s->figs[i].level_ratio, sizeof(fo.level_ratio));
+		fo.nlevel_ratios = s->figs[i].nlevel_ratios;
+		err = trend_fit(s->figs[i].v, s->figs[i].n, &fo, &s->figs[i].fit);
 
 		if (err)
 			return err;
@@ -362,7 +405,7 @@ static bool gated_cp(const struct series_fig *g, const struct trend_cp *cp, doub
 {
 	if (g->pt[cp->at] < first || !(cp->change_pct > pct))
 		return false;
-	return cp->kind == TREND_STEP || cp->kind == TREND_DRIFT || cp->kind == TREND_UNSEEN;
+	return cp->kind != TREND_SPREAD; /* the others are named; only steps gate */
 }
 
 size_t series_gate(const struct series *s, enum series_figure metric, double pct, size_t window,

@@ -29,6 +29,10 @@ struct series_fig {
 	size_t *pt;	     /* their indices into the series' points */
 	double *v, *lo, *hi; /* value (median over the setups), least and largest setup */
 	double *raw_v, *raw_lo, *raw_hi; /* per series point while adding; NAN: none */
+	/* from a noise profile: its level ratios and single-pair floor (NAN: none) */
+	double level_ratio[TREND_MAX_RATIOS];
+	size_t nlevel_ratios;
+	double floor_pct;
 	struct trend_fit fit;
 };
 
@@ -55,6 +59,16 @@ int series_add(struct series *s, const struct result *r, bool force, char *err, 
  * with ERR, -ENOMEM.
  */
 int series_finish(struct series *s, enum series_order order, char *err, size_t errlen);
+/*
+ * Whether two hosts' cycles compare: the same CPU model and TSC Hz within
+ * 1 %. 0 if so, else -EINVAL and WHY, e.g. "TSC 2096000000 Hz vs 2445000000
+ * Hz (14.3% apart)".
+ */
+int series_host_differs(const char *cpu_a, double tsc_a, const char *cpu_b, double tsc_b, char *why,
+			size_t len);
+struct noise_profile;
+/* Takes each figure's level ratios and floor from profile P (after series_finish). */
+void series_use_profile(struct series *s, const struct noise_profile *p);
 /* Fits every figure; 0 or -errno. */
 int series_fit(struct series *s, const struct trend_opts *o);
 void series_free(struct series *s);

@@ -31,7 +31,7 @@ const char *trend_status_name(enum trend_status s)
 
 const char *trend_kind_name(enum trend_kind k)
 {
-	static const char *const names[] = { "step", "spread", "drift", "unseen" };
+	static const char *const names[] = { "step", "spread", "drift", "unseen", "level" };
 
 	return names[k];
 }
@@ -326,6 +326,90 @@ static void check_drift(struct trend_fit *f, const double *y)
 		 expm1(slope * (f->n - 1)) * 100, f->n);
 }
 
+/* Is there a change point within MIN_RUN of AT? */
+static bool cp_near(const struct trend_fit *f, size_t at, size_t min_run)
+{
+	for (size_t i = 0; i < f->ncps; i++)
+		if (f->cps[i].at + min_run > at && at + min_run > f->cps[i].at)
+			return true;
+	return false;
+}
+
+static void add_swap(struct trend_fit *f, size_t last, size_t first, int from, int to)
+{
+	const struct level *a = &f->levels.lv[from], *b = &f->levels.lv[to];
+	size_t i = f->ncps, at = (last + 1 + first) / 2;
+
+	while (i && f->cps[i - 1].at > at) {
+		f->cps[i] = f->cps[i - 1];
+		i--;
+	}
+	f->cps[i] = (struct trend_cp){ .at = at,
+				       .kind = TREND_LEVEL,
+				       .p = NAN,
+				       .change_pct = pct_change(a->median, b->median),
+				       .lo_pct = NAN,
+				       .hi_pct = NAN,
+				       .change_abs = b->median - a->median };
+	f->ncps++;
+	snprintf(f->reason, sizeof(f->reason),
+		 "level %d (~%.4g) last seen at point %zu, level %d (~%.4g) first at point %zu: "
+		 "a change as large as a level ratio (%+.1f%%), or the host's levels",
+		 from + 1, a->median, last + 1, to + 1, b->median, first + 1, f->cps[i].change_pct);
+}
+
+/*
+ * A level that ends for good before another begins: no level sees both
+ * sides, so no step is measured there, and a change exactly as large as a
+ * ratio between two levels would go unnoticed. It is named (kind 'level',
+ * no test), never gated. One such swap, the first, is enough to say so.
+ */
+static void find_level_swap(struct trend_fit *f, const struct trend_opts *o)
+{
+	size_t first[LEVELS_MAX], last[LEVELS_MAX], nl = f->levels.nlevels;
+
+	for (size_t k = 0; k < nl; k++) {
+		first[k] = f->n;
+		last[k] = 0;
+	}
+	for (size_t i = 0; i < f->n; i++) {
+		int k = f->level[i];
+
+		if (k < 0)
+			continue;
+		if (first[k] == f->n)
+			first[k] = i;
+		last[k] = i;
+	}
+	for (size_t a = 0; a < nl; a++) {
+		for (size_t b = 0; b < nl; b++) {
+			size_t at = last[a] + 1;
+
+			if (a == b || last[a] >= first[b] || at < o->min_run ||
+			    f->n - at < o->min_run || cp_near(f, at, o->min_run))
+				continue;
+			add_swap(f, last[a], first[b], (int)a, (int)b);
+			return;
+		}
+	}
+}
+
+/* A step as large as a known ratio between the host's levels could be one it stayed on. */
+static void match_levels(struct trend_fit *f, const struct trend_opts *o)
+{
+	for (size_t i = 0; i < f->ncps; i++) {
+		struct trend_cp *cp = &f->cps[i];
+		double shift = fabs(log1p(cp->change_pct / 100));
+
+		for (size_t k = 0; cp->kind == TREND_STEP && k < o->nlevel_ratios; k++) {
+			double lr = log(o->level_ratio[k]);
+
+			if (lr > 0 && fabs(shift - lr) <= TREND_LEVEL_MATCH * lr)
+				cp->kind = TREND_LEVEL;
+		}
+	}
+}
+
 static void set_status(struct trend_fit *f)
 {
 	f->status = f->ncps ? TREND_CHANGED : TREND_STABLE;
@@ -338,6 +422,19 @@ static void set_status(struct trend_fit *f)
 				 "a drift (%+.1f%% around point %zu): a line fits as well as a "
 				 "step",
 				 cp->change_pct, cp->at + 1);
+			return;
+		}
+		if (cp->kind == TREND_LEVEL && isnan(cp->p)) {
+			f->status = TREND_UNSTABLE; /* find_level_swap() said why */
+			return;
+		}
+		if (cp->kind == TREND_LEVEL) {
+			f->status = TREND_UNSTABLE;
+			snprintf(f->reason, sizeof(f->reason),
+				 "the change at point %zu (%+.1f%%) is as large as a ratio between "
+				 "the host's levels (noise profile): a level it stayed on, or a "
+				 "change",
+				 cp->at + 1, cp->change_pct);
 			return;
 		}
 		if (cp->kind == TREND_UNSEEN) {
@@ -362,7 +459,7 @@ static int find_changes(struct trend_fit *f, const double *v, const double *y,
 	double *buf = calloc(f->n, sizeof(*buf));
 	int n = -ENOMEM;
 
-	f->cps = calloc(max + 1, sizeof(*f->cps));
+	f->cps = calloc(max + 2, sizeof(*f->cps)); /* and a level swap */
 	if (ec && buf && f->cps)
 		n = ediv_find(y, f->level, f->n, &eo, ec, max);
 	for (int i = 0; i < n; i++) {
@@ -410,6 +507,8 @@ int trend_fit(const double *v, size_t n, const struct trend_opts *o, struct tren
 		trend_fit_free(out);
 		return err;
 	}
+	match_levels(out, o);
+	find_level_swap(out, o);
 	set_status(out);
 	check_drift(out, y);
 	free(y);

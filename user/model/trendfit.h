@@ -21,19 +21,30 @@
 #define TREND_MIN_RUN 4
 #define TREND_ALPHA 0.01
 #define TREND_PERMUTATIONS 499
+/* A step within this share of a known level ratio (in logarithms) matches it. */
+#define TREND_LEVEL_MATCH 0.2
+
+#define TREND_MAX_RATIOS 8
 
 struct trend_opts {
 	size_t min_run;	       /* points on each side of a change point */
 	double alpha;	       /* of the permutation test */
 	unsigned permutations; /* of the test */
 	uint64_t seed;
+	/*
+	 * Ratios between the host's levels known from a noise profile (> 1):
+	 * a step of about that size may be a level the host stayed on.
+	 */
+	double level_ratio[TREND_MAX_RATIOS];
+	size_t nlevel_ratios;
 };
 
 enum trend_status {
 	TREND_TOO_FEW,	/* fewer than 2 * min_run points */
 	TREND_STABLE,	/* no change point */
 	TREND_CHANGED,	/* steps only */
-	TREND_UNSTABLE, /* a drift, or a change no level sees from both sides */
+	TREND_UNSTABLE, /* a drift, a change no level sees from both sides, or one a level explains
+			 */
 };
 
 enum trend_kind {
@@ -41,6 +52,7 @@ enum trend_kind {
 	TREND_SPREAD, /* the distribution changed, the level not significantly */
 	TREND_DRIFT,  /* a line fits as well as a step: no single change point */
 	TREND_UNSEEN, /* no level has points on both sides: not measurable */
+	TREND_LEVEL,  /* a step the size of a known level ratio: a level that stayed? */
 };
 
 /* One side of a change point inside one level. */
@@ -68,7 +80,7 @@ struct trend_cp {
 
 struct trend_fit {
 	enum trend_status status;
-	char reason[160]; /* why unstable or too few; "" otherwise */
+	char reason[240]; /* why unstable or too few; "" otherwise */
 	size_t n;
 	struct level_set levels;
 	int *level; /* per point: its level, -1 for an outlier */

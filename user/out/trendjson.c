@@ -24,6 +24,15 @@ static void json_method(struct json *j, const struct trend_view *v)
 	json_double(j, "alpha", v->opts->alpha);
 	json_u64(j, "permutations", v->opts->permutations);
 	json_str(j, "order", trend_order_name(v->order));
+	if (v->noise) {
+		json_obj_begin(j, "noise_profile");
+		json_str(j, "file", v->noise->path);
+		json_str(j, "created", v->noise->created);
+		json_u64(j, "invocations", v->noise->invocations);
+		json_obj_end(j);
+	} else {
+		json_null(j, "noise_profile");
+	}
 	json_obj_end(j);
 }
 
@@ -119,6 +128,11 @@ static void json_fig(struct json *j, const struct series *s, const struct series
 	}
 	json_arr_end(j);
 	json_u64(j, "outliers", l->noutliers);
+	json_double(j, "profile_floor_pct", g->floor_pct);
+	json_arr_begin(j, "profile_level_ratios");
+	for (size_t k = 0; k < g->nlevel_ratios; k++)
+		json_double(j, NULL, g->level_ratio[k]);
+	json_arr_end(j);
 	json_values(j, g);
 	json_arr_begin(j, "change_points");
 	for (size_t k = 0; k < g->fit.ncps; k++)

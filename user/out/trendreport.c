@@ -72,6 +72,12 @@ static void print_header(FILE *f, const struct trend_view *v, bool md)
 		"%schange points: e-divisive means inside host levels, permutation test (%u "
 		"shuffles, p <= %g), min run %zu\n",
 		md ? "\n" : "", v->opts->permutations, v->opts->alpha, v->opts->min_run);
+	if (v->noise)
+		fprintf(f,
+			"%snoise profile %s%s%s: %llu invocations, made %s; a step as large as a "
+			"ratio between its levels is 'level'\n",
+			md ? "\n" : "", md ? "`" : "", v->noise->path, md ? "`" : "",
+			(unsigned long long)v->noise->invocations, v->noise->created);
 	if (s->nforced)
 		fprintf(f, "%s%zu file%s from another host (--force)\n", md ? "\n" : "", s->nforced,
 			s->nforced > 1 ? "s" : "");
@@ -110,7 +116,7 @@ static void print_summary(FILE *f, const struct trend_view *v, bool md)
 static void cp_title(FILE *f, const struct trend_view *v, const struct series_fig *g,
 		     const struct trend_cp *cp, bool md)
 {
-	char ch[16], lo[16], hi[16], abs[32];
+	char ch[16], lo[16], hi[16], abs[80], pv[32];
 
 	fmt_pct(cp->change_pct, ch, sizeof(ch));
 	fmt_pct(cp->lo_pct, lo, sizeof(lo));
@@ -120,9 +126,16 @@ static void cp_title(FILE *f, const struct trend_view *v, const struct series_fi
 			 series_figure_unit(g->fig));
 	else
 		abs[0] = 0;
-	fprintf(f, "\n%s%s %s: %s between \"%s\" and \"%s\" (p %.3g): %s [%s, %s]%s%s\n",
+	if (isfinite(g->floor_pct))
+		snprintf(abs + strlen(abs), sizeof(abs) - strlen(abs), "; one pair's floor %.1f%%",
+			 g->floor_pct);
+	if (isnan(cp->p))
+		snprintf(pv, sizeof(pv), "levels, no test");
+	else
+		snprintf(pv, sizeof(pv), "p %.3g", cp->p);
+	fprintf(f, "\n%s%s %s: %s between \"%s\" and \"%s\" (%s): %s [%s, %s]%s%s\n",
 		md ? "**" : "", g->scenario, series_figure_unit(g->fig), trend_kind_name(cp->kind),
-		label_at(v, g, cp->at - 1), label_at(v, g, cp->at), cp->p, ch, lo, hi, abs,
+		label_at(v, g, cp->at - 1), label_at(v, g, cp->at), pv, ch, lo, hi, abs,
 		md ? "**" : "");
 }
 

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "model/noise.h"
 #include "model/series.h"
 
 /* What ppbench trend shows: the fitted series and how it was read. */
@@ -16,7 +17,8 @@ struct trend_view {
 	bool gate;
 	double fail_pct;
 	size_t window;
-	const char *title; /* SVG title, or NULL */
+	const char *title;		   /* SVG title, or NULL */
+	const struct noise_profile *noise; /* --noise, or NULL */
 };
 
 const char *trend_order_name(enum series_order o); /* "given", "created", "label" */
