@@ -17,6 +17,8 @@
  * one intercept per level (so only points of one level are compared with
  * each other), with a t interval. A straight line through the same points,
  * also per level, that fits at least as well makes it a drift, not a step.
+ * A level that ends before another begins, or a step as large as a level
+ * ratio a noise profile knows, is a 'level': the host may have moved.
  */
 #define TREND_MIN_RUN 4
 #define TREND_ALPHA 0.01
