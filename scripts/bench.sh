@@ -56,7 +56,8 @@ echo "== self-check A/A: the same bench again, compared with the first (--fail-a
 rc=0
 "$PPBENCH" compare --noise "$NOISE" --fail-above 5 "$OUT/bench.json" "$OUT/bench-aa.json" \
 	>"$OUT/aa.txt" 2>"$OUT/aa.err" || rc=$?
-sed -n 's/^noise: between invocations, from the profile .*floors: /floors used: /p' "$OUT/aa.txt"
+echo "floors used: $(jq -r '[.scenarios[] | "\(.name) \(.cycles_per_elem.floor_pct * 10 | round / 10)%"]
+	| join(", ")' "$NOISE")"
 case $rc in
 0) echo "A/A: gate quiet" ;;
 3) echo "A/A: gate fired on: $(sed -n 's/^ppbench compare: regression: \([^,]*\),.*/\1/p' \
@@ -68,8 +69,9 @@ esac
 # costs INJECT_NS more (tests/tools/burn.bpf.c). The reference run has the same
 # tracepoint program attached without the extra work, so the two differ only
 # in the injected time: slow should grow by about INJECT_NS x releases/elem.
-# By default twice slow's floor, of the reference run's slow figure (the
-# burner's empty program is part of it): a regression the gate must catch.
+# By default twice slow's floor of the reference run's slow figure (the
+# burner's empty program is part of it), in whole ns as ppb-burn takes them:
+# a regression the gate must catch.
 slow_floor=$(floor_of slow)
 slow_run() { # ns out.json: the slow scenario under the burner; prints the burner's line
 	"$BURN" "$1" -- "$PPBENCH" bench "${slow_args[@]}" --json "$2" 2>&1 >"$2.txt" |
@@ -79,7 +81,7 @@ slow_run 0 "$OUT/slow-ref.json" >/dev/null
 if [ -z "${INJECT_NS:-}" ]; then
 	INJECT_NS=$(jq -r --argjson f "${slow_floor:-0}" '2 * $f / 100 *
 		([.scenarios[] | select(.name == "slow") | .ns_per_elem.median][0] // 0) |
-		if . > 0 then (. * 10 | round / 10) else 15 end' "$OUT/slow-ref.json")
+		if . >= 1 then round else 15 end' "$OUT/slow-ref.json")
 fi
 echo
 echo "== self-check: a known regression, +$INJECT_NS ns per page release (slow)"
@@ -104,10 +106,10 @@ awk -v line="$line" -v rc="$rc" '
 		printf "injected +%.1f ns per release -> slow %+.1f ns/elem (expected %+.1f: %.3f " \
 		       "releases per element); compare flags it: %s\n", inj, burn - ref,
 		       inj * rel / elems, rel / elems, rc == 3 ? "yes" : rc == 0 ? "no" : "error"
+		pct = ref > 0 ? 100 * inj * rel / elems / ref : 0
 		if (ref > 0 && floor != "")
 			printf "slow floor used: %.1f%%; the injection, expected %+.1f%% of slow, is %s it\n",
-			       floor, 100 * inj * rel / elems / ref,
-			       100 * inj * rel / elems / ref > floor ? "above" : "not above"
+			       floor, pct, (pct > floor + 0) ? "above" : "not above"
 	}' floor="$slow_floor" "$OUT/slow-ref.json.txt" "$OUT/slow-burn.json.txt"
 
 echo

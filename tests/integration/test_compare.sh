@@ -347,20 +347,26 @@ test_plot_usage() {
 	done
 }
 
-# A figure whose setups sit on two levels is unstable: named, not gated,
-# unless --gate-unstable. The crafted new side: ring at ~300 and ~600.
-test_compare_unstable_not_gated() {
-	local f=$TMPD/bimodal.json
+# A figure whose setups sit on two levels inside a file is unstable: marked,
+# and with the invocation as the unit it gates like the others (the profile's
+# noise between invocations covers a median on either level). The crafted new
+# side: ring at ~300 and ~600.
+test_compare_unstable() {
+	local f=$TMPD/bimodal.json P=(--noise "$DATA/profile.json")
 	jq '(.scenarios[] | select(.name == "ring") | .cycles_per_elem.runs) =
 		[300, 301, 600, 601, 300.5]' "$DATA/base.json" >"$f"
-	local P=(--noise "$DATA/profile.json")
-	expect_exit 0 "$PPBENCH" compare "${P[@]}" --test mann-whitney --fail-above 5 "$DATA/base.json" "$f"
-	assert_match "$LAST_OUT" ' u +[0-9.]+ +±[0-9.]+%  ring cycles/elem$' "row marked unstable"
-	assert_match "$LAST_ERR" '^ppbench compare: unstable, not gated: ring cycles/elem \+[0-9.]+% \(2 levels: 3 at ~30[01], 2 at ~600 in new; --gate-unstable gates it\)' \
-		"unstable row named"
-	expect_exit 3 "$PPBENCH" compare "${P[@]}" --test mann-whitney --fail-above 5 --gate-unstable \
-		"$DATA/base.json" "$f"
-	assert_match "$LAST_ERR" 'regression: ring cycles/elem' "gated with --gate-unstable"
+	# two levels around the old mean: not real, marked u
+	jq '(.scenarios[] | select(.name == "ring") | .cycles_per_elem.runs) =
+		[138, 139, 150, 151, 138.5]' "$DATA/base.json" >"$TMPD/around.json"
+	expect_exit 0 "$PPBENCH" compare --test mann-whitney "$DATA/base.json" "$TMPD/around.json"
+	assert_match "$LAST_OUT" ' u +[0-9.]+ +±[0-9.]+%  ring cycles/elem$' "not real: marked u"
+	assert_match "$LAST_OUT" '^u unstable: a file.s setups sit on two or more levels' "legend"
+	expect_exit 3 "$PPBENCH" compare "${P[@]}" --test mann-whitney --fail-above 5 "$DATA/base.json" "$f"
+	assert_match "$LAST_OUT" ' \* +[0-9.]+ +±[0-9.]+%  ring cycles/elem$' "real against the profile"
+	assert_match "$LAST_ERR" '^ppbench compare: regression: ring cycles/elem \+[0-9.]+% \(.*; setups on 2 levels: 3 at ~30[01], 2 at ~600 in new\)' \
+		"gated, levels named"
+	# --gate-unstable is still accepted
+	expect_exit 3 "$PPBENCH" compare "${P[@]}" --fail-above 5 --gate-unstable "$DATA/base.json" "$f"
 	# old files (no "replication"): their runs shared a setup, and a note says so
 	assert_match "$LAST_OUT" '^  runs of one setup \(an older ppbench\), too small a spread:' \
 		"old-file note"

@@ -61,7 +61,8 @@ static const struct cli_opt compare_opts[] = {
 	  "a comparison of one file a side is judged against",
 	  .kind = CLI_STRING, C(noise) },
 	{ "gate-unstable", 0, NULL,
-	  "let --fail-above also gate figures whose setups sit on two or more levels",
+	  "accepted for older scripts: figures whose setups sit on two or more levels gate "
+	  "like others, since the noise between invocations covers them",
 	  .kind = CLI_FLAG, C(gate_unstable) },
 	{ "metric", 0, NULL, "figure --fail-above gates (default cycles)", .kind = CLI_ENUM,
 	  C(metric), .words = metrics },
@@ -345,11 +346,13 @@ const struct cli_cmd cmd_compare = {
 		"the two sides' own spread lets the test detect with 90% power (for setups\n"
 		"the 'mde_pct' bench prints); with a profile, the profile's floor. Real\n"
 		"changes are marked '*', significant ones below the floor '~'. A figure\n"
-		"whose setups sit on two or more levels inside a file\n"
-		"(modes: gaps wider than 3% and five times the usual gap) is marked 'u',\n"
-		"unstable: its mean mixes levels. Rows with fewer than 2 values on a side are\n"
-		"marked '?' and never count: path and purity have one value per file, so pool\n"
-		"several files per side to test them. Files from an older ppbench, whose runs\n"
+		"whose setups sit on two or more levels inside a file is marked 'u': its\n"
+		"median may sit on either level, which the noise between files or in the\n"
+		"profile covers, so it gates like the others. Rows with fewer than 2 values\n"
+		"on a side are marked '?' and never count: path and purity have one value per\n"
+		"file, so put several files on each side to test them.\n"
+		"(Levels: gaps wider than 3% and five times the usual gap.) Files from an\n"
+		"older ppbench, whose runs\n"
 		"shared one setup, are named in a note: their spread is too small.\n"
 		"\n"
 		"Hosts. Cycles from machines whose TSC frequencies differ by more than 1%, or\n"
@@ -361,11 +364,9 @@ const struct cli_cmd cmd_compare = {
 		"CI gate. --fail-above PCT (with files or a profile, see Noise) makes the exit\n"
 		"status 3 when any real regression\n"
 		"on --metric is larger than PCT percent (higher cycles, ns or path cycles is\n"
-		"worse; lower purity is worse) on a stable figure, and names each on stderr;\n"
-		"otherwise the status is 0. Unstable figures are named on stderr but do not\n"
-		"gate unless --gate-unstable. Keep a baseline result from the reference kernel,\n"
-		"run the bench with enough setups (--repeat; bench prints what its spread can\n"
-		"detect) on the candidate, and let the job fail on exit 3.\n"
+		"worse; lower purity is worse), and names each on stderr; otherwise the status\n"
+		"is 0. Calibrate the CI machine once per kernel, keep a baseline result from\n"
+		"the reference kernel (or several), and let the job fail on exit 3.\n"
 		"\n"
 		"Formats. The text table fits 100 columns. --markdown prints the same as\n"
 		"Markdown (real changes in bold, p-values in a column) for a\n"

@@ -678,8 +678,11 @@ bool row_gated(const struct cmp_set *set, const struct row *r)
 	/* Without the noise between invocations there is no verdict to gate on. */
 	if (!set->gate || !r->regression || r->kind != set->metric || r->noise == NOISE_SETUPS)
 		return false;
-	if (r->unstable && !set->gate_unstable)
-		return false;
+	/*
+	 * Levels inside a file ('unstable') no longer keep a row out: with the
+	 * invocation as the unit, a file's median may sit on either level, and
+	 * the noise between files or in the profile is measured with that in it.
+	 */
 	worse = fig_higher_is_worse(r->kind) ? r->change : -r->change;
 	return worse > set->fail_above;
 }

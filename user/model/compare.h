@@ -87,7 +87,7 @@ struct cmp_set {
 	struct comparison *cmps;
 	size_t n;
 	bool gate;	    /* --fail-above given */
-	bool gate_unstable; /* also gate rows whose values are multi-modal */
+	bool gate_unstable; /* --gate-unstable: kept for scripts; levels never keep a row out */
 	enum fig metric;
 	double fail_above; /* percent */
 };
@@ -105,7 +105,7 @@ const char *sig_test_name(enum sig_test t); /* "Welch's t-test", ... */
 bool fig_higher_is_worse(enum fig f);
 
 /* Whether row R trips the gate: a real regression on the metric above the limit,
- * on a stable figure (or any, with gate_unstable). */
+ * judged against the noise between invocations (files or a profile). */
 bool row_gated(const struct cmp_set *set, const struct row *r);
 
 #endif

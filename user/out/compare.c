@@ -33,16 +33,16 @@ static void fmt_change(const struct row *r, char *buf, size_t len)
 
 /*
  * '*' a real change (significant and at least the floor), '~' significant
- * but below the floor, 'u' multi-modal (not gated by default), '?' not
- * tested.
+ * but below the floor, 'u' a file's setups on two or more levels and not
+ * real, '?' not tested.
  */
 static char mark(const struct row *r)
 {
 	if (!r->t.testable)
 		return '?';
-	if (r->unstable)
-		return 'u';
-	return r->real ? '*' : r->significant ? '~' : ' ';
+	if (r->real)
+		return '*';
+	return r->unstable ? 'u' : r->significant ? '~' : ' ';
 }
 
 static void fmt_p(const struct row *r, char *buf, size_t len)
@@ -162,9 +162,10 @@ static void legend(FILE *f, const struct cmp_set *set, const struct comparison *
 			"detect with 90%% power)\n",
 			li, md ? "*(floor)*:" : "~", PRACTICAL_FLOOR_PCT,
 			c->noise == NOISE_FILES ? "files" : "setups");
-	fprintf(f, "%s%s unstable: a file's setups sit on two or more levels; not gated%s\n", li,
-		md ? "*(unstable)*:" : "u",
-		set->gate_unstable ? " (but --gate-unstable)" : " (--gate-unstable)");
+	fprintf(f,
+		"%s%s unstable: a file's setups sit on two or more levels (its median may sit on "
+		"either)\n",
+		li, md ? "*(unstable)*:" : "u");
 	if (c->noise == NOISE_PROFILE)
 		fprintf(f, "%s? not tested: the noise profile has no such figure\n", li);
 	else
@@ -232,7 +233,7 @@ static void print_text(FILE *f, const struct cmp_set *set, const struct comparis
 static void md_row(FILE *f, const struct row *r)
 {
 	char o[24], n[24], ch[16], p[16], osd[32], nsd[32];
-	const char *b = r->real && !r->unstable ? "**" : "";
+	const char *b = r->real ? "**" : "";
 	const char *tag = r->unstable		       ? " *(unstable)*"
 			  : r->significant && !r->real ? " *(floor)*"
 						       : "";
@@ -288,9 +289,9 @@ static void bpp_line(FILE *f, const struct comparison *c, const char *test, cons
 	fmt_change(cy, chc, sizeof(chc) - 2);
 	fmt_change(ns, chn, sizeof(chn) - 2);
 	if (cy->real || cy->unstable)
-		strcat(chc, cy->unstable ? " u" : " *");
+		strcat(chc, cy->real ? " *" : " u");
 	if (ns->real || ns->unstable)
-		strcat(chn, ns->unstable ? " u" : " *");
+		strcat(chn, ns->real ? " *" : " u");
 	fprintf(f, "| %-8s | %10.0f | %10.0f | %9s | %9.3f | %9.3f | %9s |\n", test, cy->o.mean,
 		cy->n.mean, chc, ns->o.mean, ns->n.mean, chn);
 }
@@ -483,27 +484,10 @@ static void fmt_modes(const struct modes *m, char *buf, size_t len)
 			      m->m[i].median);
 }
 
-/* A regression the gate would take if the figure were stable: say why it did not. */
-static void unstable_note(const struct cmp_set *set, const struct comparison *c,
-			  const struct row *r)
-{
-	char lv[160];
-	double worse = fig_higher_is_worse(r->kind) ? r->change : -r->change;
-
-	if (!set->gate || r->kind != set->metric || !r->regression || !r->unstable ||
-	    worse <= set->fail_above)
-		return;
-	fmt_modes(r->mn.multi ? &r->mn : &r->mo, lv, sizeof(lv));
-	fprintf(stderr,
-		"ppbench compare: unstable, not gated: %s %+.1f%% (%s in %s; --gate-unstable "
-		"gates it), %s -> %s\n",
-		r->label, r->change, lv, r->mn.multi ? "new" : "old", c->old[0].path,
-		c->new[0].path);
-}
-
 int compare_gate(const struct cmp_set *set)
 {
 	size_t gated = 0, tested = 0;
+	char lv[160];
 
 	for (size_t i = 0; i < set->n; i++) {
 		const struct comparison *c = &set->cmps[i];
@@ -512,19 +496,22 @@ int compare_gate(const struct cmp_set *set)
 			const struct row *r = &c->rows[k];
 
 			tested += r->kind == set->metric && r->t.testable;
-			if (!row_gated(set, r)) {
-				unstable_note(set, c, r);
+			if (!row_gated(set, r))
 				continue;
-			}
 			gated++;
+			lv[0] = 0;
+			if (r->unstable)
+				fmt_modes(r->mn.multi ? &r->mn : &r->mo, lv, sizeof(lv));
 			fprintf(stderr,
 				"ppbench compare: regression: %s %+.1f%% (limit %g%%, floor "
-				"%.1f%% from the %s, %s p=%.2g), %s -> %s\n",
+				"%.1f%% from the %s, %s p=%.2g%s%s%s), %s -> %s\n",
 				r->label, r->change, set->fail_above, r->floor_pct,
 				noise_src_name(c->noise),
 				c->noise == NOISE_PROFILE ? "t-test"
 							  : sig_test_name(set->opts->test),
-				r->t.p, c->old[0].path, c->new[0].path);
+				r->t.p, *lv ? "; setups on " : "", lv,
+				*lv ? (r->mn.multi ? " in new" : " in old") : "", c->old[0].path,
+				c->new[0].path);
 		}
 	}
 	if (!tested)
