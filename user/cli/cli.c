@@ -121,7 +121,9 @@ void cli_print_help(const struct cli_cmd *cmd, FILE *f)
 	if (cmd->examples)
 		fprintf(f, "\nExamples:\n%s", cmd->examples);
 	fprintf(f, "\nExit status: 0 success, 1 runtime error, 2 usage error%s.\n",
-		strcmp(cmd->name, "compare") ? "" : ", 3 regression above --fail-above");
+		!strcmp(cmd->name, "compare") ? ", 3 regression above --fail-above"
+		: !strcmp(cmd->name, "trend") ? ", 3 regression above --fail-on-regression"
+					      : "");
 }
 
 static void print_main_help(FILE *f)

@@ -60,6 +60,11 @@ static const struct cli_opt bench_opts[] = {
 	  .kind = CLI_IFACE, B(iface), .ifindex_off = offsetof(struct bench_cfg, ifindex) },
 	CLI_OPT_JSON(struct bench_cfg, json,
 		     "write the results as JSON (schema ppbench/1) to FILE ('-': stdout)"),
+	{ "label", 0, "TEXT",
+	  "name this result in the JSON (\"label\"), e.g. a commit id or kernel release: "
+	  "'ppbench trend' orders and names a series of results by it; at most 64 "
+	  "characters, no control characters",
+	  .kind = CLI_STRING, B(label) },
 	{ "upstream-names", 0, NULL,
 	  "name the time_bench lines as the upstream module does, so its kselftest's grep "
 	  "reads them: fast no-softirq-page_pool01, ring 02, slow 03, ring-xcpu "
@@ -111,6 +116,29 @@ static int bench_opt(void *c, int key, const char *arg)
 	return key == OPT_SCENARIO ? parse_scenarios(c, arg) : -EINVAL;
 }
 
+/* A label names a point in trend's tables and SVG: one short line. */
+static int check_label(const struct bench_cfg *cfg)
+{
+	size_t n = strlen(cfg->label);
+
+	if (!cfg->json) {
+		pr_err("--label names the JSON result: give --json FILE too\n");
+		return -EINVAL;
+	}
+	if (!n || n > 64) {
+		pr_err("--label: '%s' must be 1 to 64 characters long\n", cfg->label);
+		return -EINVAL;
+	}
+	for (const char *p = cfg->label; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			pr_err("--label: control character 0x%02x in the label\n",
+			       (unsigned char)*p);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* --iface must take native XDP (it exists: the option kind checked that). */
 static int bench_check(void *c, int argc, char **argv)
 {
@@ -118,6 +146,8 @@ static int bench_check(void *c, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
+	if (cfg->label && check_label(cfg))
+		return EXIT_USAGE;
 	return cfg->iface && bench_check_iface(cfg) ? EXIT_USAGE : EXIT_OK;
 }
 
@@ -185,6 +215,7 @@ const struct cli_cmd cmd_bench = {
 	.examples = "  ppbench bench\n"
 		    "  ppbench bench --scenario ring,slow --repeat 10 --json result.json\n"
 		    "  ppbench bench --cpu 2 --loops 5000000 --quiet\n"
+		    "  ppbench bench --label v6.18-rc1 --json ci/6.18-rc1.json\n"
 		    "  ppbench bench --upstream-names | grep -oE 'no-softirq-page_pool0[1-3] Per "
 		    "elem: [0-9]+ cycles'\n",
 	.opts = bench_opts,

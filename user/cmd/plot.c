@@ -64,20 +64,6 @@ static int plot_opt(void *c, int key, const char *arg)
 	return -EINVAL;
 }
 
-/* "dir/base.json" -> "base": the default legend name. */
-static const char *default_label(const char *path, char *buf, size_t len)
-{
-	const char *b = strrchr(path, '/');
-	size_t n;
-
-	b = b ? b + 1 : path;
-	n = strlen(b);
-	if (n > 5 && !strcmp(b + n - 5, ".json"))
-		n -= 5;
-	snprintf(buf, len, "%.*s", (int)n, b);
-	return buf;
-}
-
 static bool has_scn(const struct plot *p, const char *name)
 {
 	for (size_t i = 0; i < p->nscn; i++)
@@ -124,7 +110,7 @@ static int load_all(struct plot *p, char (*names)[64])
 			return -EINVAL;
 		}
 		p->nfiles = i + 1;
-		p->label[i] = cfg->labels[i] ?: default_label(cfg->files[i], names[i], 64);
+		p->label[i] = cfg->labels[i] ?: path_stem(cfg->files[i], names[i], 64);
 	}
 	return 0;
 }

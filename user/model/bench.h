@@ -26,6 +26,7 @@ struct bench_cfg {
 	bool overhead;
 	bool upstream_names; /* time_bench lines named as bench_page_pool_simple's */
 	bool wait;	     /* queue behind a running bench instead of failing */
+	const char *label;   /* --label: names this result in a series (trend), or NULL */
 };
 
 /* One CPU's figure of a scenario (ring-xcpu: producer and consumer). */

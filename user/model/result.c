@@ -38,6 +38,8 @@ static int load_top(struct jcheck *c, struct result *r)
 		jc_err(c, "created", "\"%s\" is not a UTC ISO 8601 time (2026-11-30T12:00:00Z)",
 		       r->created);
 	r->command = jc_str(c, root, "", "command");
+	if (jget(root, "label"))
+		r->label = jc_str(c, root, "", "label");
 	return c->failed ? -EINVAL : 0;
 }
 

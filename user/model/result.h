@@ -66,6 +66,7 @@ struct result_host {
 struct result {
 	const char *path;
 	const char *schema, *tool_name, *tool_version, *created, *command;
+	const char *label; /* bench --label, or NULL when the file has none */
 	struct result_host host;
 	struct result_scenario *sc;
 	size_t nr_sc;

@@ -468,6 +468,8 @@ int bench_write_json(const struct bench_ctx *b, const char *path, const char *cm
 	json_str(j, "version", PPBENCH_VERSION);
 	json_obj_end(j);
 	json_str(j, "created", created);
+	if (b->cfg->label)
+		json_str(j, "label", b->cfg->label);
 	json_str(j, "command", cmdline);
 	json_host(j, &b->tsc, b->fentry, b->live_frames);
 	json_arr_begin(j, "scenarios");

@@ -25,11 +25,11 @@
 #define LEGEND_MIN_W 190
 
 /* Okabe-Ito: distinguishable with the common colour-vision deficiencies. */
-static const char *const palette[] = { "#0072b2", "#e69f00", "#009e73", "#d55e00",
-				       "#cc79a7", "#56b4e9", "#f0e442", "#000000" };
+const char *const palette[PALETTE_N] = { "#0072b2", "#e69f00", "#009e73", "#d55e00",
+					 "#cc79a7", "#56b4e9", "#f0e442", "#000000" };
 
 /* Text content and attribute values: escape what XML reserves. */
-static void xml_text(FILE *f, const char *s)
+void xml_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -68,21 +68,28 @@ static int fill_box(struct box *b, const struct result_stat *st)
 	return 0;
 }
 
-/* Scenario S's axis: its largest value and a 1-2-5 tick step giving 4 to 10 ticks. */
-static void y_scale(struct plot *p, size_t s)
+void axis_scale(double top, double *ymax, double *ystep)
 {
-	double top = 0, raw, mag, frac;
+	double raw, mag, frac;
 
-	for (size_t f = 0; f < p->nfiles; f++)
-		if (p->box[s][f].have)
-			top = fmax(top, p->box[s][f].max);
 	if (top <= 0)
 		top = 1;
 	raw = top / 5;
 	mag = pow(10, floor(log10(raw)));
 	frac = raw / mag;
-	p->ystep[s] = (frac <= 1 ? 1 : frac <= 2 ? 2 : frac <= 5 ? 5 : 10) * mag;
-	p->ymax[s] = ceil(top * 1.08 / p->ystep[s]) * p->ystep[s];
+	*ystep = (frac <= 1 ? 1 : frac <= 2 ? 2 : frac <= 5 ? 5 : 10) * mag;
+	*ymax = ceil(top * 1.08 / *ystep) * *ystep;
+}
+
+/* Scenario S's axis: from its largest value. */
+static void y_scale(struct plot *p, size_t s)
+{
+	double top = 0;
+
+	for (size_t f = 0; f < p->nfiles; f++)
+		if (p->box[s][f].have)
+			top = fmax(top, p->box[s][f].max);
+	axis_scale(top, &p->ymax[s], &p->ystep[s]);
 }
 
 static int panel_w(const struct plot *p)
@@ -261,7 +268,7 @@ static int write_svg(const struct plot *p, FILE *f)
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }
 
-int output_svg(const struct plot *p, const char *path)
+int svg_output(const char *path, int (*write)(FILE *f, const void *ctx), const void *ctx)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	int err;
@@ -270,7 +277,7 @@ int output_svg(const struct plot *p, const char *path)
 		pr_err("cannot write '%s': %s\n", path, strerror(errno));
 		return EXIT_FAIL;
 	}
-	err = write_svg(p, f);
+	err = write(f, ctx);
 	if (f != stdout && fclose(f))
 		err = -EIO;
 	if (err) {
@@ -278,4 +285,14 @@ int output_svg(const struct plot *p, const char *path)
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
+}
+
+static int write_plot(FILE *f, const void *p)
+{
+	return write_svg(p, f);
+}
+
+int output_svg(const struct plot *p, const char *path)
+{
+	return svg_output(path, write_plot, p);
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "model/result.h"
 
 #define MAX_FILES 16
@@ -40,8 +41,21 @@ struct plot {
 	int width, height, legend_w;
 };
 
+/* Okabe-Ito colours: distinguishable with the common colour-vision deficiencies. */
+#define PALETTE_N 8
+extern const char *const palette[PALETTE_N];
+/* Text content and attribute values: escapes what XML reserves. */
+void xml_text(FILE *f, const char *s);
+/* An axis from 0 past TOP: a 1-2-5 tick step giving 4 to 10 ticks, and the top tick. */
+void axis_scale(double top, double *ymax, double *ystep);
+
 /* Boxes, axis scales and picture size from the loaded files; 0 or -errno. */
 int build_plot(struct plot *p);
+/*
+ * Opens PATH ("-": stdout), lets WRITE fill it (0 or -errno) and closes it;
+ * failures are one line on stderr. Returns an exit code.
+ */
+int svg_output(const char *path, int (*write)(FILE *f, const void *ctx), const void *ctx);
 /* Writes the SVG to PATH ("-": stdout); returns an exit code. */
 int output_svg(const struct plot *p, const char *path);
 

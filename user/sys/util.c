@@ -242,3 +242,16 @@ int check_writable(const char *path, const char *what)
 		pr_err("%s: cannot write '%s': %s\n", what, path, strerror(-err));
 	return err;
 }
+
+const char *path_stem(const char *path, char *buf, size_t len)
+{
+	const char *b = strrchr(path, '/');
+	size_t n;
+
+	b = b ? b + 1 : path;
+	n = strlen(b);
+	if (n > 5 && !strcmp(b + n - 5, ".json"))
+		n -= 5;
+	snprintf(buf, len, "%.*s", (int)n, b);
+	return buf;
+}

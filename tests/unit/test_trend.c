@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trend's change points on series written here, with the noise of the
+ * development VM: each point on one of two levels 1.6x apart, taken at
+ * random, and 1 % (one standard deviation) within a level. Seeded: every
+ * run draws the same series, so each answer below is known.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/edivisive.h"
+#include "model/levels.h"
+#include "model/series.h"
+#include "model/trendfit.h"
+#include "unit.h"
+
+#define LEVEL_RATIO 1.6
+#define WITHIN_SD 0.01
+
+static uint64_t rng_state;
+
+static double uniform(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return ((rng_state >> 11) + 0.5) * 0x1.0p-53;
+}
+
+static double gauss(void)
+{
+	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
+}
+
+/* One point of the VM: base cost, times a random level, times 1 % noise. */
+static double vm_point(double base)
+{
+	return base * (uniform() < 0.5 ? LEVEL_RATIO : 1) * (1 + WITHIN_SD * gauss());
+}
+
+/* N points; from index AT on the cost is (1 + STEP) times higher. */
+static void vm_series(double *v, size_t n, size_t at, double step, uint64_t seed)
+{
+	rng_state = seed * 0x9e3779b97f4a7c15ULL + 1;
+	for (size_t i = 0; i < n; i++)
+		v[i] = vm_point(i >= at ? 100 * (1 + step) : 100);
+}
+
+static int fit(const double *v, size_t n, struct trend_fit *f)
+{
+	struct trend_opts o;
+
+	trend_opts_default(&o);
+	return trend_fit(v, n, &o, f);
+}
+
+static size_t steps_near(const struct trend_fit *f, size_t at)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->ncps; i++)
+		n += f->cps[i].kind == TREND_STEP && labs((long)f->cps[i].at - (long)at) <= 1;
+	return n;
+}
+
+void test_ediv_splits_definition(void)
+{
+	double x[40], q[41];
+
+	rng_state = 7;
+	for (size_t i = 0; i < 40; i++)
+		x[i] = (i >= 25 ? 2 : 0) + gauss();
+	x[5] = x[6]; /* a tie */
+	if (!ASSERT_OK(ediv_splits(x, 40, q), "splits"))
+		return;
+	for (size_t j = 0; j <= 40; j++) {
+		double ab = 0, aa = 0, bb = 0, a = j, b = 40 - j, e = 0;
+
+		for (size_t i = 0; i < 40; i++)
+			for (size_t k = i + 1; k < 40; k++)
+				*(k < j ? &aa : i >= j ? &bb : &ab) += fabs(x[i] - x[k]);
+		if (j && j < 40) {
+			e = 2 * ab / (a * b) - (j >= 2 ? aa / (a * (a - 1) / 2) : 0) -
+			    (b >= 2 ? bb / (b * (b - 1) / 2) : 0);
+			e *= a * b / 40;
+		}
+		if (!ASSERT_NEAR(q[j], e, 1e-9, "Q[j] by the pairwise definition"))
+			return;
+	}
+}
+
+void test_ediv_strata_ignore_levels(void)
+{
+	double x[24];
+	int st[24];
+	struct ediv_opts o = { .min_run = 4, .alpha = 0.01, .permutations = 499, .seed = 1 };
+	struct ediv_cp cp[6];
+
+	/* two strata far apart, switching in runs of 3: no change inside either */
+	for (size_t i = 0; i < 24; i++) {
+		st[i] = (i / 3) % 2;
+		x[i] = st[i] * 0.47 + 0.001 * (double)(i % 5);
+	}
+	ASSERT_EQ(ediv_find(x, st, 24, &o, cp, 6), 0, "levels that come and go");
+	/* low for 12 points, then high: as two strata nothing to compare, as one a change */
+	for (size_t i = 0; i < 24; i++) {
+		st[i] = i >= 12;
+		x[i] = st[i] * 0.47 + 0.001 * (double)(i % 5);
+	}
+	ASSERT_EQ(ediv_find(x, st, 24, &o, cp, 6), 0, "no stratum on both sides");
+	for (size_t i = 0; i < 24; i++)
+		st[i] = 0;
+	if (ASSERT_EQ(ediv_find(x, st, 24, &o, cp, 6), 1, "one stratum: one change"))
+		ASSERT_EQ(cp[0].at, 12, "at 12");
+}
+
+void test_levels_split_only_alternating(void)
+{
+	double v[24], y[24];
+	struct level_set l;
+	int lv[24];
+
+	vm_series(v, 24, 12, 0.05, 3);
+	for (size_t i = 0; i < 24; i++)
+		y[i] = log(v[i]);
+	if (!ASSERT_OK(levels_assign(y, 24, lv, &l), "assign"))
+		return;
+	/* the 5 % step within each level separates before from after: no split */
+	ASSERT_EQ(l.nlevels, 2, "two host levels");
+	ASSERT_NEAR(l.lv[1].median / l.lv[0].median, LEVEL_RATIO, 0.1, "their ratio");
+	ASSERT_EQ(l.noutliers, 0, "no outlier");
+	for (size_t i = 0; i < 24; i++)
+		if (!ASSERT_EQ(lv[i], v[i] > 130 ? 1 : 0, "each point on its level"))
+			return;
+}
+
+void test_trend_step_five_pct(void)
+{
+	struct trend_fit f;
+	double v[24];
+
+	vm_series(v, 24, 12, 0.05, 11);
+	if (!ASSERT_OK(fit(v, 24, &f), "fit"))
+		return;
+	ASSERT_EQ(f.status, TREND_CHANGED, "changed");
+	ASSERT_EQ(f.ncps, 1, "one change point");
+	ASSERT_EQ(steps_near(&f, 12), 1, "a step between 12 and 13");
+	if (f.ncps == 1) {
+		ASSERT_TRUE(f.cps[0].lo_pct < 5 && f.cps[0].hi_pct > 5, "interval holds +5 %");
+		ASSERT_TRUE(f.cps[0].lo_pct > 2, "interval excludes 0");
+		ASSERT_TRUE(f.cps[0].p <= 0.01, "p");
+		ASSERT_EQ(f.cps[0].nlv, 2, "both levels seen on both sides");
+	}
+	trend_fit_free(&f);
+}
+
+void test_trend_aa_quiet(void)
+{
+	for (uint64_t seed = 1; seed <= 10; seed++) {
+		struct trend_fit f;
+		double v[24];
+
+		vm_series(v, 24, 24, 0, seed);
+		if (!ASSERT_OK(fit(v, 24, &f), "fit"))
+			return;
+		ASSERT_EQ(f.ncps, 0, "no change point in an A/A series");
+		ASSERT_EQ(f.status, TREND_STABLE, "stable");
+		ASSERT_EQ(f.levels.nlevels, 2, "two levels");
+		trend_fit_free(&f);
+	}
+}
+
+void test_trend_levels_in_runs(void)
+{
+	struct trend_fit f;
+	double v[24];
+
+	/* the high level for six results in a row, mid-series: still no change */
+	vm_series(v, 24, 24, 0, 5);
+	for (size_t i = 0; i < 24; i++)
+		v[i] = 100 * (i >= 9 && i < 15 ? LEVEL_RATIO : 1) * (1 + WITHIN_SD * gauss());
+	if (!ASSERT_OK(fit(v, 24, &f), "fit"))
+		return;
+	ASSERT_EQ(f.ncps, 0, "a level that came and went");
+	ASSERT_EQ(f.levels.nlevels, 2, "as a level");
+	trend_fit_free(&f);
+}
+
+void test_trend_two_steps(void)
+{
+	struct trend_fit f;
+	double v[30];
+
+	vm_series(v, 30, 30, 0, 21);
+	for (size_t i = 10; i < 30; i++)
+		v[i] *= i >= 20 ? 1.05 * 1.05 : 1.05;
+	if (!ASSERT_OK(fit(v, 30, &f), "fit"))
+		return;
+	ASSERT_EQ(f.status, TREND_CHANGED, "changed");
+	ASSERT_EQ(f.ncps, 2, "two change points");
+	ASSERT_EQ(steps_near(&f, 10), 1, "the first step");
+	ASSERT_EQ(steps_near(&f, 20), 1, "the second step");
+	trend_fit_free(&f);
+}
+
+void test_trend_drift_unstable(void)
+{
+	struct trend_fit f;
+	double v[30];
+
+	vm_series(v, 30, 30, 0, 31);
+	for (size_t i = 0; i < 30; i++)
+		v[i] *= 1 + 0.10 * i / 29; /* +10 % spread evenly: no single change */
+	if (!ASSERT_OK(fit(v, 30, &f), "fit"))
+		return;
+	ASSERT_EQ(f.status, TREND_UNSTABLE, "unstable, not changed");
+	ASSERT_HAS_SUBSTR(f.reason, "drift", "says drift");
+	for (size_t i = 0; i < f.ncps; i++)
+		ASSERT_NEQ(f.cps[i].kind, TREND_STEP, "no invented step");
+	trend_fit_free(&f);
+}
+
+void test_trend_single_outlier(void)
+{
+	struct trend_fit f;
+	double v[24];
+
+	vm_series(v, 24, 24, 0, 41);
+	v[17] *= 1.3; /* a spike of a few seconds in one invocation */
+	if (!ASSERT_OK(fit(v, 24, &f), "fit"))
+		return;
+	ASSERT_EQ(f.ncps, 0, "no change point");
+	ASSERT_EQ(f.level[17], -1, "the spike is an outlier");
+	ASSERT_EQ(f.levels.noutliers, 1, "the only one");
+	trend_fit_free(&f);
+}
+
+void test_trend_too_few(void)
+{
+	struct trend_fit f;
+	double v[8];
+
+	vm_series(v, 8, 4, 0.5, 51);
+	if (!ASSERT_OK(fit(v, 7, &f), "fit 7"))
+		return;
+	ASSERT_EQ(f.status, TREND_TOO_FEW, "7 points: too few");
+	ASSERT_HAS_SUBSTR(f.reason, "need 8", "says what it needs");
+	trend_fit_free(&f);
+	if (!ASSERT_OK(fit(v, 8, &f), "fit 8"))
+		return;
+	ASSERT_NEQ(f.status, TREND_TOO_FEW, "8 points are enough to try");
+	trend_fit_free(&f);
+	ASSERT_ERR(fit((double[]){ 1, 2, -3, 4, 5, 6, 7, 8 }, 8, &f), "a negative value");
+}
+
+/*
+ * The acceptance criterion, 1 000 series per case: a +5 % step with 10
+ * points a side is found (a step within one point of its place) in >= 90 %,
+ * and A/A series get a change point in <= 2 %.
+ */
+void test_trend_detection_rates(void)
+{
+	size_t found = 0, false_cps = 0;
+	double v[20];
+
+	for (uint64_t seed = 1; seed <= 1000; seed++) {
+		struct trend_fit f;
+
+		vm_series(v, 20, 10, 0.05, 1000 + seed);
+		if (!ASSERT_OK(fit(v, 20, &f), "fit step"))
+			return;
+		found += steps_near(&f, 10) > 0;
+		trend_fit_free(&f);
+		vm_series(v, 20, 20, 0, 5000 + seed);
+		if (!ASSERT_OK(fit(v, 20, &f), "fit A/A"))
+			return;
+		false_cps += f.ncps > 0;
+		trend_fit_free(&f);
+	}
+	ASSERT_TRUE(found >= 900, "step of 5 % found in >= 90 %");
+	ASSERT_TRUE(false_cps <= 20, "A/A change points in <= 2 %");
+	if (found < 900 || false_cps > 20 || (getenv("V") && !strcmp(getenv("V"), "1")))
+		fprintf(stderr, "    found %zu of 1000, A/A false %zu of 1000\n", found, false_cps);
+}
+
+/* A result in memory: scenario "slow" at CYCLES, on the VM's host. */
+struct fake {
+	struct result r;
+	struct result_scenario sc;
+	double runs[3];
+	char path[32], label[16];
+};
+
+static void fake_result(struct fake *f, int i, const char *label, const char *created,
+			double cycles)
+{
+	memset(f, 0, sizeof(*f));
+	snprintf(f->path, sizeof(f->path), "r%02d.json", i);
+	if (label)
+		snprintf(f->label, sizeof(f->label), "%s", label);
+	f->r = (struct result){
+		.path = f->path,
+		.label = label ? f->label : NULL,
+		.created = created,
+		.host = { .kernel = "6.18", .cpu_model = "EPYC", .tsc_hz = 2.096e9 },
+		.sc = &f->sc,
+		.nr_sc = 1
+	};
+	f->runs[0] = cycles * 0.99;
+	f->runs[1] = cycles;
+	f->runs[2] = cycles * 1.02;
+	f->sc = (struct result_scenario){
+		.name = "slow",
+		.ok = true,
+		.cycles = { .min = f->runs[0], .median = cycles, .runs = f->runs, .nruns = 3 },
+		.ns = { .min = f->runs[0] / 2.096,
+			.median = cycles / 2.096,
+			.runs = f->runs,
+			.nruns = 3 },
+	};
+}
+
+void test_series_order_and_labels(void)
+{
+	static const char *const labels[] = { "10", "9", "v2", "1", "v10" };
+	static const char *const sorted[] = { "1", "9", "10", "v2", "v10" };
+	struct series s = { 0 };
+	struct fake f;
+	char err[256];
+
+	for (int i = 0; i < 5; i++) {
+		fake_result(&f, i, labels[i], "2026-12-01T10:00:00Z", 100 + i);
+		if (!ASSERT_OK(series_add(&s, &f.r, false, err, sizeof(err)), "add"))
+			goto out;
+	}
+	if (!ASSERT_OK(series_finish(&s, SERIES_LABEL, err, sizeof(err)), "finish"))
+		goto out;
+	for (int i = 0; i < 5; i++)
+		ASSERT_STREQ(s.pt[i].label, sorted[i], "labels compare as versions");
+	ASSERT_EQ(s.nfigs, 2, "slow cycles and ns");
+	ASSERT_NEAR(s.figs[0].v[0], 103, 1e-9, "values follow their points");
+	ASSERT_NEAR(s.figs[0].hi[0], 103 * 1.02, 1e-9, "the largest setup");
+out:
+	series_free(&s);
+}
+
+void test_series_created_and_no_label(void)
+{
+	static const char *const when[] = { "2026-12-01T10:00:02Z", "2026-12-01T10:00:01Z",
+					    "2026-12-01T10:00:01Z" };
+	struct series s = { 0 };
+	struct fake f;
+	char err[256];
+
+	for (int i = 0; i < 3; i++) {
+		fake_result(&f, i, NULL, when[i], 100);
+		if (!ASSERT_OK(series_add(&s, &f.r, false, err, sizeof(err)), "add"))
+			goto out;
+	}
+	if (!ASSERT_OK(series_finish(&s, SERIES_CREATED, err, sizeof(err)), "finish"))
+		goto out;
+	ASSERT_STREQ(s.pt[0].label, "r01", "a file without a label: its base name");
+	ASSERT_STREQ(s.pt[1].label, "r02", "equal times keep the given order");
+	ASSERT_STREQ(s.pt[2].label, "r00", "latest last");
+out:
+	series_free(&s);
+}
+
+void test_series_duplicate_label(void)
+{
+	struct series s = { 0 };
+	struct fake f;
+	char err[256] = "";
+
+	for (int i = 0; i < 3; i++) {
+		fake_result(&f, i, i == 2 ? "a" : i ? "b" : "a", "2026-12-01T10:00:00Z", 100);
+		if (!ASSERT_OK(series_add(&s, &f.r, false, err, sizeof(err)), "add"))
+			goto out;
+	}
+	ASSERT_ERR(series_finish(&s, SERIES_GIVEN, err, sizeof(err)), "refused");
+	ASSERT_STREQ(err, "r02.json: label \"a\" is also the label of r00.json", "names both");
+out:
+	series_free(&s);
+}
+
+void test_series_other_host(void)
+{
+	struct series s = { 0 };
+	struct fake f;
+	char err[256] = "";
+
+	fake_result(&f, 0, "1", "2026-12-01T10:00:00Z", 100);
+	ASSERT_OK(series_add(&s, &f.r, false, err, sizeof(err)), "first");
+	fake_result(&f, 1, "2", "2026-12-01T10:00:00Z", 100);
+	f.r.host.tsc_hz = 2.5e9;
+	ASSERT_ERR(series_add(&s, &f.r, false, err, sizeof(err)), "another TSC");
+	ASSERT_HAS_SUBSTR(err, "r01.json: another host than r00.json: TSC", "names the file");
+	f.r.host.tsc_hz = 2.096e9;
+	f.r.host.cpu_model = "Xeon";
+	ASSERT_ERR(series_add(&s, &f.r, false, err, sizeof(err)), "another CPU");
+	ASSERT_HAS_SUBSTR(err, "CPU model \"Xeon\"", "says which");
+	ASSERT_OK(series_add(&s, &f.r, true, err, sizeof(err)), "forced");
+	ASSERT_EQ(s.nforced, 1, "counted");
+	series_free(&s);
+}
+
+/* The gate: a rise in the window gates; a drop, or a rise before it or below PCT, does not. */
+static void gate_case(double step, size_t window, double pct, size_t want, const char *what)
+{
+	struct series s = { 0 };
+	struct series_hit hits[4];
+	struct trend_opts o;
+	struct fake f;
+	double v[24];
+	char err[256], lab[8];
+
+	trend_opts_default(&o);
+	vm_series(v, 24, 14, step, 61);
+	for (int i = 0; i < 24; i++) {
+		snprintf(lab, sizeof(lab), "%d", i + 1);
+		fake_result(&f, i, lab, "2026-12-01T10:00:00Z", v[i]);
+		if (!ASSERT_OK(series_add(&s, &f.r, false, err, sizeof(err)), "add"))
+			goto out;
+	}
+	if (!ASSERT_OK(series_finish(&s, SERIES_GIVEN, err, sizeof(err)), "finish") ||
+	    !ASSERT_OK(series_fit(&s, &o), "fit"))
+		goto out;
+	ASSERT_EQ(s.figs[0].fit.ncps, 1, "the step is found");
+	if (ASSERT_EQ(series_gate(&s, SFIG_CYCLES, pct, window, hits, 4), want, what) && want)
+		ASSERT_FALSE(hits[0].unstable, "a stable figure: gated");
+out:
+	series_free(&s);
+}
+
+void test_series_gate_window(void)
+{
+	gate_case(0.10, 10, 5, 1, "+10 % from point 15 of 24, window 10");
+	gate_case(0.10, 9, 5, 0, "window 9 starts after it");
+	gate_case(0.10, 10, 15, 0, "smaller than the limit");
+	gate_case(-0.10, 10, 5, 0, "faster is no regression");
+}
+
+/*
+ * The host on its low level for 12 results, then on its high one for 12: no
+ * level alternates, so this is a change, unless a noise profile knows a
+ * level ratio that size - then it is 'level', and the figure unstable.
+ */
+void test_trend_level_that_stayed(void)
+{
+	struct trend_opts o;
+	struct trend_fit f;
+	double v[24];
+
+	rng_state = 71;
+	for (size_t i = 0; i < 24; i++)
+		v[i] = 100 * (i >= 12 ? LEVEL_RATIO : 1) * (1 + WITHIN_SD * gauss());
+	trend_opts_default(&o);
+	if (!ASSERT_OK(trend_fit(v, 24, &o, &f), "fit"))
+		return;
+	ASSERT_EQ(f.ncps, 1, "a change point");
+	ASSERT_EQ(steps_near(&f, 12), 1, "without a profile: a step");
+	trend_fit_free(&f);
+	o.level_ratio[0] = 1.58;
+	o.nlevel_ratios = 1;
+	if (!ASSERT_OK(trend_fit(v, 24, &o, &f), "fit with the ratio"))
+		return;
+	if (ASSERT_EQ(f.ncps, 1, "the same change point"))
+		ASSERT_EQ(f.cps[0].kind, TREND_LEVEL, "as large as the level ratio");
+	ASSERT_EQ(f.status, TREND_UNSTABLE, "unstable");
+	trend_fit_free(&f);
+	o.level_ratio[0] = 1.05;
+	if (!ASSERT_OK(trend_fit(v, 24, &o, &f), "fit with a small ratio"))
+		return;
+	ASSERT_EQ(steps_near(&f, 12), 1, "a ratio of another size: still a step");
+	trend_fit_free(&f);
+}
