@@ -160,7 +160,7 @@ test_trend_bad_input() {
 test_trend_real_bench() {
 	local i files=()
 	for i in 3 1 4 2; do
-		expect_exit 0 "$PPBENCH" bench --scenario ring,slow --loops 20000 --repeat 2 --quiet \
+		expect_exit 0 "$PPBENCH" bench --scenario ring,slow --loops 20000 --repeat 1 --quiet \
 			--label "v$i" --json "$TMPD/b$i.json"
 		assert_eq "$(jq_get "$TMPD/b$i.json" .label)" "v$i" "bench --label in the JSON"
 		files+=("$TMPD/b$i.json")
