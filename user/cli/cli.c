@@ -384,6 +384,16 @@ static int parse_args(const struct cli_cmd *cmd, void *cfg, int argc, char **arg
 	return EXIT_OK;
 }
 
+int cli_parse(const struct cli_cmd *cmd, void *cfg, int argc, char **argv, int *nargs)
+{
+	int ret = parse_args(cmd, cfg, argc, argv);
+
+	if (ret)
+		return ret;
+	*nargs = cmd->ordered_args ? 0 : argc - optind;
+	return check_nargs(cmd, *nargs, argv + optind);
+}
+
 static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	void *cfg = calloc(1, cmd->cfg_size ? cmd->cfg_size : 1);
@@ -393,14 +403,12 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 		return EXIT_FAIL;
 	if (cmd->cfg_init)
 		cmd->cfg_init(cfg);
-	ret = parse_args(cmd, cfg, argc, argv);
+	ret = cli_parse(cmd, cfg, argc, argv, &nargs);
 	if (ret) {
 		ret = ret < 0 ? EXIT_OK : ret; /* --help */
 		goto out;
 	}
-	nargs = cmd->ordered_args ? 0 : argc - optind;
-	ret = check_nargs(cmd, nargs, argv + optind);
-	if (!ret && resolve_ifaces(cmd, cfg))
+	if (resolve_ifaces(cmd, cfg))
 		ret = EXIT_USAGE;
 	if (!ret && cmd->check)
 		ret = cmd->check(cfg, nargs, argv + optind);

@@ -477,7 +477,7 @@ static struct jval *parse_value(struct parser *ps)
 	return v;
 }
 
-static struct jval *parse_buf(const char *text, size_t len, char *err, size_t errlen)
+struct jval *jparse_buf(const char *text, size_t len, char *err, size_t errlen)
 {
 	struct parser ps = {
 		.start = text, .p = text, .end = text + len, .err = err, .errlen = errlen
@@ -509,7 +509,7 @@ static struct jval *parse_buf(const char *text, size_t len, char *err, size_t er
 
 struct jval *jparse(const char *text, char *err, size_t errlen)
 {
-	return parse_buf(text, strlen(text), err, errlen);
+	return jparse_buf(text, strlen(text), err, errlen);
 }
 
 /* Reads all of FD (files, pipes, /dev/stdin alike); NUL-terminates. */
@@ -572,7 +572,7 @@ struct jval *jparse_file(const char *path, char *err, size_t errlen)
 		free(buf);
 		return NULL;
 	}
-	v = parse_buf(buf, len, err, errlen);
+	v = jparse_buf(buf, len, err, errlen);
 	free(buf);
 	return v;
 }

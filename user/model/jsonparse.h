@@ -28,6 +28,8 @@ struct jval {
 
 /* Parses TEXT; on failure returns NULL and writes the error to ERR. */
 struct jval *jparse(const char *text, char *err, size_t errlen);
+/* The same for the LEN bytes at TEXT, which need no NUL after them (a NUL inside is an error). */
+struct jval *jparse_buf(const char *text, size_t len, char *err, size_t errlen);
 /* Reads and parses PATH; errors do not repeat the path (callers add it). */
 struct jval *jparse_file(const char *path, char *err, size_t errlen);
 void jfree(struct jval *v);
