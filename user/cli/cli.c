@@ -371,7 +371,10 @@ static int parse_args(const struct cli_cmd *cmd, void *cfg, int argc, char **arg
 
 	build_longopts(cmd, lo, so, 64);
 	opterr = 0;
-	optind = 1;
+	/* 0, not 1: glibc then forgets the previous parse too (its place inside
+	 * a "-abc" cluster, its argument-order mode), which a second parse in one
+	 * process would otherwise continue from */
+	optind = 0;
 	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		ret = handle_opt(cmd, cfg, c, optarg, argv);
 		if (ret)
