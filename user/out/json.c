@@ -176,7 +176,7 @@ void json_double(struct json *j, const char *key, double v)
 	begin_value(j, key);
 	if (!isfinite(v))
 		fputs("null", j->f);
-	else if (v == (double)(long long)v && fabs(v) < 1e15)
+	else if (fabs(v) < 1e15 && v == (double)(long long)v) /* no cast out of range */
 		fprintf(j->f, "%.1f", v);
 	else
 		fprintf(j->f, "%.10g", v);
