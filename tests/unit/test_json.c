@@ -37,3 +37,17 @@ void test_json_double_large(void)
 	ASSERT_STREQ(write_double(1e15, buf, sizeof(buf)), "1e+15", "1e15 in exponent form");
 	ASSERT_STREQ(write_double(0.5, buf, sizeof(buf)), "0.5", "a fraction");
 }
+
+/* Found by fuzzing: the largest double written with ten digits rounds up to
+ * 1.797693135e+308, beyond any double, so the reader refused the writer's
+ * own output. */
+void test_json_double_largest(void)
+{
+	char buf[64];
+
+	ASSERT_STREQ(write_double(1.7976931348623157e308, buf, sizeof(buf)),
+		     "1.7976931348623157e+308", "DBL_MAX");
+	ASSERT_STREQ(write_double(-1.7976931348623157e308, buf, sizeof(buf)),
+		     "-1.7976931348623157e+308", "-DBL_MAX");
+	ASSERT_STREQ(write_double(1.5e308, buf, sizeof(buf)), "1.5e+308", "ten digits below it");
+}
