@@ -223,7 +223,12 @@ static int parse_escape(struct parser *ps, struct sbuf *b)
 		return parse_u_escape(ps, b);
 	hit = c ? strchr(from, c) : NULL;
 	if (!hit) {
-		fail_at(ps, ps->p - 2, "invalid escape '\\%c'", c);
+		/* a byte that does not print would break the one-line error */
+		if (c > ' ' && c < 0x7f)
+			fail_at(ps, ps->p - 2, "invalid escape '\\%c'", c);
+		else
+			fail_at(ps, ps->p - 2, "invalid escape: '\\' then byte 0x%02x",
+				(unsigned char)c);
 		return -EINVAL;
 	}
 	return sbuf_add(b, &to[hit - from], 1);
