@@ -689,3 +689,10 @@ const char *jtype_name(const struct jval *v)
 
 	return v ? names[v->type] : "nothing";
 }
+
+void jmsg_one_line(char *msg)
+{
+	for (; *msg; msg++)
+		if ((unsigned char)*msg < 0x20 || *msg == 0x7f)
+			*msg = '?';
+}

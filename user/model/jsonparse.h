@@ -53,5 +53,10 @@ const char *jstr(const struct jval *v);
 bool jis(const struct jval *v, enum jtype t);
 /* "a number", "an object", ... for error messages; "nothing" for NULL. */
 const char *jtype_name(const struct jval *v);
+/*
+ * Makes MSG, an error that quotes strings from a file, one line that is safe
+ * on a terminal: control characters (newlines, escape sequences) become '?'.
+ */
+void jmsg_one_line(char *msg);
 
 #endif

@@ -29,11 +29,12 @@ __attribute__((format(printf, 3, 4))) static void verr(struct vctx *c, const cha
 		return;
 	c->failed = true;
 	n = snprintf(c->err, c->errlen, "%s: %s%s", c->file, where, *where ? ": " : "");
-	if (n < 0 || (size_t)n >= c->errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(c->err + n, c->errlen - n, fmt, ap);
-	va_end(ap);
+	if (n >= 0 && (size_t)n < c->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(c->err + n, c->errlen - n, fmt, ap);
+		va_end(ap);
+	}
+	jmsg_one_line(c->err);
 }
 
 static const char *type_name(enum jtype t)
