@@ -39,6 +39,8 @@ else
 BUILD		?= build
 endif
 SAN_BUILD	:= build/asan
+# The sanitized build is the suite's second: it compiles on every CPU.
+NPROC		:= $(shell nproc 2>/dev/null || echo 1)
 FUZZ_SECONDS	?= 60
 VERSION		:= 0.1.0
 ARCH		:= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
@@ -245,7 +247,7 @@ test: DEPS_FLAGS = --tests --kernels
 test: deps
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/tests/unit $(BUILD)/tests/bpf_tests \
 		$(TEST_TOOLS)
-	$(Q)$(MAKE) --no-print-directory SANITIZE=1 $(SAN_BUILD)/tests/unit \
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) SANITIZE=1 $(SAN_BUILD)/tests/unit \
 		$(SAN_BUILD)/tests/bpf_tests fuzz-targets
 	$(Q)tests/run.sh $(TESTS)
 
@@ -261,7 +263,7 @@ test-kernels: deps
 # FUZZ_TARGETS="json cli" runs only those (the part of fuzz_NAME after fuzz_).
 fuzz: DEPS_FLAGS = --tests
 fuzz: deps
-	$(Q)$(MAKE) --no-print-directory SANITIZE=1 fuzz-targets
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) SANITIZE=1 fuzz-targets
 	$(Q)FUZZ_SECONDS='$(FUZZ_SECONDS)' scripts/fuzz.sh $(FUZZ_TARGETS)
 
 bench: deps

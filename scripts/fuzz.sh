@@ -5,8 +5,8 @@
 #   scripts/fuzz.sh [NAME...]          each target for FUZZ_SECONDS (default 60), one after
 #                                      the other: executions and new coverage per target
 #   scripts/fuzz.sh --suite [NAME...]  the test suite's pass: each target over its seeds,
-#                                      then FUZZ_SUITE_SECONDS (default 2) of fuzzing;
-#                                      one PASS/FAIL/SKIP line per target
+#                                      then FUZZ_SUITE_SECONDS (default 2) of fuzzing, one
+#                                      target per CPU at a time; one PASS/FAIL line each
 # Stops at the first crash, leak, sanitizer report or broken property and exits 1,
 # naming the reproducer. A target's seeds are tests/fuzz/corpus/NAME plus the
 # directories its "fuzz-seeds:" line names; what a run finds goes to
@@ -122,10 +122,33 @@ if [ $suite = 0 ]; then
 	echo "fuzz: ${#names[@]} target(s), $secs s each, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 fi
 failed=0
+if [ $suite = 0 ]; then
+	for n in "${names[@]}"; do
+		if ! run_target "$n"; then
+			failed=1
+			break
+		fi
+	done
+	exit $failed
+fi
+
+# The suite's pass: as many targets at once as there are CPUs (each runs on
+# one), their lines in order at the end.
+tmp=$(mktemp -d)
+jobs_max=$(nproc)
 for n in "${names[@]}"; do
-	if ! run_target "$n"; then
-		failed=1
-		[ $suite = 1 ] || break
-	fi
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+		wait -n
+	done
+	(
+		run_target "$n" >"$tmp/$n.out"
+		echo $? >"$tmp/$n.rc"
+	) &
 done
+wait
+for n in "${names[@]}"; do
+	cat "$tmp/$n.out"
+	[ "$(cat "$tmp/$n.rc")" = 0 ] || failed=1
+done
+rm -rf "$tmp"
 exit $failed
