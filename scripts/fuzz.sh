@@ -87,6 +87,7 @@ run_target() { # name
 		mkdir -p "$work"
 	fi
 	log=$OUT_DIR/$name.log
+	local t0=$SECONDS
 	# -close_fd_mask=3: the target's own output would cost more than the parsing;
 	# sanitizer reports and broken properties still reach the log.
 	"$bin" -max_total_time="$secs" -print_final_stats=1 -timeout=25 -close_fd_mask=3 \
@@ -103,7 +104,8 @@ run_target() { # name
 		what=$(grep -m1 '^fuzz: property violated' "$log" || grep -m1 '^SUMMARY: ' "$log")
 		what=${what#SUMMARY: }
 		repro=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
-		echo "FAIL fuzz/$name: ${what:-fuzzer exited $rc}"
+		echo "FAIL fuzz/$name: ${what:-fuzzer exited $rc} (after $((SECONDS - t0)) s," \
+			"${execs:-?} executions)"
 		echo "    reproducer: ${repro:-none written}; log: $log"
 		[ -n "$repro" ] && echo "    reproduce: $bin $repro"
 		return 1
