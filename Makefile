@@ -42,6 +42,7 @@ SAN_BUILD	:= build/asan
 # The sanitized build is the suite's second: it compiles on every CPU.
 NPROC		:= $(shell nproc 2>/dev/null || echo 1)
 FUZZ_SECONDS	?= 60
+FUZZ_JOBS	?= 1
 VERSION		:= 0.1.0
 ARCH		:= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
@@ -116,7 +117,8 @@ help:
 	@echo '  clean          remove $(BUILD)/'
 	@echo 'Variables: V=1 (show commands), PREFIX, DESTDIR, VMLINUX_BTF, STATIC=1, TESTS="name ..."'
 	@echo '           KERNELS="6.1 6.12 newest", GUEST_TESTS="probe_* env_veth" (test-kernels)'
-	@echo '           FUZZ_SECONDS=60, FUZZ_TARGETS="json cli ..." (fuzz), SANITIZE=1 ($(SAN_BUILD))'
+	@echo '           FUZZ_SECONDS=60, FUZZ_TARGETS="json cli ...", FUZZ_JOBS=1 (fuzz),'
+	@echo '           SANITIZE=1 (build with ASan, UBSan and fuzzing hooks in $(SAN_BUILD))'
 
 $(BUILD) $(BUILD)/tests:
 	$(Q)mkdir -p $@
@@ -260,11 +262,12 @@ test-kernels: DEPS_FLAGS = --kernels
 test-kernels: deps
 	$(Q)PPB_KERNELS='$(KERNELS)' PPB_GUEST_TESTS='$(GUEST_TESTS)' tests/run.sh kernels
 
-# FUZZ_TARGETS="json cli" runs only those (the part of fuzz_NAME after fuzz_).
+# FUZZ_TARGETS="json cli" runs only those (the part of fuzz_NAME after fuzz_);
+# FUZZ_JOBS=2 runs two at once.
 fuzz: DEPS_FLAGS = --tests
 fuzz: deps
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) SANITIZE=1 fuzz-targets
-	$(Q)FUZZ_SECONDS='$(FUZZ_SECONDS)' scripts/fuzz.sh $(FUZZ_TARGETS)
+	$(Q)FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_JOBS='$(FUZZ_JOBS)' scripts/fuzz.sh $(FUZZ_TARGETS)
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/tests/ppb-burn

@@ -7,12 +7,13 @@
 #   scripts/fuzz.sh --suite [NAME...]  the test suite's pass: each target over its seeds,
 #                                      then FUZZ_SUITE_SECONDS (default 2) of fuzzing, one
 #                                      target per CPU at a time; one PASS/FAIL line each
-# Stops at the first crash, leak, sanitizer report or broken property and exits 1,
-# naming the reproducer. A target's seeds are tests/fuzz/corpus/NAME plus the
-# directories its "fuzz-seeds:" line names; what a run finds goes to
-# build/asan/fuzz/corpus/NAME (kept between runs, so coverage builds up),
-# reproducers to build/asan/fuzz/crashes/NAME/. FUZZ_BIN_DIR overrides where the
-# targets are.
+# FUZZ_JOBS=N runs N targets at once (default 1). The first crash, leak, sanitizer
+# report or broken property stops the run (with FUZZ_JOBS > 1: its target) and
+# exits 1, naming the reproducer. Seeds: tests/fuzz/corpus/NAME plus the
+# directories the target's "fuzz-seeds:" line names. What a run finds goes to
+# build/asan/fuzz/corpus/NAME (kept, so coverage builds up), reproducers to
+# build/asan/fuzz/crashes/NAME/, the log to build/asan/fuzz/NAME.log.
+# FUZZ_BIN_DIR overrides where the targets are.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 
@@ -24,7 +25,7 @@ if [ "${1:-}" = --suite ]; then
 	shift
 fi
 if [ "${1:-}" = -h ] || [ "${1:-}" = --help ]; then
-	sed -n '3,15s/^# \{0,1\}//p' "$0"
+	sed -n '4,16s/^# \{0,1\}//p' "$0"
 	exit 0
 fi
 secs=${FUZZ_SECONDS:-60}
@@ -124,7 +125,15 @@ if [ $suite = 0 ]; then
 	echo "fuzz: ${#names[@]} target(s), $secs s each, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 fi
 failed=0
-if [ $suite = 0 ]; then
+jobs_max=${FUZZ_JOBS:-1}
+[ $suite = 1 ] && jobs_max=$(nproc)
+case "$jobs_max" in
+'' | *[!0-9]* | 0)
+	echo "fuzz.sh: FUZZ_JOBS '$jobs_max' is not a positive whole number" >&2
+	exit 2
+	;;
+esac
+if [ "$jobs_max" = 1 ]; then
 	for n in "${names[@]}"; do
 		if ! run_target "$n"; then
 			failed=1
@@ -134,10 +143,9 @@ if [ $suite = 0 ]; then
 	exit $failed
 fi
 
-# The suite's pass: as many targets at once as there are CPUs (each runs on
-# one), their lines in order at the end.
+# Several targets at once (each runs on one CPU), their lines in order at the
+# end; a finding stops its own target only.
 tmp=$(mktemp -d)
-jobs_max=$(nproc)
 for n in "${names[@]}"; do
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
 		wait -n
