@@ -10,15 +10,14 @@
 # FUZZ_JOBS=N runs N targets at once (default 1). The first crash, leak, sanitizer
 # report or broken property stops the run (with FUZZ_JOBS > 1: its target) and
 # exits 1, naming the reproducer. Seeds: tests/fuzz/corpus/NAME plus the
-# directories the target's "fuzz-seeds:" line names. What a run finds goes to
-# build/asan/fuzz/corpus/NAME (kept, so coverage builds up), reproducers to
-# build/asan/fuzz/crashes/NAME/, the log to build/asan/fuzz/NAME.log.
-# FUZZ_BIN_DIR overrides where the targets are.
+# directories the target's "fuzz-seeds:" line names. In FUZZ_BIN_DIR (where the
+# targets are: build/fuzz, which make fuzz builds; the suite's are in build/asan)
+# a run keeps what it finds in corpus/NAME (so coverage builds up), reproducers
+# in crashes/NAME/ and its log in log/NAME.log.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 
-BIN_DIR=${FUZZ_BIN_DIR:-build/asan/fuzz}
-OUT_DIR=$BIN_DIR
+BIN_DIR=${FUZZ_BIN_DIR:-build/fuzz}
 suite=0
 if [ "${1:-}" = --suite ]; then
 	suite=1
@@ -70,7 +69,7 @@ run_target() { # name
 		return 1
 	fi
 	if [ ! -x "$bin" ]; then
-		echo "FAIL fuzz/$name: $bin is missing: run 'make SANITIZE=1 fuzz-targets'"
+		echo "FAIL fuzz/$name: $bin is missing: 'make fuzz' builds build/fuzz, 'make SANITIZE=1 fuzz-targets' build/asan"
 		return 1
 	fi
 	[ -d "tests/fuzz/corpus/$name" ] && seeds+=("tests/fuzz/corpus/$name")
@@ -79,15 +78,16 @@ run_target() { # name
 	done
 	dict=$(meta "$src" dict)
 	read -r -a opts <<<"$(meta "$src" options)"
-	crashes=$OUT_DIR/crashes/$name
+	crashes=$BIN_DIR/crashes/$name
 	mkdir -p "$crashes"
 	if [ $suite = 1 ]; then
 		work=$(mktemp -d)
 	else
-		work=$OUT_DIR/corpus/$name
+		work=$BIN_DIR/corpus/$name
 		mkdir -p "$work"
 	fi
-	log=$OUT_DIR/$name.log
+	log=$BIN_DIR/log/$name.log
+	mkdir -p "$BIN_DIR/log"
 	local t0=$SECONDS
 	# -close_fd_mask=3: the target's own output would cost more than the parsing;
 	# sanitizer reports and broken properties still reach the log.

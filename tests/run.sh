@@ -171,12 +171,12 @@ run_asan() {
 # Every fuzz target over its seeds plus a little fuzzing; `make fuzz` runs long.
 run_fuzz() {
 	local out rc
-	if ! compgen -G "$SAN_DIR/fuzz/fuzz_*" >/dev/null; then
-		record FAIL fuzz "no fuzz targets in $SAN_DIR/fuzz: run 'make SANITIZE=1 fuzz-targets'"
+	if ! compgen -G "$SAN_DIR/fuzz_*" >/dev/null; then
+		record FAIL fuzz "no fuzz targets in $SAN_DIR: run 'make SANITIZE=1 fuzz-targets'"
 		return
 	fi
 	out=$(mktemp)
-	FUZZ_BIN_DIR=$SAN_DIR/fuzz "$TOP/scripts/fuzz.sh" --suite >"$out" 2>&1
+	FUZZ_BIN_DIR=$SAN_DIR "$TOP/scripts/fuzz.sh" --suite >"$out" 2>&1
 	rc=$?
 	tally_lines <"$out"
 	if [ $rc -ne 0 ] && ! grep -q '^FAIL' "$out"; then
