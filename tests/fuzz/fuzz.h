@@ -22,6 +22,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <sanitizer/common_interface_defs.h>
+#include "model/jsonparse.h"
+#include "out/json.h"
 #include "sys/log.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -101,6 +103,38 @@ static inline const char *fuzz_file(const uint8_t *data, size_t size)
 	if (ftruncate(fd, 0) || (size && pwrite(fd, data, size, 0) != (ssize_t)size))
 		abort();
 	return path;
+}
+
+/* A JSON writer into memory, for what a target writes and reads back. */
+struct fuzz_mem {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static inline struct json *fuzz_json_begin(struct fuzz_mem *m)
+{
+	struct json *j;
+
+	m->buf = NULL;
+	m->f = open_memstream(&m->buf, &m->len);
+	j = m->f ? json_new(m->f, false) : NULL;
+	if (!j)
+		abort();
+	return j;
+}
+
+/* Closes the writer and reads its text back: the document, or NULL. */
+static inline struct jval *fuzz_json_end(struct fuzz_mem *m, struct json *j)
+{
+	char err[200];
+	struct jval *doc;
+
+	json_close(j);
+	fclose(m->f);
+	doc = jparse_buf(m->buf, m->len, err, sizeof(err));
+	free(m->buf);
+	return doc;
 }
 
 #endif
