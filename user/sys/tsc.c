@@ -28,7 +28,8 @@ void tsc_parse_cpuinfo(FILE *f, struct tsc_info *t)
 			char *v = strchr(line, ':');
 
 			if (v) {
-				v += 2;
+				/* ": value"; a line may end at the colon (fgets cut it) */
+				v += v[1] == ' ' ? 2 : 1;
 				v[strcspn(v, "\n")] = '\0';
 				snprintf(t->cpu_model, sizeof(t->cpu_model), "%s", v);
 			}
