@@ -102,7 +102,7 @@ static bool req_count(struct vctx *c, const struct jval *obj, const char *where,
 	/* up to 2^53: every whole number below is exact in a double */
 	bool ok = req_num(c, obj, where, key, min, 9007199254740992.0, true, &d);
 
-	*out = (uint64_t)d;
+	*out = ok ? (uint64_t)d : 0; /* a value out of range has no uint64_t */
 	return ok;
 }
 
