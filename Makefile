@@ -237,6 +237,11 @@ $(BUILD)/tests/ppb-burn: tests/tools/burn.c $(BUILD)/tests/burn.skel.h
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(USER_CFLAGS) -I$(BUILD)/tests $(USER_LDFLAGS) $< $(USER_LIBS) -o $@
 
+# The README's snapshot-time figure (make bench builds it; no test runs it).
+$(BUILD)/tests/snap-time: tests/tools/snap_time.c $(BPF_TEST_OBJS) $(SKELS) | $(BUILD)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $(USER_LDFLAGS) $< $(BPF_TEST_OBJS) $(USER_LIBS) -o $@
+
 $(BUILD)/tests/udp_sink: tests/tools/udp_sink.c | $(BUILD)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
@@ -275,7 +280,7 @@ fuzz: deps
 		scripts/fuzz.sh $(FUZZ_TARGETS)
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/tests/ppb-burn
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/tests/ppb-burn $(BUILD)/tests/snap-time
 	$(Q)scripts/bench.sh
 
 install: $(BUILD)/ppbench $(BUILD)/ppbench.8

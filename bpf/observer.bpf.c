@@ -214,13 +214,27 @@ int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 	return 0;
 }
 
+/*
+ * page_pool_release() runs at destroy and then from a retry worker until no
+ * page is in flight; with none, the pool is freed right after: its record is
+ * marked GONE, and the next snapshot reports and deletes it. This program
+ * stays attached while the rest of the observer is stopped (timed runs): it
+ * fires once per pool, after the timed loop, and without it pools freed then
+ * would stay in the maps for ever.
+ */
 SEC("raw_tp/page_pool_release")
 int BPF_PROG(ppb_tp_pool_release, __u64 pool, __s32 inflight, __u32 hold, __u32 release)
 {
 	struct ppb_pool_key key;
 	struct ppb_pool_info *pi;
 
-	pi = pool_get(pool, &key, false);
+	pool_key_of(pool, &key);
+	pi = bpf_map_lookup_elem(&pool_info, &key);
+	/* A pool we never saw and that is gone already: nothing to record. */
+	if (!pi && inflight <= 0)
+		return 0;
+	if (!pi)
+		pi = pool_get(pool, &key, false);
 	if (!pi)
 		return 0;
 	/* Not dying yet (cache and ring were empty: no teardown release): last
@@ -228,6 +242,9 @@ int BPF_PROG(ppb_tp_pool_release, __u64 pool, __s32 inflight, __u32 hold, __u32 
 	pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_DYING), false);
 	__sync_fetch_and_or(&pi->flags, PPB_POOL_F_DYING);
 	pi->final_inflight = inflight;
+	/* last: a snapshot that sees GONE sees the final counts */
+	if (inflight <= 0)
+		__sync_fetch_and_or(&pi->flags, PPB_POOL_F_GONE);
 	return 0;
 }
 

@@ -45,6 +45,7 @@ struct {
 struct proof_cpu {
 	struct ppb_pool_key key;
 	__u64 unsampled;
+	__u64 period; /* sparse sampling: frames between samples (0: sample next) */
 };
 
 struct {
@@ -60,6 +61,13 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ppb_obs_ctl);
 } obs_ctl SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ppb_untracked);
+} untracked SEC(".maps");
 
 static __always_inline bool elems_active(void)
 {
@@ -176,6 +184,24 @@ static __always_inline void pool_read_state(struct page_pool *pp, const struct p
 
 /* ---- pool records ------------------------------------------------------- */
 
+/* No record or no counts for this pool (map full, or no memory for an
+ * element): its pages go uncounted, and user space says so. */
+static __always_inline void pool_untracked(__u64 ptr)
+{
+	__u32 zero = 0;
+	struct ppb_untracked *u = bpf_map_lookup_elem(&untracked, &zero);
+
+	if (!u)
+		return;
+	u->events++;
+	if (u->last_ptr != ptr) {
+		u->last_ptr = ptr;
+		u->pools++;
+	}
+}
+
+/* A pool's per-CPU counts, created on first use; if that fails (no room, or
+ * no memory for a per-CPU element), the pool's events go uncounted: said. */
 static __always_inline struct ppb_pool_counts *pool_counts_of(struct ppb_pool_key *key)
 {
 	struct ppb_pool_counts zero = {}, *c;
@@ -184,7 +210,17 @@ static __always_inline struct ppb_pool_counts *pool_counts_of(struct ppb_pool_ke
 	if (c)
 		return c;
 	bpf_map_update_elem(&pool_counts, key, &zero, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&pool_counts, key);
+	c = bpf_map_lookup_elem(&pool_counts, key);
+	if (!c)
+		pool_untracked(key->ptr);
+	return c;
+}
+
+static __always_inline void pool_key_of(__u64 ptr, struct ppb_pool_key *key)
+{
+	key->ptr = ptr;
+	key->id = pool_id_of((struct page_pool *)ptr);
+	key->pad = 0;
 }
 
 /*
@@ -198,9 +234,7 @@ static __always_inline struct ppb_pool_info *pool_get_new(__u64 ptr, struct ppb_
 	struct page_pool *pp = (void *)ptr;
 	struct ppb_pool_info *pi, init = {};
 
-	key->ptr = ptr;
-	key->id = pool_id_of(pp);
-	key->pad = 0;
+	pool_key_of(ptr, key);
 	pi = bpf_map_lookup_elem(&pool_info, key);
 	if (pi)
 		return pi;
@@ -215,7 +249,10 @@ static __always_inline struct ppb_pool_info *pool_get_new(__u64 ptr, struct ppb_
 		pool_read_state(pp, &init, &init.last);
 	init.ret_prod = init.last.prod;
 	bpf_map_update_elem(&pool_info, key, &init, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&pool_info, key);
+	pi = bpf_map_lookup_elem(&pool_info, key);
+	if (!pi)
+		pool_untracked(ptr);
+	return pi;
 }
 
 static __always_inline struct ppb_pool_info *pool_get(__u64 ptr, struct ppb_pool_key *key,

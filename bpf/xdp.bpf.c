@@ -8,7 +8,9 @@
  * takes one bpf_ktime_get_ns() sample: sampled spans / elements = ns per
  * element on that CPU, without timing each packet. In proof runs they also
  * sample the state of the frame's page_pool (pool.bpf.h), which is costly
- * and therefore never done in timed runs.
+ * and therefore never done in timed runs. The *_bare programs do none of
+ * this: one-CPU live-frames runs time them with the kernel's own test-run
+ * clock, so their timed runs carry no per-packet work of ours.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -29,7 +31,7 @@ const volatile __u8 fp_byte0;	  /* fast-pass recipe: the frame's first byte, res
 /* Run control from user space (.bss, read every packet: keep it small). */
 __u64 run_gen;	   /* bumped before each run: spans never cross runs */
 __u32 proof;	   /* sample pool state every 2^proof_shift frames per CPU */
-__u32 proof_shift; /* 0 in proof runs; load uses 6 (cheap, still < any ring size) */
+__u32 proof_shift; /* 0 in proof runs; load: 6, or half the pool's ring if more */
 __u32 napi_clock;  /* ACTION timing per NAPI poll (load) instead of every 2^n elements */
 __u32 elems_role;  /* enum ppb_role whose frames are the pool's allocations */
 __u64 vmemmap_k;   /* virt_to_page: page = k + (va >> 12) * sizeof(struct page) */
@@ -99,6 +101,23 @@ static __always_inline void batch_end(__u32 role)
 
 /* ---- proof: the frame's page_pool --------------------------------------- */
 
+#define PROOF_PERIOD_MAX 1024 /* sparse sampling: at least one sample per 1024 frames */
+
+/*
+ * Sparse sampling (load): every 2^proof_shift frames, or every half ring of
+ * the pool if that is more. The ring's counters stay exact while fewer than
+ * a ring's worth of returns fall between two samples, and a sample costs as
+ * much as several packets.
+ */
+static __always_inline __u64 sparse_period(__u32 ring_size)
+{
+	__u64 p = 1ULL << proof_shift, half = ring_size / 2;
+
+	if (half > PROOF_PERIOD_MAX)
+		half = PROOF_PERIOD_MAX;
+	return half > p ? half : p;
+}
+
 static __always_inline __u64 frame_pool(struct xdp_md *ctx, __u64 *pagep)
 {
 	struct xdp_buff *xb = (void *)ctx;
@@ -136,6 +155,7 @@ static __noinline void proof_sample(struct xdp_md *ctx, int role, struct proof_c
 		if (pc) { /* not a page_pool page: not an allocation we can place */
 			pc->key.ptr = 1;
 			pc->unsampled = 0;
+			pc->period = 1ULL << proof_shift;
 		}
 		return;
 	}
@@ -176,6 +196,7 @@ static __noinline void proof_sample(struct xdp_md *ctx, int role, struct proof_c
 
 		pc->key = key;
 		pc->unsampled = 0;
+		pc->period = sparse_period(pi->ring_size);
 		/* A ring that small can wrap between two samples: say so. */
 		if (n >= pi->ring_size && !(pi->flags & PPB_POOL_F_WRAP_RISK))
 			__sync_fetch_and_or(&pi->flags, PPB_POOL_F_WRAP_RISK);
@@ -256,8 +277,9 @@ static __always_inline struct ppb_xdp_stats *account(struct xdp_md *ctx, int rol
 		return st;
 	}
 	pc = bpf_map_lookup_elem(&proof_cpu, &zero);
-	/* Sample on the CPU's first frame, then every 2^proof_shift frames. */
-	if (pc && (++pc->unsampled >= (1ULL << proof_shift) || !pc->key.ptr))
+	/* Proof runs sample every frame; sparse sampling on the CPU's first frame
+	 * (its period is 0 until then), then every sparse_period() frames. */
+	if (pc && ++pc->unsampled >= (proof_shift ? pc->period : 1))
 		proof_sample(ctx, role, pc);
 	return st;
 }
@@ -347,7 +369,7 @@ static __always_inline void pace(struct ppb_xdp_stats *st)
  * copied and the second pass restores byte 0: the twin, which differs only
  * in the system pool's alloc + copy + direct recycle.
  */
-static __always_inline int fastpass(struct xdp_md *ctx)
+static __always_inline int fastpass(struct xdp_md *ctx, bool counted)
 {
 	__u8 *d = (void *)(long)ctx->data;
 
@@ -355,10 +377,12 @@ static __always_inline int fastpass(struct xdp_md *ctx)
 		return XDP_ABORTED;
 	if (*d == FP_MARK) {
 		*d = fp_byte0; /* the twin's page is the frame's: leave it as it was */
-		account(ctx, PPB_ROLE_SECOND, false);
+		if (counted)
+			account(ctx, PPB_ROLE_SECOND, false);
 		return XDP_DROP;
 	}
-	account(ctx, PPB_ROLE_ACTION, false);
+	if (counted)
+		account(ctx, PPB_ROLE_ACTION, false);
 	if (bpf_xdp_adjust_head(ctx, -(int)fp_adjust))
 		return XDP_ABORTED;
 	d = (void *)(long)ctx->data;
@@ -377,7 +401,14 @@ static __always_inline int fastpass(struct xdp_md *ctx)
 SEC("xdp")
 int ppb_xdp_fastpass(struct xdp_md *ctx)
 {
-	return fastpass(ctx);
+	return fastpass(ctx, true);
+}
+
+/* Its timed twin: the same frames and verdicts, no maps, no clock. */
+SEC("xdp")
+int ppb_xdp_fastpass_bare(struct xdp_md *ctx)
+{
+	return fastpass(ctx, false);
 }
 
 SEC("xdp")

@@ -15,7 +15,7 @@
 /* All our BPF program names start with this, so leak checks can find them. */
 #define PPB_PROG_PREFIX "ppb_"
 
-#define PPB_MAX_POOLS 65536 /* test-run pools come and go by the thousand */
+#define PPB_MAX_POOLS 65536 /* live pools, and freed ones until user space reads them */
 #define PPB_MAX_CPUS 1024
 
 /* ---- page_pool observer ------------------------------------------------ */
@@ -44,6 +44,9 @@ enum {
 					   * allocations, so cache counts are unknown */
 	PPB_POOL_F_DENSE = 1 << 9,	  /* sampled on its data path (our XDP programs, NAPI
 					   * polls): ring counts hold; otherwise they may wrap */
+	PPB_POOL_F_GONE = 1 << 10,	  /* freed: page_pool_release found nothing in flight.
+					   * Nothing touches the record again; the next
+					   * snapshot reports it and deletes it */
 };
 
 /* Pools are keyed by pointer and id: a freed pool's address is reused. */
@@ -118,6 +121,18 @@ struct ppb_pool_counts {
 	__u64 ret_cache_ns, ret_ring_ns, ret_release_ns;
 };
 
+/*
+ * Pools that found pool_info full (per-CPU array untracked, index 0): their
+ * pages are not counted anywhere. Events of one pool come in runs on one CPU,
+ * so a pool counts once per run (last_ptr); events counts every miss.
+ */
+struct ppb_untracked {
+	__u64 pools;
+	__u64 events;
+	__u64 last_ptr;
+	__u64 pad;
+};
+
 /* Observer configuration, set by user space before load (rodata). */
 struct ppb_obs_config {
 	__u32 fentry;  /* fentry backend active: no sampling needed */
@@ -183,6 +198,7 @@ _Static_assert(sizeof(struct ppb_pool_key) % 8 == 0, "struct ppb_pool_key");
 _Static_assert(sizeof(struct ppb_pool_state) % 8 == 0, "struct ppb_pool_state");
 _Static_assert(sizeof(struct ppb_pool_info) % 8 == 0, "struct ppb_pool_info");
 _Static_assert(sizeof(struct ppb_pool_counts) % 8 == 0, "struct ppb_pool_counts");
+_Static_assert(sizeof(struct ppb_untracked) % 8 == 0, "struct ppb_untracked");
 _Static_assert(sizeof(struct ppb_obs_config) % 8 == 0, "struct ppb_obs_config");
 _Static_assert(sizeof(struct ppb_obs_ctl) % 8 == 0, "struct ppb_obs_ctl");
 _Static_assert(sizeof(struct ppb_xdp_stats) % 8 == 0, "struct ppb_xdp_stats");

@@ -272,34 +272,39 @@ out:
 
 /* ---- proof counting ------------------------------------------------------ */
 
-/* One live-frames DROP with proof on; d gets what the pool maps saw of it. */
-static bool proof_run(struct fixture *f, uint32_t batch, uint32_t repeat, struct obs_snapshot *d)
+/*
+ * One live-frames DROP of PROG with the observer on (proof: ours samples
+ * the pool too); d gets what the pool maps saw of it.
+ */
+static bool observed_run(struct fixture *f, const char *prog, bool proof, uint32_t batch,
+			 uint32_t repeat, struct obs_snapshot *d)
 {
 	struct obs_snapshot s0 = {}, s1 = {};
 	bool ok;
 
 	ok = ASSERT_OK(obs_start(f->obs), "obs_start") &&
-	     ASSERT_OK(obs_set_elems_active(f->obs, true), "obs_set_elems_active") &&
+	     ASSERT_OK(obs_set_elems_active(f->obs, proof), "obs_set_elems_active") &&
 	     ASSERT_OK(obs_snapshot(f->obs, &s0), "snapshot before");
-	xdpo_begin_run(f->x, true, PPB_ROLE_ACTION);
-	ok = ok && ASSERT_OK(xdpo_live_run(f->x, "ppb_xdp_act", 0, batch, repeat, f->pkt, FRAME_LEN,
-					   NULL),
+	xdpo_begin_run(f->x, proof, PPB_ROLE_ACTION);
+	ok = ok && ASSERT_OK(xdpo_live_run(f->x, prog, 0, batch, repeat, f->pkt, FRAME_LEN, NULL),
 			     "live-frames BPF_PROG_RUN");
 	if (ok) {
-		obs_wait_test_run_settled(f->obs);
-		ok = ASSERT_OK(obs_flush(f->obs), "obs_flush") &&
+		ok = ASSERT_OK(obs_wait_test_run_settled(f->obs, 3.0), "test-run pool freed") &&
+		     ASSERT_OK(obs_flush(f->obs), "obs_flush") &&
 		     ASSERT_OK(obs_snapshot(f->obs, &s1), "snapshot after") &&
-		     ASSERT_OK(obs_delta(&s0, &s1, d), "obs_delta");
-		/* the next run's snapshots need not carry this pool */
-		if (ok)
-			obs_forget_dead(f->obs, &s1);
+		     ASSERT_OK(snap_delta(&s0, &s1, d), "obs_delta");
 	}
 	xdpo_begin_run(f->x, false, PPB_ROLE_ACTION);
 	obs_set_elems_active(f->obs, false);
 	obs_stop(f->obs);
-	obs_snapshot_free(&s0);
-	obs_snapshot_free(&s1);
+	snap_free(&s0);
+	snap_free(&s1);
 	return ok;
+}
+
+static bool proof_run(struct fixture *f, uint32_t batch, uint32_t repeat, struct obs_snapshot *d)
+{
+	return observed_run(f, "ppb_xdp_act", true, batch, repeat, d);
 }
 
 /*
@@ -380,7 +385,7 @@ static void check_pool_counts(const struct proof_case *pc, const struct pool_sna
 	ASSERT_EQ(c->slow_pages - c->ret_release - c->rel_teardown, 0,
 		  "pages taken minus pages released");
 	ASSERT_TRUE(p->info.flags & PPB_POOL_F_DYING, "pool destroyed");
-	ASSERT_EQ(p->info.final_inflight, 0, "nothing in flight at destroy");
+	ASSERT_TRUE(snap_gone(p), "freed, and shown as itself");
 }
 
 void test_proof_lf_drop_pool_counts(void)
@@ -404,12 +409,175 @@ void test_proof_lf_drop_pool_counts(void)
 		p = counted_pool(&d);
 		if (p)
 			check_pool_counts(pc, p);
-		obs_snapshot_free(&d);
+		snap_free(&d);
 		/* The proof run is still counted by account(), once per frame. */
 		total += pc->repeat;
 		if (role_sum(&f, PPB_ROLE_ACTION, &r))
 			ASSERT_EQ(r.all.packets, total, "packets of the proof runs");
 	}
 out:
+	fixture_close(&f);
+}
+
+/* Our test-run pools (our program counted their allocations) in s: live and freed. */
+static void own_pools(const struct obs_snapshot *s, int *live, int *gone)
+{
+	*live = *gone = 0;
+	for (int i = 0; i < s->nr_pools; i++) {
+		const struct pool_snap *p = &s->pools[i];
+
+		if (p->retired || p->info.kind != PPB_POOL_TEST_RUN ||
+		    !(p->info.flags & PPB_POOL_F_ELEMS))
+			continue;
+		if (snap_gone(p))
+			(*gone)++;
+		else
+			(*live)++;
+	}
+}
+
+static int test_run_retired(const struct obs_snapshot *s)
+{
+	for (int i = 0; i < s->nr_pools; i++)
+		if (s->pools[i].retired && s->pools[i].info.kind == PPB_POOL_TEST_RUN)
+			return s->pools[i].folded;
+	return 0;
+}
+
+/*
+ * Every live-frames syscall creates and frees a pool: the next snapshot
+ * shows each freed pool once, as itself, and takes its record out of the
+ * maps; from then on its counts are in the retired row. (Other processes'
+ * pools may come and go meanwhile: only ours count their allocations.)
+ */
+void test_observer_retires_freed_pools(void)
+{
+	struct xdpo_opts o = { .action = PPB_ACT_DROP };
+	struct obs_snapshot s1 = {}, s2 = {};
+	struct ppb_pool_info pi;
+	int live, gone, runs = 50, missing = 0;
+	struct fixture f;
+
+	if (!can_run(true) || !fixture_open(&f, o, true))
+		goto out;
+	if (!ASSERT_OK(obs_start(f.obs), "obs_start") ||
+	    !ASSERT_OK(obs_set_elems_active(f.obs, true), "obs_set_elems_active"))
+		goto out;
+	xdpo_begin_run(f.x, true, PPB_ROLE_ACTION);
+	for (int i = 0; i < runs; i++)
+		if (!ASSERT_OK(
+			    xdpo_live_run(f.x, "ppb_xdp_act", 0, 64, 640, f.pkt, FRAME_LEN, NULL),
+			    "live-frames BPF_PROG_RUN"))
+			goto out;
+	if (!ASSERT_OK(obs_wait_test_run_settled(f.obs, 3.0), "pools freed") ||
+	    !ASSERT_OK(obs_snapshot(f.obs, &s1), "snapshot after the runs") ||
+	    !ASSERT_OK(obs_snapshot(f.obs, &s2), "the next snapshot"))
+		goto out;
+	own_pools(&s1, &live, &gone);
+	ASSERT_EQ(live, 0, "our pools still live");
+	ASSERT_EQ(gone, runs, "our pools shown freed, each as itself");
+	for (int i = 0; i < s1.nr_pools; i++)
+		if (snap_gone(&s1.pools[i]) &&
+		    !bpf_map_lookup_elem(obs_pool_info_fd(f.obs), &s1.pools[i].key, &pi))
+			missing++;
+	ASSERT_EQ(missing, 0, "freed pools' records left in the map after the snapshot");
+	own_pools(&s2, &live, &gone);
+	ASSERT_EQ(live + gone, 0, "our pools in the next snapshot, but in the retired row");
+	ASSERT_TRUE(test_run_retired(&s2) - test_run_retired(&s1) >= runs, "retired row grew");
+out:
+	xdpo_begin_run(f.x, false, PPB_ROLE_ACTION);
+	snap_free(&s1);
+	snap_free(&s2);
+	fixture_close(&f);
+}
+
+/* A full map is counted: with room for one pool, held by a record of ours,
+ * the test-run pool of a syscall is untracked (once per run of its events). */
+void test_observer_counts_untracked_pools(void)
+{
+	struct xdpo_opts o = { .action = PPB_ACT_DROP };
+	struct ppb_pool_key key = { .ptr = 1 };
+	struct ppb_pool_info info = {};
+	struct obs_snapshot s = {};
+	struct fixture f;
+
+	if (!can_run(true))
+		return;
+	setenv("PPBENCH_TEST_MAX_POOLS", "1", 1);
+	if (!fixture_open(&f, o, true))
+		goto out;
+	if (!ASSERT_OK(bpf_map_update_elem(obs_pool_info_fd(f.obs), &key, &info, BPF_NOEXIST),
+		       "fill the map") ||
+	    !ASSERT_OK(obs_start(f.obs), "obs_start") ||
+	    !ASSERT_OK(xdpo_live_run(f.x, "ppb_xdp_act", 0, 64, 640, f.pkt, FRAME_LEN, NULL),
+		       "live-frames BPF_PROG_RUN") ||
+	    !ASSERT_OK(obs_snapshot(f.obs, &s), "snapshot"))
+		goto out;
+	ASSERT_EQ(s.capacity, 1, "the map's room");
+	/* other processes' pools that come and go find no room either */
+	ASSERT_TRUE(s.untracked_pools >= 1, "the syscall's pool untracked");
+	ASSERT_TRUE(s.untracked_events > s.untracked_pools, "its events, each");
+out:
+	unsetenv("PPBENCH_TEST_MAX_POOLS");
+	snap_free(&s);
+	fixture_close(&f);
+}
+
+/* The run's test-run pool, found by its pages from the page allocator. */
+static const struct pool_snap *test_run_pool(const struct obs_snapshot *d)
+{
+	const struct pool_snap *found = NULL;
+	int n = 0;
+
+	for (int i = 0; i < d->nr_pools; i++) {
+		if (d->pools[i].info.kind != PPB_POOL_TEST_RUN || !d->pools[i].total.slow_pages)
+			continue;
+		found = &d->pools[i];
+		n++;
+	}
+	return ASSERT_EQ(n, 1, "test-run pools that took pages") ? found : NULL;
+}
+
+/*
+ * bench times one-CPU live-frames recipes with ppb_xdp_bare (no maps, no
+ * clock) and proves them with ppb_xdp_act: the two must drive the same
+ * recipe. What the tracepoints see without our program's sampling - pages
+ * taken from the page allocator, slow calls, releases in the run and at
+ * destroy - must be the proof run's, exactly: ring (batch 64), its
+ * small-batch transient, and slow (batch 1, 64 frames per syscall).
+ */
+void test_timed_bare_same_recipe(void)
+{
+	static const uint32_t cases[][2] = { { 64, 20000 }, { 16, 1024 }, { 1, 64 } };
+	struct xdpo_opts o = { .action = PPB_ACT_DROP };
+	struct obs_snapshot dp = {}, db = {};
+	const struct pool_snap *p, *b;
+	struct fixture f;
+
+	if (!can_run(true))
+		return;
+	if (!fixture_open(&f, o, true))
+		goto out;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (!proof_run(&f, cases[i][0], cases[i][1], &dp) ||
+		    !observed_run(&f, "ppb_xdp_bare", false, cases[i][0], cases[i][1], &db))
+			break;
+		p = counted_pool(&dp);
+		b = test_run_pool(&db);
+		if (p && b) {
+			ASSERT_EQ(p->total.elems, cases[i][1], "proof run: its elements");
+			ASSERT_EQ(b->total.slow_pages, p->total.slow_pages, "pages taken");
+			ASSERT_EQ(b->total.alloc_slow, p->total.alloc_slow, "slow calls");
+			ASSERT_EQ(b->total.ret_release, p->total.ret_release,
+				  "releases in the run");
+			ASSERT_EQ(b->total.rel_teardown, p->total.rel_teardown,
+				  "releases at destroy");
+		}
+		snap_free(&dp);
+		snap_free(&db);
+	}
+out:
+	snap_free(&dp);
+	snap_free(&db);
 	fixture_close(&f);
 }

@@ -230,3 +230,21 @@ test_recipe_bad_input() {
 	expect_exit 2 "$PPBENCH" recipe lf-drop --backend magic
 	expect_one_line_error "--backend 'magic'"
 }
+
+# A full observer map is said, never silent: with room for one pool, a recipe
+# with two live pools reports the one it could not track, and bench takes no
+# proof that missed pools as pure.
+test_untracked_pools_reported() {
+	local j=$TMPD/r.json b=$TMPD/b.json
+	PPBENCH_TEST_MAX_POOLS=1 expect_exit 0 "$PPBENCH" recipe lf-fastpass --json "$j"
+	assert_ge "$(jq_get "$j" '.untracked_pools')" 1 "recipe: untracked pools"
+	PPBENCH_TEST_MAX_POOLS=1 expect_exit 0 "$PPBENCH" recipe lf-fastpass
+	assert_match "$LAST_OUT" "^UNTRACKED: [0-9]+ pools found the observer's map full" "said"
+	PPBENCH_TEST_MAX_POOLS=1 expect_exit 0 "$PPBENCH" bench --scenario fast --repeat 1 \
+		--loops 20000 --json "$b"
+	assert_match "$(jq_get "$b" '.scenarios[0].proof_tried')" \
+		'lf-fastpass [^,]*\([0-9]+ pools untracked\)' "bench: the proof that missed pools"
+	assert_match "$LAST_OUT" 'a proof that missed pools is never taken as pure' "bench says so"
+	PPBENCH_TEST_MAX_POOLS=x expect_exit 1 "$PPBENCH" recipe lf-drop
+	expect_one_line_error 'PPBENCH_TEST_MAX_POOLS .x. is not a number'
+}

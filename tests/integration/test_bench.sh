@@ -243,7 +243,11 @@ test_bench_script_own_figures() {
 		{ cat "$TMPD/out"; fail "scripts/bench.sh exited $?"; }
 	assert_match "$TMPD/out" 'instrumentation overhead' "overhead section"
 	# the self-check: reported, whatever its verdict
+	assert_match "$TMPD/out" '^== noise between invocations: ppbench calibrate --runs 3' "calibrated"
+	assert_match "$TMPD/out" '^floors used: ring [0-9.]+%, slow [0-9.]+%$' "floors printed"
 	assert_match "$TMPD/out" '^A/A: gate (quiet|fired on: .+)$' "A/A line"
+	assert_match "$TMPD/out" '^slow floor used: [0-9.]+%; the injection, expected [-+][0-9.]+% of slow, is (above|not above) it$' \
+		"injection against the floor"
 	assert_match "$TMPD/out" '^injected \+[0-9.]+ ns per release -> slow [-+][0-9.]+ ns/elem \(expected \+[0-9.]+: [0-9.]+ releases per element\); compare flags it: (yes|no)$' \
 		"known-regression line"
 	assert_match "$TMPD/out" 'ratio to bare: [0-9.]+ with path mix' "gen -> load ratios"
@@ -320,27 +324,80 @@ test_bench_fresh_pools_each_setup() {
 	kill -INT $pid
 	wait $pid
 	assert_match "$(jq_get "$j" '.scenarios[0].recipe')" '^veth-tx;' "slow's veth recipe"
-	# the proof run's instance and one per setup, each with its own pools
-	n=$(jq -s '[.[] | .pools[]? | select(.kind == "veth") | .id] | unique | length' "$w")
+	# the proof run's instance and one per setup, each with its own pools:
+	# destroyed, they are counted in the summary's retired rows
+	n=$(jq -s '[.[] | select(.type == "summary") | .pools[] | select(.kind == "veth") |
+		(if .retired then .pools else 1 end)] | add' "$w")
 	[ "$n" -ge 4 ] || fail "$n veth pool ids seen for a proof run and 3 setups (want >= 4)"
 }
 
-# --upstream-names: the kselftest's own greps (test_bench_page_pool.sh) find
-# fast, ptr_ring and slow, ring-xcpu is named after the out-of-tree
-# cross-CPU module, and compare --bpp reads the files as before.
+# --upstream-names: the kselftest's own grep (test_bench_page_pool.sh) finds
+# a line for fast, ptr_ring or slow only where ppbench has that path figure,
+# and then reads the path figure; scenario figures keep ppbench_ names (the
+# summary says why), and compare --bpp reads the files as before.
 test_bench_upstream_names() {
-	local j=$TMPD/u.json out=$TMPD/u.out t
+	local j=$TMPD/u.json out=$TMPD/u.out t s v got want
 	"$PPBENCH" bench --upstream-names --loops 5000 --repeat 2 --json "$j" >"$out" 2>&1 ||
 		{ cat "$out"; fail "bench exited $?"; }
 	for t in 01 02 03; do
-		assert_eq "$(grep -o -E "no-softirq-page_pool$t Per elem: ([0-9]+) cycles\(tsc\) ([0-9]+\.[0-9]+) ns" \
-			"$out" | wc -l)" 1 "the kselftest's grep for page_pool$t"
+		case $t in 01) s=fast ;; 02) s=ring ;; *) s=slow ;; esac
+		v=$(jq -r ".scenarios[] | select(.name == \"$s\") | .path_cost_cycles.value" "$j")
+		got=$(grep -o -E "no-softirq-page_pool$t Per elem: ([0-9]+) cycles\(tsc\) ([0-9]+\.[0-9]+) ns" \
+			"$out" | sed -E 's/.*elem: ([0-9]+) cycles.*/\1/')
+		if [ "$v" = null ] || awk -v v="$v" 'BEGIN { exit !(v <= 0) }'; then
+			assert_eq "$got" "" "the kselftest's grep for page_pool$t (no $s path figure)"
+			assert_match "$out" "^Type:ppbench_$s Per elem: " "$s's scenario figure, own name"
+			assert_eq "$(jq -r ".scenarios[] | select(.name == \"$s\") | .time_bench_type" "$j")" \
+				"ppbench_$s" "$s JSON time_bench_type"
+		else
+			want=$(awk -v v="$v" 'BEGIN { printf "%d", int(v + 0.5) }')
+			[ "${got:-x}" -ge $((want - 1)) ] 2>/dev/null && [ "$got" -le "$want" ] ||
+				fail "page_pool$t: the grep read '$got', $s's path figure is $v"
+			assert_eq "$(jq -r ".scenarios[] | select(.name == \"$s\") | .time_bench_type" "$j")" \
+				"no-softirq-page_pool$t" "$s JSON time_bench_type"
+		fi
 	done
-	assert_match "$out" '^Type:page_pool_cross_cpu Per elem: [0-9]+ cycles\(tsc\) ' "cross-CPU line"
-	grep -q '^Type:ppbench_' "$out" && fail "a ppbench_ name with --upstream-names"
-	assert_eq "$(jq -r '[.scenarios[] | "\(.name)=\(.time_bench_type)"] | join(" ")' "$j")" \
-		"ring=no-softirq-page_pool02 ring-xcpu=page_pool_cross_cpu fast=no-softirq-page_pool01 slow=no-softirq-page_pool03" \
-		"JSON time_bench_type"
+	assert_match "$out" '^upstream names: ' "the summary's note on the names"
+	assert_match "$out" '^Type:(page_pool_cross_cpu|ppbench_ring_xcpu) Per elem: [0-9]+ cycles\(tsc\) ' \
+		"cross-CPU line"
 	expect_exit 0 "$PPBENCH" compare --bpp "$j" "$j"
 	assert_match "$LAST_OUT" '^\| ptr_ring \| +[0-9]+ \| +[0-9]+ \| +0\.0% \|' "compare --bpp"
+}
+
+# Wait until the run lock names PID (the holder writes it once it has the lock).
+wait_lock_holder() { # pid seconds
+	local i f
+	f=$(lock_file)
+	for ((i = 0; i < $2 * 10; i++)); do
+		[ "$(cut -d' ' -f1 "$f" 2>/dev/null)" = "$1" ] && return 0
+		sleep 0.1
+	done
+	fail "PID $1 did not take the run lock $f within $2 s"
+}
+
+lock_file() {
+	if [ -w /run ]; then echo /run/ppbench.lock; else echo /tmp/ppbench.lock; fi
+}
+
+# One bench at a time: a second one refuses at once naming the first's PID;
+# after a SIGKILL of the first, the kernel has dropped the lock; --wait queues.
+test_bench_one_at_a_time() {
+	local first=$TMPD/first.out queued=$TMPD/queued.out t0 pid qpid
+	"$PPBENCH" bench --scenario ring --repeat 50 --loops 2000000 --quiet >"$first" 2>&1 &
+	pid=$!
+	wait_lock_holder $pid 10
+	t0=$(date +%s)
+	expect_exit 1 "$PPBENCH" bench --scenario ring --repeat 1
+	assert_le $(($(date +%s) - t0)) 5 "seconds the second bench took to refuse"
+	expect_one_line_error "another ppbench is measuring \\(PID $pid, bench\\).*--wait"
+	expect_exit 1 "$PPBENCH" recipe lf-drop
+	expect_one_line_error "PID $pid"
+	"$PPBENCH" recipe lf-drop --runs 2 --wait >"$queued" 2>&1 &
+	qpid=$!
+	wait_for_output "$queued" "waiting for ppbench PID $pid" 5
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	wait $qpid || fail "the queued recipe exited $?"
+	assert_match "$queued" '^recipe lf-drop: ' "the queued recipe ran once the first was gone"
+	expect_exit 0 "$PPBENCH" bench --scenario ring --repeat 1 --loops 20000 --quiet
 }

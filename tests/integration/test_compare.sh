@@ -9,6 +9,8 @@
 #   noise.json      every scenario +2% but with 4% noise
 #   otherhost.json  another CPU model and TSC frequency
 #   newkernel.json  another kernel release, config and mitigation; ring-xcpu skipped
+#   profile.json    a noise profile (ppbench calibrate) of base.json's host: CV 2 % between
+#                   invocations, floor 8 % (path: 3 %, 12 %)
 # No BPF here: these run without privileges, but live with the other integration tests.
 
 DATA=$TOP/tests/data
@@ -24,25 +26,92 @@ marked_rows() { # file
 }
 
 test_compare_regression_gated() {
-	expect_exit 3 "$PPBENCH" compare --fail-above 5 "$DATA/base.json" "$DATA/regress.json"
+	local P=(--noise "$DATA/profile.json")
+	expect_exit 0 "$PPBENCH" compare "$DATA/base.json" "$DATA/regress.json"
 	assert_match "$LAST_OUT" '^ +142\.50 +±0\.4% +\+10\.0% \* +156\.75 +±0\.4%  ring cycles/elem$' \
 		"ring cycles row, significant"
 	assert_match "$LAST_OUT" "Welch's t-test" "test named"
-	assert_match "$LAST_ERR" 'regression: ring cycles/elem \+10\.0% \(limit 5%' "gated row named"
+	assert_match "$LAST_OUT" '^noise: only the setups inside each file' "noise named: setups"
 	assert_eq "$(marked_rows "$LAST_OUT" | wc -l)" 2 "only ring cycles and ns are marked"
+	expect_exit 3 "$PPBENCH" compare "${P[@]}" --fail-above 5 "$DATA/base.json" "$DATA/regress.json"
+	assert_match "$LAST_OUT" '^noise: between invocations, from the profile .*profile\.json' \
+		"noise named: the profile"
+	assert_match "$LAST_OUT" '^ +142\.50 +±0\.4% +\+10\.0% \* +156\.75 +±0\.4%  ring cycles/elem$' \
+		"ring cycles row, real against the profile"
+	assert_match "$LAST_ERR" 'regression: ring cycles/elem \+10\.0% \(limit 5%, floor 8\.0% from the profile' \
+		"gated row named with its floor"
 	# the same change below the limit passes the gate
-	expect_exit 0 "$PPBENCH" compare --fail-above 15 "$DATA/base.json" "$DATA/regress.json"
+	expect_exit 0 "$PPBENCH" compare "${P[@]}" --fail-above 15 "$DATA/base.json" "$DATA/regress.json"
 	# ns gate: the ns row regressed too
-	expect_exit 3 "$PPBENCH" compare --fail-above 5 --metric ns "$DATA/base.json" \
+	expect_exit 3 "$PPBENCH" compare "${P[@]}" --fail-above 5 --metric ns "$DATA/base.json" \
 		"$DATA/regress.json"
 	assert_match "$LAST_ERR" 'ring ns/elem' "ns row gated"
+}
+
+# One file a side: --fail-above needs the noise between invocations.
+test_compare_one_file_needs_noise() {
+	expect_exit 2 "$PPBENCH" compare --fail-above 5 "$DATA/base.json" "$DATA/regress.json"
+	expect_one_line_error 'cannot decide with one file a side: .*--noise PROFILE .*ppbench calibrate.*two or more files a side'
+	assert_eq "$(cat "$LAST_OUT")" "" "nothing printed"
+	expect_exit 2 "$PPBENCH" compare --fail-above 5 --old "$DATA/base.json" \
+		--new "$DATA/regress.json" "$DATA/regress2.json"
+	expect_one_line_error 'cannot decide with one file on a side'
+	# a gate on the profile: +2 % inside a 2 % CV between invocations is quiet
+	expect_exit 0 "$PPBENCH" compare --noise "$DATA/profile.json" --fail-above 1 \
+		"$DATA/base.json" "$DATA/noise.json"
+	assert_eq "$(marked_rows "$LAST_OUT")" "" "no row real against the profile"
+	# --json says which noise decided
+	expect_exit 0 "$PPBENCH" compare --json - --noise "$DATA/profile.json" "$DATA/base.json" \
+		"$DATA/regress.json"
+	assert_eq "$(jq -r '.comparisons[0].noise.source' "$LAST_OUT")" profile "json: profile"
+	assert_eq "$(jq -r '.comparisons[0].noise.verdict' "$LAST_OUT")" true "json: a verdict"
+	expect_exit 0 "$PPBENCH" compare --json - "$DATA/base.json" "$DATA/regress.json"
+	assert_eq "$(jq -r '.comparisons[0].noise.source' "$LAST_OUT")" setups "json: setups"
+	assert_eq "$(jq -r '.comparisons[0].noise.verdict' "$LAST_OUT")" false "json: no verdict"
+	expect_exit 0 "$PPBENCH" compare --bpp --noise "$DATA/profile.json" "$DATA/base.json" \
+		"$DATA/regress.json"
+	assert_match "$LAST_OUT" '^noise: between invocations, from the profile' "bpp names the noise"
+	expect_exit 0 "$PPBENCH" compare --markdown "$DATA/base.json" "$DATA/regress.json"
+	assert_match "$LAST_OUT" '^\*\*Noise:\*\* only the setups' "markdown names the noise"
+}
+
+# Bad profiles: one line, exit 2.
+test_compare_bad_profile() {
+	local p=$DATA/profile.json
+	cd "$TMPD" || fail "cd"
+	jq '.host.cpu_model = "Intel Xeon"' "$p" >cpu.json
+	jq '.host.kernel = "6.19.0"' "$p" >kernel.json
+	jq '.host.config.DEBUG_NET = "y"' "$p" >config.json
+	jq '.host.kernel_version = "#1 SMP Debian 6.18.44-1 (2026-12-24)"' "$p" >future.json
+	jq '.scenarios[0].cycles_per_elem.floor_pct = "wide"' "$p" >badtype.json
+	jq '.schema = "ppbench-noise/9"' "$p" >schema.json
+	head -c 200 "$p" >truncated.json
+	expect_exit 2 "$PPBENCH" compare --noise cpu.json "$DATA/base.json" "$DATA/regress.json"
+	expect_one_line_error 'noise profile cpu\.json is of another host .*base\.json: CPU model "Intel Xeon" vs'
+	expect_exit 2 "$PPBENCH" compare --noise kernel.json "$DATA/base.json" "$DATA/regress.json"
+	expect_one_line_error 'kernel 6\.19\.0 vs 6\.18\.44; run .ppbench calibrate.'
+	expect_exit 2 "$PPBENCH" compare --noise config.json "$DATA/base.json" "$DATA/regress.json"
+	expect_one_line_error 'config DEBUG_NET "y" vs "n"'
+	expect_exit 2 "$PPBENCH" compare --noise future.json "$DATA/base.json" "$DATA/regress.json"
+	expect_one_line_error 'future\.json: created: 2026-12-01 is older than the kernel it describes \(built 2026-12-24\)'
+	expect_exit 2 "$PPBENCH" compare --noise badtype.json "$DATA/base.json" "$DATA/regress.json"
+	expect_one_line_error 'scenarios\[0\]\.cycles_per_elem\.floor_pct: expected a number, got a string'
+	expect_exit 2 "$PPBENCH" compare --noise schema.json "$DATA/base.json" "$DATA/regress.json"
+	expect_one_line_error '"ppbench-noise/9" is not supported'
+	expect_exit 2 "$PPBENCH" compare --noise truncated.json "$DATA/base.json" "$DATA/regress.json"
+	expect_one_line_error 'truncated\.json: line [0-9]+, column [0-9]+'
+	expect_exit 2 "$PPBENCH" compare --noise "$DATA/base.json" "$DATA/base.json" "$DATA/regress.json"
+	expect_one_line_error 'not supported|not a noise profile'
+	# --force uses another host's profile, with a warning
+	expect_exit 3 "$PPBENCH" compare --force --noise cpu.json --fail-above 5 "$DATA/base.json" \
+		"$DATA/regress.json"
+	assert_match "$LAST_ERR" 'warning: noise profile cpu\.json is of another host' "--force warns"
 }
 
 test_compare_noise_not_flagged() {
 	local t
 	for t in welch mann-whitney; do
-		expect_exit 0 "$PPBENCH" compare --test $t --fail-above 1 "$DATA/base.json" \
-			"$DATA/noise.json"
+		expect_exit 0 "$PPBENCH" compare --test $t "$DATA/base.json" "$DATA/noise.json"
 		assert_match "$LAST_OUT" '\+2\.0% +[0-9.]+ +±4\.0%  ring cycles/elem' "ring +2% in 4% noise"
 		assert_eq "$(marked_rows "$LAST_OUT")" "" "$t: no row marked significant"
 		[ -s "$LAST_ERR" ] && fail "$t: unexpected stderr: $(cat "$LAST_ERR")"
@@ -146,12 +215,13 @@ test_compare_markdown() {
 
 test_compare_json() {
 	expect_exit 3 "$PPBENCH" compare --json "$TMPD/cmp.json" --fail-above 5 \
-		"$DATA/base.json" "$DATA/regress.json" "$DATA/newkernel.json"
+		--noise "$DATA/profile.json" "$DATA/base.json" "$DATA/regress.json" "$DATA/newkernel.json"
 	assert_match "$LAST_OUT" 'ring cycles/elem' "text still printed"
 	assert_eq "$(jq_get "$TMPD/cmp.json" .schema)" "ppbench-compare/1" "schema"
 	assert_eq "$(jq_get "$TMPD/cmp.json" .test.name)" "welch" "test"
 	assert_eq "$(jq_get "$TMPD/cmp.json" '.comparisons | length')" 2 "one comparison per new file"
 	assert_eq "$(jq_get "$TMPD/cmp.json" '.gate.fail_above_pct')" 5 "gate"
+	assert_eq "$(jq_get "$TMPD/cmp.json" '.comparisons[1].noise.source')" profile "noise"
 	local ring='.comparisons[0].rows[] | select(.label == "ring cycles/elem")'
 	assert_eq "$(jq_get "$TMPD/cmp.json" "$ring | .significant")" true "significant"
 	assert_eq "$(jq_get "$TMPD/cmp.json" "$ring | .gated")" true "gated"
@@ -190,12 +260,16 @@ test_compare_pooled() {
 		"$DATA/base2.json" --new "$DATA/regress.json" "$DATA/regress2.json"
 	assert_match "$LAST_OUT" '^old: .*base\.json .*base2\.json$' "old side"
 	assert_match "$LAST_OUT" '^new: .*regress\.json .*regress2\.json$' "new side"
-	assert_match "$LAST_OUT" 'n = 10 old, 10 new setups' "runs pooled"
+	assert_match "$LAST_OUT" 'n = 2 old, 2 new files \(each its median of setups\)' "files the unit"
+	assert_match "$LAST_OUT" '^noise: between invocations, from the files: .*\(2 old, 2 new$' \
+		"noise named: files"
 	assert_match "$LAST_OUT" '\+12\.7% \* .*ring path cycles/elem$' "path figure tested when pooled"
-	assert_match "$LAST_ERR" 'regression: ring path cycles/elem' "path gate"
-	# one file a side: path figures cannot be tested, the gate says so
-	expect_exit 0 "$PPBENCH" compare --fail-above 5 --metric path "$DATA/base.json" \
-		"$DATA/regress.json"
+	assert_match "$LAST_ERR" 'regression: ring path cycles/elem .*floor [0-9.]+% from the files' \
+		"path gate"
+	# one file a side, a profile without path figures: untested, the gate says so
+	jq '.scenarios[].path_cost_cycles = null' "$DATA/profile.json" >"$TMPD/nopath.json"
+	expect_exit 0 "$PPBENCH" compare --noise "$TMPD/nopath.json" --fail-above 5 --metric path \
+		"$DATA/base.json" "$DATA/regress.json"
 	assert_match "$LAST_OUT" '\+12\.8% \? .*ring path cycles/elem$' "untested path row"
 	assert_match "$LAST_ERR" 'no path figure could be tested' "gate warns"
 }
@@ -215,7 +289,7 @@ test_compare_usage() {
 	expect_one_line_error "--alpha '0.7'"
 	expect_exit 0 "$PPBENCH" compare --help
 	local o
-	for o in old new force fail-above metric test alpha markdown bpp json; do
+	for o in old new force fail-above noise metric test alpha markdown bpp json; do
 		assert_match "$LAST_OUT" "^ +(-[a-z], )?--$o( |$)" "--help lists --$o"
 	done
 	assert_match "$LAST_OUT" "Welch's" "--help names the test"
@@ -273,19 +347,26 @@ test_plot_usage() {
 	done
 }
 
-# A figure whose setups sit on two levels is unstable: named, not gated,
-# unless --gate-unstable. The crafted new side: ring at ~300 and ~600.
-test_compare_unstable_not_gated() {
-	local f=$TMPD/bimodal.json
+# A figure whose setups sit on two levels inside a file is unstable: marked,
+# and with the invocation as the unit it gates like the others (the profile's
+# noise between invocations covers a median on either level). The crafted new
+# side: ring at ~300 and ~600.
+test_compare_unstable() {
+	local f=$TMPD/bimodal.json P=(--noise "$DATA/profile.json")
 	jq '(.scenarios[] | select(.name == "ring") | .cycles_per_elem.runs) =
 		[300, 301, 600, 601, 300.5]' "$DATA/base.json" >"$f"
-	expect_exit 0 "$PPBENCH" compare --test mann-whitney --fail-above 5 "$DATA/base.json" "$f"
-	assert_match "$LAST_OUT" ' u +[0-9.]+ +±[0-9.]+%  ring cycles/elem$' "row marked unstable"
-	assert_match "$LAST_ERR" '^ppbench compare: unstable, not gated: ring cycles/elem \+[0-9.]+% \(2 levels: 3 at ~30[01], 2 at ~600 in new; --gate-unstable gates it\)' \
-		"unstable row named"
-	expect_exit 3 "$PPBENCH" compare --test mann-whitney --fail-above 5 --gate-unstable \
-		"$DATA/base.json" "$f"
-	assert_match "$LAST_ERR" 'regression: ring cycles/elem' "gated with --gate-unstable"
+	# two levels around the old mean: not real, marked u
+	jq '(.scenarios[] | select(.name == "ring") | .cycles_per_elem.runs) =
+		[138, 139, 150, 151, 138.5]' "$DATA/base.json" >"$TMPD/around.json"
+	expect_exit 0 "$PPBENCH" compare --test mann-whitney "$DATA/base.json" "$TMPD/around.json"
+	assert_match "$LAST_OUT" ' u +[0-9.]+ +±[0-9.]+%  ring cycles/elem$' "not real: marked u"
+	assert_match "$LAST_OUT" '^u unstable: a file.s setups sit on two or more levels' "legend"
+	expect_exit 3 "$PPBENCH" compare "${P[@]}" --test mann-whitney --fail-above 5 "$DATA/base.json" "$f"
+	assert_match "$LAST_OUT" ' \* +[0-9.]+ +±[0-9.]+%  ring cycles/elem$' "real against the profile"
+	assert_match "$LAST_ERR" '^ppbench compare: regression: ring cycles/elem \+[0-9.]+% \(.*; setups on 2 levels: 3 at ~30[01], 2 at ~600 in new\)' \
+		"gated, levels named"
+	# --gate-unstable is still accepted
+	expect_exit 3 "$PPBENCH" compare "${P[@]}" --fail-above 5 --gate-unstable "$DATA/base.json" "$f"
 	# old files (no "replication"): their runs shared a setup, and a note says so
 	assert_match "$LAST_OUT" '^  runs of one setup \(an older ppbench\), too small a spread:' \
 		"old-file note"
@@ -304,5 +385,26 @@ test_compare_machine_note() {
 		"machine note"
 	expect_exit 0 "$PPBENCH" compare "$TMPD/a.json" "$TMPD/c.json"
 	grep -q 'machine:' "$LAST_OUT" && fail "a note for a 1% difference"
+	return 0
+}
+
+# bench's level probe (a page_pool-free kernel loop next to each setup): sides
+# on different levels get a note, and several files a side are also paired by it.
+test_compare_level_probe() {
+	local add='.scenarios |= map(if .status == "ok" then .level_probe = {median_ns: $l} else . end)'
+	jq --argjson l 5.0 "$add" "$DATA/base.json" >"$TMPD/a.json"
+	jq --argjson l 8.0 "$add" "$DATA/base2.json" >"$TMPD/b.json"
+	jq --argjson l 7.9 "$add" "$DATA/regress.json" >"$TMPD/c.json"
+	jq --argjson l 5.1 "$add" "$DATA/regress2.json" >"$TMPD/d.json"
+	jq --argjson l 5.2 "$add" "$DATA/base2.json" >"$TMPD/e.json"
+	expect_exit 0 "$PPBENCH" compare "$TMPD/a.json" "$TMPD/c.json"
+	assert_match "$LAST_OUT" '^  level: the page_pool-free kernel loop ran 58% slower in new next to ring' \
+		"level note"
+	expect_exit 0 "$PPBENCH" compare "$TMPD/a.json" "$TMPD/e.json"
+	grep -q 'level:' "$LAST_OUT" && fail "a level note for 4%"
+	expect_exit 0 "$PPBENCH" compare --old "$TMPD/a.json" "$TMPD/b.json" --new "$TMPD/c.json" \
+		"$TMPD/d.json"
+	assert_match "$LAST_OUT" '^  ring: old and new files paired by level probe \(2 pairs\): cycles \+[0-9.]+% \(median' \
+		"files paired by level"
 	return 0
 }

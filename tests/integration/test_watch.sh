@@ -67,3 +67,23 @@ test_watch_bad_input() {
 	expect_exit 2 "$PPBENCH" watch --json /nonexistent-dir/w.json
 	expect_one_line_error "cannot write"
 }
+
+# Freed pools leave the observer's map at once (watch takes them out every
+# 0.2 s and reports them in their interval): 20 000 test-run pools come and go
+# through a map with room for 10 000, and nothing goes untracked.
+test_watch_map_bounded() {
+	local j=$TMPD/w.json out=$TMPD/w.txt n=20000
+	PPBENCH_TEST_MAX_POOLS=10000 "$PPBENCH" watch --interval 0.25 --json "$j" >"$out" 2>&1 &
+	local pid=$!
+	wait_for_output "$out" '^time ' 5
+	"$PPBENCH" recipe lf-drop --runs $n --repeat 1 >/dev/null || fail "recipe failed"
+	kill -INT $pid
+	wait $pid || fail "watch exited $?"
+	assert_eq "$(jq -s '[.[] | .untracked.pools] | add' "$j")" 0 "untracked pools"
+	assert_le "$(jq -s '[.[] | .map.live_pools] | max' "$j")" 8 "live pools at any interval"
+	assert_le "$(jq -s '[.[] | .map.records_peak] | max' "$j")" 10000 "records at any read"
+	local gone
+	gone=$(jq -s '[.[] | select(.type == "summary") | .pools[] | select(.kind == "test-run") |
+		(if .retired then .pools elif .freed then 1 else 0 end)] | add' "$j")
+	assert_ge "$gone" $n "test-run pools freed (the recipe's runs and its calibration)"
+}

@@ -70,10 +70,9 @@ void test_compare_regression(void)
 		goto out;
 	ASSERT_STREQ(r->label, "ring cycles/elem", "label");
 	ASSERT_NEAR(r->change, 10, 1e-9, "+10%");
-	ASSERT_TRUE(r->significant && r->regression, "significant regression");
-	ASSERT_TRUE(row_gated(&set, r), "gated at 5%");
-	set.fail_above = 10.5;
-	ASSERT_FALSE(row_gated(&set, r), "not gated at 10.5%");
+	ASSERT_TRUE(r->significant && r->regression, "significant regression on the setups");
+	ASSERT_EQ(c.noise, NOISE_SETUPS, "one file a side, no profile: setups only");
+	ASSERT_FALSE(row_gated(&set, r), "no gate without the noise between invocations");
 	r = row_of(&c, FIG_PURITY);
 	ASSERT_TRUE(r && !r->t.testable && !r->regression, "purity: one value a side, untested");
 	ASSERT_TRUE(!row_of(&c, FIG_PATH), "no path rows without path figures");
@@ -105,7 +104,9 @@ void test_compare_pooled_purity(void)
 	if (!ASSERT_OK(comparison_build(&c, &o), "build"))
 		return;
 	r = row_of(&c, FIG_CYCLES);
-	ASSERT_TRUE(r && r->o.n == 6 && r->n.n == 6, "runs pooled: 6 a side");
+	ASSERT_EQ(c.noise, NOISE_FILES, "two files a side: the files are the unit");
+	ASSERT_TRUE(r && r->o.n == 2 && r->n.n == 2, "one value per file: 2 a side");
+	ASSERT_NEAR(r ? r->within_o : 0, 0.01, 1e-9, "within: the setups' CV");
 	ASSERT_FALSE(r && r->significant, "cycles inside the noise");
 	r = row_of(&c, FIG_PURITY);
 	if (ASSERT_TRUE(r && r->t.testable, "purity testable with 2 files a side")) {
@@ -197,8 +198,8 @@ void test_gate_clean_regression(void)
 	if (ASSERT_TRUE(r, "row")) {
 		ASSERT_TRUE(r->significant, "significant");
 		ASSERT_TRUE(r->floor_pct >= 1 && r->floor_pct < 2, "floor: 1 % up to the MDE");
-		ASSERT_TRUE(r->real && r->regression, "a real regression");
-		ASSERT_TRUE(row_gated(&g.set, r), "gated");
+		ASSERT_TRUE(r->real && r->regression, "a real regression between setups");
+		ASSERT_FALSE(row_gated(&g.set, r), "one file a side: not gated without a profile");
 	}
 	comparison_free(&g.c);
 }
@@ -263,5 +264,128 @@ void test_compare_replication_note(void)
 		ASSERT_TRUE(strstr(c.notes[0], "runs of one setup") &&
 				    strstr(c.notes[0], ": old.json"),
 			    "names the file");
+	comparison_free(&c);
+}
+
+/* A profile of one scenario: ring cycles between invocations with CV CV and floor FLOOR. */
+static void fake_profile(struct noise_profile *p, struct noise_scenario *ns, double cv,
+			 double floor)
+{
+	memset(p, 0, sizeof(*p));
+	memset(ns, 0, sizeof(*ns));
+	ns->name = "ring";
+	ns->cycles = (struct noise_fig){
+		.n = 12, .median = 100, .min = 95, .max = 106, .cv_between = cv, .floor_pct = floor
+	};
+	p->sc = ns;
+	p->nr_sc = 1;
+	p->invocations = 12;
+}
+
+/* One file a side with a profile: its floor and spread decide, not the setups'. */
+void test_compare_one_file_profile(void)
+{
+	double a[] = { 100, 100.2, 99.9, 100.1, 100 };
+	double b10[] = { 110, 110.2, 109.9, 110.1, 110 };
+	double b6[] = { 106, 106.2, 105.9, 106.1, 106 };
+	struct noise_profile p;
+	struct noise_scenario ns;
+	struct gate_case g;
+	const struct row *r;
+
+	fake_profile(&p, &ns, 0.02, 8.0);
+	r = gate_build(&g, a, 5, b10, 5);
+	if (ASSERT_TRUE(r, "row")) {
+		ASSERT_EQ(g.c.noise, NOISE_SETUPS, "no profile given: setups only");
+		ASSERT_FALSE(row_gated(&g.set, r), "no profile: no gate");
+	}
+	comparison_free(&g.c);
+	g.o.profile = &p;
+	g.c = (struct comparison){ .old = &g.fo.r, .nold = 1, .new = &g.fn.r, .nnew = 1 };
+	if (!ASSERT_OK(comparison_build(&g.c, &g.o), "build with profile"))
+		return;
+	r = row_of(&g.c, FIG_CYCLES);
+	if (ASSERT_TRUE(r, "row")) {
+		ASSERT_EQ(g.c.noise, NOISE_PROFILE, "the profile's noise");
+		ASSERT_NEAR(r->floor_pct, 8.0, 1e-12, "the profile's floor");
+		/* t = 10 / (sqrt 2 x 2) = 3.54 on 11 df */
+		ASSERT_NEAR(r->t.p, student_t_p2(r->change / (sqrt(2) * 2), 11), 1e-12,
+			    "p from the profile");
+		ASSERT_TRUE(row_gated(&g.set, r), "+10% above the 8% floor: gated");
+	}
+	r = row_of(&g.c, FIG_PURITY);
+	ASSERT_TRUE(r && !r->t.testable, "purity: not in the profile, untested");
+	comparison_free(&g.c);
+	/* +6 %: p = 0.06 at CV 2 %, and below the floor anyway */
+	fake_init(&g.fn, "new.json", "6.18", b6, 5, 0.99);
+	g.c = (struct comparison){ .old = &g.fo.r, .nold = 1, .new = &g.fn.r, .nnew = 1 };
+	if (!ASSERT_OK(comparison_build(&g.c, &g.o), "build +6%"))
+		return;
+	r = row_of(&g.c, FIG_CYCLES);
+	if (ASSERT_TRUE(r, "row")) {
+		ASSERT_FALSE(r->real, "+6% below the floor");
+		ASSERT_FALSE(row_gated(&g.set, r), "not gated");
+	}
+	comparison_free(&g.c);
+}
+
+/* Builds 2 + 2 files: OLD[i] and NEW[i] are each file's 5 setups. */
+static int files_build(struct fake fo[2], struct fake fn[2], struct result old[2],
+		       struct result new[2], double old_v[2][5], double new_v[2][5],
+		       struct comparison *c, const struct cmp_opts *o)
+{
+	for (int i = 0; i < 2; i++) {
+		fake_init(&fo[i], i ? "o2" : "o1", "6.18", old_v[i], 5, 0.99);
+		fake_init(&fn[i], i ? "n2" : "n1", "6.18", new_v[i], 5, 0.99);
+		old[i] = fo[i].r;
+		new[i] = fn[i].r;
+	}
+	*c = (struct comparison){ .old = old, .nold = 2, .new = new, .nnew = 2 };
+	return comparison_build(c, o);
+}
+
+/*
+ * Two files a side, each on its own level (35 and 60 cycles): pooling the
+ * setups would hide nothing, but the file medians show the levels as the
+ * noise between invocations: an A/A stays quiet. A real +10 % with both
+ * sides' files close together is gated.
+ */
+void test_compare_files_levels(void)
+{
+	double aa_old[2][5] = { { 35, 35.1, 35.0, 35.2, 35.1 }, { 60, 60.2, 60.1, 60, 60.3 } };
+	double aa_new[2][5] = { { 60.1, 60.2, 60, 60.1, 60.3 }, { 35.1, 35.0, 35.2, 35.1, 35 } };
+	double rg_old[2][5] = { { 100, 100.2, 100.1, 99.9, 100 },
+				{ 100.8, 101, 100.9, 101, 101.1 } };
+	double rg_new[2][5] = { { 110, 110.2, 110.1, 109.9, 110 },
+				{ 110.6, 111, 110.9, 111, 111 } };
+	struct cmp_opts o = { .test = TEST_WELCH, .alpha = 0.05 };
+	struct fake fo[2], fn[2];
+	struct result old[2], new[2];
+	struct comparison c;
+	struct cmp_set set = {
+		.opts = &o, .cmps = &c, .n = 1, .gate = true, .metric = FIG_CYCLES, .fail_above = 5
+	};
+	const struct row *r;
+
+	if (!ASSERT_OK(files_build(fo, fn, old, new, aa_old, aa_new, &c, &o), "A/A build"))
+		return;
+	r = row_of(&c, FIG_CYCLES);
+	if (ASSERT_TRUE(r, "row")) {
+		ASSERT_EQ(r->noise, NOISE_FILES, "files are the unit");
+		ASSERT_EQ(r->o.n, 2, "two values a side");
+		ASSERT_FALSE(r->unstable, "each file on one level");
+		ASSERT_TRUE(r->o.cv > 0.2, "the level is between-file spread");
+		ASSERT_TRUE(r->within_o < 0.01, "inside the files: tight");
+		ASSERT_FALSE(row_gated(&set, r), "A/A across a level: quiet");
+	}
+	comparison_free(&c);
+	if (!ASSERT_OK(files_build(fo, fn, old, new, rg_old, rg_new, &c, &o), "regression build"))
+		return;
+	r = row_of(&c, FIG_CYCLES);
+	if (ASSERT_TRUE(r, "row")) {
+		ASSERT_NEAR(r->o.mean, 100.5, 1e-9, "mean of the file medians");
+		ASSERT_TRUE(r->real && r->regression, "+10% real between files");
+		ASSERT_TRUE(row_gated(&set, r), "gated");
+	}
 	comparison_free(&c);
 }

@@ -58,7 +58,7 @@ void test_order_note_path_figures(void)
 /* Without fentry, lf-fastpass gives fast a path figure whose copy makes it large. */
 void test_order_note_fastpass_twin(void)
 {
-	static const struct candidate fp = { RCP_LF_FASTPASS, 0, 0, 1500, false };
+	static const struct candidate fp = { RCP_LF_FASTPASS, 0, 0, 1500 };
 	struct sc_result res[NR_SCENARIOS] = {};
 	char note[400];
 

@@ -66,3 +66,22 @@ void test_proof_xcpu(void)
 	proof_eval(SC_RING_XCPU, &c, 50000, 48448, &r, true, true, true, &p);
 	ASSERT_NEAR(p.ret_share, 0.8, 1e-12, "fentry remote ring returns");
 }
+
+/* Pools the observer could not track: the proof is incomplete, never pure. */
+void test_proof_untracked_not_pure(void)
+{
+	struct ppb_pool_counts c = { .alloc_refill = 1, .refill_pages = 1000, .ret_ring = 1000 };
+	struct proof p;
+
+	proof_eval(SC_RING, &c, 1000, 0, NULL, false, true, true, &p);
+	ASSERT_TRUE(proof_pure(&p, 0.95), "complete and on the path: pure");
+	proof_set_untracked(&p, 0);
+	ASSERT_TRUE(proof_pure(&p, 0.95), "nothing missed: still pure");
+	ASSERT_STREQ(p.note, "", "no note");
+	proof_set_untracked(&p, 3);
+	ASSERT_NEAR(p.purity, 1.0, 1e-12, "the counted share is what it is");
+	ASSERT_FALSE(proof_pure(&p, 0.95), "3 pools missed: not pure");
+	ASSERT_HAS_SUBSTR(p.note, "3 pools untracked", "the note says why");
+	proof_eval(SC_FAST, &c, 1000, 0, NULL, false, false, true, &p);
+	ASSERT_FALSE(proof_pure(&p, 0.95), "counts unknown (partial): not pure either");
+}

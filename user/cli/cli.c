@@ -288,10 +288,13 @@ static int parse_kind(const struct cli_opt *o, void *cfg, const char *arg)
 static int resolve_ifaces(const struct cli_cmd *cmd, void *cfg)
 {
 	for (const struct cli_opt *o = cmd->opts; o && o->name; o++) {
-		const char *name = *(const char **)((char *)cfg + o->off);
+		const char *name;
 		char what[64];
 
-		if (o->kind != CLI_IFACE || !name)
+		if (o->kind != CLI_IFACE) /* only these members are pointers */
+			continue;
+		name = *(const char **)((char *)cfg + o->off);
+		if (!name)
 			continue;
 		snprintf(what, sizeof(what), "--%s", o->name);
 		if (iface_index(name, what, (int *)((char *)cfg + o->ifindex_off)))

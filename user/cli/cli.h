@@ -74,6 +74,14 @@ struct cli_opt {
 	{                                                                                          \
 		"json", 'j', "FILE", help, .kind = CLI_OUTPUT, CLI_MEMBER(type, m)                 \
 	}
+/* bench and recipe: queue behind a running measurement (sys/runlock.h). */
+#define CLI_OPT_WAIT(type, m)                                                                      \
+	{                                                                                          \
+		"wait", 0, NULL,                                                                   \
+			"if another bench or recipe is running, wait for it to finish instead of " \
+			"exiting",                                                                 \
+			.kind = CLI_FLAG, CLI_MEMBER(type, m)                                      \
+	}
 #define CLI_OPT_BACKEND(type, m, w, help)                                                          \
 	{                                                                                          \
 		"backend", 'B', NULL, help, .kind = CLI_ENUM, CLI_MEMBER(type, m), .words = w      \

@@ -28,6 +28,7 @@
 #include "sys/cpus.h"
 #include "sys/env.h"
 #include "sys/log.h"
+#include "sys/runlock.h"
 #include "sys/util.h"
 
 enum { OPT_SCENARIO = 1 };
@@ -66,10 +67,12 @@ static const struct cli_opt bench_opts[] = {
 	  .kind = CLI_FLAG, B(upstream_names) },
 	{ "quiet", 'q', NULL, "print only the time_bench lines and the summary; no progress",
 	  .kind = CLI_FLAG, B(quiet) },
+	CLI_OPT_WAIT(struct bench_cfg, wait),
 	{ "overhead", 0, NULL,
-	  "measure the instrumentation overhead instead: the ring recipe with "
-	  "bench's per-packet stats and sampled clock vs a bare program, in "
-	  "--repeat alternating pairs of --loops frames",
+	  "measure what bench's timing leaves on the ring figure instead: its timed "
+	  "run (a bare program, the kernel's test-run clock) vs the bare program "
+	  "timed over the whole syscall, and the per-packet counting of proof runs, "
+	  "in --repeat rotating turns of --loops frames",
 	  .kind = CLI_FLAG, B(overhead) },
 	{ NULL },
 };
@@ -124,6 +127,8 @@ static int bench_run(void *c, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
+	if (run_lock_take("bench", cfg->wait))
+		return EXIT_FAIL;
 	return cfg->overhead ? bench_overhead(cfg) : bench_main(cfg);
 }
 
@@ -163,13 +168,20 @@ const struct cli_cmd cmd_bench = {
 		"smallest change a comparison with a run like this one could detect (alpha 0.05,\n"
 		"power 0.9; JSON mde_pct): more setups make it smaller, about as 1/sqrt(N).\n"
 		"\n"
-		"Cycles are TSC cycles (like time_bench's cycles(tsc)): bpf_ktime_get_ns()\n"
-		"sampled per CPU every 1024 elements by the XDP programs, times the calibrated\n"
-		"TSC Hz ('slow' uses the kernel's test_run duration). The path figure subtracts\n"
+		"Cycles are TSC cycles (like time_bench's cycles(tsc)): ns times the calibrated\n"
+		"TSC Hz. One-CPU live-frames runs (ring, fast, slow) time programs without maps\n"
+		"or clock by the kernel's test_run clock; ring-xcpu samples bpf_ktime_get_ns()\n"
+		"per CPU in its XDP programs. The path figure subtracts\n"
 		"what is not the path: per-call fentry timing minus the probe overhead where\n"
 		"fentry is allowed, a reference recipe otherwise, or n/a with the reason. With\n"
 		"no interface it runs on a private veth pair in namespaces it creates and\n"
-		"removes.",
+		"removes.\n"
+		"\n"
+		"One at a time. bench and recipe hold a lock (/run/ppbench.lock) while they run:\n"
+		"two measuring runs put each other's probes on the timed path. A second one\n"
+		"exits at once naming the first one's PID, or queues with --wait. The kernel\n"
+		"drops the lock when its holder exits, however it ends. watch, load and gen may\n"
+		"run beside a bench; bench counts their probes and warns (foreign_probes).",
 	.examples = "  ppbench bench\n"
 		    "  ppbench bench --scenario ring,slow --repeat 10 --json result.json\n"
 		    "  ppbench bench --cpu 2 --loops 5000000 --quiet\n"

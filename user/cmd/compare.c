@@ -31,6 +31,7 @@ struct cmp_cfg {
 	enum fig metric;
 	enum sig_test test;
 	const char *json;
+	const char *noise; /* --noise PROFILE */
 };
 
 static const struct cli_word metrics[] = {
@@ -55,8 +56,13 @@ static const struct cli_opt compare_opts[] = {
 	{ "fail-above", 0, "PCT", "exit 3 if a real regression on --metric exceeds PCT %",
 	  .kind = CLI_NUMBER, C(fail_above), .dmin = 0, .dmax = 1e9, CLI_MARK(struct cmp_cfg, gate),
 	  .flags = CLI_F_PERCENT | CLI_F_PROSE_RANGE },
+	{ "noise", 0, "PROFILE",
+	  "this host's noise between invocations, from 'ppbench calibrate -o PROFILE': what "
+	  "a comparison of one file a side is judged against",
+	  .kind = CLI_STRING, C(noise) },
 	{ "gate-unstable", 0, NULL,
-	  "let --fail-above also gate figures whose setups sit on two or more levels",
+	  "accepted for older scripts: figures whose setups sit on two or more levels gate "
+	  "like others, since the noise between invocations covers them",
 	  .kind = CLI_FLAG, C(gate_unstable) },
 	{ "metric", 0, NULL, "figure --fail-above gates (default cycles)", .kind = CLI_ENUM,
 	  C(metric), .words = metrics },
@@ -158,9 +164,56 @@ static int check_host(const struct result *base, const struct result *r, bool fo
 	return 0;
 }
 
-static int run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall)
+/*
+ * The profile must describe the host and kernel of the baseline (the new
+ * side may run another kernel: that is what is being compared).
+ */
+static int load_profile(const struct cmp_cfg *cfg, const struct result *base,
+			struct noise_profile *p)
 {
-	struct cmp_opts o = { .test = cfg->test, .alpha = cfg->alpha };
+	char err[512], why[384];
+
+	if (noise_load(cfg->noise, p, err, sizeof(err))) {
+		pr_err("%s\n", err);
+		return -EINVAL;
+	}
+	if (!noise_host_check(p, base, why, sizeof(why)))
+		return 0;
+	if (cfg->force) {
+		pr_warn("noise profile %s is of another host than %s: %s; using it anyway "
+			"(--force)\n",
+			cfg->noise, base->path, why);
+		return 0;
+	}
+	pr_err("noise profile %s is of another host or kernel than %s: %s; run 'ppbench "
+	       "calibrate' there (--force uses it anyway)\n",
+	       cfg->noise, base->path, why);
+	noise_free(p);
+	return -EINVAL;
+}
+
+/* --fail-above on one file a side needs the noise between invocations from somewhere. */
+static int check_gate(const struct cmp_cfg *cfg, const struct cmp_set *set)
+{
+	for (size_t i = 0; cfg->gate && i < set->n; i++) {
+		const struct comparison *c = &set->cmps[i];
+
+		if (c->noise != NOISE_SETUPS)
+			continue;
+		pr_err("--fail-above cannot decide with %s: one invocation does not show "
+		       "how much the next one differs; give --noise PROFILE (from 'ppbench "
+		       "calibrate -o PROFILE') or two or more files a side (--old A1 A2 A3 --new "
+		       "B1 B2 B3)\n",
+		       c->nold == 1 && c->nnew == 1 ? "one file a side" : "one file on a side");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall,
+			   const struct noise_profile *profile)
+{
+	struct cmp_opts o = { .test = cfg->test, .alpha = cfg->alpha, .profile = profile };
 	struct cmp_set set = {
 		.opts = &o,
 		.gate = cfg->gate,
@@ -187,6 +240,10 @@ static int run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall)
 			ret = EXIT_FAIL;
 			goto out;
 		}
+	}
+	if (check_gate(cfg, &set)) {
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	ret = compare_output(&set, cfg->markdown, cfg->bpp, cfg->json);
 	if (ret == EXIT_OK && cfg->gate)
@@ -222,6 +279,7 @@ static int compare_run(void *c, int argc, char **argv)
 {
 	struct cmp_cfg *cfg = c;
 	const char *files[2 * MAX_FILES];
+	struct noise_profile profile = { 0 };
 	struct result *all;
 	size_t n = 0;
 	int ret = EXIT_USAGE;
@@ -239,7 +297,10 @@ static int compare_run(void *c, int argc, char **argv)
 	for (size_t i = 1; i < n; i++)
 		if (check_host(&all[0], &all[i], cfg->force))
 			goto out;
-	ret = run_comparisons(cfg, all, n);
+	if (cfg->noise && load_profile(cfg, &all[0], &profile))
+		goto out;
+	ret = run_comparisons(cfg, all, n, cfg->noise ? &profile : NULL);
+	noise_free(&profile);
 out:
 	free_results(all, n);
 	return ret;
@@ -253,7 +314,8 @@ const struct cli_cmd cmd_compare = {
 		"Compare 'ppbench bench --json' result files the way kernel regression\n"
 		"reports do: one row per scenario and figure - cycles/elem, ns/elem, the\n"
 		"derived path figure (path_cost_cycles), path purity, and per-CPU cycles/elem\n"
-		"where a file has them - with the mean over the setups, its relative\n"
+		"where a file has them - with the mean (over the setups; over the files' medians\n"
+		"with two or more files a side), its relative\n"
 		"standard deviation and the change:\n"
 		"\n"
 		"           old  ±%stddev    %change          new  ±%stddev  figure\n"
@@ -261,20 +323,36 @@ const struct cli_cmd cmd_compare = {
 		"Files. With plain file arguments the first is the baseline and every later\n"
 		"file is compared with it, one table each. With --old and --new, the files\n"
 		"after --old (up to --new) form the old side and those after --new the new\n"
-		"side; the values ('runs', one per setup) of all files on a side are pooled\n"
-		"into one sample. Every file is checked against the ppbench/1 schema first.\n"
+		"side. Every file is checked against the ppbench/1 schema first.\n"
 		"\n"
-		"Significance. Each row is tested on the per-setup values with a two-sided\n"
+		"Noise. Before and after are different invocations, so a verdict needs the\n"
+		"noise between invocations; the output says which noise it used:\n"
+		"  files    two or more files a side: each file's median of setups is one\n"
+		"           value, tested between the files; the setups' spread inside the\n"
+		"           files is shown as the within part\n"
+		"  profile  one file a side with --noise PROFILE (ppbench calibrate): the\n"
+		"           change is tested against the profile's spread between\n"
+		"           invocations and must reach its floor for that scenario\n"
+		"  setups   one file a side, no profile: only the setups inside each file\n"
+		"           are known; the marks say how the setups differ, and --fail-above\n"
+		"           refuses to decide (exit 2)\n"
+		"A profile from another CPU, TSC, kernel, kernel build, mitigation or config\n"
+		"than the baseline's is refused (exit 2) unless --force.\n"
+		"\n"
+		"Significance. With files or setups, each row is tested with a two-sided\n"
 		"Welch's t-test (unequal variances), or a Mann-Whitney U test with --test\n"
 		"mann-whitney, at level --alpha (0.05). A change is real when it is\n"
 		"significant and at least the floor: the larger of 1% and the smallest change\n"
-		"the two sides' own spread between setups lets the test detect with 90% power\n"
-		"(the 'mde_pct' bench prints). Real changes are marked '*', significant ones\n"
-		"below the floor '~'. A figure whose setups sit on two or more levels on a side\n"
-		"(modes: gaps wider than 3% and five times the usual gap) is marked 'u',\n"
-		"unstable: its mean mixes levels. Rows with fewer than 2 values on a side are\n"
-		"marked '?' and never count: path and purity have one value per file, so pool\n"
-		"several files per side to test them. Files from an older ppbench, whose runs\n"
+		"the two sides' own spread lets the test detect with 90% power (for setups\n"
+		"the 'mde_pct' bench prints); with a profile, the profile's floor. Real\n"
+		"changes are marked '*', significant ones below the floor '~'. A figure\n"
+		"whose setups sit on two or more levels inside a file is marked 'u': its\n"
+		"median may sit on either level, which the noise between files or in the\n"
+		"profile covers, so it gates like the others. Rows with fewer than 2 values\n"
+		"on a side are marked '?' and never count: path and purity have one value per\n"
+		"file, so put several files on each side to test them.\n"
+		"(Levels: gaps wider than 3% and five times the usual gap.) Files from an\n"
+		"older ppbench, whose runs\n"
 		"shared one setup, are named in a note: their spread is too small.\n"
 		"\n"
 		"Hosts. Cycles from machines whose TSC frequencies differ by more than 1%, or\n"
@@ -283,13 +361,12 @@ const struct cli_cmd cmd_compare = {
 		"clock source, CPU count, fentry/live-frames support and in scenario recipes\n"
 		"are listed above the table - they are usually the point of the comparison.\n"
 		"\n"
-		"CI gate. --fail-above PCT makes the exit status 3 when any real regression\n"
+		"CI gate. --fail-above PCT (with files or a profile, see Noise) makes the exit\n"
+		"status 3 when any real regression\n"
 		"on --metric is larger than PCT percent (higher cycles, ns or path cycles is\n"
-		"worse; lower purity is worse) on a stable figure, and names each on stderr;\n"
-		"otherwise the status is 0. Unstable figures are named on stderr but do not\n"
-		"gate unless --gate-unstable. Keep a baseline result from the reference kernel,\n"
-		"run the bench with enough setups (--repeat; bench prints what its spread can\n"
-		"detect) on the candidate, and let the job fail on exit 3.\n"
+		"worse; lower purity is worse), and names each on stderr; otherwise the status\n"
+		"is 0. Calibrate the CI machine once per kernel, keep a baseline result from\n"
+		"the reference kernel (or several), and let the job fail on exit 3.\n"
 		"\n"
 		"Formats. The text table fits 100 columns. --markdown prints the same as\n"
 		"Markdown (real changes in bold, p-values in a column) for a\n"
@@ -301,14 +378,20 @@ const struct cli_cmd cmd_compare = {
 		"\n"
 		"Exit status 2 also covers unreadable, malformed or invalid result files and\n"
 		"refused host combinations; each is reported as one line on stderr.",
-	.examples = "  ppbench compare before.json after.json\n"
-		    "  ppbench compare --old a1.json a2.json a3.json --new b1.json b2.json\n"
-		    "  ppbench compare --markdown base.json patch-v1.json patch-v2.json\n"
-		    "  ppbench compare --bpp before.json after.json\n"
-		    "  ppbench compare --json cmp.json --test mann-whitney before.json after.json\n"
-		    "  # CI: fail the job when a scenario got more than 5% slower, for real\n"
-		    "  ppbench compare --fail-above 5 baseline.json candidate.json || exit $?\n"
-		    "  ppbench compare --fail-above 2 --metric purity base.json new.json\n",
+	.examples =
+		"  ppbench compare before.json after.json\n"
+		"  ppbench compare --old a1.json a2.json a3.json --new b1.json b2.json\n"
+		"  ppbench compare --markdown base.json patch-v1.json patch-v2.json\n"
+		"  ppbench compare --bpp before.json after.json\n"
+		"  ppbench compare --json cmp.json --test mann-whitney before.json after.json\n"
+		"  # CI: fail the job when a scenario got more than 5% slower, for real\n"
+		"  ppbench calibrate -o noise.json      # once per host and kernel\n"
+		"  ppbench compare --noise noise.json --fail-above 5 base.json new.json || exit "
+		"$?\n"
+		"  ppbench compare --fail-above 5 --old b1.json b2.json b3.json --new n1.json "
+		"n2.json n3.json\n"
+		"  ppbench compare --fail-above 2 --metric purity --old a.json b.json --new c.json "
+		"d.json\n",
 	.opts = compare_opts,
 	.cfg_size = sizeof(struct cmp_cfg),
 	.cfg_init = compare_init,

@@ -224,9 +224,10 @@ const struct cli_cmd cmd_load = {
 		"failures (xdp tracepoints), and which page_pool path the packets' pages took:\n"
 		"allocations from the cache, ring refills, the page allocator; returns to the\n"
 		"cache, the ring, the page allocator (the page_pool observer; the program\n"
-		"samples pool state every 64 packets). Cycles per packet are TSC cycles of the\n"
-		"CPU's NAPI polls, from the poll's first XDP run to its end, sampled in one poll\n"
-		"of four; for cpumap, the remote CPU's kthread batches likewise.\n"
+		"samples pool state every half ring, 64 to 1024 packets). Cycles per packet are\n"
+		"TSC cycles of the CPU's NAPI polls, from the poll's first XDP run to its end,\n"
+		"sampled in one poll of four; for cpumap, the remote CPU's kthread batches\n"
+		"likewise.\n"
 		"The program is attached with a bpf_link: the kernel detaches it when ppbench\n"
 		"exits for any reason, even SIGKILL. It refuses to replace an XDP program that\n"
 		"is already there unless --force. Native mode unless --skb.",

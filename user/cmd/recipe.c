@@ -19,6 +19,7 @@
 #include "sys/cpus.h"
 #include "sys/env.h"
 #include "sys/log.h"
+#include "sys/runlock.h"
 #include "sys/util.h"
 
 struct recipe_cfg {
@@ -27,6 +28,7 @@ struct recipe_cfg {
 	int backend; /* enum obs_want */
 	const char *json;
 	bool kv;
+	bool wait;
 };
 
 #define R(m) CLI_MEMBER(struct recipe_cfg, m)
@@ -50,6 +52,7 @@ static const struct cli_opt recipe_opts[] = {
 			"accounting backend (default auto)"),
 	CLI_OPT_JSON(struct recipe_cfg, json,
 		     "write the counts as JSON to FILE ('-': stdout only)"),
+	CLI_OPT_WAIT(struct recipe_cfg, wait),
 	{ "kv", 0, NULL, "print totals as KIND.FIELD=VALUE lines (for shell scripts)",
 	  .kind = CLI_FLAG, R(kv) },
 	{ NULL },
@@ -159,19 +162,28 @@ static int report(const struct recipe_cfg *cfg, int id, struct observer *obs,
 		return EXIT_FAIL;
 	bool text = !cfg->kv && (!cfg->json || strcmp(cfg->json, "-"));
 
+	uint64_t untracked = res->counts.untracked_pools;
+
 	if (text)
 		printf("recipe %s: %s; backend %s; %llu elements\n", recipes[id].name,
 		       recipes[id].text, obs_backend_name(obs), (unsigned long long)res->elems);
+	if (text && untracked)
+		printf("UNTRACKED: %llu pools found the observer's map full (room for %d): their "
+		       "pages are not counted below\n",
+		       (unsigned long long)untracked, res->counts.capacity);
 	if (cfg->kv)
-		printf("backend=%s\nelems=%llu\npackets.action=%llu\npackets.second=%llu\n",
+		printf("backend=%s\nelems=%llu\npackets.action=%llu\npackets.second=%llu\n"
+		       "untracked_pools=%llu\n",
 		       obs_backend_name(obs), (unsigned long long)res->elems,
 		       (unsigned long long)res->roles[PPB_ROLE_ACTION].total.packets,
-		       (unsigned long long)res->roles[PPB_ROLE_SECOND].total.packets);
+		       (unsigned long long)res->roles[PPB_ROLE_SECOND].total.packets,
+		       (unsigned long long)untracked);
 	if (j) {
 		json_obj_begin(j, NULL);
 		json_str(j, "recipe", recipes[id].name);
 		json_str(j, "backend", obs_backend_name(obs));
 		json_u64(j, "elems", res->elems);
+		json_u64(j, "untracked_pools", untracked);
 		json_obj_begin(j, "packets");
 		json_u64(j, "action", res->roles[PPB_ROLE_ACTION].total.packets);
 		json_u64(j, "gen", res->roles[PPB_ROLE_GEN].total.packets);
@@ -238,6 +250,8 @@ static int recipe_cmd(void *c, int argc, char **argv)
 	int id = recipe_by_name(argv[0]), ret = EXIT_FAIL;
 
 	(void)argc;
+	if (run_lock_take("recipe", cfg->wait))
+		return EXIT_FAIL;
 	if (obs_open(&obs, &oo))
 		return EXIT_FAIL;
 	if (cfg->backend == OBS_WANT_FENTRY && obs_backend(obs) != OBS_FENTRY) {

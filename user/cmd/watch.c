@@ -66,7 +66,6 @@ struct watch {
 	struct observer *obs;
 	struct json *j;
 	struct obs_snapshot first, prev;
-	struct obs_snapshot retired; /* destroyed pools, forgotten by the maps, per kind */
 	uint64_t t0;
 	int intervals;
 	bool seen_iface_pool;
@@ -78,13 +77,35 @@ static bool pool_wanted(const struct watch *w, const struct pool_snap *p)
 	       (p->info.ifindex == w->cfg->ifindex && pool_same_netns(&p->info));
 }
 
+/* The observer's map: live pools of its room, and pools that found no room. */
+static void report_map(struct watch *w, const struct obs_snapshot *d,
+		       const struct obs_snapshot *now)
+{
+	if (d->untracked_pools)
+		printf("%-6s UNTRACKED: %llu pools found the observer's map full (%d of %d): their "
+		       "pages are not counted\n",
+		       "", (unsigned long long)d->untracked_pools, snap_live_pools(now),
+		       now->capacity);
+	if (!w->j)
+		return;
+	json_obj_begin(w->j, "map");
+	json_u64(w->j, "live_pools", snap_live_pools(now));
+	json_u64(w->j, "records_peak", now->map_peak);
+	json_u64(w->j, "capacity", now->capacity);
+	json_obj_end(w->j);
+	json_obj_begin(w->j, "untracked");
+	json_u64(w->j, "pools", d->untracked_pools);
+	json_u64(w->j, "events", d->untracked_events);
+	json_obj_end(w->j);
+}
+
 static void report(struct watch *w, const struct obs_snapshot *d, double secs, const char *when,
-		   bool summary)
+		   bool summary, const struct obs_snapshot *now)
 {
 	char pool[16];
 	int shown = 0;
 
-	obs_fold_kind((struct obs_snapshot *)d, PPB_POOL_TEST_RUN, 4);
+	snap_fold_kind((struct obs_snapshot *)d, PPB_POOL_TEST_RUN, 4);
 	if (w->j) {
 		json_obj_begin(w->j, NULL);
 		json_str(w->j, "type", summary ? "summary" : "interval");
@@ -99,7 +120,7 @@ static void report(struct watch *w, const struct obs_snapshot *d, double secs, c
 		if (!pool_wanted(w, p) || (!counts_traffic(&p->total) && !summary))
 			continue;
 		shown++;
-		if (p->folded)
+		if (p->folded || p->retired)
 			snprintf(pool, sizeof(pool), "x%d", p->folded);
 		else
 			snprintf(pool, sizeof(pool), "%u", p->info.id);
@@ -118,8 +139,10 @@ static void report(struct watch *w, const struct obs_snapshot *d, double secs, c
 	if (!shown)
 		printf("%-6s (no page_pool activity%s%s)\n", when, w->cfg->ifname ? " on " : "",
 		       w->cfg->ifname ? w->cfg->ifname : "");
-	if (w->j) {
+	if (w->j)
 		json_arr_end(w->j);
+	report_map(w, d, now);
+	if (w->j) {
 		json_obj_end(w->j);
 		json_flush_line(w->j);
 	}
@@ -135,35 +158,6 @@ static void note_iface_pools(struct watch *w, const struct obs_snapshot *s)
 		}
 }
 
-/* Destroyed pools leave the BPF maps (there is room for new ones); their
- * counts since the start go to the summary's retired rows. */
-static void retire_dead(struct watch *w, const struct obs_snapshot *now)
-{
-	for (int i = 0; i < now->nr_pools; i++) {
-		const struct pool_snap *p = &now->pools[i], *f;
-		struct pool_snap r = *p;
-
-		if (!(p->info.flags & PPB_POOL_F_DYING) || p->info.final_inflight > 0)
-			continue;
-		f = obs_find(&w->first, p->key.ptr, p->key.id);
-		r.percpu = calloc(now->nr_cpus, sizeof(*r.percpu));
-		if (!r.percpu)
-			return;
-		memset(&r.total, 0, sizeof(r.total));
-		for (int c = 0; c < now->nr_cpus; c++) {
-			if (f)
-				counts_sub(&r.percpu[c], &p->percpu[c], &f->percpu[c]);
-			else
-				r.percpu[c] = p->percpu[c];
-			counts_add(&r.total, &r.percpu[c]);
-		}
-		if (pool_wanted(w, p))
-			obs_fold_into(&w->retired, &r);
-		free(r.percpu);
-	}
-	obs_forget_dead(w->obs, now);
-}
-
 static int tick(struct watch *w)
 {
 	struct obs_snapshot now, d;
@@ -171,18 +165,22 @@ static int tick(struct watch *w)
 	double secs;
 
 	obs_flush(w->obs);
-	if (obs_snapshot(w->obs, &now) || obs_delta(&w->prev, &now, &d))
+	if (obs_snapshot(w->obs, &now) || snap_delta(&w->prev, &now, &d))
 		return -ENOMEM;
 	secs = (now.ts_ns - w->prev.ts_ns) / 1e9;
 	w->intervals++;
 	snprintf(when, sizeof(when), "%.1fs", (now.ts_ns - w->t0) / 1e9);
 	note_iface_pools(w, &now);
-	report(w, &d, secs, when, false);
-	retire_dead(w, &now);
-	obs_snapshot_free(&d);
-	obs_snapshot_free(&w->prev);
+	report(w, &d, secs, when, false, &now);
+	snap_free(&d);
+	snap_free(&w->prev);
 	w->prev = now;
 	return 0;
+}
+
+static void drain(void *obs)
+{
+	obs_drain(obs);
 }
 
 static int loop(struct watch *w)
@@ -191,7 +189,7 @@ static int loop(struct watch *w)
 	int err;
 
 	err = ticker_open(&t, w->cfg->interval);
-	while (!err && ticker_wait(&t) == TICK_INTERVAL) {
+	while (!err && ticker_wait_idle(&t, OBS_DRAIN_S, drain, w->obs) == TICK_INTERVAL) {
 		err = tick(w);
 		if (w->cfg->duration && (now_ns() - w->t0) / 1e9 >= w->cfg->duration - 1e-3)
 			break;
@@ -206,18 +204,16 @@ static void summary(struct watch *w)
 	double secs;
 
 	obs_flush(w->obs);
-	if (obs_snapshot(w->obs, &now) || obs_delta(&w->first, &now, &d))
+	if (obs_snapshot(w->obs, &now) || snap_delta(&w->first, &now, &d))
 		return;
 	secs = (now.ts_ns - w->t0) / 1e9;
-	obs_fold_kind(&d, PPB_POOL_TEST_RUN, 4);
-	for (int i = 0; i < w->retired.nr_pools; i++)
-		obs_fold_into(&d, &w->retired.pools[i]);
+	snap_fold_kind(&d, PPB_POOL_TEST_RUN, 4);
 	printf("summary: %.1f s, %d intervals (rates are per second over the whole run)\n", secs,
 	       w->intervals);
 	pool_header();
-	report(w, &d, secs > 0 ? secs : 1, "total", true);
-	obs_snapshot_free(&d);
-	obs_snapshot_free(&now);
+	report(w, &d, secs > 0 ? secs : 1, "total", true, &now);
+	snap_free(&d);
+	snap_free(&now);
 }
 
 static void banner(const struct watch *w)
@@ -258,15 +254,12 @@ static int watch_run(void *c, int argc, char **argv)
 	if (err)
 		goto out;
 	w.t0 = w.first.ts_ns;
-	w.retired.nr_cpus = w.first.nr_cpus;
-	w.retired.fentry = w.first.fentry;
 	banner(&w);
 	err = loop(&w);
 	summary(&w);
 out:
-	obs_snapshot_free(&w.first);
-	obs_snapshot_free(&w.prev);
-	obs_snapshot_free(&w.retired);
+	snap_free(&w.first);
+	snap_free(&w.prev);
 	if (json_close(w.j))
 		err = -EIO;
 	obs_close(w.obs);

@@ -11,9 +11,11 @@
 #include "engine/bench.h"
 #include "engine/recipe.h"
 #include "loader/kfeatures.h"
+#include "loader/levelprobe.h"
 #include "loader/observer.h"
 #include "loader/xdpobj.h"
 #include "model/counts.h"
+#include "model/pathfig.h"
 #include "out/bench.h"
 #include "out/report.h"
 #include "sys/cpuprobe.h"
@@ -152,10 +154,11 @@ static void describe(const struct sc_env *e, const struct candidate *c, const st
 	if (c->recipe == RCP_XCPU)
 		snprintf(r->recipe + n, sizeof(r->recipe) - n, ", cpumap on CPU %d%s", p.remote_cpu,
 			 recipe_consumer_fifo(rc) ? " (kthread at SCHED_FIFO 1)" : "");
-	if (c->duration)
+	if (recipe_kernel_clocked(c->recipe))
 		m = snprintf(r->method, sizeof(r->method),
-			     "kernel test_run duration (ns/frame of the "
-			     "batch loop) x TSC Hz, averaged over the syscalls");
+			     "kernel test_run clock (ns/frame of the batch loop) of a program with "
+			     "no maps or clock, its 1-ns truncation resolved by the syscall's wall "
+			     "time less its fixed cost, x TSC Hz");
 	else if (recipes[c->recipe].passive)
 		m = snprintf(r->method, sizeof(r->method),
 			     "BPF-timed NAPI polls (first XDP run to the "
@@ -204,6 +207,7 @@ static int prove(struct sc_env *e, struct recipe_ctx *rc, const struct candidate
 		proof_eval(r->id, &k.total, res.elems, remote_elems(&res, rcpu),
 			   rcpu >= 0 ? &k.percpu[rcpu] : NULL, fentry, r->known & KNOWN_CACHE,
 			   r->known & KNOWN_RING, &r->proof);
+		proof_set_untracked(&r->proof, res.counts.untracked_pools);
 		free(k.percpu);
 	}
 	recipe_result_free(&res);
@@ -239,7 +243,8 @@ static double role_ns_all(const struct recipe_result *res, enum ppb_role role, i
 struct run_fig {
 	double ns, prod_ns, cons_ns; /* scenario figure; ring-xcpu: its two CPUs */
 	uint64_t prod_elems, cons_elems;
-	double waited_ns; /* paced producer: its wait per element */
+	double waited_ns;			 /* paced producer: its wait per element */
+	uint32_t clock_syscalls, clock_resolved; /* kernel-clocked: see model/kclock.h */
 };
 
 static int measure(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
@@ -253,14 +258,18 @@ static int measure(struct sc_env *e, struct recipe_ctx *rc, const struct candida
 	err = recipe_run(rc, false, &res);
 	if (err)
 		return err;
-	if (c->duration)
-		f->ns = res.duration_frames ? res.duration_ns_sum / res.duration_frames : NAN;
+	if (recipe_kernel_clocked(c->recipe))
+		f->ns = res.duration_frames ? res.clock_ns_sum / res.duration_frames : NAN;
 	else if (recipes[c->recipe].passive)
 		f->ns = role_ns_all(&res, role, e->b->nr_cpus);
 	else
 		f->ns = role_ns(&res, role, cpu);
+	f->clock_syscalls = res.clock_syscalls;
+	f->clock_resolved = res.clock_resolved;
 	f->prod_ns = f->ns;
 	f->prod_elems = c->recipe == RCP_XCPU ? res.roles[role].percpu[cpu].packets : res.elems;
+	if (recipe_kernel_clocked(c->recipe))
+		f->prod_elems = res.duration_frames; /* its program counts nothing */
 	if (c->recipe == RCP_XCPU) {
 		f->cons_ns = role_ns(&res, PPB_ROLE_SECOND, e->remote_cpu);
 		f->cons_elems = res.roles[PPB_ROLE_SECOND].percpu[e->remote_cpu].packets;
@@ -352,6 +361,8 @@ static int timed_chunks(struct sc_env *e, struct recipe_ctx *rc, const struct ca
 		err = measure(e, rc, c, &f[s->nr_chunks]);
 		if (err)
 			return err;
+		r->clock_syscalls += f[s->nr_chunks].clock_syscalls;
+		r->clock_resolved += f[s->nr_chunks].clock_resolved;
 		s->chunk_cycles[s->nr_chunks] = ns_to_cycles(e->b, f[s->nr_chunks].ns);
 	}
 	qsort(f, SETUP_CHUNKS, sizeof(f[0]), cmp_fig);
@@ -377,8 +388,11 @@ static int one_setup(struct sc_env *e, struct sc_result *r, const struct candida
 	if (!err) {
 		note_ids(rc, s);
 		s->cpu_probe_ns = cpu_probe_ns();
+		s->level_probe_ns = level_probe_ns();
 		err = timed_chunks(e, rc, c, r, s, &f);
 		s->cpu_probe_ns = fmin(s->cpu_probe_ns, cpu_probe_ns());
+		/* levels switch within seconds: the mean of both sides of the chunks */
+		s->level_probe_ns = (s->level_probe_ns + level_probe_ns()) / 2;
 	}
 	if (!err)
 		store(e, r, i, &f);
@@ -428,6 +442,11 @@ static void machine_speed(struct sc_result *r, uint32_t n)
 		p[i] = r->setups[i].cpu_probe_ns;
 	if (!summarize(p, n, &r->probe))
 		r->probe_r = correlation(p, r->cycles, n);
+	r->level_r = NAN;
+	for (uint32_t i = 0; i < n; i++)
+		p[i] = r->setups[i].level_probe_ns;
+	if (!summarize(p, n, &r->level)) /* refused when a probe could not run (NAN) */
+		r->level_r = correlation(p, r->cycles, n);
 	free(p);
 }
 
@@ -472,20 +491,29 @@ static void fold_delivered(struct sc_result *r)
 static void path_fentry(struct sc_env *e, struct sc_result *r)
 {
 	const struct ppb_pool_counts *c = &r->counts;
-	double ovh, ns, sum;
-	uint64_t calls = counts_allocs(c) + counts_returns(c);
+	/* Every timed call is a single alloc or put of one element: the observer
+	 * counts bulk returns by element but does not time them. */
+	const struct call_class cls[] = {
+		{ c->alloc_cache_ns, c->alloc_cache, c->alloc_cache },
+		{ c->alloc_refill_ns, c->alloc_refill, c->alloc_refill },
+		{ c->alloc_slow_ns, c->alloc_slow, c->alloc_slow },
+		{ c->ret_cache_ns, c->ret_cache, c->ret_cache },
+		{ c->ret_ring_ns, c->ret_ring, c->ret_ring },
+		{ c->ret_release_ns, c->ret_release, c->ret_release },
+	};
+	double ovh, ns;
+	int err;
 
-	if (obs_start(e->obs) || obs_probe_overhead(e->obs, &ovh) || !r->proof_elems || !calls) {
+	if (obs_start(e->obs) || obs_probe_overhead(e->obs, &ovh) || !r->proof_elems ||
+	    !(counts_allocs(c) + counts_returns(c))) {
 		obs_stop(e->obs);
 		snprintf(r->path_method, sizeof(r->path_method),
 			 "not derivable: fentry probe overhead could not be measured");
 		return;
 	}
 	obs_stop(e->obs);
-	sum = (double)c->alloc_cache_ns + c->alloc_refill_ns + c->alloc_slow_ns + c->ret_cache_ns +
-	      c->ret_ring_ns + c->ret_release_ns;
-	ns = (sum - ovh * calls) / r->proof_elems;
-	if (ns <= 0) {
+	err = path_ns_per_elem(cls, ARRAY_SIZE(cls), ovh, r->proof_elems, &ns);
+	if (err) {
 		snprintf(
 			r->path_method, sizeof(r->path_method),
 			"not derivable: the page_pool calls took no longer than the probe overhead "
@@ -508,14 +536,14 @@ static void path_fentry(struct sc_env *e, struct sc_result *r)
  * pool's callback is part of its slow path and stays in the figure. The
  * reference gets its own setups, each right after one of slow's.
  */
-static const struct candidate slow_ref = { RCP_LF_DROP, 1, 0, 64, true };
+static const struct candidate slow_ref = { RCP_LF_DROP, 1, 0, 64 };
 
 /*
  * And 'fast' with lf-fastpass minus its twin: the same frames with their
  * headroom kept, so generic XDP copies nothing and the frame's page goes
  * back to the test-run pool's ring instead.
  */
-static const struct candidate fast_twin = { RCP_LF_FASTPASS_TWIN, 0, 0, 1500, false };
+static const struct candidate fast_twin = { RCP_LF_FASTPASS_TWIN, 0, 0, 1500 };
 
 static const struct candidate *ref_of(const struct sc_env *e, const struct sc_result *r)
 {
@@ -631,7 +659,13 @@ static int choose(struct sc_env *e, struct sc_result *r, struct recipe_ctx **rcp
 			continue;
 		n += snprintf(r->reason + n, sizeof(r->reason) - n, "%s%s %.0f%%", n ? ", " : "",
 			      recipes[c->recipe].name, 100 * r->proof.purity);
-		if (r->proof.partial || r->proof.purity >= PURITY_MIN) {
+		if (r->proof.untracked)
+			n += snprintf(r->reason + n, sizeof(r->reason) - n,
+				      " (%llu pools untracked)",
+				      (unsigned long long)r->proof.untracked);
+		if (r->proof.untracked)
+			r->tried_untracked = true;
+		if (r->proof.partial ? !r->proof.untracked : proof_pure(&r->proof, PURITY_MIN)) {
 			recipe_teardown(best_rc);
 			r->cand = c;
 			return 0;
@@ -802,6 +836,7 @@ int bench_main(struct bench_cfg *cfg)
 			prove_scenario(&e, i);
 	run_rounds(&e);
 	bench_progress_done(&b);
+	level_probe_close();
 	for (int i = 0; i < NR_SCENARIOS; i++) {
 		if (!cfg->want[i])
 			continue;

@@ -26,7 +26,9 @@
 #include "sys/tsc.h"
 #include "sys/util.h"
 
-#define PROOF_SHIFT 6 /* a pool-state sample every 64 packets per CPU */
+/* A pool-state sample every 64 packets per CPU at least, every half ring of
+ * the pool if that is more (bpf/xdp.bpf.c). */
+#define PROOF_SHIFT 6
 
 struct load {
 	struct load_cfg *cfg;
@@ -324,7 +326,7 @@ static void report_pools(struct load *l, const struct obs_snapshot *d, double se
 	char id[16];
 	int n = 0;
 
-	obs_fold_kind((struct obs_snapshot *)d, PPB_POOL_TEST_RUN, 4);
+	snap_fold_kind((struct obs_snapshot *)d, PPB_POOL_TEST_RUN, 4);
 	if (l->j)
 		json_arr_begin(l->j, "pools");
 	for (int i = 0; i < d->nr_pools; i++) {
@@ -394,9 +396,9 @@ static int report(struct load *l, bool summary, uint64_t *packets)
 	if (l->obs) {
 		obs_flush(l->obs);
 		if (!obs_snapshot(l->obs, &s) &&
-		    !obs_delta(summary ? &l->sfirst : &l->sprev, &s, &d))
+		    !snap_delta(summary ? &l->sfirst : &l->sprev, &s, &d))
 			report_pools(l, &d, secs);
-		obs_snapshot_free(&d);
+		snap_free(&d);
 	}
 	if (l->j) {
 		json_obj_end(l->j);
@@ -410,12 +412,12 @@ static int report(struct load *l, bool summary, uint64_t *packets)
 			free(l->prev[r]), l->prev[r] = now[r];
 		free(l->eprev);
 		l->eprev = e;
-		obs_snapshot_free(&l->sprev);
+		snap_free(&l->sprev);
 		l->sprev = s;
 		l->tprev = t;
 	} else {
 		free(now[0]), free(now[1]), free(e);
-		obs_snapshot_free(&s);
+		snap_free(&s);
 	}
 	return 0;
 }
@@ -469,6 +471,11 @@ static int init_state(struct load *l)
 	return 0;
 }
 
+static void drain(void *obs)
+{
+	obs_drain(obs);
+}
+
 static int run_loop(struct load *l)
 {
 	struct ticker t;
@@ -477,7 +484,8 @@ static int run_loop(struct load *l)
 	int err;
 
 	err = ticker_open(&t, l->cfg->interval);
-	while (!err && (k = ticker_wait(&t)) == TICK_INTERVAL) {
+	while (!err && (k = l->obs ? ticker_wait_idle(&t, OBS_DRAIN_S, drain, l->obs)
+				   : ticker_wait(&t)) == TICK_INTERVAL) {
 		l->intervals++;
 		if (!l->cfg->bare)
 			err = report(l, false, &packets);
@@ -496,8 +504,8 @@ static void free_state(struct load *l)
 		free(l->first[r]), free(l->prev[r]);
 	free(l->efirst);
 	free(l->eprev);
-	obs_snapshot_free(&l->sfirst);
-	obs_snapshot_free(&l->sprev);
+	snap_free(&l->sfirst);
+	snap_free(&l->sprev);
 }
 
 int load_main(struct load_cfg *cfg)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "engine/recipe.h"
 #include "model/counts.h"
+#include "model/kclock.h"
 #include "model/pkt.h"
 #include "sys/log.h"
 #include "sys/util.h"
@@ -53,6 +54,11 @@ static bool is_fastpass(enum recipe_id id)
 	return id == RCP_LF_FASTPASS || id == RCP_LF_FASTPASS_TWIN;
 }
 
+bool recipe_kernel_clocked(enum recipe_id id)
+{
+	return recipes[id].live && id != RCP_XCPU;
+}
+
 struct recipe_ctx {
 	enum recipe_id id;
 	struct recipe_params p;
@@ -68,7 +74,20 @@ struct recipe_ctx {
 	cpu_set_t saved_affinity;
 	bool consumer_fifo; /* the cpumap kthread runs at SCHED_FIFO */
 	int kthread_pid;    /* the cpumap kthread, 0 when not found */
+	uint64_t drops0;    /* cpumap queue drops when the run began */
+	double fixed_ns;    /* kernel-clocked runs: a syscall's cost outside the loop */
+	bool fixed_known;
 };
+
+/*
+ * Timed runs of one-CPU live-frames recipes run programs with the same
+ * verdicts and no maps or clock (the *_bare programs): the kernel's
+ * test-run clock times them, so nothing of ours runs per packet.
+ */
+static bool bare(const struct recipe_ctx *c)
+{
+	return c->p.no_proof && recipe_kernel_clocked(c->id);
+}
 
 int recipe_by_name(const char *name)
 {
@@ -195,7 +214,8 @@ static int attach_peer(struct recipe_ctx *c)
 	err = env_enter(c->env, 1);
 	if (err)
 		return err;
-	c->link = xdpo_attach(c->x, "ppb_xdp_act", c->env->ifindex[1], skb);
+	c->link = xdpo_attach(c->x, bare(c) ? "ppb_xdp_bare" : "ppb_xdp_act", c->env->ifindex[1],
+			      skb);
 	env_leave(c->env);
 	if (c->link < 0) {
 		pr_err("cannot attach XDP (%s mode) to %s: %s\n", skb ? "generic" : "native",
@@ -250,11 +270,13 @@ bool recipe_consumer_fifo(const struct recipe_ctx *c)
 	return c->consumer_fifo;
 }
 
-static const char *main_prog(enum recipe_id id)
+static const char *main_prog(const struct recipe_ctx *c)
 {
-	if (is_fastpass(id))
-		return "ppb_xdp_fastpass";
-	return id == RCP_LF_VETH ? "ppb_xdp_gen" : "ppb_xdp_act";
+	if (is_fastpass(c->id))
+		return bare(c) ? "ppb_xdp_fastpass_bare" : "ppb_xdp_fastpass";
+	if (c->id == RCP_LF_VETH)
+		return bare(c) ? "ppb_xdp_gen_bare" : "ppb_xdp_gen";
+	return bare(c) ? "ppb_xdp_bare" : "ppb_xdp_act";
 }
 
 void recipe_ids(struct recipe_ctx *c, struct recipe_ids *ids)
@@ -262,7 +284,7 @@ void recipe_ids(struct recipe_ctx *c, struct recipe_ids *ids)
 	struct xdpo_ids x;
 
 	memset(ids, 0, sizeof(*ids));
-	if (xdpo_ids(c->x, main_prog(c->id), c->id == RCP_XCPU ? c->p.remote_cpu : -1, &x))
+	if (xdpo_ids(c->x, main_prog(c), c->id == RCP_XCPU ? c->p.remote_cpu : -1, &x))
 		return;
 	ids->prog = x.prog;
 	ids->cpumap = x.cpumap;
@@ -300,13 +322,13 @@ int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env
 	if (err)
 		goto fail;
 	if (is_fastpass(id))
-		xdpo_track_prog(c->x, PPB_ROLE_ACTION, main_prog(id));
+		xdpo_track_prog(c->x, PPB_ROLE_ACTION, main_prog(c));
 	/* Without the calibration proof runs cannot find a frame's pool. */
 	if (obs && obs_backend(obs) == OBS_TRACEPOINT && !p->no_proof && xdpo_calibrate(c->x))
 		pr_warn("cannot map frames to their page_pool: ring/cache counts unavailable\n");
 	err = xdpo_attach_tracing(c->x) ?: attach_peer(c) ?: open_socket(c);
 	if (!err && recipes[id].live)
-		err = pin_dispatcher(c, main_prog(id));
+		err = pin_dispatcher(c, main_prog(c));
 	/* The pin is the recipe's second stage: the frames pass to that lo. */
 	if (!err && is_fastpass(id) && c->pin_link < 0) {
 		pr_err("%s needs its program as generic XDP on a private lo: %s\n",
@@ -370,8 +392,9 @@ static uint64_t role_packets(struct recipe_ctx *c, enum ppb_role r)
 
 static int drive_live(struct recipe_ctx *c, struct recipe_result *res)
 {
-	const char *prog = main_prog(c->id);
+	const char *prog = main_prog(c);
 	uint32_t dur;
+	double wall;
 	int err = 0;
 
 	/* No ingress device: test_run then uses the namespace's loopback. Naming a
@@ -382,16 +405,25 @@ static int drive_live(struct recipe_ctx *c, struct recipe_result *res)
 	/* PASSed frames go to the lo of the caller's namespace: be in the pin's. */
 	if (is_fastpass(c->id) && netns_enter_fd(xdpo_pin_netns(c->pin_link), &orig))
 		return -EIO;
-	for (uint32_t i = 0; i < c->p.runs; i++) {
-		err = xdpo_live_run(c->x, prog, 0, c->p.batch, c->p.repeat, c->pkt, c->pkt_len,
-				    &dur);
-		if (err) {
-			pr_err("live-frames BPF_PROG_RUN failed: %s\n", strerror(-err));
+	/* once per setup: its pools and pages stay alike */
+	if (bare(c) && !c->fixed_known) {
+		err = xdpo_live_fixed_ns(c->x, prog, c->p.batch, c->p.repeat, c->pkt, c->pkt_len,
+					 &c->fixed_ns);
+		c->fixed_known = !err;
+	}
+	for (uint32_t i = 0; !err && i < c->p.runs; i++) {
+		err = xdpo_live_run_wall(c->x, prog, c->p.batch, c->p.repeat, c->pkt, c->pkt_len,
+					 &dur, &wall);
+		if (err)
 			break;
-		}
 		res->duration_ns_sum += (double)dur * c->p.repeat;
+		res->clock_ns_sum += kclock_loop_ns(dur, c->p.repeat, wall, c->fixed_ns);
+		res->clock_resolved += kclock_resolved(dur, c->p.repeat, wall, c->fixed_ns);
+		res->clock_syscalls++;
 		res->duration_frames += c->p.repeat;
 	}
+	if (err)
+		pr_err("live-frames BPF_PROG_RUN failed: %s\n", strerror(-err));
 	if (orig >= 0)
 		netns_leave_fd(orig);
 	return err;
@@ -421,14 +453,42 @@ static enum ppb_role final_role(const struct recipe_ctx *c)
 	return c->id == RCP_XCPU ? PPB_ROLE_SECOND : PPB_ROLE_ACTION;
 }
 
-/* Frames still on their way (cpumap queue, peer NAPI): wait until all arrived. */
+/* Frames the cpumap queue dropped so far (all CPUs; 0 if not counted). */
+static uint64_t cpumap_drops(struct recipe_ctx *c)
+{
+	int n = xdpo_nr_cpus(c->x);
+	struct ppb_xdp_errs e[n];
+	uint64_t sum = 0;
+
+	if (c->id != RCP_XCPU || xdpo_errs(c->x, e))
+		return 0;
+	for (int i = 0; i < n; i++)
+		sum += e[i].cpumap_drops;
+	return sum;
+}
+
+/*
+ * Frames still on their way (cpumap queue, peer NAPI): wait until all
+ * arrived, for a second at most (they take microseconds), then say how many
+ * did not and go on.
+ */
 static void wait_delivery(struct recipe_ctx *c, uint64_t before, uint64_t want)
 {
-	for (int i = 0; i < 200; i++) {
-		if (role_packets(c, final_role(c)) - before >= want)
+	uint64_t t0 = now_ns(), got;
+
+	for (;;) {
+		/* frames the cpumap queue dropped will not arrive */
+		got = role_packets(c, final_role(c)) - before + cpumap_drops(c) - c->drops0;
+		if (got >= want)
 			return;
+		if (now_ns() - t0 > 1000000000ull)
+			break;
 		usleep(5000);
 	}
+	pr_warn("%s: waited 1 s for the frames to reach the %s program: %llu of %llu "
+		"arrived (dropped on the way?)\n",
+		recipes[c->id].name, final_role(c) == PPB_ROLE_SECOND ? "second-stage" : "action",
+		(unsigned long long)got, (unsigned long long)want);
 }
 
 static void stats_delta(struct recipe_ctx *c, struct ppb_xdp_stats **a, struct ppb_xdp_stats **b,
@@ -497,23 +557,10 @@ static int drive(struct recipe_ctx *c, struct recipe_result *res)
 		env_leave(c->env);
 	}
 	unpin(c);
-	if (!err && c->id != RCP_LF_DROP)
+	/* Bare programs count nothing, and the kernel's clock stopped with the syscall. */
+	if (!err && c->id != RCP_LF_DROP && !bare(c))
 		wait_delivery(c, before, want);
 	return err;
-}
-
-/* Frames the cpumap queue dropped so far (all CPUs; 0 if not counted). */
-static uint64_t cpumap_drops(struct recipe_ctx *c)
-{
-	int n = xdpo_nr_cpus(c->x);
-	struct ppb_xdp_errs e[n];
-	uint64_t sum = 0;
-
-	if (c->id != RCP_XCPU || xdpo_errs(c->x, e))
-		return 0;
-	for (int i = 0; i < n; i++)
-		sum += e[i].cpumap_drops;
-	return sum;
 }
 
 int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
@@ -526,6 +573,8 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 	memset(res, 0, sizeof(*res));
 	proof = proof && c->obs;
 	res->proof = proof;
+	if (proof)
+		obs_clear_retired(c->obs);
 	if (proof &&
 	    (obs_start(c->obs) || obs_set_elems_active(c->obs, true) || obs_snapshot(c->obs, &s0)))
 		return -EIO;
@@ -536,11 +585,14 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 				     before[PPB_ROLE_ACTION][c->p.cpu].packets -
 					     before[PPB_ROLE_SECOND][c->p.remote_cpu].packets);
 	drops0 = cpumap_drops(c);
+	c->drops0 = drops0;
 	t0 = now_ns();
 	err = err ?: drive(c, res);
 	res->wall_ns = now_ns() - t0;
+	/* Destroy may be deferred to a worker: its returns belong to this run. A
+	 * pool that is not freed in time is named, and the run goes on. */
 	if (proof && !err) {
-		obs_wait_test_run_settled(c->obs);
+		obs_wait_test_run_settled(c->obs, 3.0);
 		obs_flush(c->obs);
 	}
 	err = err ?: read_roles(c, after);
@@ -549,13 +601,11 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 	res->cpumap_drops = cpumap_drops(c) - drops0;
 	if (proof) {
 		if (!err && !obs_snapshot(c->obs, &s1))
-			err = obs_delta(&s0, &s1, &res->counts);
+			err = snap_delta(&s0, &s1, &res->counts);
 		obs_set_elems_active(c->obs, false);
 		obs_stop(c->obs);
-		if (!err)
-			obs_forget_dead(c->obs, &s1);
-		obs_snapshot_free(&s0);
-		obs_snapshot_free(&s1);
+		snap_free(&s0);
+		snap_free(&s1);
 	}
 	xdpo_begin_run(c->x, false, recipes[c->id].elems_role);
 	return err;
@@ -565,7 +615,7 @@ void recipe_result_free(struct recipe_result *res)
 {
 	for (int r = 0; r < PPB_NR_ROLES; r++)
 		free(res->roles[r].percpu);
-	obs_snapshot_free(&res->counts);
+	snap_free(&res->counts);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -583,7 +633,7 @@ int recipe_counts_by_kind(const struct recipe_result *res, int kind, int nr_cpus
 			continue;
 		if (counts_zero(&p->total))
 			continue;
-		out->pools++;
+		out->pools += p->folded ? p->folded : 1;
 		out->flags |= p->info.flags;
 		counts_add(&out->total, &p->total);
 		for (int c = 0; c < nr_cpus && c < res->counts.nr_cpus; c++)

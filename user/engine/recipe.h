@@ -36,6 +36,9 @@ struct recipe_desc {
 };
 extern const struct recipe_desc recipes[NR_RECIPES];
 int recipe_by_name(const char *name);
+/* One-CPU live-frames recipes: timed runs (no_proof) run programs without
+ * maps or clock, timed by the kernel's test-run clock. */
+bool recipe_kernel_clocked(enum recipe_id id);
 
 /* Per-CPU figures of one run of one XDP program role. */
 struct role_stats {
@@ -48,6 +51,8 @@ struct recipe_result {
 	uint64_t wall_ns;
 	uint64_t duration_frames; /* live recipes: sum of duration x repeat ... */
 	double duration_ns_sum;	  /* ... so their ratio is the kernel's ns per frame */
+	double clock_ns_sum;	  /* the same, its truncation resolved (model/kclock.h) */
+	uint32_t clock_syscalls, clock_resolved; /* ... by the wall time in how many */
 	struct role_stats roles[PPB_NR_ROLES];
 	uint64_t cpumap_drops; /* xcpu: frames the full cpumap queue dropped (producer CPU) */
 	bool proof;

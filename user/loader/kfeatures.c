@@ -202,6 +202,11 @@ static struct bpf_program *pick_fentry(struct probe_bpf *s)
 	return s->progs.ppb_probe_fentry;
 }
 
+struct probe_bpf *ppb_probe_xdp_load(int *err)
+{
+	return load_one(pick_xdp, err);
+}
+
 /* A 64-byte Ethernet/IPv4/UDP-ish frame is all live frames needs to accept a run. */
 /*
  * PPBENCH_DISABLE=feature[,feature]: pretend the kernel lacks a feature

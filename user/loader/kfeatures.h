@@ -37,6 +37,9 @@ const char *ppb_btf_path(void);
 /* BTF to hand to libbpf's open opts (NULL when the default path is used). */
 const char *ppb_btf_custom_path(void);
 bool ppb_tracepoint_present(const char *name);
+/* The trivial XDP program of bpf/probe.bpf.c (returns XDP_DROP), loaded alone. */
+struct probe_bpf;
+struct probe_bpf *ppb_probe_xdp_load(int *err);
 
 /*
  * Checks every command that loads BPF makes first, each printing the

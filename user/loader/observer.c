@@ -23,6 +23,11 @@ struct observer {
 	char fentry_reason[128];
 	char not_counted[256];
 	int nr_cpus;
+	int capacity;		       /* pool_info's max_entries */
+	struct bpf_link *release_link; /* ppb_tp_pool_release, attached while open */
+	struct obs_snapshot retired;   /* freed pools' counts, a row per kind and device */
+	struct obs_snapshot pending;   /* freed pools drained since the last snapshot */
+	int peak;		       /* most records read since the last snapshot */
 	bool attached;
 };
 
@@ -132,6 +137,29 @@ static void setup_config(struct observer *o, bool fentry)
 	c->nr_cpus = o->nr_cpus;
 }
 
+/*
+ * Room for live pools. PPBENCH_TEST_MAX_POOLS makes it small, so that the
+ * tests can fill it: the untracked count must then say so.
+ */
+static int parse_capacity(struct observer *o)
+{
+	const char *env = getenv("PPBENCH_TEST_MAX_POOLS");
+	unsigned long n = PPB_MAX_POOLS;
+	char *end;
+
+	if (env && *env) {
+		errno = 0;
+		n = strtoul(env, &end, 10);
+		if (errno || *end || !n || n > PPB_MAX_POOLS) {
+			pr_err("PPBENCH_TEST_MAX_POOLS '%s' is not a number from 1 to %d\n", env,
+			       PPB_MAX_POOLS);
+			return -EINVAL;
+		}
+	}
+	o->capacity = n;
+	return 0;
+}
+
 static int load(struct observer *o, bool fentry)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = ppb_btf_custom_path());
@@ -143,12 +171,31 @@ static int load(struct observer *o, bool fentry)
 	setup_fentry(o->skel, fentry);
 	setup_tracepoints(o);
 	setup_config(o, fentry);
-	err = observer_bpf__load(o->skel);
+	err = bpf_map__set_max_entries(o->skel->maps.pool_info, o->capacity)
+		      ?: bpf_map__set_max_entries(o->skel->maps.pool_counts, o->capacity)
+		      ?: observer_bpf__load(o->skel);
 	if (err) {
 		observer_bpf__destroy(o->skel);
 		o->skel = NULL;
 	}
 	return err;
+}
+
+/* The pool-lifetime program stays attached from open to close (see
+ * ppb_tp_pool_release): obs_stop() leaves it, observer_bpf__attach() skips it. */
+static int attach_release(struct observer *o)
+{
+	struct bpf_program *p = o->skel->progs.ppb_tp_pool_release;
+
+	bpf_program__set_autoattach(p, false);
+	if (!bpf_program__autoload(p))
+		return 0;
+	o->release_link = bpf_program__attach(p);
+	if (!o->release_link) {
+		pr_err("cannot attach the page_pool observer: %s\n", strerror(errno));
+		return -errno;
+	}
+	return 0;
 }
 
 int obs_open(struct observer **out, const struct obs_opts *opts)
@@ -160,8 +207,9 @@ int obs_open(struct observer **out, const struct obs_opts *opts)
 	if (!o)
 		return -ENOMEM;
 	o->nr_cpus = nr_possible_cpus();
-	if (o->nr_cpus < 0) {
-		err = o->nr_cpus;
+	o->retired.nr_cpus = o->pending.nr_cpus = o->nr_cpus;
+	err = o->nr_cpus < 0 ? o->nr_cpus : parse_capacity(o);
+	if (err) {
 		free(o);
 		return err;
 	}
@@ -193,6 +241,11 @@ int obs_open(struct observer **out, const struct obs_opts *opts)
 	}
 	o->backend = OBS_TRACEPOINT;
 done:
+	err = attach_release(o);
+	if (err) {
+		obs_close(o);
+		return err;
+	}
 	pr_debug("observer: %s backend%s%s\n", obs_backend_name(o), o->fentry_reason[0] ? ", " : "",
 		 o->fentry_reason);
 	*out = o;
@@ -259,6 +312,9 @@ void obs_close(struct observer *o)
 	if (!o)
 		return;
 	obs_stop(o);
+	bpf_link__destroy(o->release_link);
+	snap_free(&o->retired);
+	snap_free(&o->pending);
 	observer_bpf__destroy(o->skel);
 	free(o);
 }
@@ -303,6 +359,11 @@ int obs_ctl_fd(const struct observer *o)
 	return bpf_map__fd(o->skel->maps.obs_ctl);
 }
 
+int obs_untracked_fd(const struct observer *o)
+{
+	return bpf_map__fd(o->skel->maps.untracked);
+}
+
 int obs_set_elems_active(struct observer *o, bool on)
 {
 	__u32 zero = 0;
@@ -325,237 +386,313 @@ uint64_t obs_fentry_missed(const struct observer *o)
 }
 
 /*
- * Tracepoint backend: returns after destroy began are not classified. For a
- * pool that is gone and whose allocations we counted, every allocation was
- * returned, so what is missing was returned late: say how many, in total.
+ * A whole hash map in batches (BPF_MAP_LOOKUP_BATCH): a few system calls
+ * instead of two per entry. Per-CPU values come as nr_cpus slots of 8-byte
+ * aligned size, which our value structs already are.
  */
-static void settle_unclassified(struct pool_snap *p, bool fentry)
-{
-	uint64_t rets = counts_returns(&p->total);
+struct batch_buf {
+	void *keys, *vals;
+	int n;
+};
 
-	if (fentry || !(p->info.flags & PPB_POOL_F_DYING) || p->info.final_inflight > 0 ||
-	    !(p->info.flags & PPB_POOL_F_ELEMS) || (p->info.flags & PPB_POOL_F_TINY_RING))
-		return;
-	if (p->total.elems > rets)
-		p->total.unclassified = p->total.elems - rets;
+static int read_batch(int fd, size_t ksz, size_t vsz, struct batch_buf *b)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u64 in[2] = {}, out[2] = {}; /* hash maps: a bucket index */
+	__u32 chunk = 256, count;
+	int cap = 0, err = 0;
+	bool first = true;
+
+	memset(b, 0, sizeof(*b));
+	for (;;) {
+		if (b->n + (int)chunk > cap) {
+			void *k, *v;
+
+			cap = 2 * (b->n + chunk);
+			k = realloc(b->keys, cap * ksz);
+			v = k ? realloc(b->vals, cap * vsz) : NULL;
+			if (k)
+				b->keys = k;
+			if (!v)
+				return -ENOMEM;
+			b->vals = v;
+		}
+		count = chunk;
+		err = bpf_map_lookup_batch(fd, first ? NULL : in, out, (char *)b->keys + b->n * ksz,
+					   (char *)b->vals + b->n * vsz, &count, &opts);
+		if (err && errno == ENOSPC) { /* one bucket holds more than chunk */
+			chunk *= 2;
+			continue;
+		}
+		b->n += count;
+		if (err)
+			return errno == ENOENT ? 0 : -errno;
+		memcpy(in, out, sizeof(in));
+		first = false;
+		chunk = chunk < 8192 ? chunk * 2 : chunk;
+	}
 }
 
-static int snap_one(struct observer *o, struct pool_snap *p, const struct ppb_pool_key *key)
+static void batch_free(struct batch_buf *b)
 {
-	int ifd = obs_pool_info_fd(o), cfd = obs_pool_counts_fd(o);
+	free(b->keys);
+	free(b->vals);
+}
 
-	p->key = *key;
-	if (bpf_map_lookup_elem(ifd, key, &p->info))
-		return -ENOENT;
-	p->percpu = calloc(o->nr_cpus, sizeof(*p->percpu));
-	if (!p->percpu)
+/* Index of key in the sorted keys of b, or -1. */
+static int batch_find(const struct batch_buf *b, const int *order, const void *key, size_t ksz)
+{
+	int lo = 0, hi = b->n - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		int c = memcmp((char *)b->keys + order[mid] * ksz, key, ksz);
+
+		if (!c)
+			return order[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+static const struct batch_buf *sort_base;
+static size_t sort_ksz;
+
+static int order_cmp(const void *a, const void *b)
+{
+	return memcmp((char *)sort_base->keys + *(const int *)a * sort_ksz,
+		      (char *)sort_base->keys + *(const int *)b * sort_ksz, sort_ksz);
+}
+
+static int *sorted_order(const struct batch_buf *b, size_t ksz)
+{
+	int *order = malloc((b->n ? b->n : 1) * sizeof(*order));
+
+	if (!order)
+		return NULL;
+	for (int i = 0; i < b->n; i++)
+		order[i] = i;
+	sort_base = b;
+	sort_ksz = ksz;
+	qsort(order, b->n, sizeof(*order), order_cmp);
+	return order;
+}
+
+/* Copy the records (info, then the per-CPU counts found for its key) into s. */
+static int add_records(struct obs_snapshot *s, const struct batch_buf *info,
+		       const struct batch_buf *counts)
+{
+	size_t ksz = sizeof(struct ppb_pool_key), csz = s->nr_cpus * sizeof(struct ppb_pool_counts);
+	int *order, cap = s->nr_pools + info->n;
+	struct pool_snap *np;
+
+	np = realloc(s->pools, (cap ? cap : 1) * sizeof(*np));
+	if (!np)
 		return -ENOMEM;
-	/* A pool may have a record but no counts yet. */
-	if (!bpf_map_lookup_elem(cfd, key, p->percpu))
-		for (int c = 0; c < o->nr_cpus; c++)
-			counts_add(&p->total, &p->percpu[c]);
-	settle_unclassified(p, o->backend == OBS_FENTRY);
+	s->pools = np;
+	order = sorted_order(counts, ksz);
+	if (!order)
+		return -ENOMEM;
+	for (int i = 0; i < info->n; i++) {
+		struct pool_snap *p = &s->pools[s->nr_pools];
+		const void *key = (char *)info->keys + i * ksz;
+		int c = batch_find(counts, order, key, ksz);
+
+		memset(p, 0, sizeof(*p));
+		memcpy(&p->key, key, ksz);
+		memcpy(&p->info, (char *)info->vals + i * sizeof(p->info), sizeof(p->info));
+		p->percpu = calloc(s->nr_cpus, sizeof(*p->percpu));
+		if (!p->percpu) {
+			free(order);
+			return -ENOMEM;
+		}
+		/* A pool may have a record but no counts yet. */
+		if (c >= 0)
+			memcpy(p->percpu, (char *)counts->vals + c * csz, csz);
+		for (int cpu = 0; cpu < s->nr_cpus; cpu++)
+			counts_add(&p->total, &p->percpu[cpu]);
+		snap_settle_unclassified(p, s->fentry);
+		s->nr_pools++;
+	}
+	free(order);
 	return 0;
+}
+
+static int read_records(struct observer *o, struct obs_snapshot *s)
+{
+	struct batch_buf info, counts;
+	int err;
+
+	err = read_batch(obs_pool_info_fd(o), sizeof(struct ppb_pool_key),
+			 sizeof(struct ppb_pool_info), &info);
+	err = err
+		      ?: read_batch(obs_pool_counts_fd(o), sizeof(struct ppb_pool_key),
+				    s->nr_cpus * sizeof(struct ppb_pool_counts), &counts);
+	err = err ?: add_records(s, &info, &counts);
+	batch_free(&info);
+	batch_free(&counts);
+	return err;
+}
+
+static void read_untracked(struct observer *o, struct obs_snapshot *s)
+{
+	struct ppb_untracked u[o->nr_cpus];
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(obs_untracked_fd(o), &zero, u))
+		return;
+	for (int c = 0; c < o->nr_cpus; c++) {
+		s->untracked_pools += u[c].pools;
+		s->untracked_events += u[c].events;
+	}
+}
+
+/* Take a freed pool's record out of the maps; it is in a snapshot or pending. */
+static void forget(struct observer *o, const struct pool_snap *p)
+{
+	bpf_map_delete_elem(obs_pool_info_fd(o), &p->key);
+	bpf_map_delete_elem(obs_pool_counts_fd(o), &p->key);
+}
+
+/*
+ * Pools freed since the last snapshot leave the maps at once, so the maps
+ * hold the live pools and what was freed since the last read. Only this
+ * process deletes records, after reading them: no pool is counted twice or
+ * lost. The next snapshot shows them as themselves (pending, at most
+ * OBS_MAX_PENDING; beyond that their counts go to the retired rows now).
+ */
+int obs_drain(struct observer *o)
+{
+	struct obs_snapshot r = { .nr_cpus = o->nr_cpus, .fentry = o->backend == OBS_FENTRY };
+	int err = read_records(o, &r);
+
+	if (r.nr_pools > o->peak)
+		o->peak = r.nr_pools;
+	for (int i = 0; i < r.nr_pools && !err; i++) {
+		const struct pool_snap *p = &r.pools[i];
+
+		if (!snap_gone(p))
+			continue;
+		err = o->pending.nr_pools < OBS_MAX_PENDING
+			      ? snap_append(&o->pending, p)
+			      : snap_retire(&o->retired, p, OBS_MAX_RETIRED_ROWS);
+		forget(o, p);
+	}
+	snap_free(&r);
+	return err;
+}
+
+/* After a snapshot: the freed pools it showed join the retired rows. */
+static int retire_shown(struct observer *o, const struct obs_snapshot *s)
+{
+	int err = 0;
+
+	for (int i = 0; i < s->nr_pools && !err; i++) {
+		const struct pool_snap *p = &s->pools[i];
+
+		if (!snap_gone(p))
+			continue;
+		err = snap_retire(&o->retired, p, OBS_MAX_RETIRED_ROWS);
+		if (!p->pending)
+			forget(o, p);
+	}
+	snap_free(&o->pending);
+	o->pending.nr_cpus = o->nr_cpus;
+	return err;
 }
 
 int obs_snapshot(struct observer *o, struct obs_snapshot *s)
 {
-	struct ppb_pool_key key, next, *prev = NULL;
-	int ifd = obs_pool_info_fd(o), cap = 64, err;
+	int err = 0;
 
 	memset(s, 0, sizeof(*s));
 	s->nr_cpus = o->nr_cpus;
 	s->fentry = o->backend == OBS_FENTRY;
+	s->capacity = o->capacity;
 	s->ts_ns = now_ns();
-	s->pools = calloc(cap, sizeof(*s->pools));
-	if (!s->pools)
-		return -ENOMEM;
-	while (!bpf_map_get_next_key(ifd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (s->nr_pools == cap) {
-			struct pool_snap *np = realloc(s->pools, 2 * cap * sizeof(*np));
-
-			if (!np)
-				return -ENOMEM;
-			memset(np + cap, 0, cap * sizeof(*np));
-			s->pools = np;
-			cap *= 2;
-		}
-		err = snap_one(o, &s->pools[s->nr_pools], &key);
-		if (err == -ENOMEM)
-			return err;
+	read_untracked(o, s);
+	err = read_records(o, s);
+	s->map_peak = s->nr_pools > o->peak ? s->nr_pools : o->peak;
+	o->peak = 0;
+	for (int i = 0; i < o->pending.nr_pools && !err; i++) {
+		err = snap_append(s, &o->pending.pools[i]);
 		if (!err)
-			s->nr_pools++;
+			s->pools[s->nr_pools - 1].pending = true;
 	}
-	return 0;
-}
-
-void obs_snapshot_free(struct obs_snapshot *s)
-{
-	for (int i = 0; i < s->nr_pools; i++)
-		free(s->pools[i].percpu);
-	free(s->pools);
-	memset(s, 0, sizeof(*s));
-}
-
-void obs_wait_test_run_settled(struct observer *o)
-{
-	struct obs_snapshot s;
-	bool busy = true;
-
-	for (int i = 0; i < 300 && busy; i++) {
-		if (obs_snapshot(o, &s))
-			return;
-		busy = false;
-		for (int p = 0; p < s.nr_pools; p++) {
-			const struct ppb_pool_info *pi = &s.pools[p].info;
-
-			if (pi->kind == PPB_POOL_TEST_RUN &&
-			    (!(pi->flags & PPB_POOL_F_DYING) || pi->final_inflight > 0))
-				busy = true;
-		}
-		obs_snapshot_free(&s);
-		if (busy)
-			usleep(10000);
-	}
-}
-
-const struct pool_snap *obs_find(const struct obs_snapshot *s, uint64_t ptr, uint32_t id)
-{
-	for (int i = 0; i < s->nr_pools; i++)
-		if (s->pools[i].key.ptr == ptr && s->pools[i].key.id == id)
-			return &s->pools[i];
-	return NULL;
-}
-
-int obs_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struct obs_snapshot *d)
-{
-	memset(d, 0, sizeof(*d));
-	d->ts_ns = b->ts_ns;
-	d->fentry = b->fentry;
-	d->nr_cpus = b->nr_cpus;
-	d->pools = calloc(b->nr_pools ? b->nr_pools : 1, sizeof(*d->pools));
-	if (!d->pools)
-		return -ENOMEM;
-	for (int i = 0; i < b->nr_pools; i++) {
-		const struct pool_snap *pb = &b->pools[i];
-		const struct pool_snap *pa = obs_find(a, pb->key.ptr, pb->key.id);
-		struct pool_snap *pd = &d->pools[d->nr_pools++];
-
-		*pd = *pb;
-		pd->percpu = calloc(b->nr_cpus, sizeof(*pd->percpu));
-		if (!pd->percpu)
-			return -ENOMEM;
-		memset(&pd->total, 0, sizeof(pd->total));
-		for (int c = 0; c < b->nr_cpus; c++) {
-			if (pa)
-				counts_sub(&pd->percpu[c], &pb->percpu[c], &pa->percpu[c]);
-			else
-				pd->percpu[c] = pb->percpu[c];
-			counts_add(&pd->total, &pd->percpu[c]);
-		}
-		settle_unclassified(pd, b->fentry);
-	}
-	return 0;
-}
-
-int obs_reset(struct observer *o)
-{
-	int fds[2] = { obs_pool_info_fd(o), obs_pool_counts_fd(o) };
-	struct ppb_pool_key key;
-
-	for (int i = 0; i < 2; i++)
-		while (!bpf_map_get_next_key(fds[i], NULL, &key))
-			if (bpf_map_delete_elem(fds[i], &key))
-				return -errno;
-	return 0;
-}
-
-void obs_forget_dead(struct observer *o, const struct obs_snapshot *s)
-{
-	for (int i = 0; i < s->nr_pools; i++) {
-		const struct pool_snap *p = &s->pools[i];
-
-		if ((p->info.flags & PPB_POOL_F_DYING) && p->info.final_inflight <= 0) {
-			bpf_map_delete_elem(obs_pool_info_fd(o), &p->key);
-			bpf_map_delete_elem(obs_pool_counts_fd(o), &p->key);
-		}
-	}
-}
-
-/* One folded row per kind and device: watch IFACE still finds the folded
- * pools of its device (destroyed at every XDP attach of a NIC). */
-static struct pool_snap *folded_row(struct obs_snapshot *s, const struct ppb_pool_info *pi)
-{
-	for (int i = 0; i < s->nr_pools; i++) {
-		const struct ppb_pool_info *f = &s->pools[i].info;
-
-		if (s->pools[i].folded && f->kind == pi->kind && f->ifindex == pi->ifindex &&
-		    f->netns_ino == pi->netns_ino)
-			return &s->pools[i];
-	}
-	return NULL;
-}
-
-int obs_fold_into(struct obs_snapshot *s, const struct pool_snap *p)
-{
-	struct pool_snap *f = folded_row(s, &p->info), *np;
-
-	if (!f) {
-		np = realloc(s->pools, (s->nr_pools + 1) * sizeof(*np));
-		if (!np)
-			return -ENOMEM;
-		s->pools = np;
-		f = &s->pools[s->nr_pools++];
-		memset(f, 0, sizeof(*f));
-		f->info.kind = p->info.kind;
-		f->info.ifindex = p->info.ifindex;
-		f->info.netns_ino = p->info.netns_ino;
-		f->info.cpuid = -1;
-		f->percpu = calloc(s->nr_cpus, sizeof(*f->percpu));
-		if (!f->percpu)
-			return -ENOMEM;
-	}
-	f->folded += p->folded ? p->folded : 1;
-	f->info.flags |= p->info.flags;
-	f->info.last.hold += p->info.last.hold; /* in flight adds up */
-	f->info.last.release += p->info.last.release;
-	counts_add(&f->total, &p->total);
-	for (int c = 0; c < s->nr_cpus; c++)
-		counts_add(&f->percpu[c], &p->percpu[c]);
-	return 0;
-}
-
-static bool foldable(const struct pool_snap *p, uint32_t kind)
-{
-	return p->info.kind == kind && !p->info.ifindex && !p->folded;
-}
-
-int obs_fold_kind(struct obs_snapshot *s, uint32_t kind, int max)
-{
-	struct obs_snapshot keep = *s;
-	int n = 0, err = 0;
-
-	for (int i = 0; i < s->nr_pools; i++)
-		n += foldable(&s->pools[i], kind);
-	if (n <= max)
-		return 0;
-	keep.pools = calloc(s->nr_pools, sizeof(*keep.pools));
-	keep.nr_pools = 0;
-	if (!keep.pools)
-		return -ENOMEM;
-	/* the rows kept first: obs_fold_into() grows the array by one row */
-	for (int i = 0; i < s->nr_pools; i++)
-		if (!foldable(&s->pools[i], kind))
-			keep.pools[keep.nr_pools++] = s->pools[i];
-	for (int i = 0; i < s->nr_pools; i++) {
-		if (!foldable(&s->pools[i], kind))
-			continue;
-		err = err ?: obs_fold_into(&keep, &s->pools[i]);
-		free(s->pools[i].percpu);
-	}
-	free(s->pools);
-	*s = keep;
+	for (int i = 0; i < o->retired.nr_pools && !err; i++)
+		err = snap_append(s, &o->retired.pools[i]);
+	err = err ?: retire_shown(o, s);
+	if (err)
+		snap_free(s);
 	return err;
+}
+
+/* Test-run pools of our own recipe (our XDP programs counted their
+ * allocations) that are not gone yet; the first of them in *first. */
+static int test_run_busy(const struct obs_snapshot *s, const struct pool_snap **first)
+{
+	int n = 0;
+
+	for (int p = 0; p < s->nr_pools; p++) {
+		const struct pool_snap *ps = &s->pools[p];
+		const struct ppb_pool_info *pi = &ps->info;
+
+		if (ps->retired || pi->kind != PPB_POOL_TEST_RUN || !(pi->flags & PPB_POOL_F_ELEMS))
+			continue;
+		if (snap_gone(ps))
+			continue;
+		if (!n++)
+			*first = ps;
+	}
+	return n;
+}
+
+int obs_wait_test_run_settled(struct observer *o, double max_s)
+{
+	uint64_t deadline = now_ns() + (uint64_t)(max_s * 1e9);
+	const struct pool_snap *p = NULL;
+	struct obs_snapshot s;
+	int n;
+
+	for (;;) {
+		/* a read that retires nothing: the pools stay themselves for the
+		 * snapshot that ends the run */
+		memset(&s, 0, sizeof(s));
+		s.nr_cpus = o->nr_cpus;
+		if (read_records(o, &s))
+			return -ENOMEM;
+		n = test_run_busy(&s, &p);
+		if (!n) {
+			snap_free(&s);
+			return 0;
+		}
+		if (now_ns() >= deadline)
+			break;
+		snap_free(&s);
+		usleep(10000);
+	}
+	if (p->info.flags & PPB_POOL_F_DYING)
+		pr_warn("waited %.1f s for test-run pool %u to be freed: %d of its pages are still "
+			"in flight%s; its late returns are not counted\n",
+			max_s, p->info.id, p->info.final_inflight,
+			n > 1 ? " (and more pools)" : "");
+	else
+		pr_warn("waited %.1f s for test-run pool %u to be destroyed: it still holds %u "
+			"pages "
+			"(%u in its cache, %u in its ring)%s; its returns may be missing\n",
+			max_s, p->info.id, p->info.last.hold - p->info.last.release,
+			p->info.last.cache, p->info.last.occ, n > 1 ? " (and more pools)" : "");
+	snap_free(&s);
+	return -ETIMEDOUT;
+}
+
+void obs_clear_retired(struct observer *o)
+{
+	int nr_cpus = o->retired.nr_cpus;
+
+	snap_free(&o->retired);
+	o->retired.nr_cpus = nr_cpus;
 }

@@ -13,9 +13,13 @@
  *   obs_open()      load the programs the kernel supports (feature probe)
  *   obs_start()     attach them;  obs_stop() detaches (timed runs run without)
  *   obs_snapshot()  copy every pool's record and per-CPU counts
- *   obs_delta()     what happened between two snapshots
- *   obs_reset()     forget every pool (start of a run)
+ *   snap_delta()    what happened between two snapshots (model/snapshot.h)
  *   obs_close()
+ *
+ * A freed pool (page_pool_release found nothing in flight) is marked GONE in
+ * BPF; the next snapshot shows it once and deletes its record, keeping its
+ * counts in a retired row per kind and device (pool_snap.retired). The maps
+ * hold the live pools and those freed since the last snapshot.
  */
 struct observer;
 
@@ -41,6 +45,7 @@ int obs_pool_info_fd(const struct observer *o);
 int obs_pool_counts_fd(const struct observer *o);
 int obs_proof_cpu_fd(const struct observer *o);
 int obs_ctl_fd(const struct observer *o);
+int obs_untracked_fd(const struct observer *o);
 /* Our XDP program counts allocations from now on (or stops): only it and
  * flushes keep the allocation-side ledger; sets a common baseline. */
 int obs_set_elems_active(struct observer *o, bool on);
@@ -48,32 +53,33 @@ int obs_set_elems_active(struct observer *o, bool on);
 const struct ppb_obs_config *obs_config(const struct observer *o);
 uint64_t obs_fentry_missed(const struct observer *o);
 
+/*
+ * Copy every pool's record and per-CPU counts (in batches), and the retired
+ * rows. A pool freed since the last snapshot is in it as itself, once; then
+ * its record leaves the maps and its counts join its retired row.
+ */
 int obs_snapshot(struct observer *o, struct obs_snapshot *s);
-void obs_snapshot_free(struct obs_snapshot *s);
+/* Between snapshots: take freed pools out of the maps now (watch and load
+ * call it every OBS_DRAIN_S seconds), keeping them for the next snapshot. */
+int obs_drain(struct observer *o);
+#define OBS_DRAIN_S 0.2
+#define OBS_MAX_PENDING 4096
 /*
  * A test-run pool's last pages go back when page_pool_destroy() is done,
- * which may be deferred: wait until every test-run pool seen is dying with
- * nothing in flight, up to 3 s.
+ * which may be deferred: wait until every test-run pool of ours (our XDP
+ * programs counted its allocations) is freed, up to max_s seconds. On time
+ * out, one warning names the pool and what it still holds: -ETIMEDOUT.
  */
-void obs_wait_test_run_settled(struct observer *o);
-/* d = b - a per pool (pools only in b are taken whole). */
-int obs_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struct obs_snapshot *d);
-const struct pool_snap *obs_find(const struct obs_snapshot *s, uint64_t ptr, uint32_t id);
-int obs_reset(struct observer *o);
+int obs_wait_test_run_settled(struct observer *o, double max_s);
+/* Empty the retired rows: a proof run then sees only the pools retired in it
+ * (and only their flags). */
+void obs_clear_retired(struct observer *o);
+/* Retired rows kept: one per kind and device, then one per kind. */
+#define OBS_MAX_RETIRED_ROWS 1024
 /* fentry backend, attached: ns the per-call timing adds to one call (measured
  * around the empty bpf_fentry_test1()). */
 int obs_probe_overhead(struct observer *o, double *ns_per_call);
 /* Sample every live pool now (tracepoint backend), closing the current window. */
 int obs_flush(struct observer *o);
-/* Remove records of pools that are destroyed and were already reported. */
-void obs_forget_dead(struct observer *o, const struct obs_snapshot *s);
-
-/*
- * Replace the pools of a kind that have no device (test-run pools come and go
- * by the thousand) by one row summing them, if there are more than 'max'.
- */
-int obs_fold_kind(struct obs_snapshot *s, uint32_t kind, int max);
-/* Add pool p (its counts) into the folded row of its kind in s. */
-int obs_fold_into(struct obs_snapshot *s, const struct pool_snap *p);
 
 #endif

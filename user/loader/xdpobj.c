@@ -14,7 +14,9 @@
 #include "loader/kfeatures.h"
 #include "loader/observer.h"
 #include "loader/xdpobj.h"
+#include "model/kclock.h"
 #include "model/pkt.h"
+#include "model/stats.h"
 #include "sys/cpus.h"
 #include "sys/env.h"
 #include "sys/log.h"
@@ -115,6 +117,7 @@ int xdpo_open(struct xdpo **out, const struct xdpo_opts *o)
 						   obs_pool_counts_fd(o->obs));
 		err = err ?: bpf_map__reuse_fd(x->skel->maps.proof_cpu, obs_proof_cpu_fd(o->obs));
 		err = err ?: bpf_map__reuse_fd(x->skel->maps.obs_ctl, obs_ctl_fd(o->obs));
+		err = err ?: bpf_map__reuse_fd(x->skel->maps.untracked, obs_untracked_fd(o->obs));
 		if (err)
 			goto fail;
 	}
@@ -182,6 +185,39 @@ int xdpo_live_run(struct xdpo *x, const char *prog, int ingress_ifindex, uint32_
 	if (duration)
 		*duration = o.duration;
 	return 0;
+}
+
+int xdpo_live_run_wall(struct xdpo *x, const char *prog, uint32_t batch, uint32_t repeat,
+		       const void *pkt, uint32_t len, uint32_t *duration, double *wall_ns)
+{
+	uint64_t t0 = now_ns();
+	int err = xdpo_live_run(x, prog, 0, batch, repeat, pkt, len, duration);
+
+	*wall_ns = (double)(now_ns() - t0);
+	return err;
+}
+
+#define FIXED_RUNS 5
+
+int xdpo_live_fixed_ns(struct xdpo *x, const char *prog, uint32_t batch, uint32_t repeat,
+		       const void *pkt, uint32_t len, double *fixed_ns)
+{
+	uint32_t n = batch > 64 ? batch : 64, dur;
+	double f[FIXED_RUNS], wall;
+	struct summary s;
+	int err;
+
+	if (n > repeat)
+		n = repeat;
+	for (int i = 0; i < FIXED_RUNS; i++) {
+		err = xdpo_live_run_wall(x, prog, batch, n, pkt, len, &dur, &wall);
+		if (err)
+			return err;
+		f[i] = kclock_fixed_ns(dur, n, wall);
+	}
+	err = summarize(f, FIXED_RUNS, &s);
+	*fixed_ns = err ? 0 : s.median;
+	return err;
 }
 
 int xdpo_calibrate(struct xdpo *x)

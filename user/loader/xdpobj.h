@@ -52,6 +52,17 @@ void xdpo_set_pace_offset(struct xdpo *x, uint64_t offset);
 /* One live-frames BPF_PROG_RUN on the calling thread's CPU. duration: ns/frame. */
 int xdpo_live_run(struct xdpo *x, const char *prog, int ingress_ifindex, uint32_t batch,
 		  uint32_t repeat, const void *pkt, uint32_t len, uint32_t *duration);
+/* The same (no ingress device), also timed from user space: wall ns of the syscall. */
+int xdpo_live_run_wall(struct xdpo *x, const char *prog, uint32_t batch, uint32_t repeat,
+		       const void *pkt, uint32_t len, uint32_t *duration, double *wall_ns);
+/*
+ * A syscall's cost outside the kernel's timed loop (model/kclock.h): the
+ * median of a few syscalls of one batch, at least 64 frames (so that their
+ * pools end as longer ones do, with the same pages to release at teardown),
+ * or of REPEAT frames when that is fewer.
+ */
+int xdpo_live_fixed_ns(struct xdpo *x, const char *prog, uint32_t batch, uint32_t repeat,
+		       const void *pkt, uint32_t len, double *fixed_ns);
 
 /* Attach the tracepoint programs the options asked for (links kept in x). */
 int xdpo_attach_tracing(struct xdpo *x);

@@ -25,6 +25,7 @@ struct bench_cfg {
 	bool quiet;
 	bool overhead;
 	bool upstream_names; /* time_bench lines named as bench_page_pool_simple's */
+	bool wait;	     /* queue behind a running bench instead of failing */
 };
 
 /* One CPU's figure of a scenario (ring-xcpu: producer and consumer). */
@@ -48,7 +49,8 @@ struct setup_rec {
 	bool settled;	  /* the last two warm-ups agreed (else the bound ended it) */
 	uint32_t prog_id, cpumap_id, cpumap_prog_id;
 	int kthread_pid;
-	double cpu_probe_ns; /* the machine's speed around the timed chunks (sys/cpuprobe.h) */
+	double cpu_probe_ns;   /* the machine's speed around the timed chunks (sys/cpuprobe.h) */
+	double level_probe_ns; /* the host's level, before and after them (loader/levelprobe.h) */
 };
 
 struct sc_result {
@@ -69,12 +71,16 @@ struct sc_result {
 	double mde_pct;	      /* smallest detectable change vs a run like this one */
 	struct summary probe; /* cpu_probe_ns over the setups */
 	double probe_r;	      /* its correlation with the setups' cycles (NAN: n/a) */
+	struct summary level; /* level_probe_ns over the setups (n 0: not measured) */
+	double level_r;	      /* its correlation with the setups' cycles (NAN: n/a) */
 	struct cpu_fig per_cpu[2];
 	int nr_cpu;
+	uint64_t clock_syscalls, clock_resolved; /* timed syscalls, kernel clock resolved */
 	/* the time_bench line: the median run */
 	uint64_t tb_elems, tb_ns, tb_tsc;
 	/* proof */
 	struct proof proof;
+	bool tried_untracked; /* a candidate's proof missed pools (observer map full) */
 	struct ppb_pool_counts counts;
 	unsigned known;
 	uint64_t proof_elems;

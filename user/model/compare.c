@@ -24,6 +24,20 @@ const char *sig_test_name(enum sig_test t)
 	return t == TEST_WELCH ? "Welch's t-test" : "Mann-Whitney U test";
 }
 
+enum noise_src comparison_noise(const struct comparison *c, const struct cmp_opts *o)
+{
+	if (c->nold >= 2 && c->nnew >= 2)
+		return NOISE_FILES;
+	return o->profile ? NOISE_PROFILE : NOISE_SETUPS;
+}
+
+const char *noise_src_name(enum noise_src n)
+{
+	static const char *const names[] = { "setups", "files", "profile" };
+
+	return names[n];
+}
+
 bool fig_higher_is_worse(enum fig f)
 {
 	return f != FIG_PURITY;
@@ -62,37 +76,84 @@ static const struct result_cpu *find_cpu(const struct result_scenario *sc,
 	return NULL;
 }
 
-/* Adds figure KIND of one scenario's result to S. */
-static int sample_figure(struct sample *s, const struct result_scenario *sc, enum fig kind,
-			 const struct result_cpu *cpu)
+/* Per-setup values of figure KIND of one scenario (the same pointer as runs), or NULL. */
+static const double *setup_values(const struct result_scenario *sc, enum fig kind,
+				  const struct result_cpu *cpu, size_t *n)
 {
 	const struct result_cpu *pc;
-	double v;
 
+	*n = 0;
 	switch (kind) {
 	case FIG_CYCLES:
-		return sample_add(s, sc->cycles.runs, sc->cycles.nruns);
+		*n = sc->cycles.nruns;
+		return sc->cycles.runs;
 	case FIG_NS:
-		return sample_add(s, sc->ns.runs, sc->ns.nruns);
-	case FIG_PATH:
-		return sc->has_path_cost ? sample_add(s, &sc->path_cost, 1) : 0;
-	case FIG_PURITY:
-		v = sc->purity * 100; /* shown in percent */
-		return sample_add(s, &v, 1);
+		*n = sc->ns.nruns;
+		return sc->ns.runs;
 	case FIG_CPU:
 		pc = find_cpu(sc, cpu);
-		return pc ? sample_add(s, pc->cycles.runs, pc->cycles.nruns) : 0;
+		*n = pc ? pc->cycles.nruns : 0;
+		return pc ? pc->cycles.runs : NULL;
+	default:
+		return NULL; /* one value per file */
+	}
+}
+
+/* One side's values of a figure: per setup, or per file (BY_FILE: each file's median). */
+struct side {
+	struct sample v;
+	double within2; /* sum of the files' squared CVs between setups */
+	size_t nwithin;
+	struct modes
+		modes; /* the first file whose setups sit on two or more levels, else the first */
+	bool have_modes;
+};
+
+static int side_setups(struct side *sd, const double *v, size_t n, bool by_file)
+{
+	struct summary s;
+	struct modes m;
+	int err;
+
+	if (!n)
+		return 0;
+	err = summarize(v, n, &s) ?: find_modes(v, n, &m);
+	if (err)
+		return err;
+	if (!sd->have_modes || (m.multi && !sd->modes.multi))
+		sd->modes = m;
+	sd->have_modes = true;
+	sd->within2 += s.cv * s.cv;
+	sd->nwithin++;
+	return by_file ? sample_add(&sd->v, &s.median, 1) : sample_add(&sd->v, v, n);
+}
+
+/* Adds figure KIND of one scenario's result to SD. */
+static int sample_figure(struct side *sd, const struct result_scenario *sc, enum fig kind,
+			 const struct result_cpu *cpu, bool by_file)
+{
+	size_t n;
+	const double *v = setup_values(sc, kind, cpu, &n);
+	double x;
+
+	if (v)
+		return side_setups(sd, v, n, by_file);
+	if (kind == FIG_PATH)
+		return sc->has_path_cost ? sample_add(&sd->v, &sc->path_cost, 1) : 0;
+	if (kind == FIG_PURITY) {
+		x = sc->purity * 100; /* shown in percent */
+		return sample_add(&sd->v, &x, 1);
 	}
 	return 0;
 }
 
-/* The values of one figure over the files of one side: runs are pooled. */
+/* The values of one figure over the files of one side. */
 static int collect(const struct result *files, size_t n, const char *name, enum fig kind,
-		   const struct result_cpu *cpu, struct sample *s)
+		   const struct result_cpu *cpu, bool by_file, struct side *sd)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct result_scenario *sc = result_find(&files[i], name);
-		int err = sc && sc->ok ? sample_figure(s, sc, kind, cpu) : 0;
+		int err = sc && sc->ok ? sample_figure(sd, sc, kind, cpu, by_file) : 0;
 
 		if (err)
 			return err;
@@ -112,22 +173,9 @@ static void row_label(struct row *r)
 			 r->cpu->cpu, *r->cpu->role ? " " : "", r->cpu->role);
 }
 
-static int row_stats(struct row *r, const struct sample *a, const struct sample *b,
-		     const struct cmp_opts *o)
+/* The floor from the two sides' own spread (setups or files): max(1 %, their MDE). */
+static void spread_verdict(struct row *r, const struct cmp_opts *o)
 {
-	bool worse;
-	int err;
-
-	err = summarize(a->v, a->n, &r->o);
-	err = err ?: summarize(b->v, b->n, &r->n);
-	if (o->test == TEST_WELCH)
-		err = err ?: welch_t_test(a->v, a->n, b->v, b->n, &r->t);
-	else
-		err = err ?: mann_whitney_u(a->v, a->n, b->v, b->n, &r->t);
-	if (err)
-		return err;
-	r->change = pct_change(r->o.mean, r->n.mean);
-	r->significant = r->t.testable && r->t.p < o->alpha;
 	r->floor_pct = PRACTICAL_FLOOR_PCT;
 	if (r->t.testable) {
 		double mde = mde2_pct(r->o.cv, r->o.n, r->n.cv, r->n.n, o->alpha, MDE_POWER);
@@ -135,14 +183,61 @@ static int row_stats(struct row *r, const struct sample *a, const struct sample 
 		if (isfinite(mde))
 			r->floor_pct = fmax(r->floor_pct, mde);
 	}
-	r->real = r->significant && fabs(r->change) >= r->floor_pct;
-	/* Path and purity have one value per file: no levels to find. */
-	if (r->kind != FIG_PATH && r->kind != FIG_PURITY) {
-		err = find_modes(a->v, a->n, &r->mo) ?: find_modes(b->v, b->n, &r->mn);
-		if (err)
-			return err;
-		r->unstable = r->mo.multi || r->mn.multi;
+}
+
+/* The profile's figure for row R: cycles (ns is cycles over a fixed TSC), path. */
+static const struct noise_fig *profile_fig(const struct noise_profile *p, const struct row *r)
+{
+	const struct noise_scenario *ns = noise_find(p, r->scenario);
+
+	if (!ns)
+		return NULL;
+	if (r->kind == FIG_CYCLES || r->kind == FIG_NS)
+		return &ns->cycles;
+	return r->kind == FIG_PATH && ns->has_path ? &ns->path : NULL;
+}
+
+static void profile_verdict(struct row *r, const struct noise_profile *p)
+{
+	r->nf = profile_fig(p, r);
+	if (!r->nf) {
+		memset(&r->t, 0, sizeof(r->t));
+		r->t.p = 1;
+		r->t.why = "the noise profile has no such figure";
+		r->floor_pct = NAN;
+		return;
 	}
+	noise_test(r->nf, r->change, &r->t);
+	r->floor_pct = r->nf->floor_pct;
+}
+
+static int row_stats(struct row *r, const struct side *a, const struct side *b,
+		     const struct cmp_opts *o)
+{
+	bool worse;
+	int err;
+
+	err = summarize(a->v.v, a->v.n, &r->o);
+	err = err ?: summarize(b->v.v, b->v.n, &r->n);
+	if (o->test == TEST_WELCH)
+		err = err ?: welch_t_test(a->v.v, a->v.n, b->v.v, b->v.n, &r->t);
+	else
+		err = err ?: mann_whitney_u(a->v.v, a->v.n, b->v.v, b->v.n, &r->t);
+	if (err)
+		return err;
+	r->change = pct_change(r->o.mean, r->n.mean);
+	if (r->noise == NOISE_PROFILE)
+		profile_verdict(r, o->profile);
+	else
+		spread_verdict(r, o);
+	r->significant = r->t.testable && r->t.p < o->alpha;
+	r->real = r->significant && fabs(r->change) >= r->floor_pct;
+	r->within_o = a->nwithin ? sqrt(a->within2 / a->nwithin) : 0;
+	r->within_n = b->nwithin ? sqrt(b->within2 / b->nwithin) : 0;
+	/* Levels inside a file: its setups; path and purity have none. */
+	r->mo = a->modes;
+	r->mn = b->modes;
+	r->unstable = r->mo.multi || r->mn.multi;
 	worse = fig_higher_is_worse(r->kind) ? r->change > 0 : r->change < 0;
 	r->regression = r->real && worse;
 	return 0;
@@ -152,14 +247,15 @@ static int row_stats(struct row *r, const struct sample *a, const struct sample 
 static int add_row(struct comparison *c, const struct cmp_opts *o, const char *name, enum fig kind,
 		   const struct result_cpu *cpu)
 {
-	struct sample a = { 0 }, b = { 0 };
+	struct side a = { 0 }, b = { 0 };
+	bool by_file = c->noise == NOISE_FILES;
 	struct row *rows, *r;
 	int err;
 
-	err = collect(c->old, c->nold, name, kind, cpu, &a);
+	err = collect(c->old, c->nold, name, kind, cpu, by_file, &a);
 	if (!err)
-		err = collect(c->new, c->nnew, name, kind, cpu, &b);
-	if (err || !a.n || !b.n)
+		err = collect(c->new, c->nnew, name, kind, cpu, by_file, &b);
+	if (err || !a.v.n || !b.v.n)
 		goto out;
 	rows = realloc(c->rows, (c->nrows + 1) * sizeof(*rows));
 	if (!rows) {
@@ -171,11 +267,12 @@ static int add_row(struct comparison *c, const struct cmp_opts *o, const char *n
 	r->scenario = name;
 	r->kind = kind;
 	r->cpu = cpu;
+	r->noise = c->noise;
 	row_label(r);
 	err = row_stats(r, &a, &b, o);
 out:
-	free(a.v);
-	free(b.v);
+	free(a.v.v);
+	free(b.v.v);
 	return err;
 }
 
@@ -325,6 +422,44 @@ static int machine_note(struct comparison *c)
 	return err;
 }
 
+/* The median level probe of scenario NAME over a side's files; NAN if one lacks it. */
+static double side_level(const struct result *files, size_t n, const char *name)
+{
+	double v[64];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k < 64; i++) {
+		const struct result_scenario *sc = result_find(&files[i], name);
+
+		if (!sc || !sc->ok)
+			continue;
+		v[k] = result_level_probe(&files[i], name);
+		if (!isfinite(v[k++]))
+			return NAN;
+	}
+	return k ? median_of(v, k) : NAN;
+}
+
+/*
+ * The page_pool-free kernel loop bench runs next to each setup follows the
+ * host's levels: sides whose loops differ ran on different levels, and part
+ * of any change is the host's. First scenario that shows it.
+ */
+static int level_note(struct comparison *c, const char *name)
+{
+	double a = side_level(c->old, c->nold, name), b = side_level(c->new, c->nnew, name);
+	double ch = pct_change(a, b);
+
+	if (!isfinite(ch) || fabs(ch) < LEVEL_NOTE_PCT)
+		return 0;
+	c->level_noted = true;
+	return add_note(c,
+			"level: the page_pool-free kernel loop ran %.0f%% %s in new next to %s "
+			"(%.2f -> %.2f ns): the host was on another level; part of any change is "
+			"the host's",
+			fabs(ch), ch > 0 ? "slower" : "faster", name, a, b);
+}
+
 /* Pooling files from different kernels is most likely a mistake: say so. */
 static int side_notes(struct comparison *c, const struct result *files, size_t n, const char *side)
 {
@@ -369,6 +504,65 @@ static int missing_note(struct comparison *c, const char *name)
 			o->ok ? n->reason : o->reason);
 }
 
+#define PAIR_MAX 64
+
+/* Per file of a side: level probe and median cycles of NAME; 0 if a file lacks the probe. */
+static size_t level_values(const struct result *files, size_t n, const char *name, double *lv,
+			   double *cy)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k < PAIR_MAX; i++) {
+		const struct result_scenario *sc = result_find(&files[i], name);
+
+		if (!sc || !sc->ok)
+			continue;
+		lv[k] = result_level_probe(&files[i], name);
+		cy[k] = median_of(sc->cycles.runs, sc->cycles.nruns);
+		if (!isfinite(lv[k]) || !isfinite(cy[k]))
+			return 0;
+		k++;
+	}
+	return k;
+}
+
+/*
+ * Like with like: each old file paired with the unused new file whose level
+ * probe is nearest. Where the host's levels make the spread between files,
+ * the paired changes agree better than the sides do. A note for the reader
+ * to weigh; the verdict stays the files' test.
+ */
+static int pair_note(struct comparison *c, const char *name)
+{
+	double lo[PAIR_MAX], ln[PAIR_MAX], co[PAIR_MAX], cn[PAIR_MAX], ch[PAIR_MAX];
+	size_t no, nn, k = 0;
+	bool used[PAIR_MAX] = { false };
+	struct summary s;
+
+	if (c->noise != NOISE_FILES)
+		return 0;
+	no = level_values(c->old, c->nold, name, lo, co);
+	nn = level_values(c->new, c->nnew, name, ln, cn);
+	for (size_t i = 0; no >= 2 && nn >= 2 && i < no && k < nn; i++) {
+		size_t best = 0;
+		double d = INFINITY;
+
+		for (size_t j = 0; j < nn; j++)
+			if (!used[j] && fabs(log(lo[i] / ln[j])) < d) {
+				d = fabs(log(lo[i] / ln[j]));
+				best = j;
+			}
+		used[best] = true;
+		ch[k++] = pct_change(co[i], cn[best]);
+	}
+	if (k < 2 || summarize(ch, k, &s))
+		return 0;
+	return add_note(c,
+			"%s: old and new files paired by level probe (%zu pairs): cycles %+.1f%% "
+			"(median; %+.1f .. %+.1f%%)",
+			name, k, s.median, s.min, s.max);
+}
+
 static int add_scenario(struct comparison *c, const struct cmp_opts *o, const char *name)
 {
 	const struct result_scenario *so = first_with(c->old, c->nold, name, true);
@@ -386,7 +580,7 @@ static int add_scenario(struct comparison *c, const struct cmp_opts *o, const ch
 		err = add_row(c, o, name, f, NULL);
 	for (size_t i = 0; !err && i < so->nr_per_cpu; i++)
 		err = add_row(c, o, name, FIG_CPU, &so->per_cpu[i]);
-	return err;
+	return err ?: pair_note(c, name);
 }
 
 static bool listed(const char **names, size_t n, const char *name)
@@ -417,13 +611,41 @@ static const char **scenario_names(const struct comparison *c, size_t *n)
 	return names;
 }
 
+/*
+ * A profile knows the levels of its hour: a file far outside all of them was
+ * taken on a level the profile never saw, and its floor may not hold.
+ */
+static int profile_level_note(struct comparison *c, const struct result *f, const char *side)
+{
+	for (size_t k = 0; k < f->nr_sc; k++) {
+		const struct result_scenario *sc = &f->sc[k];
+		const struct noise_scenario *ns = noise_find(c->profile, sc->name);
+		double v = sc->cycles.median;
+
+		if (!sc->ok || !ns || (v >= ns->cycles.min / 1.1 && v <= ns->cycles.max * 1.1))
+			continue;
+		return add_note(
+			c,
+			"%s: %s's %.1f cycles/elem is more than 10%% outside what the noise "
+			"profile saw (%.1f .. %.1f): a level it does not know, so its floor "
+			"may not hold: %s",
+			sc->name, side, v, ns->cycles.min, ns->cycles.max, f->path);
+	}
+	return 0;
+}
+
 int comparison_build(struct comparison *c, const struct cmp_opts *o)
 {
 	const char **names;
 	size_t n;
 	int err;
 
+	c->noise = comparison_noise(c, o);
+	c->profile = c->noise == NOISE_PROFILE ? o->profile : NULL;
 	err = host_diffs(c);
+	if (!err && c->profile)
+		err = profile_level_note(c, &c->old[0], "old")
+			      ?: profile_level_note(c, &c->new[0], "new");
 	err = err ?: side_notes(c, c->old, c->nold, "old");
 	err = err ?: side_notes(c, c->new, c->nnew, "new");
 	err = err ?: machine_note(c);
@@ -431,7 +653,7 @@ int comparison_build(struct comparison *c, const struct cmp_opts *o)
 	if (!names)
 		return -ENOMEM;
 	for (size_t i = 0; !err && i < n; i++)
-		err = add_scenario(c, o, names[i]);
+		err = add_scenario(c, o, names[i]) ?: c->level_noted ? 0 : level_note(c, names[i]);
 	free(names);
 	return err;
 }
@@ -453,10 +675,14 @@ bool row_gated(const struct cmp_set *set, const struct row *r)
 {
 	double worse;
 
-	if (!set->gate || !r->regression || r->kind != set->metric)
+	/* Without the noise between invocations there is no verdict to gate on. */
+	if (!set->gate || !r->regression || r->kind != set->metric || r->noise == NOISE_SETUPS)
 		return false;
-	if (r->unstable && !set->gate_unstable)
-		return false;
+	/*
+	 * Levels inside a file ('unstable') no longer keep a row out: with the
+	 * invocation as the unit, a file's median may sit on either level, and
+	 * the noise between files or in the profile is measured with that in it.
+	 */
 	worse = fig_higher_is_worse(r->kind) ? r->change : -r->change;
 	return worse > set->fail_above;
 }

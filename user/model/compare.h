@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "model/noise.h"
 #include "model/result.h"
 #include "model/spread.h"
 #include "model/stats.h"
@@ -21,7 +22,17 @@ enum sig_test { TEST_WELCH, TEST_MANN_WHITNEY };
 struct cmp_opts {
 	enum sig_test test;
 	double alpha;
+	const struct noise_profile *profile; /* --noise, or NULL */
 };
+
+/*
+ * Which noise a comparison's verdict is measured against. Before and after
+ * are different invocations, so the noise between invocations decides:
+ * from two or more files a side (each file's median of setups is one
+ * value), else from a calibrated profile of the host. Without either only
+ * the setups inside each invocation are known: no verdict.
+ */
+enum noise_src { NOISE_SETUPS, NOISE_FILES, NOISE_PROFILE };
 
 struct row {
 	char label[64]; /* "ring cycles/elem", "ring-xcpu cpu1 consumer cycles/elem" */
@@ -37,10 +48,16 @@ struct row {
 	bool unstable;	  /* a side's values sit on two or more levels (modes) */
 	struct modes mo, mn;
 	bool regression; /* real, in the worse direction */
+	enum noise_src noise;
+	double within_o, within_n;  /* NOISE_FILES: the setups' CV inside the files (RMS) */
+	const struct noise_fig *nf; /* NOISE_PROFILE: the profile's figure, or NULL */
 };
 
 /* Sides whose machine-speed probes differ this much get a note. */
 #define MACHINE_NOTE_PCT 2.0
+
+/* Sides whose level probes (a page_pool-free kernel loop) differ this much get a note. */
+#define LEVEL_NOTE_PCT 10.0
 
 /* No change below this is called real, however small the spread. */
 #define PRACTICAL_FLOOR_PCT 1.0
@@ -60,6 +77,9 @@ struct comparison {
 	size_t ndiffs;
 	char **notes; /* e.g. "ring-xcpu: skipped in new: needs 2 online CPUs" */
 	size_t nnotes;
+	enum noise_src noise;
+	const struct noise_profile *profile; /* NOISE_PROFILE */
+	bool level_noted;		     /* the level-probe note is there */
 };
 
 struct cmp_set {
@@ -67,7 +87,7 @@ struct cmp_set {
 	struct comparison *cmps;
 	size_t n;
 	bool gate;	    /* --fail-above given */
-	bool gate_unstable; /* also gate rows whose values are multi-modal */
+	bool gate_unstable; /* --gate-unstable: kept for scripts; levels never keep a row out */
 	enum fig metric;
 	double fail_above; /* percent */
 };
@@ -76,12 +96,16 @@ struct cmp_set {
 int comparison_build(struct comparison *c, const struct cmp_opts *o);
 void comparison_free(struct comparison *c);
 
+/* The noise C's verdict uses: files with >= 2 a side, else a profile, else setups. */
+enum noise_src comparison_noise(const struct comparison *c, const struct cmp_opts *o);
+const char *noise_src_name(enum noise_src n); /* "files", "profile", "setups" */
+
 const char *fig_name(enum fig f);	    /* "cycles", "ns", "path", "purity", "cpu" */
 const char *sig_test_name(enum sig_test t); /* "Welch's t-test", ... */
 bool fig_higher_is_worse(enum fig f);
 
 /* Whether row R trips the gate: a real regression on the metric above the limit,
- * on a stable figure (or any, with gate_unstable). */
+ * judged against the noise between invocations (files or a profile). */
 bool row_gated(const struct cmp_set *set, const struct row *r);
 
 #endif

@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "ppbench.h"
 #include "model/proof.h"
 
@@ -28,6 +29,7 @@ void proof_eval(enum scenario_id sc, const struct ppb_pool_counts *c, uint64_t e
 	double e = (double)elems, ring;
 
 	p->partial = false;
+	p->untracked = 0;
 	p->note[0] = '\0';
 	switch (sc) {
 	case SC_RING:
@@ -65,4 +67,20 @@ void proof_eval(enum scenario_id sc, const struct ppb_pool_counts *c, uint64_t e
 		snprintf(p->note, sizeof(p->note),
 			 "path counts unknown on this kernel without fentry");
 	p->purity = p->partial ? NAN : fmin(p->alloc_share, p->ret_share);
+}
+
+void proof_set_untracked(struct proof *p, uint64_t pools)
+{
+	size_t n = strlen(p->note);
+
+	p->untracked = pools;
+	if (pools)
+		snprintf(p->note + n, sizeof(p->note) - n,
+			 "%s%llu pools untracked (observer map full): incomplete", n ? "; " : "",
+			 (unsigned long long)pools);
+}
+
+bool proof_pure(const struct proof *p, double min)
+{
+	return !p->partial && !p->untracked && p->purity >= min;
 }

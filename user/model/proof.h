@@ -12,6 +12,7 @@ struct proof {
 	double alloc_share; /* share of allocations from the path's source */
 	double ret_share;   /* share of returns to the path's destination */
 	bool partial;	    /* some counts unknown on this kernel (see note) */
+	uint64_t untracked; /* pools that found the observer's map full: not counted */
 	char note[160];
 };
 struct ppb_pool_counts;
@@ -24,5 +25,14 @@ struct ppb_pool_counts;
 void proof_eval(enum scenario_id sc, const struct ppb_pool_counts *c, uint64_t elems,
 		uint64_t remote_elems, const struct ppb_pool_counts *remote, bool per_cpu_exact,
 		bool cache_known, bool ring_known, struct proof *out);
+
+/*
+ * Pools the observer could not track during the proof run: their elements
+ * are missing from the counts, so the proof is incomplete whatever its
+ * purity says. Appends the reason to the note.
+ */
+void proof_set_untracked(struct proof *p, uint64_t pools);
+/* The proof shows the path: known counts, nothing missed, purity >= min. */
+bool proof_pure(const struct proof *p, double min);
 
 #endif

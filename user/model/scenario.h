@@ -30,7 +30,6 @@ struct candidate {
 	uint32_t batch;	 /* 0: the --batch value */
 	uint32_t repeat; /* frames per syscall; 0: all the loops in one syscall */
 	uint32_t size;	 /* frame size */
-	bool duration;	 /* timed by the kernel's test_run duration, not BPF samples */
 };
 
 struct scenario_def {

@@ -16,6 +16,9 @@ struct pool_snap {
 	struct ppb_pool_counts total;
 	struct ppb_pool_counts *percpu; /* nr_cpus entries */
 	int folded;			/* >0: this row sums that many pools */
+	bool pending;			/* freed, and taken out of the maps before this snapshot */
+	bool retired;			/* the counts of freed pools of one kind and device:
+					 * key.ptr = netns << 32 | ifindex, key.id = kind, key.pad = 1 */
 };
 
 struct obs_snapshot {
@@ -24,9 +27,44 @@ struct obs_snapshot {
 	int nr_cpus;
 	int nr_pools;
 	struct pool_snap *pools;
+	/* Pools that found the observer's map full, and their events (summed over
+	 * CPUs): nothing of theirs is counted. */
+	uint64_t untracked_pools, untracked_events;
+	int capacity; /* the map's room for live pools */
+	int map_peak; /* most records the maps held at a read since the last snapshot */
 };
 
 /* Flags of a pool as short words for output ("coarse,no-elems"). */
 void pool_flags_str(const struct ppb_pool_info *pi, enum obs_backend b, char *buf, size_t len);
+
+void snap_free(struct obs_snapshot *s);
+/* A deep copy of p appended to s. */
+int snap_append(struct obs_snapshot *s, const struct pool_snap *p);
+/* p is freed (page_pool_release found nothing in flight): shown once, then retired. */
+bool snap_gone(const struct pool_snap *p);
+/* Pools in s that are not freed (retired, folded and gone rows left out). */
+int snap_live_pools(const struct obs_snapshot *s);
+const struct pool_snap *snap_find(const struct obs_snapshot *s, uint64_t ptr, uint32_t id);
+/* Tracepoint backend, a freed pool whose allocations were counted: the
+ * returns it did not see (after destroy began) as ret.unclassified. */
+void snap_settle_unclassified(struct pool_snap *p, bool fentry);
+/*
+ * Add a freed pool's counts to its retired row in acc (its kind, device and
+ * namespace; once acc holds max_rows rows, its kind's row with no device).
+ */
+int snap_retire(struct obs_snapshot *acc, const struct pool_snap *p, int max_rows);
+/*
+ * d = b - a per row (rows only in b are taken whole). A pool of a that b no
+ * longer has was retired in between: what a had counted of it is taken out
+ * of its retired row, so d holds only what happened between a and b.
+ */
+int snap_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struct obs_snapshot *d);
+/*
+ * Replace the pools of a kind that have no device (test-run pools come and go
+ * by the thousand) by one row summing them, if there are more than 'max'.
+ */
+int snap_fold_kind(struct obs_snapshot *s, uint32_t kind, int max);
+/* Add pool p (its counts) into the folded row of its kind in s. */
+int snap_fold_into(struct obs_snapshot *s, const struct pool_snap *p);
 
 #endif

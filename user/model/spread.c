@@ -20,12 +20,6 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static double median_of(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return quantile_sorted(v, n, 0.5);
-}
-
 /* A gap wider than the noise between neighbours: a split between levels. */
 static double split_gap(const double *sorted, size_t n)
 {

@@ -69,6 +69,17 @@ static double *sorted_copy(const double *v, size_t n)
 	return sorted;
 }
 
+double median_of(const double *v, size_t n)
+{
+	double *sorted = n ? sorted_copy(v, n) : NULL, m;
+
+	if (!sorted)
+		return NAN;
+	m = quantile_sorted(sorted, n, 0.5);
+	free(sorted);
+	return m;
+}
+
 int quartiles(const double *v, size_t n, double *q1, double *q3)
 {
 	double *sorted;

@@ -26,6 +26,8 @@ double correlation(const double *x, const double *y, size_t n);
 
 /* Quantile q (0..1) of SORTED values, linear interpolation between ranks. */
 double quantile_sorted(const double *sorted, size_t n, double q);
+/* The median of V (any order; V is left alone); NAN for n == 0 or no memory. */
+double median_of(const double *v, size_t n);
 /* First and third quartile of V (any order; V is left alone). 0, -EINVAL, -ENOMEM. */
 int quartiles(const double *v, size_t n, double *q1, double *q3);
 

@@ -33,16 +33,16 @@ static void fmt_change(const struct row *r, char *buf, size_t len)
 
 /*
  * '*' a real change (significant and at least the floor), '~' significant
- * but below the floor, 'u' multi-modal (not gated by default), '?' not
- * tested.
+ * but below the floor, 'u' a file's setups on two or more levels and not
+ * real, '?' not tested.
  */
 static char mark(const struct row *r)
 {
 	if (!r->t.testable)
 		return '?';
-	if (r->unstable)
-		return 'u';
-	return r->real ? '*' : r->significant ? '~' : ' ';
+	if (r->real)
+		return '*';
+	return r->unstable ? 'u' : r->significant ? '~' : ' ';
 }
 
 static void fmt_p(const struct row *r, char *buf, size_t len)
@@ -59,6 +59,60 @@ static void file_list(FILE *f, const struct result *files, size_t n, const char 
 {
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s%s%s%s", i ? " " : "", quote, files[i].path, quote);
+}
+
+/* Floors of the profile for the scenarios with a cycles row: "ring 71.2%, slow 30.1%". */
+static void profile_floors(const struct comparison *c, char *buf, size_t len)
+{
+	int n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < c->nrows && n < (int)len; i++) {
+		const struct row *r = &c->rows[i];
+
+		if (r->kind != FIG_CYCLES)
+			continue;
+		if (r->nf)
+			n += snprintf(buf + n, len - n, "%s%s %.1f%%", n ? ", " : "", r->scenario,
+				      r->floor_pct);
+		else
+			n += snprintf(buf + n, len - n, "%s%s none (not in the profile)",
+				      n ? ", " : "", r->scenario);
+	}
+}
+
+/* One sentence: which noise the verdict used. */
+static void fmt_noise(const struct comparison *c, char *buf, size_t len)
+{
+	const struct noise_profile *p = c->profile;
+	const struct row *r = c->nrows ? &c->rows[0] : NULL;
+	char floors[400];
+
+	switch (c->noise) {
+	case NOISE_FILES:
+		snprintf(
+			buf, len,
+			"noise: between invocations, from the files: each file's median of setups "
+			"is one value (%zu old, %zu new files); inside the files the setups spread "
+			"by a CV of %.1f%% (old) and %.1f%% (new) on the first row",
+			c->nold, c->nnew, r ? r->within_o * 100 : 0, r ? r->within_n * 100 : 0);
+		break;
+	case NOISE_PROFILE:
+		profile_floors(c, floors, sizeof(floors));
+		snprintf(buf, len,
+			 "noise: between invocations, from the profile %s (%llu runs over %.0f s, "
+			 "taken %s); floors: %s",
+			 p->path ? p->path : "(in memory)", (unsigned long long)p->invocations,
+			 p->span_s, p->created ? p->created : "?", *floors ? floors : "none");
+		break;
+	case NOISE_SETUPS:
+		snprintf(
+			buf, len,
+			"noise: only the setups inside each file, not how much invocations differ: "
+			"the marks compare setups, and no gate decides (--noise PROFILE from "
+			"'ppbench calibrate', or two or more files a side)");
+		break;
+	}
 }
 
 /* Differences and notes, as "  what  old -> new" lines, or Markdown list items. */
@@ -92,24 +146,37 @@ static void legend(FILE *f, const struct cmp_set *set, const struct comparison *
 {
 	const char *li = md ? "- " : "";
 
+	static const char *const on[] = { "on the setups", "on the file medians",
+					  "on the profile's spread" };
+
+	fprintf(f, "%s%s real: significant by %s %s (two-sided, alpha %g), >= floor\n",
+		md ? "\n" : "", md ? "- **bold**:" : "*",
+		c->noise == NOISE_PROFILE ? "a t-test" : sig_test_name(set->opts->test),
+		on[c->noise], set->opts->alpha);
+	if (c->noise == NOISE_PROFILE)
+		fprintf(f, "%s%s significant but below the floor: the profile's, per scenario\n",
+			li, md ? "*(floor)*:" : "~");
+	else
+		fprintf(f,
+			"%s%s significant but below the floor: max(%g%%, the change these %s "
+			"detect with 90%% power)\n",
+			li, md ? "*(floor)*:" : "~", PRACTICAL_FLOOR_PCT,
+			c->noise == NOISE_FILES ? "files" : "setups");
 	fprintf(f,
-		"%s%s real: significant by %s on the setups (two-sided, alpha %g), >= the floor\n",
-		md ? "\n" : "", md ? "- **bold**:" : "*", sig_test_name(set->opts->test),
-		set->opts->alpha);
-	fprintf(f,
-		"%s%s significant but below the floor: max(%g%%, the change these setups detect "
-		"with 90%% power)\n",
-		li, md ? "*(floor)*:" : "~", PRACTICAL_FLOOR_PCT);
-	fprintf(f, "%s%s unstable: a side's setups sit on two or more levels; not gated%s\n", li,
-		md ? "*(unstable)*:" : "u",
-		set->gate_unstable ? " (but --gate-unstable)" : " (--gate-unstable)");
-	fprintf(f,
-		"%s? not tested: fewer than 2 values on a side (path and purity have one value "
-		"per file)\n",
-		li);
+		"%s%s unstable: a file's setups sit on two or more levels (its median may sit on "
+		"either)\n",
+		li, md ? "*(unstable)*:" : "u");
+	if (c->noise == NOISE_PROFILE)
+		fprintf(f, "%s? not tested: the noise profile has no such figure\n", li);
+	else
+		fprintf(f,
+			"%s? not tested: fewer than 2 values on a side (path and purity have one "
+			"value per file)\n",
+			li);
 	if (c->nrows)
-		fprintf(f, "%s±%%stddev: sample stddev / mean; n = %zu old, %zu new setups\n", li,
-			c->rows[0].o.n, c->rows[0].n.n);
+		fprintf(f, "%s±%%stddev: sample stddev / mean; n = %zu old, %zu new %s\n", li,
+			c->rows[0].o.n, c->rows[0].n.n,
+			c->noise == NOISE_FILES ? "files (each its median of setups)" : "setups");
 }
 
 /* "±0.4%" right-aligned in 8 columns (± is two bytes); blank for a single value. */
@@ -143,12 +210,16 @@ static void text_row(FILE *f, const struct row *r)
 
 static void print_text(FILE *f, const struct cmp_set *set, const struct comparison *c)
 {
+	char noise[640];
+
 	fprintf(f, "old: ");
 	file_list(f, c->old, c->nold, "");
 	fprintf(f, "\nnew: ");
 	file_list(f, c->new, c->nnew, "");
 	fprintf(f, "\n");
 	print_context(f, c, false);
+	fmt_noise(c, noise, sizeof(noise));
+	fprint_wrapped(f, "", noise);
 	fprintf(f, "\n%12s %8s %10s   %12s %8s  %s\n", "old", "±%stddev", "%change", "new",
 		"±%stddev", "figure");
 	for (size_t i = 0; i < c->nrows; i++)
@@ -162,7 +233,7 @@ static void print_text(FILE *f, const struct cmp_set *set, const struct comparis
 static void md_row(FILE *f, const struct row *r)
 {
 	char o[24], n[24], ch[16], p[16], osd[32], nsd[32];
-	const char *b = r->real && !r->unstable ? "**" : "";
+	const char *b = r->real ? "**" : "";
 	const char *tag = r->unstable		       ? " *(unstable)*"
 			  : r->significant && !r->real ? " *(floor)*"
 						       : "";
@@ -179,12 +250,16 @@ static void md_row(FILE *f, const struct row *r)
 
 static void print_markdown(FILE *f, const struct cmp_set *set, const struct comparison *c)
 {
+	char noise[640];
+
 	fprintf(f, "#### ppbench compare: old ");
 	file_list(f, c->old, c->nold, "`");
 	fprintf(f, " vs new ");
 	file_list(f, c->new, c->nnew, "`");
 	fprintf(f, "\n");
 	print_context(f, c, true);
+	fmt_noise(c, noise, sizeof(noise));
+	fprintf(f, "\n**Noise:** %s\n", noise + strlen("noise: "));
 	fprintf(f, "\n| figure | old | ±%%stddev | %%change | new | ±%%stddev | p |\n"
 		   "|:---|---:|---:|---:|---:|---:|---:|\n");
 	for (size_t i = 0; i < c->nrows; i++)
@@ -214,9 +289,9 @@ static void bpp_line(FILE *f, const struct comparison *c, const char *test, cons
 	fmt_change(cy, chc, sizeof(chc) - 2);
 	fmt_change(ns, chn, sizeof(chn) - 2);
 	if (cy->real || cy->unstable)
-		strcat(chc, cy->unstable ? " u" : " *");
+		strcat(chc, cy->real ? " *" : " u");
 	if (ns->real || ns->unstable)
-		strcat(chn, ns->unstable ? " u" : " *");
+		strcat(chn, ns->real ? " *" : " u");
 	fprintf(f, "| %-8s | %10.0f | %10.0f | %9s | %9.3f | %9.3f | %9s |\n", test, cy->o.mean,
 		cy->n.mean, chc, ns->o.mean, ns->n.mean, chn);
 }
@@ -224,6 +299,8 @@ static void bpp_line(FILE *f, const struct comparison *c, const char *test, cons
 /* Markdown whose rule line also starts with "|-", so org-mode reads it as a table too. */
 static void print_bpp(FILE *f, const struct cmp_set *set, const struct comparison *c)
 {
+	char noise[640];
+
 	fprintf(f, "page_pool path cost, bench_page_pool_simple style (mean per element): old ");
 	file_list(f, c->old, c->nold, "");
 	fprintf(f, ", new ");
@@ -235,8 +312,12 @@ static void print_bpp(FILE *f, const struct cmp_set *set, const struct compariso
 	bpp_line(f, c, "fast", "fast");
 	bpp_line(f, c, "ptr_ring", "ring");
 	bpp_line(f, c, "slow", "slow");
-	fprintf(f, "\n* real (%s on the setups, alpha %g, and at least the floor); u unstable\n",
-		sig_test_name(set->opts->test), set->opts->alpha);
+	fprintf(f, "\n* real (%s, alpha %g, and at least the floor); u unstable\n",
+		c->noise == NOISE_PROFILE ? "t-test against the noise profile"
+					  : sig_test_name(set->opts->test),
+		set->opts->alpha);
+	fmt_noise(c, noise, sizeof(noise));
+	fprint_wrapped(f, "", noise);
 }
 
 static void json_summary(struct json *j, const char *key, const struct summary *s)
@@ -272,6 +353,10 @@ static void json_row(struct json *j, const struct cmp_set *set, const struct row
 		json_null(j, "p");
 	json_bool(j, "significant", r->significant);
 	json_double(j, "floor_pct", r->floor_pct);
+	if (r->noise == NOISE_FILES) {
+		json_double(j, "within_cv_old", r->within_o);
+		json_double(j, "within_cv_new", r->within_n);
+	}
 	json_bool(j, "real", r->real);
 	json_bool(j, "unstable", r->unstable);
 	json_u64(j, "modes_old", r->mo.nr_modes);
@@ -290,6 +375,24 @@ static void json_files(struct json *j, const char *key, const struct result *fil
 	json_arr_end(j);
 }
 
+/* Which noise the verdict used, and whether there is one. */
+static void json_noise(struct json *j, const struct comparison *c)
+{
+	char noise[640];
+
+	fmt_noise(c, noise, sizeof(noise));
+	json_obj_begin(j, "noise");
+	json_str(j, "source", noise_src_name(c->noise));
+	json_bool(j, "verdict", c->noise != NOISE_SETUPS);
+	json_str(j, "description", noise + strlen("noise: "));
+	if (c->profile) {
+		json_str(j, "profile", c->profile->path);
+		json_str(j, "profile_created", c->profile->created);
+		json_u64(j, "profile_invocations", c->profile->invocations);
+	}
+	json_obj_end(j);
+}
+
 static void json_comparison(struct json *j, const struct cmp_set *set, const struct comparison *c)
 {
 	json_obj_begin(j, NULL);
@@ -304,6 +407,7 @@ static void json_comparison(struct json *j, const struct cmp_set *set, const str
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+	json_noise(j, c);
 	json_arr_begin(j, "notes");
 	for (size_t i = 0; i < c->nnotes; i++)
 		json_str(j, NULL, c->notes[i]);
@@ -380,27 +484,10 @@ static void fmt_modes(const struct modes *m, char *buf, size_t len)
 			      m->m[i].median);
 }
 
-/* A regression the gate would take if the figure were stable: say why it did not. */
-static void unstable_note(const struct cmp_set *set, const struct comparison *c,
-			  const struct row *r)
-{
-	char lv[160];
-	double worse = fig_higher_is_worse(r->kind) ? r->change : -r->change;
-
-	if (!set->gate || r->kind != set->metric || !r->regression || !r->unstable ||
-	    worse <= set->fail_above)
-		return;
-	fmt_modes(r->mn.multi ? &r->mn : &r->mo, lv, sizeof(lv));
-	fprintf(stderr,
-		"ppbench compare: unstable, not gated: %s %+.1f%% (%s in %s; --gate-unstable "
-		"gates it), %s -> %s\n",
-		r->label, r->change, lv, r->mn.multi ? "new" : "old", c->old[0].path,
-		c->new[0].path);
-}
-
 int compare_gate(const struct cmp_set *set)
 {
 	size_t gated = 0, tested = 0;
+	char lv[160];
 
 	for (size_t i = 0; i < set->n; i++) {
 		const struct comparison *c = &set->cmps[i];
@@ -409,16 +496,21 @@ int compare_gate(const struct cmp_set *set)
 			const struct row *r = &c->rows[k];
 
 			tested += r->kind == set->metric && r->t.testable;
-			if (!row_gated(set, r)) {
-				unstable_note(set, c, r);
+			if (!row_gated(set, r))
 				continue;
-			}
 			gated++;
+			lv[0] = 0;
+			if (r->unstable)
+				fmt_modes(r->mn.multi ? &r->mn : &r->mo, lv, sizeof(lv));
 			fprintf(stderr,
 				"ppbench compare: regression: %s %+.1f%% (limit %g%%, floor "
-				"%.1f%%, %s p=%.2g), %s -> %s\n",
+				"%.1f%% from the %s, %s p=%.2g%s%s%s), %s -> %s\n",
 				r->label, r->change, set->fail_above, r->floor_pct,
-				sig_test_name(set->opts->test), r->t.p, c->old[0].path,
+				noise_src_name(c->noise),
+				c->noise == NOISE_PROFILE ? "t-test"
+							  : sig_test_name(set->opts->test),
+				r->t.p, *lv ? "; setups on " : "", lv,
+				*lv ? (r->mn.multi ? " in new" : " in old") : "", c->old[0].path,
 				c->new[0].path);
 		}
 	}

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "out/hostinfo.h"
 #include "sys/cpus.h"
+#include "sys/hostenv.h"
 #include "sys/kconfig.h"
 #include "sys/util.h"
 
@@ -64,6 +65,29 @@ static void json_config(struct json *j)
 	json_obj_end(j);
 }
 
+/* What the guest sees of a host that may run it on levels; null where not exposed. */
+static void json_environment(struct json *j)
+{
+	struct hostenv h;
+
+	hostenv_read(&h);
+	json_obj_begin(j, "environment");
+	if (h.has_balloon)
+		json_bool(j, "free_page_reporting", h.free_page_reporting);
+	else
+		json_null(j, "free_page_reporting");
+	if (h.has_reporting_order)
+		json_u64(j, "page_reporting_order", h.reporting_order);
+	else
+		json_null(j, "page_reporting_order");
+	if (h.has_steal)
+		json_u64(j, "steal_ticks", h.steal_ticks);
+	else
+		json_null(j, "steal_ticks");
+	json_bool(j, "damon_kdamond", h.damon_kdamond);
+	json_obj_end(j);
+}
+
 void json_host(struct json *j, const struct tsc_info *tsc, bool fentry, bool live_frames)
 {
 	char host[256] = "";
@@ -73,6 +97,7 @@ void json_host(struct json *j, const struct tsc_info *tsc, bool fentry, bool liv
 	gethostname(host, sizeof(host) - 1);
 	json_obj_begin(j, "host");
 	json_str(j, "kernel", u.release);
+	json_str(j, "kernel_version", u.version); /* the build: same release, other kernel */
 	json_str(j, "hostname", host);
 	json_str(j, "cpu_model", tsc->cpu_model);
 	json_u64(j, "nr_cpus", nr_online_cpus());
@@ -83,5 +108,6 @@ void json_host(struct json *j, const struct tsc_info *tsc, bool fentry, bool liv
 	json_str(j, "config_source", kconfig_source());
 	json_bool(j, "fentry", fentry);
 	json_bool(j, "live_frames", live_frames);
+	json_environment(j);
 	json_obj_end(j);
 }

@@ -185,11 +185,13 @@ void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_
 	pool_flags_str(&p->info, fentry ? OBS_FENTRY : OBS_TRACEPOINT, flags, sizeof(flags));
 	pool_dev_name(&p->info, dev, sizeof(dev));
 	json_obj_begin(j, NULL);
-	if (p->folded) {
+	if (p->folded || p->retired) {
 		json_null(j, "id");
 		json_u64(j, "pools", p->folded);
+		json_bool(j, "retired", p->retired);
 	} else {
 		json_u64(j, "id", p->info.id);
+		json_bool(j, "freed", snap_gone(p));
 	}
 	json_str(j, "kind", pool_kind_name(p->info.kind));
 	json_i64(j, "ifindex", p->info.ifindex);

@@ -30,7 +30,7 @@ int ticker_open(struct ticker *t, double interval)
 	return timerfd_settime(t->tfd, 0, &its, NULL) ? -errno : 0;
 }
 
-enum tick ticker_wait(struct ticker *t)
+static enum tick wait_for(struct ticker *t, int timeout_ms)
 {
 	struct pollfd pfd[2] = { { .fd = t->sfd, .events = POLLIN },
 				 { .fd = t->tfd, .events = POLLIN } };
@@ -38,17 +38,35 @@ enum tick ticker_wait(struct ticker *t)
 	uint64_t exp;
 
 	for (;;) {
-		if (poll(pfd, 2, -1) < 0) {
+		int n = poll(pfd, 2, timeout_ms);
+
+		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return TICK_ERROR;
 		}
+		if (!n)
+			return TICK_IDLE;
 		/* Consume the signal: once unblocked, a pending SIGTERM would kill us. */
 		if (pfd[0].revents & POLLIN)
 			return read(t->sfd, &si, sizeof(si)) < 0 ? TICK_ERROR : TICK_SIGNAL;
 		if ((pfd[1].revents & POLLIN) && read(t->tfd, &exp, sizeof(exp)) > 0)
 			return TICK_INTERVAL;
 	}
+}
+
+enum tick ticker_wait(struct ticker *t)
+{
+	return wait_for(t, -1);
+}
+
+enum tick ticker_wait_idle(struct ticker *t, double idle_s, void (*idle)(void *), void *arg)
+{
+	enum tick k;
+
+	while ((k = wait_for(t, (int)(idle_s * 1000))) == TICK_IDLE)
+		idle(arg);
+	return k;
 }
 
 void ticker_close(struct ticker *t)

@@ -15,11 +15,16 @@ struct ticker {
 	sigset_t old;
 };
 
-enum tick { TICK_INTERVAL, TICK_SIGNAL, TICK_ERROR };
+enum tick { TICK_INTERVAL, TICK_SIGNAL, TICK_ERROR, TICK_IDLE };
 
 int ticker_open(struct ticker *t, double interval);
 /* Wait for the next interval or a signal. */
 enum tick ticker_wait(struct ticker *t);
+/*
+ * The same, calling idle(arg) every idle_s seconds in between (the observer
+ * takes freed pools out of its maps then, between reports).
+ */
+enum tick ticker_wait_idle(struct ticker *t, double idle_s, void (*idle)(void *), void *arg);
 void ticker_close(struct ticker *t);
 
 #endif

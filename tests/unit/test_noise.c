@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Noise profiles: the floor, building from invocations, loading and the host check. */
+#include <stdlib.h>
+#include <string.h>
+#include "model/noise.h"
+#include "unit.h"
+
+/* 100, 102, 98, 100, 100: CV 1.414 %, t(0.975, 4) = 2.776: floor 5.55 % (> the 4.08 % seen). */
+void test_noise_floor(void)
+{
+	double v[] = { 100, 102, 98, 100, 100 };
+	double lv[] = { 35.0, 35.4, 60.0, 35.2, 60.5, 35.3 };
+	double quiet[] = { 100, 100.1, 100, 100.1 };
+
+	ASSERT_NEAR(noise_floor_pct(v, 5), 2.7764 * sqrt(2) * sqrt(2), 0.01, "t x sqrt2 x CV");
+	/* two levels: CV 28 %, t(0.975, 5) 2.571: 102 %, above the 72.9 % seen */
+	ASSERT_TRUE(noise_floor_pct(lv, 6) > 60.5 / 35.0 * 100 - 100, "above the levels' gap");
+	ASSERT_NEAR(noise_floor_pct(quiet, 4), 1.0, 1e-9, "never below 1 %");
+	ASSERT_TRUE(isnan(noise_floor_pct(v, 1)), "one invocation: no floor");
+}
+
+void test_noise_fig_levels(void)
+{
+	double lv[] = { 35.0, 35.4, 60.0, 35.2, 60.5, 35.3 };
+	double w[] = { 0.002, 0.004, 0.003, 0.002, 0.01, 0.002 };
+	struct noise_fig f;
+
+	if (!ASSERT_OK(noise_fig_from(lv, w, 6, &f), "fig"))
+		return;
+	ASSERT_EQ(f.nr_levels, 2, "two levels");
+	ASSERT_NEAR(f.levels[0].median, 35.25, 1e-9, "low level");
+	ASSERT_EQ(f.levels[1].count, 2, "two invocations high");
+	ASSERT_NEAR(f.cv_within, 0.0025, 1e-12, "median within CV");
+	ASSERT_NEAR(f.max_pair_pct, 60.5 / 35.0 * 100 - 100, 1e-9, "largest pair");
+	ASSERT_NEAR(f.floor_pct, noise_floor_pct(lv, 6), 1e-12, "floor");
+}
+
+/* noise_test: a change of 2 x sqrt(2) x CV is t = 2. */
+void test_noise_test(void)
+{
+	struct noise_fig f = { .n = 11, .cv_between = 0.05 };
+	struct ttest t;
+
+	noise_test(&f, 2 * sqrt(2) * 5, &t);
+	ASSERT_TRUE(t.testable, "testable");
+	ASSERT_NEAR(t.stat, 2, 1e-9, "t");
+	ASSERT_NEAR(t.p, student_t_p2(2, 10), 1e-12, "p");
+	f.n = 1;
+	noise_test(&f, 50, &t);
+	ASSERT_FALSE(t.testable, "one invocation: untestable");
+}
+
+/* Results of one scenario (ring) with the given per-setup values, on a host. */
+struct fake_run {
+	struct result r;
+	struct result_scenario sc;
+	double runs[3];
+};
+
+static void fake_run(struct fake_run *f, const char *cpu, const char *kernel, double v)
+{
+	memset(f, 0, sizeof(*f));
+	for (int i = 0; i < 3; i++)
+		f->runs[i] = v + i * 0.1;
+	f->sc = (struct result_scenario){ .name = "ring", .status = "ok", .ok = true, .repeat = 3 };
+	f->sc.cycles =
+		(struct result_stat){ .median = v + 0.1, .cv = 0.001, .runs = f->runs, .nruns = 3 };
+	f->r = (struct result){ .path = "run.json", .sc = &f->sc, .nr_sc = 1 };
+	f->r.host = (struct result_host){ .kernel = kernel,
+					  .cpu_model = cpu,
+					  .clocksource = "tsc",
+					  .tsc_hz = 2.096e9,
+					  .nr_cpus = 2 };
+}
+
+/* A profile of four runs on two levels; it describes its host and no other. */
+void test_noise_build_and_host(void)
+{
+	struct fake_run f[4], other;
+	struct result r[4];
+	double lv[] = { 35, 60, 35.2, 60.3 };
+	struct noise_profile p;
+	char why[256];
+
+	for (int i = 0; i < 4; i++) {
+		fake_run(&f[i], "AMD EPYC", "6.18.44", lv[i]);
+		r[i] = f[i].r;
+		r[i].sc = &f[i].sc;
+	}
+	if (!ASSERT_OK(noise_build(r, 4, &p), "build"))
+		return;
+	if (ASSERT_EQ(p.nr_sc, 1, "one scenario")) {
+		ASSERT_STREQ(p.sc[0].name, "ring", "name");
+		ASSERT_EQ(p.sc[0].cycles.n, 4, "four runs");
+		ASSERT_EQ(p.sc[0].cycles.nr_levels, 2, "two levels");
+		ASSERT_TRUE(p.sc[0].cycles.floor_pct > 60.4 / 35.1 * 100 - 100, "floor spans them");
+		ASSERT_FALSE(p.sc[0].has_level, "no level probes in these runs");
+	}
+	ASSERT_OK(noise_host_check(&p, &r[0], why, sizeof(why)), "its own host");
+	fake_run(&other, "Intel Xeon", "6.18.44", 35);
+	ASSERT_ERR(noise_host_check(&p, &other.r, why, sizeof(why)), "another CPU");
+	ASSERT_STREQ(why, "CPU model \"AMD EPYC\" vs \"Intel Xeon\"", "why");
+	fake_run(&other, "AMD EPYC", "6.19.0", 35);
+	ASSERT_ERR(noise_host_check(&p, &other.r, why, sizeof(why)), "another kernel");
+	ASSERT_STREQ(why, "kernel 6.18.44 vs 6.19.0", "why");
+	other.r.host.kernel = "6.18.44";
+	other.r.host.tsc_hz = 2.2e9;
+	ASSERT_ERR(noise_host_check(&p, &other.r, why, sizeof(why)), "another TSC");
+	noise_free(&p);
+	ASSERT_ERR(noise_build(r, 1, &p), "one run is no profile");
+}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Path figures from fentry totals, the bulk division, the method error (model/pathfig.c). */
+#include <errno.h>
+#include "unit.h"
+#include "model/pathfig.h"
+
+void test_path_ns_per_elem(void)
+{
+	/* 1000 elements: 1000 allocs (990 cache, 10 refill) and 1000 ring puts */
+	struct call_class c[] = {
+		{ .ns = 990 * 40.0, .calls = 990, .elems = 990 },
+		{ .ns = 10 * 300.0, .calls = 10, .elems = 10 },
+		{ .ns = 1000 * 60.0, .calls = 1000, .elems = 1000 },
+	};
+	double ns = 0;
+
+	/* probe 25 ns per call: (990*15 + 10*275 + 1000*35) / 1000 */
+	ASSERT_OK(path_ns_per_elem(c, 3, 25, 1000, &ns), "per-call overhead");
+	ASSERT_NEAR(ns, (990 * 15.0 + 10 * 275.0 + 1000 * 35.0) / 1000, 1e-9, "value");
+	ASSERT_EQ(path_ns_per_elem(c, 3, 60, 1000, &ns), -ERANGE, "calls no longer than probes");
+	ASSERT_EQ(path_ns_per_elem(c, 3, 25, 0, &ns), -EINVAL, "no elements");
+	ASSERT_EQ(path_ns_per_elem(c, 3, NAN, 1000, &ns), -EINVAL, "probe overhead unknown");
+}
+
+/*
+ * Returns in bulks of 16: the probe overhead is paid once per call, not per
+ * element. 64 elements in 4 bulk calls of 16 at 500 ns each (probe 25 ns):
+ * (500 - 25) / 16 per element, where per-element subtraction would give
+ * (500 - 16 * 25) / 16.
+ */
+void test_bulk_division(void)
+{
+	struct call_class bulk = { .ns = 4 * 500.0, .calls = 4, .elems = 64 };
+	double ns = 0;
+
+	ASSERT_NEAR(bulk_ns_per_elem(500, 16, 25), 475.0 / 16, 1e-12, "one bulk call");
+	ASSERT_TRUE(isnan(bulk_ns_per_elem(500, 0, 25)), "empty bulk");
+	ASSERT_OK(path_ns_per_elem(&bulk, 1, 25, 64, &ns), "bulk class");
+	ASSERT_NEAR(ns, 475.0 / 16, 1e-12, "as the per-call division");
+	ASSERT_NEAR(ns, bulk_ns_per_elem(500, 16, 25), 1e-12, "both agree");
+}
+
+void test_method_error(void)
+{
+	/* ppbench 6.07x the module's ring: +507 % */
+	ASSERT_NEAR(method_error(6.07 * 320, 320), 5.07, 1e-12, "ratio - 1");
+	ASSERT_NEAR(method_error(160, 200), -0.2, 1e-12, "below the module's");
+	ASSERT_NEAR(method_error(200, 200), 0, 0, "exact");
+	ASSERT_TRUE(isnan(method_error(200, 0)), "no module figure");
+	ASSERT_TRUE(isnan(method_error(-5, 200)), "no path figure");
+}

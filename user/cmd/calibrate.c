@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppbench calibrate: measure this host's noise between bench invocations and
+ * write the profile compare --noise (and trend --noise) judge changes by.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "cmd/cmd.h"
+#include "engine/calibrate.h"
+#include "model/scenario.h"
+#include "sys/log.h"
+#include "sys/runlock.h"
+
+enum { OPT_SCENARIO = 1 };
+
+#define K(m) CLI_MEMBER(struct calibrate_cfg, m)
+
+static const struct cli_opt calibrate_opts[] = {
+	{ "output", 'o', "FILE", "write the noise profile (JSON, schema ppbench-noise/1) to FILE",
+	  .kind = CLI_OUTPUT, K(output) },
+	{ "runs", 'n', "N", "bench invocations, each its own process (default 12)",
+	  .kind = CLI_UINT, K(runs), .min = 2, .max = 1000 },
+	{ "duration", 'd', "SECONDS",
+	  "spread the runs' starts evenly over this long, so that they meet the host's "
+	  "levels (default 240; runs that take longer than their share start late)",
+	  .kind = CLI_SECONDS, K(duration), .dmin = 0, .dmax = 86400 },
+	{ "scenario", 's', "LIST", "scenarios, as bench --scenario (default: all)", OPT_SCENARIO },
+	{ "repeat", 'r', "N",
+	  "setups per run, as bench --repeat (default 5: what bench does by default, so "
+	  "the profile describes default runs)",
+	  .kind = CLI_UINT, K(repeat), .min = 1, .max = 1000 },
+	{ "loops", 'l', "N", "timed elements per setup, as bench --loops (default: bench's)",
+	  .kind = CLI_UINT, K(loops), .min = 1000, .max = 1000000000 },
+	{ "cpu", 'c', "N", "CPU to run on, as bench --cpu (default 0)", .kind = CLI_CPU, K(cpu) },
+	{ "keep", 0, "DIR", "keep the runs' bench results (run-NN.json) in DIR", .kind = CLI_STRING,
+	  K(keep) },
+	{ "quiet", 'q', NULL, "no progress line", .kind = CLI_FLAG, K(quiet) },
+	{ NULL },
+};
+
+static void calibrate_init(void *c)
+{
+	struct calibrate_cfg *cfg = c;
+
+	cfg->runs = 12;
+	cfg->repeat = 5;
+	cfg->duration = 240;
+}
+
+/* Checked here so that a typo fails at once, not in the first bench run. */
+static int calibrate_opt(void *c, int key, const char *arg)
+{
+	struct calibrate_cfg *cfg = c;
+	char buf[256], *tok, *save = NULL;
+
+	if (key != OPT_SCENARIO)
+		return -EINVAL;
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (scenario_by_name(tok) < 0) {
+			pr_err("unknown scenario '%s' (ring, ring-xcpu, fast, slow)\n", tok);
+			return -EINVAL;
+		}
+	cfg->scenario = arg;
+	return 0;
+}
+
+static int calibrate_check(void *c, int argc, char **argv)
+{
+	struct calibrate_cfg *cfg = c;
+
+	(void)argc;
+	(void)argv;
+	if (!cfg->output || !strcmp(cfg->output, "-")) {
+		pr_err("no profile file: give -o FILE\n");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static int calibrate_run(void *c, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	/* Held for the whole calibration: its bench runs (children) go ahead,
+	 * anyone else's bench waits or refuses, so no run of another spoils it. */
+	if (run_lock_take("calibrate", false))
+		return EXIT_FAIL;
+	return calibrate_main(c);
+}
+
+const struct cli_cmd cmd_calibrate = {
+	.name = "calibrate",
+	.args = NULL,
+	.summary = "this host's noise between bench runs: the profile compare --noise uses",
+	.description =
+		"Measure how much bench figures move from one invocation to the next on this\n"
+		"host, the way a CI job meets it: --runs separate 'ppbench bench --json'\n"
+		"processes whose starts are spread evenly over --duration seconds (a VM's host\n"
+		"runs kernel-side work on levels that last seconds to minutes; runs close\n"
+		"together sample one level). Per scenario it records the runs' figures (each\n"
+		"run's median of setups): median, min, max, the CV between runs and inside them,\n"
+		"the levels the runs sit on, the largest change between two runs, and the\n"
+		"floor: what a change between two single runs must exceed to be told from this\n"
+		"noise - the largest of 1%, the largest change seen, and t(0.975, n-1) x\n"
+		"sqrt(2) x the CV between runs. The profile also records the host (CPU model,\n"
+		"TSC Hz, kernel release and build, mitigations, kernel config) and when it was\n"
+		"taken; compare refuses it for files of another host or kernel.\n"
+		"\n"
+		"A profile describes its hour: a level the host did not show meanwhile is not\n"
+		"in it (compare notes files far outside what the profile saw). On a noisy\n"
+		"machine the floors are large, and that is what they should say.",
+	.examples =
+		"  ppbench calibrate -o noise.json\n"
+		"  ppbench calibrate --runs 20 --duration 600 --scenario ring,slow -o noise.json\n"
+		"  ppbench compare --noise noise.json --fail-above 5 base.json new.json\n",
+	.opts = calibrate_opts,
+	.cfg_size = sizeof(struct calibrate_cfg),
+	.cfg_init = calibrate_init,
+	.opt = calibrate_opt,
+	.check = calibrate_check,
+	.needs = CLI_NEED_ROOT | CLI_NEED_BTF,
+	.run = calibrate_run,
+};

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_ENGINE_CALIBRATE_H
+#define PPBENCH_ENGINE_CALIBRATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct calibrate_cfg {
+	const char *output;   /* -o: the profile */
+	const char *keep;     /* --keep DIR: leave the bench results there */
+	const char *scenario; /* --scenario, passed to bench */
+	uint32_t runs;	      /* bench invocations */
+	uint32_t repeat;      /* setups per invocation (bench --repeat) */
+	uint64_t loops;	      /* bench --loops, 0: bench's default */
+	int cpu;
+	double duration; /* seconds the runs are spread over */
+	bool quiet;
+};
+
+/*
+ * Runs cfg->runs bench invocations, each its own process as a CI job's
+ * would be, started evenly over cfg->duration seconds so that they sample
+ * the host's levels; builds the noise profile from their results, writes it
+ * and prints its table. Returns an exit code.
+ */
+int calibrate_main(const struct calibrate_cfg *cfg);
+
+#endif

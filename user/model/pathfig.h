@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_PATHFIG_H
+#define PPBENCH_PATHFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Path figures from per-call fentry/fexit timing, and their error against
+ * a figure whose cost is known (the upstream module's own loops).
+ *
+ * One class of timed calls (alloc from the cache, ring produce, ...): the
+ * ns spent inside them, probe overhead included, how many calls were timed
+ * and how many elements they handled. A single put or alloc handles one
+ * element; a bulk return (page_pool_put_netmem_bulk) handles its count in
+ * one call, so its probe overhead is paid once and its time is shared by
+ * its elements.
+ */
+struct call_class {
+	double ns;
+	uint64_t calls;
+	uint64_t elems;
+};
+
+/*
+ * ns per element of the path: the classes' time less probe_ns per timed
+ * call, over ELEMS elements (the scenario's, each of which took one
+ * allocation and one return). -EINVAL for no elements or a non-finite
+ * input, -ERANGE when the calls took no longer than the probes (below the
+ * method's resolution); else 0.
+ */
+int path_ns_per_elem(const struct call_class *cls, size_t n, double probe_ns, uint64_t elems,
+		     double *out);
+
+/* One bulk call's time per element, its probe overhead paid once. */
+double bulk_ns_per_elem(double call_ns, uint64_t count, double probe_ns);
+
+/* The method's error: ppbench's figure over the module's, less 1 (NAN if either is not > 0). */
+double method_error(double ppbench_figure, double module_figure);
+
+#endif
