@@ -6,6 +6,7 @@
 #   make            build build/ppbench
 #   make test       install missing packages, build, run the whole suite
 #   make bench      install missing packages, build, run the benchmark
+#   make fuzz       build the fuzz targets (tests/fuzz/) and run each FUZZ_SECONDS
 #   make V=1        show the commands
 
 PREFIX		?= /usr/local
@@ -23,11 +24,29 @@ VMLINUX_BTF	?= /sys/kernel/btf/vmlinux
 # It builds in its own directory by default: the objects do not differ, but a
 # shared build/ppbench would otherwise count as up to date and never be relinked.
 STATIC		?= 0
-ifeq ($(STATIC),1)
+# SANITIZE=1 builds with clang, AddressSanitizer, UBSan and libFuzzer's
+# coverage hooks, in build/asan: the unit and BPF tests run once more from
+# there (make test), and the fuzz targets (tests/fuzz/) link its objects.
+# SAN_OPT: -O0 compiles five times faster, which the suite's budget wants;
+# make fuzz builds with -O1 in build/fuzz, where a campaign runs twice as fast.
+SANITIZE	?= 0
+SAN_OPT		?= -O0
+ifeq ($(SANITIZE),1)
+BUILD		?= build/asan
+CC		:= $(CLANG)
+SAN_FLAGS	:= $(SAN_OPT) -fno-omit-frame-pointer -fsanitize=address,undefined,fuzzer-no-link \
+		   -fno-sanitize-recover=undefined
+else ifeq ($(STATIC),1)
 BUILD		?= build/static
 else
 BUILD		?= build
 endif
+SAN_BUILD	:= build/asan
+FUZZ_BUILD	:= build/fuzz
+# The sanitized build is the suite's second: it compiles on every CPU.
+NPROC		:= $(shell nproc 2>/dev/null || echo 1)
+FUZZ_SECONDS	?= 60
+FUZZ_JOBS	?= 1
 VERSION		:= 0.1.0
 ARCH		:= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
@@ -72,13 +91,17 @@ BPF_CFLAGS	:= -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) 
 		   -I$(BUILD) -Iinclude -Ibpf
 USER_CFLAGS	:= -g -O2 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 		   -D_GNU_SOURCE -DPPBENCH_VERSION='"$(VERSION)"' -I$(BUILD) -Iinclude -Iuser \
-		   $(CFLAGS)
+		   $(SAN_FLAGS) $(CFLAGS)
 PC_STATIC	= $(if $(filter 1,$(STATIC)),--static)
 USER_LIBS	= $(shell $(PKG_CONFIG) $(PC_STATIC) --libs libxdp libbpf) -lelf -lz -lm -lpthread \
 		  $(if $(filter 1,$(STATIC)),-lzstd)
-USER_LDFLAGS	= $(if $(filter 1,$(STATIC)),-static) $(LDFLAGS)
+USER_LDFLAGS	= $(if $(filter 1,$(STATIC)),-static) $(SAN_FLAGS) $(LDFLAGS)
+# Fuzz targets: one file each, tests/fuzz/fuzz_NAME.c (tests/fuzz/fuzz.h).
+FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(FUZZ_SRCS))
 
-.PHONY: all test test-unit test-kernels bench install clean help deps format format-check
+.PHONY: all test test-unit test-kernels bench install clean help deps format format-check \
+	fuzz fuzz-targets
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -91,11 +114,15 @@ help:
 	@echo '  test-unit      build and run only the unit tests'
 	@echo '  test-kernels   run only the qemu kernel matrix (Debian 6.1, 6.12 and the newest Debian kernel)'
 	@echo '  bench          install missing packages, build, run the benchmark (results are reported)'
+	@echo '  fuzz           build the fuzz targets ($(FUZZ_BUILD)/) and run each FUZZ_SECONDS'
+	@echo '                 (default 60); stops at the first crash, leak or sanitizer report'
 	@echo '  install        install ppbench and its man page under DESTDIR/PREFIX (default $(PREFIX))'
 	@echo '  format         apply clang-format (.clang-format, kernel style) to every C source'
 	@echo '  clean          remove $(BUILD)/'
 	@echo 'Variables: V=1 (show commands), PREFIX, DESTDIR, VMLINUX_BTF, STATIC=1, TESTS="name ..."'
 	@echo '           KERNELS="6.1 6.12 newest", GUEST_TESTS="probe_* env_veth" (test-kernels)'
+	@echo '           FUZZ_SECONDS=60, FUZZ_TARGETS="json cli ...", FUZZ_JOBS=1 (fuzz),'
+	@echo '           SANITIZE=1 (build with ASan, UBSan and fuzzing hooks in $(SAN_BUILD))'
 
 $(BUILD) $(BUILD)/tests:
 	$(Q)mkdir -p $@
@@ -127,7 +154,7 @@ $(BUILD)/user/%.o: user/%.c | $(SKELS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
 
--include $(USER_DEPS)
+-include $(USER_DEPS) $(BUILD)/user/main-table.d
 
 $(BUILD)/ppbench: $(USER_OBJS)
 	$(call msg,BINARY,$@)
@@ -143,9 +170,13 @@ $(BUILD)/tests/unit_tests.h: $(UNIT_SRCS) | $(BUILD)/tests
 	$(call msg,GEN,$@)
 	$(Q)sed -n 's/^void \(test_[a-z0-9_]*\)(void)$$/DEFINE_TEST(\1)/p' $(UNIT_SRCS) > $@
 
-$(BUILD)/tests/unit: $(UNIT_SRCS) tests/unit/unit.h $(BUILD)/tests/unit_tests.h $(UNIT_LIB_OBJS)
+# The archive after them gives the few tests of the command line what cli/
+# needs (the commands' tables and what those link).
+$(BUILD)/tests/unit: $(UNIT_SRCS) tests/unit/unit.h $(BUILD)/tests/unit_tests.h $(UNIT_LIB_OBJS) \
+		     $(BUILD)/libppbench.a
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(USER_CFLAGS) -Itests/unit -I$(BUILD)/tests $(UNIT_SRCS) $(UNIT_LIB_OBJS) -lm -o $@
+	$(Q)$(CC) $(USER_CFLAGS) -Itests/unit -I$(BUILD)/tests $(UNIT_SRCS) $(UNIT_LIB_OBJS) \
+		$(BUILD)/libppbench.a $(USER_LIBS) -lm -o $@
 
 # BPF tests: the same runner, its own group name and list of tests.
 $(BUILD)/tests/bpf_tests.h: $(BPF_TEST_SRCS) | $(BUILD)/tests
@@ -158,6 +189,31 @@ $(BUILD)/tests/bpf_tests: $(BPF_TEST_SRCS) tests/unit/main.c tests/unit/unit.h \
 	$(Q)$(CC) $(USER_CFLAGS) $(USER_LDFLAGS) -DTEST_GROUP='"bpf"' -DTESTS_H='"bpf_tests.h"' \
 		-Itests/unit -I$(BUILD)/tests $(BPF_TEST_SRCS) tests/unit/main.c $(BPF_TEST_OBJS) \
 		$(USER_LIBS) -o $@
+
+# All user objects in one archive, for the fuzz targets and the unit tests of
+# the command line: each links only what it uses. main.c is in it with its
+# main renamed (libFuzzer and the test runner bring their own), for the
+# program's own command table.
+$(BUILD)/user/main-table.o: user/main.c | $(SKELS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -Dmain=ppbench_main -MMD -MP -c $< -o $@
+
+$(BUILD)/libppbench.a: $(filter-out $(BUILD)/user/main.o,$(USER_OBJS)) $(BUILD)/user/main-table.o
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(BUILD)/libppbench.a
+	$(call msg,FUZZ,$@)
+	$(Q)$(CC) $(USER_CFLAGS) -fsanitize=fuzzer -Itests/fuzz $< $(BUILD)/libppbench.a \
+		$(USER_LIBS) -o $@
+
+ifeq ($(SANITIZE),1)
+fuzz-targets: $(FUZZ_BINS)
+else
+fuzz-targets:
+	$(Q)echo "fuzz-targets: build them with SANITIZE=1 (make fuzz does)" >&2; exit 2
+endif
 
 $(BUILD)/tests/schema_check: tests/tools/schema_check.c $(SCHEMA_CHECK_OBJS) | $(BUILD)/tests
 	$(call msg,BINARY,$@)
@@ -201,6 +257,8 @@ test: DEPS_FLAGS = --tests --kernels
 test: deps
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/tests/unit $(BUILD)/tests/bpf_tests \
 		$(TEST_TOOLS)
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) SANITIZE=1 $(SAN_BUILD)/tests/unit \
+		$(SAN_BUILD)/tests/bpf_tests fuzz-targets
 	$(Q)tests/run.sh $(TESTS)
 
 test-unit: $(BUILD)/tests/unit
@@ -211,6 +269,15 @@ test-unit: $(BUILD)/tests/unit
 test-kernels: DEPS_FLAGS = --kernels
 test-kernels: deps
 	$(Q)PPB_KERNELS='$(KERNELS)' PPB_GUEST_TESTS='$(GUEST_TESTS)' tests/run.sh kernels
+
+# FUZZ_TARGETS="json cli" runs only those (the part of fuzz_NAME after fuzz_);
+# FUZZ_JOBS=2 runs two at once.
+fuzz: DEPS_FLAGS = --tests
+fuzz: deps
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) SANITIZE=1 SAN_OPT=-O1 BUILD=$(FUZZ_BUILD) \
+		fuzz-targets
+	$(Q)FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_JOBS='$(FUZZ_JOBS)' FUZZ_BIN_DIR=$(FUZZ_BUILD) \
+		scripts/fuzz.sh $(FUZZ_TARGETS)
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/tests/ppb-burn $(BUILD)/tests/snap-time

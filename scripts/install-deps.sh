@@ -10,8 +10,11 @@ set -euo pipefail
 
 build_pkgs=(make gcc libc6-dev clang llvm libbpf-dev libxdp-dev bpftool libelf-dev
 	    zlib1g-dev libzstd-dev pkg-config iproute2 ethtool)
+# libclang-rt-dev: clang's sanitizer and libFuzzer runtimes (the sanitized
+# build and the fuzz targets); clang only recommends them, and recommends are
+# not installed here.
 test_pkgs=(jq procps util-linux iputils-ping librsvg2-bin groff-base man-db bsdextrautils
-	clang-format)
+	clang-format libclang-rt-dev)
 # The kernel matrix: qemu (TCG), a static busybox for the guests, cpio + gzip
 # for the initramfs, xz/zstd for compressed modules, readelf (binutils) to
 # check that what goes into a guest is static, jq for the guests (copied in with

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ppbench test runner.
-#   tests/run.sh                 everything: unit, bpf, integration, kernels
-#   tests/run.sh unit            one group (unit | bpf | integration | kernels)
+#   tests/run.sh                 everything: unit, bpf, asan, fuzz, integration, kernels
+#   tests/run.sh unit            one group (unit | bpf | asan | fuzz | integration | kernels)
 #   tests/run.sh test_probe_json one integration test (or a unit or bpf test name)
 #   V=1 tests/run.sh ...         show every test's output, not only failures'
 #
@@ -12,7 +12,10 @@
 # Integration tests run real BPF programs on real veth pairs; after each one
 # the runner checks that no namespace, veth, XDP program or BPF program of
 # ours is left behind; so does it after the BPF tests (BPF_PROG_RUN of our XDP
-# programs, no device).
+# programs, no device). The asan group runs the unit and BPF tests again, built
+# with AddressSanitizer and UBSan (make SANITIZE=1, build/asan); the fuzz group
+# runs every fuzz target over its seeds and for FUZZ_SUITE_SECONDS (default 2)
+# more (scripts/fuzz.sh --suite).
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -21,6 +24,7 @@ export TOP
 export PPBENCH=${PPBENCH:-$TOP/build/ppbench}
 UNIT_BIN=$TOP/build/tests/unit
 BPF_BIN=$TOP/build/tests/bpf_tests
+SAN_DIR=$TOP/build/asan
 SKIP_RC=249
 # A generous cap per test, not a speed: the slowest test takes about 30 s on
 # the development VM, and machines of our kind differ about 2x; this leaves
@@ -40,10 +44,14 @@ record() { # record RESULT NAME [REASON]
 	esac
 }
 
-# Parse PASS/FAIL/SKIP lines that a sub-runner (unit binary, kernel matrix) prints.
+# Parse PASS/FAIL/SKIP lines that a sub-runner (unit binary, kernel matrix) prints;
+# GROUP_PREFIX ("asan/") goes before each name.
 tally_lines() {
 	local line
 	while IFS= read -r line; do
+		case "$line" in
+		PASS\ * | FAIL\ * | SKIP\ *) line="${line%% *} ${GROUP_PREFIX:-}${line#* }" ;;
+		esac
 		case "$line" in
 		"PASS "*) record PASS "${line#PASS }" ;;
 		"FAIL "*)
@@ -65,7 +73,7 @@ tally_lines() {
 
 run_unit() { # [names...]
 	if [ ! -x "$UNIT_BIN" ]; then
-		record FAIL unit "unit-test binary missing: run 'make build/tests/unit'"
+		record FAIL "${GROUP_PREFIX:-}unit" "unit-test binary missing: run 'make $UNIT_BIN'"
 		return
 	fi
 	local out rc
@@ -73,8 +81,9 @@ run_unit() { # [names...]
 	"$UNIT_BIN" "$@" >"$out" 2>&1
 	rc=$?
 	tally_lines <"$out"
+	# (under the sanitizers: a report, or a leak found at exit)
 	if [ $rc -ne 0 ] && ! grep -q '^FAIL' "$out"; then
-		record FAIL unit "unit-test binary exited $rc"
+		record FAIL "${GROUP_PREFIX:-}unit" "unit-test binary exited $rc"
 	fi
 	rm -f "$out"
 }
@@ -125,12 +134,13 @@ check_leaks() { # name before-file
 # Our XDP programs under BPF_PROG_RUN on canned frames (tests/bpf/): the
 # unit runner's output, plus the leak check the integration tests get.
 run_bpf() { # [names...]
+	local g=${GROUP_PREFIX:-}
 	if [ "$(id -u)" -ne 0 ]; then
-		record SKIP bpf "BPF tests need root (they load XDP programs)"
+		record SKIP "${g}bpf" "BPF tests need root (they load XDP programs)"
 		return
 	fi
 	if [ ! -x "$BPF_BIN" ]; then
-		record FAIL bpf "BPF-test binary missing: run 'make build/tests/bpf_tests'"
+		record FAIL "${g}bpf" "BPF-test binary missing: run 'make $BPF_BIN'"
 		return
 	fi
 	local out before rc
@@ -141,13 +151,38 @@ run_bpf() { # [names...]
 	rc=$?
 	tally_lines <"$out"
 	if [ $rc -ne 0 ] && ! grep -q '^FAIL' "$out"; then
-		record FAIL bpf "BPF-test binary exited $rc"
+		record FAIL "${g}bpf" "BPF-test binary exited $rc"
 	fi
 	if ! check_leaks bpf "$before" >"$out"; then
 		cat "$out"
-		record FAIL bpf/leaks "the BPF tests left state behind"
+		record FAIL "${g}bpf/leaks" "the BPF tests left state behind"
 	fi
 	rm -f "$out" "$before"
+}
+
+# ---- sanitizers and fuzzing --------------------------------------------------
+# The unit and BPF tests once more, built with ASan and UBSan: a report or a
+# leak fails the binary (each test's PASS line before it still counts).
+run_asan() {
+	GROUP_PREFIX=asan/ UNIT_BIN=$SAN_DIR/tests/unit run_unit
+	GROUP_PREFIX=asan/ BPF_BIN=$SAN_DIR/tests/bpf_tests run_bpf
+}
+
+# Every fuzz target over its seeds plus a little fuzzing; `make fuzz` runs long.
+run_fuzz() {
+	local out rc
+	if ! compgen -G "$SAN_DIR/fuzz_*" >/dev/null; then
+		record FAIL fuzz "no fuzz targets in $SAN_DIR: run 'make SANITIZE=1 fuzz-targets'"
+		return
+	fi
+	out=$(mktemp)
+	FUZZ_BIN_DIR=$SAN_DIR "$TOP/scripts/fuzz.sh" --suite >"$out" 2>&1
+	rc=$?
+	tally_lines <"$out"
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL' "$out"; then
+		record FAIL fuzz "scripts/fuzz.sh exited $rc"
+	fi
+	rm -f "$out"
 }
 
 # Is NAME (part of) a test of the BPF-test binary? (Its runner matches substrings.)
@@ -246,17 +281,19 @@ main() {
 	local groups=() names=() a
 	for a in "$@"; do
 		case "$a" in
-		unit | bpf | integration | kernels) groups+=("$a") ;;
+		unit | bpf | asan | fuzz | integration | kernels) groups+=("$a") ;;
 		*) names+=("$a") ;;
 		esac
 	done
 	if [ ${#groups[@]} -eq 0 ] && [ ${#names[@]} -eq 0 ]; then
-		groups=(unit bpf integration kernels)
+		groups=(unit bpf asan fuzz integration kernels)
 	fi
 	for a in "${groups[@]}"; do
 		case "$a" in
 		unit) run_unit ;;
 		bpf) run_bpf ;;
+		asan) run_asan ;;
+		fuzz) run_fuzz ;;
 		integration) run_integration ;;
 		kernels) run_kernels ;;
 		esac

@@ -106,6 +106,16 @@ void test_jsonparse_errors(void)
 		     "columns count characters");
 }
 
+/* Found by fuzzing: a backslash before a newline put the newline into the
+ * one-line error ("invalid escape '\<newline>'"). */
+void test_jsonparse_escape_error_one_line(void)
+{
+	expect_error("\"\\\n\"", "line 1, column 2: invalid escape: '\\' then byte 0x0a",
+		     "backslash newline");
+	expect_error("\"\\\xff\"", "line 1, column 2: invalid escape: '\\' then byte 0xff",
+		     "backslash and a byte above ASCII");
+}
+
 void test_jsonparse_depth(void)
 {
 	char deep[200], err[128];

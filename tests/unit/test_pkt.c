@@ -5,6 +5,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
+#include <stdlib.h>
 #include "model/pkt.h"
 #include "unit.h"
 
@@ -87,4 +88,20 @@ void test_pkt_bad_input(void)
 	ASSERT_ERR(pkt_build_udp(&s, buf, sizeof(buf)), "family mix");
 	s = spec4(PKT_MAX_SIZE);
 	ASSERT_EQ(pkt_build_udp(&s, buf, sizeof(buf)), PKT_MAX_SIZE, "max size");
+}
+
+/* Found by fuzzing: a frame longer than the 16-bit IP and UDP length fields
+ * was built with lengths wrapped around (a 68289-byte frame said 2753). */
+void test_pkt_length_fields_do_not_wrap(void)
+{
+	struct udp_spec s = spec4(ETH_HLEN + 0xffff);
+	size_t len = ETH_HLEN + 0x10000;
+	uint8_t *buf = malloc(len);
+
+	if (!ASSERT_TRUE(buf, "malloc"))
+		return;
+	ASSERT_EQ(pkt_build_udp(&s, buf, len), ETH_HLEN + 0xffff, "the largest IPv4 frame");
+	s.size = len;
+	ASSERT_ERR(pkt_build_udp(&s, buf, len), "one byte more");
+	free(buf);
 }

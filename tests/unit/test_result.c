@@ -137,3 +137,29 @@ void test_result_load_errors(void)
 		   ": line 2, column 9: expected ':' after the member name");
 	expect_bad("no such text", "", ": file is empty");
 }
+
+/*
+ * Found by fuzzing: errors quote strings of the file, and a newline in one
+ * (an escaped "\n") split the one-line error; an escape sequence would have
+ * reached the terminal. Control characters are shown as '?'.
+ */
+void test_result_error_quotes_one_line(void)
+{
+	expect_bad("\"ppbench/1\"", "\"a\\nb\\u001b[31m\"",
+		   ": schema: \"a?b?[31m\" is not supported (this ppbench reads \"ppbench/1\")");
+	expect_bad("\"Mitigation: Retpolines\"", "7",
+		   ": host.mitigations.spectre_v2: expected a string, got a number");
+	expect_bad("\"spectre_v2\": \"Mitigation: Retpolines\"", "\"a\\tb\": 1",
+		   ": host.mitigations.a?b: expected a string, got a number");
+}
+
+/* Found by fuzzing: a count out of range (a negative or huge nr_cpus, loops,
+ * repeat) was refused, but cast to uint64_t first, which is undefined; UBSan
+ * (make test runs this binary built with it) fails the run if that comes back. */
+void test_result_count_out_of_range(void)
+{
+	expect_bad("\"nr_cpus\": 2", "\"nr_cpus\": 2.9e26",
+		   ": host.nr_cpus: 2.9e+26 is out of range (1..9.0072e+15)");
+	expect_bad("\"nr_cpus\": 2", "\"nr_cpus\": -1",
+		   ": host.nr_cpus: -1 is out of range (1..9.0072e+15)");
+}

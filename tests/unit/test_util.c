@@ -69,3 +69,17 @@ void test_parse_mac_ip(void)
 	ASSERT_ERR(parse_ip("10.0.0.256", "--dst-ip", &a), "bad v4");
 	ASSERT_ERR(parse_ip("fd00:::1", "--dst-ip", &a), "bad v6");
 }
+
+/* Found by fuzzing: sscanf's %2x took signs and blanks, so "+a:bb:cc:dd:ee:0f"
+ * and "-1:-2:-3:-4:-5:-6" (ff:fe:fd:fc:fb:fa) passed as MAC addresses. */
+void test_parse_mac_only_hex_pairs(void)
+{
+	uint8_t mac[6];
+
+	ASSERT_ERR(parse_mac("+a:bb:cc:dd:ee:0f", "--dst-mac", mac), "a sign");
+	ASSERT_ERR(parse_mac("-1:-2:-3:-4:-5:-6", "--dst-mac", mac), "negative pairs");
+	ASSERT_ERR(parse_mac(" a: b: c: d: e: f", "--dst-mac", mac), "blanks");
+	ASSERT_ERR(parse_mac("02-00-0a-ff-00-01", "--dst-mac", mac), "dashes");
+	ASSERT_OK(parse_mac("0A:bB:cc:DD:ee:0f", "--dst-mac", mac), "either case");
+	ASSERT_EQ(mac[1], 0xbb, "a pair's value");
+}

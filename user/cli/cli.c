@@ -376,7 +376,10 @@ static int parse_args(const struct cli_cmd *cmd, void *cfg, int argc, char **arg
 
 	build_longopts(cmd, lo, so, 64);
 	opterr = 0;
-	optind = 1;
+	/* 0, not 1: glibc then forgets the previous parse too (its place inside
+	 * a "-abc" cluster, its argument-order mode), which a second parse in one
+	 * process would otherwise continue from */
+	optind = 0;
 	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		ret = handle_opt(cmd, cfg, c, optarg, argv);
 		if (ret)
@@ -389,6 +392,16 @@ static int parse_args(const struct cli_cmd *cmd, void *cfg, int argc, char **arg
 	return EXIT_OK;
 }
 
+int cli_parse(const struct cli_cmd *cmd, void *cfg, int argc, char **argv, int *nargs)
+{
+	int ret = parse_args(cmd, cfg, argc, argv);
+
+	if (ret)
+		return ret;
+	*nargs = cmd->ordered_args ? 0 : argc - optind;
+	return check_nargs(cmd, *nargs, argv + optind);
+}
+
 static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	void *cfg = calloc(1, cmd->cfg_size ? cmd->cfg_size : 1);
@@ -398,14 +411,12 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 		return EXIT_FAIL;
 	if (cmd->cfg_init)
 		cmd->cfg_init(cfg);
-	ret = parse_args(cmd, cfg, argc, argv);
+	ret = cli_parse(cmd, cfg, argc, argv, &nargs);
 	if (ret) {
 		ret = ret < 0 ? EXIT_OK : ret; /* --help */
 		goto out;
 	}
-	nargs = cmd->ordered_args ? 0 : argc - optind;
-	ret = check_nargs(cmd, nargs, argv + optind);
-	if (!ret && resolve_ifaces(cmd, cfg))
+	if (resolve_ifaces(cmd, cfg))
 		ret = EXIT_USAGE;
 	if (!ret && cmd->check)
 		ret = cmd->check(cfg, nargs, argv + optind);

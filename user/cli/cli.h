@@ -132,6 +132,14 @@ enum { CLI_KEY_HELP = 1000, CLI_KEY_VERBOSE, CLI_KEY_VERSION, CLI_KEY_ARG };
 extern const struct cli_cmd *const cli_commands[];
 
 int cli_main(int argc, char **argv);
+/*
+ * The options and the number of arguments of CMD's command line ARGV (ARGV[0]
+ * is the command's name) into CFG, initialised by the caller; nothing is
+ * checked against the system and nothing runs. Returns EXIT_OK with the
+ * arguments at ARGV + optind (NARGS of them), -1 after --help, else the exit
+ * code (the error is printed).
+ */
+int cli_parse(const struct cli_cmd *cmd, void *cfg, int argc, char **argv, int *nargs);
 void cli_print_help(const struct cli_cmd *cmd, FILE *f);
 /* The help text with the range the kind enforces, e.g. "batch size, 1..256 (default 64)". */
 void cli_opt_help(const struct cli_opt *o, char *buf, size_t len);

@@ -105,7 +105,7 @@ static int parse_action(struct load_cfg *cfg, const char *arg)
 			continue;
 		cfg->action = i;
 		if (i >= PPB_ACT_REDIRECT)
-			cfg->pending_action = colon ? strdup(colon + 1) : NULL;
+			cfg->pending_action = colon ? colon + 1 : NULL;
 		if (i < PPB_ACT_REDIRECT && colon)
 			break;
 		return 0;
@@ -201,8 +201,6 @@ static int load_check(void *c, int argc, char **argv)
 	struct load_cfg *cfg = c;
 	int err = check_args(cfg, argc, argv);
 
-	free(cfg->pending_action);
-	cfg->pending_action = NULL;
 	return err ? EXIT_USAGE : EXIT_OK;
 }
 

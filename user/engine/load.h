@@ -24,7 +24,8 @@ struct load_cfg {
 	double interval, duration;
 	uint64_t count;
 	const char *json;
-	char *pending_action; /* "redirect"/"cpu" waiting for its positional argument */
+	/* "redirect:DEV"/"cpu:N": what follows the colon (in argv), or NULL: the next argument */
+	const char *pending_action;
 };
 
 int load_main(struct load_cfg *cfg);

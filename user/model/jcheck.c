@@ -19,11 +19,12 @@ void jc_err(struct jcheck *c, const char *where, const char *fmt, ...)
 		return;
 	c->failed = true;
 	n = snprintf(c->err, c->errlen, "%s: %s%s", c->file, where, *where ? ": " : "");
-	if (n < 0 || (size_t)n >= c->errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(c->err + n, c->errlen - n, fmt, ap);
-	va_end(ap);
+	if (n >= 0 && (size_t)n < c->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(c->err + n, c->errlen - n, fmt, ap);
+		va_end(ap);
+	}
+	jmsg_one_line(c->err);
 }
 
 static const char *jc_type_name(enum jtype t)
@@ -90,7 +91,7 @@ bool jc_count(struct jcheck *c, const struct jval *obj, const char *where, const
 	/* up to 2^53: every whole number below is exact in a double */
 	bool ok = jc_num(c, obj, where, key, min, 9007199254740992.0, true, &d);
 
-	*out = (uint64_t)d;
+	*out = ok ? (uint64_t)d : 0; /* a value out of range has no uint64_t */
 	return ok;
 }
 

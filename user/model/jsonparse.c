@@ -223,7 +223,12 @@ static int parse_escape(struct parser *ps, struct sbuf *b)
 		return parse_u_escape(ps, b);
 	hit = c ? strchr(from, c) : NULL;
 	if (!hit) {
-		fail_at(ps, ps->p - 2, "invalid escape '\\%c'", c);
+		/* a byte that does not print would break the one-line error */
+		if (c > ' ' && c < 0x7f)
+			fail_at(ps, ps->p - 2, "invalid escape '\\%c'", c);
+		else
+			fail_at(ps, ps->p - 2, "invalid escape: '\\' then byte 0x%02x",
+				(unsigned char)c);
 		return -EINVAL;
 	}
 	return sbuf_add(b, &to[hit - from], 1);
@@ -477,7 +482,7 @@ static struct jval *parse_value(struct parser *ps)
 	return v;
 }
 
-static struct jval *parse_buf(const char *text, size_t len, char *err, size_t errlen)
+struct jval *jparse_buf(const char *text, size_t len, char *err, size_t errlen)
 {
 	struct parser ps = {
 		.start = text, .p = text, .end = text + len, .err = err, .errlen = errlen
@@ -509,7 +514,7 @@ static struct jval *parse_buf(const char *text, size_t len, char *err, size_t er
 
 struct jval *jparse(const char *text, char *err, size_t errlen)
 {
-	return parse_buf(text, strlen(text), err, errlen);
+	return jparse_buf(text, strlen(text), err, errlen);
 }
 
 /* Reads all of FD (files, pipes, /dev/stdin alike); NUL-terminates. */
@@ -572,7 +577,7 @@ struct jval *jparse_file(const char *path, char *err, size_t errlen)
 		free(buf);
 		return NULL;
 	}
-	v = parse_buf(buf, len, err, errlen);
+	v = jparse_buf(buf, len, err, errlen);
 	free(buf);
 	return v;
 }
@@ -683,4 +688,11 @@ const char *jtype_name(const struct jval *v)
 					     "a string", "an array",  "an object" };
 
 	return v ? names[v->type] : "nothing";
+}
+
+void jmsg_one_line(char *msg)
+{
+	for (; *msg; msg++)
+		if ((unsigned char)*msg < 0x20 || *msg == 0x7f)
+			*msg = '?';
 }

@@ -28,6 +28,8 @@ struct jval {
 
 /* Parses TEXT; on failure returns NULL and writes the error to ERR. */
 struct jval *jparse(const char *text, char *err, size_t errlen);
+/* The same for the LEN bytes at TEXT, which need no NUL after them (a NUL inside is an error). */
+struct jval *jparse_buf(const char *text, size_t len, char *err, size_t errlen);
 /* Reads and parses PATH; errors do not repeat the path (callers add it). */
 struct jval *jparse_file(const char *path, char *err, size_t errlen);
 void jfree(struct jval *v);
@@ -51,5 +53,10 @@ const char *jstr(const struct jval *v);
 bool jis(const struct jval *v, enum jtype t);
 /* "a number", "an object", ... for error messages; "nothing" for NULL. */
 const char *jtype_name(const struct jval *v);
+/*
+ * Makes MSG, an error that quotes strings from a file, one line that is safe
+ * on a terminal: control characters (newlines, escape sequences) become '?'.
+ */
+void jmsg_one_line(char *msg);
 
 #endif

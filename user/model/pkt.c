@@ -77,9 +77,10 @@ int pkt_build_udp(const struct udp_spec *s, uint8_t *buf, size_t buflen)
 	struct udphdr udp = {};
 	uint8_t *u;
 
+	/* the IP and UDP length fields are 16 bits: above that they would wrap */
 	if (s->src.family != s->dst.family ||
 	    (s->src.family != AF_INET && s->src.family != AF_INET6) || s->size < hdr ||
-	    s->size < PKT_MIN_SIZE || s->size > buflen)
+	    s->size < PKT_MIN_SIZE || s->size > buflen || s->size - ETH_HLEN > 0xffff)
 		return -EINVAL;
 	memset(buf, 0, s->size);
 	memcpy(eth.h_dest, s->dst_mac, 6);

@@ -19,8 +19,8 @@ struct udp_spec {
 /*
  * Build an Ethernet/IPv4-or-IPv6/UDP frame of spec->size bytes into buf
  * (at least spec->size long), with correct IPv4 header and UDP checksums.
- * Returns the size, or -EINVAL if the size cannot hold the headers or the
- * address families differ.
+ * Returns the size, or -EINVAL if the size cannot hold the headers or is
+ * more than the IP length field can say, or the address families differ.
  */
 int pkt_build_udp(const struct udp_spec *spec, uint8_t *buf, size_t buflen);
 /* RFC 1071 ones'-complement sum, folded; for tests and the builder. */

@@ -173,13 +173,22 @@ void json_i64(struct json *j, const char *key, int64_t v)
 
 void json_double(struct json *j, const char *key, double v)
 {
+	char text[32];
+
 	begin_value(j, key);
-	if (!isfinite(v))
+	if (!isfinite(v)) {
 		fputs("null", j->f);
-	else if (v == (double)(long long)v && fabs(v) < 1e15)
+		return;
+	}
+	if (fabs(v) < 1e15 && v == (double)(long long)v) { /* no cast out of range */
 		fprintf(j->f, "%.1f", v);
-	else
-		fprintf(j->f, "%.10g", v);
+		return;
+	}
+	/* Ten digits, unless they round past the largest double: all of them then */
+	snprintf(text, sizeof(text), "%.10g", v);
+	if (!isfinite(strtod(text, NULL)))
+		snprintf(text, sizeof(text), "%.17g", v);
+	fputs(text, j->f);
 }
 
 void json_bool(struct json *j, const char *key, bool v)

@@ -61,24 +61,30 @@ static void load(void)
 	}
 }
 
+const char *kconfig_find(const char *text, const char *name, char *val, size_t len)
+{
+	char key[128];
+	const char *p;
+
+	snprintf(key, sizeof(key), "\nCONFIG_%s=", name);
+	p = strstr(text, key);
+	if (p) {
+		p += strlen(key);
+		snprintf(val, len, "%.*s", (int)strcspn(p, "\n"), p);
+		return val;
+	}
+	return "n";
+}
+
 const char *kconfig_get(const char *name)
 {
 	static char val[128];
-	char key[128];
-	const char *p;
 
 	if (!loaded)
 		load();
 	if (!config_text)
 		return NULL;
-	snprintf(key, sizeof(key), "\nCONFIG_%s=", name);
-	p = strstr(config_text, key);
-	if (p) {
-		p += strlen(key);
-		snprintf(val, sizeof(val), "%.*s", (int)strcspn(p, "\n"), p);
-		return val;
-	}
-	return "n";
+	return kconfig_find(config_text, name, val, sizeof(val));
 }
 
 const char *kconfig_source(void)

@@ -19,19 +19,17 @@ static double measure_once(uint64_t window_ns)
 	return (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
 }
 
-static void read_cpuinfo(struct tsc_info *t)
+void tsc_parse_cpuinfo(FILE *f, struct tsc_info *t)
 {
 	char line[4096];
-	FILE *f = fopen("/proc/cpuinfo", "r");
 
-	if (!f)
-		return;
 	while (fgets(line, sizeof(line), f)) {
 		if (!t->cpu_model[0] && !strncmp(line, "model name", 10)) {
 			char *v = strchr(line, ':');
 
 			if (v) {
-				v += 2;
+				/* ": value"; a line may end at the colon (fgets cut it) */
+				v += v[1] == ' ' ? 2 : 1;
 				v[strcspn(v, "\n")] = '\0';
 				snprintf(t->cpu_model, sizeof(t->cpu_model), "%s", v);
 			}
@@ -42,6 +40,15 @@ static void read_cpuinfo(struct tsc_info *t)
 			break;
 		}
 	}
+}
+
+static void read_cpuinfo(struct tsc_info *t)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (!f)
+		return;
+	tsc_parse_cpuinfo(f, t);
 	fclose(f);
 }
 

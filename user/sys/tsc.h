@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct tsc_info {
 	double hz;	      /* calibrated TSC frequency; 0 if there is no TSC */
@@ -29,5 +30,7 @@ static inline uint64_t rdtsc(void)
 int tsc_calibrate(struct tsc_info *t);
 /* ns -> TSC cycles with the calibrated ratio. */
 double tsc_ns_to_cycles(const struct tsc_info *t, double ns);
+/* The CPU model and TSC flags from /proc/cpuinfo's text in F (the first CPU's). */
+void tsc_parse_cpuinfo(FILE *f, struct tsc_info *t);
 
 #endif

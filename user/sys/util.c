@@ -126,15 +126,24 @@ int parse_cpu_list(const char *s, const char *what, int nr_cpus, bool *set)
 	return n;
 }
 
+/* Six pairs of hex digits and five colons: sscanf's %x alone also takes a
+ * sign or a space ("+a:-1:..."), which is no MAC. */
+static bool mac_shaped(const char *s)
+{
+	if (!s || strlen(s) != 17)
+		return false;
+	for (int i = 0; i < 17; i++)
+		if (i % 3 == 2 ? s[i] != ':' : !isxdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
 int parse_mac(const char *s, const char *what, uint8_t mac[6])
 {
 	unsigned int b[6];
-	char tail;
 
-	if (!s ||
-	    sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-		   &tail) != 6 ||
-	    strlen(s) != 17) {
+	if (!mac_shaped(s) ||
+	    sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]) != 6) {
 		pr_err("%s '%s' is not a MAC address (aa:bb:cc:dd:ee:ff)\n", what, s ? s : "");
 		return -EINVAL;
 	}
