@@ -8,7 +8,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
-#include "engine/calibrate.h"
+#include "engine/calibrate_run.h"
 #include "model/scenario.h"
 #include "sys/log.h"
 #include "sys/runlock.h"

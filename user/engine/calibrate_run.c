@@ -16,9 +16,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "engine/calibrate.h"
+#include "engine/calibrate_run.h"
 #include "model/noise.h"
-#include "out/noise.h"
+#include "out/noise_report.h"
 #include "out/progress.h"
 #include "sys/log.h"
 #include "sys/util.h"

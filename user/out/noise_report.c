@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <time.h>
 #include "out/json.h"
-#include "out/noise.h"
+#include "out/noise_report.h"
 #include "out/report.h"
 #include "sys/log.h"
 
