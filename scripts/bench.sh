@@ -17,7 +17,7 @@ mkdir -p "$OUT"
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	bench_args=(--scenario ring --repeat 2 --loops 20000)
 	slow_args=(--scenario slow --repeat 2 --loops 8000)
-	cal_args=(--runs 3 --duration 0 --scenario ring,slow --repeat 2 --loops 20000)
+	cal_args=(--runs 2 --duration 0 --scenario ring,slow --repeat 2 --loops 8000)
 	overhead_args=(--repeat 2 --loops 50000)
 	gen_secs=1
 else
