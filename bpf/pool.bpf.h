@@ -202,14 +202,18 @@ static __always_inline void pool_untracked(__u64 ptr)
 
 /* A pool's per-CPU counts, created on first use; if that fails (no room, or
  * no memory for a per-CPU element), the pool's events go uncounted: said. */
+/* A new pool's counts: from global data, not the stack, whose 512 bytes the
+ * NAPI sampler's chain of calls (bpf_loop callback, sampler) nearly fills. */
+const struct ppb_pool_counts zero_counts = {};
+
 static __always_inline struct ppb_pool_counts *pool_counts_of(struct ppb_pool_key *key)
 {
-	struct ppb_pool_counts zero = {}, *c;
+	struct ppb_pool_counts *c;
 
 	c = bpf_map_lookup_elem(&pool_counts, key);
 	if (c)
 		return c;
-	bpf_map_update_elem(&pool_counts, key, &zero, BPF_NOEXIST);
+	bpf_map_update_elem(&pool_counts, key, &zero_counts, BPF_NOEXIST);
 	c = bpf_map_lookup_elem(&pool_counts, key);
 	if (!c)
 		pool_untracked(key->ptr);
