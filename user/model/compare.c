@@ -225,7 +225,15 @@ static int row_stats(struct row *r, const struct side *a, const struct side *b,
 		err = err ?: mann_whitney_u(a->v.v, a->v.n, b->v.v, b->v.n, &r->t);
 	if (err)
 		return err;
-	r->change = pct_change(r->o.mean, r->n.mean);
+	/*
+	 * A profile's spread is that of single files' medians of setups (each
+	 * calibrate run is summed up by its median), so with a profile a side's
+	 * figure is its median too: a mean would carry one outlying setup into a
+	 * change the profile never measured.
+	 */
+	r->ofig = r->noise == NOISE_PROFILE ? r->o.median : r->o.mean;
+	r->nfig = r->noise == NOISE_PROFILE ? r->n.median : r->n.mean;
+	r->change = pct_change(r->ofig, r->nfig);
 	if (r->noise == NOISE_PROFILE)
 		profile_verdict(r, o->profile);
 	else

@@ -40,7 +40,8 @@ struct row {
 	enum fig kind;
 	const struct result_cpu *cpu; /* FIG_CPU: the old side's entry */
 	struct summary o, n;	      /* of the pooled values of each side */
-	double change;		      /* % change of the means; +/-inf when old is 0 */
+	double ofig, nfig;	      /* each side's figure: medians with a profile, else means */
+	double change;		      /* % change from ofig to nfig; +/-inf when old is 0 */
 	struct ttest t;
 	bool significant; /* testable and p < alpha */
 	double floor_pct; /* the practical floor: max(1 %, the MDE of the two sides' spread) */

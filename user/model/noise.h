@@ -70,17 +70,24 @@ struct noise_profile {
 	struct jval *doc; /* a loaded profile's strings point into it */
 };
 
+/* The false-alarm rate a profile's floors allow a whole gate (all its figures). */
+#define NOISE_ALPHA 0.05
+
 /*
  * The floor of a single-invocation comparison, in percent, from one value per
  * invocation: the largest of 1 %, the largest change seen between two of the
  * invocations, and the change two future invocations exceed with probability
- * 0.05 if the values are normal: t(0.975, n-1) * sqrt(2) * CV. So a profile
- * of few invocations gives a wide floor. NAN for n < 2.
+ * NOISE_ALPHA / FAMILY if the values are normal:
+ * t(1 - NOISE_ALPHA / 2 / FAMILY, n-1) * sqrt(2) * CV. FAMILY is the number of
+ * figures one gate tests together (the profile's scenarios): the gate fires
+ * when any of them crosses its floor, so each gets its share of the false
+ * alarms. A profile of few invocations gives a wide floor. NAN for n < 2.
  */
-double noise_floor_pct(const double *v, size_t n);
+double noise_floor_pct(const double *v, size_t n, size_t family);
 
 /* Fills F from V (one value per invocation) and WITHIN (their setups' CVs, or NULL). */
-int noise_fig_from(const double *v, const double *within, size_t n, struct noise_fig *f);
+int noise_fig_from(const double *v, const double *within, size_t n, size_t family,
+		   struct noise_fig *f);
 
 /*
  * Builds a profile from N bench results of one host (calibrate's

@@ -173,6 +173,10 @@ static void legend(FILE *f, const struct cmp_set *set, const struct comparison *
 			"%s? not tested: fewer than 2 values on a side (path and purity have one "
 			"value per file)\n",
 			li);
+	if (c->nrows && c->noise == NOISE_PROFILE)
+		fprintf(f,
+			"%sold, new: each file's median of setups, as the profile measured them\n",
+			li);
 	if (c->nrows)
 		fprintf(f, "%s±%%stddev: sample stddev / mean; n = %zu old, %zu new %s\n", li,
 			c->rows[0].o.n, c->rows[0].n.n,
@@ -199,8 +203,8 @@ static void text_row(FILE *f, const struct row *r)
 {
 	char o[24], n[24], ch[16], osd[32], nsd[32];
 
-	fmt_val(r->kind, r->o.mean, o, sizeof(o));
-	fmt_val(r->kind, r->n.mean, n, sizeof(n));
+	fmt_val(r->kind, r->ofig, o, sizeof(o));
+	fmt_val(r->kind, r->nfig, n, sizeof(n));
 	fmt_change(r, ch, sizeof(ch));
 	fmt_sd(&r->o, osd, sizeof(osd), false);
 	fmt_sd(&r->n, nsd, sizeof(nsd), false);
@@ -238,8 +242,8 @@ static void md_row(FILE *f, const struct row *r)
 			  : r->significant && !r->real ? " *(floor)*"
 						       : "";
 
-	fmt_val(r->kind, r->o.mean, o, sizeof(o));
-	fmt_val(r->kind, r->n.mean, n, sizeof(n));
+	fmt_val(r->kind, r->ofig, o, sizeof(o));
+	fmt_val(r->kind, r->nfig, n, sizeof(n));
 	fmt_change(r, ch, sizeof(ch));
 	fmt_p(r, p, sizeof(p));
 	fmt_sd(&r->o, osd, sizeof(osd), true);
@@ -292,8 +296,8 @@ static void bpp_line(FILE *f, const struct comparison *c, const char *test, cons
 		strcat(chc, cy->real ? " *" : " u");
 	if (ns->real || ns->unstable)
 		strcat(chn, ns->real ? " *" : " u");
-	fprintf(f, "| %-8s | %10.0f | %10.0f | %9s | %9.3f | %9.3f | %9s |\n", test, cy->o.mean,
-		cy->n.mean, chc, ns->o.mean, ns->n.mean, chn);
+	fprintf(f, "| %-8s | %10.0f | %10.0f | %9s | %9.3f | %9.3f | %9s |\n", test, cy->ofig,
+		cy->nfig, chc, ns->ofig, ns->nfig, chn);
 }
 
 /* Markdown whose rule line also starts with "|-", so org-mode reads it as a table too. */

@@ -156,5 +156,7 @@ void noise_print(FILE *f, const struct noise_profile *p)
 	fprint_wrapped(f, "",
 		       "floor: what a change between two single runs must exceed to count as "
 		       "real: the largest of 1%, the largest change seen between two of these "
-		       "runs, and t(0.975, n-1) x sqrt(2) x CV between");
+		       "runs, and t(1 - 0.025/k, n-1) x sqrt(2) x CV between, k the number of "
+		       "scenarios a gate tests together (so that a quiet pair of invocations "
+		       "trips none of them with probability 0.95)");
 }
