@@ -41,6 +41,31 @@ void test_noise_fig_levels(void)
 	ASSERT_NEAR(f.floor_pct, noise_floor_pct(lv, 6, 1), 1e-12, "floor");
 }
 
+/* The range of one more run: the values seen, widened to the prediction interval. */
+void test_noise_fig_range(void)
+{
+	double v[] = { 100, 102, 98, 100, 100 };
+	double wide[] = { 100, 130, 70, 100, 100 };
+	double lo, hi, q;
+	struct noise_fig f;
+
+	if (!ASSERT_OK(noise_fig_from(v, NULL, 5, 1, &f), "fig"))
+		return;
+	/* CV 1.414 %, t(0.975, 4) 2.776, sqrt(1.2): +/- 4.30 % around 100 */
+	q = 2.7764 * 0.014142 * sqrt(1.2);
+	noise_fig_range(&f, 1, &lo, &hi);
+	ASSERT_NEAR(hi, 100 * (1 + q), 0.01, "upper: the prediction interval");
+	ASSERT_NEAR(lo, 100 * (1 - q), 0.01, "lower: the prediction interval");
+	noise_fig_range(&f, 4, &lo, &hi);
+	ASSERT_TRUE(hi > 100 * (1 + q), "a family widens it");
+	if (!ASSERT_OK(noise_fig_from(wide, NULL, 5, 1, &f), "wide fig"))
+		return;
+	f.cv_between = 0.001; /* a narrow interval: what was seen bounds it */
+	noise_fig_range(&f, 1, &lo, &hi);
+	ASSERT_NEAR(hi, 130, 1e-9, "never below the highest seen");
+	ASSERT_NEAR(lo, 70, 1e-9, "never above the lowest seen");
+}
+
 /* noise_test: a change of 2 x sqrt(2) x CV is t = 2. */
 void test_noise_test(void)
 {

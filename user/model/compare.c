@@ -211,6 +211,24 @@ static void profile_verdict(struct row *r, const struct noise_profile *p)
 	r->floor_pct = r->nf->floor_pct;
 }
 
+/*
+ * Is R's new figure inside the range one more run of the profile's host falls
+ * in, on the side of the change? (ns rows are tested on cycles: the profile's
+ * host has one TSC rate.)
+ */
+static bool new_within_profile(const struct row *r, const struct noise_profile *p)
+{
+	double v = r->nfig, lo, hi;
+
+	if (r->kind == FIG_NS) {
+		if (!(p->host.tsc_hz > 0))
+			return false;
+		v = v * p->host.tsc_hz / 1e9;
+	}
+	noise_fig_range(r->nf, p->nr_sc, &lo, &hi);
+	return r->change > 0 ? v <= hi : v >= lo;
+}
+
 static int row_stats(struct row *r, const struct side *a, const struct side *b,
 		     const struct cmp_opts *o)
 {
@@ -240,6 +258,17 @@ static int row_stats(struct row *r, const struct side *a, const struct side *b,
 		spread_verdict(r, o);
 	r->significant = r->t.testable && r->t.p < o->alpha;
 	r->real = r->significant && fabs(r->change) >= r->floor_pct;
+	/*
+	 * The floor covers the largest change between two runs the profile saw, so
+	 * from an old figure inside its range a change beyond the floor lands
+	 * outside it. A new figure still where one more run of this host falls
+	 * means old sat on a level the profile never saw: this host's noise can
+	 * neither explain the change away nor call it real.
+	 */
+	if (r->real && r->nf && new_within_profile(r, o->profile)) {
+		r->real = false;
+		r->known = true;
+	}
 	r->within_o = a->nwithin ? sqrt(a->within2 / a->nwithin) : 0;
 	r->within_n = b->nwithin ? sqrt(b->within2 / b->nwithin) : 0;
 	/* Levels inside a file: its setups; path and purity have none. */

@@ -52,6 +52,7 @@ struct row {
 	enum noise_src noise;
 	double within_o, within_n;  /* NOISE_FILES: the setups' CV inside the files (RMS) */
 	const struct noise_fig *nf; /* NOISE_PROFILE: the profile's figure, or NULL */
+	bool known; /* NOISE_PROFILE: beyond the floor, yet new is within the profile's range */
 };
 
 /* Sides whose machine-speed probes differ this much get a note. */

@@ -27,6 +27,21 @@ double noise_floor_pct(const double *v, size_t n, size_t family)
 	return fmax(NOISE_MIN_FLOOR_PCT, fmax(pair, normal));
 }
 
+void noise_fig_range(const struct noise_fig *f, size_t family, double *lo, double *hi)
+{
+	double q = 0;
+
+	*lo = f->min;
+	*hi = f->max;
+	if (f->n >= 2 && family)
+		q = t_quantile(1 - NOISE_ALPHA / 2 / family, f->n - 1) * f->cv_between *
+		    sqrt(1 + 1.0 / f->n);
+	if (isfinite(q)) {
+		*lo = fmin(*lo, f->median * (1 - q));
+		*hi = fmax(*hi, f->median * (1 + q));
+	}
+}
+
 int noise_fig_from(const double *v, const double *within, size_t n, size_t family,
 		   struct noise_fig *f)
 {

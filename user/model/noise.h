@@ -85,6 +85,13 @@ struct noise_profile {
  */
 double noise_floor_pct(const double *v, size_t n, size_t family);
 
+/*
+ * The range one more invocation of F's host falls in: what the profile saw,
+ * widened to the normal prediction interval of a single run, median x (1 +/-
+ * t(1 - NOISE_ALPHA / 2 / FAMILY, n-1) x CV x sqrt(1 + 1/n)), where that is wider.
+ */
+void noise_fig_range(const struct noise_fig *f, size_t family, double *lo, double *hi);
+
 /* Fills F from V (one value per invocation) and WITHIN (their setups' CVs, or NULL). */
 int noise_fig_from(const double *v, const double *within, size_t n, size_t family,
 		   struct noise_fig *f);

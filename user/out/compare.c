@@ -42,6 +42,8 @@ static char mark(const struct row *r)
 		return '?';
 	if (r->real)
 		return '*';
+	if (r->known)
+		return '=';
 	return r->unstable ? 'u' : r->significant ? '~' : ' ';
 }
 
@@ -166,9 +168,13 @@ static void legend(FILE *f, const struct cmp_set *set, const struct comparison *
 		"%s%s unstable: a file's setups sit on two or more levels (its median may sit on "
 		"either)\n",
 		li, md ? "*(unstable)*:" : "u");
-	if (c->noise == NOISE_PROFILE)
+	if (c->noise == NOISE_PROFILE) {
+		fprintf(f,
+			"%s%s beyond the floor, but new lies where one more run of the profile's "
+			"host falls: old sits on a level the profile never saw, so no verdict\n",
+			li, md ? "*(known)*:" : "=");
 		fprintf(f, "%s? not tested: the noise profile has no such figure\n", li);
-	else
+	} else
 		fprintf(f,
 			"%s? not tested: fewer than 2 values on a side (path and purity have one "
 			"value per file)\n",
@@ -239,6 +245,7 @@ static void md_row(FILE *f, const struct row *r)
 	char o[24], n[24], ch[16], p[16], osd[32], nsd[32];
 	const char *b = r->real ? "**" : "";
 	const char *tag = r->unstable		       ? " *(unstable)*"
+			  : r->known		       ? " *(known)*"
 			  : r->significant && !r->real ? " *(floor)*"
 						       : "";
 
@@ -362,6 +369,8 @@ static void json_row(struct json *j, const struct cmp_set *set, const struct row
 		json_double(j, "within_cv_new", r->within_n);
 	}
 	json_bool(j, "real", r->real);
+	if (r->noise == NOISE_PROFILE)
+		json_bool(j, "within_profile", r->known);
 	json_bool(j, "unstable", r->unstable);
 	json_u64(j, "modes_old", r->mo.nr_modes);
 	json_u64(j, "modes_new", r->mn.nr_modes);
