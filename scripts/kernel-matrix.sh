@@ -516,7 +516,8 @@ boot() {
 	qpid=$!
 	# No guest outlives its watch (this runs in a subshell of its own).
 	echo "$qpid" >"$d/qpid"
-	trap 'kill -KILL "$qpid" 2>/dev/null' EXIT
+	# (expanded now: the local is gone when the trap runs)
+	trap "kill -KILL $qpid 2>/dev/null" EXIT
 	why=$(watch_guest "$qpid" "$d/console.log" "$stall_limit" "$matrix_deadline" "$matrix_cap")
 	[ -z "$why" ] || echo "$why" >"$d/why"
 	wait "$qpid" || rc=$?

@@ -24,6 +24,9 @@ in_b() {
 start_load() {
 	local side=$1 name=$2
 	shift 2
+	# Emptied here, not by the child's redirection: a busy host may run the
+	# child late, and the wait below must not find an earlier load's header.
+	: >"$TMPD/$name.out"
 	# nsenter execs ppbench: $! is ppbench itself (a function would be a subshell)
 	if [ "$side" = b ]; then
 		nsenter --net="$PPB_NS_B" "$PPBENCH" load "$@" --json "$TMPD/$name.json" \
@@ -222,6 +225,7 @@ test_watch_iface_keeps_destroyed_pools() {
 sc_signals() {
 	local sig
 	for sig in INT TERM KILL; do
+		: >"$TMPD/s.out" # not the last round's header (as start_load)
 		nsenter --net="$PPB_NS_B" env --default-signal=INT "$PPBENCH" load "$PPB_IF_B" \
 			>"$TMPD/s.out" 2>&1 &
 		local pid=$!
