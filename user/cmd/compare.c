@@ -11,8 +11,8 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
-#include "model/compare.h"
-#include "out/compare.h"
+#include "model/compare_stats.h"
+#include "report/compare_report.h"
 #include "sys/log.h"
 #include "sys/util.h"
 

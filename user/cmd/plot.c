@@ -12,7 +12,7 @@
 #include "cli/cli.h"
 #include "cmd/cmd.h"
 #include "model/result.h"
-#include "out/plot.h"
+#include "report/plot_svg.h"
 #include "sys/log.h"
 #include "sys/util.h"
 

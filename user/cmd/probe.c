@@ -11,7 +11,7 @@
 #include "cli/cli.h"
 #include "cmd/cmd.h"
 #include "loader/kfeatures.h"
-#include "out/json.h"
+#include "report/json.h"
 #include "sys/log.h"
 #include "sys/nl.h"
 #include "sys/util.h"

@@ -14,9 +14,9 @@
 #include "cmd/cmd.h"
 #include "model/noise.h"
 #include "model/series.h"
-#include "out/trendjson.h"
-#include "out/trendreport.h"
-#include "out/trendsvg.h"
+#include "report/trendjson.h"
+#include "report/trendreport.h"
+#include "report/trendsvg.h"
 #include "sys/log.h"
 
 struct trend_cfg {

@@ -18,8 +18,8 @@
 #include <unistd.h>
 #include "engine/calibrate_run.h"
 #include "model/noise.h"
-#include "out/noise_report.h"
-#include "out/progress.h"
+#include "report/noise_report.h"
+#include "report/progress.h"
 #include "sys/log.h"
 #include "sys/util.h"
 

@@ -22,7 +22,7 @@
 #include <bpf/libbpf.h>
 #include "loader/kfeatures.h"
 #include "sys/cpus.h"
-#include "sys/env.h"
+#include "sys/vethenv.h"
 #include "sys/kconfig.h"
 #include "sys/log.h"
 #include "sys/nl.h"
