@@ -819,18 +819,13 @@ int bench_main(struct bench_cfg *cfg)
 	struct bench_ctx b = { .cfg = cfg };
 	struct ppb_env env;
 	struct sc_env e = {};
+	struct obs_desc od;
 	int ok = 0, ret = EXIT_FAIL;
 
 	if (bench_prepare(&b, &e, &env))
 		goto out;
-	if (!cfg->quiet)
-		printf("ppbench bench: TSC %.3f GHz, observer %s%s%s%s, %s\n", b.tsc.hz / 1e9,
-		       obs_backend_name(e.obs), obs_fentry_reason(e.obs) ? " (" : "",
-		       obs_fentry_reason(e.obs) ? obs_fentry_reason(e.obs) : "",
-		       obs_fentry_reason(e.obs) ? ")" : "",
-		       cfg->iface ? cfg->iface : "private veth pair");
-	if (!cfg->quiet && obs_not_counted(e.obs))
-		printf("  not counted: %s\n", obs_not_counted(e.obs));
+	obs_describe(e.obs, &od);
+	bench_print_banner(&b, &od, cfg->iface ? cfg->iface : "private veth pair");
 	for (int i = 0; i < NR_SCENARIOS; i++)
 		if (cfg->want[i])
 			prove_scenario(&e, i);

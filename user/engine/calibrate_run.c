@@ -248,10 +248,8 @@ static int finish(struct cal *c, double span_s)
 	}
 	p.span_s = span_s;
 	err = noise_write(&p, c->cfg->output, "ppbench calibrate");
-	if (!err) {
-		noise_print(stdout, &p);
-		printf("profile: %s\n", c->cfg->output);
-	}
+	if (!err)
+		calibrate_report(&p, c->cfg->output);
 	noise_free(&p);
 	return err ? EXIT_FAIL : EXIT_OK;
 }

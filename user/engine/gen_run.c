@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The sender of ppbench gen: live-frames threads, one per CPU, and their reports. */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -15,8 +14,7 @@
 #include "loader/kfeatures.h"
 #include "loader/xdpobj.h"
 #include "model/pkt.h"
-#include "report/json.h"
-#include "report/report.h"
+#include "report/gen_report.h"
 #include "sys/log.h"
 #include "sys/ticker.h"
 #include "sys/util.h"
@@ -42,7 +40,7 @@ struct gen {
 	_Atomic bool stop;
 	struct sender *s;
 	int nr;
-	struct json *j;
+	struct gen_view v;
 	uint64_t t0;
 	int pin_link;
 };
@@ -118,10 +116,6 @@ static bool all_done(const struct gen *g)
 
 /* ---- reporting ------------------------------------------------------------ */
 
-struct gen_totals {
-	uint64_t frames, taken, not_taken, redirect_err;
-};
-
 static void read_totals(struct gen *g, struct gen_totals *t)
 {
 	int n = nr_possible_cpus(); /* > 0: xdpo_open() checked it */
@@ -138,76 +132,21 @@ static void read_totals(struct gen *g, struct gen_totals *t)
 	}
 }
 
-static void print_interval(struct gen *g, const struct gen_totals *a, const struct gen_totals *b,
-			   double secs, double when, const uint64_t *prev_sent)
+/* The interval from totals a to b: per CPU, what it sent since prev_sent. */
+static void report_interval(struct gen *g, const struct gen_totals *a, const struct gen_totals *b,
+			    double secs, double when, uint64_t *prev_sent)
 {
-	char buf[32];
+	uint64_t sent[PPB_MAX_CPUS];
+	int cpu[PPB_MAX_CPUS];
 
-	for (int i = 0; i < g->nr && !g->cfg->quiet; i++)
-		printf("%-7.1f cpu%-3d %14s frames/s\n", when, g->s[i].cpu,
-		       fmt_count((atomic_load(&g->s[i].sent) - prev_sent[i]) / secs, buf, 32));
-	if (!g->cfg->quiet)
-		printf("%-7.1f total  %14s frames/s | taken by %s %.0f/s, not taken %.0f/s, "
-		       "redirect errors %.0f/s\n",
-		       when, fmt_count((b->frames - a->frames) / secs, buf, 32), g->cfg->ifname,
-		       (b->taken - a->taken) / secs, (b->not_taken - a->not_taken) / secs,
-		       (b->redirect_err - a->redirect_err) / secs);
-	if (!g->j)
-		return;
-	json_obj_begin(g->j, NULL);
-	json_str(g->j, "type", "interval");
-	json_double(g->j, "time", when);
-	json_double(g->j, "seconds", secs);
-	json_u64(g->j, "frames", b->frames - a->frames);
-	json_double(g->j, "pps", (b->frames - a->frames) / secs);
-	json_u64(g->j, "taken", b->taken - a->taken);
-	json_u64(g->j, "not_taken", b->not_taken - a->not_taken);
-	json_u64(g->j, "redirect_err", b->redirect_err - a->redirect_err);
-	json_obj_end(g->j);
-	json_flush_line(g->j);
-}
+	for (int i = 0; i < g->nr; i++) {
+		uint64_t now = atomic_load(&g->s[i].sent);
 
-static void print_summary(struct gen *g, const struct gen_totals *t, double secs)
-{
-	char a[32], b[32];
-
-	printf("summary: %.2f s, %s frames of %zu bytes from %d CPU%s, %s frames/s; taken by %s "
-	       "%llu, not taken %llu, redirect errors %llu\n",
-	       secs, fmt_count(t->frames, a, 32), g->cfg->spec.size, g->nr, g->nr == 1 ? "" : "s",
-	       fmt_count(secs > 0 ? t->frames / secs : 0, b, 32), g->cfg->ifname,
-	       (unsigned long long)t->taken, (unsigned long long)t->not_taken,
-	       (unsigned long long)t->redirect_err);
-	if (!g->j)
-		return;
-	json_obj_begin(g->j, NULL);
-	json_str(g->j, "type", "summary");
-	json_double(g->j, "seconds", secs);
-	json_u64(g->j, "frames", t->frames);
-	json_double(g->j, "pps", secs > 0 ? t->frames / secs : 0);
-	json_u64(g->j, "size", g->cfg->spec.size);
-	json_u64(g->j, "taken", t->taken);
-	json_u64(g->j, "not_taken", t->not_taken);
-	json_u64(g->j, "redirect_err", t->redirect_err);
-	json_obj_end(g->j);
-	json_flush_line(g->j);
-}
-
-static void print_plan(const struct gen *g)
-{
-	const struct udp_spec *s = &g->cfg->spec;
-	char sm[24], dm[24], si[64], di[64], cnt[32];
-
-	format_mac(s->src_mac, sm, sizeof(sm));
-	format_mac(s->dst_mac, dm, sizeof(dm));
-	inet_ntop(s->src.family, &s->src.v4, si, sizeof(si));
-	inet_ntop(s->dst.family, &s->dst.v4, di, sizeof(di));
-	if (g->cfg->count)
-		fmt_count(g->cfg->count, cnt, sizeof(cnt));
-	else
-		snprintf(cnt, sizeof(cnt), "UDP");
-	printf("sending %s%s frames of %zu bytes on %s: %s %s:%u -> %s %s:%u, batch %u\n", cnt,
-	       g->cfg->count ? " UDP" : "", s->size, g->cfg->ifname, sm, si, s->sport, dm, di,
-	       s->dport, g->cfg->batch);
+		cpu[i] = g->s[i].cpu;
+		sent[i] = now - prev_sent[i];
+		prev_sent[i] = now;
+	}
+	gen_report_interval(&g->v, a, b, secs, when, g->nr, cpu, sent);
 }
 
 /* Frames are pushed but none leaves: say why instead of reporting 0 pps. */
@@ -237,9 +176,7 @@ static int run(struct gen *g)
 			checked = true;
 		}
 		if ((t - last) / 1e9 >= g->cfg->interval - 1e-3) {
-			print_interval(g, &a, &b, (t - last) / 1e9, (t - g->t0) / 1e9, prev_sent);
-			for (int i = 0; i < g->nr; i++)
-				prev_sent[i] = atomic_load(&g->s[i].sent);
+			report_interval(g, &a, &b, (t - last) / 1e9, (t - g->t0) / 1e9, prev_sent);
 			a = b;
 			last = t;
 		}
@@ -268,7 +205,11 @@ static int stop_senders(struct gen *g)
 int gen_main(struct gen_cfg *cfg)
 {
 	struct xdpo_opts o = { .gen_ifindex = cfg->ifindex, .errors = true, .xmits = true };
-	struct gen g = { .cfg = cfg, .pin_link = -1 };
+	struct gen g = {
+		.cfg = cfg,
+		.pin_link = -1,
+		.v = { .ifname = cfg->ifname, .size = cfg->spec.size, .quiet = cfg->quiet }
+	};
 	struct gen_totals t;
 	struct stat st;
 	int err, len;
@@ -288,20 +229,20 @@ int gen_main(struct gen_cfg *cfg)
 		xdpo_track_prog(g.x, PPB_ROLE_GEN, "ppb_xdp_gen_bare");
 	err = xdpo_attach_tracing(g.x);
 	g.pin_link = xdpo_pin_dispatcher(g.x, cfg->bare ? "ppb_xdp_gen_bare" : "ppb_xdp_gen");
-	if (!err && cfg->json && !(g.j = json_open(cfg->json, false)))
+	if (!err && gen_report_open(&g.v, cfg->json))
 		err = -EIO;
 	if (!err) {
-		print_plan(&g);
+		gen_report_plan(&g.v, &cfg->spec, cfg->count, cfg->batch);
 		g.t0 = now_ns();
 		err = start_senders(&g);
 		err = err ?: run(&g);
 		err = stop_senders(&g) ?: err;
 		read_totals(&g, &t);
-		print_summary(&g, &t, (now_ns() - g.t0) / 1e9);
+		gen_report_summary(&g.v, &t, (now_ns() - g.t0) / 1e9, g.nr);
 	}
 	xdpo_unpin_dispatcher(g.pin_link);
 	free(g.s);
-	if (json_close(g.j))
+	if (gen_report_close(&g.v))
 		err = -EIO;
 	xdpo_close(g.x);
 	return err ? EXIT_FAIL : EXIT_OK;

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "model/fmt.h"
+#include "model/snapshot.h"
 #include "model/order.h"
 #include "report/bench_report.h"
 #include "report/hostinfo.h"
@@ -152,6 +153,18 @@ static void print_setups(const struct sc_result *r)
 		printf("  smallest detectable change: %.1f%% (%.1f cycles) against a run like this "
 		       "(%u setups a side, alpha 0.05, power 0.9)\n",
 		       r->mde_pct, r->mde_pct / 100 * r->cyc.mean, r->nr_setups);
+}
+
+void bench_print_banner(const struct bench_ctx *b, const struct obs_desc *o, const char *where)
+{
+	const char *why = o->fentry_reason;
+
+	if (b->cfg->quiet)
+		return;
+	printf("ppbench bench: TSC %.3f GHz, observer %s%s%s%s, %s\n", b->tsc.hz / 1e9,
+	       o->backend_name, why ? " (" : "", why ? why : "", why ? ")" : "", where);
+	if (o->not_counted)
+		printf("  not counted: %s\n", o->not_counted);
 }
 
 void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)

@@ -158,3 +158,9 @@ void noise_print(FILE *f, const struct noise_profile *p)
 		       "real: the largest of 1%, the largest change seen between two of these "
 		       "runs, and t(0.975, n-1) x sqrt(2) x CV between");
 }
+
+void calibrate_report(const struct noise_profile *p, const char *path)
+{
+	noise_print(stdout, p);
+	printf("profile: %s\n", path);
+}
