@@ -21,3 +21,24 @@ test_user_file_names_unique() {
 	done
 	fail "file names shared under user/: $(echo $dups)"
 }
+
+# One layer prints: user/engine/ and user/cmd/ return data and call
+# user/report/ for every line of output and every JSON key; their errors go
+# through the log functions (user/sys/log.c). Comments and string literals
+# are taken out first, so only calls count.
+test_engine_cmd_print_nothing() {
+	local calls='\b(printf|vprintf|puts|putchar|putc|fputs|fputc|fwrite|fprintf|vfprintf|dprintf|vdprintf|perror)[[:space:]]*\('
+	local json='\bjson_(new|open|close|flush_line|obj_begin|obj_end|arr_begin|arr_end|str|u64|i64|double|bool|null|path|pool)[[:space:]]*\('
+	local f hits found=0
+
+	for f in "$TOP"/user/engine/*.c "$TOP"/user/cmd/*.c; do
+		hits=$(${CC:-cc} -fpreprocessed -dD -E -P "$f" 2>/dev/null |
+			sed -E 's/"([^"\\]|\\.)*"/""/g' | grep -E "$calls|$json")
+		grep -q '#include "report/json.h"' "$f" && hits+=$'\n#include "report/json.h"'
+		[ -n "$hits" ] || continue
+		found=1
+		echo "  ${f#"$TOP"/}:"
+		printf '%s\n' "$hits" | sed '/^$/d; s/^[[:space:]]*/    /'
+	done
+	[ $found = 0 ] || fail "engine/ or cmd/ prints or writes JSON itself: move it to user/report/"
+}

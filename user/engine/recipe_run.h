@@ -7,6 +7,7 @@
 #include "ppbench.h"
 #include "loader/observer.h"
 #include "loader/xdpobj.h"
+#include "model/counts.h"
 #include "model/scenario.h"
 #include "sys/vethenv.h"
 
@@ -82,12 +83,6 @@ struct recipe_ids {
 void recipe_ids(struct recipe_ctx *c, struct recipe_ids *ids);
 
 /* Sum of a result's counts over pools of one kind (all kinds: kind < 0), per CPU too. */
-struct kind_counts {
-	int pools;
-	uint32_t flags; /* union of PPB_POOL_F_* */
-	struct ppb_pool_counts total;
-	struct ppb_pool_counts *percpu;
-};
 int recipe_counts_by_kind(const struct recipe_result *res, int kind, int nr_cpus,
 			  struct kind_counts *out);
 
