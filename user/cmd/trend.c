@@ -101,8 +101,7 @@ static int trend_check(void *c, int argc, char **argv)
 
 	(void)argv;
 	if (!argc) {
-		pr_err("no result files: give FILE... or a directory of them (see 'ppbench trend "
-		       "--help')\n");
+		pr_err("no result files: give FILE... or a directory of them\n");
 		return EXIT_USAGE;
 	}
 	if (!cfg->window_set)
