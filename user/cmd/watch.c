@@ -151,7 +151,7 @@ static int watch_run(void *c, int argc, char **argv)
 	(void)argv;
 	if (obs_open(&w.obs, &oo))
 		return EXIT_FAIL;
-	err = watch_report_open(&w.v, cfg->json);
+	err = report_json_open(&w.v.j, cfg->json);
 	if (err)
 		goto out;
 	err = obs_start(w.obs);
@@ -167,7 +167,7 @@ static int watch_run(void *c, int argc, char **argv)
 out:
 	snap_free(&w.first);
 	snap_free(&w.prev);
-	if (watch_report_close(&w.v))
+	if (report_json_close(&w.v.j))
 		err = -EIO;
 	obs_close(w.obs);
 	return err ? EXIT_FAIL : EXIT_OK;

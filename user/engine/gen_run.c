@@ -229,7 +229,7 @@ int gen_main(struct gen_cfg *cfg)
 		xdpo_track_prog(g.x, PPB_ROLE_GEN, "ppb_xdp_gen_bare");
 	err = xdpo_attach_tracing(g.x);
 	g.pin_link = xdpo_pin_dispatcher(g.x, cfg->bare ? "ppb_xdp_gen_bare" : "ppb_xdp_gen");
-	if (!err && gen_report_open(&g.v, cfg->json))
+	if (!err && report_json_open(&g.v.j, cfg->json))
 		err = -EIO;
 	if (!err) {
 		gen_report_plan(&g.v, &cfg->spec, cfg->count, cfg->batch);
@@ -242,7 +242,7 @@ int gen_main(struct gen_cfg *cfg)
 	}
 	xdpo_unpin_dispatcher(g.pin_link);
 	free(g.s);
-	if (gen_report_close(&g.v))
+	if (report_json_close(&g.v.j))
 		err = -EIO;
 	xdpo_close(g.x);
 	return err ? EXIT_FAIL : EXIT_OK;

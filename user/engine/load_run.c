@@ -308,7 +308,7 @@ int load_main(struct load_cfg *cfg)
 		return EXIT_FAIL;
 	tsc_calibrate(&l.tsc);
 	l.v.tsc = &l.tsc;
-	if (load_report_open(&l.v, cfg->json))
+	if (report_json_open(&l.v.j, cfg->json))
 		return EXIT_FAIL;
 	err = open_objects(&l) ?: setup_maps(&l) ?: attach(&l) ?: init_state(&l);
 	if (!err) {
@@ -323,7 +323,7 @@ int load_main(struct load_cfg *cfg)
 	free_state(&l);
 	xdpo_close(l.x);
 	obs_close(l.obs);
-	if (load_report_close(&l.v))
+	if (report_json_close(&l.v.j))
 		err = -EIO;
 	return err == -EBUSY ? EXIT_FAIL : err ? EXIT_FAIL : EXIT_OK;
 }

@@ -5,21 +5,6 @@
 #include "report/gen_report.h"
 #include "sys/util.h"
 
-int gen_report_open(struct gen_view *v, const char *json)
-{
-	if (json && !(v->j = json_open(json, false)))
-		return -1;
-	return 0;
-}
-
-int gen_report_close(struct gen_view *v)
-{
-	int err = json_close(v->j);
-
-	v->j = NULL;
-	return err;
-}
-
 void gen_report_plan(const struct gen_view *v, const struct udp_spec *s, uint64_t count,
 		     uint32_t batch)
 {

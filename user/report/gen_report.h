@@ -21,10 +21,6 @@ struct gen_view {
 	struct json *j;
 };
 
-/* Opens the JSON output (NULL: none); a one-line error and -1 on failure. */
-int gen_report_open(struct gen_view *v, const char *json);
-/* 0, or a negative errno if writing the JSON failed. */
-int gen_report_close(struct gen_view *v);
 void gen_report_plan(const struct gen_view *v, const struct udp_spec *s, uint64_t count,
 		     uint32_t batch);
 /* From totals a to b over secs, at `when` s; cpu[i] sent sent[i] frames of them. */

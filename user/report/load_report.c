@@ -6,21 +6,6 @@
 #include "model/counts.h"
 #include "report/load_report.h"
 
-int load_report_open(struct load_view *v, const char *json)
-{
-	if (json && !(v->j = json_open(json, false)))
-		return -1;
-	return 0;
-}
-
-int load_report_close(struct load_view *v)
-{
-	int err = json_close(v->j);
-
-	v->j = NULL;
-	return err;
-}
-
 void load_report_libxdp(const struct load_view *v, bool legacy, uint32_t dispatcher_id,
 			uint32_t prog_id, int nr_progs)
 {

@@ -45,10 +45,6 @@ struct load_view {
 	struct json *j;
 };
 
-/* Opens the JSON output (NULL: none); a one-line error and -1 on failure. */
-int load_report_open(struct load_view *v, const char *json);
-/* 0, or a negative errno if writing the JSON failed. */
-int load_report_close(struct load_view *v);
 /* What libxdp made of --multiprog. */
 void load_report_libxdp(const struct load_view *v, bool legacy, uint32_t dispatcher_id,
 			uint32_t prog_id, int nr_progs);

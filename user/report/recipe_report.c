@@ -77,16 +77,7 @@ static void json_kind(struct json *j, const char *name, const struct kind_counts
 	json_u64(j, "pools", k->pools);
 	json_str(j, "flags", flags);
 	json_path(j, "path", &k->total, known);
-	json_arr_begin(j, "per_cpu");
-	for (int c = 0; c < nr_cpus; c++) {
-		if (counts_zero(&k->percpu[c]))
-			continue;
-		json_obj_begin(j, NULL);
-		json_u64(j, "cpu", c);
-		json_path(j, "path", &k->percpu[c], known);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
+	json_per_cpu_paths(j, k->percpu, nr_cpus, known);
 	json_obj_end(j);
 }
 

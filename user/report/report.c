@@ -200,17 +200,38 @@ void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_
 	json_i64(j, "inflight", pool_inflight(&p->info));
 	json_str(j, "flags", flags);
 	json_path(j, "path", &p->total, known);
-	if (per_cpu) {
-		json_arr_begin(j, "per_cpu");
-		for (int c = 0; c < nr_cpus; c++) {
-			if (counts_zero(&p->percpu[c]))
-				continue;
-			json_obj_begin(j, NULL);
-			json_u64(j, "cpu", c);
-			json_path(j, "path", &p->percpu[c], known);
-			json_obj_end(j);
-		}
-		json_arr_end(j);
-	}
+	if (per_cpu)
+		json_per_cpu_paths(j, p->percpu, nr_cpus, known);
 	json_obj_end(j);
+}
+
+void json_per_cpu_paths(struct json *j, const struct ppb_pool_counts *percpu, int nr_cpus,
+			unsigned known)
+{
+	json_arr_begin(j, "per_cpu");
+	for (int c = 0; c < nr_cpus; c++) {
+		if (counts_zero(&percpu[c]))
+			continue;
+		json_obj_begin(j, NULL);
+		json_u64(j, "cpu", c);
+		json_path(j, "path", &percpu[c], known);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+int report_json_open(struct json **j, const char *path)
+{
+	*j = NULL;
+	if (path && !(*j = json_open(path, false)))
+		return -1;
+	return 0;
+}
+
+int report_json_close(struct json **j)
+{
+	int err = json_close(*j);
+
+	*j = NULL;
+	return err;
 }

@@ -41,5 +41,16 @@ void pool_header(void);
 void pool_row(const char *when, const char *pool, const struct ppb_pool_info *pi,
 	      const struct ppb_pool_counts *c, double secs, unsigned known);
 void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_cpu, int nr_cpus);
+/* "per_cpu": [{cpu, path}] of the CPUs with counts. */
+void json_per_cpu_paths(struct json *j, const struct ppb_pool_counts *percpu, int nr_cpus,
+			unsigned known);
+
+/*
+ * The JSON lines of watch, load and gen: opens PATH ("-": stdout; NULL: no
+ * JSON) into *j; 0, or -1 after a one-line error. The close: 0, or a
+ * negative errno if writing failed.
+ */
+int report_json_open(struct json **j, const char *path);
+int report_json_close(struct json **j);
 
 #endif

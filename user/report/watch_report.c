@@ -5,21 +5,6 @@
 #include "model/snapshot.h"
 #include "report/watch_report.h"
 
-int watch_report_open(struct watch_view *v, const char *json)
-{
-	if (json && !(v->j = json_open(json, false)))
-		return -1;
-	return 0;
-}
-
-int watch_report_close(struct watch_view *v)
-{
-	int err = json_close(v->j);
-
-	v->j = NULL;
-	return err;
-}
-
 bool watch_pool_wanted(const struct watch_view *v, const struct pool_snap *p)
 {
 	return !v->ifindex || (p->info.ifindex == v->ifindex && pool_same_netns(&p->info));

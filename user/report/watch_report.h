@@ -19,10 +19,6 @@ struct watch_view {
 	struct json *j;
 };
 
-/* Opens the JSON output (NULL: none); a one-line error and -1 on failure. */
-int watch_report_open(struct watch_view *v, const char *json);
-/* 0, or a negative errno if writing the JSON failed. */
-int watch_report_close(struct watch_view *v);
 /* Does the watched interface (or, with none, anything) own this pool? */
 bool watch_pool_wanted(const struct watch_view *v, const struct pool_snap *p);
 void watch_report_banner(const struct watch_view *v, const struct obs_desc *o);
