@@ -5,6 +5,7 @@
 #   tests/run.sh                 everything: unit, bpf, asan, fuzz, integration, kernels
 #   tests/run.sh unit            one group (unit | bpf | asan | fuzz | integration | kernels)
 #   tests/run.sh test_probe_json one integration test (or a unit or bpf test name)
+#   tests/run.sh test_probe      every test of tests/integration/test_probe.sh
 #   V=1 tests/run.sh ...         show every test's output, not only failures'
 #
 # Prints one "PASS|FAIL|SKIP name" line per test (a SKIP gives its reason) and
@@ -320,7 +321,11 @@ main() {
 	if [ ${#names[@]} -gt 0 ]; then
 		local unit_names=() bpf_names=() int_names=()
 		for a in "${names[@]}"; do
-			if list_integration | awk '{print $2}' | grep -qx "$a"; then
+			if [ -f "$TOP/tests/integration/$a.sh" ]; then
+				# a file's name: every test in it
+				int_names+=($(list_integration | awk -v f="/$a.sh" \
+					'substr($1, length($1) - length(f) + 1) == f { print $2 }'))
+			elif list_integration | awk '{print $2}' | grep -qx "$a"; then
 				int_names+=("$a")
 			elif is_bpf_test "$a"; then
 				bpf_names+=("$a")

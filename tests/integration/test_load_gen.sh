@@ -288,7 +288,7 @@ sc_multiprog() {
 		sleep 0.1
 	done
 	in_b ip link show "$PPB_IF_B" | grep -q ' xdp' && fail "SIGKILL left the libxdp program"
-	grep -q "^ppbench: removed XDP program [0-9]* that a dead ppbench left" "$TMPD/k.out" ||
+	grep -q "^ppbench load: warning: removed XDP program [0-9]* that a dead ppbench left" "$TMPD/k.out" ||
 		fail "the reaper did not say what it removed: $(tail -n 2 "$TMPD/k.out")"
 	for _ in $(seq 50); do
 		grep -qx ppbench-reaper /proc/[0-9]*/comm 2>/dev/null || break

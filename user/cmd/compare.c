@@ -11,8 +11,8 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
-#include "model/compare.h"
-#include "out/compare.h"
+#include "model/compare_stats.h"
+#include "report/compare_report.h"
 #include "sys/log.h"
 #include "sys/util.h"
 
@@ -258,14 +258,13 @@ out:
 static int check_args(const struct cmp_cfg *cfg)
 {
 	if (cfg->nfiles[SIDE_POS] == 1) {
-		pr_err("needs at least two result files: OLD.json NEW.json (see --help)\n");
+		pr_err("needs at least two result files: OLD.json NEW.json\n");
 		return -EINVAL;
 	}
 	if (!cfg->nfiles[SIDE_POS] && (!cfg->nfiles[SIDE_OLD] || !cfg->nfiles[SIDE_NEW])) {
-		pr_err("needs %s (see --help)\n", cfg->nfiles[SIDE_OLD] ? "--new FILE too"
-						  : cfg->nfiles[SIDE_NEW]
-							  ? "--old FILE too"
-							  : "result files: OLD.json NEW.json");
+		pr_err("needs %s\n", cfg->nfiles[SIDE_OLD]   ? "--new FILE too"
+				     : cfg->nfiles[SIDE_NEW] ? "--old FILE too"
+							     : "result files: OLD.json NEW.json");
 		return -EINVAL;
 	}
 	if (cfg->json && !strcmp(cfg->json, "-") && (cfg->markdown || cfg->bpp)) {

@@ -16,7 +16,7 @@
  * the levels it sits on and the floor a change between two single
  * invocations must exceed to be told from that noise. Readers: compare
  * --noise, trend --noise. Pure model: loading, building from results, the
- * floor and the test; printing is out/'s.
+ * floor and the test; printing is report/'s.
  */
 #define NOISE_SCHEMA "ppbench-noise/1"
 
