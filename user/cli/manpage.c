@@ -104,10 +104,16 @@ static const char *const man_tail =
 	"page_pool_state_hold and page_pool_state_release tracepoints count slow allocations "
 	"and releases exactly, and ring and cache traffic is derived from samples of each "
 	"pool's state taken by ppbench's XDP programs; counts that cannot be known are shown as "
-	"n/a (null in JSON), never as 0. See README.md for what each backend counts.\n"
+	"n/a (null in JSON), never as 0. ppbench\\-watch(8) says what each backend counts.\n"
 	".SH ENVIRONMENT\n.TP\n\\fBPPBENCH_BTF\\fR\nKernel BTF to use instead of "
 	"/sys/kernel/btf/vmlinux.\n.TP\n\\fBPPBENCH_BPFFS\\fR\nWhere bpffs is expected "
 	"(default /sys/fs/bpf); only \\fBload \\-\\-multiprog\\fR needs it.\n"
+	".TP\n\\fBPPBENCH_DISABLE\\fR\nA comma-separated list of features to treat as missing, "
+	"to see or test what ppbench does without them: \\fBlive_frames\\fR (live-frames "
+	"BPF_PROG_RUN: bench skips ring and ring\\-xcpu and falls back to other recipes for fast "
+	"and slow), \\fBfentry\\fR (the tracepoint accounting backend, no fentry path figures).\n"
+	".TP\n\\fBPPBENCH_LOCK_FILE\\fR\nThe lock that lets one bench or recipe run at a time "
+	"(default /run/ppbench.lock, else /tmp/ppbench.lock).\n"
 	".SH EXIT STATUS\n0 on success, 1 on a runtime error, 2 on a usage error (bad option, "
 	"argument or input file), 3 when \\fBcompare \\-\\-fail\\-above\\fR finds a "
 	"significant regression or \\fBtrend \\-\\-fail\\-on\\-regression\\fR a change point "
@@ -117,8 +123,7 @@ static const char *const man_tail =
 	"frequency scaling and with speculative-execution mitigations the figures change; "
 	"results record the kernel, CPU, TSC frequency, clock source, mitigations and the "
 	"relevant kernel configuration so that \\fBcompare\\fR can tell.\n"
-	".SH SEE ALSO\n\\fBbpftool\\fR(8), \\fBxdp\\-bench\\fR(8), \\fBethtool\\fR(8), "
-	"\\fBip\\-link\\fR(8)\n";
+	".SH SEE ALSO\n";
 
 void cli_print_man(FILE *f)
 {
@@ -126,6 +131,11 @@ void cli_print_man(FILE *f)
 	for (int i = 0; cli_commands[i]; i++)
 		man_command(f, cli_commands[i]);
 	fputs(man_tail, f);
+	for (int i = 0; cli_commands[i]; i++)
+		fprintf(f, "\\fBppbench\\-%s\\fR(8), ", cli_commands[i]->name);
+	fputs("\\fBbpftool\\fR(8), \\fBxdp\\-bench\\fR(8), \\fBethtool\\fR(8), "
+	      "\\fBip\\-link\\fR(8)\n",
+	      f);
 }
 
 /*
@@ -135,7 +145,8 @@ void cli_print_man(FILE *f)
  * at hand. Blocks, separated by blank lines:
  *   # SECTION, ## Subsection        headings (.SH, .SS)
  *   ``` ... ```                     verbatim lines
- *   - item                          a bullet; indented lines continue it
+ *   - item, 1. item                 a bullet, a numbered item; the lines
+ *                                   after it continue it
  *   | tag | text | more |           a table: the first row names the columns,
  *                                   |---| is skipped, each other row is a
  *                                   tagged paragraph (\| is a literal bar)
@@ -324,19 +335,27 @@ static void out_heading(struct man_out *o, int level, const char *title)
 	o->heading = true;
 }
 
-static void out_item(struct man_out *o, const char *text)
+/* A list item; LABEL is its number ("2.") or NULL for a bullet. */
+static void out_item(struct man_out *o, const char *label, const char *text)
 {
-	char prefix[16];
+	char prefix[24];
 
 	if (o->roff) {
-		fputs(".IP \\(bu 2\n", o->f);
+		if (label)
+			fprintf(o->f, ".IP %s 4\n", label);
+		else
+			fputs(".IP \\(bu 2\n", o->f);
 		inline_text(o, text, NULL, 0);
 		fputc('\n', o->f);
 		return;
 	}
-	snprintf(prefix, sizeof(prefix), "%*s\u2022 ", TEXT_INDENT, "");
+	if (label)
+		snprintf(prefix, sizeof(prefix), "%*s%-4s", TEXT_INDENT, "", label);
+	else
+		snprintf(prefix, sizeof(prefix), "%*s\u2022 ", TEXT_INDENT, "");
 	text_gap(o);
-	text_fill(o->f, TEXT_INDENT + 2, prefix, inline_text(o, text, pbuf, sizeof(pbuf)));
+	text_fill(o->f, TEXT_INDENT + (label ? 4 : 2), prefix,
+		  inline_text(o, text, pbuf, sizeof(pbuf)));
 }
 
 /*
@@ -512,19 +531,23 @@ static void out_directive(struct man_out *o, const struct cli_cmd *cmd, const ch
 		out_verbatim(o, cmd->examples, TEXT_INDENT);
 }
 
-/* The block being gathered: a paragraph or a bullet, its lines joined. */
+/* The block being gathered: a paragraph or a list item, its lines joined. */
 struct block {
 	char text[8192];
 	size_t len;
 	bool item;
+	char label[8]; /* a numbered item's "N.", else "" */
 };
 
 static void block_flush(struct man_out *o, struct block *b)
 {
-	if (b->len)
-		b->item ? out_item(o, b->text) : out_para(o, b->text);
+	if (b->len && b->item)
+		out_item(o, b->label[0] ? b->label : NULL, b->text);
+	else if (b->len)
+		out_para(o, b->text);
 	b->len = 0;
 	b->item = false;
+	b->label[0] = '\0';
 }
 
 static void block_add(struct block *b, const char *line)
@@ -537,13 +560,22 @@ static void block_add(struct block *b, const char *line)
 		b->len = sizeof(b->text) - 1;
 }
 
+/* "12. text": the length of "12. " in *N. */
+static bool numbered(const char *line, size_t *n)
+{
+	size_t d = strspn(line, "0123456789");
+
+	*n = d + 2;
+	return d && d < 4 && line[d] == '.' && line[d + 1] == ' ';
+}
+
 /* The prose, line by line, as the comment above describes. */
 static void out_prose(struct man_out *o, const struct cli_cmd *cmd, const char *prose)
 {
 	static struct block b;
 	char line[2048], verb[16384];
 	struct table t = { .nhead = -1 };
-	size_t vlen = 0;
+	size_t vlen = 0, n;
 	bool in_verb = false, in_table = false;
 
 	b.len = 0;
@@ -589,6 +621,11 @@ static void out_prose(struct man_out *o, const struct cli_cmd *cmd, const char *
 			block_flush(o, &b);
 			b.item = true;
 			block_add(&b, line + 2);
+		} else if (numbered(line, &n)) {
+			block_flush(o, &b);
+			b.item = true;
+			snprintf(b.label, sizeof(b.label), "%.*s", (int)n - 1, line);
+			block_add(&b, line + n);
 		} else {
 			block_add(&b, line);
 		}
