@@ -294,7 +294,7 @@ test-unit: $(BUILD)/tests/unit
 	$(Q)tests/run.sh unit
 
 # The matrix builds its own static ppbench (build/static) for the guests.
-# KERNELS="6.12" and GUEST_TESTS="probe_*" narrow it (README.md, "Kernel matrix").
+# KERNELS="6.12" and GUEST_TESTS="probe_*" narrow it (tests/README.md, "Kernel matrix").
 test-kernels: DEPS_FLAGS = --kernels
 test-kernels: deps
 	$(Q)PPB_KERNELS='$(KERNELS)' PPB_GUEST_TESTS='$(GUEST_TESTS)' tests/run.sh kernels
