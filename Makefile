@@ -315,8 +315,9 @@ bench: deps
 install: $(BUILD)/ppbench $(MAN_PAGES)
 	$(call msg,INSTALL,$(DESTDIR)$(BINDIR)/ppbench)
 	$(Q)install -D -m 0755 $(BUILD)/ppbench $(DESTDIR)$(BINDIR)/ppbench
-	$(call msg,INSTALL,$(DESTDIR)$(MANDIR)/man8/ppbench.8)
-	$(Q)install -D -m 0644 $(BUILD)/ppbench.8 $(DESTDIR)$(MANDIR)/man8/ppbench.8
+	$(call msg,INSTALL,$(DESTDIR)$(MANDIR)/man8/: $(notdir $(MAN_PAGES)))
+	$(Q)install -d $(DESTDIR)$(MANDIR)/man8
+	$(Q)install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/
 
 # Every C source and header of ours; the test suite checks they are formatted.
 FORMAT_SRCS	= $(wildcard bpf/*.c bpf/*.h include/*.h user/*.c user/*/*.c user/*/*.h \
