@@ -3,7 +3,7 @@
 # ppbench build: bpf/*.bpf.c -> build/*.bpf.o -> build/*.skel.h -> build/ppbench
 # (the libbpf-bootstrap pipeline). Everything generated lands in build/.
 #
-#   make            build build/ppbench
+#   make            build build/ppbench and its manual pages (build/ppbench*.8)
 #   make test       install missing packages, build, run the whole suite
 #   make bench      install missing packages, build, run the benchmark
 #   make fuzz       build the fuzz targets (tests/fuzz/) and run each FUZZ_SECONDS
@@ -115,7 +115,7 @@ all: $(BUILD)/ppbench $(MAN_PAGES)
 
 help:
 	@echo 'Targets:'
-	@echo '  all (default)  build $(BUILD)/ppbench'
+	@echo '  all (default)  build $(BUILD)/ppbench and its manual pages ($(BUILD)/ppbench*.8)'
 	@echo '  test           install missing packages, build, run unit, bpf, integration, kernel-matrix tests'
 	@echo '  test-unit      build and run only the unit tests'
 	@echo '  test-kernels   run only the qemu kernel matrix (Debian 6.1, 6.12 and the newest Debian kernel)'
