@@ -754,12 +754,12 @@ int cli_help(int argc, char **argv)
 		}
 	}
 	if (argc != 1) {
-		fprintf(stderr, "ppbench help: expected one command (see 'ppbench --help')\n");
+		pr_err("help: expected one command, got %d\n", argc);
 		return EXIT_USAGE;
 	}
 	cmd = find_cmd(argv[0]);
 	if (!cmd) {
-		fprintf(stderr, "ppbench: unknown command '%s' (see 'ppbench --help')\n", argv[0]);
+		pr_err("unknown command '%s'\n", argv[0]);
 		return EXIT_USAGE;
 	}
 	if (!roff && isatty(STDOUT_FILENO) && have_man())
