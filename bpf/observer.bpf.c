@@ -528,7 +528,7 @@ static __always_inline int put_exit(void *ctx)
 	}
 	/* Bulk (one pool, <= 6.13): whatever did not stay in the cache or get
 	 * released went to the ring; fragments not on their last reference are
-	 * skipped by the kernel and would show up here as ring (see README). */
+	 * skipped by the kernel and would show up here as ring (ppbench-watch(8)). */
 	direct = after > s->put_c0 ? after - s->put_c0 : 0;
 	c->ret_cache += direct;
 	if (s->put_count >= direct + s->put_released)

@@ -115,7 +115,7 @@ struct ppb_pool_counts {
 	__u64 rel_teardown; /* releases while the pool is being destroyed */
 	__u64 elems;	    /* allocations our XDP programs saw (tracepoint backend) */
 	__u64 samples;	    /* pool-state samples taken on this CPU */
-	__u64 unclassified; /* returns that could not be classified (see README) */
+	__u64 unclassified; /* returns that could not be classified (ppbench-watch(8)) */
 	/* fentry backend: ns inside the calls of each class (probe overhead included) */
 	__u64 alloc_cache_ns, alloc_refill_ns, alloc_slow_ns;
 	__u64 ret_cache_ns, ret_ring_ns, ret_release_ns;

@@ -52,7 +52,7 @@ test_bench_all_scenarios_short() {
 		jq -e "$sel | .path_cost_cycles.method | length > 10" "$j" >/dev/null ||
 			fail "$s names no path-figure method"
 	done
-	# the recipes this kernel is known to need (6.12+; README.md, "Scenarios")
+	# the recipes this kernel is known to need (6.12+; ppbench-bench(8), "Scenarios")
 	assert_match "$(jq_get "$j" '.scenarios[] | select(.name == "ring") | .recipe')" \
 		'^lf-drop;' "ring recipe"
 	assert_match "$(jq_get "$j" '.scenarios[] | select(.name == "fast") | .recipe')" \

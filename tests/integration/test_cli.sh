@@ -106,8 +106,8 @@ test_no_btf() {
 
 # The man page (built from the same tables) names every option of every
 # command's --help, and renders without troff warnings.
-# make install puts the binary and the man page under DESTDIR/PREFIX, and the
-# installed page renders.
+# make install puts the binary and the man pages under DESTDIR/PREFIX, and the
+# installed pages render.
 test_make_install() {
 	local d=$TMPD/root
 	make -C "$TOP" --no-print-directory install DESTDIR="$d" PREFIX=/usr/local \
@@ -119,6 +119,16 @@ test_make_install() {
 		col -b >"$TMPD/man.txt"
 	grep -q '^NAME' "$TMPD/man.txt" && grep -q 'ppbench bench' "$TMPD/man.txt" ||
 		fail "man -l does not render the installed page: $(head -c 300 "$TMPD/man.err")"
+	# a page per command, and man finds it: the same text as 'ppbench help CMD'
+	local c
+	for c in $("$PPBENCH" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF && !/Commands:/ {print $1}'); do
+		[ -f "$d/usr/local/share/man/man8/ppbench-$c.8" ] || fail "ppbench-$c.8 not installed"
+	done
+	MANPATH=$d/usr/local/share/man MANWIDTH=80 LC_ALL=C.UTF-8 man ppbench-bench 2>&1 |
+		col -bx | tr -d ' \n' >"$TMPD/man.w"
+	"$d/usr/local/sbin/ppbench" help bench | tr -d ' \n' >"$TMPD/help.w"
+	cmp -s "$TMPD/man.w" "$TMPD/help.w" ||
+		fail "'man ppbench-bench' (installed) is not 'ppbench help bench': $(head -c 200 "$TMPD/man.w")"
 }
 
 test_man_page_covers_help() {

@@ -132,6 +132,7 @@ static void print_main_help(FILE *f)
 	fprintf(f,
 		"Usage: ppbench COMMAND [OPTIONS] [ARGS]\n"
 		"       ppbench COMMAND --help\n"
+		"       ppbench help COMMAND\n"
 		"       ppbench --version\n\n"
 		"Measure what each page_pool recycling path (fast, ptr_ring, slow) costs, in TSC\n"
 		"cycles per element, with BPF counters proving which path every element took.\n"
@@ -139,7 +140,8 @@ static void print_main_help(FILE *f)
 		"in network namespaces that ppbench creates and removes itself.\n\nCommands:\n");
 	for (int i = 0; cli_commands[i]; i++)
 		fprintf(f, "  %-9s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
-	fprintf(f, "\nExit status: 0 success, 1 runtime error, 2 usage error.\n");
+	fprintf(f, "\n'ppbench help COMMAND' shows a command's manual page.\n"
+		   "Exit status: 0 success, 1 runtime error, 2 usage error.\n");
 }
 
 /* getopt's value of a long option: where it is, past the short letters and 1. */
@@ -442,20 +444,9 @@ int cli_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	name = argv[1];
-	if (!strcmp(name, "help") && argc > 2 && !strcmp(argv[2], "--man")) {
-		cli_print_man(stdout);
-		return EXIT_OK;
-	}
+	if (!strcmp(name, "help") && argc > 2)
+		return cli_help(argc - 2, argv + 2);
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
-		if (argc > 2 && strcmp(name, "help") == 0) {
-			for (int i = 0; cli_commands[i]; i++)
-				if (!strcmp(cli_commands[i]->name, argv[2])) {
-					cli_print_help(cli_commands[i], stdout);
-					return EXIT_OK;
-				}
-			pr_err("unknown command '%s'\n", argv[2]);
-			return EXIT_USAGE;
-		}
 		print_main_help(stdout);
 		return EXIT_OK;
 	}

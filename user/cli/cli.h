@@ -94,8 +94,8 @@ extern const struct cli_word cli_backends[], cli_backends_fentry[];
 enum { CLI_NEED_ROOT = 1 << 0, CLI_NEED_BTF = 1 << 1 };
 
 /*
- * A subcommand: its help text is generated from this table, so --help, the
- * README and the man page describe the same options.
+ * A subcommand: its help text is generated from this table, so --help and
+ * the man pages describe the same options.
  */
 struct cli_cmd {
 	const char *name;

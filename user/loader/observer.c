@@ -64,8 +64,8 @@ static void set_target(struct bpf_program *p, const char *fn)
 
 /*
  * Choose the fentry targets for this kernel: page_pool's alloc and put
- * functions were renamed and wrapped over the versions (README.md, "What
- * changes between kernel versions").
+ * functions were renamed and wrapped over the versions (ppbench-watch(8),
+ * "What changes between kernel versions").
  */
 static void setup_fentry(struct observer_bpf *s, bool on)
 {

@@ -6,8 +6,8 @@
 #include <stdint.h>
 
 /*
- * One bench_page_pool_simple time_bench line (README.md, "Comparing with
- * bench_page_pool_simple"), so existing greps
+ * One bench_page_pool_simple time_bench line (ppbench-bench(8), "COMPARING WITH
+ * BENCH_PAGE_POOL_SIMPLE"), so existing greps
  * keep working:
  *   Type:NAME Per elem: C cycles(tsc) N.NNN ns (step:0) - (measurement period
  *   time:S.SSSSSSSSS sec time_interval:NS) - (invoke count:N tsc_interval:C)

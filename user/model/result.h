@@ -8,8 +8,8 @@
 #include "model/jsonparse.h"
 
 /*
- * A `ppbench bench --json` result file (schema "ppbench/1", README.md,
- * "JSON result"), loaded and checked. result_load() is the schema checker: every field the
+ * A `ppbench bench --json` result file (schema "ppbench/1", ppbench-bench(8),
+ * "JSON"), loaded and checked. result_load() is the schema checker: every field the
  * schema names is required with its type (figures only for scenarios whose
  * status is "ok"); fields it does not name are accepted and ignored.
  */

@@ -21,7 +21,7 @@ enum recipe_id {
 	NR_RECIPES,
 };
 
-/* The bench scenarios (README.md, "Scenarios"), in the order they run. */
+/* The bench scenarios (ppbench-bench(8), "Scenarios"), in the order they run. */
 enum scenario_id { SC_RING, SC_RING_XCPU, SC_FAST, SC_SLOW, NR_SCENARIOS };
 
 /* A candidate recipe for a scenario: the runner proves which path it takes. */

@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The manual pages: one per command (build/ppbench-CMD.8, from the command's
+# table and its prose, user/cmd/CMD.md), each rendered by man(1) without a
+# troff warning, and 'ppbench help CMD' showing the same text as the page.
+
+# The commands 'ppbench --help' lists.
+commands() {
+	"$PPBENCH" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF && !/Commands:/ {print $1}'
+}
+
+# A page as man shows it at 80 columns, without its layout: the text alone.
+man_words() { # page
+	MANWIDTH=80 LC_ALL=C.UTF-8 man -l "$1" 2>/dev/null | col -bx | tr -d ' \n'
+}
+
+test_man_page_per_command() {
+	local c page n=0
+	for c in $(commands); do
+		page=$TOP/build/ppbench-$c.8
+		[ -f "$page" ] || fail "no manual page for '$c' ($page; make builds it)"
+		MANWIDTH=80 LC_ALL=C.UTF-8 man -l --warnings=w "$page" 2>"$TMPD/warn" >"$TMPD/page"
+		[ ! -s "$TMPD/warn" ] || fail "ppbench-$c.8: man warns: $(head -3 "$TMPD/warn")"
+		LC_ALL=C.UTF-8 groff -man -ww -z -Tutf8 "$page" 2>"$TMPD/warn"
+		[ ! -s "$TMPD/warn" ] || fail "ppbench-$c.8: troff warns: $(head -3 "$TMPD/warn")"
+		col -bx <"$TMPD/page" >"$TMPD/text"
+		for s in NAME SYNOPSIS DESCRIPTION OPTIONS EXAMPLES 'EXIT STATUS' 'SEE ALSO'; do
+			grep -q "^$s\$" "$TMPD/text" || fail "ppbench-$c.8 has no $s section"
+		done
+		grep -q "^ *ppbench-$c - " "$TMPD/text" || fail "ppbench-$c.8: NAME is not ppbench-$c"
+		# every option of --help is in the page
+		for o in $("$PPBENCH" "$c" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+' |
+			grep -oE -- '--[a-z0-9-]+'); do
+			grep -q -- "$o" "$TMPD/text" || fail "ppbench-$c.8 lacks $o"
+		done
+		n=$((n + 1))
+	done
+	[ "$n" -ge 11 ] || fail "only $n commands have pages"
+}
+
+# Without a terminal 'ppbench help CMD' prints the page as text: the same words
+# in the same order as man shows (line breaks and indentation aside).
+test_help_cmd_is_the_page() {
+	local c
+	for c in $(commands); do
+		"$PPBENCH" help "$c" >"$TMPD/help" 2>"$TMPD/err" || fail "ppbench help $c failed"
+		[ ! -s "$TMPD/err" ] || fail "ppbench help $c wrote to stderr: $(head -1 "$TMPD/err")"
+		tr -d ' \n' <"$TMPD/help" >"$TMPD/help.w"
+		man_words "$TOP/build/ppbench-$c.8" >"$TMPD/man.w"
+		if ! cmp -s "$TMPD/help.w" "$TMPD/man.w"; then
+			local at
+			at=$(cmp "$TMPD/help.w" "$TMPD/man.w" | grep -oE 'byte [0-9]+' | grep -oE '[0-9]+')
+			at=$((${at:-1} > 20 ? ${at:-1} - 20 : 1))
+			fail "ppbench help $c is not ppbench-$c.8: '$(tail -c +$at "$TMPD/help.w" |
+				head -c 60)' against '$(tail -c +$at "$TMPD/man.w" | head -c 60)'"
+		fi
+	done
+	expect_exit 2 "$PPBENCH" help frobnicate
+	expect_one_line_error "unknown command 'frobnicate'"
+	expect_exit 2 "$PPBENCH" help bench extra
+	expect_one_line_error "expected one command"
+	# the page the build writes is the one the binary prints
+	"$PPBENCH" help --man bench | cmp -s - "$TOP/build/ppbench-bench.8" ||
+		fail "build/ppbench-bench.8 is not 'ppbench help --man bench' (stale build?)"
+}
