@@ -286,9 +286,8 @@ test: DEPS_FLAGS = --tests --kernels
 test: deps
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all $(BUILD)/tests/unit $(BUILD)/tests/bpf_tests \
 		$(TEST_TOOLS)
-	$(Q)$(MAKE) --no-print-directory -j$(NPROC) SANITIZE=1 $(SAN_BUILD)/tests/unit \
-		$(SAN_BUILD)/tests/bpf_tests fuzz-targets
-	$(Q)tests/run.sh $(TESTS)
+	$(Q)TEST_SAN_BUILD='$(MAKE) --no-print-directory -j$(NPROC) SANITIZE=1 \
+		$(SAN_BUILD)/tests/unit $(SAN_BUILD)/tests/bpf_tests fuzz-targets' tests/run.sh $(TESTS)
 
 test-unit: $(BUILD)/tests/unit
 	$(Q)tests/run.sh unit

@@ -307,6 +307,12 @@ main() {
 		echo "kernels: the qemu matrix runs beside the other groups; its results follow theirs"
 		kernels_start
 	fi
+	# make test's sanitizer build (build/asan), after the matrix started, so
+	# that the guests do not wait for it.
+	if [ -n "${TEST_SAN_BUILD:-}" ] && [[ " ${groups[*]} " == *" asan "* || " ${groups[*]} " == *" fuzz "* ]]; then
+		env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS sh -c "$TEST_SAN_BUILD" ||
+			record FAIL build "the sanitizer build failed: $TEST_SAN_BUILD"
+	fi
 	for a in "${groups[@]}"; do
 		case "$a" in
 		unit) run_unit ;;
