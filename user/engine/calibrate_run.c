@@ -143,7 +143,7 @@ static int run_one(struct cal *c, unsigned int i)
 
 	pid = fork();
 	if (pid < 0) {
-		pr_err("calibrate: cannot start bench: %s\n", strerror(errno));
+		pr_err("cannot start bench: %s\n", strerror(errno));
 		return -errno;
 	}
 	if (pid == 0)
@@ -156,7 +156,7 @@ static int run_one(struct cal *c, unsigned int i)
 		last_err_line(c, i, why, sizeof(why));
 		if (c->progress)
 			progress_clear();
-		pr_err("calibrate: bench run %u failed (%s %d): %s\n", i + 1,
+		pr_err("bench run %u failed (%s %d): %s\n", i + 1,
 		       WIFEXITED(status) ? "exit" : "signal",
 		       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), why);
 		return -EIO;
@@ -166,7 +166,7 @@ static int run_one(struct cal *c, unsigned int i)
 	if (!c->paths[c->nres])
 		return -ENOMEM;
 	if (result_load(c->paths[c->nres], &c->res[c->nres], why, sizeof(why))) {
-		pr_err("calibrate: %s\n", why);
+		pr_err("%s\n", why);
 		return -EINVAL;
 	}
 	c->nres++;
@@ -194,7 +194,7 @@ static int make_dir(struct cal *c)
 	}
 	snprintf(c->dir, sizeof(c->dir), "/tmp/ppbench-calibrate.XXXXXX");
 	if (!mkdtemp(c->dir)) {
-		pr_err("calibrate: cannot create a temporary directory: %s\n", strerror(errno));
+		pr_err("cannot create a temporary directory: %s\n", strerror(errno));
 		return -errno;
 	}
 	c->own_dir = true;
@@ -225,7 +225,7 @@ static int same_host(const struct cal *c)
 		if (strcmp(a->cpu_model, b->cpu_model) || strcmp(a->kernel, b->kernel) ||
 		    a->tsc_hz <= 0 || b->tsc_hz / a->tsc_hz > 1.01 ||
 		    a->tsc_hz / b->tsc_hz > 1.01) {
-			pr_err("calibrate: run %zu saw another host than run 1 (CPU, kernel or "
+			pr_err("run %zu saw another host than run 1 (CPU, kernel or "
 			       "TSC)\n",
 			       i + 1);
 			return -EINVAL;
@@ -243,7 +243,7 @@ static int finish(struct cal *c, double span_s)
 		return EXIT_FAIL;
 	err = noise_build(c->res, c->nres, &p);
 	if (err) {
-		pr_err("calibrate: no scenario was measured in two runs\n");
+		pr_err("no scenario was measured in two runs\n");
 		return EXIT_FAIL;
 	}
 	p.span_s = span_s;
