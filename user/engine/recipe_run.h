@@ -13,7 +13,7 @@
 
 /*
  * Recipes: ways of driving pages through page_pool with XDP/BPF only
- * (README.md, "ppbench recipe NAME"). Each runs on the private veth pair;
+ * (ppbench-recipe(8), DESCRIPTION). Each runs on the private veth pair;
  * bench times them and the observer proves which path the pages took.
  */
 struct recipe_params {

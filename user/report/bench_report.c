@@ -312,7 +312,7 @@ void bench_print_summary(const struct bench_ctx *b)
 	print_upstream_note(b);
 }
 
-/* ---- JSON (schema ppbench/1, README.md "JSON result") --------------------- */
+/* ---- JSON (schema ppbench/1, ppbench-bench(8) "JSON") ---------------------- */
 
 static void json_stat(struct json *j, const char *key, const struct summary *s, const double *runs,
 		      uint32_t n)

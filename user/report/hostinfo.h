@@ -7,7 +7,7 @@
 #include "sys/tsc.h"
 
 /*
- * The "host" object of a result (README.md, "JSON result"): what a
+ * The "host" object of a result (ppbench-bench(8), "JSON"): what a
  * comparison of two runs needs to know - kernel, CPU, TSC, clock source,
  * speculation mitigations, the kernel config options that change page_pool
  * costs, fentry and live frames.

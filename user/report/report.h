@@ -9,7 +9,7 @@
 #include "report/json.h"
 
 /*
- * The "path" object of the JSON output (README.md, "What is counted"):
+ * The "path" object of the JSON output (ppbench-watch(8), "What is counted"):
  * alloc {cache, refill, slow} and ret {cache, ring, release}, plus the
  * details behind them. 'known' is false
  * where the tracepoint backend had no allocation count for the pool: those

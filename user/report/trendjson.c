@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * JSON of ppbench trend (schema "ppbench-trend/1", README.md): the points,
+ * JSON of ppbench trend (schema "ppbench-trend/1", ppbench-trend(8)): the points,
  * then per scenario and figure its values with level, its levels and its
  * change points; the gate's verdict when one was asked for.
  */
