@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "engine/load_run.h"
 #include "loader/ifattach.h"
 #include "loader/observer.h"
@@ -260,6 +261,44 @@ static void drain(void *obs)
 	obs_drain(obs);
 }
 
+/* Everything the programs counted so far: packets of both roles and every error. */
+static int activity(struct load *l, uint64_t *sum)
+{
+	struct ppb_xdp_stats *st[2];
+	struct ppb_xdp_errs *e;
+	int err;
+
+	err = alloc_stats(l, st, &e) ?: read_stats(l, st, e);
+	*sum = 0;
+	for (int c = 0; !err && c < l->nr_cpus; c++) {
+		*sum += st[0][c].packets + st[1][c].packets;
+		*sum += e[c].exception + e[c].redirect_err + e[c].xmit_sent + e[c].xmit_drops +
+			e[c].cpumap_drops;
+	}
+	free(st[0]), free(st[1]), free(e);
+	return err;
+}
+
+/*
+ * --count is reached on the receiving CPU, while frames it passed on may still
+ * sit in the cpumap's queue or a devmap's bulk: let the counts settle (two
+ * reads 50 ms apart agree; at most LOAD_SETTLE_S) before the summary.
+ */
+#define LOAD_SETTLE_S 1.0
+static void settle(struct load *l)
+{
+	uint64_t a, b = 0, t0 = now_ns();
+
+	if (activity(l, &a))
+		return;
+	while ((now_ns() - t0) / 1e9 < LOAD_SETTLE_S) {
+		usleep(50 * 1000);
+		if (activity(l, &b) || b == a)
+			return;
+		a = b;
+	}
+}
+
 static int run_loop(struct load *l)
 {
 	struct ticker t;
@@ -273,8 +312,10 @@ static int run_loop(struct load *l)
 		l->intervals++;
 		if (!l->cfg->bare)
 			err = report(l, false, &packets);
-		if (l->cfg->count && packets >= l->cfg->count)
+		if (l->cfg->count && packets >= l->cfg->count) {
+			settle(l);
 			break;
+		}
 		if (l->cfg->duration && (now_ns() - l->t0) / 1e9 >= l->cfg->duration - 1e-3)
 			break;
 	}
