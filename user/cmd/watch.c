@@ -6,6 +6,7 @@
  * The loop is ticker.c's signalfd + timerfd: signals end it cleanly.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,7 @@ struct watch {
 	struct json *j;
 	struct obs_snapshot first, prev;
 	uint64_t t0;
+	double probe_ns; /* fentry probe overhead per call, NAN if not measured */
 	int intervals;
 	bool seen_iface_pool;
 };
@@ -111,6 +113,8 @@ static void report(struct watch *w, const struct obs_snapshot *d, double secs, c
 		json_str(w->j, "type", summary ? "summary" : "interval");
 		json_double(w->j, "time", (d->ts_ns - w->t0) / 1e9);
 		json_double(w->j, "seconds", secs);
+		if (d->fentry)
+			json_double(w->j, "probe_overhead_ns", w->probe_ns);
 		json_arr_begin(w->j, "pools");
 	}
 	for (int i = 0; i < d->nr_pools; i++) {
@@ -134,7 +138,7 @@ static void report(struct watch *w, const struct obs_snapshot *d, double secs, c
 			pool_row("", cpu, &p->info, &p->percpu[c], secs, known);
 		}
 		if (w->j)
-			json_pool(w->j, p, d->fentry, w->cfg->per_cpu, d->nr_cpus);
+			json_pool(w->j, p, d->fentry, w->cfg->per_cpu, d->nr_cpus, w->probe_ns);
 	}
 	if (!shown)
 		printf("%-6s (no page_pool activity%s%s)\n", when, w->cfg->ifname ? " on " : "",
@@ -239,7 +243,7 @@ static int watch_run(void *c, int argc, char **argv)
 {
 	struct watch_cfg *cfg = c;
 	struct obs_opts oo = { .no_fentry = cfg->backend == OBS_WANT_TRACEPOINT };
-	struct watch w = { .cfg = cfg };
+	struct watch w = { .cfg = cfg, .probe_ns = NAN };
 	int err = 0;
 
 	(void)argc;
@@ -249,6 +253,9 @@ static int watch_run(void *c, int argc, char **argv)
 	if (cfg->json && !(w.j = json_open(cfg->json, false)))
 		goto out;
 	err = obs_start(w.obs);
+	/* The JSON's per-pool path figures subtract it (bench measures it alike). */
+	if (!err && w.j && obs_backend(w.obs) == OBS_FENTRY && obs_probe_overhead(w.obs, &w.probe_ns))
+		w.probe_ns = NAN;
 	if (!err)
 		err = obs_snapshot(w.obs, &w.first) ?: obs_snapshot(w.obs, &w.prev);
 	if (err)

@@ -344,7 +344,7 @@ static void report_pools(struct load *l, const struct obs_snapshot *d, double se
 		pool_row("pool", id, &p->info, &p->total, secs,
 			 path_known(d->fentry, p->info.flags));
 		if (l->j)
-			json_pool(l->j, p, d->fentry, l->cfg->per_cpu, d->nr_cpus);
+			json_pool(l->j, p, d->fentry, l->cfg->per_cpu, d->nr_cpus, NAN);
 	}
 	if (l->j)
 		json_arr_end(l->j);
