@@ -491,4 +491,71 @@ test_upstream_module_crosscheck() {
 			printf "%-4s ppbench path %8.1f cycles (fentry, %s) | module page_pool%s %6d cycles | ratio %s\n",
 				s, v, r, n, m, ratio }')"
 	done
+	module_method_error "$ko" mod.txt
+}
+
+# pool_fig FILE: from watch's JSON summary, the pool that allocated most:
+# "ALLOCS PATH_NS CALLS" (its allocations, its path figure in ns per element,
+# its timed calls by class). The guest has no jq; each pool object has one
+# "kind", so the line is split there.
+pool_fig() {
+	grep '"type":"summary"' "$1" | awk '{ gsub(/"kind":/, "\n"); print }' | awk '
+	function num(k,   m) {
+		if (!match($0, "\"" k "\":[0-9.e+-]+"))
+			return -1
+		m = substr($0, RSTART, RLENGTH)
+		sub(/.*:/, "", m)
+		return m + 0
+	}
+	NR > 1 {
+		a = num("cache") + num("refill") + num("slow")
+		if (a > best) {
+			best = a
+			line = sprintf("%d %s", a, num("path_ns_per_elem"))
+			c = $0
+			sub(/.*"alloc":/, "", c)
+			sub(/,"release":\{.*/, "", c)
+			calls = c
+		}
+	}
+	END { if (best > 0) print line, calls }'
+}
+
+# The fentry method on code whose cost is known: the module's loops 01, 02
+# and 03 run again, one at a time, each under ppbench watch (fentry backend),
+# and watch's path figure of those calls (bench's arithmetic, model/pathfig.c)
+# is set against the module's own ns per element from the run without the
+# observer (MOD). The error is printed; only that it was computed is checked.
+module_method_error() { # ko mod.txt
+	line="method error"
+	for t in fast:01:2 ring:02:4 slow:03:8; do
+		s=${t%%:*}
+		n=${t#*:}
+		n=${n%:*}
+		m=$(sed -n "s/.*Type:no-softirq-page_pool$n Per elem: [0-9]* cycles(tsc) \([0-9.]*\) ns.*/\1/p" "$2" |
+			tail -n 1)
+		"$PPBENCH" watch --interval 3600 --json "w$n.json" >"w$n.txt" 2>&1 &
+		pid=$!
+		wait_until 300 grep -q '^ppbench watch:' "w$n.txt" ||
+			{ kill -INT $pid; fail "watch did not start: $(head -n 3 "w$n.txt")"; }
+		grep -q '^ppbench watch: fentry' "w$n.txt" ||
+			{ kill -INT $pid; skip "watch has no fentry backend: $(head -n 1 "w$n.txt")"; }
+		insmod "$1" loops=200000 run_flags="${t##*:}" 2>err.txt ||
+			{ kill -INT $pid; fail "insmod $1 run_flags=${t##*:}: $(cat err.txt)"; }
+		rmmod bench_page_pool
+		kill -INT $pid
+		wait $pid || fail "watch exited $? after module test $n"
+		f=$(pool_fig "w$n.json")
+		set -- "$1" "$2" $f
+		[ "${3:-0}" -ge 200000 ] ||
+			fail "watch saw ${3:-no} allocations of module test $n (>= 200000 expected): $(tail -n 2 "w$n.json")"
+		note "$s: module page_pool$n $m ns/elem | fentry path figure ${4} ns/elem (probe $(sed -n 's/.*"probe_overhead_ns":\([0-9.]*\).*/\1/p' "w$n.json" | tail -n 1) ns/call), calls $5"
+		e=$(awk -v v="$4" -v m="$m" 'BEGIN { if (v > 0 && m > 0) printf "%+.0f%%", 100 * (v / m - 1); else print "n/a" }')
+		line="$line $s $e"
+		set -- "$1" "$2"
+	done
+	note "$line"
+	case "$line" in
+	*n/a*) fail "the method error was not computed for every path: $line" ;;
+	esac
 }
