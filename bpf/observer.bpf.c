@@ -44,6 +44,8 @@ struct call_scratch {
 	__u32 put_released; /* state_release events inside the call */
 	__u32 put_count;    /* bulk: entries */
 	__u32 bulk_nr;	    /* mixed bulk (6.14+): distinct pools in bulk_* */
+	__u32 alloc_nested; /* hooked calls inside the outermost alloc */
+	__u32 put_nested;   /* ... and put */
 	/* Mixed-pool bulk return (6.14+): its entries grouped by pool. */
 	__u64 bulk_pool[BULK_POOLS];
 	__u32 bulk_n[BULK_POOLS];   /* entries of that pool */
@@ -426,11 +428,14 @@ static __always_inline int alloc_enter(void *ctx)
 
 	if (!s)
 		return 0;
-	if (s->alloc_depth++)
+	if (s->alloc_depth++) {
+		s->alloc_nested++; /* its probes run inside the outer call's time */
 		return 0; /* a wrapper's inner call: classified once, at the outermost exit */
+	}
 	bpf_get_func_arg(ctx, 0, &pool);
 	s->alloc_pool = pool;
 	s->alloc_holds = 0;
+	s->alloc_nested = 0;
 	s->alloc_c0 = BPF_CORE_READ((struct page_pool *)pool, alloc.count);
 	s->alloc_t0 = bpf_ktime_get_ns(); /* last: as little of us as possible inside */
 	return 0;
@@ -457,6 +462,7 @@ static __always_inline int alloc_exit(void *ctx)
 	if (!c)
 		return 0;
 	dt = t1 - s->alloc_t0;
+	c->nested_calls += s->alloc_nested;
 	if (s->alloc_holds) {
 		c->alloc_slow++;
 		c->alloc_slow_ns += dt;
@@ -514,11 +520,14 @@ static __always_inline int put_enter(void *ctx, bool bulk)
 
 	if (!s)
 		return 0;
-	if (s->put_depth++)
+	if (s->put_depth++) {
+		s->put_nested++;
 		return 0;
+	}
 	bpf_get_func_arg(ctx, 0, &pool);
 	bpf_get_func_arg(ctx, bulk ? 2 : 1, &arg);
 	s->put_pool = pool;
+	s->put_nested = 0;
 	s->bulk_nr = 0;
 	s->put_netmem = bulk ? 0 : arg;
 	s->put_count = bulk ? arg : 1;
@@ -550,6 +559,7 @@ static __always_inline int put_exit(void *ctx)
 		return 0;
 	after = BPF_CORE_READ(pp, alloc.count);
 	if (s->put_netmem) {
+		c->nested_calls += s->put_nested;
 		/* Only the pool's owner writes alloc.count, and it is this CPU if the
 		 * page went to the cache: then cache[c0] holds exactly this page. */
 		if (s->put_released) {

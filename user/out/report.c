@@ -198,6 +198,7 @@ static void json_timing(struct json *j, const struct ppb_pool_counts *c, double 
 	json_u64(j, "ring", c->ret_ring_ns);
 	json_u64(j, "release", c->ret_release_ns);
 	json_obj_end(j);
+	json_u64(j, "nested_calls", c->nested_calls);
 	if (!pool_path_ns(c, probe_ns, counts_allocs(c), &ns))
 		json_double(j, "path_ns_per_elem", ns);
 	else
