@@ -33,6 +33,8 @@ struct call_scratch {
 	__u64 alloc_t0;
 	__u64 put_t0;
 	__u64 cal_t0;
+	__u64 alloc_t1; /* a nested call's exit: the innermost call is timed */
+	__u64 put_t1;
 	__u64 alloc_pool;
 	__u32 alloc_depth;
 	__u32 alloc_c0;	   /* alloc.count at entry */
@@ -44,7 +46,7 @@ struct call_scratch {
 	__u32 put_released; /* state_release events inside the call */
 	__u32 put_count;    /* bulk: entries */
 	__u32 bulk_nr;	    /* mixed bulk (6.14+): distinct pools in bulk_* */
-	__u32 alloc_nested; /* hooked calls inside the outermost alloc */
+	__u32 alloc_nested; /* hooked calls inside the outermost alloc (a wrapper's) */
 	__u32 put_nested;   /* ... and put */
 	/* Mixed-pool bulk return (6.14+): its entries grouped by pool. */
 	__u64 bulk_pool[BULK_POOLS];
@@ -429,8 +431,12 @@ static __always_inline int alloc_enter(void *ctx)
 	if (!s)
 		return 0;
 	if (s->alloc_depth++) {
-		s->alloc_nested++; /* its probes run inside the outer call's time */
-		return 0; /* a wrapper's inner call: classified once, at the outermost exit */
+		/* A wrapper's inner call: classified once, at the outermost exit, but
+		 * timed here, so that one probe pair's window is in the time, as in
+		 * the calibration (the inner pair would be inside the outer's). */
+		s->alloc_nested++;
+		s->alloc_t0 = bpf_ktime_get_ns();
+		return 0;
 	}
 	bpf_get_func_arg(ctx, 0, &pool);
 	s->alloc_pool = pool;
@@ -452,8 +458,12 @@ static __always_inline int alloc_exit(void *ctx)
 
 	if (!s || !s->alloc_depth)
 		return 0;
-	if (--s->alloc_depth)
+	if (--s->alloc_depth) {
+		s->alloc_t1 = t1; /* the timed inner call, see alloc_enter */
 		return 0;
+	}
+	if (s->alloc_nested)
+		t1 = s->alloc_t1;
 	pool = s->alloc_pool;
 	bpf_get_func_ret(ctx, &ret);
 	if (!ret || !pool_get(pool, &key, false))
@@ -521,7 +531,9 @@ static __always_inline int put_enter(void *ctx, bool bulk)
 	if (!s)
 		return 0;
 	if (s->put_depth++) {
-		s->put_nested++;
+		s->put_nested++; /* timed instead of the wrapper, see alloc_enter */
+		if (!bulk)
+			s->put_t0 = bpf_ktime_get_ns();
 		return 0;
 	}
 	bpf_get_func_arg(ctx, 0, &pool);
@@ -549,8 +561,12 @@ static __always_inline int put_exit(void *ctx)
 
 	if (!s || !s->put_depth)
 		return 0;
-	if (--s->put_depth)
+	if (--s->put_depth) {
+		s->put_t1 = t1;
 		return 0;
+	}
+	if (s->put_nested)
+		t1 = s->put_t1;
 	pp = (void *)s->put_pool;
 	if (!pool_get(s->put_pool, &key, false))
 		return 0;

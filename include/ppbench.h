@@ -120,8 +120,8 @@ struct ppb_pool_counts {
 	__u64 alloc_cache_ns, alloc_refill_ns, alloc_slow_ns;
 	__u64 ret_cache_ns, ret_ring_ns, ret_release_ns;
 	/* fentry: hooked calls made inside another hooked call (a wrapper such as
-	 * page_pool_alloc_pages calling page_pool_alloc_netmems): each put one
-	 * more probe pair inside the outer call's time */
+	 * page_pool_alloc_pages calling page_pool_alloc_netmems); the innermost
+	 * call is the one timed, so one probe pair's window is in each time */
 	__u64 nested_calls;
 };
 

@@ -495,8 +495,8 @@ test_upstream_module_crosscheck() {
 }
 
 # pool_fig FILE: from watch's JSON summary, the pool that allocated most:
-# "ALLOCS PATH_NS CALLS" (its allocations, its path figure in ns per element,
-# its timed calls by class). The guest has no jq; each pool object has one
+# "ALLOCS PATH_NS CALLS TIMING" (its allocations, its path figure in ns per
+# element, its timed calls by class, their ns by class). The guest has no jq; each pool object has one
 # "kind", so the line is split there.
 pool_fig() {
 	grep '"type":"summary"' "$1" | awk '{ gsub(/"kind":/, "\n"); print }' | awk '
@@ -516,9 +516,13 @@ pool_fig() {
 			sub(/.*"alloc":/, "", c)
 			sub(/,"release":\{.*/, "", c)
 			calls = c
+			t = $0
+			sub(/.*"timing":\{/, "", t)
+			sub(/,"path_ns_per_elem".*/, "", t)
+			timing = t
 		}
 	}
-	END { if (best > 0) print line, calls }'
+	END { if (best > 0) print line, calls, timing }'
 }
 
 # The fentry method on code whose cost is known: the module's loops 01, 02
@@ -540,16 +544,21 @@ module_method_error() { # ko mod.txt
 			{ kill -INT $pid; fail "watch did not start: $(head -n 3 "w$n.txt")"; }
 		grep -q '^ppbench watch: fentry' "w$n.txt" ||
 			{ kill -INT $pid; skip "watch has no fentry backend: $(head -n 1 "w$n.txt")"; }
+		start=$(dmesg | wc -l)
 		insmod "$1" loops=200000 run_flags="${t##*:}" 2>err.txt ||
 			{ kill -INT $pid; fail "insmod $1 run_flags=${t##*:}: $(cat err.txt)"; }
 		rmmod bench_page_pool
 		kill -INT $pid
 		wait $pid || fail "watch exited $? after module test $n"
+		# the module's own figure with the observer attached: its probes' whole cost
+		mo=$(dmesg | tail -n +$((start + 1)) |
+			sed -n "s/.*Type:no-softirq-page_pool$n Per elem: [0-9]* cycles(tsc) \([0-9.]*\) ns.*/\1/p" |
+			tail -n 1)
 		f=$(pool_fig "w$n.json")
 		set -- "$1" "$2" $f
 		[ "${3:-0}" -ge 200000 ] ||
 			fail "watch saw ${3:-no} allocations of module test $n (>= 200000 expected): $(tail -n 2 "w$n.json")"
-		note "$s: module page_pool$n $m ns/elem | fentry path figure ${4} ns/elem (probe $(sed -n 's/.*"probe_overhead_ns":\([0-9.]*\).*/\1/p' "w$n.json" | tail -n 1) ns/call), calls $5"
+		note "$s: module page_pool$n $m ns/elem ($mo observed) | fentry path figure ${4} ns/elem (probe $(sed -n 's/.*"probe_overhead_ns":\([0-9.]*\).*/\1/p' "w$n.json" | tail -n 1) ns/call), calls $5, ns $6"
 		e=$(awk -v v="$4" -v m="$m" 'BEGIN { if (v > 0 && m > 0) printf "%+.0f%%", 100 * (v / m - 1); else print "n/a" }')
 		line="$line $s $e"
 		set -- "$1" "$2"

@@ -29,8 +29,6 @@ int pool_path_ns(const struct ppb_pool_counts *c, double probe_ns, uint64_t elem
 		{ c->ret_cache_ns, c->ret_cache, c->ret_cache },
 		{ c->ret_ring_ns, c->ret_ring, c->ret_ring },
 		{ c->ret_release_ns, c->ret_release, c->ret_release },
-		/* a probe pair inside an outer call's time, no time of its own */
-		{ 0, c->nested_calls, 0 },
 	};
 
 	return path_ns_per_elem(cls, sizeof(cls) / sizeof(cls[0]), probe_ns, elems, out);

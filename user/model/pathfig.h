@@ -37,9 +37,9 @@ int path_ns_per_elem(const struct call_class *cls, size_t n, double probe_ns, ui
  * The same for one pool's fentry counts: every timed class of allocation and
  * return (cache, refill, slow; cache, ring, release), each call a single
  * alloc or put of one element (the observer counts bulk returns by element
- * but does not time them), over ELEMS elements. A hooked call nested in
- * another (a wrapper calling the hooked function) adds one probe overhead
- * to the outer call's time: nested_calls subtracts it. This is bench's path figure,
+ * but does not time them), over ELEMS elements. Where a hooked wrapper
+ * calls another hooked function, the observer times the inner call only,
+ * so each timed call holds one probe window. This is bench's path figure,
  * and watch's per pool with ELEMS its allocations.
  */
 int pool_path_ns(const struct ppb_pool_counts *c, double probe_ns, uint64_t elems, double *out);
