@@ -492,14 +492,53 @@ test_upstream_module_crosscheck() {
 				s, v, r, n, m, ratio }')"
 	done
 	module_method_error "$ko" mod.txt
+	ring_parts
 }
 
-# pool_fig FILE: from watch's JSON summary, the pool that allocated most:
+# class_parts WHAT ALLOCS CALLS TIMING PROBE: per class of timed calls, ns per
+# call (probe window included) and its share of the path figure per element.
+class_parts() {
+	echo "$3 $4" | awk -v what="$1" -v el="$2" -v pr="$5" '{
+		s = $0
+		gsub(/[^0-9.]+/, " ", s)
+		n = split(s, v, " ")
+		if (n < 16) { print what ": n/a"; exit }
+		split("alloc-cache refill slow ret-cache ring release", name, " ")
+		split("1 2 3 6 7 8", ci, " ")
+		split("10 11 12 13 14 15", ti, " ")
+		out = what ":"
+		for (i = 1; i <= 6; i++) {
+			c = v[ci[i]]; t = v[ti[i]]
+			if (c > 0)
+				out = out sprintf(" %s %d x %.0f ns = %.1f/elem;", name[i], c, t / c, (t - pr * c) / el)
+		}
+		print out
+	}'
+}
+
+# Ring's parts, class by class, under the same observer in the same boot:
+# the module's 02 loop (a single put per lock, process context) against
+# ppbench's ring recipe (live-frames XDP_DROP, batch 64: one put per lock,
+# BH off, the pages of real frames). Printed, not asserted.
+ring_parts() {
+	"$PPBENCH" recipe lf-drop --batch 64 --repeat 200000 --json r.json >r.txt 2>&1 ||
+		fail "recipe lf-drop exited $?: $(tail -n 3 r.txt)"
+	set -- $(pool_fig r.json '"recipe"')
+	[ "${1:-0}" -ge 200000 ] || fail "recipe lf-drop: ${1:-no} allocations counted"
+	p=$(sed -n 's/.*"probe_overhead_ns":\([0-9.]*\).*/\1/p' r.json | tail -n 1)
+	note "$(class_parts "ring parts, ppbench lf-drop (path $2 ns/elem)" "$1" "$3" "$4" "${p:-0}")"
+	set -- $(pool_fig w02.json)
+	p=$(sed -n 's/.*"probe_overhead_ns":\([0-9.]*\).*/\1/p' w02.json | tail -n 1)
+	note "$(class_parts "ring parts, module 02 (path $2 ns/elem)" "$1" "$3" "$4" "${p:-0}")"
+}
+
+# pool_fig FILE [PATTERN]: from watch's JSON summary (or the line matching
+# PATTERN, e.g. recipe's), the pool that allocated most:
 # "ALLOCS PATH_NS CALLS TIMING" (its allocations, its path figure in ns per
 # element, its timed calls by class, their ns by class). The guest has no jq; each pool object has one
 # "kind", so the line is split there.
-pool_fig() {
-	grep '"type":"summary"' "$1" | awk '{ gsub(/"kind":/, "\n"); print }' | awk '
+pool_fig() { # FILE [LINE PATTERN]
+	grep "${2:-\"type\":\"summary\"}" "$1" | awk '{ gsub(/"kind":/, "\n"); print }' | awk '
 	function num(k,   m) {
 		if (!match($0, "\"" k "\":[0-9.e+-]+"))
 			return -1

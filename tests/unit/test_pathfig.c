@@ -54,9 +54,12 @@ void test_method_error(void)
 void test_pool_path_ns(void)
 {
 	struct ppb_pool_counts c = {
-		.alloc_cache = 63, .alloc_cache_ns = 63 * 100,
-		.alloc_slow = 1, .alloc_slow_ns = 1000,
-		.ret_release = 64, .ret_release_ns = 64 * 200,
+		.alloc_cache = 63,
+		.alloc_cache_ns = 63 * 100,
+		.alloc_slow = 1,
+		.alloc_slow_ns = 1000,
+		.ret_release = 64,
+		.ret_release_ns = 64 * 200,
 	};
 	double ns = 0;
 

@@ -6,6 +6,7 @@
  * backends) are built on it; bench uses the same recipes.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,7 +129,7 @@ static void print_kv(const char *kind, const struct kind_counts *k, unsigned kno
 }
 
 static void json_kind(struct json *j, const char *name, const struct kind_counts *k, int nr_cpus,
-		      unsigned known, enum obs_backend b)
+		      unsigned known, enum obs_backend b, double probe_ns)
 {
 	struct ppb_pool_info fl = { .flags = k->flags };
 	char flags[128];
@@ -139,6 +140,8 @@ static void json_kind(struct json *j, const char *name, const struct kind_counts
 	json_u64(j, "pools", k->pools);
 	json_str(j, "flags", flags);
 	json_path(j, "path", &k->total, known);
+	if (b == OBS_FENTRY)
+		json_timing(j, &k->total, probe_ns);
 	json_arr_begin(j, "per_cpu");
 	for (int c = 0; c < nr_cpus; c++) {
 		if (counts_zero(&k->percpu[c]))
@@ -157,9 +160,16 @@ static int report(const struct recipe_cfg *cfg, int id, struct observer *obs,
 {
 	int nr = res->counts.nr_cpus;
 	struct json *j = NULL;
+	double probe_ns = NAN;
 
 	if (cfg->json && !(j = json_open(cfg->json, false)))
 		return EXIT_FAIL;
+	/* the JSON's timing subtracts it, as bench does (measured after the run) */
+	if (j && obs_backend(obs) == OBS_FENTRY && !obs_start(obs)) {
+		if (obs_probe_overhead(obs, &probe_ns))
+			probe_ns = NAN;
+		obs_stop(obs);
+	}
 	bool text = !cfg->kv && (!cfg->json || strcmp(cfg->json, "-"));
 
 	uint64_t untracked = res->counts.untracked_pools;
@@ -184,6 +194,8 @@ static int report(const struct recipe_cfg *cfg, int id, struct observer *obs,
 		json_str(j, "backend", obs_backend_name(obs));
 		json_u64(j, "elems", res->elems);
 		json_u64(j, "untracked_pools", untracked);
+		if (obs_backend(obs) == OBS_FENTRY)
+			json_double(j, "probe_overhead_ns", probe_ns);
 		json_obj_begin(j, "packets");
 		json_u64(j, "action", res->roles[PPB_ROLE_ACTION].total.packets);
 		json_u64(j, "gen", res->roles[PPB_ROLE_GEN].total.packets);
@@ -204,7 +216,8 @@ static int report(const struct recipe_cfg *cfg, int id, struct observer *obs,
 		if (k.pools && cfg->kv)
 			print_kv(pool_kind_name(kind), &k, known);
 		if (k.pools && j)
-			json_kind(j, pool_kind_name(kind), &k, nr, known, obs_backend(obs));
+			json_kind(j, pool_kind_name(kind), &k, nr, known, obs_backend(obs),
+				  probe_ns);
 		free(k.percpu);
 	}
 	if (j) {

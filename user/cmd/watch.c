@@ -254,7 +254,8 @@ static int watch_run(void *c, int argc, char **argv)
 		goto out;
 	err = obs_start(w.obs);
 	/* The JSON's per-pool path figures subtract it (bench measures it alike). */
-	if (!err && w.j && obs_backend(w.obs) == OBS_FENTRY && obs_probe_overhead(w.obs, &w.probe_ns))
+	if (!err && w.j && obs_backend(w.obs) == OBS_FENTRY &&
+	    obs_probe_overhead(w.obs, &w.probe_ns))
 		w.probe_ns = NAN;
 	if (!err)
 		err = obs_snapshot(w.obs, &w.first) ?: obs_snapshot(w.obs, &w.prev);

@@ -183,7 +183,7 @@ void pool_row(const char *when, const char *pool, const struct ppb_pool_info *pi
  * included) and the pool's path figure computed as bench computes its own,
  * with its allocations as the elements: null where not derivable.
  */
-static void json_timing(struct json *j, const struct ppb_pool_counts *c, double probe_ns)
+void json_timing(struct json *j, const struct ppb_pool_counts *c, double probe_ns)
 {
 	double ns;
 
