@@ -523,10 +523,12 @@ class_parts() {
 ring_parts() {
 	"$PPBENCH" recipe lf-drop --batch 64 --repeat 200000 --json r.json >r.txt 2>&1 ||
 		fail "recipe lf-drop exited $?: $(tail -n 3 r.txt)"
+	# shellcheck disable=SC2046 # its fields, one word each
 	set -- $(pool_fig r.json '"recipe"')
 	[ "${1:-0}" -ge 200000 ] || fail "recipe lf-drop: ${1:-no} allocations counted"
 	p=$(sed -n 's/.*"probe_overhead_ns":\([0-9.]*\).*/\1/p' r.json | tail -n 1)
 	note "$(class_parts "ring parts, ppbench lf-drop (path $2 ns/elem)" "$1" "$3" "$4" "${p:-0}")"
+	# shellcheck disable=SC2046 # its fields, one word each
 	set -- $(pool_fig w02.json)
 	p=$(sed -n 's/.*"probe_overhead_ns":\([0-9.]*\).*/\1/p' w02.json | tail -n 1)
 	note "$(class_parts "ring parts, module 02 (path $2 ns/elem)" "$1" "$3" "$4" "${p:-0}")"
@@ -594,6 +596,7 @@ module_method_error() { # ko mod.txt
 			sed -n "s/.*Type:no-softirq-page_pool$n Per elem: [0-9]* cycles(tsc) \([0-9.]*\) ns.*/\1/p" |
 			tail -n 1)
 		f=$(pool_fig "w$n.json")
+		# shellcheck disable=SC2086 # its fields, one word each
 		set -- "$1" "$2" $f
 		[ "${3:-0}" -ge 200000 ] ||
 			fail "watch saw ${3:-no} allocations of module test $n (>= 200000 expected): $(tail -n 2 "w$n.json")"
