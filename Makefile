@@ -255,7 +255,7 @@ deps:
 
 test: DEPS_FLAGS = --tests --kernels
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/tests/unit $(BUILD)/tests/bpf_tests \
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all $(BUILD)/tests/unit $(BUILD)/tests/bpf_tests \
 		$(TEST_TOOLS)
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) SANITIZE=1 $(SAN_BUILD)/tests/unit \
 		$(SAN_BUILD)/tests/bpf_tests fuzz-targets

@@ -5,6 +5,7 @@
 #   tests/run.sh                 everything: unit, bpf, asan, fuzz, integration, kernels
 #   tests/run.sh unit            one group (unit | bpf | asan | fuzz | integration | kernels)
 #   tests/run.sh test_probe_json one integration test (or a unit or bpf test name)
+#   tests/run.sh test_probe      every test of tests/integration/test_probe.sh
 #   V=1 tests/run.sh ...         show every test's output, not only failures'
 #
 # Prints one "PASS|FAIL|SKIP name" line per test (a SKIP gives its reason) and
@@ -260,21 +261,32 @@ run_integration() { # [names...]
 	done < <(list_integration)
 }
 
-run_kernels() {
-	local out rc pid
-	out=$(mktemp)
-	"$TOP/scripts/kernel-matrix.sh" >"$out" 2>&1 &
-	pid=$!
+# The matrix runs qemu guests of their own kernels: nothing of it touches the
+# host's kernel state the other groups check, so it may start first and run
+# beside them (kernels_start), its lines tallied when they are done.
+kernels_start() {
+	KERNELS_OUT=$(mktemp)
+	"$TOP/scripts/kernel-matrix.sh" >"$KERNELS_OUT" 2>&1 &
+	KERNELS_PID=$!
+}
+
+kernels_finish() {
+	local rc
 	# Tally as the lines come (the matrix takes minutes), and in this shell:
 	# a pipe into tally_lines would count in a subshell and lose the counts.
-	tally_lines < <(tail -n +1 --pid=$pid -f "$out")
-	wait $pid
+	tally_lines < <(tail -n +1 --pid="$KERNELS_PID" -f "$KERNELS_OUT")
+	wait "$KERNELS_PID"
 	rc=$?
 	# A matrix that fails without saying which test failed still fails.
-	if [ $rc -ne 0 ] && ! grep -q '^FAIL' "$out"; then
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL' "$KERNELS_OUT"; then
 		record FAIL kernels "scripts/kernel-matrix.sh exited $rc"
 	fi
-	rm -f "$out"
+	rm -f "$KERNELS_OUT"
+}
+
+run_kernels() {
+	kernels_start
+	kernels_finish
 }
 
 main() {
@@ -288,6 +300,13 @@ main() {
 	if [ ${#groups[@]} -eq 0 ] && [ ${#names[@]} -eq 0 ]; then
 		groups=(unit bpf asan fuzz integration kernels)
 	fi
+	# With other groups, the matrix (the longest part) starts first and runs beside them.
+	local beside=0
+	if [ ${#groups[@]} -gt 1 ] && [[ " ${groups[*]} " == *" kernels "* ]]; then
+		beside=1
+		echo "kernels: the qemu matrix runs beside the other groups; its results follow theirs"
+		kernels_start
+	fi
 	for a in "${groups[@]}"; do
 		case "$a" in
 		unit) run_unit ;;
@@ -295,13 +314,18 @@ main() {
 		asan) run_asan ;;
 		fuzz) run_fuzz ;;
 		integration) run_integration ;;
-		kernels) run_kernels ;;
+		kernels) [ $beside = 1 ] || run_kernels ;;
 		esac
 	done
+	[ $beside = 0 ] || kernels_finish
 	if [ ${#names[@]} -gt 0 ]; then
 		local unit_names=() bpf_names=() int_names=()
 		for a in "${names[@]}"; do
-			if list_integration | awk '{print $2}' | grep -qx "$a"; then
+			if [ -f "$TOP/tests/integration/$a.sh" ]; then
+				# a file's name: every test in it
+				int_names+=($(list_integration | awk -v f="/$a.sh" \
+					'substr($1, length($1) - length(f) + 1) == f { print $2 }'))
+			elif list_integration | awk '{print $2}' | grep -qx "$a"; then
 				int_names+=("$a")
 			elif is_bpf_test "$a"; then
 				bpf_names+=("$a")

@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include <sanitizer/common_interface_defs.h>
 #include "model/jsonparse.h"
-#include "out/json.h"
+#include "report/json.h"
 #include "sys/log.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

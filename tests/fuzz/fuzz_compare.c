@@ -9,8 +9,8 @@
  *   fuzz-options: -max_len=65536
  */
 #include "fuzz.h"
-#include "model/compare.h"
-#include "out/compare.h"
+#include "model/compare_stats.h"
+#include "report/compare_report.h"
 
 static struct result base;
 

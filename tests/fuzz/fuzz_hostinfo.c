@@ -3,7 +3,7 @@
  * The readers behind a result's "host" object, fed strings: /proc/cpuinfo's
  * text (sys/tsc.c) and a sysfs value file (sys/util.c read_file_str, as for
  * the clock source and the mitigations), the input split at the first NUL.
- * What they read goes into the JSON writer (out/json.c) as hostinfo.c
+ * What they read goes into the JSON writer (report/json.c) as hostinfo.c
  * writes it, and must read back unchanged.
  *   fuzz-options: -max_len=16384
  */

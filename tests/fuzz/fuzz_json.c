@@ -3,7 +3,7 @@
  * The JSON reader (model/jsonparse.c) on any bytes, exactly as long as the
  * input: a read past the end is a heap overflow here. Each document read is
  * walked, and its strings and numbers go through the JSON writer
- * (out/json.c) and back: what ppbench writes from outside input it must
+ * (report/json.c) and back: what ppbench writes from outside input it must
  * read again as the same value.
  *   fuzz-seeds: tests/data
  *   fuzz-dict: tests/fuzz/json.dict

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kernel config reader (sys/kconfig.c) fed a config text instead of
- * /proc/config.gz: every option a result records (out/hostinfo.c) is looked
+ * /proc/config.gz: every option a result records (report/hostinfo.c) is looked
  * up in it. A value is one line's text after "CONFIG_NAME=".
  *   fuzz-dict: tests/fuzz/kconfig.dict
  */
 #include "fuzz.h"
-#include "out/hostinfo.h"
+#include "report/hostinfo.h"
 #include "sys/kconfig.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

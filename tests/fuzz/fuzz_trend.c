@@ -4,7 +4,7 @@
  * separated by form feeds (which valid JSON never holds), each loaded and
  * checked, added to a series (model/series.c), fitted (model/trendfit.c,
  * few permutations) and written as the text and Markdown reports, JSON and
- * SVG (out/trend*.c) and through the gate. The last byte (a result file's
+ * SVG (report/trend*.c) and through the gate. The last byte (a result file's
  * closing newline, which the reader skips) picks the order, the figure and
  * --force, so each file of tests/data is a seed of one point.
  *   fuzz-seeds: tests/data
@@ -13,9 +13,9 @@
  */
 #include "fuzz.h"
 #include "model/series.h"
-#include "out/trendjson.h"
-#include "out/trendreport.h"
-#include "out/trendsvg.h"
+#include "report/trendjson.h"
+#include "report/trendreport.h"
+#include "report/trendsvg.h"
 
 #define MAX_FILES 16
 

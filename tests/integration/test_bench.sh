@@ -144,7 +144,7 @@ test_bench_xcpu_consumer_fifo() {
 		--repeat 1 --json "$j" >"$out" 2>"$err"
 	rc=$?
 	kill $busy
-	assert_match "$err" '^ppbench: warning: cannot run the cpumap kthread of CPU [0-9]+ at SCHED_FIFO \(Operation not permitted\)' "warning"
+	assert_match "$err" '^ppbench bench: warning: cannot run the cpumap kthread of CPU [0-9]+ at SCHED_FIFO \(Operation not permitted\)' "warning"
 	if [ $rc = 1 ]; then
 		assert_match "$(jq_get "$j" '.scenarios[0].reason')" \
 			'^no recipe puts its elements on this path here \(purity: xcpu [0-9]+%\)$' \

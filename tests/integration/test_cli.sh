@@ -39,6 +39,33 @@ test_usage_errors() {
 	expect_one_line_error "--side 'c'"
 }
 
+# One voice: every command's bad input is one line "ppbench CMD: error: ...",
+# exit 2; without a command, "ppbench: error: ...".
+test_errors_name_the_command() {
+	local bad cmd
+	while IFS='|' read -r cmd bad; do
+		# shellcheck disable=SC2086 # the arguments are words
+		expect_exit 2 "$PPBENCH" $cmd $bad
+		expect_one_line_error "^ppbench $cmd: error: [a-z-]"
+	done <<-'EOF'
+		load|
+		gen|
+		bench|--repeat 0
+		watch|eth0 extra
+		probe|--frobnicate
+		compare|
+		recipe|nosuch
+		trend|
+		plot|
+		calibrate|--runs 0
+		env|--side c
+	EOF
+	expect_exit 2 "$PPBENCH" frobnicate
+	expect_one_line_error "^ppbench: error: unknown command 'frobnicate'$"
+	expect_exit 2 "$PPBENCH" load
+	expect_one_line_error '^ppbench load: error: missing argument IFACE \[DEV\|N\]$'
+}
+
 test_missing_iface() {
 	expect_exit 2 "$PPBENCH" probe nosuchif0
 	expect_one_line_error "interface 'nosuchif0' does not exist"

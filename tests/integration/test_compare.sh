@@ -163,7 +163,7 @@ test_compare_host_differences_shown() {
 # expect_bad_file FILE PATTERN: compare and plot refuse FILE with one line; schema_check too.
 expect_bad_file() {
 	expect_exit 2 "$PPBENCH" compare "$DATA/base.json" "$1"
-	expect_one_line_error "^ppbench: error: $(basename "$1"|sed 's/\./\\./g').*$2"
+	expect_one_line_error "^ppbench compare: error: $(basename "$1"|sed 's/\./\\./g').*$2"
 	grep -q "$1" "$LAST_ERR" || fail "error does not name the file $1"
 	expect_exit 2 "$PPBENCH" plot "$1" -o "$TMPD/bad.svg"
 	expect_one_line_error "$2"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The sources follow .clang-format (kernel style, 100 columns): `make format`
-# applies it, this test checks it (`make format-check`).
+# applies it, this test checks it (`make format-check`). A file's name says
+# what it holds, so no two files under user/ share a base name.
 
 test_sources_clang_formatted() {
 	command -v clang-format >/dev/null ||
@@ -9,4 +10,35 @@ test_sources_clang_formatted() {
 	make -s -C "$TOP" --no-print-directory format-check >"$TMPD/out" 2>&1 && return 0
 	grep -oE '^[^ :]+:[0-9]+:[0-9]+: ' "$TMPD/out" | cut -d: -f1 | sort | uniq -c | sed 's/^/    /'
 	fail "sources not formatted as .clang-format says: run 'make format'"
+}
+
+test_user_file_names_unique() {
+	local dups name
+	dups=$(find "$TOP/user" -type f -printf '%f\n' | sort | uniq -d)
+	[ -z "$dups" ] && return 0
+	for name in $dups; do
+		find "$TOP/user" -type f -name "$name" | sed "s|^$TOP/|    |"
+	done
+	fail "file names shared under user/: $(echo $dups)"
+}
+
+# One layer prints: user/engine/ and user/cmd/ return data and call
+# user/report/ for every line of output and every JSON key; their errors go
+# through the log functions (user/sys/log.c). Comments and string literals
+# are taken out first, so only calls count.
+test_engine_cmd_print_nothing() {
+	local calls='\b(printf|vprintf|puts|putchar|putc|fputs|fputc|fwrite|fprintf|vfprintf|dprintf|vdprintf|perror)[[:space:]]*\('
+	local json='\bjson_(new|open|close|flush_line|obj_begin|obj_end|arr_begin|arr_end|str|u64|i64|double|bool|null|path|pool)[[:space:]]*\('
+	local f hits found=0
+
+	for f in "$TOP"/user/engine/*.c "$TOP"/user/cmd/*.c; do
+		hits=$(${CC:-cc} -fpreprocessed -dD -E -P "$f" 2>/dev/null |
+			sed -E 's/"([^"\\]|\\.)*"/""/g' | grep -E "$calls|$json")
+		grep -q '#include "report/json.h"' "$f" && hits+=$'\n#include "report/json.h"'
+		[ -n "$hits" ] || continue
+		found=1
+		echo "  ${f#"$TOP"/}:"
+		printf '%s\n' "$hits" | sed '/^$/d; s/^[[:space:]]*/    /'
+	done
+	[ $found = 0 ] || fail "engine/ or cmd/ prints or writes JSON itself: move it to user/report/"
 }

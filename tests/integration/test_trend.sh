@@ -130,7 +130,7 @@ test_trend_bad_input() {
 	assert_match "$LAST_OUT" '^1 file from another host \(--force\)$' "forced file counted"
 	rm "$TMPD/h/r9.json" "$TMPD/h/r8.json"
 	expect_exit 2 "$PPBENCH" trend "$TMPD/h"
-	expect_one_line_error '^ppbench: error: 7 results \(last .*/h/r7\.json\): change points need at least 8 \(2 x --min-run 4\)$'
+	expect_one_line_error '^ppbench trend: error: 7 results \(last .*/h/r7\.json\): change points need at least 8 \(2 x --min-run 4\)$'
 	expect_exit 0 "$PPBENCH" trend --min-run 3 "$TMPD/h"
 	jq '.label = "4"' "$TMPD/h/r5.json" >"$TMPD/h/r5b.json" && mv "$TMPD/h/r5b.json" "$TMPD/h/r5.json"
 	expect_exit 2 "$PPBENCH" trend --min-run 3 "$TMPD/h"

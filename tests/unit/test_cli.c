@@ -5,8 +5,8 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
-#include "engine/load.h"
-#include "model/bench.h"
+#include "engine/load_run.h"
+#include "model/bench_types.h"
 #include "sys/log.h"
 #include "unit.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Comparison rows built from results in memory: changes, tests, pooling, the gate. */
 #include <string.h>
-#include "model/compare.h"
+#include "model/compare_stats.h"
 #include "unit.h"
 
 struct fake {
@@ -280,6 +280,46 @@ static void fake_profile(struct noise_profile *p, struct noise_scenario *ns, dou
 	p->sc = ns;
 	p->nr_sc = 1;
 	p->invocations = 12;
+}
+
+/*
+ * Old on a level the profile never saw (85, below its 95 .. 106): a new figure
+ * where one more run of the host falls is no verdict; one beyond it is.
+ */
+void test_compare_profile_old_unknown_level(void)
+{
+	double a[] = { 85, 85.2, 84.9, 85.1, 85 };
+	double b[] = { 100, 100.2, 99.9, 100.1, 100 };
+	double b2[] = { 112, 112.2, 111.9, 112.1, 112 };
+	struct noise_profile p;
+	struct noise_scenario ns;
+	struct gate_case g;
+	const struct row *r;
+
+	fake_profile(&p, &ns, 0.02, 8.0);
+	gate_build(&g, a, 5, b, 5);
+	comparison_free(&g.c);
+	g.o.profile = &p;
+	g.c = (struct comparison){ .old = &g.fo.r, .nold = 1, .new = &g.fn.r, .nnew = 1 };
+	if (!ASSERT_OK(comparison_build(&g.c, &g.o), "build"))
+		return;
+	r = row_of(&g.c, FIG_CYCLES);
+	if (ASSERT_TRUE(r, "row")) {
+		ASSERT_TRUE(r->significant && r->change > r->floor_pct, "+17.6%: beyond the floor");
+		ASSERT_TRUE(r->known && !r->real, "new inside the profile's range: no verdict");
+		ASSERT_FALSE(row_gated(&g.set, r), "not gated");
+	}
+	comparison_free(&g.c);
+	fake_init(&g.fn, "new.json", "6.18", b2, 5, 0.99);
+	g.c = (struct comparison){ .old = &g.fo.r, .nold = 1, .new = &g.fn.r, .nnew = 1 };
+	if (!ASSERT_OK(comparison_build(&g.c, &g.o), "build 112"))
+		return;
+	r = row_of(&g.c, FIG_CYCLES);
+	if (ASSERT_TRUE(r, "row 112")) {
+		ASSERT_TRUE(r->real && !r->known, "112 is beyond what the host showed: real");
+		ASSERT_TRUE(row_gated(&g.set, r), "gated");
+	}
+	comparison_free(&g.c);
 }
 
 /* One file a side with a profile: its floor and spread decide, not the setups'. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The JSON writer (out/json.c). */
+/* The JSON writer (report/json.c). */
 #include <stdlib.h>
-#include "out/json.h"
+#include "report/json.h"
 #include "unit.h"
 
 /* V as json_double() writes it, into BUF. */

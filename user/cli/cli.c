@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,11 +306,16 @@ static int resolve_ifaces(const struct cli_cmd *cmd, void *cfg)
 	return 0;
 }
 
-static int usage_error(const struct cli_cmd *cmd, const char *fmt, const char *arg)
+/* The command's name leads the line: cli_main set it (log_set_command). */
+static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ...)
 {
-	fprintf(stderr, "ppbench %s: ", cmd->name);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (see 'ppbench %s --help')\n", cmd->name);
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pr_err("%s\n", msg);
 	return EXIT_USAGE;
 }
 
@@ -323,11 +329,11 @@ static int handle_opt(const struct cli_cmd *cmd, void *cfg, int c, const char *a
 
 		/* "--flag=x" sets optopt to the option's value: name it as written */
 		if (optopt > 0 && optopt < 128 && isalnum(optopt))
-			return usage_error(cmd, "unknown option '%s'", sopt);
-		return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+			return usage_error("unknown option '%s'", sopt);
+		return usage_error("unknown option '%s'", argv[optind - 1]);
 	}
 	if (c == ':')
-		return usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+		return usage_error("option '%s' needs a value", argv[optind - 1]);
 	/* In ordered_args mode getopt returns 1 for a bare argument (options are >= VAL_BASE). */
 	if (cmd->ordered_args && c == 1)
 		return cmd->opt(cfg, CLI_KEY_ARG, arg) ? EXIT_USAGE : EXIT_OK;
@@ -347,14 +353,11 @@ static int handle_opt(const struct cli_cmd *cmd, void *cfg, int c, const char *a
 
 static int check_nargs(const struct cli_cmd *cmd, int nargs, char **args)
 {
-	if (nargs < cmd->min_args) {
-		usage_error(cmd, "missing argument%s", cmd->args ? " " : "");
-		if (cmd->args)
-			fprintf(stderr, "ppbench %s: expected %s\n", cmd->name, cmd->args);
-		return EXIT_USAGE;
-	}
+	if (nargs < cmd->min_args)
+		return usage_error("missing argument%s%s", cmd->args ? " " : "",
+				   cmd->args ? cmd->args : "");
 	if (nargs > cmd->max_args)
-		return usage_error(cmd, "unexpected argument '%s'", args[cmd->max_args]);
+		return usage_error("unexpected argument '%s'", args[cmd->max_args]);
 	return EXIT_OK;
 }
 
@@ -409,6 +412,7 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 
 	if (!cfg)
 		return EXIT_FAIL;
+	log_set_command(cmd->name);
 	if (cmd->cfg_init)
 		cmd->cfg_init(cfg);
 	ret = cli_parse(cmd, cfg, argc, argv, &nargs);
@@ -434,7 +438,7 @@ int cli_main(int argc, char **argv)
 	const char *name;
 
 	if (argc < 2) {
-		fprintf(stderr, "ppbench: missing command (see 'ppbench --help')\n");
+		pr_err("missing command\n");
 		return EXIT_USAGE;
 	}
 	name = argv[1];
@@ -449,8 +453,7 @@ int cli_main(int argc, char **argv)
 					cli_print_help(cli_commands[i], stdout);
 					return EXIT_OK;
 				}
-			fprintf(stderr, "ppbench: unknown command '%s' (see 'ppbench --help')\n",
-				argv[2]);
+			pr_err("unknown command '%s'\n", argv[2]);
 			return EXIT_USAGE;
 		}
 		print_main_help(stdout);
@@ -463,6 +466,6 @@ int cli_main(int argc, char **argv)
 	for (int i = 0; cli_commands[i]; i++)
 		if (!strcmp(cli_commands[i]->name, name))
 			return run_cmd(cli_commands[i], argc - 1, argv + 1);
-	fprintf(stderr, "ppbench: unknown command '%s' (see 'ppbench --help')\n", name);
+	pr_err("unknown command '%s'\n", name);
 	return EXIT_USAGE;
 }

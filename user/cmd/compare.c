@@ -11,8 +11,8 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
-#include "model/compare.h"
-#include "out/compare.h"
+#include "model/compare_stats.h"
+#include "report/compare_report.h"
 #include "sys/log.h"
 #include "sys/util.h"
 
@@ -258,14 +258,13 @@ out:
 static int check_args(const struct cmp_cfg *cfg)
 {
 	if (cfg->nfiles[SIDE_POS] == 1) {
-		pr_err("needs at least two result files: OLD.json NEW.json (see --help)\n");
+		pr_err("needs at least two result files: OLD.json NEW.json\n");
 		return -EINVAL;
 	}
 	if (!cfg->nfiles[SIDE_POS] && (!cfg->nfiles[SIDE_OLD] || !cfg->nfiles[SIDE_NEW])) {
-		pr_err("needs %s (see --help)\n", cfg->nfiles[SIDE_OLD] ? "--new FILE too"
-						  : cfg->nfiles[SIDE_NEW]
-							  ? "--old FILE too"
-							  : "result files: OLD.json NEW.json");
+		pr_err("needs %s\n", cfg->nfiles[SIDE_OLD]   ? "--new FILE too"
+				     : cfg->nfiles[SIDE_NEW] ? "--old FILE too"
+							     : "result files: OLD.json NEW.json");
 		return -EINVAL;
 	}
 	if (cfg->json && !strcmp(cfg->json, "-") && (cfg->markdown || cfg->bpp)) {
@@ -314,9 +313,10 @@ const struct cli_cmd cmd_compare = {
 		"Compare 'ppbench bench --json' result files the way kernel regression\n"
 		"reports do: one row per scenario and figure - cycles/elem, ns/elem, the\n"
 		"derived path figure (path_cost_cycles), path purity, and per-CPU cycles/elem\n"
-		"where a file has them - with the mean (over the setups; over the files' medians\n"
-		"with two or more files a side), its relative\n"
-		"standard deviation and the change:\n"
+		"where a file has them - with the mean over the setups (with --noise their\n"
+		"median, which is what the profile measured of each run; with two or more\n"
+		"files a side the mean of the files' medians), its relative standard\n"
+		"deviation and the change:\n"
 		"\n"
 		"           old  ±%stddev    %change          new  ±%stddev  figure\n"
 		"\n"

@@ -19,7 +19,8 @@
 #include "cli/cli.h"
 #include "cmd/cmd.h"
 #include "loader/kfeatures.h"
-#include "sys/env.h"
+#include "report/env_report.h"
+#include "sys/vethenv.h"
 #include "sys/log.h"
 #include "sys/util.h"
 
@@ -80,7 +81,7 @@ static pid_t spawn(const struct ppb_env *e, int side, char **argv, const sigset_
 	if (env_enter(e, side))
 		_exit(127);
 	execvp(argv[0], argv);
-	fprintf(stderr, "ppbench: error: cannot run '%s': %s\n", argv[0], strerror(errno));
+	pr_err("cannot run '%s': %s\n", argv[0], strerror(errno));
 	_exit(127);
 }
 
@@ -165,12 +166,9 @@ static int env_run(void *c, int argc, char **argv)
 			goto out;
 		}
 	} else {
-		printf("private environment up (Ctrl-C to remove it):\n");
-		for (int i = 0; i < 2; i++)
-			printf("  %s  %s  nsenter --net=%s\n", e.ifname[i],
-			       getenv(i ? "PPB_IP_B" : "PPB_IP_A"),
-			       getenv(i ? "PPB_NS_B" : "PPB_NS_A"));
-		fflush(stdout);
+		env_report_up((const char *const[]){ e.ifname[0], e.ifname[1] },
+			      (const char *const[]){ getenv("PPB_IP_A"), getenv("PPB_IP_B") },
+			      (const char *const[]){ getenv("PPB_NS_A"), getenv("PPB_NS_B") });
 	}
 	ret = wait_loop(sfd, child);
 	kill_stragglers(&e);

@@ -12,7 +12,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
-#include "engine/gen.h"
+#include "engine/gen_run.h"
 #include "loader/kfeatures.h"
 #include "model/pkt.h"
 #include "sys/log.h"

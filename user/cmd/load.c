@@ -3,7 +3,7 @@
  * ppbench load IFACE --action ACTION: attach an XDP action program to an
  * interface and report, per interval and CPU, packets/s, sampled cycles per
  * packet, errors, and the page_pool path mix of the pages the packets used.
- * This file is the command line; engine/load.c attaches and reports.
+ * This file is the command line; engine/load_run.c attaches and reports.
  */
 #include <errno.h>
 #include <linux/bpf.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
-#include "engine/load.h"
+#include "engine/load_run.h"
 #include "loader/kfeatures.h"
 #include "sys/cpus.h"
 #include "sys/log.h"

@@ -12,7 +12,7 @@
 #include "cli/cli.h"
 #include "cmd/cmd.h"
 #include "model/result.h"
-#include "out/plot.h"
+#include "report/plot_svg.h"
 #include "sys/log.h"
 #include "sys/util.h"
 
@@ -122,11 +122,11 @@ static int plot_checks(const struct plot_cfg *cfg)
 		return -EINVAL;
 	}
 	if (!cfg->nfiles) {
-		pr_err("no result files to plot (see 'ppbench plot --help')\n");
+		pr_err("no result files to plot\n");
 		return -EINVAL;
 	}
 	if (!cfg->output) {
-		pr_err("no output file: give -o FILE.svg (see 'ppbench plot --help')\n");
+		pr_err("no output file: give -o FILE.svg\n");
 		return -EINVAL;
 	}
 	return 0;

@@ -12,13 +12,13 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
-#include "engine/recipe.h"
+#include "engine/recipe_run.h"
 #include "loader/kfeatures.h"
 #include "loader/observer.h"
 #include "model/counts.h"
-#include "out/report.h"
+#include "report/recipe_report.h"
 #include "sys/cpus.h"
-#include "sys/env.h"
+#include "sys/vethenv.h"
 #include "sys/log.h"
 #include "sys/runlock.h"
 #include "sys/util.h"
@@ -68,166 +68,40 @@ static void recipe_init(void *c)
 	};
 }
 
-static const char *cnt(uint64_t v, bool known, char *buf)
-{
-	if (!known)
-		return "n/a";
-	snprintf(buf, 24, "%lld", (long long)v);
-	return buf;
-}
-
-static void print_kind(const char *name, const struct kind_counts *k, int nr_cpus, unsigned known)
-{
-	char b[5][24];
-
-	printf("%s pools: %d\n", name, k->pools);
-	for (int c = -1; c < nr_cpus; c++) {
-		const struct ppb_pool_counts *x = c < 0 ? &k->total : &k->percpu[c];
-
-		if (c >= 0 && counts_zero(x))
-			continue;
-		printf("  %-6s alloc cache %s refill %s slow %llu (%llu pages) | ret cache %s "
-		       "ring %s release %llu (teardown %llu) | elems %llu\n",
-		       c < 0 ? "total" : "", cnt(x->alloc_cache, known & KNOWN_CACHE, b[0]),
-		       cnt(x->alloc_refill, known & KNOWN_CACHE, b[1]),
-		       (unsigned long long)x->alloc_slow, (unsigned long long)x->slow_pages,
-		       cnt(x->ret_cache, known & KNOWN_CACHE, b[2]),
-		       cnt(x->ret_ring, known & KNOWN_RING, b[3]),
-		       (unsigned long long)x->ret_release, (unsigned long long)x->rel_teardown,
-		       (unsigned long long)x->elems);
-		if (c < 0)
-			printf("  per CPU:\n");
-		else
-			printf("    ^ cpu %d\n", c);
-	}
-}
-
-static void kv_field(const char *kind, const char *f, uint64_t v, bool known)
-{
-	if (known)
-		printf("%s.%s=%llu\n", kind, f, (unsigned long long)v);
-	else
-		printf("%s.%s=null\n", kind, f);
-}
-
-static void print_kv(const char *kind, const struct kind_counts *k, unsigned known)
-{
-	const struct ppb_pool_counts *x = &k->total;
-
-	printf("%s.pools=%d\n", kind, k->pools);
-	kv_field(kind, "alloc.cache", x->alloc_cache, known & KNOWN_CACHE);
-	kv_field(kind, "alloc.refill", x->alloc_refill, known & KNOWN_CACHE);
-	kv_field(kind, "alloc.slow", x->alloc_slow, true);
-	kv_field(kind, "alloc.slow_pages", x->slow_pages, true);
-	kv_field(kind, "ret.cache", x->ret_cache, known & KNOWN_CACHE);
-	kv_field(kind, "ret.ring", x->ret_ring, known & KNOWN_RING);
-	kv_field(kind, "ret.release", x->ret_release, true);
-	kv_field(kind, "ret.unclassified", x->unclassified, true);
-	kv_field(kind, "release.refcnt", x->rel_refcnt, true);
-	kv_field(kind, "release.teardown", x->rel_teardown, true);
-	kv_field(kind, "elems", x->elems, true);
-}
-
-static void json_kind(struct json *j, const char *name, const struct kind_counts *k, int nr_cpus,
-		      unsigned known, enum obs_backend b, double probe_ns)
-{
-	struct ppb_pool_info fl = { .flags = k->flags };
-	char flags[128];
-
-	pool_flags_str(&fl, b, flags, sizeof(flags));
-	json_obj_begin(j, NULL);
-	json_str(j, "kind", name);
-	json_u64(j, "pools", k->pools);
-	json_str(j, "flags", flags);
-	json_path(j, "path", &k->total, known);
-	if (b == OBS_FENTRY)
-		json_timing(j, &k->total, probe_ns);
-	json_arr_begin(j, "per_cpu");
-	for (int c = 0; c < nr_cpus; c++) {
-		if (counts_zero(&k->percpu[c]))
-			continue;
-		json_obj_begin(j, NULL);
-		json_u64(j, "cpu", c);
-		json_path(j, "path", &k->percpu[c], known);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	json_obj_end(j);
-}
-
+/* Counts per pool kind; a one-line error and EXIT_FAIL if memory runs out. */
 static int report(const struct recipe_cfg *cfg, int id, struct observer *obs,
 		  const struct recipe_result *res)
 {
-	int nr = res->counts.nr_cpus;
-	struct json *j = NULL;
-	double probe_ns = NAN;
+	struct recipe_facts r = {
+		.name = recipes[id].name,
+		.text = recipes[id].text,
+		.backend = obs_backend(obs),
+		.backend_name = obs_backend_name(obs),
+		.elems = res->elems,
+		.untracked_pools = res->counts.untracked_pools,
+		.capacity = res->counts.capacity,
+		.packets_action = res->roles[PPB_ROLE_ACTION].total.packets,
+		.packets_gen = res->roles[PPB_ROLE_GEN].total.packets,
+		.packets_second = res->roles[PPB_ROLE_SECOND].total.packets,
+		.cpumap_drops = res->cpumap_drops,
+		.nr_cpus = res->counts.nr_cpus,
+		.probe_ns = NAN,
+	};
+	int err = 0;
 
-	if (cfg->json && !(j = json_open(cfg->json, false)))
-		return EXIT_FAIL;
 	/* the JSON's timing subtracts it, as bench does (measured after the run) */
-	if (j && obs_backend(obs) == OBS_FENTRY && !obs_start(obs)) {
-		if (obs_probe_overhead(obs, &probe_ns))
-			probe_ns = NAN;
+	if (cfg->json && r.backend == OBS_FENTRY && !obs_start(obs)) {
+		if (obs_probe_overhead(obs, &r.probe_ns))
+			r.probe_ns = NAN;
 		obs_stop(obs);
 	}
-	bool text = !cfg->kv && (!cfg->json || strcmp(cfg->json, "-"));
-
-	uint64_t untracked = res->counts.untracked_pools;
-
-	if (text)
-		printf("recipe %s: %s; backend %s; %llu elements\n", recipes[id].name,
-		       recipes[id].text, obs_backend_name(obs), (unsigned long long)res->elems);
-	if (text && untracked)
-		printf("UNTRACKED: %llu pools found the observer's map full (room for %d): their "
-		       "pages are not counted below\n",
-		       (unsigned long long)untracked, res->counts.capacity);
-	if (cfg->kv)
-		printf("backend=%s\nelems=%llu\npackets.action=%llu\npackets.second=%llu\n"
-		       "untracked_pools=%llu\n",
-		       obs_backend_name(obs), (unsigned long long)res->elems,
-		       (unsigned long long)res->roles[PPB_ROLE_ACTION].total.packets,
-		       (unsigned long long)res->roles[PPB_ROLE_SECOND].total.packets,
-		       (unsigned long long)untracked);
-	if (j) {
-		json_obj_begin(j, NULL);
-		json_str(j, "recipe", recipes[id].name);
-		json_str(j, "backend", obs_backend_name(obs));
-		json_u64(j, "elems", res->elems);
-		json_u64(j, "untracked_pools", untracked);
-		if (obs_backend(obs) == OBS_FENTRY)
-			json_double(j, "probe_overhead_ns", probe_ns);
-		json_obj_begin(j, "packets");
-		json_u64(j, "action", res->roles[PPB_ROLE_ACTION].total.packets);
-		json_u64(j, "gen", res->roles[PPB_ROLE_GEN].total.packets);
-		json_u64(j, "second", res->roles[PPB_ROLE_SECOND].total.packets);
-		json_u64(j, "cpumap_drops", res->cpumap_drops);
-		json_obj_end(j);
-		json_arr_begin(j, "pools");
-	}
-	for (int kind = PPB_POOL_UNKNOWN; kind <= PPB_POOL_NIC; kind++) {
-		struct kind_counts k;
-		unsigned known;
-
-		if (recipe_counts_by_kind(res, kind, nr, &k))
-			return EXIT_FAIL;
-		known = path_known(obs_backend(obs) == OBS_FENTRY, k.flags);
-		if (k.pools && text)
-			print_kind(pool_kind_name(kind), &k, nr, known);
-		if (k.pools && cfg->kv)
-			print_kv(pool_kind_name(kind), &k, known);
-		if (k.pools && j)
-			json_kind(j, pool_kind_name(kind), &k, nr, known, obs_backend(obs),
-				  probe_ns);
-		free(k.percpu);
-	}
-	if (j) {
-		json_arr_end(j);
-		json_obj_end(j);
-		json_flush_line(j);
-		if (json_close(j))
-			return EXIT_FAIL;
-	}
-	return EXIT_OK;
+	for (int kind = 0; kind < RECIPE_NR_KINDS && !err; kind++)
+		err = recipe_counts_by_kind(res, kind, r.nr_cpus, &r.kinds[kind]);
+	if (!err)
+		err = recipe_report(&r, cfg->json, cfg->kv);
+	for (int kind = 0; kind < RECIPE_NR_KINDS; kind++)
+		free(r.kinds[kind].percpu);
+	return err ? EXIT_FAIL : EXIT_OK;
 }
 
 /* The recipe, and the defaults that depend on it. */

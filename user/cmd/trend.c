@@ -14,9 +14,9 @@
 #include "cmd/cmd.h"
 #include "model/noise.h"
 #include "model/series.h"
-#include "out/trendjson.h"
-#include "out/trendreport.h"
-#include "out/trendsvg.h"
+#include "report/trendjson.h"
+#include "report/trendreport.h"
+#include "report/trendsvg.h"
 #include "sys/log.h"
 
 struct trend_cfg {
@@ -101,8 +101,7 @@ static int trend_check(void *c, int argc, char **argv)
 
 	(void)argv;
 	if (!argc) {
-		pr_err("no result files: give FILE... or a directory of them (see 'ppbench trend "
-		       "--help')\n");
+		pr_err("no result files: give FILE... or a directory of them\n");
 		return EXIT_USAGE;
 	}
 	if (!cfg->window_set)

@@ -16,8 +16,7 @@
 #include "loader/kfeatures.h"
 #include "loader/observer.h"
 #include "model/counts.h"
-#include "out/json.h"
-#include "out/report.h"
+#include "report/watch_report.h"
 #include "sys/log.h"
 #include "sys/ticker.h"
 #include "sys/util.h"
@@ -65,100 +64,18 @@ static int watch_check(void *c, int argc, char **argv)
 struct watch {
 	struct watch_cfg *cfg;
 	struct observer *obs;
-	struct json *j;
+	struct watch_view v;
 	struct obs_snapshot first, prev;
-	uint64_t t0;
-	double probe_ns; /* fentry probe overhead per call, NAN if not measured */
 	int intervals;
 	bool seen_iface_pool;
 };
 
-static bool pool_wanted(const struct watch *w, const struct pool_snap *p)
-{
-	return !w->cfg->ifindex ||
-	       (p->info.ifindex == w->cfg->ifindex && pool_same_netns(&p->info));
-}
-
-/* The observer's map: live pools of its room, and pools that found no room. */
-static void report_map(struct watch *w, const struct obs_snapshot *d,
-		       const struct obs_snapshot *now)
-{
-	if (d->untracked_pools)
-		printf("%-6s UNTRACKED: %llu pools found the observer's map full (%d of %d): their "
-		       "pages are not counted\n",
-		       "", (unsigned long long)d->untracked_pools, snap_live_pools(now),
-		       now->capacity);
-	if (!w->j)
-		return;
-	json_obj_begin(w->j, "map");
-	json_u64(w->j, "live_pools", snap_live_pools(now));
-	json_u64(w->j, "records_peak", now->map_peak);
-	json_u64(w->j, "capacity", now->capacity);
-	json_obj_end(w->j);
-	json_obj_begin(w->j, "untracked");
-	json_u64(w->j, "pools", d->untracked_pools);
-	json_u64(w->j, "events", d->untracked_events);
-	json_obj_end(w->j);
-}
-
-static void report(struct watch *w, const struct obs_snapshot *d, double secs, const char *when,
-		   bool summary, const struct obs_snapshot *now)
-{
-	char pool[16];
-	int shown = 0;
-
-	snap_fold_kind((struct obs_snapshot *)d, PPB_POOL_TEST_RUN, 4);
-	if (w->j) {
-		json_obj_begin(w->j, NULL);
-		json_str(w->j, "type", summary ? "summary" : "interval");
-		json_double(w->j, "time", (d->ts_ns - w->t0) / 1e9);
-		json_double(w->j, "seconds", secs);
-		if (d->fentry)
-			json_double(w->j, "probe_overhead_ns", w->probe_ns);
-		json_arr_begin(w->j, "pools");
-	}
-	for (int i = 0; i < d->nr_pools; i++) {
-		const struct pool_snap *p = &d->pools[i];
-		unsigned known = path_known(d->fentry, p->info.flags);
-
-		if (!pool_wanted(w, p) || (!counts_traffic(&p->total) && !summary))
-			continue;
-		shown++;
-		if (p->folded || p->retired)
-			snprintf(pool, sizeof(pool), "x%d", p->folded);
-		else
-			snprintf(pool, sizeof(pool), "%u", p->info.id);
-		pool_row(shown == 1 ? when : "", pool, &p->info, &p->total, secs, known);
-		for (int c = 0; w->cfg->per_cpu && c < d->nr_cpus; c++) {
-			char cpu[16];
-
-			if (counts_zero(&p->percpu[c]))
-				continue;
-			snprintf(cpu, sizeof(cpu), " cpu%d", c);
-			pool_row("", cpu, &p->info, &p->percpu[c], secs, known);
-		}
-		if (w->j)
-			json_pool(w->j, p, d->fentry, w->cfg->per_cpu, d->nr_cpus, w->probe_ns);
-	}
-	if (!shown)
-		printf("%-6s (no page_pool activity%s%s)\n", when, w->cfg->ifname ? " on " : "",
-		       w->cfg->ifname ? w->cfg->ifname : "");
-	if (w->j)
-		json_arr_end(w->j);
-	report_map(w, d, now);
-	if (w->j) {
-		json_obj_end(w->j);
-		json_flush_line(w->j);
-	}
-}
-
 static void note_iface_pools(struct watch *w, const struct obs_snapshot *s)
 {
 	for (int i = 0; i < s->nr_pools && w->cfg->ifindex && !w->seen_iface_pool; i++)
-		if (pool_wanted(w, &s->pools[i])) {
+		if (watch_pool_wanted(&w->v, &s->pools[i])) {
 			w->seen_iface_pool = true;
-			printf("found a page_pool of %s (pool %u, %s)\n", w->cfg->ifname,
-			       s->pools[i].info.id, pool_kind_name(s->pools[i].info.kind));
+			watch_report_found_pool(&w->v, &s->pools[i]);
 		}
 }
 
@@ -173,9 +90,9 @@ static int tick(struct watch *w)
 		return -ENOMEM;
 	secs = (now.ts_ns - w->prev.ts_ns) / 1e9;
 	w->intervals++;
-	snprintf(when, sizeof(when), "%.1fs", (now.ts_ns - w->t0) / 1e9);
+	snprintf(when, sizeof(when), "%.1fs", (now.ts_ns - w->v.t0) / 1e9);
 	note_iface_pools(w, &now);
-	report(w, &d, secs, when, false, &now);
+	watch_report_interval(&w->v, &d, &now, secs, when, false);
 	snap_free(&d);
 	snap_free(&w->prev);
 	w->prev = now;
@@ -195,7 +112,7 @@ static int loop(struct watch *w)
 	err = ticker_open(&t, w->cfg->interval);
 	while (!err && ticker_wait_idle(&t, OBS_DRAIN_S, drain, w->obs) == TICK_INTERVAL) {
 		err = tick(w);
-		if (w->cfg->duration && (now_ns() - w->t0) / 1e9 >= w->cfg->duration - 1e-3)
+		if (w->cfg->duration && (now_ns() - w->v.t0) / 1e9 >= w->cfg->duration - 1e-3)
 			break;
 	}
 	ticker_close(&t);
@@ -210,65 +127,53 @@ static void summary(struct watch *w)
 	obs_flush(w->obs);
 	if (obs_snapshot(w->obs, &now) || snap_delta(&w->first, &now, &d))
 		return;
-	secs = (now.ts_ns - w->t0) / 1e9;
+	secs = (now.ts_ns - w->v.t0) / 1e9;
 	snap_fold_kind(&d, PPB_POOL_TEST_RUN, 4);
-	printf("summary: %.1f s, %d intervals (rates are per second over the whole run)\n", secs,
-	       w->intervals);
-	pool_header();
-	report(w, &d, secs > 0 ? secs : 1, "total", true, &now);
+	watch_report_summary_head(secs, w->intervals);
+	watch_report_interval(&w->v, &d, &now, secs > 0 ? secs : 1, "total", true);
 	snap_free(&d);
 	snap_free(&now);
-}
-
-static void banner(const struct watch *w)
-{
-	const char *why = obs_fentry_reason(w->obs), *nc = obs_not_counted(w->obs);
-
-	printf("ppbench watch: %s backend%s%s%s; every %g s%s\n", obs_backend_name(w->obs),
-	       why ? " (" : "", why ? why : "", why ? ")" : "", w->cfg->interval,
-	       w->cfg->duration ? "" : ", Ctrl-C to stop");
-	if (obs_backend(w->obs) == OBS_TRACEPOINT)
-		printf("  not counted (n/a): allocations and direct returns of pools that no XDP\n"
-		       "  program of ppbench sees; ring traffic comes from pool-state samples\n");
-	if (nc)
-		printf("  not counted: %s\n", nc);
-	if (w->cfg->ifname)
-		printf("no page_pool of %s seen yet: pools show up when they take the slow path,\n"
-		       "register for XDP or are polled; watching\n",
-		       w->cfg->ifname);
-	pool_header();
 }
 
 static int watch_run(void *c, int argc, char **argv)
 {
 	struct watch_cfg *cfg = c;
 	struct obs_opts oo = { .no_fentry = cfg->backend == OBS_WANT_TRACEPOINT };
-	struct watch w = { .cfg = cfg, .probe_ns = NAN };
+	struct watch w = { .cfg = cfg,
+			   .v = { .ifname = cfg->ifname,
+				  .ifindex = cfg->ifindex,
+				  .per_cpu = cfg->per_cpu,
+				  .interval = cfg->interval,
+				  .duration = cfg->duration,
+				  .probe_ns = NAN } };
+	struct obs_desc od;
 	int err = 0;
 
 	(void)argc;
 	(void)argv;
 	if (obs_open(&w.obs, &oo))
 		return EXIT_FAIL;
-	if (cfg->json && !(w.j = json_open(cfg->json, false)))
+	err = report_json_open(&w.v.j, cfg->json);
+	if (err)
 		goto out;
 	err = obs_start(w.obs);
 	/* The JSON's per-pool path figures subtract it (bench measures it alike). */
-	if (!err && w.j && obs_backend(w.obs) == OBS_FENTRY &&
-	    obs_probe_overhead(w.obs, &w.probe_ns))
-		w.probe_ns = NAN;
+	if (!err && w.v.j && obs_backend(w.obs) == OBS_FENTRY &&
+	    obs_probe_overhead(w.obs, &w.v.probe_ns))
+		w.v.probe_ns = NAN;
 	if (!err)
 		err = obs_snapshot(w.obs, &w.first) ?: obs_snapshot(w.obs, &w.prev);
 	if (err)
 		goto out;
-	w.t0 = w.first.ts_ns;
-	banner(&w);
+	w.v.t0 = w.first.ts_ns;
+	obs_describe(w.obs, &od);
+	watch_report_banner(&w.v, &od);
 	err = loop(&w);
 	summary(&w);
 out:
 	snap_free(&w.first);
 	snap_free(&w.prev);
-	if (json_close(w.j))
+	if (report_json_close(&w.v.j))
 		err = -EIO;
 	obs_close(w.obs);
 	return err ? EXIT_FAIL : EXIT_OK;

@@ -18,8 +18,8 @@
 #include <unistd.h>
 #include "engine/calibrate_run.h"
 #include "model/noise.h"
-#include "out/noise_report.h"
-#include "out/progress.h"
+#include "report/noise_report.h"
+#include "report/progress.h"
 #include "sys/log.h"
 #include "sys/util.h"
 
@@ -248,10 +248,8 @@ static int finish(struct cal *c, double span_s)
 	}
 	p.span_s = span_s;
 	err = noise_write(&p, c->cfg->output, "ppbench calibrate");
-	if (!err) {
-		noise_print(stdout, &p);
-		printf("profile: %s\n", c->cfg->output);
-	}
+	if (!err)
+		calibrate_report(&p, c->cfg->output);
 	noise_free(&p);
 	return err ? EXIT_FAIL : EXIT_OK;
 }

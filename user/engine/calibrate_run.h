@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef PPBENCH_ENGINE_CALIBRATE_H
-#define PPBENCH_ENGINE_CALIBRATE_H
+#ifndef PPBENCH_CALIBRATE_RUN_H
+#define PPBENCH_CALIBRATE_RUN_H
 
 #include <stdbool.h>
 #include <stdint.h>

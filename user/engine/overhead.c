@@ -10,6 +10,7 @@
 #include "loader/xdpobj.h"
 #include "model/kclock.h"
 #include "model/stats.h"
+#include "report/overhead_report.h"
 #include "sys/log.h"
 #include "sys/util.h"
 
@@ -103,23 +104,13 @@ int bench_overhead(struct bench_cfg *cfg)
 	    summarize(cnt, reps, &sc) || pair_pcts(timed, bare, reps, p1, &s1) ||
 	    pair_pcts(cnt, bare, reps, p2, &s2))
 		return EXIT_FAIL;
-	printf("instrumentation overhead, ring recipe (live-frames XDP_DROP, batch 64, %u frames "
-	       "x %u runs, CPU %u):\n",
-	       o.n, reps, cfg->cpu);
-	printf("  bench's timed run: bare program, kernel test_run clock  %8.3f ns/frame "
-	       "(median, CV %.1f%%)\n",
-	       st.median, 100 * st.cv);
-	printf("  bare program, wall time of the syscall                 %8.3f ns/frame "
-	       "(median, CV %.1f%%)\n",
-	       sb.median, 100 * sb.cv);
-	printf("  overhead                               %+8.2f %% (median of %u pairs, %+.2f .. "
-	       "%+.2f %%;\n    target <= 3 %%; reported, not asserted): bench's timed runs carry "
-	       "no per-packet work,\n    so this compares only the clocks (the kernel's loop "
-	       "time against the whole syscall)\n",
-	       s1.median, reps, s1.min, s1.max);
-	printf("  per-packet counting of proof runs and load (stats, sampled clock), wall time: "
-	       "%.3f ns/frame,\n    %+.2f %% against the bare program (median of %u pairs, "
-	       "%+.2f .. %+.2f %%)\n",
-	       sc.median, s2.median, reps, s2.min, s2.max);
+	overhead_report(&(struct overhead_figs){ .frames = o.n,
+						 .runs = reps,
+						 .cpu = cfg->cpu,
+						 .timed = st,
+						 .bare = sb,
+						 .counted = sc,
+						 .timed_pct = s1,
+						 .counted_pct = s2 });
 	return EXIT_OK;
 }

@@ -22,7 +22,7 @@
 #include <bpf/libbpf.h>
 #include "loader/kfeatures.h"
 #include "sys/cpus.h"
-#include "sys/env.h"
+#include "sys/vethenv.h"
 #include "sys/kconfig.h"
 #include "sys/log.h"
 #include "sys/nl.h"
@@ -35,27 +35,6 @@
 #ifndef BPF_FS_MAGIC
 #define BPF_FS_MAGIC 0xcafe4a11
 #endif
-
-const struct tp_desc ppb_tracepoints[] = {
-	{ "page_pool", "page_pool_state_hold", "slow-path allocations (exact)" },
-	{ "page_pool", "page_pool_state_release", "releases to the page allocator (exact)" },
-	{ "page_pool", "page_pool_release", "pool teardown totals" },
-	{ "page_pool", "page_pool_update_nid", NULL },
-	{ "xdp", "xdp_exception", "XDP errors (load)" },
-	{ "xdp", "xdp_bulk_tx", "XDP_TX bulks (load)" },
-	{ "xdp", "xdp_redirect", "redirects (load)" },
-	{ "xdp", "xdp_redirect_err", "redirect failures (load)" },
-	{ "xdp", "xdp_redirect_map", NULL },
-	{ "xdp", "xdp_redirect_map_err", NULL },
-	{ "xdp", "xdp_cpumap_enqueue", "cpumap queue drops (load, ring-xcpu)" },
-	{ "xdp", "xdp_cpumap_kthread", "cpumap remote-CPU batches (ring-xcpu timing)" },
-	{ "xdp", "xdp_devmap_xmit", "devmap transmit counts (load)" },
-	{ "xdp", "mem_connect", "NIC pools registered as XDP memory model" },
-	{ "xdp", "mem_disconnect", "XDP memory-model removal" },
-	{ "xdp", "bpf_xdp_link_attach_failed", NULL },
-	{ "napi", "napi_poll", "pool-state samples per NAPI poll (veth, NIC)" },
-};
-const int ppb_nr_tracepoints = ARRAY_SIZE(ppb_tracepoints);
 
 const char *ppb_btf_path(void)
 {
@@ -94,20 +73,6 @@ bool ppb_tracepoint_present(const char *name)
 		return false;
 	snprintf(tname, sizeof(tname), "btf_trace_%s", name);
 	return btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF) > 0;
-}
-
-const char *errno_name(int err)
-{
-	const char *name;
-
-	err = err < 0 ? -err : err;
-	if (!err)
-		return "ok";
-	/* The kernel's own ENOTSUPP (524), which BPF returns, has no libc name. */
-	if (err == ENOTSUPP)
-		return "ENOTSUPP";
-	name = strerrorname_np(err);
-	return name ? name : strerror(err);
 }
 
 int need_privileges(const char *cmd)

@@ -3,34 +3,7 @@
 #define PPBENCH_KFEATURES_H
 
 #include <stdbool.h>
-#include "sys/tsc.h"
-
-/* Tracepoints ppbench knows about; present = a btf_trace_<name> type in BTF. */
-struct tp_desc {
-	const char *group;
-	const char *name;
-	const char *use; /* what ppbench uses it for, or NULL if only reported */
-};
-extern const struct tp_desc ppb_tracepoints[];
-extern const int ppb_nr_tracepoints;
-
-struct ppb_features {
-	char kernel[65];
-	char btf_path[256];
-	bool btf;
-	int nr_cpus;
-	struct tsc_info tsc;
-	bool tsc_ok;
-	int live_frames;   /* 0 ok, else -errno */
-	int fentry;	   /* 0 ok, else -errno (EPERM where refused) */
-	int cpumap_prog;   /* 0 ok, else -errno */
-	int devmap_prog;   /* 0 ok, else -errno */
-	int generic_frags; /* 0 ok, else -errno */
-	int pp_stats;	   /* 1 on, 0 off, -1 unknown */
-	const char *pp_stats_source;
-	bool tp_present[32];
-	bool bpffs;
-};
+#include "model/features.h"
 
 /* Path of the kernel BTF: $PPBENCH_BTF or /sys/kernel/btf/vmlinux. */
 const char *ppb_btf_path(void);
@@ -60,6 +33,5 @@ int ppb_probe_fentry(void);
 int ppb_count_pp_probes(void);
 /* PPBENCH_DISABLE=live_frames,fentry: test the degraded paths. */
 bool ppb_disabled(const char *feature);
-const char *errno_name(int err); /* "EPERM" for -EPERM */
 
 #endif

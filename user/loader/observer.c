@@ -351,6 +351,14 @@ const char *obs_not_counted(const struct observer *o)
 	return o->not_counted[0] ? o->not_counted : NULL;
 }
 
+void obs_describe(const struct observer *o, struct obs_desc *d)
+{
+	d->backend = obs_backend(o);
+	d->backend_name = obs_backend_name(o);
+	d->fentry_reason = obs_fentry_reason(o);
+	d->not_counted = obs_not_counted(o);
+}
+
 int obs_pool_info_fd(const struct observer *o)
 {
 	return bpf_map__fd(o->skel->maps.pool_info);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <xdp/libxdp.h>
 #include "loader/reaper.h"
+#include "sys/log.h"
 
 /* Our program, if it is still on the interface: as its only program
  * (libxdp's legacy fallback) or as one of its dispatcher's. */
@@ -31,11 +32,12 @@ static void remove_if_ours(int ifindex, uint32_t prog_id)
 		if (p)
 			err = xdp_program__detach(p, ifindex, xdp_multiprog__attach_mode(mp), 0);
 	}
-	if (err != -ENOENT)
-		fprintf(stderr,
-			"ppbench: %s XDP program %u that a dead ppbench left on ifindex %d%s%s\n",
-			err ? "cannot remove" : "removed", prog_id, ifindex, err ? ": " : "",
-			err ? strerror(-err) : "");
+	if (!err)
+		pr_warn("removed XDP program %u that a dead ppbench left on ifindex %d\n", prog_id,
+			ifindex);
+	else if (err != -ENOENT)
+		pr_err("cannot remove XDP program %u that a dead ppbench left on ifindex %d: %s\n",
+		       prog_id, ifindex, strerror(-err));
 	xdp_multiprog__close(mp);
 }
 

@@ -18,7 +18,7 @@
 #include "model/pkt.h"
 #include "model/stats.h"
 #include "sys/cpus.h"
-#include "sys/env.h"
+#include "sys/vethenv.h"
 #include "sys/log.h"
 #include "sys/log_libbpf.h"
 #include "sys/util.h"

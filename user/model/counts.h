@@ -19,4 +19,12 @@ uint64_t counts_allocs(const struct ppb_pool_counts *c);
 uint64_t counts_returns(const struct ppb_pool_counts *c);
 const char *pool_kind_name(uint32_t kind);
 
+/* The counts of every pool of one kind, summed, and per CPU. */
+struct kind_counts {
+	int pools;
+	uint32_t flags; /* union of PPB_POOL_F_* */
+	struct ppb_pool_counts total;
+	struct ppb_pool_counts *percpu;
+};
+
 #endif

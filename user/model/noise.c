@@ -15,19 +15,35 @@
 /* No change below this is called real, however small the spread (as compare). */
 #define NOISE_MIN_FLOOR_PCT 1.0
 
-double noise_floor_pct(const double *v, size_t n)
+double noise_floor_pct(const double *v, size_t n, size_t family)
 {
 	struct summary s;
 	double pair, normal;
 
-	if (n < 2 || summarize(v, n, &s) || !(s.min > 0))
+	if (n < 2 || !family || summarize(v, n, &s) || !(s.min > 0))
 		return NAN;
 	pair = (s.max / s.min - 1) * 100;
-	normal = t_quantile(0.975, n - 1) * sqrt(2) * s.cv * 100;
+	normal = t_quantile(1 - NOISE_ALPHA / 2 / family, n - 1) * sqrt(2) * s.cv * 100;
 	return fmax(NOISE_MIN_FLOOR_PCT, fmax(pair, normal));
 }
 
-int noise_fig_from(const double *v, const double *within, size_t n, struct noise_fig *f)
+void noise_fig_range(const struct noise_fig *f, size_t family, double *lo, double *hi)
+{
+	double q = 0;
+
+	*lo = f->min;
+	*hi = f->max;
+	if (f->n >= 2 && family)
+		q = t_quantile(1 - NOISE_ALPHA / 2 / family, f->n - 1) * f->cv_between *
+		    sqrt(1 + 1.0 / f->n);
+	if (isfinite(q)) {
+		*lo = fmin(*lo, f->median * (1 - q));
+		*hi = fmax(*hi, f->median * (1 + q));
+	}
+}
+
+int noise_fig_from(const double *v, const double *within, size_t n, size_t family,
+		   struct noise_fig *f)
 {
 	struct summary s;
 	struct modes m;
@@ -46,7 +62,7 @@ int noise_fig_from(const double *v, const double *within, size_t n, struct noise
 	f->cv_between = s.cv;
 	f->cv_within = within ? median_of(within, n) : 0;
 	f->max_pair_pct = s.min > 0 ? (s.max / s.min - 1) * 100 : NAN;
-	f->floor_pct = noise_floor_pct(v, n);
+	f->floor_pct = noise_floor_pct(v, n, family);
 	if (!isfinite(f->floor_pct) || !isfinite(f->cv_within))
 		return -EINVAL;
 	f->nr_levels = m.nr_modes;
@@ -104,7 +120,7 @@ static void build_level(const struct result *files, size_t n, const char *name, 
 }
 
 /* One scenario over the files; 1 if fewer than two files measured it. */
-static int build_scenario(const struct result *files, size_t n, const char *name,
+static int build_scenario(const struct result *files, size_t n, const char *name, size_t family,
 			  struct noise_scenario *ns)
 {
 	double *v = calloc(2 * n + 1, sizeof(*v)), *w = v + n;
@@ -124,7 +140,7 @@ static int build_scenario(const struct result *files, size_t n, const char *name
 	}
 	ns->name = name;
 	if (k >= 2)
-		err = noise_fig_from(v, w, k, &ns->cycles);
+		err = noise_fig_from(v, w, k, family, &ns->cycles);
 	if (!err)
 		build_level(files, n, name, v, k, ns);
 	if (!err && kp == k) {
@@ -135,7 +151,7 @@ static int build_scenario(const struct result *files, size_t n, const char *name
 			if (sc && sc->ok)
 				v[k++] = sc->path_cost;
 		}
-		ns->has_path = !noise_fig_from(v, NULL, k, &ns->path);
+		ns->has_path = !noise_fig_from(v, NULL, k, family, &ns->path);
 	}
 	free(v);
 	return err;
@@ -144,6 +160,7 @@ static int build_scenario(const struct result *files, size_t n, const char *name
 int noise_build(const struct result *files, size_t n, struct noise_profile *p)
 {
 	const struct result_host *h;
+	size_t family = 0;
 	int err = 0;
 
 	memset(p, 0, sizeof(*p));
@@ -164,12 +181,15 @@ int noise_build(const struct result *files, size_t n, struct noise_profile *p)
 	p->sc = calloc(files[0].nr_sc + 1, sizeof(*p->sc));
 	if (!p->sc)
 		return -ENOMEM;
+	/* The gate tests every scenario at once: each floor carries its share of alpha. */
+	for (size_t i = 0; i < files[0].nr_sc; i++)
+		family += files[0].sc[i].ok;
 	for (size_t i = 0; i < files[0].nr_sc && err >= 0; i++) {
 		const struct result_scenario *sc = &files[0].sc[i];
 
 		if (sc->ok && !p->repeat)
 			p->repeat = sc->repeat;
-		err = build_scenario(files, n, sc->name, &p->sc[p->nr_sc]);
+		err = build_scenario(files, n, sc->name, family ?: 1, &p->sc[p->nr_sc]);
 		p->nr_sc += err == 0;
 	}
 	if (err < 0 || !p->nr_sc) {

@@ -16,7 +16,7 @@
  * the levels it sits on and the floor a change between two single
  * invocations must exceed to be told from that noise. Readers: compare
  * --noise, trend --noise. Pure model: loading, building from results, the
- * floor and the test; printing is out/'s.
+ * floor and the test; printing is report/'s.
  */
 #define NOISE_SCHEMA "ppbench-noise/1"
 
@@ -70,17 +70,31 @@ struct noise_profile {
 	struct jval *doc; /* a loaded profile's strings point into it */
 };
 
+/* The false-alarm rate a profile's floors allow a whole gate (all its figures). */
+#define NOISE_ALPHA 0.05
+
 /*
  * The floor of a single-invocation comparison, in percent, from one value per
  * invocation: the largest of 1 %, the largest change seen between two of the
  * invocations, and the change two future invocations exceed with probability
- * 0.05 if the values are normal: t(0.975, n-1) * sqrt(2) * CV. So a profile
- * of few invocations gives a wide floor. NAN for n < 2.
+ * NOISE_ALPHA / FAMILY if the values are normal:
+ * t(1 - NOISE_ALPHA / 2 / FAMILY, n-1) * sqrt(2) * CV. FAMILY is the number of
+ * figures one gate tests together (the profile's scenarios): the gate fires
+ * when any of them crosses its floor, so each gets its share of the false
+ * alarms. A profile of few invocations gives a wide floor. NAN for n < 2.
  */
-double noise_floor_pct(const double *v, size_t n);
+double noise_floor_pct(const double *v, size_t n, size_t family);
+
+/*
+ * The range one more invocation of F's host falls in: what the profile saw,
+ * widened to the normal prediction interval of a single run, median x (1 +/-
+ * t(1 - NOISE_ALPHA / 2 / FAMILY, n-1) x CV x sqrt(1 + 1/n)), where that is wider.
+ */
+void noise_fig_range(const struct noise_fig *f, size_t family, double *lo, double *hi);
 
 /* Fills F from V (one value per invocation) and WITHIN (their setups' CVs, or NULL). */
-int noise_fig_from(const double *v, const double *within, size_t n, struct noise_fig *f);
+int noise_fig_from(const double *v, const double *within, size_t n, size_t family,
+		   struct noise_fig *f);
 
 /*
  * Builds a profile from N bench results of one host (calibrate's

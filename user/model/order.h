@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "model/bench.h"
+#include "model/bench_types.h"
 
 /*
  * Every published bench_page_pool_simple run orders its paths fast <

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /*
- * The recipes bench can choose from (engine/recipe.c runs them); named here
+ * The recipes bench can choose from (engine/recipe_run.c runs them); named here
  * so that the scenario table below stays pure data.
  */
 enum recipe_id {

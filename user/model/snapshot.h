@@ -10,6 +10,14 @@
 /* What the observer (loader/observer.c) copies out: each pool's record and counts. */
 enum obs_backend { OBS_FENTRY, OBS_TRACEPOINT };
 
+/* What an observer counts, as the banners of bench, watch and load say it. */
+struct obs_desc {
+	enum obs_backend backend;
+	const char *backend_name;  /* "fentry" / "tracepoint" */
+	const char *fentry_reason; /* why not fentry, or NULL */
+	const char *not_counted;   /* what no hook of this kernel counts, or NULL */
+};
+
 struct pool_snap {
 	struct ppb_pool_key key;
 	struct ppb_pool_info info;

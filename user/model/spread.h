@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef PPBENCH_MODEL_SPREAD_H
-#define PPBENCH_MODEL_SPREAD_H
+#ifndef PPBENCH_SPREAD_H
+#define PPBENCH_SPREAD_H
 
 #include <stdbool.h>
 #include <stddef.h>

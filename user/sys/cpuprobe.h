@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef PPBENCH_SYS_CPUPROBE_H
-#define PPBENCH_SYS_CPUPROBE_H
+#ifndef PPBENCH_CPUPROBE_H
+#define PPBENCH_CPUPROBE_H
 
 /*
  * How fast this CPU runs right now: ns per step of a chain of dependent

@@ -6,6 +6,13 @@
 
 int log_level = LOG_INFO;
 const char *prog_name = "ppbench";
+static char prog_cmd[64];
+
+void log_set_command(const char *cmd)
+{
+	snprintf(prog_cmd, sizeof(prog_cmd), "ppbench %s", cmd);
+	prog_name = prog_cmd;
+}
 
 void pr_log(enum log_level lvl, const char *fmt, ...)
 {

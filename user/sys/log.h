@@ -21,7 +21,10 @@ enum log_level {
 };
 
 extern int log_level;
+/* "ppbench", then "ppbench CMD" once a command runs: every error and warning
+ * is one line "ppbench CMD: error: PROBLEM" (or "warning:"). */
 extern const char *prog_name;
+void log_set_command(const char *cmd);
 
 void pr_log(enum log_level lvl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

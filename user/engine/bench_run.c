@@ -1,0 +1,861 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The bench runner: recipe choice by proof, timed runs, path figures. */
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include "engine/bench_run.h"
+#include "engine/recipe_run.h"
+#include "loader/kfeatures.h"
+#include "loader/levelprobe.h"
+#include "loader/observer.h"
+#include "loader/xdpobj.h"
+#include "model/counts.h"
+#include "model/pathfig.h"
+#include "report/bench_report.h"
+#include "report/report.h"
+#include "sys/cpuprobe.h"
+#include "sys/cpus.h"
+#include "sys/vethenv.h"
+#include "sys/log.h"
+#include "sys/nl.h"
+#include "sys/util.h"
+#include <unistd.h>
+
+#define PURITY_MIN 0.95
+/* Below this the best recipe measures another path: skip rather than mislabel. */
+#define PURITY_FLOOR 0.5
+#define PROOF_LOOPS 100000
+/*
+ * Other work on the machine (the host's, in a VM) only ever adds time, and
+ * it comes and goes within a setup's timed run: of its SETUP_CHUNKS chunks
+ * the fastest are the undisturbed ones. The second fastest, not the
+ * fastest, so that one lucky chunk does not make the figure.
+ */
+#define CHUNK_RANK 1
+
+struct sc_env {
+	struct bench_ctx *b;
+	struct ppb_env *env;
+	struct observer *obs;
+	int remote_cpu;
+	struct sc_result ref[NR_SCENARIOS];   /* reference recipes (path figures without fentry) */
+	struct recipe_ctx *nic[NR_SCENARIOS]; /* an interface's XDP: attached once */
+};
+
+/* The kind of pool a recipe allocates from. */
+static int recipe_pool_kind(enum recipe_id r)
+{
+	switch (r) {
+	case RCP_VETH_TX:
+		return PPB_POOL_VETH;
+	case RCP_GENERIC_FRAGS:
+	case RCP_LF_FASTPASS:
+		return PPB_POOL_SYSTEM;
+	case RCP_NIC_DROP:
+		return PPB_POOL_NIC;
+	default:
+		return PPB_POOL_TEST_RUN;
+	}
+}
+
+static int next_online_cpu(int cpu)
+{
+	int n = nr_possible_cpus();
+
+	for (int i = 1; i < n; i++)
+		if (cpu_is_online((cpu + i) % n))
+			return (cpu + i) % n;
+	return -1;
+}
+
+/* Elements -> syscalls: live recipes with a fixed repeat per syscall. */
+static void loops_to_runs(const struct candidate *c, uint64_t loops, uint32_t *repeat,
+			  uint32_t *runs)
+{
+	if (c->repeat) {
+		*repeat = c->repeat;
+		*runs = (uint32_t)((loops + c->repeat - 1) / c->repeat);
+	} else {
+		*repeat = (uint32_t)loops;
+		*runs = 1;
+	}
+}
+
+static uint64_t sc_loops(const struct bench_ctx *b, enum scenario_id id)
+{
+	return b->cfg->loops ? b->cfg->loops : scenario_defs[id].default_loops;
+}
+
+/* Sample often enough that even --loops 1000 gets tens of spans. */
+static uint32_t sample_shift(uint64_t loops)
+{
+	uint32_t s = 10;
+
+	while (s > 4 && (loops >> s) < 64)
+		s--;
+	return s;
+}
+
+static const char *unavailable(const struct sc_env *e, const struct candidate *c)
+{
+	const struct recipe_desc *d = &recipes[c->recipe];
+
+	if (d->live && !e->b->live_frames)
+		return "the kernel has no live-frames BPF_PROG_RUN";
+	if (d->passive && !e->b->cfg->iface)
+		return "measures an interface's own traffic (--iface)";
+	if (e->b->cfg->iface && !d->live && !d->passive)
+		return "needs the private veth pair (not with --iface)";
+	if (c->recipe == RCP_XCPU && e->remote_cpu < 0)
+		return "needs a second online CPU";
+	if (c->recipe == RCP_XCPU && ppb_probe_cpumap_prog())
+		return "the kernel cannot run cpumap programs";
+	return NULL;
+}
+
+static struct recipe_params make_params(const struct sc_env *e, const struct candidate *c,
+					uint64_t loops)
+{
+	/* slow's batch 1 is its recipe; ring-xcpu's 256 a default --batch overrides */
+	bool fixed = c->batch && (c->repeat || !e->b->cfg->batch_set);
+	struct recipe_params p = { .batch = fixed ? c->batch : e->b->cfg->batch,
+				   .size = c->size,
+				   .cpu = e->b->cfg->cpu,
+				   .remote_cpu = e->remote_cpu,
+				   .qsize = 2048,
+				   .sample_shift = sample_shift(loops) };
+
+	loops_to_runs(c, loops, &p.repeat, &p.runs);
+	return p;
+}
+
+static void describe(const struct sc_env *e, const struct candidate *c, const struct recipe_ctx *rc,
+		     struct sc_result *r)
+{
+	const struct recipe_params p = make_params(e, c, r->loops / SETUP_CHUNKS);
+	int n, m;
+
+	r->batch = p.batch;
+	n = snprintf(r->recipe, sizeof(r->recipe), "%s; %s, CPU %d", recipes[c->recipe].name,
+		     recipes[c->recipe].text, p.cpu);
+	if (recipes[c->recipe].live)
+		n += snprintf(r->recipe + n, sizeof(r->recipe) - n,
+			      ", batch %u, %u frame%s/syscall", p.batch, p.repeat,
+			      p.repeat == 1 ? "" : "s");
+	else if (recipes[c->recipe].passive)
+		n += snprintf(r->recipe + n, sizeof(r->recipe) - n, ", on %s", e->b->cfg->iface);
+	else
+		n += snprintf(r->recipe + n, sizeof(r->recipe) - n, ", %u-byte frames", p.size);
+	if (c->recipe == RCP_XCPU)
+		snprintf(r->recipe + n, sizeof(r->recipe) - n, ", cpumap on CPU %d%s", p.remote_cpu,
+			 recipe_consumer_fifo(rc) ? " (kthread at SCHED_FIFO 1)" : "");
+	if (recipe_kernel_clocked(c->recipe))
+		m = snprintf(r->method, sizeof(r->method),
+			     "kernel test_run clock (ns/frame of the batch loop) of a program with "
+			     "no maps or clock, its 1-ns truncation resolved by the syscall's wall "
+			     "time less its fixed cost, x TSC Hz");
+	else if (recipes[c->recipe].passive)
+		m = snprintf(r->method, sizeof(r->method),
+			     "BPF-timed NAPI polls (first XDP run to the "
+			     "poll's end, one poll in four), all CPUs, x TSC Hz");
+	else
+		m = snprintf(r->method, sizeof(r->method),
+			     "BPF-sampled bpf_ktime_get_ns() per CPU every %u "
+			     "elements, x TSC Hz%s",
+			     1u << p.sample_shift,
+			     c->recipe == RCP_XCPU
+				     ? "; consumer: per cpumap kthread batch, first XDP run to "
+				       "the batch's end (its dequeue untimed)"
+				     : "");
+	snprintf(r->method + m, sizeof(r->method) - m,
+		 "; per setup %u chunks of %llu elements, the setup's figure is the chunk "
+		 "ranked %u from the fastest",
+		 SETUP_CHUNKS, (unsigned long long)(r->loops / SETUP_CHUNKS), CHUNK_RANK + 1);
+}
+
+static uint64_t remote_elems(const struct recipe_result *res, int cpu)
+{
+	return cpu >= 0 ? res->roles[PPB_ROLE_SECOND].percpu[cpu].packets : 0;
+}
+
+/* Proof run: path counts of the recipe on this kernel. */
+static int prove(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
+		 struct sc_result *r)
+{
+	struct recipe_result res;
+	struct kind_counts k;
+	uint64_t loops = r->loops < PROOF_LOOPS ? r->loops : PROOF_LOOPS;
+	struct recipe_params p = make_params(e, c, loops);
+	bool fentry = obs_backend(e->obs) == OBS_FENTRY;
+	int err, rcpu = c->recipe == RCP_XCPU ? e->remote_cpu : -1;
+
+	recipe_set_loops(rc, p.repeat, p.runs);
+	err = recipe_run(rc, true, &res);
+	if (err)
+		return err;
+	err = recipe_counts_by_kind(&res, recipe_pool_kind(c->recipe), res.counts.nr_cpus, &k);
+	if (!err) {
+		r->counts = k.total;
+		r->known = path_known(fentry, k.flags);
+		r->proof_elems = res.elems;
+		r->proof_drops = res.cpumap_drops;
+		proof_eval(r->id, &k.total, res.elems, remote_elems(&res, rcpu),
+			   rcpu >= 0 ? &k.percpu[rcpu] : NULL, fentry, r->known & KNOWN_CACHE,
+			   r->known & KNOWN_RING, &r->proof);
+		proof_set_untracked(&r->proof, res.counts.untracked_pools);
+		free(k.percpu);
+	}
+	recipe_result_free(&res);
+	return err;
+}
+
+static double ns_to_cycles(const struct bench_ctx *b, double ns)
+{
+	return tsc_ns_to_cycles(&b->tsc, ns);
+}
+
+/* ns per element of a role on a CPU, from the BPF timing samples. */
+static double role_ns(const struct recipe_result *res, enum ppb_role role, int cpu)
+{
+	const struct ppb_xdp_stats *st = &res->roles[role].percpu[cpu];
+
+	return st->timed_elems ? (double)st->timed_ns / st->timed_elems : NAN;
+}
+
+/* Traffic spread over CPUs by the NIC (RSS): one figure over all of them. */
+static double role_ns_all(const struct recipe_result *res, enum ppb_role role, int nr_cpus)
+{
+	uint64_t ns = 0, elems = 0;
+
+	for (int c = 0; c < nr_cpus; c++) {
+		ns += res->roles[role].percpu[c].timed_ns;
+		elems += res->roles[role].percpu[c].timed_elems;
+	}
+	return elems ? (double)ns / elems : NAN;
+}
+
+/* What one run measured, in ns per element. */
+struct run_fig {
+	double ns, prod_ns, cons_ns; /* scenario figure; ring-xcpu: its two CPUs */
+	uint64_t prod_elems, cons_elems;
+	double waited_ns;			 /* paced producer: its wait per element */
+	uint32_t clock_syscalls, clock_resolved; /* kernel-clocked: see model/kclock.h */
+};
+
+static int measure(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
+		   struct run_fig *f)
+{
+	enum ppb_role role = recipes[c->recipe].elems_role;
+	int cpu = e->b->cfg->cpu, err;
+	struct recipe_result res;
+
+	memset(f, 0, sizeof(*f));
+	err = recipe_run(rc, false, &res);
+	if (err)
+		return err;
+	if (recipe_kernel_clocked(c->recipe))
+		f->ns = res.duration_frames ? res.clock_ns_sum / res.duration_frames : NAN;
+	else if (recipes[c->recipe].passive)
+		f->ns = role_ns_all(&res, role, e->b->nr_cpus);
+	else
+		f->ns = role_ns(&res, role, cpu);
+	f->clock_syscalls = res.clock_syscalls;
+	f->clock_resolved = res.clock_resolved;
+	f->prod_ns = f->ns;
+	f->prod_elems = c->recipe == RCP_XCPU ? res.roles[role].percpu[cpu].packets : res.elems;
+	if (recipe_kernel_clocked(c->recipe))
+		f->prod_elems = res.duration_frames; /* its program counts nothing */
+	if (c->recipe == RCP_XCPU) {
+		f->cons_ns = role_ns(&res, PPB_ROLE_SECOND, e->remote_cpu);
+		f->cons_elems = res.roles[PPB_ROLE_SECOND].percpu[e->remote_cpu].packets;
+		if (f->prod_elems)
+			f->waited_ns = (double)res.roles[role].percpu[cpu].paced_ns / f->prod_elems;
+		f->ns += f->cons_ns;
+	}
+	recipe_result_free(&res);
+	return isfinite(f->ns) ? 0 : -ENODATA;
+}
+
+/* Setup I's figures into the result. */
+static void store(struct sc_env *e, struct sc_result *r, uint32_t i, const struct run_fig *f)
+{
+	r->ns[i] = f->ns;
+	r->cycles[i] = ns_to_cycles(e->b, f->ns);
+	r->per_cpu[0].cycles[i] = ns_to_cycles(e->b, f->prod_ns);
+	r->per_cpu[0].elems = f->prod_elems;
+	if (r->nr_cpu < 2)
+		return;
+	r->per_cpu[1].cycles[i] = ns_to_cycles(e->b, f->cons_ns);
+	r->per_cpu[1].elems = f->cons_elems;
+	if (f->prod_elems)
+		r->delivered = fmin(r->delivered, (double)f->cons_elems / f->prod_elems);
+	r->per_cpu[0].waited_ns = fmax(r->per_cpu[0].waited_ns, f->waited_ns);
+}
+
+/*
+ * A fresh setup's first runs are slow (pages not yet in the pool, caches
+ * cold; right after the veth pair is built, for several runs): runs as long
+ * as a timed chunk until two in a row agree within WARM_TOL, at most
+ * WARM_MAX of them.
+ */
+#define WARM_TOL 0.03
+#define WARM_MAX 6
+
+static int warm_up(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
+		   const struct sc_result *r, struct setup_rec *s)
+{
+	struct recipe_params p = make_params(e, c, r->loops / SETUP_CHUNKS);
+	double prev = NAN;
+	struct run_fig f;
+	int err;
+
+	recipe_set_loops(rc, p.repeat, p.runs);
+	for (s->warmups = 0; s->warmups < WARM_MAX;) {
+		err = measure(e, rc, c, &f);
+		if (err)
+			return err;
+		s->warmups++;
+		if (fabs(f.ns - prev) <= WARM_TOL * fmin(f.ns, prev)) {
+			s->settled = true;
+			break;
+		}
+		prev = f.ns;
+	}
+	return 0;
+}
+
+static void note_ids(struct recipe_ctx *rc, struct setup_rec *s)
+{
+	struct recipe_ids ids;
+
+	recipe_ids(rc, &ids);
+	s->prog_id = ids.prog;
+	s->cpumap_id = ids.cpumap;
+	s->cpumap_prog_id = ids.cpumap_prog;
+	s->kthread_pid = ids.kthread_pid;
+}
+
+static int cmp_fig(const void *a, const void *b)
+{
+	const struct run_fig *x = a, *y = b;
+
+	return x->ns < y->ns ? -1 : x->ns > y->ns;
+}
+
+/* The timed run in SETUP_CHUNKS chunks; the setup's figure is the chunk at
+ * CHUNK_RANK in increasing order, with its per-CPU figures. */
+static int timed_chunks(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
+			struct sc_result *r, struct setup_rec *s, struct run_fig *pick)
+{
+	struct recipe_params p = make_params(e, c, r->loops / SETUP_CHUNKS);
+	struct run_fig f[SETUP_CHUNKS];
+	int err;
+
+	recipe_set_loops(rc, p.repeat, p.runs);
+	for (s->nr_chunks = 0; s->nr_chunks < SETUP_CHUNKS; s->nr_chunks++) {
+		err = measure(e, rc, c, &f[s->nr_chunks]);
+		if (err)
+			return err;
+		r->clock_syscalls += f[s->nr_chunks].clock_syscalls;
+		r->clock_resolved += f[s->nr_chunks].clock_resolved;
+		s->chunk_cycles[s->nr_chunks] = ns_to_cycles(e->b, f[s->nr_chunks].ns);
+	}
+	qsort(f, SETUP_CHUNKS, sizeof(f[0]), cmp_fig);
+	*pick = f[CHUNK_RANK];
+	return 0;
+}
+
+/* Setup I of a scenario: its own recipe instance, warmed up, then timed. */
+static int one_setup(struct sc_env *e, struct sc_result *r, const struct candidate *c,
+		     struct recipe_ctx *shared, uint32_t i)
+{
+	/* sampled often enough for a chunk */
+	struct recipe_params p = make_params(e, c, r->loops / SETUP_CHUNKS);
+	struct setup_rec *s = &r->setups[i];
+	struct recipe_ctx *rc = shared;
+	struct run_fig f = {};
+	int err = 0;
+
+	p.no_proof = true;
+	if (!rc)
+		err = recipe_setup(&rc, c->recipe, e->env, e->obs, &p);
+	err = err ?: warm_up(e, rc, c, r, s);
+	if (!err) {
+		note_ids(rc, s);
+		s->cpu_probe_ns = cpu_probe_ns();
+		s->level_probe_ns = level_probe_ns();
+		err = timed_chunks(e, rc, c, r, s, &f);
+		s->cpu_probe_ns = fmin(s->cpu_probe_ns, cpu_probe_ns());
+		/* levels switch within seconds: the mean of both sides of the chunks */
+		s->level_probe_ns = (s->level_probe_ns + level_probe_ns()) / 2;
+	}
+	if (!err)
+		store(e, r, i, &f);
+	if (rc != shared)
+		recipe_teardown(rc);
+	if (err == -ENODATA)
+		pr_err("%s: no timing samples: raise --loops\n", scenario_defs[r->id].name);
+	return err;
+}
+
+static int alloc_runs(struct sc_result *r, uint32_t n, const struct candidate *c, int cpu, int rcpu)
+{
+	r->cycles = calloc(n, sizeof(double));
+	r->ns = calloc(n, sizeof(double));
+	r->setups = calloc(n, sizeof(*r->setups));
+	r->nr_setups = n;
+	r->nr_cpu = c->recipe == RCP_XCPU ? 2 : 1;
+	r->per_cpu[0] = (struct cpu_fig){ .cpu = cpu, .role = r->nr_cpu == 2 ? "producer" : "run" };
+	r->per_cpu[1] = (struct cpu_fig){ .cpu = rcpu, .role = "consumer" };
+	r->delivered = 1;
+	for (int i = 0; i < r->nr_cpu; i++)
+		r->per_cpu[i].cycles = calloc(n, sizeof(double));
+	return r->cycles && r->ns && r->setups && r->per_cpu[0].cycles &&
+			       r->per_cpu[r->nr_cpu - 1].cycles
+		       ? 0
+		       : -ENOMEM;
+}
+
+static void free_runs(struct sc_result *r)
+{
+	free(r->cycles);
+	free(r->ns);
+	free(r->setups);
+	for (int i = 0; i < 2; i++)
+		free(r->per_cpu[i].cycles);
+}
+
+/* How the machine's speed moved over the setups, and whether the figure followed it. */
+static void machine_speed(struct sc_result *r, uint32_t n)
+{
+	double *p = calloc(n, sizeof(*p));
+
+	r->probe_r = NAN;
+	if (!p)
+		return;
+	for (uint32_t i = 0; i < n; i++)
+		p[i] = r->setups[i].cpu_probe_ns;
+	if (!summarize(p, n, &r->probe))
+		r->probe_r = correlation(p, r->cycles, n);
+	r->level_r = NAN;
+	for (uint32_t i = 0; i < n; i++)
+		p[i] = r->setups[i].level_probe_ns;
+	if (!summarize(p, n, &r->level)) /* refused when a probe could not run (NAN) */
+		r->level_r = correlation(p, r->cycles, n);
+	free(p);
+}
+
+/* The time_bench line reports the median setup, like one time_bench measurement. */
+static void summarize_runs(struct sc_result *r, uint32_t n)
+{
+	double best = INFINITY;
+
+	summarize(r->cycles, n, &r->cyc);
+	summarize(r->ns, n, &r->nsec);
+	find_modes(r->cycles, n, &r->modes);
+	machine_speed(r, n);
+	r->mde_pct = mde_pct(r->cyc.cv, n, n, MDE_ALPHA, MDE_POWER);
+	for (int i = 0; i < r->nr_cpu; i++)
+		summarize(r->per_cpu[i].cycles, n, &r->per_cpu[i].s);
+	for (uint32_t i = 0; i < n; i++)
+		if (fabs(r->ns[i] - r->nsec.median) < best) {
+			best = fabs(r->ns[i] - r->nsec.median);
+			r->tb_elems = r->loops;
+			r->tb_ns = (uint64_t)llround(r->ns[i] * r->loops);
+			r->tb_tsc = (uint64_t)llround(r->cycles[i] * r->loops);
+		}
+}
+
+/* Frames the cpumap dropped in a timed run returned on the producer CPU: the
+ * proof run's purity does not cover them, so they lower it here. */
+static void fold_delivered(struct sc_result *r)
+{
+	size_t n = strlen(r->proof.note);
+
+	r->proof.ret_share = fmin(r->proof.ret_share, r->delivered);
+	if (!r->proof.partial)
+		r->proof.purity = fmin(r->proof.alloc_share, r->proof.ret_share);
+	snprintf(r->proof.note + n, sizeof(r->proof.note) - n,
+		 "%stimed runs: as few as %.1f%% "
+		 "reached the remote CPU",
+		 n ? "; " : "", 100 * r->delivered);
+}
+
+/* --- path figures ---------------------------------------------------------- */
+
+static void path_fentry(struct sc_env *e, struct sc_result *r)
+{
+	const struct ppb_pool_counts *c = &r->counts;
+	double ovh, ns;
+	int err;
+
+	if (obs_start(e->obs) || obs_probe_overhead(e->obs, &ovh) || !r->proof_elems ||
+	    !(counts_allocs(c) + counts_returns(c))) {
+		obs_stop(e->obs);
+		snprintf(r->path_method, sizeof(r->path_method),
+			 "not derivable: fentry probe overhead could not be measured");
+		return;
+	}
+	obs_stop(e->obs);
+	err = pool_path_ns(c, ovh, r->proof_elems, &ns);
+	if (err) {
+		snprintf(
+			r->path_method, sizeof(r->path_method),
+			"not derivable: the page_pool calls took no longer than the probe overhead "
+			"(%.1f ns per call) - below the method's resolution",
+			ovh);
+		return;
+	}
+	r->has_path = true;
+	r->path_cycles = ns_to_cycles(e->b, ns);
+	snprintf(r->path_method, sizeof(r->path_method),
+		 "fentry/fexit per-call timing of the page_pool alloc and put calls of the proof "
+		 "run, minus the probe overhead (%.1f ns per call, timed around bpf_fentry_test1)",
+		 ovh);
+}
+
+/*
+ * Without fentry: 'slow' minus the same live-frames loop at batch 1 whose
+ * pages stay in the pool (returned to the 1-entry ring, refilled from it).
+ * The two differ only in where the pages go; page init by the test-run
+ * pool's callback is part of its slow path and stays in the figure. The
+ * reference gets its own setups, each right after one of slow's.
+ */
+static const struct candidate slow_ref = { RCP_LF_DROP, 1, 0, 64 };
+
+/*
+ * And 'fast' with lf-fastpass minus its twin: the same frames with their
+ * headroom kept, so generic XDP copies nothing and the frame's page goes
+ * back to the test-run pool's ring instead.
+ */
+static const struct candidate fast_twin = { RCP_LF_FASTPASS_TWIN, 0, 0, 1500 };
+
+static const struct candidate *ref_of(const struct sc_env *e, const struct sc_result *r)
+{
+	if (obs_backend(e->obs) == OBS_FENTRY || !r->cand)
+		return NULL;
+	if (r->id == SC_SLOW && r->cand->recipe == RCP_LF_DROP)
+		return &slow_ref;
+	if (r->id == SC_FAST && r->cand->recipe == RCP_LF_FASTPASS)
+		return &fast_twin;
+	return NULL;
+}
+
+static void path_reference(struct sc_env *e, struct sc_result *r)
+{
+	struct sc_result *t = &e->ref[r->id];
+
+	if (!t->ok)
+		return;
+	summarize_runs(t, t->nr_setups);
+	r->has_path = true;
+	r->path_cycles = r->cyc.median - t->cyc.median;
+	if (r->id == SC_SLOW)
+		snprintf(r->path_method, sizeof(r->path_method),
+			 "difference of medians to the same loop at batch 1 with the pages kept "
+			 "in the pool (ring produce + refill: %.1f cycles/elem, own setups): page "
+			 "allocator alloc + release + page init, minus ring produce + refill",
+			 t->cyc.median);
+	else
+		snprintf(r->path_method, sizeof(r->path_method),
+			 "difference of medians to its twin lf-fastpass-twin (headroom kept: no "
+			 "copy, the frame's page back to the test-run ring; %.1f cycles/elem, own "
+			 "setups): a system-pool page from the cache, the copy into it, its direct "
+			 "recycle, and the frame's page returned directly instead of to the ring",
+			 t->cyc.median);
+}
+
+static void path_figure(struct sc_env *e, struct sc_result *r)
+{
+	if (obs_backend(e->obs) == OBS_FENTRY) {
+		path_fentry(e, r);
+		return;
+	}
+	if (ref_of(e, r)) {
+		path_reference(e, r);
+		if (r->has_path)
+			return;
+	}
+	snprintf(r->path_method, sizeof(r->path_method),
+		 "not derivable here: fentry is refused on this kernel (%s) and no recipe differs "
+		 "from this one only in the page_pool path",
+		 obs_fentry_reason(e->obs));
+}
+
+/* --- one scenario --------------------------------------------------------- */
+
+static int try_candidate(struct sc_env *e, const struct candidate *c, struct sc_result *r,
+			 struct recipe_ctx **rcp)
+{
+	struct recipe_params p = make_params(e, c, r->loops);
+	int err;
+
+	bench_progress(e->b, "%s: proving recipe %s", scenario_defs[r->id].name,
+		       recipes[c->recipe].name);
+	err = recipe_setup(rcp, c->recipe, e->env, e->obs, &p);
+	if (!err) {
+		err = prove(e, *rcp, c, r);
+		if (err) {
+			recipe_teardown(*rcp);
+			*rcp = NULL;
+		}
+	}
+	return err;
+}
+
+/* What a proof run leaves in the result. */
+struct proof_run {
+	struct proof proof;
+	struct ppb_pool_counts counts;
+	unsigned known;
+	uint64_t elems, drops;
+};
+
+static void save_proof(struct proof_run *p, const struct sc_result *r)
+{
+	*p = (struct proof_run){ r->proof, r->counts, r->known, r->proof_elems, r->proof_drops };
+}
+
+static void restore_proof(struct sc_result *r, const struct proof_run *p)
+{
+	r->proof = p->proof;
+	r->counts = p->counts;
+	r->known = p->known;
+	r->proof_elems = p->elems;
+	r->proof_drops = p->drops;
+}
+
+/* Choose the first candidate that isolates the path (best one otherwise).
+ * The best so far stays set up, so its figures come from the proof run that
+ * chose it. */
+static int choose(struct sc_env *e, struct sc_result *r, struct recipe_ctx **rcp)
+{
+	const struct scenario_def *d = &scenario_defs[r->id];
+	struct recipe_ctx *best_rc = NULL;
+	const char *why = NULL;
+	struct proof_run best = { .proof = { .purity = -1 } };
+	int best_i = -1, n = 0;
+
+	for (int i = 0; i < d->nr_cand; i++) {
+		const struct candidate *c = &d->cand[i];
+
+		why = unavailable(e, c);
+		if (why || try_candidate(e, c, r, rcp))
+			continue;
+		n += snprintf(r->reason + n, sizeof(r->reason) - n, "%s%s %.0f%%", n ? ", " : "",
+			      recipes[c->recipe].name, 100 * r->proof.purity);
+		if (r->proof.untracked)
+			n += snprintf(r->reason + n, sizeof(r->reason) - n,
+				      " (%llu pools untracked)",
+				      (unsigned long long)r->proof.untracked);
+		if (r->proof.untracked)
+			r->tried_untracked = true;
+		if (r->proof.partial ? !r->proof.untracked : proof_pure(&r->proof, PURITY_MIN)) {
+			recipe_teardown(best_rc);
+			r->cand = c;
+			return 0;
+		}
+		if (r->proof.purity > best.proof.purity) {
+			recipe_teardown(best_rc);
+			best_rc = *rcp;
+			save_proof(&best, r);
+			best_i = i;
+		} else {
+			recipe_teardown(*rcp);
+		}
+		*rcp = NULL;
+	}
+	if (best_i < 0 && !n) {
+		snprintf(r->reason, sizeof(r->reason), "%s", why ? why : "no recipe could run");
+		return -ENOENT;
+	}
+	if (best.proof.purity < PURITY_FLOOR) {
+		char tried[120];
+
+		recipe_teardown(best_rc);
+		snprintf(tried, sizeof(tried), "%s", r->reason);
+		snprintf(r->reason, sizeof(r->reason),
+			 "no recipe puts its elements on this path "
+			 "here (purity: %s)",
+			 tried);
+		return -ENOENT;
+	}
+	restore_proof(r, &best);
+	r->cand = &d->cand[best_i];
+	*rcp = best_rc;
+	return 0;
+}
+
+/* Proof: choose the recipe. Its instance is kept only for an interface's XDP. */
+static void prove_scenario(struct sc_env *e, enum scenario_id id)
+{
+	struct sc_result *r = &e->b->res[id];
+	struct recipe_ctx *rc = NULL;
+
+	r->id = id;
+	r->loops = sc_loops(e->b, id);
+	r->batch = e->b->cfg->batch;
+	r->backend = obs_backend_name(e->obs);
+	if (choose(e, r, &rc))
+		return;
+	describe(e, r->cand, rc, r);
+	r->one_setup = recipes[r->cand->recipe].passive;
+	if (alloc_runs(r, e->b->cfg->repeat, r->cand, e->b->cfg->cpu, e->remote_cpu)) {
+		snprintf(r->reason, sizeof(r->reason), "out of memory");
+		recipe_teardown(rc);
+		return;
+	}
+	/* Our observer is detached now: whatever is attached belongs to others. */
+	r->foreign_probes = ppb_count_pp_probes();
+	r->ok = true;
+	if (r->one_setup)
+		e->nic[id] = rc;
+	else
+		recipe_teardown(rc);
+	if (ref_of(e, r)) {
+		e->ref[id] = (struct sc_result){ .id = id, .loops = r->loops, .ok = true };
+		if (alloc_runs(&e->ref[id], e->b->cfg->repeat, ref_of(e, r), e->b->cfg->cpu, -1))
+			e->ref[id].ok = false;
+	}
+}
+
+static void fail_scenario(struct sc_env *e, struct sc_result *r)
+{
+	r->ok = false;
+	snprintf(r->reason, sizeof(r->reason), "timed runs failed");
+	recipe_teardown(e->nic[r->id]);
+	e->nic[r->id] = NULL;
+}
+
+/*
+ * The timed setups, round-robin over the scenarios: setup i of every
+ * scenario before setup i + 1 of any, so a drift of the machine reaches all
+ * of them alike.
+ */
+static void run_rounds(struct sc_env *e)
+{
+	uint32_t n = e->b->cfg->repeat;
+
+	for (uint32_t i = 0; i < n; i++) {
+		for (int id = 0; id < NR_SCENARIOS; id++) {
+			struct sc_result *r = &e->b->res[id];
+
+			if (!r->ok)
+				continue;
+			bench_progress(e->b, "setup %u/%u: %s", i + 1, n, scenario_defs[id].name);
+			if (one_setup(e, r, r->cand, e->nic[id], i)) {
+				fail_scenario(e, r);
+				continue;
+			}
+			if (ref_of(e, r) && e->ref[id].ok &&
+			    one_setup(e, &e->ref[id], ref_of(e, r), NULL, i))
+				e->ref[id].ok = false;
+		}
+	}
+}
+
+static void finish_scenario(struct sc_env *e, enum scenario_id id)
+{
+	struct sc_result *r = &e->b->res[id];
+
+	recipe_teardown(e->nic[id]);
+	e->nic[id] = NULL;
+	if (!r->ok)
+		return;
+	summarize_runs(r, r->nr_setups);
+	if (r->nr_cpu == 2 && r->delivered < 1)
+		fold_delivered(r);
+	path_figure(e, r);
+	bench_print_line(e->b, r);
+}
+
+static int bench_prepare(struct bench_ctx *b, struct sc_env *e, struct ppb_env *env)
+{
+	struct obs_opts oo = {};
+
+	if (tsc_calibrate(&b->tsc))
+		pr_warn("no TSC on this CPU: cycles are reported as ns\n");
+	b->live_frames = !ppb_probe_live_frames();
+	b->nr_cpus = nr_possible_cpus();
+	if (b->nr_cpus < 0)
+		return b->nr_cpus;
+	b->t0 = now_ns();
+	e->b = b;
+	e->remote_cpu = next_online_cpu(b->cfg->cpu);
+	if (obs_open(&e->obs, &oo))
+		return -EINVAL;
+	b->fentry = obs_backend(e->obs) == OBS_FENTRY;
+	e->env = env;
+	if (b->cfg->iface) {
+		/* No namespaces: the live-frames recipes run on the interface as it is. */
+		memset(env, 0, sizeof(*env));
+		env->ifindex[0] = env->ifindex[1] = b->cfg->ifindex;
+		env->orig_ns = env->ns[0] = env->ns[1] = -1;
+		env->ip4[0].family = env->ip4[1].family = AF_INET;
+		snprintf(env->ifname[0], IF_NAMESIZE, "%s", b->cfg->iface);
+		snprintf(env->ifname[1], IF_NAMESIZE, "%s", b->cfg->iface);
+		return 0;
+	}
+	return env_create(env);
+}
+
+int bench_main(struct bench_cfg *cfg)
+{
+	struct bench_ctx b = { .cfg = cfg };
+	struct ppb_env env;
+	struct sc_env e = {};
+	struct obs_desc od;
+	int ok = 0, ret = EXIT_FAIL;
+
+	if (bench_prepare(&b, &e, &env))
+		goto out;
+	obs_describe(e.obs, &od);
+	bench_print_banner(&b, &od, cfg->iface ? cfg->iface : "private veth pair");
+	for (int i = 0; i < NR_SCENARIOS; i++)
+		if (cfg->want[i])
+			prove_scenario(&e, i);
+	run_rounds(&e);
+	bench_progress_done(&b);
+	level_probe_close();
+	for (int i = 0; i < NR_SCENARIOS; i++) {
+		if (!cfg->want[i])
+			continue;
+		finish_scenario(&e, i);
+		ok += b.res[i].ok;
+	}
+	bench_print_summary(&b);
+	ret = ok ? EXIT_OK : EXIT_FAIL;
+	if (!ok)
+		pr_err("no scenario could run here (the summary says why)\n");
+	if (cfg->json && bench_write_json(&b, cfg->json, "ppbench bench"))
+		ret = EXIT_FAIL;
+out:
+	if (e.env && !cfg->iface)
+		env_destroy(e.env);
+	obs_close(e.obs);
+	for (int i = 0; i < NR_SCENARIOS; i++) {
+		recipe_teardown(e.nic[i]);
+		free_runs(&b.res[i]);
+	}
+	for (int i = 0; i < NR_SCENARIOS; i++)
+		free_runs(&e.ref[i]);
+	return ret;
+}
+
+int bench_check_iface(struct bench_cfg *cfg)
+{
+	uint64_t feat = 0;
+	int err;
+
+	err = genl_xdp_features(cfg->ifindex, &feat);
+	if (!err && !(feat & PPB_XDP_ACT_BASIC)) {
+		pr_err("--iface %s has no native XDP support (XDP features: none)\n", cfg->iface);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}

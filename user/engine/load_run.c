@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ppbench load: attach, report per interval, detach on every exit path. */
+#include <errno.h>
+#include <linux/bpf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "engine/load_run.h"
+#include "loader/ifattach.h"
+#include "loader/observer.h"
+#include "loader/xdpobj.h"
+#include "report/load_report.h"
+#include "sys/cpus.h"
+#include "sys/log.h"
+#include "sys/nl.h"
+#include "sys/ticker.h"
+#include "sys/tsc.h"
+#include "sys/util.h"
+
+/* A pool-state sample every 64 packets per CPU at least, every half ring of
+ * the pool if that is more (bpf/xdp.bpf.c). */
+#define PROOF_SHIFT 6
+
+struct load {
+	struct load_cfg *cfg;
+	struct observer *obs;
+	struct xdpo *x;
+	struct ifattach att;
+	struct tsc_info tsc;
+	int nr_cpus;
+	struct ppb_xdp_stats *first[2], *prev[2]; /* ACTION, SECOND */
+	struct ppb_xdp_errs *efirst, *eprev;
+	struct obs_snapshot sfirst, sprev;
+	struct load_view v;
+	uint64_t t0, tprev;
+	int intervals;
+	char driver[64];
+};
+
+static const char *const action_names[] = { "drop", "pass", "tx", "redirect", "cpu" };
+
+static int open_objects(struct load *l)
+{
+	struct load_cfg *c = l->cfg;
+	struct obs_opts oo = { .no_fentry = c->backend == OBS_WANT_TRACEPOINT };
+	struct xdpo_opts o = { .action = c->action,
+			       .remote_action = c->remote_action,
+			       .frags = c->frags,
+			       .count_bytes = true,
+			       .second_stage = c->action == PPB_ACT_CPU || c->egress_drop,
+			       .cpumap_timing = c->action == PPB_ACT_CPU,
+			       .napi_clock = true,
+			       .errors = true,
+			       .xmits = c->action == PPB_ACT_REDIRECT ||
+					c->remote_action == XDP_REDIRECT,
+			       .cpumap_drops = c->action == PPB_ACT_CPU };
+
+	if (!c->bare && !c->no_paths) {
+		if (obs_open(&l->obs, &oo) || obs_start(l->obs))
+			return -EINVAL;
+		o.obs = l->obs;
+	}
+	if (xdpo_open(&l->x, &o))
+		return -EINVAL;
+	/* The observer's samplers need virt_to_page; without it no pool is found. */
+	if (l->obs && xdpo_calibrate(l->x))
+		pr_warn("cannot map packets to their page_pool: no path mix for them\n");
+	xdpo_set_proof(l->x, l->obs != NULL, PROOF_SHIFT, PPB_ROLE_ACTION);
+	return l->obs ? obs_set_elems_active(l->obs, true) : 0;
+}
+
+static uint32_t netns_inode(void)
+{
+	struct stat st;
+
+	return stat("/proc/thread-self/ns/net", &st) ? 0 : (uint32_t)st.st_ino;
+}
+
+static int setup_maps(struct load *l)
+{
+	struct load_cfg *c = l->cfg;
+	int err = 0;
+
+	if (c->action == PPB_ACT_REDIRECT)
+		err = xdpo_set_devmap(l->x, c->target_ifindex, c->egress_drop);
+	if (c->action == PPB_ACT_CPU) {
+		err = xdpo_set_cpumap(l->x, c->cpu, c->qsize);
+		if (!err && c->remote_action == XDP_REDIRECT)
+			err = xdpo_set_devmap(l->x, c->remote_ifindex, false);
+	}
+	if (err)
+		pr_err("cannot set up the %s map: %s\n",
+		       c->action == PPB_ACT_CPU ? "cpumap" : "devmap", strerror(-err));
+	xdpo_set_err_filter(l->x,
+			    c->action == PPB_ACT_REDIRECT      ? c->target_ifindex
+			    : c->remote_action == XDP_REDIRECT ? c->remote_ifindex
+							       : 0,
+			    netns_inode());
+	return err ?: xdpo_attach_tracing(l->x);
+}
+
+static int attach(struct load *l)
+{
+	struct load_cfg *c = l->cfg;
+	struct ifattach *a = &l->att;
+	int err;
+
+	ifattach_init(a, c->ifindex, c->ifname, c->skb, c->multiprog, c->force);
+	err = ifattach_attach(a, l->x, c->bare ? "ppb_xdp_bare" : "ppb_xdp_act");
+	if (!err && a->dispatcher_known)
+		load_report_libxdp(&l->v, a->legacy, a->dispatcher_id, a->prog_id, a->nr_progs);
+	return err;
+}
+
+/* ---- reporting ------------------------------------------------------------ */
+
+static void stat_delta(const struct ppb_xdp_stats *a, const struct ppb_xdp_stats *b,
+		       struct load_rates *r)
+{
+	r->packets = b->packets - a->packets;
+	r->bytes = b->bytes - a->bytes;
+	r->timed_ns = b->timed_ns - a->timed_ns;
+	r->timed_elems = b->timed_elems - a->timed_elems;
+}
+
+static void errs_delta(const struct ppb_xdp_errs *a, const struct ppb_xdp_errs *b, int nr_cpus,
+		       struct ppb_xdp_errs *d)
+{
+	memset(d, 0, sizeof(*d));
+	for (int c = 0; c < nr_cpus; c++) {
+		d->exception += b[c].exception - a[c].exception;
+		d->redirect_err += b[c].redirect_err - a[c].redirect_err;
+		d->xmit_sent += b[c].xmit_sent - a[c].xmit_sent;
+		d->xmit_drops += b[c].xmit_drops - a[c].xmit_drops;
+		d->cpumap_drops += b[c].cpumap_drops - a[c].cpumap_drops;
+	}
+}
+
+static int read_stats(struct load *l, struct ppb_xdp_stats **st, struct ppb_xdp_errs *e)
+{
+	return xdpo_stats(l->x, PPB_ROLE_ACTION, st[0]) ?:
+	       xdpo_stats(l->x, PPB_ROLE_SECOND, st[1]) ?: xdpo_errs(l->x, e);
+}
+
+static int alloc_stats(struct load *l, struct ppb_xdp_stats **st, struct ppb_xdp_errs **e)
+{
+	st[0] = calloc(l->nr_cpus, sizeof(**st));
+	st[1] = calloc(l->nr_cpus, sizeof(**st));
+	*e = calloc(l->nr_cpus, sizeof(**e));
+	return st[0] && st[1] && *e ? 0 : -ENOMEM;
+}
+
+/* The interval from stats a (errors ea) to now (en): per CPU and role, summed errors. */
+static int interval_data(struct load *l, struct ppb_xdp_stats **a, struct ppb_xdp_stats **now,
+			 const struct ppb_xdp_errs *ea, const struct ppb_xdp_errs *en,
+			 struct load_interval *iv)
+{
+	for (int r = 0; r < 2; r++) {
+		iv->cpu[r] = calloc(l->nr_cpus, sizeof(*iv->cpu[r]));
+		if (!iv->cpu[r])
+			return -ENOMEM;
+		for (int c = 0; c < l->nr_cpus; c++)
+			stat_delta(&a[r][c], &now[r][c], &iv->cpu[r][c]);
+	}
+	errs_delta(ea, en, l->nr_cpus, &iv->errs);
+	return 0;
+}
+
+/* One report: from snapshot a to now; the summary is from the start. */
+static int report(struct load *l, bool summary, uint64_t *packets)
+{
+	struct ppb_xdp_stats *now[2], **a = summary ? l->first : l->prev;
+	struct obs_snapshot s = {}, d = {};
+	struct ppb_xdp_errs *e;
+	uint64_t t = now_ns();
+	struct load_interval iv = { .summary = summary,
+				    .time = (t - l->t0) / 1e9,
+				    .secs = (t - (summary ? l->t0 : l->tprev)) / 1e9,
+				    .nr_cpus = l->nr_cpus };
+
+	if (alloc_stats(l, now, &e) || read_stats(l, now, e) ||
+	    interval_data(l, a, now, summary ? l->efirst : l->eprev, e, &iv)) {
+		free(iv.cpu[0]), free(iv.cpu[1]);
+		return -ENOMEM;
+	}
+	if (l->obs) {
+		obs_flush(l->obs);
+		if (!obs_snapshot(l->obs, &s) &&
+		    !snap_delta(summary ? &l->sfirst : &l->sprev, &s, &d))
+			iv.d = &d;
+	}
+	load_report_interval(&l->v, &iv);
+	snap_free(&d);
+	free(iv.cpu[0]), free(iv.cpu[1]);
+	*packets = 0;
+	for (int c = 0; c < l->nr_cpus; c++)
+		*packets += now[0][c].packets - l->first[0][c].packets;
+	if (!summary) {
+		for (int r = 0; r < 2; r++)
+			free(l->prev[r]), l->prev[r] = now[r];
+		free(l->eprev);
+		l->eprev = e;
+		snap_free(&l->sprev);
+		l->sprev = s;
+		l->tprev = t;
+	} else {
+		free(now[0]), free(now[1]), free(e);
+		snap_free(&s);
+	}
+	return 0;
+}
+
+static void banner(struct load *l)
+{
+	struct load_cfg *c = l->cfg;
+	struct obs_desc od;
+	uint64_t f = 0;
+	char tgt[48] = "";
+	struct load_setup st = { .driver = l->driver,
+				 .action = action_names[c->action],
+				 .target = tgt,
+				 .skb = c->skb,
+				 .multiprog = c->multiprog,
+				 .bare = c->bare };
+
+	if (ethtool_driver(c->ifname, l->driver, sizeof(l->driver)))
+		snprintf(l->driver, sizeof(l->driver), "unknown");
+	genl_xdp_features(c->ifindex, &f);
+	st.native_xdp = f & PPB_XDP_ACT_BASIC;
+	if (c->action == PPB_ACT_REDIRECT)
+		snprintf(tgt, sizeof(tgt), " %s%s", c->target,
+			 c->egress_drop ? " (egress drop)" : "");
+	if (c->action == PPB_ACT_CPU)
+		snprintf(tgt, sizeof(tgt), " %d (remote %s)", c->cpu,
+			 c->remote_action == XDP_DROP	? "drop"
+			 : c->remote_action == XDP_PASS ? "pass"
+							: c->remote_dev);
+	if (l->obs) {
+		obs_describe(l->obs, &od);
+		st.obs = &od;
+	}
+	load_report_banner(&l->v, &st);
+}
+
+static int init_state(struct load *l)
+{
+	if (alloc_stats(l, l->first, &l->efirst) || alloc_stats(l, l->prev, &l->eprev))
+		return -ENOMEM;
+	if (read_stats(l, l->first, l->efirst) || read_stats(l, l->prev, l->eprev))
+		return -EIO;
+	if (l->obs && (obs_snapshot(l->obs, &l->sfirst) || obs_snapshot(l->obs, &l->sprev)))
+		return -EIO;
+	l->t0 = l->tprev = now_ns();
+	return 0;
+}
+
+static void drain(void *obs)
+{
+	obs_drain(obs);
+}
+
+static int run_loop(struct load *l)
+{
+	struct ticker t;
+	uint64_t packets = 0;
+	enum tick k;
+	int err;
+
+	err = ticker_open(&t, l->cfg->interval);
+	while (!err && (k = l->obs ? ticker_wait_idle(&t, OBS_DRAIN_S, drain, l->obs)
+				   : ticker_wait(&t)) == TICK_INTERVAL) {
+		l->intervals++;
+		if (!l->cfg->bare)
+			err = report(l, false, &packets);
+		if (l->cfg->count && packets >= l->cfg->count)
+			break;
+		if (l->cfg->duration && (now_ns() - l->t0) / 1e9 >= l->cfg->duration - 1e-3)
+			break;
+	}
+	ticker_close(&t);
+	return err;
+}
+
+static void free_state(struct load *l)
+{
+	for (int r = 0; r < 2; r++)
+		free(l->first[r]), free(l->prev[r]);
+	free(l->efirst);
+	free(l->eprev);
+	snap_free(&l->sfirst);
+	snap_free(&l->sprev);
+}
+
+int load_main(struct load_cfg *cfg)
+{
+	struct load l = { .cfg = cfg,
+			  .nr_cpus = nr_possible_cpus(),
+			  .att = { .link = -1, .reaper = { .pid = -1, .fd = -1 } },
+			  .v = { .ifname = cfg->ifname,
+				 .ifindex = cfg->ifindex,
+				 .cpumap = cfg->action == PPB_ACT_CPU,
+				 .per_cpu = cfg->per_cpu } };
+	uint64_t packets;
+	int err;
+
+	if (l.nr_cpus < 0)
+		return EXIT_FAIL;
+	tsc_calibrate(&l.tsc);
+	l.v.tsc = &l.tsc;
+	if (report_json_open(&l.v.j, cfg->json))
+		return EXIT_FAIL;
+	err = open_objects(&l) ?: setup_maps(&l) ?: attach(&l) ?: init_state(&l);
+	if (!err) {
+		banner(&l);
+		err = run_loop(&l);
+		if (!err && !cfg->bare) {
+			load_report_summary_head((now_ns() - l.t0) / 1e9, l.intervals);
+			report(&l, true, &packets);
+		}
+	}
+	ifattach_detach(&l.att);
+	free_state(&l);
+	xdpo_close(l.x);
+	obs_close(l.obs);
+	if (report_json_close(&l.v.j))
+		err = -EIO;
+	return err == -EBUSY ? EXIT_FAIL : err ? EXIT_FAIL : EXIT_OK;
+}

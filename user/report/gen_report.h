@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_GEN_REPORT_H
+#define PPBENCH_GEN_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "model/pkt.h"
+#include "report/report.h"
+
+/* Frames sent, and what the interface did with them (summed over CPUs). */
+struct gen_totals {
+	uint64_t frames, taken, not_taken, redirect_err;
+};
+
+/* What `ppbench gen` shows and where. */
+struct gen_view {
+	const char *ifname;
+	size_t size; /* bytes per frame */
+	bool quiet;  /* no interval lines on stdout */
+	struct json *j;
+};
+
+void gen_report_plan(const struct gen_view *v, const struct udp_spec *s, uint64_t count,
+		     uint32_t batch);
+/* From totals a to b over secs, at `when` s; cpu[i] sent sent[i] frames of them. */
+void gen_report_interval(const struct gen_view *v, const struct gen_totals *a,
+			 const struct gen_totals *b, double secs, double when, int nr,
+			 const int *cpu, const uint64_t *sent);
+void gen_report_summary(const struct gen_view *v, const struct gen_totals *t, double secs,
+			int nr_cpus);
+
+#endif

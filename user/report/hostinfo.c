@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "report/hostinfo.h"
+#include "sys/cpus.h"
+#include "sys/hostenv.h"
+#include "sys/kconfig.h"
+#include "sys/util.h"
+
+/* Options that change what page_pool paths cost, or how a figure is taken. */
+const char *const host_config_options[] = {
+	"PAGE_POOL_STATS",
+	"PREEMPT_RT",
+	"PREEMPT_DYNAMIC",
+	"PREEMPT",
+	"PREEMPT_NONE",
+	"PREEMPT_VOLUNTARY",
+	"HZ",
+	"NUMA",
+	"DEBUG_NET",
+	"KASAN",
+	"PROVE_LOCKING",
+	"DEBUG_PAGEALLOC",
+	"SLUB_DEBUG_ON",
+	"INIT_ON_ALLOC_DEFAULT_ON",
+	"INIT_ON_FREE_DEFAULT_ON",
+	"MITIGATION_RETPOLINE",
+	"RETPOLINE",
+	"BPF_JIT_ALWAYS_ON",
+	NULL,
+};
+
+static void json_mitigations(struct json *j)
+{
+	const char *dir = "/sys/devices/system/cpu/vulnerabilities";
+	char path[512], val[256];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	json_obj_begin(j, "mitigations");
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (read_file_str(path, val, sizeof(val)) >= 0)
+			json_str(j, e->d_name, val);
+	}
+	if (d)
+		closedir(d);
+	json_obj_end(j);
+}
+
+static void json_config(struct json *j)
+{
+	json_obj_begin(j, "config");
+	for (int i = 0; host_config_options[i]; i++) {
+		const char *v = kconfig_get(host_config_options[i]);
+
+		if (v)
+			json_str(j, host_config_options[i], v);
+	}
+	json_obj_end(j);
+}
+
+/* What the guest sees of a host that may run it on levels; null where not exposed. */
+static void json_environment(struct json *j)
+{
+	struct hostenv h;
+
+	hostenv_read(&h);
+	json_obj_begin(j, "environment");
+	if (h.has_balloon)
+		json_bool(j, "free_page_reporting", h.free_page_reporting);
+	else
+		json_null(j, "free_page_reporting");
+	if (h.has_reporting_order)
+		json_u64(j, "page_reporting_order", h.reporting_order);
+	else
+		json_null(j, "page_reporting_order");
+	if (h.has_steal)
+		json_u64(j, "steal_ticks", h.steal_ticks);
+	else
+		json_null(j, "steal_ticks");
+	json_bool(j, "damon_kdamond", h.damon_kdamond);
+	json_obj_end(j);
+}
+
+void json_host(struct json *j, const struct tsc_info *tsc, bool fentry, bool live_frames)
+{
+	char host[256] = "";
+	struct utsname u;
+
+	uname(&u);
+	gethostname(host, sizeof(host) - 1);
+	json_obj_begin(j, "host");
+	json_str(j, "kernel", u.release);
+	json_str(j, "kernel_version", u.version); /* the build: same release, other kernel */
+	json_str(j, "hostname", host);
+	json_str(j, "cpu_model", tsc->cpu_model);
+	json_u64(j, "nr_cpus", nr_online_cpus());
+	json_double(j, "tsc_hz", tsc->hz);
+	json_str(j, "clocksource", tsc->clocksource);
+	json_mitigations(j);
+	json_config(j);
+	json_str(j, "config_source", kconfig_source());
+	json_bool(j, "fentry", fentry);
+	json_bool(j, "live_frames", live_frames);
+	json_environment(j);
+	json_obj_end(j);
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_HOSTINFO_H
+#define PPBENCH_HOSTINFO_H
+
+#include <stdbool.h>
+#include "report/json.h"
+#include "sys/tsc.h"
+
+/*
+ * The "host" object of a result (README.md, "JSON result"): what a
+ * comparison of two runs needs to know - kernel, CPU, TSC, clock source,
+ * speculation mitigations, the kernel config options that change page_pool
+ * costs, fentry and live frames.
+ */
+void json_host(struct json *j, const struct tsc_info *tsc, bool fentry, bool live_frames);
+/* The kernel config options recorded (also printed by bench). */
+extern const char *const host_config_options[];
+
+#endif

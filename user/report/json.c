@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report/json.h"
+#include "sys/log.h"
+
+#define JSON_MAX_DEPTH 32
+
+struct json {
+	FILE *f;
+	bool pretty;
+	bool own;
+	int depth;
+	bool first[JSON_MAX_DEPTH]; /* no member written yet at this depth */
+};
+
+struct json *json_new(FILE *f, bool pretty)
+{
+	struct json *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return NULL;
+	j->f = f;
+	j->pretty = pretty;
+	j->first[0] = true;
+	return j;
+}
+
+struct json *json_open(const char *path, bool pretty)
+{
+	struct json *j;
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return json_new(stdout, pretty);
+	f = fopen(path, "w");
+	if (!f) {
+		pr_err("cannot write JSON to '%s': %s\n", path, strerror(errno));
+		return NULL;
+	}
+	j = json_new(f, pretty);
+	if (j)
+		j->own = true;
+	return j;
+}
+
+int json_close(struct json *j)
+{
+	int err = 0;
+
+	if (!j)
+		return 0;
+	if (fflush(j->f) || ferror(j->f))
+		err = -EIO;
+	if (j->own && fclose(j->f))
+		err = -errno;
+	free(j);
+	return err;
+}
+
+void json_flush_line(struct json *j)
+{
+	fputc('\n', j->f);
+	fflush(j->f);
+	j->first[0] = true;
+}
+
+static void indent(struct json *j)
+{
+	if (!j->pretty)
+		return;
+	fputc('\n', j->f);
+	for (int i = 0; i < j->depth; i++)
+		fputs("  ", j->f);
+}
+
+static void put_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* Separator, indentation and key before a value. */
+static void begin_value(struct json *j, const char *key)
+{
+	if (!j->first[j->depth])
+		fputc(',', j->f);
+	if (j->depth > 0)
+		indent(j);
+	j->first[j->depth] = false;
+	if (key) {
+		put_string(j->f, key);
+		fputs(j->pretty ? ": " : ":", j->f);
+	}
+}
+
+static void open_container(struct json *j, const char *key, char c)
+{
+	begin_value(j, key);
+	fputc(c, j->f);
+	if (j->depth < JSON_MAX_DEPTH - 1)
+		j->depth++;
+	j->first[j->depth] = true;
+}
+
+static void close_container(struct json *j, char c)
+{
+	bool empty = j->first[j->depth];
+
+	if (j->depth > 0)
+		j->depth--;
+	if (!empty)
+		indent(j);
+	fputc(c, j->f);
+}
+
+void json_obj_begin(struct json *j, const char *key)
+{
+	open_container(j, key, '{');
+}
+
+void json_obj_end(struct json *j)
+{
+	close_container(j, '}');
+}
+
+void json_arr_begin(struct json *j, const char *key)
+{
+	open_container(j, key, '[');
+}
+
+void json_arr_end(struct json *j)
+{
+	close_container(j, ']');
+}
+
+void json_str(struct json *j, const char *key, const char *v)
+{
+	begin_value(j, key);
+	if (v)
+		put_string(j->f, v);
+	else
+		fputs("null", j->f);
+}
+
+void json_u64(struct json *j, const char *key, uint64_t v)
+{
+	begin_value(j, key);
+	fprintf(j->f, "%llu", (unsigned long long)v);
+}
+
+void json_i64(struct json *j, const char *key, int64_t v)
+{
+	begin_value(j, key);
+	fprintf(j->f, "%lld", (long long)v);
+}
+
+void json_double(struct json *j, const char *key, double v)
+{
+	char text[32];
+
+	begin_value(j, key);
+	if (!isfinite(v)) {
+		fputs("null", j->f);
+		return;
+	}
+	if (fabs(v) < 1e15 && v == (double)(long long)v) { /* no cast out of range */
+		fprintf(j->f, "%.1f", v);
+		return;
+	}
+	/* Ten digits, unless they round past the largest double: all of them then */
+	snprintf(text, sizeof(text), "%.10g", v);
+	if (!isfinite(strtod(text, NULL)))
+		snprintf(text, sizeof(text), "%.17g", v);
+	fputs(text, j->f);
+}
+
+void json_bool(struct json *j, const char *key, bool v)
+{
+	begin_value(j, key);
+	fputs(v ? "true" : "false", j->f);
+}
+
+void json_null(struct json *j, const char *key)
+{
+	begin_value(j, key);
+	fputs("null", j->f);
+}

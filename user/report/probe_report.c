@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The text and JSON of `ppbench probe`: what the kernel supports, what ppbench will use. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "report/json.h"
+#include "report/probe_report.h"
+#include "sys/log.h"
+#include "sys/nl.h"
+
+static const char *yes_err(int err)
+{
+	static char buf[8][48];
+	static int i;
+
+	i = (i + 1) % 8;
+	if (!err)
+		return "ok";
+	if (err == -EPERM || err == -EACCES)
+		snprintf(buf[i], sizeof(buf[i]), "refused (%s)", errno_name(err));
+	else
+		snprintf(buf[i], sizeof(buf[i]), "unsupported (%s)", errno_name(err));
+	return buf[i];
+}
+
+static const char *backend_name(const struct ppb_features *f)
+{
+	return f->fentry ? "tracepoint" : "fentry";
+}
+
+static void print_decisions(const struct ppb_features *f, FILE *o)
+{
+	bool hold = features_tp_present(f, "page_pool_state_hold");
+	bool rel = features_tp_present(f, "page_pool_state_release");
+
+	fprintf(o, "\nppbench will use:\n");
+	if (!f->fentry)
+		fprintf(o,
+			"  path accounting  fentry/fexit on the page_pool entry points, each call "
+			"classified by the change in pool state (exact, per CPU)\n");
+	else
+		fprintf(o,
+			"  path accounting  tracepoints%s%s + CO-RE pool-state reads from "
+			"ppbench's XDP programs and napi_poll (fentry %s)\n",
+			hold ? " page_pool_state_hold" : "", rel ? "/state_release" : "",
+			yes_err(f->fentry));
+	if (!hold || !rel)
+		fprintf(o, "                   NOT counted: %s%s (tracepoint missing)\n",
+			hold ? "" : "slow allocations ", rel ? "" : "releases");
+	fprintf(o, "  timing           %s, sampled per CPU by the BPF programs\n",
+		f->tsc_ok ? "TSC cycles = bpf_ktime_get_ns() x calibrated TSC Hz"
+			  : "ns only (no TSC on this CPU)");
+	fprintf(o, "  scenario ring      %s\n",
+		f->live_frames ? "unavailable: no live-frames BPF_PROG_RUN" : "available");
+	fprintf(o, "  scenario ring-xcpu %s\n",
+		f->live_frames	 ? "unavailable: no live-frames BPF_PROG_RUN"
+		: f->cpumap_prog ? "unavailable: no cpumap programs"
+		: f->nr_cpus < 2 ? "unavailable: needs 2 CPUs"
+				 : "available");
+	fprintf(o, "  scenario fast      %s\n",
+		f->generic_frags ? "native NAPI XDP_DROP on a NIC only (no generic-XDP frags)"
+				 : "available (generic-XDP frags on the per-CPU system pool; "
+				   "verified by path counts)");
+	fprintf(o, "  scenario slow      %s\n",
+		f->live_frames ? "veth skb path + XDP_TX only" : "available");
+	fprintf(o, "  cross-check      %s\n",
+		f->pp_stats == 1 ? "kernel page_pool stats (CONFIG_PAGE_POOL_STATS)"
+				 : "none: CONFIG_PAGE_POOL_STATS is off");
+}
+
+static void print_text(const struct ppb_features *f, const struct iface_info *ii,
+		       const char *bpffs_path, FILE *o)
+{
+	fprintf(o, "ppbench probe: kernel %s, %d CPUs\n", f->kernel, f->nr_cpus);
+	fprintf(o, "  %-26s %s\n", "kernel release", f->kernel);
+	fprintf(o, "  %-26s %s (%s)\n", "BTF", f->btf ? "yes" : "no", f->btf_path);
+	if (f->tsc_ok)
+		fprintf(o, "  %-26s %.3f GHz (calibrated), clocksource %s%s%s\n", "TSC",
+			f->tsc.hz / 1e9, f->tsc.clocksource, f->tsc.constant ? ", constant" : "",
+			f->tsc.nonstop ? ", nonstop" : "");
+	else
+		fprintf(o, "  %-26s none (clocksource %s)\n", "TSC", f->tsc.clocksource);
+	fprintf(o, "  %-26s %s\n", "live-frames BPF_PROG_RUN", yes_err(f->live_frames));
+	fprintf(o, "  %-26s %s\n", "fentry/fexit", yes_err(f->fentry));
+	fprintf(o, "  %-26s %s\n", "cpumap programs", yes_err(f->cpumap_prog));
+	fprintf(o, "  %-26s %s\n", "devmap programs", yes_err(f->devmap_prog));
+	fprintf(o, "  %-26s %s\n", "generic-XDP frags", yes_err(f->generic_frags));
+	fprintf(o, "  %-26s %s (%s)\n", "CONFIG_PAGE_POOL_STATS",
+		f->pp_stats == 1   ? "on"
+		: f->pp_stats == 0 ? "off"
+				   : "unknown",
+		f->pp_stats_source);
+	fprintf(o, "  %-26s %s at %s\n", "bpffs", f->bpffs ? "mounted" : "not mounted", bpffs_path);
+	fprintf(o, "tracepoints:\n");
+	for (int i = 0; i < ppb_nr_tracepoints; i++) {
+		const struct tp_desc *t = &ppb_tracepoints[i];
+		char full[64];
+
+		snprintf(full, sizeof(full), "%s:%s", t->group, t->name);
+		fprintf(o, "  %-36s %-8s %s\n", full, f->tp_present[i] ? "present" : "absent",
+			t->use ? t->use : "(not used)");
+	}
+	if (ii) {
+		fprintf(o, "interface %s (ifindex %d): driver %s%s%s\n", ii->name, ii->ifindex,
+			ii->driver, ii->kind[0] ? ", kind " : "", ii->kind);
+		if (ii->xdp_features_err) {
+			fprintf(o, "  XDP features             unknown (%s)\n",
+				errno_name(ii->xdp_features_err));
+		} else {
+			fprintf(o, "  XDP features             ");
+			for (int b = 0; b < 7; b++)
+				if (ii->xdp_features & (1ull << b))
+					fprintf(o, "%s ", xdp_act_names[b]);
+			fprintf(o, "%s\n", ii->xdp_features ? "" : "none (no native XDP)");
+		}
+		fprintf(o, "  XDP program attached     %s", ii->attach_mode);
+		if (ii->prog_id)
+			fprintf(o, " (prog id %u)", ii->prog_id);
+		fprintf(o, "\n");
+	}
+	print_decisions(f, o);
+}
+
+static void write_json(struct json *j, const struct ppb_features *f, const struct iface_info *ii)
+{
+	json_obj_begin(j, NULL);
+	json_str(j, "schema", "ppbench-probe/1");
+	json_str(j, "kernel", f->kernel);
+	json_bool(j, "btf", f->btf);
+	json_str(j, "btf_path", f->btf_path);
+	json_u64(j, "nr_cpus", f->nr_cpus);
+	json_str(j, "cpu_model", f->tsc.cpu_model);
+	json_double(j, "tsc_hz", f->tsc_ok ? f->tsc.hz : 0);
+	json_bool(j, "tsc_constant", f->tsc.constant);
+	json_bool(j, "tsc_nonstop", f->tsc.nonstop);
+	json_str(j, "clocksource", f->tsc.clocksource);
+	json_bool(j, "live_frames", !f->live_frames);
+	json_bool(j, "fentry", !f->fentry);
+	json_str(j, "fentry_error", f->fentry ? errno_name(f->fentry) : NULL);
+	json_bool(j, "cpumap_prog", !f->cpumap_prog);
+	json_bool(j, "devmap_prog", !f->devmap_prog);
+	json_bool(j, "generic_xdp_frags", !f->generic_frags);
+	if (f->pp_stats < 0)
+		json_null(j, "page_pool_stats");
+	else
+		json_bool(j, "page_pool_stats", f->pp_stats == 1);
+	json_str(j, "page_pool_stats_source", f->pp_stats_source);
+	json_bool(j, "bpffs", f->bpffs);
+	json_obj_begin(j, "tracepoints");
+	for (int i = 0; i < ppb_nr_tracepoints; i++) {
+		char full[64];
+
+		snprintf(full, sizeof(full), "%s:%s", ppb_tracepoints[i].group,
+			 ppb_tracepoints[i].name);
+		json_bool(j, full, f->tp_present[i]);
+	}
+	json_obj_end(j);
+	if (ii) {
+		json_obj_begin(j, "iface");
+		json_str(j, "name", ii->name);
+		json_u64(j, "ifindex", ii->ifindex);
+		json_str(j, "driver", ii->driver);
+		json_str(j, "kind", ii->kind);
+		json_arr_begin(j, "xdp_features");
+		for (int b = 0; b < 7; b++)
+			if (ii->xdp_features & (1ull << b))
+				json_str(j, NULL, xdp_act_names[b]);
+		json_arr_end(j);
+		json_str(j, "xdp_attached", ii->attach_mode);
+		json_obj_end(j);
+	}
+	json_obj_begin(j, "uses");
+	json_str(j, "accounting_backend", backend_name(f));
+	json_bool(j, "ring", !f->live_frames);
+	json_bool(j, "ring_xcpu", !f->live_frames && !f->cpumap_prog && f->nr_cpus >= 2);
+	json_str(j, "fast", f->generic_frags ? "nic-only" : "generic-xdp-frags");
+	json_bool(j, "slow", true);
+	json_obj_end(j);
+	json_obj_end(j);
+	json_flush_line(j);
+}
+
+int probe_report(const struct ppb_features *f, const struct iface_info *ii, const char *bpffs_path,
+		 const char *json)
+{
+	struct json *j;
+
+	if (!json || strcmp(json, "-"))
+		print_text(f, ii, bpffs_path, stdout);
+	if (!json)
+		return 0;
+	j = json_open(json, true);
+	if (!j)
+		return -1;
+	write_json(j, f, ii);
+	if (json_close(j)) {
+		pr_err("writing %s failed\n", json);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The text, KIND.FIELD=VALUE lines and JSON of `ppbench recipe NAME`. */
+#include <stdio.h>
+#include <string.h>
+#include "report/recipe_report.h"
+#include "report/report.h"
+
+static const char *cnt(uint64_t v, bool known, char *buf)
+{
+	if (!known)
+		return "n/a";
+	snprintf(buf, 24, "%lld", (long long)v);
+	return buf;
+}
+
+static void print_kind(const char *name, const struct kind_counts *k, int nr_cpus, unsigned known)
+{
+	char b[5][24];
+
+	printf("%s pools: %d\n", name, k->pools);
+	for (int c = -1; c < nr_cpus; c++) {
+		const struct ppb_pool_counts *x = c < 0 ? &k->total : &k->percpu[c];
+
+		if (c >= 0 && counts_zero(x))
+			continue;
+		printf("  %-6s alloc cache %s refill %s slow %llu (%llu pages) | ret cache %s "
+		       "ring %s release %llu (teardown %llu) | elems %llu\n",
+		       c < 0 ? "total" : "", cnt(x->alloc_cache, known & KNOWN_CACHE, b[0]),
+		       cnt(x->alloc_refill, known & KNOWN_CACHE, b[1]),
+		       (unsigned long long)x->alloc_slow, (unsigned long long)x->slow_pages,
+		       cnt(x->ret_cache, known & KNOWN_CACHE, b[2]),
+		       cnt(x->ret_ring, known & KNOWN_RING, b[3]),
+		       (unsigned long long)x->ret_release, (unsigned long long)x->rel_teardown,
+		       (unsigned long long)x->elems);
+		if (c < 0)
+			printf("  per CPU:\n");
+		else
+			printf("    ^ cpu %d\n", c);
+	}
+}
+
+static void kv_field(const char *kind, const char *f, uint64_t v, bool known)
+{
+	if (known)
+		printf("%s.%s=%llu\n", kind, f, (unsigned long long)v);
+	else
+		printf("%s.%s=null\n", kind, f);
+}
+
+static void print_kv(const char *kind, const struct kind_counts *k, unsigned known)
+{
+	const struct ppb_pool_counts *x = &k->total;
+
+	printf("%s.pools=%d\n", kind, k->pools);
+	kv_field(kind, "alloc.cache", x->alloc_cache, known & KNOWN_CACHE);
+	kv_field(kind, "alloc.refill", x->alloc_refill, known & KNOWN_CACHE);
+	kv_field(kind, "alloc.slow", x->alloc_slow, true);
+	kv_field(kind, "alloc.slow_pages", x->slow_pages, true);
+	kv_field(kind, "ret.cache", x->ret_cache, known & KNOWN_CACHE);
+	kv_field(kind, "ret.ring", x->ret_ring, known & KNOWN_RING);
+	kv_field(kind, "ret.release", x->ret_release, true);
+	kv_field(kind, "ret.unclassified", x->unclassified, true);
+	kv_field(kind, "release.refcnt", x->rel_refcnt, true);
+	kv_field(kind, "release.teardown", x->rel_teardown, true);
+	kv_field(kind, "elems", x->elems, true);
+}
+
+static void json_kind(struct json *j, const char *name, const struct kind_counts *k, int nr_cpus,
+		      unsigned known, enum obs_backend b, double probe_ns)
+{
+	struct ppb_pool_info fl = { .flags = k->flags };
+	char flags[128];
+
+	pool_flags_str(&fl, b, flags, sizeof(flags));
+	json_obj_begin(j, NULL);
+	json_str(j, "kind", name);
+	json_u64(j, "pools", k->pools);
+	json_str(j, "flags", flags);
+	json_path(j, "path", &k->total, known);
+	if (b == OBS_FENTRY)
+		json_timing(j, &k->total, probe_ns);
+	json_per_cpu_paths(j, k->percpu, nr_cpus, known);
+	json_obj_end(j);
+}
+
+static void print_head(const struct recipe_facts *r, bool text, bool kv)
+{
+	if (text)
+		printf("recipe %s: %s; backend %s; %llu elements\n", r->name, r->text,
+		       r->backend_name, (unsigned long long)r->elems);
+	if (text && r->untracked_pools)
+		printf("UNTRACKED: %llu pools found the observer's map full (room for %d): their "
+		       "pages are not counted below\n",
+		       (unsigned long long)r->untracked_pools, r->capacity);
+	if (kv)
+		printf("backend=%s\nelems=%llu\npackets.action=%llu\npackets.second=%llu\n"
+		       "untracked_pools=%llu\n",
+		       r->backend_name, (unsigned long long)r->elems,
+		       (unsigned long long)r->packets_action, (unsigned long long)r->packets_second,
+		       (unsigned long long)r->untracked_pools);
+}
+
+static void json_head(struct json *j, const struct recipe_facts *r)
+{
+	json_obj_begin(j, NULL);
+	json_str(j, "recipe", r->name);
+	json_str(j, "backend", r->backend_name);
+	json_u64(j, "elems", r->elems);
+	json_u64(j, "untracked_pools", r->untracked_pools);
+	if (r->backend == OBS_FENTRY)
+		json_double(j, "probe_overhead_ns", r->probe_ns);
+	json_obj_begin(j, "packets");
+	json_u64(j, "action", r->packets_action);
+	json_u64(j, "gen", r->packets_gen);
+	json_u64(j, "second", r->packets_second);
+	json_u64(j, "cpumap_drops", r->cpumap_drops);
+	json_obj_end(j);
+	json_arr_begin(j, "pools");
+}
+
+int recipe_report(const struct recipe_facts *r, const char *json, bool kv)
+{
+	bool text = !kv && (!json || strcmp(json, "-"));
+	struct json *j = NULL;
+
+	if (json && !(j = json_open(json, false)))
+		return -1;
+	print_head(r, text, kv);
+	if (j)
+		json_head(j, r);
+	for (int kind = 0; kind < RECIPE_NR_KINDS; kind++) {
+		const struct kind_counts *k = &r->kinds[kind];
+		unsigned known = path_known(r->backend == OBS_FENTRY, k->flags);
+
+		if (!k->pools)
+			continue;
+		if (text)
+			print_kind(pool_kind_name(kind), k, r->nr_cpus, known);
+		if (kv)
+			print_kv(pool_kind_name(kind), k, known);
+		if (j)
+			json_kind(j, pool_kind_name(kind), k, r->nr_cpus, known, r->backend,
+				  r->probe_ns);
+	}
+	if (!j)
+		return 0;
+	json_arr_end(j);
+	json_obj_end(j);
+	json_flush_line(j);
+	return json_close(j) ? -1 : 0;
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Output helpers shared by watch, recipe, bench and load. */
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include "model/counts.h"
+#include "model/pathfig.h"
+#include "model/snapshot.h"
+#include "report/report.h"
+
+static void maybe_u64(struct json *j, const char *key, uint64_t v, bool known)
+{
+	if (known)
+		json_u64(j, key, v);
+	else
+		json_null(j, key);
+}
+
+unsigned path_known(bool fentry, uint32_t f)
+{
+	unsigned k = 0;
+
+	if (fentry)
+		return KNOWN_ALL;
+	/* sampled less often than the ring may wrap: ring and cache unknown */
+	if ((f & PPB_POOL_F_WRAP_RISK) || !(f & PPB_POOL_F_DENSE))
+		return 0;
+	if (!(f & PPB_POOL_F_TINY_RING))
+		k |= KNOWN_RING;
+	if ((f & PPB_POOL_F_ELEMS) && !(f & (PPB_POOL_F_TINY_RING | PPB_POOL_F_FRAG)))
+		k |= KNOWN_CACHE;
+	return k;
+}
+
+void json_path(struct json *j, const char *key, const struct ppb_pool_counts *c, unsigned known)
+{
+	bool cache = known & KNOWN_CACHE, ring = known & KNOWN_RING;
+
+	json_obj_begin(j, key);
+	json_obj_begin(j, "alloc");
+	maybe_u64(j, "cache", c->alloc_cache, cache);
+	maybe_u64(j, "refill", c->alloc_refill, cache);
+	json_u64(j, "slow", c->alloc_slow);
+	json_u64(j, "slow_pages", c->slow_pages);
+	maybe_u64(j, "refill_pages", c->refill_pages, ring);
+	json_obj_end(j);
+	json_obj_begin(j, "ret");
+	maybe_u64(j, "cache", c->ret_cache, cache);
+	maybe_u64(j, "ring", c->ret_ring, ring);
+	json_u64(j, "release", c->ret_release);
+	json_u64(j, "unclassified", c->unclassified);
+	json_obj_end(j);
+	json_obj_begin(j, "release");
+	json_u64(j, "refcnt", c->rel_refcnt);
+	json_u64(j, "other", c->rel_other);
+	json_u64(j, "teardown", c->rel_teardown);
+	json_obj_end(j);
+	json_u64(j, "elems", c->elems);
+	json_u64(j, "samples", c->samples);
+	json_obj_end(j);
+}
+
+void fprint_wrapped(FILE *f, const char *prefix, const char *text)
+{
+	int col = fprintf(f, "%s", prefix), indent = col;
+
+	text += strspn(text, " ");
+	while (*text) {
+		int w = strcspn(text, " ");
+
+		if (col > indent && col + 1 + w > 100)
+			col = fprintf(f, "\n%*s", indent, "") - 1;
+		else if (col > indent)
+			col += fprintf(f, " ");
+		col += fprintf(f, "%.*s", w, text);
+		text += w;
+		text += strspn(text, " ");
+	}
+	fprintf(f, "\n");
+}
+
+const char *fmt_count(uint64_t v, char *buf, size_t len)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v), o = 0;
+
+	for (int i = 0; i < n && o < (int)len - 1; i++) {
+		if (i && (n - i) % 3 == 0 && o < (int)len - 2)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static uint32_t my_netns(void)
+{
+	static uint32_t ino;
+	struct stat st;
+
+	if (!ino && !stat("/proc/thread-self/ns/net", &st))
+		ino = st.st_ino;
+	return ino;
+}
+
+/* A device is ours to name only if it lives in our network namespace. */
+bool pool_same_netns(const struct ppb_pool_info *pi)
+{
+	return !pi->netns_ino || pi->netns_ino == my_netns();
+}
+
+void pool_dev_name(const struct ppb_pool_info *pi, char *buf, size_t len)
+{
+	char name[IF_NAMESIZE];
+
+	if (!pi->ifindex)
+		snprintf(buf, len, "-");
+	else if (pool_same_netns(pi) && if_indextoname(pi->ifindex, name))
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "if%d@ns", pi->ifindex); /* another namespace */
+}
+
+int32_t pool_inflight(const struct ppb_pool_info *pi)
+{
+	if (pi->flags & PPB_POOL_F_DYING)
+		return pi->final_inflight;
+	return (int32_t)(pi->last.hold - pi->last.release);
+}
+
+/* "12.3k" style rate, or n/a. */
+static const char *rate(double v, bool known, char *buf)
+{
+	if (!known)
+		return "n/a";
+	if (v >= 1e6)
+		snprintf(buf, 16, "%.2fM", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(buf, 16, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, 16, "%.0f", v);
+	return buf;
+}
+
+static const char *share(uint64_t part, uint64_t whole, bool known, char *buf)
+{
+	if (!known || !whole)
+		return known ? "-" : "n/a";
+	snprintf(buf, 16, "%.0f%%", 100.0 * part / whole);
+	return buf;
+}
+
+void pool_header(void)
+{
+	printf("%-6s %-5s %-8s %-10s %6s %6s %6s | %6s %6s %6s | %5s %4s %4s %4s\n", "time", "pool",
+	       "kind", "dev", "a:cach", "refill", "slow", "r:cach", "ring", "releas", "infl",
+	       "fast", "ring", "slow");
+	printf("%-6s %-5s %-8s %-10s %20s | %20s | %5s %14s\n", "", "", "", "", "allocations/s",
+	       "returns/s", "pages", "returns on");
+}
+
+void pool_row(const char *when, const char *pool, const struct ppb_pool_info *pi,
+	      const struct ppb_pool_counts *c, double secs, unsigned known)
+{
+	bool kc = known & KNOWN_CACHE, kr = known & KNOWN_RING;
+	uint64_t rets = c->ret_cache + c->ret_ring + c->ret_release;
+	char dev[IF_NAMESIZE + 4], b[9][16];
+
+	pool_dev_name(pi, dev, sizeof(dev));
+	printf("%-6s %-5s %-8.8s %-10.10s %6s %6s %6s | %6s %6s %6s | %5d %4s %4s %4s\n", when,
+	       pool, pool_kind_name(pi->kind), dev, rate(c->alloc_cache / secs, kc, b[0]),
+	       rate(c->alloc_refill / secs, kc, b[1]), rate(c->alloc_slow / secs, true, b[2]),
+	       rate(c->ret_cache / secs, kc, b[3]), rate(c->ret_ring / secs, kr, b[4]),
+	       rate(c->ret_release / secs, true, b[5]), pool_inflight(pi),
+	       share(c->ret_cache, rets, kc && kr, b[6]), share(c->ret_ring, rets, kc && kr, b[7]),
+	       share(c->ret_release, rets, kc && kr, b[8]));
+}
+
+/*
+ * fentry only: the ns inside the timed calls of each class (probe overhead
+ * included) and the pool's path figure computed as bench computes its own,
+ * with its allocations as the elements: null where not derivable.
+ */
+void json_timing(struct json *j, const struct ppb_pool_counts *c, double probe_ns)
+{
+	double ns;
+
+	json_obj_begin(j, "timing");
+	json_obj_begin(j, "alloc_ns");
+	json_u64(j, "cache", c->alloc_cache_ns);
+	json_u64(j, "refill", c->alloc_refill_ns);
+	json_u64(j, "slow", c->alloc_slow_ns);
+	json_obj_end(j);
+	json_obj_begin(j, "ret_ns");
+	json_u64(j, "cache", c->ret_cache_ns);
+	json_u64(j, "ring", c->ret_ring_ns);
+	json_u64(j, "release", c->ret_release_ns);
+	json_obj_end(j);
+	json_u64(j, "nested_calls", c->nested_calls);
+	if (!pool_path_ns(c, probe_ns, counts_allocs(c), &ns))
+		json_double(j, "path_ns_per_elem", ns);
+	else
+		json_null(j, "path_ns_per_elem");
+	json_obj_end(j);
+}
+
+void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_cpu, int nr_cpus,
+	       double probe_ns)
+{
+	unsigned known = path_known(fentry, p->info.flags);
+	char flags[128], dev[IF_NAMESIZE + 4];
+
+	pool_flags_str(&p->info, fentry ? OBS_FENTRY : OBS_TRACEPOINT, flags, sizeof(flags));
+	pool_dev_name(&p->info, dev, sizeof(dev));
+	json_obj_begin(j, NULL);
+	if (p->folded || p->retired) {
+		json_null(j, "id");
+		json_u64(j, "pools", p->folded);
+		json_bool(j, "retired", p->retired);
+	} else {
+		json_u64(j, "id", p->info.id);
+		json_bool(j, "freed", snap_gone(p));
+	}
+	json_str(j, "kind", pool_kind_name(p->info.kind));
+	json_i64(j, "ifindex", p->info.ifindex);
+	json_u64(j, "netns", p->info.netns_ino);
+	json_str(j, "dev", dev);
+	json_i64(j, "inflight", pool_inflight(&p->info));
+	json_str(j, "flags", flags);
+	json_path(j, "path", &p->total, known);
+	if (fentry)
+		json_timing(j, &p->total, probe_ns);
+	if (per_cpu)
+		json_per_cpu_paths(j, p->percpu, nr_cpus, known);
+	json_obj_end(j);
+}
+
+void json_per_cpu_paths(struct json *j, const struct ppb_pool_counts *percpu, int nr_cpus,
+			unsigned known)
+{
+	json_arr_begin(j, "per_cpu");
+	for (int c = 0; c < nr_cpus; c++) {
+		if (counts_zero(&percpu[c]))
+			continue;
+		json_obj_begin(j, NULL);
+		json_u64(j, "cpu", c);
+		json_path(j, "path", &percpu[c], known);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+int report_json_open(struct json **j, const char *path)
+{
+	*j = NULL;
+	if (path && !(*j = json_open(path, false)))
+		return -1;
+	return 0;
+}
+
+int report_json_close(struct json **j)
+{
+	int err = json_close(*j);
+
+	*j = NULL;
+	return err;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_REPORT_H
+#define PPBENCH_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "ppbench.h"
+#include "report/json.h"
+
+/*
+ * The "path" object of the JSON output (README.md, "What is counted"):
+ * alloc {cache, refill, slow} and ret {cache, ring, release}, plus the
+ * details behind them. 'known' is false
+ * where the tracepoint backend had no allocation count for the pool: those
+ * fields are null rather than a made-up 0.
+ */
+enum {
+	KNOWN_CACHE = 1 << 0, /* alloc.cache, alloc.refill, ret.cache */
+	KNOWN_RING = 1 << 1,  /* ret.ring, refill pages */
+	KNOWN_ALL = KNOWN_CACHE | KNOWN_RING,
+};
+void json_path(struct json *j, const char *key, const struct ppb_pool_counts *c, unsigned known);
+/* Which fields a backend could count for a pool with these PPB_POOL_F_* flags. */
+unsigned path_known(bool fentry, uint32_t pool_flags);
+/*
+ * PREFIX then TEXT, wrapped at spaces to 100 columns and continued under
+ * TEXT's first column; a word longer than a line (a path) stays whole.
+ */
+void fprint_wrapped(FILE *f, const char *prefix, const char *text);
+/* "1,234,567" */
+const char *fmt_count(uint64_t v, char *buf, size_t len);
+
+/* Pool tables shared by watch and load. */
+struct pool_snap;
+struct ppb_pool_info;
+bool pool_same_netns(const struct ppb_pool_info *pi);
+void pool_dev_name(const struct ppb_pool_info *pi, char *buf, size_t len);
+int32_t pool_inflight(const struct ppb_pool_info *pi);
+void pool_header(void);
+void pool_row(const char *when, const char *pool, const struct ppb_pool_info *pi,
+	      const struct ppb_pool_counts *c, double secs, unsigned known);
+/* fentry: ns per class of timed calls and the path figure (allocations as elements). */
+void json_timing(struct json *j, const struct ppb_pool_counts *c, double probe_ns);
+/* probe_ns: the fentry probe overhead per call (NAN if unknown), for the timing object. */
+void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_cpu, int nr_cpus,
+	       double probe_ns);
+/* "per_cpu": [{cpu, path}] of the CPUs with counts. */
+void json_per_cpu_paths(struct json *j, const struct ppb_pool_counts *percpu, int nr_cpus,
+			unsigned known);
+
+/*
+ * The JSON lines of watch, load and gen: opens PATH ("-": stdout; NULL: no
+ * JSON) into *j; 0, or -1 after a one-line error. The close: 0, or a
+ * negative errno if writing failed.
+ */
+int report_json_open(struct json **j, const char *path);
+int report_json_close(struct json **j);
+
+#endif
