@@ -33,6 +33,8 @@ struct call_scratch {
 	__u64 alloc_t0;
 	__u64 put_t0;
 	__u64 cal_t0;
+	__u64 alloc_t1; /* a nested call's exit: the innermost call is timed */
+	__u64 put_t1;
 	__u64 alloc_pool;
 	__u32 alloc_depth;
 	__u32 alloc_c0;	   /* alloc.count at entry */
@@ -44,6 +46,8 @@ struct call_scratch {
 	__u32 put_released; /* state_release events inside the call */
 	__u32 put_count;    /* bulk: entries */
 	__u32 bulk_nr;	    /* mixed bulk (6.14+): distinct pools in bulk_* */
+	__u32 alloc_nested; /* hooked calls inside the outermost alloc (a wrapper's) */
+	__u32 put_nested;   /* ... and put */
 	/* Mixed-pool bulk return (6.14+): its entries grouped by pool. */
 	__u64 bulk_pool[BULK_POOLS];
 	__u32 bulk_n[BULK_POOLS];   /* entries of that pool */
@@ -285,21 +289,61 @@ int BPF_PROG(ppb_tp_mem_connect, __u64 xa, __u64 rxq)
 	return 0;
 }
 
-/* Polls per CPU: sampling every second one still sees at most 128 packets
- * between samples, less than any ring; it halves what sampling costs. */
+/*
+ * Per CPU: polls (sampling every second one still sees at most 128 packets
+ * between samples, less than any ring; it halves what sampling costs), and
+ * the state of the veth pool this CPU last looked at.
+ */
+struct napi_cpu {
+	__u64 polls;
+	__u64 pool;
+	struct ppb_pool_state st; /* occ unused */
+	__u32 frag_users;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, __u64);
+	__type(value, struct napi_cpu);
 } napi_polls SEC(".maps");
 
-static __always_inline bool napi_skip(void)
+static __always_inline struct napi_cpu *napi_skip(void)
 {
 	__u32 zero = 0;
-	__u64 *n = bpf_map_lookup_elem(&napi_polls, &zero);
+	struct napi_cpu *n = bpf_map_lookup_elem(&napi_polls, &zero);
 
-	return !n || ((*n)++ & 1);
+	return !n || (n->polls++ & 1) ? NULL : n;
+}
+
+/*
+ * A veth's pool is idle while XDP frames from the peer pass through it (they
+ * return to the sender's pool): its state stays as this CPU saw it last, and
+ * a sample would account nothing. Six reads instead of a sample's map
+ * lookups, lock and clock. The counters only grow, and fewer than a ring's
+ * worth of returns fit between two looks, so an unchanged state means no
+ * traffic; whatever did change is all in the next sample.
+ */
+static __always_inline bool napi_pool_idle(struct napi_cpu *n, __u64 pool)
+{
+	struct page_pool *pp = (void *)pool;
+	struct ppb_pool_state st = {};
+	__u32 frag;
+
+	st.cache = BPF_CORE_READ(pp, alloc.count);
+	st.prod = BPF_CORE_READ(pp, ring.producer);
+	st.cons = BPF_CORE_READ(pp, ring.consumer_head);
+	st.hold = BPF_CORE_READ(pp, pages_state_hold_cnt);
+	st.release = BPF_CORE_READ(pp, pages_state_release_cnt.counter);
+	frag = BPF_CORE_READ(pp, frag_users);
+	if (n->pool == pool && n->st.cache == st.cache && n->st.prod == st.prod &&
+	    n->st.cons == st.cons && n->st.hold == st.hold && n->st.release == st.release &&
+	    n->frag_users == frag)
+		return true;
+	n->pool = pool;
+	n->st = st;
+	n->frag_users = frag;
+	return false;
 }
 
 static __noinline void napi_sample_one(struct ppb_pool_key *key)
@@ -356,9 +400,10 @@ int BPF_PROG(ppb_tp_napi_poll, __u64 napi, int work, int budget)
 	struct veth_rq *rq = (void *)napi;
 	struct ppb_pool_key key;
 	struct ppb_pool_info *pi;
+	struct napi_cpu *nc;
 	__u64 pool;
 
-	if (work <= 0 || napi_skip())
+	if (work <= 0 || !(nc = napi_skip()))
 		return 0;
 	if (!&veth_poll || (__u64)BPF_CORE_READ(n, poll) != (__u64)&veth_poll) {
 		napi_sample_dev(n);
@@ -367,7 +412,7 @@ int BPF_PROG(ppb_tp_napi_poll, __u64 napi, int work, int budget)
 	if (!bpf_core_field_exists(rq->page_pool))
 		return 0;
 	pool = (__u64)BPF_CORE_READ(rq, page_pool);
-	if (!pool)
+	if (!pool || napi_pool_idle(nc, pool))
 		return 0;
 	pi = pool_get(pool, &key, false);
 	if (pi && !((pi->flags & PPB_POOL_F_ELEMS) && elems_active()))
@@ -385,11 +430,18 @@ static __always_inline int alloc_enter(void *ctx)
 
 	if (!s)
 		return 0;
-	if (s->alloc_depth++)
-		return 0; /* a wrapper's inner call: classified once, at the outermost exit */
+	if (s->alloc_depth++) {
+		/* A wrapper's inner call: classified once, at the outermost exit, but
+		 * timed here, so that one probe pair's window is in the time, as in
+		 * the calibration (the inner pair would be inside the outer's). */
+		s->alloc_nested++;
+		s->alloc_t0 = bpf_ktime_get_ns();
+		return 0;
+	}
 	bpf_get_func_arg(ctx, 0, &pool);
 	s->alloc_pool = pool;
 	s->alloc_holds = 0;
+	s->alloc_nested = 0;
 	s->alloc_c0 = BPF_CORE_READ((struct page_pool *)pool, alloc.count);
 	s->alloc_t0 = bpf_ktime_get_ns(); /* last: as little of us as possible inside */
 	return 0;
@@ -406,8 +458,12 @@ static __always_inline int alloc_exit(void *ctx)
 
 	if (!s || !s->alloc_depth)
 		return 0;
-	if (--s->alloc_depth)
+	if (--s->alloc_depth) {
+		s->alloc_t1 = t1; /* the timed inner call, see alloc_enter */
 		return 0;
+	}
+	if (s->alloc_nested)
+		t1 = s->alloc_t1;
 	pool = s->alloc_pool;
 	bpf_get_func_ret(ctx, &ret);
 	if (!ret || !pool_get(pool, &key, false))
@@ -416,6 +472,7 @@ static __always_inline int alloc_exit(void *ctx)
 	if (!c)
 		return 0;
 	dt = t1 - s->alloc_t0;
+	c->nested_calls += s->alloc_nested;
 	if (s->alloc_holds) {
 		c->alloc_slow++;
 		c->alloc_slow_ns += dt;
@@ -473,11 +530,16 @@ static __always_inline int put_enter(void *ctx, bool bulk)
 
 	if (!s)
 		return 0;
-	if (s->put_depth++)
+	if (s->put_depth++) {
+		s->put_nested++; /* timed instead of the wrapper, see alloc_enter */
+		if (!bulk)
+			s->put_t0 = bpf_ktime_get_ns();
 		return 0;
+	}
 	bpf_get_func_arg(ctx, 0, &pool);
 	bpf_get_func_arg(ctx, bulk ? 2 : 1, &arg);
 	s->put_pool = pool;
+	s->put_nested = 0;
 	s->bulk_nr = 0;
 	s->put_netmem = bulk ? 0 : arg;
 	s->put_count = bulk ? arg : 1;
@@ -499,8 +561,12 @@ static __always_inline int put_exit(void *ctx)
 
 	if (!s || !s->put_depth)
 		return 0;
-	if (--s->put_depth)
+	if (--s->put_depth) {
+		s->put_t1 = t1;
 		return 0;
+	}
+	if (s->put_nested)
+		t1 = s->put_t1;
 	pp = (void *)s->put_pool;
 	if (!pool_get(s->put_pool, &key, false))
 		return 0;
@@ -509,6 +575,7 @@ static __always_inline int put_exit(void *ctx)
 		return 0;
 	after = BPF_CORE_READ(pp, alloc.count);
 	if (s->put_netmem) {
+		c->nested_calls += s->put_nested;
 		/* Only the pool's owner writes alloc.count, and it is this CPU if the
 		 * page went to the cache: then cache[c0] holds exactly this page. */
 		if (s->put_released) {

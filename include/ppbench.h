@@ -119,6 +119,10 @@ struct ppb_pool_counts {
 	/* fentry backend: ns inside the calls of each class (probe overhead included) */
 	__u64 alloc_cache_ns, alloc_refill_ns, alloc_slow_ns;
 	__u64 ret_cache_ns, ret_ring_ns, ret_release_ns;
+	/* fentry: hooked calls made inside another hooked call (a wrapper such as
+	 * page_pool_alloc_pages calling page_pool_alloc_netmems); the innermost
+	 * call is the one timed, so one probe pair's window is in each time */
+	__u64 nested_calls;
 };
 
 /*

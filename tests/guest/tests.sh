@@ -494,4 +494,125 @@ test_upstream_module_crosscheck() {
 			printf "%-4s ppbench path %8.1f cycles (fentry, %s) | module page_pool%s %6d cycles | ratio %s\n",
 				s, v, r, n, m, ratio }')"
 	done
+	module_method_error "$ko" mod.txt
+	ring_parts
+}
+
+# class_parts WHAT ALLOCS CALLS TIMING PROBE: per class of timed calls, ns per
+# call (probe window included) and its share of the path figure per element.
+class_parts() {
+	echo "$3 $4" | awk -v what="$1" -v el="$2" -v pr="$5" '{
+		s = $0
+		gsub(/[^0-9.]+/, " ", s)
+		n = split(s, v, " ")
+		if (n < 16) { print what ": n/a"; exit }
+		split("alloc-cache refill slow ret-cache ring release", name, " ")
+		split("1 2 3 6 7 8", ci, " ")
+		split("10 11 12 13 14 15", ti, " ")
+		out = what ":"
+		for (i = 1; i <= 6; i++) {
+			c = v[ci[i]]; t = v[ti[i]]
+			if (c > 0)
+				out = out sprintf(" %s %d x %.0f ns = %.1f/elem;", name[i], c, t / c, (t - pr * c) / el)
+		}
+		print out
+	}'
+}
+
+# Ring's parts, class by class, under the same observer in the same boot:
+# the module's 02 loop (a single put per lock, process context) against
+# ppbench's ring recipe (live-frames XDP_DROP, batch 64: one put per lock,
+# BH off, the pages of real frames). Printed, not asserted.
+ring_parts() {
+	"$PPBENCH" recipe lf-drop --batch 64 --repeat $MOD_OBSERVED_LOOPS --json r.json >r.txt 2>&1 ||
+		fail "recipe lf-drop exited $?: $(tail -n 3 r.txt)"
+	# shellcheck disable=SC2046 # its fields, one word each
+	set -- $(pool_fig r.json '"recipe"')
+	[ "${1:-0}" -ge $MOD_OBSERVED_LOOPS ] || fail "recipe lf-drop: ${1:-no} allocations counted"
+	p=$(sed -n 's/.*"probe_overhead_ns":\([0-9.]*\).*/\1/p' r.json | tail -n 1)
+	note "$(class_parts "ring parts, ppbench lf-drop (path $2 ns/elem)" "$1" "$3" "$4" "${p:-0}")"
+	# shellcheck disable=SC2046 # its fields, one word each
+	set -- $(pool_fig w02.json)
+	p=$(sed -n 's/.*"probe_overhead_ns":\([0-9.]*\).*/\1/p' w02.json | tail -n 1)
+	note "$(class_parts "ring parts, module 02 (path $2 ns/elem)" "$1" "$3" "$4" "${p:-0}")"
+}
+
+# pool_fig FILE [PATTERN]: from watch's JSON summary (or the line matching
+# PATTERN, e.g. recipe's), the pool that allocated most:
+# "ALLOCS PATH_NS CALLS TIMING" (its allocations, its path figure in ns per
+# element, its timed calls by class, their ns by class). The guest has no jq; each pool object has one
+# "kind", so the line is split there.
+pool_fig() { # FILE [LINE PATTERN]
+	grep "${2:-\"type\":\"summary\"}" "$1" | awk '{ gsub(/"kind":/, "\n"); print }' | awk '
+	function num(k,   m) {
+		if (!match($0, "\"" k "\":[0-9.e+-]+"))
+			return -1
+		m = substr($0, RSTART, RLENGTH)
+		sub(/.*:/, "", m)
+		return m + 0
+	}
+	NR > 1 {
+		a = num("cache") + num("refill") + num("slow")
+		if (a > best) {
+			best = a
+			line = sprintf("%d %s", a, num("path_ns_per_elem"))
+			c = $0
+			sub(/.*"alloc":/, "", c)
+			sub(/,"release":\{.*/, "", c)
+			calls = c
+			t = $0
+			sub(/.*"timing":\{/, "", t)
+			sub(/,"path_ns_per_elem".*/, "", t)
+			timing = t
+		}
+	}
+	END { if (best > 0) print line, calls, timing }'
+}
+
+# The fentry method on code whose cost is known: the module's loops 01, 02
+# and 03 run again, one at a time, each under ppbench watch (fentry backend),
+# and watch's path figure of those calls (bench's arithmetic, model/pathfig.c)
+# is set against the module's own ns per element from the run without the
+# observer (MOD). The error is printed; only that it was computed is checked.
+# Each observed loop runs MOD_OBSERVED_LOOPS elements: every call is probed,
+# and under TCG a probed call costs microseconds (the bare run keeps 200 000).
+MOD_OBSERVED_LOOPS=50000
+module_method_error() { # ko mod.txt
+	line="method error"
+	for t in fast:01:2 ring:02:4 slow:03:8; do
+		s=${t%%:*}
+		n=${t#*:}
+		n=${n%:*}
+		m=$(sed -n "s/.*Type:no-softirq-page_pool$n Per elem: [0-9]* cycles(tsc) \([0-9.]*\) ns.*/\1/p" "$2" |
+			tail -n 1)
+		"$PPBENCH" watch --interval 3600 --json "w$n.json" >"w$n.txt" 2>&1 &
+		pid=$!
+		wait_until 300 grep -q '^ppbench watch:' "w$n.txt" ||
+			{ kill -INT $pid; fail "watch did not start: $(head -n 3 "w$n.txt")"; }
+		grep -q '^ppbench watch: fentry' "w$n.txt" ||
+			{ kill -INT $pid; skip "watch has no fentry backend: $(head -n 1 "w$n.txt")"; }
+		start=$(dmesg | wc -l)
+		insmod "$1" loops=$MOD_OBSERVED_LOOPS run_flags="${t##*:}" 2>err.txt ||
+			{ kill -INT $pid; fail "insmod $1 run_flags=${t##*:}: $(cat err.txt)"; }
+		rmmod bench_page_pool
+		kill -INT $pid
+		wait $pid || fail "watch exited $? after module test $n"
+		# the module's own figure with the observer attached: its probes' whole cost
+		mo=$(dmesg | tail -n +$((start + 1)) |
+			sed -n "s/.*Type:no-softirq-page_pool$n Per elem: [0-9]* cycles(tsc) \([0-9.]*\) ns.*/\1/p" |
+			tail -n 1)
+		f=$(pool_fig "w$n.json")
+		# shellcheck disable=SC2086 # its fields, one word each
+		set -- "$1" "$2" $f
+		[ "${3:-0}" -ge $MOD_OBSERVED_LOOPS ] ||
+			fail "watch saw ${3:-no} allocations of module test $n (>= $MOD_OBSERVED_LOOPS expected): $(tail -n 2 "w$n.json")"
+		note "$s: module page_pool$n $m ns/elem ($mo observed) | fentry path figure ${4} ns/elem (probe $(sed -n 's/.*"probe_overhead_ns":\([0-9.]*\).*/\1/p' "w$n.json" | tail -n 1) ns/call), calls $5, ns $6"
+		e=$(awk -v v="$4" -v m="$m" 'BEGIN { if (v > 0 && m > 0) printf "%+.0f%%", 100 * (v / m - 1); else print "n/a" }')
+		line="$line $s $e"
+		set -- "$1" "$2"
+	done
+	note "$line"
+	case "$line" in
+	*n/a*) fail "the method error was not computed for every path: $line" ;;
+	esac
 }

@@ -49,3 +49,25 @@ void test_method_error(void)
 	ASSERT_TRUE(isnan(method_error(200, 0)), "no module figure");
 	ASSERT_TRUE(isnan(method_error(-5, 200)), "no path figure");
 }
+
+/* A pool's fentry counts give bench's figure: every class, probe paid per call. */
+void test_pool_path_ns(void)
+{
+	struct ppb_pool_counts c = {
+		.alloc_cache = 63,
+		.alloc_cache_ns = 63 * 100,
+		.alloc_slow = 1,
+		.alloc_slow_ns = 1000,
+		.ret_release = 64,
+		.ret_release_ns = 64 * 200,
+	};
+	double ns = 0;
+
+	ASSERT_OK(pool_path_ns(&c, 50, 64, &ns), "all classes");
+	ASSERT_NEAR(ns, (63 * 50.0 + 950 + 64 * 150.0) / 64, 1e-9, "value");
+	ASSERT_EQ(pool_path_ns(&c, 50, 0, &ns), -EINVAL, "no elements");
+	/* a wrapper's calls are timed at the inner call: no more probes to take */
+	c.nested_calls = 64;
+	ASSERT_OK(pool_path_ns(&c, 50, 64, &ns), "nested");
+	ASSERT_NEAR(ns, (63 * 50.0 + 950 + 64 * 150.0) / 64, 1e-9, "nested: same");
+}

@@ -491,16 +491,6 @@ static void fold_delivered(struct sc_result *r)
 static void path_fentry(struct sc_env *e, struct sc_result *r)
 {
 	const struct ppb_pool_counts *c = &r->counts;
-	/* Every timed call is a single alloc or put of one element: the observer
-	 * counts bulk returns by element but does not time them. */
-	const struct call_class cls[] = {
-		{ c->alloc_cache_ns, c->alloc_cache, c->alloc_cache },
-		{ c->alloc_refill_ns, c->alloc_refill, c->alloc_refill },
-		{ c->alloc_slow_ns, c->alloc_slow, c->alloc_slow },
-		{ c->ret_cache_ns, c->ret_cache, c->ret_cache },
-		{ c->ret_ring_ns, c->ret_ring, c->ret_ring },
-		{ c->ret_release_ns, c->ret_release, c->ret_release },
-	};
 	double ovh, ns;
 	int err;
 
@@ -512,7 +502,7 @@ static void path_fentry(struct sc_env *e, struct sc_result *r)
 		return;
 	}
 	obs_stop(e->obs);
-	err = path_ns_per_elem(cls, ARRAY_SIZE(cls), ovh, r->proof_elems, &ns);
+	err = pool_path_ns(c, ovh, r->proof_elems, &ns);
 	if (err) {
 		snprintf(
 			r->path_method, sizeof(r->path_method),

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "ppbench.h"
 
 /*
  * Path figures from per-call fentry/fexit timing, and their error against
@@ -31,6 +32,17 @@ struct call_class {
  */
 int path_ns_per_elem(const struct call_class *cls, size_t n, double probe_ns, uint64_t elems,
 		     double *out);
+
+/*
+ * The same for one pool's fentry counts: every timed class of allocation and
+ * return (cache, refill, slow; cache, ring, release), each call a single
+ * alloc or put of one element (the observer counts bulk returns by element
+ * but does not time them), over ELEMS elements. Where a hooked wrapper
+ * calls another hooked function, the observer times the inner call only,
+ * so each timed call holds one probe window. This is bench's path figure,
+ * and watch's per pool with ELEMS its allocations.
+ */
+int pool_path_ns(const struct ppb_pool_counts *c, double probe_ns, uint64_t elems, double *out);
 
 /* One bulk call's time per element, its probe overhead paid once. */
 double bulk_ns_per_elem(double call_ns, uint64_t count, double probe_ns);

@@ -124,7 +124,7 @@ static void report_pools(const struct load_view *v, const struct obs_snapshot *d
 		pool_row("pool", id, &p->info, &p->total, secs,
 			 path_known(d->fentry, p->info.flags));
 		if (v->j)
-			json_pool(v->j, p, d->fentry, v->per_cpu, d->nr_cpus);
+			json_pool(v->j, p, d->fentry, v->per_cpu, d->nr_cpus, NAN);
 	}
 	if (v->j)
 		json_arr_end(v->j);

@@ -66,7 +66,7 @@ static void print_kv(const char *kind, const struct kind_counts *k, unsigned kno
 }
 
 static void json_kind(struct json *j, const char *name, const struct kind_counts *k, int nr_cpus,
-		      unsigned known, enum obs_backend b)
+		      unsigned known, enum obs_backend b, double probe_ns)
 {
 	struct ppb_pool_info fl = { .flags = k->flags };
 	char flags[128];
@@ -77,6 +77,8 @@ static void json_kind(struct json *j, const char *name, const struct kind_counts
 	json_u64(j, "pools", k->pools);
 	json_str(j, "flags", flags);
 	json_path(j, "path", &k->total, known);
+	if (b == OBS_FENTRY)
+		json_timing(j, &k->total, probe_ns);
 	json_per_cpu_paths(j, k->percpu, nr_cpus, known);
 	json_obj_end(j);
 }
@@ -105,6 +107,8 @@ static void json_head(struct json *j, const struct recipe_facts *r)
 	json_str(j, "backend", r->backend_name);
 	json_u64(j, "elems", r->elems);
 	json_u64(j, "untracked_pools", r->untracked_pools);
+	if (r->backend == OBS_FENTRY)
+		json_double(j, "probe_overhead_ns", r->probe_ns);
 	json_obj_begin(j, "packets");
 	json_u64(j, "action", r->packets_action);
 	json_u64(j, "gen", r->packets_gen);
@@ -135,7 +139,8 @@ int recipe_report(const struct recipe_facts *r, const char *json, bool kv)
 		if (kv)
 			print_kv(pool_kind_name(kind), k, known);
 		if (j)
-			json_kind(j, pool_kind_name(kind), k, r->nr_cpus, known, r->backend);
+			json_kind(j, pool_kind_name(kind), k, r->nr_cpus, known, r->backend,
+				  r->probe_ns);
 	}
 	if (!j)
 		return 0;

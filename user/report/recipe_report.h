@@ -21,6 +21,7 @@ struct recipe_facts {
 	int capacity;		  /* the map's room */
 	uint64_t packets_action, packets_gen, packets_second, cpumap_drops;
 	int nr_cpus;
+	double probe_ns; /* fentry probe overhead per call (JSON timing), NAN if unknown */
 	struct kind_counts kinds[RECIPE_NR_KINDS]; /* indexed by PPB_POOL_* */
 };
 

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <stdlib.h>
 #include "model/counts.h"
+#include "model/pathfig.h"
 #include "model/snapshot.h"
 #include "report/report.h"
 
@@ -177,7 +178,36 @@ void pool_row(const char *when, const char *pool, const struct ppb_pool_info *pi
 	       share(c->ret_release, rets, kc && kr, b[8]));
 }
 
-void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_cpu, int nr_cpus)
+/*
+ * fentry only: the ns inside the timed calls of each class (probe overhead
+ * included) and the pool's path figure computed as bench computes its own,
+ * with its allocations as the elements: null where not derivable.
+ */
+void json_timing(struct json *j, const struct ppb_pool_counts *c, double probe_ns)
+{
+	double ns;
+
+	json_obj_begin(j, "timing");
+	json_obj_begin(j, "alloc_ns");
+	json_u64(j, "cache", c->alloc_cache_ns);
+	json_u64(j, "refill", c->alloc_refill_ns);
+	json_u64(j, "slow", c->alloc_slow_ns);
+	json_obj_end(j);
+	json_obj_begin(j, "ret_ns");
+	json_u64(j, "cache", c->ret_cache_ns);
+	json_u64(j, "ring", c->ret_ring_ns);
+	json_u64(j, "release", c->ret_release_ns);
+	json_obj_end(j);
+	json_u64(j, "nested_calls", c->nested_calls);
+	if (!pool_path_ns(c, probe_ns, counts_allocs(c), &ns))
+		json_double(j, "path_ns_per_elem", ns);
+	else
+		json_null(j, "path_ns_per_elem");
+	json_obj_end(j);
+}
+
+void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_cpu, int nr_cpus,
+	       double probe_ns)
 {
 	unsigned known = path_known(fentry, p->info.flags);
 	char flags[128], dev[IF_NAMESIZE + 4];
@@ -200,6 +230,8 @@ void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_
 	json_i64(j, "inflight", pool_inflight(&p->info));
 	json_str(j, "flags", flags);
 	json_path(j, "path", &p->total, known);
+	if (fentry)
+		json_timing(j, &p->total, probe_ns);
 	if (per_cpu)
 		json_per_cpu_paths(j, p->percpu, nr_cpus, known);
 	json_obj_end(j);

@@ -40,7 +40,11 @@ int32_t pool_inflight(const struct ppb_pool_info *pi);
 void pool_header(void);
 void pool_row(const char *when, const char *pool, const struct ppb_pool_info *pi,
 	      const struct ppb_pool_counts *c, double secs, unsigned known);
-void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_cpu, int nr_cpus);
+/* fentry: ns per class of timed calls and the path figure (allocations as elements). */
+void json_timing(struct json *j, const struct ppb_pool_counts *c, double probe_ns);
+/* probe_ns: the fentry probe overhead per call (NAN if unknown), for the timing object. */
+void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_cpu, int nr_cpus,
+	       double probe_ns);
 /* "per_cpu": [{cpu, path}] of the CPUs with counts. */
 void json_per_cpu_paths(struct json *j, const struct ppb_pool_counts *percpu, int nr_cpus,
 			unsigned known);

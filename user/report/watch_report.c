@@ -65,6 +65,8 @@ void watch_report_interval(const struct watch_view *v, const struct obs_snapshot
 		json_str(v->j, "type", summary ? "summary" : "interval");
 		json_double(v->j, "time", (d->ts_ns - v->t0) / 1e9);
 		json_double(v->j, "seconds", secs);
+		if (d->fentry)
+			json_double(v->j, "probe_overhead_ns", v->probe_ns);
 		json_arr_begin(v->j, "pools");
 	}
 	for (int i = 0; i < d->nr_pools; i++) {
@@ -74,7 +76,7 @@ void watch_report_interval(const struct watch_view *v, const struct obs_snapshot
 			continue;
 		pool_rows(v, d, p, secs, ++shown == 1 ? when : "");
 		if (v->j)
-			json_pool(v->j, p, d->fentry, v->per_cpu, d->nr_cpus);
+			json_pool(v->j, p, d->fentry, v->per_cpu, d->nr_cpus, v->probe_ns);
 	}
 	if (!shown)
 		printf("%-6s (no page_pool activity%s%s)\n", when, v->ifname ? " on " : "",

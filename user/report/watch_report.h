@@ -15,7 +15,8 @@ struct watch_view {
 	int ifindex;
 	bool per_cpu;
 	double interval, duration;
-	uint64_t t0; /* the first snapshot's time */
+	uint64_t t0;	 /* the first snapshot's time */
+	double probe_ns; /* fentry probe overhead per call (JSON timing), NAN if not measured */
 	struct json *j;
 };
 
