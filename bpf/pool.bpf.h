@@ -200,12 +200,12 @@ static __always_inline void pool_untracked(__u64 ptr)
 	}
 }
 
-/* A pool's per-CPU counts, created on first use; if that fails (no room, or
- * no memory for a per-CPU element), the pool's events go uncounted: said. */
 /* A new pool's counts: from global data, not the stack, whose 512 bytes the
  * NAPI sampler's chain of calls (bpf_loop callback, sampler) nearly fills. */
 const struct ppb_pool_counts zero_counts = {};
 
+/* A pool's per-CPU counts, created on first use; if that fails (no room, or
+ * no memory for a per-CPU element), the pool's events go uncounted: said. */
 static __always_inline struct ppb_pool_counts *pool_counts_of(struct ppb_pool_key *key)
 {
 	struct ppb_pool_counts *c;

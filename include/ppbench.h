@@ -126,9 +126,10 @@ struct ppb_pool_counts {
 };
 
 /*
- * Pools that found pool_info full (per-CPU array untracked, index 0): their
- * pages are not counted anywhere. Events of one pool come in runs on one CPU,
- * so a pool counts once per run (last_ptr); events counts every miss.
+ * Pools that found no room in pool_info or pool_counts (per-CPU array
+ * untracked, index 0): their pages are not counted anywhere. Events of one
+ * pool come in runs on one CPU, so a pool counts once per run (last_ptr);
+ * events counts every miss.
  */
 struct ppb_untracked {
 	__u64 pools;
