@@ -294,6 +294,62 @@ int obs_flush(struct observer *o)
 	return 0;
 }
 
+/*
+ * The fentry programs count how deep the hooked calls nest, per CPU (scratch).
+ * A call that entered before obs_stop() detached its fexit, or between a
+ * fentry's attach and its fexit's, leaves the depth raised with no exit to
+ * lower it, and every later call on that CPU passes for a wrapper's inner
+ * one, uncounted. So the depth starts at zero while nothing is attached, and
+ * each fentry is attached after every fexit.
+ */
+static int scratch_reset(struct observer *o)
+{
+	const struct bpf_map *m = o->skel->maps.scratch;
+	int ncpus = libbpf_num_possible_cpus();
+	__u32 zero = 0;
+	void *v;
+	int err;
+
+	if (ncpus < 0)
+		return ncpus;
+	v = calloc(ncpus, (bpf_map__value_size(m) + 7) / 8 * 8);
+	if (!v)
+		return -ENOMEM;
+	err = bpf_map__update_elem(m, &zero, sizeof(zero), v,
+				   ncpus * ((bpf_map__value_size(m) + 7) / 8 * 8), 0);
+	free(v);
+	return err;
+}
+
+static bool is_fentry(const struct bpf_program *p)
+{
+	return bpf_program__expected_attach_type(p) == BPF_TRACE_FENTRY;
+}
+
+static int attach_fentry_last(struct observer *o)
+{
+	const struct bpf_object_skeleton *sk = o->skel->skeleton;
+	int err;
+
+	for (int i = 0; i < sk->prog_cnt; i++)
+		if (is_fentry(*sk->progs[i].prog))
+			bpf_program__set_autoattach(*sk->progs[i].prog, false);
+	err = observer_bpf__attach(o->skel);
+	for (int i = 0; i < sk->prog_cnt; i++) {
+		struct bpf_program *p = *sk->progs[i].prog;
+
+		if (!is_fentry(p))
+			continue;
+		bpf_program__set_autoattach(p, true);
+		if (err || !bpf_program__autoload(p))
+			continue;
+		*sk->progs[i].link = bpf_program__attach(p);
+		if (!*sk->progs[i].link)
+			err = -errno;
+	}
+	return err;
+}
+
 int obs_start(struct observer *o)
 {
 	int err;
@@ -302,7 +358,7 @@ int obs_start(struct observer *o)
 		return 0;
 	/* ppb_obs_flush is run, never attached: attach the rest one by one. */
 	bpf_program__set_autoattach(o->skel->progs.ppb_obs_flush, false);
-	err = observer_bpf__attach(o->skel);
+	err = scratch_reset(o) ?: attach_fentry_last(o);
 	if (err) {
 		pr_err("cannot attach the page_pool observer: %s\n", strerror(-err));
 		return err;
