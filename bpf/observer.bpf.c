@@ -319,23 +319,17 @@ static __always_inline struct napi_cpu *napi_skip(void)
 /*
  * A veth's pool is idle while XDP frames from the peer pass through it (they
  * return to the sender's pool): its state stays as this CPU saw it last, and
- * a sample would account nothing. Six reads instead of a sample's map
- * lookups, lock and clock. The counters only grow, and fewer than a ring's
+ * a sample would account nothing. Four reads instead of a sample's map
+ * lookups and lock. The counters only grow, and fewer than a ring's
  * worth of returns fit between two looks, so an unchanged state means no
  * traffic; whatever did change is all in the next sample.
  */
 static __always_inline bool napi_pool_idle(struct napi_cpu *n, __u64 pool)
 {
-	struct page_pool *pp = (void *)pool;
 	struct ppb_pool_state st = {};
-	__u32 frag;
+	__u32 frag = 0;
 
-	st.cache = BPF_CORE_READ(pp, alloc.count);
-	st.prod = BPF_CORE_READ(pp, ring.producer);
-	st.cons = BPF_CORE_READ(pp, ring.consumer_head);
-	st.hold = BPF_CORE_READ(pp, pages_state_hold_cnt);
-	st.release = BPF_CORE_READ(pp, pages_state_release_cnt.counter);
-	frag = BPF_CORE_READ(pp, frag_users);
+	pool_read_counters((struct page_pool *)pool, &st, &frag);
 	if (n->pool == pool && n->st.cache == st.cache && n->st.prod == st.prod &&
 	    n->st.cons == st.cons && n->st.hold == st.hold && n->st.release == st.release &&
 	    n->frag_users == frag)

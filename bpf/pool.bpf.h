@@ -171,14 +171,50 @@ static __always_inline __u32 ring_occupancy(__u32 prod, __u32 cons, __u32 size, 
 	return slot ? size : 0;
 }
 
-static __always_inline void pool_read_state(struct page_pool *pp, const struct ppb_pool_info *pi,
-					    struct ppb_pool_state *st)
+/*
+ * Two 32-bit fields of one object, at CO-RE offsets o1 < o2, with one
+ * bpf_probe_read_kernel() when they lie within PAIR_SPAN bytes: a sample's
+ * cost is its helper calls, not the bytes they copy. The offsets are
+ * constants once relocated, so the verifier keeps one of the two branches.
+ */
+#define PAIR_SPAN 72
+
+static __always_inline void read_u32_pair(__u64 base, __u32 o1, __u32 o2, __u32 *a, __u32 *b)
 {
+	__u8 buf[PAIR_SPAN] __attribute__((aligned(8)));
+
+	if (o2 > o1 && o2 - o1 <= PAIR_SPAN - 4) {
+		bpf_probe_read_kernel(buf, o2 - o1 + 4, (void *)(base + o1));
+		*a = *(__u32 *)buf;
+		*b = *(__u32 *)(buf + (o2 - o1));
+		return;
+	}
+	bpf_probe_read_kernel(a, 4, (void *)(base + o1));
+	bpf_probe_read_kernel(b, 4, (void *)(base + o2));
+}
+
+/*
+ * The pool's counters, in four reads: the ring's producer and consumer sit
+ * one cache line apart, the hold count next to frag_users. Fields are read
+ * as their low 32 bits (frag_users is a long; only its change matters).
+ */
+static __always_inline void pool_read_counters(struct page_pool *pp, struct ppb_pool_state *st,
+					       __u32 *frag_users)
+{
+	__u64 base = (__u64)pp;
+
 	st->cache = BPF_CORE_READ(pp, alloc.count);
-	st->prod = BPF_CORE_READ(pp, ring.producer);
-	st->cons = BPF_CORE_READ(pp, ring.consumer_head);
-	st->hold = BPF_CORE_READ(pp, pages_state_hold_cnt);
+	read_u32_pair(base, bpf_core_field_offset(pp->ring.producer),
+		      bpf_core_field_offset(pp->ring.consumer_head), &st->prod, &st->cons);
+	read_u32_pair(base, bpf_core_field_offset(pp->pages_state_hold_cnt),
+		      bpf_core_field_offset(pp->frag_users), &st->hold, frag_users);
 	st->release = BPF_CORE_READ(pp, pages_state_release_cnt.counter);
+}
+
+static __always_inline void pool_read_state(struct page_pool *pp, const struct ppb_pool_info *pi,
+					    struct ppb_pool_state *st, __u32 *frag_users)
+{
+	pool_read_counters(pp, st, frag_users);
 	st->occ = ring_occupancy(st->prod, st->cons, pi->ring_size, pi->ring_queue);
 }
 
@@ -250,7 +286,7 @@ static __always_inline struct ppb_pool_info *pool_get_new(__u64 ptr, struct ppb_
 	if (fresh)
 		init.flags |= PPB_POOL_F_SEEN_FRESH;
 	else
-		pool_read_state(pp, &init, &init.last);
+		pool_read_state(pp, &init, &init.last, &init.frag_users);
 	init.ret_prod = init.last.prod;
 	bpf_map_update_elem(&pool_info, key, &init, BPF_NOEXIST);
 	pi = bpf_map_lookup_elem(&pool_info, key);
@@ -362,18 +398,19 @@ static __always_inline void pool_unlock(struct ppb_pool_info *pi)
 	*(volatile __u32 *)&pi->busy = 0;
 }
 
-static __always_inline void pool_sample(__u64 ptr, struct ppb_pool_info *pi,
-					struct ppb_pool_key *key, bool alloc_side, bool dense)
+/* c: the pool's counts on this CPU if the caller has them, else NULL. */
+static __always_inline void pool_sample_c(__u64 ptr, struct ppb_pool_info *pi,
+					  struct ppb_pool_key *key, struct ppb_pool_counts *c,
+					  bool alloc_side, bool dense)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
-	struct ppb_pool_counts *c;
 	struct ppb_pool_state now;
-	__u32 frag_users;
+	__u32 frag_users = 0;
 	__s64 dret;
 
 	if (!pool_lock(pi))
 		return;
-	pool_read_state((void *)ptr, pi, &now);
+	pool_read_state((void *)ptr, pi, &now, &frag_users);
 	if (dense && !(pi->flags & PPB_POOL_F_DENSE))
 		pi->flags |= PPB_POOL_F_DENSE;
 	/*
@@ -383,11 +420,13 @@ static __always_inline void pool_sample(__u64 ptr, struct ppb_pool_info *pi,
 	 * page left from earlier traffic (the pool keeps it until it fragments
 	 * again), not this traffic's.
 	 */
-	frag_users = BPF_CORE_READ((struct page_pool *)ptr, frag_users);
 	if (!(pi->flags & PPB_POOL_F_FRAG) && pi->samples && frag_users != pi->frag_users)
 		pi->flags |= PPB_POOL_F_FRAG;
 	pi->frag_users = frag_users;
-	c = obs_cfg.fentry ? NULL : pool_counts_of(key);
+	if (obs_cfg.fentry)
+		c = NULL;
+	else if (!c)
+		c = pool_counts_of(key);
 	if (!c)
 		goto save; /* fentry counts every call; keep the state for in-flight */
 	dret = (__s64)now.prod - (__s64)pi->ret_prod;
@@ -412,8 +451,13 @@ save:
 	}
 	pi->samples++;
 	pi->last_cpu = cpu;
-	pi->last_ns = bpf_ktime_get_ns();
 	pool_unlock(pi);
+}
+
+static __always_inline void pool_sample(__u64 ptr, struct ppb_pool_info *pi,
+					struct ppb_pool_key *key, bool alloc_side, bool dense)
+{
+	pool_sample_c(ptr, pi, key, NULL, alloc_side, dense);
 }
 
 #endif

@@ -121,20 +121,28 @@ static __always_inline __u64 sparse_period(__u32 ring_size)
 static __always_inline __u64 frame_pool(struct xdp_md *ctx, __u64 *pagep)
 {
 	struct xdp_buff *xb = (void *)ctx;
-	struct page *page;
-	__u64 magic, va;
+	__u32 om = bpf_core_field_offset(struct page, pp_magic);
+	__u32 op = bpf_core_field_offset(struct page, pp);
+	__u64 pp[2] = {}, magic, va, page;
 
 	if (!vmemmap_k)
 		return 0;
 	/* The packet pointer itself may not be used in arithmetic: read it as a number. */
 	va = (__u64)BPF_CORE_READ(xb, data);
-	page = (void *)(vmemmap_k + (va >> 12) * bpf_core_type_size(struct page));
-	magic = BPF_CORE_READ(page, pp_magic);
+	page = vmemmap_k + (va >> 12) * bpf_core_type_size(struct page);
+	/* pp_magic and pp are neighbours in struct page: one read for both. */
+	if (op == om + 8) {
+		bpf_probe_read_kernel(pp, sizeof(pp), (void *)(page + om));
+		magic = pp[0];
+	} else {
+		magic = BPF_CORE_READ((struct page *)page, pp_magic);
+		pp[1] = (__u64)BPF_CORE_READ((struct page *)page, pp);
+	}
 	/* PP_SIGNATURE (0x40) in the low bits; bits 0-1 and 7+ have other uses */
 	if ((magic & 0x7c) != 0x40)
 		return 0;
-	*pagep = (__u64)page;
-	return (__u64)BPF_CORE_READ(page, pp);
+	*pagep = page;
+	return pp[1];
 }
 
 /*
@@ -145,7 +153,7 @@ static __always_inline __u64 frame_pool(struct xdp_md *ctx, __u64 *pagep)
  */
 static __noinline void proof_sample(struct xdp_md *ctx, int role, struct proof_cpu *pc)
 {
-	struct ppb_pool_counts *c;
+	struct ppb_pool_counts *c = NULL;
 	struct ppb_pool_key key;
 	struct ppb_pool_info *pi;
 	__u64 page = 0, pool = frame_pool(ctx, &page);
@@ -207,7 +215,7 @@ static __noinline void proof_sample(struct xdp_md *ctx, int role, struct proof_c
 		if (c)
 			c->elems += n;
 	}
-	pool_sample(pool, pi, &key, role == elems_role, true);
+	pool_sample_c(pool, pi, &key, c, role == elems_role, true);
 }
 
 /*
@@ -429,14 +437,19 @@ int ppb_xdp_calib(struct xdp_md *ctx)
 	return XDP_DROP;
 }
 
-/* The generator's bare twin: same verdict, no maps, no clock. */
+/*
+ * The generator's bare twin: same verdict, no maps, no clock. ppbench gen
+ * runs it (its threads count the frames they push), and so do the timed
+ * runs of recipes that send.
+ */
 SEC("xdp")
 int ppb_xdp_gen_bare(struct xdp_md *ctx)
 {
 	return bpf_redirect(gen_ifindex, 0);
 }
 
-/* Live-frames generator: every frame out of gen_ifindex (or devmap slot 0). */
+/* Live-frames generator of recipes' proof runs: every frame out of
+ * gen_ifindex (or devmap slot 0), counted and sampled per CPU. */
 SEC("xdp")
 int ppb_xdp_gen(struct xdp_md *ctx)
 {

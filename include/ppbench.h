@@ -71,7 +71,6 @@ struct ppb_pool_info {
 	__u64 ptr;
 	__u64 ring_queue;    /* ring.queue (array of entries) */
 	__u64 first_ns;	     /* first time seen */
-	__u64 last_ns;	     /* last sample */
 	__u64 pending_elems; /* allocations our XDP programs saw since the last sample */
 	__u64 samples;
 	__u64 prod_total;	    /* ring produces seen by all samplers */

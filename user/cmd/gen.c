@@ -49,8 +49,8 @@ static const struct cli_opt gen_opts[] = {
 	CLI_OPT_INTERVAL(struct gen_cfg, interval, "report interval (default 1)"),
 	CLI_OPT_JSON(struct gen_cfg, json, "one JSON object per interval, then a summary, to FILE"),
 	{ "bare", 0, NULL,
-	  "redirect with a program that keeps no statistics (overhead "
-	  "reference); rates come from the frames pushed",
+	  "no xdp tracepoints either (overhead reference): frames pushed "
+	  "only, what IFACE took and redirect errors are not counted",
 	  .kind = CLI_FLAG, G(bare) },
 	{ "quiet", 'q', NULL, "print only the summary", .kind = CLI_FLAG, G(quiet) },
 	{ NULL },

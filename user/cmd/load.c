@@ -53,8 +53,8 @@ static const struct cli_opt load_opts[] = {
 	{ "force", 'f', NULL, "replace an XDP program already attached to IFACE", .kind = CLI_FLAG,
 	  L(force) },
 	{ "bare", 0, NULL,
-	  "attach a drop program with no maps and no clock (the reference for "
-	  "overhead measurements; reports nothing)",
+	  "attach a drop program with no maps and no clock, and no tracepoint "
+	  "program (the reference for overhead measurements; reports nothing)",
 	  .kind = CLI_FLAG, L(bare) },
 	CLI_OPT_BACKEND(struct load_cfg, backend, cli_backends,
 			"page_pool accounting backend (default auto: fentry where the kernel "

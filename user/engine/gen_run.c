@@ -49,7 +49,7 @@ static void *send_loop(void *arg)
 {
 	struct sender *s = arg;
 	struct gen *g = s->g;
-	const char *prog = g->cfg->bare ? "ppb_xdp_gen_bare" : "ppb_xdp_gen";
+	const char *prog = "ppb_xdp_gen_bare";
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
@@ -204,12 +204,17 @@ static int stop_senders(struct gen *g)
 
 int gen_main(struct gen_cfg *cfg)
 {
-	struct xdpo_opts o = { .gen_ifindex = cfg->ifindex, .errors = true, .xmits = true };
-	struct gen g = {
-		.cfg = cfg,
-		.pin_link = -1,
-		.v = { .ifname = cfg->ifname, .size = cfg->spec.size, .quiet = cfg->quiet }
-	};
+	/* The frames pushed are counted here; the program counts nothing per frame,
+	 * and only the xdp tracepoints (per bulk of up to 16, or per error) report. */
+	struct xdpo_opts o = { .gen_ifindex = cfg->ifindex,
+			       .errors = !cfg->bare,
+			       .xmits = !cfg->bare };
+	struct gen g = { .cfg = cfg,
+			 .pin_link = -1,
+			 .v = { .ifname = cfg->ifname,
+				.size = cfg->spec.size,
+				.quiet = cfg->quiet,
+				.bare = cfg->bare } };
 	struct gen_totals t;
 	struct stat st;
 	int err, len;
@@ -225,10 +230,9 @@ int gen_main(struct gen_cfg *cfg)
 		return EXIT_FAIL;
 	stat("/proc/thread-self/ns/net", &st);
 	xdpo_set_err_filter(g.x, cfg->ifindex, (uint32_t)st.st_ino);
-	if (cfg->bare)
-		xdpo_track_prog(g.x, PPB_ROLE_GEN, "ppb_xdp_gen_bare");
+	xdpo_track_prog(g.x, PPB_ROLE_GEN, "ppb_xdp_gen_bare");
 	err = xdpo_attach_tracing(g.x);
-	g.pin_link = xdpo_pin_dispatcher(g.x, cfg->bare ? "ppb_xdp_gen_bare" : "ppb_xdp_gen");
+	g.pin_link = xdpo_pin_dispatcher(g.x, "ppb_xdp_gen_bare");
 	if (!err && report_json_open(&g.v.j, cfg->json))
 		err = -EIO;
 	if (!err) {

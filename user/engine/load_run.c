@@ -45,17 +45,18 @@ static int open_objects(struct load *l)
 {
 	struct load_cfg *c = l->cfg;
 	struct obs_opts oo = { .no_fentry = c->backend == OBS_WANT_TRACEPOINT };
+	/* --bare: the reference program alone, no tracepoint of ours beside it. */
 	struct xdpo_opts o = { .action = c->action,
 			       .remote_action = c->remote_action,
 			       .frags = c->frags,
 			       .count_bytes = true,
 			       .second_stage = c->action == PPB_ACT_CPU || c->egress_drop,
-			       .cpumap_timing = c->action == PPB_ACT_CPU,
-			       .napi_clock = true,
-			       .errors = true,
-			       .xmits = c->action == PPB_ACT_REDIRECT ||
-					c->remote_action == XDP_REDIRECT,
-			       .cpumap_drops = c->action == PPB_ACT_CPU };
+			       .cpumap_timing = c->action == PPB_ACT_CPU && !c->bare,
+			       .napi_clock = !c->bare,
+			       .errors = !c->bare,
+			       .xmits = !c->bare && (c->action == PPB_ACT_REDIRECT ||
+						     c->remote_action == XDP_REDIRECT),
+			       .cpumap_drops = c->action == PPB_ACT_CPU && !c->bare };
 
 	if (!c->bare && !c->no_paths) {
 		if (obs_open(&l->obs, &oo) || obs_start(l->obs))

@@ -31,7 +31,10 @@ void gen_report_interval(const struct gen_view *v, const struct gen_totals *a,
 	for (int i = 0; i < nr && !v->quiet; i++)
 		printf("%-7.1f cpu%-3d %14s frames/s\n", when, cpu[i],
 		       fmt_count(sent[i] / secs, buf, 32));
-	if (!v->quiet)
+	if (!v->quiet && v->bare)
+		printf("%-7.1f total  %14s frames/s | --bare: what %s took is not counted\n", when,
+		       fmt_count((b->frames - a->frames) / secs, buf, 32), v->ifname);
+	else if (!v->quiet)
 		printf("%-7.1f total  %14s frames/s | taken by %s %.0f/s, not taken %.0f/s, "
 		       "redirect errors %.0f/s\n",
 		       when, fmt_count((b->frames - a->frames) / secs, buf, 32), v->ifname,
@@ -45,9 +48,11 @@ void gen_report_interval(const struct gen_view *v, const struct gen_totals *a,
 	json_double(v->j, "seconds", secs);
 	json_u64(v->j, "frames", b->frames - a->frames);
 	json_double(v->j, "pps", (b->frames - a->frames) / secs);
-	json_u64(v->j, "taken", b->taken - a->taken);
-	json_u64(v->j, "not_taken", b->not_taken - a->not_taken);
-	json_u64(v->j, "redirect_err", b->redirect_err - a->redirect_err);
+	if (!v->bare) {
+		json_u64(v->j, "taken", b->taken - a->taken);
+		json_u64(v->j, "not_taken", b->not_taken - a->not_taken);
+		json_u64(v->j, "redirect_err", b->redirect_err - a->redirect_err);
+	}
 	json_obj_end(v->j);
 	json_flush_line(v->j);
 }
@@ -57,12 +62,15 @@ void gen_report_summary(const struct gen_view *v, const struct gen_totals *t, do
 {
 	char a[32], b[32];
 
-	printf("summary: %.2f s, %s frames of %zu bytes from %d CPU%s, %s frames/s; taken by %s "
-	       "%llu, not taken %llu, redirect errors %llu\n",
-	       secs, fmt_count(t->frames, a, 32), v->size, nr_cpus, nr_cpus == 1 ? "" : "s",
-	       fmt_count(secs > 0 ? t->frames / secs : 0, b, 32), v->ifname,
-	       (unsigned long long)t->taken, (unsigned long long)t->not_taken,
-	       (unsigned long long)t->redirect_err);
+	printf("summary: %.2f s, %s frames of %zu bytes from %d CPU%s, %s frames/s; ", secs,
+	       fmt_count(t->frames, a, 32), v->size, nr_cpus, nr_cpus == 1 ? "" : "s",
+	       fmt_count(secs > 0 ? t->frames / secs : 0, b, 32));
+	if (v->bare)
+		printf("--bare: what %s took is not counted\n", v->ifname);
+	else
+		printf("taken by %s %llu, not taken %llu, redirect errors %llu\n", v->ifname,
+		       (unsigned long long)t->taken, (unsigned long long)t->not_taken,
+		       (unsigned long long)t->redirect_err);
 	if (!v->j)
 		return;
 	json_obj_begin(v->j, NULL);
@@ -71,9 +79,11 @@ void gen_report_summary(const struct gen_view *v, const struct gen_totals *t, do
 	json_u64(v->j, "frames", t->frames);
 	json_double(v->j, "pps", secs > 0 ? t->frames / secs : 0);
 	json_u64(v->j, "size", v->size);
-	json_u64(v->j, "taken", t->taken);
-	json_u64(v->j, "not_taken", t->not_taken);
-	json_u64(v->j, "redirect_err", t->redirect_err);
+	if (!v->bare) {
+		json_u64(v->j, "taken", t->taken);
+		json_u64(v->j, "not_taken", t->not_taken);
+		json_u64(v->j, "redirect_err", t->redirect_err);
+	}
 	json_obj_end(v->j);
 	json_flush_line(v->j);
 }

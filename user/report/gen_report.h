@@ -18,6 +18,7 @@ struct gen_view {
 	const char *ifname;
 	size_t size; /* bytes per frame */
 	bool quiet;  /* no interval lines on stdout */
+	bool bare;   /* no xdp tracepoints: taken, not taken, errors unknown */
 	struct json *j;
 };
 
