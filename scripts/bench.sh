@@ -134,14 +134,21 @@ echo "   vs the bare program timed over the whole syscall; and the counting prog
 # within each round and its median reported.
 rounds=$([ "${BENCH_QUICK:-0}" = 1 ] && echo 1 || echo 7)
 "$PPBENCH" env -- bash -c "
+	# gen starts once load's program is on the peer (a busy host may take
+	# seconds to load it), and load stops once gen is done.
 	one() {
-		nsenter --net=\$PPB_NS_B $PPBENCH load \$PPB_IF_B --action drop \
-			--duration $((gen_secs + 3)) \$1 >/dev/null 2>&1 &
-		sleep 1.5
+		nsenter --net=\$PPB_NS_B $PPBENCH load \$PPB_IF_B --action drop \$1 >/dev/null 2>&1 &
+		local pid=\$! i
+		for i in \$(seq 300); do
+			nsenter --net=\$PPB_NS_B ip link show \$PPB_IF_B | grep -q ' xdp' && break
+			sleep 0.1
+		done
+		sleep 0.5
 		taskset -c 0 $PPBENCH gen \$PPB_IF_A --cpus 0 --batch 256 --size 60 \
 			--duration $gen_secs --quiet --bare |
 			sed -n 's/.* from 1 CPU, \\([0-9,]*\\) frames\\/s.*/\\1/p' | tr -d ,
-		wait
+		kill -INT \$pid
+		wait \$pid
 	}
 	for r in \$(seq $rounds); do
 		for k in 0 1 2; do

@@ -46,11 +46,12 @@ xdp_packets() { # IFACE (in the current namespace)
 	ethtool -S "$1" | awk '/rx_queue_[0-9]+_xdp_packets/ {n += $2} END {print n + 0}'
 }
 
-# ---- drop: gen counts N, load counts N, the veth's own counter says N -----
+# ---- drop: gen, load, the veth's own counter and the kernel's count of the
+# program's runs all say N -------------------------------------------------------
 
 sc_drop() {
 	local n=100000
-	start_load b load "$PPB_IF_B" --action drop --count $n --interval 0.2
+	start_load b load "$PPB_IF_B" --action drop --count $n --interval 0.2 --prog-costs
 	"$PPBENCH" gen "$PPB_IF_A" --count $n --json "$TMPD/gen.json" >"$TMPD/gen.out" ||
 		fail "gen failed: $(cat "$TMPD/gen.out")"
 	wait "$PID_load" || fail "load exited $?"
@@ -61,6 +62,11 @@ sc_drop() {
 	assert_eq "$(in_b bash -c "$(declare -f xdp_packets); xdp_packets $PPB_IF_B")" $n \
 		"veth xdp_packets (ethtool -S)"
 	grep -q '^summary: ' "$TMPD/load.out" || fail "no load summary"
+	# --prog-costs: the kernel's run-time stats saw the XDP program run once per frame
+	assert_eq "$(jq -r 'select(.type == "prog_costs") | .programs[] |
+		select(.name == "ppb_xdp_act") | .runs' "$TMPD/load.json")" $n "ppb_xdp_act runs"
+	grep -qE '^  all of ours +[0-9.]+  \(packets: the runs of ppb_xdp_act\)$' "$TMPD/load.out" ||
+		fail "no per-packet total of the program costs"
 }
 
 test_gen_load_drop_exact() {

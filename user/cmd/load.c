@@ -52,6 +52,10 @@ static const struct cli_opt load_opts[] = {
 	  .kind = CLI_FLAG, L(multiprog) },
 	{ "force", 'f', NULL, "replace an XDP program already attached to IFACE", .kind = CLI_FLAG,
 	  L(force) },
+	{ "prog-costs", 0, NULL,
+	  "at the end, each of our BPF programs' runs and ns per run and per "
+	  "packet (the kernel's BPF run-time stats, on while load runs)",
+	  .kind = CLI_FLAG, L(prog_costs) },
 	{ "bare", 0, NULL,
 	  "attach a drop program with no maps and no clock, and no tracepoint "
 	  "program (the reference for overhead measurements; reports nothing)",

@@ -10,6 +10,7 @@
 #include "engine/load_run.h"
 #include "loader/ifattach.h"
 #include "loader/observer.h"
+#include "loader/progcost.h"
 #include "loader/xdpobj.h"
 #include "report/load_report.h"
 #include "sys/cpus.h"
@@ -37,6 +38,7 @@ struct load {
 	uint64_t t0, tprev;
 	int intervals;
 	char driver[64];
+	struct prog_costs pc;
 };
 
 static const char *const action_names[] = { "drop", "pass", "tx", "redirect", "cpu" };
@@ -334,6 +336,36 @@ static void free_state(struct load *l)
 	snap_free(&l->sprev);
 }
 
+/* --prog-costs: the kernel's run-time stats on, and every program of ours followed. */
+static int costs_start(struct load *l)
+{
+	int err = progcost_enable(&l->pc);
+
+	if (err) {
+		pr_err("cannot turn on the kernel's BPF run-time stats: %s\n", strerror(-err));
+		return err;
+	}
+	progcost_add(&l->pc, xdpo_object(l->x, 0));
+	progcost_add(&l->pc, xdpo_object(l->x, 1));
+	progcost_add(&l->pc, obs_object(l->obs));
+	return progcost_start(&l->pc);
+}
+
+/* Per packet: divided by the runs of the attached XDP program (ours or libxdp's copy). */
+static void costs_report(struct load *l)
+{
+	const char *xdp = l->cfg->bare ? "ppb_xdp_bare" : "ppb_xdp_act";
+	struct prog_cost c[PROGCOST_MAX];
+	uint64_t packets = 0;
+
+	if (progcost_read(&l->pc, c))
+		return;
+	for (int i = 0; i < l->pc.n; i++)
+		if (!strcmp(c[i].name, xdp))
+			packets += c[i].runs;
+	load_report_prog_costs(&l->v, c, l->pc.n, xdp, packets);
+}
+
 int load_main(struct load_cfg *cfg)
 {
 	struct load l = { .cfg = cfg,
@@ -353,6 +385,8 @@ int load_main(struct load_cfg *cfg)
 	if (report_json_open(&l.v.j, cfg->json))
 		return EXIT_FAIL;
 	err = open_objects(&l) ?: setup_maps(&l) ?: attach(&l) ?: init_state(&l);
+	if (!err && cfg->prog_costs)
+		err = costs_start(&l);
 	if (!err) {
 		banner(&l);
 		err = run_loop(&l);
@@ -360,7 +394,10 @@ int load_main(struct load_cfg *cfg)
 			load_report_summary_head((now_ns() - l.t0) / 1e9, l.intervals);
 			report(&l, true, &packets);
 		}
+		if (!err && cfg->prog_costs)
+			costs_report(&l);
 	}
+	progcost_close(&l.pc);
 	ifattach_detach(&l.att);
 	free_state(&l);
 	xdpo_close(l.x);

@@ -19,8 +19,9 @@ struct load_cfg {
 	int remote_ifindex;
 	uint32_t qsize;
 	bool egress_drop, skb, frags, multiprog, force, bare, per_cpu;
-	int backend;   /* --backend: enum obs_want */
-	bool no_paths; /* no observer: rates and cycles only */
+	int backend;	 /* --backend: enum obs_want */
+	bool no_paths;	 /* no observer: rates and cycles only */
+	bool prog_costs; /* our programs' run time, from the kernel's BPF stats */
 	double interval, duration;
 	uint64_t count;
 	const char *json;

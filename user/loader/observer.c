@@ -375,6 +375,11 @@ void obs_stop(struct observer *o)
 	}
 }
 
+struct bpf_object *obs_object(struct observer *o)
+{
+	return o ? o->skel->obj : NULL;
+}
+
 void obs_close(struct observer *o)
 {
 	if (!o)

@@ -7,6 +7,8 @@
 #include "ppbench.h"
 #include "model/snapshot.h"
 
+struct bpf_object;
+
 /*
  * The page_pool observer, as a library for commands (watch, bench, load):
  *
@@ -34,6 +36,8 @@ int obs_open(struct observer **o, const struct obs_opts *opts);
 int obs_start(struct observer *o);
 void obs_stop(struct observer *o);
 void obs_close(struct observer *o);
+/* The loaded BPF object, or NULL (o NULL). */
+struct bpf_object *obs_object(struct observer *o);
 enum obs_backend obs_backend(const struct observer *o);
 const char *obs_backend_name(const struct observer *o);
 /* Why fentry is not used, or NULL. */

@@ -534,6 +534,13 @@ int xdpo_errs(struct xdpo *x, struct ppb_xdp_errs *percpu)
 	return 0;
 }
 
+struct bpf_object *xdpo_object(struct xdpo *x, int i)
+{
+	if (!x)
+		return NULL;
+	return i == 0 ? x->skel->obj : x->twin ? x->twin->obj : NULL;
+}
+
 void xdpo_track_prog(struct xdpo *x, enum ppb_role role, const char *name)
 {
 	struct bpf_program *p = xdpo_prog(x, name);

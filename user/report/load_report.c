@@ -187,3 +187,58 @@ void load_report_summary_head(double secs, int intervals)
 	printf("summary: %.1f s, %d intervals\n", secs, intervals);
 	rate_header();
 }
+
+static void prog_costs_json(const struct load_view *v, const struct prog_cost *c, int n,
+			    const char *xdp, uint64_t packets, uint64_t total_ns)
+{
+	json_obj_begin(v->j, NULL);
+	json_str(v->j, "type", "prog_costs");
+	json_str(v->j, "per_run_of", xdp);
+	json_u64(v->j, "packets", packets);
+	json_arr_begin(v->j, "programs");
+	for (int i = 0; i < n; i++) {
+		if (!c[i].runs)
+			continue;
+		json_obj_begin(v->j, NULL);
+		json_str(v->j, "name", c[i].name);
+		json_u64(v->j, "runs", c[i].runs);
+		json_u64(v->j, "run_ns", c[i].run_ns);
+		json_double(v->j, "ns_per_run", (double)c[i].run_ns / c[i].runs);
+		if (packets)
+			json_double(v->j, "ns_per_packet", (double)c[i].run_ns / packets);
+		json_obj_end(v->j);
+	}
+	json_arr_end(v->j);
+	if (packets)
+		json_double(v->j, "ns_per_packet", (double)total_ns / packets);
+	json_obj_end(v->j);
+	json_flush_line(v->j);
+}
+
+void load_report_prog_costs(const struct load_view *v, const struct prog_cost *c, int n,
+			    const char *xdp, uint64_t packets)
+{
+	uint64_t total = 0;
+	char buf[32];
+
+	printf("program costs (the kernel's BPF run-time stats, on for this run; every figure "
+	       "includes the stats' own clock reads, once per run)\n");
+	printf("  %-24s %14s %10s %10s\n", "program", "runs", "ns/run", "ns/packet");
+	for (int i = 0; i < n; i++) {
+		if (!c[i].runs)
+			continue;
+		total += c[i].run_ns;
+		printf("  %-24s %14s %10.1f", c[i].name, fmt_count(c[i].runs, buf, sizeof(buf)),
+		       (double)c[i].run_ns / c[i].runs);
+		if (packets)
+			printf(" %10.1f", (double)c[i].run_ns / packets);
+		printf("\n");
+	}
+	if (packets)
+		printf("  %-24s %14s %10s %10.1f  (packets: the runs of %s)\n", "all of ours", "",
+		       "", (double)total / packets, xdp);
+	else
+		printf("  no run of %s was counted: no packet to divide by\n", xdp);
+	if (v->j)
+		prog_costs_json(v, c, n, xdp, packets, total);
+}

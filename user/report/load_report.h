@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "ppbench.h"
 #include "model/snapshot.h"
+#include "loader/progcost.h"
 #include "report/report.h"
 #include "sys/tsc.h"
 
@@ -51,5 +52,8 @@ void load_report_libxdp(const struct load_view *v, bool legacy, uint32_t dispatc
 void load_report_banner(const struct load_view *v, const struct load_setup *s);
 void load_report_summary_head(double secs, int intervals);
 void load_report_interval(const struct load_view *v, const struct load_interval *iv);
+/* --prog-costs: each of the n programs' runs and time; per packet: per run of xdp. */
+void load_report_prog_costs(const struct load_view *v, const struct prog_cost *c, int n,
+			    const char *xdp, uint64_t packets);
 
 #endif
