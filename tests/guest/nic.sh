@@ -370,10 +370,11 @@ test_nic_load_tx_bulk() {
 }
 
 # SIGKILL of load: the kernel drops its bpf_link, so the program leaves NIC B,
-# which then passes traffic again.
+# which then passes traffic again. (--no-paths: the observer's links go the
+# same way, and kernel_clean checks that nothing of ours is left.)
 test_nic_load_sigkill() {
 	nic_setup
-	load_start k "$B" --action drop
+	load_start k "$B" --action drop --no-paths
 	"$IP" link show "$B" | grep -q ' xdp' || fail "nothing attached to $B: $("$IP" link show "$B")"
 	kill -9 $LOAD_PID
 	wait $LOAD_PID
