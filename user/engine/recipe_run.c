@@ -469,9 +469,11 @@ static uint64_t cpumap_drops(struct recipe_ctx *c)
 
 /*
  * Frames still on their way (cpumap queue, peer NAPI): wait until all
- * arrived, for a second at most (they take microseconds), then say how many
- * did not and go on.
+ * arrived, then say how many did not and go on. They take microseconds, but
+ * once the softirq work is left to ksoftirqd, a busy host can keep that
+ * thread off the CPU for more than a second: wait up to WAIT_DELIVERY_S.
  */
+#define WAIT_DELIVERY_S 5
 static void wait_delivery(struct recipe_ctx *c, uint64_t before, uint64_t want)
 {
 	uint64_t t0 = now_ns(), got;
@@ -481,13 +483,14 @@ static void wait_delivery(struct recipe_ctx *c, uint64_t before, uint64_t want)
 		got = role_packets(c, final_role(c)) - before + cpumap_drops(c) - c->drops0;
 		if (got >= want)
 			return;
-		if (now_ns() - t0 > 1000000000ull)
+		if (now_ns() - t0 > WAIT_DELIVERY_S * 1000000000ull)
 			break;
 		usleep(5000);
 	}
-	pr_warn("%s: waited 1 s for the frames to reach the %s program: %llu of %llu "
+	pr_warn("%s: waited %d s for the frames to reach the %s program: %llu of %llu "
 		"arrived (dropped on the way?)\n",
-		recipes[c->id].name, final_role(c) == PPB_ROLE_SECOND ? "second-stage" : "action",
+		recipes[c->id].name, WAIT_DELIVERY_S,
+		final_role(c) == PPB_ROLE_SECOND ? "second-stage" : "action",
 		(unsigned long long)got, (unsigned long long)want);
 }
 
