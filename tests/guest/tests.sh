@@ -610,6 +610,11 @@ module_method_error() { # ko mod.txt
 			fail "watch saw ${3:-no} allocations of module test $n (>= $MOD_OBSERVED_LOOPS expected): $(tail -n 2 "w$n.json")"
 		note "$s: module page_pool$n $m ns/elem ($mo observed) | fentry path figure ${4} ns/elem (probe $(sed -n 's/.*"probe_overhead_ns":\([0-9.]*\).*/\1/p' "w$n.json" | tail -n 1) ns/call), calls $5, ns $6"
 		e=$(awk -v v="$4" -v m="$m" 'BEGIN { if (v > 0 && m > 0) printf "%+.0f%%", 100 * (v / m - 1); else print "n/a" }')
+		# The calls counted but took less than the probe window measured
+		# apart (TCG moves it by hundreds of ns): watch says so, and that is
+		# a result, not a failure to compute one.
+		[ "$e" = n/a ] && [ -n "$m" ] && grep -q '"path_ns_none"' "w$n.json" &&
+			e="within-probe-overhead"
 		line="$line $s $e"
 		set -- "$1" "$2"
 	done

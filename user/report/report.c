@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Output helpers shared by watch, recipe, bench and load. */
+#include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
@@ -186,6 +187,7 @@ void pool_row(const char *when, const char *pool, const struct ppb_pool_info *pi
 void json_timing(struct json *j, const struct ppb_pool_counts *c, double probe_ns)
 {
 	double ns;
+	int err;
 
 	json_obj_begin(j, "timing");
 	json_obj_begin(j, "alloc_ns");
@@ -199,10 +201,15 @@ void json_timing(struct json *j, const struct ppb_pool_counts *c, double probe_n
 	json_u64(j, "release", c->ret_release_ns);
 	json_obj_end(j);
 	json_u64(j, "nested_calls", c->nested_calls);
-	if (!pool_path_ns(c, probe_ns, counts_allocs(c), &ns))
+	err = pool_path_ns(c, probe_ns, counts_allocs(c), &ns);
+	if (!err)
 		json_double(j, "path_ns_per_elem", ns);
 	else
 		json_null(j, "path_ns_per_elem");
+	/* Timed calls that took no longer than the probe window measured apart:
+	 * the probes' noise is larger than the path itself (emulation). */
+	if (err == -ERANGE)
+		json_str(j, "path_ns_none", "calls within the probe overhead");
 	json_obj_end(j);
 }
 
