@@ -82,6 +82,8 @@ test_watch_map_bounded() {
 	wait $pid || fail "watch exited $?"
 	assert_le "$(jq -s '[.[] | .map.live_pools] | max' "$j")" 8 "live pools at any interval"
 	assert_le "$(jq -s '[.[] | .map.records_peak] | max' "$j")" 10000 "records at any read"
+	assert_eq "$(jq -s '[.[] | .prog_misses | numbers] | length' "$j")" \
+		"$(jq -s length "$j")" "prog_misses in every object"
 	# A pool the observer could not record (the map full for a moment, or the
 	# BPF allocator's per-CPU cache dry: both seen when qemu guests shared the
 	# CPUs) is counted as untracked, never lost: a few may be, and every pool

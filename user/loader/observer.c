@@ -685,6 +685,24 @@ static int retire_shown(struct observer *o, const struct obs_snapshot *s)
 	return err;
 }
 
+/* Runs the kernel skipped, summed over the observer's loaded programs. */
+static uint64_t prog_misses(struct observer *o)
+{
+	struct bpf_program *p;
+	uint64_t n = 0;
+
+	bpf_object__for_each_program(p, o->skel->obj)
+	{
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (bpf_program__fd(p) >= 0 &&
+		    !bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+			n += info.recursion_misses;
+	}
+	return n;
+}
+
 int obs_snapshot(struct observer *o, struct obs_snapshot *s)
 {
 	int err = 0;
@@ -695,6 +713,7 @@ int obs_snapshot(struct observer *o, struct obs_snapshot *s)
 	s->capacity = o->capacity;
 	s->ts_ns = now_ns();
 	read_untracked(o, s);
+	s->prog_misses = prog_misses(o);
 	err = read_records(o, s);
 	s->map_peak = s->nr_pools > o->peak ? s->nr_pools : o->peak;
 	o->peak = 0;

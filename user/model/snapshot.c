@@ -211,6 +211,7 @@ int snap_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struc
 	d->capacity = b->capacity;
 	d->untracked_pools = b->untracked_pools - a->untracked_pools;
 	d->untracked_events = b->untracked_events - a->untracked_events;
+	d->prog_misses = b->prog_misses - a->prog_misses;
 	d->pools = calloc(b->nr_pools ? b->nr_pools : 1, sizeof(*d->pools));
 	if (!d->pools)
 		return -ENOMEM;

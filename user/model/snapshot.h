@@ -38,6 +38,9 @@ struct obs_snapshot {
 	/* Pools that found the observer's map full, and their events (summed over
 	 * CPUs): nothing of theirs is counted. */
 	uint64_t untracked_pools, untracked_events;
+	/* Runs of the observer's programs the kernel skipped (its recursion
+	 * guard: a hooked call interrupted while the same program ran). */
+	uint64_t prog_misses;
 	int capacity; /* the map's room for live pools */
 	int map_peak; /* most records the maps held at a read since the last snapshot */
 };
