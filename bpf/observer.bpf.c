@@ -28,7 +28,7 @@
  */
 #define BULK_POOLS 16
 
-/* In-flight call state of the fentry backend, per CPU. */
+/* In-flight call state of the fentry backend, per task (see scratch). */
 struct call_scratch {
 	__u64 alloc_t0;
 	__u64 put_t0;
@@ -55,12 +55,27 @@ struct call_scratch {
 	__u32 bulk_rel[BULK_POOLS]; /* its state_release events inside the call */
 };
 
+/*
+ * Per task, keyed by its task_struct: a kernel with preemption (lazy
+ * preemption in 7.x) can preempt a task inside a hooked call and move it to
+ * another CPU, so state kept per CPU saw the entry on one CPU and the exit on
+ * the other, and the first CPU's depth stayed raised, every later call there
+ * taken for a wrapper's inner one (a vmxnet3 ring fill under rtnl went
+ * uncounted after a few calls). An interrupt's calls nest on the task it
+ * interrupted, last in first out. LRU: tasks come and go, and an entry in
+ * use is always recent.
+ */
+#define SCRATCH_TASKS 4096
+
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, SCRATCH_TASKS);
+	__type(key, __u64);
 	__type(value, struct call_scratch);
 } scratch SEC(".maps");
+
+/* A new task's state, from global data: the struct is too big for the stack. */
+static const struct call_scratch zero_scratch = {};
 
 /*
  * The pools of a device, from mem_connect (NIC drivers register one per RX
@@ -92,9 +107,13 @@ __u64 fentry_missed;
 
 static __always_inline struct call_scratch *scratch_get(void)
 {
-	__u32 zero = 0;
+	__u64 task = bpf_get_current_task();
+	struct call_scratch *s = bpf_map_lookup_elem(&scratch, &task);
 
-	return bpf_map_lookup_elem(&scratch, &zero);
+	if (s)
+		return s;
+	bpf_map_update_elem(&scratch, &task, &zero_scratch, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&scratch, &task);
 }
 
 static __always_inline __u32 page_refcount(__u64 netmem)

@@ -295,30 +295,25 @@ int obs_flush(struct observer *o)
 }
 
 /*
- * The fentry programs count how deep the hooked calls nest, per CPU (scratch).
- * A call that entered before obs_stop() detached its fexit, or between a
- * fentry's attach and its fexit's, leaves the depth raised with no exit to
- * lower it, and every later call on that CPU passes for a wrapper's inner
- * one, uncounted. So the depth starts at zero while nothing is attached, and
- * each fentry is attached after every fexit.
+ * The fentry programs count how deep the hooked calls nest, per task
+ * (scratch). A call that entered before obs_stop() detached its fexit, or
+ * between a fentry's attach and its fexit's, leaves the depth raised with no
+ * exit to lower it, and every later call of that task passes for a wrapper's
+ * inner one, uncounted. So the map starts empty while nothing is attached,
+ * and each fentry is attached after every fexit.
  */
 static int scratch_reset(struct observer *o)
 {
-	const struct bpf_map *m = o->skel->maps.scratch;
-	int ncpus = libbpf_num_possible_cpus();
-	__u32 zero = 0;
-	void *v;
-	int err;
+	int fd = bpf_map__fd(o->skel->maps.scratch);
+	__u64 key, next;
 
-	if (ncpus < 0)
-		return ncpus;
-	v = calloc(ncpus, (bpf_map__value_size(m) + 7) / 8 * 8);
-	if (!v)
-		return -ENOMEM;
-	err = bpf_map__update_elem(m, &zero, sizeof(zero), v,
-				   ncpus * ((bpf_map__value_size(m) + 7) / 8 * 8), 0);
-	free(v);
-	return err;
+	/* Deleting the key just read: each round starts from the first again. */
+	while (!bpf_map_get_next_key(fd, NULL, &next)) {
+		key = next;
+		if (bpf_map_delete_elem(fd, &key))
+			return -errno;
+	}
+	return errno == ENOENT ? 0 : -errno;
 }
 
 static bool is_fentry(const struct bpf_program *p)
