@@ -171,6 +171,18 @@ static const struct row *gate_build(struct gate_case *g, double *a, size_t na, d
 	return row_of(&g->c, FIG_CYCLES);
 }
 
+/* The comparison of g built again, after its options or files changed; *r its
+ * cycles row. Non-zero (and a failed assertion) if it does not build. */
+static int gate_rebuild(struct gate_case *g, const char *what, const struct row **r)
+{
+	comparison_free(&g->c);
+	g->c = (struct comparison){ .old = &g->fo.r, .nold = 1, .new = &g->fn.r, .nnew = 1 };
+	if (!ASSERT_OK(comparison_build(&g->c, &g->o), what))
+		return -1;
+	*r = row_of(&g->c, FIG_CYCLES);
+	return 0;
+}
+
 /* A/A: two runs of identical code, 1 % noise between setups: nothing real, no gate. */
 void test_gate_aa_quiet(void)
 {
@@ -298,23 +310,17 @@ void test_compare_profile_old_unknown_level(void)
 
 	fake_profile(&p, &ns, 0.02, 8.0);
 	gate_build(&g, a, 5, b, 5);
-	comparison_free(&g.c);
 	g.o.profile = &p;
-	g.c = (struct comparison){ .old = &g.fo.r, .nold = 1, .new = &g.fn.r, .nnew = 1 };
-	if (!ASSERT_OK(comparison_build(&g.c, &g.o), "build"))
+	if (gate_rebuild(&g, "build", &r))
 		return;
-	r = row_of(&g.c, FIG_CYCLES);
 	if (ASSERT_TRUE(r, "row")) {
 		ASSERT_TRUE(r->significant && r->change > r->floor_pct, "+17.6%: beyond the floor");
 		ASSERT_TRUE(r->known && !r->real, "new inside the profile's range: no verdict");
 		ASSERT_FALSE(row_gated(&g.set, r), "not gated");
 	}
-	comparison_free(&g.c);
 	fake_init(&g.fn, "new.json", "6.18", b2, 5, 0.99);
-	g.c = (struct comparison){ .old = &g.fo.r, .nold = 1, .new = &g.fn.r, .nnew = 1 };
-	if (!ASSERT_OK(comparison_build(&g.c, &g.o), "build 112"))
+	if (gate_rebuild(&g, "build 112", &r))
 		return;
-	r = row_of(&g.c, FIG_CYCLES);
 	if (ASSERT_TRUE(r, "row 112")) {
 		ASSERT_TRUE(r->real && !r->known, "112 is beyond what the host showed: real");
 		ASSERT_TRUE(row_gated(&g.set, r), "gated");
@@ -339,12 +345,9 @@ void test_compare_one_file_profile(void)
 		ASSERT_EQ(g.c.noise, NOISE_SETUPS, "no profile given: setups only");
 		ASSERT_FALSE(row_gated(&g.set, r), "no profile: no gate");
 	}
-	comparison_free(&g.c);
 	g.o.profile = &p;
-	g.c = (struct comparison){ .old = &g.fo.r, .nold = 1, .new = &g.fn.r, .nnew = 1 };
-	if (!ASSERT_OK(comparison_build(&g.c, &g.o), "build with profile"))
+	if (gate_rebuild(&g, "build with profile", &r))
 		return;
-	r = row_of(&g.c, FIG_CYCLES);
 	if (ASSERT_TRUE(r, "row")) {
 		ASSERT_EQ(g.c.noise, NOISE_PROFILE, "the profile's noise");
 		ASSERT_NEAR(r->floor_pct, 8.0, 1e-12, "the profile's floor");
@@ -355,13 +358,10 @@ void test_compare_one_file_profile(void)
 	}
 	r = row_of(&g.c, FIG_PURITY);
 	ASSERT_TRUE(r && !r->t.testable, "purity: not in the profile, untested");
-	comparison_free(&g.c);
 	/* +6 %: p = 0.06 at CV 2 %, and below the floor anyway */
 	fake_init(&g.fn, "new.json", "6.18", b6, 5, 0.99);
-	g.c = (struct comparison){ .old = &g.fo.r, .nold = 1, .new = &g.fn.r, .nnew = 1 };
-	if (!ASSERT_OK(comparison_build(&g.c, &g.o), "build +6%"))
+	if (gate_rebuild(&g, "build +6%", &r))
 		return;
-	r = row_of(&g.c, FIG_CYCLES);
 	if (ASSERT_TRUE(r, "row")) {
 		ASSERT_FALSE(r->real, "+6% below the floor");
 		ASSERT_FALSE(row_gated(&g.set, r), "not gated");
