@@ -105,6 +105,16 @@ struct {
 /* Calls whose recursion protection or map lookups failed: reported, not hidden. */
 __u64 fentry_missed;
 
+/* The task's state, or NULL if it has none: then no hooked call of it is in
+ * flight (exits and the tracepoints inside calls need no more). */
+static __always_inline struct call_scratch *scratch_find(void)
+{
+	__u64 task = bpf_get_current_task();
+
+	return bpf_map_lookup_elem(&scratch, &task);
+}
+
+/* The task's state, created at its first hooked call (entries only). */
 static __always_inline struct call_scratch *scratch_get(void)
 {
 	__u64 task = bpf_get_current_task();
@@ -141,7 +151,7 @@ int BPF_PROG(ppb_tp_hold, __u64 pool, __u64 netmem, __u32 hold)
 		return 0;
 	c->slow_pages++;
 	if (obs_cfg.fentry) {
-		s = scratch_get();
+		s = scratch_find();
 		if (s && s->alloc_depth && s->alloc_pool == pool)
 			s->alloc_holds++;
 		return 0;
@@ -207,7 +217,7 @@ int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 	c = pi ? pool_counts_of(&key) : NULL;
 	if (!c)
 		return 0;
-	s = obs_cfg.fentry ? scratch_get() : NULL;
+	s = obs_cfg.fentry ? scratch_find() : NULL;
 	in_put = s && s->put_depth && (s->put_pool == pool || bulk_count_release(s, pool));
 	/* page_pool_destroy() drops user_cnt to 0 before it scrubs. */
 	dying = !BPF_CORE_READ((struct page_pool *)pool, user_cnt.refs.counter);
@@ -463,7 +473,7 @@ static __always_inline int alloc_enter(void *ctx)
 static __always_inline int alloc_exit(void *ctx)
 {
 	__u64 t1 = bpf_ktime_get_ns(); /* first, see alloc_enter */
-	struct call_scratch *s = scratch_get();
+	struct call_scratch *s = scratch_find();
 	struct ppb_pool_counts *c;
 	struct ppb_pool_key key;
 	__u64 ret = 0, pool, dt;
@@ -565,7 +575,7 @@ static __always_inline int put_enter(void *ctx, bool bulk)
 static __always_inline int put_exit(void *ctx)
 {
 	__u64 t1 = bpf_ktime_get_ns();
-	struct call_scratch *s = scratch_get();
+	struct call_scratch *s = scratch_find();
 	struct page_pool *pp;
 	struct ppb_pool_counts *c;
 	struct ppb_pool_key key;
@@ -725,7 +735,7 @@ int BPF_PROG(ppb_fe_nbulk)
 SEC("fexit") /* target set at load time, as ppb_fe_nbulk */
 int BPF_PROG(ppb_fx_nbulk)
 {
-	struct call_scratch *s = scratch_get();
+	struct call_scratch *s = scratch_find();
 	struct ppb_pool_counts *c;
 	struct ppb_pool_key key;
 	struct page_pool *pp;
@@ -778,7 +788,7 @@ SEC("fexit/bpf_fentry_test1")
 int BPF_PROG(ppb_fx_cal)
 {
 	__u64 t1 = bpf_ktime_get_ns();
-	struct call_scratch *s = scratch_get();
+	struct call_scratch *s = scratch_find();
 
 	if (s && s->cal_t0) {
 		cal_ns += t1 - s->cal_t0;

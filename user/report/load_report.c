@@ -128,13 +128,7 @@ static void report_pools(const struct load_view *v, const struct obs_snapshot *d
 	}
 	if (v->j)
 		json_arr_end(v->j);
-	if (d->prog_misses)
-		printf("MISSED: the kernel skipped the observer's programs %llu times (its "
-		       "recursion "
-		       "guard): those calls are not counted (ppbench-watch(8))\n",
-		       (unsigned long long)d->prog_misses);
-	if (v->j)
-		json_u64(v->j, "prog_misses", d->prog_misses);
+	report_prog_misses(v->j, "", d->prog_misses);
 }
 
 void load_report_interval(const struct load_view *v, const struct load_interval *iv)

@@ -42,6 +42,9 @@ void pool_row(const char *when, const char *pool, const struct ppb_pool_info *pi
 	      const struct ppb_pool_counts *c, double secs, unsigned known);
 /* fentry: ns per class of timed calls and the path figure (allocations as elements). */
 void json_timing(struct json *j, const struct ppb_pool_counts *c, double probe_ns);
+/* Observer runs the kernel skipped (obs_snapshot's prog_misses): a MISSED: line
+ * after indent if there were any, and JSON prog_misses if j. */
+void report_prog_misses(struct json *j, const char *indent, uint64_t n);
 /* probe_ns: the fentry probe overhead per call (NAN if unknown), for the timing object. */
 void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_cpu, int nr_cpus,
 	       double probe_ns);

@@ -19,15 +19,9 @@ static void report_map(const struct watch_view *v, const struct obs_snapshot *d,
 		       "pages are not counted\n",
 		       "", (unsigned long long)d->untracked_pools, snap_live_pools(now),
 		       now->capacity);
-	if (d->prog_misses)
-		printf("%-6s MISSED: the kernel skipped the observer's programs %llu times (its "
-		       "recursion guard: a hooked call came while the same program ran): those "
-		       "calls "
-		       "are not counted, and an entry without its exit may hide later ones\n",
-		       "", (unsigned long long)d->prog_misses);
+	report_prog_misses(v->j, "       ", d->prog_misses);
 	if (!v->j)
 		return;
-	json_u64(v->j, "prog_misses", d->prog_misses);
 	json_obj_begin(v->j, "map");
 	json_u64(v->j, "live_pools", snap_live_pools(now));
 	json_u64(v->j, "records_peak", now->map_peak);
