@@ -428,7 +428,7 @@ int BPF_PROG(ppb_tp_napi_poll, __u64 napi, int work, int budget)
 
 	if (work <= 0 || !(nc = napi_skip()))
 		return 0;
-	if (!&veth_poll || (__u64)BPF_CORE_READ(n, poll) != (__u64)&veth_poll) {
+	if (!obs_cfg.ksym_veth_poll || (__u64)BPF_CORE_READ(n, poll) != obs_cfg.ksym_veth_poll) {
 		napi_sample_dev(n);
 		return 0;
 	}

@@ -79,15 +79,6 @@ static __always_inline bool elems_active(void)
 
 const volatile struct ppb_obs_config obs_cfg = {};
 
-/*
- * Kernel text addresses that tell pools apart, resolved by libbpf from
- * kallsyms when the object loads (modules included); 0 where the kernel has
- * no such symbol, or veth.ko is not loaded yet.
- */
-extern const void xdp_test_run_init_page __ksym __weak;
-extern const void veth_xmit __ksym __weak;
-extern const void veth_poll __ksym __weak;
-
 /* ---- reading pool state ------------------------------------------------- */
 
 static __always_inline __u32 pool_id_of(struct page_pool *pp)
@@ -122,7 +113,8 @@ static __always_inline void pool_identify(struct page_pool *pp, struct ppb_pool_
 		pi->cpuid = BPF_CORE_READ(pp, cpuid);
 	if (pi->ring_size < 2)
 		pi->flags |= PPB_POOL_F_TINY_RING;
-	if (&xdp_test_run_init_page && pool_init_callback(pp) == (__u64)&xdp_test_run_init_page) {
+	if (obs_cfg.ksym_test_run_init_page &&
+	    pool_init_callback(pp) == obs_cfg.ksym_test_run_init_page) {
 		pi->kind = PPB_POOL_TEST_RUN;
 		return;
 	}
@@ -148,9 +140,10 @@ static __always_inline void pool_identify(struct page_pool *pp, struct ppb_pool_
 	}
 	/* veth (6.6+) sets p.dev to &netdev->dev: check it is a veth before trusting it. */
 	dev = BPF_CORE_READ(pp, p.dev);
-	if (dev && !pi->kind && &veth_xmit) {
+	if (dev && !pi->kind && obs_cfg.ksym_veth_xmit) {
 		nd = (void *)((char *)dev - bpf_core_field_offset(struct net_device, dev));
-		if ((__u64)BPF_CORE_READ(nd, netdev_ops, ndo_start_xmit) == (__u64)&veth_xmit) {
+		if ((__u64)BPF_CORE_READ(nd, netdev_ops, ndo_start_xmit) ==
+		    obs_cfg.ksym_veth_xmit) {
 			pi->kind = PPB_POOL_VETH;
 			pool_set_dev(pi, nd);
 		}

@@ -39,4 +39,22 @@ int BPF_PROG(ppb_probe_fentry, int a)
 	return 0;
 }
 
+/*
+ * A kernel symbol's address by name, modules included: one lookup in the
+ * kernel, where libbpf's __ksym externs read all of /proc/kallsyms for every
+ * object (seconds in an emulated guest). User space writes the name, NUL
+ * padded (the helper wants the buffer's last byte 0; the lookup stops at the
+ * first), runs the program and reads the result.
+ */
+char ksym_name[64];
+__u64 ksym_addr;
+long ksym_err;
+
+SEC("syscall")
+int ppb_probe_ksym(void *ctx)
+{
+	ksym_err = bpf_kallsyms_lookup_name(ksym_name, sizeof(ksym_name), 0, &ksym_addr);
+	return 0;
+}
+
 char LICENSE[] SEC("license") = "GPL";

@@ -141,6 +141,14 @@ struct ppb_untracked {
 struct ppb_obs_config {
 	__u32 fentry;  /* fentry backend active: no sampling needed */
 	__u32 nr_cpus; /* possible CPUs */
+	/*
+	 * Kernel text addresses that tell pools apart, looked up by name in the
+	 * kernel (modules included) before the object loads; 0 where the kernel
+	 * has no such symbol, or veth.ko is not loaded yet.
+	 */
+	__u64 ksym_test_run_init_page; /* init_callback of BPF_PROG_RUN's pools */
+	__u64 ksym_veth_xmit;	       /* ndo_start_xmit of veth devices */
+	__u64 ksym_veth_poll;	       /* NAPI poll function of veth */
 };
 
 /* Run-time switches shared by the observer and the XDP objects (array map obs_ctl, index 0). */

@@ -167,9 +167,44 @@ static struct bpf_program *pick_fentry(struct probe_bpf *s)
 	return s->progs.ppb_probe_fentry;
 }
 
+static struct bpf_program *pick_ksym(struct probe_bpf *s)
+{
+	return s->progs.ppb_probe_ksym;
+}
+
 struct probe_bpf *ppb_probe_xdp_load(int *err)
 {
 	return load_one(pick_xdp, err);
+}
+
+int ppb_ksym_lookup(const char *const *names, __u64 *addrs, int n)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, o);
+	struct probe_bpf *skel;
+	int err, fd;
+
+	memset(addrs, 0, n * sizeof(*addrs));
+	skel = load_one(pick_ksym, &err);
+	if (!skel)
+		return err;
+	fd = bpf_program__fd(skel->progs.ppb_probe_ksym);
+	for (int i = 0; i < n && !err; i++) {
+		if (strlen(names[i]) >= sizeof(skel->bss->ksym_name)) {
+			err = -ENAMETOOLONG;
+			break;
+		}
+		memset(skel->bss->ksym_name, 0, sizeof(skel->bss->ksym_name));
+		strcpy(skel->bss->ksym_name, names[i]);
+		skel->bss->ksym_addr = 0;
+		if (bpf_prog_test_run_opts(fd, &o))
+			err = -errno;
+		else if (!skel->bss->ksym_err)
+			addrs[i] = skel->bss->ksym_addr;
+		else if (skel->bss->ksym_err != -ENOENT)
+			err = (int)skel->bss->ksym_err;
+	}
+	probe_bpf__destroy(skel);
+	return err;
 }
 
 /* A 64-byte Ethernet/IPv4/UDP-ish frame is all live frames needs to accept a run. */

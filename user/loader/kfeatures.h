@@ -3,6 +3,7 @@
 #define PPBENCH_KFEATURES_H
 
 #include <stdbool.h>
+#include <linux/types.h>
 #include "model/features.h"
 
 /* Path of the kernel BTF: $PPBENCH_BTF or /sys/kernel/btf/vmlinux. */
@@ -13,6 +14,8 @@ bool ppb_tracepoint_present(const char *name);
 /* The trivial XDP program of bpf/probe.bpf.c (returns XDP_DROP), loaded alone. */
 struct probe_bpf;
 struct probe_bpf *ppb_probe_xdp_load(int *err);
+/* Kernel symbols' addresses by name, modules included (0: no such symbol). */
+int ppb_ksym_lookup(const char *const *names, __u64 *addrs, int n);
 
 /*
  * Checks every command that loads BPF makes first, each printing the
