@@ -206,7 +206,8 @@ int gen_main(struct gen_cfg *cfg)
 {
 	/* The frames pushed are counted here; the program counts nothing per frame,
 	 * and only the xdp tracepoints (per bulk of up to 16, or per error) report. */
-	struct xdpo_opts o = { .gen_ifindex = cfg->ifindex,
+	struct xdpo_opts o = { .progs = XDPO_GEN_BARE,
+			       .gen_ifindex = cfg->ifindex,
 			       .errors = !cfg->bare,
 			       .xmits = !cfg->bare };
 	struct gen g = { .cfg = cfg,

@@ -48,7 +48,8 @@ static int open_objects(struct load *l)
 	struct load_cfg *c = l->cfg;
 	struct obs_opts oo = { .no_fentry = c->backend == OBS_WANT_TRACEPOINT };
 	/* --bare: the reference program alone, no tracepoint of ours beside it. */
-	struct xdpo_opts o = { .action = c->action,
+	struct xdpo_opts o = { .progs = XDPO_ACT,
+			       .action = c->action,
 			       .remote_action = c->remote_action,
 			       .frags = c->frags,
 			       .count_bytes = true,
@@ -64,6 +65,7 @@ static int open_objects(struct load *l)
 		if (obs_open(&l->obs, &oo) || obs_start(l->obs))
 			return -EINVAL;
 		o.obs = l->obs;
+		o.progs |= XDPO_CALIB;
 	}
 	if (xdpo_open(&l->x, &o))
 		return -EINVAL;

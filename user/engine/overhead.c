@@ -76,7 +76,7 @@ static int run_pairs(struct ovh_run *o, uint32_t reps, double *timed, double *ba
 
 int bench_overhead(struct bench_cfg *cfg)
 {
-	struct xdpo_opts xo = { .sample_shift = 10 };
+	struct xdpo_opts xo = { .progs = XDPO_ACT, .sample_shift = 10 };
 	struct ovh_run o = { .pkt = { [12] = 0x08, [14] = 0x45 } };
 	uint32_t reps = cfg->repeat < OVH_PAIRS_MAX ? cfg->repeat : OVH_PAIRS_MAX;
 	double timed[OVH_PAIRS_MAX], bare[OVH_PAIRS_MAX], cnt[OVH_PAIRS_MAX];

@@ -154,6 +154,10 @@ static struct xdpo_opts xdpo_opts_for(const struct recipe_ctx *c)
 			       .remote_action = XDP_DROP,
 			       .sample_shift = c->p.sample_shift };
 
+	/* the peer's program is act or bare (socket recipes, lf-veth) */
+	o.progs = XDPO_ACT | (c->obs ? XDPO_CALIB : 0) | (is_fastpass(c->id) ? XDPO_FASTPASS : 0) |
+		  (c->id == RCP_LF_VETH ? XDPO_GEN : 0);
+
 	switch (c->id) {
 	case RCP_VETH_TX:
 		o.action = PPB_ACT_TX;

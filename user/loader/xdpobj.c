@@ -33,9 +33,30 @@ struct xdpo {
 	int nr_links;
 };
 
+static void select_progs(struct xdp_bpf *s, unsigned int want)
+{
+	const struct {
+		struct bpf_program *p;
+		unsigned int in;
+	} progs[] = {
+		{ s->progs.ppb_xdp_act, XDPO_ACT },
+		{ s->progs.ppb_xdp_bare, XDPO_ACT },
+		{ s->progs.ppb_xdp_fastpass, XDPO_FASTPASS },
+		{ s->progs.ppb_xdp_fastpass_bare, XDPO_FASTPASS },
+		{ s->progs.ppb_xdp_gen, XDPO_GEN },
+		{ s->progs.ppb_xdp_gen_bare, XDPO_GEN | XDPO_GEN_BARE },
+		{ s->progs.ppb_xdp_calib, XDPO_CALIB },
+	};
+
+	for (size_t i = 0; want && i < ARRAY_SIZE(progs); i++)
+		bpf_program__set_autoload(progs[i].p, progs[i].in & want);
+}
+
 static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
 {
 	struct bpf_program *p;
+
+	select_progs(s, o->progs);
 
 	s->rodata->sample_shift = o->sample_shift ? o->sample_shift : 10;
 	s->rodata->action = o->action;

@@ -13,7 +13,21 @@ struct xdp_program;
 struct observer;
 struct bpf_program;
 
+/*
+ * The object's XDP programs a user runs (xdpo_opts.progs; 0: all). Each
+ * verifier pass of a counting program costs an emulated guest a good part of
+ * a second, so an object loads only these; the bare twins are tiny.
+ */
+enum xdpo_progs {
+	XDPO_ACT = 1 << 0,	/* ppb_xdp_act and ppb_xdp_bare */
+	XDPO_FASTPASS = 1 << 1, /* ppb_xdp_fastpass and ppb_xdp_fastpass_bare */
+	XDPO_GEN = 1 << 2,	/* ppb_xdp_gen and ppb_xdp_gen_bare */
+	XDPO_GEN_BARE = 1 << 3, /* ppb_xdp_gen_bare alone */
+	XDPO_CALIB = 1 << 4,	/* ppb_xdp_calib, for xdpo_calibrate() */
+};
+
 struct xdpo_opts {
+	unsigned int progs;	/* enum xdpo_progs (0: all) */
 	struct observer *obs;	/* share its pool maps for proof runs (may be NULL) */
 	uint32_t action;	/* PPB_ACT_* of ppb_xdp_act */
 	uint32_t remote_action; /* XDP_* verdict of the cpumap/devmap program */
