@@ -36,8 +36,8 @@ QEMU=${QEMU:-qemu-system-x86_64}
 GUEST_MEM_MB=1024
 # Modules the guests load. Changing this list re-extracts the cached packages.
 MODULES=(veth pktgen vmxnet3)
-# Host tools the guests get with their shared libraries (issue 8 needs netns,
-# neighbours and ethtool -S, which busybox lacks; jq reads the one-line JSON
+# Host tools the guests get with their shared libraries (the NIC tests need
+# netns, neighbours and ethtool -S, which busybox lacks; jq reads the one-line JSON
 # objects of load, gen and watch, which the sed helpers of lib.sh cannot).
 HOST_TOOLS=(/usr/sbin/ip /usr/sbin/ethtool /usr/bin/jq)
 

@@ -91,7 +91,7 @@ wait_until() {
 	return 1
 }
 
-# ---- NICs (issue 8) ---------------------------------------------------------
+# ---- NICs ------------------------------------------------------------------
 # Guests booted with NICs have two vmxnet3 devices on one qemu hub:
 # PPB_NIC_A and PPB_NIC_B (found by MAC, normally eth0 and eth1), both up.
 
