@@ -20,6 +20,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "ppbench.h"
 #include "loader/kfeatures.h"
 #include "sys/cpus.h"
 #include "sys/vethenv.h"
@@ -205,6 +206,21 @@ int ppb_ksym_lookup(const char *const *names, __u64 *addrs, int n)
 	}
 	probe_bpf__destroy(skel);
 	return err;
+}
+
+void ppb_pool_ksyms(struct ppb_obs_config *c)
+{
+	static const char *const names[] = { "xdp_test_run_init_page", "veth_xmit", "veth_poll" };
+	__u64 a[ARRAY_SIZE(names)];
+	int err = ppb_ksym_lookup(names, a, ARRAY_SIZE(names));
+
+	if (err)
+		pr_warn("cannot look up kernel symbols (%s): test-run and veth pools are counted "
+			"as other pools\n",
+			strerror(-err));
+	c->ksym_test_run_init_page = a[0];
+	c->ksym_veth_xmit = a[1];
+	c->ksym_veth_poll = a[2];
 }
 
 /* A 64-byte Ethernet/IPv4/UDP-ish frame is all live frames needs to accept a run. */

@@ -16,6 +16,12 @@ struct probe_bpf;
 struct probe_bpf *ppb_probe_xdp_load(int *err);
 /* Kernel symbols' addresses by name, modules included (0: no such symbol). */
 int ppb_ksym_lookup(const char *const *names, __u64 *addrs, int n);
+/*
+ * The functions that tell test-run and veth pools apart, into an object's
+ * config just before it loads (veth's appear once veth.ko is loaded).
+ */
+struct ppb_obs_config;
+void ppb_pool_ksyms(struct ppb_obs_config *c);
 
 /*
  * Checks every command that loads BPF makes first, each printing the

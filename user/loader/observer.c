@@ -130,29 +130,13 @@ static void setup_tracepoints(struct observer *o)
 	}
 }
 
-/* The functions that tell test-run and veth pools apart (0 if absent). */
-static void setup_ksyms(struct ppb_obs_config *c)
-{
-	static const char *const names[] = { "xdp_test_run_init_page", "veth_xmit", "veth_poll" };
-	__u64 a[ARRAY_SIZE(names)];
-	int err = ppb_ksym_lookup(names, a, ARRAY_SIZE(names));
-
-	if (err)
-		pr_warn("cannot look up kernel symbols (%s): test-run and veth pools are counted "
-			"as other pools\n",
-			strerror(-err));
-	c->ksym_test_run_init_page = a[0];
-	c->ksym_veth_xmit = a[1];
-	c->ksym_veth_poll = a[2];
-}
-
 static void setup_config(struct observer *o, bool fentry)
 {
 	struct ppb_obs_config *c = (void *)&o->skel->rodata->obs_cfg;
 
 	c->fentry = fentry;
 	c->nr_cpus = o->nr_cpus;
-	setup_ksyms(c);
+	ppb_pool_ksyms(c);
 }
 
 /*
