@@ -22,6 +22,8 @@
 /* ---- the sending threads -------------------------------------------------- */
 
 #define CHUNK 65536 /* frames per BPF_PROG_RUN: short enough to stop promptly */
+/* The redirect-only program: the threads count the frames they push. */
+#define GEN_PROG "ppb_xdp_gen_bare"
 
 struct sender {
 	pthread_t tid;
@@ -49,7 +51,6 @@ static void *send_loop(void *arg)
 {
 	struct sender *s = arg;
 	struct gen *g = s->g;
-	const char *prog = "ppb_xdp_gen_bare";
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
@@ -62,7 +63,7 @@ static void *send_loop(void *arg)
 		uint64_t left = s->quota ? s->quota - s->sent : CHUNK;
 		uint32_t n = left < CHUNK ? (uint32_t)left : CHUNK;
 
-		s->err = xdpo_live_run(g->x, prog, 0, g->cfg->batch, n, g->pkt, g->len, NULL);
+		s->err = xdpo_live_run(g->x, GEN_PROG, 0, g->cfg->batch, n, g->pkt, g->len, NULL);
 		if (s->err) {
 			atomic_store(&g->stop, true);
 			break;
@@ -231,9 +232,9 @@ int gen_main(struct gen_cfg *cfg)
 		return EXIT_FAIL;
 	stat("/proc/thread-self/ns/net", &st);
 	xdpo_set_err_filter(g.x, cfg->ifindex, (uint32_t)st.st_ino);
-	xdpo_track_prog(g.x, PPB_ROLE_GEN, "ppb_xdp_gen_bare");
+	xdpo_track_prog(g.x, PPB_ROLE_GEN, GEN_PROG);
 	err = xdpo_attach_tracing(g.x);
-	g.pin_link = xdpo_pin_dispatcher(g.x, "ppb_xdp_gen_bare");
+	g.pin_link = xdpo_pin_dispatcher(g.x, GEN_PROG);
 	if (!err && report_json_open(&g.v.j, cfg->json))
 		err = -EIO;
 	if (!err) {

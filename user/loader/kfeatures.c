@@ -196,7 +196,6 @@ int ppb_ksym_lookup(const char *const *names, __u64 *addrs, int n)
 		}
 		memset(skel->bss->ksym_name, 0, sizeof(skel->bss->ksym_name));
 		strcpy(skel->bss->ksym_name, names[i]);
-		skel->bss->ksym_addr = 0;
 		if (bpf_prog_test_run_opts(fd, &o))
 			err = -errno;
 		else if (!skel->bss->ksym_err)
@@ -213,11 +212,15 @@ void ppb_pool_ksyms(struct ppb_obs_config *c)
 	static const char *const names[] = { "xdp_test_run_init_page", "veth_xmit", "veth_poll" };
 	__u64 a[ARRAY_SIZE(names)];
 	int err = ppb_ksym_lookup(names, a, ARRAY_SIZE(names));
+	static bool warned;
 
-	if (err)
+	/* each object's load asks: say it once */
+	if (err && !warned) {
+		warned = true;
 		pr_warn("cannot look up kernel symbols (%s): test-run and veth pools are counted "
 			"as other pools\n",
 			strerror(-err));
+	}
 	c->ksym_test_run_init_page = a[0];
 	c->ksym_veth_xmit = a[1];
 	c->ksym_veth_poll = a[2];

@@ -67,9 +67,12 @@ static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
 	s->rodata->fp_adjust = o->fp_adjust;
 	s->rodata->fp_byte0 = o->fp_byte0;
 	if (o->obs) {
-		memcpy((void *)&s->rodata->obs_cfg, obs_config(o->obs), sizeof(s->rodata->obs_cfg));
+		struct ppb_obs_config *c = (void *)&s->rodata->obs_cfg;
+
+		memcpy(c, obs_config(o->obs), sizeof(*c));
 		/* a private pair created since the observer loaded brings veth.ko */
-		ppb_pool_ksyms((struct ppb_obs_config *)&s->rodata->obs_cfg);
+		if (!c->ksym_veth_xmit || !c->ksym_veth_poll)
+			ppb_pool_ksyms(c);
 	}
 	bpf_map__set_max_entries(s->maps.tx_cpumap, nr_possible_cpus());
 	bpf_program__set_autoload(s->progs.ppb_cpumap_prog, o->second_stage);

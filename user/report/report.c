@@ -279,9 +279,8 @@ void report_prog_misses(struct json *j, const char *indent, uint64_t n)
 {
 	if (n)
 		printf("%sMISSED: the kernel skipped the observer's programs %llu times (its "
-		       "recursion "
-		       "guard: a hooked call came while the same program ran): those calls are not "
-		       "counted (ppbench-watch(8))\n",
+		       "recursion guard: a hooked call came while the same program ran): those "
+		       "calls are not counted (ppbench-watch(8))\n",
 		       indent, (unsigned long long)n);
 	if (j)
 		json_u64(j, "prog_misses", n);
