@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The kernel matrix's limits on a running guest (sourced by kernel-matrix.sh
-# and by tests/integration/test_matrix_limits.sh). They are no-progress
+# The kernel matrix's limits on a running guest, and what it says of a guest
+# that did not reach its end (sourced by kernel-matrix.sh and by
+# tests/integration/test_matrix_limits.sh). The limits are no-progress
 # limits and a cap, never one machine's speed.
 
 # progress_lines FILE: how many test lines (start or result) the console has.
@@ -47,4 +48,25 @@ watch_guest() {
 			return 0
 		fi
 	done
+}
+
+# unfinished_tests CONSOLE RESULTS TAG: the tests the guest planned (its PLAN
+# line) that have no PASS, FAIL or SKIP line for kernel-TAG in RESULTS.
+unfinished_tests() {
+	local t
+	for t in $(sed -n 's/^PPB-MATRIX PLAN//p' "$1" | head -n 1); do
+		grep -qE "^(PASS|FAIL|SKIP) kernel-$3/$t(:| \(took |\$)" "$2" || echo "$t"
+	done
+}
+
+# crash_excerpt CONSOLE: the kernel's report of a crash from its first line,
+# where the cause is (a panic's last lines show only the trace), at most 40
+# lines; nothing if the console shows none.
+crash_excerpt() {
+	local first
+	first=$(grep -v '^$' "$1" | grep -naE -m1 \
+		'BUG:|Oops|general protection|invalid opcode|int3:|WARNING: CPU|Kernel panic' |
+		cut -d: -f1)
+	[ -n "$first" ] || return 0
+	grep -v '^$' "$1" | sed -n "${first},$((first + 39))p"
 }

@@ -586,7 +586,7 @@ guest_total() {
 
 # report TAG: turn the console into PASS/FAIL/SKIP kernel-TAG/NAME lines.
 report() {
-	local tag=$1 d=$work/$1 rc secs log why planned t
+	local tag=$1 d=$work/$1 rc secs log why t
 	rc=$(cat "$d/rc")
 	secs=$(cat "$d/secs")
 	log=$d/console.txt
@@ -628,15 +628,17 @@ report() {
 	else
 		why="guest powered off before the end marker"
 	fi
-	planned=$(sed -n 's/^PPB-MATRIX PLAN//p' "$log" | head -n 1)
-	if [ -z "$planned" ]; then
+	if ! grep -q '^PPB-MATRIX PLAN' "$log"; then
 		fail_line "kernel-$tag/boot" "$why; the tests never started"
 	else
 		fail_line "kernel-$tag/guest" "$why"
-		for t in $planned; do
-			grep -qE "^(PASS|FAIL|SKIP) kernel-$tag/$t(:|\$)" "$d/results" ||
-				fail_line "kernel-$tag/$t" "not finished ($why)"
+		for t in $(unfinished_tests "$log" "$d/results" "$tag"); do
+			fail_line "kernel-$tag/$t" "not finished ($why)"
 		done
+	fi
+	if [ -n "$(crash_excerpt "$log")" ]; then
+		echo "    the kernel's report, from its first line:"
+		crash_excerpt "$log" | sed 's/^/    | /'
 	fi
 	echo "    last console lines:"
 	grep -v '^$' "$log" | tail -n 25 | sed 's/^/    | /'

@@ -56,3 +56,23 @@ test_matrix_guest_that_ends() {
 	why=$(watch_fake 3 600)
 	assert_eq "$why" "" "reason for a guest that powered off"
 }
+
+# A guest whose kernel crashed mid-run: the tests that reported before the
+# crash keep their result (a PASS line ends with its time), the others are
+# the unfinished ones, and the kernel's report is shown from its first line.
+test_matrix_crash_report() {
+	. "$TOP/scripts/guest-watch.sh"
+	printf '%s\n' "PPB-MATRIX BEGIN kernel=x" "PPB-MATRIX PLAN a a_b c d" "PPB-RUN a" \
+		"PASS a (took 1.0 s)" "PPB-RUN a_b" "[    9.1] Oops: int3: 0000 [#1] SMP" \
+		"[    9.2] RIP: 0010:f+0xa/0x10" "" \
+		"[    9.3] Kernel panic - not syncing: Fatal exception in interrupt" >"$TMPD/console"
+	printf '%s\n' "PASS kernel-x/a (took 1.0 s)" "FAIL kernel-x/c: why (took 2.0 s)" \
+		>"$TMPD/results"
+	assert_eq "$(unfinished_tests "$TMPD/console" "$TMPD/results" x | tr '\n' ' ')" "a_b d " \
+		"unfinished tests"
+	assert_eq "$(crash_excerpt "$TMPD/console" | head -n 1)" \
+		"[    9.1] Oops: int3: 0000 [#1] SMP" "the report's first line"
+	assert_eq "$(crash_excerpt "$TMPD/console" | wc -l)" 3 "to the end, blank lines left out"
+	printf 'PPB-MATRIX BEGIN\n' >"$TMPD/quiet"
+	assert_eq "$(crash_excerpt "$TMPD/quiet")" "" "no crash, no report"
+}
