@@ -266,11 +266,16 @@ static void drain(void *obs)
 	obs_drain(obs);
 }
 
-/* Everything the programs counted so far: packets of both roles and every error. */
-static int activity(struct load *l, uint64_t *sum)
+/*
+ * Everything the programs counted so far: packets of both roles and every
+ * error; and for --action cpu the frames passed to the cpumap that have
+ * neither run there nor been dropped at its queue (still in it).
+ */
+static int activity(struct load *l, uint64_t *sum, int64_t *queued)
 {
 	struct ppb_xdp_stats *st[2];
 	struct ppb_xdp_errs *e;
+	int64_t q = 0;
 	int err;
 
 	err = alloc_stats(l, st, &e) ?: read_stats(l, st, e);
@@ -279,7 +284,10 @@ static int activity(struct load *l, uint64_t *sum)
 		*sum += st[0][c].packets + st[1][c].packets;
 		*sum += e[c].exception + e[c].redirect_err + e[c].xmit_sent + e[c].xmit_drops +
 			e[c].cpumap_drops;
+		q += st[0][c].packets - e[c].exception - e[c].redirect_err - st[1][c].packets -
+		     e[c].cpumap_drops;
 	}
+	*queued = l->cfg->action == PPB_ACT_CPU ? q : 0;
 	free(st[0]), free(st[1]), free(e);
 	return err;
 }
@@ -287,18 +295,24 @@ static int activity(struct load *l, uint64_t *sum)
 /*
  * --count is reached on the receiving CPU, while frames it passed on may still
  * sit in the cpumap's queue or a devmap's bulk: let the counts settle (two
- * reads 50 ms apart agree; at most LOAD_SETTLE_S) before the summary.
+ * reads 50 ms apart agree; at most LOAD_SETTLE_S) before the summary. Frames
+ * known to be in the cpumap's queue are waited for up to LOAD_QUEUED_S: its
+ * kthread can be kept off its CPU for longer than the counts take to agree.
  */
 #define LOAD_SETTLE_S 1.0
+#define LOAD_QUEUED_S 5.0
 static void settle(struct load *l)
 {
 	uint64_t a, b = 0, t0 = now_ns();
+	int64_t queued;
 
-	if (activity(l, &a))
+	if (activity(l, &a, &queued))
 		return;
-	while ((now_ns() - t0) / 1e9 < LOAD_SETTLE_S) {
+	for (;;) {
 		usleep(50 * 1000);
-		if (activity(l, &b) || b == a)
+		if (activity(l, &b, &queued) || (b == a && queued <= 0))
+			return;
+		if ((now_ns() - t0) / 1e9 >= (queued > 0 ? LOAD_QUEUED_S : LOAD_SETTLE_S))
 			return;
 		a = b;
 	}
