@@ -203,8 +203,10 @@ sc_watch_retired() {
 	done
 	# The second pool's last returns come with its destroy, after the load
 	# exited: wait (bounded) until an interval has shown them, then stop.
+	# Usually the first look sees them; beside the suite's qemu guests one
+	# came after 10 s (the destroy waits for its pages in flight).
 	local sum
-	for i in $(seq 50); do
+	for i in $(seq 150); do
 		sum=$(jq -s '[.[] | select(.type == "interval") | .pools[] |
 			select(.kind == "veth") | .path.ret.ring] | add' "$TMPD/watch.json" 2>/dev/null)
 		[ "$sum" = $((2 * n)) ] && break
