@@ -43,6 +43,7 @@ struct call_scratch {
 	__u64 put_pool;
 	__u64 put_netmem;
 	__u32 put_c0;
+	__u32 put_cons0;    /* single put: ring.consumer_head at entry */
 	__u32 put_released; /* state_release events inside the call */
 	__u32 put_count;    /* bulk: entries */
 	__u32 bulk_nr;	    /* mixed bulk (6.14+): distinct pools in bulk_* */
@@ -568,6 +569,8 @@ static __always_inline int put_enter(void *ctx, bool bulk)
 	s->put_count = bulk ? arg : 1;
 	s->put_released = 0;
 	s->put_c0 = BPF_CORE_READ((struct page_pool *)pool, alloc.count);
+	if (!bulk)
+		s->put_cons0 = BPF_CORE_READ((struct page_pool *)pool, ring.consumer_head);
 	s->put_t0 = bpf_ktime_get_ns();
 	return 0;
 }
@@ -607,7 +610,14 @@ static __always_inline int put_exit(void *ctx)
 		}
 		if (after == s->put_c0 + 1 && s->put_c0 < PPB_ALLOC_CACHE_SIZE)
 			bpf_probe_read_kernel(&slot, sizeof(slot), pool_cache_slot(pp, s->put_c0));
-		if (slot && slot == s->put_netmem) {
+		/*
+		 * Put into the ring on another CPU, the page can reach cache[c0]
+		 * during the call all the same: the owner refilled its cache from
+		 * the ring (seen with a cpumap consumer under TCG). The owner's
+		 * consumer index then moved; a direct return leaves it.
+		 */
+		if (slot && slot == s->put_netmem &&
+		    BPF_CORE_READ(pp, ring.consumer_head) == s->put_cons0) {
 			c->ret_cache++;
 			c->ret_cache_ns += t1 - s->put_t0;
 		} else {
