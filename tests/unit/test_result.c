@@ -163,3 +163,35 @@ void test_result_count_out_of_range(void)
 	expect_bad("\"nr_cpus\": 2", "\"nr_cpus\": -1",
 		   ": host.nr_cpus: -1 is out of range (1..9.0072e+15)");
 }
+
+/* host.clock: absent is the TSC; icount counts instructions; the pair must agree. */
+void test_result_clock(void)
+{
+	static const char icount[] =
+		"\"live_frames\": true, \"clock\": {\"kind\": \"icount\", \"unit\": "
+		"\"instructions\", \"qemu\": \"-icount shift=0,sleep=off\"}}";
+	struct result a, b;
+	char err[256] = "", why[256] = "";
+
+	if (!ASSERT_OK(load_variant(NULL, NULL, &a, err, sizeof(err)), err))
+		return;
+	ASSERT_STREQ(a.host.clock.kind, "tsc", "no clock: tsc");
+	ASSERT_STREQ(a.host.clock.unit, "cycles", "no clock: cycles");
+	if (!ASSERT_OK(load_variant("\"live_frames\": true}", icount, &b, err, sizeof(err)), err))
+		goto out_a;
+	ASSERT_STREQ(b.host.clock.unit, "instructions", "icount unit");
+	ASSERT_STREQ(b.host.clock.qemu, "-icount shift=0,sleep=off", "qemu options");
+	ASSERT_OK(result_same_clock(&a, &a, why, sizeof(why)), "same clock");
+	ASSERT_ERR(result_same_clock(&a, &b, why, sizeof(why)), "tsc vs icount");
+	ASSERT_HAS_SUBSTR(why, "counts cycles (tsc clock) and ", "why names both");
+	ASSERT_HAS_SUBSTR(why, " instructions (icount clock)", "why names the unit");
+	result_free(&b);
+	ASSERT_ERR(load_variant("\"live_frames\": true}",
+				"\"live_frames\": true, \"clock\": {\"kind\": \"icount\", "
+				"\"unit\": \"cycles\"}}",
+				&b, err, sizeof(err)),
+		   "icount in cycles");
+	ASSERT_HAS_SUBSTR(err, "host.clock.unit", "the field is named");
+out_a:
+	result_free(&a);
+}

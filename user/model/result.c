@@ -59,6 +59,31 @@ static const struct jval *req_str_map(struct jcheck *c, const struct jval *obj, 
 	return m;
 }
 
+/* host.clock: optional (older files are TSC cycles), else kind and unit agree. */
+static void load_clock(struct jcheck *c, const struct jval *h, struct result_clock *k)
+{
+	const struct jval *o = jget(h, "clock");
+
+	*k = (struct result_clock){ .kind = "tsc", .unit = "cycles" };
+	if (!h || !o)
+		return;
+	o = jc_req(c, h, "host", "clock", J_OBJ);
+	k->kind = jc_str(c, o, "host.clock", "kind");
+	k->unit = jc_str(c, o, "host.clock", "unit");
+	if (jget(o, "qemu"))
+		k->qemu = jc_str(c, o, "host.clock", "qemu");
+	if (c->failed)
+		return;
+	if (!strcmp(k->kind, "tsc") && strcmp(k->unit, "cycles"))
+		jc_err(c, "host.clock.unit", "\"%s\" with kind \"tsc\" (expected \"cycles\")",
+		       k->unit);
+	else if (!strcmp(k->kind, "icount") && strcmp(k->unit, "instructions"))
+		jc_err(c, "host.clock.unit",
+		       "\"%s\" with kind \"icount\" (expected \"instructions\")", k->unit);
+	else if (strcmp(k->kind, "tsc") && strcmp(k->kind, "icount"))
+		jc_err(c, "host.clock.kind", "\"%s\" is neither \"tsc\" nor \"icount\"", k->kind);
+}
+
 static int load_host(struct jcheck *c, struct result *r)
 {
 	const struct jval *h = jc_req(c, r->doc, "", "host", J_OBJ);
@@ -75,6 +100,7 @@ static int load_host(struct jcheck *c, struct result *r)
 	o->config = req_str_map(c, h, "config");
 	jc_bool(c, h, "host", "fentry", &o->fentry);
 	jc_bool(c, h, "host", "live_frames", &o->live_frames);
+	load_clock(c, h, &o->clock);
 	return c->failed ? -EINVAL : 0;
 }
 
@@ -348,4 +374,15 @@ const struct result_scenario *result_find(const struct result *r, const char *na
 		if (!strcmp(r->sc[i].name, name))
 			return &r->sc[i];
 	return NULL;
+}
+
+int result_same_clock(const struct result *a, const struct result *b, char *why, size_t len)
+{
+	const struct result_clock *x = &a->host.clock, *y = &b->host.clock;
+
+	if (!strcmp(x->kind, y->kind) && !strcmp(x->unit, y->unit))
+		return 0;
+	snprintf(why, len, "%s counts %s (%s clock) and %s %s (%s clock)", a->path, x->unit,
+		 x->kind, b->path, y->unit, y->kind);
+	return -EINVAL;
 }

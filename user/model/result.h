@@ -55,8 +55,22 @@ struct result_scenario {
 	size_t nr_per_cpu;
 };
 
+/*
+ * What a result's figures count (host.clock; files without it were made
+ * with the TSC): "cycles" of the TSC, or "instructions" where the kernel ran
+ * under qemu's instruction clock (-icount), whose TSC ticks once per guest
+ * instruction. The fields keep their names (cycles_per_elem): the unit says
+ * what they hold.
+ */
+struct result_clock {
+	const char *kind; /* "tsc" or "icount" */
+	const char *unit; /* "cycles" or "instructions" */
+	const char *qemu; /* icount: the qemu options that made it; else NULL */
+};
+
 struct result_host {
 	const char *kernel, *hostname, *cpu_model, *clocksource;
+	struct result_clock clock;
 	uint64_t nr_cpus;
 	double tsc_hz;
 	const struct jval *mitigations, *config; /* objects of strings */
@@ -82,5 +96,11 @@ int result_load(const char *path, struct result *r, char *err, size_t errlen);
 void result_free(struct result *r);
 /* The scenario called NAME, or NULL. */
 const struct result_scenario *result_find(const struct result *r, const char *name);
+/*
+ * 0 when A and B count the same unit on the same clock; else -EINVAL with
+ * "A counts instructions (icount) and B cycles (tsc)" in WHY. Figures of
+ * two clocks never compare, whatever --force says.
+ */
+int result_same_clock(const struct result *a, const struct result *b, char *why, size_t len);
 
 #endif
