@@ -30,34 +30,14 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-KCACHE=${PPBENCH_KCACHE:-/var/cache/ppbench-kernels}
 STATIC_BUILD=build/static
 QEMU=${QEMU:-qemu-system-x86_64}
-GUEST_MEM_MB=1024
-# Modules the guests load. Changing this list re-extracts the cached packages.
-MODULES=(veth pktgen vmxnet3)
-# Host tools the guests get with their shared libraries (the NIC tests need
-# netns, neighbours and ethtool -S, which busybox lacks; jq reads the one-line JSON
-# objects of load, gen and watch, which the sed helpers of lib.sh cannot).
-HOST_TOOLS=(/usr/sbin/ip /usr/sbin/ethtool /usr/bin/jq)
-
-# tag, meta-package, suite, NIC mode. Debian 12's default kernel (6.1) has no
-# linux-image-6.1-amd64 meta-package: linux-image-amd64 is the 6.1 one.
-# Suite "-": the host's own apt sources; any other suite is read through a
-# private apt configuration under the kernel cache (the host's sources are
-# never changed). "newest" follows trixie-backports' linux-image-amd64, so
-# the matrix moves to each new Debian kernel by itself; its tag becomes the
-# version it resolves to (7.3 for 7.3.4).
-# NIC mode: xdp = two vmxnet3 NICs on a hub, native XDP expected;
-# none = no NICs, the NIC tests skip with NIC_SKIP_<tag>.
-KERNELS_KNOWN=(
-	"6.1 linux-image-amd64 - none"
-	"6.12 linux-image-6.12-amd64 - xdp"
-	"newest linux-image-amd64 trixie-backports xdp"
-)
-# shellcheck disable=SC2034 # read through ${!name} in make_initrd
-NIC_SKIP_6_1="vmxnet3 in 6.1 has no native XDP (EOPNOTSUPP): no page_pool NIC under qemu for this kernel, so this guest has no NICs"
-NIC_MACS="52:54:00:00:00:01 52:54:00:00:00:02"
+# The kernels, their cache, the initramfs and the qemu command line are
+# scripts/vm/'s, which ppbench vm shares.
+# shellcheck source=scripts/vm/kernel.sh
+. "$TOP/scripts/vm/kernel.sh"
+# shellcheck source=scripts/vm/guest.sh
+. "$TOP/scripts/vm/guest.sh"
 
 kernels=${PPB_KERNELS:-}
 tests=${PPB_GUEST_TESTS:-}
@@ -99,7 +79,6 @@ done
 kernels=$(echo "${kernels:-6.1 6.12 newest}" | tr ',' ' ')
 tests=$(echo "$tests" | tr ',' ' ')
 
-say() { echo "kernel-matrix: $*"; }
 
 # ---- guest test list (the same parsing as the guest's runner) ---------------
 guest_test_files() {
@@ -166,7 +145,6 @@ if [ ${#missing[@]} -gt 0 ]; then
 	unavailable "missing ${missing[*]} (scripts/install-deps.sh --kernels)"
 	finish
 fi
-is_static() { ! readelf -l "$1" 2>/dev/null | grep -q 'program interpreter'; }
 if [ ! -x /bin/busybox ] || ! is_static /bin/busybox; then
 	unavailable "no static /bin/busybox (package busybox-static; scripts/install-deps.sh --kernels)"
 	finish
@@ -185,7 +163,7 @@ fi
 # Under TCG a guest keeps about one host CPU busy, though it has 2 vCPUs
 # (the whole suite ran at 101 % CPU on a 2-CPU host, guests one by one): boot
 # as many at a time as the host has CPUs and memory for. Nothing in a guest is
-# limited by time, only by progress (scripts/guest-watch.sh), so guests that
+# limited by time, only by progress (scripts/vm/watch.sh), so guests that
 # share the CPUs are slower, not wrong. PPB_MATRIX_SLOTS overrides.
 slots=${PPB_MATRIX_SLOTS:-$(nproc)}
 [ $slots -le $((mem_mb / (GUEST_MEM_MB + 256))) ] || slots=$((mem_mb / (GUEST_MEM_MB + 256)))
@@ -200,6 +178,7 @@ matrix_deadline=$(($(date +%s) + matrix_cap))
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ppbench-matrix.XXXXXX")
+VM_WORK=$work
 # shellcheck disable=SC2317 # called by the trap
 cleanup() {
 	local rc=$? f
@@ -240,188 +219,7 @@ if ! ${CC:-cc} -O2 -Wall -static -o "$UDP_SINK" "$TOP/tests/tools/udp_sink.c" \
 	finish
 fi
 
-# ---- kernel packages -----------------------------------------------------------------
-apt_updated=0
-
-# The Debian mirror the host's own sources name (read, never changed).
-debian_mirror() {
-	local u
-	u=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources \
-		2>/dev/null | grep -v '^ *#' | grep -oE '(https?|file)://[^ ]*/debian/?( |$)' |
-		head -n 1 | tr -d ' ')
-	echo "${u:-http://deb.debian.org/debian}"
-}
-
-# use_suite SUITE: point APT_CONFIG at a private configuration naming only
-# SUITE, with its own lists and cache under $KCACHE/apt/SUITE ("-": the
-# host's configuration). Its lists are refreshed once per matrix run.
-use_suite() {
-	local suite=$1 a=$KCACHE/apt/$1
-	if [ "$suite" = - ]; then
-		unset APT_CONFIG
-		return 0
-	fi
-	mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
-	touch "$a/status"
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(debian_mirror) $suite main" \
-		>"$a/sources.list"
-	cat >"$a/apt.conf" <<-EOF
-		Dir::Etc::sourcelist "$a/sources.list";
-		Dir::Etc::sourceparts "-";
-		Dir::State::Lists "$a/lists";
-		Dir::State::status "$a/status";
-		Dir::Cache "$a/cache";
-		APT::Sandbox::User "root";
-	EOF
-	export APT_CONFIG=$a/apt.conf
-	if [ ! -f "$work/updated-$suite" ]; then
-		touch "$work/updated-$suite"
-		say "$suite: apt-get update (private configuration $a/apt.conf)" >&2
-		apt-get -qq update >"$work/update-$suite.log" 2>&1 ||
-			say "$suite: apt-get update failed: $(tail -n 1 "$work/update-$suite.log")" >&2
-	fi
-}
-
-# resolve PKG -> "name version" of the exact kernel package (follows meta-packages).
-resolve_once() {
-	local pkg=$1 dep ver _
-	for _ in 1 2 3; do
-		dep=$(apt-cache depends "$pkg" 2>/dev/null |
-			sed -n 's/^ *|\{0,1\}Depends: \(linux-image-[^ <>]*\)$/\1/p' | head -n 1)
-		[ -n "$dep" ] || break
-		pkg=$dep
-	done
-	ver=$(apt-cache policy "$pkg" 2>/dev/null | sed -n 's/^ *Candidate: //p')
-	[ -n "$ver" ] && [ "$ver" != "(none)" ] || return 1
-	echo "$pkg $ver"
-}
-
-resolve() { # PKG SUITE
-	use_suite "$2"
-	if resolve_once "$1"; then
-		return 0
-	fi
-	# A fresh machine has empty package lists: update once, then ask again.
-	if [ "$2" = - ] && [ $apt_updated = 0 ] && [ "$(id -u)" = 0 ]; then
-		apt_updated=1
-		# stderr: stdout is the answer
-		say "apt-get update (no candidate for $1)" >&2
-		apt-get -qq update >/dev/null 2>&1 || true
-		resolve_once "$1"
-		return
-	fi
-	return 1
-}
-
-# download DIR PKG VERSION: DIR/PKG_*.deb of that version (kept if present).
-download() {
-	local dir=$1 pkg=$2 ver=$3 deb
-	deb=$(find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
-	if [ -n "$deb" ] && [ "$(dpkg-deb -f "$deb" Version 2>/dev/null)" = "$ver" ]; then
-		echo "$deb"
-		return 0
-	fi
-	rm -f "$dir/${pkg}"_*.deb
-	say "downloading $pkg $ver" >&2
-	# _apt cannot write to a root-only cache; downloading as root is fine here.
-	if ! (cd "$dir" && apt-get download -o APT::Sandbox::User=root "$pkg=$ver") \
-		>"$work/dl-$pkg.log" 2>&1; then
-		tail -n 5 "$work/dl-$pkg.log" >&2
-		return 1
-	fi
-	find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1
-}
-
-# The parts of a split kernel package: since 6.16 linux-image-VERSION is a
-# meta package whose linux-binary- (vmlinuz), linux-modules- (.ko files) and
-# linux-base- (config, System.map) dependencies of the same version hold the
-# kernel. Older kernels have all of it in the linux-image package itself.
-kernel_parts() { # DEB
-	dpkg-deb -f "$1" Depends | tr ',' '\n' |
-		sed -n 's/^ *\(linux-\(binary\|modules\|base\)-[^ ]*\) (= .*/\1/p'
-}
-
-# kernel_desc KERNELDIR: "RELEASE (PACKAGE VERSION[, split: PARTS])", exactly
-# what a guest boots.
-kernel_desc() {
-	local parts=
-	[ ! -f "$1/PACKAGES" ] ||
-		parts=$(awk 'NR > 1 { sub(/^linux-/, "", $1); sub(/-.*/, "", $1); printf "%s%s", (NR > 2 ? "+" : ""), $1 }' \
-			"$1/PACKAGES")
-	echo "$(cat "$1/RELEASE") ($(cut -d' ' -f1,2 "$1/STAMP")${parts:+, split: $parts})"
-}
-
-# fetch KEY PKG VERSION: make $KCACHE/KEY/kernel hold vmlinuz, config, modules/,
-# RELEASE and PACKAGES for that package; download only when the package
-# changed. KEY is the tag for the kernels of the table, the package name for
-# others.
-fetch_kernel() {
-	local tag=$1 pkg=$2 ver=$3 dir=$KCACHE/$1 deb x f m part debs=()
-	local stamp="$pkg $ver modules=${MODULES[*]}"
-	if [ -f "$dir/kernel/STAMP" ] && [ "$(cat "$dir/kernel/STAMP")" = "$stamp" ]; then
-		return 0
-	fi
-	mkdir -p "$dir"
-	deb=$(download "$dir" "$pkg" "$ver") || return 1
-	debs=("$deb")
-	if ! dpkg-deb -c "$deb" | grep -q '/vmlinuz'; then
-		for part in $(kernel_parts "$deb"); do
-			f=$(download "$dir" "$part" "$ver") || return 1
-			debs+=("$f")
-		done
-	fi
-	x=$dir/.x
-	rm -rf "$x" "$dir/kernel.new"
-	mkdir -p "$dir/kernel.new/modules"
-	for f in "${debs[@]}"; do
-		say "$tag: unpacking ${f##*/}"
-		dpkg-deb -x "$f" "$x"
-		echo "$(dpkg-deb -f "$f" Package) $(dpkg-deb -f "$f" Version)" >>"$dir/kernel.new/PACKAGES"
-	done
-	f=$(find "$x/boot" "$x/usr/lib/modules" "$x/lib/modules" -name 'vmlinuz*' 2>/dev/null | head -n 1)
-	if [ -z "$f" ]; then
-		echo "no vmlinuz in ${debs[*]##*/}" >&2
-		rm -rf "$x"
-		return 1
-	fi
-	cp "$f" "$dir/kernel.new/vmlinuz"
-	case "$f" in
-	*/vmlinuz-*) echo "${f##*/vmlinuz-}" ;;
-	*) basename "$(dirname "$f")" ;;
-	esac >"$dir/kernel.new/RELEASE"
-	f=$(find "$x/boot" -name 'config-*' 2>/dev/null | head -n 1)
-	[ -n "$f" ] || f=$(find "$x/usr/lib/modules" "$x/lib/modules" -maxdepth 2 -name config \
-		2>/dev/null | head -n 1)
-	[ -z "$f" ] || cp "$f" "$dir/kernel.new/config"
-	for m in "${MODULES[@]}"; do
-		f=$(find "$x/lib/modules" "$x/usr/lib/modules" -name "$m.ko*" 2>/dev/null | head -n 1)
-		if [ -z "$f" ]; then
-			say "$tag: module $m not in the package"
-			continue
-		fi
-		case "$f" in
-		*.ko.xz) xz -dc "$f" >"$dir/kernel.new/modules/$m.ko" ;;
-		*.ko.zst) zstd -qdc "$f" >"$dir/kernel.new/modules/$m.ko" ;;
-		*.ko.gz) gzip -dc "$f" >"$dir/kernel.new/modules/$m.ko" ;;
-		*) cp "$f" "$dir/kernel.new/modules/$m.ko" ;;
-		esac
-	done
-	echo "$stamp" >"$dir/kernel.new/STAMP"
-	rm -rf "$x" "$dir/kernel"
-	mv "$dir/kernel.new" "$dir/kernel"
-}
-
 # ---- initramfs --------------------------------------------------------------------
-# copy_with_libs ROOT BINARY: the binary and the shared libraries ldd names, at
-# the same paths (the guest's loader finds them in the multiarch directories).
-copy_with_libs() {
-	local root=$1 bin=$2 lib
-	install -D -m 0755 "$bin" "$root$bin"
-	for lib in $(ldd "$bin" | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
-		[ -e "$root$lib" ] || install -D -m 0755 "$(readlink -f "$lib")" "$root$lib"
-	done
-}
-
 # The tests a kernel runs. The oldest and the newest kernel of the matrix run
 # them all; a kernel between them runs those that exercise what differs by
 # version below the tool (BTF layouts and CO-RE reads, fentry targets, the
@@ -446,31 +244,19 @@ tests_for() { # KSPEC -> the test patterns of that kernel ('' = all)
 
 # make_initrd TAG NICMODE TESTS -> $work/TAG/initrd.gz
 make_initrd() {
-	local tag=$1 nicmode=$2 kdir=$work/$1/kernel root=$work/$1/root t rel
-	rel=$(cat "$kdir/RELEASE")
-	rm -rf "$root"
-	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,dev,proc,sys,tmp,run,root,boot,modules,upstream,tests}
-	install -m 0755 /bin/busybox "$root/bin/busybox"
-	install -m 0755 "$PPB_STATIC" "$root/bin/ppbench"
+	local tag=$1 nicmode=$2 kdir=$work/$1/kernel root=$work/$1/root
+	guest_root "$root" "$kdir" "$PPB_STATIC" "$TOP/scripts/vm/init"
+	mkdir -p "$root"/{upstream,tests}
 	install -m 0755 "$UDP_SINK" "$root/bin/udp_sink"
-	install -m 0755 "$TOP/tests/guest/init" "$root/init"
 	install -m 0644 "$TOP"/tests/guest/*.sh "$root/tests/"
-	cp "$kdir"/modules/*.ko "$root/modules/" 2>/dev/null || true
 	# Not in /modules: init would insmod it, and loading it runs the benchmark.
 	cp "$work/$tag/upstream/bench_page_pool.ko" "$work/$tag/upstream/BUILT" \
 		"$work/$tag/upstream/WHY" "$root/upstream/" 2>/dev/null || true
-	# probe reads CONFIG_* from /boot/config-RELEASE (no /proc/config.gz here).
-	[ ! -f "$kdir/config" ] || cp "$kdir/config" "$root/boot/config-$rel"
-	for t in "${HOST_TOOLS[@]}"; do
-		copy_with_libs "$root" "$t"
-	done
-	# The kernel opens /dev/console before /init runs; without the node the
-	# guest's first output would go nowhere (init reopens it after devtmpfs).
-	mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
 	local nic_skip_var="NIC_SKIP_${tag%%-*}"
 	nic_skip_var=${nic_skip_var//./_}
 	{
 		echo "# Written by scripts/kernel-matrix.sh"
+		echo "PPB_MODE=tests"
 		echo "PPB_KERNEL_TAG='$tag'"
 		echo "PPB_KERNEL_PKG='$(cut -d' ' -f1,2 "$kdir/STAMP")'"
 		echo "PPB_TESTS='$3'"
@@ -483,13 +269,12 @@ make_initrd() {
 		[ -z "${PPB_TEST_TIMEOUT:-}" ] || echo "PPB_TEST_TIMEOUT='$PPB_TEST_TIMEOUT'"
 		echo "PPB_VERBOSE='$V'"
 	} >"$root/etc/ppbench-guest.conf"
-	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
-		gzip -1 >"$work/$tag/initrd.gz"
+	guest_pack "$root" "$work/$tag/initrd.gz"
 }
 
 # ---- boot ------------------------------------------------------------------------
-# shellcheck source=scripts/guest-watch.sh
-. "$TOP/scripts/guest-watch.sh"
+# shellcheck source=scripts/vm/watch.sh
+. "$TOP/scripts/vm/watch.sh"
 # shellcheck source=scripts/upstream-module.sh
 . "$TOP/scripts/upstream-module.sh"
 
@@ -498,19 +283,9 @@ make_initrd() {
 # the reason when the host ended it. The guest is ended only when its console
 # shows no new test line for stall_limit seconds, or at the matrix cap.
 boot() {
-	local tag=$1 nicmode=$2 d=$work/$1 rc=0 t0 mac_a mac_b qpid why
-	local args=(-accel tcg -cpu max -smp 2 -m "$GUEST_MEM_MB" -nographic -no-reboot
-		-kernel "$d/kernel/vmlinuz" -initrd "$d/initrd.gz"
-		-append "console=ttyS0 panic=-1 quiet ${PPB_KERNEL_APPEND:-}")
-	if [ "$nicmode" = none ]; then
-		args+=(-nic none)
-	else
-		read -r mac_a mac_b <<<"$NIC_MACS"
-		# romfile= drops the iPXE option ROMs: we boot -kernel, never from the
-		# network, and the firmware would spend emulated time loading them.
-		args+=(-netdev "hubport,id=h0,hubid=0" -device "vmxnet3,netdev=h0,mac=$mac_a,romfile="
-			-netdev "hubport,id=h1,hubid=0" -device "vmxnet3,netdev=h1,mac=$mac_b,romfile=")
-	fi
+	local tag=$1 nicmode=$2 d=$work/$1 rc=0 t0 qpid why
+	guest_args "$d/kernel" "$d/initrd.gz" tcg 2 "$nicmode" "${PPB_KERNEL_APPEND:-}"
+	local args=("${GUEST_ARGS[@]}")
 	t0=$(date +%s.%N)
 	"$QEMU" "${args[@]}" </dev/null >"$d/console.log" 2>"$d/qemu.err" &
 	qpid=$!
@@ -647,62 +422,19 @@ report() {
 # ---- main --------------------------------------------------------------------------
 to_boot=()
 for k in $kernels; do
-	row=
-	for r in "${KERNELS_KNOWN[@]}"; do
-		[ "${r%% *}" = "$k" ] && row=$r
-	done
-	if [ -z "$row" ]; then
-		case "$k" in
-		# Any other kernel package: tagged by its version below, and set up
-		# like the table's kernel of that version (or with NICs if none).
-		linux-image-*) row="$k $k - -" ;;
-		*)
-			echo "kernel-matrix: unknown kernel '$k' (6.1, 6.12, newest or a linux-image-* package)" >&2
-			finished=1
-			exit 2
-			;;
-		esac
-	fi
-	read -r tag meta suite nicmode <<<"$row"
-	use_suite "$suite"
-	where="this machine's apt sources"
-	[ "$suite" = - ] || where="$suite (private apt configuration $APT_CONFIG)"
-	if ! resolved=$(resolve "$meta" "$suite"); then
-		if [ -f "$KCACHE/$tag/kernel/STAMP" ]; then
-			say "$tag: apt has no candidate for $meta; using the cached $(cut -d' ' -f1,2 "$KCACHE/$tag/kernel/STAMP")"
-			resolved=$(cut -d' ' -f1,2 "$KCACHE/$tag/kernel/STAMP")
-		else
-			unavailable "kernel $tag: no package for $meta in $where"
-			continue
-		fi
-	fi
-	read -r pkg ver <<<"$resolved"
-	key=$tag
-	if [ "$tag" = "$meta" ] || [ "$tag" = newest ]; then
-		[ "$tag" = newest ] || key=$pkg
-		tag=$(echo "$ver" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
-		tag=${tag:-custom}
-		[ ! -e "$work/$tag" ] || tag=$tag-$ver
-		if [ "$nicmode" = - ]; then
-			nicmode=xdp
-			for r in "${KERNELS_KNOWN[@]}"; do
-				[ "${r%% *}" = "${tag%%-*}" ] && nicmode=${r##* }
-			done
-		fi
-	fi
-	case "$ver" in
-	"${tag%%-*}".*) ;;
-	*)
-		unavailable "kernel $tag: $meta resolves to $pkg $ver, not a $tag kernel"
-		continue
-		;;
-	esac
-	t0=$(date +%s.%N)
-	if ! (flock 9 && fetch_kernel "$key" "$pkg" "$ver") 9>"$KCACHE/.lock"; then
-		unavailable "kernel $tag: cannot download/unpack $pkg $ver from $where"
+	rc=0
+	kernel_get "$k" || rc=$?
+	if [ $rc = 2 ]; then
+		echo "kernel-matrix: unknown kernel '$k' (6.1, 6.12, newest or a linux-image-* package)" >&2
+		finished=1
+		exit 2
+	elif [ $rc != 0 ]; then
+		unavailable "$K_WHY"
 		continue
 	fi
-	say "$tag: $(kernel_desc "$KCACHE/$key/kernel") ready ($(elapsed "$t0") s)"
+	tag=$K_TAG key=$K_KEY ver=$K_VER suite=$K_SUITE nicmode=$K_NICMODE
+	# two kernels of one version (an exact package beside its meta-package)
+	[ ! -e "$work/$tag" ] || tag=$tag-$ver
 	mkdir -p "$work/$tag"
 	ln -s "$KCACHE/$key/kernel" "$work/$tag/kernel"
 	t0=$(date +%s.%N)

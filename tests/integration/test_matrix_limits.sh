@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The kernel matrix's limits on a guest (scripts/guest-watch.sh), with a
+# The kernel matrix's limits on a guest (scripts/vm/watch.sh), with a
 # stand-in for qemu that writes a console: a guest is ended only when it
 # stops making progress, and the reason names the test that hung.
 
@@ -19,7 +19,7 @@ fake_guest() {
 }
 
 watch_fake() { # stall cap
-	. "$TOP/scripts/guest-watch.sh"
+	. "$TOP/scripts/vm/watch.sh"
 	watch_guest "$FAKE_PID" "$TMPD/console" "$1" $(($(date +%s) + $2)) "$2"
 }
 
@@ -61,7 +61,7 @@ test_matrix_guest_that_ends() {
 # crash keep their result (a PASS line ends with its time), the others are
 # the unfinished ones, and the kernel's report is shown from its first line.
 test_matrix_crash_report() {
-	. "$TOP/scripts/guest-watch.sh"
+	. "$TOP/scripts/vm/watch.sh"
 	printf '%s\n' "PPB-MATRIX BEGIN kernel=x" "PPB-MATRIX PLAN a a_b c d" "PPB-RUN a" \
 		"PASS a (took 1.0 s)" "PPB-RUN a_b" "[    9.1] Oops: int3: 0000 [#1] SMP" \
 		"[    9.2] RIP: 0010:f+0xa/0x10" "" \

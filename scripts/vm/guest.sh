@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# A ppbench guest: its initramfs and its qemu command line, shared by the
+# kernel matrix (scripts/kernel-matrix.sh) and `ppbench vm` (scripts/vm/run).
+# Sourced after scripts/vm/kernel.sh.
+
+GUEST_MEM_MB=${GUEST_MEM_MB:-1024}
+# Host tools the guests get with their shared libraries (the NIC tests and
+# vm's NICs need netns, neighbours and ethtool -S, which busybox lacks; jq reads
+# the one-line JSON objects of load, gen and watch, which the sed helpers of
+# the guest tests cannot).
+HOST_TOOLS=(/usr/sbin/ip /usr/sbin/ethtool /usr/bin/jq)
+NIC_MACS="52:54:00:00:00:01 52:54:00:00:00:02"
+# qemu's instruction clock: the guest's TSC and ktime advance one tick per
+# guest instruction (shift=0) and jump over idle time (sleep=off).
+ICOUNT_OPTS="shift=0,sleep=off"
+
+is_static() { ! readelf -l "$1" 2>/dev/null | grep -q 'program interpreter'; }
+
+# copy_with_libs ROOT BINARY: the binary and the shared libraries ldd names, at
+# the same paths (the guest's loader finds them in the multiarch directories).
+copy_with_libs() {
+	local root=$1 bin=$2 lib
+	install -D -m 0755 "$bin" "$root$bin"
+	for lib in $(ldd "$bin" | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
+		[ -e "$root$lib" ] || install -D -m 0755 "$(readlink -f "$lib")" "$root$lib"
+	done
+}
+
+# guest_root ROOT KERNELDIR PPBENCH INIT: what every guest's initramfs holds:
+# busybox, the static ppbench, INIT as /init, the kernel's modules, its config
+# as /boot/config-RELEASE (probe and libbpf's __kconfig read CONFIG_* there: the
+# guests have no /proc/config.gz) and the host tools.
+guest_root() {
+	local root=$1 kdir=$2 rel t
+	rel=$(cat "$kdir/RELEASE")
+	rm -rf "$root"
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,dev,proc,sys,tmp,run,root,boot,modules}
+	install -m 0755 /bin/busybox "$root/bin/busybox"
+	install -m 0755 "$3" "$root/bin/ppbench"
+	install -m 0755 "$4" "$root/init"
+	cp "$kdir"/modules/*.ko "$root/modules/" 2>/dev/null || true
+	[ ! -f "$kdir/modules/ORDER" ] || cp "$kdir/modules/ORDER" "$root/modules/"
+	[ ! -f "$kdir/config" ] || cp "$kdir/config" "$root/boot/config-$rel"
+	for t in "${HOST_TOOLS[@]}"; do
+		copy_with_libs "$root" "$t"
+	done
+	# The kernel opens /dev/console before /init runs; without the node the
+	# guest's first output would go nowhere (init reopens it after devtmpfs).
+	mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
+}
+
+# guest_pack ROOT INITRD
+guest_pack() {
+	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$2"
+}
+
+# guest_args KERNELDIR INITRD CLOCK CPUS NICMODE APPEND: the qemu options of a
+# guest, in the array GUEST_ARGS. CLOCK is tcg (plain emulation, one host
+# thread per vCPU) or icount (the instruction clock: vCPUs take turns in one
+# thread). The console is serial 0 on stdout (-nographic).
+guest_args() {
+	local kdir=$1 initrd=$2 clock=$3 cpus=$4 nicmode=$5 append=$6 mac_a mac_b
+	GUEST_ARGS=(-accel tcg -cpu max -smp "$cpus" -m "$GUEST_MEM_MB" -nographic -no-reboot
+		-kernel "$kdir/vmlinuz" -initrd "$initrd")
+	if [ "$clock" = icount ]; then
+		GUEST_ARGS+=(-icount "$ICOUNT_OPTS")
+		append="$append ppbench.clock=icount:$ICOUNT_OPTS"
+	fi
+	GUEST_ARGS+=(-append "console=ttyS0 panic=-1 quiet $append")
+	if [ "$nicmode" = none ]; then
+		GUEST_ARGS+=(-nic none)
+	else
+		read -r mac_a mac_b <<<"$NIC_MACS"
+		# romfile= drops the iPXE option ROMs: we boot -kernel, never from the
+		# network, and the firmware would spend emulated time loading them.
+		GUEST_ARGS+=(-netdev "hubport,id=h0,hubid=0" -device "vmxnet3,netdev=h0,mac=$mac_a,romfile="
+			-netdev "hubport,id=h1,hubid=0" -device "vmxnet3,netdev=h1,mac=$mac_b,romfile=")
+	fi
+}

@@ -1,0 +1,367 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Kernels for qemu guests, shared by the kernel matrix (scripts/kernel-matrix.sh)
+# and `ppbench vm` (scripts/vm/run): Debian's kernel packages, resolved and
+# downloaded through apt (a private configuration for suites the host does not
+# name) and unpacked into a cache, or a kernel image and modules the user built.
+# Either way the result is a kernel directory holding vmlinuz, RELEASE, STAMP,
+# config (when known) and modules/ with the MODULES below as plain .ko files.
+#
+# The caller sets VM_WORK (a scratch directory) and may set VM_SAY (the prefix
+# of progress lines, default "kernel-matrix") or VM_SAY_FD (where they go).
+
+KCACHE=${PPBENCH_KCACHE:-/var/cache/ppbench-kernels}
+# Modules the guests load. Changing this list re-extracts the cached packages.
+MODULES=(veth pktgen vmxnet3)
+
+# tag, meta-package, suite, NIC mode. Debian 12's default kernel (6.1) has no
+# linux-image-6.1-amd64 meta-package: linux-image-amd64 is the 6.1 one.
+# Suite "-": the host's own apt sources; any other suite is read through a
+# private apt configuration under the kernel cache (the host's sources are
+# never changed). "newest" follows trixie-backports' linux-image-amd64, so
+# the matrix moves to each new Debian kernel by itself; its tag becomes the
+# version it resolves to (7.3 for 7.3.4).
+# NIC mode: xdp = two vmxnet3 NICs on a hub, native XDP expected;
+# none = no NICs, the NIC tests skip with NIC_SKIP_<tag>.
+KERNELS_KNOWN=(
+	"6.1 linux-image-amd64 - none"
+	"6.12 linux-image-6.12-amd64 - xdp"
+	"newest linux-image-amd64 trixie-backports xdp"
+)
+# shellcheck disable=SC2034 # read through ${!name}
+NIC_SKIP_6_1="vmxnet3 in 6.1 has no native XDP (EOPNOTSUPP): no page_pool NIC under qemu for this kernel, so this guest has no NICs"
+
+# Progress lines: on stdout, or as "info LINE" on file descriptor VM_SAY_FD
+# when set (vm keeps stdout for the guest command's own output).
+say() {
+	if [ -n "${VM_SAY_FD:-}" ]; then
+		echo "info $*" >&"$VM_SAY_FD"
+	else
+		echo "${VM_SAY:-kernel-matrix}: $*"
+	fi
+}
+
+# The Debian mirror the host's own sources name (read, never changed).
+debian_mirror() {
+	local u
+	u=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources \
+		2>/dev/null | grep -v '^ *#' | grep -oE '(https?|file)://[^ ]*/debian/?( |$)' |
+		head -n 1 | tr -d ' ')
+	echo "${u:-http://deb.debian.org/debian}"
+}
+
+# use_suite SUITE: point APT_CONFIG at a private configuration naming only
+# SUITE, with its own lists and cache under $KCACHE/apt/SUITE ("-": the
+# host's configuration). Its lists are refreshed once per VM_WORK.
+use_suite() {
+	local suite=$1 a=$KCACHE/apt/$1
+	if [ "$suite" = - ]; then
+		unset APT_CONFIG
+		return 0
+	fi
+	mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
+	touch "$a/status"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(debian_mirror) $suite main" \
+		>"$a/sources.list"
+	cat >"$a/apt.conf" <<-EOF
+		Dir::Etc::sourcelist "$a/sources.list";
+		Dir::Etc::sourceparts "-";
+		Dir::State::Lists "$a/lists";
+		Dir::State::status "$a/status";
+		Dir::Cache "$a/cache";
+		APT::Sandbox::User "root";
+	EOF
+	export APT_CONFIG=$a/apt.conf
+	# VM_APT_FRESH=SECONDS: lists younger than that are used as they are
+	# (ppbench vm, which runs often; the matrix refreshes them once a run).
+	if [ -n "${VM_APT_FRESH:-}" ] && [ -n "$(find "$a/updated" -newermt "-$VM_APT_FRESH seconds" \
+		2>/dev/null)" ]; then
+		touch "$VM_WORK/updated-$suite"
+	fi
+	if [ ! -f "$VM_WORK/updated-$suite" ]; then
+		touch "$VM_WORK/updated-$suite"
+		say "$suite: apt-get update (private configuration $a/apt.conf)" >&2
+		if apt-get -qq update >"$VM_WORK/update-$suite.log" 2>&1; then
+			touch "$a/updated"
+		else
+			say "$suite: apt-get update failed: $(tail -n 1 "$VM_WORK/update-$suite.log")" >&2
+		fi
+	fi
+}
+
+# resolve PKG -> "name version" of the exact kernel package (follows meta-packages).
+resolve_once() {
+	local pkg=$1 dep ver _
+	for _ in 1 2 3; do
+		dep=$(apt-cache depends "$pkg" 2>/dev/null |
+			sed -n 's/^ *|\{0,1\}Depends: \(linux-image-[^ <>]*\)$/\1/p' | head -n 1)
+		[ -n "$dep" ] || break
+		pkg=$dep
+	done
+	ver=$(apt-cache policy "$pkg" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+	[ -n "$ver" ] && [ "$ver" != "(none)" ] || return 1
+	echo "$pkg $ver"
+}
+
+resolve() { # PKG SUITE
+	use_suite "$2"
+	if resolve_once "$1"; then
+		return 0
+	fi
+	# A fresh machine has empty package lists: update once, then ask again.
+	if [ "$2" = - ] && [ ! -f "$VM_WORK/updated-host" ] && [ "$(id -u)" = 0 ]; then
+		touch "$VM_WORK/updated-host"
+		# stderr: stdout is the answer
+		say "apt-get update (no candidate for $1)" >&2
+		apt-get -qq update >/dev/null 2>&1 || true
+		resolve_once "$1"
+		return
+	fi
+	return 1
+}
+
+# download DIR PKG VERSION: DIR/PKG_*.deb of that version (kept if present).
+download() {
+	local dir=$1 pkg=$2 ver=$3 deb
+	deb=$(find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
+	if [ -n "$deb" ] && [ "$(dpkg-deb -f "$deb" Version 2>/dev/null)" = "$ver" ]; then
+		echo "$deb"
+		return 0
+	fi
+	rm -f "$dir/${pkg}"_*.deb
+	say "downloading $pkg $ver" >&2
+	# _apt cannot write to a root-only cache; downloading as root is fine here.
+	if ! (cd "$dir" && apt-get download -o APT::Sandbox::User=root "$pkg=$ver") \
+		>"$VM_WORK/dl-$pkg.log" 2>&1; then
+		tail -n 5 "$VM_WORK/dl-$pkg.log" >&2
+		return 1
+	fi
+	find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1
+}
+
+# The parts of a split kernel package: since 6.16 linux-image-VERSION is a
+# meta package whose linux-binary- (vmlinuz), linux-modules- (.ko files) and
+# linux-base- (config, System.map) dependencies of the same version hold the
+# kernel. Older kernels have all of it in the linux-image package itself.
+kernel_parts() { # DEB
+	dpkg-deb -f "$1" Depends | tr ',' '\n' |
+		sed -n 's/^ *\(linux-\(binary\|modules\|base\)-[^ ]*\) (= .*/\1/p'
+}
+
+# kernel_desc KERNELDIR: "RELEASE (PACKAGE VERSION[, split: PARTS])", exactly
+# what a guest boots; "RELEASE (IMAGE)" for a kernel given by path.
+kernel_desc() {
+	local parts=
+	[ ! -f "$1/PACKAGES" ] ||
+		parts=$(awk 'NR > 1 { sub(/^linux-/, "", $1); sub(/-.*/, "", $1); printf "%s%s", (NR > 2 ? "+" : ""), $1 }' \
+			"$1/PACKAGES")
+	echo "$(cat "$1/RELEASE") ($(cut -d' ' -f1,2 "$1/STAMP")${parts:+, split: $parts})"
+}
+
+# plain_module SRC DEST: a module, compressed (.ko.xz/.zst/.gz) or not, as a plain .ko.
+plain_module() {
+	case "$1" in
+	*.ko.xz) xz -dc "$1" >"$2" ;;
+	*.ko.zst) zstd -qdc "$1" >"$2" ;;
+	*.ko.gz) gzip -dc "$1" >"$2" ;;
+	*) cp "$1" "$2" ;;
+	esac
+}
+
+# fetch_kernel KEY PKG VERSION: make $KCACHE/KEY/kernel hold vmlinuz, config,
+# modules/, RELEASE and PACKAGES for that package; download only when the
+# package changed. KEY is the tag for the kernels of the table, the package
+# name for others.
+fetch_kernel() {
+	local tag=$1 pkg=$2 ver=$3 dir=$KCACHE/$1 deb x f m part debs=()
+	local stamp="$pkg $ver modules=${MODULES[*]}"
+	if [ -f "$dir/kernel/STAMP" ] && [ "$(cat "$dir/kernel/STAMP")" = "$stamp" ]; then
+		return 0
+	fi
+	mkdir -p "$dir"
+	deb=$(download "$dir" "$pkg" "$ver") || return 1
+	debs=("$deb")
+	if ! dpkg-deb -c "$deb" | grep -q '/vmlinuz'; then
+		for part in $(kernel_parts "$deb"); do
+			f=$(download "$dir" "$part" "$ver") || return 1
+			debs+=("$f")
+		done
+	fi
+	x=$dir/.x
+	rm -rf "$x" "$dir/kernel.new"
+	mkdir -p "$dir/kernel.new/modules"
+	for f in "${debs[@]}"; do
+		say "$tag: unpacking ${f##*/}"
+		dpkg-deb -x "$f" "$x"
+		echo "$(dpkg-deb -f "$f" Package) $(dpkg-deb -f "$f" Version)" >>"$dir/kernel.new/PACKAGES"
+	done
+	f=$(find "$x/boot" "$x/usr/lib/modules" "$x/lib/modules" -name 'vmlinuz*' 2>/dev/null | head -n 1)
+	if [ -z "$f" ]; then
+		echo "no vmlinuz in ${debs[*]##*/}" >&2
+		rm -rf "$x"
+		return 1
+	fi
+	cp "$f" "$dir/kernel.new/vmlinuz"
+	case "$f" in
+	*/vmlinuz-*) echo "${f##*/vmlinuz-}" ;;
+	*) basename "$(dirname "$f")" ;;
+	esac >"$dir/kernel.new/RELEASE"
+	f=$(find "$x/boot" -name 'config-*' 2>/dev/null | head -n 1)
+	[ -n "$f" ] || f=$(find "$x/usr/lib/modules" "$x/lib/modules" -maxdepth 2 -name config \
+		2>/dev/null | head -n 1)
+	[ -z "$f" ] || cp "$f" "$dir/kernel.new/config"
+	for m in "${MODULES[@]}"; do
+		f=$(find "$x/lib/modules" "$x/usr/lib/modules" -name "$m.ko*" 2>/dev/null | head -n 1)
+		if [ -z "$f" ]; then
+			say "$tag: module $m not in the package"
+			continue
+		fi
+		plain_module "$f" "$dir/kernel.new/modules/$m.ko"
+	done
+	echo "$stamp" >"$dir/kernel.new/STAMP"
+	rm -rf "$x" "$dir/kernel"
+	mv "$dir/kernel.new" "$dir/kernel"
+}
+
+# kernel_row SPEC: the KERNELS_KNOWN row of SPEC ("tag meta suite nicmode"),
+# or for any linux-image-* package "PKG PKG - -" (tagged by its version and
+# set up like the table's kernel of that version); fails for anything else.
+kernel_row() {
+	local r
+	for r in "${KERNELS_KNOWN[@]}"; do
+		[ "${r%% *}" = "$1" ] && { echo "$r"; return 0; }
+	done
+	case "$1" in
+	linux-image-*) echo "$1 $1 - -" ;;
+	*) return 1 ;;
+	esac
+}
+
+# kernel_get SPEC: resolve SPEC (6.1, 6.12, newest or a linux-image-* package)
+# and make its cached kernel directory. Sets K_TAG (the version, 7.3 for
+# newest), K_KEY (the cache key), K_PKG, K_VER, K_SUITE, K_NICMODE, K_WHERE and
+# K_DIR. Returns 2 for an unknown SPEC, 1 with K_WHY when this machine cannot
+# have that kernel.
+kernel_get() {
+	local row meta resolved r t0
+	K_WHY=
+	row=$(kernel_row "$1") || return 2
+	read -r K_TAG meta K_SUITE K_NICMODE <<<"$row"
+	use_suite "$K_SUITE"
+	K_WHERE="this machine's apt sources"
+	[ "$K_SUITE" = - ] || K_WHERE="$K_SUITE (private apt configuration $APT_CONFIG)"
+	if ! resolved=$(resolve "$meta" "$K_SUITE"); then
+		if [ -f "$KCACHE/$K_TAG/kernel/STAMP" ]; then
+			say "$K_TAG: apt has no candidate for $meta; using the cached $(cut -d' ' -f1,2 "$KCACHE/$K_TAG/kernel/STAMP")"
+			resolved=$(cut -d' ' -f1,2 "$KCACHE/$K_TAG/kernel/STAMP")
+		else
+			K_WHY="kernel $K_TAG: no package for $meta in $K_WHERE"
+			return 1
+		fi
+	fi
+	read -r K_PKG K_VER <<<"$resolved"
+	K_KEY=$K_TAG
+	if [ "$K_TAG" = "$meta" ] || [ "$K_TAG" = newest ]; then
+		[ "$K_TAG" = newest ] || K_KEY=$K_PKG
+		K_TAG=$(echo "$K_VER" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+		K_TAG=${K_TAG:-custom}
+		if [ "$K_NICMODE" = - ]; then
+			K_NICMODE=xdp
+			for r in "${KERNELS_KNOWN[@]}"; do
+				[ "${r%% *}" = "$K_TAG" ] && K_NICMODE=${r##* }
+			done
+		fi
+	fi
+	case "$K_VER" in
+	"$K_TAG".*) ;;
+	*)
+		K_WHY="kernel $K_TAG: $meta resolves to $K_PKG $K_VER, not a $K_TAG kernel"
+		return 1
+		;;
+	esac
+	t0=$(date +%s.%N)
+	if ! (flock 9 && fetch_kernel "$K_KEY" "$K_PKG" "$K_VER") 9>"$KCACHE/.lock"; then
+		K_WHY="kernel $K_TAG: cannot download/unpack $K_PKG $K_VER from $K_WHERE"
+		return 1
+	fi
+	K_DIR=$KCACHE/$K_KEY/kernel
+	say "$K_TAG: $(kernel_desc "$K_DIR") ready ($(awk -v a="$t0" -v b="$(date +%s.%N)" \
+		'BEGIN { printf "%.1f", b - a }') s)"
+}
+
+# ---- a kernel given by path ----------------------------------------------------
+
+# modules_release DIR: the release of a modules tree: DIR itself
+# (lib/modules/RELEASE, from make modules_install), DIR/lib/modules/RELEASE, or
+# a kernel build tree (include/config/kernel.release).
+modules_release() {
+	local d=$1
+	if [ -f "$d/include/config/kernel.release" ]; then
+		cat "$d/include/config/kernel.release"
+	elif [ -f "$d/modules.dep" ] || [ -f "$d/modules.order" ]; then
+		basename "$(cd "$d" && pwd)"
+	elif [ "$(find "$d/lib/modules" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)" = 1 ]; then
+		basename "$(find "$d/lib/modules" -mindepth 1 -maxdepth 1 -type d)"
+	fi
+}
+
+# modules_root DIR: where the .ko files of DIR are (as modules_release finds it).
+modules_root() {
+	if [ -d "$1/lib/modules" ] && [ ! -f "$1/modules.dep" ] &&
+		[ ! -f "$1/include/config/kernel.release" ]; then
+		find "$1/lib/modules" -mindepth 1 -maxdepth 1 -type d | head -n 1
+	else
+		echo "$1"
+	fi
+}
+
+# module_deps ROOT NAME: NAME's modules.dep dependencies, deepest first, then
+# NAME itself, as paths under ROOT (just the module where there is no modules.dep).
+module_deps() {
+	local root=$1 m=$2 line dep
+	line=$(grep -E "(^|/)$m\.ko(\.[a-z]+)?:" "$root/modules.dep" 2>/dev/null | head -n 1)
+	if [ -z "$line" ]; then
+		find "$root" -name "$m.ko*" 2>/dev/null | head -n 1
+		return
+	fi
+	for dep in ${line#*:}; do
+		dep=${dep##*/}
+		module_deps "$root" "${dep%%.ko*}"
+	done
+	echo "$root/${line%%:*}"
+}
+
+# kernel_from_files IMAGE MODDIR DEST: a kernel directory at DEST for a kernel
+# image given by path and its modules tree (MODDIR may be empty: no modules).
+# The config comes from the build tree (.config) or the modules tree
+# (build/.config, config) or config-RELEASE beside IMAGE; without one the
+# guest cannot read CONFIG_* and says so. Module dependencies are loaded
+# first: init loads modules/*.ko in the order of modules/ORDER.
+kernel_from_files() {
+	local img=$1 mdir=$2 dest=$3 rel="" root f m p seen=" "
+	mkdir -p "$dest/modules"
+	cp "$img" "$dest/vmlinuz"
+	if [ -n "$mdir" ]; then
+		rel=$(modules_release "$mdir")
+		root=$(modules_root "$mdir")
+		for m in "${MODULES[@]}"; do
+			for p in $(module_deps "$root" "$m"); do
+				f=${p##*/}
+				f=${f%%.ko*}
+				case "$seen" in *" $f "*) continue ;; esac
+				seen="$seen$f "
+				plain_module "$p" "$dest/modules/$f.ko"
+				echo "$f" >>"$dest/modules/ORDER"
+			done
+		done
+		for f in "$mdir/.config" "$mdir/build/.config" "$root/build/.config" "$root/config"; do
+			[ -f "$f" ] && { cp "$f" "$dest/config"; break; }
+		done
+	fi
+	[ -n "$rel" ] || rel=$(basename "$img" | sed -n 's/^vmlinuz-//p')
+	[ -f "$dest/config" ] || [ -z "$rel" ] || [ ! -f "$(dirname "$img")/config-$rel" ] ||
+		cp "$(dirname "$img")/config-$rel" "$dest/config"
+	echo "${rel:-unknown}" >"$dest/RELEASE"
+	echo "$img ${mdir:-no-modules}" >"$dest/STAMP"
+}
