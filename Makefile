@@ -13,6 +13,8 @@ PREFIX		?= /usr/local
 DESTDIR		?=
 BINDIR		?= $(PREFIX)/sbin
 MANDIR		?= $(PREFIX)/share/man
+# ppbench vm's guest side: scripts/vm/ and the static ppbench the guests run.
+LIBDIR		?= $(PREFIX)/lib/ppbench
 CLANG		?= clang
 LLVM_STRIP	?= llvm-strip
 BPFTOOL		?= bpftool
@@ -90,7 +92,8 @@ CLANG_BPF_SYS_INCLUDES = $(shell $(CLANG) -v -E - </dev/null 2>&1 \
 BPF_CFLAGS	:= -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
 		   -I$(BUILD) -Iinclude -Ibpf
 USER_CFLAGS	:= -g -O2 -Wall -Wextra -Werror -Wno-missing-field-initializers \
-		   -D_GNU_SOURCE -DPPBENCH_VERSION='"$(VERSION)"' -I$(BUILD) -Iinclude -Iuser \
+		   -D_GNU_SOURCE -DPPBENCH_VERSION='"$(VERSION)"' -DPPBENCH_LIBDIR='"$(LIBDIR)"' \
+		   -I$(BUILD) -Iinclude -Iuser \
 		   $(SAN_FLAGS) $(CFLAGS)
 PC_STATIC	= $(if $(filter 1,$(STATIC)),--static)
 USER_LIBS	= $(shell $(PKG_CONFIG) $(PC_STATIC) --libs libxdp libbpf) -lelf -lz -lm -lpthread \

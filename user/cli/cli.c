@@ -154,6 +154,8 @@ static int build_longopts(const struct cli_cmd *cmd, struct option *lo, char *so
 
 	if (cmd->ordered_args)
 		so[s++] = '-'; /* positionals come back in order, as option 1 */
+	else if (cmd->args_end_options)
+		so[s++] = '+'; /* stop at the first argument */
 	so[s++] = ':';	       /* report missing arguments as ':' */
 	for (int t = 0; t < 2; t++) {
 		for (int i = 0; tables[t] && tables[t][i].name && n < max - 1; i++) {
@@ -242,6 +244,18 @@ static int parse_enum(const struct cli_opt *o, const char *what, const char *arg
 	return -EINVAL;
 }
 
+int cli_guest_cpus;
+
+static int parse_guest_cpu(const char *arg, const char *what, int *cpu)
+{
+	uint64_t v;
+	int err = parse_u64(arg, what, 0, cli_guest_cpus - 1, &v);
+
+	if (!err)
+		*cpu = (int)v;
+	return err;
+}
+
 /* Parses ARG by the option's kind into its config member. */
 static int parse_kind(const struct cli_opt *o, void *cfg, const char *arg)
 {
@@ -276,7 +290,8 @@ static int parse_kind(const struct cli_opt *o, void *cfg, const char *arg)
 		err = parse_number(o, what, arg, p);
 		break;
 	case CLI_CPU:
-		err = parse_online_cpu(arg, what, &cpu);
+		err = cli_guest_cpus > 0 ? parse_guest_cpu(arg, what, &cpu)
+					 : parse_online_cpu(arg, what, &cpu);
 		if (!err)
 			store_uint(p, o->size, cpu);
 		break;
@@ -407,9 +422,60 @@ int cli_parse(const struct cli_cmd *cmd, void *cfg, int argc, char **argv, int *
 	return check_nargs(cmd, *nargs, argv + optind);
 }
 
+/* The word of ARGV (a copy, before getopt permuted it) that holds VALUE. */
+static int value_word(char *const *orig, int argc, const char *value, size_t *at)
+{
+	for (int i = 1; i < argc; i++) {
+		size_t n = strlen(orig[i]);
+
+		if (value >= orig[i] && value <= orig[i] + n) {
+			*at = value - orig[i];
+			return i;
+		}
+	}
+	return -1;
+}
+
+int cli_walk(const struct cli_cmd *cmd, int argc, char **argv, cli_walk_fn fn, void *ctx)
+{
+	char **work = calloc(argc + 1, sizeof(*work));
+	struct option lo[64];
+	char so[160];
+	int c, ret = 0;
+
+	if (!work)
+		return -ENOMEM;
+	memcpy(work, argv, argc * sizeof(*work));
+	build_longopts(cmd, lo, so, 64);
+	opterr = 0;
+	optind = 0;
+	while (!ret && (c = getopt_long(argc, work, so, lo, NULL)) != -1) {
+		const struct cli_opt *o = find_opt(cmd, c);
+		size_t at = 0;
+		int i;
+
+		if (!o || !optarg)
+			continue;
+		i = value_word(argv, argc, optarg, &at);
+		if (i > 0)
+			ret = fn(ctx, o, i, at);
+	}
+	free(work);
+	return ret;
+}
+
+const struct cli_cmd *cli_find(const char *name)
+{
+	for (int i = 0; cli_commands[i]; i++)
+		if (!strcmp(cli_commands[i]->name, name))
+			return cli_commands[i];
+	return NULL;
+}
+
 static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	void *cfg = calloc(1, cmd->cfg_size ? cmd->cfg_size : 1);
+	char **args;
 	int nargs, ret;
 
 	if (!cfg)
@@ -422,14 +488,16 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 		ret = ret < 0 ? EXIT_OK : ret; /* --help */
 		goto out;
 	}
+	/* (saved: a check may parse another command line, as vm's does) */
+	args = argv + optind;
 	if (resolve_ifaces(cmd, cfg))
 		ret = EXIT_USAGE;
 	if (!ret && cmd->check)
-		ret = cmd->check(cfg, nargs, argv + optind);
+		ret = cmd->check(cfg, nargs, args);
 	if (!ret)
 		ret = check_needs(cmd);
 	if (!ret)
-		ret = cmd->run(cfg, nargs, argv + optind);
+		ret = cmd->run(cfg, nargs, args);
 out:
 	free(cfg);
 	return ret;
@@ -454,9 +522,8 @@ int cli_main(int argc, char **argv)
 		printf("ppbench %s\n", PPBENCH_VERSION);
 		return EXIT_OK;
 	}
-	for (int i = 0; cli_commands[i]; i++)
-		if (!strcmp(cli_commands[i]->name, name))
-			return run_cmd(cli_commands[i], argc - 1, argv + 1);
+	if (cli_find(name))
+		return run_cmd(cli_find(name), argc - 1, argv + 1);
 	pr_err("unknown command '%s'\n", name);
 	return EXIT_USAGE;
 }

@@ -28,6 +28,7 @@ enum cli_kind {
 enum {
 	CLI_F_PERCENT = 1 << 0,	    /* CLI_NUMBER: "5%" is 5 */
 	CLI_F_PROSE_RANGE = 1 << 1, /* the help says the range in its own words */
+	CLI_F_OUTDIR = 1 << 2,	    /* CLI_STRING: a directory the command writes files into */
 };
 
 /* Accepted words of a CLI_ENUM option; lists end with a NULL word. */
@@ -124,6 +125,11 @@ struct cli_cmd {
 	 * run() then gets no arguments: leave min_args/max_args at 0.
 	 */
 	bool ordered_args;
+	/*
+	 * The first argument ends the options: what follows is another command
+	 * line, whose options are its own (ppbench vm -- bench --json F).
+	 */
+	bool args_end_options;
 };
 
 /* Keys below this are free for commands. */
@@ -141,6 +147,23 @@ int cli_main(int argc, char **argv);
  */
 int cli_parse(const struct cli_cmd *cmd, void *cfg, int argc, char **argv, int *nargs);
 void cli_print_help(const struct cli_cmd *cmd, FILE *f);
+/* The command called NAME, or NULL. */
+const struct cli_cmd *cli_find(const char *name);
+/*
+ * CPU options (CLI_CPU) are checked against this many CPUs instead of the
+ * online CPUs of this machine when it is above 0: the command line is for
+ * another machine (ppbench vm's guest).
+ */
+extern int cli_guest_cpus;
+/*
+ * Calls FN for each option of CMD's command line ARGV (ARGV[0] is the
+ * command's name) that takes a value, in order, with the index in ARGV of
+ * the word that holds the value and where the value starts in it ("--json=F":
+ * after the '='). ARGV is not changed. Returns 0, or FN's first non-zero
+ * return. Only for a command line cli_parse() accepted.
+ */
+typedef int (*cli_walk_fn)(void *ctx, const struct cli_opt *o, int argi, size_t at);
+int cli_walk(const struct cli_cmd *cmd, int argc, char **argv, cli_walk_fn fn, void *ctx);
 /* The help text with the range the kind enforces, e.g. "batch size, 1..256 (default 64)". */
 void cli_opt_help(const struct cli_opt *o, char *buf, size_t len);
 /* The metavar, generated for enums ("auto|tracepoint"); NULL for a flag. */

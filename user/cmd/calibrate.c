@@ -35,7 +35,7 @@ static const struct cli_opt calibrate_opts[] = {
 	  .kind = CLI_UINT, K(loops), .min = 1000, .max = 1000000000 },
 	{ "cpu", 'c', "N", "CPU to run on, as bench --cpu (default 0)", .kind = CLI_CPU, K(cpu) },
 	{ "keep", 0, "DIR", "keep the runs' bench results (run-NN.json) in DIR", .kind = CLI_STRING,
-	  K(keep) },
+	  K(keep), .flags = CLI_F_OUTDIR },
 	{ "quiet", 'q', NULL, "no progress line", .kind = CLI_FLAG, K(quiet) },
 	{ NULL },
 };

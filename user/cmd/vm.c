@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppbench vm [OPTIONS] -- COMMAND [ARGS]: run one ppbench command in a
+ * kernel booted under qemu, with the instruction clock by default (every
+ * "cycle" is then a guest instruction, the same from boot to boot).
+ * Everything that can be checked on the host is checked before a boot:
+ * the kernel, the options, and the inner command line with its own table.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli/cli.h"
+#include "cmd/cmd.h"
+#include "engine/vm_run.h"
+#include "model/kimage.h"
+#include "sys/log.h"
+#include "sys/util.h"
+
+#define V(m) CLI_MEMBER(struct vm_cfg, m)
+
+static const struct cli_word clocks[] = {
+	{ "icount", VM_CLOCK_ICOUNT },
+	{ "tcg", VM_CLOCK_TCG },
+	{ NULL },
+};
+
+static const struct cli_opt vm_opts[] = {
+	{ "debian", 'D', "SPEC",
+	  "boot a Debian kernel: 6.1, 6.12, newest (trixie-backports' linux-image-amd64) or "
+	  "a linux-image-* package, through the kernel matrix's private apt and cache "
+	  "(default newest)",
+	  .kind = CLI_STRING, V(debian) },
+	{ "kernel", 'k', "IMAGE", "boot this kernel image (bzImage or vmlinuz) instead",
+	  .kind = CLI_STRING, V(kernel) },
+	{ "modules", 'M', "DIR",
+	  "--kernel's modules: a lib/modules/RELEASE tree (make modules_install) or the "
+	  "kernel's build tree; veth, pktgen and vmxnet3 are loaded from it",
+	  .kind = CLI_STRING, V(modules) },
+	{ "clock", 'C', NULL,
+	  "icount: qemu's instruction clock, one TSC tick per guest instruction (figures "
+	  "are instructions per element); tcg: plain emulation, whose timings mean "
+	  "nothing (default icount)",
+	  .kind = CLI_ENUM, V(clock), .words = clocks },
+	{ "cpus", 'c', "N",
+	  "the guest's CPUs (default 1 with icount, whose vCPUs take turns; 2 with tcg)",
+	  .kind = CLI_UINT, V(cpus), .min = 1, .max = 8 },
+	{ "mem", 'm', "MB", "the guest's memory (default 1024)", .kind = CLI_UINT, V(mem_mb),
+	  .min = 256, .max = 65536 },
+	{ "nic", 'n', NULL,
+	  "two vmxnet3 NICs on a qemu hub: nic0 (10.0.0.2) to measure, in the root namespace, "
+	  "and its traffic source peer0 (10.0.0.1) in namespace 'peer'",
+	  .kind = CLI_FLAG, V(nic) },
+	{ "rate", 'r', "PPS",
+	  "with --nic: pktgen sends 60-byte UDP frames from peer0 to nic0 at PPS frames/s "
+	  "(of guest time) while COMMAND runs (default: no traffic)",
+	  .kind = CLI_UINT, V(rate), .min = 1, .max = 10000000 },
+	{ "stall", 0, "SECONDS",
+	  "end a guest that printed nothing for this long: booting, running or hung "
+	  "(default 300)",
+	  .kind = CLI_SECONDS, V(stall), .dmin = 10, .dmax = 86400 },
+	{ "quiet", 'q', NULL, "no progress line", .kind = CLI_FLAG, V(quiet) },
+	{ NULL },
+};
+
+static void vm_init(void *c)
+{
+	struct vm_cfg *cfg = c;
+
+	cfg->clock = VM_CLOCK_ICOUNT;
+	cfg->mem_mb = 1024;
+	cfg->stall = 300;
+}
+
+/* Commands that read files and need no kernel of their own. */
+static const char *const host_only[] = { "compare", "plot", "trend", "export", "vm", NULL };
+
+static int check_kernel_image(const char *path)
+{
+	unsigned char buf[4096];
+	enum kimage_kind k;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		pr_err("--kernel: cannot open '%s': %s\n", path, strerror(errno));
+		return -errno;
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	k = vm_image_kind(path, buf, n < 0 ? 0 : (size_t)n);
+	if (k == KIMAGE_X86_64)
+		return 0;
+	if (k == KIMAGE_ARM64)
+		pr_err("--kernel: '%s' is an arm64 kernel image, not an x86-64 one\n", path);
+	else
+		pr_err("--kernel: '%s' is not a kernel image (no bzImage, arm64 Image or ELF "
+		       "header)\n",
+		       path);
+	return -EINVAL;
+}
+
+static int check_kernel(struct vm_cfg *cfg)
+{
+	if (cfg->kernel && cfg->debian) {
+		pr_err("--kernel and --debian both name the kernel: give one\n");
+		return -EINVAL;
+	}
+	if (cfg->modules && !cfg->kernel) {
+		pr_err("--modules goes with --kernel (a --debian kernel brings its own)\n");
+		return -EINVAL;
+	}
+	if (cfg->modules && access(cfg->modules, R_OK | X_OK)) {
+		pr_err("--modules: cannot read the directory '%s': %s\n", cfg->modules,
+		       strerror(errno));
+		return -EINVAL;
+	}
+	if (!cfg->kernel && !cfg->debian)
+		cfg->debian = "newest";
+	return cfg->kernel ? check_kernel_image(cfg->kernel) : 0;
+}
+
+/* An inner command that runs until stopped: in a guest, Ctrl-C ends the guest. */
+struct bounded {
+	bool has_limit, limited;
+};
+
+static int note_limit(void *ctx, const struct cli_opt *o, int argi, size_t at)
+{
+	struct bounded *b = ctx;
+
+	(void)argi;
+	(void)at;
+	if (!strcmp(o->name, "duration") || !strcmp(o->name, "count"))
+		b->limited = true;
+	return 0;
+}
+
+static int check_inner(const struct vm_cfg *cfg, int argc, char **argv)
+{
+	const struct cli_cmd *cmd = cli_find(argv[0]);
+	struct bounded b = { 0 };
+	char name[32];
+	void *inner;
+	int nargs, ret;
+
+	if (!cmd) {
+		pr_err("'%s' is not a ppbench command ('ppbench --help' lists them)\n", argv[0]);
+		return EXIT_USAGE;
+	}
+	for (int i = 0; host_only[i]; i++)
+		if (!strcmp(argv[0], host_only[i])) {
+			pr_err("'%s' %s: run it on the host\n", argv[0],
+			       strcmp(argv[0], "vm") ? "reads result files and needs no kernel"
+						     : "inside a vm is not supported");
+			return EXIT_USAGE;
+		}
+	inner = calloc(1, cmd->cfg_size ? cmd->cfg_size : 1);
+	if (!inner)
+		return EXIT_FAIL;
+	if (cmd->cfg_init)
+		cmd->cfg_init(inner);
+	cli_guest_cpus = cfg->cpus;
+	snprintf(name, sizeof(name), "vm %s", cmd->name);
+	log_set_command(name);
+	ret = cli_parse(cmd, inner, argc, argv, &nargs);
+	free(inner);
+	log_set_command("vm");
+	if (ret)
+		return ret < 0 ? EXIT_USAGE : ret; /* --help of the inner command: nothing to run */
+	for (const struct cli_opt *o = cmd->opts; o && o->name; o++)
+		if (!strcmp(o->name, "duration"))
+			b.has_limit = true;
+	cli_walk(cmd, argc, argv, note_limit, &b);
+	if (b.has_limit && !b.limited) {
+		pr_err("'%s' runs until stopped: give it --duration or --count, since Ctrl-C "
+		       "ends the whole guest\n",
+		       argv[0]);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static int vm_check(void *c, int argc, char **argv)
+{
+	struct vm_cfg *cfg = c;
+
+	if (check_kernel(cfg))
+		return EXIT_USAGE;
+	if (cfg->rate && !cfg->nic) {
+		pr_err("--rate sends traffic between the guest's NICs: give --nic too\n");
+		return EXIT_USAGE;
+	}
+	if (!cfg->cpus)
+		cfg->cpus = vm_default_cpus(cfg->clock);
+	return check_inner(cfg, argc, argv);
+}
+
+static int vm_cmd_run(void *c, int argc, char **argv)
+{
+	return vm_run(c, argc, argv);
+}
+
+const struct cli_cmd cmd_vm = {
+	.name = "vm",
+	.args = "-- COMMAND [ARGS...]",
+	.summary = "run a ppbench command in a kernel under qemu, counting instructions",
+	.description =
+		"Boot a kernel under qemu (TCG) with the instruction clock, run 'ppbench COMMAND\n"
+		"ARGS' inside, and return its output, its files and its exit status. Under\n"
+		"qemu's -icount shift=0,sleep=off the guest's TSC and ktime advance once per\n"
+		"guest instruction, so bench's cycles(tsc) and ns are instructions per element:\n"
+		"the same from boot to boot to about 0.1 %, whatever else the host runs. They\n"
+		"measure a path's length, not memory stalls, lock contention or another CPU.\n"
+		"Kernels: Debian's (--debian, cached as the kernel matrix caches them) or one\n"
+		"given by path (--kernel, --modules). The files COMMAND writes (--json F, -o F,\n"
+		"--keep DIR) appear at the paths given. Ctrl-C, SIGTERM and SIGKILL leave no\n"
+		"qemu and no temporary tree behind.",
+	.examples =
+		"  ppbench vm -- bench --json icount.json\n"
+		"  ppbench vm --debian 6.12 -- bench --scenario ring,slow\n"
+		"  ppbench vm --kernel arch/x86/boot/bzImage --modules /tmp/mods/lib/modules/7.3.0 "
+		"-- bench\n"
+		"  ppbench vm --nic --rate 20000 -- bench --iface nic0 --scenario fast\n"
+		"  ppbench vm --clock tcg -- probe\n",
+	.opts = vm_opts,
+	.min_args = 1,
+	.max_args = 1 << 20,
+	.cfg_size = sizeof(struct vm_cfg),
+	.cfg_init = vm_init,
+	.check = vm_check,
+	.run = vm_cmd_run,
+	.args_end_options = true,
+};

@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppbench vm's host side. The guest side, shared with the kernel matrix
+ * (kernel fetch, initramfs, qemu command line), is scripts/vm/: this file
+ * writes the job for scripts/vm/run, runs it in a process group of its own
+ * under a guardian, relays the command's output as the guest prints it and
+ * reports the script's progress lines.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "cli/cli.h"
+#include "engine/vm_run.h"
+#include "report/vm_report.h"
+#include "sys/guardian.h"
+#include "sys/log.h"
+#include "sys/util.h"
+
+#ifndef PPBENCH_LIBDIR
+#define PPBENCH_LIBDIR "/usr/local/lib/ppbench"
+#endif
+#define QEMU_X86 "qemu-system-x86_64"
+
+uint32_t vm_default_cpus(int clock)
+{
+	/* Under icount one host thread runs the vCPUs in turns: a second one
+	 * only adds its idle loop (and 6.1 hangs bringing it up). */
+	return clock == VM_CLOCK_ICOUNT ? 1 : 2;
+}
+
+enum kimage_kind vm_image_kind(const char *path, const unsigned char *head, size_t len)
+{
+	enum kimage_kind k = kimage_sniff(head, len);
+	unsigned char buf[4096];
+	gzFile gz;
+	int n;
+
+	if (k != KIMAGE_GZIP)
+		return k;
+	gz = gzopen(path, "rb");
+	if (!gz)
+		return KIMAGE_UNKNOWN;
+	n = gzread(gz, buf, sizeof(buf));
+	gzclose(gz);
+	k = n > 0 ? kimage_sniff(buf, n) : KIMAGE_UNKNOWN;
+	return k == KIMAGE_GZIP ? KIMAGE_UNKNOWN : k;
+}
+
+/* Where scripts/vm/ and the guest's static ppbench are. */
+struct vm_paths {
+	char dir[PATH_MAX + 32];     /* scripts/vm */
+	char tree[PATH_MAX];	     /* the source tree ppbench runs from, or "" */
+	char ppbench[PATH_MAX + 32]; /* the installed static ppbench, when no tree */
+};
+
+/* A build directory's ppbench (build/ or build/static/) runs its own tree's scripts. */
+static bool find_tree(struct vm_paths *p)
+{
+	char exe[PATH_MAX], try[PATH_MAX + 32];
+
+	memset(exe, 0, sizeof(exe));
+	if (readlink("/proc/self/exe", exe, sizeof(exe) - 1) <= 0)
+		return false;
+	for (int up = 0; up < 3; up++) {
+		char *slash = strrchr(exe, '/');
+
+		if (!slash || slash == exe)
+			return false;
+		*slash = '\0';
+		snprintf(try, sizeof(try), "%s/scripts/vm/run", exe);
+		if (!access(try, X_OK) && snprintf(try, sizeof(try), "%s/Makefile", exe) > 0 &&
+		    !access(try, R_OK)) {
+			snprintf(p->tree, sizeof(p->tree), "%s", exe);
+			snprintf(p->dir, sizeof(p->dir), "%s/scripts/vm", exe);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int find_paths(struct vm_paths *p)
+{
+	const char *dir = getenv("PPBENCH_VM_DIR");
+
+	memset(p, 0, sizeof(*p));
+	if (!find_tree(p)) {
+		snprintf(p->dir, sizeof(p->dir), "%s/vm", PPBENCH_LIBDIR);
+		snprintf(p->ppbench, sizeof(p->ppbench), "%s/ppbench-static", PPBENCH_LIBDIR);
+	}
+	if (dir)
+		snprintf(p->dir, sizeof(p->dir), "%s", dir);
+	return 0;
+}
+
+static bool in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, prog);
+		if (n && !access(buf, X_OK))
+			return true;
+		p += n + (p[n] == ':');
+	}
+	return false;
+}
+
+/* What the guest side needs of this machine: a one-line error naming the package. */
+static int preflight(const struct vm_paths *p)
+{
+	static const struct {
+		const char *prog, *pkg;
+	} need[] = {
+		{ QEMU_X86, "qemu-system-x86" }, { "cpio", "cpio" },	    { "gzip", "gzip" },
+		{ "readelf", "binutils" },	 { "flock", "util-linux" },
+	};
+	char run[sizeof(((struct vm_paths *)0)->dir) + 8];
+
+	for (size_t i = 0; i < ARRAY_SIZE(need); i++) {
+		if (in_path(need[i].prog))
+			continue;
+		pr_err("%s not found: install %s (apt-get install %s)\n", need[i].prog, need[i].pkg,
+		       need[i].pkg);
+		return -ENOENT;
+	}
+	if (access("/bin/busybox", X_OK)) {
+		pr_err("no /bin/busybox for the guest: install busybox-static\n");
+		return -ENOENT;
+	}
+	snprintf(run, sizeof(run), "%s/run", p->dir);
+	if (access(run, X_OK)) {
+		pr_err("%s is missing: ppbench vm needs its scripts (make install)\n", run);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* ---- the job -------------------------------------------------------------------- */
+
+static void put_quoted(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static void put_var(FILE *f, const char *name, const char *val)
+{
+	fprintf(f, "%s=", name);
+	put_quoted(f, val);
+	fputc('\n', f);
+}
+
+/* An absolute path for PATH, whose directory exists (the last part may not). */
+static int absolute(const char *path, char *out, size_t len)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	if (!realpath(dir, real))
+		return -errno;
+	if (snprintf(out, len, "%s/%s", strcmp(real, "/") ? real : "", slash ? slash + 1 : path) >=
+	    (int)len) {
+		errno = ENAMETOOLONG;
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/* The inner command line, with each output path rewritten to /vm/out/N/. */
+struct outputs {
+	char **argv; /* a copy: words replaced are ours */
+	FILE *list;  /* WORK/outputs: "N file|dir HOSTPATH" */
+	int n, err;
+};
+
+static int note_output(void *ctx, const struct cli_opt *o, int argi, size_t at)
+{
+	struct outputs *out = ctx;
+	bool dir = o->kind == CLI_STRING && (o->flags & CLI_F_OUTDIR);
+	const char *val = out->argv[argi] + at;
+	char host[PATH_MAX], *word;
+	const char *base;
+
+	if ((o->kind != CLI_OUTPUT && !dir) || !strcmp(val, "-"))
+		return 0;
+	if (dir ? absolute(val, host, sizeof(host)) || (mkdir(host, 0755) && errno != EEXIST)
+		: absolute(val, host, sizeof(host))) {
+		pr_err("--%s: cannot use '%s': %s\n", o->name, val, strerror(errno));
+		return -EINVAL;
+	}
+	out->n++;
+	fprintf(out->list, "%d %s %s\n", out->n, dir ? "dir" : "file", host);
+	base = strrchr(host, '/') + 1;
+	if (asprintf(&word, "%.*s/vm/out/%d%s%s", (int)at, out->argv[argi], out->n, dir ? "" : "/",
+		     dir ? "" : base) < 0)
+		return -ENOMEM;
+	out->argv[argi] = word; /* freed with the process */
+	return 0;
+}
+
+static int write_cmd(const char *work, int argc, char **argv)
+{
+	const struct cli_cmd *cmd = cli_find(argv[0]);
+	struct outputs out = { 0 };
+	char path[PATH_MAX + 16];
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/outputs", work);
+	out.list = fopen(path, "we");
+	out.argv = calloc(argc + 1, sizeof(*out.argv));
+	if (!out.list || !out.argv)
+		return -errno;
+	memcpy(out.argv, argv, argc * sizeof(*argv));
+	ret = cli_walk(cmd, argc, argv, note_output, &out);
+	if (fclose(out.list) || ret)
+		return ret ? ret : -EIO;
+	snprintf(path, sizeof(path), "%s/cmd", work);
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	fputs("exec /bin/ppbench", f);
+	for (int i = 0; i < argc; i++) {
+		fputc(' ', f);
+		put_quoted(f, out.argv[i]);
+	}
+	fputc('\n', f);
+	return fclose(f) ? -EIO : 0;
+}
+
+static int write_conf(const char *work, const struct vm_cfg *cfg, const struct vm_paths *p)
+{
+	char path[PATH_MAX + 16], abs[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/job.conf", work);
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	fputs("# Written by ppbench vm (user/engine/vm_run.c) for scripts/vm/run\n", f);
+	if (cfg->kernel) {
+		put_var(f, "VM_KERNEL", realpath(cfg->kernel, abs) ? abs : cfg->kernel);
+		if (cfg->modules)
+			put_var(f, "VM_MODULES", realpath(cfg->modules, abs) ? abs : cfg->modules);
+	} else {
+		put_var(f, "VM_DEBIAN", cfg->debian);
+	}
+	put_var(f, "VM_CLOCK", cfg->clock == VM_CLOCK_ICOUNT ? "icount" : "tcg");
+	fprintf(f, "VM_CPUS=%u\nVM_MEM=%u\nVM_NIC=%d\nVM_RATE=%u\nVM_STALL=%.0f\n", cfg->cpus,
+		cfg->mem_mb, cfg->nic, cfg->rate, cfg->stall);
+	put_var(f, "VM_QEMU", QEMU_X86);
+	if (p->tree[0])
+		put_var(f, "VM_TREE", p->tree);
+	else
+		put_var(f, "VM_PPBENCH", p->ppbench);
+	return fclose(f) ? -EIO : 0;
+}
+
+/* ---- running it ------------------------------------------------------------------- */
+
+struct vm_job {
+	const struct vm_cfg *cfg;
+	char work[PATH_MAX];
+	struct guardian guard;
+	pid_t pid; /* the script, leader of its process group */
+	int status_fd, sig_fd;
+	char line[1024]; /* the status line being read */
+	size_t nline;
+	off_t relayed[2]; /* bytes of WORK/stdout and WORK/stderr copied out */
+	int rc;		  /* the command's status ("rc N"), -1 until known */
+	bool error;	  /* the script said why it could not run the command */
+	int signo;	  /* a signal we forwarded */
+	struct vm_progress progress;
+};
+
+static void spawn(struct vm_job *j, const struct vm_paths *p, int status_w)
+{
+	char run[sizeof(((struct vm_paths *)0)->dir) + 8];
+
+	snprintf(run, sizeof(run), "%s/run", p->dir);
+	if (guardian_adopt_self(&j->guard) || dup2(status_w, 3) < 0)
+		_exit(127);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	execl("/bin/bash", "bash", run, j->work, (char *)NULL);
+	_exit(127);
+}
+
+static void relay(struct vm_job *j)
+{
+	static const char *const names[] = { "stdout", "stderr" };
+	char path[PATH_MAX + 16], buf[65536];
+
+	for (int i = 0; i < 2; i++) {
+		int fd;
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "%s/%s", j->work, names[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		while ((n = pread(fd, buf, sizeof(buf), j->relayed[i])) > 0) {
+			vm_report_output(&j->progress, i + 1, buf, n);
+			j->relayed[i] += n;
+		}
+		close(fd);
+	}
+}
+
+/* One line of the script's reports (scripts/vm/run: phase, info, error, rc). */
+static void status_line(struct vm_job *j, char *l)
+{
+	char *text = strchr(l, ' ');
+
+	if (!text)
+		return;
+	*text++ = '\0';
+	if (!strcmp(l, "phase")) {
+		char *what = text;
+
+		text = strchr(text, ' ');
+		if (text)
+			*text++ = '\0';
+		vm_report_phase(&j->progress, what, text ? text : "");
+	} else if (!strcmp(l, "info")) {
+		vm_report_info(&j->progress, text);
+	} else if (!strcmp(l, "error")) {
+		j->error = true;
+		vm_report_error(&j->progress, text);
+	} else if (!strcmp(l, "rc")) {
+		j->rc = atoi(text);
+	}
+}
+
+static void read_status(struct vm_job *j)
+{
+	char buf[4096];
+	ssize_t n = read(j->status_fd, buf, sizeof(buf));
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	for (ssize_t i = 0; i < n; i++) {
+		if (buf[i] != '\n') {
+			if (j->nline < sizeof(j->line) - 1)
+				j->line[j->nline++] = buf[i];
+			continue;
+		}
+		j->line[j->nline] = '\0';
+		status_line(j, j->line);
+		j->nline = 0;
+	}
+	if (n <= 0) {
+		close(j->status_fd);
+		j->status_fd = -1;
+	}
+}
+
+/* SIGINT/SIGTERM/SIGHUP: the script stops its qemu and exits; SIGCHLD: it did. */
+static bool read_signal(struct vm_job *j, int *status)
+{
+	struct signalfd_siginfo si;
+
+	if (read(j->sig_fd, &si, sizeof(si)) != sizeof(si))
+		return false;
+	if (si.ssi_signo != SIGCHLD) {
+		j->signo = si.ssi_signo;
+		kill(-j->pid, SIGTERM);
+		return false;
+	}
+	return waitpid(j->pid, status, WNOHANG) == j->pid;
+}
+
+static int wait_script(struct vm_job *j)
+{
+	int status = 0;
+	bool done = false;
+
+	while (!done) {
+		struct pollfd pfd[2] = { { j->sig_fd, POLLIN, 0 }, { j->status_fd, POLLIN, 0 } };
+
+		if (poll(pfd, j->status_fd >= 0 ? 2 : 1, 200) < 0 && errno != EINTR)
+			break;
+		if (pfd[1].revents && j->status_fd >= 0)
+			read_status(j);
+		if (pfd[0].revents)
+			done = read_signal(j, &status);
+		relay(j);
+		vm_report_tick(&j->progress);
+	}
+	for (int i = 0; i < 64 && j->status_fd >= 0; i++)
+		read_status(j);
+	relay(j);
+	if (j->signo)
+		return 128 + j->signo;
+	if (j->rc >= 0)
+		return j->rc;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_USAGE)
+		return EXIT_USAGE;
+	if (!j->error)
+		vm_report_error(&j->progress, "the guest's script ended without a result");
+	return EXIT_FAIL;
+}
+
+static int start(struct vm_job *j, const struct vm_paths *p)
+{
+	int pipefd[2];
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	j->sig_fd = signalfd(-1, &mask, SFD_CLOEXEC);
+	if (j->sig_fd < 0 || pipe2(pipefd, O_CLOEXEC))
+		return -errno;
+	fflush(NULL);
+	j->pid = fork();
+	if (j->pid < 0)
+		return -errno;
+	if (j->pid == 0) {
+		sigprocmask(SIG_UNBLOCK, &mask, NULL);
+		spawn(j, p, pipefd[1]);
+	}
+	setpgid(j->pid, j->pid);
+	close(pipefd[1]);
+	/* Non-blocking: the last reads after the script ended must not wait
+	 * for a child of it that kept the pipe open. */
+	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+	j->status_fd = pipefd[0];
+	return 0;
+}
+
+static int make_work(struct vm_job *j)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(j->work, sizeof(j->work), "%s/ppbench-vm.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(j->work)) {
+		pr_err("cannot make a work directory in %s: %s\n", tmp && *tmp ? tmp : "/tmp",
+		       strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+int vm_run(const struct vm_cfg *cfg, int argc, char **argv)
+{
+	struct vm_job j = { .cfg = cfg, .rc = -1, .status_fd = -1, .sig_fd = -1 };
+	struct vm_paths p;
+	int ret;
+
+	if (find_paths(&p) || preflight(&p) || make_work(&j))
+		return EXIT_USAGE;
+	if (guardian_start(&j.guard, j.work)) {
+		pr_err("cannot start the guardian of %s: %s\n", j.work, strerror(errno));
+		remove_tree(j.work);
+		return EXIT_FAIL;
+	}
+	vm_progress_init(&j.progress, cfg->quiet);
+	ret = write_conf(j.work, cfg, &p);
+	if (!ret)
+		ret = write_cmd(j.work, argc, argv);
+	if (ret) {
+		if (ret != -EINVAL)
+			pr_err("cannot write the job into %s: %s\n", j.work, strerror(-ret));
+		ret = ret == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+	} else if (start(&j, &p)) {
+		pr_err("cannot start %s/run: %s\n", p.dir, strerror(errno));
+		ret = EXIT_FAIL;
+	} else {
+		ret = wait_script(&j);
+	}
+	vm_report_done(&j.progress);
+	remove_tree(j.work);
+	guardian_stop(&j.guard);
+	return ret;
+}

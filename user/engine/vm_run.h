@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_VM_RUN_H
+#define PPBENCH_VM_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "model/kimage.h"
+
+/* --clock: qemu's instruction clock (the default), or plain emulation. */
+enum vm_clock { VM_CLOCK_ICOUNT, VM_CLOCK_TCG };
+
+struct vm_cfg {
+	const char *debian;  /* --debian SPEC (default "newest") */
+	const char *kernel;  /* --kernel IMAGE */
+	const char *modules; /* --modules DIR */
+	int clock;	     /* enum vm_clock */
+	uint32_t cpus;	     /* 0: the clock's default */
+	uint32_t mem_mb;
+	bool nic;
+	uint32_t rate; /* --rate: pktgen frames/s from peer0 to nic0, 0: none */
+	double stall;  /* seconds without a byte from the guest */
+	bool quiet;
+};
+
+/*
+ * Boots the guest and runs ppbench ARGV[0] ARGV[1..] (the command line after
+ * "--", checked by the caller) in it; the command's stdout and stderr come
+ * out on ours as it prints them, its files at the paths its options named.
+ * Returns the command's exit status, or EXIT_USAGE (the guest could not run
+ * it: the one-line reason is printed), or EXIT_FAIL.
+ */
+int vm_run(const struct vm_cfg *cfg, int argc, char **argv);
+
+/*
+ * The kind of the kernel image at PATH, whose first LEN bytes are HEAD; a
+ * gzip-compressed image is looked at inside.
+ */
+enum kimage_kind vm_image_kind(const char *path, const unsigned char *head, size_t len);
+/* The number of CPUs a guest gets when --cpus is not given. */
+uint32_t vm_default_cpus(int clock);
+
+#endif
