@@ -146,6 +146,11 @@ static int check_host(const struct result *base, const struct result *r, bool fo
 	double apart = hi > 0 ? fabs(a->tsc_hz - b->tsc_hz) / hi : 0;
 	char why[512];
 
+	/* not even with --force: an instruction is no cycle */
+	if (result_same_clock(base, r, why, sizeof(why))) {
+		pr_err("%s: figures of two clocks never compare\n", why);
+		return -EXDEV;
+	}
 	if (strcmp(a->cpu_model, b->cpu_model))
 		snprintf(why, sizeof(why), "CPU model \"%s\" vs \"%s\"", a->cpu_model,
 			 b->cpu_model);
@@ -176,6 +181,11 @@ static int load_profile(const struct cmp_cfg *cfg, const struct result *base,
 	if (noise_load(cfg->noise, p, err, sizeof(err))) {
 		pr_err("%s\n", err);
 		return -EINVAL;
+	}
+	if (noise_clock_check(p, cfg->noise, base, why, sizeof(why))) {
+		pr_err("%s: a profile of one clock cannot judge figures of another\n", why);
+		noise_free(p);
+		return -EXDEV;
 	}
 	if (!noise_host_check(p, base, why, sizeof(why)))
 		return 0;

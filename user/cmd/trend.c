@@ -265,7 +265,7 @@ static int load_series(struct trend_cfg *cfg, const struct flist *l, struct seri
 		if (e) {
 			pr_err("%s%s\n", err,
 			       e == -EINVAL ? "; use --force to take it anyway" : "");
-			return e == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+			return e == -EINVAL || e == -EXDEV ? EXIT_USAGE : EXIT_FAIL;
 		}
 	}
 	e = series_finish(s, cfg->order, err, sizeof(err));
@@ -299,6 +299,14 @@ static int use_noise(const struct trend_cfg *cfg, struct series *s, struct noise
 
 	if (noise_load(cfg->noise, p, err, sizeof(err))) {
 		pr_err("%s\n", err);
+		return EXIT_USAGE;
+	}
+	if (strcmp(p->host.clock.kind, s->clock_kind)) {
+		pr_err("%s counts %s (%s clock) and %s %s (%s clock): a profile of one clock "
+		       "cannot judge figures of another\n",
+		       cfg->noise, p->host.clock.unit, p->host.clock.kind, s->pt[0].file,
+		       s->clock_unit, s->clock_kind);
+		noise_free(p);
 		return EXIT_USAGE;
 	}
 	if (series_host_differs(s->cpu_model, s->tsc_hz, p->host.cpu_model, p->host.tsc_hz, why,

@@ -219,9 +219,15 @@ static void remove_dir(const struct cal *c)
 /* All runs must share a host (a TSC recalibrated differently would shift every figure). */
 static int same_host(const struct cal *c)
 {
+	char why[600];
+
 	for (size_t i = 1; i < c->nres; i++) {
 		const struct result_host *a = &c->res[0].host, *b = &c->res[i].host;
 
+		if (result_same_clock(&c->res[0], &c->res[i], why, sizeof(why))) {
+			pr_err("%s: a profile takes runs of one clock\n", why);
+			return -EXDEV;
+		}
 		if (strcmp(a->cpu_model, b->cpu_model) || strcmp(a->kernel, b->kernel) ||
 		    a->tsc_hz <= 0 || b->tsc_hz / a->tsc_hz > 1.01 ||
 		    a->tsc_hz / b->tsc_hz > 1.01) {

@@ -168,6 +168,7 @@ int noise_build(const struct result *files, size_t n, struct noise_profile *p)
 		return -EINVAL;
 	h = &files[0].host;
 	p->host = (struct noise_host){ .kernel = h->kernel,
+				       .clock = h->clock,
 				       .cpu_model = h->cpu_model,
 				       .clocksource = h->clocksource,
 				       .tsc_hz = h->tsc_hz,
@@ -271,6 +272,13 @@ static int load_host(struct jcheck *c, const struct jval *root, struct noise_hos
 	jc_count(c, o, "host", "nr_cpus", 1, &h->nr_cpus);
 	h->mitigations = jc_req(c, o, "host", "mitigations", J_OBJ);
 	h->config = jc_req(c, o, "host", "config", J_OBJ);
+	h->clock = (struct result_clock){ .kind = "tsc", .unit = "cycles" };
+	if (jget(o, "clock")) { /* profiles before the instruction clock: the TSC */
+		const struct jval *k = jc_req(c, o, "host", "clock", J_OBJ);
+
+		h->clock.kind = jc_str(c, k, "host.clock", "kind");
+		h->clock.unit = jc_str(c, k, "host.clock", "unit");
+	}
 	return c->failed ? -EINVAL : 0;
 }
 
@@ -415,6 +423,18 @@ int noise_host_check(const struct noise_profile *p, const struct result *r, char
 	else if (!map_differs("mitigation", a->mitigations, b->mitigations, why, len) &&
 		 !map_differs("config", a->config, b->config, why, len))
 		return 0;
+	return -EINVAL;
+}
+
+int noise_clock_check(const struct noise_profile *p, const char *path, const struct result *r,
+		      char *why, size_t len)
+{
+	const struct result_clock *a = &p->host.clock, *b = &r->host.clock;
+
+	if (!strcmp(a->kind, b->kind) && !strcmp(a->unit, b->unit))
+		return 0;
+	snprintf(why, len, "%s counts %s (%s clock) and %s %s (%s clock)", path, a->unit, a->kind,
+		 r->path, b->unit, b->kind);
 	return -EINVAL;
 }
 

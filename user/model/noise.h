@@ -53,6 +53,7 @@ double result_level_probe(const struct result *r, const char *name);
 /* What the profile describes: compare refuses to apply it to other hosts. */
 struct noise_host {
 	const char *kernel, *kernel_version, *cpu_model, *clocksource;
+	struct result_clock clock; /* what the runs counted (host.clock) */
 	double tsc_hz;
 	uint64_t nr_cpus;
 	const struct jval *mitigations, *config; /* objects of strings */
@@ -118,6 +119,13 @@ const struct noise_scenario *noise_find(const struct noise_profile *p, const cha
  * "kernel 6.18.44 vs 6.19.0".
  */
 int noise_host_check(const struct noise_profile *p, const struct result *r, char *why, size_t len);
+/*
+ * 0 when profile P (the file PATH) and result R count the same unit on the
+ * same clock; else -EINVAL and WHY names both files. Unlike another host,
+ * nothing lets a profile of one clock judge figures of another.
+ */
+int noise_clock_check(const struct noise_profile *p, const char *path, const struct result *r,
+		      char *why, size_t len);
 
 /*
  * The test of a change of CHANGE_PCT between two single invocations against

@@ -48,6 +48,14 @@ static int check_host(struct series *s, const struct result *r, bool force, char
 {
 	char why[400];
 
+	if (strcmp(s->clock_kind, r->host.clock.kind)) {
+		snprintf(err, errlen,
+			 "%s counts %s (%s clock) and %s %s (%s clock): figures of two clocks "
+			 "never make one series",
+			 s->pt[0].file, s->clock_unit, s->clock_kind, r->path, r->host.clock.unit,
+			 r->host.clock.kind);
+		return -EXDEV;
+	}
 	if (!series_host_differs(r->host.cpu_model, r->host.tsc_hz, s->cpu_model, s->tsc_hz, why,
 				 sizeof(why)))
 		return 0;
@@ -178,11 +186,13 @@ int series_add(struct series *s, const struct result *r, bool force, char *err, 
 
 	if (!s->npts) {
 		s->cpu_model = strdup(r->host.cpu_model);
+		s->clock_kind = strdup(r->host.clock.kind);
+		s->clock_unit = strdup(r->host.clock.unit);
 		s->tsc_hz = r->host.tsc_hz;
-		if (!s->cpu_model)
+		if (!s->cpu_model || !s->clock_kind || !s->clock_unit)
 			return -ENOMEM;
-	} else if (check_host(s, r, force, err, errlen)) {
-		return -EINVAL;
+	} else if ((e = check_host(s, r, force, err, errlen))) {
+		return e;
 	}
 	if (at == s->cap && grow(s))
 		return -ENOMEM;
@@ -396,6 +406,8 @@ void series_free(struct series *s)
 	free(s->pt);
 	free(s->figs);
 	free(s->cpu_model);
+	free(s->clock_kind);
+	free(s->clock_unit);
 	memset(s, 0, sizeof(*s));
 }
 

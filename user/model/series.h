@@ -40,6 +40,7 @@ struct series {
 	struct series_point *pt;
 	size_t npts, cap;
 	char *cpu_model;
+	char *clock_kind, *clock_unit; /* host.clock of the first file: all must share it */
 	double tsc_hz;
 	struct series_fig *figs;
 	size_t nfigs;
@@ -51,6 +52,8 @@ struct series {
  * Adds result R (already loaded and checked). A file from another host (CPU
  * model, or TSC more than 1 % apart from the first file) is refused with
  * -EINVAL and ERR naming both, unless FORCE: then it is added and counted.
+ * A file of another clock (host.clock: cycles or instructions) is refused
+ * with -EXDEV, FORCE or not.
  */
 int series_add(struct series *s, const struct result *r, bool force, char *err, size_t errlen);
 /*

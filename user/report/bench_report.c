@@ -11,6 +11,7 @@
 #include "model/order.h"
 #include "report/bench_report.h"
 #include "report/hostinfo.h"
+#include "sys/instclock.h"
 #include "report/json.h"
 #include "report/progress.h"
 #include "report/report.h"
@@ -161,8 +162,15 @@ void bench_print_banner(const struct bench_ctx *b, const struct obs_desc *o, con
 
 	if (b->cfg->quiet)
 		return;
-	printf("ppbench bench: TSC %.3f GHz, observer %s%s%s%s, %s\n", b->tsc.hz / 1e9,
-	       o->backend_name, why ? " (" : "", why ? why : "", why ? ")" : "", where);
+	if (inst_clock()->icount)
+		printf("ppbench bench: instruction clock (qemu %s): one TSC tick per guest "
+		       "instruction, so cycles(tsc) and ns below count instructions, observer "
+		       "%s%s%s%s, %s\n",
+		       inst_clock()->qemu, o->backend_name, why ? " (" : "", why ? why : "",
+		       why ? ")" : "", where);
+	else
+		printf("ppbench bench: TSC %.3f GHz, observer %s%s%s%s, %s\n", b->tsc.hz / 1e9,
+		       o->backend_name, why ? " (" : "", why ? why : "", why ? ")" : "", where);
 	if (o->not_counted)
 		printf("  not counted: %s\n", o->not_counted);
 }
@@ -271,8 +279,11 @@ void bench_print_summary(const struct bench_ctx *b)
 {
 	char p[16], path[24], note[400], mde[16];
 
-	printf("\n%-10s %10s %10s %9s %8s %6s %6s %8s %12s\n", "scenario", "cycles/el", "ns/elem",
-	       "min cyc", "stddev", "CV%", "MDE%", "purity", "path cycles");
+	bool ic = inst_clock()->icount;
+
+	printf("\n%-10s %10s %10s %9s %8s %6s %6s %8s %12s\n", "scenario",
+	       ic ? "instr/el" : "cycles/el", "ns/elem", ic ? "min inst" : "min cyc", "stddev",
+	       "CV%", "MDE%", "purity", ic ? "path instr" : "path cycles");
 	for (int i = 0; i < NR_SCENARIOS; i++) {
 		const struct sc_result *r = &b->res[i];
 
@@ -294,10 +305,18 @@ void bench_print_summary(const struct bench_ctx *b)
 		       scenario_defs[i].name, r->cyc.median, r->nsec.median, r->cyc.min,
 		       r->cyc.stddev, 100 * r->cyc.cv, mde, pct(r->proof.purity, p), path);
 	}
-	printf("cycles are TSC cycles (%.3f GHz), medians of %u setups; MDE: smallest change a "
-	       "run like this\ncould detect (alpha 0.05, power 0.9); path cycles: see 'path' "
-	       "methods%s\n",
-	       b->tsc.hz / 1e9, b->cfg->repeat, b->cfg->json ? " in the JSON" : " (--json)");
+	if (ic)
+		printf("figures are guest instructions per element (qemu's instruction clock: "
+		       "cycles(tsc) and\nns count instructions), medians of %u setups; MDE: "
+		       "smallest change a run like this\ncould detect (alpha 0.05, power 0.9); "
+		       "path instr: see 'path' methods%s\n",
+		       b->cfg->repeat, b->cfg->json ? " in the JSON" : " (--json)");
+	else
+		printf("cycles are TSC cycles (%.3f GHz), medians of %u setups; MDE: smallest "
+		       "change a run like this\ncould detect (alpha 0.05, power 0.9); path "
+		       "cycles: see 'path' methods%s\n",
+		       b->tsc.hz / 1e9, b->cfg->repeat,
+		       b->cfg->json ? " in the JSON" : " (--json)");
 	for (int i = 0; i < NR_SCENARIOS; i++) {
 		const struct sc_result *r = &b->res[i];
 		char lv[256];

@@ -7,6 +7,7 @@
 #include "report/hostinfo.h"
 #include "sys/cpus.h"
 #include "sys/hostenv.h"
+#include "sys/instclock.h"
 #include "sys/kconfig.h"
 #include "sys/util.h"
 
@@ -88,6 +89,18 @@ static void json_environment(struct json *j)
 	json_obj_end(j);
 }
 
+void json_clock(struct json *j)
+{
+	const struct inst_clock *c = inst_clock();
+
+	json_obj_begin(j, "clock");
+	json_str(j, "kind", inst_clock_kind(c));
+	json_str(j, "unit", inst_clock_unit(c));
+	if (c->icount)
+		json_str(j, "qemu", c->qemu);
+	json_obj_end(j);
+}
+
 void json_host(struct json *j, const struct tsc_info *tsc, bool fentry, bool live_frames)
 {
 	char host[256] = "";
@@ -109,5 +122,6 @@ void json_host(struct json *j, const struct tsc_info *tsc, bool fentry, bool liv
 	json_bool(j, "fentry", fentry);
 	json_bool(j, "live_frames", live_frames);
 	json_environment(j);
+	json_clock(j);
 	json_obj_end(j);
 }

@@ -13,6 +13,11 @@
  * costs, fentry and live frames.
  */
 void json_host(struct json *j, const struct tsc_info *tsc, bool fentry, bool live_frames);
+/*
+ * The "clock" object: what the figures count, TSC cycles or, under qemu's
+ * instruction clock, guest instructions ({"kind", "unit", "qemu"}).
+ */
+void json_clock(struct json *j);
 /* The kernel config options recorded (also printed by bench). */
 extern const char *const host_config_options[];
 

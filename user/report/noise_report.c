@@ -27,6 +27,10 @@ static void json_noise_host(struct json *j, const struct noise_host *h)
 	json_str(j, "clocksource", h->clocksource);
 	json_map(j, "mitigations", h->mitigations);
 	json_map(j, "config", h->config);
+	json_obj_begin(j, "clock");
+	json_str(j, "kind", h->clock.kind);
+	json_str(j, "unit", h->clock.unit);
+	json_obj_end(j);
 	json_obj_end(j);
 }
 

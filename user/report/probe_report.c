@@ -3,8 +3,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "report/hostinfo.h"
 #include "report/json.h"
 #include "report/probe_report.h"
+#include "sys/instclock.h"
 #include "sys/log.h"
 #include "sys/nl.h"
 
@@ -52,11 +54,14 @@ static void print_decisions(const struct ppb_features *f, FILE *o)
 			  : "ns only (no TSC on this CPU)");
 	fprintf(o, "  scenario ring      %s\n",
 		f->live_frames ? "unavailable: no live-frames BPF_PROG_RUN" : "available");
-	fprintf(o, "  scenario ring-xcpu %s\n",
-		f->live_frames	 ? "unavailable: no live-frames BPF_PROG_RUN"
-		: f->cpumap_prog ? "unavailable: no cpumap programs"
-		: f->nr_cpus < 2 ? "unavailable: needs 2 CPUs"
-				 : "available");
+	fprintf(o, "  scenario ring-xcpu %s%s\n",
+		f->live_frames	       ? "unavailable: no live-frames BPF_PROG_RUN"
+		: f->cpumap_prog       ? "unavailable: no cpumap programs"
+		: inst_clock()->icount ? "unavailable: "
+		: f->nr_cpus < 2       ? "unavailable: needs 2 CPUs"
+				       : "available",
+		!f->live_frames && !f->cpumap_prog && inst_clock()->icount ? INST_CLOCK_NO_XCPU
+									   : "");
 	fprintf(o, "  scenario fast      %s\n",
 		f->generic_frags ? "native NAPI XDP_DROP on a NIC only (no generic-XDP frags)"
 				 : "available (generic-XDP frags on the per-CPU system pool; "
@@ -74,6 +79,10 @@ static void print_text(const struct ppb_features *f, const struct iface_info *ii
 	fprintf(o, "ppbench probe: kernel %s, %d CPUs\n", f->kernel, f->nr_cpus);
 	fprintf(o, "  %-26s %s\n", "kernel release", f->kernel);
 	fprintf(o, "  %-26s %s (%s)\n", "BTF", f->btf ? "yes" : "no", f->btf_path);
+	if (inst_clock()->icount)
+		fprintf(o,
+			"  %-26s qemu's instruction clock (%s): one tick per guest instruction\n",
+			"clock", inst_clock()->qemu);
 	if (f->tsc_ok)
 		fprintf(o, "  %-26s %.3f GHz (calibrated), clocksource %s%s%s\n", "TSC",
 			f->tsc.hz / 1e9, f->tsc.clocksource, f->tsc.constant ? ", constant" : "",
@@ -132,6 +141,7 @@ static void write_json(struct json *j, const struct ppb_features *f, const struc
 	json_str(j, "cpu_model", f->tsc.cpu_model);
 	json_double(j, "tsc_hz", f->tsc_ok ? f->tsc.hz : 0);
 	json_bool(j, "tsc_constant", f->tsc.constant);
+	json_clock(j);
 	json_bool(j, "tsc_nonstop", f->tsc.nonstop);
 	json_str(j, "clocksource", f->tsc.clocksource);
 	json_bool(j, "live_frames", !f->live_frames);
