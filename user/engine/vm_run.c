@@ -21,6 +21,7 @@
 #include <zlib.h>
 #include "cli/cli.h"
 #include "engine/vm_run.h"
+#include "report/vm_job.h"
 #include "report/vm_report.h"
 #include "sys/guardian.h"
 #include "sys/log.h"
@@ -150,25 +151,6 @@ static int preflight(const struct vm_paths *p)
 
 /* ---- the job -------------------------------------------------------------------- */
 
-static void put_quoted(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
-static void put_var(FILE *f, const char *name, const char *val)
-{
-	fprintf(f, "%s=", name);
-	put_quoted(f, val);
-	fputc('\n', f);
-}
-
 /* An absolute path for PATH, whose directory exists (the last part may not). */
 static int absolute(const char *path, char *out, size_t len)
 {
@@ -193,9 +175,9 @@ static int absolute(const char *path, char *out, size_t len)
 
 /* The inner command line, with each output path rewritten to /vm/out/N/. */
 struct outputs {
-	char **argv; /* a copy: words replaced are ours */
-	FILE *list;  /* WORK/outputs: "N file|dir HOSTPATH" */
-	int n, err;
+	char **argv; /* a copy: the words replaced are ours */
+	struct vm_output o[16];
+	int n;
 };
 
 static int note_output(void *ctx, const struct cli_opt *o, int argi, size_t at)
@@ -203,82 +185,63 @@ static int note_output(void *ctx, const struct cli_opt *o, int argi, size_t at)
 	struct outputs *out = ctx;
 	bool dir = o->kind == CLI_STRING && (o->flags & CLI_F_OUTDIR);
 	const char *val = out->argv[argi] + at;
-	char host[PATH_MAX], *word;
+	char host[PATH_MAX], *word, *copy;
 	const char *base;
 
 	if ((o->kind != CLI_OUTPUT && !dir) || !strcmp(val, "-"))
 		return 0;
-	if (dir ? absolute(val, host, sizeof(host)) || (mkdir(host, 0755) && errno != EEXIST)
-		: absolute(val, host, sizeof(host))) {
+	if (out->n == (int)ARRAY_SIZE(out->o)) {
+		pr_err("more than %zu output files\n", ARRAY_SIZE(out->o));
+		return -EINVAL;
+	}
+	if (absolute(val, host, sizeof(host)) || (dir && mkdir(host, 0755) && errno != EEXIST)) {
 		pr_err("--%s: cannot use '%s': %s\n", o->name, val, strerror(errno));
 		return -EINVAL;
 	}
-	out->n++;
-	fprintf(out->list, "%d %s %s\n", out->n, dir ? "dir" : "file", host);
+	copy = strdup(host);
 	base = strrchr(host, '/') + 1;
-	if (asprintf(&word, "%.*s/vm/out/%d%s%s", (int)at, out->argv[argi], out->n, dir ? "" : "/",
-		     dir ? "" : base) < 0)
+	if (!copy || asprintf(&word, "%.*s/vm/out/%d%s%s", (int)at, out->argv[argi], out->n + 1,
+			      dir ? "" : "/", dir ? "" : base) < 0)
 		return -ENOMEM;
-	out->argv[argi] = word; /* freed with the process */
+	out->o[out->n] = (struct vm_output){ .n = out->n + 1, .dir = dir, .host = copy };
+	out->n++;
+	out->argv[argi] = word; /* these few strings live as long as the process */
 	return 0;
 }
 
-static int write_cmd(const char *work, int argc, char **argv)
+static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm_paths *p, int argc,
+		     char **argv)
 {
-	const struct cli_cmd *cmd = cli_find(argv[0]);
-	struct outputs out = { 0 };
-	char path[PATH_MAX + 16];
-	FILE *f;
+	char kernel[PATH_MAX], modules[PATH_MAX];
+	struct vm_job_desc d = {
+		.debian = cfg->debian,
+		.kernel = cfg->kernel && realpath(cfg->kernel, kernel) ? kernel : cfg->kernel,
+		.modules = cfg->modules && realpath(cfg->modules, modules) ? modules : cfg->modules,
+		.clock = cfg->clock == VM_CLOCK_ICOUNT ? "icount" : "tcg",
+		.cpus = cfg->cpus,
+		.mem_mb = cfg->mem_mb,
+		.rate = cfg->rate,
+		.nic = cfg->nic,
+		.stall = cfg->stall,
+		.qemu = QEMU_X86,
+		.tree = p->tree[0] ? p->tree : NULL,
+		.ppbench = p->ppbench,
+	};
+	struct outputs out = { .argv = calloc(argc + 1, sizeof(char *)) };
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/outputs", work);
-	out.list = fopen(path, "we");
-	out.argv = calloc(argc + 1, sizeof(*out.argv));
-	if (!out.list || !out.argv)
-		return -errno;
+	if (!out.argv)
+		return -ENOMEM;
 	memcpy(out.argv, argv, argc * sizeof(*argv));
-	ret = cli_walk(cmd, argc, argv, note_output, &out);
-	if (fclose(out.list) || ret)
-		return ret ? ret : -EIO;
-	snprintf(path, sizeof(path), "%s/cmd", work);
-	f = fopen(path, "we");
-	if (!f)
-		return -errno;
-	fputs("exec /bin/ppbench", f);
-	for (int i = 0; i < argc; i++) {
-		fputc(' ', f);
-		put_quoted(f, out.argv[i]);
-	}
-	fputc('\n', f);
-	return fclose(f) ? -EIO : 0;
-}
-
-static int write_conf(const char *work, const struct vm_cfg *cfg, const struct vm_paths *p)
-{
-	char path[PATH_MAX + 16], abs[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/job.conf", work);
-	f = fopen(path, "we");
-	if (!f)
-		return -errno;
-	fputs("# Written by ppbench vm (user/engine/vm_run.c) for scripts/vm/run\n", f);
-	if (cfg->kernel) {
-		put_var(f, "VM_KERNEL", realpath(cfg->kernel, abs) ? abs : cfg->kernel);
-		if (cfg->modules)
-			put_var(f, "VM_MODULES", realpath(cfg->modules, abs) ? abs : cfg->modules);
-	} else {
-		put_var(f, "VM_DEBIAN", cfg->debian);
-	}
-	put_var(f, "VM_CLOCK", cfg->clock == VM_CLOCK_ICOUNT ? "icount" : "tcg");
-	fprintf(f, "VM_CPUS=%u\nVM_MEM=%u\nVM_NIC=%d\nVM_RATE=%u\nVM_STALL=%.0f\n", cfg->cpus,
-		cfg->mem_mb, cfg->nic, cfg->rate, cfg->stall);
-	put_var(f, "VM_QEMU", QEMU_X86);
-	if (p->tree[0])
-		put_var(f, "VM_TREE", p->tree);
-	else
-		put_var(f, "VM_PPBENCH", p->ppbench);
-	return fclose(f) ? -EIO : 0;
+	ret = cli_walk(cli_find(argv[0]), argc, argv, note_output, &out);
+	if (!ret)
+		ret = vm_job_write_conf(work, &d);
+	if (!ret)
+		ret = vm_job_write_outputs(work, out.o, out.n);
+	if (!ret)
+		ret = vm_job_write_cmd(work, argc, out.argv);
+	free(out.argv);
+	return ret;
 }
 
 /* ---- running it ------------------------------------------------------------------- */
@@ -485,9 +448,7 @@ int vm_run(const struct vm_cfg *cfg, int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	vm_progress_init(&j.progress, cfg->quiet);
-	ret = write_conf(j.work, cfg, &p);
-	if (!ret)
-		ret = write_cmd(j.work, argc, argv);
+	ret = write_job(j.work, cfg, &p, argc, argv);
 	if (ret) {
 		if (ret != -EINVAL)
 			pr_err("cannot write the job into %s: %s\n", j.work, strerror(-ret));

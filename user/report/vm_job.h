@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_VM_JOB_H
+#define PPBENCH_VM_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * The files ppbench vm writes for scripts/vm/run in its work directory:
+ * job.conf (shell variables), cmd (the guest's command line, each word
+ * quoted for sh) and outputs ("N file|dir HOSTPATH" per output the command
+ * writes into /vm/out/N).
+ */
+struct vm_job_desc {
+	const char *debian, *kernel, *modules; /* the kernel: a Debian SPEC, or paths */
+	const char *clock;		       /* "icount" or "tcg" */
+	uint32_t cpus, mem_mb, rate;
+	bool nic;
+	double stall;
+	const char *qemu;
+	const char *tree;    /* the source tree to build the static ppbench in, or NULL */
+	const char *ppbench; /* else the installed static ppbench */
+};
+
+struct vm_output {
+	int n;
+	bool dir;
+	const char *host; /* absolute */
+};
+
+int vm_job_write_conf(const char *work, const struct vm_job_desc *d);
+/* ARGV is the guest's command line (outputs already under /vm/out). */
+int vm_job_write_cmd(const char *work, int argc, char *const *argv);
+int vm_job_write_outputs(const char *work, const struct vm_output *o, int n);
+
+#endif
