@@ -198,8 +198,10 @@ trap cleanup EXIT
 
 # ---- static ppbench ---------------------------------------------------------------
 say "building static ppbench ($STATIC_BUILD)"
-if ! make -C "$TOP" --no-print-directory STATIC=1 BUILD="$STATIC_BUILD" \
-	"$STATIC_BUILD/ppbench" >"$work/build.log" 2>&1; then
+mkdir -p "$TOP/build"
+# (ppbench vm builds the same, perhaps at the same time: scripts/vm/run)
+if ! flock "$TOP/build/.static.lock" make -C "$TOP" --no-print-directory STATIC=1 \
+	BUILD="$STATIC_BUILD" "$STATIC_BUILD/ppbench" >"$work/build.log" 2>&1; then
 	fail_line kernel-matrix/build "make STATIC=1 failed"
 	tail -n 20 "$work/build.log" | sed 's/^/    /'
 	finish

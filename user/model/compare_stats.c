@@ -161,16 +161,21 @@ static int collect(const struct result *files, size_t n, const char *name, enum 
 	return 0;
 }
 
-static void row_label(struct row *r)
+/* "ring cycles/elem"; "ring instr/elem" for files of the instruction clock. */
+static void row_label(struct row *r, const struct result *file)
 {
-	static const char *const what[] = { "cycles/elem", "ns/elem", "path cycles/elem",
-					    "purity %" };
+	const char *u = strcmp(result_clock_of(file)->unit, "instructions") ? "cycles" : "instr";
 
-	if (r->kind != FIG_CPU)
-		snprintf(r->label, sizeof(r->label), "%s %s", r->scenario, what[r->kind]);
+	if (r->kind == FIG_NS)
+		snprintf(r->label, sizeof(r->label), "%s ns/elem", r->scenario);
+	else if (r->kind == FIG_PURITY)
+		snprintf(r->label, sizeof(r->label), "%s purity %%", r->scenario);
+	else if (r->kind != FIG_CPU)
+		snprintf(r->label, sizeof(r->label), "%s %s%s/elem", r->scenario,
+			 r->kind == FIG_PATH ? "path " : "", u);
 	else
-		snprintf(r->label, sizeof(r->label), "%s cpu%u%s%s cycles/elem", r->scenario,
-			 r->cpu->cpu, *r->cpu->role ? " " : "", r->cpu->role);
+		snprintf(r->label, sizeof(r->label), "%s cpu%u%s%s %s/elem", r->scenario,
+			 r->cpu->cpu, *r->cpu->role ? " " : "", r->cpu->role, u);
 }
 
 /* The floor from the two sides' own spread (setups or files): max(1 %, their MDE). */
@@ -305,7 +310,7 @@ static int add_row(struct comparison *c, const struct cmp_opts *o, const char *n
 	r->kind = kind;
 	r->cpu = cpu;
 	r->noise = c->noise;
-	row_label(r);
+	row_label(r, c->old);
 	err = row_stats(r, &a, &b, o);
 out:
 	free(a.v.v);

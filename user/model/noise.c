@@ -168,7 +168,7 @@ int noise_build(const struct result *files, size_t n, struct noise_profile *p)
 		return -EINVAL;
 	h = &files[0].host;
 	p->host = (struct noise_host){ .kernel = h->kernel,
-				       .clock = h->clock,
+				       .clock = *result_clock_of(&files[0]),
 				       .cpu_model = h->cpu_model,
 				       .clocksource = h->clocksource,
 				       .tsc_hz = h->tsc_hz,
@@ -429,7 +429,7 @@ int noise_host_check(const struct noise_profile *p, const struct result *r, char
 int noise_clock_check(const struct noise_profile *p, const char *path, const struct result *r,
 		      char *why, size_t len)
 {
-	const struct result_clock *a = &p->host.clock, *b = &r->host.clock;
+	const struct result_clock *a = &p->host.clock, *b = result_clock_of(r);
 
 	if (!strcmp(a->kind, b->kind) && !strcmp(a->unit, b->unit))
 		return 0;

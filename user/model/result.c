@@ -376,9 +376,16 @@ const struct result_scenario *result_find(const struct result *r, const char *na
 	return NULL;
 }
 
+const struct result_clock *result_clock_of(const struct result *r)
+{
+	static const struct result_clock tsc = { .kind = "tsc", .unit = "cycles" };
+
+	return r->host.clock.kind && r->host.clock.unit ? &r->host.clock : &tsc;
+}
+
 int result_same_clock(const struct result *a, const struct result *b, char *why, size_t len)
 {
-	const struct result_clock *x = &a->host.clock, *y = &b->host.clock;
+	const struct result_clock *x = result_clock_of(a), *y = result_clock_of(b);
 
 	if (!strcmp(x->kind, y->kind) && !strcmp(x->unit, y->unit))
 		return 0;

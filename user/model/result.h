@@ -102,5 +102,7 @@ const struct result_scenario *result_find(const struct result *r, const char *na
  * two clocks never compare, whatever --force says.
  */
 int result_same_clock(const struct result *a, const struct result *b, char *why, size_t len);
+/* R's clock, "tsc"/"cycles" where nothing set it (a result made by hand). */
+const struct result_clock *result_clock_of(const struct result *r);
 
 #endif

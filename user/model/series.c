@@ -48,12 +48,12 @@ static int check_host(struct series *s, const struct result *r, bool force, char
 {
 	char why[400];
 
-	if (strcmp(s->clock_kind, r->host.clock.kind)) {
+	if (strcmp(s->clock_kind, result_clock_of(r)->kind)) {
 		snprintf(err, errlen,
 			 "%s counts %s (%s clock) and %s %s (%s clock): figures of two clocks "
 			 "never make one series",
-			 s->pt[0].file, s->clock_unit, s->clock_kind, r->path, r->host.clock.unit,
-			 r->host.clock.kind);
+			 s->pt[0].file, s->clock_unit, s->clock_kind, r->path,
+			 result_clock_of(r)->unit, result_clock_of(r)->kind);
 		return -EXDEV;
 	}
 	if (!series_host_differs(r->host.cpu_model, r->host.tsc_hz, s->cpu_model, s->tsc_hz, why,
@@ -186,8 +186,8 @@ int series_add(struct series *s, const struct result *r, bool force, char *err, 
 
 	if (!s->npts) {
 		s->cpu_model = strdup(r->host.cpu_model);
-		s->clock_kind = strdup(r->host.clock.kind);
-		s->clock_unit = strdup(r->host.clock.unit);
+		s->clock_kind = strdup(result_clock_of(r)->kind);
+		s->clock_unit = strdup(result_clock_of(r)->unit);
 		s->tsc_hz = r->host.tsc_hz;
 		if (!s->cpu_model || !s->clock_kind || !s->clock_unit)
 			return -ENOMEM;

@@ -1,0 +1,188 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ppbench vm: real boots of Debian kernels under qemu's instruction clock
+# (the kernel matrix's cache), the errors checked before a boot, the errors
+# of a guest that panics or stops printing, the files that come back, and
+# what is left after SIGTERM and SIGKILL: nothing. The figures themselves are
+# never asserted, only that they are instructions.
+
+DATA=$TOP/tests/data
+
+# A Debian kernel in the matrix's cache (scripts/vm/kernel.sh, which vm and
+# the matrix share), or skip: no apt, no network.
+need_kernel() { # SPEC -> K_DIR, K_KEY
+	local log=$TMPD/kernel.log
+	command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64 (scripts/install-deps.sh --kernels)"
+	# shellcheck source=scripts/vm/kernel.sh
+	. "$TOP/scripts/vm/kernel.sh"
+	VM_WORK=$TMPD
+	VM_APT_FRESH=86400
+	mkdir -p "$KCACHE" 2>/dev/null && [ -w "$KCACHE" ] || KCACHE=$HOME/.cache/ppbench-kernels
+	mkdir -p "$KCACHE"
+	kernel_get "$1" >"$log" 2>&1 || skip "kernel $1 is not available here: $(tail -n 1 "$log")"
+}
+
+# The work directories of ppbench vm runs (TMPDIR is ours: nothing else's).
+vm_dirs() { find "$TMPD/tmp" -maxdepth 1 -name 'ppbench-vm.*' 2>/dev/null; }
+vm_qemus() { pgrep -f "qemu-system-x86_64 .*$TMPD/tmp/ppbench-vm" || true; }
+
+vm() { # ppbench vm with its work directories in $TMPD/tmp
+	mkdir -p "$TMPD/tmp"
+	TMPDIR=$TMPD/tmp "$PPBENCH" vm "$@"
+}
+
+assert_nothing_left() { # what [SECONDS]
+	local i
+	for i in $(seq $((${2:-10} * 10))); do
+		[ -z "$(vm_qemus)" ] && [ -z "$(vm_dirs)" ] && return 0
+		sleep 0.1
+	done
+	ps -ef | grep -E '[q]emu-system|[p]pbench' | sed 's/^/  /'
+	fail "$1: left behind: qemu $(vm_qemus | tr '\n' ' '), directories $(vm_dirs | tr '\n' ' ')"
+}
+
+# One real boot: the command's output, its file (replacing an older one by
+# a rename), the clock it recorded, and its exit status.
+test_vm_bench_returns_output_file_and_clock() {
+	local f=$TMPD/r.json
+	need_kernel newest
+	echo old >"$f"
+	expect_exit 0 vm -q -- bench --scenario ring --repeat 2 --loops 20000 --json "$f"
+	assert_match "$LAST_OUT" '^Type:ppbench_ring Per elem: [0-9]+ cycles\(tsc\) ' "time_bench line"
+	assert_match "$LAST_OUT" '^scenario +instr/el ' "the summary says instructions"
+	assert_match "$LAST_OUT" '^figures are guest instructions per element' "and why"
+	assert_eq "$(jq_get "$f" .host.clock.kind)" icount "host.clock.kind"
+	assert_eq "$(jq_get "$f" .host.clock.unit)" instructions "host.clock.unit"
+	assert_eq "$(jq_get "$f" .host.clock.qemu)" "-icount shift=0,sleep=off" "host.clock.qemu"
+	assert_eq "$(jq_get "$f" '.scenarios[] | select(.name == "ring") | .status')" ok "ring status"
+	assert_eq "$(jq_get "$f" .host.kernel)" "$(cat "$K_DIR/RELEASE")" "the kernel booted"
+	assert_eq "$(stat -c %a "$f")" "$(printf '%o' $((0666 & ~0$(umask))))" "a new file's mode"
+	assert_nothing_left "after a run"
+}
+
+# What is checked on the host, before any boot: one line, exit 2.
+test_vm_bad_input() {
+	local img=$TMPD/Image
+	expect_exit 2 "$PPBENCH" vm
+	expect_one_line_error 'missing argument'
+	expect_exit 2 "$PPBENCH" vm -- no_such_command
+	expect_one_line_error "'no_such_command' is not a ppbench command"
+	expect_exit 2 "$PPBENCH" vm -- compare a.json b.json
+	expect_one_line_error "'compare' reads result files and needs no kernel"
+	expect_exit 2 "$PPBENCH" vm -- bench --no-such-option
+	expect_one_line_error "unknown option '--no-such-option'"
+	expect_exit 2 "$PPBENCH" vm -- bench --cpu 1
+	expect_one_line_error '--cpu 1 is out of range \(0\.\.0\)'
+	expect_exit 2 "$PPBENCH" vm --no-such-vm-option -- bench
+	expect_one_line_error "unknown option '--no-such-vm-option'"
+	expect_exit 2 "$PPBENCH" vm --clock wall -- bench
+	expect_one_line_error "--clock 'wall' must be icount or tcg"
+	expect_exit 2 "$PPBENCH" vm --rate 1000 -- probe
+	expect_one_line_error '--rate .* give --nic too'
+	expect_exit 2 "$PPBENCH" vm -- watch
+	expect_one_line_error "'watch' runs until stopped: give it --duration or --count"
+	expect_exit 2 "$PPBENCH" vm --kernel "$TMPD/no-such-image" -- probe
+	expect_one_line_error "--kernel: cannot open '.*no-such-image'"
+	expect_exit 2 "$PPBENCH" vm --kernel /etc/hostname -- probe
+	expect_one_line_error "is not a kernel image"
+	# an arm64 Image header: "ARM\x64" at 0x38
+	head -c 4096 /dev/zero >"$img"
+	printf 'ARM\x64' | dd of="$img" bs=1 seek=56 conv=notrunc 2>/dev/null
+	expect_exit 2 "$PPBENCH" vm --kernel "$img" -- probe
+	expect_one_line_error "is an arm64 kernel image, not an x86-64 one"
+	expect_exit 2 "$PPBENCH" vm --modules "$TMPD" -- probe
+	expect_one_line_error '--modules goes with --kernel'
+	expect_exit 2 vm --debian no-such-kernel -- probe
+	expect_one_line_error "no such kernel 'no-such-kernel'"
+	expect_exit 2 env PATH=/nonexistent "$PPBENCH" vm -- probe
+	expect_one_line_error 'qemu-system-x86_64 not found: install qemu-system-x86'
+	assert_nothing_left "after bad input"
+}
+
+# A kernel given by path, as a user's own build is: an image and a
+# lib/modules tree unpacked by hand from a Debian package. Its config says
+# no BTF in one copy: refused before the boot; the real one boots, loads
+# veth from the tree (bench's private veth pair needs it) and runs.
+test_vm_user_kernel_and_modules() {
+	local x=$TMPD/x deb rel img mods
+	need_kernel 6.12
+	deb=$(find "$KCACHE/$K_KEY" -maxdepth 1 -name 'linux-image-*.deb' | head -n 1)
+	[ -n "$deb" ] || skip "no linux-image .deb of 6.12 in $KCACHE/$K_KEY"
+	dpkg-deb -x "$deb" "$x" || fail "cannot unpack $deb"
+	img=$(find "$x/boot" -name 'vmlinuz-*' | head -n 1)
+	rel=${img##*/vmlinuz-}
+	mods=$x/lib/modules/$rel
+	[ -d "$mods" ] || fail "no $mods in $deb"
+	cp "$x/boot/config-$rel" "$mods/config"
+	sed -i 's/^CONFIG_DEBUG_INFO_BTF=y/# CONFIG_DEBUG_INFO_BTF is not set/' "$mods/config"
+	expect_exit 2 vm --kernel "$img" --modules "$mods" -- probe
+	expect_one_line_error "has no BTF \(CONFIG_DEBUG_INFO_BTF is not set in its config\)"
+	rm "$mods/config"
+	expect_exit 0 vm -q --kernel "$img" --modules "$x" -- bench --scenario ring --repeat 1 \
+		--loops 5000 --json "$TMPD/r.json"
+	assert_eq "$(jq_get "$TMPD/r.json" .host.kernel)" "$rel" "the kernel given by path ran"
+	assert_eq "$(jq_get "$TMPD/r.json" '.scenarios[] | select(.name == "ring") | .status')" ok \
+		"ring on the private veth pair (veth from the modules tree)"
+	assert_nothing_left "after a kernel given by path"
+}
+
+# A guest kernel that panics (sysrq) during the command: its panic line, exit 2.
+test_vm_guest_panic() {
+	need_kernel newest
+	expect_exit 2 vm -q -- env -- sh -c 'echo c >/proc/sysrq-trigger'
+	expect_one_line_error 'the guest kernel panicked: Kernel panic - not syncing: sysrq triggered crash'
+	assert_nothing_left "after a panic"
+}
+
+# A guest that stops printing (everything but its busy command stopped):
+# ended after --stall seconds of silence, with the reason.
+test_vm_guest_stops_printing() {
+	need_kernel newest
+	expect_exit 2 vm -q --stall 10 -- env -- sh -c 'kill -STOP -1; while :; do :; done'
+	expect_one_line_error 'the guest printed nothing for 10 s \(while the command ran\)'
+	assert_nothing_left "after a stall"
+}
+
+# SIGTERM stops the guest; SIGKILL of ppbench vm leaves its guardian to do it.
+test_vm_signals_leave_nothing() {
+	local pid sig rc
+	need_kernel newest
+	mkdir -p "$TMPD/tmp"
+	for sig in TERM KILL; do
+		# (not through vm(): $! must be ppbench itself)
+		TMPDIR=$TMPD/tmp "$PPBENCH" vm -q -- bench --json "$TMPD/r.json" >"$TMPD/out" 2>&1 &
+		pid=$!
+		for _ in $(seq 300); do
+			[ -n "$(vm_qemus)" ] && break
+			sleep 0.1
+		done
+		[ -n "$(vm_qemus)" ] || { cat "$TMPD/out"; fail "no qemu started within 30 s"; }
+		kill -"$sig" $pid
+		wait $pid
+		rc=$?
+		[ $sig = KILL ] || assert_eq $rc 143 "exit status after SIGTERM"
+		# at once: not when the script next wrote to the pipe of a dead ppbench
+		assert_nothing_left "after SIG$sig" 5
+		[ ! -e "$TMPD/r.json" ] || fail "SIG$sig: a result file appeared"
+	done
+}
+
+# compare, trend and calibrate's profiles never mix the clocks: one line naming both files.
+test_vm_units_never_mix() {
+	expect_exit 2 "$PPBENCH" compare "$DATA/base.json" "$DATA/icount.json"
+	expect_one_line_error "base\.json counts cycles \(tsc clock\) and .*icount\.json instructions \(icount clock\)"
+	expect_exit 2 "$PPBENCH" compare --force "$DATA/icount.json" "$DATA/base.json"
+	expect_one_line_error "icount\.json counts instructions \(icount clock\) and .*base\.json cycles \(tsc clock\)"
+	expect_exit 2 "$PPBENCH" compare --noise "$DATA/profile.json" "$DATA/icount.json" "$DATA/icount2.json"
+	expect_one_line_error "profile\.json counts cycles \(tsc clock\) and .*icount\.json instructions"
+	expect_exit 2 "$PPBENCH" trend "$DATA/base.json" "$DATA/base2.json" "$DATA/icount.json" \
+		"$DATA/icount2.json"
+	expect_one_line_error "base\.json counts cycles \(tsc clock\) and .*icount\.json instructions \(icount clock\)"
+	expect_exit 2 "$PPBENCH" trend --force "$DATA/icount.json" "$DATA/base.json" "$DATA/icount2.json" \
+		"$DATA/base2.json"
+	expect_one_line_error "never make one series"
+	# of one clock they compare as any two files do, and say what they count
+	expect_exit 0 "$PPBENCH" compare "$DATA/icount.json" "$DATA/icount2.json"
+	assert_match "$LAST_OUT" ' ring instr/elem$' "the rows name instructions"
+}
