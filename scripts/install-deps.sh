@@ -13,8 +13,9 @@ build_pkgs=(make gcc libc6-dev clang llvm libbpf-dev libxdp-dev bpftool libelf-d
 # libclang-rt-dev: clang's sanitizer and libFuzzer runtimes (the sanitized
 # build and the fuzz targets); clang only recommends them, and recommends are
 # not installed here.
+# strace: kills bench at the fsync of its result (test_outfile.sh).
 test_pkgs=(jq procps util-linux iputils-ping librsvg2-bin groff-base man-db bsdextrautils
-	clang-format libclang-rt-dev)
+	clang-format libclang-rt-dev strace)
 # The kernel matrix: qemu (TCG), a static busybox for the guests, cpio + gzip
 # for the initramfs, xz/zstd for compressed modules, readelf (binutils) to
 # check that what goes into a guest is static, jq for the guests (copied in with

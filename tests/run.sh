@@ -7,9 +7,15 @@
 #   tests/run.sh test_probe_json one integration test (or a unit or bpf test name)
 #   tests/run.sh test_probe      every test of tests/integration/test_probe.sh
 #   V=1 tests/run.sh ...         show every test's output, not only failures'
+#   tests/run.sh --ktap ...      the same run, printed as KTAP version 1
 #
 # Prints one "PASS|FAIL|SKIP name" line per test (a SKIP gives its reason) and
-# ends with "N passed, N failed[, N skipped]". Exits 1 if anything failed.
+# ends with "N passed, N failed[, N skipped]". Exits 1 if anything failed, and
+# 2 (before running anything) if a name matches no test: a typo must not pass.
+# --ktap prints "KTAP version 1", the plan "1..N", then "ok N name",
+# "not ok N name # reason" or "ok N name # SKIP reason" per test, and every
+# other line as a "# " diagnostic, for kselftest and KernelCI tooling. The plan
+# comes first, so the selection is listed before it runs (PLANNING below).
 # Integration tests run real BPF programs on real veth pairs; after each one
 # the runner checks that no namespace, veth, XDP program or BPF program of
 # ours is left behind; so does it after the BPF tests (BPF_PROG_RUN of our XDP
@@ -36,13 +42,108 @@ pass=0
 fail=0
 skip=0
 failed_names=()
+KTAP=0
+# PLANNING=1: the run functions only name the results they would record
+# (plan_add), preconditions included; --ktap prints that plan before the run.
+PLANNING=0
+plan_n=0
+declare -A plan_left=()
+ktap_n=0
+
+plan_order=()
+
+plan_add() { # key
+	[ -n "${plan_left[$1]:-}" ] || plan_order+=("$1")
+	plan_left[$1]=$((${plan_left[$1]:-0} + 1))
+	plan_n=$((plan_n + 1))
+}
+
+# Output that is not a result: as it is, or as KTAP diagnostic lines.
+diag() {
+	if [ $KTAP = 1 ]; then
+		sed 's/^/# /'
+	else
+		cat
+	fi
+}
+
+# KTAP's result line. The name is the record's first word: what follows it
+# ("(took 2.1 s)") becomes the diagnostic after '#', as does a FAIL's reason.
+ktap_record() { # RESULT NAME [REASON]
+	local key=${2%% *} extra=""
+	[ "$key" = "$2" ] || extra=${2#* }
+	extra=${extra#(}
+	extra=${extra%)}
+	if [ "${plan_left[$key]:-0}" -le 0 ]; then
+		# A result the plan did not name is the runner's own bug: it fails the run.
+		echo "# not in the plan: $1 $2${3:+: $3}"
+		[ "$1" = FAIL ] || { fail=$((fail + 1)); failed_names+=("unplanned:$key"); }
+		return
+	fi
+	plan_left[$key]=$((plan_left[$key] - 1))
+	ktap_n=$((ktap_n + 1))
+	case "$1" in
+	PASS) echo "ok $ktap_n $key${extra:+ # $extra}" ;;
+	FAIL) echo "not ok $ktap_n $key${3:+ # $3}${extra:+ ($extra)}" ;;
+	SKIP) echo "ok $ktap_n $key # SKIP ${3:-no reason given}" ;;
+	esac
+}
+
+# Planned results that never came (a binary that stopped early) fail.
+ktap_finish() {
+	local key
+	for key in "${plan_order[@]}"; do
+		while [ "${plan_left[$key]}" -gt 0 ]; do
+			fail=$((fail + 1))
+			failed_names+=("$key")
+			plan_left[$key]=$((plan_left[$key] - 1))
+			ktap_n=$((ktap_n + 1))
+			echo "not ok $ktap_n $key # no result: its runner stopped before it"
+		done
+	done
+}
 
 record() { # record RESULT NAME [REASON]
+	if [ $PLANNING = 1 ]; then
+		plan_add "${2%% *}"
+		return
+	fi
 	case "$1" in
-	PASS) pass=$((pass + 1)); echo "PASS $2" ;;
-	FAIL) fail=$((fail + 1)); failed_names+=("$2"); echo "FAIL $2${3:+: $3}" ;;
-	SKIP) skip=$((skip + 1)); echo "SKIP $2: ${3:-no reason given}" ;;
+	PASS) pass=$((pass + 1)) ;;
+	FAIL) fail=$((fail + 1)); failed_names+=("${2%% *}") ;;
+	SKIP) skip=$((skip + 1)) ;;
 	esac
+	if [ $KTAP = 1 ]; then
+		ktap_record "$@"
+		return
+	fi
+	case "$1" in
+	PASS) echo "PASS $2" ;;
+	FAIL) echo "FAIL $2${3:+: $3}" ;;
+	SKIP) echo "SKIP $2: ${3:-no reason given}" ;;
+	esac
+}
+
+# --ktap: the checks that print only when they fail (a binary's exit status,
+# the leak check) are results of their own, so that every failure has a line.
+record_check() { # NAME WHAT
+	[ $KTAP = 1 ] && record PASS "$1 ($2)"
+}
+
+# PLANNING: the tests of a unit-runner binary (tests/unit/main.c) that
+# ARGS select (substrings, as the binary matches them), as GROUP/NAME.
+plan_binary() { # group bin [args...]
+	local group=$1 bin=$2 t a
+	shift 2
+	while read -r t; do
+		if [ $# -gt 0 ]; then
+			for a in "$@"; do
+				[[ "$t" == *"$a"* ]] && break
+			done
+			[[ "$t" == *"$a"* ]] || continue
+		fi
+		plan_add "${GROUP_PREFIX:-}$group/$t"
+	done < <("$bin" --list)
 }
 
 # Parse PASS/FAIL/SKIP lines that a sub-runner (unit binary, kernel matrix) prints;
@@ -67,7 +168,7 @@ tally_lines() {
 			local rest=${line#SKIP }
 			record SKIP "${rest%%: *}" "${rest#*: }"
 			;;
-		*) echo "$line" ;;
+		*) [ $KTAP = 1 ] && echo "# $line" || echo "$line" ;;
 		esac
 	done
 }
@@ -75,6 +176,11 @@ tally_lines() {
 run_unit() { # [names...]
 	if [ ! -x "$UNIT_BIN" ]; then
 		record FAIL "${GROUP_PREFIX:-}unit" "unit-test binary missing: run 'make $UNIT_BIN'"
+		return
+	fi
+	if [ $PLANNING = 1 ]; then
+		plan_binary unit "$UNIT_BIN" "$@"
+		plan_add "${GROUP_PREFIX:-}unit"
 		return
 	fi
 	local out rc
@@ -85,6 +191,8 @@ run_unit() { # [names...]
 	# (under the sanitizers: a report, or a leak found at exit)
 	if [ $rc -ne 0 ] && ! grep -q '^FAIL' "$out"; then
 		record FAIL "${GROUP_PREFIX:-}unit" "unit-test binary exited $rc"
+	else
+		record_check "${GROUP_PREFIX:-}unit" "exit status $rc, as its results say"
 	fi
 	rm -f "$out"
 }
@@ -144,6 +252,12 @@ run_bpf() { # [names...]
 		record FAIL "${g}bpf" "BPF-test binary missing: run 'make $BPF_BIN'"
 		return
 	fi
+	if [ $PLANNING = 1 ]; then
+		plan_binary bpf "$BPF_BIN" "$@"
+		plan_add "${g}bpf"
+		plan_add "${g}bpf/leaks"
+		return
+	fi
 	local out before rc
 	out=$(mktemp)
 	before=$(mktemp)
@@ -153,10 +267,14 @@ run_bpf() { # [names...]
 	tally_lines <"$out"
 	if [ $rc -ne 0 ] && ! grep -q '^FAIL' "$out"; then
 		record FAIL "${g}bpf" "BPF-test binary exited $rc"
+	else
+		record_check "${g}bpf" "exit status $rc, as its results say"
 	fi
 	if ! check_leaks bpf "$before" >"$out"; then
-		cat "$out"
+		diag <"$out"
 		record FAIL "${g}bpf/leaks" "the BPF tests left state behind"
+	else
+		record_check "${g}bpf/leaks" "nothing left behind"
 	fi
 	rm -f "$out" "$before"
 }
@@ -176,12 +294,23 @@ run_fuzz() {
 		record FAIL fuzz "no fuzz targets in $SAN_DIR: run 'make SANITIZE=1 fuzz-targets'"
 		return
 	fi
+	if [ $PLANNING = 1 ]; then
+		# scripts/fuzz.sh --suite: one line per tests/fuzz/fuzz_NAME.c
+		for out in "$TOP"/tests/fuzz/fuzz_*.c; do
+			out=${out##*/fuzz_}
+			plan_add "fuzz/${out%.c}"
+		done
+		plan_add fuzz
+		return
+	fi
 	out=$(mktemp)
 	FUZZ_BIN_DIR=$SAN_DIR "$TOP/scripts/fuzz.sh" --suite >"$out" 2>&1
 	rc=$?
 	tally_lines <"$out"
 	if [ $rc -ne 0 ] && ! grep -q '^FAIL' "$out"; then
 		record FAIL fuzz "scripts/fuzz.sh exited $rc"
+	else
+		record_check fuzz "exit status $rc, as its results say"
 	fi
 	rm -f "$out"
 }
@@ -227,6 +356,12 @@ run_one_integration() { # file name
 	if ! check_leaks "$name" "$before" >>"$out"; then
 		rc=1
 	fi
+	local show=0
+	if [ $rc -ne 0 ] && [ $rc -ne $SKIP_RC ] || [ "${V:-0}" = 1 ]; then
+		show=1
+	fi
+	# KTAP wants a test's diagnostics before its result line.
+	[ $show = 0 ] || [ $KTAP = 0 ] || sed 's/^/    /' "$out" | diag
 	if [ $rc -eq $SKIP_RC ]; then
 		reason=$(grep -m1 '^SKIP: ' "$out" | sed 's/^SKIP: //')
 		record SKIP "integration/$name" "${reason:-no reason printed} (took $took s)"
@@ -235,9 +370,7 @@ run_one_integration() { # file name
 	else
 		record FAIL "integration/$name" "(took $took s)"
 	fi
-	if [ $rc -ne 0 ] && [ $rc -ne $SKIP_RC ] || [ "${V:-0}" = 1 ]; then
-		sed 's/^/    /' "$out"
-	fi
+	[ $show = 0 ] || [ $KTAP = 1 ] || sed 's/^/    /' "$out"
 	rm -f "$out" "$before"
 }
 
@@ -257,7 +390,11 @@ run_integration() { # [names...]
 			for n in "$@"; do [ "$n" = "$name" ] && want=1; done
 			[ $want = 1 ] || continue
 		fi
-		run_one_integration "$file" "$name"
+		if [ $PLANNING = 1 ]; then
+			plan_add "integration/$name"
+		else
+			run_one_integration "$file" "$name"
+		fi
 	done < <(list_integration)
 }
 
@@ -274,82 +411,168 @@ kernels_finish() {
 	local rc
 	# Tally as the lines come (the matrix takes minutes), and in this shell:
 	# a pipe into tally_lines would count in a subshell and lose the counts.
-	tally_lines < <(tail -n +1 --pid="$KERNELS_PID" -f "$KERNELS_OUT")
+	if [ $KTAP = 1 ]; then
+		diag < <(tail -n +1 --pid="$KERNELS_PID" -f "$KERNELS_OUT")
+	else
+		tally_lines < <(tail -n +1 --pid="$KERNELS_PID" -f "$KERNELS_OUT")
+	fi
 	wait "$KERNELS_PID"
 	rc=$?
-	# A matrix that fails without saying which test failed still fails.
-	if [ $rc -ne 0 ] && ! grep -q '^FAIL' "$KERNELS_OUT"; then
+	if [ $KTAP = 1 ]; then
+		kernels_ktap_result $rc
+	elif [ $rc -ne 0 ] && ! grep -q '^FAIL' "$KERNELS_OUT"; then
+		# A matrix that fails without saying which test failed still fails.
 		record FAIL kernels "scripts/kernel-matrix.sh exited $rc"
 	fi
 	rm -f "$KERNELS_OUT"
 }
 
+# --ktap: which guest tests run on which kernel is decided as the matrix boots
+# them, so the plan cannot name them: the matrix is one result ("kernels"),
+# its own PASS/FAIL/SKIP lines are the diagnostics above it.
+kernels_ktap_result() { # rc
+	local n_pass n_fail n_skip
+	n_pass=$(grep -c '^PASS ' "$KERNELS_OUT")
+	n_fail=$(grep -c '^FAIL ' "$KERNELS_OUT")
+	n_skip=$(grep -c '^SKIP ' "$KERNELS_OUT")
+	if [ "$n_fail" -gt 0 ] || [ "$1" -ne 0 ]; then
+		record FAIL kernels "$n_fail guest tests failed, scripts/kernel-matrix.sh exited $1"
+	elif [ "$n_pass" -eq 0 ] && [ "$n_skip" -gt 0 ]; then
+		record SKIP kernels "$(grep -m1 '^SKIP ' "$KERNELS_OUT" | sed 's/^SKIP [^:]*: //')"
+	else
+		record PASS "kernels ($n_pass guest tests passed, $n_skip skipped)"
+	fi
+}
+
 run_kernels() {
+	if [ $PLANNING = 1 ]; then
+		plan_add kernels
+		return
+	fi
 	kernels_start
 	kernels_finish
 }
 
-main() {
-	local groups=() names=() a
+# Is NAME (part of) a unit test's name? (The unit runner matches substrings.)
+is_unit_test() {
+	[ -x "$UNIT_BIN" ] && "$UNIT_BIN" --list | grep -qF -- "$1"
+}
+
+# Sorts the names of the command line into UNIT_NAMES, BPF_NAMES and
+# INT_NAMES; a name that matches no test ends the run (exit 2) before
+# anything runs, so that a typo never reads "0 passed, 0 failed".
+resolve_names() { # names...
+	local a none=()
 	for a in "$@"; do
-		case "$a" in
-		unit | bpf | asan | fuzz | integration | kernels) groups+=("$a") ;;
-		*) names+=("$a") ;;
-		esac
+		if [ -f "$TOP/tests/integration/$a.sh" ]; then
+			# a file's name: every test in it
+			INT_NAMES+=($(list_integration | awk -v f="/$a.sh" \
+				'substr($1, length($1) - length(f) + 1) == f { print $2 }'))
+		elif list_integration | awk '{print $2}' | grep -qx -- "$a"; then
+			INT_NAMES+=("$a")
+		elif is_bpf_test "$a"; then
+			BPF_NAMES+=("$a")
+		elif is_unit_test "$a" || [ ! -x "$UNIT_BIN" ]; then
+			# (without the binary, run_unit says that it is missing)
+			UNIT_NAMES+=("$a")
+		else
+			none+=("'$a'")
+		fi
 	done
-	if [ ${#groups[@]} -eq 0 ] && [ ${#names[@]} -eq 0 ]; then
-		groups=(unit bpf asan fuzz integration kernels)
+	if [ ${#none[@]} -gt 0 ]; then
+		local verb=matches
+		[ ${#none[@]} -eq 1 ] || verb=match
+		echo "tests/run.sh: ${none[*]} $verb no test (a unit, BPF or integration test" \
+			"name or part of one, tests/integration/NAME.sh's NAME, or a group:" \
+			"unit bpf asan fuzz integration kernels)" >&2
+		exit 2
 	fi
-	# With other groups, the matrix (the longest part) starts first and runs beside them.
-	local beside=0
-	if [ ${#groups[@]} -gt 1 ] && [[ " ${groups[*]} " == *" kernels "* ]]; then
-		beside=1
-		echo "kernels: the qemu matrix runs beside the other groups; its results follow theirs"
-		kernels_start
-	fi
-	# make test's sanitizer build (build/asan), after the matrix started, so
-	# that the guests do not wait for it.
-	if [ -n "${TEST_SAN_BUILD:-}" ] && [[ " ${groups[*]} " == *" asan "* || " ${groups[*]} " == *" fuzz "* ]]; then
-		env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS sh -c "$TEST_SAN_BUILD" ||
-			record FAIL build "the sanitizer build failed: $TEST_SAN_BUILD"
-	fi
-	for a in "${groups[@]}"; do
+}
+
+# Runs (or with PLANNING=1 names) the groups, then the tests named.
+run_selection() {
+	local a
+	for a in "${GROUPS_WANTED[@]}"; do
 		case "$a" in
 		unit) run_unit ;;
 		bpf) run_bpf ;;
 		asan) run_asan ;;
 		fuzz) run_fuzz ;;
 		integration) run_integration ;;
-		kernels) [ $beside = 1 ] || run_kernels ;;
+		kernels) [ $BESIDE = 1 ] && [ $PLANNING = 0 ] || run_kernels ;;
 		esac
 	done
-	[ $beside = 0 ] || kernels_finish
-	if [ ${#names[@]} -gt 0 ]; then
-		local unit_names=() bpf_names=() int_names=()
-		for a in "${names[@]}"; do
-			if [ -f "$TOP/tests/integration/$a.sh" ]; then
-				# a file's name: every test in it
-				int_names+=($(list_integration | awk -v f="/$a.sh" \
-					'substr($1, length($1) - length(f) + 1) == f { print $2 }'))
-			elif list_integration | awk '{print $2}' | grep -qx "$a"; then
-				int_names+=("$a")
-			elif is_bpf_test "$a"; then
-				bpf_names+=("$a")
-			else
-				unit_names+=("$a")
-			fi
-		done
-		[ ${#unit_names[@]} -gt 0 ] && run_unit "${unit_names[@]}"
-		[ ${#bpf_names[@]} -gt 0 ] && run_bpf "${bpf_names[@]}"
-		[ ${#int_names[@]} -gt 0 ] && run_integration "${int_names[@]}"
+	[ $BESIDE = 0 ] || [ $PLANNING = 1 ] || kernels_finish
+	[ ${#UNIT_NAMES[@]} -gt 0 ] && run_unit "${UNIT_NAMES[@]}"
+	[ ${#BPF_NAMES[@]} -gt 0 ] && run_bpf "${BPF_NAMES[@]}"
+	[ ${#INT_NAMES[@]} -gt 0 ] && run_integration "${INT_NAMES[@]}"
+	return 0
+}
+
+main() {
+	local names=() a san_log="" san_failed=0
+	GROUPS_WANTED=()
+	UNIT_NAMES=()
+	BPF_NAMES=()
+	INT_NAMES=()
+	for a in "$@"; do
+		case "$a" in
+		--ktap) KTAP=1 ;;
+		unit | bpf | asan | fuzz | integration | kernels) GROUPS_WANTED+=("$a") ;;
+		*) names+=("$a") ;;
+		esac
+	done
+	if [ ${#GROUPS_WANTED[@]} -eq 0 ] && [ ${#names[@]} -eq 0 ]; then
+		GROUPS_WANTED=(unit bpf asan fuzz integration kernels)
 	fi
+	[ ${#names[@]} -eq 0 ] || resolve_names "${names[@]}"
+	# With other groups, the matrix (the longest part) starts first and runs beside them.
+	BESIDE=0
+	if [ ${#GROUPS_WANTED[@]} -gt 1 ] && [[ " ${GROUPS_WANTED[*]} " == *" kernels "* ]]; then
+		BESIDE=1
+		[ $KTAP = 1 ] ||
+			echo "kernels: the qemu matrix runs beside the other groups; its results follow theirs"
+		kernels_start
+	fi
+	# make test's sanitizer build (build/asan), after the matrix started, so
+	# that the guests do not wait for it; before a KTAP plan, which lists
+	# the binaries it builds (its output follows the plan as diagnostics).
+	if [ -n "${TEST_SAN_BUILD:-}" ] &&
+		[[ " ${GROUPS_WANTED[*]} " == *" asan "* || " ${GROUPS_WANTED[*]} " == *" fuzz "* ]]; then
+		san_log=$(mktemp)
+		if [ $KTAP = 0 ]; then
+			env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS sh -c "$TEST_SAN_BUILD" || san_failed=1
+		else
+			env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS sh -c "$TEST_SAN_BUILD" >"$san_log" 2>&1 ||
+				san_failed=1
+		fi
+	fi
+	if [ $KTAP = 1 ]; then
+		PLANNING=1
+		run_selection
+		[ $san_failed = 0 ] || plan_add build
+		PLANNING=0
+		echo "KTAP version 1"
+		echo "1..$plan_n"
+		[ $BESIDE = 0 ] ||
+			echo "# kernels: the qemu matrix runs beside the other groups; its result follows theirs"
+		[ -z "$san_log" ] || diag <"$san_log"
+	fi
+	[ -z "$san_log" ] || rm -f "$san_log"
+	[ $san_failed = 0 ] || record FAIL build "the sanitizer build failed: $TEST_SAN_BUILD"
+	run_selection
+	[ $KTAP = 0 ] || ktap_finish
 	if [ $fail -gt 0 ]; then
-		echo "failed: ${failed_names[*]}"
+		echo "failed: ${failed_names[*]}" | diag
 	fi
 	if [ $skip -gt 0 ]; then
-		echo "$pass passed, $fail failed, $skip skipped"
+		echo "$pass passed, $fail failed, $skip skipped" | diag
 	else
-		echo "$pass passed, $fail failed"
+		echo "$pass passed, $fail failed" | diag
+	fi
+	if [ $((pass + fail + skip)) -eq 0 ]; then
+		echo "tests/run.sh: the selection ran no test" >&2
+		exit 2
 	fi
 	[ $fail -eq 0 ]
 }

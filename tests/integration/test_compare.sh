@@ -99,7 +99,7 @@ test_compare_bad_profile() {
 	expect_exit 2 "$PPBENCH" compare --noise schema.json "$DATA/base.json" "$DATA/regress.json"
 	expect_one_line_error '"ppbench-noise/9" is not supported'
 	expect_exit 2 "$PPBENCH" compare --noise truncated.json "$DATA/base.json" "$DATA/regress.json"
-	expect_one_line_error 'truncated\.json: line [0-9]+, column [0-9]+'
+	expect_one_line_error 'truncated\.json: truncated: line [0-9]+, column [0-9]+'
 	expect_exit 2 "$PPBENCH" compare --noise "$DATA/base.json" "$DATA/base.json" "$DATA/regress.json"
 	expect_one_line_error 'not supported|not a noise profile'
 	# --force uses another host's profile, with a warning
@@ -182,7 +182,7 @@ test_compare_bad_files() {
 	jq 'del(.schema)' "$DATA/base.json" >noschema.json
 	jq '.scenarios[0].cycles_per_elem.runs[2] = "fast"' "$DATA/base.json" >badtype.json
 	jq '.scenarios[1].repeat = 6' "$DATA/base.json" >badrepeat.json
-	expect_bad_file truncated.json "line [0-9]+, column 1: unexpected end of input, expected ',' or '}'"
+	expect_bad_file truncated.json "truncated: line [0-9]+, column 1: unexpected end of input, expected ',' or '}'"
 	expect_bad_file malformed.json "line 2, column 29: expected ',' or '}'"
 	expect_bad_file empty.json 'file is empty'
 	expect_bad_file notsc.json "host: missing field 'tsc_hz'"

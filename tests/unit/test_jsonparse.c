@@ -77,7 +77,8 @@ void test_jsonparse_errors(void)
 {
 	expect_error("{\"a\": 1,\n \"b\": 2\n \"c\": 3}", "line 3, column 2: expected ',' or '}'",
 		     "missing comma");
-	expect_error("[1, 2", "line 1, column 6: unexpected end of input, expected ',' or ']'",
+	expect_error("[1, 2",
+		     "truncated: line 1, column 6: unexpected end of input, expected ',' or ']'",
 		     "unterminated array");
 	expect_error("", "line 1, column 1: empty input, expected a JSON value", "empty");
 	expect_error("  \n ", "line 2, column 2: empty input, expected a JSON value", "blank");
@@ -90,7 +91,15 @@ void test_jsonparse_errors(void)
 	expect_error("[-]", "line 1, column 3: expected a digit", "bare minus");
 	expect_error("[1e999]", "line 1, column 2: number out of range", "overflow");
 	expect_error("[tru]", "line 1, column 2: expected a JSON value", "bad literal");
-	expect_error("\"abc", "line 1, column 1: unterminated string", "unterminated string");
+	expect_error("\"abc", "truncated: line 1, column 1: unterminated string",
+		     "unterminated string");
+	/* a file cut short anywhere says so: inside a literal, a number, an escape */
+	expect_error("[tr",
+		     "truncated: line 1, column 4: unexpected end of input, expected a JSON value",
+		     "cut literal");
+	expect_error("[1.", "truncated: line 1, column 4: expected a digit", "cut number");
+	expect_error("[\"a\\", "truncated: line 1, column 5: unexpected end of input in an escape",
+		     "cut escape");
 	expect_error("\"a\\x\"", "line 1, column 3: invalid escape '\\x'", "bad escape");
 	expect_error("\"\\u12g4\"", "line 1, column 2: \\u must be followed by 4 hex digits",
 		     "bad hex");

@@ -18,6 +18,7 @@
 #include "loader/observer.h"
 #include "sys/cpus.h"
 #include "sys/log.h"
+#include "sys/outfile.h"
 #include "sys/util.h"
 
 static const struct cli_opt common_opts[] = {
@@ -272,7 +273,7 @@ static int parse_kind(const struct cli_opt *o, void *cfg, const char *arg)
 		*(bool *)p = true;
 		break;
 	case CLI_OUTPUT:
-		err = check_writable(arg, what);
+		err = outfile_check(arg, what);
 		/* fall through */
 	case CLI_STRING:
 	case CLI_IFACE: /* resolved once all options are in: resolve_ifaces() */

@@ -23,6 +23,7 @@ struct parser {
 	char *err;
 	size_t errlen;
 	bool failed;
+	bool truncated; /* the text ended inside the value: a file cut short */
 	int depth;
 };
 
@@ -50,6 +51,7 @@ __attribute__((format(printf, 3, 4))) static void fail_at(struct parser *ps, con
 	if (ps->failed)
 		return;
 	ps->failed = true;
+	ps->truncated = ps->p >= ps->end || at >= ps->end;
 	position(ps, at, &line, &col);
 	n = snprintf(ps->err, ps->errlen, "line %d, column %d: ", line, col);
 	if (n < 0 || (size_t)n >= ps->errlen)
@@ -442,6 +444,11 @@ static struct jval *parse_literal(struct parser *ps)
 		}
 		return v;
 	}
+	/* "tru" at the end of the text: a literal cut short */
+	for (int i = 0; i < 3; i++)
+		if ((size_t)(ps->end - ps->p) < strlen(words[i]) &&
+		    !memcmp(ps->p, words[i], ps->end - ps->p))
+			ps->p = ps->end;
 	expected(ps, "a JSON value");
 	return NULL;
 }
@@ -482,6 +489,20 @@ static struct jval *parse_value(struct parser *ps)
 	return v;
 }
 
+/* "truncated: " before the error in ERR, as much of it as fits. */
+static void prefix_err(char *err, size_t errlen, const char *pre)
+{
+	size_t n = strlen(pre), len = strlen(err);
+
+	if (errlen <= n)
+		return;
+	if (len + n >= errlen)
+		len = errlen - n - 1;
+	memmove(err + n, err, len);
+	memcpy(err, pre, n);
+	err[n + len] = '\0';
+}
+
 struct jval *jparse_buf(const char *text, size_t len, char *err, size_t errlen)
 {
 	struct parser ps = {
@@ -506,6 +527,8 @@ struct jval *jparse_buf(const char *text, size_t len, char *err, size_t errlen)
 	if (v && ps.p < ps.end)
 		fail_at(&ps, ps.p, "unexpected text after the JSON value");
 	if (ps.failed) {
+		if (ps.truncated)
+			prefix_err(err, errlen, "truncated: ");
 		jfree(v);
 		return NULL;
 	}

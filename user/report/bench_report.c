@@ -513,9 +513,7 @@ int bench_write_json(const struct bench_ctx *b, const char *path, const char *cm
 	json_str(j, "order_note", bench_order_note(b->res, note, sizeof(note)) ? note : NULL);
 	json_obj_end(j);
 	json_flush_line(j);
-	if (json_close(j)) {
-		pr_err("writing %s failed\n", path);
+	if (json_close(j)) /* its error line names the file */
 		return -1;
-	}
 	return 0;
 }

@@ -459,10 +459,8 @@ static int write_json(const struct cmp_set *set, const char *path)
 	json_arr_end(j);
 	json_obj_end(j);
 	json_flush_line(j);
-	if (json_close(j)) {
-		pr_err("writing %s failed\n", path);
+	if (json_close(j)) /* its error line names the file */
 		return EXIT_FAIL;
-	}
 	return EXIT_OK;
 }
 

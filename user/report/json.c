@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/json.h"
-#include "sys/log.h"
+#include "sys/outfile.h"
 
 #define JSON_MAX_DEPTH 32
 
@@ -12,6 +12,7 @@ struct json {
 	FILE *f;
 	bool pretty;
 	bool own;
+	struct outfile out; /* when own */
 	int depth;
 	bool first[JSON_MAX_DEPTH]; /* no member written yet at this depth */
 };
@@ -28,22 +29,29 @@ struct json *json_new(FILE *f, bool pretty)
 	return j;
 }
 
-struct json *json_open(const char *path, bool pretty)
+static struct json *json_open_mode(const char *path, bool pretty, enum outfile_mode mode)
 {
-	struct json *j;
-	FILE *f;
+	struct json *j = json_new(NULL, pretty);
 
-	if (!strcmp(path, "-"))
-		return json_new(stdout, pretty);
-	f = fopen(path, "w");
-	if (!f) {
-		pr_err("cannot write JSON to '%s': %s\n", path, strerror(errno));
+	if (!j)
+		return NULL;
+	if (outfile_open(&j->out, path, mode)) {
+		free(j);
 		return NULL;
 	}
-	j = json_new(f, pretty);
-	if (j)
-		j->own = true;
+	j->f = j->out.f;
+	j->own = true;
 	return j;
+}
+
+struct json *json_open(const char *path, bool pretty)
+{
+	return json_open_mode(path, pretty, OUTFILE_WHOLE);
+}
+
+struct json *json_open_stream(const char *path, bool pretty)
+{
+	return json_open_mode(path, pretty, OUTFILE_STREAM);
 }
 
 int json_close(struct json *j)
@@ -52,10 +60,10 @@ int json_close(struct json *j)
 
 	if (!j)
 		return 0;
-	if (fflush(j->f) || ferror(j->f))
+	if (j->own)
+		err = outfile_commit(&j->out);
+	else if (fflush(j->f) || ferror(j->f))
 		err = -EIO;
-	if (j->own && fclose(j->f))
-		err = -errno;
 	free(j);
 	return err;
 }

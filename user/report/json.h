@@ -14,9 +14,18 @@
 struct json;
 
 struct json *json_new(FILE *f, bool pretty);
-/* Opens PATH ("-" = stdout); prints a one-line error and returns NULL on failure. */
+/*
+ * Opens PATH ("-" = stdout) for one document, which appears at PATH whole
+ * when json_close() succeeds, or not at all (sys/outfile.h); prints a
+ * one-line error and returns NULL on failure.
+ */
 struct json *json_open(const char *path, bool pretty);
-/* Closes the writer; returns 0 or a negative errno if writing failed. */
+/* The same for a stream of documents, one a line, written in place as they come. */
+struct json *json_open_stream(const char *path, bool pretty);
+/*
+ * Closes the writer; 0, or a negative errno if writing failed. For a file of
+ * json_open*() the error line naming the file is printed.
+ */
 int json_close(struct json *j);
 /* Ends a top-level value: newline, flush (for one object per interval). */
 void json_flush_line(struct json *j);

@@ -110,10 +110,8 @@ int noise_write(const struct noise_profile *p, const char *path, const char *cmd
 	json_arr_end(j);
 	json_obj_end(j);
 	json_flush_line(j);
-	if (json_close(j)) {
-		pr_err("writing %s failed\n", path);
+	if (json_close(j)) /* its error line names the file */
 		return -1;
-	}
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "model/stats.h"
 #include "report/plot_svg.h"
 #include "sys/log.h"
+#include "sys/outfile.h"
 #include "sys/util.h"
 
 /* Geometry, in SVG user units (pixels). */
@@ -270,21 +271,13 @@ static int write_svg(const struct plot *p, FILE *f)
 
 int svg_output(const char *path, int (*write)(FILE *f, const void *ctx), const void *ctx)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	int err;
+	struct outfile out;
 
-	if (!f) {
-		pr_err("cannot write '%s': %s\n", path, strerror(errno));
+	if (outfile_open(&out, path, OUTFILE_WHOLE))
 		return EXIT_FAIL;
-	}
-	err = write(f, ctx);
-	if (f != stdout && fclose(f))
-		err = -EIO;
-	if (err) {
-		pr_err("writing '%s' failed\n", path);
-		return EXIT_FAIL;
-	}
-	return EXIT_OK;
+	/* (WRITE fails only when a write did: the commit finds and names that) */
+	write(out.f, ctx);
+	return outfile_commit(&out) ? EXIT_FAIL : EXIT_OK;
 }
 
 static int write_plot(FILE *f, const void *p)

@@ -203,9 +203,7 @@ int probe_report(const struct ppb_features *f, const struct iface_info *ii, cons
 	if (!j)
 		return -1;
 	write_json(j, f, ii);
-	if (json_close(j)) {
-		pr_err("writing %s failed\n", json);
+	if (json_close(j)) /* its error line names the file */
 		return -1;
-	}
 	return 0;
 }

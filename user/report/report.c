@@ -262,7 +262,7 @@ void json_per_cpu_paths(struct json *j, const struct ppb_pool_counts *percpu, in
 int report_json_open(struct json **j, const char *path)
 {
 	*j = NULL;
-	if (path && !(*j = json_open(path, false)))
+	if (path && !(*j = json_open_stream(path, false)))
 		return -1;
 	return 0;
 }

@@ -197,9 +197,7 @@ int trend_write_json(const struct trend_view *v, const char *path)
 		json_gate(j, v);
 	json_obj_end(j);
 	json_flush_line(j);
-	if (json_close(j)) {
-		pr_err("writing %s failed\n", path);
+	if (json_close(j)) /* its error line names the file */
 		return EXIT_FAIL;
-	}
 	return EXIT_OK;
 }

@@ -226,32 +226,6 @@ int iface_index(const char *name, const char *what, int *ifindex)
 	return -ENODEV;
 }
 
-int check_writable(const char *path, const char *what)
-{
-	char dir[4096];
-	const char *slash;
-	int err = 0;
-
-	if (!strcmp(path, "-"))
-		return 0;
-	/* Check without creating anything, so a failed run leaves no empty file. */
-	if (file_exists(path)) {
-		if (access(path, W_OK))
-			err = -errno;
-	} else {
-		slash = strrchr(path, '/');
-		if (!slash)
-			snprintf(dir, sizeof(dir), ".");
-		else
-			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path ?: 1), path);
-		if (access(dir, W_OK))
-			err = -errno;
-	}
-	if (err)
-		pr_err("%s: cannot write '%s': %s\n", what, path, strerror(-err));
-	return err;
-}
-
 const char *path_stem(const char *path, char *buf, size_t len)
 {
 	const char *b = strrchr(path, '/');

@@ -40,7 +40,5 @@ int write_file_str(const char *path, const char *s);
 bool file_exists(const char *path);
 /* "dir/base.json" -> "base" in BUF: how a file is named when nothing else names it. */
 const char *path_stem(const char *path, char *buf, size_t len);
-/* Check that PATH can be created/written (for --json); prints the one-line error. */
-int check_writable(const char *path, const char *what);
 
 #endif
