@@ -110,7 +110,7 @@ FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(FUZZ_SRCS))
 
 .PHONY: all test test-unit test-kernels bench install clean help deps format format-check \
-	fuzz fuzz-targets
+	fuzz fuzz-targets static-guest
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -125,7 +125,8 @@ help:
 	@echo '  bench          install missing packages, build, run the benchmark (results are reported)'
 	@echo '  fuzz           build the fuzz targets ($(FUZZ_BUILD)/) and run each FUZZ_SECONDS'
 	@echo '                 (default 60); stops at the first crash, leak or sanitizer report'
-	@echo '  install        install ppbench and its man pages under DESTDIR/PREFIX (default $(PREFIX))'
+	@echo '  install        install ppbench, its man pages and vm'"'"'s guest side (LIBDIR: scripts,'
+	@echo '                 static ppbench) under DESTDIR/PREFIX (default $(PREFIX))'
 	@echo '  format         apply clang-format (.clang-format, kernel style) to every C source'
 	@echo '  clean          remove $(BUILD)/'
 	@echo 'Variables: V=1 (show commands), PREFIX, DESTDIR, VMLINUX_BTF, STATIC=1, TESTS="name ..."'
@@ -314,9 +315,23 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/tests/ppb-burn $(BUILD)/tests/snap-time
 	$(Q)scripts/bench.sh
 
-install: $(BUILD)/ppbench $(MAN_PAGES)
+# ppbench vm's guest side: its scripts and the static ppbench the guests run
+# (built as the kernel matrix builds it, under the same lock).
+VM_FILES	:= scripts/vm/run scripts/vm/init scripts/vm/kernel.sh scripts/vm/guest.sh \
+		   scripts/vm/watch.sh
+
+static-guest:
+	$(Q)mkdir -p build && flock build/.static.lock $(MAKE) --no-print-directory STATIC=1 \
+		BUILD=build/static build/static/ppbench
+
+install: $(BUILD)/ppbench $(MAN_PAGES) static-guest
 	$(call msg,INSTALL,$(DESTDIR)$(BINDIR)/ppbench)
 	$(Q)install -D -m 0755 $(BUILD)/ppbench $(DESTDIR)$(BINDIR)/ppbench
+	$(call msg,INSTALL,$(DESTDIR)$(LIBDIR)/: vm/ and ppbench-static)
+	$(Q)install -D -m 0755 build/static/ppbench $(DESTDIR)$(LIBDIR)/ppbench-static
+	$(Q)install -d $(DESTDIR)$(LIBDIR)/vm
+	$(Q)install -m 0755 scripts/vm/run scripts/vm/init $(DESTDIR)$(LIBDIR)/vm/
+	$(Q)install -m 0644 $(filter %.sh,$(VM_FILES)) $(DESTDIR)$(LIBDIR)/vm/
 	$(call msg,INSTALL,$(DESTDIR)$(MANDIR)/man8/: $(notdir $(MAN_PAGES)))
 	$(Q)install -d $(DESTDIR)$(MANDIR)/man8
 	$(Q)install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/

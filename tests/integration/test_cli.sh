@@ -129,6 +129,17 @@ test_make_install() {
 	"$d/usr/local/sbin/ppbench" help bench | tr -d ' \n' >"$TMPD/help.w"
 	cmp -s "$TMPD/man.w" "$TMPD/help.w" ||
 		fail "'man ppbench-bench' (installed) is not 'ppbench help bench': $(head -c 200 "$TMPD/man.w")"
+	# vm's guest side, and an installed vm that runs it without the source tree
+	local lib=$d/usr/local/lib/ppbench
+	[ -x "$lib/vm/run" ] && [ -x "$lib/vm/init" ] && [ -f "$lib/vm/kernel.sh" ] ||
+		fail "vm's scripts not installed in $lib/vm"
+	[ -x "$lib/ppbench-static" ] && ! readelf -l "$lib/ppbench-static" | grep -q 'program interpreter' ||
+		fail "$lib/ppbench-static is not a static ppbench"
+	command -v qemu-system-x86_64 >/dev/null || return 0
+	(cd "$TMPD" && PPBENCH_LIBDIR=$lib "$d/usr/local/sbin/ppbench" vm -q -- probe --json p.json) \
+		>"$TMPD/vm.out" 2>&1 || { cat "$TMPD/vm.out"; fail "the installed ppbench vm failed"; }
+	[ "$(jq -r .clock.kind "$TMPD/p.json")" = icount ] ||
+		fail "the installed vm's probe did not run under the instruction clock"
 }
 
 test_man_page_covers_help() {

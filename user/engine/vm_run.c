@@ -89,17 +89,19 @@ static bool find_tree(struct vm_paths *p)
 	return false;
 }
 
+/* PPBENCH_LIBDIR in the environment: an installation moved elsewhere (DESTDIR). */
 static int find_paths(struct vm_paths *p)
 {
-	const char *dir = getenv("PPBENCH_VM_DIR");
+	const char *lib = getenv("PPBENCH_LIBDIR");
 
 	memset(p, 0, sizeof(*p));
-	if (!find_tree(p)) {
+	if (lib && *lib) {
+		snprintf(p->dir, sizeof(p->dir), "%s/vm", lib);
+		snprintf(p->ppbench, sizeof(p->ppbench), "%s/ppbench-static", lib);
+	} else if (!find_tree(p)) {
 		snprintf(p->dir, sizeof(p->dir), "%s/vm", PPBENCH_LIBDIR);
 		snprintf(p->ppbench, sizeof(p->ppbench), "%s/ppbench-static", PPBENCH_LIBDIR);
 	}
-	if (dir)
-		snprintf(p->dir, sizeof(p->dir), "%s", dir);
 	return 0;
 }
 
