@@ -14,15 +14,22 @@ void test_noise_floor(void)
 	double v[] = { 100, 102, 98, 100, 100 };
 	double lv[] = { 35.0, 35.4, 60.0, 35.2, 60.5, 35.3 };
 	double quiet[] = { 100, 100.1, 100, 100.1 };
+	double still[] = { 100, 100.01, 100, 100.01 }; /* an instruction count's spread */
 
-	ASSERT_NEAR(noise_floor_pct(v, 5, 1), 2.7764 * sqrt(2) * sqrt(2), 0.01, "t x sqrt2 x CV");
+	ASSERT_NEAR(noise_floor_pct(v, 5, 1, 1.0), 2.7764 * sqrt(2) * sqrt(2), 0.01,
+		    "t x sqrt2 x CV");
 	/* five figures gated together: each at 0.01 two-sided, t(0.995, 4) = 4.604 */
-	ASSERT_NEAR(noise_floor_pct(v, 5, 5), 4.6041 * sqrt(2) * sqrt(2), 0.01, "a family of 5");
+	ASSERT_NEAR(noise_floor_pct(v, 5, 5, 1.0), 4.6041 * sqrt(2) * sqrt(2), 0.01,
+		    "a family of 5");
 	/* two levels: CV 28 %, t(0.975, 5) 2.571: 102 %, above the 72.9 % seen */
-	ASSERT_TRUE(noise_floor_pct(lv, 6, 1) > 60.5 / 35.0 * 100 - 100, "above the levels' gap");
-	ASSERT_NEAR(noise_floor_pct(quiet, 4, 4), 1.0, 1e-9, "never below 1 %");
-	ASSERT_TRUE(isnan(noise_floor_pct(v, 1, 1)), "one invocation: no floor");
-	ASSERT_TRUE(isnan(noise_floor_pct(v, 5, 0)), "no figure: no floor");
+	ASSERT_TRUE(noise_floor_pct(lv, 6, 1, 1.0) > 60.5 / 35.0 * 100 - 100,
+		    "above the levels' gap");
+	ASSERT_NEAR(noise_floor_pct(quiet, 4, 4, 1.0), 1.0, 1e-9, "never below 1 %");
+	ASSERT_NEAR(noise_floor_pct(still, 4, 4, unit_floor_pct("instructions")), 0.1, 1e-9,
+		    "instructions: never below 0.1 %");
+	ASSERT_NEAR(unit_floor_pct("cycles"), 1.0, 0, "cycles: 1 %");
+	ASSERT_TRUE(isnan(noise_floor_pct(v, 1, 1, 1.0)), "one invocation: no floor");
+	ASSERT_TRUE(isnan(noise_floor_pct(v, 5, 0, 1.0)), "no figure: no floor");
 }
 
 void test_noise_fig_levels(void)
@@ -31,14 +38,14 @@ void test_noise_fig_levels(void)
 	double w[] = { 0.002, 0.004, 0.003, 0.002, 0.01, 0.002 };
 	struct noise_fig f;
 
-	if (!ASSERT_OK(noise_fig_from(lv, w, 6, 1, &f), "fig"))
+	if (!ASSERT_OK(noise_fig_from(lv, w, 6, 1, 1.0, &f), "fig"))
 		return;
 	ASSERT_EQ(f.nr_levels, 2, "two levels");
 	ASSERT_NEAR(f.levels[0].median, 35.25, 1e-9, "low level");
 	ASSERT_EQ(f.levels[1].count, 2, "two invocations high");
 	ASSERT_NEAR(f.cv_within, 0.0025, 1e-12, "median within CV");
 	ASSERT_NEAR(f.max_pair_pct, 60.5 / 35.0 * 100 - 100, 1e-9, "largest pair");
-	ASSERT_NEAR(f.floor_pct, noise_floor_pct(lv, 6, 1), 1e-12, "floor");
+	ASSERT_NEAR(f.floor_pct, noise_floor_pct(lv, 6, 1, 1.0), 1e-12, "floor");
 }
 
 /* The range of one more run: the values seen, widened to the prediction interval. */
@@ -49,7 +56,7 @@ void test_noise_fig_range(void)
 	double lo, hi, q;
 	struct noise_fig f;
 
-	if (!ASSERT_OK(noise_fig_from(v, NULL, 5, 1, &f), "fig"))
+	if (!ASSERT_OK(noise_fig_from(v, NULL, 5, 1, 1.0, &f), "fig"))
 		return;
 	/* CV 1.414 %, t(0.975, 4) 2.776, sqrt(1.2): +/- 4.30 % around 100 */
 	q = 2.7764 * 0.014142 * sqrt(1.2);
@@ -58,7 +65,7 @@ void test_noise_fig_range(void)
 	ASSERT_NEAR(lo, 100 * (1 - q), 0.01, "lower: the prediction interval");
 	noise_fig_range(&f, 4, &lo, &hi);
 	ASSERT_TRUE(hi > 100 * (1 + q), "a family widens it");
-	if (!ASSERT_OK(noise_fig_from(wide, NULL, 5, 1, &f), "wide fig"))
+	if (!ASSERT_OK(noise_fig_from(wide, NULL, 5, 1, 1.0, &f), "wide fig"))
 		return;
 	f.cv_between = 0.001; /* a narrow interval: what was seen bounds it */
 	noise_fig_range(&f, 1, &lo, &hi);

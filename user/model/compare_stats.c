@@ -181,7 +181,7 @@ static void row_label(struct row *r, const struct result *file)
 /* The floor from the two sides' own spread (setups or files): max(1 %, their MDE). */
 static void spread_verdict(struct row *r, const struct cmp_opts *o)
 {
-	r->floor_pct = PRACTICAL_FLOOR_PCT;
+	r->floor_pct = r->unit_floor_pct;
 	if (r->t.testable) {
 		double mde = mde2_pct(r->o.cv, r->o.n, r->n.cv, r->n.n, o->alpha, MDE_POWER);
 
@@ -311,6 +311,7 @@ static int add_row(struct comparison *c, const struct cmp_opts *o, const char *n
 	r->cpu = cpu;
 	r->noise = c->noise;
 	row_label(r, c->old);
+	r->unit_floor_pct = unit_floor_pct(result_clock_of(c->old)->unit);
 	err = row_stats(r, &a, &b, o);
 out:
 	free(a.v.v);

@@ -43,10 +43,12 @@ struct row {
 	double ofig, nfig;	      /* each side's figure: medians with a profile, else means */
 	double change;		      /* % change from ofig to nfig; +/-inf when old is 0 */
 	struct ttest t;
-	bool significant; /* testable and p < alpha */
-	double floor_pct; /* the practical floor: max(1 %, the MDE of the two sides' spread) */
-	bool real;	  /* significant and |change| >= floor_pct */
-	bool unstable;	  /* a side's values sit on two or more levels (modes) */
+	bool significant;      /* testable and p < alpha */
+	double floor_pct;      /* the practical floor: max(unit_floor_pct, the MDE of the two sides'
+				  spread) */
+	double unit_floor_pct; /* 1 % of cycles, 0.1 % of instructions (unit_floor_pct()) */
+	bool real;	       /* significant and |change| >= floor_pct */
+	bool unstable;	       /* a side's values sit on two or more levels (modes) */
 	struct modes mo, mn;
 	bool regression; /* real, in the worse direction */
 	enum noise_src noise;
@@ -60,9 +62,6 @@ struct row {
 
 /* Sides whose level probes (a page_pool-free kernel loop) differ this much get a note. */
 #define LEVEL_NOTE_PCT 10.0
-
-/* No change below this is called real, however small the spread. */
-#define PRACTICAL_FLOOR_PCT 1.0
 
 /* A difference in host metadata or scenario recipe, shown above the table. */
 struct diff {

@@ -13,9 +13,8 @@
 #include "model/noise.h"
 
 /* No change below this is called real, however small the spread (as compare). */
-#define NOISE_MIN_FLOOR_PCT 1.0
 
-double noise_floor_pct(const double *v, size_t n, size_t family)
+double noise_floor_pct(const double *v, size_t n, size_t family, double min_pct)
 {
 	struct summary s;
 	double pair, normal;
@@ -24,7 +23,7 @@ double noise_floor_pct(const double *v, size_t n, size_t family)
 		return NAN;
 	pair = (s.max / s.min - 1) * 100;
 	normal = t_quantile(1 - NOISE_ALPHA / 2 / family, n - 1) * sqrt(2) * s.cv * 100;
-	return fmax(NOISE_MIN_FLOOR_PCT, fmax(pair, normal));
+	return fmax(min_pct, fmax(pair, normal));
 }
 
 void noise_fig_range(const struct noise_fig *f, size_t family, double *lo, double *hi)
@@ -42,7 +41,7 @@ void noise_fig_range(const struct noise_fig *f, size_t family, double *lo, doubl
 	}
 }
 
-int noise_fig_from(const double *v, const double *within, size_t n, size_t family,
+int noise_fig_from(const double *v, const double *within, size_t n, size_t family, double min_pct,
 		   struct noise_fig *f)
 {
 	struct summary s;
@@ -62,7 +61,7 @@ int noise_fig_from(const double *v, const double *within, size_t n, size_t famil
 	f->cv_between = s.cv;
 	f->cv_within = within ? median_of(within, n) : 0;
 	f->max_pair_pct = s.min > 0 ? (s.max / s.min - 1) * 100 : NAN;
-	f->floor_pct = noise_floor_pct(v, n, family);
+	f->floor_pct = noise_floor_pct(v, n, family, min_pct);
 	if (!isfinite(f->floor_pct) || !isfinite(f->cv_within))
 		return -EINVAL;
 	f->nr_levels = m.nr_modes;
@@ -124,6 +123,7 @@ static int build_scenario(const struct result *files, size_t n, const char *name
 			  struct noise_scenario *ns)
 {
 	double *v = calloc(2 * n + 1, sizeof(*v)), *w = v + n;
+	double min_pct = unit_floor_pct(result_clock_of(&files[0])->unit);
 	size_t k = 0, kp = 0;
 	int err = 1;
 
@@ -140,7 +140,7 @@ static int build_scenario(const struct result *files, size_t n, const char *name
 	}
 	ns->name = name;
 	if (k >= 2)
-		err = noise_fig_from(v, w, k, family, &ns->cycles);
+		err = noise_fig_from(v, w, k, family, min_pct, &ns->cycles);
 	if (!err)
 		build_level(files, n, name, v, k, ns);
 	if (!err && kp == k) {
@@ -151,7 +151,7 @@ static int build_scenario(const struct result *files, size_t n, const char *name
 			if (sc && sc->ok)
 				v[k++] = sc->path_cost;
 		}
-		ns->has_path = !noise_fig_from(v, NULL, k, family, &ns->path);
+		ns->has_path = !noise_fig_from(v, NULL, k, family, min_pct, &ns->path);
 	}
 	free(v);
 	return err;
@@ -202,7 +202,8 @@ int noise_build(const struct result *files, size_t n, struct noise_profile *p)
 
 /* ---- loading ---- */
 
-static void load_fig(struct jcheck *c, const struct jval *o, const char *where, struct noise_fig *f)
+static void load_fig(struct jcheck *c, const struct jval *o, const char *where, double min_pct,
+		     struct noise_fig *f)
 {
 	const struct jval *lv;
 	uint64_t n = 0;
@@ -216,7 +217,7 @@ static void load_fig(struct jcheck *c, const struct jval *o, const char *where, 
 	jc_num(c, o, where, "cv_between", 0, INFINITY, false, &f->cv_between);
 	jc_num(c, o, where, "cv_within", 0, INFINITY, false, &f->cv_within);
 	jc_num(c, o, where, "max_pair_pct", 0, INFINITY, false, &f->max_pair_pct);
-	jc_num(c, o, where, "floor_pct", NOISE_MIN_FLOOR_PCT, INFINITY, false, &f->floor_pct);
+	jc_num(c, o, where, "floor_pct", min_pct, INFINITY, false, &f->floor_pct);
 	lv = jc_req(c, o, where, "levels", J_ARR);
 	if (!c->failed && !(f->min <= f->median && f->median <= f->max))
 		jc_err(c, where, "min %g, median %g and max %g are out of order", f->min, f->median,
@@ -235,7 +236,7 @@ static void load_fig(struct jcheck *c, const struct jval *o, const char *where, 
 	}
 }
 
-static int load_scenario(struct jcheck *c, const struct jval *s, const char *where,
+static int load_scenario(struct jcheck *c, const struct jval *s, const char *where, double min_pct,
 			 struct noise_scenario *ns)
 {
 	const struct jval *path = jget(s, "path_cost_cycles"), *lv = jget(s, "level_probe");
@@ -243,10 +244,10 @@ static int load_scenario(struct jcheck *c, const struct jval *s, const char *whe
 
 	ns->name = jc_str(c, s, where, "name");
 	jc_join(at, sizeof(at), where, "cycles_per_elem");
-	load_fig(c, jc_req(c, s, where, "cycles_per_elem", J_OBJ), at, &ns->cycles);
+	load_fig(c, jc_req(c, s, where, "cycles_per_elem", J_OBJ), at, min_pct, &ns->cycles);
 	if (path && !jis(path, J_NULL)) {
 		jc_join(at, sizeof(at), where, "path_cost_cycles");
-		load_fig(c, jc_req(c, s, where, "path_cost_cycles", J_OBJ), at, &ns->path);
+		load_fig(c, jc_req(c, s, where, "path_cost_cycles", J_OBJ), at, min_pct, &ns->path);
 		ns->has_path = true;
 	}
 	if (lv && !jis(lv, J_NULL)) {
@@ -340,7 +341,8 @@ static int load_top(struct jcheck *c, struct noise_profile *p)
 		return -ENOMEM;
 	for (size_t i = 0; i < jlen(arr); i++) {
 		snprintf(at, sizeof(at), "scenarios[%zu]", i);
-		if (load_scenario(c, jat(arr, i), at, &p->sc[i]))
+		if (load_scenario(c, jat(arr, i), at, unit_floor_pct(p->host.clock.unit),
+				  &p->sc[i]))
 			return -EINVAL;
 		p->nr_sc = i + 1;
 	}

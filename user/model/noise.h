@@ -84,7 +84,7 @@ struct noise_profile {
  * when any of them crosses its floor, so each gets its share of the false
  * alarms. A profile of few invocations gives a wide floor. NAN for n < 2.
  */
-double noise_floor_pct(const double *v, size_t n, size_t family);
+double noise_floor_pct(const double *v, size_t n, size_t family, double min_pct);
 
 /*
  * The range one more invocation of F's host falls in: what the profile saw,
@@ -94,7 +94,7 @@ double noise_floor_pct(const double *v, size_t n, size_t family);
 void noise_fig_range(const struct noise_fig *f, size_t family, double *lo, double *hi);
 
 /* Fills F from V (one value per invocation) and WITHIN (their setups' CVs, or NULL). */
-int noise_fig_from(const double *v, const double *within, size_t n, size_t family,
+int noise_fig_from(const double *v, const double *within, size_t n, size_t family, double min_pct,
 		   struct noise_fig *f);
 
 /*

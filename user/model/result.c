@@ -376,6 +376,11 @@ const struct result_scenario *result_find(const struct result *r, const char *na
 	return NULL;
 }
 
+double unit_floor_pct(const char *unit)
+{
+	return unit && !strcmp(unit, "instructions") ? 0.1 : 1.0;
+}
+
 const struct result_clock *result_clock_of(const struct result *r)
 {
 	static const struct result_clock tsc = { .kind = "tsc", .unit = "cycles" };

@@ -104,5 +104,13 @@ const struct result_scenario *result_find(const struct result *r, const char *na
 int result_same_clock(const struct result *a, const struct result *b, char *why, size_t len);
 /* R's clock, "tsc"/"cycles" where nothing set it (a result made by hand). */
 const struct result_clock *result_clock_of(const struct result *r);
+/*
+ * The smallest change called real in figures of UNIT, however small the
+ * noise measured: 1 % of TSC cycles (a VM's kernel work moves by more than
+ * that between invocations, and a short run cannot show it), 0.1 % of
+ * instructions (two boots of one kernel under the instruction clock
+ * differed by up to 0.08 % per scenario figure).
+ */
+double unit_floor_pct(const char *unit);
 
 #endif

@@ -162,7 +162,7 @@ static void legend(FILE *f, const struct cmp_set *set, const struct comparison *
 		fprintf(f,
 			"%s%s significant but below the floor: max(%g%%, the change these %s "
 			"detect with 90%% power)\n",
-			li, md ? "*(floor)*:" : "~", PRACTICAL_FLOOR_PCT,
+			li, md ? "*(floor)*:" : "~", unit_floor_pct(result_clock_of(c->old)->unit),
 			c->noise == NOISE_FILES ? "files" : "setups");
 	fprintf(f,
 		"%s%s unstable: a file's setups sit on two or more levels (its median may sit on "
