@@ -109,8 +109,8 @@ GEN_OBJS	:= $(BUILD)/gen/man_prose.o
 FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(FUZZ_SRCS))
 
-.PHONY: all test test-unit test-kernels bench install clean help deps format format-check \
-	fuzz fuzz-targets static-guest
+.PHONY: all test test-unit test-kernels bench vm-check install clean help deps format \
+	format-check fuzz fuzz-targets static-guest
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -123,6 +123,9 @@ help:
 	@echo '  test-unit      build and run only the unit tests'
 	@echo '  test-kernels   run only the qemu kernel matrix (Debian 6.1, 6.12 and the newest Debian kernel)'
 	@echo '  bench          install missing packages, build, run the benchmark (results are reported)'
+	@echo '  vm-check       the instruction clock'"'"'s self-check: a known injection in qemu guests'
+	@echo '                 (ppbench vm) comes out in slow only, through compare'"'"'s gate'
+	@echo '                 (VM_CHECK_PAIRS=1, VM_CHECK_KERNEL=newest)'
 	@echo '  fuzz           build the fuzz targets ($(FUZZ_BUILD)/) and run each FUZZ_SECONDS'
 	@echo '                 (default 60); stops at the first crash, leak or sanitizer report'
 	@echo '  install        install ppbench, its man pages and vm'"'"'s guest side (LIBDIR: scripts,'
@@ -314,6 +317,12 @@ fuzz: deps
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/tests/ppb-burn $(BUILD)/tests/snap-time
 	$(Q)scripts/bench.sh
+
+# The instruction clock's self-check in qemu guests (scripts/vm-check.sh).
+vm-check: DEPS_FLAGS = --kernels
+vm-check: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/vm-check.sh
 
 # ppbench vm's guest side: its scripts and the static ppbench the guests run
 # (built as the kernel matrix builds it, under the same lock).

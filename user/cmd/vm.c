@@ -74,6 +74,9 @@ static void vm_init(void *c)
 	cfg->stall = 300;
 }
 
+/* Commands that run until Ctrl-C unless --duration or --count ends them. */
+static const char *const until_stopped[] = { "watch", "load", "gen", NULL };
+
 /* Commands that read files and need no kernel of their own. */
 static const char *const host_only[] = { "compare", "plot", "trend", "export", "vm", NULL };
 
@@ -170,8 +173,8 @@ static int check_inner(const struct vm_cfg *cfg, int argc, char **argv)
 	log_set_command("vm");
 	if (ret)
 		return ret < 0 ? EXIT_USAGE : ret; /* --help of the inner command: nothing to run */
-	for (const struct cli_opt *o = cmd->opts; o && o->name; o++)
-		if (!strcmp(o->name, "duration"))
+	for (int i = 0; until_stopped[i]; i++)
+		if (!strcmp(argv[0], until_stopped[i]))
 			b.has_limit = true;
 	cli_walk(cmd, argc, argv, note_limit, &b);
 	if (b.has_limit && !b.limited) {

@@ -228,6 +228,8 @@ static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm
 		.qemu = QEMU_X86,
 		.tree = p->tree[0] ? p->tree : NULL,
 		.ppbench = p->ppbench,
+		.extra_bin = getenv("PPBENCH_VM_BIN"),
+		.wrap = getenv("PPBENCH_VM_WRAP"),
 	};
 	struct outputs out = { .argv = calloc(argc + 1, sizeof(char *)) };
 	int ret;
@@ -241,7 +243,7 @@ static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm
 	if (!ret)
 		ret = vm_job_write_outputs(work, out.o, out.n);
 	if (!ret)
-		ret = vm_job_write_cmd(work, argc, out.argv);
+		ret = vm_job_write_cmd(work, d.wrap, argc, out.argv);
 	free(out.argv);
 	return ret;
 }

@@ -50,6 +50,8 @@ int vm_job_write_conf(const char *work, const struct vm_job_desc *d)
 	fprintf(f, "VM_CPUS=%u\nVM_MEM=%u\nVM_NIC=%d\nVM_RATE=%u\nVM_STALL=%.0f\n", d->cpus,
 		d->mem_mb, d->nic, d->rate, d->stall);
 	put_var(f, "VM_QEMU", d->qemu);
+	if (d->extra_bin)
+		put_var(f, "VM_EXTRA_BIN", d->extra_bin);
 	if (d->tree)
 		put_var(f, "VM_TREE", d->tree);
 	else
@@ -57,13 +59,14 @@ int vm_job_write_conf(const char *work, const struct vm_job_desc *d)
 	return fclose(f) ? -EIO : 0;
 }
 
-int vm_job_write_cmd(const char *work, int argc, char *const *argv)
+int vm_job_write_cmd(const char *work, const char *wrap, int argc, char *const *argv)
 {
 	FILE *f = open_in(work, "cmd");
 
 	if (!f)
 		return -errno;
-	fputs("exec /bin/ppbench", f);
+	/* (the wrapper's words are the self-check's own: split on blanks) */
+	fprintf(f, "exec %s%s/bin/ppbench", wrap ? wrap : "", wrap ? " " : "");
 	for (int i = 0; i < argc; i++) {
 		fputc(' ', f);
 		put_quoted(f, argv[i]);

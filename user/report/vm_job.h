@@ -20,6 +20,9 @@ struct vm_job_desc {
 	const char *qemu;
 	const char *tree;    /* the source tree to build the static ppbench in, or NULL */
 	const char *ppbench; /* else the installed static ppbench */
+	/* self-checks: a static program for the guest's /bin, and words before
+	 * ppbench on its command line (PPBENCH_VM_BIN, PPBENCH_VM_WRAP) */
+	const char *extra_bin, *wrap;
 };
 
 struct vm_output {
@@ -29,8 +32,8 @@ struct vm_output {
 };
 
 int vm_job_write_conf(const char *work, const struct vm_job_desc *d);
-/* ARGV is the guest's command line (outputs already under /vm/out). */
-int vm_job_write_cmd(const char *work, int argc, char *const *argv);
+/* ARGV is the guest's command line (outputs already under /vm/out), after WRAP's words. */
+int vm_job_write_cmd(const char *work, const char *wrap, int argc, char *const *argv);
 int vm_job_write_outputs(const char *work, const struct vm_output *o, int n);
 
 #endif

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make vm-check: the instruction clock's self-check, through the gate users
+# use. Inside guests booted by ppbench vm (the newest Debian kernel unless
+# VM_CHECK_KERNEL says which), a known injection - ppb-burn's loop, a fixed
+# number of guest instructions each time page_pool releases a page to the
+# page allocator (tests/tools/burn.bpf.c) - must come out in slow, as the
+# share of slow it was sized to (1 %), and nowhere else:
+#   1. a noise profile, calibrated in one guest;
+#   2. per pair, a reference boot (the burner's program with no loop, which
+#      carries the tracepoint's own cost) and a boot with the loop;
+#   3. compare --noise PROFILE --fail-above 0.5 on each pair: slow must gate,
+#      ring and fast must not.
+# VM_CHECK_PAIRS (1) pairs, VM_CHECK_RUNS (5) calibrate runs. Exits 1 when a
+# pair's verdict is not that.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PPBENCH=${PPBENCH:-build/ppbench}
+BURN=build/static/tests/ppb-burn
+OUT=${VM_CHECK_OUT:-build/vm-check}
+KERNEL=${VM_CHECK_KERNEL:-newest}
+PAIRS=${VM_CHECK_PAIRS:-1}
+SHARE_PCT=1
+SCENARIOS=ring,fast,slow
+mkdir -p "$OUT"
+rm -f "$OUT"/*.json "$OUT"/*.txt
+
+make --no-print-directory -s STATIC=1 BUILD=build/static "$BURN"
+export PPBENCH_VM_BIN=$BURN
+
+# vm_burn NS OUT ARGS...: ppbench vm ARGS under ppb-burn NS, its line in OUT.txt
+vm_burn() {
+	local ns=$1 out=$2
+	shift 2
+	PPBENCH_VM_WRAP="/bin/ppb-burn $ns --" "$PPBENCH" vm -q --debian "$KERNEL" -- "$@" \
+		>"$out.txt" 2>&1 || { tail -n 5 "$out.txt"; echo "vm-check: ppbench vm failed" >&2; exit 1; }
+}
+
+echo "(under the instruction clock the burner's \"ns\" are guest instructions)"
+echo "== noise profile: calibrate in one guest ($KERNEL), the burner attached without its loop"
+vm_burn 0 "$OUT/profile" calibrate --quiet --runs "${VM_CHECK_RUNS:-5}" --scenario "$SCENARIOS" \
+	-o "$OUT/profile.json"
+echo "floors: $(jq -r '[.scenarios[] | "\(.name) \(.cycles_per_elem.floor_pct * 1000 | round / 1000)%"]
+	| join(", ")' "$OUT/profile.json")"
+
+bad=0
+for i in $(seq "$PAIRS"); do
+	vm_burn 0 "$OUT/ref-$i" bench --scenario "$SCENARIOS" --json "$OUT/ref-$i.json"
+	# the injection: SHARE_PCT of slow, spread over its releases per element
+	ns=$(jq -r --argjson p "$SHARE_PCT" '.scenarios[] | select(.name == "slow") |
+		.cycles_per_elem.median * $p / 100 / (.path.ret.release / (.path.alloc.cache +
+		.path.alloc.refill + .path.alloc.slow)) | round' "$OUT/ref-$i.json")
+	vm_burn "$ns" "$OUT/burn-$i" bench --scenario "$SCENARIOS" --json "$OUT/burn-$i.json"
+	line=$(grep '^ppb-burn:' "$OUT/burn-$i.txt")
+	rc=0
+	"$PPBENCH" compare --noise "$OUT/profile.json" --fail-above 0.5 "$OUT/ref-$i.json" \
+		"$OUT/burn-$i.json" >"$OUT/cmp-$i.txt" 2>"$OUT/cmp-$i.err" || rc=$?
+	gated=$(sed -n 's/^ppbench compare: regression: \([^ ,]*\).*/\1/p' "$OUT/cmp-$i.err" |
+		sort -u | paste -sd ' ' -)
+	verdict=ok
+	[ $rc = 3 ] && [ "$gated" = slow ] || { verdict="WRONG (compare exit $rc, gated: ${gated:-none})"; bad=1; }
+	jq -rn --arg line "$line" --arg v "$verdict" --argjson p "$SHARE_PCT" --arg i "$i" \
+		--slurpfile a "$OUT/ref-$i.json" --slurpfile b "$OUT/burn-$i.json" '
+		def fig($f; $s): $f[0].scenarios[] | select(.name == $s) | .cycles_per_elem.median;
+		def pct($s): (fig($b; $s) / fig($a; $s) - 1) * 100 | . * 1000 | round / 1000;
+		"pair \($i): injected \($p)% of slow (\($line | sub("^ppb-burn: "; "")));"
+		+ " slow \(pct("slow"))%, ring \(pct("ring"))%, fast \(pct("fast"))%: \($v)"'
+done
+echo "files: $OUT"
+exit $bad
