@@ -386,9 +386,25 @@ static __always_inline bool pool_lock(struct ppb_pool_info *pi)
 	return t.locked;
 }
 
+/*
+ * The release must order the critical section's stores (the baseline in
+ * pi->last, ret_prod, samples) before the store that frees the lock, or a
+ * sampler on another CPU takes the lock and reads a half-written baseline.
+ * A plain store gives no such order: the compiler may move the section's
+ * stores after a volatile one (clang 14 did, in every inlined copy), and on
+ * arm64 the JIT emits STR, which the CPU may make visible before earlier
+ * stores. A store-release instruction is newer than clang 14 and the
+ * kernels of 6.1 (clang 14 cannot even select __atomic_store_n(..,
+ * __ATOMIC_RELEASE) for BPF, and turns a release-only exchange whose result
+ * is unused into that store), so the lock is freed with an exchange:
+ * BPF_XCHG, which every JIT makes fully ordered since 5.12. arm64 emits
+ * SWPAL (LSE atomics: acquire and release) or an LDXR/STLXR loop (a
+ * store-release) followed by DMB ISH; x86-64 an XCHG, a locked instruction.
+ * ACQ_REL is the weakest C ordering that keeps it an exchange.
+ */
 static __always_inline void pool_unlock(struct ppb_pool_info *pi)
 {
-	*(volatile __u32 *)&pi->busy = 0;
+	__atomic_exchange_n(&pi->busy, 0, __ATOMIC_ACQ_REL);
 }
 
 /* c: the pool's counts on this CPU if the caller has them, else NULL. */
