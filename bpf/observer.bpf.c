@@ -186,7 +186,7 @@ static __always_inline void teardown_begin(__u64 pool, __u64 netmem, struct ppb_
 		else
 			pi->last.occ--;
 		pool_unlock(pi);
-		pool_sample(pool, pi, key, true, false);
+		pool_sample(pool, pi, key, SAMPLE_ALLOC_SIDE);
 	}
 	__sync_fetch_and_or(&pi->flags, PPB_POOL_F_DYING);
 }
@@ -243,8 +243,7 @@ int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 	if (in_put && s->put_pool == pool)
 		s->put_released++;
 	else if (!obs_cfg.fentry)
-		pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_ELEMS) && !elems_active(),
-			    false);
+		pool_sample(pool, pi, &key, sampler_flags(pi));
 	return 0;
 }
 
@@ -273,7 +272,7 @@ int BPF_PROG(ppb_tp_pool_release, __u64 pool, __s32 inflight, __u32 hold, __u32 
 		return 0;
 	/* Not dying yet (cache and ring were empty: no teardown release): last
 	 * allocation-side sample. Dying: returns of in-flight pages since. */
-	pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_DYING), false);
+	pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_DYING) ? SAMPLE_ALLOC_SIDE : 0);
 	__sync_fetch_and_or(&pi->flags, PPB_POOL_F_DYING);
 	pi->final_inflight = inflight;
 	/* last: a snapshot that sees GONE sees the final counts */
@@ -373,15 +372,12 @@ static __always_inline bool napi_pool_idle(struct napi_cpu *n, __u64 pool)
 static __noinline void napi_sample_one(struct ppb_pool_key *key)
 {
 	struct ppb_pool_info *pi = bpf_map_lookup_elem(&pool_info, key);
-	bool ours;
 
 	if (!pi || (pi->flags & PPB_POOL_F_DYING))
 		return;
 	/* our XDP programs sample it on every packet path already */
-	ours = (pi->flags & PPB_POOL_F_ELEMS) && elems_active();
-	if (!ours)
-		pool_sample(pi->ptr, pi, key, !(pi->flags & PPB_POOL_F_ELEMS) && !elems_active(),
-			    true);
+	if (!ledger_kept_by_xdp(pi))
+		pool_sample(pi->ptr, pi, key, SAMPLE_DENSE | sampler_flags(pi));
 }
 
 static long napi_sample_slot(__u32 i, void *ctx)
@@ -439,9 +435,8 @@ int BPF_PROG(ppb_tp_napi_poll, __u64 napi, int work, int budget)
 	if (!pool || napi_pool_idle(nc, pool))
 		return 0;
 	pi = pool_get(pool, &key, false);
-	if (pi && !((pi->flags & PPB_POOL_F_ELEMS) && elems_active()))
-		pool_sample(pool, pi, &key, !(pi->flags & PPB_POOL_F_ELEMS) && !elems_active(),
-			    true);
+	if (pi && !ledger_kept_by_xdp(pi))
+		pool_sample(pool, pi, &key, SAMPLE_DENSE | sampler_flags(pi));
 	return 0;
 }
 
@@ -815,7 +810,7 @@ static long flush_one(struct bpf_map *map, const void *key, void *value, void *c
 	struct ppb_pool_info *pi = value;
 
 	if (!(pi->flags & PPB_POOL_F_DYING))
-		pool_sample(pi->ptr, pi, (struct ppb_pool_key *)key, true, false);
+		pool_sample(pi->ptr, pi, (struct ppb_pool_key *)key, SAMPLE_ALLOC_SIDE);
 	return 0;
 }
 

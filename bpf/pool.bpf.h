@@ -77,6 +77,23 @@ static __always_inline bool elems_active(void)
 	return c && c->elems_active;
 }
 
+/*
+ * Who keeps a pool's allocation ledger (ledger_alloc_side()). Our XDP
+ * program while it counts the pool's allocations: it marked the pool
+ * PPB_POOL_F_ELEMS, and a run of it is on. It samples the pool on its own
+ * packet path; other samplers count only ring returns.
+ */
+static __always_inline bool ledger_kept_by_xdp(const struct ppb_pool_info *pi)
+{
+	return (pi->flags & PPB_POOL_F_ELEMS) && elems_active();
+}
+
+/* Any sampler, while no program of ours counts the pool's allocations nor runs. */
+static __always_inline bool ledger_kept_by_samplers(const struct ppb_pool_info *pi)
+{
+	return !(pi->flags & PPB_POOL_F_ELEMS) && !elems_active();
+}
+
 const volatile struct ppb_obs_config obs_cfg = {};
 
 /* ---- reading pool state ------------------------------------------------- */
@@ -407,10 +424,28 @@ static __always_inline void pool_unlock(struct ppb_pool_info *pi)
 	__atomic_exchange_n(&pi->busy, 0, __ATOMIC_ACQ_REL);
 }
 
+/* What a sample does besides counting the ring returns (pool_sample_c()). */
+enum sample_flags {
+	/* Keep the pool's allocation ledger (ledger_alloc_side()): the sampler is
+	 * the program that counts its allocations, or no program does. */
+	SAMPLE_ALLOC_SIDE = 1 << 0,
+	/* The sampler sees every packet or NAPI poll of the pool (PPB_POOL_F_DENSE). */
+	SAMPLE_DENSE = 1 << 1,
+};
+
+/*
+ * The flags of a sampler that is not the pool's XDP program: it keeps the
+ * allocation ledger only while no program of ours counts the allocations.
+ */
+static __always_inline __u32 sampler_flags(const struct ppb_pool_info *pi)
+{
+	return ledger_kept_by_samplers(pi) ? SAMPLE_ALLOC_SIDE : 0;
+}
+
 /* c: the pool's counts on this CPU if the caller has them, else NULL. */
 static __always_inline void pool_sample_c(__u64 ptr, struct ppb_pool_info *pi,
 					  struct ppb_pool_key *key, struct ppb_pool_counts *c,
-					  bool alloc_side, bool dense)
+					  __u32 flags /* enum sample_flags */)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct ppb_pool_state now;
@@ -420,7 +455,7 @@ static __always_inline void pool_sample_c(__u64 ptr, struct ppb_pool_info *pi,
 	if (!pool_lock(pi))
 		return;
 	pool_read_state((void *)ptr, pi, &now, &frag_users);
-	if (dense && !(pi->flags & PPB_POOL_F_DENSE))
+	if ((flags & SAMPLE_DENSE) && !(pi->flags & PPB_POOL_F_DENSE))
 		pi->flags |= PPB_POOL_F_DENSE;
 	/*
 	 * Fragments handed out since the last sample: several packets share a
@@ -450,11 +485,11 @@ static __always_inline void pool_sample_c(__u64 ptr, struct ppb_pool_info *pi,
 		pi->flags |= PPB_POOL_F_MULTI_CPU;
 	/* After destroy the scrub consumes the ring: that is no refill. A 1-entry
 	 * ring shows no index movement at all. */
-	if (alloc_side && !(pi->flags & (PPB_POOL_F_DYING | PPB_POOL_F_TINY_RING)))
+	if ((flags & SAMPLE_ALLOC_SIDE) && !(pi->flags & (PPB_POOL_F_DYING | PPB_POOL_F_TINY_RING)))
 		ledger_alloc_side(pi, c, &now, __sync_lock_test_and_set(&pi->pending_elems, 0));
 save:
 	pi->ret_prod = now.prod;
-	if (alloc_side || obs_cfg.fentry) {
+	if ((flags & SAMPLE_ALLOC_SIDE) || obs_cfg.fentry) {
 		pi->last = now;
 		pi->alloc_prod = pi->prod_total;
 	}
@@ -464,9 +499,9 @@ save:
 }
 
 static __always_inline void pool_sample(__u64 ptr, struct ppb_pool_info *pi,
-					struct ppb_pool_key *key, bool alloc_side, bool dense)
+					struct ppb_pool_key *key, __u32 flags)
 {
-	pool_sample_c(ptr, pi, key, NULL, alloc_side, dense);
+	pool_sample_c(ptr, pi, key, NULL, flags);
 }
 
 #endif

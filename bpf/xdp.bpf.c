@@ -180,7 +180,7 @@ static __noinline void proof_sample(struct xdp_md *ctx, int role, struct proof_c
 		(created || (!(pi->flags & PPB_POOL_F_ELEMS) &&
 			     (!(pi->flags & PPB_POOL_F_SEEN_FRESH) || pi->kind == PPB_POOL_NIC)));
 	if (first && !created)
-		pool_sample(pool, pi, &key, true, true);
+		pool_sample(pool, pi, &key, SAMPLE_ALLOC_SIDE | SAMPLE_DENSE);
 	/*
 	 * This frame's allocation may predate the baseline: if it was a cache
 	 * pop (every allocation is, slow ones and refills included) the page is
@@ -215,7 +215,8 @@ static __noinline void proof_sample(struct xdp_md *ctx, int role, struct proof_c
 		if (c)
 			c->elems += n;
 	}
-	pool_sample_c(pool, pi, &key, c, role == elems_role, true);
+	pool_sample_c(pool, pi, &key, c,
+		      SAMPLE_DENSE | (role == elems_role ? SAMPLE_ALLOC_SIDE : 0));
 }
 
 /*
