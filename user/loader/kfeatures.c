@@ -51,7 +51,12 @@ const char *ppb_btf_custom_path(void)
 	return p && *p ? p : NULL;
 }
 
-static struct btf *vmlinux_btf(void)
+/*
+ * The kernel BTF, parsed at the first call and kept for the life of the
+ * process (the running kernel's BTF does not change): every module of the
+ * loader asks here, so a run parses it once (up to 0.2 s under qemu TCG).
+ */
+struct btf *ppb_vmlinux_btf(void)
 {
 	static struct btf *btf;
 	static bool tried;
@@ -68,7 +73,7 @@ static struct btf *vmlinux_btf(void)
 bool ppb_tracepoint_present(const char *name)
 {
 	char tname[128];
-	struct btf *btf = vmlinux_btf();
+	struct btf *btf = ppb_vmlinux_btf();
 
 	if (!btf)
 		return false;
@@ -106,7 +111,7 @@ int need_btf(void)
 		       p);
 		return -ENOENT;
 	}
-	if (!vmlinux_btf()) {
+	if (!ppb_vmlinux_btf()) {
 		pr_err("cannot parse kernel BTF at %s\n", p);
 		return -EINVAL;
 	}
@@ -338,7 +343,7 @@ int features_probe(struct ppb_features *f)
 	uname(&u);
 	snprintf(f->kernel, sizeof(f->kernel), "%s", u.release);
 	snprintf(f->btf_path, sizeof(f->btf_path), "%s", ppb_btf_path());
-	f->btf = vmlinux_btf() != NULL;
+	f->btf = ppb_vmlinux_btf() != NULL;
 	f->nr_cpus = nr_online_cpus();
 	f->tsc_ok = tsc_calibrate(&f->tsc) == 0;
 	f->live_frames = ppb_probe_live_frames();
@@ -356,7 +361,7 @@ int features_probe(struct ppb_features *f)
 /* A tracing link's target name, from the kernel BTF (fentry/fexit). */
 static const char *tracing_target(__u32 btf_id)
 {
-	struct btf *btf = vmlinux_btf();
+	struct btf *btf = ppb_vmlinux_btf();
 	const struct btf_type *t = btf ? btf__type_by_id(btf, btf_id) : NULL;
 
 	return t ? btf__name_by_offset(btf, t->name_off) : "";

@@ -10,6 +10,9 @@
 const char *ppb_btf_path(void);
 /* BTF to hand to libbpf's open opts (NULL when the default path is used). */
 const char *ppb_btf_custom_path(void);
+/* The kernel BTF at ppb_btf_path(), parsed once per process (NULL: none). */
+struct btf;
+struct btf *ppb_vmlinux_btf(void);
 bool ppb_tracepoint_present(const char *name);
 /* The trivial XDP program of bpf/probe.bpf.c (returns XDP_DROP), loaded alone. */
 struct probe_bpf;

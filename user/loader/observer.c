@@ -40,10 +40,8 @@ static const char *const put_fns[] = { "page_pool_put_unrefed_netmem",
 
 static bool btf_has_func(const char *name)
 {
-	static struct btf *btf;
+	struct btf *btf = ppb_vmlinux_btf();
 
-	if (!btf)
-		btf = btf__parse(ppb_btf_path(), NULL);
 	return btf && btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
 }
 
