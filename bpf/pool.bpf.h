@@ -141,7 +141,7 @@ static __always_inline void pool_identify(struct page_pool *pp, struct ppb_pool_
 	}
 	if (bpf_core_field_exists(pp->slow.netdev))
 		nd = BPF_CORE_READ(pp, slow.netdev);
-	if (nd && (__u64)nd != 0xdead000000000801ULL) { /* NET_PTR_POISON after unregister */
+	if (nd && (__u64)nd != PPB_NET_PTR_POISON) {
 		pi->kind = PPB_POOL_NIC;
 		pool_set_dev(pi, nd);
 	}

@@ -48,6 +48,39 @@ static __always_inline void *pool_cache_slot(struct page_pool *pp, __u32 i)
 	return &pp->alloc.cache[i & (PPB_ALLOC_CACHE_SIZE - 1)];
 }
 
+/*
+ * The kernel's poison values are offsets from POISON_POINTER_DELTA, which is
+ * CONFIG_ILLEGAL_POINTER_VALUE, or 0 where an arch has none
+ * (include/linux/poison.h; 0xdead000000000000 on x86-64 and arm64). Not
+ * __weak: user space hands libbpf the running kernel's value (ppb_open_opts())
+ * or refuses to run, and a value missing there must fail the load, never
+ * read as 0.
+ */
+extern unsigned long CONFIG_ILLEGAL_POINTER_VALUE __kconfig;
+#define PPB_POISON_POINTER_DELTA CONFIG_ILLEGAL_POINTER_VALUE
+/* slow.netdev of a pool whose device was unregistered (6.8+: NET_PTR_POISON). */
+#define PPB_NET_PTR_POISON (0x801 + PPB_POISON_POINTER_DELTA)
+/* What page_pool ORs into page->pp_magic of each of its pages (PP_SIGNATURE). */
+#define PPB_PP_SIGNATURE (0x40 + PPB_POISON_POINTER_DELTA)
+/* 6.15+ keeps a DMA index in pp_magic from this bit up: 1 + __fls(0x40). */
+#define PPB_PP_DMA_INDEX_SHIFT 7
+
+/*
+ * The pp_magic bits compared with PP_SIGNATURE: all but bits 0-1 (compound
+ * head, pfmemalloc) and, since 6.15, the DMA index (PP_MAGIC_MASK). The
+ * index has min(32, __ffs(delta) - shift) bits, so it ends below the lowest
+ * bit of the delta (bits 7-38 on x86-64 and arm64). Older kernels leave
+ * those bits 0 in their pages, so the mask holds for them too.
+ */
+static __always_inline __u64 pp_magic_mask(void)
+{
+	__u64 delta = PPB_POISON_POINTER_DELTA;
+	__u64 below_delta = (delta & -delta) - 1; /* all ones if delta is 0 */
+	__u64 dma_index = below_delta & (0xffffffffULL << PPB_PP_DMA_INDEX_SHIFT);
+
+	return ~(dma_index | 3);
+}
+
 /* 6.9+: PP_FLAG_SYSTEM_POOL in slow.flags (in <= 6.6 that bit means PP_FLAG_PAGE_FRAG). */
 #define PPB_PP_FLAG_SYSTEM_POOL (1U << 2)
 

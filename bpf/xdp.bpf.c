@@ -34,10 +34,12 @@ __u32 proof;	   /* sample pool state every 2^proof_shift frames per CPU */
 __u32 proof_shift; /* 0 in proof runs; load: 6, or half the pool's ring if more */
 __u32 napi_clock;  /* ACTION timing per NAPI poll (load) instead of every 2^n elements */
 __u32 elems_role;  /* enum ppb_role whose frames are the pool's allocations */
-__u64 vmemmap_k;   /* virt_to_page: page = k + (va >> 12) * sizeof(struct page) */
 __u64 calib_pool;  /* calibration: the test-run pool of the last frame */
 __u64 calib_page;  /* ... and its page, for user space to check k */
-__u32 cpu_target;  /* cpumap key (= CPU) for PPB_ACT_CPU */
+__u64 calib_magic; /* ... and its pp_magic, for user space to report a mismatch */
+/* How to find a frame's page and its pool: vmemmap_k is 0 until the calibration succeeds. */
+struct ppb_frame_map frame_map;
+__u32 cpu_target; /* cpumap key (= CPU) for PPB_ACT_CPU */
 /* Filters of the error tracepoints: our programs, our target device, our cpumap. */
 __u32 prog_id[PPB_NR_ROLES];
 __u32 xmit_ifindex;
@@ -125,11 +127,11 @@ static __always_inline __u64 frame_pool(struct xdp_md *ctx, __u64 *pagep)
 	__u32 op = bpf_core_field_offset(struct page, pp);
 	__u64 pp[2] = {}, magic, va, page;
 
-	if (!vmemmap_k)
+	if (!frame_map.vmemmap_k)
 		return 0;
 	/* The packet pointer itself may not be used in arithmetic: read it as a number. */
 	va = (__u64)BPF_CORE_READ(xb, data);
-	page = vmemmap_k + (va >> 12) * bpf_core_type_size(struct page);
+	page = frame_map.vmemmap_k + (va >> 12) * bpf_core_type_size(struct page);
 	/* pp_magic and pp are neighbours in struct page: one read for both. */
 	if (op == om + 8) {
 		bpf_probe_read_kernel(pp, sizeof(pp), (void *)(page + om));
@@ -138,8 +140,7 @@ static __always_inline __u64 frame_pool(struct xdp_md *ctx, __u64 *pagep)
 		magic = BPF_CORE_READ((struct page *)page, pp_magic);
 		pp[1] = (__u64)BPF_CORE_READ((struct page *)page, pp);
 	}
-	/* PP_SIGNATURE (0x40) in the low bits; bits 0-1 and 7+ have other uses */
-	if ((magic & 0x7c) != 0x40)
+	if ((magic & frame_map.pp_mask) != frame_map.pp_sig)
 		return 0;
 	*pagep = page;
 	return pp[1];
@@ -223,15 +224,19 @@ static __noinline void proof_sample(struct xdp_md *ctx, int role, struct proof_c
  * Under live-frames BPF_PROG_RUN the frame's page was just popped from
  * alloc.cache[alloc.count] of the test-run pool (struct xdp_test_data holds
  * the rxq we see and the pool): that pairs a page with its address and gives
- * the vmemmap offset virt_to_page() needs. User space checks it.
+ * the vmemmap offset virt_to_page() needs. User space checks it. The page is
+ * a page_pool page, so it must carry the signature derived from the kernel
+ * config: if it does not, the config is not this kernel's (or page_pool
+ * marks its pages otherwise), and no frame is mapped to a pool, rather than
+ * frames mapped wrongly.
  */
 static __always_inline void calibrate(struct xdp_md *ctx)
 {
 	struct xdp_buff *xb = (void *)ctx;
 	struct xdp_rxq_info *rxq = BPF_CORE_READ(xb, rxq);
+	__u64 page = 0, va, mask = pp_magic_mask();
 	struct xdp_test_data *td;
 	struct page_pool *pp;
-	__u64 page = 0, va;
 	__u32 n;
 
 	td = (void *)((char *)rxq - bpf_core_field_offset(struct xdp_test_data, rxq));
@@ -243,7 +248,12 @@ static __always_inline void calibrate(struct xdp_md *ctx)
 	va = (__u64)BPF_CORE_READ(xb, data_hard_start) & ~0xfffULL;
 	calib_pool = (__u64)pp;
 	calib_page = page;
-	vmemmap_k = page - (va >> 12) * bpf_core_type_size(struct page);
+	calib_magic = BPF_CORE_READ((struct page *)page, pp_magic);
+	frame_map.pp_sig = PPB_PP_SIGNATURE;
+	frame_map.pp_mask = mask;
+	if ((calib_magic & mask) != PPB_PP_SIGNATURE)
+		return;
+	frame_map.vmemmap_k = page - (va >> 12) * bpf_core_type_size(struct page);
 }
 
 /* ---- per-CPU accounting -------------------------------------------------- */

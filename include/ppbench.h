@@ -205,6 +205,18 @@ struct ppb_xdp_errs {
 	__u64 pad[3];
 };
 
+/*
+ * How the XDP object maps a frame to its page and page_pool (global
+ * frame_map), set by the calibration run (ppb_xdp_calib). vmemmap_k stays 0
+ * unless the run's page_pool page carries pp_sig, and then the proof sampler
+ * maps no frame.
+ */
+struct ppb_frame_map {
+	__u64 vmemmap_k; /* virt_to_page: page = k + (va >> 12) * sizeof(struct page) */
+	__u64 pp_sig;	 /* PP_SIGNATURE of this kernel (from its config) */
+	__u64 pp_mask;	 /* the bits of page->pp_magic that carry it */
+};
+
 /* Sizes a multiple of 8, checked by both compilers (see the top of this file). */
 _Static_assert(sizeof(struct ppb_pool_key) % 8 == 0, "struct ppb_pool_key");
 _Static_assert(sizeof(struct ppb_pool_state) % 8 == 0, "struct ppb_pool_state");
@@ -215,5 +227,6 @@ _Static_assert(sizeof(struct ppb_obs_config) % 8 == 0, "struct ppb_obs_config");
 _Static_assert(sizeof(struct ppb_obs_ctl) % 8 == 0, "struct ppb_obs_ctl");
 _Static_assert(sizeof(struct ppb_xdp_stats) % 8 == 0, "struct ppb_xdp_stats");
 _Static_assert(sizeof(struct ppb_xdp_errs) % 8 == 0, "struct ppb_xdp_errs");
+_Static_assert(sizeof(struct ppb_frame_map) % 8 == 0, "struct ppb_frame_map");
 
 #endif

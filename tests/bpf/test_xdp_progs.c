@@ -419,6 +419,39 @@ out:
 	fixture_close(&f);
 }
 
+/*
+ * A kernel config that is not this kernel's: a poison delta other than the
+ * one the running kernel's config gives. The calibration's page is a
+ * page_pool page that lacks the signature of that delta, so the
+ * calibration refuses and says why (and the proof sampler, never
+ * calibrated, maps no frame), rather than match pages with a wrong signature.
+ */
+void test_calibrate_refuses_foreign_signature(void)
+{
+	struct xdpo_opts o = { .action = PPB_ACT_DROP, .progs = XDPO_ACT | XDPO_CALIB };
+	const char *real = ppb_bpf_kconfig();
+	unsigned long long delta;
+	struct xdpo *x = NULL;
+	char planted[64];
+
+	if (!can_run(true))
+		return;
+	if (!ASSERT_TRUE(real && sscanf(real, "CONFIG_ILLEGAL_POINTER_VALUE=%lli", &delta) == 1,
+			 "this kernel's CONFIG_ILLEGAL_POINTER_VALUE"))
+		return;
+	snprintf(planted, sizeof(planted), "CONFIG_ILLEGAL_POINTER_VALUE=0x%llx",
+		 delta ? 0 : 0xdead000000000000ULL);
+	setenv("PPBENCH_TEST_KCONFIG", planted, 1);
+	if (!ASSERT_OK(xdpo_open(&x, &o), "xdpo_open with a foreign config"))
+		goto out;
+	ASSERT_EQ(xdpo_calibrate(x), -EBADMSG, "the calibration refuses");
+	ASSERT_FALSE(xdpo_calibrated(x), "not calibrated");
+	ASSERT_HAS_SUBSTR(xdpo_calib_error(x), "pp_magic", "the reason names the page's mark");
+out:
+	unsetenv("PPBENCH_TEST_KCONFIG");
+	xdpo_close(x);
+}
+
 /* Our test-run pools (our program counted their allocations) in s: live and freed. */
 static void own_pools(const struct obs_snapshot *s, int *live, int *gone)
 {

@@ -104,6 +104,42 @@ test_no_btf() {
 	expect_one_line_error 'no kernel BTF at /nonexistent/vmlinux'
 }
 
+# without_kconfig null|empty CMD...: run CMD in a private mount namespace
+# where the kernel's config files (/proc/config.gz, /boot/config-R) are
+# unreadable (null: a device node on a nodev tmpfs, which not even root can
+# open) or empty. Nothing of it outlives CMD.
+without_kconfig() {
+	mkdir -p "$TMPD/kc"
+	unshare -m bash -c 'mount --make-rprivate / && mount -t tmpfs -o nodev,size=64k tmpfs "$0" &&
+		mknod "$0/null" c 1 3 && : >"$0/empty" || exit 99
+		for f in /proc/config.gz "/boot/config-$(uname -r)"; do
+			[ ! -e "$f" ] || mount --bind "$0/$1" "$f" || exit 99
+		done
+		shift && exec "$@"' "$TMPD/kc" "$@"
+}
+
+# The page_pool programs take the kernel's poison values from its config:
+# every command that loads them refuses, in one line, when the config cannot
+# be read or lacks the value; probe, which loads none, runs.
+test_no_kconfig() {
+	local c
+	while read -r c; do
+		# shellcheck disable=SC2086 # the arguments are words
+		expect_exit 1 without_kconfig null "$PPBENCH" $c
+		expect_one_line_error "^ppbench ${c%% *}: error: cannot read the kernel config \\(/proc/config.gz or /boot/config-$(uname -r)\\): "
+	done <<-EOF
+		bench
+		calibrate -o $TMPD/p.json
+		load lo --skb --duration 1
+		recipe lf-drop
+		watch --duration 1
+	EOF
+	[ ! -e "$TMPD/p.json" ] || fail "calibrate wrote a profile"
+	expect_exit 1 without_kconfig empty "$PPBENCH" watch --duration 1
+	expect_one_line_error "the kernel config [^ ]+ has no CONFIG_ILLEGAL_POINTER_VALUE"
+	expect_exit 0 without_kconfig null "$PPBENCH" probe
+}
+
 # The man page (built from the same tables) names every option of every
 # command's --help, and renders without troff warnings.
 # make install puts the binary and the man pages under DESTDIR/PREFIX, and the

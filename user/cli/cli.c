@@ -386,6 +386,8 @@ static int check_needs(const struct cli_cmd *cmd)
 		return EXIT_FAIL;
 	if ((cmd->needs & CLI_NEED_BTF) && need_btf())
 		return EXIT_FAIL;
+	if ((cmd->needs & CLI_NEED_KCONFIG) && need_kconfig())
+		return EXIT_FAIL;
 	return EXIT_OK;
 }
 

@@ -92,7 +92,11 @@ struct cli_opt {
 extern const struct cli_word cli_backends[], cli_backends_fentry[];
 
 /* What a command needs before run(); cli_main checks it, in this order. */
-enum { CLI_NEED_ROOT = 1 << 0, CLI_NEED_BTF = 1 << 1 };
+enum {
+	CLI_NEED_ROOT = 1 << 0,
+	CLI_NEED_BTF = 1 << 1,
+	CLI_NEED_KCONFIG = 1 << 2, /* loads the page_pool programs (need_kconfig()) */
+};
 
 /*
  * A subcommand: its help text is generated from this table, so --help and

@@ -225,6 +225,6 @@ const struct cli_cmd cmd_bench = {
 	.cfg_init = bench_init,
 	.opt = bench_opt,
 	.check = bench_check,
-	.needs = CLI_NEED_ROOT | CLI_NEED_BTF,
+	.needs = CLI_NEED_ROOT | CLI_NEED_BTF | CLI_NEED_KCONFIG,
 	.run = bench_run,
 };

@@ -123,6 +123,6 @@ const struct cli_cmd cmd_calibrate = {
 	.cfg_init = calibrate_init,
 	.opt = calibrate_opt,
 	.check = calibrate_check,
-	.needs = CLI_NEED_ROOT | CLI_NEED_BTF,
+	.needs = CLI_NEED_ROOT | CLI_NEED_BTF | CLI_NEED_KCONFIG,
 	.run = calibrate_run,
 };

@@ -254,6 +254,6 @@ const struct cli_cmd cmd_gen = {
 	.cfg_init = gen_init,
 	.opt = gen_opt,
 	.check = gen_check,
-	.needs = CLI_NEED_ROOT | CLI_NEED_BTF,
+	.needs = CLI_NEED_ROOT | CLI_NEED_BTF | CLI_NEED_KCONFIG,
 	.run = gen_run,
 };

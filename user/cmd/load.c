@@ -246,6 +246,6 @@ const struct cli_cmd cmd_load = {
 	.cfg_init = load_init,
 	.opt = load_opt,
 	.check = load_check,
-	.needs = CLI_NEED_ROOT | CLI_NEED_BTF,
+	.needs = CLI_NEED_ROOT | CLI_NEED_BTF | CLI_NEED_KCONFIG,
 	.run = load_run,
 };

@@ -188,6 +188,6 @@ const struct cli_cmd cmd_recipe = {
 	.cfg_size = sizeof(struct recipe_cfg),
 	.cfg_init = recipe_init,
 	.check = recipe_check,
-	.needs = CLI_NEED_ROOT | CLI_NEED_BTF,
+	.needs = CLI_NEED_ROOT | CLI_NEED_BTF | CLI_NEED_KCONFIG,
 	.run = recipe_cmd,
 };

@@ -203,6 +203,6 @@ const struct cli_cmd cmd_watch = {
 	.cfg_size = sizeof(struct watch_cfg),
 	.cfg_init = watch_init,
 	.check = watch_check,
-	.needs = CLI_NEED_ROOT | CLI_NEED_BTF,
+	.needs = CLI_NEED_ROOT | CLI_NEED_BTF | CLI_NEED_KCONFIG,
 	.run = watch_run,
 };

@@ -71,7 +71,8 @@ static int open_objects(struct load *l)
 		return -EINVAL;
 	/* The observer's samplers need virt_to_page; without it no pool is found. */
 	if (l->obs && xdpo_calibrate(l->x))
-		pr_warn("cannot map packets to their page_pool: no path mix for them\n");
+		pr_warn("cannot map packets to their page_pool (%s): no path mix for them\n",
+			xdpo_calib_error(l->x));
 	xdpo_set_proof(l->x, l->obs != NULL, PROOF_SHIFT, PPB_ROLE_ACTION);
 	return l->obs ? obs_set_elems_active(l->obs, true) : 0;
 }

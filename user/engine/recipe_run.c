@@ -329,7 +329,9 @@ int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env
 		xdpo_track_prog(c->x, PPB_ROLE_ACTION, main_prog(c));
 	/* Without the calibration proof runs cannot find a frame's pool. */
 	if (obs && obs_backend(obs) == OBS_TRACEPOINT && !p->no_proof && xdpo_calibrate(c->x))
-		pr_warn("cannot map frames to their page_pool: ring/cache counts unavailable\n");
+		pr_warn("cannot map frames to their page_pool (%s): ring/cache counts "
+			"unavailable\n",
+			xdpo_calib_error(c->x));
 	err = xdpo_attach_tracing(c->x) ?: attach_peer(c) ?: open_socket(c);
 	if (!err && recipes[id].live)
 		err = pin_dispatcher(c, main_prog(c));

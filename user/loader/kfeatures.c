@@ -70,6 +70,34 @@ struct btf *ppb_vmlinux_btf(void)
 	return btf;
 }
 
+/*
+ * What the __kconfig externs of our BPF objects read (bpf/pool_compat.bpf.h),
+ * as libbpf's in-memory kconfig: from the config sys/kconfig.c reads, the
+ * one probe and the result files name, so libbpf reads no file of its own.
+ * NULL if that config cannot be read or lacks the option (every x86-64 and
+ * arm64 config sets it). PPBENCH_TEST_KCONFIG replaces it: tests plant a
+ * wrong value.
+ */
+const char *ppb_bpf_kconfig(void)
+{
+	const char *t = getenv("PPBENCH_TEST_KCONFIG");
+	const char *v = kconfig_get("ILLEGAL_POINTER_VALUE");
+	static char text[96];
+
+	if (t && *t)
+		return t;
+	if (!v || !strcmp(v, "n"))
+		return NULL;
+	snprintf(text, sizeof(text), "CONFIG_ILLEGAL_POINTER_VALUE=%s\n", v);
+	return text;
+}
+
+void ppb_open_opts(struct bpf_object_open_opts *oo)
+{
+	oo->btf_custom_path = ppb_btf_custom_path();
+	oo->kconfig = ppb_bpf_kconfig();
+}
+
 bool ppb_tracepoint_present(const char *name)
 {
 	char tname[128];
@@ -118,6 +146,25 @@ int need_btf(void)
 	return 0;
 }
 
+int need_kconfig(void)
+{
+	const char *src = kconfig_source();
+	struct utsname u;
+
+	if (ppb_bpf_kconfig())
+		return 0;
+	if (src) {
+		pr_err("the kernel config %s has no CONFIG_ILLEGAL_POINTER_VALUE: every x86-64 "
+		       "and arm64 kernel's config sets it\n",
+		       src);
+		return -EINVAL;
+	}
+	pr_err("cannot read the kernel config (/proc/config.gz or /boot/config-%s): ppbench "
+	       "takes the kernel's poison values from its CONFIG_ILLEGAL_POINTER_VALUE\n",
+	       uname(&u) ? "RELEASE" : u.release);
+	return -ENOENT;
+}
+
 bool bpffs_mounted(const char **path)
 {
 	const char *p = getenv("PPBENCH_BPFFS");
@@ -133,10 +180,11 @@ bool bpffs_mounted(const char **path)
 /* Open the probe skeleton with only PROG set to load; returns the loaded skeleton. */
 static struct probe_bpf *load_one(struct bpf_program *(*pick)(struct probe_bpf *), int *err)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = ppb_btf_custom_path());
+	LIBBPF_OPTS(bpf_object_open_opts, oo);
 	struct bpf_program *p, *want;
 	struct probe_bpf *skel;
 
+	ppb_open_opts(&oo);
 	skel = probe_bpf__open_opts(&oo);
 	if (!skel) {
 		*err = -errno;

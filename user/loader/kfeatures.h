@@ -13,6 +13,11 @@ const char *ppb_btf_custom_path(void);
 /* The kernel BTF at ppb_btf_path(), parsed once per process (NULL: none). */
 struct btf;
 struct btf *ppb_vmlinux_btf(void);
+/* The kernel config values our objects' __kconfig externs read (NULL: none). */
+const char *ppb_bpf_kconfig(void);
+/* Open options of every object of ours: CO-RE BTF and those config values. */
+struct bpf_object_open_opts;
+void ppb_open_opts(struct bpf_object_open_opts *oo);
 bool ppb_tracepoint_present(const char *name);
 /* The trivial XDP program of bpf/probe.bpf.c (returns XDP_DROP), loaded alone. */
 struct probe_bpf;
@@ -28,10 +33,12 @@ void ppb_pool_ksyms(struct ppb_obs_config *c);
 
 /*
  * Checks every command that loads BPF makes first, each printing the
- * one-line error itself: privileges, then kernel BTF.
+ * one-line error itself: privileges, then kernel BTF, then (commands that
+ * load the page_pool programs) the kernel config's values they need.
  */
 int need_privileges(const char *cmd);
 int need_btf(void);
+int need_kconfig(void);
 /* bpffs mounted at $PPBENCH_BPFFS or /sys/fs/bpf. */
 bool bpffs_mounted(const char **path);
 

@@ -162,9 +162,10 @@ static int parse_capacity(struct observer *o)
 
 static int load(struct observer *o, bool fentry)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = ppb_btf_custom_path());
+	LIBBPF_OPTS(bpf_object_open_opts, oo);
 	int err;
 
+	ppb_open_opts(&oo);
 	o->skel = observer_bpf__open_opts(&oo);
 	if (!o->skel)
 		return -errno;

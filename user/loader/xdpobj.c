@@ -18,6 +18,7 @@
 #include "model/pkt.h"
 #include "model/stats.h"
 #include "sys/cpus.h"
+#include "sys/kconfig.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"
 #include "sys/log_libbpf.h"
@@ -29,6 +30,7 @@ struct xdpo {
 	struct xdp_bpf *twin; /* libxdp's copy of one program (xdpo_libxdp_prog) */
 	int nr_cpus;
 	bool calibrated;
+	char calib_error[192]; /* why xdpo_calibrate() failed */
 	struct bpf_link *links[8];
 	int nr_links;
 };
@@ -120,12 +122,13 @@ static __u32 map_id(struct bpf_map *m)
 
 int xdpo_open(struct xdpo **out, const struct xdpo_opts *o)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = ppb_btf_custom_path());
+	LIBBPF_OPTS(bpf_object_open_opts, oo);
 	struct xdpo *x = calloc(1, sizeof(*x));
 	int err;
 
 	if (!x)
 		return -ENOMEM;
+	ppb_open_opts(&oo);
 	x->nr_cpus = nr_possible_cpus();
 	if (x->nr_cpus < 0) {
 		err = x->nr_cpus;
@@ -247,34 +250,57 @@ int xdpo_live_fixed_ns(struct xdpo *x, const char *prog, uint32_t batch, uint32_
 	return err;
 }
 
+/* The calibration's page lacks the signature: the config is not this kernel's. */
+static int calib_mismatch(struct xdpo *x)
+{
+	const struct ppb_frame_map *m = &x->skel->bss->frame_map;
+
+	snprintf(x->calib_error, sizeof(x->calib_error),
+		 "a page_pool page has pp_magic 0x%llx, not the signature 0x%llx (in bits 0x%llx) "
+		 "of CONFIG_ILLEGAL_POINTER_VALUE=0x%llx in %s",
+		 (unsigned long long)x->skel->bss->calib_magic, (unsigned long long)m->pp_sig,
+		 (unsigned long long)m->pp_mask, (unsigned long long)(m->pp_sig - 0x40),
+		 kconfig_source() ?: "no config");
+	return -EBADMSG;
+}
+
 int xdpo_calibrate(struct xdpo *x)
 {
 	struct udp_spec s = { .size = 64, .sport = 9, .dport = 9 };
+	struct ppb_frame_map *m = &x->skel->bss->frame_map;
 	uint8_t pkt[64];
-	__u64 k = 0;
 	int err;
 
 	parse_ip("10.77.0.1", "src", &s.src);
 	parse_ip("10.77.0.2", "dst", &s.dst);
 	pkt_build_udp(&s, pkt, sizeof(pkt));
-	x->skel->bss->vmemmap_k = 0;
+	memset(m, 0, sizeof(*m));
+	snprintf(x->calib_error, sizeof(x->calib_error), "no live-frames BPF_PROG_RUN");
 	if (ppb_probe_live_frames())
 		return -EOPNOTSUPP; /* the calibration needs one live frame */
 	err = xdpo_live_run(x, "ppb_xdp_calib", 0, 1, 1, pkt, sizeof(pkt), NULL);
+	snprintf(x->calib_error, sizeof(x->calib_error), "its live frame did not run (%s)",
+		 strerror(-err));
 	if (err)
 		return err;
-	k = x->skel->bss->vmemmap_k;
 	/* The program derived k from one (page, address) pair; it must be page aligned
 	 * to struct page units and the pair must be real. */
-	if (!k || !x->skel->bss->calib_page || !x->skel->bss->calib_pool) {
-		x->skel->bss->vmemmap_k = 0;
+	snprintf(x->calib_error, sizeof(x->calib_error), "no page of the test-run pool found");
+	if (!x->skel->bss->calib_page || !x->skel->bss->calib_pool)
 		return -EINVAL;
-	}
+	if (!m->vmemmap_k)
+		return calib_mismatch(x);
 	x->calibrated = true;
-	pr_debug("virt_to_page offset 0x%llx (pool 0x%llx page 0x%llx)\n", (unsigned long long)k,
-		 (unsigned long long)x->skel->bss->calib_pool,
-		 (unsigned long long)x->skel->bss->calib_page);
+	x->calib_error[0] = '\0';
+	pr_debug("virt_to_page offset 0x%llx (pool 0x%llx page 0x%llx), PP_SIGNATURE 0x%llx\n",
+		 (unsigned long long)m->vmemmap_k, (unsigned long long)x->skel->bss->calib_pool,
+		 (unsigned long long)x->skel->bss->calib_page, (unsigned long long)m->pp_sig);
 	return 0;
+}
+
+const char *xdpo_calib_error(const struct xdpo *x)
+{
+	return x->calib_error;
 }
 
 bool xdpo_calibrated(const struct xdpo *x)
@@ -417,14 +443,15 @@ static int twin_share_maps(struct xdpo *x)
  */
 struct xdp_program *xdpo_libxdp_prog(struct xdpo *x, const char *prog)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = ppb_btf_custom_path());
 	DECLARE_LIBXDP_OPTS(xdp_program_opts, xo, .prog_name = prog);
+	LIBBPF_OPTS(bpf_object_open_opts, oo);
 	struct bpf_program *p, *orig = xdpo_prog(x, prog);
 	int err;
 
 	errno = EINVAL;
 	if (!orig || x->twin)
 		return NULL;
+	ppb_open_opts(&oo);
 	x->twin = xdp_bpf__open_opts(&oo);
 	if (!x->twin)
 		return NULL;
