@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 8: ppbench on a real NIC driver (busybox sh). The 6.12 guest has two
+# ppbench on a real NIC driver (busybox sh). The 6.12 guest has two
 # vmxnet3 NICs on one qemu hub (lib.sh: need_nics, nic_split). vmxnet3 receives
 # into a page_pool under native XDP: XDP_DROP recycles straight into the alloc
 # cache from NAPI (the fast path), XDP_PASS returns pages through the ring.
@@ -440,4 +440,50 @@ test_nic_bench_fast() {
 	assert_eq "$(get .foreign_probes)" 0 "foreign probes"
 	note "fast: recipe $(get .recipe | cut -d';' -f1), purity $pur (alloc $(get .purity_alloc)," \
 		"ret $(get .purity_ret)), proof $(get .proof_elems) packets, foreign probes $(get .foreign_probes)"
+}
+
+# The NIC pool's paths, class by class, in what the guest's clock counts
+# (instructions under the kernel matrix's icount): watch (fentry) sees two
+# loads on NIC B, each attach filling new pools from the page allocator (the
+# slow path of a DMA-mapped pool), drop recycling directly into the cache
+# (fast), pass returning through the ring and refilling from it. Per class:
+# the calls' time less the probe window, per call or per page. Reported, not
+# asserted: only that each path was timed.
+test_nic_pool_paths() {
+	nic_setup
+	n=5000
+	rm -f w.out
+	"$PPBENCH" watch "$B" --interval 3600 --json w.json >w.out 2>&1 &
+	wpid=$!
+	BG="$BG $wpid"
+	wait_until 60 started w.out $wpid
+	grep -q '^ppbench watch: fentry' w.out || skip "watch has no fentry backend: $(head -n 1 w.out)"
+	pktgen_setup $n
+	for a in drop pass; do
+		XDP0=$(nic_stat "$B" "xdp packets")
+		load_start $a "$B" --action $a --count $n --duration 60 --no-paths
+		deliver $n pktgen_send
+		wait $LOAD_PID || fail "load --action $a exited $?: $(tail -n 3 $a.out)"
+	done
+	kill -INT $wpid
+	wait $wpid || fail "watch exited $?: $(tail -n 5 w.out)"
+	summary w.json '.' >s.json
+	# per class over NIC B's pools: calls (or pages), ns, ns per unit less the probe
+	jq -r --arg b "$B" '(.probe_overhead_ns // 0) as $p |
+		[.pools[] | select(.kind == "nic" and .dev == $b)] as $q |
+		def sum(f): [$q[] | f // 0] | add // 0;
+		def cls($n; $calls; $units; $ns): if $units > 0 then
+			"\($n) \((($ns - $p * $calls) / $units) * 10 | round / 10) (\($units))" else "\($n) n/a" end;
+		[cls("alloc-cache"; sum(.path.alloc.cache); sum(.path.alloc.cache); sum(.timing.alloc_ns.cache)),
+		 cls("refill/page"; sum(.path.alloc.refill); sum(.path.alloc.refill_pages); sum(.timing.alloc_ns.refill)),
+		 cls("slow/page"; sum(.path.alloc.slow); sum(.path.alloc.slow_pages); sum(.timing.alloc_ns.slow)),
+		 cls("ret-cache"; sum(.path.ret.cache); sum(.path.ret.cache); sum(.timing.ret_ns.cache)),
+		 cls("ret-ring"; sum(.path.ret.ring); sum(.path.ret.ring); sum(.timing.ret_ns.ring)),
+		 cls("release"; sum(.path.ret.release); sum(.path.ret.release); sum(.timing.ret_ns.release))]
+		| join("; ")' s.json >paths.txt || fail "watch's summary has no NIC pool timing: $(head -c 300 s.json)"
+	cat paths.txt
+	for c in alloc-cache slow/page ret-cache ret-ring; do
+		grep -q "$c [0-9]" paths.txt || fail "no timing of $c in $B's pools: $(cat paths.txt)"
+	done
+	note "$B's pools, per call (per page for refill and slow), probe window less: $(cat paths.txt)"
 }
