@@ -112,10 +112,11 @@ static const char *unavailable(const struct sc_env *e, const struct candidate *c
 		return "measures an interface's own traffic (--iface)";
 	if (e->b->cfg->iface && !d->live && !d->passive)
 		return "needs the private veth pair (not with --iface)";
+	if (c->recipe == RCP_XCPU && inst_clock()->icount)
+		return e->remote_cpu < 0 ? "needs a second online CPU; and " INST_CLOCK_NO_XCPU
+					 : INST_CLOCK_NO_XCPU;
 	if (c->recipe == RCP_XCPU && e->remote_cpu < 0)
 		return "needs a second online CPU";
-	if (c->recipe == RCP_XCPU && inst_clock()->icount)
-		return INST_CLOCK_NO_XCPU;
 	if (c->recipe == RCP_XCPU && ppb_probe_cpumap_prog())
 		return "the kernel cannot run cpumap programs";
 	return NULL;
