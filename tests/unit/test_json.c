@@ -51,3 +51,40 @@ void test_json_double_largest(void)
 		     "-1.7976931348623157e+308", "-DBL_MAX");
 	ASSERT_STREQ(write_double(1.5e308, buf, sizeof(buf)), "1.5e+308", "ten digits below it");
 }
+
+/* S as json_str() writes it, into BUF. */
+static const char *write_string(const char *s, char *buf, size_t len)
+{
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+	struct json *j = json_new(f, false);
+
+	json_str(j, NULL, s);
+	json_close(j);
+	fclose(f);
+	snprintf(buf, len, "%s", out);
+	free(out);
+	return buf;
+}
+
+/*
+ * Found by fuzzing (hostinfo) when jansson became the reader: a byte that is
+ * no UTF-8 went into the file as it was, and the reader refuses such a file.
+ */
+void test_json_string_utf8(void)
+{
+	char buf[64];
+
+	ASSERT_STREQ(write_string("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", buf, sizeof(buf)),
+		     "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"", "UTF-8 stays as it is");
+	ASSERT_STREQ(write_string("a\xa3z", buf, sizeof(buf)), "\"a\\ufffdz\"", "a lone byte");
+	ASSERT_STREQ(write_string("\xc3", buf, sizeof(buf)), "\"\\ufffd\"", "cut at the end");
+	ASSERT_STREQ(write_string("\xc0\xaf", buf, sizeof(buf)), "\"\\ufffd\\ufffd\"", "overlong");
+	ASSERT_STREQ(write_string("\xed\xa0\x80", buf, sizeof(buf)), "\"\\ufffd\\ufffd\\ufffd\"",
+		     "a surrogate");
+	ASSERT_STREQ(write_string("\xf4\x90\x80\x80", buf, sizeof(buf)),
+		     "\"\\ufffd\\ufffd\\ufffd\\ufffd\"", "above U+10FFFF");
+	ASSERT_STREQ(write_string("\"\\\n\x01", buf, sizeof(buf)), "\"\\\"\\\\\\n\\u0001\"",
+		     "escapes");
+}

@@ -452,7 +452,7 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 	if (isfinite(r->mde_pct))
 		json_double(j, "mde_pct", r->mde_pct);
 	else
-		json_null(j, "mde_pct");
+		json_none(j, "mde_pct");
 	json_setups(j, r);
 	/* the page_pool-free kernel loop next to the setups: the host's level */
 	json_obj_begin(j, "level_probe");
@@ -476,7 +476,7 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 	if (r->has_path)
 		json_double(j, "value", r->path_cycles);
 	else
-		json_null(j, "value");
+		json_none(j, "value");
 	json_str(j, "method", r->path_method);
 	json_obj_end(j);
 	json_per_cpu(j, r, n);

@@ -361,7 +361,7 @@ static void json_row(struct json *j, const struct cmp_set *set, const struct row
 	if (r->t.testable)
 		json_double(j, "p", r->t.p);
 	else
-		json_null(j, "p");
+		json_none(j, "p");
 	json_bool(j, "significant", r->significant);
 	json_double(j, "floor_pct", r->floor_pct);
 	if (r->noise == NOISE_FILES) {

@@ -76,15 +76,15 @@ static void json_environment(struct json *j)
 	if (h.has_balloon)
 		json_bool(j, "free_page_reporting", h.free_page_reporting);
 	else
-		json_null(j, "free_page_reporting");
+		json_none(j, "free_page_reporting");
 	if (h.has_reporting_order)
 		json_u64(j, "page_reporting_order", h.reporting_order);
 	else
-		json_null(j, "page_reporting_order");
+		json_none(j, "page_reporting_order");
 	if (h.has_steal)
 		json_u64(j, "steal_ticks", h.steal_ticks);
 	else
-		json_null(j, "steal_ticks");
+		json_none(j, "steal_ticks");
 	json_bool(j, "damon_kdamond", h.damon_kdamond);
 	json_obj_end(j);
 }

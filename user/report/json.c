@@ -84,13 +84,47 @@ static void indent(struct json *j)
 		fputs("  ", j->f);
 }
 
+/*
+ * Length of the UTF-8 character at S, which starts with a byte above ASCII
+ * (RFC 3629: no overlong form, no surrogate, nothing above U+10FFFF), or 0
+ * where S holds none.
+ */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] < 0xc2 ? 0 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : s[0] < 0xf5 ? 4 : 0;
+	unsigned int cp = s[0] & (0x7f >> n);
+
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * JSON text is UTF-8 (RFC 8259, 8.1), and the reader refuses anything else:
+ * a byte that is no UTF-8 (a host name, a label, /proc text) is written as
+ * U+FFFD, the replacement character, so that the file reads back.
+ */
 static void put_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
+		int n = c >= 0x80 ? utf8_len((const unsigned char *)s) : 1;
 
-		if (c == '"' || c == '\\')
+		if (n > 1) {
+			fwrite(s, 1, n, f);
+			s += n - 1;
+			continue;
+		}
+		if (!n)
+			fputs("\\ufffd", f);
+		else if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c == '\n')
 			fputs("\\n", f);
@@ -205,7 +239,7 @@ void json_bool(struct json *j, const char *key, bool v)
 	fputs(v ? "true" : "false", j->f);
 }
 
-void json_null(struct json *j, const char *key)
+void json_none(struct json *j, const char *key)
 {
 	begin_value(j, key);
 	fputs("null", j->f);

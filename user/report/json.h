@@ -39,6 +39,7 @@ void json_u64(struct json *j, const char *key, uint64_t v);
 void json_i64(struct json *j, const char *key, int64_t v);
 void json_double(struct json *j, const char *key, double v);
 void json_bool(struct json *j, const char *key, bool v);
-void json_null(struct json *j, const char *key);
+/* JSON's null (the name json_null is jansson's, the reader's). */
+void json_none(struct json *j, const char *key);
 
 #endif

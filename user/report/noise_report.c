@@ -61,7 +61,7 @@ static void json_fig(struct json *j, const char *key, const struct noise_fig *f)
 static void json_level(struct json *j, const struct noise_scenario *ns)
 {
 	if (!ns->has_level) {
-		json_null(j, "level_probe");
+		json_none(j, "level_probe");
 		return;
 	}
 	json_obj_begin(j, "level_probe");
@@ -103,7 +103,7 @@ int noise_write(const struct noise_profile *p, const char *path, const char *cmd
 		if (p->sc[i].has_path)
 			json_fig(j, "path_cost_cycles", &p->sc[i].path);
 		else
-			json_null(j, "path_cost_cycles");
+			json_none(j, "path_cost_cycles");
 		json_level(j, &p->sc[i]);
 		json_obj_end(j);
 	}

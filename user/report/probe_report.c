@@ -151,7 +151,7 @@ static void write_json(struct json *j, const struct ppb_features *f, const struc
 	json_bool(j, "devmap_prog", !f->devmap_prog);
 	json_bool(j, "generic_xdp_frags", !f->generic_frags);
 	if (f->pp_stats < 0)
-		json_null(j, "page_pool_stats");
+		json_none(j, "page_pool_stats");
 	else
 		json_bool(j, "page_pool_stats", f->pp_stats == 1);
 	json_str(j, "page_pool_stats_source", f->pp_stats_source);

@@ -16,7 +16,7 @@ static void maybe_u64(struct json *j, const char *key, uint64_t v, bool known)
 	if (known)
 		json_u64(j, key, v);
 	else
-		json_null(j, key);
+		json_none(j, key);
 }
 
 unsigned path_known(bool fentry, uint32_t f)
@@ -205,7 +205,7 @@ void json_timing(struct json *j, const struct ppb_pool_counts *c, double probe_n
 	if (!err)
 		json_double(j, "path_ns_per_elem", ns);
 	else
-		json_null(j, "path_ns_per_elem");
+		json_none(j, "path_ns_per_elem");
 	/* Timed calls that took no longer than the probe window measured apart:
 	 * the probes' noise is larger than the path itself (emulation). */
 	if (err == -ERANGE)
@@ -223,7 +223,7 @@ void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_
 	pool_dev_name(&p->info, dev, sizeof(dev));
 	json_obj_begin(j, NULL);
 	if (p->folded || p->retired) {
-		json_null(j, "id");
+		json_none(j, "id");
 		json_u64(j, "pools", p->folded);
 		json_bool(j, "retired", p->retired);
 	} else {

@@ -31,7 +31,7 @@ static void json_method(struct json *j, const struct trend_view *v)
 		json_u64(j, "invocations", v->noise->invocations);
 		json_obj_end(j);
 	} else {
-		json_null(j, "noise_profile");
+		json_none(j, "noise_profile");
 	}
 	json_obj_end(j);
 }
@@ -100,7 +100,7 @@ static void json_values(struct json *j, const struct series_fig *g)
 		if (g->fit.level && g->fit.level[i] >= 0)
 			json_u64(j, "level", g->fit.level[i] + 1);
 		else
-			json_null(j, "level");
+			json_none(j, "level");
 		json_obj_end(j);
 	}
 	json_arr_end(j);
