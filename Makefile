@@ -94,10 +94,12 @@ BPF_CFLAGS	:= -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) 
 USER_CFLAGS	:= -g -O2 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 		   -D_GNU_SOURCE -DPPBENCH_VERSION='"$(VERSION)"' -DPPBENCH_LIBDIR='"$(LIBDIR)"' \
 		   -I$(BUILD) -Iinclude -Iuser \
-		   $(SAN_FLAGS) $(CFLAGS)
+		   $(shell $(PKG_CONFIG) --cflags jansson) $(SAN_FLAGS) $(CFLAGS)
 PC_STATIC	= $(if $(filter 1,$(STATIC)),--static)
-USER_LIBS	= $(shell $(PKG_CONFIG) $(PC_STATIC) --libs libxdp libbpf) -lelf -lz -lm -lpthread \
-		  $(if $(filter 1,$(STATIC)),-lzstd)
+# jansson reads JSON (user/model/jsonparse.c): the model's only library.
+JSON_LIBS	= $(shell $(PKG_CONFIG) $(PC_STATIC) --libs jansson)
+USER_LIBS	= $(shell $(PKG_CONFIG) $(PC_STATIC) --libs libxdp libbpf) $(JSON_LIBS) -lelf -lz -lm \
+		  -lpthread $(if $(filter 1,$(STATIC)),-lzstd)
 USER_LDFLAGS	= $(if $(filter 1,$(STATIC)),-static) $(SAN_FLAGS) $(LDFLAGS)
 # Each command's manual page: the prose beside it (user/cmd/CMD.md) is
 # compiled into the binary, so that 'ppbench help CMD' needs no file at run
@@ -134,7 +136,7 @@ help:
 	@echo '  clean          remove $(BUILD)/'
 	@echo 'Variables: V=1 (show commands), PREFIX, DESTDIR, VMLINUX_BTF, STATIC=1, TESTS="name ..."'
 	@echo '           KERNELS="6.1 6.12 newest", GUEST_TESTS="probe_* env_veth" (test-kernels)'
-	@echo '           FUZZ_SECONDS=60, FUZZ_TARGETS="json cli ...", FUZZ_JOBS=1 (fuzz),'
+	@echo '           FUZZ_SECONDS=60, FUZZ_TARGETS="result cli ...", FUZZ_JOBS=1 (fuzz),'
 	@echo '           SANITIZE=1 (build with ASan, UBSan and fuzzing hooks in $(SAN_BUILD))'
 
 $(BUILD) $(BUILD)/tests:
@@ -253,7 +255,7 @@ endif
 
 $(BUILD)/tests/schema_check: tests/tools/schema_check.c $(SCHEMA_CHECK_OBJS) | $(BUILD)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $< $(SCHEMA_CHECK_OBJS) -lm -o $@
+	$(Q)$(CC) $(USER_CFLAGS) $< $(SCHEMA_CHECK_OBJS) $(JSON_LIBS) -lm -o $@
 
 # An LD_PRELOAD shim whose pthread_create fails: the error path of gen's threads.
 $(BUILD)/tests/fail_pthread.so: tests/tools/fail_pthread.c | $(BUILD)/tests
@@ -305,7 +307,7 @@ test-kernels: DEPS_FLAGS = --kernels
 test-kernels: deps
 	$(Q)PPB_KERNELS='$(KERNELS)' PPB_GUEST_TESTS='$(GUEST_TESTS)' tests/run.sh kernels
 
-# FUZZ_TARGETS="json cli" runs only those (the part of fuzz_NAME after fuzz_);
+# FUZZ_TARGETS="result cli" runs only those (the part of fuzz_NAME after fuzz_);
 # FUZZ_JOBS=2 runs two at once.
 fuzz: DEPS_FLAGS = --tests
 fuzz: deps

@@ -8,7 +8,7 @@
 #   scripts/install-deps.sh --check    only report what is missing (exit 1 if any)
 set -euo pipefail
 
-build_pkgs=(make gcc libc6-dev clang llvm libbpf-dev libxdp-dev bpftool libelf-dev
+build_pkgs=(make gcc libc6-dev clang llvm libbpf-dev libxdp-dev bpftool libelf-dev libjansson-dev
 	    zlib1g-dev libzstd-dev pkg-config iproute2 ethtool)
 # libclang-rt-dev: clang's sanitizer and libFuzzer runtimes (the sanitized
 # build and the fuzz targets); clang only recommends them, and recommends are

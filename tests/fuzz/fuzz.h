@@ -125,10 +125,10 @@ static inline struct json *fuzz_json_begin(struct fuzz_mem *m)
 }
 
 /* Closes the writer and reads its text back: the document, or NULL. */
-static inline struct jval *fuzz_json_end(struct fuzz_mem *m, struct json *j)
+static inline json_t *fuzz_json_end(struct fuzz_mem *m, struct json *j)
 {
 	char err[200];
-	struct jval *doc;
+	json_t *doc;
 
 	json_close(j);
 	fclose(m->f);

@@ -182,8 +182,8 @@ test_compare_bad_files() {
 	jq 'del(.schema)' "$DATA/base.json" >noschema.json
 	jq '.scenarios[0].cycles_per_elem.runs[2] = "fast"' "$DATA/base.json" >badtype.json
 	jq '.scenarios[1].repeat = 6' "$DATA/base.json" >badrepeat.json
-	expect_bad_file truncated.json "truncated: line [0-9]+, column 1: unexpected end of input, expected ',' or '}'"
-	expect_bad_file malformed.json "line 2, column 29: expected ',' or '}'"
+	expect_bad_file truncated.json "truncated: line [0-9]+, column 1: '}' expected near end of file"
+	expect_bad_file malformed.json "line 2, column 31: '}' expected near '\"x\"'"
 	expect_bad_file empty.json 'file is empty'
 	expect_bad_file notsc.json "host: missing field 'tsc_hz'"
 	expect_bad_file schema2.json 'schema: "ppbench/2" is not supported \(this ppbench reads "ppbench/1"\)'

@@ -16,10 +16,11 @@ static int check_profile(const char *path, bool *is_profile)
 {
 	struct noise_profile p;
 	char err[512];
-	struct jval *doc = jparse_file(path, err, sizeof(err));
+	json_t *doc = jparse_file(path, err, sizeof(err));
 
-	*is_profile = doc && !strncmp(jstr(jget(doc, "schema")) ?: "", "ppbench-noise/", 14);
-	jfree(doc);
+	*is_profile = doc && !strncmp(json_string_value(json_object_get(doc, "schema")) ?: "",
+				      "ppbench-noise/", 14);
+	json_decref(doc);
 	if (!*is_profile)
 		return 0;
 	if (noise_load(path, &p, err, sizeof(err))) {

@@ -360,21 +360,24 @@ static int add_diff(struct comparison *c, const char *what, const char *old, con
 }
 
 /* Differences of two name -> string maps (config, mitigations), old keys first. */
-static int map_diffs(struct comparison *c, const char *prefix, const struct jval *a,
-		     const struct jval *b)
+static int map_diffs(struct comparison *c, const char *prefix, const json_t *a, const json_t *b)
 {
+	const json_t *v;
+	const char *k;
 	char what[96];
 	int err = 0;
 
-	for (size_t i = 0; !err && i < jlen(a); i++) {
-		snprintf(what, sizeof(what), "%s %s", prefix, jkey(a, i));
-		err = add_diff(c, what, jstr(jat(a, i)), jstr(jget(b, jkey(a, i))));
+	json_object_foreach ((json_t *)a, k, v) {
+		snprintf(what, sizeof(what), "%s %s", prefix, k);
+		err = err
+			      ?: add_diff(c, what, json_string_value(v),
+					  json_string_value(json_object_get(b, k)));
 	}
-	for (size_t i = 0; !err && i < jlen(b); i++) {
-		if (jget(a, jkey(b, i)))
+	json_object_foreach ((json_t *)b, k, v) {
+		if (json_object_get(a, k))
 			continue;
-		snprintf(what, sizeof(what), "%s %s", prefix, jkey(b, i));
-		err = add_diff(c, what, NULL, jstr(jat(b, i)));
+		snprintf(what, sizeof(what), "%s %s", prefix, k);
+		err = err ?: add_diff(c, what, NULL, json_string_value(v));
 	}
 	return err;
 }
@@ -427,11 +430,11 @@ static int side_probes(const struct result *files, size_t n, struct sample *s)
 {
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < files[i].nr_sc; k++)
-			for (size_t j = 0; j < jlen(files[i].sc[k].setups); j++) {
-				double v;
+			for (size_t j = 0; j < json_array_size(files[i].sc[k].setups); j++) {
+				const json_t *e = json_array_get(files[i].sc[k].setups, j);
+				double v = json_number_value(json_object_get(e, "cpu_probe_ns"));
 
-				if (jnum(jget(jat(files[i].sc[k].setups, j), "cpu_probe_ns"), &v) ||
-				    !(v > 0))
+				if (!(v > 0))
 					continue;
 				if (sample_add(s, &v, 1))
 					return -ENOMEM;

@@ -27,65 +27,59 @@ void jc_err(struct jcheck *c, const char *where, const char *fmt, ...)
 	jmsg_one_line(c->err);
 }
 
-static const char *jc_type_name(enum jtype t)
-{
-	struct jval v = { .type = t };
-
-	return jtype_name(&v);
-}
-
 void jc_join(char *buf, size_t len, const char *where, const char *key)
 {
 	snprintf(buf, len, "%s%s%s", where, *where ? "." : "", key);
 }
 
 /* Member KEY of OBJ of type T; on absence or another type, reports it and returns NULL. */
-const struct jval *jc_req(struct jcheck *c, const struct jval *obj, const char *where,
-			  const char *key, enum jtype t)
+const json_t *jc_req(struct jcheck *c, const json_t *obj, const char *where, const char *key,
+		     enum jtype t)
 {
-	const struct jval *v;
+	const json_t *v;
 	char at[160];
 
 	if (c->failed)
 		return NULL;
-	v = jget(obj, key);
+	v = json_object_get(obj, key);
 	if (!v) {
 		jc_err(c, where, "missing field '%s'", key);
 		return NULL;
 	}
-	if (v->type != t) {
+	if (jtype_of(v) != t) {
 		jc_join(at, sizeof(at), where, key);
-		jc_err(c, at, "expected %s, got %s", jc_type_name(t), jtype_name(v));
+		jc_err(c, at, "expected %s, got %s", jtype_str(t), jtype_name(v));
 		return NULL;
 	}
 	return v;
 }
 
-const char *jc_str(struct jcheck *c, const struct jval *obj, const char *where, const char *key)
+const char *jc_str(struct jcheck *c, const json_t *obj, const char *where, const char *key)
 {
-	return jstr(jc_req(c, obj, where, key, J_STR));
+	return json_string_value(jc_req(c, obj, where, key, J_STR));
 }
 
 /* A number in [min, max]; whole numbers only when INTEGER. */
-bool jc_num(struct jcheck *c, const struct jval *obj, const char *where, const char *key,
-	    double min, double max, bool integer, double *out)
+bool jc_num(struct jcheck *c, const json_t *obj, const char *where, const char *key, double min,
+	    double max, bool integer, double *out)
 {
-	const struct jval *v = jc_req(c, obj, where, key, J_NUM);
+	const json_t *v = jc_req(c, obj, where, key, J_NUM);
+	double n = json_number_value(v);
 	char at[160];
 
 	if (!v)
 		return false;
 	jc_join(at, sizeof(at), where, key);
-	if (integer && v->n != floor(v->n))
-		jc_err(c, at, "expected a whole number, got %g", v->n);
-	else if (v->n < min || v->n > max)
-		jc_err(c, at, "%g is out of range (%g..%g)", v->n, min, max);
-	*out = v->n;
+	if (integer && n != floor(n))
+		jc_err(c, at, "expected a whole number, got %g", n);
+	else if (n < min || n > max)
+		jc_err(c, at, "%g is out of range (%g..%g)", n, min, max);
+	*out = n;
 	return !c->failed;
 }
 
-bool jc_count(struct jcheck *c, const struct jval *obj, const char *where, const char *key,
-	      double min, uint64_t *out)
+bool jc_count(struct jcheck *c, const json_t *obj, const char *where, const char *key, double min,
+	      uint64_t *out)
 {
 	double d = 0;
 	/* up to 2^53: every whole number below is exact in a double */
@@ -95,13 +89,12 @@ bool jc_count(struct jcheck *c, const struct jval *obj, const char *where, const
 	return ok;
 }
 
-bool jc_bool(struct jcheck *c, const struct jval *obj, const char *where, const char *key,
-	     bool *out)
+bool jc_bool(struct jcheck *c, const json_t *obj, const char *where, const char *key, bool *out)
 {
-	const struct jval *v = jc_req(c, obj, where, key, J_BOOL);
+	const json_t *v = jc_req(c, obj, where, key, J_BOOL);
 
 	if (v)
-		*out = v->b;
+		*out = json_is_true(v);
 	return v;
 }
 

@@ -4,55 +4,36 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <jansson.h>
 
 /*
- * A small DOM JSON reader (RFC 8259) for result files: the whole document
- * becomes a tree of struct jval. Errors are one line with the position,
- * e.g. "line 3, column 5: expected ',' or '}'".
+ * Reading JSON documents with jansson: the loaders walk jansson's tree
+ * (json_object_get(), json_array_get(), json_number_value(), ...) and this
+ * adds what jansson has not: one-line errors with the position, e.g.
+ * "line 3, column 5: '}' expected near '"c"'", a path lookup and type names
+ * for the loaders' errors. Every number reads as a double (a JSON_REAL), a
+ * member name that repeats is an error and so is \u0000 in a string.
  */
+
+/* Parses the LEN bytes at TEXT (no NUL needed after them); on failure returns NULL and writes the
+ * error to ERR. */
+json_t *jparse_buf(const char *text, size_t len, char *err, size_t errlen);
+/* Reads and parses PATH; errors do not repeat the path (callers add it). */
+json_t *jparse_file(const char *path, char *err, size_t errlen);
+
+/* Follows "host.tsc_hz" or "scenarios[1].name" from ROOT; NULL if any step is missing. */
+json_t *jpath(const json_t *root, const char *path);
+
+/* The kinds of value a loader asks for: jansson's integer and real are one number, true and false
+ * one boolean. */
 enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
 
-struct jval {
-	enum jtype type;
-	union {
-		bool b;
-		double n;
-		char *s; /* UTF-8, NUL-terminated (\u0000 is refused) */
-		struct {
-			size_t len, cap;
-			struct jval **v;
-			char **k; /* member names, objects only */
-		} c;
-	};
-};
-
-/* Parses TEXT; on failure returns NULL and writes the error to ERR. */
-struct jval *jparse(const char *text, char *err, size_t errlen);
-/* The same for the LEN bytes at TEXT, which need no NUL after them (a NUL inside is an error). */
-struct jval *jparse_buf(const char *text, size_t len, char *err, size_t errlen);
-/* Reads and parses PATH; errors do not repeat the path (callers add it). */
-struct jval *jparse_file(const char *path, char *err, size_t errlen);
-void jfree(struct jval *v);
-
-/* Member KEY of an object (the last one if repeated), or NULL. */
-struct jval *jget(const struct jval *obj, const char *key);
-/* Follows "host.tsc_hz" or "scenarios[1].name" from ROOT; NULL if any step is missing. */
-struct jval *jpath(const struct jval *root, const char *path);
-/* Number of elements of an array or members of an object; 0 for anything else. */
-size_t jlen(const struct jval *v);
-/* Element I of an array or value of member I of an object, or NULL. */
-struct jval *jat(const struct jval *v, size_t i);
-/* Name of member I of an object, or NULL. */
-const char *jkey(const struct jval *obj, size_t i);
-
-/* Typed accessors: 0, or -EINVAL when V is NULL or of another type. */
-int jnum(const struct jval *v, double *out);
-int jbool(const struct jval *v, bool *out);
-/* The string, or NULL when V is not a string. */
-const char *jstr(const struct jval *v);
-bool jis(const struct jval *v, enum jtype t);
-/* "a number", "an object", ... for error messages; "nothing" for NULL. */
-const char *jtype_name(const struct jval *v);
+/* The kind of V, which must not be NULL. */
+enum jtype jtype_of(const json_t *v);
+/* "a number", "an object", ... for error messages: of a kind, and of a value ("nothing" for NULL).
+ */
+const char *jtype_str(enum jtype t);
+const char *jtype_name(const json_t *v);
 /*
  * Makes MSG, an error that quotes strings from a file, one line that is safe
  * on a terminal: control characters (newlines, escape sequences) become '?'.

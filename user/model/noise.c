@@ -71,13 +71,15 @@ int noise_fig_from(const double *v, const double *within, size_t n, size_t famil
 
 double result_level_probe(const struct result *r, const char *name)
 {
-	const struct jval *arr = jget(r->doc, "scenarios");
+	const json_t *arr = json_object_get(r->doc, "scenarios");
 	double v;
 
-	for (size_t i = 0; i < jlen(arr); i++) {
-		if (strcmp(jstr(jget(jat(arr, i), "name")) ?: "", name))
+	for (size_t i = 0; i < json_array_size(arr); i++) {
+		if (strcmp(json_string_value(json_object_get(json_array_get(arr, i), "name")) ?: "",
+			   name))
 			continue;
-		if (!jnum(jpath(jat(arr, i), "level_probe.median_ns"), &v) && v > 0)
+		v = json_number_value(jpath(json_array_get(arr, i), "level_probe.median_ns"));
+		if (v > 0)
 			return v;
 	}
 	return NAN;
@@ -175,7 +177,7 @@ int noise_build(const struct result *files, size_t n, struct noise_profile *p)
 				       .nr_cpus = h->nr_cpus,
 				       .mitigations = h->mitigations,
 				       .config = h->config };
-	p->host.kernel_version = jstr(jpath(files[0].doc, "host.kernel_version"));
+	p->host.kernel_version = json_string_value(jpath(files[0].doc, "host.kernel_version"));
 	p->invocations = n;
 	p->first = files[0].created;
 	p->last = files[n - 1].created;
@@ -202,10 +204,10 @@ int noise_build(const struct result *files, size_t n, struct noise_profile *p)
 
 /* ---- loading ---- */
 
-static void load_fig(struct jcheck *c, const struct jval *o, const char *where, double min_pct,
+static void load_fig(struct jcheck *c, const json_t *o, const char *where, double min_pct,
 		     struct noise_fig *f)
 {
-	const struct jval *lv;
+	const json_t *lv;
 	uint64_t n = 0;
 	char at[200];
 
@@ -222,35 +224,36 @@ static void load_fig(struct jcheck *c, const struct jval *o, const char *where, 
 	if (!c->failed && !(f->min <= f->median && f->median <= f->max))
 		jc_err(c, where, "min %g, median %g and max %g are out of order", f->min, f->median,
 		       f->max);
-	for (size_t i = 0; !c->failed && i < jlen(lv) && i < MODES_MAX; i++) {
+	for (size_t i = 0; !c->failed && i < json_array_size(lv) && i < MODES_MAX; i++) {
 		struct mode *m = &f->levels[i];
 		uint64_t cnt = 0;
 
 		snprintf(at, sizeof(at), "%s.levels[%zu]", where, i);
-		jc_num(c, jat(lv, i), at, "median", 0, INFINITY, false, &m->median);
-		jc_num(c, jat(lv, i), at, "min", 0, INFINITY, false, &m->lo);
-		jc_num(c, jat(lv, i), at, "max", 0, INFINITY, false, &m->hi);
-		jc_count(c, jat(lv, i), at, "invocations", 1, &cnt);
+		jc_num(c, json_array_get(lv, i), at, "median", 0, INFINITY, false, &m->median);
+		jc_num(c, json_array_get(lv, i), at, "min", 0, INFINITY, false, &m->lo);
+		jc_num(c, json_array_get(lv, i), at, "max", 0, INFINITY, false, &m->hi);
+		jc_count(c, json_array_get(lv, i), at, "invocations", 1, &cnt);
 		m->count = cnt;
 		f->nr_levels = i + 1;
 	}
 }
 
-static int load_scenario(struct jcheck *c, const struct jval *s, const char *where, double min_pct,
+static int load_scenario(struct jcheck *c, const json_t *s, const char *where, double min_pct,
 			 struct noise_scenario *ns)
 {
-	const struct jval *path = jget(s, "path_cost_cycles"), *lv = jget(s, "level_probe");
+	const json_t *path = json_object_get(s, "path_cost_cycles"),
+		     *lv = json_object_get(s, "level_probe");
 	char at[160];
 
 	ns->name = jc_str(c, s, where, "name");
 	jc_join(at, sizeof(at), where, "cycles_per_elem");
 	load_fig(c, jc_req(c, s, where, "cycles_per_elem", J_OBJ), at, min_pct, &ns->cycles);
-	if (path && !jis(path, J_NULL)) {
+	if (path && !json_is_null(path)) {
 		jc_join(at, sizeof(at), where, "path_cost_cycles");
 		load_fig(c, jc_req(c, s, where, "path_cost_cycles", J_OBJ), at, min_pct, &ns->path);
 		ns->has_path = true;
 	}
-	if (lv && !jis(lv, J_NULL)) {
+	if (lv && !json_is_null(lv)) {
 		jc_join(at, sizeof(at), where, "level_probe");
 		lv = jc_req(c, s, where, "level_probe", J_OBJ);
 		jc_num(c, lv, at, "median_ns", 0, INFINITY, false, &ns->level_median_ns);
@@ -261,12 +264,12 @@ static int load_scenario(struct jcheck *c, const struct jval *s, const char *whe
 	return c->failed ? -EINVAL : 0;
 }
 
-static int load_host(struct jcheck *c, const struct jval *root, struct noise_host *h)
+static int load_host(struct jcheck *c, const json_t *root, struct noise_host *h)
 {
-	const struct jval *o = jc_req(c, root, "", "host", J_OBJ);
+	const json_t *o = jc_req(c, root, "", "host", J_OBJ);
 
 	h->kernel = jc_str(c, o, "host", "kernel");
-	h->kernel_version = jstr(jget(o, "kernel_version")); /* optional */
+	h->kernel_version = json_string_value(json_object_get(o, "kernel_version")); /* optional */
 	h->cpu_model = jc_str(c, o, "host", "cpu_model");
 	h->clocksource = jc_str(c, o, "host", "clocksource");
 	jc_num(c, o, "host", "tsc_hz", 0, INFINITY, false, &h->tsc_hz);
@@ -274,8 +277,8 @@ static int load_host(struct jcheck *c, const struct jval *root, struct noise_hos
 	h->mitigations = jc_req(c, o, "host", "mitigations", J_OBJ);
 	h->config = jc_req(c, o, "host", "config", J_OBJ);
 	h->clock = (struct result_clock){ .kind = "tsc", .unit = "cycles" };
-	if (jget(o, "clock")) { /* profiles before the instruction clock: the TSC */
-		const struct jval *k = jc_req(c, o, "host", "clock", J_OBJ);
+	if (json_object_get(o, "clock")) { /* profiles before the instruction clock: the TSC */
+		const json_t *k = jc_req(c, o, "host", "clock", J_OBJ);
 
 		h->clock.kind = jc_str(c, k, "host.clock", "kind");
 		h->clock.unit = jc_str(c, k, "host.clock", "unit");
@@ -312,11 +315,11 @@ static void check_dates(struct jcheck *c, const struct noise_profile *p)
 
 static int load_top(struct jcheck *c, struct noise_profile *p)
 {
-	const struct jval *root = p->doc, *arr;
+	const json_t *root = p->doc, *arr;
 	const char *schema;
 	char at[64];
 
-	if (!jis(root, J_OBJ) || !jget(root, "schema")) {
+	if (!json_is_object(root) || !json_object_get(root, "schema")) {
 		jc_err(c, "", "not a noise profile (expected schema \"%s\")", NOISE_SCHEMA);
 		return -EINVAL;
 	}
@@ -336,12 +339,12 @@ static int load_top(struct jcheck *c, struct noise_profile *p)
 	arr = jc_req(c, root, "", "scenarios", J_ARR);
 	if (c->failed)
 		return -EINVAL;
-	p->sc = calloc(jlen(arr) + 1, sizeof(*p->sc));
+	p->sc = calloc(json_array_size(arr) + 1, sizeof(*p->sc));
 	if (!p->sc)
 		return -ENOMEM;
-	for (size_t i = 0; i < jlen(arr); i++) {
+	for (size_t i = 0; i < json_array_size(arr); i++) {
 		snprintf(at, sizeof(at), "scenarios[%zu]", i);
-		if (load_scenario(c, jat(arr, i), at, unit_floor_pct(p->host.clock.unit),
+		if (load_scenario(c, json_array_get(arr, i), at, unit_floor_pct(p->host.clock.unit),
 				  &p->sc[i]))
 			return -EINVAL;
 		p->nr_sc = i + 1;
@@ -375,7 +378,7 @@ int noise_load(const char *path, struct noise_profile *p, char *err, size_t errl
 void noise_free(struct noise_profile *p)
 {
 	free(p->sc);
-	jfree(p->doc);
+	json_decref(p->doc);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -388,15 +391,15 @@ const struct noise_scenario *noise_find(const struct noise_profile *p, const cha
 }
 
 /* The first member where two name -> string maps differ, as "what KEY A vs B". */
-static bool map_differs(const char *what, const struct jval *a, const struct jval *b, char *why,
-			size_t len)
+static bool map_differs(const char *what, const json_t *a, const json_t *b, char *why, size_t len)
 {
-	const struct jval *x[2] = { a, b };
+	const json_t *x[2] = { a, b }, *v;
+	const char *k;
 
 	for (int s = 0; s < 2; s++)
-		for (size_t i = 0; i < jlen(x[s]); i++) {
-			const char *k = jkey(x[s], i);
-			const char *va = jstr(jget(a, k)), *vb = jstr(jget(b, k));
+		json_object_foreach ((json_t *)x[s], k, v) {
+			const char *va = json_string_value(json_object_get(a, k));
+			const char *vb = json_string_value(json_object_get(b, k));
 
 			if (va && vb && !strcmp(va, vb))
 				continue;
@@ -411,7 +414,7 @@ int noise_host_check(const struct noise_profile *p, const struct result *r, char
 {
 	const struct noise_host *a = &p->host;
 	const struct result_host *b = &r->host;
-	const char *kv = jstr(jpath(r->doc, "host.kernel_version"));
+	const char *kv = json_string_value(jpath(r->doc, "host.kernel_version"));
 	double hi = fmax(a->tsc_hz, b->tsc_hz);
 
 	if (strcmp(a->cpu_model, b->cpu_model))

@@ -56,7 +56,7 @@ struct noise_host {
 	struct result_clock clock; /* what the runs counted (host.clock) */
 	double tsc_hz;
 	uint64_t nr_cpus;
-	const struct jval *mitigations, *config; /* objects of strings */
+	const json_t *mitigations, *config; /* objects of strings */
 };
 
 struct noise_profile {
@@ -68,7 +68,7 @@ struct noise_profile {
 	struct noise_host host;
 	struct noise_scenario *sc;
 	size_t nr_sc;
-	struct jval *doc; /* a loaded profile's strings point into it */
+	json_t *doc; /* a loaded profile's strings point into it */
 };
 
 /* The false-alarm rate a profile's floors allow a whole gate (all its figures). */

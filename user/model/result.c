@@ -15,13 +15,13 @@
 
 static int load_top(struct jcheck *c, struct result *r)
 {
-	const struct jval *root = r->doc, *tool;
+	const json_t *root = r->doc, *tool;
 
-	if (!jis(root, J_OBJ)) {
+	if (!json_is_object(root)) {
 		jc_err(c, "", "expected a JSON object at the top level, got %s", jtype_name(root));
 		return -EINVAL;
 	}
-	if (!jget(root, "schema")) {
+	if (!json_object_get(root, "schema")) {
 		jc_err(c, "", "no 'schema' field: not a ppbench result (expected schema \"%s\")",
 		       RESULT_SCHEMA);
 		return -EINVAL;
@@ -38,31 +38,32 @@ static int load_top(struct jcheck *c, struct result *r)
 		jc_err(c, "created", "\"%s\" is not a UTC ISO 8601 time (2026-11-30T12:00:00Z)",
 		       r->created);
 	r->command = jc_str(c, root, "", "command");
-	if (jget(root, "label"))
+	if (json_object_get(root, "label"))
 		r->label = jc_str(c, root, "", "label");
 	return c->failed ? -EINVAL : 0;
 }
 
 /* An object whose members are all strings (mitigations, config). */
-static const struct jval *req_str_map(struct jcheck *c, const struct jval *obj, const char *key)
+static const json_t *req_str_map(struct jcheck *c, const json_t *obj, const char *key)
 {
-	const struct jval *m = jc_req(c, obj, "host", key, J_OBJ);
+	const json_t *m = jc_req(c, obj, "host", key, J_OBJ), *v;
+	const char *name;
 	char at[160];
 
-	for (size_t i = 0; m && i < jlen(m); i++) {
-		if (jis(jat(m, i), J_STR))
+	json_object_foreach ((json_t *)m, name, v) {
+		if (json_is_string(v))
 			continue;
-		snprintf(at, sizeof(at), "host.%s.%s", key, jkey(m, i));
-		jc_err(c, at, "expected a string, got %s", jtype_name(jat(m, i)));
+		snprintf(at, sizeof(at), "host.%s.%s", key, name);
+		jc_err(c, at, "expected a string, got %s", jtype_name(v));
 		return NULL;
 	}
 	return m;
 }
 
 /* host.clock: optional (older files are TSC cycles), else kind and unit agree. */
-static void load_clock(struct jcheck *c, const struct jval *h, struct result_clock *k)
+static void load_clock(struct jcheck *c, const json_t *h, struct result_clock *k)
 {
-	const struct jval *o = jget(h, "clock");
+	const json_t *o = json_object_get(h, "clock");
 
 	*k = (struct result_clock){ .kind = "tsc", .unit = "cycles" };
 	if (!h || !o)
@@ -70,7 +71,7 @@ static void load_clock(struct jcheck *c, const struct jval *h, struct result_clo
 	o = jc_req(c, h, "host", "clock", J_OBJ);
 	k->kind = jc_str(c, o, "host.clock", "kind");
 	k->unit = jc_str(c, o, "host.clock", "unit");
-	if (jget(o, "qemu"))
+	if (json_object_get(o, "qemu"))
 		k->qemu = jc_str(c, o, "host.clock", "qemu");
 	if (c->failed)
 		return;
@@ -86,7 +87,7 @@ static void load_clock(struct jcheck *c, const struct jval *h, struct result_clo
 
 static int load_host(struct jcheck *c, struct result *r)
 {
-	const struct jval *h = jc_req(c, r->doc, "", "host", J_OBJ);
+	const json_t *h = jc_req(c, r->doc, "", "host", J_OBJ);
 	struct result_host *o = &r->host;
 
 	o->kernel = jc_str(c, h, "host", "kernel");
@@ -104,10 +105,10 @@ static int load_host(struct jcheck *c, struct result *r)
 	return c->failed ? -EINVAL : 0;
 }
 
-static int load_stat(struct jcheck *c, const struct jval *obj, const char *where, const char *key,
+static int load_stat(struct jcheck *c, const json_t *obj, const char *where, const char *key,
 		     uint64_t repeat, struct result_stat *st)
 {
-	const struct jval *b = jc_req(c, obj, where, key, J_OBJ), *runs;
+	const json_t *b = jc_req(c, obj, where, key, J_OBJ), *runs;
 	char at[160], run_at[176], el[200];
 
 	jc_join(at, sizeof(at), where, key);
@@ -120,9 +121,9 @@ static int load_stat(struct jcheck *c, const struct jval *obj, const char *where
 	if (!runs)
 		return -EINVAL;
 	jc_join(run_at, sizeof(run_at), at, "runs");
-	if (jlen(runs) != repeat) {
+	if (json_array_size(runs) != repeat) {
 		jc_err(c, run_at, "has %zu values, expected %llu (the scenario's repeat)",
-		       jlen(runs), (unsigned long long)repeat);
+		       json_array_size(runs), (unsigned long long)repeat);
 		return -EINVAL;
 	}
 	st->runs = calloc(repeat, sizeof(*st->runs));
@@ -132,32 +133,34 @@ static int load_stat(struct jcheck *c, const struct jval *obj, const char *where
 	}
 	st->nruns = repeat;
 	for (size_t i = 0; i < repeat; i++) {
-		if (jnum(jat(runs, i), &st->runs[i])) {
+		const json_t *v = json_array_get(runs, i);
+
+		if (!json_is_number(v)) {
 			snprintf(el, sizeof(el), "%s[%zu]", run_at, i);
-			jc_err(c, el, "expected a number, got %s", jtype_name(jat(runs, i)));
+			jc_err(c, el, "expected a number, got %s", jtype_name(v));
 			return -EINVAL;
 		}
+		st->runs[i] = json_number_value(v);
 	}
 	return 0;
 }
 
 /* A path count: a number, or null where the accounting backend could not
  * know it on that kernel (kept as NaN). */
-static void path_num(struct jcheck *c, const struct jval *obj, const char *where, const char *key,
+static void path_num(struct jcheck *c, const json_t *obj, const char *where, const char *key,
 		     double *out)
 {
-	const struct jval *v = jget(obj, key);
+	const json_t *v = json_object_get(obj, key);
 
-	if (obj && v && jis(v, J_NULL))
+	if (obj && v && json_is_null(v))
 		*out = NAN;
 	else
 		jc_num(c, obj, where, key, 0, INFINITY, false, out);
 }
 
-static int load_path(struct jcheck *c, const struct jval *s, const char *where,
-		     struct result_path *p)
+static int load_path(struct jcheck *c, const json_t *s, const char *where, struct result_path *p)
 {
-	const struct jval *path, *alloc, *ret;
+	const json_t *path, *alloc, *ret;
 	char at[160], sub[176];
 
 	path = jc_req(c, s, where, "path", J_OBJ);
@@ -175,30 +178,30 @@ static int load_path(struct jcheck *c, const struct jval *s, const char *where,
 	return c->failed ? -EINVAL : 0;
 }
 
-static int load_path_cost(struct jcheck *c, const struct jval *s, const char *where,
+static int load_path_cost(struct jcheck *c, const json_t *s, const char *where,
 			  struct result_scenario *sc)
 {
-	const struct jval *pc = jc_req(c, s, where, "path_cost_cycles", J_OBJ), *v;
+	const json_t *pc = jc_req(c, s, where, "path_cost_cycles", J_OBJ), *v;
 	char at[160];
 
 	jc_join(at, sizeof(at), where, "path_cost_cycles");
-	v = jget(pc, "value");
+	v = json_object_get(pc, "value");
 	if (pc && !v)
 		jc_err(c, at, "missing field 'value' (a number, or null when not derivable)");
-	else if (pc && !jis(v, J_NULL)) /* null: not derivable; else it must be a number */
+	else if (pc && !json_is_null(v)) /* null: not derivable; else it must be a number */
 		sc->has_path_cost =
 			jc_num(c, pc, at, "value", -INFINITY, INFINITY, false, &sc->path_cost);
 	sc->path_cost_method = jc_str(c, pc, at, "method");
 	return c->failed ? -EINVAL : 0;
 }
 
-static int load_cpu(struct jcheck *c, const struct jval *e, const char *where, uint64_t repeat,
+static int load_cpu(struct jcheck *c, const json_t *e, const char *where, uint64_t repeat,
 		    struct result_cpu *pc)
 {
-	const struct jval *role = jget(e, "role");
+	const json_t *role = json_object_get(e, "role");
 	uint64_t cpu = 0;
 
-	if (!jis(e, J_OBJ)) {
+	if (!json_is_object(e)) {
 		jc_err(c, where, "expected an object, got %s", jtype_name(e));
 		return -EINVAL;
 	}
@@ -211,10 +214,10 @@ static int load_cpu(struct jcheck *c, const struct jval *e, const char *where, u
 	return load_stat(c, e, where, "cycles_per_elem", repeat, &pc->cycles);
 }
 
-static int load_per_cpu(struct jcheck *c, const struct jval *s, const char *where,
+static int load_per_cpu(struct jcheck *c, const json_t *s, const char *where,
 			struct result_scenario *sc)
 {
-	const struct jval *arr = jget(s, "per_cpu");
+	const json_t *arr = json_object_get(s, "per_cpu");
 	char at[160];
 
 	if (!arr)
@@ -222,30 +225,31 @@ static int load_per_cpu(struct jcheck *c, const struct jval *s, const char *wher
 	arr = jc_req(c, s, where, "per_cpu", J_ARR);
 	if (!arr)
 		return -EINVAL;
-	sc->per_cpu = calloc(jlen(arr) + 1, sizeof(*sc->per_cpu));
+	sc->per_cpu = calloc(json_array_size(arr) + 1, sizeof(*sc->per_cpu));
 	if (!sc->per_cpu) {
 		jc_err(c, where, "out of memory");
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < jlen(arr); i++) {
+	for (size_t i = 0; i < json_array_size(arr); i++) {
 		snprintf(at, sizeof(at), "%s.per_cpu[%zu]", where, i);
 		sc->nr_per_cpu = i + 1; /* so result_free sees what this one allocates */
-		if (load_cpu(c, jat(arr, i), at, sc->repeat, &sc->per_cpu[i]))
+		if (load_cpu(c, json_array_get(arr, i), at, sc->repeat, &sc->per_cpu[i]))
 			return -EINVAL;
 	}
 	return 0;
 }
 
-static int load_cpus(struct jcheck *c, const struct jval *s, const char *where,
+static int load_cpus(struct jcheck *c, const json_t *s, const char *where,
 		     struct result_scenario *sc)
 {
 	char at[160];
 
 	sc->cpus = jc_req(c, s, where, "cpus", J_ARR);
-	for (size_t i = 0; i < jlen(sc->cpus); i++) {
-		const struct jval *v = jat(sc->cpus, i);
+	for (size_t i = 0; i < json_array_size(sc->cpus); i++) {
+		const json_t *v = json_array_get(sc->cpus, i);
+		double cpu = json_number_value(v);
 
-		if (!jis(v, J_NUM) || v->n < 0 || v->n != floor(v->n)) {
+		if (!json_is_number(v) || cpu < 0 || cpu != floor(cpu)) {
 			snprintf(at, sizeof(at), "%s.cpus[%zu]", where, i);
 			jc_err(c, at, "expected a CPU number, got %s", jtype_name(v));
 			return -EINVAL;
@@ -255,13 +259,14 @@ static int load_cpus(struct jcheck *c, const struct jval *s, const char *where,
 }
 
 /* The figures of a scenario whose status is "ok". */
-static int load_figures(struct jcheck *c, const struct jval *s, const char *where,
+static int load_figures(struct jcheck *c, const json_t *s, const char *where,
 			struct result_scenario *sc)
 {
 	sc->recipe = jc_str(c, s, where, "recipe");
 	sc->method = jc_str(c, s, where, "method");
-	sc->replication = jstr(jget(s, "replication"));
-	sc->setups = jis(jget(s, "setups"), J_ARR) ? jget(s, "setups") : NULL;
+	sc->replication = json_string_value(json_object_get(s, "replication"));
+	sc->setups =
+		json_is_array(json_object_get(s, "setups")) ? json_object_get(s, "setups") : NULL;
 	load_cpus(c, s, where, sc);
 	jc_count(c, s, where, "loops", 1, &sc->loops);
 	jc_count(c, s, where, "repeat", 1, &sc->repeat);
@@ -278,10 +283,10 @@ static int load_figures(struct jcheck *c, const struct jval *s, const char *wher
 	return load_per_cpu(c, s, where, sc);
 }
 
-static int load_scenario(struct jcheck *c, const struct jval *s, const char *where,
+static int load_scenario(struct jcheck *c, const json_t *s, const char *where,
 			 struct result_scenario *sc)
 {
-	if (!jis(s, J_OBJ)) {
+	if (!json_is_object(s)) {
 		jc_err(c, where, "expected an object, got %s", jtype_name(s));
 		return -EINVAL;
 	}
@@ -307,20 +312,20 @@ static int load_scenario(struct jcheck *c, const struct jval *s, const char *whe
 
 static int load_scenarios(struct jcheck *c, struct result *r)
 {
-	const struct jval *arr = jc_req(c, r->doc, "", "scenarios", J_ARR);
+	const json_t *arr = jc_req(c, r->doc, "", "scenarios", J_ARR);
 	char at[64];
 
 	if (!arr)
 		return -EINVAL;
-	r->sc = calloc(jlen(arr) + 1, sizeof(*r->sc));
+	r->sc = calloc(json_array_size(arr) + 1, sizeof(*r->sc));
 	if (!r->sc) {
 		jc_err(c, "scenarios", "out of memory");
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < jlen(arr); i++) {
+	for (size_t i = 0; i < json_array_size(arr); i++) {
 		snprintf(at, sizeof(at), "scenarios[%zu]", i);
 		r->nr_sc = i + 1;
-		if (load_scenario(c, jat(arr, i), at, &r->sc[i]))
+		if (load_scenario(c, json_array_get(arr, i), at, &r->sc[i]))
 			return -EINVAL;
 		for (size_t j = 0; j < i; j++) {
 			if (strcmp(r->sc[j].name, r->sc[i].name))
@@ -364,7 +369,7 @@ void result_free(struct result *r)
 		free(sc->per_cpu);
 	}
 	free(r->sc);
-	jfree(r->doc);
+	json_decref(r->doc);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -42,8 +42,8 @@ struct result_scenario {
 	/* "setup": each run its own setup; "run": runs of one setup; NULL: a file
 	 * older than per-setup runs, whose runs shared one setup */
 	const char *replication;
-	const struct jval *setups; /* "setups" array, or NULL (older files) */
-	const struct jval *cpus;
+	const json_t *setups; /* "setups" array, or NULL (older files) */
+	const json_t *cpus;
 	uint64_t loops, repeat, batch;
 	struct result_stat cycles, ns;
 	struct result_path path;
@@ -73,7 +73,7 @@ struct result_host {
 	struct result_clock clock;
 	uint64_t nr_cpus;
 	double tsc_hz;
-	const struct jval *mitigations, *config; /* objects of strings */
+	const json_t *mitigations, *config; /* objects of strings */
 	bool fentry, live_frames;
 };
 
@@ -84,7 +84,7 @@ struct result {
 	struct result_host host;
 	struct result_scenario *sc;
 	size_t nr_sc;
-	struct jval *doc; /* strings above point into it */
+	json_t *doc; /* strings above point into it */
 };
 
 /*

@@ -7,11 +7,14 @@
 #include "report/report.h"
 #include "sys/log.h"
 
-static void json_map(struct json *j, const char *key, const struct jval *m)
+static void json_map(struct json *j, const char *key, const json_t *m)
 {
+	const char *name;
+	json_t *v;
+
 	json_obj_begin(j, key);
-	for (size_t i = 0; i < jlen(m); i++)
-		json_str(j, jkey(m, i), jstr(jat(m, i)));
+	json_object_foreach ((json_t *)m, name, v)
+		json_str(j, name, json_string_value(v));
 	json_obj_end(j);
 }
 
