@@ -181,7 +181,7 @@ test_make_install() {
 test_man_page_covers_help() {
 	local man=$TOP/build/ppbench.8 text=$TMPD/man.txt c o n=0
 	[ -f "$man" ] || fail "build/ppbench.8 missing (make builds it)"
-	groff -man -ww -z "$man" 2>"$TMPD/warn" || fail "groff failed"
+	groff -k -man -ww -z "$man" 2>"$TMPD/warn" || fail "groff failed" # -k: the page is UTF-8
 	[ ! -s "$TMPD/warn" ] || fail "troff warnings: $(head -3 "$TMPD/warn")"
 	MANWIDTH=200 man -l "$man" 2>/dev/null | col -b >"$text"
 	for c in $("$PPBENCH" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF && !/Commands:/ {print $1}'); do

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The manual pages: one per command (build/ppbench-CMD.8, from the command's
-# table and its prose, user/cmd/CMD.md), each rendered by man(1) without a
-# troff warning, and 'ppbench help CMD' showing the same text as the page.
+# table and its prose, user/cmd/CMD.md, through lowdown), each rendered by
+# man(1) without a troff warning, and 'ppbench help CMD' showing the same text
+# as the page.
 
 # The commands 'ppbench --help' lists.
 commands() {
@@ -21,7 +22,8 @@ test_man_page_per_command() {
 		[ -f "$page" ] || fail "no manual page for '$c' ($page; make builds it)"
 		MANWIDTH=80 LC_ALL=C.UTF-8 man -l --warnings=w "$page" 2>"$TMPD/warn" >"$TMPD/page"
 		[ ! -s "$TMPD/warn" ] || fail "ppbench-$c.8: man warns: $(head -3 "$TMPD/warn")"
-		LC_ALL=C.UTF-8 groff -man -ww -z -Tutf8 "$page" 2>"$TMPD/warn"
+		# -k: preconv, as man(1) runs it (the pages are UTF-8)
+		LC_ALL=C.UTF-8 groff -k -man -ww -z -Tutf8 "$page" 2>"$TMPD/warn"
 		[ ! -s "$TMPD/warn" ] || fail "ppbench-$c.8: troff warns: $(head -3 "$TMPD/warn")"
 		col -bx <"$TMPD/page" >"$TMPD/text"
 		for s in NAME SYNOPSIS DESCRIPTION OPTIONS EXAMPLES 'EXIT STATUS' 'SEE ALSO'; do
@@ -62,4 +64,23 @@ test_help_cmd_is_the_page() {
 	# the page the build writes is the one the binary prints
 	"$PPBENCH" help --man bench | cmp -s - "$TOP/build/ppbench-bench.8" ||
 		fail "build/ppbench-bench.8 is not 'ppbench help --man bench' (stale build?)"
+}
+
+# Where man(1) is not installed, 'ppbench help CMD' is lowdown's text of the
+# page: its NAME, its prose and every option of --help with its text.
+test_help_without_man() {
+	local c o
+	for c in $(commands); do
+		PATH=/nonexistent "$PPBENCH" help "$c" >"$TMPD/help" 2>"$TMPD/err" ||
+			fail "ppbench help $c without man failed: $(head -1 "$TMPD/err")"
+		grep -q "^ *ppbench-$c - " "$TMPD/help" || fail "ppbench help $c without man: no NAME"
+		! grep -q -e '^\.' -e '\\f[BIR]' "$TMPD/help" || fail "ppbench help $c without man is troff"
+		grep -q '^EXIT STATUS$' "$TMPD/help" || fail "ppbench help $c without man: no prose"
+		for o in $("$PPBENCH" "$c" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+' |
+			grep -oE -- '--[a-z0-9-]+'); do
+			grep -q -- "$o" "$TMPD/help" || fail "ppbench help $c without man lacks $o"
+		done
+	done
+	grep -q -- "$("$PPBENCH" bench --help | grep -oE 'more messages; .*')" "$TMPD/help" ||
+		fail "the text of --verbose differs from --help's"
 }

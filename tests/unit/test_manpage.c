@@ -1,88 +1,159 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The manual pages' converter (cli/manpage.c): prose to troff and to text. */
+/*
+ * The manual pages (cli/manpage.c): the Markdown written from a command's
+ * table and its prose, which lowdown renders (lowdown's own rendering is
+ * lowdown's; the integration test test_manpages.sh checks the pages).
+ */
 #include <stdlib.h>
 #include "cli/manpage.h"
 #include "unit.h"
 
-static const struct cli_opt no_opts[] = { { NULL } };
+static const struct cli_opt fake_opts[] = {
+	{ "count", 'n', "N", "elements, with `code`, *stars*, [brackets] and <angles>",
+	  .kind = CLI_UINT, .min = 1, .max = 9 },
+	{ "mode", 0, NULL, "the mode", .kind = CLI_ENUM,
+	  .words = (const struct cli_word[]){ { "a", 0 }, { "b_c", 1 }, { NULL } } },
+	{ NULL },
+};
 
 static const struct cli_cmd fake = {
 	.name = "fake",
+	.args = "[IFACE]",
 	.summary = "a command for the tests",
-	.description = "What it does.",
+	.description = "What it does.\n  verbatim *line*\n",
 	.examples = "  ppbench fake\n",
-	.opts = no_opts,
+	.opts = fake_opts,
 };
 
-/* The page of PROSE, troff or text, in a string the caller frees. */
-static char *render(const char *prose, bool roff)
+/*
+ * What man_markdown() writes, in a string the caller frees (not inlined:
+ * gcc then takes the stream's buffer for a pointer to the local).
+ */
+static __attribute__((noinline)) char *markdown(bool meta, const struct cli_cmd *cmd,
+						const char *prose)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	man_render(f, roff, &fake, prose);
+	man_markdown(f, meta, cmd, prose);
 	fclose(f);
 	return buf;
 }
 
-/* Text that would start a troff request, escapes and non-ASCII stay text. */
-void test_manpage_roff_escapes(void)
+static size_t count(const char *s, const char *sub)
 {
-	char *r = render("# DESCRIPTION\n\n```\n.not a request\n'nor this\n```\n\n"
-			 "a \\ backslash, a -dash, \xe2\x89\xa5 95 %\n",
-			 true);
+	size_t n = 0;
 
-	ASSERT_TRUE(strstr(r, "\n\\&.not a request\n"), "leading dot escaped");
-	ASSERT_TRUE(strstr(r, "\n\\&'nor this\n"), "leading quote escaped");
-	ASSERT_TRUE(strstr(r, "a \\e backslash, a \\-dash, \\[u2265] 95 %"), "escapes");
-	for (const char *p = r; *p; p++)
-		if ((unsigned char)*p >= 0x80 && !ASSERT_TRUE(false, "the troff is ASCII"))
-			break;
-	free(r);
+	for (const char *p = strstr(s, sub); p; p = strstr(p + 1, sub))
+		n++;
+	return n;
 }
 
-/* A table row is a tagged paragraph; its third column is named by the header. */
-void test_manpage_table_and_lists(void)
+/* The table's parts stand where the prose's @ lines are, with Markdown kept out of its text. */
+void test_manpage_directives(void)
 {
-	char *r = render(
-		"| name | what | since |\n|---|---|---|\n| `ring` | the ring \\| more | 6.1 |\n"
-		"\n1. first\n   goes on\n- bullet\n",
-		true);
-	char *t = render(
-		"| name | what | since |\n|---|---|---|\n| `ring` | the ring \\| more | 6.1 |\n"
-		"\n1. first\n   goes on\n- bullet\n",
-		false);
+	char *md = markdown(true, &fake,
+			    "# DESCRIPTION\n\n@description\n\n# OPTIONS\n\n@options\n\n"
+			    "# EXAMPLES\n\n@examples\n\nLast *line*.\n");
 
-	ASSERT_TRUE(strstr(r, ".TP 7\n\\fB\\fBring\\fR\\fR\nthe ring | more\n.br\nsince: 6.1\n"),
-		    "row as .TP");
-	ASSERT_TRUE(strstr(r, ".IP 1. 4\nfirst goes on\n"), "numbered item joined");
-	ASSERT_TRUE(strstr(r, ".IP \\(bu 2\nbullet\n"), "bullet");
-	ASSERT_TRUE(strstr(t, "       ring   the ring | more\n              since: 6.1\n"),
-		    "text row: short tag beside its body");
-	ASSERT_TRUE(strstr(t, "       1.  first goes on\n"), "text numbered item");
-	ASSERT_FALSE(strstr(t, "`") || strstr(t, "**"), "text has no markup");
-	free(r);
-	free(t);
+	ASSERT_TRUE(strstr(md, "title: PPBENCH-FAKE\nsection: 8\n"), "metadata");
+	ASSERT_TRUE(strstr(md, "# NAME\n\nppbench-fake - a command for the tests\n"), "NAME");
+	ASSERT_TRUE(strstr(md, "# SYNOPSIS\n\n**ppbench fake** \\[OPTIONS\\] \\[IFACE\\]\n"),
+		    "SYNOPSIS");
+	ASSERT_TRUE(strstr(md, "# DESCRIPTION\n\n```\nWhat it does.\n  verbatim *line*\n```\n"),
+		    "@description verbatim");
+	ASSERT_TRUE(strstr(md, "**-n**, **--count** *N*\n: elements, with \\`code\\`, \\*stars\\*, "
+			       "\\[brackets\\] and \\<angles\\>, 1..9.\n\n"),
+		    "an option, its range and its text escaped");
+	ASSERT_TRUE(strstr(md, "**--mode** *a\\|b\\_c*\n: the mode.\n"), "an enum's words");
+	ASSERT_TRUE(strstr(md, "# EXAMPLES\n\n```\n  ppbench fake\n```\n"), "@examples");
+	ASSERT_TRUE(strstr(md, "\nLast *line*.\n"), "the prose stays Markdown");
+	ASSERT_FALSE(strstr(md, "@"), "no @ line is left");
+	free(md);
+	md = markdown(false, &fake, NULL);
+	ASSERT_FALSE(strstr(md, "title:"), "no metadata for the text");
+	ASSERT_TRUE(strstr(md, "# DESCRIPTION\n") && strstr(md, "# OPTIONS\n\n**-n**"),
+		    "without prose: DESCRIPTION and OPTIONS");
+	free(md);
 }
 
-/* The table's parts stand where the prose's @ lines are; text wraps at 78. */
-void test_manpage_directives_and_wrap(void)
+/*
+ * --verbose and --help are written once (cli_common_opts): every command's
+ * --help, its page and ppbench(8) show that text, after the command's own.
+ */
+void test_manpage_common_options_once(void)
 {
-	char *t = render("# DESCRIPTION\n\n@description\n\n# EXAMPLES\n\n@examples\n\n"
-			 "word word word word word word word word word word word word word "
-			 "word word word word\n",
-			 false);
-	const char *line;
+	char *md = markdown(true, &fake, "@options\n"), *help = NULL, *main_md;
+	size_t len = 0;
+	FILE *f = open_memstream(&help, &len);
+	int n = 0;
 
-	ASSERT_TRUE(strstr(t, "DESCRIPTION\n       What it does.\n"), "@description");
-	ASSERT_TRUE(strstr(t, "EXAMPLES\n         ppbench fake\n"), "@examples");
-	ASSERT_TRUE(strstr(t, "\nNAME\n       ppbench-fake - a command for the tests\n"), "NAME");
-	for (line = t; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
-		size_t n = strcspn(line, "\n");
+	cli_print_help(&fake, f);
+	fclose(f);
+	main_md = markdown(true, NULL, man_prose_of("ppbench"));
+	while (cli_commands[n])
+		n++;
+	for (const struct cli_opt *o = cli_common_opts; o->name; o++) {
+		char want[256];
 
-		if (!ASSERT_TRUE(n <= 78, "lines of at most 78 columns"))
-			break;
+		snprintf(want, sizeof(want), "**-%c**, **--%s**\n: %s.\n", o->short_name, o->name,
+			 o->help);
+		ASSERT_EQ(count(md, want), 1, "a command's page shows it once");
+		ASSERT_EQ(count(main_md, want), n, "ppbench(8) once per command");
+		ASSERT_EQ(count(help, o->help), 1, "--help shows the same text");
 	}
-	free(t);
+	ASSERT_TRUE(strstr(md, "*N*\n") < strstr(md, "**--verbose**"), "after the command's own");
+	free(md);
+	free(help);
+	free(main_md);
+}
+
+/* The page through lowdown, troff or text, in a string the caller frees. */
+static char *render(bool roff)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ASSERT_OK(man_render(f, roff, &fake, "# DESCRIPTION\n\n@description\n"), "render");
+	fclose(f);
+	return buf;
+}
+
+/* lowdown's troff carries the page's header line; its text has none of the metadata. */
+void test_manpage_render(void)
+{
+	char *roff = render(true), *text = render(false);
+
+	ASSERT_TRUE(strstr(roff, ".TH \"PPBENCH-FAKE\" \"8\" \"2026\" \"ppbench " PPBENCH_VERSION
+				 "\" \"System Administration\"\n"),
+		    ".TH");
+	ASSERT_TRUE(strstr(text, "ppbench-fake - a command for the tests"), "text NAME");
+	ASSERT_FALSE(strstr(text, "title:") || strstr(text, "\033"), "no metadata, no escapes");
+	free(roff);
+	free(text);
+}
+
+/*
+ * The prose has no tables: lowdown makes tbl boxes of them, which overflow
+ * man's 80 columns (and troff warns). A term and its ": definition" lines
+ * instead.
+ */
+void test_manpage_prose_has_no_tables(void)
+{
+	for (const struct man_prose *p = man_prose; p->name; p++) {
+		bool in_code = false;
+
+		for (const char *l = p->text; *l;) {
+			size_t n = strcspn(l, "\n");
+
+			if (!strncmp(l, "```", 3))
+				in_code = !in_code;
+			if (!in_code && *l == '|' && !ASSERT_TRUE(false, p->name))
+				break;
+			l += n + (l[n] == '\n');
+		}
+	}
+	ASSERT_TRUE(man_prose_of("ppbench") && man_prose_of("bench"), "the prose is there");
 }

@@ -21,10 +21,10 @@
 #include "sys/outfile.h"
 #include "sys/util.h"
 
-static const struct cli_opt common_opts[] = {
+const struct cli_opt cli_common_opts[] = {
 	{ "verbose", 'v', NULL, "more messages; repeat (-vv) for libbpf debug output",
 	  CLI_KEY_VERBOSE },
-	{ "help", 'h', NULL, "show this help and exit", CLI_KEY_HELP },
+	{ "help", 'h', NULL, "show the command's options and exit", CLI_KEY_HELP },
 	{ NULL },
 };
 
@@ -118,7 +118,7 @@ void cli_print_help(const struct cli_cmd *cmd, FILE *f)
 	fprintf(f, "\nOptions:\n");
 	for (const struct cli_opt *o = cmd->opts; o && o->name; o++)
 		print_opt(f, o);
-	for (const struct cli_opt *o = common_opts; o->name; o++)
+	for (const struct cli_opt *o = cli_common_opts; o->name; o++)
 		print_opt(f, o);
 	if (cmd->examples)
 		fprintf(f, "\nExamples:\n%s", cmd->examples);
@@ -150,7 +150,7 @@ enum { VAL_BASE = 0x1000, VAL_TABLE = 0x400 };
 
 static int build_longopts(const struct cli_cmd *cmd, struct option *lo, char *so, int max)
 {
-	const struct cli_opt *tables[] = { cmd->opts, common_opts };
+	const struct cli_opt *tables[] = { cmd->opts, cli_common_opts };
 	int n = 0, s = 0;
 
 	if (cmd->ordered_args)
@@ -180,7 +180,7 @@ static int build_longopts(const struct cli_cmd *cmd, struct option *lo, char *so
 /* The table entry of what getopt returned: a long option's value or a short letter. */
 static const struct cli_opt *find_opt(const struct cli_cmd *cmd, int c)
 {
-	const struct cli_opt *tables[] = { cmd->opts, common_opts };
+	const struct cli_opt *tables[] = { cmd->opts, cli_common_opts };
 
 	if (c >= VAL_BASE)
 		return &tables[(c - VAL_BASE) / VAL_TABLE][(c - VAL_BASE) % VAL_TABLE];

@@ -140,6 +140,11 @@ struct cli_cmd {
 enum { CLI_KEY_HELP = 1000, CLI_KEY_VERBOSE, CLI_KEY_VERSION, CLI_KEY_ARG };
 
 extern const struct cli_cmd *const cli_commands[];
+/*
+ * The options every command takes (--verbose, --help), after its own: in
+ * --help and in the manual pages, from this one table.
+ */
+extern const struct cli_opt cli_common_opts[];
 
 int cli_main(int argc, char **argv);
 /*

@@ -7,9 +7,10 @@
 #include "cli/cli.h"
 
 /*
- * A command's manual page prose: user/cmd/CMD.md, compiled into the binary
- * by the Makefile (build/man_prose.c) so that 'ppbench help CMD' needs no
- * file at run time. The table ends with a NULL name.
+ * A page's prose: user/cmd/CMD.md, and user/cli/ppbench.md as "ppbench",
+ * compiled into the binary by the Makefile (build/gen/man_prose.c) so that
+ * 'ppbench help CMD' needs no file at run time. The table ends with a NULL
+ * name.
  */
 struct man_prose {
 	const char *name;
@@ -18,21 +19,24 @@ struct man_prose {
 
 extern const struct man_prose man_prose[];
 
-/* ppbench(8) in troff, from the same tables as --help. */
-void cli_print_man(FILE *f);
 /*
- * ppbench-CMD(8): NAME and SYNOPSIS from CMD's table, then PROSE (the
- * Markdown subset described in manpage.c), whose @description, @options and
- * @examples lines stand for those parts of the table. ROFF: troff for man(1),
- * else the plain text man(1) would show, word for word.
+ * The Markdown of ppbench-CMD(8), or of ppbench(8) when CMD is NULL: with
+ * META the metadata block of the page's header line (title, section...),
+ * NAME and SYNOPSIS from CMD's table, then PROSE (its @ lines written out:
+ * manpage.c).
  */
-void man_render(FILE *f, bool roff, const struct cli_cmd *cmd, const char *prose);
-/* The prose of the command NAME; NULL when it has none. */
+void man_markdown(FILE *f, bool meta, const struct cli_cmd *cmd, const char *prose);
+/*
+ * That page through lowdown: troff for man(1) when ROFF, else text of 80
+ * columns. Returns 0, or -ENOMEM.
+ */
+int man_render(FILE *f, bool roff, const struct cli_cmd *cmd, const char *prose);
+/* The prose of the command NAME ("ppbench": ppbench(8)); NULL when it has none. */
 const char *man_prose_of(const char *name);
 /*
  * 'ppbench help ARGS': --man prints ppbench(8), --man CMD ppbench-CMD(8) in
- * troff; CMD opens the page in man(1) on a terminal, else prints it as text.
- * Returns the exit code.
+ * troff; CMD shows the page in man(1) (a pager on a terminal, else text),
+ * or as lowdown's text where man is not installed. Returns the exit code.
  */
 int cli_help(int argc, char **argv);
 
