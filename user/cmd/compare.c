@@ -26,7 +26,7 @@ struct cmp_cfg {
 	const char *files[3][MAX_FILES];
 	size_t nfiles[3];
 	int side; /* where the next bare file goes */
-	bool force, markdown, bpp, gate, gate_unstable;
+	bool force, markdown, bpp, org, ktap, gate, gate_unstable;
 	double fail_above, alpha;
 	enum fig metric;
 	enum sig_test test;
@@ -74,6 +74,14 @@ static const struct cli_opt compare_opts[] = {
 	  .kind = CLI_FLAG, C(markdown) },
 	{ "bpp", 0, NULL, "print bench_page_pool_simple-style fast/ptr_ring/slow tables",
 	  .kind = CLI_FLAG, C(bpp) },
+	{ "org", 0, NULL,
+	  "print the page_pool maintainers' Org table: cycles and ns before, after, diff, and "
+	  "% change, with a #+TBLFM line that recomputes them",
+	  .kind = CLI_FLAG, C(org) },
+	{ "ktap", 0, NULL,
+	  "print the verdicts as KTAP version 1 (kselftest, netdev CI): one test per scenario "
+	  "of --metric",
+	  .kind = CLI_FLAG, C(ktap) },
 	CLI_OPT_JSON(struct cmp_cfg, json,
 		     "also write the comparison as JSON to FILE ('-': stdout only)"),
 	{ NULL },
@@ -255,7 +263,10 @@ static int run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall,
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	ret = compare_output(&set, cfg->markdown, cfg->bpp, cfg->json);
+	ret = compare_output(&set,
+			     (cfg->markdown ? CMP_OUT_MARKDOWN : 0) | (cfg->bpp ? CMP_OUT_BPP : 0) |
+				     (cfg->org ? CMP_OUT_ORG : 0) | (cfg->ktap ? CMP_OUT_KTAP : 0),
+			     cfg->json);
 	if (ret == EXIT_OK && cfg->gate)
 		ret = compare_gate(&set);
 out:
@@ -277,8 +288,14 @@ static int check_args(const struct cmp_cfg *cfg)
 							     : "result files: OLD.json NEW.json");
 		return -EINVAL;
 	}
-	if (cfg->json && !strcmp(cfg->json, "-") && (cfg->markdown || cfg->bpp)) {
-		pr_err("--json - prints only JSON: it cannot go with --markdown or --bpp\n");
+	if (cfg->json && !strcmp(cfg->json, "-") && (cfg->markdown || cfg->bpp || cfg->org)) {
+		pr_err("--json - prints only JSON: it cannot go with --markdown, --bpp or --org\n");
+		return -EINVAL;
+	}
+	if (cfg->ktap &&
+	    (cfg->markdown || cfg->bpp || cfg->org || (cfg->json && !strcmp(cfg->json, "-")))) {
+		pr_err("--ktap prints only KTAP: it cannot go with --markdown, --bpp, --org or "
+		       "--json -\n");
 		return -EINVAL;
 	}
 	return 0;
