@@ -10,17 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
 #include "model/cmpdoc.h"
 #include "model/result.h"
 #include "model/series.h"
 #include "report/bmf.h"
-#include "report/json.h"
 #include "report/kcidb.h"
 #include "report/lkpstats.h"
 #include "report/otava.h"
+#include "report/wholefile.h"
 #include "sys/log.h"
 
 enum xformat { XF_KCIDB, XF_LKP, XF_OTAVA, XF_BMF };
@@ -161,40 +160,6 @@ static int export_check(void *c, int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* ---- output: all of it or nothing ---------------------------------------- */
-
-/* Writes LEN bytes of BUF to PATH through a temporary file beside it, renamed at the end. */
-static int write_whole(const char *path, const char *buf, size_t len)
-{
-	char tmp[4096];
-	FILE *f;
-	int fd;
-
-	if (!strcmp(path, "-"))
-		return fwrite(buf, 1, len, stdout) == len && !fflush(stdout) ? 0 : -EIO;
-	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return -EIO;
-	}
-	if (fwrite(buf, 1, len, f) != len || fflush(f) || fsync(fd)) {
-		fclose(f);
-		unlink(tmp);
-		return -EIO;
-	}
-	if (fclose(f) || rename(tmp, path)) {
-		unlink(tmp);
-		return -errno ?: -EIO;
-	}
-	return 0;
-}
-
 /* ---- the formats ------------------------------------------------------------ */
 
 static void free_results(struct result *r, size_t n)
@@ -225,14 +190,11 @@ static struct result *load_all(char **files, size_t n)
 static int kcidb(const struct export_cfg *cfg, char **files, size_t n, FILE *out)
 {
 	struct kcidb_opts o = { .origin = cfg->origin, .build_id = cfg->build_id };
-	struct json *j = json_new(out, true);
 	struct result *r;
 	struct cmpdoc d;
 	char err[600];
 	int e;
 
-	if (!j)
-		return EXIT_FAIL;
 	for (size_t i = 0; i < n; i++) {
 		e = cmpdoc_load(files[i], &d, err, sizeof(err));
 		if (e == -ENOMSG)
@@ -245,17 +207,14 @@ static int kcidb(const struct export_cfg *cfg, char **files, size_t n, FILE *out
 		} else if (e) {
 			pr_err("%s\n", err);
 		} else {
-			kcidb_write_compare(j, &d, &o);
+			kcidb_write_compare(out, &d, &o);
 			cmpdoc_free(&d);
 		}
-		json_close(j);
 		return e ? EXIT_USAGE : EXIT_OK;
 	}
 	r = load_all(files, n);
 	if (r)
-		kcidb_write_results(j, r, n, &o);
-	json_flush_line(j);
-	json_close(j);
+		kcidb_write_results(out, r, n, &o);
 	free_results(r, n);
 	return r ? EXIT_OK : EXIT_USAGE;
 }
@@ -263,20 +222,13 @@ static int kcidb(const struct export_cfg *cfg, char **files, size_t n, FILE *out
 static int one_file(const struct export_cfg *cfg, char *file, FILE *out)
 {
 	struct result *r = load_all(&file, 1);
-	struct json *j;
 
 	if (!r)
 		return EXIT_USAGE;
-	if (cfg->format == XF_LKP) {
+	if (cfg->format == XF_LKP)
 		lkp_write(out, r, !cfg->no_prefix);
-	} else {
-		j = json_new(out, true);
-		if (j) {
-			bmf_write(j, r);
-			json_flush_line(j);
-			json_close(j);
-		}
-	}
+	else
+		bmf_write(out, r);
 	free_results(r, 1);
 	return EXIT_OK;
 }
@@ -357,7 +309,7 @@ static int export_run(void *c, int argc, char **argv)
 		ret = EXIT_FAIL;
 	}
 	if (!ret) {
-		e = write_whole(cfg->output, buf, len);
+		e = wholefile_write(cfg->output, buf, len);
 		if (e) {
 			pr_err("writing %s failed: %s\n",
 			       strcmp(cfg->output, "-") ? cfg->output : "stdout", strerror(-e));

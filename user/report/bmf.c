@@ -3,12 +3,16 @@
 #include <stdio.h>
 #include "model/exportfig.h"
 #include "report/bmf.h"
+#include "report/json.h"
 
-void bmf_write(struct json *j, const struct result *r)
+void bmf_write(FILE *f, const struct result *r)
 {
+	struct json *j = json_new(f, true);
 	char bench[160], measure[64];
 	struct xfig x;
 
+	if (!j)
+		return;
 	json_obj_begin(j, NULL);
 	for (size_t i = 0; i < r->nr_sc; i++) {
 		const struct result_scenario *sc = &r->sc[i];
@@ -33,4 +37,6 @@ void bmf_write(struct json *j, const struct result *r)
 		json_obj_end(j);
 	}
 	json_obj_end(j);
+	json_flush_line(j);
+	json_close(j);
 }

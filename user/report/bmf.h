@@ -2,8 +2,8 @@
 #ifndef PPBENCH_BMF_H
 #define PPBENCH_BMF_H
 
+#include <stdio.h>
 #include "model/result.h"
-#include "report/json.h"
 
 /*
  * Bencher Metric Format (bencher.dev, "Bencher Metric Format (BMF)"): one
@@ -15,6 +15,6 @@
  * and upper value, "path-cycles-per-elem" and "purity-percent" with a value
  * only. A skipped scenario and a path figure that is n/a are left out.
  */
-void bmf_write(struct json *j, const struct result *r);
+void bmf_write(FILE *f, const struct result *r);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "model/exportfig.h"
+#include "report/json.h"
 #include "report/kcidb.h"
 #include "sys/util.h"
 
@@ -202,21 +203,34 @@ static void one_test(struct json *j, const struct result *r, const struct result
 	json_obj_end(j);
 }
 
-static void begin(struct json *j)
+static struct json *begin(FILE *f)
 {
+	struct json *j = json_new(f, true);
+
+	if (!j)
+		return NULL;
 	json_obj_begin(j, NULL);
 	json_obj_begin(j, "version");
 	json_u64(j, "major", KCIDB_MAJOR);
 	json_u64(j, "minor", KCIDB_MINOR);
 	json_obj_end(j);
+	return j;
 }
 
-void kcidb_write_results(struct json *j, const struct result *r, size_t n,
-			 const struct kcidb_opts *o)
+static void end(struct json *j)
 {
+	json_obj_end(j);
+	json_flush_line(j);
+	json_close(j);
+}
+
+void kcidb_write_results(FILE *out, const struct result *r, size_t n, const struct kcidb_opts *o)
+{
+	struct json *j = begin(out);
 	struct xfig f;
 
-	begin(j);
+	if (!j)
+		return;
 	if (!o->build_id)
 		checkouts_builds(j, r, n, o);
 	json_arr_begin(j, "tests");
@@ -233,7 +247,7 @@ void kcidb_write_results(struct json *j, const struct result *r, size_t n,
 		}
 	}
 	json_arr_end(j);
-	json_obj_end(j);
+	end(j);
 }
 
 /*
@@ -327,9 +341,12 @@ static void cmp_test(struct json *j, const struct cmpdoc *d, size_t k, const str
 	json_obj_end(j);
 }
 
-void kcidb_write_compare(struct json *j, const struct cmpdoc *d, const struct kcidb_opts *o)
+void kcidb_write_compare(FILE *out, const struct cmpdoc *d, const struct kcidb_opts *o)
 {
-	begin(j);
+	struct json *j = begin(out);
+
+	if (!j)
+		return;
 	json_arr_begin(j, "tests");
 	for (size_t k = 0; k < d->ncmps; k++) {
 		for (size_t i = 0; i < d->cmps[k].nrows; i++) {
@@ -341,5 +358,5 @@ void kcidb_write_compare(struct json *j, const struct cmpdoc *d, const struct kc
 		}
 	}
 	json_arr_end(j);
-	json_obj_end(j);
+	end(j);
 }

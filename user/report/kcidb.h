@@ -3,9 +3,9 @@
 #define PPBENCH_KCIDB_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "model/cmpdoc.h"
 #include "model/result.h"
-#include "report/json.h"
 
 /*
  * KernelCI's KCIDB I/O data, schema version 5.0 (kernelci/kcidb-io,
@@ -28,9 +28,8 @@ struct kcidb_opts {
 };
 
 /* The tests of N result files: per scenario ppbench.SCENARIO, DONE or SKIP, and its path figure. */
-void kcidb_write_results(struct json *j, const struct result *r, size_t n,
-			 const struct kcidb_opts *o);
+void kcidb_write_results(FILE *f, const struct result *r, size_t n, const struct kcidb_opts *o);
 /* The rows of compare's verdicts: ppbench.compare.SCENARIO[.path], PASS or FAIL where gated. */
-void kcidb_write_compare(struct json *j, const struct cmpdoc *d, const struct kcidb_opts *o);
+void kcidb_write_compare(FILE *f, const struct cmpdoc *d, const struct kcidb_opts *o);
 
 #endif
