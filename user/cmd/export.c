@@ -335,7 +335,7 @@ const struct cli_cmd cmd_export = {
 		"         ppbench.compare.SCENARIO[.path], FAIL where its gate fired, PASS where\n"
 		"         the gate could test, DONE without a gate.\n"
 		"  lkp    the 'key: value' lines of an LKP parse program, numbers only:\n"
-		"         ppbench.ring.cycles_per_elem: 206.6 (scripts/lkp/ has the program).\n"
+		"         ppbench.ring.cycles_per_elem: MEDIAN (scripts/lkp/ has the program).\n"
 		"  otava  Apache Otava's CSV: a row per file, in the order of trend --by, with\n"
 		"         time, label, kernel and file, and a column per scenario and figure.\n"
 		"  bmf    Bencher's BMF JSON: a benchmark per scenario, its measures' value the\n"

@@ -448,7 +448,8 @@ const struct cli_cmd cmd_trend = {
 		"table: one row per level, 'before ±%stddev %change after ±%stddev', and the\n"
 		"series of --metric with a rule at each change point. --markdown prints the\n"
 		"same as Markdown, --json FILE writes it (schema ppbench-trend/1), --svg FILE\n"
-		"draws a panel per scenario.\n"
+		"draws a panel per scenario, --ktap prints the gate's verdicts as KTAP\n"
+		"version 1 instead (a test per scenario of --metric).\n"
 		"\n"
 		"CI gate. --fail-on-regression PCT exits 3 when a step of a stable figure of\n"
 		"--metric whose first point after the change is among the last --window\n"
@@ -462,7 +463,8 @@ const struct cli_cmd cmd_trend = {
 		    "  ppbench trend --by label --svg trend.svg run-*.json\n"
 		    "  ppbench trend --markdown --scenario ring,slow ci/results/ > report.md\n"
 		    "  # CI: fail the job when the newest results regressed by more than 5%\n"
-		    "  ppbench trend --fail-on-regression 5 --window 12 ci/results/ || exit $?\n",
+		    "  ppbench trend --fail-on-regression 5 --window 12 ci/results/ || exit $?\n"
+		    "  ppbench trend --ktap --fail-on-regression 5 ci/results/ > trend.ktap\n",
 	.opts = trend_opts,
 	.min_args = 0,
 	.max_args = 1 << 20,
