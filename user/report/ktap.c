@@ -135,18 +135,20 @@ static void cmp_row_test(struct ktap *k, const struct cmp_set *set, const struct
 			 const struct row *r, const char *prefix)
 {
 	struct ktap_test *t = add(k);
-	char ch[16], lim[40] = "", mark[40] = "";
+	char ch[16], fl[24] = "n/a", lim[40] = "", mark[40] = "";
 
 	if (!t)
 		return;
 	fmt_pct(r->change, ch, sizeof(ch));
+	if (isfinite(r->floor_pct))
+		snprintf(fl, sizeof(fl), "%.1f%%", r->floor_pct);
 	if (set->gate)
 		snprintf(lim, sizeof(lim), ", limit %g%%", set->fail_above);
 	if (r->unstable || r->known)
 		snprintf(mark, sizeof(mark), ", %s",
 			 r->known ? "new within the profile's range" : "unstable");
-	snprintf(t->desc, sizeof(t->desc), "%s%s: %s, floor %.1f%%%s%s", prefix, r->label, ch,
-		 r->floor_pct, lim, mark);
+	snprintf(t->desc, sizeof(t->desc), "%s%s: %s, floor %s%s%s", prefix, r->label, ch, fl, lim,
+		 mark);
 	t->ok = !row_gated(set, r);
 	if (!set->gate)
 		snprintf(t->skip, sizeof(t->skip), "no gate: give --fail-above PCT");
