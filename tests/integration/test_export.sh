@@ -373,6 +373,22 @@ test_export_compare_crafted() {
 	expect_exit 0 "$PPBENCH" export kcidb --origin ppbench_ci "$TMPD/n.json"
 	kcidb_check "$LAST_OUT"
 	assert_eq "$(jq -r '[.tests[].status] | unique | join(" ")' "$LAST_OUT")" DONE "no gate: DONE"
+	assert_eq "$(jq -r '[.tests[].misc.unit] | unique | join(" ")' "$LAST_OUT")" cycles \
+		"the files' unit"
+	# files of the instruction clock: compare's JSON says so, and so do its KCIDB tests
+	local i
+	for i in base regress; do
+		jq '.host.clock = {kind: "icount", unit: "instructions"}' "$DATA/$i.json" >"$TMPD/i$i.json"
+	done
+	expect_exit 0 "$PPBENCH" compare --json - "$TMPD/ibase.json" "$TMPD/iregress.json"
+	assert_eq "$(jq_get "$LAST_OUT" '.comparisons[0].unit')" instructions "compare --json: unit"
+	cp "$LAST_OUT" "$TMPD/i.json"
+	expect_exit 0 "$PPBENCH" compare --org "$TMPD/ibase.json" "$TMPD/iregress.json"
+	org_check "$LAST_OUT"
+	assert_match "$LAST_OUT" '^\| Test name +\| Instructions \|' "org: the unit's header"
+	expect_exit 0 "$PPBENCH" export kcidb --origin ppbench_ci "$TMPD/i.json"
+	assert_eq "$(jq -r '[.tests[].misc.unit] | unique | join(" ")' "$LAST_OUT")" instructions \
+		"kcidb of compare: the unit"
 }
 
 # trend --ktap on a crafted series: 12 results, slow 20 % dearer from the 7th.
@@ -445,10 +461,12 @@ test_export_bad_input() {
 	expect_one_line_error '--ktap prints only KTAP'
 	[ -e "$o" ] && fail "a failed export left $o"
 	ls "$TMPD" | grep -q '\.tmp' && fail "a failed export left a temporary file"
-	# and a good one writes it whole
+	# and a good one writes it whole, as a new file is made: 0666 less the umask
+	umask 022
 	expect_exit 0 "$PPBENCH" export lkp -o "$o" "$b"
 	lkp_check "$o"
 	assert_eq "$(cat "$LAST_OUT")" "" "nothing on stdout with -o"
+	assert_eq "$(stat -c %a "$o")" 644 "the output's mode"
 }
 
 # The LKP program's layout: lkp-tests' bin/program-options reads the run script's
