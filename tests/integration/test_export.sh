@@ -486,3 +486,17 @@ test_export_lkp_layout() {
 	grep -q 'export lkp --no-prefix' "$d/programs/ppbench/parse" || fail "parse is not export lkp"
 	grep -qF 'ppbench\..+_per_elem: -1' "$d/README.md" || fail "README: lower is better"
 }
+
+# Otava's CSV quotes a field with a comma or a quote (RFC 4180), and --by label orders
+# labels as versions (9 before 10), as trend --by label does.
+test_export_otava_quoting() {
+	jq '.label = "v10, rc1"' "$DATA/base.json" >"$TMPD/a.json"
+	jq '.label = "v9 \"rc\"" | .created = "2026-12-01T11:00:00Z"' "$DATA/base.json" >"$TMPD/b.json"
+	expect_exit 0 "$PPBENCH" export otava --by label "$TMPD/a.json" "$TMPD/b.json"
+	otava_check "$LAST_OUT"
+	assert_eq "$(sed -n 2p "$LAST_OUT" | cut -d, -f1-3)" \
+		'2026-12-01T11:00:00Z,"v9 ""rc""",6.18.44' "a quote doubled, the field quoted"
+	assert_match "$(sed -n 3p "$LAST_OUT")" '^[^,]+,"v10, rc1",6\.18\.44,' "a comma quoted"
+	assert_eq "$(head -1 "$LAST_OUT" | tr ',' '\n' | grep -c '_per_elem$')" 11 \
+		"4 scenarios' cycles and ns, 3 path figures"
+}
