@@ -288,6 +288,7 @@ test_export_real_results() {
 	otava_check "$LAST_OUT"
 	assert_match "$LAST_ERR" 'column ring\.cycles_per_elem left out: .*r1\.json has no value' \
 		"otava: the warning names the column and the file"
+	grep -qE '(^|,)ring\.' <(head -1 "$LAST_OUT") && fail "otava: a column r1 has no value of"
 	assert_eq "$(sed -n 1p "$LAST_OUT" | tr ',' '\n' | grep -c '^slow\.')" \
 		"$(jq '[.scenarios[] | select(.name == "slow") | .cycles_per_elem, .ns_per_elem,
 			(.path_cost_cycles.value // empty)] | length' "$r1")" "otava: slow's columns"
