@@ -19,8 +19,8 @@
 #include "report/kcidb.h"
 #include "report/lkpstats.h"
 #include "report/otava.h"
-#include "report/wholefile.h"
 #include "sys/log.h"
+#include "sys/outfile.h"
 
 enum xformat { XF_KCIDB, XF_LKP, XF_OTAVA, XF_BMF };
 
@@ -233,33 +233,24 @@ static int one_file(const struct export_cfg *cfg, char *file, FILE *out)
 	return EXIT_OK;
 }
 
-/* Adds each file to the series as it is read: one host and one clock unit. */
-static int otava_series(const struct export_cfg *cfg, char **files, size_t n, struct series *s,
-			struct result *first)
+/* Adds each file to the series as it is read: one host and one clock (series_add checks). */
+static int otava_series(const struct export_cfg *cfg, char **files, size_t n, struct series *s)
 {
 	char err[600];
 	struct result r;
 	int e;
 
 	for (size_t i = 0; i < n; i++) {
-		struct result *cur = i ? &r : first;
-
-		if (result_load(files[i], cur, err, sizeof(err))) {
+		if (result_load(files[i], &r, err, sizeof(err))) {
 			pr_err("%s\n", err);
 			return EXIT_USAGE;
 		}
-		if (i && result_same_clock(first, cur, err, sizeof(err))) {
-			pr_err("%s: one series counts one unit\n", err);
-			result_free(&r);
-			return EXIT_USAGE;
-		}
-		e = series_add(s, cur, cfg->force, err, sizeof(err));
-		if (i)
-			result_free(&r);
+		e = series_add(s, &r, cfg->force, err, sizeof(err));
+		result_free(&r);
 		if (e) {
-			pr_err("%s%s\n", e == -EINVAL ? err : "out of memory",
+			pr_err("%s%s\n", e == -ENOMEM ? "out of memory" : err,
 			       e == -EINVAL ? "; use --force to take it anyway" : "");
-			return e == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+			return e == -ENOMEM ? EXIT_FAIL : EXIT_USAGE;
 		}
 	}
 	e = series_finish(s, cfg->order, err, sizeof(err));
@@ -271,15 +262,12 @@ static int otava_series(const struct export_cfg *cfg, char **files, size_t n, st
 static int otava(const struct export_cfg *cfg, char **files, size_t n, FILE *out)
 {
 	struct series s = { 0 };
-	struct result first = { 0 };
-	int ret = otava_series(cfg, files, n, &s, &first);
+	int ret = otava_series(cfg, files, n, &s);
 
-	if (!ret && !otava_write(out, &s, first.host.clock.unit)) {
+	if (!ret && !otava_write(out, &s, s.clock_unit)) {
 		pr_err("no figure is in every file: Otava would have no metric column\n");
 		ret = EXIT_USAGE;
 	}
-	if (first.doc)
-		result_free(&first);
 	series_free(&s);
 	return ret;
 }
@@ -287,37 +275,24 @@ static int otava(const struct export_cfg *cfg, char **files, size_t n, FILE *out
 static int export_run(void *c, int argc, char **argv)
 {
 	struct export_cfg *cfg = c;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	int ret, e;
+	struct outfile out;
+	int ret;
 
-	if (!out) {
-		pr_err("out of memory\n");
+	if (outfile_open(&out, cfg->output, OUTFILE_WHOLE))
 		return EXIT_FAIL;
-	}
 	argv++;
 	argc--;
 	if (cfg->format == XF_KCIDB)
-		ret = kcidb(cfg, argv, argc, out);
+		ret = kcidb(cfg, argv, argc, out.f);
 	else if (cfg->format == XF_OTAVA)
-		ret = otava(cfg, argv, argc, out);
+		ret = otava(cfg, argv, argc, out.f);
 	else
-		ret = one_file(cfg, argv[0], out);
-	if (fclose(out) && !ret) {
-		pr_err("out of memory\n");
-		ret = EXIT_FAIL;
+		ret = one_file(cfg, argv[0], out.f);
+	if (ret) {
+		outfile_discard(&out);
+		return ret;
 	}
-	if (!ret) {
-		e = wholefile_write(cfg->output, buf, len);
-		if (e) {
-			pr_err("writing %s failed: %s\n",
-			       strcmp(cfg->output, "-") ? cfg->output : "stdout", strerror(-e));
-			ret = EXIT_FAIL;
-		}
-	}
-	free(buf);
-	return ret;
+	return outfile_commit(&out) ? EXIT_FAIL : EXIT_OK;
 }
 
 const struct cli_cmd cmd_export = {

@@ -83,12 +83,17 @@ static void fmt_pct(double v, char *buf, size_t len)
 
 /* ---- compare ----------------------------------------------------------- */
 
-static const char *fig_words(enum fig f)
+/* A row's words as compare's labels have them: "cycles/elem", "path instr/elem". */
+static void fig_words(enum fig f, const struct comparison *c, char *buf, size_t len)
 {
-	static const char *const w[] = { "cycles/elem", "ns/elem", "path cycles/elem", "purity %",
-					 "cycles/elem" };
+	const char *u = c->nold && !strcmp(result_clock_of(c->old)->unit, "instructions")
+				? "instr"
+				: "cycles";
 
-	return w[f];
+	if (f == FIG_NS || f == FIG_PURITY)
+		snprintf(buf, len, "%s", f == FIG_NS ? "ns/elem" : "purity %");
+	else
+		snprintf(buf, len, "%s%s/elem", f == FIG_PATH ? "path " : "", u);
 }
 
 static const struct row *metric_row(const struct comparison *c, const char *scn, enum fig f)
@@ -166,12 +171,13 @@ static void cmp_gap_test(struct ktap *k, const struct cmp_set *set, const struct
 			 const char *scn, const char *prefix)
 {
 	struct ktap_test *t = add(k);
-	char why[300];
+	char why[300], words[32];
 
 	if (!t)
 		return;
 	t->ok = true;
-	snprintf(t->desc, sizeof(t->desc), "%s%s %s", prefix, scn, fig_words(set->metric));
+	fig_words(set->metric, c, words, sizeof(words));
+	snprintf(t->desc, sizeof(t->desc), "%s%s %s", prefix, scn, words);
 	if (!side_gap(c->old, c->nold, scn, set->metric, "old", why, sizeof(why)) &&
 	    !side_gap(c->new, c->nnew, scn, set->metric, "new", why, sizeof(why)))
 		snprintf(why, sizeof(why), "no value on a side");
