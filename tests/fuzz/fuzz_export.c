@@ -17,23 +17,29 @@
 #include "report/kcidb.h"
 #include "report/lkpstats.h"
 
-static bool has_null(const struct jval *v)
+static bool has_null(const json_t *v)
 {
-	if (v->type == J_NULL)
+	const char *k;
+	json_t *m;
+
+	if (json_is_null(v))
 		return true;
-	for (size_t i = 0; (v->type == J_ARR || v->type == J_OBJ) && i < jlen(v); i++)
-		if (has_null(jat(v, i)))
+	for (size_t i = 0; json_is_array(v) && i < json_array_size(v); i++)
+		if (has_null(json_array_get(v, i)))
+			return true;
+	json_object_foreach ((json_t *)v, k, m)
+		if (has_null(m))
 			return true;
 	return false;
 }
 
 /* What WRITE prints into memory, read back as JSON. */
-static struct jval *written(void (*write)(FILE *, const void *), const void *arg)
+static json_t *written(void (*write)(FILE *, const void *), const void *arg)
 {
 	char *buf = NULL, err[200];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct jval *doc;
+	json_t *doc;
 
 	if (!f)
 		abort();
@@ -63,12 +69,12 @@ static void bmf(FILE *f, const void *r)
 
 static void check_kcidb(void (*write)(FILE *, const void *), const void *arg)
 {
-	struct jval *doc = written(write, arg);
+	json_t *doc = written(write, arg);
 
 	FUZZ_ASSERT(doc, "KCIDB output is JSON");
 	FUZZ_ASSERT(!has_null(doc), "KCIDB output has no null");
-	FUZZ_ASSERT(jis(jpath(doc, "version.major"), J_NUM), "KCIDB has its version");
-	jfree(doc);
+	FUZZ_ASSERT(json_is_number(jpath(doc, "version.major")), "KCIDB has its version");
+	json_decref(doc);
 }
 
 static void check_lkp(const struct result *r)
@@ -94,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *path;
 	struct cmpdoc d;
 	struct result r;
-	struct jval *doc;
+	json_t *doc;
 	char err[512];
 	int e;
 
@@ -115,8 +121,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_kcidb(kcidb_results, &r);
 	check_lkp(&r);
 	doc = written(bmf, &r);
-	FUZZ_ASSERT(doc && jis(doc, J_OBJ), "BMF is a JSON object");
-	jfree(doc);
+	FUZZ_ASSERT(doc && json_is_object(doc), "BMF is a JSON object");
+	json_decref(doc);
 	result_free(&r);
 	return 0;
 }

@@ -9,22 +9,21 @@
 #include "model/jcheck.h"
 
 /* A number or null (NAN). */
-static double num_or_null(struct jcheck *c, const struct jval *o, const char *where,
-			  const char *key)
+static double num_or_null(struct jcheck *c, const json_t *o, const char *where, const char *key)
 {
-	const struct jval *v = jget(o, key);
+	const json_t *v = json_object_get(o, key);
 	double d = NAN;
 
-	if (v && v->type == J_NULL)
+	if (v && json_is_null(v))
 		return NAN;
 	jc_num(c, o, where, key, -INFINITY, INFINITY, false, &d);
 	return d;
 }
 
-static void load_side(struct jcheck *c, const struct jval *row, const char *where, const char *key,
+static void load_side(struct jcheck *c, const json_t *row, const char *where, const char *key,
 		      struct cmpdoc_side *s)
 {
-	const struct jval *o = jc_req(c, row, where, key, J_OBJ);
+	const json_t *o = jc_req(c, row, where, key, J_OBJ);
 	uint64_t n = 0;
 	char at[160];
 
@@ -35,8 +34,7 @@ static void load_side(struct jcheck *c, const struct jval *row, const char *wher
 	s->median = num_or_null(c, o, at, "median");
 }
 
-static void load_row(struct jcheck *c, const struct jval *o, const char *where,
-		     struct cmpdoc_row *r)
+static void load_row(struct jcheck *c, const json_t *o, const char *where, struct cmpdoc_row *r)
 {
 	r->scenario = jc_str(c, o, where, "scenario");
 	r->figure = jc_str(c, o, where, "figure");
@@ -54,29 +52,28 @@ static void load_row(struct jcheck *c, const struct jval *o, const char *where,
 }
 
 /* An array of strings (the files of a side). */
-static const struct jval *files(struct jcheck *c, const struct jval *o, const char *where,
-				const char *key)
+static const json_t *files(struct jcheck *c, const json_t *o, const char *where, const char *key)
 {
-	const struct jval *a = jc_req(c, o, where, key, J_ARR);
+	const json_t *a = jc_req(c, o, where, key, J_ARR);
 	char at[160];
 
-	for (size_t i = 0; a && i < jlen(a); i++) {
-		if (jis(jat(a, i), J_STR))
+	for (size_t i = 0; a && i < json_array_size(a); i++) {
+		if (json_is_string(json_array_get(a, i)))
 			continue;
 		snprintf(at, sizeof(at), "%s.%s[%zu]", where, key, i);
-		jc_err(c, at, "expected a string, got %s", jtype_name(jat(a, i)));
+		jc_err(c, at, "expected a string, got %s", jtype_name(json_array_get(a, i)));
 	}
 	return a;
 }
 
-static int load_cmp(struct jcheck *c, const struct jval *o, const char *where, struct cmpdoc_cmp *m)
+static int load_cmp(struct jcheck *c, const json_t *o, const char *where, struct cmpdoc_cmp *m)
 {
-	const struct jval *noise, *rows;
+	const json_t *noise, *rows;
 	char at[160];
 
 	m->old = files(c, o, where, "old");
 	m->new = files(c, o, where, "new");
-	m->unit = jget(o, "unit") ? jc_str(c, o, where, "unit") : "cycles";
+	m->unit = json_object_get(o, "unit") ? jc_str(c, o, where, "unit") : "cycles";
 	jc_join(at, sizeof(at), where, "noise");
 	noise = jc_req(c, o, where, "noise", J_OBJ);
 	m->noise = jc_str(c, noise, at, "source");
@@ -84,21 +81,23 @@ static int load_cmp(struct jcheck *c, const struct jval *o, const char *where, s
 	rows = jc_req(c, o, where, "rows", J_ARR);
 	if (c->failed)
 		return -EINVAL;
-	m->rows = calloc(jlen(rows) + 1, sizeof(*m->rows));
+	m->rows = calloc(json_array_size(rows) + 1, sizeof(*m->rows));
 	if (!m->rows)
 		return -ENOMEM;
-	for (size_t i = 0; i < jlen(rows) && !c->failed; i++, m->nrows++) {
+	for (size_t i = 0; i < json_array_size(rows) && !c->failed; i++, m->nrows++) {
+		const json_t *row = json_array_get(rows, i);
+
 		snprintf(at, sizeof(at), "%s.rows[%zu]", where, i);
-		if (!jis(jat(rows, i), J_OBJ))
-			jc_err(c, at, "expected an object, got %s", jtype_name(jat(rows, i)));
-		load_row(c, jat(rows, i), at, &m->rows[i]);
+		if (!json_is_object(row))
+			jc_err(c, at, "expected an object, got %s", jtype_name(row));
+		load_row(c, row, at, &m->rows[i]);
 	}
 	return c->failed ? -EINVAL : 0;
 }
 
 static int load_doc(struct jcheck *c, struct cmpdoc *d)
 {
-	const struct jval *gate = jget(d->doc, "gate"), *cmps;
+	const json_t *gate = json_object_get(d->doc, "gate"), *cmps;
 	char at[64];
 	int err;
 
@@ -111,16 +110,18 @@ static int load_doc(struct jcheck *c, struct cmpdoc *d)
 	cmps = jc_req(c, d->doc, "", "comparisons", J_ARR);
 	if (c->failed)
 		return -EINVAL;
-	d->cmps = calloc(jlen(cmps) + 1, sizeof(*d->cmps));
+	d->cmps = calloc(json_array_size(cmps) + 1, sizeof(*d->cmps));
 	if (!d->cmps)
 		return -ENOMEM;
-	for (size_t i = 0; i < jlen(cmps); i++, d->ncmps++) {
+	for (size_t i = 0; i < json_array_size(cmps); i++, d->ncmps++) {
+		const json_t *one = json_array_get(cmps, i);
+
 		snprintf(at, sizeof(at), "comparisons[%zu]", i);
-		if (!jis(jat(cmps, i), J_OBJ)) {
-			jc_err(c, at, "expected an object, got %s", jtype_name(jat(cmps, i)));
+		if (!json_is_object(one)) {
+			jc_err(c, at, "expected an object, got %s", jtype_name(one));
 			return -EINVAL;
 		}
-		err = load_cmp(c, jat(cmps, i), at, &d->cmps[i]);
+		err = load_cmp(c, one, at, &d->cmps[i]);
 		if (err) {
 			d->ncmps++;
 			return err;
@@ -144,8 +145,8 @@ int cmpdoc_load(const char *path, struct cmpdoc *d, char *err, size_t errlen)
 		jmsg_one_line(err);
 		return -EINVAL;
 	}
-	schema = jstr(jget(d->doc, "schema"));
-	if (!jis(d->doc, J_OBJ) || !schema || strcmp(schema, CMPDOC_SCHEMA)) {
+	schema = json_string_value(json_object_get(d->doc, "schema"));
+	if (!json_is_object(d->doc) || !schema || strcmp(schema, CMPDOC_SCHEMA)) {
 		cmpdoc_free(d);
 		return -ENOMSG;
 	}
@@ -162,6 +163,6 @@ void cmpdoc_free(struct cmpdoc *d)
 	for (size_t i = 0; d->cmps && i < d->ncmps; i++)
 		free(d->cmps[i].rows);
 	free(d->cmps);
-	jfree(d->doc);
+	json_decref(d->doc);
 	memset(d, 0, sizeof(*d));
 }

@@ -28,10 +28,10 @@ struct cmpdoc_row {
 };
 
 struct cmpdoc_cmp {
-	const struct jval *old, *new; /* arrays of file names */
-	const char *noise;	      /* "files", "profile" or "setups" */
-	bool verdict;		      /* the noise between invocations was known */
-	const char *unit;	      /* "cycles" or "instructions"; "cycles" in older documents */
+	const json_t *old, *new; /* arrays of file names */
+	const char *noise;	 /* "files", "profile" or "setups" */
+	bool verdict;		 /* the noise between invocations was known */
+	const char *unit;	 /* "cycles" or "instructions"; "cycles" in older documents */
 	struct cmpdoc_row *rows;
 	size_t nrows;
 };
@@ -43,7 +43,7 @@ struct cmpdoc {
 	double fail_above;  /* percent */
 	struct cmpdoc_cmp *cmps;
 	size_t ncmps;
-	struct jval *doc; /* the strings above point into it */
+	json_t *doc; /* the strings above point into it */
 };
 
 /*

@@ -41,7 +41,7 @@ static void path_node(const char *name, char *buf, size_t len)
 
 static const char *kernel_version(const struct result *r)
 {
-	return jstr(jpath(r->doc, "host.kernel_version"));
+	return json_string_value(jpath(r->doc, "host.kernel_version"));
 }
 
 static void kernel_id(const struct kcidb_opts *o, const struct result *r, char *buf, size_t len)
@@ -49,13 +49,16 @@ static void kernel_id(const struct kcidb_opts *o, const struct result *r, char *
 	snprintf(buf, len, "%s:ppbench-kernel-%s", o->origin, r->host.kernel);
 }
 
-static void put_str_map(struct json *j, const char *key, const struct jval *m)
+static void put_str_map(struct json *j, const char *key, const json_t *m)
 {
 	if (!m)
 		return;
+	const char *k;
+	const json_t *v;
+
 	json_obj_begin(j, key);
-	for (size_t i = 0; i < jlen(m); i++)
-		put_str(j, jkey(m, i), jstr(jat(m, i)));
+	json_object_foreach ((json_t *)m, k, v)
+		put_str(j, k, json_string_value(v));
 	json_obj_end(j);
 }
 
@@ -264,11 +267,11 @@ static const char *cmp_status(const struct cmpdoc *d, const struct cmpdoc_cmp *m
 	return w->testable ? "PASS" : "SKIP";
 }
 
-static void str_array(struct json *j, const char *key, const struct jval *a)
+static void str_array(struct json *j, const char *key, const json_t *a)
 {
 	json_arr_begin(j, key);
-	for (size_t i = 0; i < jlen(a); i++)
-		json_str(j, NULL, jstr(jat(a, i)));
+	for (size_t i = 0; i < json_array_size(a); i++)
+		json_str(j, NULL, json_string_value(json_array_get(a, i)));
 	json_arr_end(j);
 }
 
@@ -303,7 +306,8 @@ static void cmp_test(struct json *j, const struct cmpdoc *d, size_t k, const str
 		     const struct kcidb_opts *o)
 {
 	const struct cmpdoc_cmp *m = &d->cmps[k];
-	const char *status = cmp_status(d, m, w), *first = jstr(jat(m->new, 0));
+	const char *status = cmp_status(d, m, w);
+	const char *first = json_string_value(json_array_get(m->new, 0));
 	char stem[256], node[128], path[160], id[800], build[400], comment[600], lim[48] = "";
 	char ch[24] = "n/a", fl[24] = "n/a";
 
