@@ -8,8 +8,8 @@
 #include "sys/log_libbpf.h"
 
 const struct cli_cmd *const cli_commands[] = {
-	&cmd_bench,	&cmd_load,    &cmd_gen,	 &cmd_probe, &cmd_env, &cmd_watch, &cmd_recipe,
-	&cmd_calibrate, &cmd_compare, &cmd_plot, &cmd_trend, &cmd_vm,  NULL,
+	&cmd_bench,	&cmd_load,    &cmd_gen,	 &cmd_probe, &cmd_env, &cmd_watch,  &cmd_recipe,
+	&cmd_calibrate, &cmd_compare, &cmd_plot, &cmd_trend, &cmd_vm,  &cmd_export, NULL,
 };
 
 int main(int argc, char **argv)

@@ -3,7 +3,8 @@
  * compare with an outside file on the new side: the input, once it passes
  * the schema check, against tests/data/base.json (the runner starts in the
  * top directory), through the model and every output format (text,
- * Markdown, bench_page_pool_simple tables, JSON), both tests, and the gate.
+ * Markdown, bench_page_pool_simple tables, JSON, the Org table, KTAP), both
+ * tests, and the gate.
  *   fuzz-seeds: tests/data
  *   fuzz-dict: tests/fuzz/json.dict
  *   fuzz-options: -max_len=65536
@@ -14,6 +15,11 @@
 
 static struct result base;
 
+/* Format 3 is text with JSON beside it. */
+static const unsigned formats[] = {
+	0, CMP_OUT_MARKDOWN, CMP_OUT_BPP, 0, CMP_OUT_ORG, CMP_OUT_KTAP
+};
+
 static void compare_with_base(const struct result *r, enum sig_test test, int format)
 {
 	struct cmp_opts o = { .test = test, .alpha = 0.05 };
@@ -22,7 +28,7 @@ static void compare_with_base(const struct result *r, enum sig_test test, int fo
 
 	if (comparison_build(&c, &o))
 		abort();
-	compare_output(&set, format == 1, format == 2, format == 3 ? "/dev/null" : NULL);
+	compare_output(&set, formats[format], format == 3 ? "/dev/null" : NULL);
 	compare_gate(&set);
 	comparison_free(&c);
 }
@@ -39,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (result_load(fuzz_file(data, size), &r, err, sizeof(err)))
 		return 0;
-	for (int format = 0; format < 4; format++)
+	for (int format = 0; format < 6; format++)
 		compare_with_base(&r, format & 1 ? TEST_MANN_WHITNEY : TEST_WELCH, format);
 	result_free(&r);
 	return 0;

@@ -26,7 +26,7 @@ struct cmp_cfg {
 	const char *files[3][MAX_FILES];
 	size_t nfiles[3];
 	int side; /* where the next bare file goes */
-	bool force, markdown, bpp, gate, gate_unstable;
+	bool force, markdown, bpp, org, ktap, gate, gate_unstable;
 	double fail_above, alpha;
 	enum fig metric;
 	enum sig_test test;
@@ -74,6 +74,14 @@ static const struct cli_opt compare_opts[] = {
 	  .kind = CLI_FLAG, C(markdown) },
 	{ "bpp", 0, NULL, "print bench_page_pool_simple-style fast/ptr_ring/slow tables",
 	  .kind = CLI_FLAG, C(bpp) },
+	{ "org", 0, NULL,
+	  "print the page_pool maintainers' Org table: cycles and ns before, after, diff, and "
+	  "% change, with a #+TBLFM line that recomputes them",
+	  .kind = CLI_FLAG, C(org) },
+	{ "ktap", 0, NULL,
+	  "print the verdicts as KTAP version 1 (kselftest, netdev CI): one test per scenario "
+	  "of --metric",
+	  .kind = CLI_FLAG, C(ktap) },
 	CLI_OPT_JSON(struct cmp_cfg, json,
 		     "also write the comparison as JSON to FILE ('-': stdout only)"),
 	{ NULL },
@@ -255,7 +263,10 @@ static int run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall,
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	ret = compare_output(&set, cfg->markdown, cfg->bpp, cfg->json);
+	ret = compare_output(&set,
+			     (cfg->markdown ? CMP_OUT_MARKDOWN : 0) | (cfg->bpp ? CMP_OUT_BPP : 0) |
+				     (cfg->org ? CMP_OUT_ORG : 0) | (cfg->ktap ? CMP_OUT_KTAP : 0),
+			     cfg->json);
 	if (ret == EXIT_OK && cfg->gate)
 		ret = compare_gate(&set);
 out:
@@ -277,8 +288,14 @@ static int check_args(const struct cmp_cfg *cfg)
 							     : "result files: OLD.json NEW.json");
 		return -EINVAL;
 	}
-	if (cfg->json && !strcmp(cfg->json, "-") && (cfg->markdown || cfg->bpp)) {
-		pr_err("--json - prints only JSON: it cannot go with --markdown or --bpp\n");
+	if (cfg->json && !strcmp(cfg->json, "-") && (cfg->markdown || cfg->bpp || cfg->org)) {
+		pr_err("--json - prints only JSON: it cannot go with --markdown, --bpp or --org\n");
+		return -EINVAL;
+	}
+	if (cfg->ktap &&
+	    (cfg->markdown || cfg->bpp || cfg->org || (cfg->json && !strcmp(cfg->json, "-")))) {
+		pr_err("--ktap prints only KTAP: it cannot go with --markdown, --bpp, --org or "
+		       "--json -\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -382,9 +399,14 @@ const struct cli_cmd cmd_compare = {
 		"Markdown (real changes in bold, p-values in a column) for a\n"
 		"mailing-list reply or an issue. --bpp prints the bench_page_pool_simple view:\n"
 		"fast, ptr_ring (scenario ring) and slow, with cycles and ns before, after and\n"
-		"the change; its rule line makes it a valid org-mode table as well. --json\n"
-		"writes every row with both summaries, the change, p, significance, floor,\n"
-		"levels and the gate verdict (schema ppbench-compare/1).\n"
+		"the change; its rule line makes it a valid org-mode table as well. --org\n"
+		"prints the page_pool maintainers' Org table (cycles and ns before, after,\n"
+		"diff, % change) with a #+TBLFM line that recomputes its diff and % columns.\n"
+		"--ktap prints the verdicts as KTAP version 1 for kselftest and netdev's CI:\n"
+		"a test per scenario of --metric, 'not ok' where the gate fired, '# SKIP'\n"
+		"where nothing decides. --json writes every row with both summaries, the\n"
+		"change, p, significance, floor, levels and the gate verdict (schema\n"
+		"ppbench-compare/1).\n"
 		"\n"
 		"Exit status 2 also covers unreadable, malformed or invalid result files and\n"
 		"refused host combinations; each is reported as one line on stderr.",
@@ -393,6 +415,8 @@ const struct cli_cmd cmd_compare = {
 		"  ppbench compare --old a1.json a2.json a3.json --new b1.json b2.json\n"
 		"  ppbench compare --markdown base.json patch-v1.json patch-v2.json\n"
 		"  ppbench compare --bpp before.json after.json\n"
+		"  ppbench compare --org before.json after.json   # for a mail to the maintainers\n"
+		"  ppbench compare --ktap --noise noise.json --fail-above 5 base.json new.json\n"
 		"  ppbench compare --json cmp.json --test mann-whitney before.json after.json\n"
 		"  # CI: fail the job when a scenario got more than 5% slower, for real\n"
 		"  ppbench calibrate -o noise.json      # once per host and kernel\n"

@@ -14,6 +14,7 @@
 #include "cmd/cmd.h"
 #include "model/noise.h"
 #include "model/series.h"
+#include "report/ktap.h"
 #include "report/trendjson.h"
 #include "report/trendreport.h"
 #include "report/trendsvg.h"
@@ -22,7 +23,7 @@
 struct trend_cfg {
 	enum series_order order;
 	unsigned min_run, permutations, window;
-	bool window_set, force, markdown, gate;
+	bool window_set, force, markdown, ktap, gate;
 	double alpha, fail_pct;
 	enum series_figure metric;
 	const char *json, *svg, *title, *scenarios, *noise;
@@ -73,6 +74,10 @@ static const struct cli_opt trend_opts[] = {
 	  .kind = CLI_FLAG, T(force) },
 	{ "markdown", 'm', NULL, "print Markdown (for mail or an issue) instead of text",
 	  .kind = CLI_FLAG, T(markdown) },
+	{ "ktap", 0, NULL,
+	  "print the gate's verdicts as KTAP version 1 (kselftest, netdev CI) instead of text: "
+	  "one test per scenario of --metric",
+	  .kind = CLI_FLAG, T(ktap) },
 	CLI_OPT_JSON(
 		struct trend_cfg, json,
 		"also write the series as JSON (schema ppbench-trend/1) to FILE ('-': only that)"),
@@ -118,6 +123,12 @@ static int trend_check(void *c, int argc, char **argv)
 	if (cfg->json && !strcmp(cfg->json, "-") &&
 	    (cfg->markdown || (cfg->svg && !strcmp(cfg->svg, "-")))) {
 		pr_err("--json - prints only JSON: it cannot go with --markdown or --svg -\n");
+		return EXIT_USAGE;
+	}
+	if (cfg->ktap && (cfg->markdown || (cfg->json && !strcmp(cfg->json, "-")) ||
+			  (cfg->svg && !strcmp(cfg->svg, "-")))) {
+		pr_err("--ktap prints only KTAP: it cannot go with --markdown, --json - or --svg "
+		       "-\n");
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -330,7 +341,9 @@ static int report(struct trend_cfg *cfg, struct trend_view *v)
 	int ret = EXIT_OK;
 
 	if (!json_only && !(cfg->svg && !strcmp(cfg->svg, "-"))) {
-		if (cfg->markdown)
+		if (cfg->ktap)
+			trend_print_ktap(stdout, v);
+		else if (cfg->markdown)
 			trend_print_markdown(stdout, v);
 		else
 			trend_print_text(stdout, v);
@@ -435,7 +448,8 @@ const struct cli_cmd cmd_trend = {
 		"table: one row per level, 'before ±%stddev %change after ±%stddev', and the\n"
 		"series of --metric with a rule at each change point. --markdown prints the\n"
 		"same as Markdown, --json FILE writes it (schema ppbench-trend/1), --svg FILE\n"
-		"draws a panel per scenario.\n"
+		"draws a panel per scenario, --ktap prints the gate's verdicts as KTAP\n"
+		"version 1 instead (a test per scenario of --metric).\n"
 		"\n"
 		"CI gate. --fail-on-regression PCT exits 3 when a step of a stable figure of\n"
 		"--metric whose first point after the change is among the last --window\n"
@@ -449,7 +463,8 @@ const struct cli_cmd cmd_trend = {
 		    "  ppbench trend --by label --svg trend.svg run-*.json\n"
 		    "  ppbench trend --markdown --scenario ring,slow ci/results/ > report.md\n"
 		    "  # CI: fail the job when the newest results regressed by more than 5%\n"
-		    "  ppbench trend --fail-on-regression 5 --window 12 ci/results/ || exit $?\n",
+		    "  ppbench trend --fail-on-regression 5 --window 12 ci/results/ || exit $?\n"
+		    "  ppbench trend --ktap --fail-on-regression 5 ci/results/ > trend.ktap\n",
 	.opts = trend_opts,
 	.min_args = 0,
 	.max_args = 1 << 20,

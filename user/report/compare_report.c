@@ -10,6 +10,8 @@
 #include "model/compare_stats.h"
 #include "report/compare_report.h"
 #include "report/json.h"
+#include "report/ktap.h"
+#include "report/orgtable.h"
 #include "report/report.h"
 #include "sys/log.h"
 
@@ -411,6 +413,7 @@ static void json_comparison(struct json *j, const struct cmp_set *set, const str
 	json_obj_begin(j, NULL);
 	json_files(j, "old", c->old, c->nold);
 	json_files(j, "new", c->new, c->nnew);
+	json_str(j, "unit", c->nold ? c->old[0].host.clock.unit : "cycles");
 	json_arr_begin(j, "differences");
 	for (size_t i = 0; i < c->ndiffs; i++) {
 		json_obj_begin(j, NULL);
@@ -464,23 +467,35 @@ static int write_json(const struct cmp_set *set, const char *path)
 	return EXIT_OK;
 }
 
-int compare_output(const struct cmp_set *set, bool markdown, bool bpp, const char *json_path)
+int compare_output(const struct cmp_set *set, unsigned formats, const char *json_path)
 {
 	bool json_only = json_path && !strcmp(json_path, "-");
 
-	for (size_t i = 0; !json_only && i < set->n; i++) {
+	if (!json_only && (formats & CMP_OUT_KTAP))
+		compare_print_ktap(stdout, set);
+	for (size_t i = 0; !json_only && !(formats & CMP_OUT_KTAP) && i < set->n; i++) {
 		const struct comparison *c = &set->cmps[i];
+		bool sep = false;
 
 		if (i)
 			printf("\n");
-		if (!markdown && !bpp)
+		if (!formats)
 			print_text(stdout, set, c);
-		if (markdown)
+		if (formats & CMP_OUT_MARKDOWN) {
 			print_markdown(stdout, set, c);
-		if (markdown && bpp)
-			printf("\n");
-		if (bpp)
+			sep = true;
+		}
+		if (formats & CMP_OUT_BPP) {
+			if (sep)
+				printf("\n");
 			print_bpp(stdout, set, c);
+			sep = true;
+		}
+		if (formats & CMP_OUT_ORG) {
+			if (sep)
+				printf("\n");
+			compare_print_org(stdout, set, c);
+		}
 	}
 	return json_path ? write_json(set, json_path) : EXIT_OK;
 }
