@@ -425,6 +425,8 @@ void test_gate_bimodal(void)
 	double b[] = { 260, 100.2, 262, 99.9, 261 };
 	double b2[] = { 260, 150.2, 262, 149.9, 261 };
 	double b1[] = { 260, 260.2, 262, 259.9, 261 };
+	double a85[] = { 85, 85.2, 84.9, 85.1, 85 };
+	double b104[] = { 260, 104, 262, 104.2, 261 };
 	struct noise_profile p;
 	struct noise_scenario ns;
 	struct gate_case g;
@@ -456,6 +458,18 @@ void test_gate_bimodal(void)
 		ASSERT_NEAR(r->level_change, 50.05, 0.01, "+50 % at the nearest levels");
 		ASSERT_TRUE(r->level_real, "real: beyond the floor and the host's range");
 		ASSERT_TRUE(row_gated(&g.set, r), "no level explains it: gated");
+	}
+	/* old on a level the profile never saw (85): new's lower level, where the host's
+	 * next run falls, is no verdict ('='), whatever new's median */
+	fake_init(&g.fo, "old.json", "6.18", a85, 5, 0.99);
+	fake_init(&g.fn, "new.json", "6.18", b104, 5, 0.99);
+	if (gate_rebuild(&g, "build old unknown", &r))
+		return;
+	if (ASSERT_TRUE(r, "row old unknown")) {
+		ASSERT_TRUE(r->unstable && r->regression, "a real regression of the medians");
+		ASSERT_TRUE(r->level_change > r->floor_pct, "beyond the floor, nearest levels");
+		ASSERT_FALSE(r->level_real, "new's lower level inside the profile's range");
+		ASSERT_FALSE(row_gated(&g.set, r), "not gated");
 	}
 	fake_init(&g.fn, "new.json", "6.18", b1, 5, 0.99);
 	if (gate_rebuild(&g, "build one level", &r))
