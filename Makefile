@@ -7,6 +7,9 @@
 #                   troff of user/cmd/CMD.md and the option tables)
 #   make test       install missing packages, build, run the whole suite
 #   make bench      install missing packages, build, run the benchmark
+#   make bench-check the benchmark, then its self-check through compare's gate
+#                   (a noise profile, an A/A pair, a known regression), bench's
+#                   overhead and gen -> load rounds: several minutes
 #   make fuzz       build the fuzz targets (tests/fuzz/) and run each FUZZ_SECONDS
 #   make V=1        show the commands
 
@@ -114,8 +117,8 @@ GEN_OBJS	:= $(BUILD)/gen/man_prose.o
 FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(FUZZ_SRCS))
 
-.PHONY: all test test-unit test-kernels bench vm-check install clean help deps format \
-	format-check fuzz fuzz-targets static-guest
+.PHONY: all test test-unit test-kernels bench bench-check vm-check install clean help deps \
+	format format-check fuzz fuzz-targets static-guest
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -129,6 +132,8 @@ help:
 	@echo '  test-unit      build and run only the unit tests'
 	@echo '  test-kernels   run only the qemu kernel matrix (Debian 6.1, 6.12 and the newest Debian kernel)'
 	@echo '  bench          install missing packages, build, run the benchmark (results are reported)'
+	@echo '  bench-check    the same, then the self-check (noise profile, A/A, a known regression),'
+	@echo '                 the overhead and the gen -> load rounds: several minutes'
 	@echo '  vm-check       the instruction clock'"'"'s self-check: a known injection in qemu guests'
 	@echo '                 (ppbench vm) comes out in slow only, through compare'"'"'s gate'
 	@echo '                 (VM_CHECK_PAIRS=1, VM_CHECK_KERNEL=newest)'
@@ -266,7 +271,7 @@ $(BUILD)/tests/fail_pthread.so: tests/tools/fail_pthread.c | $(BUILD)/tests
 	$(call msg,LIB,$@)
 	$(Q)$(CC) $(USER_CFLAGS) -shared -fPIC $< -o $@
 
-# make bench's known regression: a tp_btf program that burns time per page release.
+# make bench-check's known regression: a tp_btf program that burns time per page release.
 $(BUILD)/tests/burn.bpf.o: tests/tools/burn.bpf.c $(BUILD)/vmlinux.h | $(BUILD)/tests
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) $(CLANG_BPF_SYS_INCLUDES) -c $< -o $@
@@ -279,7 +284,7 @@ $(BUILD)/tests/ppb-burn: tests/tools/burn.c $(BUILD)/tests/burn.skel.h
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(USER_CFLAGS) -I$(BUILD)/tests $(USER_LDFLAGS) $< $(USER_LIBS) -o $@
 
-# The README's snapshot-time figure (make bench builds it; no test runs it).
+# The README's snapshot-time figure (make bench-check builds it; no test runs it).
 $(BUILD)/tests/snap-time: tests/tools/snap_time.c $(BPF_TEST_OBJS) $(SKELS) | $(BUILD)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $(USER_LDFLAGS) $< $(BPF_TEST_OBJS) $(USER_LIBS) -o $@
@@ -320,9 +325,14 @@ fuzz: deps
 	$(Q)FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_JOBS='$(FUZZ_JOBS)' FUZZ_BIN_DIR=$(FUZZ_BUILD) \
 		scripts/fuzz.sh $(FUZZ_TARGETS)
 
+# The first command on a fresh clone: the build on every CPU, then the table.
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/tests/ppb-burn $(BUILD)/tests/snap-time
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
 	$(Q)scripts/bench.sh
+
+bench-check: deps
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all $(BUILD)/tests/ppb-burn $(BUILD)/tests/snap-time
+	$(Q)scripts/bench.sh --check
 
 # The instruction clock's self-check in qemu guests (scripts/vm-check.sh).
 vm-check: DEPS_FLAGS = --kernels

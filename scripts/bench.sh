@@ -1,15 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench: the main job on the embedded default (a private veth pair in
-# namespaces ppbench creates and removes), its self-check (an A/A comparison
-# and a known injected regression, both judged against this host's noise
-# between invocations, from a calibrate profile), then the instrumentation
-# overhead (what bench's timing leaves on the ring figure).
+# make bench (scripts/bench.sh): the main job on the embedded default (a
+# private veth pair in namespaces ppbench creates and removes), and nothing
+# more, so that a fresh clone shows the table within seconds of its build.
+# make bench-check (scripts/bench.sh --check): the same run, then its
+# self-check (an A/A comparison and a known injected regression, both judged
+# against this host's noise between invocations, from a calibrate profile),
+# the instrumentation overhead (what bench's timing leaves on the ring
+# figure) and the gen -> load rounds: several minutes.
 # Results are reported, never asserted. BENCH_QUICK=1 runs every step with
 # tiny volumes (the test suite checks what the script prints, not speeds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+case "${1:-}" in
+'') check=0 ;;
+--check) check=1 ;;
+*) echo "usage: scripts/bench.sh [--check]" >&2; exit 2 ;;
+esac
 PPBENCH=${PPBENCH:-build/ppbench}
 BURN=${BURN:-build/tests/ppb-burn}
 BURN_MAX_NS=2000 # the most ppb-burn takes (ns per page release)
@@ -32,6 +40,11 @@ fi
 echo "== ppbench bench ${bench_args[*]:-(all scenarios)}, private veth pair"
 "$PPBENCH" bench ${bench_args[@]+"${bench_args[@]}"} --json "$OUT/bench.json"
 echo "results: $OUT/bench.json"
+if [ "$check" = 0 ]; then
+	echo "next: make bench-check (several minutes) runs the self-check through compare's" \
+		"gate (a noise profile, an A/A pair, a known regression), the overhead and gen -> load"
+	exit 0
+fi
 
 # The self-check compares single invocations, so its verdicts need the noise
 # between invocations: a profile of this host. NOISE_PROFILE names one; else

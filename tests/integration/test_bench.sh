@@ -236,13 +236,22 @@ test_bench_without_live_frames() {
 	expect_one_line_error "no scenario could run" 
 }
 
-# make bench's script compares only what its own run measured: it prints its
-# self-check (A/A and an injected regression), the gen -> load rates and their
-# ratio to the bare programs, and no figure of another tool (those are in
-# README.md, with their date and machine).
+# make bench runs the benchmark and nothing more: the table, where its
+# result is, and the target that runs the rest. make bench-check's script
+# compares only what its own run measured: it prints its self-check (A/A and
+# an injected regression), the gen -> load rates and their ratio to the bare
+# programs, and no figure of another tool (those are in README.md, with
+# their date and machine).
 test_bench_script_own_figures() {
-	BENCH_QUICK=1 BENCH_OUT=$TMPD/b PPBENCH=$PPBENCH "$TOP/scripts/bench.sh" >"$TMPD/out" 2>&1 ||
+	BENCH_QUICK=1 BENCH_OUT=$TMPD/q PPBENCH=$PPBENCH "$TOP/scripts/bench.sh" >"$TMPD/out" 2>&1 ||
 		{ cat "$TMPD/out"; fail "scripts/bench.sh exited $?"; }
+	assert_match "$TMPD/out" '^ring +[0-9.]+ +[0-9.]+ +[0-9.]+ ' "make bench: the table"
+	assert_match "$TMPD/out" '^next: make bench-check ' "names the check target"
+	if grep -nE 'calibrate|A/A|overhead|gen -> load drop' "$TMPD/out" | grep -v '^[0-9]*:next:'; then
+		fail "make bench runs more than the benchmark"
+	fi
+	BENCH_QUICK=1 BENCH_OUT=$TMPD/b PPBENCH=$PPBENCH "$TOP/scripts/bench.sh" --check \
+		>"$TMPD/out" 2>&1 || { cat "$TMPD/out"; fail "scripts/bench.sh --check exited $?"; }
 	assert_match "$TMPD/out" 'instrumentation overhead' "overhead section"
 	# the self-check: reported, whatever its verdict
 	assert_match "$TMPD/out" '^== noise between invocations: ppbench calibrate --runs 2' "calibrated"

@@ -347,26 +347,65 @@ test_plot_usage() {
 	done
 }
 
-# A figure whose setups sit on two levels inside a file is unstable: marked,
-# and with the invocation as the unit it gates like the others (the profile's
-# noise between invocations covers a median on either level). The crafted new
-# side: ring at ~300 and ~600.
-test_compare_unstable() {
-	local f=$TMPD/bimodal.json P=(--noise "$DATA/profile.json")
-	jq '(.scenarios[] | select(.name == "ring") | .cycles_per_elem.runs) =
-		[300, 301, 600, 601, 300.5]' "$DATA/base.json" >"$f"
-	# two levels around the old mean: not real, marked u
-	jq '(.scenarios[] | select(.name == "ring") | .cycles_per_elem.runs) =
-		[138, 139, 150, 151, 138.5]' "$DATA/base.json" >"$TMPD/around.json"
-	expect_exit 0 "$PPBENCH" compare --test mann-whitney "$DATA/base.json" "$TMPD/around.json"
+# ring's setups in a copy of tests/data/base.json: ring_runs VALUE... >FILE
+ring_runs() {
+	jq --argjson r "[$(IFS=,; echo "$*")]" \
+		'(.scenarios[] | select(.name == "ring") | .cycles_per_elem.runs) = $r' "$DATA/base.json"
+}
+
+# The gating rule (ppbench-compare(8), "The gating rule") through the binary,
+# one file a side against tests/data/profile.json (ring 138.2 .. 148.2
+# cycles, floor 8 %): a real regression of a figure on one level gates; the
+# same median with 2 of 5 setups still on old's level (unstable: the levels
+# explain it) is named, not gated, unless --gate-unstable; with both levels
+# above old's it gates; a change from an old file on a level the profile
+# never saw to a new one where the host's next run falls is '=', not gated.
+test_compare_gating_rule() {
+	local P=(--noise "$DATA/profile.json") base=$DATA/base.json
+	ring_runs 600 601 600.5 599 600.2 >"$TMPD/high.json" || fail "jq"
+	ring_runs 142 142.8 600 601 600.5 >"$TMPD/bimodal.json"
+	ring_runs 300 301 600 601 600.5 >"$TMPD/both.json"
+	ring_runs 125 125.2 124.9 125.1 125 >"$TMPD/low.json"
+	ring_runs 165 165.2 164.9 165.1 165 >"$TMPD/beyond.json"
+	expect_exit 3 "$PPBENCH" compare "${P[@]}" --fail-above 5 "$base" "$TMPD/high.json"
+	assert_match "$LAST_ERR" '^ppbench compare: regression: ring cycles/elem \+32[0-9.]+% \(limit 5%' \
+		"one level: gated"
+	expect_exit 0 "$PPBENCH" compare "${P[@]}" --fail-above 5 "$base" "$TMPD/bimodal.json"
+	assert_match "$LAST_OUT" ' u +[0-9.]+ +±[0-9.]+%  ring cycles/elem$' "marked u"
+	assert_match "$LAST_OUT" '^u unstable: a file.s setups sit on two or more levels; real only between the nearest levels$' \
+		"legend"
+	assert_match "$LAST_ERR" '^ppbench compare: unstable, not gated: ring cycles/elem \+32[0-9.]+% \(2 levels: 2 at ~142, 3 at ~600 in new; between the nearest levels [-+]0\.[0-9]%, not real; --gate-unstable gates it\)' \
+		"named, not gated"
+	if grep -q 'regression:' "$LAST_ERR"; then
+		fail "levels explain it, yet it gated: $(cat "$LAST_ERR")"
+	fi
+	expect_exit 3 "$PPBENCH" compare "${P[@]}" --fail-above 5 --gate-unstable --json "$TMPD/u.json" \
+		"$base" "$TMPD/bimodal.json"
+	assert_match "$LAST_ERR" '^ppbench compare: regression: ring cycles/elem \+32[0-9.]+% \(.*; setups on 2 levels: 2 at ~142, 3 at ~600 in new, between the nearest levels [-+]0\.[0-9]%\)' \
+		"--gate-unstable: gated on the medians, levels named"
+	assert_eq "$(jq -r '.gate.gate_unstable' "$TMPD/u.json")" true "json: gate_unstable"
+	assert_eq "$(jq -r '.comparisons[0].rows[] | select(.label == "ring cycles/elem") |
+		"\(.unstable) \(.level_real) \(.gated)"' "$TMPD/u.json")" "true false true" \
+		"json: unstable, levels not real, gated on request"
+	# both levels above old's: no level explains it
+	expect_exit 3 "$PPBENCH" compare "${P[@]}" --fail-above 5 "$base" "$TMPD/both.json"
+	assert_match "$LAST_OUT" ' \* +[0-9.]+ +±[0-9.]+%  ring cycles/elem$' "marked real"
+	assert_match "$LAST_ERR" '^ppbench compare: regression: ring cycles/elem \+32[0-9.]+% \(.*; setups on 2 levels: 2 at ~30[01], 3 at ~600 in new, between the nearest levels \+110\.[0-9]%\)' \
+		"gated, with the change between the nearest levels"
+	# old below what the profile saw, new inside it: '=', no verdict
+	expect_exit 0 "$PPBENCH" compare "${P[@]}" --fail-above 5 --json "$TMPD/k.json" \
+		"$TMPD/low.json" "$base"
+	assert_match "$LAST_OUT" ' = +142\.50 +±0\.4%  ring cycles/elem$' "marked ="
+	assert_eq "$(jq -r '.comparisons[0].rows[] | select(.label == "ring cycles/elem") |
+		"\(.change_pct | floor) \(.within_profile) \(.gated)"' "$TMPD/k.json")" "14 true false" \
+		"json: +14 %, within the profile, not gated"
+	# new beyond where the host's next run falls: real, gated
+	expect_exit 3 "$PPBENCH" compare "${P[@]}" --fail-above 5 "$TMPD/low.json" "$TMPD/beyond.json"
+	assert_match "$LAST_ERR" '^ppbench compare: regression: ring cycles/elem \+32\.0% ' "beyond: gated"
+	# two levels around the old median: not real, marked u
+	ring_runs 138 139 150 151 138.5 >"$TMPD/around.json"
+	expect_exit 0 "$PPBENCH" compare --test mann-whitney "$base" "$TMPD/around.json"
 	assert_match "$LAST_OUT" ' u +[0-9.]+ +±[0-9.]+%  ring cycles/elem$' "not real: marked u"
-	assert_match "$LAST_OUT" '^u unstable: a file.s setups sit on two or more levels' "legend"
-	expect_exit 3 "$PPBENCH" compare "${P[@]}" --test mann-whitney --fail-above 5 "$DATA/base.json" "$f"
-	assert_match "$LAST_OUT" ' \* +[0-9.]+ +±[0-9.]+%  ring cycles/elem$' "real against the profile"
-	assert_match "$LAST_ERR" '^ppbench compare: regression: ring cycles/elem \+[0-9.]+% \(.*; setups on 2 levels: 3 at ~30[01], 2 at ~600 in new\)' \
-		"gated, levels named"
-	# --gate-unstable is still accepted
-	expect_exit 3 "$PPBENCH" compare "${P[@]}" --fail-above 5 --gate-unstable "$DATA/base.json" "$f"
 	# old files (no "replication"): their runs shared a setup, and a note says so
 	assert_match "$LAST_OUT" '^  runs of one setup \(an older ppbench\), too small a spread:' \
 		"old-file note"

@@ -84,3 +84,26 @@ test_help_without_man() {
 	grep -q -- "$("$PPBENCH" bench --help | grep -oE 'more messages; .*')" "$TMPD/help" ||
 		fail "the text of --verbose differs from --help's"
 }
+
+# The gating rule is stated once, in ppbench-compare(8); README.md and the
+# other pages refer to it and state no rule of their own: no other text says
+# when a gate leaves a figure out or takes it in. Each text is one line here
+# (its words, whatever the wrapping), prefixed with its name.
+test_gating_rule_stated_once() {
+	local c all=$TMPD/all
+	for c in ppbench $(commands); do
+		{ if [ "$c" = ppbench ]; then "$PPBENCH" help; else "$PPBENCH" help "$c"; fi; } |
+			col -bx | tr -s ' \n' '  ' | sed "s/^/$c: /; s/\$/\n/" >>"$all"
+	done
+	{ printf 'README.md: '; tr -s ' \n' '  ' <"$TOP/README.md"; echo; } >>"$all"
+	assert_eq "$(grep -o 'one rule for both: a gate fires on a real regression' "$all" | wc -l)" 1 \
+		"the rule, once"
+	grep -q '^compare: .*one rule for both: a gate fires' "$all" || fail "not in ppbench-compare(8)"
+	for c in trend README.md bench; do
+		grep -q "^$c: .*The gating rule" "$all" || fail "$c does not refer to The gating rule"
+	done
+	if grep -oE ".{40}((does|do|is) not gated? |never gate|gated? unless|gates? like the others|(on|of) a stable figure).{40}" \
+		"$all"; then
+		fail "a gating rule stated outside ppbench-compare(8)'s"
+	fi
+}

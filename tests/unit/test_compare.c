@@ -239,25 +239,6 @@ void test_gate_floor(void)
 	comparison_free(&g.c);
 }
 
-/* ring-xcpu with a 2.6x level in 2 of 5 new setups: unstable, gated only on request. */
-void test_gate_bimodal(void)
-{
-	double a[] = { 400, 404, 398, 401, 399 };
-	double b[] = { 402, 1050, 399, 1041, 403 };
-	struct gate_case g;
-	const struct row *r = gate_build(&g, a, 5, b, 5);
-
-	if (ASSERT_TRUE(r, "row")) {
-		ASSERT_TRUE(r->unstable, "unstable");
-		ASSERT_EQ(r->mn.nr_modes, 2, "two levels in new");
-		ASSERT_FALSE(row_gated(&g.set, r), "not gated by default");
-		g.set.gate_unstable = true;
-		/* Welch on a mix of levels: the spread is huge, nothing is significant. */
-		ASSERT_EQ(row_gated(&g.set, r), r->regression, "--gate-unstable: as the test says");
-	}
-	comparison_free(&g.c);
-}
-
 /* A file from before per-setup runs gets a note; a current one none. */
 void test_compare_replication_note(void)
 {
@@ -365,6 +346,137 @@ void test_compare_one_file_profile(void)
 	if (ASSERT_TRUE(r, "row")) {
 		ASSERT_FALSE(r->real, "+6% below the floor");
 		ASSERT_FALSE(row_gated(&g.set, r), "not gated");
+	}
+	comparison_free(&g.c);
+}
+
+/*
+ * The gating rule on rows made by hand: a real regression of the gated
+ * metric, above the limit, judged against the noise between invocations,
+ * that no level explains: with levels in a file, the change between the
+ * nearest levels must be real and above the limit too (unless
+ * --gate-unstable, which gates on the medians).
+ */
+void test_gate_rule(void)
+{
+	static const struct {
+		const char *what;
+		bool gate, regression, unstable, level_real, gate_unstable;
+		enum fig kind;
+		enum noise_src noise;
+		double change, level_change;
+		bool gated, named;
+	} t[] = {
+		{ "a real regression above the limit", 1, 1, 0, 0, 0, FIG_CYCLES, NOISE_PROFILE, 6,
+		  0, 1, 0 },
+		{ "between files too", 1, 1, 0, 0, 0, FIG_CYCLES, NOISE_FILES, 6, 0, 1, 0 },
+		{ "no --fail-above", 0, 1, 0, 0, 0, FIG_CYCLES, NOISE_PROFILE, 6, 0, 0, 0 },
+		{ "not real", 1, 0, 0, 0, 0, FIG_CYCLES, NOISE_PROFILE, 6, 0, 0, 0 },
+		{ "the limit itself does not gate", 1, 1, 0, 0, 0, FIG_CYCLES, NOISE_PROFILE, 5, 0,
+		  0, 0 },
+		{ "another figure than --metric", 1, 1, 0, 0, 0, FIG_NS, NOISE_PROFILE, 6, 0, 0,
+		  0 },
+		{ "setups only: no verdict", 1, 1, 0, 0, 0, FIG_CYCLES, NOISE_SETUPS, 6, 0, 0, 0 },
+		{ "levels explain it: named, not gated", 1, 1, 1, 0, 0, FIG_CYCLES, NOISE_PROFILE,
+		  60, -3, 0, 1 },
+		{ "between files too", 1, 1, 1, 0, 0, FIG_CYCLES, NOISE_FILES, 60, -3, 0, 1 },
+		{ "the nearest levels moved: gated", 1, 1, 1, 1, 0, FIG_CYCLES, NOISE_PROFILE, 60,
+		  40, 1, 0 },
+		{ "the nearest levels moved, within the limit", 1, 1, 1, 1, 0, FIG_CYCLES,
+		  NOISE_PROFILE, 60, 5, 0, 1 },
+		{ "--gate-unstable: the medians", 1, 1, 1, 0, 1, FIG_CYCLES, NOISE_PROFILE, 60, -3,
+		  1, 0 },
+		{ "--gate-unstable on a stable row", 1, 1, 0, 0, 1, FIG_CYCLES, NOISE_PROFILE, 6, 0,
+		  1, 0 },
+		{ "unstable, not real: nothing to name", 1, 0, 1, 0, 0, FIG_CYCLES, NOISE_PROFILE,
+		  3, -3, 0, 0 },
+		{ "purity: lower is worse", 1, 1, 0, 0, 0, FIG_PURITY, NOISE_FILES, -6, 0, 1, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct cmp_set set = { .gate = t[i].gate,
+				       .gate_unstable = t[i].gate_unstable,
+				       .metric = t[i].kind == FIG_NS ? FIG_CYCLES : t[i].kind,
+				       .fail_above = 5 };
+		struct row r = { .kind = t[i].kind,
+				 .noise = t[i].noise,
+				 .change = t[i].change,
+				 .real = t[i].regression,
+				 .regression = t[i].regression,
+				 .unstable = t[i].unstable,
+				 .level_change = t[i].level_change,
+				 .level_real = t[i].level_real };
+
+		ASSERT_EQ(row_gated(&set, &r), t[i].gated, t[i].what);
+		ASSERT_EQ(row_unstable_not_gated(&set, &r), t[i].named, t[i].what);
+	}
+}
+
+/*
+ * One file a side with a profile: old on one level, new with 3 of its 5
+ * setups on a level 2.6x higher, so its median sits there. Against the
+ * profile that is real and beyond what the host showed, yet new's other
+ * level is old's: the levels explain it, not gated (unless --gate-unstable).
+ * When new's lower level moved too, or new sits on one level, it is gated.
+ */
+void test_gate_bimodal(void)
+{
+	double a[] = { 100, 100.4, 99.8, 100.1, 99.9 };
+	double b[] = { 260, 100.2, 262, 99.9, 261 };
+	double b2[] = { 260, 150.2, 262, 149.9, 261 };
+	double b1[] = { 260, 260.2, 262, 259.9, 261 };
+	double a85[] = { 85, 85.2, 84.9, 85.1, 85 };
+	double b104[] = { 260, 104, 262, 104.2, 261 };
+	struct noise_profile p;
+	struct noise_scenario ns;
+	struct gate_case g;
+	const struct row *r;
+
+	fake_profile(&p, &ns, 0.02, 8.0);
+	gate_build(&g, a, 5, b, 5);
+	g.o.profile = &p;
+	if (gate_rebuild(&g, "build", &r))
+		return;
+	if (ASSERT_TRUE(r, "row")) {
+		ASSERT_EQ(r->noise, NOISE_PROFILE, "the profile's noise");
+		ASSERT_TRUE(r->unstable, "unstable");
+		ASSERT_EQ(r->mn.nr_modes, 2, "two levels in new");
+		ASSERT_TRUE(r->real && r->regression && !r->known, "real against the profile");
+		ASSERT_NEAR(r->level_change, 0.05, 0.01, "old's level against new's lowest");
+		ASSERT_FALSE(r->level_real, "the nearest levels did not move");
+		ASSERT_FALSE(row_gated(&g.set, r), "levels explain it: not gated");
+		ASSERT_TRUE(row_unstable_not_gated(&g.set, r), "named instead");
+		g.set.gate_unstable = true;
+		ASSERT_TRUE(row_gated(&g.set, r), "--gate-unstable: gated");
+		g.set.gate_unstable = false;
+	}
+	fake_init(&g.fn, "new.json", "6.18", b2, 5, 0.99);
+	if (gate_rebuild(&g, "build lower level moved", &r))
+		return;
+	if (ASSERT_TRUE(r, "row lower level moved")) {
+		ASSERT_TRUE(r->unstable, "still two levels");
+		ASSERT_NEAR(r->level_change, 50.05, 0.01, "+50 % at the nearest levels");
+		ASSERT_TRUE(r->level_real, "real: beyond the floor and the host's range");
+		ASSERT_TRUE(row_gated(&g.set, r), "no level explains it: gated");
+	}
+	/* old on a level the profile never saw (85): new's lower level, where the host's
+	 * next run falls, is no verdict ('='), whatever new's median */
+	fake_init(&g.fo, "old.json", "6.18", a85, 5, 0.99);
+	fake_init(&g.fn, "new.json", "6.18", b104, 5, 0.99);
+	if (gate_rebuild(&g, "build old unknown", &r))
+		return;
+	if (ASSERT_TRUE(r, "row old unknown")) {
+		ASSERT_TRUE(r->unstable && r->regression, "a real regression of the medians");
+		ASSERT_TRUE(r->level_change > r->floor_pct, "beyond the floor, nearest levels");
+		ASSERT_FALSE(r->level_real, "new's lower level inside the profile's range");
+		ASSERT_FALSE(row_gated(&g.set, r), "not gated");
+	}
+	fake_init(&g.fn, "new.json", "6.18", b1, 5, 0.99);
+	if (gate_rebuild(&g, "build one level", &r))
+		return;
+	if (ASSERT_TRUE(r, "row one level")) {
+		ASSERT_FALSE(r->unstable, "one level");
+		ASSERT_TRUE(row_gated(&g.set, r), "the same change on one level: gated");
 	}
 	comparison_free(&g.c);
 }

@@ -442,6 +442,49 @@ void test_series_gate_window(void)
 }
 
 /*
+ * The gating rule in trend: a step the size of a ratio between the host's
+ * levels (from a noise profile) is one a level explains. The gate sees it
+ * among the newest results, above the limit, and marks it unstable: trend
+ * names it and does not gate. Without the ratio the same series gates.
+ */
+void test_series_gate_level_explains(void)
+{
+	struct series_hit hits[4];
+	struct trend_opts o;
+	struct series s;
+	struct fake f;
+	char err[256], lab[8];
+
+	for (int with_ratio = 0; with_ratio < 2; with_ratio++) {
+		memset(&s, 0, sizeof(s));
+		trend_opts_default(&o);
+		rng_state = 71;
+		for (int i = 0; i < 24; i++) {
+			snprintf(lab, sizeof(lab), "%d", i + 1);
+			fake_result(&f, i, lab, "2026-12-01T10:00:00Z",
+				    100 * (i >= 12 ? LEVEL_RATIO : 1) * (1 + WITHIN_SD * gauss()));
+			if (!ASSERT_OK(series_add(&s, &f.r, false, err, sizeof(err)), "add"))
+				goto out;
+		}
+		if (!ASSERT_OK(series_finish(&s, SERIES_GIVEN, err, sizeof(err)), "finish"))
+			goto out;
+		/* what series_use_profile() takes from a profile's levels */
+		s.figs[0].level_ratio[0] = 1.58;
+		s.figs[0].nlevel_ratios = with_ratio;
+		if (!ASSERT_OK(series_fit(&s, &o), "fit"))
+			goto out;
+		if (ASSERT_EQ(series_gate(&s, SFIG_CYCLES, 5, 12, hits, 4), 1, "one hit"))
+			ASSERT_EQ(hits[0].unstable, with_ratio,
+				  with_ratio ? "as large as a level ratio: not gated"
+					     : "no ratio known: a step, gated");
+		series_free(&s);
+	}
+	return;
+out:
+	series_free(&s);
+}
+
+/*
  * The host on its low level for 12 results, then on its high one for 12: no
  * level alternates, so this is a change, unless a noise profile knows a
  * level ratio that size - then it is 'level', and the figure unstable.

@@ -53,7 +53,8 @@ static const struct cli_opt compare_opts[] = {
 	{ "new", 0, "FILE", "a file of the new side; the files after it join it too", OPT_NEW },
 	{ "force", 'f', NULL, "compare even when TSC Hz or CPU model say the hosts differ",
 	  .kind = CLI_FLAG, C(force) },
-	{ "fail-above", 0, "PCT", "exit 3 if a real regression on --metric exceeds PCT %",
+	{ "fail-above", 0, "PCT",
+	  "exit 3 if the gating rule finds a regression on --metric above PCT %",
 	  .kind = CLI_NUMBER, C(fail_above), .dmin = 0, .dmax = 1e9, CLI_MARK(struct cmp_cfg, gate),
 	  .flags = CLI_F_PERCENT | CLI_F_PROSE_RANGE },
 	{ "noise", 0, "PROFILE",
@@ -61,8 +62,8 @@ static const struct cli_opt compare_opts[] = {
 	  "a comparison of one file a side is judged against",
 	  .kind = CLI_STRING, C(noise) },
 	{ "gate-unstable", 0, NULL,
-	  "accepted for older scripts: figures whose setups sit on two or more levels gate "
-	  "like others, since the noise between invocations covers them",
+	  "gate figures whose setups sit on two or more levels on their medians' change, "
+	  "even where the levels explain it",
 	  .kind = CLI_FLAG, C(gate_unstable) },
 	{ "metric", 0, NULL, "figure --fail-above gates (default cycles)", .kind = CLI_ENUM,
 	  C(metric), .words = metrics },
@@ -373,14 +374,12 @@ const struct cli_cmd cmd_compare = {
 		"the two sides' own spread lets the test detect with 90% power (for setups\n"
 		"the 'mde_pct' bench prints); with a profile, the profile's floor. Real\n"
 		"changes are marked '*', significant ones below the floor '~'. A figure\n"
-		"whose setups sit on two or more levels inside a file is marked 'u': its\n"
-		"median may sit on either level, which the noise between files or in the\n"
-		"profile covers, so it gates like the others. Rows with fewer than 2 values\n"
-		"on a side are marked '?' and never count: path and purity have one value per\n"
-		"file, so put several files on each side to test them.\n"
-		"(Levels: gaps wider than 3% and five times the usual gap.) Files from an\n"
-		"older ppbench, whose runs\n"
-		"shared one setup, are named in a note: their spread is too small.\n"
+		"whose setups sit on two or more levels inside a file (gaps wider than 3% and\n"
+		"five times the usual gap) is unstable, 'u': its median may sit on either\n"
+		"level. Rows with fewer than 2 values on a side are marked '?' and never\n"
+		"count: path and purity have one value per file, so put several files on each\n"
+		"side to test them. Files from an older ppbench, whose runs shared one setup,\n"
+		"are named in a note: their spread is too small.\n"
 		"\n"
 		"Hosts. Cycles from machines whose TSC frequencies differ by more than 1%, or\n"
 		"whose CPU models differ, do not compare: such files are refused (exit 2)\n"
@@ -388,12 +387,12 @@ const struct cli_cmd cmd_compare = {
 		"clock source, CPU count, fentry/live-frames support and in scenario recipes\n"
 		"are listed above the table - they are usually the point of the comparison.\n"
 		"\n"
-		"CI gate. --fail-above PCT (with files or a profile, see Noise) makes the exit\n"
-		"status 3 when any real regression\n"
-		"on --metric is larger than PCT percent (higher cycles, ns or path cycles is\n"
-		"worse; lower purity is worse), and names each on stderr; otherwise the status\n"
-		"is 0. Calibrate the CI machine once per kernel, keep a baseline result from\n"
-		"the reference kernel (or several), and let the job fail on exit 3.\n"
+		"CI gate. --fail-above PCT (with files or a profile, see Noise) exits 3 when\n"
+		"the gating rule (ppbench-compare(8), 'The gating rule') fires on --metric\n"
+		"(higher cycles, ns or path cycles is worse; lower purity is worse), and names\n"
+		"each row on stderr; otherwise the status is 0. Calibrate the CI machine once\n"
+		"per kernel, keep a baseline result from the reference kernel (or several),\n"
+		"and let the job fail on exit 3.\n"
 		"\n"
 		"Formats. The text table fits 100 columns. --markdown prints the same as\n"
 		"Markdown (real changes in bold, p-values in a column) for a\n"

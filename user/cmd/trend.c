@@ -57,7 +57,7 @@ static const struct cli_opt trend_opts[] = {
 	  .kind = CLI_ENUM, T(metric), .words = metrics },
 	{ "fail-on-regression", 0, "PCT",
 	  "exit 3 if a change point in the last --window results is a regression of more "
-	  "than PCT % on a stable figure",
+	  "than PCT % (the gating rule, ppbench-compare(8))",
 	  .kind = CLI_NUMBER, T(fail_pct), .dmin = 0, .dmax = 1e9, CLI_MARK(struct trend_cfg, gate),
 	  .flags = CLI_F_PERCENT | CLI_F_PROSE_RANGE },
 	{ "window", 0, "N",
@@ -451,10 +451,10 @@ const struct cli_cmd cmd_trend = {
 		"draws a panel per scenario, --ktap prints the gate's verdicts as KTAP\n"
 		"version 1 instead (a test per scenario of --metric).\n"
 		"\n"
-		"CI gate. --fail-on-regression PCT exits 3 when a step of a stable figure of\n"
-		"--metric whose first point after the change is among the last --window\n"
-		"results is a regression of more than PCT percent (higher is worse), and names\n"
-		"it on stderr; regressions of unstable figures are named but do not gate.\n"
+		"CI gate. --fail-on-regression PCT exits 3 when the gating rule\n"
+		"(ppbench-compare(8), 'The gating rule') fires on a change point of --metric\n"
+		"whose first point after the change is among the last --window results\n"
+		"(higher is worse), and names it on stderr.\n"
 		"\n"
 		"Exit status 2: an unreadable, malformed or invalid file, files of other hosts\n"
 		"(CPU model, or TSC more than 1% apart; --force takes them), two files with one\n"

@@ -107,6 +107,8 @@ struct side {
 	struct modes
 		modes; /* the first file whose setups sit on two or more levels, else the first */
 	bool have_modes;
+	/* Per file: its lowest and its highest level's median (its median on one level). */
+	struct sample lo, hi;
 };
 
 static int side_setups(struct side *sd, const double *v, size_t n, bool by_file)
@@ -125,6 +127,10 @@ static int side_setups(struct side *sd, const double *v, size_t n, bool by_file)
 	sd->have_modes = true;
 	sd->within2 += s.cv * s.cv;
 	sd->nwithin++;
+	err = sample_add(&sd->lo, m.multi ? &m.m[0].median : &s.median, 1);
+	err = err ?: sample_add(&sd->hi, m.multi ? &m.m[m.nr_modes - 1].median : &s.median, 1);
+	if (err)
+		return err;
 	return by_file ? sample_add(&sd->v, &s.median, 1) : sample_add(&sd->v, v, n);
 }
 
@@ -221,9 +227,10 @@ static void profile_verdict(struct row *r, const struct noise_profile *p)
  * in, on the side of the change? (ns rows are tested on cycles: the profile's
  * host has one TSC rate.)
  */
-static bool new_within_profile(const struct row *r, const struct noise_profile *p)
+static bool new_within_profile(const struct row *r, const struct noise_profile *p, double v,
+			       double change)
 {
-	double v = r->nfig, lo, hi;
+	double lo, hi;
 
 	if (r->kind == FIG_NS) {
 		if (!(p->host.tsc_hz > 0))
@@ -231,7 +238,53 @@ static bool new_within_profile(const struct row *r, const struct noise_profile *
 		v = v * p->host.tsc_hz / 1e9;
 	}
 	noise_fig_range(r->nf, p->nr_sc, &lo, &hi);
-	return r->change > 0 ? v <= hi : v >= lo;
+	return change > 0 ? v <= hi : v >= lo;
+}
+
+/*
+ * A file whose setups sit on two or more levels has its median on one of
+ * them, and one more run may land on another. The change that no level
+ * explains is the one between the nearest levels of the two sides: for a
+ * figure where higher is worse, old's highest level against new's lowest
+ * (each file on one level counts with its median). Tested as the row was:
+ * against the profile (its floor, and beyond where one more run falls), or
+ * between the files (the test, and the floor of their spread).
+ */
+static int level_verdict(struct row *r, const struct side *a, const struct side *b,
+			 const struct cmp_opts *o)
+{
+	bool up = fig_higher_is_worse(r->kind);
+	const struct sample *so = up ? &a->hi : &a->lo, *sn = up ? &b->lo : &b->hi;
+	struct summary x, y;
+	struct ttest t;
+	double floor_pct;
+	int err;
+
+	err = summarize(so->v, so->n, &x) ?: summarize(sn->v, sn->n, &y);
+	if (err)
+		return err;
+	if (r->noise == NOISE_PROFILE) {
+		r->level_change = pct_change(x.median, y.median);
+		if (!r->nf)
+			return 0;
+		noise_test(r->nf, r->level_change, &t);
+		floor_pct = r->nf->floor_pct;
+	} else if (r->noise == NOISE_FILES) {
+		r->level_change = pct_change(x.mean, y.mean);
+		err = o->test == TEST_WELCH ? welch_t_test(so->v, so->n, sn->v, sn->n, &t)
+					    : mann_whitney_u(so->v, so->n, sn->v, sn->n, &t);
+		if (err)
+			return err;
+		floor_pct = fmax(r->unit_floor_pct,
+				 mde2_pct(x.cv, x.n, y.cv, y.n, o->alpha, MDE_POWER));
+	} else {
+		return 0; /* setups only: no verdict to hold */
+	}
+	r->level_real = t.testable && t.p < o->alpha && fabs(r->level_change) >= floor_pct &&
+			(up ? r->level_change > 0 : r->level_change < 0);
+	if (r->level_real && r->noise == NOISE_PROFILE)
+		r->level_real = !new_within_profile(r, o->profile, y.median, r->level_change);
+	return 0;
 }
 
 static int row_stats(struct row *r, const struct side *a, const struct side *b,
@@ -270,7 +323,7 @@ static int row_stats(struct row *r, const struct side *a, const struct side *b,
 	 * means old sat on a level the profile never saw: this host's noise can
 	 * neither explain the change away nor call it real.
 	 */
-	if (r->real && r->nf && new_within_profile(r, o->profile)) {
+	if (r->real && r->nf && new_within_profile(r, o->profile, r->nfig, r->change)) {
 		r->real = false;
 		r->known = true;
 	}
@@ -282,7 +335,7 @@ static int row_stats(struct row *r, const struct side *a, const struct side *b,
 	r->unstable = r->mo.multi || r->mn.multi;
 	worse = fig_higher_is_worse(r->kind) ? r->change > 0 : r->change < 0;
 	r->regression = r->real && worse;
-	return 0;
+	return r->unstable ? level_verdict(r, a, b, o) : 0;
 }
 
 /* One row, if both sides have values of the figure (a null path figure has none). */
@@ -316,6 +369,10 @@ static int add_row(struct comparison *c, const struct cmp_opts *o, const char *n
 out:
 	free(a.v.v);
 	free(b.v.v);
+	free(a.lo.v);
+	free(a.hi.v);
+	free(b.lo.v);
+	free(b.hi.v);
 	return err;
 }
 
@@ -717,18 +774,30 @@ void comparison_free(struct comparison *c)
 	free(c->rows);
 }
 
+/* Worse by more than the limit: CHANGE in the direction that is worse for R. */
+static bool over_limit(const struct cmp_set *set, const struct row *r, double change)
+{
+	return (fig_higher_is_worse(r->kind) ? change : -change) > set->fail_above;
+}
+
+/* A gate on R's figure, with the noise between invocations to judge it. */
+static bool row_judged(const struct cmp_set *set, const struct row *r)
+{
+	return set->gate && r->kind == set->metric && r->noise != NOISE_SETUPS;
+}
+
 bool row_gated(const struct cmp_set *set, const struct row *r)
 {
-	double worse;
-
-	/* Without the noise between invocations there is no verdict to gate on. */
-	if (!set->gate || !r->regression || r->kind != set->metric || r->noise == NOISE_SETUPS)
+	if (!row_judged(set, r))
 		return false;
-	/*
-	 * Levels inside a file ('unstable') no longer keep a row out: with the
-	 * invocation as the unit, a file's median may sit on either level, and
-	 * the noise between files or in the profile is measured with that in it.
-	 */
-	worse = fig_higher_is_worse(r->kind) ? r->change : -r->change;
-	return worse > set->fail_above;
+	/* Levels inside a file: only the change between their nearest levels. */
+	if (r->unstable && !set->gate_unstable)
+		return r->level_real && over_limit(set, r, r->level_change);
+	return r->regression && over_limit(set, r, r->change);
+}
+
+bool row_unstable_not_gated(const struct cmp_set *set, const struct row *r)
+{
+	return row_judged(set, r) && r->unstable && r->regression &&
+	       over_limit(set, r, r->change) && !row_gated(set, r);
 }

@@ -55,6 +55,9 @@ struct row {
 	double within_o, within_n;  /* NOISE_FILES: the setups' CV inside the files (RMS) */
 	const struct noise_fig *nf; /* NOISE_PROFILE: the profile's figure, or NULL */
 	bool known; /* NOISE_PROFILE: beyond the floor, yet new is within the profile's range */
+	/* unstable: the change between the sides' nearest levels, and whether it is real */
+	double level_change;
+	bool level_real;
 };
 
 /* Sides whose machine-speed probes differ this much get a note. */
@@ -88,7 +91,7 @@ struct cmp_set {
 	struct comparison *cmps;
 	size_t n;
 	bool gate;	    /* --fail-above given */
-	bool gate_unstable; /* --gate-unstable: kept for scripts; levels never keep a row out */
+	bool gate_unstable; /* --gate-unstable: unstable rows gate on their medians' change */
 	enum fig metric;
 	double fail_above; /* percent */
 };
@@ -105,8 +108,15 @@ const char *fig_name(enum fig f);	    /* "cycles", "ns", "path", "purity", "cpu"
 const char *sig_test_name(enum sig_test t); /* "Welch's t-test", ... */
 bool fig_higher_is_worse(enum fig f);
 
-/* Whether row R trips the gate: a real regression on the metric above the limit,
- * judged against the noise between invocations (files or a profile). */
+/*
+ * Whether row R trips the gate: a real regression on the metric above the
+ * limit, judged against the noise between invocations (files or a profile),
+ * that no level explains: for an unstable row (a file's setups on two or
+ * more levels) the change between the sides' nearest levels must be real
+ * and above the limit too, unless gate_unstable.
+ */
 bool row_gated(const struct cmp_set *set, const struct row *r);
+/* Whether R's medians would trip it, but levels explain the change: named, not gated. */
+bool row_unstable_not_gated(const struct cmp_set *set, const struct row *r);
 
 #endif

@@ -324,7 +324,8 @@ void bench_print_summary(const struct bench_ctx *b)
 		if (!b->cfg->want[i] || !r->ok || !r->modes.multi)
 			continue;
 		fmt_levels(&r->modes, lv, sizeof(lv));
-		printf("UNSTABLE: %s: %s (compare does not gate it)\n", scenario_defs[i].name, lv);
+		printf("UNSTABLE: %s: %s (ppbench-compare(8): the gating rule)\n",
+		       scenario_defs[i].name, lv);
 	}
 	if (bench_order_note(b->res, note, sizeof(note)))
 		fprint_wrapped(stdout, "NOTE: ", note);

@@ -34,19 +34,27 @@ static void fmt_change(const struct row *r, char *buf, size_t len)
 }
 
 /*
- * '*' a real change (significant and at least the floor), '~' significant
- * but below the floor, 'u' a file's setups on two or more levels and not
- * real, '?' not tested.
+ * '*' a real change (significant and at least the floor; with levels in a
+ * file, between their nearest levels), '~' significant but below the floor,
+ * '=' beyond the floor with new where the profile's host falls, 'u' a file's
+ * setups on two or more levels that may explain the change, '?' not tested.
  */
+static bool row_real(const struct row *r)
+{
+	return r->unstable ? r->level_real : r->real;
+}
+
 static char mark(const struct row *r)
 {
 	if (!r->t.testable)
 		return '?';
+	if (r->unstable && !r->level_real)
+		return 'u';
 	if (r->real)
 		return '*';
 	if (r->known)
 		return '=';
-	return r->unstable ? 'u' : r->significant ? '~' : ' ';
+	return r->significant ? '~' : ' ';
 }
 
 static void fmt_p(const struct row *r, char *buf, size_t len)
@@ -166,10 +174,10 @@ static void legend(FILE *f, const struct cmp_set *set, const struct comparison *
 			"detect with 90%% power)\n",
 			li, md ? "*(floor)*:" : "~", unit_floor_pct(result_clock_of(c->old)->unit),
 			c->noise == NOISE_FILES ? "files" : "setups");
-	fprintf(f,
-		"%s%s unstable: a file's setups sit on two or more levels (its median may sit on "
-		"either)\n",
-		li, md ? "*(unstable)*:" : "u");
+	fprintf(f, "%s%s unstable: a file's setups sit on two or more levels; %s\n", li,
+		md ? "*(unstable)*:" : "u",
+		set->gate_unstable ? "gated on the medians (--gate-unstable)"
+				   : "real only between the nearest levels");
 	if (c->noise == NOISE_PROFILE) {
 		fprintf(f,
 			"%s%s beyond the floor, but new lies where one more run of the profile's "
@@ -245,7 +253,7 @@ static void print_text(FILE *f, const struct cmp_set *set, const struct comparis
 static void md_row(FILE *f, const struct row *r)
 {
 	char o[24], n[24], ch[16], p[16], osd[32], nsd[32];
-	const char *b = r->real ? "**" : "";
+	const char *b = row_real(r) ? "**" : "";
 	const char *tag = r->unstable		       ? " *(unstable)*"
 			  : r->known		       ? " *(known)*"
 			  : r->significant && !r->real ? " *(floor)*"
@@ -302,9 +310,9 @@ static void bpp_line(FILE *f, const struct comparison *c, const char *test, cons
 	fmt_change(cy, chc, sizeof(chc) - 2);
 	fmt_change(ns, chn, sizeof(chn) - 2);
 	if (cy->real || cy->unstable)
-		strcat(chc, cy->real ? " *" : " u");
+		strcat(chc, row_real(cy) ? " *" : " u");
 	if (ns->real || ns->unstable)
-		strcat(chn, ns->real ? " *" : " u");
+		strcat(chn, row_real(ns) ? " *" : " u");
 	fprintf(f, "| %-8s | %10.0f | %10.0f | %9s | %9.3f | %9.3f | %9s |\n", test, cy->ofig,
 		cy->nfig, chc, ns->ofig, ns->nfig, chn);
 }
@@ -374,6 +382,10 @@ static void json_row(struct json *j, const struct cmp_set *set, const struct row
 	if (r->noise == NOISE_PROFILE)
 		json_bool(j, "within_profile", r->known);
 	json_bool(j, "unstable", r->unstable);
+	if (r->unstable && r->noise != NOISE_SETUPS) {
+		json_double(j, "level_change_pct", r->level_change);
+		json_bool(j, "level_real", r->level_real);
+	}
 	json_u64(j, "modes_old", r->mo.nr_modes);
 	json_u64(j, "modes_new", r->mn.nr_modes);
 	json_str(j, "worse", fig_higher_is_worse(r->kind) ? "higher" : "lower");
@@ -510,10 +522,23 @@ static void fmt_modes(const struct modes *m, char *buf, size_t len)
 			      m->m[i].median);
 }
 
+/* A regression of the medians that the levels in a file explain. */
+static void unstable_note(const struct comparison *c, const struct row *r)
+{
+	char lv[200];
+
+	fmt_modes(r->mn.multi ? &r->mn : &r->mo, lv, sizeof(lv));
+	fprintf(stderr,
+		"ppbench compare: unstable, not gated: %s %+.1f%% (%s in %s; between the nearest "
+		"levels %+.1f%%, %s; --gate-unstable gates it), %s -> %s\n",
+		r->label, r->change, lv, r->mn.multi ? "new" : "old", r->level_change,
+		r->level_real ? "within the limit" : "not real", c->old[0].path, c->new[0].path);
+}
+
 int compare_gate(const struct cmp_set *set)
 {
 	size_t gated = 0, tested = 0;
-	char lv[160];
+	char lv[200];
 
 	for (size_t i = 0; i < set->n; i++) {
 		const struct comparison *c = &set->cmps[i];
@@ -522,21 +547,28 @@ int compare_gate(const struct cmp_set *set)
 			const struct row *r = &c->rows[k];
 
 			tested += r->kind == set->metric && r->t.testable;
+			if (row_unstable_not_gated(set, r)) {
+				unstable_note(c, r);
+				continue;
+			}
 			if (!row_gated(set, r))
 				continue;
 			gated++;
 			lv[0] = 0;
-			if (r->unstable)
+			if (r->unstable) {
 				fmt_modes(r->mn.multi ? &r->mn : &r->mo, lv, sizeof(lv));
+				snprintf(lv + strlen(lv), sizeof(lv) - strlen(lv),
+					 " in %s, between the nearest levels %+.1f%%",
+					 r->mn.multi ? "new" : "old", r->level_change);
+			}
 			fprintf(stderr,
 				"ppbench compare: regression: %s %+.1f%% (limit %g%%, floor "
-				"%.1f%% from the %s, %s p=%.2g%s%s%s), %s -> %s\n",
+				"%.1f%% from the %s, %s p=%.2g%s%s), %s -> %s\n",
 				r->label, r->change, set->fail_above, r->floor_pct,
 				noise_src_name(c->noise),
 				c->noise == NOISE_PROFILE ? "t-test"
 							  : sig_test_name(set->opts->test),
-				r->t.p, *lv ? "; setups on " : "", lv,
-				*lv ? (r->mn.multi ? " in new" : " in old") : "", c->old[0].path,
+				r->t.p, *lv ? "; setups on " : "", lv, c->old[0].path,
 				c->new[0].path);
 		}
 	}
