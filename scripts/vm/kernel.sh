@@ -9,7 +9,10 @@
 # config (when known) and modules/ with the MODULES below as plain .ko files.
 #
 # The caller sets VM_WORK (a scratch directory) and may set VM_SAY (the prefix
-# of progress lines, default "kernel-matrix") or VM_SAY_FD (where they go).
+# of progress lines, default "kernel-matrix") or VM_SAY_FD (where they go),
+# and VM_ARCH: x86-64 (the default) or arm64, whose packages are read through
+# a private apt configuration of that architecture (APT::Architecture), never
+# through the host's dpkg architectures.
 
 KCACHE=${PPBENCH_KCACHE:-/var/cache/ppbench-kernels}
 # Modules the guests load. Changing this list re-extracts the cached packages.
@@ -28,6 +31,12 @@ KERNELS_KNOWN=(
 	"6.1 linux-image-amd64 - none"
 	"6.12 linux-image-6.12-amd64 - xdp"
 	"newest linux-image-amd64 trixie-backports xdp"
+)
+# arm64 kernels, the same way (qemu-system-aarch64 -M virt has vmxnet3 as a
+# PCI device, and Debian's arm64 kernels build it as a module).
+KERNELS_KNOWN_ARM64=(
+	"6.12 linux-image-6.12-arm64 - xdp"
+	"newest linux-image-arm64 trixie-backports xdp"
 )
 # shellcheck disable=SC2034 # read through ${!name}
 NIC_SKIP_6_1="vmxnet3 in 6.1 has no native XDP (EOPNOTSUPP): no page_pool NIC under qemu for this kernel, so this guest has no NICs"
@@ -51,19 +60,34 @@ debian_mirror() {
 	echo "${u:-http://deb.debian.org/debian}"
 }
 
+# The host's own Debian sources as sources.list lines, from what apt reads
+# (either format of /etc/apt/sources.list.d), for a private configuration of
+# another architecture: "deb URI SUITE COMPONENT" for each, signed by Debian.
+host_debian_sources() {
+	env -u APT_CONFIG apt-cache policy 2>/dev/null |
+		sed -n 's|^ *[0-9]* \(https\{0,1\}://[^ ]*/debian[^ ]*\) \([^/ ]*\)/\([^ ]*\) .*|\1 \2 \3|p' |
+		sort -u | sed 's|^|deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] |'
+}
+
 # use_suite SUITE: point APT_CONFIG at a private configuration naming only
 # SUITE, with its own lists and cache under $KCACHE/apt/SUITE ("-": the
-# host's configuration). Its lists are refreshed once per VM_WORK.
+# host's configuration). Its lists are refreshed once per VM_WORK. With
+# VM_ARCH=arm64 every suite is private ($KCACHE/apt/SUITE-arm64, "-" being
+# host-arm64: the host's Debian sources) and names arm64 alone.
 use_suite() {
-	local suite=$1 a=$KCACHE/apt/$1
-	if [ "$suite" = - ]; then
+	local suite=$1 a=$KCACHE/apt/$1 arch=
+	[ "${VM_ARCH:-x86-64}" != arm64 ] || { arch=arm64; a=$KCACHE/apt/${suite/#-/host}-arm64; }
+	if [ "$suite" = - ] && [ -z "$arch" ]; then
 		unset APT_CONFIG
 		return 0
 	fi
 	mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
 	touch "$a/status"
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(debian_mirror) $suite main" \
-		>"$a/sources.list"
+	if [ "$suite" = - ]; then
+		host_debian_sources
+	else
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(debian_mirror) $suite main"
+	fi >"$a/sources.list"
 	cat >"$a/apt.conf" <<-EOF
 		Dir::Etc::sourcelist "$a/sources.list";
 		Dir::Etc::sourceparts "-";
@@ -72,7 +96,10 @@ use_suite() {
 		Dir::Cache "$a/cache";
 		APT::Sandbox::User "root";
 	EOF
+	[ -z "$arch" ] || printf 'APT::Architecture "%s";\nAPT::Architectures { "%s"; };\n' \
+		"$arch" "$arch" >>"$a/apt.conf"
 	export APT_CONFIG=$a/apt.conf
+	suite=${a##*/}
 	# VM_APT_FRESH=SECONDS: lists younger than that are used as they are
 	# (ppbench vm, which runs often; the matrix refreshes them once a run).
 	if [ -n "${VM_APT_FRESH:-}" ] && [ -n "$(find "$a/updated" -newermt "-$VM_APT_FRESH seconds" \
@@ -169,6 +196,38 @@ plain_module() {
 	esac
 }
 
+# image_btf IMAGE OUT: the kernel's BTF (its .BTF section) carved out of an
+# uncompressed kernel image into OUT, as /sys/kernel/btf/vmlinux would give
+# it: the header (magic 0xeb9f, version 1, 24 bytes) followed by types and
+# strings. An arm64 Image is the kernel's sections laid out as in memory, so
+# the section is there byte for byte; of several candidates the largest wins
+# (the kernel's own BTF is megabytes). bpftool reads OUT as raw BTF. Fails
+# when there is none (a kernel without CONFIG_DEBUG_INFO_BTF).
+image_btf() {
+	local img=$1 out=$2 off to tl so sl size best=0 boff=
+	for off in $(LC_ALL=C grep -obUaP '\x9f\xeb\x01\x00\x18\x00\x00\x00' "$img" | cut -d: -f1); do
+		read -r to tl so sl < <(od -An -tu4 -j $((off + 8)) -N 16 "$img")
+		[ "${to:-1}" = 0 ] && [ "$tl" -le "$so" ] || continue
+		size=$((24 + so + sl))
+		[ "$size" -gt "$best" ] || continue
+		best=$size
+		boff=$off
+	done
+	[ -n "$boff" ] || return 1
+	tail -c +$((boff + 1)) "$img" | head -c "$best" >"$out"
+}
+
+# arm64_kernel KERNELDIR: an arm64 vmlinuz as qemu-system-aarch64 boots it
+# and BTF to build against: a gzip'd Image is unpacked (Debian's older
+# kernels), and vmlinux.btf is carved out of the Image (image_btf).
+arm64_kernel() {
+	local k=$1
+	if [ "$(head -c 2 "$k/vmlinuz" | od -An -tx1 | tr -d ' ')" = 1f8b ]; then
+		gzip -dc "$k/vmlinuz" >"$k/vmlinuz.raw" && mv "$k/vmlinuz.raw" "$k/vmlinuz" || return 1
+	fi
+	image_btf "$k/vmlinuz" "$k/vmlinux.btf"
+}
+
 # fetch_kernel KEY PKG VERSION: make $KCACHE/KEY/kernel hold vmlinuz, config,
 # modules/, RELEASE and PACKAGES for that package; download only when the
 # package changed. KEY is the tag for the kernels of the table, the package
@@ -203,6 +262,11 @@ fetch_kernel() {
 		return 1
 	fi
 	cp "$f" "$dir/kernel.new/vmlinuz"
+	if [ "${VM_ARCH:-x86-64}" = arm64 ] && ! arm64_kernel "$dir/kernel.new"; then
+		echo "no BTF in the arm64 image of ${debs[*]##*/}" >&2
+		rm -rf "$x"
+		return 1
+	fi
 	case "$f" in
 	*/vmlinuz-*) echo "${f##*/vmlinuz-}" ;;
 	*) basename "$(dirname "$f")" ;;
@@ -224,14 +288,23 @@ fetch_kernel() {
 	mv "$dir/kernel.new" "$dir/kernel"
 }
 
+# kernels_known: the rows of VM_ARCH's table, one a line.
+kernels_known() {
+	if [ "${VM_ARCH:-x86-64}" = arm64 ]; then
+		printf '%s\n' "${KERNELS_KNOWN_ARM64[@]}"
+	else
+		printf '%s\n' "${KERNELS_KNOWN[@]}"
+	fi
+}
+
 # kernel_row SPEC: the KERNELS_KNOWN row of SPEC ("tag meta suite nicmode"),
 # or for any linux-image-* package "PKG PKG - -" (tagged by its version and
 # set up like the table's kernel of that version); fails for anything else.
 kernel_row() {
 	local r
-	for r in "${KERNELS_KNOWN[@]}"; do
+	while read -r r; do
 		[ "${r%% *}" = "$1" ] && { echo "$r"; return 0; }
-	done
+	done < <(kernels_known)
 	case "$1" in
 	linux-image-*) echo "$1 $1 - -" ;;
 	*) return 1 ;;
@@ -242,19 +315,21 @@ kernel_row() {
 # and make its cached kernel directory. Sets K_TAG (the version, 7.3 for
 # newest), K_KEY (the cache key), K_PKG, K_VER, K_SUITE, K_NICMODE, K_WHERE and
 # K_DIR. Returns 2 for an unknown SPEC, 1 with K_WHY when this machine cannot
-# have that kernel.
+# have that kernel. With VM_ARCH=arm64 the same SPECs name arm64 kernels,
+# cached under arm64-KEY.
 kernel_get() {
-	local row meta resolved r t0
+	local row meta resolved r t0 pre=
 	K_WHY=
+	[ "${VM_ARCH:-x86-64}" != arm64 ] || pre=arm64-
 	row=$(kernel_row "$1") || return 2
 	read -r K_TAG meta K_SUITE K_NICMODE <<<"$row"
 	use_suite "$K_SUITE"
 	K_WHERE="this machine's apt sources"
 	[ "$K_SUITE" = - ] || K_WHERE="$K_SUITE (private apt configuration $APT_CONFIG)"
 	if ! resolved=$(resolve "$meta" "$K_SUITE"); then
-		if [ -f "$KCACHE/$K_TAG/kernel/STAMP" ]; then
-			say "$K_TAG: apt has no candidate for $meta; using the cached $(cut -d' ' -f1,2 "$KCACHE/$K_TAG/kernel/STAMP")"
-			resolved=$(cut -d' ' -f1,2 "$KCACHE/$K_TAG/kernel/STAMP")
+		if [ -f "$KCACHE/$pre$K_TAG/kernel/STAMP" ]; then
+			say "$K_TAG: apt has no candidate for $meta; using the cached $(cut -d' ' -f1,2 "$KCACHE/$pre$K_TAG/kernel/STAMP")"
+			resolved=$(cut -d' ' -f1,2 "$KCACHE/$pre$K_TAG/kernel/STAMP")
 		else
 			K_WHY="kernel $K_TAG: no package for $meta in $K_WHERE"
 			return 1
@@ -268,11 +343,12 @@ kernel_get() {
 		K_TAG=${K_TAG:-custom}
 		if [ "$K_NICMODE" = - ]; then
 			K_NICMODE=xdp
-			for r in "${KERNELS_KNOWN[@]}"; do
+			while read -r r; do
 				[ "${r%% *}" = "$K_TAG" ] && K_NICMODE=${r##* }
-			done
+			done < <(kernels_known)
 		fi
 	fi
+	K_KEY=$pre$K_KEY
 	case "$K_VER" in
 	"$K_TAG".*) ;;
 	*)
