@@ -37,6 +37,30 @@ STATIC		?= 0
 # make fuzz builds with -O1 in build/fuzz, where a campaign runs twice as fast.
 SANITIZE	?= 0
 SAN_OPT		?= -O0
+# CROSS=arm64 builds the static ppbench of the arm64 guests (ppbench vm --arch
+# arm64, the kernel matrix's arm64 guest) in build/arm64 on this x86-64 host:
+# Debian's cross compiler against SYSROOT, Debian's arm64 packages unpacked
+# by scripts/vm/sysroot.sh, and BPF objects built for arm64 against
+# VMLINUX_BTF, an arm64 kernel's BTF (scripts/vm/cross.sh sets both).
+CROSS		?=
+ifeq ($(CROSS),arm64)
+CROSS_TRIPLET	:= aarch64-linux-gnu
+BUILD		?= build/arm64
+CC		:= $(CROSS_TRIPLET)-gcc
+STATIC		:= 1
+ifeq ($(SYSROOT),)
+$(error CROSS=arm64 needs SYSROOT, Debian's arm64 packages unpacked (scripts/vm/cross.sh))
+endif
+CROSS_FLAGS	:= --sysroot=$(SYSROOT)
+# Kernels since 6.19 are built with -fms-extensions and embed named structs
+# as anonymous members, which their BTF, and so vmlinux.h, keeps.
+BPF_ARCH_FLAGS	:= -fms-extensions -Wno-microsoft-anon-tag
+PKG_CONFIG	:= PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
+		   PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(CROSS_TRIPLET)/pkgconfig:$(SYSROOT)/usr/share/pkgconfig \
+		   pkg-config
+else ifneq ($(CROSS),)
+$(error CROSS=$(CROSS): the only cross build is CROSS=arm64)
+endif
 ifeq ($(SANITIZE),1)
 BUILD		?= build/asan
 CC		:= $(CLANG)
@@ -54,7 +78,7 @@ NPROC		:= $(shell nproc 2>/dev/null || echo 1)
 FUZZ_SECONDS	?= 60
 FUZZ_JOBS	?= 1
 VERSION		:= 0.1.0
-ARCH		:= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+ARCH		:= $(if $(CROSS),$(CROSS),$(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/'))
 
 ifeq ($(V),1)
 Q =
@@ -94,18 +118,18 @@ CLANG_BPF_SYS_INCLUDES = $(shell $(CLANG) -v -E - </dev/null 2>&1 \
 	| sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
 
 BPF_CFLAGS	:= -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
-		   -I$(BUILD) -Iinclude -Ibpf
+		   -I$(BUILD) -Iinclude -Ibpf $(BPF_ARCH_FLAGS)
 USER_CFLAGS	:= -g -O2 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 		   -D_GNU_SOURCE -DPPBENCH_VERSION='"$(VERSION)"' -DPPBENCH_LIBDIR='"$(LIBDIR)"' \
 		   -I$(BUILD) -Iinclude -Iuser \
-		   $(shell $(PKG_CONFIG) --cflags jansson) $(SAN_FLAGS) $(CFLAGS)
+		   $(shell $(PKG_CONFIG) --cflags jansson) $(CROSS_FLAGS) $(SAN_FLAGS) $(CFLAGS)
 PC_STATIC	= $(if $(filter 1,$(STATIC)),--static)
 # jansson reads JSON (user/model/jsonparse.c): the model's only library.
 JSON_LIBS	= $(shell $(PKG_CONFIG) $(PC_STATIC) --libs jansson)
 # lowdown turns the manual pages' Markdown into troff and text (user/cli/manpage.c).
 USER_LIBS	= $(shell $(PKG_CONFIG) $(PC_STATIC) --libs libxdp libbpf lowdown) $(JSON_LIBS) -lelf \
 		  -lz -lm -lpthread $(if $(filter 1,$(STATIC)),-lzstd)
-USER_LDFLAGS	= $(if $(filter 1,$(STATIC)),-static) $(SAN_FLAGS) $(LDFLAGS)
+USER_LDFLAGS	= $(if $(filter 1,$(STATIC)),-static) $(CROSS_FLAGS) $(SAN_FLAGS) $(LDFLAGS)
 # Each command's manual page: the prose beside it (user/cmd/CMD.md; ppbench(8)'s
 # is user/cli/ppbench.md) is compiled into the binary, so that 'ppbench help
 # CMD' needs no file at run time, and the binary writes the pages through
@@ -151,9 +175,10 @@ help:
 $(BUILD) $(BUILD)/tests:
 	$(Q)mkdir -p $@
 
-# vmlinux.h comes from the BTF of the kernel we build on; CO-RE relocates it
-# onto whatever kernel ppbench later runs on.
-$(BUILD)/vmlinux.h: | $(BUILD)
+# vmlinux.h comes from the BTF of the kernel we build on (a cross build: of the
+# kernel it names, remade when that changes); CO-RE relocates it onto
+# whatever kernel ppbench later runs on.
+$(BUILD)/vmlinux.h: $(if $(CROSS),$(VMLINUX_BTF)) | $(BUILD)
 	$(Q)if [ ! -r "$(VMLINUX_BTF)" ]; then \
 		echo "error: no kernel BTF at $(VMLINUX_BTF): ppbench needs a kernel built with" \
 		     "CONFIG_DEBUG_INFO_BTF=y (or set VMLINUX_BTF=/path/to/vmlinux)" >&2; exit 1; fi
@@ -343,6 +368,7 @@ vm-check: deps
 # ppbench vm's guest side: its scripts and the static ppbench the guests run
 # (built as the kernel matrix builds it, under the same lock).
 VM_FILES	:= scripts/vm/run scripts/vm/init scripts/vm/kernel.sh scripts/vm/guest.sh \
+		   scripts/vm/sysroot.sh scripts/vm/cross.sh \
 		   scripts/vm/watch.sh
 
 static-guest:

@@ -409,6 +409,16 @@ static __always_inline void napi_sample_dev(struct napi_struct *n)
 }
 
 /*
+ * veth's rq, the one field read. veth is a module in Debian's kernels, so its
+ * types are missing from the vmlinux.h of such a kernel (the arm64 build's):
+ * libbpf matches this flavor to veth_rq in the running kernel's BTF, veth's
+ * module BTF included.
+ */
+struct veth_rq___ppb {
+	struct page_pool *page_pool;
+} __attribute__((preserve_access_index));
+
+/*
  * A NAPI poll handles at most its budget (64) of packets, fewer than any
  * ring holds, so sampling per poll cannot miss a wrap. veth: the rq's pool
  * (xdp_napi is veth_rq's first member); NICs: the device's pools.
@@ -417,7 +427,7 @@ SEC("raw_tp/napi_poll")
 int BPF_PROG(ppb_tp_napi_poll, __u64 napi, int work, int budget)
 {
 	struct napi_struct *n = (void *)napi;
-	struct veth_rq *rq = (void *)napi;
+	struct veth_rq___ppb *rq = (void *)napi;
 	struct ppb_pool_key key;
 	struct ppb_pool_info *pi;
 	struct napi_cpu *nc;

@@ -13,7 +13,7 @@
 # What the cross build links statically (headers and .a files) and what the
 # guest runs; apt adds their dependencies (libc6 and the tools' libraries).
 SYSROOT_BUILD_PKGS=(libc6-dev linux-libc-dev libbpf-dev libxdp-dev libelf-dev zlib1g-dev
-	libzstd-dev libjansson-dev)
+	libzstd-dev libjansson-dev liblowdown-dev)
 SYSROOT_GUEST_PKGS=(busybox-static iproute2 ethtool jq)
 # The library directory of the sysroot's architecture (arm64 is the only one).
 SYSROOT_TRIPLET=aarch64-linux-gnu
