@@ -15,6 +15,28 @@ NIC_MACS="52:54:00:00:00:01 52:54:00:00:00:02"
 # qemu's instruction clock: the guest's TSC and ktime advance one tick per
 # guest instruction (shift=0) and jump over idle time (sleep=off).
 ICOUNT_OPTS="shift=0,sleep=off"
+# GUEST_ARCH: x86-64 (qemu-system-x86_64, the console on the first 8250 UART,
+# ttyS0) or arm64 (qemu-system-aarch64 -M virt, whose one PL011 UART is
+# ttyAMA0). An arm64 guest's busybox and tools come from GUEST_SYSROOT
+# (scripts/vm/sysroot.sh): the host's are x86-64 programs.
+GUEST_ARCH=${GUEST_ARCH:-x86-64}
+GUEST_SYSROOT=${GUEST_SYSROOT:-}
+
+# guest_qemu: the qemu program of GUEST_ARCH.
+guest_qemu() {
+	case "$GUEST_ARCH" in
+	arm64) echo qemu-system-aarch64 ;;
+	*) echo qemu-system-x86_64 ;;
+	esac
+}
+
+# guest_console: the kernel's name of the console (console= on its command line).
+guest_console() {
+	case "$GUEST_ARCH" in
+	arm64) echo ttyAMA0 ;;
+	*) echo ttyS0 ;;
+	esac
+}
 
 is_static() { ! readelf -l "$1" 2>/dev/null | grep -q 'program interpreter'; }
 
@@ -31,20 +53,25 @@ copy_with_libs() {
 # guest_root ROOT KERNELDIR PPBENCH INIT: what every guest's initramfs holds:
 # busybox, the static ppbench, INIT as /init, the kernel's modules, its config
 # as /boot/config-RELEASE (probe and libbpf's __kconfig read CONFIG_* there: the
-# guests have no /proc/config.gz) and the host tools.
+# guests have no /proc/config.gz) and the host tools (of GUEST_SYSROOT's
+# architecture when it is set).
 guest_root() {
 	local root=$1 kdir=$2 rel t
 	rel=$(cat "$kdir/RELEASE")
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,dev,proc,sys,tmp,run,root,boot,modules}
-	install -m 0755 /bin/busybox "$root/bin/busybox"
+	install -m 0755 "$GUEST_SYSROOT/bin/busybox" "$root/bin/busybox"
 	install -m 0755 "$3" "$root/bin/ppbench"
 	install -m 0755 "$4" "$root/init"
 	cp "$kdir"/modules/*.ko "$root/modules/" 2>/dev/null || true
 	[ ! -f "$kdir/modules/ORDER" ] || cp "$kdir/modules/ORDER" "$root/modules/"
 	[ ! -f "$kdir/config" ] || cp "$kdir/config" "$root/boot/config-$rel"
 	for t in "${HOST_TOOLS[@]}"; do
-		copy_with_libs "$root" "$t"
+		if [ -n "$GUEST_SYSROOT" ]; then
+			sysroot_copy_with_libs "$GUEST_SYSROOT" "$root" "$t" || return 1
+		else
+			copy_with_libs "$root" "$t"
+		fi
 	done
 	# The kernel opens /dev/console before /init runs; without the node the
 	# guest's first output would go nowhere (init reopens it after devtmpfs).
@@ -59,16 +86,22 @@ guest_pack() {
 # guest_args KERNELDIR INITRD CLOCK CPUS NICMODE APPEND: the qemu options of a
 # guest, in the array GUEST_ARGS. CLOCK is tcg (plain emulation, one host
 # thread per vCPU) or icount (the instruction clock: vCPUs take turns in one
-# thread). The console is serial 0 on stdout (-nographic).
+# thread). The console is serial 0 on stdout (-nographic). arm64: qemu's virt
+# machine with the most capable CPU it emulates (-cpu max, as on x86-64).
 guest_args() {
 	local kdir=$1 initrd=$2 clock=$3 cpus=$4 nicmode=$5 append=$6 mac_a mac_b
 	GUEST_ARGS=(-accel tcg -cpu max -smp "$cpus" -m "$GUEST_MEM_MB" -nographic -no-reboot
 		-kernel "$kdir/vmlinuz" -initrd "$initrd")
+	# pauth-impdef: pointer authentication (the kernel signs return addresses)
+	# with qemu's own cheap algorithm instead of QARMA5, which is slow to
+	# emulate: the same instructions execute, only faster.
+	[ "$GUEST_ARCH" != arm64 ] ||
+		GUEST_ARGS=(-M virt "${GUEST_ARGS[@]/#max/max,pauth-impdef=on}")
 	if [ "$clock" = icount ]; then
 		GUEST_ARGS+=(-icount "$ICOUNT_OPTS")
 		append="$append ppbench.clock=icount:$ICOUNT_OPTS"
 	fi
-	GUEST_ARGS+=(-append "console=ttyS0 panic=-1 quiet $append")
+	GUEST_ARGS+=(-append "console=$(guest_console) panic=-1 quiet $append")
 	if [ "$nicmode" = none ]; then
 		GUEST_ARGS+=(-nic none)
 	else

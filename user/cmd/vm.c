@@ -27,13 +27,26 @@ static const struct cli_word clocks[] = {
 	{ NULL },
 };
 
+static const struct cli_word arches[] = {
+	{ "x86-64", VM_ARCH_X86_64 },
+	{ "arm64", VM_ARCH_ARM64 },
+	{ NULL },
+};
+
 static const struct cli_opt vm_opts[] = {
+	{ "arch", 'a', NULL,
+	  "the guest's architecture: x86-64 (qemu-system-x86_64) or arm64 (qemu-system-aarch64 "
+	  "-M virt, with a static arm64 ppbench; its Debian kernels are linux-image-*-arm64) "
+	  "(default x86-64)",
+	  .kind = CLI_ENUM, V(arch), .words = arches },
 	{ "debian", 'D', "SPEC",
 	  "boot a Debian kernel: 6.1, 6.12, newest (trixie-backports' linux-image-amd64) or "
 	  "a linux-image-* package, through the kernel matrix's private apt and cache "
-	  "(default newest)",
+	  "(default newest; arm64: 6.12 or newest)",
 	  .kind = CLI_STRING, V(debian) },
-	{ "kernel", 'k', "IMAGE", "boot this kernel image (bzImage or vmlinuz) instead",
+	{ "kernel", 'k', "IMAGE",
+	  "boot this kernel image instead (x86-64: bzImage or vmlinuz; arm64: Image or "
+	  "Image.gz)",
 	  .kind = CLI_STRING, V(kernel) },
 	{ "modules", 'M', "DIR",
 	  "--kernel's modules: a lib/modules/RELEASE tree (make modules_install) or the "
@@ -80,7 +93,7 @@ static const char *const until_stopped[] = { "watch", "load", "gen", NULL };
 /* Commands that read files and need no kernel of their own. */
 static const char *const host_only[] = { "compare", "plot", "trend", "export", "vm", NULL };
 
-static int check_kernel_image(const char *path)
+static int check_kernel_image(const char *path, int arch)
 {
 	unsigned char buf[4096];
 	enum kimage_kind k;
@@ -94,10 +107,13 @@ static int check_kernel_image(const char *path)
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
 	k = vm_image_kind(path, buf, n < 0 ? 0 : (size_t)n);
-	if (k == KIMAGE_X86_64)
+	if (k == vm_arch_image(arch))
 		return 0;
-	if (k == KIMAGE_ARM64)
-		pr_err("--kernel: '%s' is an arm64 kernel image, not an x86-64 one\n", path);
+	if (k == KIMAGE_ARM64 || k == KIMAGE_X86_64)
+		pr_err("--kernel: '%s' is an %s kernel image, not an %s one%s\n", path,
+		       kimage_name(k), vm_arch_name(arch),
+		       k == KIMAGE_ARM64 ? " (--arch arm64 boots it)"
+					 : " (--arch x86-64 boots it)");
 	else
 		pr_err("--kernel: '%s' is not a kernel image (no bzImage, arm64 Image or ELF "
 		       "header)\n",
@@ -122,7 +138,7 @@ static int check_kernel(struct vm_cfg *cfg)
 	}
 	if (!cfg->kernel && !cfg->debian)
 		cfg->debian = "newest";
-	return cfg->kernel ? check_kernel_image(cfg->kernel) : 0;
+	return cfg->kernel ? check_kernel_image(cfg->kernel, cfg->arch) : 0;
 }
 
 /* An inner command that runs until stopped: in a guest, Ctrl-C ends the guest. */

@@ -30,7 +30,34 @@
 #ifndef PPBENCH_LIBDIR
 #define PPBENCH_LIBDIR "/usr/local/lib/ppbench"
 #endif
-#define QEMU_X86 "qemu-system-x86_64"
+
+static const struct {
+	const char *name, *qemu, *pkg;
+	enum kimage_kind image;
+} arches[] = {
+	[VM_ARCH_X86_64] = { "x86-64", "qemu-system-x86_64", "qemu-system-x86", KIMAGE_X86_64 },
+	[VM_ARCH_ARM64] = { "arm64", "qemu-system-aarch64", "qemu-system-arm", KIMAGE_ARM64 },
+};
+
+const char *vm_arch_name(int arch)
+{
+	return arches[arch].name;
+}
+
+const char *vm_arch_qemu(int arch)
+{
+	return arches[arch].qemu;
+}
+
+const char *vm_arch_qemu_pkg(int arch)
+{
+	return arches[arch].pkg;
+}
+
+enum kimage_kind vm_arch_image(int arch)
+{
+	return arches[arch].image;
+}
 
 uint32_t vm_default_cpus(int clock)
 {
@@ -122,24 +149,32 @@ static bool in_path(const char *prog)
 }
 
 /* What the guest side needs of this machine: a one-line error naming the package. */
-static int preflight(const struct vm_paths *p)
+static int preflight(const struct vm_paths *p, int arch)
 {
-	static const struct {
+	const struct {
 		const char *prog, *pkg;
 	} need[] = {
-		{ QEMU_X86, "qemu-system-x86" }, { "cpio", "cpio" },	    { "gzip", "gzip" },
-		{ "readelf", "binutils" },	 { "flock", "util-linux" },
+		{ vm_arch_qemu(arch), vm_arch_qemu_pkg(arch) },
+		{ "cpio", "cpio" },
+		{ "gzip", "gzip" },
+		{ "readelf", "binutils" },
+		{ "flock", "util-linux" },
+		{ "aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu" },
 	};
 	char run[sizeof(((struct vm_paths *)0)->dir) + 8];
 
 	for (size_t i = 0; i < ARRAY_SIZE(need); i++) {
-		if (in_path(need[i].prog))
+		/* a source tree builds the arm64 guest's ppbench with Debian's cross compiler */
+		bool cross = !strcmp(need[i].prog, "aarch64-linux-gnu-gcc");
+
+		if ((cross && (arch != VM_ARCH_ARM64 || !p->tree[0])) || in_path(need[i].prog))
 			continue;
 		pr_err("%s not found: install %s (apt-get install %s)\n", need[i].prog, need[i].pkg,
 		       need[i].pkg);
 		return -ENOENT;
 	}
-	if (access("/bin/busybox", X_OK)) {
+	/* (an arm64 guest's busybox comes from the arm64 sysroot) */
+	if (arch == VM_ARCH_X86_64 && access("/bin/busybox", X_OK)) {
 		pr_err("no /bin/busybox for the guest: install busybox-static\n");
 		return -ENOENT;
 	}
@@ -225,7 +260,8 @@ static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm
 		.rate = cfg->rate,
 		.nic = cfg->nic,
 		.stall = cfg->stall,
-		.qemu = QEMU_X86,
+		.arch = vm_arch_name(cfg->arch),
+		.qemu = vm_arch_qemu(cfg->arch),
 		.tree = p->tree[0] ? p->tree : NULL,
 		.ppbench = p->ppbench,
 		.extra_bin = getenv("PPBENCH_VM_BIN"),
@@ -444,7 +480,7 @@ int vm_run(const struct vm_cfg *cfg, int argc, char **argv)
 	struct vm_paths p;
 	int ret;
 
-	if (find_paths(&p) || preflight(&p) || make_work(&j))
+	if (find_paths(&p) || preflight(&p, cfg->arch) || make_work(&j))
 		return EXIT_USAGE;
 	if (guardian_start(&j.guard, j.work)) {
 		pr_err("cannot start the guardian of %s: %s\n", j.work, strerror(errno));

@@ -10,11 +10,15 @@
 /* --clock: qemu's instruction clock (the default), or plain emulation. */
 enum vm_clock { VM_CLOCK_ICOUNT, VM_CLOCK_TCG };
 
+/* --arch: the guest's architecture (its kernels, its static ppbench, its qemu). */
+enum vm_arch { VM_ARCH_X86_64, VM_ARCH_ARM64 };
+
 struct vm_cfg {
 	const char *debian;  /* --debian SPEC (default "newest") */
 	const char *kernel;  /* --kernel IMAGE */
 	const char *modules; /* --modules DIR */
 	int clock;	     /* enum vm_clock */
+	int arch;	     /* enum vm_arch */
 	uint32_t cpus;	     /* 0: the clock's default */
 	uint32_t mem_mb;
 	bool nic;
@@ -39,5 +43,11 @@ int vm_run(const struct vm_cfg *cfg, int argc, char **argv);
 enum kimage_kind vm_image_kind(const char *path, const unsigned char *head, size_t len);
 /* The number of CPUs a guest gets when --cpus is not given. */
 uint32_t vm_default_cpus(int clock);
+/* ARCH's name ("x86-64", "arm64"), qemu program and Debian package of it. */
+const char *vm_arch_name(int arch);
+const char *vm_arch_qemu(int arch);
+const char *vm_arch_qemu_pkg(int arch);
+/* The image kind a guest of ARCH boots. */
+enum kimage_kind vm_arch_image(int arch);
 
 #endif
