@@ -24,8 +24,13 @@ test_pkgs=(jq procps util-linux iputils-ping librsvg2-bin groff-base man-db bsde
 # for the initramfs, xz/zstd for compressed modules, readelf (binutils) to
 # check that what goes into a guest is static, jq for the guests (copied in with
 # its libraries), mmdebstrap for the chroot in which the upstream page_pool
-# benchmark module is built with its kernel's own compiler.
-kernel_pkgs=(qemu-system-x86 busybox-static cpio xz-utils zstd binutils jq mmdebstrap)
+# benchmark module is built with its kernel's own compiler. The arm64 guest:
+# qemu-system-arm (qemu-system-aarch64) and Debian's cross compiler with its C
+# library (libc6-dev-arm64-cross: the compiler links its crt files and libc.a); the
+# libraries, busybox and tools are Debian's arm64 packages, unpacked into a
+# private sysroot (scripts/vm/sysroot.sh), never installed.
+kernel_pkgs=(qemu-system-x86 busybox-static cpio xz-utils zstd binutils jq mmdebstrap
+	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
 
 want=("${build_pkgs[@]}")
 check_only=0

@@ -12,8 +12,10 @@
 # Options:
 #   --kernels LIST   6.1, 6.12, newest (trixie-backports' linux-image-amd64), or
 #                    any linux-image-* package of the host's apt sources (meta or
-#                    exact); comma/space separated (default: $PPB_KERNELS or
-#                    "6.1 6.12 newest")
+#                    exact); arm64:SPEC for an arm64 kernel (arm64:newest is
+#                    trixie-backports' linux-image-arm64, under qemu-system-aarch64);
+#                    comma/space separated (default: $PPB_KERNELS or
+#                    "6.1 6.12 newest arm64:newest")
 #   --tests LIST     guest test names or globs, without test_ (default: $PPB_GUEST_TESTS, all)
 #   --stall SEC      end a guest whose console printed no new test line for SEC
 #                    seconds (default: $PPB_STALL_LIMIT or 480)
@@ -27,7 +29,7 @@
 #   --keep           keep the work directory (initramfs, console logs)
 #   --list           list the guest tests and exit
 # Environment: PPBENCH_KCACHE (kernel cache, default /var/cache/ppbench-kernels);
-# QEMU (default qemu-system-x86_64); PPB_TEST_TIMEOUT (per guest test, default 400);
+# QEMU (default qemu-system-x86_64; arm64 guests: qemu-system-aarch64); PPB_TEST_TIMEOUT (per guest test, default 400);
 # PPB_KERNEL_APPEND (more kernel command line, e.g. loglevel=7 with V=1);
 # CI=true or PPBENCH_REQUIRE_KERNELS=1 turn "cannot run here" SKIPs into FAILs.
 set -euo pipefail
@@ -41,6 +43,10 @@ QEMU=${QEMU:-qemu-system-x86_64}
 . "$TOP/scripts/vm/kernel.sh"
 # shellcheck source=scripts/vm/guest.sh
 . "$TOP/scripts/vm/guest.sh"
+# shellcheck source=scripts/vm/sysroot.sh
+. "$TOP/scripts/vm/sysroot.sh"
+# shellcheck source=scripts/vm/cross.sh
+. "$TOP/scripts/vm/cross.sh"
 
 kernels=${PPB_KERNELS:-}
 tests=${PPB_GUEST_TESTS:-}
@@ -82,7 +88,12 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-kernels=$(echo "${kernels:-6.1 6.12 newest}" | tr ',' ' ')
+kernels=$(echo "${kernels:-6.1 6.12 newest arm64:newest}" | tr ',' ' ')
+# The arm64 guests (arm64:SPEC) run the version-specific tests only, unless
+# --tests names others: what differs on arm64 is below the tool (BTF layouts,
+# fentry targets, the NIC driver), the rest runs the x86-64 guests' code.
+has_arm64=0
+case " $kernels " in *" arm64:"*) has_arm64=1 ;; esac
 tests=$(echo "$tests" | tr ',' ' ')
 
 
@@ -151,6 +162,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 	unavailable "missing ${missing[*]} (scripts/install-deps.sh --kernels)"
 	finish
 fi
+# arm64 guests: their qemu and the cross compiler, or those guests skip.
+arm64_why=
+for c in "${QEMU_ARM64:-qemu-system-aarch64}" aarch64-linux-gnu-gcc; do
+	[ $has_arm64 = 0 ] || command -v "$c" >/dev/null || arm64_why="${arm64_why:+$arm64_why, }$c"
+done
+[ -z "$arm64_why" ] || arm64_why="missing $arm64_why (scripts/install-deps.sh --kernels)"
 if [ ! -x /bin/busybox ] || ! is_static /bin/busybox; then
 	unavailable "no static /bin/busybox (package busybox-static; scripts/install-deps.sh --kernels)"
 	finish
@@ -227,6 +244,34 @@ if ! ${CC:-cc} -O2 -Wall -static -o "$UDP_SINK" "$TOP/tests/tools/udp_sink.c" \
 	finish
 fi
 
+# The arm64 guests' ppbench and udp_sink, cross-built (scripts/vm/cross.sh).
+if [ $has_arm64 = 1 ] && [ -z "$arm64_why" ]; then
+	say "building the static arm64 ppbench (build/arm64)"
+	if ! why=$(cross_build "$TOP" 2>&1); then
+		fail_line kernel-matrix/build-arm64 "$why"
+		tail -n 20 "$work/cross.log" 2>/dev/null | sed 's/^/    /'
+		arm64_why="no arm64 ppbench"
+	fi
+fi
+if [ $has_arm64 = 1 ] && [ -z "$arm64_why" ]; then
+	UDP_SINK_ARM64=$work/udp_sink-arm64
+	# shellcheck disable=SC2046 # the compiler and its flags
+	if ! $(cross_cc) -O2 -Wall -static -o "$UDP_SINK_ARM64" "$TOP/tests/tools/udp_sink.c" \
+		>"$work/udp_sink-arm64.log" 2>&1 || ! is_static "$UDP_SINK_ARM64"; then
+		fail_line kernel-matrix/build-arm64 "cannot build a static arm64 tests/tools/udp_sink"
+		sed 's/^/    /' "$work/udp_sink-arm64.log"
+		arm64_why="no arm64 udp_sink"
+	fi
+fi
+
+# The architecture of guest TAG: arm64-* are arm64 guests.
+guest_arch() {
+	case "$1" in
+	arm64-*) echo arm64 ;;
+	*) echo x86-64 ;;
+	esac
+}
+
 # ---- initramfs --------------------------------------------------------------------
 # The tests a kernel runs. The oldest and the newest kernel of the matrix run
 # them all; a kernel between them runs those that exercise what differs by
@@ -240,10 +285,13 @@ MIDDLE_TESTS="probe_* env_veth modules_loaded nic_present nic_hub acct_* observe
 	nic_load_tx_bulk upstream_module_crosscheck kernel_clean"
 
 tests_for() { # KSPEC -> the test patterns of that kernel ('' = all)
-	local first last
-	first=${kernels%% *}
-	last=${kernels##* }
-	if [ -n "$tests" ] || [ "$1" = "$first" ] || [ "$1" = "$last" ]; then
+	local first last x86
+	x86=$(printf '%s\n' $kernels | grep -v '^arm64:' | paste -sd ' ' -)
+	first=${x86%% *}
+	last=${x86##* }
+	if [ -n "$tests" ]; then
+		echo "$tests"
+	elif [ "${1#arm64:}" = "$1" ] && { [ "$1" = "$first" ] || [ "$1" = "$last" ]; }; then
 		echo "$tests"
 	else
 		echo "$MIDDLE_TESTS" | tr '\n\t' '  '
@@ -252,10 +300,14 @@ tests_for() { # KSPEC -> the test patterns of that kernel ('' = all)
 
 # make_initrd TAG NICMODE TESTS -> $work/TAG/initrd.gz
 make_initrd() {
-	local tag=$1 nicmode=$2 kdir=$work/$1/kernel root=$work/$1/root
-	guest_root "$root" "$kdir" "$PPB_STATIC" "$TOP/scripts/vm/init"
+	local tag=$1 nicmode=$2 kdir=$work/$1/kernel root=$work/$1/root ppb=$PPB_STATIC sink=$UDP_SINK
+	local GUEST_SYSROOT=
+	if [ "$(guest_arch "$tag")" = arm64 ]; then
+		ppb=$TOP/build/arm64/ppbench sink=$UDP_SINK_ARM64 GUEST_SYSROOT=$CROSS_SYSROOT
+	fi
+	guest_root "$root" "$kdir" "$ppb" "$TOP/scripts/vm/init"
 	mkdir -p "$root"/{upstream,tests}
-	install -m 0755 "$UDP_SINK" "$root/bin/udp_sink"
+	install -m 0755 "$sink" "$root/bin/udp_sink"
 	install -m 0644 "$TOP"/tests/guest/*.sh "$root/tests/"
 	# Not in /modules: init would insmod it, and loading it runs the benchmark.
 	cp "$work/$tag/upstream/bench_page_pool.ko" "$work/$tag/upstream/BUILT" \
@@ -307,11 +359,14 @@ clock_of() { # TAG
 # the reason when the host ended it. The guest is ended only when its console
 # shows no new test line for stall_limit seconds, or at the matrix cap.
 boot() {
-	local tag=$1 nicmode=$2 d=$work/$1 rc=0 t0 qpid why
+	local tag=$1 nicmode=$2 d=$work/$1 rc=0 t0 qpid why qemu=$QEMU
+	local GUEST_ARCH
+	GUEST_ARCH=$(guest_arch "$tag")
+	[ "$GUEST_ARCH" = x86-64 ] || qemu=${QEMU_ARM64:-qemu-system-aarch64}
 	guest_args "$d/kernel" "$d/initrd.gz" "$(clock_of "$tag")" 2 "$nicmode" "${PPB_KERNEL_APPEND:-}"
 	local args=("${GUEST_ARGS[@]}")
 	t0=$(date +%s.%N)
-	"$QEMU" "${args[@]}" </dev/null >"$d/console.log" 2>"$d/qemu.err" &
+	"$qemu" "${args[@]}" </dev/null >"$d/console.log" 2>"$d/qemu.err" &
 	qpid=$!
 	# No guest outlives its watch (this runs in a subshell of its own).
 	echo "$qpid" >"$d/qpid"
@@ -448,9 +503,17 @@ report() {
 to_boot=()
 for k in $kernels; do
 	rc=0
-	kernel_get "$k" || rc=$?
+	VM_ARCH=x86-64
+	if [ "${k#arm64:}" != "$k" ]; then
+		VM_ARCH=arm64
+		if [ -n "$arm64_why" ]; then
+			unavailable "arm64 guest $k: $arm64_why"
+			continue
+		fi
+	fi
+	kernel_get "${k#arm64:}" || rc=$?
 	if [ $rc = 2 ]; then
-		echo "kernel-matrix: unknown kernel '$k' (6.1, 6.12, newest or a linux-image-* package)" >&2
+		echo "kernel-matrix: unknown kernel '$k' (6.1, 6.12, newest, a linux-image-* package, or arm64:6.12, arm64:newest)" >&2
 		finished=1
 		exit 2
 	elif [ $rc != 0 ]; then
@@ -458,12 +521,17 @@ for k in $kernels; do
 		continue
 	fi
 	tag=$K_TAG key=$K_KEY ver=$K_VER suite=$K_SUITE nicmode=$K_NICMODE
+	[ "$VM_ARCH" = x86-64 ] || tag=arm64-$tag
 	# two kernels of one version (an exact package beside its meta-package)
 	[ ! -e "$work/$tag" ] || tag=$tag-$ver
 	mkdir -p "$work/$tag"
 	ln -s "$KCACHE/$key/kernel" "$work/$tag/kernel"
 	t0=$(date +%s.%N)
-	if why=$( (flock 9 && upstream_module "$key" "$(cat "$KCACHE/$key/kernel/RELEASE")" "$ver" \
+	if [ "$VM_ARCH" = arm64 ]; then
+		mkdir -p "$work/$tag/upstream"
+		echo "the upstream module is built for the x86-64 guests only (its chroot of the kernel's release runs the kernel's own compiler, of the host's architecture)" \
+			>"$work/$tag/upstream/WHY"
+	elif why=$( (flock 9 && upstream_module "$key" "$(cat "$KCACHE/$key/kernel/RELEASE")" "$ver" \
 		"$suite" "$(debian_mirror)") 9>"$KCACHE/.lock"); then
 		ln -s "$KCACHE/$key/upstream" "$work/$tag/upstream"
 		[ ! -f "$work/$tag/upstream/BUILT" ] ||
@@ -474,7 +542,13 @@ for k in $kernels; do
 		echo "$why" >"$work/$tag/upstream/WHY"
 	fi
 	sel=$(tests_for "$k")
-	[ -n "$tests" ] || [ -z "$sel" ] || say "$tag: between the oldest and the newest kernel: the version-specific tests only ($sel)"
+	if [ -z "$tests" ] && [ -n "$sel" ]; then
+		if [ "$VM_ARCH" = arm64 ]; then
+			say "$tag: an arm64 guest: the version-specific tests only ($sel)"
+		else
+			say "$tag: between the oldest and the newest kernel: the version-specific tests only ($sel)"
+		fi
+	fi
 	if [ -z "$sel" ] && [ "$nicmode" != none ] && [ "$slots" -ge 2 ]; then
 		# A kernel that runs every test is the longest guest by far: about
 		# half of its tests go to a second guest of the same kernel.
@@ -486,6 +560,7 @@ for k in $kernels; do
 	fi
 done
 unset APT_CONFIG
+VM_ARCH=x86-64
 
 if [ ${#to_boot[@]} -gt 0 ]; then
 	say "booting ${#to_boot[@]} guest(s), $slots at a time"
