@@ -11,9 +11,10 @@ DATA=$TOP/tests/data
 
 # A Debian kernel in the matrix's cache (scripts/vm/kernel.sh, which vm and
 # the matrix share), or skip: no apt, no network.
-need_kernel() { # SPEC -> K_DIR, K_KEY
+need_kernel() { # SPEC -> K_DIR, K_KEY (VM_ARCH=arm64: an arm64 kernel)
 	local log=$TMPD/kernel.log
-	command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64 (scripts/install-deps.sh --kernels)"
+	[ "${VM_ARCH:-}" = arm64 ] || command -v qemu-system-x86_64 >/dev/null ||
+		skip "no qemu-system-x86_64 (scripts/install-deps.sh --kernels)"
 	# shellcheck source=scripts/vm/kernel.sh
 	. "$TOP/scripts/vm/kernel.sh"
 	VM_WORK=$TMPD
@@ -25,7 +26,7 @@ need_kernel() { # SPEC -> K_DIR, K_KEY
 
 # The work directories of ppbench vm runs (TMPDIR is ours: nothing else's).
 vm_dirs() { find "$TMPD/tmp" -maxdepth 1 -name 'ppbench-vm.*' 2>/dev/null; }
-vm_qemus() { pgrep -f "qemu-system-x86_64 .*$TMPD/tmp/ppbench-vm" || true; }
+vm_qemus() { pgrep -f "qemu-system-(x86_64|aarch64) .*$TMPD/tmp/ppbench-vm" || true; }
 
 vm() { # ppbench vm with its work directories in $TMPD/tmp
 	mkdir -p "$TMPD/tmp"
@@ -98,6 +99,48 @@ test_vm_bad_input() {
 	expect_exit 2 env PATH=/nonexistent "$PPBENCH" vm -- probe
 	expect_one_line_error 'qemu-system-x86_64 not found: install qemu-system-x86'
 	assert_nothing_left "after bad input"
+}
+
+# --arch: an unknown one, and an image of the other architecture, either way.
+test_vm_bad_arch() {
+	local img=$TMPD/bzImage
+	expect_exit 2 "$PPBENCH" vm --arch sparc -- probe
+	expect_one_line_error "--arch 'sparc' must be x86-64 or arm64"
+	# a bzImage header: the boot signature at 0x1fe, "HdrS" at 0x202
+	head -c 4096 /dev/zero >"$img"
+	printf '\x55\xaaxxHdrS' | dd of="$img" bs=1 seek=510 conv=notrunc 2>/dev/null
+	expect_exit 2 "$PPBENCH" vm --arch arm64 --kernel "$img" -- probe
+	expect_one_line_error "is an x86-64 kernel image, not an arm64 one \(--arch x86-64 boots it\)"
+	head -c 4096 /dev/zero >"$img"
+	printf 'ARM\x64' | dd of="$img" bs=1 seek=56 conv=notrunc 2>/dev/null
+	expect_exit 2 "$PPBENCH" vm --arch x86-64 --kernel "$img" -- probe
+	expect_one_line_error "is an arm64 kernel image, not an x86-64 one \(--arch arm64 boots it\)"
+	expect_exit 2 env PATH=/nonexistent "$PPBENCH" vm --arch arm64 -- probe
+	expect_one_line_error 'qemu-system-aarch64 not found: install qemu-system-arm'
+	command -v qemu-system-aarch64 >/dev/null || return 0
+	expect_exit 2 vm --arch arm64 --debian 6.1 -- probe
+	expect_one_line_error "no such arm64 kernel '6.1': give 6.12, newest"
+	assert_nothing_left "after bad --arch input"
+}
+
+# One real arm64 boot, short: the cross-built static aarch64 ppbench runs
+# bench in the newest Debian arm64 kernel under the instruction clock.
+test_vm_arm64_bench() {
+	local f=$TMPD/r.json
+	command -v qemu-system-aarch64 >/dev/null || skip "no qemu-system-aarch64 (scripts/install-deps.sh --kernels)"
+	command -v aarch64-linux-gnu-gcc >/dev/null || skip "no aarch64-linux-gnu-gcc (scripts/install-deps.sh --kernels)"
+	VM_ARCH=arm64 need_kernel newest
+	expect_exit 0 vm -q --arch arm64 -- bench --scenario ring,slow --repeat 1 --loops 20000 --json "$f"
+	assert_match "$(file -b "$TOP/build/arm64/ppbench")" 'ARM aarch64.*statically linked' \
+		"the guest's ppbench"
+	assert_match "$LAST_OUT" '^Type:ppbench_ring Per elem: [0-9]+ cycles\(tsc\) ' "time_bench line"
+	assert_match "$LAST_OUT" '^figures are guest instructions per element' "the summary says instructions"
+	assert_match "$(jq_get "$f" .host.kernel)" '-arm64$' "an arm64 kernel ran"
+	assert_eq "$(jq_get "$f" .host.clock.kind)" icount "host.clock.kind"
+	assert_eq "$(jq_get "$f" .host.clock.unit)" instructions "host.clock.unit"
+	assert_eq "$(jq_get "$f" '.scenarios[] | select(.name == "ring") | .status')" ok "ring status"
+	assert_eq "$(jq_get "$f" '.scenarios[] | select(.name == "slow") | .status')" ok "slow status"
+	assert_nothing_left "after an arm64 run"
 }
 
 # A kernel given by path, as a user's own build is: an image and a
