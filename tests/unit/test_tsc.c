@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* /proc/cpuinfo's reader (sys/tsc.c), fed text. */
 #include <stdlib.h>
+#include "sys/instclock.h"
 #include "sys/tsc.h"
 #include "unit.h"
 
@@ -48,4 +49,76 @@ void test_tsc_cpuinfo_line_ends_at_colon(void)
 	parse("model name\t:X Y\n", 16, &t);
 	ASSERT_STREQ(t.cpu_model, "X Y", "no space after the colon");
 	free(text);
+}
+
+/* What the figures count on each kind of CPU and clock (sys/instclock.c). */
+void test_clock_kind_and_unit(void)
+{
+	struct inst_clock x86 = { .tsc = true, .counter = "TSC" };
+	struct inst_clock arm = { .counter = "CNTVCT_EL0", .counter_hz = 25e6 };
+	struct inst_clock vm = arm;
+
+	vm.icount = true;
+	ASSERT_STREQ(inst_clock_kind(&x86), "tsc", "x86-64");
+	ASSERT_STREQ(inst_clock_unit(&x86), "cycles", "x86-64 unit");
+	ASSERT_STREQ(inst_clock_kind(&arm), "ktime", "arm64: no cycle counter");
+	ASSERT_STREQ(inst_clock_unit(&arm), "ns", "arm64 unit: ns, never timer ticks");
+	ASSERT_STREQ(inst_clock_kind(&vm), "icount", "arm64 under icount");
+	ASSERT_STREQ(inst_clock_unit(&vm), "instructions", "arm64 under icount unit");
+}
+
+/*
+ * bench's header on arm64 hardware: ns of the kernel's clock, with the
+ * counter's frequency (CNTFRQ_EL0) as a timer's, never its ticks as cycles.
+ */
+void test_clock_describe_arm64(void)
+{
+	struct inst_clock arm = { .counter = "CNTVCT_EL0", .counter_hz = 25e6 };
+	char buf[384];
+
+	inst_clock_describe(&arm, 0, buf, sizeof(buf));
+	ASSERT_STREQ(buf,
+		     "no cycle counter: cycles(tsc) and cycles below are ns of the kernel's clock "
+		     "(CNTVCT_EL0 at 25.000 MHz, a tick per 40.0 ns, not CPU cycles)",
+		     "arm64 hardware");
+	ASSERT_FALSE(strstr(buf, "GHz"), "no cycle rate");
+	arm.icount = true;
+	arm.counter_hz = 62.5e6;
+	snprintf(arm.qemu, sizeof(arm.qemu), "-icount shift=0,sleep=off");
+	inst_clock_describe(&arm, 0, buf, sizeof(buf));
+	ASSERT_STREQ(buf,
+		     "instruction clock (qemu -icount shift=0,sleep=off): the kernel's clock "
+		     "advances one ns per guest instruction (CNTVCT_EL0 at 62.500 MHz, a tick per "
+		     "16 instructions), so cycles(tsc) and ns below count instructions",
+		     "arm64 under icount");
+}
+
+void test_clock_describe_x86(void)
+{
+	struct inst_clock x86 = { .tsc = true, .counter = "TSC" };
+	char buf[384];
+
+	inst_clock_describe(&x86, 2.445e9, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "TSC 2.445 GHz", "x86-64");
+	x86.icount = true;
+	snprintf(x86.qemu, sizeof(x86.qemu), "-icount shift=0,sleep=off");
+	inst_clock_describe(&x86, 1e9, buf, sizeof(buf));
+	ASSERT_STREQ(buf,
+		     "instruction clock (qemu -icount shift=0,sleep=off): one TSC tick per guest "
+		     "instruction, so cycles(tsc) and ns below count instructions",
+		     "x86-64 under icount");
+}
+
+/* arm64's /proc/cpuinfo: no model name, no flags; the core by its numbers. */
+void test_tsc_cpuinfo_arm64(void)
+{
+	static const char text[] = "processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd\n"
+				   "CPU implementer\t: 0x41\nCPU architecture: 8\n"
+				   "CPU variant\t: 0x3\nCPU part\t: 0xd0c\nCPU revision\t: 1\n\n"
+				   "processor\t: 1\nCPU implementer\t: 0x42\nCPU part\t: 0xd40\n";
+	struct tsc_info t;
+
+	parse(text, sizeof(text) - 1, &t);
+	ASSERT_STREQ(t.cpu_model, "arm64 implementer 0x41 part 0xd0c", "the first CPU's core");
+	ASSERT_FALSE(t.constant || t.nonstop, "no TSC flags");
 }

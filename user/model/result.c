@@ -81,8 +81,12 @@ static void load_clock(struct jcheck *c, const json_t *h, struct result_clock *k
 	else if (!strcmp(k->kind, "icount") && strcmp(k->unit, "instructions"))
 		jc_err(c, "host.clock.unit",
 		       "\"%s\" with kind \"icount\" (expected \"instructions\")", k->unit);
-	else if (strcmp(k->kind, "tsc") && strcmp(k->kind, "icount"))
-		jc_err(c, "host.clock.kind", "\"%s\" is neither \"tsc\" nor \"icount\"", k->kind);
+	else if (!strcmp(k->kind, "ktime") && strcmp(k->unit, "ns"))
+		jc_err(c, "host.clock.unit", "\"%s\" with kind \"ktime\" (expected \"ns\")",
+		       k->unit);
+	else if (strcmp(k->kind, "tsc") && strcmp(k->kind, "icount") && strcmp(k->kind, "ktime"))
+		jc_err(c, "host.clock.kind", "\"%s\" is not \"tsc\", \"icount\" or \"ktime\"",
+		       k->kind);
 }
 
 static int load_host(struct jcheck *c, struct result *r)

@@ -162,15 +162,11 @@ void bench_print_banner(const struct bench_ctx *b, const struct obs_desc *o, con
 
 	if (b->cfg->quiet)
 		return;
-	if (inst_clock()->icount)
-		printf("ppbench bench: instruction clock (qemu %s): one TSC tick per guest "
-		       "instruction, so cycles(tsc) and ns below count instructions, observer "
-		       "%s%s%s%s, %s\n",
-		       inst_clock()->qemu, o->backend_name, why ? " (" : "", why ? why : "",
-		       why ? ")" : "", where);
-	else
-		printf("ppbench bench: TSC %.3f GHz, observer %s%s%s%s, %s\n", b->tsc.hz / 1e9,
-		       o->backend_name, why ? " (" : "", why ? why : "", why ? ")" : "", where);
+	char clock[384];
+
+	inst_clock_describe(inst_clock(), b->tsc.hz, clock, sizeof(clock));
+	printf("ppbench bench: %s, observer %s%s%s%s, %s\n", clock, o->backend_name,
+	       why ? " (" : "", why ? why : "", why ? ")" : "", where);
 	if (o->not_counted)
 		printf("  not counted: %s\n", o->not_counted);
 }
@@ -182,7 +178,8 @@ void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 	tb_name(b, r, name, sizeof(name));
 	if (upstream_line(b, r)) /* the path figure over the median setup's elements */
 		fmt_time_bench(line, sizeof(line), name, llround(r->path_cycles * r->tb_elems),
-			       llround(r->path_cycles / b->tsc.hz * 1e9 * r->tb_elems),
+			       llround((b->tsc.hz > 0 ? r->path_cycles / b->tsc.hz * 1e9 : r->path_cycles) *
+				       r->tb_elems),
 			       r->tb_elems);
 	else
 		fmt_time_bench(line, sizeof(line), name, r->tb_tsc, r->tb_ns, r->tb_elems);
@@ -311,12 +308,17 @@ void bench_print_summary(const struct bench_ctx *b)
 		       "smallest change a run like this\ncould detect (alpha 0.05, power 0.9); "
 		       "path instr: see 'path' methods%s\n",
 		       b->cfg->repeat, b->cfg->json ? " in the JSON" : " (--json)");
-	else
+	else if (b->tsc.hz > 0)
 		printf("cycles are TSC cycles (%.3f GHz), medians of %u setups; MDE: smallest "
 		       "change a run like this\ncould detect (alpha 0.05, power 0.9); path "
 		       "cycles: see 'path' methods%s\n",
 		       b->tsc.hz / 1e9, b->cfg->repeat,
 		       b->cfg->json ? " in the JSON" : " (--json)");
+	else
+		printf("cycles are ns of the kernel's clock (no cycle counter on this CPU), medians "
+		       "of %u setups; MDE:\nsmallest change a run like this could detect (alpha "
+		       "0.05, power 0.9); path cycles:\nsee 'path' methods%s\n",
+		       b->cfg->repeat, b->cfg->json ? " in the JSON" : " (--json)");
 	for (int i = 0; i < NR_SCENARIOS; i++) {
 		const struct sc_result *r = &b->res[i];
 		char lv[256];

@@ -98,6 +98,10 @@ void json_clock(struct json *j)
 	json_str(j, "unit", inst_clock_unit(c));
 	if (c->icount)
 		json_str(j, "qemu", c->qemu);
+	if (!c->tsc) { /* arm64: the generic timer, recorded as a timer */
+		json_str(j, "counter", c->counter);
+		json_double(j, "counter_hz", c->counter_hz);
+	}
 	json_obj_end(j);
 }
 

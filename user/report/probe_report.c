@@ -87,6 +87,10 @@ static void print_text(const struct ppb_features *f, const struct iface_info *ii
 		fprintf(o, "  %-26s %.3f GHz (calibrated), clocksource %s%s%s\n", "TSC",
 			f->tsc.hz / 1e9, f->tsc.clocksource, f->tsc.constant ? ", constant" : "",
 			f->tsc.nonstop ? ", nonstop" : "");
+	else if (inst_clock()->counter_hz > 0) /* arm64: a timer, no cycle counter */
+		fprintf(o, "  %-26s none (clocksource %s; %s at %.3f MHz is a timer, not CPU cycles)\n",
+			"TSC", f->tsc.clocksource, inst_clock()->counter,
+			inst_clock()->counter_hz / 1e6);
 	else
 		fprintf(o, "  %-26s none (clocksource %s)\n", "TSC", f->tsc.clocksource);
 	fprintf(o, "  %-26s %s\n", "live-frames BPF_PROG_RUN", yes_err(f->live_frames));

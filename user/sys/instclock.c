@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Which clock the TSC runs on: the kernel command line says (instclock.h). */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "sys/instclock.h"
@@ -27,6 +28,22 @@ void inst_clock_parse(const char *cmdline, struct inst_clock *c)
 		snprintf(c->qemu, sizeof(c->qemu), "-icount");
 }
 
+/* This CPU's counter: the TSC, or arm64's generic timer and its frequency. */
+static void read_counter(struct inst_clock *c)
+{
+#if defined(__aarch64__)
+	uint64_t hz;
+
+	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(hz));
+	c->tsc = false;
+	c->counter = "CNTVCT_EL0";
+	c->counter_hz = (double)hz;
+#else
+	c->tsc = true;
+	c->counter = "TSC";
+#endif
+}
+
 const struct inst_clock *inst_clock(void)
 {
 	static struct inst_clock c;
@@ -37,16 +54,54 @@ const struct inst_clock *inst_clock(void)
 		read = true;
 		if (read_file_str("/proc/cmdline", line, sizeof(line)) >= 0)
 			inst_clock_parse(line, &c);
+		read_counter(&c);
 	}
 	return &c;
 }
 
 const char *inst_clock_kind(const struct inst_clock *c)
 {
-	return c->icount ? "icount" : "tsc";
+	return c->icount ? "icount" : c->tsc ? "tsc" : "ktime";
 }
 
 const char *inst_clock_unit(const struct inst_clock *c)
 {
-	return c->icount ? "instructions" : "cycles";
+	return c->icount ? "instructions" : c->tsc ? "cycles" : "ns";
+}
+
+/* " (CNTVCT_EL0 at 62.500 MHz, a tick per 16 instructions)", or "" without a rate. */
+static void timer_note(const struct inst_clock *c, const char *per, char *buf, size_t len)
+{
+	if (c->counter_hz > 0)
+		snprintf(buf, len, " (%s at %.3f MHz, a tick per %.*f %s%s)", c->counter,
+			 c->counter_hz / 1e6, c->icount ? 0 : 1, 1e9 / c->counter_hz, per,
+			 c->icount ? "" : ", not CPU cycles");
+	else
+		snprintf(buf, len, "%s", "");
+}
+
+void inst_clock_describe(const struct inst_clock *c, double tsc_hz, char *buf, size_t len)
+{
+	char t[128];
+
+	if (c->icount && c->tsc) {
+		snprintf(buf, len,
+			 "instruction clock (qemu %s): one TSC tick per guest instruction, so "
+			 "cycles(tsc) and ns below count instructions",
+			 c->qemu);
+	} else if (c->icount) {
+		timer_note(c, "instructions", t, sizeof(t));
+		snprintf(buf, len,
+			 "instruction clock (qemu %s): the kernel's clock advances one ns per "
+			 "guest instruction%s, so cycles(tsc) and ns below count instructions",
+			 c->qemu, t);
+	} else if (c->tsc && tsc_hz > 0) {
+		snprintf(buf, len, "TSC %.3f GHz", tsc_hz / 1e9);
+	} else {
+		timer_note(c, "ns", t, sizeof(t));
+		snprintf(buf, len,
+			 "no cycle counter: cycles(tsc) and cycles below are ns of the kernel's "
+			 "clock%s",
+			 t);
+	}
 }

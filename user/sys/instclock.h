@@ -14,6 +14,16 @@
 struct inst_clock {
 	bool icount;
 	char qemu[96]; /* "-icount shift=0,sleep=off"; "" for the TSC */
+	/*
+	 * The CPU's counter. x86-64: the TSC, whose ticks are what ppbench calls
+	 * cycles. arm64 has none that user space may read as CPU cycles: its
+	 * generic timer (CNTVCT_EL0) ticks at CNTFRQ_EL0, tens of MHz, so there
+	 * every figure stays ns of the kernel's clock, and the timer's
+	 * frequency is recorded, never its ticks as cycles.
+	 */
+	bool tsc;
+	const char *counter; /* "TSC" or "CNTVCT_EL0" */
+	double counter_hz;   /* CNTFRQ_EL0 on arm64; 0 for the TSC (calibrated apart) */
 };
 
 /* Why no cross-CPU scenario runs under the instruction clock. */
@@ -25,8 +35,18 @@ struct inst_clock {
 const struct inst_clock *inst_clock(void);
 /* From a kernel command line (the parsing of inst_clock(), for tests). */
 void inst_clock_parse(const char *cmdline, struct inst_clock *c);
-/* "icount" or "tsc"; "instructions" or "cycles". */
+/*
+ * What the figures count: "icount"/"instructions" under qemu's instruction
+ * clock, else "tsc"/"cycles" with a TSC, else "ktime"/"ns" (arm64).
+ */
 const char *inst_clock_kind(const struct inst_clock *c);
 const char *inst_clock_unit(const struct inst_clock *c);
+/*
+ * What bench's cycles(tsc) and ns are, for its header: TSC_HZ is the TSC's
+ * calibrated frequency (0 without one). E.g. "TSC 2.445 GHz", or on arm64
+ * "no cycle counter: cycles(tsc) and cycles below are ns of the kernel's
+ * clock (CNTVCT_EL0 at 25.000 MHz, a tick per 40.0 ns, not CPU cycles)".
+ */
+void inst_clock_describe(const struct inst_clock *c, double tsc_hz, char *buf, size_t len);
 
 #endif

@@ -19,11 +19,44 @@ static double measure_once(uint64_t window_ns)
 	return (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
 }
 
+/* ": 0x41" -> "0x41" (at most LEN - 1 characters); "" when the line has no value. */
+static void cpuinfo_value(const char *line, char *out, size_t len)
+{
+	const char *v = strchr(line, ':');
+
+	v = v ? v + 1 + (v[1] == ' ') : "";
+	snprintf(out, len, "%.*s", (int)strcspn(v, "\n"), v);
+}
+
+/*
+ * arm64's /proc/cpuinfo has no model name: the implementer and part numbers
+ * of the first CPU name its core ("arm64 implementer 0x41 part 0xd0c").
+ */
+static void arm64_model(FILE *f, struct tsc_info *t, const char *first)
+{
+	char line[4096], impl[16] = "", part[16] = "";
+
+	snprintf(line, sizeof(line), "%s", first);
+	do {
+		if (!strncmp(line, "CPU implementer", 15) && !impl[0])
+			cpuinfo_value(line, impl, sizeof(impl));
+		else if (!strncmp(line, "CPU part", 8) && !part[0])
+			cpuinfo_value(line, part, sizeof(part));
+	} while ((!impl[0] || !part[0]) && fgets(line, sizeof(line), f));
+	if (impl[0] && part[0])
+		snprintf(t->cpu_model, sizeof(t->cpu_model), "arm64 implementer %s part %s", impl,
+			 part);
+}
+
 void tsc_parse_cpuinfo(FILE *f, struct tsc_info *t)
 {
 	char line[4096];
 
 	while (fgets(line, sizeof(line), f)) {
+		if (!t->cpu_model[0] && !strncmp(line, "CPU implementer", 15)) {
+			arm64_model(f, t, line);
+			break;
+		}
 		if (!t->cpu_model[0] && !strncmp(line, "model name", 10)) {
 			char *v = strchr(line, ':');
 
