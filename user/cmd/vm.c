@@ -243,7 +243,8 @@ const struct cli_cmd cmd_vm = {
 		"  ppbench vm --kernel arch/x86/boot/bzImage --modules /tmp/mods/lib/modules/7.3.0 "
 		"-- bench\n"
 		"  ppbench vm --nic --rate 20000 -- bench --iface nic0 --scenario fast\n"
-		"  ppbench vm --clock tcg -- probe\n",
+		"  ppbench vm --clock tcg -- probe\n"
+		"  ppbench vm --arch arm64 --debian newest -- bench\n",
 	.opts = vm_opts,
 	.min_args = 1,
 	.max_args = 1 << 20,
