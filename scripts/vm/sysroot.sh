@@ -12,8 +12,9 @@
 
 # What the cross build links statically (headers and .a files) and what the
 # guest runs; apt adds their dependencies (libc6 and the tools' libraries).
+# (lowdown.pc requires libbsd and libmd: their -dev packages, for pkg-config.)
 SYSROOT_BUILD_PKGS=(libc6-dev linux-libc-dev libbpf-dev libxdp-dev libelf-dev zlib1g-dev
-	libzstd-dev libjansson-dev liblowdown-dev)
+	libzstd-dev libjansson-dev liblowdown-dev libbsd-dev libmd-dev)
 SYSROOT_GUEST_PKGS=(busybox-static iproute2 ethtool jq)
 # The library directory of the sysroot's architecture (arm64 is the only one).
 SYSROOT_TRIPLET=aarch64-linux-gnu
