@@ -247,8 +247,9 @@ fi
 # The arm64 guests' ppbench and udp_sink, cross-built (scripts/vm/cross.sh).
 if [ $has_arm64 = 1 ] && [ -z "$arm64_why" ]; then
 	say "building the static arm64 ppbench (build/arm64)"
-	if ! why=$(cross_build "$TOP" 2>&1); then
-		fail_line kernel-matrix/build-arm64 "$why"
+	# (not in a subshell: it sets CROSS_SYSROOT)
+	if ! cross_build "$TOP" 2>"$work/cross.why"; then
+		fail_line kernel-matrix/build-arm64 "$(cat "$work/cross.why")"
 		tail -n 20 "$work/cross.log" 2>/dev/null | sed 's/^/    /'
 		arm64_why="no arm64 ppbench"
 	fi
