@@ -178,7 +178,8 @@ void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 	tb_name(b, r, name, sizeof(name));
 	if (upstream_line(b, r)) /* the path figure over the median setup's elements */
 		fmt_time_bench(line, sizeof(line), name, llround(r->path_cycles * r->tb_elems),
-			       llround((b->tsc.hz > 0 ? r->path_cycles / b->tsc.hz * 1e9 : r->path_cycles) *
+			       llround((b->tsc.hz > 0 ? r->path_cycles / b->tsc.hz * 1e9
+						      : r->path_cycles) *
 				       r->tb_elems),
 			       r->tb_elems);
 	else
@@ -315,7 +316,8 @@ void bench_print_summary(const struct bench_ctx *b)
 		       b->tsc.hz / 1e9, b->cfg->repeat,
 		       b->cfg->json ? " in the JSON" : " (--json)");
 	else
-		printf("cycles are ns of the kernel's clock (no cycle counter on this CPU), medians "
+		printf("cycles are ns of the kernel's clock (no cycle counter on this CPU), "
+		       "medians "
 		       "of %u setups; MDE:\nsmallest change a run like this could detect (alpha "
 		       "0.05, power 0.9); path cycles:\nsee 'path' methods%s\n",
 		       b->cfg->repeat, b->cfg->json ? " in the JSON" : " (--json)");

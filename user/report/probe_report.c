@@ -88,7 +88,9 @@ static void print_text(const struct ppb_features *f, const struct iface_info *ii
 			f->tsc.hz / 1e9, f->tsc.clocksource, f->tsc.constant ? ", constant" : "",
 			f->tsc.nonstop ? ", nonstop" : "");
 	else if (inst_clock()->counter_hz > 0) /* arm64: a timer, no cycle counter */
-		fprintf(o, "  %-26s none (clocksource %s; %s at %.3f MHz is a timer, not CPU cycles)\n",
+		fprintf(o,
+			"  %-26s none (clocksource %s; %s at %.3f MHz is a timer, not CPU "
+			"cycles)\n",
 			"TSC", f->tsc.clocksource, inst_clock()->counter,
 			inst_clock()->counter_hz / 1e6);
 	else
