@@ -19,6 +19,10 @@
 #include "sys/log.h"
 #include "sys/util.h"
 
+/* a number's macro as a string, for the help text */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 #define V(m) CLI_MEMBER(struct vm_cfg, m)
 
 static const struct cli_word clocks[] = {
@@ -71,8 +75,9 @@ static const struct cli_opt vm_opts[] = {
 	  "(of guest time) while COMMAND runs (default: no traffic)",
 	  .kind = CLI_UINT, V(rate), .min = 1, .max = 10000000 },
 	{ "stall", 0, "SECONDS",
-	  "end a guest that printed nothing for this long: booting, running or hung "
-	  "(default 300)",
+	  "end a guest that printed nothing for this long while its command runs, or hung "
+	  "(default " STR(VM_STALL_DEFAULT_S) "; a boot, silent until init runs, has "
+					      "at least the default)",
 	  .kind = CLI_SECONDS, V(stall), .dmin = 10, .dmax = 86400 },
 	{ "quiet", 'q', NULL, "no progress line", .kind = CLI_FLAG, V(quiet) },
 	{ NULL },
@@ -84,7 +89,7 @@ static void vm_init(void *c)
 
 	cfg->clock = VM_CLOCK_ICOUNT;
 	cfg->mem_mb = 1024;
-	cfg->stall = 300;
+	cfg->stall = VM_STALL_DEFAULT_S;
 }
 
 /* Commands that run until Ctrl-C unless --duration or --count ends them. */

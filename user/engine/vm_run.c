@@ -260,6 +260,7 @@ static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm
 		.rate = cfg->rate,
 		.nic = cfg->nic,
 		.stall = cfg->stall,
+		.boot_stall = VM_STALL_DEFAULT_S,
 		.arch = vm_arch_name(cfg->arch),
 		.qemu = vm_arch_qemu(cfg->arch),
 		.tree = p->tree[0] ? p->tree : NULL,

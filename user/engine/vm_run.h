@@ -13,6 +13,10 @@ enum vm_clock { VM_CLOCK_ICOUNT, VM_CLOCK_TCG };
 /* --arch: the guest's architecture (its kernels, its static ppbench, its qemu). */
 enum vm_arch { VM_ARCH_X86_64, VM_ARCH_ARM64 };
 
+/* --stall's default, and the floor of a boot's silence whatever --stall says:
+ * a kernel booting with "quiet" prints nothing until init runs. */
+#define VM_STALL_DEFAULT_S 300
+
 struct vm_cfg {
 	const char *debian;  /* --debian SPEC (default "newest") */
 	const char *kernel;  /* --kernel IMAGE */

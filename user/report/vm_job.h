@@ -17,7 +17,8 @@ struct vm_job_desc {
 	uint32_t cpus, mem_mb, rate;
 	bool nic;
 	double stall;
-	const char *arch; /* "x86-64" or "arm64": the guest's kernel, programs, machine */
+	double boot_stall; /* the floor of the boot's limit */
+	const char *arch;  /* "x86-64" or "arm64": the guest's kernel, programs, machine */
 	const char *qemu;
 	const char *tree;    /* the source tree to build the static ppbench in, or NULL */
 	const char *ppbench; /* else the installed static ppbench */
