@@ -250,7 +250,8 @@ if [ $has_arm64 = 1 ] && [ -z "$arm64_why" ]; then
 	# (not in a subshell: it sets CROSS_SYSROOT)
 	if ! cross_build "$TOP" 2>"$work/cross.why"; then
 		fail_line kernel-matrix/build-arm64 "$(cat "$work/cross.why")"
-		tail -n 20 "$work/cross.log" 2>/dev/null | sed 's/^/    /'
+		# (no log when it failed before make)
+		[ ! -f "$work/cross.log" ] || tail -n 20 "$work/cross.log" | sed 's/^/    /'
 		arm64_why="no arm64 ppbench"
 	fi
 fi

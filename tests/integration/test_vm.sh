@@ -43,6 +43,23 @@ assert_nothing_left() { # what [SECONDS]
 	fail "$1: left behind: qemu $(vm_qemus | tr '\n' ' '), directories $(vm_dirs | tr '\n' ' ')"
 }
 
+# image_btf carves the largest BTF blob out of an arm64 Image, whole, under
+# the matrix's pipefail: a canned image with a blob between 1 MiB of zeros
+# and 8 MiB of other bytes.
+test_vm_image_btf_carves_section() {
+	local img=$TMPD/Image
+	# shellcheck source=scripts/vm/kernel.sh
+	. "$TOP/scripts/vm/kernel.sh"
+	head -c 1048576 /dev/zero >"$img"
+	# magic eb9f, version 1, flags 0, hdr_len 24; type 0+100, strings 100+50
+	printf '\x9f\xeb\x01\x00\x18\x00\x00\x00\x00\x00\x00\x00\x64\x00\x00\x00\x64\x00\x00\x00\x32\x00\x00\x00' >>"$img"
+	head -c 150 /dev/urandom >>"$img"
+	head -c 8388608 /dev/urandom | tr -d '\237' >>"$img"
+	(set -o pipefail && image_btf "$img" "$TMPD/btf") || fail "image_btf failed on a canned image"
+	assert_eq "$(stat -c %s "$TMPD/btf")" 174 "bytes carved (header, types, strings)"
+	cmp -s "$TMPD/btf" <(tail -c +1048577 "$img" | head -c 174) || fail "the carved bytes are not the blob"
+}
+
 # One real boot: the command's output, its file (replacing an older one by
 # a rename), the clock it recorded, and its exit status.
 test_vm_bench_returns_output_file_and_clock() {
