@@ -4,8 +4,10 @@
  * return took. Two backends, chosen by user space from what the kernel allows:
  *
  * fentry: fentry/fexit on the exported alloc/put entry points classify every
- *   call exactly; state_hold/state_release, firing inside the call on the same
- *   CPU, mark slow allocations and releases.
+ *   call exactly and time it: pages_state_hold_cnt grown inside an allocation
+ *   makes it slow; state_release, firing inside a put on the same CPU, marks a
+ *   release (the one program of ours that runs inside a timed call: it times
+ *   itself, and the put's time leaves its own out).
  * tracepoint: state_hold/state_release count slow allocations and releases
  *   exactly; ring and cache traffic come from pool-state samples taken by
  *   programs already on the path (our XDP programs, napi_poll for veth,
@@ -37,14 +39,15 @@ struct call_scratch {
 	__u64 put_t1;
 	__u64 alloc_pool;
 	__u32 alloc_depth;
-	__u32 alloc_c0;	   /* alloc.count at entry */
-	__u32 alloc_holds; /* state_hold events inside the call */
+	__u32 alloc_c0; /* alloc.count at entry */
+	__u32 alloc_h0; /* pages_state_hold_cnt at entry */
 	__u32 put_depth;
 	__u64 put_pool;
 	__u64 put_netmem;
 	__u32 put_c0;
 	__u32 put_cons0;    /* single put: ring.consumer_head at entry */
 	__u32 put_released; /* state_release events inside the call */
+	__u64 put_tp_ns;    /* ... and the time ppb_tp_release spent there */
 	__u32 put_count;    /* bulk: entries */
 	__u32 bulk_nr;	    /* mixed bulk (6.14+): distinct pools in bulk_* */
 	__u32 alloc_nested; /* hooked calls inside the outermost alloc (a wrapper's) */
@@ -138,25 +141,21 @@ static __always_inline __u32 page_refcount(__u64 netmem)
 
 /* ---- exact counts from the tracepoints ---------------------------------- */
 
+/* Tracepoint backend only: under fentry, a program here would run inside the
+ * timed allocation once per page of a slow bulk, and pages_state_hold_cnt
+ * tells the same (alloc_exit). */
 SEC("raw_tp/page_pool_state_hold")
 int BPF_PROG(ppb_tp_hold, __u64 pool, __u64 netmem, __u32 hold)
 {
 	struct ppb_pool_key key;
 	struct ppb_pool_counts *c;
 	struct ppb_pool_info *pi;
-	struct call_scratch *s;
 
 	pi = pool_get(pool, &key, hold == 1);
 	c = pi ? pool_counts_of(&key) : NULL;
 	if (!c)
 		return 0;
 	c->slow_pages++;
-	if (obs_cfg.fentry) {
-		s = scratch_find();
-		if (s && s->alloc_depth && s->alloc_pool == pool)
-			s->alloc_holds++;
-		return 0;
-	}
 	/* The slow path runs only on an empty cache and fills it page by page:
 	 * alloc.count is 1 at the first page of a bulk (0 for a high-order page). */
 	if (BPF_CORE_READ((struct page_pool *)pool, alloc.count) <= 1)
@@ -208,6 +207,7 @@ static __always_inline bool bulk_count_release(struct call_scratch *s, __u64 poo
 SEC("raw_tp/page_pool_state_release")
 int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 {
+	__u64 t0 = bpf_ktime_get_ns(); /* first: inside a timed put, see put_exit */
 	struct ppb_pool_key key;
 	struct ppb_pool_counts *c;
 	struct ppb_pool_info *pi;
@@ -240,9 +240,10 @@ int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 		c->rel_refcnt++;
 	else
 		c->rel_other++;
-	if (in_put && s->put_pool == pool)
+	if (in_put && s->put_pool == pool) {
 		s->put_released++;
-	else if (!obs_cfg.fentry)
+		s->put_tp_ns += bpf_ktime_get_ns() - t0; /* last */
+	} else if (!obs_cfg.fentry)
 		pool_sample(pool, pi, &key, sampler_flags(pi));
 	return 0;
 }
@@ -469,9 +470,10 @@ static __always_inline int alloc_enter(void *ctx)
 	}
 	bpf_get_func_arg(ctx, 0, &pool);
 	s->alloc_pool = pool;
-	s->alloc_holds = 0;
 	s->alloc_nested = 0;
 	s->alloc_c0 = BPF_CORE_READ((struct page_pool *)pool, alloc.count);
+	/* Only the pool's allocating context writes it: a plain read is exact. */
+	s->alloc_h0 = BPF_CORE_READ((struct page_pool *)pool, pages_state_hold_cnt);
 	s->alloc_t0 = bpf_ktime_get_ns(); /* last: as little of us as possible inside */
 	return 0;
 }
@@ -483,7 +485,7 @@ static __always_inline int alloc_exit(void *ctx)
 	struct ppb_pool_counts *c;
 	struct ppb_pool_key key;
 	__u64 ret = 0, pool, dt;
-	__u32 after;
+	__u32 after, holds;
 
 	if (!s || !s->alloc_depth)
 		return 0;
@@ -494,15 +496,18 @@ static __always_inline int alloc_exit(void *ctx)
 	if (s->alloc_nested)
 		t1 = s->alloc_t1;
 	pool = s->alloc_pool;
+	holds = BPF_CORE_READ((struct page_pool *)pool, pages_state_hold_cnt) - s->alloc_h0;
 	bpf_get_func_ret(ctx, &ret);
-	if (!ret || !pool_get(pool, &key, false))
+	/* A pool's first allocation registers it from its start ('fresh'). */
+	if (!ret || !pool_get(pool, &key, !s->alloc_h0 && holds))
 		return 0; /* failed allocation: not an element */
 	c = pool_counts_of(&key);
 	if (!c)
 		return 0;
 	dt = t1 - s->alloc_t0;
 	c->nested_calls += s->alloc_nested;
-	if (s->alloc_holds) {
+	c->slow_pages += holds;
+	if (holds) {
 		c->alloc_slow++;
 		c->alloc_slow_ns += dt;
 	} else if (!s->alloc_c0) {
@@ -573,6 +578,7 @@ static __always_inline int put_enter(void *ctx, bool bulk)
 	s->put_netmem = bulk ? 0 : arg;
 	s->put_count = bulk ? arg : 1;
 	s->put_released = 0;
+	s->put_tp_ns = 0;
 	s->put_c0 = BPF_CORE_READ((struct page_pool *)pool, alloc.count);
 	if (!bulk)
 		s->put_cons0 = BPF_CORE_READ((struct page_pool *)pool, ring.consumer_head);
@@ -587,7 +593,7 @@ static __always_inline int put_exit(void *ctx)
 	struct page_pool *pp;
 	struct ppb_pool_counts *c;
 	struct ppb_pool_key key;
-	__u64 slot = 0;
+	__u64 slot = 0, dt;
 	__u32 after, direct;
 
 	if (!s || !s->put_depth)
@@ -610,7 +616,9 @@ static __always_inline int put_exit(void *ctx)
 		/* Only the pool's owner writes alloc.count, and it is this CPU if the
 		 * page went to the cache: then cache[c0] holds exactly this page. */
 		if (s->put_released) {
-			c->ret_release_ns += t1 - s->put_t0; /* counted by ppb_tp_release */
+			/* counted by ppb_tp_release, which ran inside: its time is not the put's */
+			dt = t1 - s->put_t0;
+			c->ret_release_ns += dt > s->put_tp_ns ? dt - s->put_tp_ns : 0;
 			return 0;
 		}
 		if (after == s->put_c0 + 1 && s->put_c0 < PPB_ALLOC_CACHE_SIZE)

@@ -103,7 +103,7 @@ static void setup_fentry(struct observer_bpf *s, bool on)
 	bpf_program__set_autoload(s->progs.ppb_fx_cal, on);
 }
 
-static void setup_tracepoints(struct observer *o)
+static void setup_tracepoints(struct observer *o, bool fentry)
 {
 	struct {
 		struct bpf_program *p;
@@ -121,7 +121,9 @@ static void setup_tracepoints(struct observer *o)
 	for (size_t i = 0; i < ARRAY_SIZE(tps); i++) {
 		bool ok = ppb_tracepoint_present(tps[i].tp);
 
-		bpf_program__set_autoload(tps[i].p, ok);
+		/* fentry reads the hold count instead (ppb_tp_hold) */
+		bpf_program__set_autoload(
+			tps[i].p, ok && !(fentry && tps[i].p == o->skel->progs.ppb_tp_hold));
 		if (!ok)
 			n += snprintf(o->not_counted + n, sizeof(o->not_counted) - n, "%s%s",
 				      n ? ", " : "no tracepoint ", tps[i].tp);
@@ -170,7 +172,7 @@ static int load(struct observer *o, bool fentry)
 	if (!o->skel)
 		return -errno;
 	setup_fentry(o->skel, fentry);
-	setup_tracepoints(o);
+	setup_tracepoints(o, fentry);
 	setup_config(o, fentry);
 	err = bpf_map__set_max_entries(o->skel->maps.pool_info, o->capacity)
 		      ?: bpf_map__set_max_entries(o->skel->maps.pool_counts, o->capacity)
