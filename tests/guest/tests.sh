@@ -471,16 +471,24 @@ test_upstream_module_crosscheck() {
 	fi
 	[ -d /sys/module/bench_page_pool ] && rmmod bench_page_pool
 	start=$(dmesg | wc -l)
-	# bits 1-3 of run_flags: no-softirq-page_pool01, 02 and 03 (no baseline loops)
-	insmod $ko loops=200000 run_flags=14 2>err.txt || fail "insmod $ko: $(cat err.txt)"
+	# bits 1-3 of run_flags: no-softirq-page_pool01, 02 and 03 (no baseline
+	# loops); 01 and 02 twice more. Work the kernel defers (a namespace's
+	# teardown, a pool's release worker) runs in the same instruction clock:
+	# of each loop's runs the least disturbed, the lowest, is its figure.
+	for f in 14 6 6; do
+		insmod $ko loops=200000 run_flags=$f 2>err.txt || fail "insmod $ko: $(cat err.txt)"
+		rmmod bench_page_pool || fail "rmmod bench_page_pool failed"
+	done
 	dmesg | tail -n +$((start + 1)) >mod.txt
-	rmmod bench_page_pool || fail "rmmod bench_page_pool failed"
 	cat mod.txt
+	note "module runs, ns/elem: $(for n in 01 02 03; do
+		printf '%s %s; ' $n "$(sed -n "s/.*Type:no-softirq-page_pool$n Per elem: [0-9]* cycles(tsc) \([0-9.]*\) ns.*/\1/p" mod.txt | paste -sd ' ' -)"
+	done)"
 	for pair in fast:01 ring:02 slow:03; do
 		s=${pair%:*}
 		n=${pair#*:}
 		m=$(sed -n "s/.*bench_page_pool: Type:no-softirq-page_pool$n Per elem: \([0-9]*\) cycles(tsc).*/\1/p" mod.txt |
-			tail -n 1)
+			awk 'NR == 1 || $1 < m { m = $1 } END { if (NR) print m }')
 		is_number "$m" || fail "no 'Type:no-softirq-page_pool$n Per elem:' line from the module"
 		sc_block b.json "$s" >"$s.json"
 		assert_eq "$(json_get "$s.json" status)" ok "$s status"
@@ -575,18 +583,25 @@ pool_fig() { # FILE [LINE PATTERN]
 # and 03 run again, one at a time, each under ppbench watch (fentry backend),
 # and watch's path figure of those calls (bench's arithmetic, model/pathfig.c)
 # is set against the module's own ns per element from the run without the
-# observer (MOD). The error is printed; only that it was computed is checked.
+# observer (MOD). Under the instruction clock the error is the same from
+# boot to boot and is checked: fast and ring within 15 %, slow within 25 %
+# (its timed bulk allocates page by page). Under plain TCG it is printed only.
 # Each observed loop runs MOD_OBSERVED_LOOPS elements: every call is probed,
 # and under TCG a probed call costs microseconds (the bare run keeps 200 000).
 MOD_OBSERVED_LOOPS=50000
 module_method_error() { # ko mod.txt
 	line="method error"
-	for t in fast:01:2 ring:02:4 slow:03:8; do
+	bad=
+	icount=0
+	grep -q 'ppbench\.clock=icount' /proc/cmdline && icount=1
+	for t in fast:01:2:15 ring:02:4:15 slow:03:8:25; do
 		s=${t%%:*}
 		n=${t#*:}
-		n=${n%:*}
+		n=${n%%:*}
+		lim=${t##*:}
+		t=${t%:*}
 		m=$(sed -n "s/.*Type:no-softirq-page_pool$n Per elem: [0-9]* cycles(tsc) \([0-9.]*\) ns.*/\1/p" "$2" |
-			tail -n 1)
+			awk 'NR == 1 || $1 < m { m = $1 } END { if (NR) print m }')
 		"$PPBENCH" watch --interval 3600 --json "w$n.json" >"w$n.txt" 2>&1 &
 		pid=$!
 		wait_until 300 grep -q '^ppbench watch:' "w$n.txt" ||
@@ -609,6 +624,10 @@ module_method_error() { # ko mod.txt
 		[ "${3:-0}" -ge $MOD_OBSERVED_LOOPS ] ||
 			fail "watch saw ${3:-no} allocations of module test $n (>= $MOD_OBSERVED_LOOPS expected): $(tail -n 2 "w$n.json")"
 		note "$s: module page_pool$n $m ns/elem ($mo observed) | fentry path figure ${4} ns/elem (probe $(sed -n 's/.*"probe_overhead_ns":\([0-9.]*\).*/\1/p' "w$n.json" | tail -n 1) ns/call), calls $5, ns $6"
+		# part by part: the pool's whole life is watched, the module times its
+		# loop only (not pp_fill_ptr_ring's 64 allocations and ring returns)
+		note "$(class_parts "$s parts" "$3" "$5" "$6" \
+			"$(sed -n 's/.*"probe_overhead_ns":\([0-9.]*\).*/\1/p' "w$n.json" | tail -n 1)")"
 		e=$(awk -v v="$4" -v m="$m" 'BEGIN { if (v > 0 && m > 0) printf "%+.0f%%", 100 * (v / m - 1); else print "n/a" }')
 		# The calls counted but took less than the probe window measured
 		# apart (TCG moves it by hundreds of ns): watch says so, and that is
@@ -616,10 +635,13 @@ module_method_error() { # ko mod.txt
 		[ "$e" = n/a ] && [ -n "$m" ] && grep -q '"path_ns_none"' "w$n.json" &&
 			e="within-probe-overhead"
 		line="$line $s $e"
+		[ $icount = 0 ] || awk -v e="${e%\%}" -v l="$lim" 'BEGIN { exit !(e ~ /^[+-][0-9]+$/ && e <= l && e >= -l) }' ||
+			bad="$bad $s $e (limit +-$lim %)"
 		set -- "$1" "$2"
 	done
 	note "$line"
 	case "$line" in
 	*n/a*) fail "the method error was not computed for every path: $line" ;;
 	esac
+	[ -z "$bad" ] || fail "under the instruction clock the method error is out of bounds:$bad"
 }
