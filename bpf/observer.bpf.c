@@ -37,6 +37,12 @@ struct call_scratch {
 	__u64 cal_t0;
 	__u64 alloc_t1; /* a nested call's exit: the innermost call is timed */
 	__u64 put_t1;
+	__u64 alloc_i0; /* the CPU's interrupt time at alloc_t0, see irq_clock */
+	__u64 alloc_i1; /* ... at alloc_t1 */
+	__u64 put_i0;
+	__u64 put_i1;
+	__u32 alloc_cpu; /* the CPU at alloc_t0 */
+	__u32 put_cpu;
 	__u64 alloc_pool;
 	__u32 alloc_depth;
 	__u32 alloc_c0; /* alloc.count at entry */
@@ -451,7 +457,142 @@ int BPF_PROG(ppb_tp_napi_poll, __u64 napi, int work, int budget)
 	return 0;
 }
 
-/* ---- fentry backend: allocations ---------------------------------------- */
+/* ---- fentry backend: interrupt time inside timed calls ------------------- */
+
+/*
+ * A hardirq that lands inside a timed call (a timer tick, and the softirqs
+ * run on its way out) is not the call's work, and costs thousands of
+ * instructions: a few of them in a run moved the fast path figure by half a
+ * per cent between boots under the instruction clock. So, per CPU, the
+ * handlers' exclusive time is summed, and a call's time leaves out what the
+ * sum grew by between its t0 and t1 on the same CPU. Exclusive: a handler
+ * nested in another (a hardirq in a softirq) counts once; a softirq still
+ * open when the call began (a call made from NET_RX) adds only at its exit,
+ * after the call. What remains is the entry and exit code around the
+ * tracepoints, ours included.
+ */
+#define IRQ_DEPTH 4
+
+struct irq_clock {
+	__u64 total; /* exclusive handler time, ns */
+	__u64 stamp[IRQ_DEPTH];
+	__u64 child[IRQ_DEPTH];
+	__u32 depth;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct irq_clock);
+} irq_clock SEC(".maps");
+
+static __always_inline struct irq_clock *irq_clock_get(void)
+{
+	__u32 k = 0;
+
+	return bpf_map_lookup_elem(&irq_clock, &k);
+}
+
+/* The CPU's handler time so far (0 if the map cannot be read: nothing subtracted). */
+static __always_inline __u64 irq_total(void)
+{
+	struct irq_clock *q = irq_clock_get();
+
+	return q ? q->total : 0;
+}
+
+static __always_inline int irq_enter(void)
+{
+	struct irq_clock *q = irq_clock_get();
+	__u32 d;
+
+	if (!q)
+		return 0;
+	d = q->depth++;
+	if (d < IRQ_DEPTH) {
+		q->stamp[d] = bpf_ktime_get_ns();
+		q->child[d] = 0;
+	}
+	return 0;
+}
+
+static __always_inline int irq_leave(void)
+{
+	struct irq_clock *q = irq_clock_get();
+	__u64 el;
+	__u32 d;
+
+	/* an exit whose entry came before we attached */
+	if (!q || !q->depth)
+		return 0;
+	d = --q->depth;
+	if (d >= IRQ_DEPTH || !q->stamp[d])
+		return 0;
+	el = bpf_ktime_get_ns() - q->stamp[d];
+	q->total += el > q->child[d] ? el - q->child[d] : 0;
+	/* (masked: IRQ_DEPTH is a power of two, and the verifier sees the bound) */
+	if (d)
+		q->child[(d - 1) & (IRQ_DEPTH - 1)] += el;
+	return 0;
+}
+
+/* Exits first in the object: attached in its order, an exit never waits for
+ * an entry it missed. local_timer_* are x86's timer vector (user space loads
+ * them where the tracepoint exists); arm64's timer is a device irq. */
+SEC("raw_tp/irq_handler_exit")
+int BPF_PROG(ppb_irq_exit)
+{
+	return irq_leave();
+}
+
+SEC("raw_tp/softirq_exit")
+int BPF_PROG(ppb_sirq_exit)
+{
+	return irq_leave();
+}
+
+SEC("raw_tp/local_timer_exit")
+int BPF_PROG(ppb_ltimer_exit)
+{
+	return irq_leave();
+}
+
+SEC("raw_tp/irq_handler_entry")
+int BPF_PROG(ppb_irq_entry)
+{
+	return irq_enter();
+}
+
+SEC("raw_tp/softirq_entry")
+int BPF_PROG(ppb_sirq_entry)
+{
+	return irq_enter();
+}
+
+SEC("raw_tp/local_timer_entry")
+int BPF_PROG(ppb_ltimer_entry)
+{
+	return irq_enter();
+}
+
+/* The time of a call from t0 to t1 (i0, i1: irq_total() then), less the
+ * interrupts in between if it stayed on one CPU; those go to c->irq_ns. */
+static __always_inline __u64 call_ns(struct ppb_pool_counts *c, __u64 t0, __u64 t1, __u64 i0,
+				     __u64 i1, __u32 cpu)
+{
+	__u64 dt = t1 - t0, irq = i1 - i0;
+
+	if (cpu != bpf_get_smp_processor_id())
+		return dt; /* moved: the two CPUs' sums do not compare */
+	if (irq > dt)
+		irq = dt;
+	c->irq_ns += irq;
+	return dt - irq;
+}
+
+/* ---- fentry backend: allocations ----------------------------------------- */
 
 static __always_inline int alloc_enter(void *ctx)
 {
@@ -465,6 +606,7 @@ static __always_inline int alloc_enter(void *ctx)
 		 * timed here, so that one probe pair's window is in the time, as in
 		 * the calibration (the inner pair would be inside the outer's). */
 		s->alloc_nested++;
+		s->alloc_i0 = irq_total();
 		s->alloc_t0 = bpf_ktime_get_ns();
 		return 0;
 	}
@@ -474,6 +616,8 @@ static __always_inline int alloc_enter(void *ctx)
 	s->alloc_c0 = BPF_CORE_READ((struct page_pool *)pool, alloc.count);
 	/* Only the pool's allocating context writes it: a plain read is exact. */
 	s->alloc_h0 = BPF_CORE_READ((struct page_pool *)pool, pages_state_hold_cnt);
+	s->alloc_cpu = bpf_get_smp_processor_id();
+	s->alloc_i0 = irq_total();
 	s->alloc_t0 = bpf_ktime_get_ns(); /* last: as little of us as possible inside */
 	return 0;
 }
@@ -481,6 +625,7 @@ static __always_inline int alloc_enter(void *ctx)
 static __always_inline int alloc_exit(void *ctx)
 {
 	__u64 t1 = bpf_ktime_get_ns(); /* first, see alloc_enter */
+	__u64 i1 = irq_total();
 	struct call_scratch *s = scratch_find();
 	struct ppb_pool_counts *c;
 	struct ppb_pool_key key;
@@ -491,10 +636,13 @@ static __always_inline int alloc_exit(void *ctx)
 		return 0;
 	if (--s->alloc_depth) {
 		s->alloc_t1 = t1; /* the timed inner call, see alloc_enter */
+		s->alloc_i1 = i1;
 		return 0;
 	}
-	if (s->alloc_nested)
+	if (s->alloc_nested) {
 		t1 = s->alloc_t1;
+		i1 = s->alloc_i1;
+	}
 	pool = s->alloc_pool;
 	holds = BPF_CORE_READ((struct page_pool *)pool, pages_state_hold_cnt) - s->alloc_h0;
 	bpf_get_func_ret(ctx, &ret);
@@ -504,7 +652,7 @@ static __always_inline int alloc_exit(void *ctx)
 	c = pool_counts_of(&key);
 	if (!c)
 		return 0;
-	dt = t1 - s->alloc_t0;
+	dt = call_ns(c, s->alloc_t0, t1, s->alloc_i0, i1, s->alloc_cpu);
 	c->nested_calls += s->alloc_nested;
 	c->slow_pages += holds;
 	if (holds) {
@@ -566,8 +714,10 @@ static __always_inline int put_enter(void *ctx, bool bulk)
 		return 0;
 	if (s->put_depth++) {
 		s->put_nested++; /* timed instead of the wrapper, see alloc_enter */
-		if (!bulk)
+		if (!bulk) {
+			s->put_i0 = irq_total();
 			s->put_t0 = bpf_ktime_get_ns();
+		}
 		return 0;
 	}
 	bpf_get_func_arg(ctx, 0, &pool);
@@ -582,6 +732,8 @@ static __always_inline int put_enter(void *ctx, bool bulk)
 	s->put_c0 = BPF_CORE_READ((struct page_pool *)pool, alloc.count);
 	if (!bulk)
 		s->put_cons0 = BPF_CORE_READ((struct page_pool *)pool, ring.consumer_head);
+	s->put_cpu = bpf_get_smp_processor_id();
+	s->put_i0 = irq_total();
 	s->put_t0 = bpf_ktime_get_ns();
 	return 0;
 }
@@ -589,6 +741,7 @@ static __always_inline int put_enter(void *ctx, bool bulk)
 static __always_inline int put_exit(void *ctx)
 {
 	__u64 t1 = bpf_ktime_get_ns();
+	__u64 i1 = irq_total();
 	struct call_scratch *s = scratch_find();
 	struct page_pool *pp;
 	struct ppb_pool_counts *c;
@@ -600,10 +753,13 @@ static __always_inline int put_exit(void *ctx)
 		return 0;
 	if (--s->put_depth) {
 		s->put_t1 = t1;
+		s->put_i1 = i1;
 		return 0;
 	}
-	if (s->put_nested)
+	if (s->put_nested) {
 		t1 = s->put_t1;
+		i1 = s->put_i1;
+	}
 	pp = (void *)s->put_pool;
 	if (!pool_get(s->put_pool, &key, false))
 		return 0;
@@ -615,9 +771,9 @@ static __always_inline int put_exit(void *ctx)
 		c->nested_calls += s->put_nested;
 		/* Only the pool's owner writes alloc.count, and it is this CPU if the
 		 * page went to the cache: then cache[c0] holds exactly this page. */
+		dt = call_ns(c, s->put_t0, t1, s->put_i0, i1, s->put_cpu);
 		if (s->put_released) {
 			/* counted by ppb_tp_release, which ran inside: its time is not the put's */
-			dt = t1 - s->put_t0;
 			c->ret_release_ns += dt > s->put_tp_ns ? dt - s->put_tp_ns : 0;
 			return 0;
 		}
@@ -632,10 +788,10 @@ static __always_inline int put_exit(void *ctx)
 		if (slot && slot == s->put_netmem &&
 		    BPF_CORE_READ(pp, ring.consumer_head) == s->put_cons0) {
 			c->ret_cache++;
-			c->ret_cache_ns += t1 - s->put_t0;
+			c->ret_cache_ns += dt;
 		} else {
 			c->ret_ring++;
-			c->ret_ring_ns += t1 - s->put_t0;
+			c->ret_ring_ns += dt;
 		}
 		return 0;
 	}

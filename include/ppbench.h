@@ -122,6 +122,8 @@ struct ppb_pool_counts {
 	 * page_pool_alloc_pages calling page_pool_alloc_netmems); the innermost
 	 * call is the one timed, so one probe pair's window is in each time */
 	__u64 nested_calls;
+	/* fentry: interrupt handlers' ns inside timed calls, left out of the *_ns above */
+	__u64 irq_ns;
 };
 
 /*

@@ -223,6 +223,17 @@ test_acct_fentry_xcpu() {
 	assert_eq "$(kv x.f test-run.ret.unclassified)" 0 "fentry leaves nothing unclassified"
 }
 
+# Interrupts inside timed calls are left out of their time and counted
+# apart (timing.irq_ns): slow allocations fill most of a batch-1 live-frames
+# run, so the timer ticks of 19 200 of them land inside timed calls.
+test_acct_fentry_irq_time() {
+	run_ok "$PPBENCH" recipe lf-drop --batch 1 --repeat 64 --runs 300 --backend fentry --json irq.json
+	i=$(grep -o '"irq_ns":[0-9]*' irq.json | cut -d: -f2 | sort -n | tail -n 1)
+	is_number "$i" || fail "no timing.irq_ns in recipe's JSON: $(head -c 300 irq.json)"
+	note "interrupt time left out of the timed calls: $i ns"
+	[ "$i" -gt 0 ] || fail "no interrupt time inside 19 200 timed calls"
+}
+
 # load --multiprog: freplace works here, so libxdp builds its dispatcher and
 # runs ppbench's program in it (a copy libxdp loads itself, sharing our
 # maps): it counts every frame. No bpf_link holds a dispatcher, so after a

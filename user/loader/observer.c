@@ -61,6 +61,27 @@ static void set_target(struct bpf_program *p, const char *fn)
 		bpf_program__set_autoload(p, false);
 }
 
+/* The handlers' time that timed calls leave out (irq_clock in the BPF
+ * object): fentry only, each pair where this kernel has its tracepoints. */
+static void setup_irq_clock(struct observer_bpf *s, bool on)
+{
+	struct {
+		struct bpf_program *entry, *exit;
+		const char *tp;
+	} h[] = {
+		{ s->progs.ppb_irq_entry, s->progs.ppb_irq_exit, "irq_handler_entry" },
+		{ s->progs.ppb_sirq_entry, s->progs.ppb_sirq_exit, "softirq_entry" },
+		{ s->progs.ppb_ltimer_entry, s->progs.ppb_ltimer_exit, "local_timer_entry" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(h); i++) {
+		bool ok = on && ppb_tracepoint_present(h[i].tp);
+
+		bpf_program__set_autoload(h[i].entry, ok);
+		bpf_program__set_autoload(h[i].exit, ok);
+	}
+}
+
 /*
  * Choose the fentry targets for this kernel: page_pool's alloc and put
  * functions were renamed and wrapped over the versions (ppbench-watch(8),
@@ -101,6 +122,7 @@ static void setup_fentry(struct observer_bpf *s, bool on)
 	set_target(s->progs.ppb_fx_nbulk, nbulk);
 	bpf_program__set_autoload(s->progs.ppb_fe_cal, on);
 	bpf_program__set_autoload(s->progs.ppb_fx_cal, on);
+	setup_irq_clock(s, on);
 }
 
 static void setup_tracepoints(struct observer *o, bool fentry)

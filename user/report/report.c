@@ -201,6 +201,7 @@ void json_timing(struct json *j, const struct ppb_pool_counts *c, double probe_n
 	json_u64(j, "release", c->ret_release_ns);
 	json_obj_end(j);
 	json_u64(j, "nested_calls", c->nested_calls);
+	json_u64(j, "irq_ns", c->irq_ns);
 	err = pool_path_ns(c, probe_ns, counts_allocs(c), &ns);
 	if (!err)
 		json_double(j, "path_ns_per_elem", ns);
