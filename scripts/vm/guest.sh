@@ -38,7 +38,7 @@ guest_console() {
 	esac
 }
 
-is_static() { ! readelf -l "$1" 2>/dev/null | grep -q 'program interpreter'; }
+is_static() { ! readelf -l "$1" 2>/dev/null | grep 'program interpreter' >/dev/null; }
 
 # copy_with_libs ROOT BINARY: the binary and the shared libraries ldd names, at
 # the same paths (the guest's loader finds them in the multiarch directories).

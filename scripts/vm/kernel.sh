@@ -243,7 +243,8 @@ fetch_kernel() {
 	mkdir -p "$dir"
 	deb=$(download "$dir" "$pkg" "$ver") || return 1
 	debs=("$deb")
-	if ! dpkg-deb -c "$deb" | grep -q '/vmlinuz'; then
+	# (grep reads it all: under pipefail, -q's early exit fails dpkg-deb with SIGPIPE)
+	if ! dpkg-deb -c "$deb" | grep '/vmlinuz' >/dev/null; then
 		for part in $(kernel_parts "$deb"); do
 			f=$(download "$dir" "$part" "$ver") || return 1
 			debs+=("$f")
