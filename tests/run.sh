@@ -401,30 +401,42 @@ run_integration() { # [names...]
 # The matrix runs qemu guests of their own kernels: nothing of it touches the
 # host's kernel state the other groups check, so it may start first and run
 # beside them (kernels_start), its lines tallied when they are done.
+# Its exit status goes to a file: the matrix ends minutes before
+# kernels_finish, and by then its PID may belong to another process (the
+# suite wraps pid_max's 32768), which makes bash forget the status it kept
+# for 'wait' ("pid N is not a child of this shell", exit 127).
 kernels_start() {
 	KERNELS_OUT=$(mktemp)
-	"$TOP/scripts/kernel-matrix.sh" >"$KERNELS_OUT" 2>&1 &
-	KERNELS_PID=$!
+	KERNELS_RC=$(mktemp -u)
+	(
+		rc=0
+		"$TOP/scripts/kernel-matrix.sh" || rc=$?
+		echo $rc >"$KERNELS_RC.tmp" && mv "$KERNELS_RC.tmp" "$KERNELS_RC"
+	) >"$KERNELS_OUT" 2>&1 &
 }
 
 kernels_finish() {
 	local rc
 	# Tally as the lines come (the matrix takes minutes), and in this shell:
 	# a pipe into tally_lines would count in a subshell and lose the counts.
+	# tail follows until a watcher of the status file ends (a PID of ours,
+	# alive until then, not the matrix's, which may be long gone).
+	local watcher
+	while [ ! -e "$KERNELS_RC" ]; do sleep 0.5; done &
+	watcher=$!
 	if [ $KTAP = 1 ]; then
-		diag < <(tail -n +1 --pid="$KERNELS_PID" -f "$KERNELS_OUT")
+		diag < <(tail -n +1 --pid=$watcher -f "$KERNELS_OUT")
 	else
-		tally_lines < <(tail -n +1 --pid="$KERNELS_PID" -f "$KERNELS_OUT")
+		tally_lines < <(tail -n +1 --pid=$watcher -f "$KERNELS_OUT")
 	fi
-	wait "$KERNELS_PID"
-	rc=$?
+	rc=$(cat "$KERNELS_RC")
 	if [ $KTAP = 1 ]; then
 		kernels_ktap_result $rc
 	elif [ $rc -ne 0 ] && ! grep -q '^FAIL' "$KERNELS_OUT"; then
 		# A matrix that fails without saying which test failed still fails.
 		record FAIL kernels "scripts/kernel-matrix.sh exited $rc"
 	fi
-	rm -f "$KERNELS_OUT"
+	rm -f "$KERNELS_OUT" "$KERNELS_RC"
 }
 
 # --ktap: which guest tests run on which kernel is decided as the matrix boots
