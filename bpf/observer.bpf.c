@@ -173,8 +173,13 @@ int BPF_PROG(ppb_tp_hold, __u64 pool, __u64 netmem, __u32 hold)
  * The first teardown release: reconstruct the state just before the scrub
  * (this page left the cache or the ring), take a last data-path sample with
  * it, then stop counting refills (the scrub consumes the ring).
+ * page_pool_scrub() empties the cache (the page is the slot above the count),
+ * then raises destroy_cnt, then empties the ring. A release that is neither
+ * is another CPU's put that found the ring full after user_cnt fell to 0 and
+ * before the scrub: a data-path release, and no teardown yet (false). Taking
+ * it for the ring's scrub put one direct return too many in the ledger.
  */
-static __always_inline void teardown_begin(__u64 pool, __u64 netmem, struct ppb_pool_info *pi,
+static __always_inline bool teardown_begin(__u64 pool, __u64 netmem, struct ppb_pool_info *pi,
 					   struct ppb_pool_key *key)
 {
 	struct page_pool *pp = (void *)pool;
@@ -184,6 +189,8 @@ static __always_inline void teardown_begin(__u64 pool, __u64 netmem, struct ppb_
 	cache = BPF_CORE_READ(pp, alloc.count);
 	if (cache < PPB_ALLOC_CACHE_SIZE)
 		bpf_probe_read_kernel(&slot, sizeof(slot), pool_cache_slot(pp, cache));
+	if (slot != netmem && !BPF_CORE_READ(pp, destroy_cnt))
+		return false;
 	if (!obs_cfg.fentry && pool_lock(pi)) {
 		/* Undo the scrub's step in the baseline instead of in 'now'. */
 		if (slot == netmem)
@@ -194,6 +201,7 @@ static __always_inline void teardown_begin(__u64 pool, __u64 netmem, struct ppb_
 		pool_sample(pool, pi, key, SAMPLE_ALLOC_SIDE);
 	}
 	__sync_fetch_and_or(&pi->flags, PPB_POOL_F_DYING);
+	return true;
 }
 
 /* A release inside a mixed bulk return: counted for its pool's slot. */
@@ -229,7 +237,7 @@ int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 	/* page_pool_destroy() drops user_cnt to 0 before it scrubs. */
 	dying = !BPF_CORE_READ((struct page_pool *)pool, user_cnt.refs.counter);
 	if (dying && !in_put && !(pi->flags & PPB_POOL_F_DYING))
-		teardown_begin(pool, netmem, pi, &key);
+		dying = teardown_begin(pool, netmem, pi, &key);
 	/*
 	 * After destroy began, a release is the scrub, or a late return of an
 	 * in-flight page that found the ring full. fentry tells them apart (the
