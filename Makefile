@@ -141,7 +141,7 @@ GEN_OBJS	:= $(BUILD)/gen/man_prose.o
 FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(FUZZ_SRCS))
 
-.PHONY: all test test-unit test-kernels bench bench-check vm-check install clean help deps \
+.PHONY: all test test-unit test-kernels bench bench-check vm-check install arm64-guest clean help deps \
 	format format-check fuzz fuzz-targets static-guest
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -164,7 +164,9 @@ help:
 	@echo '  fuzz           build the fuzz targets ($(FUZZ_BUILD)/) and run each FUZZ_SECONDS'
 	@echo '                 (default 60); stops at the first crash, leak or sanitizer report'
 	@echo '  install        install ppbench, its man pages and vm'"'"'s guest side (LIBDIR: scripts,'
-	@echo '                 static ppbench) under DESTDIR/PREFIX (default $(PREFIX))'
+	@echo '                 static ppbench) under DESTDIR/PREFIX (default $(PREFIX)); ARM64=1 adds'
+	@echo '                 the arm64 guests'"'"' static ppbench (vm --arch arm64), cross-built'
+	@echo '  arm64-guest    cross-build that static arm64 ppbench (build/arm64/ppbench)'
 	@echo '  format         apply clang-format (.clang-format, kernel style) to every C source'
 	@echo '  clean          remove $(BUILD)/'
 	@echo 'Variables: V=1 (show commands), PREFIX, DESTDIR, VMLINUX_BTF, STATIC=1, TESTS="name ..."'
@@ -375,11 +377,24 @@ static-guest:
 	$(Q)mkdir -p build && flock build/.static.lock $(MAKE) --no-print-directory STATIC=1 \
 		BUILD=build/static build/static/ppbench
 
-install: $(BUILD)/ppbench $(MAN_PAGES) static-guest
+# The arm64 guests' static ppbench (ppbench vm --arch arm64), built as vm and
+# the kernel matrix build it: Debian's cross compiler, and Debian's arm64
+# packages and kernel BTF in private caches (scripts/vm/cross.sh). make
+# install ARM64=1 installs it beside the x86-64 one.
+arm64-guest:
+	$(call msg,CROSS,build/arm64/ppbench)
+	$(Q)w=$$(mktemp -d) && trap 'rm -rf "$$w"' EXIT && \
+		VM_SAY=arm64-guest bash -c 'set -e; . scripts/vm/kernel.sh; . scripts/vm/sysroot.sh; \
+		. scripts/vm/cross.sh; VM_WORK=$$1; cross_build "$$PWD"' arm64-guest "$$w"
+
+install: $(BUILD)/ppbench $(MAN_PAGES) static-guest $(if $(filter 1,$(ARM64)),arm64-guest)
 	$(call msg,INSTALL,$(DESTDIR)$(BINDIR)/ppbench)
 	$(Q)install -D -m 0755 $(BUILD)/ppbench $(DESTDIR)$(BINDIR)/ppbench
 	$(call msg,INSTALL,$(DESTDIR)$(LIBDIR)/: vm/ and ppbench-static)
 	$(Q)install -D -m 0755 build/static/ppbench $(DESTDIR)$(LIBDIR)/ppbench-static
+ifeq ($(ARM64),1)
+	$(Q)install -m 0755 build/arm64/ppbench $(DESTDIR)$(LIBDIR)/ppbench-static-arm64
+endif
 	$(Q)install -d $(DESTDIR)$(LIBDIR)/vm
 	$(Q)install -m 0755 scripts/vm/run scripts/vm/init $(DESTDIR)$(LIBDIR)/vm/
 	$(Q)install -m 0644 $(filter %.sh,$(VM_FILES)) $(DESTDIR)$(LIBDIR)/vm/

@@ -191,10 +191,7 @@ fi
 slots=${PPB_MATRIX_SLOTS:-$(nproc)}
 [ $slots -le $((mem_mb / (GUEST_MEM_MB + 256))) ] || slots=$((mem_mb / (GUEST_MEM_MB + 256)))
 [ $slots -ge 1 ] && [ $serial = 0 ] || slots=1
-if ! mkdir -p "$KCACHE" 2>/dev/null || [ ! -w "$KCACHE" ]; then
-	KCACHE=${XDG_CACHE_HOME:-$HOME/.cache}/ppbench-kernels
-	mkdir -p "$KCACHE"
-fi
+kcache_use
 
 t_start=$(date +%s.%N)
 matrix_deadline=$(($(date +%s) + matrix_cap))

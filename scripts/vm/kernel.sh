@@ -15,6 +15,15 @@
 # through the host's dpkg architectures.
 
 KCACHE=${PPBENCH_KCACHE:-/var/cache/ppbench-kernels}
+
+# kcache_use: KCACHE, or the user's own cache where KCACHE cannot be written
+# (vm needs no root on the host: qemu emulates).
+kcache_use() {
+	if ! mkdir -p "$KCACHE" 2>/dev/null || [ ! -w "$KCACHE" ]; then
+		KCACHE=${XDG_CACHE_HOME:-$HOME/.cache}/ppbench-kernels
+		mkdir -p "$KCACHE"
+	fi
+}
 # Modules the guests load. Changing this list re-extracts the cached packages.
 MODULES=(veth pktgen vmxnet3)
 

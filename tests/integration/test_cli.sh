@@ -178,6 +178,22 @@ test_make_install() {
 		fail "the installed vm's probe did not run under the instruction clock"
 }
 
+# make install ARM64=1 adds the arm64 guests' static ppbench, cross-built,
+# and an installed vm --arch arm64 boots it without the source tree.
+test_make_install_arm64() {
+	local d=$TMPD/root lib
+	command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-system-aarch64 >/dev/null ||
+		skip "no arm64 cross compiler or qemu-system-aarch64 (scripts/install-deps.sh --kernels)"
+	make -C "$TOP" --no-print-directory install ARM64=1 DESTDIR="$d" PREFIX=/usr/local \
+		>"$TMPD/install.log" 2>&1 || { tail -n 20 "$TMPD/install.log"; fail "make install ARM64=1 failed"; }
+	lib=$d/usr/local/lib/ppbench
+	file -b "$lib/ppbench-static-arm64" | grep -q 'ARM aarch64.*statically linked' ||
+		fail "$lib/ppbench-static-arm64: $(file -b "$lib/ppbench-static-arm64")"
+	(cd "$TMPD" && PPBENCH_LIBDIR=$lib "$d/usr/local/sbin/ppbench" vm --arch arm64 -q -- \
+		probe --json p.json) >"$TMPD/vm.out" 2>&1 || { cat "$TMPD/vm.out"; fail "the installed vm --arch arm64 failed"; }
+	assert_eq "$(jq -r .clock.counter "$TMPD/p.json")" CNTVCT_EL0 "the installed arm64 guest's counter"
+}
+
 test_man_page_covers_help() {
 	local man=$TOP/build/ppbench.8 text=$TMPD/man.txt c o n=0
 	[ -f "$man" ] || fail "build/ppbench.8 missing (make builds it)"

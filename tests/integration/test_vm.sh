@@ -19,8 +19,7 @@ need_kernel() { # SPEC -> K_DIR, K_KEY (VM_ARCH=arm64: an arm64 kernel)
 	. "$TOP/scripts/vm/kernel.sh"
 	VM_WORK=$TMPD
 	VM_APT_FRESH=86400
-	mkdir -p "$KCACHE" 2>/dev/null && [ -w "$KCACHE" ] || KCACHE=$HOME/.cache/ppbench-kernels
-	mkdir -p "$KCACHE"
+	kcache_use
 	kernel_get "$1" >"$log" 2>&1 || skip "kernel $1 is not available here: $(tail -n 1 "$log")"
 }
 
@@ -228,7 +227,8 @@ test_vm_signals_leave_nothing() {
 	done
 }
 
-# compare, trend and calibrate's profiles never mix the clocks: one line naming both files.
+# compare and trend, and the profiles they take, never mix the clocks: one line
+# naming both files.
 test_vm_units_never_mix() {
 	expect_exit 2 "$PPBENCH" compare "$DATA/base.json" "$DATA/icount.json"
 	expect_one_line_error "base\.json counts cycles \(tsc clock\) and .*icount\.json instructions \(icount clock\)"
@@ -242,6 +242,10 @@ test_vm_units_never_mix() {
 	expect_exit 2 "$PPBENCH" trend --force "$DATA/icount.json" "$DATA/base.json" "$DATA/icount2.json" \
 		"$DATA/base2.json"
 	expect_one_line_error "never make one series"
+	local i
+	for i in 1 2 3 4 5 6 7 8; do cp "$DATA/icount.json" "$TMPD/i$i.json"; done
+	expect_exit 2 "$PPBENCH" trend --noise "$DATA/profile.json" "$TMPD"/i?.json
+	expect_one_line_error "profile\.json counts cycles \(tsc clock\) and .*i1\.json instructions \(icount clock\)"
 	# of one clock they compare as any two files do, and say what they count
 	expect_exit 0 "$PPBENCH" compare "$DATA/icount.json" "$DATA/icount2.json"
 	assert_match "$LAST_OUT" ' ring instr/elem$' "the rows name instructions"
