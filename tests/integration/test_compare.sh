@@ -379,6 +379,9 @@ test_compare_gating_rule() {
 	if grep -q 'regression:' "$LAST_ERR"; then
 		fail "levels explain it, yet it gated: $(cat "$LAST_ERR")"
 	fi
+	expect_exit 0 "$PPBENCH" compare "${P[@]}" --fail-above 5 --ktap "$base" "$TMPD/bimodal.json"
+	assert_match "$LAST_OUT" '^ok 1 ring cycles/elem: \+32[0-9.]+%, floor [0-9.]+%, limit 5%, unstable # SKIP unstable, not gated: [-+]0\.[0-9]% between the nearest levels, not real$' \
+		"KTAP: a skip, with its reason"
 	expect_exit 3 "$PPBENCH" compare "${P[@]}" --fail-above 5 --gate-unstable --json "$TMPD/u.json" \
 		"$base" "$TMPD/bimodal.json"
 	assert_match "$LAST_ERR" '^ppbench compare: regression: ring cycles/elem \+32[0-9.]+% \(.*; setups on 2 levels: 2 at ~142, 3 at ~600 in new, between the nearest levels [-+]0\.[0-9]%\)' \

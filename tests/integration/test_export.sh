@@ -408,11 +408,17 @@ test_export_trend_ktap() {
 	expect_exit 3 "$PPBENCH" trend --ktap --min-run 3 --fail-on-regression 5 "$TMPD/s"
 	ktap_check "$LAST_OUT"
 	assert_eq "$(sed -n 2p "$LAST_OUT")" "1..4" "plan: a test per scenario"
-	assert_match "$LAST_OUT" '^not ok 4 slow cycles/elem: changed, step \+20\.[0-9]% between "6" and "7", limit 5%$' \
+	assert_match "$LAST_OUT" '^not ok 4 slow cycles/elem: changed, step \+20\.[0-9]% between "6" and "7", floor n/a, limit 5%$' \
 		"the step fails"
-	assert_match "$LAST_OUT" '^ok 1 ring cycles/elem: stable, no regression above 5% in the last 9 results$' \
+	assert_match "$LAST_OUT" '^ok 1 ring cycles/elem: stable, no regression above 5% in the last 9 results, floor n/a$' \
 		"a stable figure passes"
 	assert_match "$LAST_ERR" '^ppbench trend: regression: slow cycles/elem' "the gate names it"
+	# a profile's floor in the description
+	expect_exit 3 "$PPBENCH" trend --ktap --min-run 3 --noise "$DATA/profile.json" \
+		--fail-on-regression 5 "$TMPD/s"
+	ktap_check "$LAST_OUT"
+	assert_match "$LAST_OUT" '^not ok 4 slow cycles/elem: changed, step \+20\.[0-9]% between "6" and "7", floor 8\.0%, limit 5%$' \
+		"the profile's floor"
 	expect_exit 0 "$PPBENCH" trend --ktap --min-run 3 "$TMPD/s"
 	ktap_check "$LAST_OUT"
 	assert_eq "$(grep -c '# SKIP no gate: give --fail-on-regression PCT$' "$LAST_OUT")" 4 "no gate"

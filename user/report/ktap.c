@@ -164,6 +164,10 @@ static void cmp_row_test(struct ktap *k, const struct cmp_set *set, const struct
 	else if (!r->t.testable)
 		snprintf(t->skip, sizeof(t->skip), "not tested: %s",
 			 r->t.why ? r->t.why : "too few values");
+	else if (row_unstable_not_gated(set, r))
+		snprintf(t->skip, sizeof(t->skip),
+			 "unstable, not gated: %+.1f%% between the nearest levels, %s",
+			 r->level_change, r->level_real ? "within the limit" : "not real");
 }
 
 /* A scenario with no row of the metric: skipped, missing or without the figure on a side. */
@@ -241,7 +245,7 @@ static void trend_test(struct ktap *k, const struct trend_view *v, const struct 
 {
 	struct ktap_test *t = add(k);
 	const struct series_hit *gated = NULL, *named = NULL;
-	char ch[16];
+	char ch[16], fl[24] = "n/a";
 
 	if (!t)
 		return;
@@ -254,6 +258,8 @@ static void trend_test(struct ktap *k, const struct trend_view *v, const struct 
 			named = &hits[i];
 	}
 	t->ok = !gated;
+	if (isfinite(g->floor_pct))
+		snprintf(fl, sizeof(fl), "%.1f%%", g->floor_pct);
 	snprintf(t->desc, sizeof(t->desc), "%s %s: %s", g->scenario, series_figure_unit(g->fig),
 		 trend_status_name(g->fit.status));
 	if (gated || named) {
@@ -262,13 +268,13 @@ static void trend_test(struct ktap *k, const struct trend_view *v, const struct 
 
 		fmt_pct(h->cp->change_pct, ch, sizeof(ch));
 		snprintf(t->desc + strlen(t->desc), sizeof(t->desc) - strlen(t->desc),
-			 ", %s %s between \"%s\" and \"%s\", limit %g%%",
+			 ", %s %s between \"%s\" and \"%s\", floor %s, limit %g%%",
 			 trend_kind_name(h->cp->kind), ch, v->s->pt[g->pt[at - 1]].label,
-			 v->s->pt[g->pt[at]].label, v->fail_pct);
+			 v->s->pt[g->pt[at]].label, fl, v->fail_pct);
 	} else if (v->gate) {
 		snprintf(t->desc + strlen(t->desc), sizeof(t->desc) - strlen(t->desc),
-			 ", no regression above %g%% in the last %zu results", v->fail_pct,
-			 v->window);
+			 ", no regression above %g%% in the last %zu results, floor %s",
+			 v->fail_pct, v->window, fl);
 	}
 	if (!v->gate)
 		snprintf(t->skip, sizeof(t->skip), "no gate: give --fail-on-regression PCT");
