@@ -9,6 +9,9 @@
 
 DATA=$TOP/tests/data
 
+# shellcheck source=tests/formats.sh
+. "$TOP/tests/formats.sh"
+
 # A Debian kernel in the matrix's cache (scripts/vm/kernel.sh, which vm and
 # the matrix share), or skip: no apt, no network.
 need_kernel() { # SPEC -> K_DIR, K_KEY (VM_ARCH=arm64: an arm64 kernel)
@@ -76,6 +79,25 @@ test_vm_bench_returns_output_file_and_clock() {
 	assert_eq "$(jq_get "$f" .host.kernel)" "$(cat "$K_DIR/RELEASE")" "the kernel booted"
 	assert_eq "$(stat -c %a "$f")" "$(printf '%o' $((0666 & ~0$(umask))))" "a new file's mode"
 	assert_nothing_left "after a run"
+	# the exports of a real instructions file: to their specifications, in its unit
+	expect_exit 0 "$PPBENCH" export kcidb --origin ppbench_ci "$f"
+	kcidb_check "$LAST_OUT"
+	jq -e '[.tests[].number.unit // empty] | length > 0 and all(. == "instructions/elem")' \
+		"$LAST_OUT" >/dev/null || fail "kcidb: the units of an instructions file"
+	jq -e '[.tests[].misc | has("ns_per_elem")] | any | not' "$LAST_OUT" >/dev/null ||
+		fail "kcidb: guest ns exported as ns"
+	expect_exit 0 "$PPBENCH" export lkp "$f"
+	lkp_check "$LAST_OUT"
+	assert_match "$LAST_OUT" '^ppbench\.ring\.instructions_per_elem: [0-9.]+$' "lkp: ring in instructions"
+	! grep -qE 'cycles|\.ns_per' "$LAST_OUT" || fail "lkp: an instructions file exported cycles or ns"
+	expect_exit 0 "$PPBENCH" export bmf "$f"
+	bmf_check "$LAST_OUT"
+	jq -e '.["ppbench.ring"] | has("instructions-per-elem") and (has("ns-per-elem") | not)' \
+		"$LAST_OUT" >/dev/null || fail "bmf: ring's measures: $(head -c 300 "$LAST_OUT")"
+	expect_exit 0 "$PPBENCH" export otava "$f"
+	otava_check "$LAST_OUT"
+	assert_match "$(head -n 1 "$LAST_OUT")" '(^|,)ring\.instructions_per_elem(,|$)' "otava: the column's unit"
+	! grep -q '\.ns_per_elem' <(head -n 1 "$LAST_OUT") || fail "otava: guest ns exported as ns"
 }
 
 # What is checked on the host, before any boot: one line, exit 2.

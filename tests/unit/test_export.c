@@ -65,6 +65,10 @@ void test_export_names_carry_unit(void)
 	ASSERT_STREQ(xfig_unit(XFIG_PURITY, "cycles", b, sizeof(b)), "%", "purity unit");
 	ASSERT_STREQ(xfig_key_part("ring-xcpu", b, sizeof(b)), "ring_xcpu", "LKP key");
 	ASSERT_STREQ(xfig_key_part("Ab.c", b, sizeof(b)), "ab_c", "LKP key, odd name");
+	/* the guest's ns under the instruction clock are instructions, no time */
+	ASSERT_TRUE(xfig_exported(XFIG_NS, "cycles"), "ns of a TSC file");
+	ASSERT_TRUE(!xfig_exported(XFIG_NS, "instructions"), "no ns of an instructions file");
+	ASSERT_TRUE(xfig_exported(XFIG_CYCLES, "instructions"), "its instructions");
 }
 
 void test_export_figures_of_a_result(void)
@@ -140,12 +144,13 @@ void test_export_lkp_lines(void)
 	if (!ASSERT_TRUE(t, "lkp text"))
 		return;
 	ASSERT_TRUE(lkp_lines_ok(t, &n), "every line a stats line");
-	ASSERT_EQ(n, 6, "ring: 4 of instructions, ns, purity; no path, nothing of ring-xcpu");
+	ASSERT_EQ(n, 5, "ring: 4 of instructions, purity; no ns, no path, nothing of ring-xcpu");
 	ASSERT_HAS_SUBSTR(t, "ppbench.ring.instructions_per_elem: 200\n", "the median, its unit");
 	ASSERT_HAS_SUBSTR(t, "ppbench.ring.instructions_per_elem.max: 210.5\n", "largest setup");
 	ASSERT_HAS_SUBSTR(t, "ppbench.ring.instructions_per_elem.stddev_percent: 5\n", "CV");
 	ASSERT_HAS_SUBSTR(t, "ppbench.ring.purity_percent: 99.5\n", "purity");
 	ASSERT_FALSE(strstr(t, "cycles"), "no cycles in a file of instructions");
+	ASSERT_FALSE(strstr(t, ".ns_per_elem"), "no ns: the guest's ns are its instructions");
 	ASSERT_FALSE(strstr(t, "ring_xcpu"), "no line for a skipped scenario");
 	free(t);
 	t = lkp_text(&f.r, false);

@@ -167,13 +167,18 @@ static int collect(const struct result *files, size_t n, const char *name, enum 
 	return 0;
 }
 
-/* "ring cycles/elem"; "ring instr/elem" for files of the instruction clock. */
+/*
+ * "ring cycles/elem"; "ring instr/elem" for files of the instruction clock,
+ * whose ns are the guest's, one per instruction: "ring guest ns/elem".
+ */
 static void row_label(struct row *r, const struct result *file)
 {
-	const char *u = strcmp(result_clock_of(file)->unit, "instructions") ? "cycles" : "instr";
+	bool ic = !strcmp(result_clock_of(file)->unit, "instructions");
+	const char *u = ic ? "instr" : "cycles";
 
 	if (r->kind == FIG_NS)
-		snprintf(r->label, sizeof(r->label), "%s ns/elem", r->scenario);
+		snprintf(r->label, sizeof(r->label), "%s %sns/elem", r->scenario,
+			 ic ? "guest " : "");
 	else if (r->kind == FIG_PURITY)
 		snprintf(r->label, sizeof(r->label), "%s purity %%", r->scenario);
 	else if (r->kind != FIG_CPU)

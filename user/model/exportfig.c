@@ -31,6 +31,11 @@ static void one_value(double v, struct xfig *f)
 	f->n = 1;
 }
 
+bool xfig_exported(enum xfig_kind kind, const char *unit)
+{
+	return kind != XFIG_NS || strcmp(unit, "instructions");
+}
+
 void xfig_get(const struct result_scenario *sc, enum xfig_kind kind, struct xfig *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -9,8 +9,8 @@
 /*
  * The figures of a result file as `ppbench export` hands them to other
  * systems: per scenario its cycles (or instructions: whatever host.clock
- * counts) and ns per element with the setups' range, the path figure and
- * the purity. One source for their names and units, so that every format
+ * counts) and ns per element (cycle files only) with the setups' range, the
+ * path figure and the purity. One source for their names and units, so that every format
  * says the same thing: a file of qemu's instruction clock exports
  * "instructions_per_elem", never "cycles_per_elem".
  */
@@ -26,6 +26,12 @@ struct xfig {
 	size_t n;	 /* setups behind value; 1 for path and purity */
 };
 
+/*
+ * Whether a file counting UNIT exports figure KIND. Under qemu's instruction
+ * clock the guest's ns advance one per instruction: its ns figures are the
+ * instructions again, not a time, so no export names them ns.
+ */
+bool xfig_exported(enum xfig_kind kind, const char *unit);
 /* Figure KIND of scenario SC (purity in percent). */
 void xfig_get(const struct result_scenario *sc, enum xfig_kind kind, struct xfig *out);
 /*

@@ -23,7 +23,7 @@ void bmf_write(FILE *f, const struct result *r)
 		json_obj_begin(j, bench);
 		for (int k = 0; k < NR_XFIGS; k++) {
 			xfig_get(sc, k, &x);
-			if (!x.has)
+			if (!x.has || !xfig_exported(k, r->host.clock.unit))
 				continue;
 			json_obj_begin(
 				j, xfig_name(k, r->host.clock.unit, '-', measure, sizeof(measure)));

@@ -163,7 +163,8 @@ static void test_misc(struct json *j, const struct result *r, const struct resul
 		put_num(j, "min", f->lo);
 		put_num(j, "max", f->hi);
 		put_num(j, "cv", f->cv);
-		put_num(j, "ns_per_elem", ns.value);
+		if (xfig_exported(XFIG_NS, r->host.clock.unit))
+			put_num(j, "ns_per_elem", ns.value);
 	}
 	json_obj_end(j);
 }

@@ -22,7 +22,7 @@ void lkp_write(FILE *f, const struct result *r, bool prefix)
 		xfig_key_part(sc->name, scn, sizeof(scn));
 		for (int k = 0; k < NR_XFIGS; k++) {
 			xfig_get(sc, k, &x);
-			if (!x.has)
+			if (!x.has || !xfig_exported(k, unit))
 				continue;
 			xfig_name(k, unit, '_', key, sizeof(key));
 			line(f, prefix, scn, key, "", x.value);

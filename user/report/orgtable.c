@@ -2,6 +2,7 @@
 /* compare --org: the page_pool maintainers' Org table, with its #+TBLFM. */
 #include <ctype.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "report/orgtable.h"
@@ -42,9 +43,19 @@ static void org_row(FILE *f, const struct row *cy, const struct row *ns)
 		diff_cy, nb, na, nd, pc);
 }
 
-/* The unit's name with a capital, as the header's first cell over the cycles. */
+static bool counts_instructions(const struct comparison *c)
+{
+	return c->nold && !strcmp(c->old[0].host.clock.unit, "instructions");
+}
+
+/* The unit's name with a capital, as the header's first cell over the cycles
+ * (8 columns: "Instructions" is cut to "Instr."). */
 static void unit_title(const struct comparison *c, char *buf, size_t len)
 {
+	if (counts_instructions(c)) {
+		snprintf(buf, len, "Instr.");
+		return;
+	}
 	snprintf(buf, len, "%s", c->nold ? c->old[0].host.clock.unit : "cycles");
 	buf[0] = toupper((unsigned char)buf[0]);
 }
@@ -64,8 +75,12 @@ void compare_print_org(FILE *f, const struct cmp_set *set, const struct comparis
 	fprintf(f, "\n# before, after: %s per element, %s; diff and %% change: #+TBLFM below\n",
 		c->noise == NOISE_PROFILE ? "medians" : "means",
 		c->noise == NOISE_FILES ? "of the files' medians" : "of the setups");
+	/* Under qemu's instruction clock the guest's ns advance one per instruction. */
+	if (counts_instructions(c))
+		fprintf(f, "# instruction clock: instructions per element; guest ns are "
+			   "instructions too (one ns per instruction), not time\n");
 	fprintf(f, "| %-10s | %8s | %8s | %6s | %9s | %9s | %8s | %6s |\n", "Test name", unit, "",
-		"", "Nanosec", "", "", "%");
+		"", counts_instructions(c) ? "Guest ns" : "Nanosec", "", "", "%");
 	fprintf(f, "| %-10s | %8s | %8s | %6s | %9s | %9s | %8s | %6s |\n", "(ppbench)", "Before",
 		"After", "diff", "Before", "After", "diff", "change");
 	fprintf(f, "|------------+----------+----------+--------+-----------+-----------+----------"

@@ -66,7 +66,7 @@ size_t otava_write(FILE *f, const struct series *s, const char *unit)
 
 		snprintf(col, sizeof(col), "%s.%s", g->scenario,
 			 xfig_name(kind_of(g->fig), unit, '_', name, sizeof(name)));
-		use[i] = complete(s, g, col);
+		use[i] = xfig_exported(kind_of(g->fig), unit) && complete(s, g, col);
 		if (!use[i])
 			continue;
 		field(f, col, false);
