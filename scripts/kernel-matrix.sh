@@ -512,7 +512,7 @@ for k in $kernels; do
 	fi
 	kernel_get "${k#arm64:}" || rc=$?
 	if [ $rc = 2 ]; then
-		echo "kernel-matrix: unknown kernel '$k' (6.1, 6.12, newest, a linux-image-* package, or arm64:6.12, arm64:newest)" >&2
+		echo "kernel-matrix: unknown kernel '$k' (6.1, 6.12, newest, a linux-image-* package, or arm64:6.1, arm64:6.12, arm64:newest)" >&2
 		finished=1
 		exit 2
 	elif [ $rc != 0 ]; then

@@ -26,6 +26,15 @@ kcache_use() {
 }
 # Modules the guests load. Changing this list re-extracts the cached packages.
 MODULES=(veth pktgen vmxnet3)
+# arm64 guests also need virtio-serial (vm's channels: -M virt has one UART),
+# which Debian 12's arm64 6.1 builds as modules and later kernels build in.
+MODULES_ARM64=(virtio_pci virtio_console)
+
+# guest_module_list: VM_ARCH's modules, one a line.
+guest_module_list() {
+	printf '%s\n' "${MODULES[@]}"
+	[ "${VM_ARCH:-x86-64}" != arm64 ] || printf '%s\n' "${MODULES_ARM64[@]}"
+}
 
 # tag, meta-package, suite, NIC mode. Debian 12's default kernel (6.1) has no
 # linux-image-6.1-amd64 meta-package: linux-image-amd64 is the 6.1 one.
@@ -44,6 +53,7 @@ KERNELS_KNOWN=(
 # arm64 kernels, the same way (qemu-system-aarch64 -M virt has vmxnet3 as a
 # PCI device, and Debian's arm64 kernels build it as a module).
 KERNELS_KNOWN_ARM64=(
+	"6.1 linux-image-arm64 - none"
 	"6.12 linux-image-6.12-arm64 - xdp"
 	"newest linux-image-arm64 trixie-backports xdp"
 )
@@ -245,7 +255,8 @@ arm64_kernel() {
 # name for others.
 fetch_kernel() {
 	local tag=$1 pkg=$2 ver=$3 dir=$KCACHE/$1 deb x f m part debs=()
-	local stamp="$pkg $ver modules=${MODULES[*]}"
+	local stamp
+	stamp="$pkg $ver modules=$(guest_module_list | tr '\n' ' ' | sed 's/ $//')"
 	if [ -f "$dir/kernel/STAMP" ] && [ "$(cat "$dir/kernel/STAMP")" = "$stamp" ]; then
 		return 0
 	fi
@@ -287,14 +298,9 @@ fetch_kernel() {
 	[ -n "$f" ] || f=$(find "$x/usr/lib/modules" "$x/lib/modules" -maxdepth 2 -name config \
 		2>/dev/null | head -n 1)
 	[ -z "$f" ] || cp "$f" "$dir/kernel.new/config"
-	for m in "${MODULES[@]}"; do
-		f=$(find "$x/lib/modules" "$x/usr/lib/modules" -name "$m.ko*" 2>/dev/null | head -n 1)
-		if [ -z "$f" ]; then
-			say "$tag: module $m not in the package"
-			continue
-		fi
-		plain_module "$f" "$dir/kernel.new/modules/$m.ko"
-	done
+	f=$(find "$x/lib/modules" "$x/usr/lib/modules" -mindepth 1 -maxdepth 1 -type d 2>/dev/null |
+		head -n 1)
+	[ -z "$f" ] || copy_modules "$f" "$dir/kernel.new" "$tag"
 	echo "$stamp" >"$dir/kernel.new/STAMP"
 	rm -rf "$x" "$dir/kernel"
 	mv "$dir/kernel.new" "$dir/kernel"
@@ -404,20 +410,63 @@ modules_root() {
 	fi
 }
 
-# module_deps ROOT NAME: NAME's modules.dep dependencies, deepest first, then
-# NAME itself, as paths under ROOT (just the module where there is no modules.dep).
+# module_deps ROOT NAME: NAME's dependencies, deepest first, then NAME itself,
+# as paths under ROOT: from modules.dep, or where there is none (Debian's
+# packages leave it to depmod at installation) from each module's own
+# "depends=" (its .modinfo). Nothing when ROOT has no such module.
 module_deps() {
-	local root=$1 m=$2 line dep
+	local root=$1 m=$2 line dep f
 	line=$(grep -E "(^|/)$m\.ko(\.[a-z]+)?:" "$root/modules.dep" 2>/dev/null | head -n 1)
-	if [ -z "$line" ]; then
-		find "$root" -name "$m.ko*" 2>/dev/null | head -n 1
+	if [ -n "$line" ]; then
+		for dep in ${line#*:}; do
+			dep=${dep##*/}
+			module_deps "$root" "${dep%%.ko*}"
+		done
+		echo "$root/${line%%:*}"
 		return
 	fi
-	for dep in ${line#*:}; do
-		dep=${dep##*/}
-		module_deps "$root" "${dep%%.ko*}"
+	f=$(find "$root" -name "$m.ko*" 2>/dev/null | head -n 1)
+	[ -n "$f" ] || return 0
+	for dep in $(module_modinfo "$f" depends | tr , ' '); do
+		module_deps "$root" "$dep"
 	done
-	echo "$root/${line%%:*}"
+	echo "$f"
+}
+
+# module_modinfo FILE KEY: KEY's value in the module's .modinfo (NUL-separated
+# "key=value" strings), compressed or not.
+module_modinfo() {
+	case "$1" in
+	*.ko.xz) xz -dc "$1" ;;
+	*.ko.zst) zstd -qdc "$1" ;;
+	*.ko.gz) gzip -dc "$1" ;;
+	*) cat "$1" ;;
+	esac | tr '\0' '\n' | sed -n "s/^$2=//p" | head -n 1
+}
+
+# copy_modules ROOT DEST TAG: the guest's modules (guest_module_list) out of
+# the modules tree ROOT into DEST/modules as plain .ko files, each after its
+# dependencies, in the order init loads them (DEST/modules/ORDER); a module
+# built into the kernel (modules.builtin) needs none.
+copy_modules() {
+	local root=$1 dest=$2 tag=$3 m p f deps seen=" "
+	mkdir -p "$dest/modules"
+	for m in $(guest_module_list); do
+		grep -qE "(^|/)$m\.ko$" "$root/modules.builtin" 2>/dev/null && continue
+		deps=$(module_deps "$root" "$m")
+		if [ -z "$deps" ]; then
+			say "$tag: module $m not in the package"
+			continue
+		fi
+		for p in $deps; do
+			f=${p##*/}
+			f=${f%%.ko*}
+			case "$seen" in *" $f "*) continue ;; esac
+			seen="$seen$f "
+			plain_module "$p" "$dest/modules/$f.ko"
+			echo "$f" >>"$dest/modules/ORDER"
+		done
+	done
 }
 
 # kernel_from_files IMAGE MODDIR DEST: a kernel directory at DEST for a kernel
@@ -427,22 +476,13 @@ module_deps() {
 # guest cannot read CONFIG_* and says so. Module dependencies are loaded
 # first: init loads modules/*.ko in the order of modules/ORDER.
 kernel_from_files() {
-	local img=$1 mdir=$2 dest=$3 rel="" root f m p seen=" "
+	local img=$1 mdir=$2 dest=$3 rel="" root f
 	mkdir -p "$dest/modules"
 	cp "$img" "$dest/vmlinuz"
 	if [ -n "$mdir" ]; then
 		rel=$(modules_release "$mdir")
 		root=$(modules_root "$mdir")
-		for m in "${MODULES[@]}"; do
-			for p in $(module_deps "$root" "$m"); do
-				f=${p##*/}
-				f=${f%%.ko*}
-				case "$seen" in *" $f "*) continue ;; esac
-				seen="$seen$f "
-				plain_module "$p" "$dest/modules/$f.ko"
-				echo "$f" >>"$dest/modules/ORDER"
-			done
-		done
+		copy_modules "$root" "$dest" "${rel:-kernel}"
 		for f in "$mdir/.config" "$mdir/build/.config" "$root/build/.config" "$root/config"; do
 			[ -f "$f" ] && { cp "$f" "$dest/config"; break; }
 		done

@@ -46,7 +46,7 @@ static const struct cli_opt vm_opts[] = {
 	{ "debian", 'D', "SPEC",
 	  "boot a Debian kernel: 6.1, 6.12, newest (trixie-backports' linux-image-amd64) or "
 	  "a linux-image-* package, through the kernel matrix's private apt and cache "
-	  "(default newest; arm64: 6.12 or newest)",
+	  "(default newest; arm64 has the same three)",
 	  .kind = CLI_STRING, V(debian) },
 	{ "kernel", 'k', "IMAGE",
 	  "boot this kernel image instead (x86-64: bzImage or vmlinuz; arm64: Image or "
