@@ -221,7 +221,10 @@ static __always_inline bool bulk_count_release(struct call_scratch *s, __u64 poo
 SEC("raw_tp/page_pool_state_release")
 int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 {
-	__u64 t0 = bpf_ktime_get_ns(); /* first: inside a timed put, see put_exit */
+	/* First: inside a timed put (fentry), this program's own time is left
+	 * out of the put's (put_exit). The tracepoint backend times no call, and
+	 * obs_cfg is constant at load, so its programs read no clock here. */
+	__u64 t0 = obs_cfg.fentry ? bpf_ktime_get_ns() : 0;
 	struct ppb_pool_key key;
 	struct ppb_pool_counts *c;
 	struct ppb_pool_info *pi;
