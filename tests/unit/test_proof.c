@@ -85,3 +85,19 @@ void test_proof_untracked_not_pure(void)
 	proof_eval(SC_FAST, &c, 1000, 0, NULL, false, false, true, &p);
 	ASSERT_FALSE(proof_pure(&p, 0.95), "counts unknown (partial): not pure either");
 }
+
+/* 6.1's generic XDP copies into no page_pool: without fentry the counts of
+ * the system pool are unknown, but there is no such pool: purity 0, complete. */
+void test_proof_no_pool(void)
+{
+	struct ppb_pool_counts c = { 0 };
+	struct proof p;
+
+	proof_eval(SC_FAST, &c, 100000, 0, NULL, false, false, true, &p);
+	ASSERT_TRUE(p.partial, "unknown counts alone leave the proof partial");
+	proof_set_no_pool(&p, "system");
+	ASSERT_FALSE(p.partial, "no pool: nothing unknown");
+	ASSERT_NEAR(p.purity, 0, 1e-12, "no element on the path");
+	ASSERT_FALSE(proof_pure(&p, 0.5), "not pure");
+	ASSERT_HAS_SUBSTR(p.note, "no system pool took part", "the note says why");
+}

@@ -212,6 +212,11 @@ static int prove(struct sc_env *e, struct recipe_ctx *rc, const struct candidate
 			   rcpu >= 0 ? &k.percpu[rcpu] : NULL, fentry, r->known & KNOWN_CACHE,
 			   r->known & KNOWN_RING, &r->proof);
 		proof_set_untracked(&r->proof, res.counts.untracked_pools);
+		/* (a kernel that has no such pool: 6.1's generic XDP copies into no
+		 * page_pool, which the tracepoint backend cannot tell from unknown
+		 * counts) */
+		if (!k.pools && !res.counts.untracked_pools)
+			proof_set_no_pool(&r->proof, pool_kind_name(recipe_pool_kind(c->recipe)));
 		free(k.percpu);
 	}
 	recipe_result_free(&res);

@@ -374,12 +374,33 @@ int ppb_probe_cpumap_prog(void)
 	return probe_load(pick_cpumap);
 }
 
+/*
+ * fentry needs a trampoline attached to a kernel function, not only a program
+ * that loads: arm64's 6.1 loads fentry programs and refuses to attach them
+ * to kernel functions (ENOTSUPP, 524), which bench met only at its observer.
+ */
+static int probe_fentry_attach(void)
+{
+	struct probe_bpf *skel;
+	struct bpf_link *link;
+	int err;
+
+	skel = load_one(pick_fentry, &err);
+	if (!skel)
+		return err;
+	link = bpf_program__attach(skel->progs.ppb_probe_fentry);
+	err = link ? 0 : -errno;
+	bpf_link__destroy(link);
+	probe_bpf__destroy(skel);
+	return err;
+}
+
 int ppb_probe_fentry(void)
 {
 	static int cached = 1;
 
 	if (cached == 1)
-		cached = ppb_disabled("fentry") ? -EPERM : probe_load(pick_fentry);
+		cached = ppb_disabled("fentry") ? -EPERM : probe_fentry_attach();
 	return cached;
 }
 

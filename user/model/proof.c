@@ -80,6 +80,14 @@ void proof_set_untracked(struct proof *p, uint64_t pools)
 			 (unsigned long long)pools);
 }
 
+void proof_set_no_pool(struct proof *p, const char *kind)
+{
+	p->partial = false;
+	p->purity = p->alloc_share = p->ret_share = 0;
+	snprintf(p->note, sizeof(p->note),
+		 "no %s pool took part: no element went through page_pool", kind);
+}
+
 bool proof_pure(const struct proof *p, double min)
 {
 	return !p->partial && !p->untracked && p->purity >= min;

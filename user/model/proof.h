@@ -32,6 +32,12 @@ void proof_eval(enum scenario_id sc, const struct ppb_pool_counts *c, uint64_t e
  * purity says. Appends the reason to the note.
  */
 void proof_set_untracked(struct proof *p, uint64_t pools);
+/*
+ * No pool of the recipe's kind took part in the proof run: whatever the
+ * backend could not count, no element went through that pool, so the proof
+ * is complete and its purity 0. KIND names the pool kind in the note.
+ */
+void proof_set_no_pool(struct proof *p, const char *kind);
 /* The proof shows the path: known counts, nothing missed, purity >= min. */
 bool proof_pure(const struct proof *p, double min);
 
