@@ -495,6 +495,9 @@ test_upstream_module_crosscheck() {
 	note "module runs, ns/elem: $(for n in 01 02 03; do
 		printf '%s %s; ' $n "$(sed -n "s/.*Type:no-softirq-page_pool$n Per elem: [0-9]* cycles(tsc) \([0-9.]*\) ns.*/\1/p" mod.txt | paste -sd ' ' -)"
 	done)"
+	# under the instruction clock both sides' "cycles(tsc)" are guest TSC ticks: instructions
+	u=cycles
+	grep -q 'ppbench\.clock=icount' /proc/cmdline && u=instr
 	for pair in fast:01 ring:02 slow:03; do
 		s=${pair%:*}
 		n=${pair#*:}
@@ -505,15 +508,15 @@ test_upstream_module_crosscheck() {
 		assert_eq "$(json_get "$s.json" status)" ok "$s status"
 		v=$(path_cost "$s.json" value)
 		if ! is_number "$v"; then
-			note "$s: ppbench path n/a ($(path_cost "$s.json" method)) | module page_pool$n $m cycles"
+			note "$s: ppbench path n/a ($(path_cost "$s.json" method)) | module page_pool$n $m $u"
 			continue
 		fi
-		note "$(awk -v s="$s" -v v="$v" -v n="$n" -v m="$m" -v r="$(json_get "$s.json" recipe | cut -d';' -f1)" 'BEGIN {
+		note "$(awk -v s="$s" -v v="$v" -v n="$n" -v m="$m" -v u="$u" -v r="$(json_get "$s.json" recipe | cut -d';' -f1)" 'BEGIN {
 			ratio = "n/a (module 0)"
 			if (m > 0)
 				ratio = sprintf("%.2f", v / m)
-			printf "%-4s ppbench path %8.1f cycles (fentry, %s) | module page_pool%s %6d cycles | ratio %s\n",
-				s, v, r, n, m, ratio }')"
+			printf "%-4s ppbench path %8.1f %s (fentry, %s) | module page_pool%s %6d %s | ratio %s\n",
+				s, v, u, r, n, m, u, ratio }')"
 	done
 	module_method_error "$ko" mod.txt
 	ring_parts

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Noise profiles: the JSON file calibrate writes and the table it prints. */
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include "report/json.h"
 #include "report/noise_report.h"
@@ -134,19 +136,22 @@ static void fmt_levels(const struct noise_fig *f, char *buf, size_t len)
 
 void noise_print(FILE *f, const struct noise_profile *p)
 {
-	char lv[96];
+	const char *unit = p->host.clock.unit ? p->host.clock.unit : "cycles";
+	bool ic = !strcmp(unit, "instructions");
+	char lv[96], text[400];
 
 	fprintf(f, "noise between invocations: %llu bench runs of %llu setups over %.0f s\n",
 		(unsigned long long)p->invocations, (unsigned long long)p->repeat, p->span_s);
-	fprintf(f, "%-10s %10s %10s %10s %8s %8s %8s  %s\n", "scenario", "median", "min", "max",
-		"CV betw", "CV in", "floor", "levels (cycles/elem, runs)");
+	fprintf(f, "%-10s %10s %10s %10s %8s %8s %8s  levels (%s/elem, runs)\n", "scenario",
+		"median", "min", "max", "CV betw", "CV in", "floor", ic ? "instr" : "cycles");
 	for (size_t i = 0; i < p->nr_sc; i++) {
 		const struct noise_fig *c = &p->sc[i].cycles;
 
 		fmt_levels(c, lv, sizeof(lv));
-		fprintf(f, "%-10s %10.1f %10.1f %10.1f %7.1f%% %7.1f%% %7.1f%%  %s\n",
-			p->sc[i].name, c->median, c->min, c->max, c->cv_between * 100,
-			c->cv_within * 100, c->floor_pct, lv);
+		/* instructions: floors near 0.1 %, one more digit */
+		fprintf(f, "%-10s %10.1f %10.1f %10.1f %7.*f%% %7.*f%% %7.*f%%  %s\n",
+			p->sc[i].name, c->median, c->min, c->max, ic ? 2 : 1, c->cv_between * 100,
+			ic ? 2 : 1, c->cv_within * 100, ic ? 2 : 1, c->floor_pct, lv);
 	}
 	for (size_t i = 0; i < p->nr_sc; i++) {
 		const struct noise_scenario *ns = &p->sc[i];
@@ -158,12 +163,14 @@ void noise_print(FILE *f, const struct noise_profile *p)
 				ns->name, ns->level_median_ns, ns->level_r,
 				ns->level_cv_resid * 100, ns->cycles.cv_between * 100);
 	}
-	fprint_wrapped(f, "",
-		       "floor: what a change between two single runs must exceed to count as "
-		       "real: the largest of 1%, the largest change seen between two of these "
-		       "runs, and t(1 - 0.025/k, n-1) x sqrt(2) x CV between, k the number of "
-		       "scenarios a gate tests together (so that a quiet pair of invocations "
-		       "trips none of them with probability 0.95)");
+	snprintf(text, sizeof(text),
+		 "floor: what a change between two single runs must exceed to count as "
+		 "real: the largest of %g%% (of %s), the largest change seen between two of "
+		 "these runs, and t(1 - 0.025/k, n-1) x sqrt(2) x CV between, k the number "
+		 "of scenarios a gate tests together (so that a quiet pair of invocations "
+		 "trips none of them with probability 0.95)",
+		 unit_floor_pct(unit), unit);
+	fprint_wrapped(f, "", text);
 }
 
 void calibrate_report(const struct noise_profile *p, const char *path)
