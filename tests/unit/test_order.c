@@ -20,12 +20,15 @@ void test_order_note_scenario_figures(void)
 	fig(&res[SC_FAST], 7819.8, -1);
 	fig(&res[SC_RING], 198.4, -1);
 	fig(&res[SC_SLOW], 589.7, 309.3);
-	ASSERT_TRUE(bench_order_note(res, note, sizeof(note)), "misordered: a note");
+	ASSERT_TRUE(bench_order_note(res, "cycles", note, sizeof(note)), "misordered: a note");
 	ASSERT_TRUE(strstr(note, "fast 7819.8, ptr_ring 198.4, slow 309.3 cycles/elem") != NULL,
 		    "the figures shown");
 	ASSERT_TRUE(strstr(note, ": fast is a scenario figure") != NULL, "fast's reason");
 	ASSERT_TRUE(strstr(note, "; ptr_ring is a scenario figure") != NULL, "ring's reason");
 	ASSERT_TRUE(strstr(note, "slow is a scenario") == NULL, "slow has a path figure");
+	ASSERT_TRUE(bench_order_note(res, "instr", note, sizeof(note)), "the same in instructions");
+	ASSERT_TRUE(strstr(note, "slow 309.3 instr/elem do not order") != NULL,
+		    "the instruction clock's unit");
 }
 
 void test_order_note_ordered(void)
@@ -36,11 +39,12 @@ void test_order_note_ordered(void)
 	fig(&res[SC_FAST], 900, 19);
 	fig(&res[SC_RING], 160, 54);
 	fig(&res[SC_SLOW], 600, 238);
-	ASSERT_TRUE(!bench_order_note(res, note, sizeof(note)), "ordered: no note");
+	ASSERT_TRUE(!bench_order_note(res, "cycles", note, sizeof(note)), "ordered: no note");
 	ASSERT_EQ(note[0], '\0', "note empty");
 	res[SC_SLOW].ok = false;
 	fig(&res[SC_RING], 160, 500);
-	ASSERT_TRUE(!bench_order_note(res, note, sizeof(note)), "slow did not run: no note");
+	ASSERT_TRUE(!bench_order_note(res, "cycles", note, sizeof(note)),
+		    "slow did not run: no note");
 }
 
 void test_order_note_path_figures(void)
@@ -51,7 +55,7 @@ void test_order_note_path_figures(void)
 	fig(&res[SC_FAST], 900, 60);
 	fig(&res[SC_RING], 160, 54);
 	fig(&res[SC_SLOW], 600, 238);
-	ASSERT_TRUE(bench_order_note(res, note, sizeof(note)), "fast above ring: a note");
+	ASSERT_TRUE(bench_order_note(res, "cycles", note, sizeof(note)), "fast above ring: a note");
 	ASSERT_TRUE(strstr(note, "all three are path figures") != NULL, "says they are");
 }
 
@@ -66,7 +70,7 @@ void test_order_note_fastpass_twin(void)
 	res[SC_FAST].cand = &fp;
 	fig(&res[SC_RING], 191.4, -1);
 	fig(&res[SC_SLOW], 657.5, 392.7);
-	ASSERT_TRUE(bench_order_note(res, note, sizeof(note)), "misordered: a note");
+	ASSERT_TRUE(bench_order_note(res, "cycles", note, sizeof(note)), "misordered: a note");
 	ASSERT_TRUE(strstr(note, ": fast's path figure is its difference to a twin") != NULL,
 		    "fast's reason");
 	ASSERT_TRUE(strstr(note, "; ptr_ring is a scenario figure") != NULL, "ring's reason");

@@ -7,7 +7,8 @@ static double shown(const struct sc_result *r)
 	return r->has_path ? r->path_cycles : r->cyc.median;
 }
 
-bool bench_order_note(const struct sc_result res[NR_SCENARIOS], char *note, size_t len)
+bool bench_order_note(const struct sc_result res[NR_SCENARIOS], const char *unit, char *note,
+		      size_t len)
 {
 	static const enum scenario_id order[] = { SC_FAST, SC_RING, SC_SLOW };
 	static const char *const upstream[] = { "fast", "ptr_ring", "slow" };
@@ -19,9 +20,9 @@ bool bench_order_note(const struct sc_result res[NR_SCENARIOS], char *note, size
 	if (!f->ok || !r->ok || !s->ok || (shown(f) < shown(r) && shown(r) < shown(s)))
 		return false;
 	n = snprintf(note, len,
-		     "fast %.1f, ptr_ring %.1f, slow %.1f cycles/elem do not order "
+		     "fast %.1f, ptr_ring %.1f, slow %.1f %s/elem do not order "
 		     "fast < ptr_ring < slow as bench_page_pool_simple's paths do",
-		     shown(f), shown(r), shown(s));
+		     shown(f), shown(r), shown(s), unit);
 	for (size_t i = 0; i < 3 && n > 0 && (size_t)n < len; i++) {
 		if (res[order[i]].has_path && res[order[i]].cand &&
 		    res[order[i]].cand->recipe == RCP_LF_FASTPASS) {

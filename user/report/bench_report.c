@@ -331,7 +331,7 @@ void bench_print_summary(const struct bench_ctx *b)
 		printf("UNSTABLE: %s: %s (ppbench-compare(8): the gating rule)\n",
 		       scenario_defs[i].name, lv);
 	}
-	if (bench_order_note(b->res, note, sizeof(note)))
+	if (bench_order_note(b->res, inst_clock()->icount ? "instr" : "cycles", note, sizeof(note)))
 		fprint_wrapped(stdout, "NOTE: ", note);
 	print_upstream_note(b);
 }
@@ -515,7 +515,11 @@ int bench_write_json(const struct bench_ctx *b, const char *path, const char *cm
 			json_scenario(j, b, &b->res[i]);
 	json_arr_end(j);
 	/* null when fast, ring and slow order as upstream's paths do (or did not all run) */
-	json_str(j, "order_note", bench_order_note(b->res, note, sizeof(note)) ? note : NULL);
+	json_str(j, "order_note",
+		 bench_order_note(b->res, inst_clock()->icount ? "instr" : "cycles", note,
+				  sizeof(note))
+			 ? note
+			 : NULL);
 	json_obj_end(j);
 	json_flush_line(j);
 	if (json_close(j)) /* its error line names the file */
