@@ -589,18 +589,32 @@ int BPF_PROG(ppb_ltimer_entry)
 }
 
 /* The time of a call from t0 to t1 (i0, i1: irq_total() then), less the
- * interrupts in between if it stayed on one CPU; those go to c->irq_ns. */
+ * interrupts in between if it stayed on one CPU; those go to c->irq_ns.
+ * *clean: no interrupt landed in it, and it stayed on its CPU. */
 static __always_inline __u64 call_ns(struct ppb_pool_counts *c, __u64 t0, __u64 t1, __u64 i0,
-				     __u64 i1, __u32 cpu)
+				     __u64 i1, __u32 cpu, bool *clean)
 {
 	__u64 dt = t1 - t0, irq = i1 - i0;
 
+	*clean = false;
 	if (cpu != bpf_get_smp_processor_id())
 		return dt; /* moved: the two CPUs' sums do not compare */
+	*clean = !irq;
 	if (irq > dt)
 		irq = dt;
 	c->irq_ns += irq;
 	return dt - irq;
+}
+
+/* A timed call of one class: its time, and apart what the clean calls took. */
+static __always_inline void class_time(__u64 *ns, __u64 *clean_calls, __u64 *clean_ns, __u64 dt,
+				       bool clean)
+{
+	*ns += dt;
+	if (clean) {
+		(*clean_calls)++;
+		*clean_ns += dt;
+	}
 }
 
 /* ---- fentry backend: allocations ----------------------------------------- */
@@ -642,6 +656,7 @@ static __always_inline int alloc_exit(void *ctx)
 	struct ppb_pool_key key;
 	__u64 ret = 0, pool, dt;
 	__u32 after, holds;
+	bool clean;
 
 	if (!s || !s->alloc_depth)
 		return 0;
@@ -663,21 +678,24 @@ static __always_inline int alloc_exit(void *ctx)
 	c = pool_counts_of(&key);
 	if (!c)
 		return 0;
-	dt = call_ns(c, s->alloc_t0, t1, s->alloc_i0, i1, s->alloc_cpu);
+	dt = call_ns(c, s->alloc_t0, t1, s->alloc_i0, i1, s->alloc_cpu, &clean);
 	c->nested_calls += s->alloc_nested;
 	c->slow_pages += holds;
 	if (holds) {
 		c->alloc_slow++;
-		c->alloc_slow_ns += dt;
+		class_time(&c->alloc_slow_ns, &c->alloc_slow_clean, &c->alloc_slow_clean_ns, dt,
+			   clean);
 	} else if (!s->alloc_c0) {
 		/* empty cache and no slow path: the ring refilled it */
 		after = BPF_CORE_READ((struct page_pool *)pool, alloc.count);
 		c->alloc_refill++;
-		c->alloc_refill_ns += dt;
+		class_time(&c->alloc_refill_ns, &c->alloc_refill_clean, &c->alloc_refill_clean_ns,
+			   dt, clean);
 		c->refill_pages += after + 1;
 	} else {
 		c->alloc_cache++;
-		c->alloc_cache_ns += dt;
+		class_time(&c->alloc_cache_ns, &c->alloc_cache_clean, &c->alloc_cache_clean_ns, dt,
+			   clean);
 	}
 	return 0;
 }
@@ -759,6 +777,7 @@ static __always_inline int put_exit(void *ctx)
 	struct ppb_pool_key key;
 	__u64 slot = 0, dt;
 	__u32 after, direct;
+	bool clean;
 
 	if (!s || !s->put_depth)
 		return 0;
@@ -782,10 +801,12 @@ static __always_inline int put_exit(void *ctx)
 		c->nested_calls += s->put_nested;
 		/* Only the pool's owner writes alloc.count, and it is this CPU if the
 		 * page went to the cache: then cache[c0] holds exactly this page. */
-		dt = call_ns(c, s->put_t0, t1, s->put_i0, i1, s->put_cpu);
+		dt = call_ns(c, s->put_t0, t1, s->put_i0, i1, s->put_cpu, &clean);
 		if (s->put_released) {
 			/* counted by ppb_tp_release, which ran inside: its time is not the put's */
-			c->ret_release_ns += dt > s->put_tp_ns ? dt - s->put_tp_ns : 0;
+			class_time(&c->ret_release_ns, &c->ret_release_clean,
+				   &c->ret_release_clean_ns,
+				   dt > s->put_tp_ns ? dt - s->put_tp_ns : 0, clean);
 			return 0;
 		}
 		if (after == s->put_c0 + 1 && s->put_c0 < PPB_ALLOC_CACHE_SIZE)
@@ -799,10 +820,12 @@ static __always_inline int put_exit(void *ctx)
 		if (slot && slot == s->put_netmem &&
 		    BPF_CORE_READ(pp, ring.consumer_head) == s->put_cons0) {
 			c->ret_cache++;
-			c->ret_cache_ns += dt;
+			class_time(&c->ret_cache_ns, &c->ret_cache_clean, &c->ret_cache_clean_ns,
+				   dt, clean);
 		} else {
 			c->ret_ring++;
-			c->ret_ring_ns += dt;
+			class_time(&c->ret_ring_ns, &c->ret_ring_clean, &c->ret_ring_clean_ns, dt,
+				   clean);
 		}
 		return 0;
 	}

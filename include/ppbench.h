@@ -124,6 +124,17 @@ struct ppb_pool_counts {
 	__u64 nested_calls;
 	/* fentry: interrupt handlers' ns inside timed calls, left out of the *_ns above */
 	__u64 irq_ns;
+	/*
+	 * fentry: per class, the timed calls that no interrupt landed in, and
+	 * their ns. The entry and exit code around an interrupt's handler is
+	 * not in irq_ns and stays in the time of a call it landed in: which
+	 * calls the timer ticks hit differs from boot to boot. A class's time is
+	 * its clean calls' mean times its calls (pool_path_ns()).
+	 */
+	__u64 alloc_cache_clean, alloc_refill_clean, alloc_slow_clean;
+	__u64 ret_cache_clean, ret_ring_clean, ret_release_clean;
+	__u64 alloc_cache_clean_ns, alloc_refill_clean_ns, alloc_slow_clean_ns;
+	__u64 ret_cache_clean_ns, ret_ring_clean_ns, ret_release_clean_ns;
 };
 
 /*

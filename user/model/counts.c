@@ -5,12 +5,12 @@
 
 /*
  * The functions below walk struct ppb_pool_counts as an array of __u64: it
- * must be __u64 fields only, no padding. 22 of them today: a new field must
+ * must be __u64 fields only, no padding. 34 of them today: a new field must
  * be a __u64, and this count follows it.
  */
 _Static_assert(sizeof(struct ppb_pool_counts) % sizeof(__u64) == 0,
 	       "struct ppb_pool_counts is not a whole number of __u64");
-_Static_assert(COUNTS_NR_FIELDS == 22, "struct ppb_pool_counts: expected 22 __u64 fields");
+_Static_assert(COUNTS_NR_FIELDS == 34, "struct ppb_pool_counts: expected 34 __u64 fields");
 
 void counts_add(struct ppb_pool_counts *acc, const struct ppb_pool_counts *c)
 {

@@ -20,15 +20,33 @@ int path_ns_per_elem(const struct call_class *cls, size_t n, double probe_ns, ui
 	return ns > 0 ? 0 : -ERANGE;
 }
 
+double class_ns(uint64_t ns, uint64_t calls, uint64_t clean, uint64_t clean_ns)
+{
+	if (!clean || clean > calls)
+		return (double)ns;
+	return (double)clean_ns / clean * calls;
+}
+
 int pool_path_ns(const struct ppb_pool_counts *c, double probe_ns, uint64_t elems, double *out)
 {
 	const struct call_class cls[] = {
-		{ c->alloc_cache_ns, c->alloc_cache, c->alloc_cache },
-		{ c->alloc_refill_ns, c->alloc_refill, c->alloc_refill },
-		{ c->alloc_slow_ns, c->alloc_slow, c->alloc_slow },
-		{ c->ret_cache_ns, c->ret_cache, c->ret_cache },
-		{ c->ret_ring_ns, c->ret_ring, c->ret_ring },
-		{ c->ret_release_ns, c->ret_release, c->ret_release },
+		{ class_ns(c->alloc_cache_ns, c->alloc_cache, c->alloc_cache_clean,
+			   c->alloc_cache_clean_ns),
+		  c->alloc_cache, c->alloc_cache },
+		{ class_ns(c->alloc_refill_ns, c->alloc_refill, c->alloc_refill_clean,
+			   c->alloc_refill_clean_ns),
+		  c->alloc_refill, c->alloc_refill },
+		{ class_ns(c->alloc_slow_ns, c->alloc_slow, c->alloc_slow_clean,
+			   c->alloc_slow_clean_ns),
+		  c->alloc_slow, c->alloc_slow },
+		{ class_ns(c->ret_cache_ns, c->ret_cache, c->ret_cache_clean,
+			   c->ret_cache_clean_ns),
+		  c->ret_cache, c->ret_cache },
+		{ class_ns(c->ret_ring_ns, c->ret_ring, c->ret_ring_clean, c->ret_ring_clean_ns),
+		  c->ret_ring, c->ret_ring },
+		{ class_ns(c->ret_release_ns, c->ret_release, c->ret_release_clean,
+			   c->ret_release_clean_ns),
+		  c->ret_release, c->ret_release },
 	};
 
 	return path_ns_per_elem(cls, sizeof(cls) / sizeof(cls[0]), probe_ns, elems, out);

@@ -43,6 +43,14 @@ int path_ns_per_elem(const struct call_class *cls, size_t n, double probe_ns, ui
  * and watch's per pool with ELEMS its allocations.
  */
 int pool_path_ns(const struct ppb_pool_counts *c, double probe_ns, uint64_t elems, double *out);
+/*
+ * One class's time in ns: CLEAN_NS over its CLEAN calls (those no interrupt
+ * landed in) times its CALLS, or NS, the interrupts' handler time left out,
+ * where none was clean. An interrupt's entry and exit code stays in the
+ * time of a call it hit, and which calls the ticks hit differs from boot to
+ * boot; the clean calls' mean does not.
+ */
+double class_ns(uint64_t ns, uint64_t calls, uint64_t clean, uint64_t clean_ns);
 
 /* One bulk call's time per element, its probe overhead paid once. */
 double bulk_ns_per_elem(double call_ns, uint64_t count, double probe_ns);
