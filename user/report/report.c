@@ -214,6 +214,18 @@ void json_timing(struct json *j, const struct ppb_pool_counts *c, double probe_n
 	json_u64(j, "release", c->ret_release_clean);
 	json_obj_end(j);
 	json_obj_end(j);
+	json_obj_begin(j, "clean_ns");
+	json_obj_begin(j, "alloc");
+	json_u64(j, "cache", c->alloc_cache_clean_ns);
+	json_u64(j, "refill", c->alloc_refill_clean_ns);
+	json_u64(j, "slow", c->alloc_slow_clean_ns);
+	json_obj_end(j);
+	json_obj_begin(j, "ret");
+	json_u64(j, "cache", c->ret_cache_clean_ns);
+	json_u64(j, "ring", c->ret_ring_clean_ns);
+	json_u64(j, "release", c->ret_release_clean_ns);
+	json_obj_end(j);
+	json_obj_end(j);
 	err = pool_path_ns(c, probe_ns, counts_allocs(c), &ns);
 	if (!err)
 		json_double(j, "path_ns_per_elem", ns);
