@@ -94,3 +94,36 @@ void test_class_ns_clean_calls(void)
 	ASSERT_OK(pool_path_ns(&c, 50, 10, &ns), "the pool's figure");
 	ASSERT_NEAR(ns, (1000 - 10 * 50.0) / 10, 1e-9, "from the clean calls");
 }
+
+/*
+ * A scenario's path figure takes its classes only, a side's mean call each:
+ * fast's proof run (20 000 elements) with the pool's first fill, one slow
+ * call of 310 000 ns, is 100 + 200 - 2 x 50, not 15.5 more; ring adds
+ * refills to the allocations and takes ring returns.
+ */
+void test_scenario_path_ns(void)
+{
+	struct ppb_pool_counts c = {
+		.alloc_cache = 19999,
+		.alloc_cache_ns = 19999 * 100,
+		.alloc_slow = 1,
+		.alloc_slow_ns = 310000,
+		.ret_cache = 20000,
+		.ret_cache_ns = 20000 * 200,
+	};
+	double ns = 0;
+
+	ASSERT_OK(scenario_path_ns(&c, scenario_path_classes(SC_FAST), 50, &ns), "fast");
+	ASSERT_NEAR(ns, 100 + 200 - 2 * 50.0, 1e-9, "fast: the fill left out");
+	ASSERT_EQ(scenario_path_ns(&c, scenario_path_classes(SC_RING), 50, &ns), -EINVAL,
+		  "ring: no ring return timed");
+	c.ret_ring = 10;
+	c.ret_ring_ns = 10 * 300;
+	c.alloc_refill = 1;
+	c.alloc_refill_ns = 2000;
+	ASSERT_OK(scenario_path_ns(&c, scenario_path_classes(SC_RING), 50, &ns), "ring");
+	ASSERT_NEAR(ns, (19999 * 100 + 2000) / 20000.0 + 300 - 2 * 50.0, 1e-9,
+		    "ring: cache and refill allocations, ring returns");
+	ASSERT_EQ(scenario_path_ns(&c, scenario_path_classes(SC_FAST), 400, &ns), -ERANGE,
+		  "within the probe window");
+}

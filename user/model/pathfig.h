@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ppbench.h"
+#include "model/scenario.h"
 
 /*
  * Path figures from per-call fentry/fexit timing, and their error against
@@ -51,6 +52,38 @@ int pool_path_ns(const struct ppb_pool_counts *c, double probe_ns, uint64_t elem
  * boot; the clean calls' mean does not.
  */
 double class_ns(uint64_t ns, uint64_t calls, uint64_t clean, uint64_t clean_ns);
+
+/*
+ * The call classes that make a scenario's path, one bit each. A path figure
+ * takes only these: the pool's first fill (one 64-page bulk from the page
+ * allocator, about 310 000 instructions) is not fast's or ring's path, and
+ * spread over the proof run's elements it made their figures follow its
+ * length (fast 77.5 instructions with --loops 20000, 65.1 with 100000).
+ */
+enum path_class {
+	PC_ALLOC_CACHE = 1 << 0,
+	PC_ALLOC_REFILL = 1 << 1,
+	PC_ALLOC_SLOW = 1 << 2,
+	PC_RET_CACHE = 1 << 3,
+	PC_RET_RING = 1 << 4,
+	PC_RET_RELEASE = 1 << 5,
+};
+/*
+ * fast: allocations from the cache, direct recycles; ring and ring-xcpu:
+ * allocations from the cache and ring refills, ring returns; slow:
+ * allocations from the cache and the page allocator (a slow call fills the
+ * cache with a bulk), returns to the ring and releases.
+ */
+unsigned int scenario_path_classes(enum scenario_id sc);
+/*
+ * A scenario's path figure from a pool's fentry counts: per side, the mean
+ * time of a call of its CLASSES (class_ns()) less probe_ns, an allocation's
+ * plus a return's, in ns per element. -EINVAL where a side has no call of
+ * its classes or an input is not finite, -ERANGE where the calls took no
+ * longer than the probes; else 0.
+ */
+int scenario_path_ns(const struct ppb_pool_counts *c, unsigned int classes, double probe_ns,
+		     double *out);
 
 /* One bulk call's time per element, its probe overhead paid once. */
 double bulk_ns_per_elem(double call_ns, uint64_t count, double probe_ns);
