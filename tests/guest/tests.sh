@@ -114,11 +114,27 @@ kv() {
 
 # Run a recipe with both backends; every count both can see must agree.
 # Fields the tracepoint backend cannot see (null) are skipped.
+# recipe_delivered OUT ARGS...: ppbench recipe ARGS --kv into OUT, once more
+# (three tries) when frames the kernel dropped on their way never reached the
+# action program: veth's 256-entry ring overflows when softirq work goes to
+# ksoftirqd, which under plain TCG (the 6.1 guest) the 2 ms softirq budget
+# makes a matter of timing. The counts of two runs compare only whole.
+recipe_delivered() {
+	_out=$1
+	shift
+	for _try in 1 2 3; do
+		run_ok "$PPBENCH" recipe "$@" --kv >"$_out" 2>"$_out.err"
+		grep -q ' arrived (dropped on the way?)' "$_out.err" || return 0
+		cat "$_out.err"
+	done
+	fail "recipe $*: frames dropped on the way in three runs"
+}
+
 compare_backends() { # name recipe args...
 	name=$1
 	shift
-	run_ok "$PPBENCH" recipe "$@" --backend fentry --kv >"$name.f"
-	run_ok "$PPBENCH" recipe "$@" --backend tracepoint --kv >"$name.t"
+	recipe_delivered "$name.f" "$@" --backend fentry
+	recipe_delivered "$name.t" "$@" --backend tracepoint
 	assert_eq "$(kv "$name.f" backend)" fentry "backend of the first run"
 	n=0
 	while IFS='=' read -r k v; do
@@ -524,20 +540,24 @@ test_upstream_module_crosscheck() {
 
 # class_parts WHAT ALLOCS CALLS TIMING PROBE: per class of timed calls, ns per
 # call (probe window included) and its share of the path figure per element.
+# CALLS: the path object's alloc and ret counts; TIMING: the timing object
+# (alloc_ns, ret_ns, nested_calls, irq_ns, clean_calls, clean_ns), in the
+# JSON's order. A class's ns per call is its clean calls' mean (bench's
+# arithmetic, class_ns()), its whole time's where none was clean.
 class_parts() {
 	echo "$3 $4" | awk -v what="$1" -v el="$2" -v pr="$5" '{
 		s = $0
 		gsub(/[^0-9.]+/, " ", s)
 		n = split(s, v, " ")
-		if (n < 16) { print what ": n/a"; exit }
+		if (n < 29) { print what ": n/a"; exit }
 		split("alloc-cache refill slow ret-cache ring release", name, " ")
 		split("1 2 3 6 7 8", ci, " ")
-		split("10 11 12 13 14 15", ti, " ")
 		out = what ":"
 		for (i = 1; i <= 6; i++) {
-			c = v[ci[i]]; t = v[ti[i]]
+			c = v[ci[i]]; t = v[9 + i]; k = v[17 + i]; kt = v[23 + i]
+			m = k > 0 && k <= c ? kt / k : (c > 0 ? t / c : 0)
 			if (c > 0)
-				out = out sprintf(" %s %d x %.0f ns = %.1f/elem;", name[i], c, t / c, (t - pr * c) / el)
+				out = out sprintf(" %s %d x %.0f ns = %.1f/elem;", name[i], c, m, (m - pr) * c / el)
 		}
 		print out
 	}'
@@ -581,7 +601,7 @@ pool_fig() { # FILE [LINE PATTERN]
 			best = a
 			line = sprintf("%d %s", a, num("path_ns_per_elem"))
 			c = $0
-			sub(/.*"alloc":/, "", c)
+			sub(/.*"path":\{"alloc":/, "", c)
 			sub(/,"release":\{.*/, "", c)
 			calls = c
 			t = $0
