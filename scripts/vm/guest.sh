@@ -100,6 +100,9 @@ guest_args() {
 	if [ "$clock" = icount ]; then
 		GUEST_ARGS+=(-icount "$ICOUNT_OPTS")
 		append="$append ppbench.clock=icount:$ICOUNT_OPTS"
+	else
+		# plain emulation: results say so, and never compare with a host's
+		append="$append ppbench.clock=tcg"
 	fi
 	GUEST_ARGS+=(-append "console=$(guest_console) panic=-1 quiet $append")
 	if [ "$nicmode" = none ]; then

@@ -122,3 +122,26 @@ void test_tsc_cpuinfo_arm64(void)
 	ASSERT_STREQ(t.cpu_model, "arm64 implementer 0x41 part 0xd0c", "the first CPU's core");
 	ASSERT_FALSE(t.constant || t.nonstop, "no TSC flags");
 }
+
+/* What the kernel command line says of the clock, as ppbench vm writes it. */
+void test_inst_clock_parse(void)
+{
+	struct inst_clock c;
+
+	inst_clock_parse("console=ttyS0 quiet ppbench.clock=icount:shift=0,sleep=off", &c);
+	ASSERT_TRUE(c.icount && !c.tcg, "icount");
+	ASSERT_STREQ(c.qemu, "-icount shift=0,sleep=off", "its options");
+	c.tsc = true;
+	ASSERT_STREQ(inst_clock_kind(&c), "icount", "kind");
+	ASSERT_STREQ(inst_clock_unit(&c), "instructions", "unit");
+	inst_clock_parse("ppbench.clock=tcg panic=-1", &c);
+	ASSERT_TRUE(c.tcg && !c.icount, "plain emulation");
+	ASSERT_STREQ(c.qemu, "-accel tcg", "its qemu");
+	c.tsc = true;
+	ASSERT_STREQ(inst_clock_kind(&c), "tcg", "a kind of its own: never compared with a host's");
+	ASSERT_STREQ(inst_clock_unit(&c), "cycles", "the emulated TSC's");
+	inst_clock_parse("xppbench.clock=tcg ppbench.clock=icountx", &c);
+	ASSERT_TRUE(!c.tcg && !c.icount, "only whole words");
+	c.tsc = true;
+	ASSERT_STREQ(inst_clock_kind(&c), "tsc", "a host's TSC");
+}

@@ -96,7 +96,7 @@ void json_clock(struct json *j)
 	json_obj_begin(j, "clock");
 	json_str(j, "kind", inst_clock_kind(c));
 	json_str(j, "unit", inst_clock_unit(c));
-	if (c->icount)
+	if (c->icount || c->tcg)
 		json_str(j, "qemu", c->qemu);
 	if (!c->tsc) { /* arm64: the generic timer, recorded as a timer */
 		json_str(j, "counter", c->counter);

@@ -83,6 +83,9 @@ static void print_text(const struct ppb_features *f, const struct iface_info *ii
 		fprintf(o,
 			"  %-26s qemu's instruction clock (%s): one tick per guest instruction\n",
 			"clock", inst_clock()->qemu);
+	else if (inst_clock()->tcg)
+		fprintf(o, "  %-26s plain qemu emulation (%s): timings mean nothing\n", "clock",
+			inst_clock()->qemu);
 	if (f->tsc_ok)
 		fprintf(o, "  %-26s %.3f GHz (calibrated), clocksource %s%s%s\n", "TSC",
 			f->tsc.hz / 1e9, f->tsc.clocksource, f->tsc.constant ? ", constant" : "",

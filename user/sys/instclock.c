@@ -7,17 +7,36 @@
 #include "sys/util.h"
 
 #define CLOCK_PARAM "ppbench.clock=icount"
+#define TCG_PARAM "ppbench.clock=tcg"
+
+/* WORD on the command line as a word of its own (at the start or after a
+ * blank, ending at a blank, the end or a ':'); NULL if not. */
+static const char *find_word(const char *cmdline, const char *word)
+{
+	const char *p = cmdline;
+	size_t n = strlen(word);
+
+	while ((p = strstr(p, word))) {
+		if ((p == cmdline || p[-1] == ' ') && (!p[n] || p[n] == ' ' || p[n] == ':'))
+			return p;
+		p += n;
+	}
+	return NULL;
+}
 
 void inst_clock_parse(const char *cmdline, struct inst_clock *c)
 {
-	const char *p = cmdline;
 	size_t n = strlen(CLOCK_PARAM);
+	const char *p;
 
 	memset(c, 0, sizeof(*c));
-	/* a word of its own: at the start or after a blank */
-	while ((p = strstr(p, CLOCK_PARAM)) && p != cmdline && p[-1] != ' ')
-		p += n;
-	if (!p || (p[n] && p[n] != ' ' && p[n] != ':'))
+	if (find_word(cmdline, TCG_PARAM)) {
+		c->tcg = true;
+		snprintf(c->qemu, sizeof(c->qemu), "-accel tcg");
+		return;
+	}
+	p = find_word(cmdline, CLOCK_PARAM);
+	if (!p)
 		return;
 	c->icount = true;
 	p += n;
@@ -61,7 +80,7 @@ const struct inst_clock *inst_clock(void)
 
 const char *inst_clock_kind(const struct inst_clock *c)
 {
-	return c->icount ? "icount" : c->tsc ? "tsc" : "ktime";
+	return c->icount ? "icount" : c->tcg ? "tcg" : c->tsc ? "tsc" : "ktime";
 }
 
 const char *inst_clock_unit(const struct inst_clock *c)
@@ -95,6 +114,11 @@ void inst_clock_describe(const struct inst_clock *c, double tsc_hz, char *buf, s
 			 "instruction clock (qemu %s): the kernel's clock advances one ns per "
 			 "guest instruction%s, so cycles(tsc) and ns below count instructions",
 			 c->qemu, t);
+	} else if (c->tcg) {
+		snprintf(buf, len,
+			 "plain qemu emulation (%s): cycles(tsc) and ns below are the emulator's "
+			 "pace and mean nothing (ppbench vm --clock icount counts instructions)",
+			 c->qemu);
 	} else if (c->tsc && tsc_hz > 0) {
 		snprintf(buf, len, "TSC %.3f GHz", tsc_hz / 1e9);
 	} else {

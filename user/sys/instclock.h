@@ -13,7 +13,10 @@
  */
 struct inst_clock {
 	bool icount;
-	char qemu[96]; /* "-icount shift=0,sleep=off"; "" for the TSC */
+	/* plain qemu emulation (ppbench vm --clock tcg, ppbench.clock=tcg): its
+	 * TSC and ktime follow the emulator's pace, so its figures mean nothing */
+	bool tcg;
+	char qemu[96]; /* "-icount shift=0,sleep=off", "-accel tcg"; "" for the TSC */
 	/*
 	 * The CPU's counter. x86-64: the TSC, whose ticks are what ppbench calls
 	 * cycles. arm64 has none that user space may read as CPU cycles: its
@@ -37,7 +40,9 @@ const struct inst_clock *inst_clock(void);
 void inst_clock_parse(const char *cmdline, struct inst_clock *c);
 /*
  * What the figures count: "icount"/"instructions" under qemu's instruction
- * clock, else "tsc"/"cycles" with a TSC, else "ktime"/"ns" (arm64).
+ * clock; "tcg" under plain emulation, in the emulated TSC's "cycles" (or
+ * "ns"); else "tsc"/"cycles" with a TSC, else "ktime"/"ns" (arm64). A
+ * different kind never compares with another.
  */
 const char *inst_clock_kind(const struct inst_clock *c);
 const char *inst_clock_unit(const struct inst_clock *c);
