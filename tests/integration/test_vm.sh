@@ -291,12 +291,25 @@ test_vm_tty_tcg_nic() {
 	assert_nothing_left "after a run on a terminal"
 }
 
-# SIGTERM stops the guest; SIGKILL of ppbench vm leaves its guardian to do it.
+# The files of calibrate's -o and --keep DIR come back where they were named,
+# the directory with every run's result.
+test_vm_output_file_and_dir() {
+	need_kernel newest
+	expect_exit 0 vm -q -- calibrate --runs 2 --duration 0 --scenario ring --repeat 1 \
+		--loops 20000 -o "$TMPD/P.json" --keep "$TMPD/keep"
+	assert_eq "$(jq -r .host.clock.kind "$TMPD/P.json")" icount "the profile's clock"
+	assert_eq "$(jq -r '.scenarios[0].name' "$TMPD/P.json")" ring "the profile's scenario"
+	assert_eq "$(find "$TMPD/keep" -name 'run-*.json' | wc -l)" 2 "--keep: both runs' results"
+	assert_nothing_left "after -o and --keep"
+}
+
+# SIGINT (Ctrl-C) and SIGTERM stop the guest; SIGKILL of ppbench vm leaves its
+# guardian to do it.
 test_vm_signals_leave_nothing() {
 	local pid sig rc
 	need_kernel newest
 	mkdir -p "$TMPD/tmp"
-	for sig in TERM KILL; do
+	for sig in INT TERM KILL; do
 		# (not through vm(): $! must be ppbench itself)
 		TMPDIR=$TMPD/tmp "$PPBENCH" vm -q -- bench --json "$TMPD/r.json" >"$TMPD/out" 2>&1 &
 		pid=$!
@@ -308,7 +321,10 @@ test_vm_signals_leave_nothing() {
 		kill -"$sig" $pid
 		wait $pid
 		rc=$?
-		[ $sig = KILL ] || assert_eq $rc 143 "exit status after SIGTERM"
+		case $sig in
+		INT) assert_eq $rc 130 "exit status after SIGINT (Ctrl-C)" ;;
+		TERM) assert_eq $rc 143 "exit status after SIGTERM" ;;
+		esac
 		# at once: not when the script next wrote to the pipe of a dead ppbench
 		assert_nothing_left "after SIG$sig" 5
 		[ ! -e "$TMPD/r.json" ] || fail "SIG$sig: a result file appeared"
