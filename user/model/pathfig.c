@@ -27,29 +27,38 @@ double class_ns(uint64_t ns, uint64_t calls, uint64_t clean, uint64_t clean_ns)
 	return (double)clean_ns / clean * calls;
 }
 
+#define NR_CLASSES 6
+_Static_assert(PC_RET_RELEASE == 1 << (NR_CLASSES - 1),
+	       "enum path_class: a bit per class, in order");
+
+/* A pool's six classes, allocations (cache, refill, slow) then returns
+ * (cache, ring, release), in the order of enum path_class's bits. */
+static void pool_classes(const struct ppb_pool_counts *c, struct call_class cls[NR_CLASSES])
+{
+	const uint64_t calls[NR_CLASSES] = { c->alloc_cache, c->alloc_refill, c->alloc_slow,
+					     c->ret_cache,   c->ret_ring,     c->ret_release };
+	const uint64_t ns[NR_CLASSES] = {
+		c->alloc_cache_ns, c->alloc_refill_ns, c->alloc_slow_ns,
+		c->ret_cache_ns,   c->ret_ring_ns,     c->ret_release_ns
+	};
+	const uint64_t clean[NR_CLASSES] = { c->alloc_cache_clean, c->alloc_refill_clean,
+					     c->alloc_slow_clean,  c->ret_cache_clean,
+					     c->ret_ring_clean,	   c->ret_release_clean };
+	const uint64_t clean_ns[NR_CLASSES] = { c->alloc_cache_clean_ns, c->alloc_refill_clean_ns,
+						c->alloc_slow_clean_ns,	 c->ret_cache_clean_ns,
+						c->ret_ring_clean_ns,	 c->ret_release_clean_ns };
+
+	for (int i = 0; i < NR_CLASSES; i++)
+		cls[i] = (struct call_class){ class_ns(ns[i], calls[i], clean[i], clean_ns[i]),
+					      calls[i], calls[i] };
+}
+
 int pool_path_ns(const struct ppb_pool_counts *c, double probe_ns, uint64_t elems, double *out)
 {
-	const struct call_class cls[] = {
-		{ class_ns(c->alloc_cache_ns, c->alloc_cache, c->alloc_cache_clean,
-			   c->alloc_cache_clean_ns),
-		  c->alloc_cache, c->alloc_cache },
-		{ class_ns(c->alloc_refill_ns, c->alloc_refill, c->alloc_refill_clean,
-			   c->alloc_refill_clean_ns),
-		  c->alloc_refill, c->alloc_refill },
-		{ class_ns(c->alloc_slow_ns, c->alloc_slow, c->alloc_slow_clean,
-			   c->alloc_slow_clean_ns),
-		  c->alloc_slow, c->alloc_slow },
-		{ class_ns(c->ret_cache_ns, c->ret_cache, c->ret_cache_clean,
-			   c->ret_cache_clean_ns),
-		  c->ret_cache, c->ret_cache },
-		{ class_ns(c->ret_ring_ns, c->ret_ring, c->ret_ring_clean, c->ret_ring_clean_ns),
-		  c->ret_ring, c->ret_ring },
-		{ class_ns(c->ret_release_ns, c->ret_release, c->ret_release_clean,
-			   c->ret_release_clean_ns),
-		  c->ret_release, c->ret_release },
-	};
+	struct call_class cls[NR_CLASSES];
 
-	return path_ns_per_elem(cls, sizeof(cls) / sizeof(cls[0]), probe_ns, elems, out);
+	pool_classes(c, cls);
+	return path_ns_per_elem(cls, NR_CLASSES, probe_ns, elems, out);
 }
 
 unsigned int scenario_path_classes(enum scenario_id sc)
@@ -67,14 +76,14 @@ unsigned int scenario_path_classes(enum scenario_id sc)
 	}
 }
 
-/* One side's selected classes: their estimated ns and calls, summed. */
-static void side_sum(const struct call_class *cls, const unsigned int *bits, size_t n,
-		     unsigned int classes, double *ns, uint64_t *calls)
+/* One side's classes of CLASSES (bits FIRST.. of three): their ns and calls. */
+static void side_sum(const struct call_class *cls, int first, unsigned int classes, double *ns,
+		     uint64_t *calls)
 {
 	*ns = 0;
 	*calls = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!(classes & bits[i]))
+	for (int i = first; i < first + 3; i++) {
+		if (!(classes & (1u << i)))
 			continue;
 		*ns += cls[i].ns;
 		*calls += cls[i].calls;
@@ -84,36 +93,15 @@ static void side_sum(const struct call_class *cls, const unsigned int *bits, siz
 int scenario_path_ns(const struct ppb_pool_counts *c, unsigned int classes, double probe_ns,
 		     double *out)
 {
-	const struct call_class alloc[] = {
-		{ class_ns(c->alloc_cache_ns, c->alloc_cache, c->alloc_cache_clean,
-			   c->alloc_cache_clean_ns),
-		  c->alloc_cache, c->alloc_cache },
-		{ class_ns(c->alloc_refill_ns, c->alloc_refill, c->alloc_refill_clean,
-			   c->alloc_refill_clean_ns),
-		  c->alloc_refill, c->alloc_refill },
-		{ class_ns(c->alloc_slow_ns, c->alloc_slow, c->alloc_slow_clean,
-			   c->alloc_slow_clean_ns),
-		  c->alloc_slow, c->alloc_slow },
-	};
-	const struct call_class ret[] = {
-		{ class_ns(c->ret_cache_ns, c->ret_cache, c->ret_cache_clean,
-			   c->ret_cache_clean_ns),
-		  c->ret_cache, c->ret_cache },
-		{ class_ns(c->ret_ring_ns, c->ret_ring, c->ret_ring_clean, c->ret_ring_clean_ns),
-		  c->ret_ring, c->ret_ring },
-		{ class_ns(c->ret_release_ns, c->ret_release, c->ret_release_clean,
-			   c->ret_release_clean_ns),
-		  c->ret_release, c->ret_release },
-	};
-	static const unsigned int abits[] = { PC_ALLOC_CACHE, PC_ALLOC_REFILL, PC_ALLOC_SLOW };
-	static const unsigned int rbits[] = { PC_RET_CACHE, PC_RET_RING, PC_RET_RELEASE };
+	struct call_class cls[NR_CLASSES];
 	double ans, rns;
 	uint64_t an, rn;
 
 	if (!isfinite(probe_ns))
 		return -EINVAL;
-	side_sum(alloc, abits, 3, classes, &ans, &an);
-	side_sum(ret, rbits, 3, classes, &rns, &rn);
+	pool_classes(c, cls);
+	side_sum(cls, 0, classes, &ans, &an);
+	side_sum(cls, 3, classes, &rns, &rn);
 	if (!an || !rn)
 		return -EINVAL;
 	*out = (ans / an - probe_ns) + (rns / rn - probe_ns);

@@ -60,13 +60,13 @@ double class_ns(uint64_t ns, uint64_t calls, uint64_t clean, uint64_t clean_ns);
  * spread over the proof run's elements it made their figures follow its
  * length (fast 77.5 instructions with --loops 20000, 65.1 with 100000).
  */
-enum path_class {
-	PC_ALLOC_CACHE = 1 << 0,
-	PC_ALLOC_REFILL = 1 << 1,
-	PC_ALLOC_SLOW = 1 << 2,
-	PC_RET_CACHE = 1 << 3,
-	PC_RET_RING = 1 << 4,
-	PC_RET_RELEASE = 1 << 5,
+enum path_class { /* (the bits follow pool_classes()' order in pathfig.c) */
+		  PC_ALLOC_CACHE = 1 << 0,
+		  PC_ALLOC_REFILL = 1 << 1,
+		  PC_ALLOC_SLOW = 1 << 2,
+		  PC_RET_CACHE = 1 << 3,
+		  PC_RET_RING = 1 << 4,
+		  PC_RET_RELEASE = 1 << 5,
 };
 /*
  * fast: allocations from the cache, direct recycles; ring and ring-xcpu:

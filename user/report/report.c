@@ -179,56 +179,57 @@ void pool_row(const char *when, const char *pool, const struct ppb_pool_info *pi
 	       share(c->ret_release, rets, kc && kr, b[8]));
 }
 
+/* A pool's six classes as two objects named by SIDES, "alloc" {"cache",
+ * "refill", "slow"} and "ret" {"cache", "ring", "release"} or the like. */
+static void json_six(struct json *j, const char *const sides[2], const __u64 v[6])
+{
+	static const char *const names[6] = {
+		"cache", "refill", "slow", "cache", "ring", "release"
+	};
+
+	for (int s = 0; s < 2; s++) {
+		json_obj_begin(j, sides[s]);
+		for (int i = 3 * s; i < 3 * s + 3; i++)
+			json_u64(j, names[i], v[i]);
+		json_obj_end(j);
+	}
+}
+
 /*
  * fentry only: the ns inside the timed calls of each class (probe overhead
- * included) and the pool's path figure computed as bench computes its own,
- * with its allocations as the elements: null where not derivable.
+ * included), the clean calls' counts and ns apart, and the pool's path figure
+ * computed as bench computes its own, with its allocations as the elements:
+ * null where not derivable.
  */
 void json_timing(struct json *j, const struct ppb_pool_counts *c, double probe_ns)
 {
-	double ns;
+	static const char *const ns_sides[2] = { "alloc_ns", "ret_ns" };
+	static const char *const sides[2] = { "alloc", "ret" };
+	const __u64 ns[6] = { c->alloc_cache_ns, c->alloc_refill_ns, c->alloc_slow_ns,
+			      c->ret_cache_ns,	 c->ret_ring_ns,     c->ret_release_ns };
+	const __u64 clean[6] = {
+		c->alloc_cache_clean, c->alloc_refill_clean, c->alloc_slow_clean,
+		c->ret_cache_clean,   c->ret_ring_clean,     c->ret_release_clean
+	};
+	const __u64 clean_ns[6] = { c->alloc_cache_clean_ns, c->alloc_refill_clean_ns,
+				    c->alloc_slow_clean_ns,  c->ret_cache_clean_ns,
+				    c->ret_ring_clean_ns,    c->ret_release_clean_ns };
+	double path;
 	int err;
 
 	json_obj_begin(j, "timing");
-	json_obj_begin(j, "alloc_ns");
-	json_u64(j, "cache", c->alloc_cache_ns);
-	json_u64(j, "refill", c->alloc_refill_ns);
-	json_u64(j, "slow", c->alloc_slow_ns);
-	json_obj_end(j);
-	json_obj_begin(j, "ret_ns");
-	json_u64(j, "cache", c->ret_cache_ns);
-	json_u64(j, "ring", c->ret_ring_ns);
-	json_u64(j, "release", c->ret_release_ns);
-	json_obj_end(j);
+	json_six(j, ns_sides, ns);
 	json_u64(j, "nested_calls", c->nested_calls);
 	json_u64(j, "irq_ns", c->irq_ns);
 	json_obj_begin(j, "clean_calls");
-	json_obj_begin(j, "alloc");
-	json_u64(j, "cache", c->alloc_cache_clean);
-	json_u64(j, "refill", c->alloc_refill_clean);
-	json_u64(j, "slow", c->alloc_slow_clean);
-	json_obj_end(j);
-	json_obj_begin(j, "ret");
-	json_u64(j, "cache", c->ret_cache_clean);
-	json_u64(j, "ring", c->ret_ring_clean);
-	json_u64(j, "release", c->ret_release_clean);
-	json_obj_end(j);
+	json_six(j, sides, clean);
 	json_obj_end(j);
 	json_obj_begin(j, "clean_ns");
-	json_obj_begin(j, "alloc");
-	json_u64(j, "cache", c->alloc_cache_clean_ns);
-	json_u64(j, "refill", c->alloc_refill_clean_ns);
-	json_u64(j, "slow", c->alloc_slow_clean_ns);
+	json_six(j, sides, clean_ns);
 	json_obj_end(j);
-	json_obj_begin(j, "ret");
-	json_u64(j, "cache", c->ret_cache_clean_ns);
-	json_u64(j, "ring", c->ret_ring_clean_ns);
-	json_u64(j, "release", c->ret_release_clean_ns);
-	json_obj_end(j);
-	json_obj_end(j);
-	err = pool_path_ns(c, probe_ns, counts_allocs(c), &ns);
+	err = pool_path_ns(c, probe_ns, counts_allocs(c), &path);
 	if (!err)
-		json_double(j, "path_ns_per_elem", ns);
+		json_double(j, "path_ns_per_elem", path);
 	else
 		json_none(j, "path_ns_per_elem");
 	/* Timed calls that took no longer than the probe window measured apart:
