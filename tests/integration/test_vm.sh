@@ -272,20 +272,23 @@ test_vm_guest_stops_printing() {
 
 # On a terminal vm says where it is; --clock tcg is plain emulation, which the
 # result records as a clock of its own; --cpus and --nic shape the guest (and
-# --mem 768 boots it): probe sees two CPUs and vmxnet3's nic0 with native XDP.
+# --mem 768 boots it): probe sees one CPU (tcg's default is two) and
+# vmxnet3's nic0 with native XDP. (One CPU: under plain TCG with two, whose
+# vCPUs are host threads, 7.3 has been seen to panic while booting, at
+# random, as the kernel matrix's guests do; vm shows such a panic.)
 test_vm_tty_tcg_nic() {
 	local p=$TMPD/p.json
 	command -v script >/dev/null || skip "no script(1) to give vm a terminal"
 	need_kernel newest
 	mkdir -p "$TMPD/tmp"
-	TMPDIR=$TMPD/tmp script -qec "$PPBENCH vm --clock tcg --cpus 2 --mem 768 --nic -- probe nic0 --json $p" \
+	TMPDIR=$TMPD/tmp script -qec "$PPBENCH vm --clock tcg --cpus 1 --mem 768 --nic -- probe nic0 --json $p" \
 		/dev/null >"$TMPD/tty.out" 2>&1 || { tail -n 5 "$TMPD/tty.out"; fail "vm on a terminal failed"; }
-	for phase in "fetching Debian kernel" "packing initramfs" "booting 7" "running kernel=" "copying back"; do
+	for phase in "fetching Debian kernel" "packing initramfs" "booting 7.*1 CPU(s), clock tcg" "running kernel=" "copying back"; do
 		grep -q "vm: $phase" "$TMPD/tty.out" || fail "no progress '$phase' on the terminal: $(tr '\r' '\n' <"$TMPD/tty.out" | grep 'vm:' | tail -n 3)"
 	done
 	assert_eq "$(jq -r .clock.kind "$p")" tcg "the clock of plain emulation"
 	assert_eq "$(jq -r .clock.qemu "$p")" "-accel tcg" "its qemu"
-	assert_eq "$(jq -r .nr_cpus "$p")" 2 "--cpus 2"
+	assert_eq "$(jq -r .nr_cpus "$p")" 1 "--cpus 1"
 	assert_eq "$(jq -r .iface.driver "$p")" vmxnet3 "--nic: nic0's driver"
 	jq -e '.iface.xdp_features | index("basic")' "$p" >/dev/null || fail "nic0 has no native XDP: $(jq -c .iface "$p")"
 	assert_nothing_left "after a run on a terminal"
