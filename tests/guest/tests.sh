@@ -296,7 +296,9 @@ test_load_multiprog_sigkill() {
 	wait
 	wait_until 10 eval '! has_xdp' ||
 		fail "SIGKILL left the dispatcher: $("$IP" -n ppbm link show pmb)"
-	grep 'removed XDP program' m.out || fail "the reaper did not say what it removed"
+	# (it says so after the removal: the program may be gone a moment before the line)
+	wait_until 10 grep -q 'removed XDP program' m.out || fail "the reaper did not say what it removed"
+	grep 'removed XDP program' m.out
 	reaper() { grep -qx ppbench-reaper /proc/[0-9]*/comm; }
 	wait_until 10 eval '! reaper' || fail "the reaper did not exit"
 	note "multiprog: 300 of 300 frames through libxdp's dispatcher; removed after SIGKILL"
