@@ -256,7 +256,7 @@ arm64_kernel() {
 fetch_kernel() {
 	local tag=$1 pkg=$2 ver=$3 dir=$KCACHE/$1 deb x f m part debs=()
 	local stamp
-	stamp="$pkg $ver modules=$(guest_module_list | tr '\n' ' ' | sed 's/ $//')"
+	stamp="$pkg $ver modules=$(guest_module_list | paste -sd' ' -)"
 	if [ -f "$dir/kernel/STAMP" ] && [ "$(cat "$dir/kernel/STAMP")" = "$stamp" ]; then
 		return 0
 	fi

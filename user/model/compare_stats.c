@@ -167,26 +167,32 @@ static int collect(const struct result *files, size_t n, const char *name, enum 
 	return 0;
 }
 
-/*
- * "ring cycles/elem"; "ring instr/elem" for files of the instruction clock,
- * whose ns are the guest's, one per instruction: "ring guest ns/elem".
- */
+const char *fig_words(enum fig f, bool instructions, char *buf, size_t len)
+{
+	const char *u = instructions ? "instr" : "cycles";
+
+	if (f == FIG_NS)
+		snprintf(buf, len, "%sns/elem", instructions ? "guest " : "");
+	else if (f == FIG_PURITY)
+		snprintf(buf, len, "purity %%");
+	else
+		snprintf(buf, len, "%s%s/elem", f == FIG_PATH ? "path " : "", u);
+	return buf;
+}
+
+/* "ring cycles/elem", "ring cpu0 run cycles/elem" (fig_words()). */
 static void row_label(struct row *r, const struct result *file)
 {
-	bool ic = !strcmp(result_clock_of(file)->unit, "instructions");
-	const char *u = ic ? "instr" : "cycles";
+	bool ic = unit_counts_instructions(result_clock_of(file)->unit);
+	char words[32];
 
-	if (r->kind == FIG_NS)
-		snprintf(r->label, sizeof(r->label), "%s %sns/elem", r->scenario,
-			 ic ? "guest " : "");
-	else if (r->kind == FIG_PURITY)
-		snprintf(r->label, sizeof(r->label), "%s purity %%", r->scenario);
-	else if (r->kind != FIG_CPU)
-		snprintf(r->label, sizeof(r->label), "%s %s%s/elem", r->scenario,
-			 r->kind == FIG_PATH ? "path " : "", u);
+	if (r->kind != FIG_CPU)
+		snprintf(r->label, sizeof(r->label), "%s %s", r->scenario,
+			 fig_words(r->kind, ic, words, sizeof(words)));
 	else
-		snprintf(r->label, sizeof(r->label), "%s cpu%u%s%s %s/elem", r->scenario,
-			 r->cpu->cpu, *r->cpu->role ? " " : "", r->cpu->role, u);
+		snprintf(r->label, sizeof(r->label), "%s cpu%u%s%s %s", r->scenario, r->cpu->cpu,
+			 *r->cpu->role ? " " : "", r->cpu->role,
+			 fig_words(FIG_CYCLES, ic, words, sizeof(words)));
 }
 
 /* The floor from the two sides' own spread (setups or files): max(1 %, their MDE). */

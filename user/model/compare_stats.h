@@ -17,6 +17,14 @@
  * Both are free of CLI and BPF concerns.
  */
 enum fig { FIG_CYCLES, FIG_NS, FIG_PATH, FIG_PURITY, FIG_CPU };
+
+/*
+ * A figure's words as compare's labels have them: "cycles/elem", "path
+ * cycles/elem", "ns/elem", "purity %"; for files of the instruction clock
+ * (INSTRUCTIONS) "instr/elem", "path instr/elem" and "guest ns/elem" (the
+ * guest's ns are its instructions again). Returns BUF.
+ */
+const char *fig_words(enum fig f, bool instructions, char *buf, size_t len);
 enum sig_test { TEST_WELCH, TEST_MANN_WHITNEY };
 
 struct cmp_opts {

@@ -33,7 +33,7 @@ static void one_value(double v, struct xfig *f)
 
 bool xfig_exported(enum xfig_kind kind, const char *unit)
 {
-	return kind != XFIG_NS || strcmp(unit, "instructions");
+	return kind != XFIG_NS || !unit_counts_instructions(unit);
 }
 
 void xfig_get(const struct result_scenario *sc, enum xfig_kind kind, struct xfig *out)

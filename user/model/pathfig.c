@@ -27,30 +27,38 @@ double class_ns(uint64_t ns, uint64_t calls, uint64_t clean, uint64_t clean_ns)
 	return (double)clean_ns / clean * calls;
 }
 
-#define NR_CLASSES 6
+#define NR_CLASSES NR_POOL_CLASSES
 _Static_assert(PC_RET_RELEASE == 1 << (NR_CLASSES - 1),
 	       "enum path_class: a bit per class, in order");
 
-/* A pool's six classes, allocations (cache, refill, slow) then returns
- * (cache, ring, release), in the order of enum path_class's bits. */
+void pool_class_counts(const struct ppb_pool_counts *c, struct pool_class out[NR_POOL_CLASSES])
+{
+	const struct pool_class v[NR_POOL_CLASSES] = {
+		{ c->alloc_cache, c->alloc_cache_ns, c->alloc_cache_clean,
+		  c->alloc_cache_clean_ns },
+		{ c->alloc_refill, c->alloc_refill_ns, c->alloc_refill_clean,
+		  c->alloc_refill_clean_ns },
+		{ c->alloc_slow, c->alloc_slow_ns, c->alloc_slow_clean, c->alloc_slow_clean_ns },
+		{ c->ret_cache, c->ret_cache_ns, c->ret_cache_clean, c->ret_cache_clean_ns },
+		{ c->ret_ring, c->ret_ring_ns, c->ret_ring_clean, c->ret_ring_clean_ns },
+		{ c->ret_release, c->ret_release_ns, c->ret_release_clean,
+		  c->ret_release_clean_ns },
+	};
+
+	for (int i = 0; i < NR_POOL_CLASSES; i++)
+		out[i] = v[i];
+}
+
+/* The six classes with each one's time estimated (class_ns()). */
 static void pool_classes(const struct ppb_pool_counts *c, struct call_class cls[NR_CLASSES])
 {
-	const uint64_t calls[NR_CLASSES] = { c->alloc_cache, c->alloc_refill, c->alloc_slow,
-					     c->ret_cache,   c->ret_ring,     c->ret_release };
-	const uint64_t ns[NR_CLASSES] = {
-		c->alloc_cache_ns, c->alloc_refill_ns, c->alloc_slow_ns,
-		c->ret_cache_ns,   c->ret_ring_ns,     c->ret_release_ns
-	};
-	const uint64_t clean[NR_CLASSES] = { c->alloc_cache_clean, c->alloc_refill_clean,
-					     c->alloc_slow_clean,  c->ret_cache_clean,
-					     c->ret_ring_clean,	   c->ret_release_clean };
-	const uint64_t clean_ns[NR_CLASSES] = { c->alloc_cache_clean_ns, c->alloc_refill_clean_ns,
-						c->alloc_slow_clean_ns,	 c->ret_cache_clean_ns,
-						c->ret_ring_clean_ns,	 c->ret_release_clean_ns };
+	struct pool_class k[NR_CLASSES];
 
+	pool_class_counts(c, k);
 	for (int i = 0; i < NR_CLASSES; i++)
-		cls[i] = (struct call_class){ class_ns(ns[i], calls[i], clean[i], clean_ns[i]),
-					      calls[i], calls[i] };
+		cls[i] = (struct call_class){ class_ns(k[i].ns, k[i].calls, k[i].clean,
+						       k[i].clean_ns),
+					      k[i].calls, k[i].calls };
 }
 
 int pool_path_ns(const struct ppb_pool_counts *c, double probe_ns, uint64_t elems, double *out)

@@ -44,6 +44,18 @@ int path_ns_per_elem(const struct call_class *cls, size_t n, double probe_ns, ui
  * and watch's per pool with ELEMS its allocations.
  */
 int pool_path_ns(const struct ppb_pool_counts *c, double probe_ns, uint64_t elems, double *out);
+
+/*
+ * A pool's six classes as the fentry observer counts them: allocations from
+ * the cache, refills, slow; returns to the cache, the ring, releases (the
+ * order of enum path_class's bits below). calls, ns: every timed call;
+ * clean, clean_ns: those no interrupt landed in (class_ns()).
+ */
+#define NR_POOL_CLASSES 6
+struct pool_class {
+	uint64_t calls, ns, clean, clean_ns;
+};
+void pool_class_counts(const struct ppb_pool_counts *c, struct pool_class out[NR_POOL_CLASSES]);
 /*
  * One class's time in ns: CLEAN_NS over its CLEAN calls (those no interrupt
  * landed in) times its CALLS, or NS, the interrupts' handler time left out,

@@ -78,7 +78,7 @@ static void load_clock(struct jcheck *c, const json_t *h, struct result_clock *k
 	if (!strcmp(k->kind, "tsc") && strcmp(k->unit, "cycles"))
 		jc_err(c, "host.clock.unit", "\"%s\" with kind \"tsc\" (expected \"cycles\")",
 		       k->unit);
-	else if (!strcmp(k->kind, "icount") && strcmp(k->unit, "instructions"))
+	else if (!strcmp(k->kind, "icount") && !unit_counts_instructions(k->unit))
 		jc_err(c, "host.clock.unit",
 		       "\"%s\" with kind \"icount\" (expected \"instructions\")", k->unit);
 	else if (!strcmp(k->kind, "ktime") && strcmp(k->unit, "ns"))
@@ -385,9 +385,14 @@ const struct result_scenario *result_find(const struct result *r, const char *na
 	return NULL;
 }
 
+bool unit_counts_instructions(const char *unit)
+{
+	return unit && !strcmp(unit, "instructions");
+}
+
 double unit_floor_pct(const char *unit)
 {
-	return unit && !strcmp(unit, "instructions") ? 0.1 : 1.0;
+	return unit_counts_instructions(unit) ? 0.1 : 1.0;
 }
 
 const struct result_clock *result_clock_of(const struct result *r)

@@ -83,19 +83,6 @@ static void fmt_pct(double v, char *buf, size_t len)
 
 /* ---- compare ----------------------------------------------------------- */
 
-/* A row's words as compare's labels have them: "cycles/elem", "path instr/elem". */
-static void fig_words(enum fig f, const struct comparison *c, char *buf, size_t len)
-{
-	const char *u = c->nold && !strcmp(result_clock_of(c->old)->unit, "instructions")
-				? "instr"
-				: "cycles";
-
-	if (f == FIG_NS || f == FIG_PURITY)
-		snprintf(buf, len, "%s", f == FIG_NS ? "ns/elem" : "purity %");
-	else
-		snprintf(buf, len, "%s%s/elem", f == FIG_PATH ? "path " : "", u);
-}
-
 static const struct row *metric_row(const struct comparison *c, const char *scn, enum fig f)
 {
 	for (size_t i = 0; i < c->nrows; i++)
@@ -180,7 +167,8 @@ static void cmp_gap_test(struct ktap *k, const struct cmp_set *set, const struct
 	if (!t)
 		return;
 	t->ok = true;
-	fig_words(set->metric, c, words, sizeof(words));
+	fig_words(set->metric, c->nold && unit_counts_instructions(result_clock_of(c->old)->unit),
+		  words, sizeof(words));
 	snprintf(t->desc, sizeof(t->desc), "%s%s %s", prefix, scn, words);
 	if (!side_gap(c->old, c->nold, scn, set->metric, "old", why, sizeof(why)) &&
 	    !side_gap(c->new, c->nnew, scn, set->metric, "new", why, sizeof(why)))

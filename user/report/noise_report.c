@@ -137,7 +137,7 @@ static void fmt_levels(const struct noise_fig *f, char *buf, size_t len)
 void noise_print(FILE *f, const struct noise_profile *p)
 {
 	const char *unit = p->host.clock.unit ? p->host.clock.unit : "cycles";
-	bool ic = !strcmp(unit, "instructions");
+	bool ic = unit_counts_instructions(unit);
 	char lv[96], text[400];
 
 	fprintf(f, "noise between invocations: %llu bench runs of %llu setups over %.0f s\n",

@@ -45,7 +45,7 @@ static void org_row(FILE *f, const struct row *cy, const struct row *ns)
 
 static bool counts_instructions(const struct comparison *c)
 {
-	return c->nold && !strcmp(c->old[0].host.clock.unit, "instructions");
+	return c->nold && unit_counts_instructions(c->old[0].host.clock.unit);
 }
 
 /* The unit's name with a capital, as the header's first cell over the cycles

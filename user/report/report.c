@@ -205,17 +205,17 @@ void json_timing(struct json *j, const struct ppb_pool_counts *c, double probe_n
 {
 	static const char *const ns_sides[2] = { "alloc_ns", "ret_ns" };
 	static const char *const sides[2] = { "alloc", "ret" };
-	const __u64 ns[6] = { c->alloc_cache_ns, c->alloc_refill_ns, c->alloc_slow_ns,
-			      c->ret_cache_ns,	 c->ret_ring_ns,     c->ret_release_ns };
-	const __u64 clean[6] = {
-		c->alloc_cache_clean, c->alloc_refill_clean, c->alloc_slow_clean,
-		c->ret_cache_clean,   c->ret_ring_clean,     c->ret_release_clean
-	};
-	const __u64 clean_ns[6] = { c->alloc_cache_clean_ns, c->alloc_refill_clean_ns,
-				    c->alloc_slow_clean_ns,  c->ret_cache_clean_ns,
-				    c->ret_ring_clean_ns,    c->ret_release_clean_ns };
+	struct pool_class k[NR_POOL_CLASSES];
+	__u64 ns[6], clean[6], clean_ns[6];
 	double path;
 	int err;
+
+	pool_class_counts(c, k);
+	for (int i = 0; i < NR_POOL_CLASSES; i++) {
+		ns[i] = k[i].ns;
+		clean[i] = k[i].clean;
+		clean_ns[i] = k[i].clean_ns;
+	}
 
 	json_obj_begin(j, "timing");
 	json_six(j, ns_sides, ns);
