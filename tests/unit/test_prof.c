@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Instruction profiles (model/prof_syms.c, prof_capture.c, prof_build.c):
+ * a synthetic boot's symbols and the plugin's counts, the same code at two
+ * KASLR bases, modules, BPF programs, user space, an unmapped address, a
+ * block across two functions, rep iterations; then one defect at a time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/manpage.h"
+#include "model/prof_build.h"
+#include "model/prof_capture.h"
+#include "unit.h"
+
+#define KBASE 0xffffffff81000000ull
+#define MBASE 0xffffffffc0001000ull
+#define BBASE 0xffffffffc0100000ull
+
+/* A boot's kallsyms with the kernel at KBASE + SHIFT and modules at MBASE + MSHIFT. */
+static char *kallsyms_at(unsigned long long shift, unsigned long long mshift)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+	unsigned long long k = KBASE + shift, m = MBASE + mshift;
+
+	fprintf(f, "%016llx T _stext\n%016llx T startup_64\n", k, k);
+	fprintf(f, "%016llx t __pfx_page_pool_alloc_netmems\n", k + 0x100);
+	fprintf(f, "%016llx T page_pool_alloc_netmems\n", k + 0x110);
+	fprintf(f, "%016llx T page_pool_put_unrefed_netmem\n", k + 0x200);
+	fprintf(f, "%016llx T xdp_test_run_batch\n", k + 0x300);
+	fprintf(f, "%016llx T clear_page_erms\n", k + 0x400);
+	fprintf(f, "%016llx T ktime_get\n", k + 0x480);
+	fprintf(f, "%016llx T _etext\n", k + 0x500);
+	fprintf(f, "%016llx D some_data\n", k + 0x100000);
+	fprintf(f, "%016llx t veth_xdp_rcv\t[veth]\n", m);
+	fprintf(f, "%016llx t veth_poll\t[veth]\n", m + 0x100);
+	fprintf(f, "%016llx d veth_ops\t[veth]\n", m + 0x9000);
+	fclose(f);
+	return s;
+}
+
+static char *modules_at(unsigned long long mshift)
+{
+	char *s = NULL;
+
+	/* 8 KiB from the module's base: veth_poll ends there, before its data */
+	if (asprintf(&s, "veth 8192 0 - Live 0x%016llx\n", MBASE + mshift) < 0)
+		return NULL;
+	return s;
+}
+
+static const char bpf_tag7[] = "ffffffffc0100000 t bpf_prog_0123456789abcdef_xdp_drop\t[bpf]\n"
+			       "len ffffffffc0100000 64\n";
+
+/*
+ * The plugin's counts for window 7 (100 elements): a block across the end of
+ * page_pool_alloc_netmems into page_pool_put_unrefed_netmem, a block in the
+ * padding before page_pool_alloc_netmems, a rep stosb in clear_page_erms (its
+ * block runs once per iteration), the test run's loop, a module's, a BPF
+ * program's, user space's and an unmapped block.
+ */
+static char *qprof_at(unsigned long long shift, unsigned long long mshift)
+{
+	unsigned long long k = KBASE + shift, m = MBASE + mshift;
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	fprintf(f, "qprof 1\napi 1 0 1\ntarget x86_64\n# blocks\n");
+	fprintf(f, "tb 1 %llx 5 44444 -\n", k + 0x1f8); /* 2 in alloc, 3 in put */
+	fprintf(f, "tb 2 %llx 2 44 -\n", k + 0x108);	/* __pfx_: alloc's own */
+	fprintf(f, "tb 3 %llx 2 32 1\n", k + 0x400);	/* a mov and a rep stosb */
+	fprintf(f, "tb 4 %llx 1 2 0\n", k + 0x403);	/* the rep stosb alone */
+	fprintf(f, "tb 5 %llx 3 555 -\n", k + 0x300);
+	fprintf(f, "tb 6 %llx 1 4 -\n", m + 0x10);
+	fprintf(f, "tb 7 ffffffffc0100000 2 48 -\n");
+	fprintf(f, "tb 8 401000 2 33 -\n");
+	fprintf(f, "tb 9 fffffe0000001000 1 4 -\n");
+	fprintf(f, "tb 10 %llx 1 4 -\n", BBASE + 0x40); /* past the program's 64 bytes */
+	/* 5*100 + 2*100 + 2*10 + 1*4000 + 3*100 + 1*100 + 2*100 + 2*5 + 1*3 + 1*1 */
+	fprintf(f, "tag 7 windows 2 spans 2 elems 100 errors 0 insns 5334\n");
+	fprintf(f, "c 1 100\nc 2 100\nc 3 10\nc 4 4000\nc 5 100\nc 6 100\nc 7 100\nc 8 5\n"
+		   "c 9 3\nc 10 1\nend\n");
+	fclose(f);
+	return s;
+}
+
+static int capture_at(struct capture *c, unsigned long long shift, unsigned long long mshift,
+		      char *err, size_t errlen)
+{
+	char *k = kallsyms_at(shift, mshift), *m = modules_at(mshift), *q = qprof_at(shift, mshift);
+	int ret = capture_parse(c, q, k, m, "7 scenario ring recipe=lf-drop\n",
+				"arch x86-64\nqemu 7.2.22\n", err, errlen);
+
+	ret = ret ?: capture_add_bpf(c, "7", bpf_tag7, err, errlen);
+	free(k);
+	free(m);
+	free(q);
+	return ret;
+}
+
+static const struct prof_fn *fn_of(const struct prof *p, const char *name)
+{
+	for (size_t i = 0; i < p->nfn; i++)
+		if (!strcmp(p->fn[i].name, name))
+			return &p->fn[i];
+	return NULL;
+}
+
+static uint64_t insns_of(const struct prof *p, const char *name)
+{
+	const struct prof_fn *f = fn_of(p, name);
+
+	return f ? f->insns : 0;
+}
+
+void test_prof_syms_lookup(void)
+{
+	char *k = kallsyms_at(0, 0), *m = modules_at(0), err[256] = "";
+	struct prof_syms s;
+	const struct prof_sym *f;
+	int b;
+
+	if (!ASSERT_OK(prof_syms_load(&s, k, m, err, sizeof(err)), err))
+		goto out;
+	ASSERT_OK(prof_syms_add_bpf(&s, "7", bpf_tag7, "bpf-7", err, sizeof(err)), err);
+	b = prof_syms_bpf_set(&s, "7");
+	ASSERT_EQ(b, 0, "the window's set");
+	f = prof_syms_find(&s, -1, KBASE);
+	ASSERT_STREQ(f ? f->name : NULL, "startup_64", "an alias: the name without '_'");
+	f = prof_syms_find(&s, -1, KBASE + 0x104);
+	ASSERT_STREQ(f ? f->name : NULL, "page_pool_alloc_netmems", "__pfx_: the function's");
+	f = prof_syms_find(&s, -1, KBASE + 0x1ff);
+	ASSERT_STREQ(f ? f->name : NULL, "page_pool_alloc_netmems", "to the next symbol");
+	f = prof_syms_find(&s, -1, KBASE + 0x200);
+	ASSERT_STREQ(f ? f->name : NULL, "page_pool_put_unrefed_netmem", "the next");
+	f = prof_syms_find(&s, -1, KBASE + 0x4ff);
+	ASSERT_STREQ(f ? f->name : NULL, "ktime_get", "the last before _etext");
+	ASSERT_TRUE(!prof_syms_find(&s, -1, KBASE + 0x500), "_etext ends the text");
+	ASSERT_TRUE(!prof_syms_find(&s, -1, KBASE + 0x100000), "data is no function");
+	f = prof_syms_find(&s, -1, MBASE + 0x1fff);
+	ASSERT_STREQ(f ? f->module : NULL, "veth", "a module's");
+	ASSERT_STREQ(f ? f->name : NULL, "veth_poll", "its last text symbol");
+	ASSERT_TRUE(!prof_syms_find(&s, -1, MBASE + 0x2000), "the module's size bounds it");
+	f = prof_syms_find(&s, b, BBASE + 0x3f);
+	ASSERT_STREQ(f ? f->name : NULL, "xdp_drop", "a BPF program by its name");
+	ASSERT_EQ(f ? (int)f->kind : -1, PK_BPF, "kind bpf");
+	ASSERT_TRUE(!prof_syms_find(&s, b, BBASE + 0x40), "its JIT length bounds it");
+	ASSERT_TRUE(!prof_syms_find(&s, -1, BBASE), "another window's programs are not this one's");
+	ASSERT_EQ(prof_addr_kind(0x401000), PK_USER, "below the kernel's half");
+	ASSERT_EQ(prof_addr_kind(0xfffffe0000001000ull), PK_UNMAPPED, "in it, no symbol");
+	prof_syms_free(&s);
+out:
+	free(k);
+	free(m);
+}
+
+void test_prof_build_counts(void)
+{
+	struct capture c;
+	struct prof *p = NULL;
+	size_t n = 0;
+	char err[256] = "";
+	const struct prof_fn *f;
+
+	if (!ASSERT_OK(capture_at(&c, 0, 0, err, sizeof(err)), err))
+		return;
+	if (!ASSERT_OK(prof_build(&c, &p, &n, err, sizeof(err)), err))
+		goto out;
+	ASSERT_EQ(n, 1, "one profile");
+	ASSERT_STREQ(p->kind, "scenario", "kind");
+	ASSERT_STREQ(p->name, "ring", "name");
+	ASSERT_STREQ(p->extra, "recipe=lf-drop", "the tag's words");
+	ASSERT_EQ(p->elems, 100, "elems");
+	ASSERT_EQ(p->insns, 5334, "insns");
+	ASSERT_EQ(insns_of(p, "page_pool_alloc_netmems"), 2 * 100 + 2 * 100, "block split; __pfx_");
+	ASSERT_EQ(insns_of(p, "page_pool_put_unrefed_netmem"), 3 * 100, "the block's rest");
+	ASSERT_EQ(insns_of(p, "clear_page_erms"), 2 * 10 + 4000, "each iteration an instruction");
+	f = fn_of(p, "clear_page_erms");
+	ASSERT_EQ(f ? f->rep : 0, 10 + 4000, "rep iterations apart");
+	ASSERT_EQ(f ? (int)f->group : -1, PG_PAGE_ALLOC, "clear_page*: the page allocator");
+	ASSERT_EQ(insns_of(p, "veth_xdp_rcv"), 100, "a module's function");
+	ASSERT_EQ(insns_of(p, "xdp_drop"), 200, "a BPF program");
+	ASSERT_EQ(insns_of(p, "[user]"), 10, "user space, one bucket");
+	ASSERT_EQ(insns_of(p, "[unmapped]"), 3 + 1, "unmapped: counted, never dropped");
+	ASSERT_EQ(p->group_insns[PG_PAGE_POOL], 700, "page_pool");
+	ASSERT_EQ(p->group_insns[PG_TEST_RUN], 300, "xdp_test_run_batch is the loop");
+	ASSERT_EQ(p->group_insns[PG_BPF], 200, "bpf");
+	ASSERT_EQ(p->group_insns[PG_UNMAPPED], 4, "unmapped");
+	ASSERT_EQ(p->rep, 4010, "the profile's rep iterations");
+	ASSERT_NEAR(prof_path_per_elem(p), (700 + 4020) / 100.0, 1e-12, "path: its own groups");
+	ASSERT_STREQ(p->fn[0].name, "clear_page_erms", "most first");
+	{
+		uint64_t sum = 0;
+
+		for (size_t i = 0; i < p->nfn; i++)
+			sum += p->fn[i].insns;
+		ASSERT_EQ(sum, p->insns, "the functions add up to the windows' instructions");
+	}
+out:
+	prof_free_all(p, n);
+	capture_free(&c);
+}
+
+/* KASLR: the same code at other bases (kernel and modules apart) gives the same profile. */
+void test_prof_kaslr_shift(void)
+{
+	struct capture a, b;
+	struct prof *pa = NULL, *pb = NULL;
+	size_t na = 0, nb = 0;
+	char err[256] = "";
+
+	if (!ASSERT_OK(capture_at(&a, 0, 0, err, sizeof(err)), err))
+		return;
+	if (!ASSERT_OK(capture_at(&b, 0x2a000000, 0x7000000, err, sizeof(err)), err))
+		goto out_a;
+	if (ASSERT_OK(prof_build(&a, &pa, &na, err, sizeof(err)), err) &&
+	    ASSERT_OK(prof_build(&b, &pb, &nb, err, sizeof(err)), err) &&
+	    ASSERT_EQ(pb->nfn, pa->nfn, "as many functions")) {
+		for (size_t i = 0; i < pa->nfn; i++) {
+			ASSERT_STREQ(pb->fn[i].name, pa->fn[i].name, "the same functions");
+			ASSERT_EQ(pb->fn[i].insns, pa->fn[i].insns, "the same counts");
+		}
+	}
+	prof_free_all(pa, na);
+	prof_free_all(pb, nb);
+	capture_free(&b);
+out_a:
+	capture_free(&a);
+}
+
+/* The rule table and ppbench-vm(8): the page lists every rule. */
+void test_prof_rules_in_manual(void)
+{
+	const char *page = man_prose_of("vm");
+
+	if (!ASSERT_TRUE(page != NULL, "ppbench-vm(8)'s prose"))
+		return;
+	for (size_t i = 0; i < prof_nrules; i++) {
+		char want[128];
+
+		snprintf(want, sizeof(want), "`%s`", prof_rules[i].pattern);
+		ASSERT_HAS_SUBSTR(page, want, prof_groups[prof_rules[i].group].name);
+	}
+	for (int g = 0; g < PG_NR; g++)
+		ASSERT_HAS_SUBSTR(page, prof_groups[g].name, "each group named");
+}
+
+void test_prof_group_rules(void)
+{
+	ASSERT_EQ(prof_group_of(PK_KERNEL, "xdp_test_run_batch"), PG_TEST_RUN, "the loop first");
+	ASSERT_EQ(prof_group_of(PK_KERNEL, "__xdp_return"), PG_XDP, "xdp");
+	ASSERT_EQ(prof_group_of(PK_KERNEL, "page_pool_refill_alloc_cache"), PG_PAGE_POOL, "pp");
+	ASSERT_EQ(prof_group_of(PK_KERNEL, "__ptr_ring_produce"), PG_PTR_RING, "ptr_ring");
+	ASSERT_EQ(prof_group_of(PK_KERNEL, "get_page_from_freelist"), PG_PAGE_ALLOC, "buddy");
+	ASSERT_EQ(prof_group_of(PK_KERNEL, "bpf_dispatcher_xdp_func"), PG_BPF, "dispatcher");
+	ASSERT_EQ(prof_group_of(PK_KERNEL, "kfree_skb_reason"), PG_SKB, "skb");
+	ASSERT_EQ(prof_group_of(PK_KERNEL, "_raw_spin_lock"), PG_OTHER, "a lock: other");
+	ASSERT_EQ(prof_group_of(PK_BPF, "page_pool_burn"), PG_BPF, "BPF code by kind");
+	ASSERT_EQ(prof_group_of(PK_MODULE, "page_pool_alloc_netmems"), PG_PAGE_POOL, "a module's");
+}
+
+/* Defects, one at a time: one line naming the file, the line and the problem. */
+static void expect_qprof_error(const char *text, const char *want)
+{
+	struct qprof q;
+	char err[256] = "";
+
+	ASSERT_ERR(qprof_parse(text, strlen(text), "qprof.txt", &q, err, sizeof(err)), want);
+	ASSERT_HAS_SUBSTR(err, want, "the error names it");
+	ASSERT_TRUE(!strchr(err, '\n'), "one line");
+}
+
+void test_prof_qprof_errors(void)
+{
+	expect_qprof_error("", "qprof.txt is empty");
+	expect_qprof_error("something else\n", "qprof.txt:1: not the plugin's output");
+	expect_qprof_error("qprof 2\nend\n", "qprof.txt:1: version 2");
+	expect_qprof_error("qprof 1\ntb 1 ffff 2 4 -\nend\n", "qprof.txt:2: tb 1: 1 lengths for 2");
+	expect_qprof_error("qprof 1\ntb 1 ffff 1 0 -\nend\n", "length '0' is not a hex digit");
+	expect_qprof_error("qprof 1\ntb 1 ffff 1 4 1\nend\n", "rep index '1' is not one of its 1");
+	expect_qprof_error("qprof 1\ntb 1 ffff 1 4 -\ntag 3 windows 1 spans 1 elems 1 errors 0 "
+			   "insns 5\nc 1 4\nend\n",
+			   "tag 3: its blocks sum to 4 instructions, its 'insns' says 5");
+	expect_qprof_error(
+		"qprof 1\ntag 3 windows 1 spans 1 elems 1 errors 0 insns 4\nc 2 4\nend\n",
+		"tag 3 counts block 2, which no 'tb' line lists");
+	expect_qprof_error("qprof 1\ntb 1 ffff 1 4 -\n", "ends before its 'end' line");
+	expect_qprof_error("qprof 1\nc 1 4\nend\n", "qprof.txt:2: a 'c' line before any 'tag'");
+	expect_qprof_error("qprof 1\nend\ntb 1 ffff 1 4 -\n", "qprof.txt:3: 'tb' after the 'end'");
+	expect_qprof_error("qprof 1\nfoo 1\nend\n", "qprof.txt:2: unknown line 'foo'");
+}
+
+void test_prof_syms_errors(void)
+{
+	struct prof_syms s;
+	char err[256] = "";
+
+	ASSERT_ERR(prof_syms_load(&s, "0000000000000000 T _stext\n0000000000000000 T _etext\n",
+				  NULL, err, sizeof(err)),
+		   "zeros");
+	ASSERT_HAS_SUBSTR(err, "kallsyms holds no addresses", "read without the right");
+	ASSERT_ERR(prof_syms_load(&s, "ffffffff81000000 T foo\n", NULL, err, sizeof(err)),
+		   "no _stext");
+	ASSERT_HAS_SUBSTR(err, "no _stext and _etext", "not a kernel's");
+	ASSERT_ERR(prof_syms_load(&s, "ffffffff81000000 T _stext\nxyz\n", NULL, err, sizeof(err)),
+		   "a bad line");
+	ASSERT_HAS_SUBSTR(err, "kallsyms:2: 'xyz': expected", "names the line");
+	ASSERT_ERR(prof_syms_load(&s, "ffffffff81000000 T _stext\nffffffff81000010 T _etext\n",
+				  "veth 8192\n", err, sizeof(err)),
+		   "a bad modules line");
+	ASSERT_HAS_SUBSTR(err, "modules:1: expected", "names the modules line");
+}
+
+/* A tag the plugin counted that 'tags' does not name: no profile to put it in. */
+void test_prof_unknown_tag(void)
+{
+	struct capture c;
+	struct prof *p = NULL;
+	size_t n = 0;
+	char err[256] = "", *k = kallsyms_at(0, 0), *q = qprof_at(0, 0);
+
+	if (ASSERT_OK(capture_parse(&c, q, k, NULL, "8 scenario slow\n", NULL, err, sizeof(err)),
+		      err)) {
+		ASSERT_ERR(prof_build(&c, &p, &n, err, sizeof(err)), "tag 7 not in tags");
+		ASSERT_HAS_SUBSTR(err, "qprof.txt counts tag 7, which 'tags' does not list",
+				  "says so");
+		capture_free(&c);
+	}
+	free(k);
+	free(q);
+}
