@@ -5,11 +5,13 @@
  * KASLR bases, modules, BPF programs, user space, an unmapped address, a
  * block across two functions, rep iterations; then one defect at a time.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/manpage.h"
 #include "model/prof_build.h"
+#include "model/jspan.h"
 #include "model/prof_capture.h"
 #include "unit.h"
 
@@ -331,4 +333,33 @@ void test_prof_unknown_tag(void)
 	}
 	free(k);
 	free(q);
+}
+
+/* Byte ranges in JSON text (model/jspan.c): strings with braces and escapes, nesting. */
+void test_jspan_members(void)
+{
+	static const char t[] = "{\n  \"a\": \"x}\\\"{\",\n  \"b\": [1, {\"c\": [2]}, \"]\"],\n"
+				"  \"n\": 18446744073709551615\n}\n";
+	size_t len = strlen(t);
+	struct jspan top, m, v, el;
+	char indent[16];
+
+	if (!ASSERT_OK(jspan_value(t, len, 0, &top), "the document"))
+		return;
+	ASSERT_EQ(top.end, len - 1, "to its closing brace");
+	ASSERT_OK(jspan_member(t, len, top, "b", &m, &v), "member b");
+	ASSERT_EQ(t[v.start], '[', "its value");
+	ASSERT_EQ(t[v.end - 1], ']', "whole");
+	ASSERT_EQ(t[m.start], '"', "the member from its key");
+	ASSERT_OK(jspan_element(t, len, v, 1, &el), "element 1");
+	ASSERT_TRUE(!strncmp(t + el.start, "{\"c\": [2]}", el.end - el.start), "the object");
+	ASSERT_OK(jspan_element(t, len, v, 2, &el), "element 2");
+	ASSERT_TRUE(!strncmp(t + el.start, "\"]\"", el.end - el.start), "a string with ]");
+	ASSERT_EQ(jspan_element(t, len, v, 3, &el), -ENOENT, "past the end");
+	ASSERT_OK(jspan_member(t, len, top, "n", &m, &v), "member n");
+	ASSERT_TRUE(!strncmp(t + v.start, "18446744073709551615", v.end - v.start), "a number");
+	ASSERT_EQ(jspan_member(t, len, top, "x", &m, &v), -ENOENT, "no member x");
+	ASSERT_EQ(jspan_member(t, len, top, "}", &m, &v), -ENOENT, "not inside a string");
+	jspan_indent(t, top, indent, sizeof(indent));
+	ASSERT_STREQ(indent, "  ", "the members' indentation");
 }

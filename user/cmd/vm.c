@@ -79,6 +79,12 @@ static const struct cli_opt vm_opts[] = {
 	  "(default " STR(VM_STALL_DEFAULT_S) "; a boot, silent until init runs, has "
 					      "at least the default)",
 	  .kind = CLI_SECONDS, V(stall), .dmin = 10, .dmax = 86400 },
+	{ "profile", 0, NULL,
+	  "count the guest instructions each scenario's timed runs execute, per kernel "
+	  "function, module function and BPF program (a qemu TCG plugin): bench and recipe; "
+	  "a profile per scenario in the result file, its path figure, a report after the "
+	  "command's output",
+	  .kind = CLI_FLAG, V(profile) },
 	{ "quiet", 'q', NULL, "no progress line", .kind = CLI_FLAG, V(quiet) },
 	{ NULL },
 };
@@ -207,9 +213,40 @@ static int check_inner(const struct vm_cfg *cfg, int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* --json -: the result goes to stdout, where the profile's report would land in it. */
+static int json_to_stdout(void *ctx, const struct cli_opt *o, int argi, size_t at)
+{
+	char **argv = ctx;
+
+	return !strcmp(o->name, "json") && !strcmp(argv[argi] + at, "-");
+}
+
+/* What --profile needs: the instruction clock, and a command with timed runs. */
+static int check_profile(const struct vm_cfg *cfg, int argc, char **argv)
+{
+	if (cfg->clock != VM_CLOCK_ICOUNT) {
+		pr_err("--profile counts under the instruction clock only: plain TCG runs each "
+		       "vCPU "
+		       "in a thread of its own, and the counts would race (drop --clock tcg)\n");
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[0], "bench") && strcmp(argv[0], "recipe")) {
+		pr_err("--profile profiles the timed runs of bench and recipe: '%s' has none\n",
+		       argv[0]);
+		return EXIT_USAGE;
+	}
+	if (cli_walk(cli_find(argv[0]), argc, argv, json_to_stdout, argv)) {
+		pr_err("--profile with --json -: the profile's report would land in the JSON on "
+		       "stdout; give the file a name\n");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 static int vm_check(void *c, int argc, char **argv)
 {
 	struct vm_cfg *cfg = c;
+	int ret;
 
 	if (check_kernel(cfg))
 		return EXIT_USAGE;
@@ -219,7 +256,8 @@ static int vm_check(void *c, int argc, char **argv)
 	}
 	if (!cfg->cpus)
 		cfg->cpus = vm_default_cpus(cfg->clock);
-	return check_inner(cfg, argc, argv);
+	ret = check_inner(cfg, argc, argv);
+	return ret || !cfg->profile ? ret : check_profile(cfg, argc, argv);
 }
 
 static int vm_cmd_run(void *c, int argc, char **argv)
@@ -248,6 +286,7 @@ const struct cli_cmd cmd_vm = {
 		"  ppbench vm --kernel arch/x86/boot/bzImage --modules /tmp/mods/lib/modules/7.3.0 "
 		"-- bench\n"
 		"  ppbench vm --nic --rate 20000 -- bench --iface nic0 --scenario fast\n"
+		"  ppbench vm --profile -- bench --json prof.json\n"
 		"  ppbench vm --clock tcg -- probe\n"
 		"  ppbench vm --arch arm64 --debian newest -- bench\n",
 	.opts = vm_opts,

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "cli/cli.h"
+#include "engine/vm_profile.h"
 #include "engine/vm_run.h"
 #include "report/vm_job.h"
 #include "report/vm_report.h"
@@ -215,6 +216,7 @@ struct outputs {
 	char **argv; /* a copy: the words replaced are ours */
 	struct vm_output o[16];
 	int n;
+	const char *json; /* the host path of the command's --json, or NULL */
 };
 
 static int note_output(void *ctx, const struct cli_opt *o, int argi, size_t at)
@@ -241,13 +243,16 @@ static int note_output(void *ctx, const struct cli_opt *o, int argi, size_t at)
 			      dir ? "" : "/", dir ? "" : base) < 0)
 		return -ENOMEM;
 	out->o[out->n] = (struct vm_output){ .n = out->n + 1, .dir = dir, .host = copy };
+	if (!strcmp(o->name, "json"))
+		out->json = copy;
 	out->n++;
 	out->argv[argi] = word; /* these few strings live as long as the process */
 	return 0;
 }
 
-static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm_paths *p, int argc,
-		     char **argv)
+/* The job for scripts/vm/run; *JSON: the host path of the command's --json, or NULL. */
+static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm_paths *p,
+		     const char *qplugin, int argc, char **argv, const char **json)
 {
 	char kernel[PATH_MAX], modules[PATH_MAX];
 	struct vm_job_desc d = {
@@ -267,6 +272,7 @@ static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm
 		.ppbench = p->ppbench,
 		.extra_bin = getenv("PPBENCH_VM_BIN"),
 		.wrap = getenv("PPBENCH_VM_WRAP"),
+		.qplugin = qplugin,
 	};
 	struct outputs out = { .argv = calloc(argc + 1, sizeof(char *)) };
 	int ret;
@@ -282,6 +288,7 @@ static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm
 	if (!ret)
 		ret = vm_job_write_cmd(work, d.wrap, argc, out.argv);
 	free(out.argv);
+	*json = out.json;
 	return ret;
 }
 
@@ -478,10 +485,18 @@ static int make_work(struct vm_job *j)
 int vm_run(const struct vm_cfg *cfg, int argc, char **argv)
 {
 	struct vm_job j = { .cfg = cfg, .rc = -1, .status_fd = -1, .sig_fd = -1 };
+	char qplugin[PATH_MAX + 64];
+	const char *json = NULL;
 	struct vm_paths p;
 	int ret;
 
-	if (find_paths(&p) || preflight(&p, cfg->arch) || make_work(&j))
+	/* (all checks before the work directory: a refusal leaves nothing) */
+	if (find_paths(&p) || preflight(&p, cfg->arch))
+		return EXIT_USAGE;
+	if (cfg->profile && vm_profile_plugin(vm_arch_qemu(cfg->arch), p.tree[0] ? p.tree : NULL,
+					      p.dir, qplugin, sizeof(qplugin)))
+		return EXIT_USAGE;
+	if (make_work(&j))
 		return EXIT_USAGE;
 	if (guardian_start(&j.guard, j.work)) {
 		pr_err("cannot start the guardian of %s: %s\n", j.work, strerror(errno));
@@ -489,7 +504,7 @@ int vm_run(const struct vm_cfg *cfg, int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	vm_progress_init(&j.progress, cfg->quiet);
-	ret = write_job(j.work, cfg, &p, argc, argv);
+	ret = write_job(j.work, cfg, &p, cfg->profile ? qplugin : NULL, argc, argv, &json);
 	if (ret) {
 		if (ret != -EINVAL)
 			pr_err("cannot write the job into %s: %s\n", j.work, strerror(-ret));
@@ -501,6 +516,9 @@ int vm_run(const struct vm_cfg *cfg, int argc, char **argv)
 		ret = wait_script(&j);
 	}
 	vm_report_done(&j.progress);
+	/* (the command's files are at their paths; its capture is still in WORK) */
+	if (cfg->profile && ret == EXIT_OK)
+		ret = vm_profile_finish(j.work, json);
 	remove_tree(j.work);
 	guardian_stop(&j.guard);
 	return ret;

@@ -29,6 +29,7 @@ struct vm_cfg {
 	uint32_t rate; /* --rate: pktgen frames/s from peer0 to nic0, 0: none */
 	double stall;  /* seconds without a byte from the guest */
 	bool quiet;
+	bool profile; /* --profile: count instructions per function (a qemu TCG plugin) */
 };
 
 /*

@@ -54,6 +54,10 @@ int vm_job_write_conf(const char *work, const struct vm_job_desc *d)
 	put_var(f, "VM_QEMU", d->qemu);
 	if (d->extra_bin)
 		put_var(f, "VM_EXTRA_BIN", d->extra_bin);
+	if (d->qplugin) {
+		fputs("VM_PROFILE=1\n", f);
+		put_var(f, "VM_QPLUGIN", d->qplugin);
+	}
 	if (d->tree)
 		put_var(f, "VM_TREE", d->tree);
 	else

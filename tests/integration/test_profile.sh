@@ -1,0 +1,256 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ppbench vm --profile's host side: the qemu it refuses (one line, exit 2,
+# nothing left), and, with a stand-in guest (scripts/vm/run replaced through
+# PPBENCH_LIBDIR) that brings back a synthetic capture, the profiles in the
+# result file and the report; compare and plot of files with profiles
+# (tests/data/prof-*.json, which test_profile_fixtures_current remakes).
+
+DATA=$TOP/tests/data
+
+vm_dirs() { find "$TMPD/tmp" -maxdepth 1 -name 'ppbench-vm.*' 2>/dev/null; }
+
+# A qemu-system-x86_64 first on PATH: a script (no dynamic symbols), or with
+# API a C program exporting a qemu_plugin_* symbol; either says VERSION.
+stand_in_qemu() { # VERSION [elf]
+	mkdir -p "$TMPD/bin"
+	if [ "${2:-}" = elf ]; then
+		command -v cc >/dev/null || skip "no C compiler for a stand-in qemu"
+		printf '#include <stdio.h>\nint qemu_plugin_outs(void) { return 0; }\n%s\n' \
+			"int main(void) { puts(\"QEMU emulator version $1 (stand-in)\"); return 0; }" |
+			cc -x c - -rdynamic -o "$TMPD/bin/qemu-system-x86_64" || fail "cc"
+	else
+		printf '#!/bin/sh\necho "QEMU emulator version %s (stand-in)"\n' "$1" \
+			>"$TMPD/bin/qemu-system-x86_64"
+		chmod +x "$TMPD/bin/qemu-system-x86_64"
+	fi
+}
+
+vm() { # ppbench vm with the stand-ins first on PATH, its work directories in $TMPD/tmp
+	mkdir -p "$TMPD/tmp"
+	PATH=$TMPD/bin:$PATH TMPDIR=$TMPD/tmp "$PPBENCH" vm "$@"
+}
+
+need_guest_tools() {
+	local p
+	for p in cpio gzip readelf flock; do
+		command -v $p >/dev/null || skip "no $p (scripts/install-deps.sh --kernels)"
+	done
+	[ -x /bin/busybox ] || skip "no /bin/busybox (busybox-static)"
+}
+
+# A qemu without plugin support, and one whose plugin API neither build
+# serves: one line naming its version, exit 2, no work directory, no qemu run.
+test_profile_refuses_qemu() {
+	need_guest_tools
+	stand_in_qemu 7.2.22
+	expect_exit 2 vm --profile -- bench --scenario ring --json "$TMPD/r.json"
+	expect_one_line_error "qemu 7\.2\.22 \(.*qemu-system-x86_64\) has no TCG plugin support"
+	assert_eq "$(vm_dirs)" "" "no work directory"
+	[ ! -e "$TMPD/r.json" ] || fail "a result file appeared"
+	stand_in_qemu 9.0.2 elf
+	expect_exit 2 vm --profile -- bench --json "$TMPD/r.json"
+	expect_one_line_error "qemu 9\.0\.2 .* serves TCG plugin API 2 only; .* API 1 \(qemu 6\.0 to 8\.2\) and API 3"
+	stand_in_qemu 5.2.0 elf
+	expect_exit 2 vm --profile -- bench --json "$TMPD/r.json"
+	expect_one_line_error "qemu 5\.2\.0 .* serves TCG plugin API 0 only"
+	assert_eq "$(vm_dirs)" "" "no work directory"
+	[ ! -e "$TMPD/r.json" ] || fail "a result file appeared"
+	# what --profile needs of the command line, checked before anything runs
+	expect_exit 2 vm --profile --clock tcg -- bench
+	expect_one_line_error "--profile counts under the instruction clock only"
+	expect_exit 2 vm --profile -- probe
+	expect_one_line_error "--profile profiles the timed runs of bench and recipe: 'probe' has none"
+	expect_exit 2 vm --profile -- bench --json -
+	expect_one_line_error "--json -: the profile's report would land in the JSON"
+}
+
+# make_capture DIR [SHIFT] < SPEC: a capture directory as a guest leaves it,
+# from lines
+#   tag TAG KIND NAME ELEMS [KEY=VALUE...]
+#   fn TAG FUNCTION[@MODULE] PER_ELEM [rep]
+# FUNCTION [user] lies below the kernel's half, [unmapped] in it without a
+# symbol, @bpf is a program of bpf-TAG, @veth a module's. Each function is a
+# block of one 4-byte instruction at an address of its own; SHIFT moves the
+# kernel (KASLR).
+make_capture() { # DIR [SHIFT]
+	local dir=$1 kbase=$((0xffffffff81000000 + ${2:-0})) mbase=$((0xffffffffc0001000))
+	local bbase=$((0xffffffffc1000000)) what tag a b c d rest
+	local -A elems=() addr=() slot=() rep=() count=() nb=()
+	local -a tags=() fns=() keys=()
+	local nk=0 nm=0 ns=0
+	mkdir -p "$dir"
+	: >"$dir/tags"
+	while read -r what tag a b c d rest; do
+		case $what in
+		tag)
+			elems[$tag]=$c
+			tags+=("$tag")
+			echo "$tag $a $b${d:+ $d}${rest:+ $rest}" >>"$dir/tags"
+			;;
+		fn)
+			local fn=$a key
+			case $fn in
+			'[user]') addr[$fn]=$((0x401000)) ;;
+			'[unmapped]') addr[$fn]=$((0xfffffe0000001000)) ;;
+			*@bpf)
+				key="$tag/$fn"
+				if [ -z "${addr[$key]:-}" ]; then
+					addr[$key]=$((bbase + 256 * ${nb[$tag]:-0}))
+					nb[$tag]=$((${nb[$tag]:-0} + 1))
+					printf '%016x t bpf_prog_0123456789abcdef_%s\t[bpf]\nlen %016x 64\n' \
+						"${addr[$key]}" "${fn%@bpf}" "${addr[$key]}" >>"$dir/bpf-$tag"
+				fi
+				fn=$key
+				;;
+			*@*)
+				[ -n "${addr[$fn]:-}" ] || { addr[$fn]=$((mbase + 256 * nm)); nm=$((nm + 1)); fns+=("$fn"); }
+				;;
+			*)
+				[ -n "${addr[$fn]:-}" ] || { nk=$((nk + 1)); addr[$fn]=$((kbase + 4096 * nk)); fns+=("$fn"); }
+				;;
+			esac
+			[ -n "${slot[$fn]:-}" ] || { ns=$((ns + 1)); slot[$fn]=$ns; rep[$fn]=${c:-}; }
+			key="$tag ${slot[$fn]}"
+			[ -n "${count[$key]:-}" ] || keys+=("$key")
+			count[$key]=$(awk -v v="$b" -v e="${elems[$tag]}" 'BEGIN { printf "%d", v * e + 0.5 }')
+			;;
+		esac
+	done
+	{
+		printf 'qprof 1\napi 1 0 1\ntarget x86_64\n'
+		for fn in "${!slot[@]}"; do
+			printf 'tb %d %x 1 4 %s\n' "${slot[$fn]}" "${addr[$fn]}" \
+				"$([ "${rep[$fn]}" = rep ] && echo 0 || echo -)"
+		done
+		for tag in "${tags[@]}"; do
+			local sum=0 k
+			for k in "${keys[@]}"; do [ "${k%% *}" != "$tag" ] || sum=$((sum + count[$k])); done
+			echo "tag $tag windows 8 spans 8 elems ${elems[$tag]} errors 0 insns $sum"
+			for k in "${keys[@]}"; do [ "${k%% *}" != "$tag" ] || echo "c ${k#* } ${count[$k]}"; done
+		done
+		echo end
+	} >"$dir/qprof.txt"
+	{
+		printf '%016x T _stext\n' "$kbase"
+		for fn in "${fns[@]}"; do
+			case $fn in
+			*@*) printf '%016x t %s\t[%s]\n' "${addr[$fn]}" "${fn%@*}" "${fn#*@}" ;;
+			*) printf '%016x T %s\n' "${addr[$fn]}" "$fn" ;;
+			esac
+		done
+		printf '%016x T _etext\n' $((kbase + 4096 * (nk + 1)))
+	} >"$dir/kallsyms"
+	printf 'veth 65536 0 - Live 0x%016x\n' "$mbase" >"$dir/modules"
+	printf 'arch x86-64\nrelease 7.3.4+deb13-amd64\nqemu 7.2.22\napi 1\n' >"$dir/meta"
+}
+
+# A stand-in for scripts/vm/run (PPBENCH_LIBDIR=$TMPD/lib): no boot; it keeps
+# the job, puts $FAKE_RESULT at each output's path, writes the command's
+# stdout and leaves $FAKE_CAPTURE as the guest's capture in WORK/profile.
+stand_in_guest() {
+	mkdir -p "$TMPD/lib/vm"
+	: >"$TMPD/lib/vm/qprof-v1.so"
+	cat >"$TMPD/lib/vm/run" <<'EOS'
+#!/bin/bash
+WORK=$1
+cp "$WORK/job.conf" "$FAKE_JOB"
+echo "phase run stand-in" >&3
+echo "Type:ppbench_ring Per elem: 301 cycles(tsc) (the command's output)" >"$WORK/stdout"
+while read -r n kind path; do cp "$FAKE_RESULT" "$path"; done <"$WORK/outputs"
+[ -z "${FAKE_CAPTURE:-}" ] || { mkdir -p "$WORK/profile" && cp -a "$FAKE_CAPTURE/." "$WORK/profile/"; }
+echo "rc 0" >&3
+EOS
+	chmod +x "$TMPD/lib/vm/run"
+}
+
+vm_fake() { # FAKE_RESULT FAKE_CAPTURE, then vm's arguments
+	local result=$1 capture=$2
+	shift 2
+	FAKE_JOB=$TMPD/job.conf FAKE_RESULT=$result FAKE_CAPTURE=$capture \
+		PPBENCH_LIBDIR=$TMPD/lib vm "$@"
+}
+
+ring_capture() { # DIR [SHIFT]: ring and slow of tests/data/icount.json, 1000 elements each
+	make_capture "$@" <<'EOS'
+tag 3 scenario ring 500 recipe=lf-drop
+tag 4 scenario ring 500 recipe=lf-drop
+tag 5 scenario slow 1000 recipe=lf-drop-b1
+fn 3 page_pool_put_unrefed_netmem 81.03
+fn 4 page_pool_put_unrefed_netmem 81.03
+fn 3 page_pool_refill_alloc_cache 41.69
+fn 4 page_pool_refill_alloc_cache 41.69
+fn 3 xdp_test_run_batch 56.61
+fn 4 xdp_test_run_batch 56.61
+fn 3 __xdp_return 34
+fn 4 __xdp_return 34
+fn 3 _raw_spin_lock 8.07
+fn 4 _raw_spin_lock 8.07
+fn 3 xdp_drop@bpf 6
+fn 4 xdp_drop@bpf 6
+fn 3 ktime_get 73.47
+fn 4 ktime_get 73.47
+fn 3 [unmapped] 0.02
+fn 4 [unmapped] 0.02
+fn 5 clear_page_erms 4100 rep
+fn 5 get_page_from_freelist 300
+fn 5 page_pool_alloc_netmems 200
+fn 5 xdp_drop@bpf 6
+fn 5 veth_poll@veth 1
+fn 5 [user] 0.5
+fn 5 xdp_test_run_batch 690
+EOS
+}
+
+# The host side end to end, the guest a stand-in: the job says --profile and
+# the plugin; the profiles go into the result file beside what bench wrote,
+# which stays byte for byte; the report follows the command's output.
+test_profile_host_side() {
+	local r=$TMPD/r.json
+	need_guest_tools
+	stand_in_qemu 7.2.22 elf
+	stand_in_guest
+	ring_capture "$TMPD/cap"
+	expect_exit 0 vm_fake "$DATA/icount.json" "$TMPD/cap" -q --profile -- bench --json "$r"
+	grep -qx "VM_PROFILE=1" "$TMPD/job.conf" || fail "job.conf: no VM_PROFILE=1"
+	grep -qx "VM_QPLUGIN='$TMPD/lib/vm/qprof-v1.so'" "$TMPD/job.conf" ||
+		fail "job.conf: not the API 1 build: $(grep QPLUGIN "$TMPD/job.conf")"
+	assert_match "$LAST_OUT" "^Type:ppbench_ring .*the command's output" "the command's output first"
+	assert_match "$LAST_OUT" "^profile ring: 1,000 elements, 16 windows \(recipe=lf-drop\)$" "ring's profile"
+	assert_match "$LAST_OUT" "^  300\.89 instructions per element in the windows; the clock's figure 300\.87 " \
+		"beside the clock's figure"
+	assert_match "$LAST_OUT" "^ +81\.03 +26\.9 +page_pool +page_pool_put_unrefed_netmem$" "a function"
+	assert_match "$LAST_OUT" "^ +6\.00 +2\.0 +bpf +xdp_drop \[bpf\]$" "a BPF program by name"
+	assert_match "$LAST_OUT" "^ +0\.02 +0\.0 +unmapped +\[unmapped\]$" "unmapped: shown, however small"
+	assert_match "$LAST_OUT" "^  unmapped +0\.02 " "unmapped: its group"
+	assert_match "$LAST_OUT" "^  path figure \(page_pool, ptr_ring, page allocator\): 122\.72 instr/elem$" \
+		"ring's path figure"
+	assert_match "$LAST_OUT" "^ +4100\.00 +77\.4 +4100\.00 +page allocator +clear_page_erms$" \
+		"rep iterations apart"
+	"$TOP/build/tests/schema_check" "$r" >/dev/null || fail "the result file fails its schema"
+	jq -e '.scenarios[] | select(.name == "ring") | .profile.per_elem > 300.88 and
+		.profile.elems == 1000 and .profile.windows == 16 and
+		(.profile.functions | length) == 8 and
+		(.profile.functions[0] | .name == "page_pool_put_unrefed_netmem" and .group == "page_pool"
+			and .kind == "kernel" and .instructions == 81030) and
+		(.profile.functions[] | select(.name == "xdp_drop") | .module == "bpf" and .kind == "bpf") and
+		.path_cost_cycles.method == "profile" and .path_cost_cycles.value == 122.72 and
+		([.path_cost_cycles.functions[].name] == ["page_pool_put_unrefed_netmem",
+			"page_pool_refill_alloc_cache"]) and
+		(.path_cost_fentry.method | startswith("fentry/fexit"))' "$r" >/dev/null ||
+		fail "ring's profile in the file: $(jq -c '.scenarios[0] | {profile, path_cost_cycles}' "$r" | head -c 1500)"
+	jq -e '.scenarios[] | select(.name == "slow") | .profile.rep_per_elem == 4100 and
+		(.profile.functions[] | select(.name == "veth_poll") | .module == "veth" and .kind == "module") and
+		(.profile.functions[] | select(.name == "[user]") | .kind == "user" and .group == "user")' \
+		"$r" >/dev/null || fail "slow's profile"
+	jq -e '.scenarios[] | select(.name == "fast") | has("profile") | not' "$r" >/dev/null ||
+		fail "fast has no windows: no profile"
+	# everything else as bench wrote it, byte for byte
+	diff <(jq -S 'del(.scenarios[].profile, .scenarios[].path_cost_fentry) |
+		.scenarios[].path_cost_cycles |= {}' "$r") \
+		<(jq -S '.scenarios[].path_cost_cycles |= {}' "$DATA/icount.json") >/dev/null ||
+		fail "the rest of the file changed"
+	assert_eq "$(grep -c 18446744073709551615 "$r")" 1 "a number no reader keeps, kept"
+	assert_eq "$(vm_dirs)" "" "no work directory left"
+}

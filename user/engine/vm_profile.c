@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ppbench vm --profile's host side: the plugin to load, the capture to read (vm_profile.h). */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "engine/vm_profile.h"
+#include "model/jsonparse.h"
+#include "model/prof_build.h"
+#include "model/prof_capture.h"
+#include "model/qemu_api.h"
+#include "report/prof_report.h"
+#include "sys/log.h"
+#include "sys/qemubin.h"
+
+/* Why no build fits API [MIN, CUR]: the builds and the releases they serve. */
+static void no_build(const struct qemu_bin *q, const struct qemu_version *v, int min, int cur)
+{
+	char api[32];
+
+	if (min == cur)
+		snprintf(api, sizeof(api), "API %d only", cur);
+	else
+		snprintf(api, sizeof(api), "APIs %d to %d", min, cur);
+	pr_err("--profile: qemu %u.%u.%u (%s) serves TCG plugin %s; ppbench's plugin is built "
+	       "for API 1 (qemu 6.0 to 8.2) and API 3 (qemu 9.1 and later)\n",
+	       v->major, v->minor, v->micro, q->path, api);
+}
+
+int vm_profile_plugin(const char *qemu, const char *tree, const char *libvm, char *plugin,
+		      size_t len)
+{
+	struct qemu_version v;
+	struct qemu_bin q;
+	int min, cur, api;
+
+	if (qemu_bin_probe(qemu, &q) || qemu_version_parse(q.version, &v)) {
+		pr_err("--profile: '%s -version' says no version: which plugin build it takes "
+		       "is unknown\n",
+		       q.path[0] ? q.path : qemu);
+		return EXIT_USAGE;
+	}
+	if (!q.plugins) {
+		pr_err("--profile: qemu %u.%u.%u (%s) has no TCG plugin support (it exports no "
+		       "qemu_plugin_* symbols)\n",
+		       v.major, v.minor, v.micro, q.path);
+		return EXIT_USAGE;
+	}
+	if (qemu_api_range(&v, &min, &cur)) {
+		pr_err("--profile: qemu %u.%u.%u (%s) predates TCG plugins (qemu 4.2)\n", v.major,
+		       v.minor, v.micro, q.path);
+		return EXIT_USAGE;
+	}
+	api = qemu_api_pick(min, cur);
+	if (api < 0) {
+		no_build(&q, &v, min, cur);
+		return EXIT_USAGE;
+	}
+	if (tree)
+		snprintf(plugin, len, "%s/build/qprof-v%d.so", tree, api);
+	else
+		snprintf(plugin, len, "%s/qprof-v%d.so", libvm, api);
+	if (access(plugin, R_OK)) {
+		pr_err("--profile: %s, the plugin for qemu %u.%u.%u, is missing: %s\n", plugin,
+		       v.major, v.minor, v.micro,
+		       tree ? "make builds it" : "make install installs it");
+		return EXIT_USAGE;
+	}
+	pr_debug("vm: --profile: qemu %u.%u.%u (plugin API %d..%d) loads %s\n", v.major, v.minor,
+		 v.micro, min, cur, plugin);
+	return 0;
+}
+
+/* The scenario NAME's figure by the clock in DOC (a bench result), or NAN. */
+static double clock_figure(const json_t *doc, const struct prof *p)
+{
+	const json_t *arr = json_object_get(doc, "scenarios"), *s;
+	size_t i;
+
+	if (strcmp(p->kind, "scenario"))
+		return NAN;
+	json_array_foreach (arr, i, s) {
+		const json_t *m = jpath(s, "cycles_per_elem.median");
+
+		if (json_is_number(m) &&
+		    !strcmp(json_string_value(json_object_get(s, "name")) ?: "", p->name))
+			return json_number_value(m);
+	}
+	return NAN;
+}
+
+/* PATH's whole text (NUL-terminated) in *TEXT, its length in *LEN; else -errno. */
+static int read_whole(const char *path, char **text, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *m;
+	char chunk[65536];
+	size_t r;
+
+	if (!f)
+		return -errno;
+	m = open_memstream(&buf, &n);
+	while (m && (r = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fwrite(chunk, 1, r, m);
+	if (!m || ferror(f) || fclose(m)) {
+		fclose(f);
+		free(buf);
+		return -EIO;
+	}
+	fclose(f);
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+/* The profiles into the result file; its figures for the report in *DOC (NULL: none). */
+static int merge(const char *json, const struct prof *p, size_t n, const struct capture *c,
+		 json_t **doc)
+{
+	char err[512], *text = NULL;
+	size_t len = 0;
+	int merged, ret;
+
+	ret = read_whole(json, &text, &len);
+	if (ret) {
+		pr_err("--profile: cannot read %s: %s\n", json, strerror(-ret));
+		return EXIT_FAIL;
+	}
+	*doc = jparse_buf(text, len, err, sizeof(err));
+	if (!*doc || !json_is_object(*doc)) {
+		pr_err("--profile: %s: %s\n", json, *doc ? "not a result file" : err);
+		free(text);
+		return EXIT_FAIL;
+	}
+	merged = prof_result_merge(json, text, len, *doc, p, n, c);
+	free(text);
+	if (merged < 0)
+		return EXIT_FAIL;
+	if (!merged)
+		pr_warn("--profile: %s has no scenario or recipe the profiles name: it stays as it "
+			"was\n",
+			json);
+	return EXIT_OK;
+}
+
+int vm_profile_finish(const char *work, const char *json)
+{
+	char dir[PATH_MAX], err[600];
+	struct capture c;
+	struct prof *p = NULL;
+	json_t *doc = NULL;
+	size_t n = 0;
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s/profile", work);
+	if (capture_load(dir, &c, err, sizeof(err))) {
+		pr_err("--profile: the guest's capture: %s\n", err);
+		return EXIT_FAIL;
+	}
+	if (prof_build(&c, &p, &n, err, sizeof(err))) {
+		pr_err("--profile: %s\n", err);
+		capture_free(&c);
+		return EXIT_FAIL;
+	}
+	ret = json && n ? merge(json, p, n, &c, &doc) : EXIT_OK;
+	if (!n)
+		pr_warn("--profile: the guest counted no window: no scenario or recipe ran a timed "
+			"syscall\n");
+	fflush(stdout);
+	for (size_t i = 0; i < n; i++) {
+		printf("\n");
+		prof_report_print(stdout, &p[i], doc ? clock_figure(doc, &p[i]) : NAN);
+	}
+	fflush(stdout);
+	json_decref(doc);
+	prof_free_all(p, n);
+	capture_free(&c);
+	return ret;
+}

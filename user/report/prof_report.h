@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_PROF_REPORT_H
+#define PPBENCH_PROF_REPORT_H
+
+#include <stdio.h>
+#include "model/prof_build.h"
+#include <jansson.h>
+#include "report/json.h"
+
+/* Functions at or above this share of a profile's figure are listed (report and SVG). */
+#define PROF_LIST_PCT 0.5
+
+/*
+ * The text of one profile: its windows and figure (beside CLOCK, the
+ * scenario's figure by the clock, or NAN), the groups, the path figure and
+ * the functions at or above PROF_LIST_PCT of the figure.
+ */
+void prof_report_print(FILE *f, const struct prof *p, double clock);
+
+/* The "profile" object of P; META: the capture's meta (arch, release, qemu, api) or NULL. */
+void prof_json(struct json *j, const struct prof *p, const struct capture *meta);
+/* "path_cost_cycles" of P: the path's own groups per element, method "profile". */
+void prof_json_path(struct json *j, const char *key, const struct prof *p);
+
+/*
+ * Rewrites the result file PATH, whose TEXT (LEN bytes) reads as DOC,
+ * whole (a temporary file renamed over it) and byte for byte as it was but
+ * for the profiles: a "profile" object in each scenario of a bench result
+ * that P has a profile of, with its path figure from it ("path_cost_cycles";
+ * bench's becomes "path_cost_fentry"), or at the top of a recipe's. Returns
+ * how many profiles went in (0: the file is left alone), or -1 after a
+ * one-line error naming the file.
+ */
+int prof_result_merge(const char *path, const char *text, size_t len, const json_t *doc,
+		      const struct prof *p, size_t n, const struct capture *c);
+/* The profile of KIND NAME among P, or NULL. */
+const struct prof *prof_find(const struct prof *p, size_t n, const char *kind, const char *name);
+
+#endif
