@@ -2,7 +2,6 @@
 /* ppbench vm --profile's host side: the plugin to load, the capture to read (vm_profile.h). */
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,50 +73,6 @@ int vm_profile_plugin(const char *qemu, const char *tree, const char *libvm, cha
 	return 0;
 }
 
-/* The scenario NAME's figure by the clock in DOC (a bench result), or NAN. */
-static double clock_figure(const json_t *doc, const struct prof *p)
-{
-	const json_t *arr = json_object_get(doc, "scenarios"), *s;
-	size_t i;
-
-	if (strcmp(p->kind, "scenario"))
-		return NAN;
-	json_array_foreach (arr, i, s) {
-		const json_t *m = jpath(s, "cycles_per_elem.median");
-
-		if (json_is_number(m) &&
-		    !strcmp(json_string_value(json_object_get(s, "name")) ?: "", p->name))
-			return json_number_value(m);
-	}
-	return NAN;
-}
-
-/* PATH's whole text (NUL-terminated) in *TEXT, its length in *LEN; else -errno. */
-static int read_whole(const char *path, char **text, size_t *len)
-{
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *m;
-	char chunk[65536];
-	size_t r;
-
-	if (!f)
-		return -errno;
-	m = open_memstream(&buf, &n);
-	while (m && (r = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		fwrite(chunk, 1, r, m);
-	if (!m || ferror(f) || fclose(m)) {
-		fclose(f);
-		free(buf);
-		return -EIO;
-	}
-	fclose(f);
-	*text = buf;
-	*len = n;
-	return 0;
-}
-
 /* The profiles into the result file; its figures for the report in *DOC (NULL: none). */
 static int merge(const char *json, const struct prof *p, size_t n, const struct capture *c,
 		 json_t **doc)
@@ -126,7 +81,7 @@ static int merge(const char *json, const struct prof *p, size_t n, const struct 
 	size_t len = 0;
 	int merged, ret;
 
-	ret = read_whole(json, &text, &len);
+	ret = prof_read_file(json, &text, &len);
 	if (ret) {
 		pr_err("--profile: cannot read %s: %s\n", json, strerror(-ret));
 		return EXIT_FAIL;
@@ -171,12 +126,7 @@ int vm_profile_finish(const char *work, const char *json)
 	if (!n)
 		pr_warn("--profile: the guest counted no window: no scenario or recipe ran a timed "
 			"syscall\n");
-	fflush(stdout);
-	for (size_t i = 0; i < n; i++) {
-		printf("\n");
-		prof_report_print(stdout, &p[i], doc ? clock_figure(doc, &p[i]) : NAN);
-	}
-	fflush(stdout);
+	prof_report_all(stdout, p, n, doc);
 	json_decref(doc);
 	prof_free_all(p, n);
 	capture_free(&c);

@@ -568,3 +568,16 @@ void capture_free(struct capture *c)
 	}
 	memset(c, 0, sizeof(*c));
 }
+
+int prof_read_file(const char *path, char **text, size_t *len)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096], err[80];
+
+	if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1,
+			 slash ? path : ".");
+	return slurp(dir, slash ? slash + 1 : path, text, len, err, sizeof(err)) ? -EIO : 0;
+}

@@ -102,5 +102,7 @@ const char *capture_meta(const struct capture *c, const char *key);
 /* The tags line of TAG, or NULL. */
 const struct cap_tag *capture_tag(const struct capture *c, const char *tag);
 void capture_free(struct capture *c);
+/* PATH's whole text, NUL-terminated, in *TEXT (freed by the caller); 0 or -EIO. */
+int prof_read_file(const char *path, char **text, size_t *len);
 
 #endif

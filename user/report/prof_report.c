@@ -125,6 +125,34 @@ void prof_report_print(FILE *f, const struct prof *p, double clock)
 	print_functions(f, p, total);
 }
 
+/* The scenario's figure by the clock in DOC (a bench result), or NAN. */
+static double clock_figure(const json_t *doc, const struct prof *p)
+{
+	const json_t *arr = json_object_get(doc, "scenarios"), *s;
+	size_t i;
+
+	if (strcmp(p->kind, "scenario"))
+		return NAN;
+	json_array_foreach (arr, i, s) {
+		const json_t *m = json_object_get(json_object_get(s, "cycles_per_elem"), "median");
+		const char *name = json_string_value(json_object_get(s, "name"));
+
+		if (json_is_number(m) && name && !strcmp(name, p->name))
+			return json_number_value(m);
+	}
+	return NAN;
+}
+
+void prof_report_all(FILE *f, const struct prof *p, size_t n, const json_t *doc)
+{
+	fflush(stdout);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "\n");
+		prof_report_print(f, &p[i], doc ? clock_figure(doc, &p[i]) : NAN);
+	}
+	fflush(f);
+}
+
 /* ---- JSON -------------------------------------------------------------------- */
 
 static void json_fn(struct json *j, const struct prof *p, const struct prof_fn *f, bool full)

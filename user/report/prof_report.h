@@ -17,6 +17,12 @@
  */
 void prof_report_print(FILE *f, const struct prof *p, double clock);
 
+/*
+ * Every profile of P, each after an empty line, beside its scenario's
+ * figure by the clock in DOC (a bench result; NULL: none).
+ */
+void prof_report_all(FILE *f, const struct prof *p, size_t n, const json_t *doc);
+
 /* The "profile" object of P; META: the capture's meta (arch, release, qemu, api) or NULL. */
 void prof_json(struct json *j, const struct prof *p, const struct capture *meta);
 /* "path_cost_cycles" of P: the path's own groups per element, method "profile". */
