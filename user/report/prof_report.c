@@ -185,9 +185,9 @@ static void json_capture(struct json *j, const struct capture *c)
 	json_obj_end(j);
 }
 
-void prof_json(struct json *j, const struct prof *p, const struct capture *meta)
+void prof_json(struct json *j, const char *key, const struct prof *p, const struct capture *meta)
 {
-	json_obj_begin(j, "profile");
+	json_obj_begin(j, key);
 	json_str(j, "unit", "instructions");
 	json_str(j, "what",
 		 "guest instructions executed between the test-run timer's clock reads of the "
@@ -335,7 +335,12 @@ static void set_member(struct edit *e, struct jspan obj, const char *key, member
 
 static void member_profile(struct json *j, const struct prof *p, const struct capture *c)
 {
-	prof_json(j, p, c);
+	prof_json(j, "profile", p, c);
+}
+
+static void member_reference(struct json *j, const struct prof *p, const struct capture *c)
+{
+	prof_json(j, "profile_reference", p, c);
 }
 
 static void member_path(struct json *j, const struct prof *p, const struct capture *c)
@@ -347,10 +352,11 @@ static void member_path(struct json *j, const struct prof *p, const struct captu
 /*
  * A profiled scenario: its profile, and where it was measured, its path
  * figure from it; bench's own (fentry's, or a reference recipe's) stays
- * beside it as path_cost_fentry.
+ * beside it as path_cost_fentry. REF: the profile of the reference recipe
+ * whose figure bench subtracted from it, or NULL.
  */
 static void edit_scenario(struct edit *e, struct jspan obj, const json_t *s, const struct prof *p,
-			  const struct capture *c)
+			  const struct prof *ref, const struct capture *c)
 {
 	bool ok = !strcmp(json_string_value(json_object_get(s, "status")) ?: "", "ok");
 	struct jspan m, v, f, fv;
@@ -368,6 +374,8 @@ static void edit_scenario(struct edit *e, struct jspan obj, const json_t *s, con
 		splice(e, m.start, m.end, t);
 	}
 	set_member(e, obj, "profile", member_profile, p, c);
+	if (ref)
+		set_member(e, obj, "profile_reference", member_reference, ref, c);
 }
 
 static int by_at(const void *a, const void *b)
@@ -414,7 +422,7 @@ int prof_result_merge(const char *path, const char *text, size_t len, const json
 
 			if (!sp || !json_is_object(s) || jspan_element(text, len, sv, i, &el))
 				continue;
-			edit_scenario(&e, el, s, sp, c);
+			edit_scenario(&e, el, s, sp, prof_find(p, n, "reference", name), c);
 			merged++;
 		}
 	if (rp) {

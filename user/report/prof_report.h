@@ -23,8 +23,8 @@ void prof_report_print(FILE *f, const struct prof *p, double clock);
  */
 void prof_report_all(FILE *f, const struct prof *p, size_t n, const json_t *doc);
 
-/* The "profile" object of P; META: the capture's meta (arch, release, qemu, api) or NULL. */
-void prof_json(struct json *j, const struct prof *p, const struct capture *meta);
+/* The profile object of P as KEY; META: the capture's meta (arch, release, qemu, api) or NULL. */
+void prof_json(struct json *j, const char *key, const struct prof *p, const struct capture *meta);
 /* "path_cost_cycles" of P: the path's own groups per element, method "profile". */
 void prof_json_path(struct json *j, const char *key, const struct prof *p);
 
