@@ -385,7 +385,7 @@ vm-check: deps
 # (built as the kernel matrix builds it, under the same lock).
 VM_FILES	:= scripts/vm/run scripts/vm/init scripts/vm/kernel.sh scripts/vm/guest.sh \
 		   scripts/vm/sysroot.sh scripts/vm/cross.sh \
-		   scripts/vm/watch.sh
+		   scripts/vm/watch.sh scripts/vm/qemu-get.sh
 
 static-guest:
 	$(Q)mkdir -p build && flock build/.static.lock $(MAKE) --no-print-directory STATIC=1 \
