@@ -91,7 +91,8 @@ endif
 BPF_SRCS	:= $(wildcard bpf/*.bpf.c)
 BPF_OBJS	:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
-USER_SRCS	:= $(wildcard user/*.c user/*/*.c)
+# (user/qprof/ is the qemu plugin of vm --profile, built apart below)
+USER_SRCS	:= $(filter-out user/qprof/%,$(wildcard user/*.c user/*/*.c))
 USER_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
 USER_DEPS	:= $(USER_OBJS:.o=.d)
 # The pure logic (user/model/, no BPF, no skeletons) and the few user/sys/
@@ -99,7 +100,8 @@ USER_DEPS	:= $(USER_OBJS:.o=.d)
 # result-schema checker link.
 MODEL_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/model/*.c)) \
 		   $(patsubst %,$(BUILD)/user/sys/%.o,log util)
-UNIT_LIB_OBJS	:= $(MODEL_OBJS)
+# (and the plugin's pure logic: its decoders and protocol)
+UNIT_LIB_OBJS	:= $(MODEL_OBJS) $(BUILD)/user/qprof/qpdecode.o
 # Helper programs of the integration tests: result-schema checker, PNG checker.
 SCHEMA_CHECK_OBJS := $(MODEL_OBJS)
 TEST_TOOLS	:= $(BUILD)/tests/schema_check $(BUILD)/tests/png_check $(BUILD)/tests/udp_sink \
@@ -146,7 +148,15 @@ FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(FUZZ_SRCS))
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: $(BUILD)/ppbench $(MAN_PAGES)
+# ppbench vm --profile's qemu TCG plugin (user/qprof/): one source, two builds
+# of qemu's plugin API (1: qemu 7.2 to 8.x; 3: qemu 9.1 and later), loaded by
+# qemu on the host, never linked into ppbench. Host builds only.
+QPROF_SRCS	:= user/qprof/qprof.c user/qprof/qpdecode.c
+QPROF_SOS	:= $(if $(CROSS)$(filter 1,$(STATIC) $(SANITIZE)),,$(BUILD)/qprof-v1.so $(BUILD)/qprof-v3.so)
+QPROF_CFLAGS	:= -g -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -pthread \
+		   -Iinclude -Iuser $(CFLAGS)
+
+all: $(BUILD)/ppbench $(MAN_PAGES) $(QPROF_SOS)
 
 help:
 	@echo 'Targets:'
@@ -205,7 +215,11 @@ $(BUILD)/user/%.o: user/%.c | $(SKELS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
 
--include $(USER_DEPS) $(BUILD)/user/main-table.d
+-include $(USER_DEPS) $(BUILD)/user/main-table.d $(BUILD)/user/qprof/qpdecode.d
+
+$(BUILD)/qprof-v%.so: $(QPROF_SRCS) user/qprof/qpdecode.h include/vmprof.h | $(BUILD)
+	$(call msg,PLUGIN,$@)
+	$(Q)$(CC) $(QPROF_CFLAGS) -DQPROF_API=$* $(QPROF_SRCS) -o $@
 
 $(BUILD)/ppbench: $(USER_OBJS) $(GEN_OBJS)
 	$(call msg,BINARY,$@)
@@ -371,7 +385,7 @@ vm-check: deps
 # (built as the kernel matrix builds it, under the same lock).
 VM_FILES	:= scripts/vm/run scripts/vm/init scripts/vm/kernel.sh scripts/vm/guest.sh \
 		   scripts/vm/sysroot.sh scripts/vm/cross.sh \
-		   scripts/vm/watch.sh
+		   scripts/vm/watch.sh scripts/vm/qemu-get.sh
 
 static-guest:
 	$(Q)mkdir -p build && flock build/.static.lock $(MAKE) --no-print-directory STATIC=1 \
@@ -387,7 +401,7 @@ arm64-guest:
 		VM_SAY=arm64-guest bash -c 'set -e; . scripts/vm/kernel.sh; . scripts/vm/sysroot.sh; \
 		. scripts/vm/cross.sh; VM_WORK=$$1; cross_build "$$PWD"' arm64-guest "$$w"
 
-install: $(BUILD)/ppbench $(MAN_PAGES) static-guest $(if $(filter 1,$(ARM64)),arm64-guest)
+install: $(BUILD)/ppbench $(MAN_PAGES) $(QPROF_SOS) static-guest $(if $(filter 1,$(ARM64)),arm64-guest)
 	$(call msg,INSTALL,$(DESTDIR)$(BINDIR)/ppbench)
 	$(Q)install -D -m 0755 $(BUILD)/ppbench $(DESTDIR)$(BINDIR)/ppbench
 	$(call msg,INSTALL,$(DESTDIR)$(LIBDIR)/: vm/ and ppbench-static)
@@ -398,6 +412,7 @@ endif
 	$(Q)install -d $(DESTDIR)$(LIBDIR)/vm
 	$(Q)install -m 0755 scripts/vm/run scripts/vm/init $(DESTDIR)$(LIBDIR)/vm/
 	$(Q)install -m 0644 $(filter %.sh,$(VM_FILES)) $(DESTDIR)$(LIBDIR)/vm/
+	$(Q)install -m 0644 $(QPROF_SOS) $(DESTDIR)$(LIBDIR)/vm/
 	$(call msg,INSTALL,$(DESTDIR)$(MANDIR)/man8/: $(notdir $(MAN_PAGES)))
 	$(Q)install -d $(DESTDIR)$(MANDIR)/man8
 	$(Q)install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/

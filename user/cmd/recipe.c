@@ -12,6 +12,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
+#include "engine/profcap.h"
 #include "engine/recipe_run.h"
 #include "loader/kfeatures.h"
 #include "loader/observer.h"
@@ -139,6 +140,7 @@ static int recipe_cmd(void *c, int argc, char **argv)
 	(void)argc;
 	if (run_lock_take("recipe", cfg->wait))
 		return EXIT_FAIL;
+	profcap_arm();
 	if (obs_open(&obs, &oo))
 		return EXIT_FAIL;
 	if (cfg->backend == OBS_WANT_FENTRY && obs_backend(obs) != OBS_FENTRY) {
@@ -147,8 +149,15 @@ static int recipe_cmd(void *c, int argc, char **argv)
 	}
 	if (env_create(&env))
 		goto out;
-	if (!recipe_setup(&rc, id, &env, obs, &cfg->p) && !recipe_run(rc, true, &res))
-		ret = report(cfg, id, obs, &res);
+	if (!recipe_setup(&rc, id, &env, obs, &cfg->p)) {
+		/* vm --profile: the live runs are the windows of a tag of their own */
+		uint32_t tag = recipes[id].live ? profcap_tag("recipe", argv[0], NULL) : 0;
+
+		profcap_bpf_syms(tag);
+		recipe_set_prof_tag(rc, tag);
+		if (!recipe_run(rc, true, &res))
+			ret = report(cfg, id, obs, &res);
+	}
 	recipe_result_free(&res);
 	recipe_teardown(rc);
 	env_destroy(&env);

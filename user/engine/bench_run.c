@@ -9,6 +9,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "engine/bench_run.h"
+#include "engine/profcap.h"
 #include "engine/recipe_run.h"
 #include "loader/kfeatures.h"
 #include "loader/levelprobe.h"
@@ -46,6 +47,8 @@ struct sc_env {
 	int remote_cpu;
 	struct sc_result ref[NR_SCENARIOS];   /* reference recipes (path figures without fentry) */
 	struct recipe_ctx *nic[NR_SCENARIOS]; /* an interface's XDP: attached once */
+	/* vm --profile: each scenario's tag, and its reference recipe's (0: none yet) */
+	uint32_t prof_tag[NR_SCENARIOS], prof_ref_tag[NR_SCENARIOS];
 };
 
 /* The kind of pool a recipe allocates from. */
@@ -356,6 +359,25 @@ static int cmp_fig(const void *a, const void *b)
 	return x->ns < y->ns ? -1 : x->ns > y->ns;
 }
 
+/*
+ * vm --profile: the tag of a scenario's timed runs (or of its reference
+ * recipe's), made at its first timed run. Only the kernel-clocked recipes:
+ * the profile counts what the test-run timer times, which is their figure.
+ */
+static uint32_t prof_tag(struct sc_env *e, const struct sc_result *r, const struct candidate *c)
+{
+	bool ref = r == &e->ref[r->id];
+	uint32_t *tag = ref ? &e->prof_ref_tag[r->id] : &e->prof_tag[r->id];
+	char extra[64];
+
+	if (!*tag && recipe_kernel_clocked(c->recipe)) {
+		snprintf(extra, sizeof(extra), "recipe=%s", recipes[c->recipe].name);
+		*tag = profcap_tag(ref ? "reference" : "scenario", scenario_defs[r->id].name,
+				   extra);
+	}
+	return *tag;
+}
+
 /* The timed run in SETUP_CHUNKS chunks; the setup's figure is the chunk at
  * CHUNK_RANK in increasing order, with its per-CPU figures. */
 static int timed_chunks(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
@@ -363,17 +385,24 @@ static int timed_chunks(struct sc_env *e, struct recipe_ctx *rc, const struct ca
 {
 	struct recipe_params p = make_params(e, c, r->loops / SETUP_CHUNKS);
 	struct run_fig f[SETUP_CHUNKS];
-	int err;
+	uint32_t tag = prof_tag(e, r, c);
+	int err = 0;
 
 	recipe_set_loops(rc, p.repeat, p.runs);
+	/* this setup's programs, loaded now */
+	profcap_bpf_syms(tag);
+	recipe_set_prof_tag(rc, tag);
 	for (s->nr_chunks = 0; s->nr_chunks < SETUP_CHUNKS; s->nr_chunks++) {
 		err = measure(e, rc, c, &f[s->nr_chunks]);
 		if (err)
-			return err;
+			break;
 		r->clock_syscalls += f[s->nr_chunks].clock_syscalls;
 		r->clock_resolved += f[s->nr_chunks].clock_resolved;
 		s->chunk_cycles[s->nr_chunks] = ns_to_cycles(e->b, f[s->nr_chunks].ns);
 	}
+	recipe_set_prof_tag(rc, 0);
+	if (err)
+		return err;
 	qsort(f, SETUP_CHUNKS, sizeof(f[0]), cmp_fig);
 	*pick = f[CHUNK_RANK];
 	return 0;
@@ -828,6 +857,8 @@ int bench_main(struct bench_cfg *cfg)
 	struct obs_desc od;
 	int ok = 0, ret = EXIT_FAIL;
 
+	/* vm --profile: before anything is translated for the runs */
+	profcap_arm();
 	if (bench_prepare(&b, &e, &env))
 		goto out;
 	obs_describe(e.obs, &od);

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "engine/profcap.h"
 #include "engine/recipe_run.h"
 #include "model/counts.h"
 #include "model/kclock.h"
@@ -77,6 +78,7 @@ struct recipe_ctx {
 	uint64_t drops0;    /* cpumap queue drops when the run began */
 	double fixed_ns;    /* kernel-clocked runs: a syscall's cost outside the loop */
 	bool fixed_known;
+	uint32_t prof_tag; /* vm --profile: the tag of the live runs' windows (0: none) */
 };
 
 /*
@@ -101,6 +103,11 @@ void recipe_set_loops(struct recipe_ctx *c, uint32_t repeat, uint32_t runs)
 {
 	c->p.repeat = repeat;
 	c->p.runs = runs;
+}
+
+void recipe_set_prof_tag(struct recipe_ctx *c, uint32_t tag)
+{
+	c->prof_tag = tag;
 }
 
 struct xdpo *recipe_xdpo(struct recipe_ctx *c)
@@ -418,8 +425,11 @@ static int drive_live(struct recipe_ctx *c, struct recipe_result *res)
 		c->fixed_known = !err;
 	}
 	for (uint32_t i = 0; !err && i < c->p.runs; i++) {
+		/* (outside the wall-clock reads around the syscall) */
+		profcap_begin_timer(c->prof_tag);
 		err = xdpo_live_run_wall(c->x, prog, c->p.batch, c->p.repeat, c->pkt, c->pkt_len,
 					 &dur, &wall);
+		profcap_end(c->prof_tag, err ? 0 : c->p.repeat);
 		if (err)
 			break;
 		res->duration_ns_sum += (double)dur * c->p.repeat;

@@ -69,6 +69,11 @@ void recipe_result_free(struct recipe_result *res);
 void recipe_teardown(struct recipe_ctx *c);
 /* Change the amount of work of the next runs (proof runs are shorter). */
 void recipe_set_loops(struct recipe_ctx *c, uint32_t repeat, uint32_t runs);
+/*
+ * vm --profile: the next live runs' BPF_PROG_RUN syscalls are windows of TAG
+ * (engine/profcap.h), each counting what the test-run timer times; 0: none.
+ */
+void recipe_set_prof_tag(struct recipe_ctx *c, uint32_t tag);
 struct xdpo *recipe_xdpo(struct recipe_ctx *c);
 /* Cross-CPU recipes: whether the consumer kthread runs at SCHED_FIFO. */
 bool recipe_consumer_fifo(const struct recipe_ctx *c);

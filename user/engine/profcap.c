@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The guest's side of vm --profile (profcap.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include "engine/profcap.h"
+#include "sys/log.h"
+#include "sys/vmmark.h"
+#include "vmprof.h"
+
+/*
+ * The functions of net/bpf/test_run.c that may hold the timer's calls of
+ * ktime_get (bpf_test_timer_enter and _continue read the time; they and the
+ * runners that call them may be inlined into their callers), with the
+ * suffixes the compiler adds to a specialised copy (.isra.0, .constprop.0).
+ */
+static const char *const timer_funcs[] = {
+	"bpf_test_timer_enter", "bpf_test_timer_continue", "bpf_test_run_xdp_live",
+	"bpf_test_run",		"bpf_prog_test_run_xdp",
+};
+
+bool profcap_active(void)
+{
+	return vmmark_active();
+}
+
+static bool is_timer_func(const char *name)
+{
+	for (size_t i = 0; i < sizeof(timer_funcs) / sizeof(timer_funcs[0]); i++) {
+		size_t n = strlen(timer_funcs[i]);
+
+		if (!strncmp(name, timer_funcs[i], n) && (!name[n] || name[n] == '.'))
+			return true;
+	}
+	return false;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The smallest of the N sorted addresses above ADDR, or 0. */
+static uint64_t next_above(const uint64_t *addr, size_t n, uint64_t a)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (addr[mid] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n ? addr[lo] : 0;
+}
+
+int profcap_parse_sites(FILE *f, struct profcap_sites *s)
+{
+	uint64_t *text = NULL, starts[PROFCAP_MAX_SITES], a;
+	size_t n = 0, cap = 0;
+	int nstarts = 0, err = 0;
+	bool nonzero = false;
+	char line[512], type, name[256];
+
+	memset(s, 0, sizeof(*s));
+	while (fgets(line, sizeof(line), f)) {
+		/* "ADDR TYPE NAME" for the kernel's own, "ADDR TYPE NAME [MODULE]" else */
+		if (sscanf(line, "%" SCNx64 " %c %255s", &a, &type, name) != 3 || strchr(line, '['))
+			continue;
+		nonzero |= a != 0;
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			continue;
+		if (n == cap) {
+			uint64_t *t = realloc(text, (cap = cap ? 2 * cap : 65536) * sizeof(*t));
+
+			if (!t) {
+				err = -ENOMEM;
+				goto out;
+			}
+			text = t;
+		}
+		text[n++] = a;
+		if (!strcmp(name, "ktime_get"))
+			s->ktime = a;
+		else if (is_timer_func(name) && nstarts < PROFCAP_MAX_SITES)
+			starts[nstarts++] = a;
+	}
+	if (!nonzero) {
+		err = -EPERM;
+		goto out;
+	}
+	qsort(text, n, sizeof(*text), cmp_u64);
+	for (int i = 0; i < nstarts; i++) {
+		uint64_t end = next_above(text, n, starts[i]);
+
+		if (!end)
+			continue;
+		s->lo[s->n] = starts[i];
+		s->hi[s->n++] = end;
+	}
+	if (!s->ktime || !s->n)
+		err = -ENOENT;
+out:
+	free(text);
+	return err;
+}
+
+void profcap_arm(void)
+{
+	static bool armed;
+	struct profcap_sites s;
+	FILE *f;
+	int err;
+
+	if (armed || !profcap_active())
+		return;
+	armed = true;
+	f = fopen("/proc/kallsyms", "re");
+	err = f ? profcap_parse_sites(f, &s) : -errno;
+	if (f)
+		fclose(f);
+	if (err) {
+		pr_warn("profile: cannot find ktime_get and the test-run timer in /proc/kallsyms "
+			"(%s): its timed runs count nothing\n",
+			strerror(-err));
+		return;
+	}
+	vmmark_send(VMPROF_KTIME, s.ktime);
+	for (int i = 0; i < s.n; i++) {
+		vmmark_send(VMPROF_SITE_LO, s.lo[i]);
+		vmmark_send(VMPROF_SITE_HI, s.hi[i]);
+	}
+	vmmark_op(VMPROF_ARM);
+}
+
+/* DIR/NAME in $PPBENCH_PROF_DIR, opened to append; NULL when there is none. */
+static FILE *prof_file(const char *name)
+{
+	const char *dir = getenv(VMPROF_DIR_ENV);
+	char path[4096];
+
+	if (!dir || !*dir)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return fopen(path, "a+e");
+}
+
+uint32_t profcap_tag(const char *kind, const char *name, const char *extra)
+{
+	static uint32_t last;
+	uint32_t tag = 1;
+	char line[512];
+	FILE *f;
+
+	if (!profcap_active())
+		return 0;
+	profcap_arm();
+	f = prof_file("tags");
+	if (!f) /* no directory: tags of this process only */
+		return ++last;
+	/* another ppbench of this boot may add a tag at the same time */
+	flock(fileno(f), LOCK_EX);
+	rewind(f);
+	while (fgets(line, sizeof(line), f))
+		tag++;
+	fprintf(f, "%" PRIu32 " %s %s%s%s\n", tag, kind, name, extra && *extra ? " " : "",
+		extra ? extra : "");
+	fclose(f);
+	last = tag;
+	return tag;
+}
+
+/* "len ADDR BYTES" for each JIT image (subprograms too) of program FD. */
+static void prog_lens(FILE *out, int fd)
+{
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info), n;
+	uint64_t *addr;
+	uint32_t *bytes;
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) || !info.nr_jited_ksyms)
+		return;
+	n = info.nr_jited_ksyms < info.nr_jited_func_lens ? info.nr_jited_ksyms
+							  : info.nr_jited_func_lens;
+	addr = calloc(n ? n : 1, sizeof(*addr));
+	bytes = calloc(n ? n : 1, sizeof(*bytes));
+	memset(&info, 0, sizeof(info));
+	info.nr_jited_ksyms = info.nr_jited_func_lens = n;
+	info.jited_ksyms = (uintptr_t)addr;
+	info.jited_func_lens = (uintptr_t)bytes;
+	len = sizeof(info);
+	if (addr && bytes && n && !bpf_obj_get_info_by_fd(fd, &info, &len))
+		for (uint32_t i = 0; i < n; i++)
+			fprintf(out, "len %" PRIx64 " %" PRIu32 "\n", addr[i], bytes[i]);
+	free(addr);
+	free(bytes);
+}
+
+void profcap_bpf_syms(uint32_t tag)
+{
+	char name[32], line[512];
+	uint32_t id = 0;
+	FILE *out, *in;
+
+	if (!tag)
+		return;
+	snprintf(name, sizeof(name), "bpf-%" PRIu32, tag);
+	out = prof_file(name);
+	if (!out)
+		return;
+	in = fopen("/proc/kallsyms", "re");
+	while (in && fgets(line, sizeof(line), in))
+		if (strstr(line, "\t[bpf]") || strstr(line, " [bpf]"))
+			fputs(line, out);
+	if (in)
+		fclose(in);
+	while (!bpf_prog_get_next_id(id, &id)) {
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		prog_lens(out, fd);
+		close(fd);
+	}
+	fclose(out);
+}
+
+void profcap_begin_timer(uint32_t tag)
+{
+	if (tag)
+		vmmark_send(VMPROF_BEGIN_TIMER, tag);
+}
+
+void profcap_begin_whole(uint32_t tag)
+{
+	if (tag)
+		vmmark_send(VMPROF_BEGIN_WHOLE, tag);
+}
+
+void profcap_end(uint32_t tag, uint64_t elems)
+{
+	if (tag)
+		vmmark_send(VMPROF_END, elems);
+}
