@@ -99,6 +99,28 @@ static int chosen_scenarios(struct plot *p, char *list)
 	return 0;
 }
 
+/*
+ * One axis, one unit: files of two clocks never share it, and the guest ns
+ * of an instruction file are its instructions again (each figure once).
+ */
+static int check_units(const struct plot *p)
+{
+	char why[600];
+
+	for (size_t i = 1; i < p->nfiles; i++)
+		if (result_same_clock(&p->res[0], &p->res[i], why, sizeof(why))) {
+			pr_err("%s: figures of two clocks never share an axis\n", why);
+			return -EXDEV;
+		}
+	if (p->cfg->ns && unit_counts_instructions(result_clock_of(&p->res[0])->unit)) {
+		pr_err("--metric ns: %s counts instructions (qemu's instruction clock), and its "
+		       "guest ns are the same instructions: plot them without --metric\n",
+		       p->res[0].path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int load_all(struct plot *p, char (*names)[64])
 {
 	const struct plot_cfg *cfg = p->cfg;
@@ -112,7 +134,7 @@ static int load_all(struct plot *p, char (*names)[64])
 		p->nfiles = i + 1;
 		p->label[i] = cfg->labels[i] ?: path_stem(cfg->files[i], names[i], 64);
 	}
-	return 0;
+	return check_units(p);
 }
 
 static int plot_checks(const struct plot_cfg *cfg)

@@ -677,10 +677,22 @@ static int pair_note(struct comparison *c, const char *name)
 			name, k, s.median, s.min, s.max);
 }
 
+/* A CPU's figure that is the scenario's (its only CPU's), setup by setup. */
+static bool same_runs(const struct result_stat *a, const struct result_stat *b)
+{
+	if (a->nruns != b->nruns)
+		return false;
+	for (size_t i = 0; i < a->nruns; i++)
+		if (a->runs[i] != b->runs[i])
+			return false;
+	return true;
+}
+
 static int add_scenario(struct comparison *c, const struct cmp_opts *o, const char *name)
 {
 	const struct result_scenario *so = first_with(c->old, c->nold, name, true);
 	const struct result_scenario *sn = first_with(c->new, c->nnew, name, true);
+	bool ic = unit_counts_instructions(result_clock_of(c->old)->unit);
 	char what[96];
 	int err;
 
@@ -690,10 +702,20 @@ static int add_scenario(struct comparison *c, const struct cmp_opts *o, const ch
 	err = add_diff(c, what, so->recipe, sn->recipe);
 	snprintf(what, sizeof(what), "%s method", name);
 	err = err ?: add_diff(c, what, so->method, sn->method);
-	for (enum fig f = FIG_CYCLES; !err && f <= FIG_PURITY; f++)
+	for (enum fig f = FIG_CYCLES; !err && f <= FIG_PURITY; f++) {
+		size_t n = c->nrows;
+
 		err = add_row(c, o, name, f, NULL);
-	for (size_t i = 0; !err && i < so->nr_per_cpu; i++)
+		if (!err && c->nrows > n && f == FIG_NS && ic)
+			c->rows[n].repeats = true;
+	}
+	for (size_t i = 0; !err && i < so->nr_per_cpu; i++) {
+		size_t n = c->nrows;
+
 		err = add_row(c, o, name, FIG_CPU, &so->per_cpu[i]);
+		if (!err && c->nrows > n && same_runs(&so->per_cpu[i].cycles, &so->cycles))
+			c->rows[n].repeats = true;
+	}
 	return err ?: pair_note(c, name);
 }
 

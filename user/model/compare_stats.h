@@ -66,6 +66,12 @@ struct row {
 	/* unstable: the change between the sides' nearest levels, and whether it is real */
 	double level_change;
 	bool level_real;
+	/*
+	 * The scenario's own figure again: under the instruction clock guest ns
+	 * are instructions, and a lone CPU's figure is the scenario's. Text and
+	 * Markdown show each figure once; the Org table and JSON keep them.
+	 */
+	bool repeats;
 };
 
 /* Sides whose machine-speed probes differ this much get a note. */

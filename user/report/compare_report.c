@@ -193,6 +193,15 @@ static void legend(FILE *f, const struct cmp_set *set, const struct comparison *
 		fprintf(f,
 			"%sold, new: each file's median of setups, as the profile measured them\n",
 			li);
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].repeats) {
+			fprintf(f, "%seach figure once: %s rows repeat it (--json and --org keep them)\n",
+				li,
+				unit_counts_instructions(result_clock_of(c->old)->unit)
+					? "guest ns and a lone CPU's"
+					: "a lone CPU's");
+			break;
+		}
 	if (c->nrows)
 		fprintf(f, "%s±%%stddev: sample stddev / mean; n = %zu old, %zu new %s\n", li,
 			c->rows[0].o.n, c->rows[0].n.n,
@@ -243,7 +252,8 @@ static void print_text(FILE *f, const struct cmp_set *set, const struct comparis
 	fprintf(f, "\n%12s %8s %10s   %12s %8s  %s\n", "old", "±%stddev", "%change", "new",
 		"±%stddev", "figure");
 	for (size_t i = 0; i < c->nrows; i++)
-		text_row(f, &c->rows[i]);
+		if (!c->rows[i].repeats)
+			text_row(f, &c->rows[i]);
 	if (!c->nrows)
 		fprintf(f, "%12s(no scenario was measured on both sides)\n", "");
 	fprintf(f, "\n");
@@ -284,7 +294,8 @@ static void print_markdown(FILE *f, const struct cmp_set *set, const struct comp
 	fprintf(f, "\n| figure | old | ±%%stddev | %%change | new | ±%%stddev | p |\n"
 		   "|:---|---:|---:|---:|---:|---:|---:|\n");
 	for (size_t i = 0; i < c->nrows; i++)
-		md_row(f, &c->rows[i]);
+		if (!c->rows[i].repeats)
+			md_row(f, &c->rows[i]);
 	legend(f, set, c, true);
 }
 
@@ -364,6 +375,8 @@ static void json_row(struct json *j, const struct cmp_set *set, const struct row
 		json_u64(j, "cpu", r->cpu->cpu);
 		json_str(j, "role", r->cpu->role);
 	}
+	if (r->repeats) /* (the instruction clock's guest ns, a lone CPU's figure) */
+		json_str(j, "repeats", fig_name(FIG_CYCLES));
 	json_summary(j, "old", &r->o);
 	json_summary(j, "new", &r->n);
 	json_double(j, "change_pct", r->change);

@@ -159,12 +159,44 @@ static void svg_panel_axis(FILE *f, const struct plot *p, size_t s)
 		PLOT_TOP + PLOT_H, right, PLOT_TOP + PLOT_H);
 }
 
+/* The y axis's unit: each file's clock says what its figures count. */
+static const char *axis_unit(const struct plot *p)
+{
+	const struct result_clock *k = result_clock_of(&p->res[0]);
+
+	if (unit_counts_instructions(k->unit))
+		return "instructions per element";
+	if (p->cfg->ns)
+		return "ns per element";
+	if (!strcmp(k->kind, "ktime"))
+		return "ns per element (kernel clock)";
+	return "TSC cycles per element";
+}
+
 static void svg_axis_title(FILE *f, const struct plot *p)
 {
 	fprintf(f,
 		"<text transform=\"translate(22,%d) rotate(-90)\" text-anchor=\"middle\" "
 		"font-size=\"13\">%s</text>\n",
-		PLOT_TOP + PLOT_H / 2, p->cfg->ns ? "ns per element" : "TSC cycles per element");
+		PLOT_TOP + PLOT_H / 2, axis_unit(p));
+}
+
+/* "AMD EPYC, TSC 2.445 GHz, kernel 6.18.44": what the figures were measured on. */
+void svg_subtitle(FILE *f, const struct result *r, size_t nfiles)
+{
+	const struct result_host *h = &r->host;
+	const struct result_clock *k = result_clock_of(r);
+
+	xml_text(f, h->cpu_model);
+	if (unit_counts_instructions(k->unit))
+		fprintf(f, ", qemu's instruction clock (%s)", k->qemu ? k->qemu : "-icount");
+	else if (!strcmp(k->kind, "ktime"))
+		fprintf(f, ", kernel clock");
+	else
+		fprintf(f, ", TSC %.3f GHz", h->tsc_hz / 1e9);
+	fprintf(f, ", kernel ");
+	xml_text(f, h->kernel);
+	fprintf(f, nfiles > 1 ? " (first file)" : "");
 }
 
 static void svg_box(FILE *f, const struct plot *p, size_t s, size_t i, double x)
@@ -245,8 +277,6 @@ static void svg_legend(FILE *f, const struct plot *p)
 
 static int write_svg(const struct plot *p, FILE *f)
 {
-	const struct result_host *h = &p->res[0].host;
-
 	fprintf(f,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
@@ -258,10 +288,8 @@ static int write_svg(const struct plot *p, FILE *f)
 	xml_text(f, p->cfg->title ? p->cfg->title : "page_pool scenario cost per element");
 	fprintf(f, "</text>\n<text x=\"%d\" y=\"48\" font-size=\"11\" fill=\"#555555\">",
 		PLOT_LEFT);
-	xml_text(f, h->cpu_model);
-	fprintf(f, ", TSC %.3f GHz, kernel ", h->tsc_hz / 1e9);
-	xml_text(f, h->kernel);
-	fprintf(f, p->nfiles > 1 ? " (first file)</text>\n" : "</text>\n");
+	svg_subtitle(f, &p->res[0], p->nfiles);
+	fprintf(f, "</text>\n");
 	svg_axis_title(f, p);
 	svg_panels(f, p);
 	svg_legend(f, p);

@@ -49,6 +49,8 @@ void xml_text(FILE *f, const char *s);
 /* An axis from 0 past TOP: a 1-2-5 tick step giving 4 to 10 ticks, and the top tick. */
 void axis_scale(double top, double *ymax, double *ystep);
 
+/* The subtitle's text: R's CPU, its clock and its kernel ("(first file)" of several). */
+void svg_subtitle(FILE *f, const struct result *r, size_t nfiles);
 /* Boxes, axis scales and picture size from the loaded files; 0 or -errno. */
 int build_plot(struct plot *p);
 /*
