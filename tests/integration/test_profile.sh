@@ -254,3 +254,102 @@ test_profile_host_side() {
 	assert_eq "$(grep -c 18446744073709551615 "$r")" 1 "a number no reader keeps, kept"
 	assert_eq "$(vm_dirs)" "" "no work directory left"
 }
+
+# The fixtures tests/data/prof-old.json and prof-new.json: icount.json and
+# icount2.json with profiles, made by the host side from synthetic captures.
+# New has ring +17 instructions per element (page_pool_put_unrefed_netmem
+# +12, a new page_pool_dma_sync_for_device 5), slow +53 (a new BPF program,
+# ppb_burn), fast the same but for 0.02 in one function: the figures by the
+# clock are moved to match.
+prof_capture() { # DIR old|new
+	local new=$([ "$2" = new ] && echo 1 || echo 0)
+	{
+		cat <<'EOS'
+tag 1 scenario ring 1000 recipe=lf-drop
+fn 1 page_pool_refill_alloc_cache 41.69
+fn 1 page_pool_alloc_netmems 21.94
+fn 1 xdp_test_run_batch.constprop.0 56.61
+fn 1 __xdp_return 34
+fn 1 xdp_return_buff 29
+fn 1 _raw_spin_lock 8
+fn 1 _raw_spin_unlock 6
+fn 1 ppb_xdp_bare@bpf 9
+fn 1 page_pool_alloc_pages 6
+fn 1 bpf_dispatcher_xdp_func 3
+fn 1 bpf_test_timer_continue 4.61
+tag 2 scenario fast 100 recipe=lf-fastpass
+fn 2 memcpy_orig 1500
+fn 2 __netif_receive_skb_core.constprop.0 600
+fn 2 kfree_skb_list_reason 300.05
+fn 2 page_pool_alloc_netmems 21.94
+fn 2 page_pool_put_unrefed_netmem 40
+fn 2 do_xdp_generic 290
+fn 2 ppb_xdp_pass@bpf 9
+fn 2 bpf_test_timer_continue 190.71
+fn 2 [user] 0.05
+tag 3 scenario slow 1000 recipe=lf-drop-b1
+fn 3 clear_highpages_kasan_tagged 4108 rep
+fn 3 xdp_test_run_batch.constprop.0 158
+fn 3 __free_frozen_pages 134.88
+fn 3 free_frozen_page_commit 105.44
+fn 3 xdp_test_run_init_page 88
+fn 3 __rmqueue_pcplist 85.02
+fn 3 page_pool_put_unrefed_netmem 73.16
+fn 3 page_pool_return_netmem 45.28
+fn 3 memcpy_orig 41.02
+fn 3 alloc_pages_bulk_noprof 36.17
+fn 3 __folio_put 35.44
+fn 3 __xdp_return 34
+fn 3 xdp_return_buff 29
+fn 3 __page_pool_alloc_netmems_slow 27.03
+fn 3 ppb_xdp_bare@bpf 9
+fn 3 native_sched_clock 0.43
+fn 3 [unmapped] 0.01
+fn 3 bpf_test_timer_continue 287.43
+EOS
+		if [ "$new" = 1 ]; then
+			echo "fn 1 page_pool_put_unrefed_netmem 93.03"
+			echo "fn 1 page_pool_dma_sync_for_device 5"
+			echo "fn 2 native_sched_clock 0.35"
+			echo "fn 3 ppb_burn@bpf 53"
+		else
+			echo "fn 1 page_pool_put_unrefed_netmem 81.03"
+			echo "fn 2 native_sched_clock 0.33"
+		fi
+	} | make_capture "$1"
+}
+
+# A result file's figures of scenario NAME moved by D (runs, min, median, mean).
+shift_figures() { # FILE NAME D
+	jq --arg n "$2" --argjson d "$3" '
+		def mv: .min += $d | .median += $d | .mean += $d | .runs |= map(. + $d);
+		.scenarios |= map(if .name == $n then
+			(.cycles_per_elem |= mv) | (.ns_per_elem |= mv) |
+			(.per_cpu |= map(.cycles_per_elem |= mv)) else . end)' "$1"
+}
+
+make_prof_fixtures() { # DIR
+	mkdir -p "$1"
+	prof_capture "$TMPD/cap-old" old
+	prof_capture "$TMPD/cap-new" new
+	shift_figures "$DATA/icount2.json" ring 17 >"$TMPD/moved.json"
+	shift_figures "$TMPD/moved.json" slow 53 >"$TMPD/icount2-moved.json"
+	expect_exit 0 vm_fake "$DATA/icount.json" "$TMPD/cap-old" -q --profile -- bench \
+		--json "$1/prof-old.json"
+	expect_exit 0 vm_fake "$TMPD/icount2-moved.json" "$TMPD/cap-new" -q --profile -- bench \
+		--json "$1/prof-new.json"
+}
+
+# The fixtures are what the host side makes today (to remake them:
+# PPB_REMAKE_FIXTURES=1 tests/run.sh test_profile_fixtures_current).
+test_profile_fixtures_current() {
+	need_guest_tools
+	stand_in_qemu 7.2.22 elf
+	stand_in_guest
+	make_prof_fixtures "$TMPD/fix"
+	if [ -n "${PPB_REMAKE_FIXTURES:-}" ]; then
+		cp "$TMPD/fix/prof-old.json" "$TMPD/fix/prof-new.json" "$DATA/"
+	fi
+	cmp -s "$TMPD/fix/prof-old.json" "$DATA/prof-old.json" || fail "prof-old.json is not current"
+	cmp -s "$TMPD/fix/prof-new.json" "$DATA/prof-new.json" || fail "prof-new.json is not current"
+}

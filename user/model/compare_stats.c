@@ -791,7 +791,7 @@ int comparison_build(struct comparison *c, const struct cmp_opts *o)
 	for (size_t i = 0; !err && i < n; i++)
 		err = add_scenario(c, o, names[i]) ?: c->level_noted ? 0 : level_note(c, names[i]);
 	free(names);
-	return err;
+	return err ?: pdiff_build(c->old, c->nold, c->new, c->nnew, &c->pd, &c->npd);
 }
 
 void comparison_free(struct comparison *c)
@@ -805,6 +805,7 @@ void comparison_free(struct comparison *c)
 	free(c->diffs);
 	free(c->notes);
 	free(c->rows);
+	pdiff_free(c->pd, c->npd);
 }
 
 /* Worse by more than the limit: CHANGE in the direction that is worse for R. */

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "model/noise.h"
+#include "model/prof_diff.h"
 #include "model/result.h"
 #include "model/spread.h"
 #include "model/stats.h"
@@ -98,6 +99,8 @@ struct comparison {
 	enum noise_src noise;
 	const struct noise_profile *profile; /* NOISE_PROFILE */
 	bool level_noted;		     /* the level-probe note is there */
+	struct pdiff *pd; /* the scenarios with instruction profiles on both sides */
+	size_t npd;
 };
 
 struct cmp_set {

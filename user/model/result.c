@@ -262,6 +262,54 @@ static int load_cpus(struct jcheck *c, const json_t *s, const char *where,
 	return c->failed ? -EINVAL : 0;
 }
 
+static int load_pfn(struct jcheck *c, const json_t *e, const char *where, struct result_pfn *f)
+{
+	if (!json_is_object(e)) {
+		jc_err(c, where, "expected an object, got %s", jtype_name(e));
+		return -EINVAL;
+	}
+	f->name = jc_str(c, e, where, "name");
+	f->group = jc_str(c, e, where, "group");
+	if (json_object_get(e, "module"))
+		f->module = jc_str(c, e, where, "module");
+	jc_num(c, e, where, "per_elem", 0, INFINITY, false, &f->per_elem);
+	if (json_object_get(e, "rep_per_elem"))
+		jc_num(c, e, where, "rep_per_elem", 0, INFINITY, false, &f->rep_per_elem);
+	return c->failed ? -EINVAL : 0;
+}
+
+/* "profile" (ppbench vm --profile), optional: its figure and functions. */
+static int load_profile(struct jcheck *c, const json_t *s, const char *where,
+			struct result_profile *p)
+{
+	const json_t *o, *arr;
+	char at[160], el[192];
+
+	if (!json_object_get(s, "profile"))
+		return 0;
+	o = jc_req(c, s, where, "profile", J_OBJ);
+	jc_join(at, sizeof(at), where, "profile");
+	jc_num(c, o, at, "per_elem", 0, INFINITY, false, &p->per_elem);
+	if (json_object_get(o, "rep_per_elem"))
+		jc_num(c, o, at, "rep_per_elem", 0, INFINITY, false, &p->rep_per_elem);
+	arr = jc_req(c, o, at, "functions", J_ARR);
+	if (c->failed)
+		return -EINVAL;
+	p->fn = calloc(json_array_size(arr) + 1, sizeof(*p->fn));
+	if (!p->fn) {
+		jc_err(c, at, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < json_array_size(arr); i++) {
+		snprintf(el, sizeof(el), "%s.functions[%zu]", at, i);
+		p->nfn = i + 1;
+		if (load_pfn(c, json_array_get(arr, i), el, &p->fn[i]))
+			return -EINVAL;
+	}
+	p->has = true;
+	return 0;
+}
+
 /* The figures of a scenario whose status is "ok". */
 static int load_figures(struct jcheck *c, const json_t *s, const char *where,
 			struct result_scenario *sc)
@@ -284,7 +332,7 @@ static int load_figures(struct jcheck *c, const json_t *s, const char *where,
 	jc_num(c, s, where, "purity", 0, 1, false, &sc->purity);
 	if (c->failed || load_path_cost(c, s, where, sc))
 		return -EINVAL;
-	return load_per_cpu(c, s, where, sc);
+	return load_per_cpu(c, s, where, sc) ?: load_profile(c, s, where, &sc->prof);
 }
 
 static int load_scenario(struct jcheck *c, const json_t *s, const char *where,
@@ -371,6 +419,7 @@ void result_free(struct result *r)
 		for (size_t j = 0; j < sc->nr_per_cpu; j++)
 			free(sc->per_cpu[j].cycles.runs);
 		free(sc->per_cpu);
+		free(sc->prof.fn);
 	}
 	free(r->sc);
 	json_decref(r->doc);

@@ -34,6 +34,22 @@ struct result_path {
 	double ret_cache, ret_ring, ret_release;
 };
 
+/* A function of a scenario's instruction profile (ppbench-vm(8), "The profile object"). */
+struct result_pfn {
+	const char *name;
+	const char *module; /* NULL in the kernel */
+	const char *group;
+	double per_elem, rep_per_elem;
+};
+
+/* A scenario's "profile", where ppbench vm --profile put one. */
+struct result_profile {
+	bool has;
+	double per_elem, rep_per_elem; /* instructions per element; of them rep iterations */
+	struct result_pfn *fn;	       /* as the file lists them: most first */
+	size_t nfn;
+};
+
 struct result_scenario {
 	const char *name, *status;
 	bool ok;	    /* status "ok": the figures below are valid */
@@ -53,6 +69,7 @@ struct result_scenario {
 	const char *path_cost_method;
 	struct result_cpu *per_cpu;
 	size_t nr_per_cpu;
+	struct result_profile prof; /* optional */
 };
 
 /*
