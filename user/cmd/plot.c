@@ -13,6 +13,7 @@
 #include "cmd/cmd.h"
 #include "model/result.h"
 #include "report/plot_svg.h"
+#include "report/prof_svg.h"
 #include "sys/log.h"
 #include "sys/util.h"
 
@@ -34,6 +35,10 @@ static const struct cli_opt plot_opts[] = {
 	  P(ns), .words = metrics },
 	{ "scenario", 's', "LIST", "plot only these scenarios, in this order (e.g. fast,ring,slow)",
 	  .kind = CLI_STRING, P(scenarios) },
+	{ "profile", 'p', NULL,
+	  "draw the scenarios' instruction profiles (ppbench vm --profile): a bar per file, "
+	  "stacked by group and function",
+	  .kind = CLI_FLAG, P(profile) },
 	{ NULL },
 };
 
@@ -72,12 +77,18 @@ static bool has_scn(const struct plot *p, const char *name)
 	return false;
 }
 
-/* Scenarios measured in any file, in the order the files list them. */
+/* What a scenario needs to be drawn: a figure, or with --profile a profile. */
+static bool drawable(const struct plot *p, const struct result_scenario *sc)
+{
+	return sc && sc->ok && (!p->cfg->profile || sc->prof.has);
+}
+
+/* Scenarios measured (profiled) in any file, in the order the files list them. */
 static void all_scenarios(struct plot *p)
 {
 	for (size_t f = 0; f < p->nfiles; f++)
 		for (size_t k = 0; k < p->res[f].nr_sc && p->nscn < MAX_SCN; k++)
-			if (p->res[f].sc[k].ok && !has_scn(p, p->res[f].sc[k].name))
+			if (drawable(p, &p->res[f].sc[k]) && !has_scn(p, p->res[f].sc[k].name))
 				p->scn[p->nscn++] = p->res[f].sc[k].name;
 }
 
@@ -87,10 +98,11 @@ static int chosen_scenarios(struct plot *p, char *list)
 	for (char *save, *s = strtok_r(list, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
 		const struct result_scenario *sc = NULL;
 
-		for (size_t f = 0; f < p->nfiles && !(sc && sc->ok); f++)
+		for (size_t f = 0; f < p->nfiles && !drawable(p, sc); f++)
 			sc = result_find(&p->res[f], s);
-		if (!sc || !sc->ok) {
-			pr_err("--scenario: '%s' is not measured in any of the files\n", s);
+		if (!drawable(p, sc)) {
+			pr_err("--scenario: '%s' is not %s in any of the files\n", s,
+			       p->cfg->profile ? "profiled" : "measured");
 			return -ENOENT;
 		}
 		if (p->nscn < MAX_SCN && !has_scn(p, s))
@@ -112,6 +124,10 @@ static int check_units(const struct plot *p)
 			pr_err("%s: figures of two clocks never share an axis\n", why);
 			return -EXDEV;
 		}
+	if (p->cfg->profile && p->cfg->ns) {
+		pr_err("--metric ns and --profile: a profile counts instructions\n");
+		return -EINVAL;
+	}
 	if (p->cfg->ns && unit_counts_instructions(result_clock_of(&p->res[0])->unit)) {
 		pr_err("--metric ns: %s counts instructions (qemu's instruction clock), and its "
 		       "guest ns are the same instructions: plot them without --metric\n",
@@ -175,10 +191,17 @@ static int plot_run(void *c, int argc, char **argv)
 	else if (chosen_scenarios(p, list))
 		goto out;
 	if (!p->nscn) {
-		pr_err("no scenario with status \"ok\" in the files: nothing to plot\n");
+		pr_err(cfg->profile
+			       ? "no scenario of the files has a profile (ppbench vm --profile "
+				 "makes them): nothing to plot\n"
+			       : "no scenario with status \"ok\" in the files: nothing to plot\n");
 		goto out;
 	}
 	ret = EXIT_FAIL;
+	if (cfg->profile) {
+		ret = output_prof_svg(p, cfg->output);
+		goto out;
+	}
 	if (build_plot(p))
 		goto out;
 	ret = output_svg(p, cfg->output);

@@ -19,6 +19,7 @@ struct plot_cfg {
 	const char *next_label; /* --label waiting for its file */
 	bool ns;
 	const char *scenarios; /* --scenario LIST, or NULL */
+	bool profile;	       /* --profile: the instruction profiles, stacked */
 };
 
 /* One file's figures for one scenario. */
