@@ -262,7 +262,6 @@ test_profile_host_side() {
 # ppb_burn), fast the same but for 0.02 in one function: the figures by the
 # clock are moved to match.
 prof_capture() { # DIR old|new
-	local new=$([ "$2" = new ] && echo 1 || echo 0)
 	{
 		cat <<'EOS'
 tag 1 scenario ring 1000 recipe=lf-drop
@@ -307,7 +306,7 @@ fn 3 native_sched_clock 0.43
 fn 3 [unmapped] 0.01
 fn 3 bpf_test_timer_continue 287.43
 EOS
-		if [ "$new" = 1 ]; then
+		if [ "$2" = new ]; then
 			echo "fn 1 page_pool_put_unrefed_netmem 93.03"
 			echo "fn 1 page_pool_dma_sync_for_device 5"
 			echo "fn 2 native_sched_clock 0.35"
@@ -352,4 +351,85 @@ test_profile_fixtures_current() {
 	fi
 	cmp -s "$TMPD/fix/prof-old.json" "$DATA/prof-old.json" || fail "prof-old.json is not current"
 	cmp -s "$TMPD/fix/prof-new.json" "$DATA/prof-new.json" || fail "prof-new.json is not current"
+}
+
+# compare of two files with profiles: LKP's old %change new function for the
+# functions that carry each scenario's change, and how much of it they
+# carry; the table shows each figure once, in instructions.
+test_profile_compare_names_the_change() {
+	local old=$DATA/prof-old.json new=$DATA/prof-new.json
+	expect_exit 0 "$PPBENCH" compare "$old" "$new"
+	assert_match "$LAST_OUT" '^ +old +%change +new +function$' "LKP's layout"
+	assert_match "$LAST_OUT" '^ring \+17\.00 instr/elem \(300\.88 -> 317\.88, \+5\.65 %\): 2 functions carry \+17\.00 \(100\.0 %\)$' \
+		"ring: the change and what carries it"
+	assert_match "$LAST_OUT" '^ +81\.03 +\+14\.8% +93\.03  page_pool_put_unrefed_netmem \(page_pool\)$' "a grown function"
+	assert_match "$LAST_OUT" '^ +0\.00 +new +5\.00  page_pool_dma_sync_for_device \(page_pool\)$' "a new one"
+	assert_match "$LAST_OUT" '^slow \+53\.00 instr/elem .*: 1 function carries \+53\.00 \(100\.0 %\)$' "slow"
+	assert_match "$LAST_OUT" '^ +0\.00 +new +53\.00  ppb_burn \[bpf\] \(bpf\)$' "the planted program, by name"
+	assert_match "$LAST_OUT" '^fast \+0\.02 instr/elem .*: no function changed by 0\.1 or more$' "fast: none"
+	assert_eq "$(grep -c 'native_sched_clock' "$LAST_OUT")" 0 "a change below 0.1 is not named"
+	# each figure once, in its own unit
+	assert_eq "$(grep -c ' ring instr/elem$' "$LAST_OUT")" 1 "ring's figure once"
+	! grep -qE 'guest ns/elem|cpu0 run' "$LAST_OUT" || fail "a figure repeated as guest ns or cpu0's"
+	assert_match "$LAST_OUT" '^each figure once: guest ns and a lone CPU' "and the legend says why"
+	expect_exit 0 "$PPBENCH" compare --markdown "$old" "$new"
+	# shellcheck disable=SC2016 # (backquotes of Markdown)
+	assert_match "$LAST_OUT" '^\| 0\.00 \| new \| 53\.00 \| `ppb_burn \[bpf\]` \| bpf \|$' "Markdown"
+	! grep -q 'guest ns/elem' "$LAST_OUT" || fail "Markdown: guest ns repeated"
+	expect_exit 0 "$PPBENCH" compare --json "$TMPD/c.json" "$old" "$new"
+	jq -e '.comparisons[0].profiles | length == 3 and
+		(.[] | select(.scenario == "slow") | .change == 53 and .explained == 53 and
+			.functions[0].name == "ppb_burn" and .functions[0].module == "bpf") and
+		(.[] | select(.scenario == "fast") | .functions == [])' "$TMPD/c.json" >/dev/null ||
+		fail "JSON profiles: $(jq -c '.comparisons[0].profiles' "$TMPD/c.json")"
+	jq -e '[.comparisons[0].rows[] | select(.figure == "ns") | .repeats] | all(. == "cycles")' \
+		"$TMPD/c.json" >/dev/null || fail "JSON: the guest ns rows say they repeat the figure"
+	# --org, --ktap and the exports keep working on files with profiles
+	expect_exit 0 "$PPBENCH" compare --org "$old" "$new"
+	assert_match "$LAST_OUT" '^\| slow +\| +5297 \| +5351 \|' "org: slow's row"
+	assert_match "$LAST_OUT" '^#\+TBLFM: ' "org: its formula"
+	expect_exit 0 "$PPBENCH" compare --ktap "$old" "$new"
+	assert_match "$LAST_OUT" '^1\.\.4$' "ktap: the plan"
+	assert_match "$LAST_OUT" '^ok 4 slow instr/elem: \+1\.0%' "ktap: slow"
+	expect_exit 0 "$PPBENCH" export lkp "$new"
+	assert_match "$LAST_OUT" '^ppbench\.ring\.path_instructions_per_elem: 167\.66$' "lkp: the profile's path figure"
+
+	expect_exit 0 "$PPBENCH" export otava "$old" "$new"
+	expect_exit 0 "$PPBENCH" export bmf "$new"
+	expect_exit 0 "$PPBENCH" export kcidb --origin ppbench_ci "$new"
+	# a side without a profile: no profile section
+	expect_exit 0 "$PPBENCH" compare "$DATA/icount.json" "$new"
+	! grep -q '^profiles:' "$LAST_OUT" || fail "a profile diff with one side unprofiled"
+}
+
+test_profile_plot() {
+	command -v rsvg-convert >/dev/null || skip "rsvg-convert missing (scripts/install-deps.sh --tests)"
+	[ -x "$TOP/build/tests/png_check" ] || make -s -C "$TOP" build/tests/png_check >/dev/null ||
+		fail "cannot build build/tests/png_check"
+	local svg=$TMPD/p.svg g
+	expect_exit 0 "$PPBENCH" plot --profile "$DATA/prof-old.json" "$DATA/prof-new.json" -o "$svg"
+	assert_eq "$(grep -c '<g class="scenario">' "$svg")" 3 "a panel per profiled scenario"
+	assert_match "$svg" '>instructions per element</text>' "the axis counts instructions"
+	for g in page_pool ptr_ring "page allocator" xdp test_run skb bpf other user unmapped; do
+		assert_match "$svg" ">$g \\(" "legend: $g"
+	done
+	assert_match "$svg" '<title>slow, prof-new: ppb_burn \[bpf\] 53\.00 instr/elem \(bpf\)</title>' \
+		"a piece per function, named"
+	assert_match "$svg" '>path 167\.7</text>' "the path figure"
+	rsvg-convert -o "$TMPD/p.png" "$svg" || fail "rsvg-convert cannot render it"
+	"$TOP/build/tests/png_check" "$TMPD/p.png" --color 0072b2 --color 009e73 --color d55e00 ||
+		fail "the picture misses page_pool, the page allocator or bpf"
+	# the plain plot of instruction files: their unit, not the TSC's
+	expect_exit 0 "$PPBENCH" plot "$DATA/prof-old.json" -o "$TMPD/i.svg"
+	assert_match "$TMPD/i.svg" '>instructions per element</text>' "plot's axis"
+	assert_match "$TMPD/i.svg" "qemu's instruction clock \(-icount shift=0,sleep=off\)" "subtitle"
+	! grep -q 'TSC cycles\|GHz' "$TMPD/i.svg" || fail "an instruction file plotted as TSC cycles"
+	# bad input: one line, exit 2, no file
+	expect_exit 2 "$PPBENCH" plot --profile "$DATA/icount.json" -o "$TMPD/x.svg"
+	expect_one_line_error "no scenario of the files has a profile"
+	expect_exit 2 "$PPBENCH" plot "$DATA/icount.json" "$DATA/base.json" -o "$TMPD/x.svg"
+	expect_one_line_error "figures of two clocks never share an axis"
+	expect_exit 2 "$PPBENCH" plot --metric ns "$DATA/icount.json" -o "$TMPD/x.svg"
+	expect_one_line_error "guest ns are the same instructions"
+	[ ! -e "$TMPD/x.svg" ] || fail "a refused plot left a file"
 }
