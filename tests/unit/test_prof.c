@@ -13,6 +13,7 @@
 #include "model/prof_build.h"
 #include "model/jspan.h"
 #include "model/prof_capture.h"
+#include "model/qemu_api.h"
 #include "unit.h"
 
 #define KBASE 0xffffffff81000000ull
@@ -362,4 +363,40 @@ void test_jspan_members(void)
 	ASSERT_EQ(jspan_member(t, len, top, "}", &m, &v), -ENOENT, "not inside a string");
 	jspan_indent(t, top, indent, sizeof(indent));
 	ASSERT_STREQ(indent, "  ", "the members' indentation");
+}
+
+/* qemu's version -> its plugin API range -> the build that loads (model/qemu_api.c). */
+static int build_for(const char *version_line)
+{
+	struct qemu_version v;
+	int min, cur;
+
+	if (qemu_version_parse(version_line, &v))
+		return -100;
+	if (qemu_api_range(&v, &min, &cur))
+		return -200;
+	return qemu_api_pick(min, cur);
+}
+
+void test_qemu_api_builds(void)
+{
+	struct qemu_version v;
+
+	ASSERT_OK(qemu_version_parse(
+			  "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)", &v),
+		  "Debian 12's");
+	ASSERT_EQ(v.major * 10000 + v.minor * 100 + v.micro, 70222, "7.2.22");
+	ASSERT_EQ(build_for("QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7)"), 1, "7.2: API 1");
+	ASSERT_EQ(build_for("QEMU emulator version 6.0.0"), 1, "6.0: API 1 begins");
+	ASSERT_EQ(build_for("QEMU emulator version 8.2.2 (Debian 1:8.2.2+ds-0ubuntu1)"), 1, "8.2");
+	ASSERT_EQ(build_for("QEMU emulator version 9.0.2"), -ENOENT, "9.0: API 2 only");
+	ASSERT_EQ(build_for("QEMU emulator version 9.1.0"), 3, "9.1: API 3");
+	ASSERT_EQ(build_for("QEMU emulator version 10.0.3 (Debian 1:10.0.3+ds-0+deb12u1)"), 3,
+		  "bookworm-backports' 10.0");
+	ASSERT_EQ(build_for("QEMU emulator version 10.2"), 3, "no micro number");
+	ASSERT_EQ(build_for("QEMU emulator version 11.1.3 (Debian 1:11.1.3+ds-2~bpo13+1)"), 3,
+		  "a release after the newest read: min 2 still");
+	ASSERT_EQ(build_for("QEMU emulator version 5.2.0"), -ENOENT, "5.2: API 0");
+	ASSERT_EQ(build_for("QEMU emulator version 4.1.1"), -200, "before plugins");
+	ASSERT_EQ(build_for("qemu-system-x86_64: not a version"), -100, "no version");
 }
