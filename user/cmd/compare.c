@@ -407,6 +407,10 @@ const struct cli_cmd cmd_compare = {
 		"change, p, significance, floor, levels and the gate verdict (schema\n"
 		"ppbench-compare/1).\n"
 		"\n"
+		"Profiles. Files of 'ppbench vm --profile' hold instruction profiles: the\n"
+		"output then ends, per scenario, with the functions that carry its change\n"
+		"(old %change new function) and how much of it they carry.\n"
+		"\n"
 		"Exit status 2 also covers unreadable, malformed or invalid result files and\n"
 		"refused host combinations; each is reported as one line on stderr.",
 	.examples =

@@ -31,8 +31,10 @@ static const struct cli_opt plot_opts[] = {
 	  OPT_LABEL },
 	{ "title", 't', "TEXT", "title (default: page_pool scenario cost per element)",
 	  .kind = CLI_STRING, P(title) },
-	{ "metric", 0, NULL, "y axis: TSC cycles (default) or ns per element", .kind = CLI_ENUM,
-	  P(ns), .words = metrics },
+	{ "metric", 0, NULL,
+	  "y axis: cycles, the files' own unit (TSC cycles; instructions under the instruction "
+	  "clock), or ns per element (default cycles)",
+	  .kind = CLI_ENUM, P(ns), .words = metrics },
 	{ "scenario", 's', "LIST", "plot only these scenarios, in this order (e.g. fast,ring,slow)",
 	  .kind = CLI_STRING, P(scenarios) },
 	{ "profile", 'p', NULL,
@@ -219,14 +221,17 @@ const struct cli_cmd cmd_plot = {
 	.description =
 		"Draw 'ppbench bench --json' result files as an SVG picture: one group per\n"
 		"scenario (x axis, scenario names), one box per file inside each group, on a\n"
-		"common y axis of TSC cycles per element (or ns per element with --metric ns)\n"
-		"that starts at 0. Each box shows the repetitions ('runs') of that scenario in\n"
-		"that file: the box spans the quartiles, the thick bar is the median (also\n"
-		"printed above the box), the white dot the mean, and the whiskers reach the\n"
-		"minimum and maximum. Scenarios that a file skipped show 'n/a'. The legend\n"
-		"names the files by their base names without .json, or by a --label NAME given\n"
-		"just before the file. The subtitle gives CPU model, TSC frequency and kernel\n"
-		"of the first file. Hovering a box in a browser shows its numbers.\n"
+		"y axis of the files' unit per element (TSC cycles, or instructions of 'ppbench\n"
+		"vm'; ns with --metric ns) that starts at 0. Each box shows the repetitions\n"
+		"('runs') of that scenario in that file: the box spans the quartiles, the\n"
+		"thick bar is the median (also printed above the box), the white dot the mean,\n"
+		"and the whiskers reach the minimum and maximum. Scenarios that a file skipped\n"
+		"show 'n/a'. The legend names the files by their base names without .json, or\n"
+		"by a --label NAME given just before the file. The subtitle gives CPU model,\n"
+		"clock (TSC frequency, or the instruction clock) and kernel of the first file.\n"
+		"Hovering a box in a browser shows its numbers. --profile draws the\n"
+		"instruction profiles of 'ppbench vm --profile' instead: per file a bar stacked\n"
+		"by group and function.\n"
 		"\n"
 		"The SVG is self-contained (SVG 1.1, no scripts, generic fonts) and renders in\n"
 		"browsers and with rsvg-convert. Every file is checked against the ppbench/1\n"
@@ -234,6 +239,7 @@ const struct cli_cmd cmd_plot = {
 	.examples = "  ppbench plot before.json after.json -o cmp.svg\n"
 		    "  ppbench plot -l 6.12 a.json -l 6.18 b.json -t '6.12 vs 6.18' -o p.svg\n"
 		    "  ppbench plot --scenario fast,ring,slow --metric ns run.json -o ns.svg\n"
+		    "  ppbench plot --profile 6.12.json 7.3.json -o where.svg\n"
 		    "  rsvg-convert -o p.png p.svg   # a PNG for mail\n",
 	.opts = plot_opts,
 	.cfg_size = sizeof(struct plot_cfg),

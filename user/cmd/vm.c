@@ -279,7 +279,10 @@ const struct cli_cmd cmd_vm = {
 		"Kernels: Debian's (--debian, cached as the kernel matrix caches them) or one\n"
 		"given by path (--kernel, --modules). The files COMMAND writes (--json F, -o F,\n"
 		"--keep DIR) appear at the paths given. Ctrl-C, SIGTERM and SIGKILL leave no\n"
-		"qemu and no temporary tree behind.",
+		"qemu and no temporary tree behind. --profile also counts, with a qemu TCG\n"
+		"plugin, the instructions of each scenario's timed runs per kernel function,\n"
+		"module function and BPF program: a profile per scenario in the result file\n"
+		"and a report after the command's output.",
 	.examples =
 		"  ppbench vm -- bench --json icount.json\n"
 		"  ppbench vm --debian 6.12 -- bench --scenario ring,slow\n"
