@@ -79,6 +79,7 @@ const struct prof_rule prof_rules[] = {
 	{ "*_map_update_elem", PG_BPF },
 	{ "htab_*", PG_BPF },
 	{ "__htab_*", PG_BPF },
+	{ "lookup_nulls_elem_raw", PG_BPF },
 };
 const size_t prof_nrules = ARRAY_SIZE(prof_rules);
 
