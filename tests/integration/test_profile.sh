@@ -473,3 +473,46 @@ test_profile_real_boot() {
 	"$TOP/build/tests/schema_check" "$r" >/dev/null || fail "the result file fails its schema"
 	assert_eq "$(find "$TMPD/tmp" -maxdepth 1 -name 'ppbench-vm.*')" "" "no work directory left"
 }
+
+# recipe: the profile at the top of its file, the report after its output.
+test_profile_recipe_host_side() {
+	need_guest_tools
+	stand_in_qemu 7.2.22 elf
+	stand_in_guest
+	printf '{\n  "recipe": "lf-drop",\n  "backend": "fentry",\n  "elems": 4096,\n  "pools": []\n}\n' \
+		>"$TMPD/recipe.json"
+	make_capture "$TMPD/cap" <<'EOS'
+tag 1 recipe lf-drop 1000
+fn 1 page_pool_put_unrefed_netmem 81.03
+fn 1 __htab_map_lookup_elem 776
+EOS
+	expect_exit 0 vm_fake "$TMPD/recipe.json" "$TMPD/cap" -q --profile -- recipe lf-drop \
+		--json "$TMPD/r.json"
+	assert_match "$LAST_OUT" '^profile recipe lf-drop: 1,000 elements, 8 windows$' "the recipe's profile"
+	jq -e '.recipe == "lf-drop" and .pools == [] and .profile.per_elem == 857.03 and
+		.profile.groups[0].name == "page_pool" and
+		(.profile.functions[0] | .name == "__htab_map_lookup_elem" and .group == "bpf")' \
+		"$TMPD/r.json" >/dev/null || fail "the recipe's file: $(head -c 800 "$TMPD/r.json")"
+}
+
+# A capture the guest left damaged: one line naming the file and the line,
+# exit 1, the result file as the command wrote it, nothing left.
+test_profile_damaged_capture() {
+	need_guest_tools
+	stand_in_qemu 7.2.22 elf
+	stand_in_guest
+	ring_capture "$TMPD/cap"
+	sed -i '$d' "$TMPD/cap/qprof.txt" # (its "end" line)
+	expect_exit 1 vm_fake "$DATA/icount.json" "$TMPD/cap" -q --profile -- bench --json "$TMPD/r.json"
+	expect_one_line_error "--profile: the guest's capture: .*/profile/qprof\.txt ends before its 'end' line"
+	cmp -s "$TMPD/r.json" "$DATA/icount.json" || fail "the result file changed"
+	ring_capture "$TMPD/cap2"
+	echo "9 scenario ring" >"$TMPD/cap2/tags"
+	rm "$TMPD/cap2"/bpf-*
+	expect_exit 1 vm_fake "$DATA/icount.json" "$TMPD/cap2" -q --profile -- bench --json "$TMPD/r.json"
+	expect_one_line_error "--profile: qprof\.txt counts tag 3, which 'tags' does not list"
+	cmp -s "$TMPD/r.json" "$DATA/icount.json" || fail "the result file changed"
+	expect_exit 1 vm_fake "$DATA/icount.json" "" -q --profile -- bench --json "$TMPD/r.json"
+	expect_one_line_error "--profile: the guest's capture: .*/profile/qprof\.txt: No such file"
+	assert_eq "$(vm_dirs)" "" "no work directory left"
+}
