@@ -577,6 +577,16 @@ const struct cli_cmd cmd_compare = {
 		"change, p, significance, floor, levels and the gate verdict (schema\n"
 		"ppbench-compare/1).\n"
 		"\n"
+		"Limits. --limit SCENARIO[:FIGURE]=MAX gates a file of the instruction clock\n"
+		"(ppbench vm) on an absolute figure, with no baseline: one file takes only\n"
+		"limits. A file of host cycles is refused (exit 2): no single figure of it is\n"
+		"exact.\n"
+		"\n"
+		"Bisecting. --bisect exits as 'git bisect run' reads it: 0 no gate fired, 1\n"
+		"one did, 125 no verdict on the kernel under test (its file missing, invalid,\n"
+		"or without the gated figure), 128 a mistake in the command line, the\n"
+		"baseline or the noise profile, which stops the bisection.\n"
+		"\n"
 		"Exit status 2 also covers unreadable, malformed or invalid result files and\n"
 		"refused host combinations; each is reported as one line on stderr.",
 	.examples =
@@ -594,7 +604,11 @@ const struct cli_cmd cmd_compare = {
 		"  ppbench compare --fail-above 5 --old b1.json b2.json b3.json --new n1.json "
 		"n2.json n3.json\n"
 		"  ppbench compare --fail-above 2 --metric purity --old a.json b.json --new c.json "
-		"d.json\n",
+		"d.json\n"
+		"  # a hard limit on one file of the instruction clock, no baseline\n"
+		"  ppbench compare --limit fast:path=70 --limit slow=1000 icount.json\n"
+		"  # in git bisect run: 0 good, 1 bad, 125 skip, 128 stop\n"
+		"  ppbench compare --bisect --noise noise.json --fail-above 0.5 base.json new.json\n",
 	.opts = compare_opts,
 	.cfg_size = sizeof(struct cmp_cfg),
 	.cfg_init = compare_init,

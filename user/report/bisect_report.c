@@ -75,7 +75,7 @@ void bisect_print_verdict(int status, const char *why)
 		status, why);
 }
 
-void bisect_print_step(FILE *f, const struct bisect_step *s)
+void bisect_print_step(FILE *f, const struct bisect_line *s)
 {
 	char t[96] = "";
 

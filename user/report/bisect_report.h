@@ -17,7 +17,7 @@ void bisect_gates_why(const struct cmp_set *set, char *buf, size_t len);
 void bisect_print_verdict(int status, const char *why);
 
 /* One step of ppbench-bisect, on stdout. */
-struct bisect_step {
+struct bisect_line {
 	const char *commit; /* "3a1b2c4 subject", or "" outside git */
 	int status;	    /* BISECT_* */
 	const char *why;    /* what decided it */
@@ -25,6 +25,6 @@ struct bisect_step {
 	double boot_s;	    /* < 0: the step did not boot */
 	const char *log;    /* the log that shows more, or NULL */
 };
-void bisect_print_step(FILE *f, const struct bisect_step *s);
+void bisect_print_step(FILE *f, const struct bisect_line *s);
 
 #endif
