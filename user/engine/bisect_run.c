@@ -318,7 +318,7 @@ static int check_baseline(const struct bisect_cfg *cfg, struct bisect_outcome *o
 static int preflight(const struct bisect_cfg *cfg, const char *log, struct bisect_outcome *o)
 {
 	struct argv_buf a = { 0 };
-	char pct[32];
+	char pct[32], why[512];
 	long from = file_size(log);
 	int st;
 
@@ -341,8 +341,8 @@ static int preflight(const struct bisect_cfg *cfg, const char *log, struct bisec
 	st = run(a.v, log, NULL, 0, NULL);
 	if (st == 0)
 		return 0;
-	compare_why(log, from, o->why, sizeof(o->why));
-	return decide(o, BISECT_STOP, "the baseline against itself: %.600s", o->why);
+	compare_why(log, from, why, sizeof(why));
+	return decide(o, BISECT_STOP, "the baseline against itself: %s", why);
 }
 
 /* merge_config.sh wants the base config by path; a relative one is the user's. */
