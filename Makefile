@@ -411,8 +411,10 @@ ifeq ($(ARM64),1)
 endif
 	$(Q)install -d $(DESTDIR)$(LIBDIR)/vm
 	$(Q)install -m 0755 scripts/vm/run scripts/vm/init $(DESTDIR)$(LIBDIR)/vm/
-	$(Q)install -m 0644 $(filter %.sh,$(VM_FILES)) $(DESTDIR)$(LIBDIR)/vm/
+	$(Q)install -m 0644 $(filter %.sh,$(VM_FILES)) scripts/vm/ppbench.config $(DESTDIR)$(LIBDIR)/vm/
 	$(Q)install -m 0644 $(QPROF_SOS) $(DESTDIR)$(LIBDIR)/vm/
+	$(call msg,INSTALL,$(DESTDIR)$(BINDIR)/ppbench-bisect)
+	$(Q)ln -sf ppbench $(DESTDIR)$(BINDIR)/ppbench-bisect
 	$(call msg,INSTALL,$(DESTDIR)$(MANDIR)/man8/: $(notdir $(MAN_PAGES)))
 	$(Q)install -d $(DESTDIR)$(MANDIR)/man8
 	$(Q)install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/

@@ -503,7 +503,7 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 		ret = cmd->run(cfg, nargs, args);
 out:
 	free(cfg);
-	return ret;
+	return cmd->exit_status ? cmd->exit_status(argc, argv, ret) : ret;
 }
 
 int cli_main(int argc, char **argv)

@@ -134,6 +134,12 @@ struct cli_cmd {
 	 * line, whose options are its own (ppbench vm -- bench --json F).
 	 */
 	bool args_end_options;
+	/*
+	 * Maps the final exit status, usage errors included, for commands whose
+	 * callers read statuses their own way (git bisect run: compare --bisect,
+	 * ppbench-bisect). ARGV is the command's line, ARGV[0] its name.
+	 */
+	int (*exit_status)(int argc, char **argv, int status);
 };
 
 /* Keys below this are free for commands. */

@@ -5,7 +5,7 @@
 #include "cli/cli.h"
 
 /* The subcommands, one per file of cmd/ (main.c lists them in --help order). */
-extern const struct cli_cmd cmd_bench, cmd_calibrate, cmd_compare, cmd_env, cmd_export, cmd_gen,
-	cmd_load, cmd_plot, cmd_probe, cmd_recipe, cmd_trend, cmd_vm, cmd_watch;
+extern const struct cli_cmd cmd_bench, cmd_bisect, cmd_calibrate, cmd_compare, cmd_env, cmd_export,
+	cmd_gen, cmd_load, cmd_plot, cmd_probe, cmd_recipe, cmd_trend, cmd_vm, cmd_watch;
 
 #endif

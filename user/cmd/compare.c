@@ -5,22 +5,28 @@
  * significance test on the per-setup values and an exit code for CI gates.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
+#include "model/bisect.h"
 #include "model/compare_stats.h"
+#include "model/hardlimit.h"
+#include "report/bisect_report.h"
 #include "report/compare_report.h"
+#include "report/limit_report.h"
 #include "sys/log.h"
 #include "sys/util.h"
 
 #define MAX_FILES 64
+#define MAX_LIMITS 16
 
 enum { SIDE_POS, SIDE_OLD, SIDE_NEW };
 
-enum { OPT_OLD = 1, OPT_NEW };
+enum { OPT_OLD = 1, OPT_NEW, OPT_LIMIT };
 
 struct cmp_cfg {
 	const char *files[3][MAX_FILES];
@@ -32,6 +38,9 @@ struct cmp_cfg {
 	enum sig_test test;
 	const char *json;
 	const char *noise; /* --noise PROFILE */
+	bool bisect;
+	struct hard_limit limits[MAX_LIMITS];
+	size_t nlimits;
 };
 
 static const struct cli_word metrics[] = {
@@ -85,6 +94,17 @@ static const struct cli_opt compare_opts[] = {
 	  .kind = CLI_FLAG, C(ktap) },
 	CLI_OPT_JSON(struct cmp_cfg, json,
 		     "also write the comparison as JSON to FILE ('-': stdout only)"),
+	{ "limit", 0, "SCENARIO[:FIGURE]=MAX",
+	  "exit 3 if the figure (cycles, ns or path; default cycles, which counts "
+	  "instructions in files of the instruction clock) of SCENARIO in a file of the new "
+	  "side, or in the one file given, is above MAX; instruction files only; repeat for "
+	  "more limits",
+	  OPT_LIMIT },
+	{ "bisect", 0, NULL,
+	  "exit as 'git bisect run' reads it: 0 no gate fired, 1 one did, 125 no verdict on "
+	  "the new file (missing, invalid, or without the gated figure), 128 a mistake in the "
+	  "command line or the baseline (the bisection stops)",
+	  .kind = CLI_FLAG, C(bisect) },
 	{ NULL },
 };
 
@@ -107,11 +127,29 @@ static int add_file(struct cmp_cfg *cfg, int side, const char *path)
 	return 0;
 }
 
+static int add_limit(struct cmp_cfg *cfg, const char *arg)
+{
+	char err[256];
+
+	if (cfg->nlimits == MAX_LIMITS) {
+		pr_err("too many --limit options (at most %d)\n", MAX_LIMITS);
+		return -E2BIG;
+	}
+	if (hard_limit_parse(arg, &cfg->limits[cfg->nlimits], err, sizeof(err))) {
+		pr_err("%s\n", err);
+		return -EINVAL;
+	}
+	cfg->nlimits++;
+	return 0;
+}
+
 /* Files, and --old/--new that decide where the files after them go. */
 static int compare_opt(void *c, int key, const char *arg)
 {
 	struct cmp_cfg *cfg = c;
 
+	if (key == OPT_LIMIT)
+		return add_limit(cfg, arg);
 	if (key == CLI_KEY_ARG)
 		return add_file(cfg, cfg->side, arg);
 	if (cfg->nfiles[SIDE_POS]) {
@@ -131,15 +169,42 @@ static void free_results(struct result *r, size_t n)
 	free(r);
 }
 
-/* Loads FILES; on the first bad one prints its one-line error and returns NULL. */
-static struct result *load_files(const char *const *files, size_t n)
+/*
+ * What a run found, for the exit status: an outcome (model/bisect.h) and
+ * what decided it. The first error wins; the gates' verdict comes last.
+ */
+struct verdict {
+	enum cmp_outcome out;
+	char why[512];
+};
+
+__attribute__((format(printf, 3, 4))) static int fail(struct verdict *v, enum cmp_outcome out,
+						      const char *fmt, ...)
+{
+	va_list ap;
+
+	v->out = out;
+	va_start(ap, fmt);
+	vsnprintf(v->why, sizeof(v->why), fmt, ap);
+	va_end(ap);
+	if (out != CMP_NO_FIGURE && out != CMP_NO_BASELINE_FIG)
+		pr_err("%s\n", v->why);
+	return -EINVAL;
+}
+
+/* Loads FILES; the first bad one's error is blamed on the new side from index NOLD on. */
+static struct result *load_files(const char *const *files, size_t n, size_t nold, struct verdict *v)
 {
 	struct result *r = calloc(n, sizeof(*r));
 	char err[512];
 
-	for (size_t i = 0; r && i < n; i++) {
+	if (!r) {
+		fail(v, CMP_FAILED, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
 		if (result_load(files[i], &r[i], err, sizeof(err))) {
-			pr_err("%s\n", err);
+			fail(v, i < nold ? CMP_BAD_USAGE : CMP_BAD_NEW, "%s", err);
 			free_results(r, i);
 			return NULL;
 		}
@@ -147,8 +212,12 @@ static struct result *load_files(const char *const *files, size_t n)
 	return r;
 }
 
-/* TSC Hz and CPU model must match: otherwise cycles measure different clocks. */
-static int check_host(const struct result *base, const struct result *r, bool force)
+/*
+ * TSC Hz and CPU model must match: otherwise cycles measure different clocks.
+ * A refusal is the new file's: it is what differs from the baseline.
+ */
+static int check_host(const struct result *base, const struct result *r, bool force,
+		      struct verdict *v)
 {
 	const struct result_host *a = &base->host, *b = &r->host;
 	double hi = fmax(a->tsc_hz, b->tsc_hz);
@@ -156,10 +225,8 @@ static int check_host(const struct result *base, const struct result *r, bool fo
 	char why[512];
 
 	/* not even with --force: an instruction is no cycle */
-	if (result_same_clock(base, r, why, sizeof(why))) {
-		pr_err("%s: figures of two clocks never compare\n", why);
-		return -EXDEV;
-	}
+	if (result_same_clock(base, r, why, sizeof(why)))
+		return fail(v, CMP_BAD_NEW, "%s: figures of two clocks never compare", why);
 	if (strcmp(a->cpu_model, b->cpu_model))
 		snprintf(why, sizeof(why), "CPU model \"%s\" vs \"%s\"", a->cpu_model,
 			 b->cpu_model);
@@ -168,11 +235,11 @@ static int check_host(const struct result *base, const struct result *r, bool fo
 			 a->tsc_hz, b->tsc_hz, apart * 100);
 	else
 		return 0;
-	if (!force) {
-		pr_err("%s and %s come from different hosts: %s; use --force to compare anyway\n",
-		       base->path, r->path, why);
-		return -EINVAL;
-	}
+	if (!force)
+		return fail(v, CMP_BAD_NEW,
+			    "%s and %s come from different hosts: %s; use --force to compare "
+			    "anyway",
+			    base->path, r->path, why);
 	pr_warn("%s and %s come from different hosts: %s; comparing anyway (--force)\n", base->path,
 		r->path, why);
 	return 0;
@@ -183,18 +250,16 @@ static int check_host(const struct result *base, const struct result *r, bool fo
  * side may run another kernel: that is what is being compared).
  */
 static int load_profile(const struct cmp_cfg *cfg, const struct result *base,
-			struct noise_profile *p)
+			struct noise_profile *p, struct verdict *v)
 {
 	char err[512], why[384];
 
-	if (noise_load(cfg->noise, p, err, sizeof(err))) {
-		pr_err("%s\n", err);
-		return -EINVAL;
-	}
+	if (noise_load(cfg->noise, p, err, sizeof(err)))
+		return fail(v, CMP_BAD_USAGE, "%s", err);
 	if (noise_clock_check(p, cfg->noise, base, why, sizeof(why))) {
-		pr_err("%s: a profile of one clock cannot judge figures of another\n", why);
 		noise_free(p);
-		return -EXDEV;
+		return fail(v, CMP_BAD_USAGE,
+			    "%s: a profile of one clock cannot judge figures of another", why);
 	}
 	if (!noise_host_check(p, base, why, sizeof(why)))
 		return 0;
@@ -204,33 +269,100 @@ static int load_profile(const struct cmp_cfg *cfg, const struct result *base,
 			cfg->noise, base->path, why);
 		return 0;
 	}
-	pr_err("noise profile %s is of another host or kernel than %s: %s; run 'ppbench "
-	       "calibrate' there (--force uses it anyway)\n",
-	       cfg->noise, base->path, why);
 	noise_free(p);
-	return -EINVAL;
+	return fail(v, CMP_BAD_USAGE,
+		    "noise profile %s is of another host or kernel than %s: %s; run 'ppbench "
+		    "calibrate' there (--force uses it anyway)",
+		    cfg->noise, base->path, why);
 }
 
 /* --fail-above on one file a side needs the noise between invocations from somewhere. */
-static int check_gate(const struct cmp_cfg *cfg, const struct cmp_set *set)
+static int check_gate(const struct cmp_cfg *cfg, const struct cmp_set *set, struct verdict *v)
 {
 	for (size_t i = 0; cfg->gate && i < set->n; i++) {
 		const struct comparison *c = &set->cmps[i];
 
 		if (c->noise != NOISE_SETUPS)
 			continue;
-		pr_err("--fail-above cannot decide with %s: one invocation does not show "
-		       "how much the next one differs; give --noise PROFILE (from 'ppbench "
-		       "calibrate -o PROFILE') or two or more files a side (--old A1 A2 A3 --new "
-		       "B1 B2 B3)\n",
-		       c->nold == 1 && c->nnew == 1 ? "one file a side" : "one file on a side");
-		return -EINVAL;
+		return fail(v, CMP_BAD_USAGE,
+			    "--fail-above cannot decide with %s: one invocation does not show "
+			    "how much the next one differs; give --noise PROFILE (from 'ppbench "
+			    "calibrate -o PROFILE') or two or more files a side (--old A1 A2 A3 "
+			    "--new B1 B2 B3)",
+			    c->nold == 1 && c->nnew == 1 ? "one file a side"
+							 : "one file on a side");
 	}
 	return 0;
 }
 
-static int run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall,
-			   const struct noise_profile *profile)
+/*
+ * Each limit against each file of the new side: refused (the file's) where
+ * the file's figures are not exact, a gap where a file has no such figure.
+ */
+static struct limit_check *check_limits(const struct cmp_cfg *cfg, const struct result *files,
+					size_t n, struct verdict *v)
+{
+	struct limit_check *l = calloc(cfg->nlimits * n + 1, sizeof(*l));
+	char why[512];
+
+	if (!l) {
+		fail(v, CMP_FAILED, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (hard_limit_exact(&files[i], why, sizeof(why))) {
+			fail(v, CMP_BAD_NEW, "--limit: %s", why);
+			free(l);
+			return NULL;
+		}
+		for (size_t k = 0; k < cfg->nlimits; k++) {
+			struct limit_check *c = &l[i * cfg->nlimits + k];
+
+			hard_limit_check(&cfg->limits[k], &files[i], c);
+			if (!c->has_value && v->out == CMP_PASS)
+				fail(v, CMP_NO_FIGURE, "%s", c->gap);
+		}
+	}
+	return l;
+}
+
+/* The gated scenarios' figures on both sides (--bisect: no figure, no verdict). */
+static void check_figures(const struct cmp_cfg *cfg, const struct cmp_set *set, struct verdict *v)
+{
+	char why[256];
+
+	for (size_t i = 0; cfg->bisect && cfg->gate && i < set->n; i++) {
+		enum cmp_outcome o = bisect_figures(&set->cmps[i], cfg->metric, why, sizeof(why));
+
+		if (o == CMP_NO_BASELINE_FIG || (o == CMP_NO_FIGURE && v->out == CMP_PASS))
+			fail(v, o, "%s", why);
+	}
+}
+
+static int build_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall,
+			     struct cmp_set *set, struct verdict *v)
+{
+	size_t nold = cfg->nfiles[SIDE_POS] ? 1 : cfg->nfiles[SIDE_OLD];
+	size_t ncmp = cfg->nfiles[SIDE_POS] ? nall - 1 : 1;
+
+	set->cmps = calloc(ncmp ? ncmp : 1, sizeof(*set->cmps));
+	if (!set->cmps)
+		return fail(v, CMP_FAILED, "out of memory");
+	for (size_t i = 0; i < ncmp; i++, set->n++) {
+		struct comparison *c = &set->cmps[i];
+
+		c->old = all;
+		c->nold = nold;
+		c->new = cfg->nfiles[SIDE_POS] ? &all[1 + i] : &all[nold];
+		c->nnew = cfg->nfiles[SIDE_POS] ? 1 : nall - nold;
+		if (comparison_build(c, set->opts))
+			return fail(v, CMP_FAILED, "comparing failed: out of memory");
+	}
+	return check_gate(cfg, set, v);
+}
+
+static void run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall, size_t nold,
+			    const struct noise_profile *profile, struct verdict *v)
 {
 	struct cmp_opts o = { .test = cfg->test, .alpha = cfg->alpha, .profile = profile };
 	struct cmp_set set = {
@@ -240,53 +372,60 @@ static int run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall,
 		.metric = cfg->metric,
 		.fail_above = cfg->fail_above,
 	};
-	size_t nold = cfg->nfiles[SIDE_POS] ? 1 : cfg->nfiles[SIDE_OLD];
-	size_t ncmp = cfg->nfiles[SIDE_POS] ? nall - 1 : 1;
-	int ret;
+	struct limit_check *limits = NULL;
+	int gated = EXIT_OK;
 
-	set.cmps = calloc(ncmp, sizeof(*set.cmps));
-	if (!set.cmps)
-		return EXIT_FAIL;
-	for (size_t i = 0; i < ncmp; i++, set.n++) {
-		struct comparison *c = &set.cmps[i];
-
-		c->old = all;
-		c->nold = nold;
-		c->new = cfg->nfiles[SIDE_POS] ? &all[1 + i] : &all[nold];
-		c->nnew = cfg->nfiles[SIDE_POS] ? 1 : nall - nold;
-		if (comparison_build(c, &o)) {
-			pr_err("comparing failed: out of memory\n");
-			ret = EXIT_FAIL;
-			goto out;
-		}
-	}
-	if (check_gate(cfg, &set)) {
-		ret = EXIT_USAGE;
+	if (nall > nold && build_comparisons(cfg, all, nall, &set, v))
+		goto out;
+	limits = cfg->nlimits ? check_limits(cfg, &all[nold], nall - nold, v) : NULL;
+	if (cfg->nlimits && !limits)
+		goto out;
+	set.limits = limits;
+	set.nlimits = cfg->nlimits * (nall - nold);
+	check_figures(cfg, &set, v);
+	if (compare_output(&set,
+			   (cfg->markdown ? CMP_OUT_MARKDOWN : 0) | (cfg->bpp ? CMP_OUT_BPP : 0) |
+				   (cfg->org ? CMP_OUT_ORG : 0) | (cfg->ktap ? CMP_OUT_KTAP : 0),
+			   cfg->json)) {
+		fail(v, CMP_FAILED, "no comparison written");
 		goto out;
 	}
-	ret = compare_output(&set,
-			     (cfg->markdown ? CMP_OUT_MARKDOWN : 0) | (cfg->bpp ? CMP_OUT_BPP : 0) |
-				     (cfg->org ? CMP_OUT_ORG : 0) | (cfg->ktap ? CMP_OUT_KTAP : 0),
-			     cfg->json);
-	if (ret == EXIT_OK && cfg->gate)
-		ret = compare_gate(&set);
+	if (cfg->gate)
+		gated |= compare_gate(&set);
+	gated |= limit_gate(set.limits, set.nlimits);
+	if (v->out == CMP_NO_BASELINE_FIG)
+		goto out;
+	if (gated)
+		v->out = CMP_GATED;
+	if (cfg->bisect && (v->out == CMP_PASS || v->out == CMP_GATED))
+		bisect_gates_why(&set, v->why, sizeof(v->why));
 out:
 	for (size_t i = 0; i < set.n; i++)
 		comparison_free(&set.cmps[i]);
 	free(set.cmps);
-	return ret;
+	free(limits);
 }
 
 static int check_args(const struct cmp_cfg *cfg)
 {
-	if (cfg->nfiles[SIDE_POS] == 1) {
-		pr_err("needs at least two result files: OLD.json NEW.json\n");
+	if (cfg->nfiles[SIDE_POS] == 1 && !cfg->nlimits) {
+		pr_err("needs at least two result files: OLD.json NEW.json (one file takes only "
+		       "--limit)\n");
 		return -EINVAL;
 	}
 	if (!cfg->nfiles[SIDE_POS] && (!cfg->nfiles[SIDE_OLD] || !cfg->nfiles[SIDE_NEW])) {
 		pr_err("needs %s\n", cfg->nfiles[SIDE_OLD]   ? "--new FILE too"
 				     : cfg->nfiles[SIDE_NEW] ? "--old FILE too"
 							     : "result files: OLD.json NEW.json");
+		return -EINVAL;
+	}
+	if (cfg->nfiles[SIDE_POS] == 1 && cfg->gate) {
+		pr_err("--fail-above compares two sides: give OLD.json NEW.json (one file takes "
+		       "only --limit)\n");
+		return -EINVAL;
+	}
+	if (cfg->bisect && !cfg->gate && !cfg->nlimits) {
+		pr_err("--bisect needs a gate to decide with: --fail-above PCT or --limit\n");
 		return -EINVAL;
 	}
 	if (cfg->json && !strcmp(cfg->json, "-") && (cfg->markdown || cfg->bpp || cfg->org)) {
@@ -302,35 +441,66 @@ static int check_args(const struct cmp_cfg *cfg)
 	return 0;
 }
 
+/* The exit status of outcome O: compare's own, or git bisect run's with --bisect. */
+static int exit_status(const struct cmp_cfg *cfg, const struct verdict *v)
+{
+	static const int plain[] = {
+		[CMP_PASS] = EXIT_OK,	    [CMP_GATED] = EXIT_REGRESSION,
+		[CMP_NO_FIGURE] = EXIT_OK,  [CMP_NO_BASELINE_FIG] = EXIT_OK,
+		[CMP_BAD_NEW] = EXIT_USAGE, [CMP_BAD_USAGE] = EXIT_USAGE,
+		[CMP_FAILED] = EXIT_FAIL,
+	};
+	int status;
+
+	if (!cfg->bisect)
+		return plain[v->out];
+	status = bisect_compare_status(v->out);
+	bisect_print_verdict(status, v->why);
+	return status;
+}
+
 static int compare_run(void *c, int argc, char **argv)
 {
 	struct cmp_cfg *cfg = c;
 	const char *files[2 * MAX_FILES];
 	struct noise_profile profile = { 0 };
+	struct verdict v = { CMP_PASS, "" };
 	struct result *all;
-	size_t n = 0;
-	int ret = EXIT_USAGE;
+	size_t n = 0, nold;
 
 	(void)argc;
 	(void)argv;
 	if (check_args(cfg))
-		return EXIT_USAGE;
+		return cfg->bisect ? BISECT_STOP : EXIT_USAGE;
 	for (int s = SIDE_POS; s <= SIDE_NEW; s++)
 		for (size_t i = 0; i < cfg->nfiles[s]; i++)
 			files[n++] = cfg->files[s][i];
-	all = load_files(files, n);
+	/* one file alone is the new side: the limits' */
+	nold = cfg->nfiles[SIDE_POS] ? (n > 1) : cfg->nfiles[SIDE_OLD];
+	all = load_files(files, n, nold, &v);
 	if (!all)
-		return EXIT_USAGE;
-	for (size_t i = 1; i < n; i++)
-		if (check_host(&all[0], &all[i], cfg->force))
+		return exit_status(cfg, &v);
+	for (size_t i = 1; nold && i < n; i++)
+		if (check_host(&all[0], &all[i], cfg->force, &v))
 			goto out;
-	if (cfg->noise && load_profile(cfg, &all[0], &profile))
+	if (cfg->noise && nold && load_profile(cfg, &all[0], &profile, &v))
 		goto out;
-	ret = run_comparisons(cfg, all, n, cfg->noise ? &profile : NULL);
+	run_comparisons(cfg, all, n, nold, cfg->noise && nold ? &profile : NULL, &v);
 	noise_free(&profile);
 out:
 	free_results(all, n);
-	return ret;
+	return exit_status(cfg, &v);
+}
+
+/* With --bisect, a mistake on the command line stops the bisection instead of marking a commit. */
+static int compare_status(int argc, char **argv, int status)
+{
+	if (status != EXIT_USAGE)
+		return status;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--bisect"))
+			return BISECT_STOP;
+	return status;
 }
 
 const struct cli_cmd cmd_compare = {
@@ -411,6 +581,16 @@ const struct cli_cmd cmd_compare = {
 		"output then ends, per scenario, with the functions that carry its change\n"
 		"(old %change new function) and how much of it they carry.\n"
 		"\n"
+		"Limits. --limit SCENARIO[:FIGURE]=MAX gates a file of the instruction clock\n"
+		"(ppbench vm) on an absolute figure, with no baseline: one file takes only\n"
+		"limits. A file of host cycles is refused (exit 2): no single figure of it is\n"
+		"exact.\n"
+		"\n"
+		"Bisecting. --bisect exits as 'git bisect run' reads it: 0 no gate fired, 1\n"
+		"one did, 125 no verdict on the kernel under test (its file missing, invalid,\n"
+		"or without the gated figure), 128 a mistake in the command line, the\n"
+		"baseline or the noise profile, which stops the bisection.\n"
+		"\n"
 		"Exit status 2 also covers unreadable, malformed or invalid result files and\n"
 		"refused host combinations; each is reported as one line on stderr.",
 	.examples =
@@ -428,11 +608,16 @@ const struct cli_cmd cmd_compare = {
 		"  ppbench compare --fail-above 5 --old b1.json b2.json b3.json --new n1.json "
 		"n2.json n3.json\n"
 		"  ppbench compare --fail-above 2 --metric purity --old a.json b.json --new c.json "
-		"d.json\n",
+		"d.json\n"
+		"  # a hard limit on one file of the instruction clock, no baseline\n"
+		"  ppbench compare --limit fast:path=70 --limit slow=1000 icount.json\n"
+		"  # in git bisect run: 0 good, 1 bad, 125 skip, 128 stop\n"
+		"  ppbench compare --bisect --noise noise.json --fail-above 0.5 base.json new.json\n",
 	.opts = compare_opts,
 	.cfg_size = sizeof(struct cmp_cfg),
 	.cfg_init = compare_init,
 	.opt = compare_opt,
 	.run = compare_run,
 	.ordered_args = true,
+	.exit_status = compare_status,
 };

@@ -103,6 +103,8 @@ struct comparison {
 	size_t npd;
 };
 
+struct limit_check;
+
 struct cmp_set {
 	const struct cmp_opts *opts;
 	struct comparison *cmps;
@@ -111,6 +113,9 @@ struct cmp_set {
 	bool gate_unstable; /* --gate-unstable: unstable rows gate on their medians' change */
 	enum fig metric;
 	double fail_above; /* percent */
+	/* compare --limit: each limit against each file of the new side (model/hardlimit.h) */
+	const struct limit_check *limits;
+	size_t nlimits;
 };
 
 /* Fills rows, diffs and notes of C from its files; 0 or -ENOMEM. */

@@ -11,6 +11,7 @@
 #include "report/compare_report.h"
 #include "report/json.h"
 #include "report/ktap.h"
+#include "report/limit_report.h"
 #include "report/orgtable.h"
 #include "report/report.h"
 #include "sys/log.h"
@@ -618,6 +619,7 @@ static int write_json(const struct cmp_set *set, const char *path)
 	for (size_t i = 0; i < set->n; i++)
 		json_comparison(j, set, &set->cmps[i]);
 	json_arr_end(j);
+	limit_json(j, set->limits, set->nlimits);
 	json_obj_end(j);
 	json_flush_line(j);
 	if (json_close(j)) /* its error line names the file */
@@ -654,6 +656,11 @@ int compare_output(const struct cmp_set *set, unsigned formats, const char *json
 				printf("\n");
 			compare_print_org(stdout, set, c);
 		}
+	}
+	if (!json_only && !(formats & CMP_OUT_KTAP) && set->nlimits) {
+		if (set->n)
+			printf("\n");
+		limit_print_text(stdout, set->limits, set->nlimits);
 	}
 	return json_path ? write_json(set, json_path) : EXIT_OK;
 }

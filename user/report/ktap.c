@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/ktap.h"
+#include "report/limit_report.h"
 #include "sys/util.h"
 
 struct ktap_test {
@@ -202,6 +203,25 @@ static void cmp_tests(struct ktap *k, const struct cmp_set *set, const struct co
 	}
 }
 
+/* A limit: "not ok" when the file's figure is above it, "# SKIP" when it has none. */
+static void limit_test(struct ktap *k, const struct limit_check *l)
+{
+	struct ktap_test *t = add(k);
+	char name[64], d[160];
+
+	if (!t)
+		return;
+	hard_limit_name(l->limit, name, sizeof(name));
+	limit_desc(l, d, sizeof(d));
+	t->ok = !l->has_value || !l->exceeded;
+	if (l->has_value)
+		snprintf(t->desc, sizeof(t->desc), "limit %s: %s (%s)", name, d, l->file->path);
+	else
+		snprintf(t->desc, sizeof(t->desc), "limit %s (%s)", name, l->file->path);
+	if (!l->has_value)
+		snprintf(t->skip, sizeof(t->skip), "%s", d);
+}
+
 void compare_print_ktap(FILE *f, const struct cmp_set *set)
 {
 	struct ktap k = { 0 };
@@ -209,7 +229,7 @@ void compare_print_ktap(FILE *f, const struct cmp_set *set)
 
 	diag(&k, "ppbench compare: %s, %s test, alpha %g%s", fig_name(set->metric),
 	     set->opts->test == TEST_WELCH ? "Welch" : "Mann-Whitney", set->opts->alpha,
-	     set->gate ? "" : "; no --fail-above: nothing gates");
+	     set->gate || set->nlimits ? "" : "; no --fail-above: nothing gates");
 	for (size_t i = 0; i < set->n; i++) {
 		const struct comparison *c = &set->cmps[i];
 
@@ -221,6 +241,8 @@ void compare_print_ktap(FILE *f, const struct cmp_set *set)
 				 "%s: ", path_stem(c->new[0].path, stem, sizeof(stem)));
 		cmp_tests(&k, set, c, prefix);
 	}
+	for (size_t i = 0; i < set->nlimits; i++)
+		limit_test(&k, &set->limits[i]);
 	print(f, &k);
 }
 

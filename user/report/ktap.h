@@ -16,7 +16,8 @@
  * compare: one test per scenario of --metric and comparison, "not ok" where
  * its gate fires (row_gated), "ok" where it could test and did not, and
  * "# SKIP" with the reason where nothing decides: no --fail-above, a row it
- * cannot test, a scenario skipped or missing on a side.
+ * cannot test, a scenario skipped or missing on a side. Then one test per
+ * --limit and file: "not ok" above the limit, "# SKIP" without the figure.
  */
 void compare_print_ktap(FILE *f, const struct cmp_set *set);
 /*

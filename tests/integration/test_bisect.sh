@@ -1,0 +1,217 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# compare --limit and --bisect on real files of the instruction clock
+# (tests/data/icount.json, icount2.json: two boots of Debian's 7.3.4), and
+# ppbench-bisect under a real `git bisect run` in a stand-in kernel tree: a
+# make that builds nothing and a ppbench whose vm returns one of those files
+# (PPBENCH_BISECT_PPBENCH), so that the steps' statuses are checked without
+# building or booting a kernel. The real bisection is checked by hand.
+
+DATA=$TOP/tests/data
+
+# fast's path figure and slow's scenario figure of icount.json
+fig() { # jq-path
+	jq -r ".scenarios[] | select(.name == \"$1\") | $2" "$DATA/icount.json"
+}
+
+test_compare_limit_just_above_and_below() {
+	local fp sm
+	fp=$(fig fast .path_cost_cycles.value)
+	sm=$(fig slow .cycles_per_elem.median)
+	expect_exit 0 "$PPBENCH" compare --limit "fast:path=$(echo "$fp + 0.01" | bc)" \
+		--limit "slow=$(echo "$sm + 0.01" | bc)" "$DATA/icount.json"
+	assert_match "$LAST_OUT" '^fast:path=[0-9.]+ +.*icount\.json +path instr/elem +64\.9633 +ok$' \
+		"fast's limit line"
+	assert_match "$LAST_OUT" '^slow:cycles=[0-9.]+ +.*icount\.json +instr/elem +5298\.53 +ok$' \
+		"slow's limit line"
+	expect_exit 3 "$PPBENCH" compare --limit "fast:path=$(echo "$fp - 0.01" | bc)" \
+		--limit "slow=$(echo "$sm + 0.01" | bc)" "$DATA/icount.json"
+	assert_match "$LAST_OUT" '^fast:path=.* EXCEEDED$' "fast exceeded"
+	expect_one_line_error '^ppbench compare: limit exceeded: fast path instr/elem 64\.9633, limit 64\.95'
+	expect_exit 3 "$PPBENCH" compare --ktap --limit "slow=$(echo "$sm - 0.01" | bc)" \
+		--limit fast:path=70 --limit ring-xcpu=1 "$DATA/icount.json"
+	assert_match "$LAST_OUT" '^1\.\.3$' "a KTAP test per limit"
+	assert_match "$LAST_OUT" '^not ok 1 limit slow:cycles=5298\.52: slow instr/elem 5298\.53, limit' \
+		"slow's KTAP row fails"
+	assert_match "$LAST_OUT" '^ok 2 limit fast:path=70: ' "fast's KTAP row passes"
+	assert_match "$LAST_OUT" '^ok 3 limit ring-xcpu:cycles=1 \(.*icount\.json\) # SKIP ring-xcpu: skipped' \
+		"no figure: a skip"
+	# beside a baseline: the limits are the new side's
+	expect_exit 3 "$PPBENCH" compare --limit "slow=$(echo "$sm + 0.01" | bc)" \
+		"$DATA/icount.json" "$DATA/icount2.json"
+	assert_match "$LAST_OUT" '^slow:cycles=.*icount2\.json .* EXCEEDED$' "icount2's slow is higher"
+}
+
+test_compare_limit_refused() {
+	expect_exit 2 "$PPBENCH" compare --limit fast:path=70 "$DATA/base.json"
+	expect_one_line_error "base\.json counts cycles of the tsc clock, which move between invocations: no single figure is exact"
+	expect_exit 2 "$PPBENCH" compare --limit fast:speed=70 "$DATA/icount.json"
+	expect_one_line_error "--limit 'fast:speed=70': the figure is cycles, ns or path"
+	expect_exit 2 "$PPBENCH" compare "$DATA/icount.json"
+	expect_one_line_error "needs at least two result files: OLD\.json NEW\.json \(one file takes only --limit\)"
+}
+
+# icount2.json with FILTER applied, as $TMPD/NAME.json
+variant() { # name filter
+	jq "$2" "$DATA/icount2.json" >"$TMPD/$1.json" || fail "jq $2"
+}
+
+test_compare_bisect_statuses() {
+	local L=(--bisect --limit slow=5400)
+	variant slowskip '(.scenarios[] | select(.name == "slow")) |= {name, status: "skipped", reason: "planted"}'
+	variant noslow 'del(.scenarios[] | select(.name == "slow"))'
+	variant slower '(.scenarios[] | select(.name == "slow") | .cycles_per_elem.median) *= 1.1'
+	expect_exit 0 "$PPBENCH" compare "${L[@]}" "$DATA/icount.json" "$DATA/icount2.json"
+	assert_match "$LAST_ERR" '^ppbench compare: bisect: good \(0\): slow instr/elem 5299\.34, limit 5400$' \
+		"the verdict line"
+	expect_exit 1 "$PPBENCH" compare "${L[@]}" "$DATA/icount.json" "$TMPD/slower.json"
+	assert_match "$LAST_ERR" 'bisect: bad \(1\): slow instr/elem 5829\.27, limit 5400: exceeded' "bad"
+	# the kernel under test's file: missing (no boot), or without the gated figure
+	expect_exit 125 "$PPBENCH" compare "${L[@]}" "$DATA/icount.json" "$TMPD/none.json"
+	assert_match "$LAST_ERR" 'bisect: skip \(125\): .*none\.json: cannot open' "no file: skip"
+	expect_exit 125 "$PPBENCH" compare "${L[@]}" "$TMPD/slowskip.json"
+	assert_match "$LAST_ERR" 'bisect: skip \(125\): slow: skipped in .*slowskip\.json: planted' \
+		"slow skipped: skip"
+	expect_exit 125 "$PPBENCH" compare --bisect --fail-above 0.5 --noise "$DATA/profile.json" \
+		"$DATA/icount.json" "$DATA/base.json"
+	assert_match "$LAST_ERR" 'bisect: skip \(125\): .*two clocks' "another clock: the new file's"
+	# a scenario the baseline lacks, the command line, the noise: stop
+	expect_exit 128 "$PPBENCH" compare --bisect --limit ring=1000 --fail-above 1 \
+		--old "$TMPD/noslow.json" "$DATA/icount.json" --new "$DATA/icount2.json" "$DATA/icount2.json"
+	assert_match "$LAST_ERR" 'bisect: stop \(128\): slow: not in .*noslow\.json' \
+		"the baseline lacks slow: stop"
+	expect_exit 128 "$PPBENCH" compare --bisect --fail-above 0.5 "$DATA/icount.json" \
+		"$DATA/icount2.json"
+	assert_match "$LAST_ERR" 'bisect: stop \(128\): --fail-above cannot decide with one file a side' \
+		"no noise between boots: stop"
+	expect_exit 128 "$PPBENCH" compare --bisect --fail-above 0.5 --noise "$DATA/profile.json" \
+		"$DATA/icount.json" "$DATA/icount2.json"
+	assert_match "$LAST_ERR" 'bisect: stop \(128\): .*profile\.json counts cycles' "a profile of another clock"
+	expect_exit 128 "$PPBENCH" compare "${L[@]}" "$TMPD/none.json" "$DATA/icount2.json"
+	expect_exit 128 "$PPBENCH" compare --bisect --limit slow=x "$DATA/icount.json"
+	expect_exit 128 "$PPBENCH" compare --bisect --frobnicate "$DATA/icount.json"
+	expect_exit 128 "$PPBENCH" compare --bisect "$DATA/icount.json" "$DATA/icount2.json"
+	expect_one_line_error "--bisect needs a gate to decide with"
+	# without --bisect, compare's own statuses
+	expect_exit 2 "$PPBENCH" compare --limit slow=5400 "$DATA/icount.json" "$TMPD/none.json"
+}
+
+# A stand-in kernel tree (a git repository) in $TMPD/k, its make and its ppbench in $TMPD/bin:
+# make fails where the tree has BUILD_FAILS, the vm's kernel panics where it has
+# BOOT_FAILS, and returns slower.json where it has SLOWER, else icount2.json.
+stand_in_tree() {
+	local k=$TMPD/k
+	mkdir -p "$k/scripts/kconfig" "$TMPD/bin"
+	echo all: >"$k/Makefile"
+	cat >"$k/scripts/kconfig/merge_config.sh" <<-'EOF'
+		#!/bin/sh
+		[ "$1" = -O ] && shift 2
+		cat "$1" "$2" >.config 2>/dev/null || { echo "cannot read $1" >&2; exit 1; }
+	EOF
+	mkdir -p "$k/arch/x86/configs"
+	echo CONFIG_64BIT=y >"$k/arch/x86/configs/x86_64_defconfig"
+	chmod +x "$k/scripts/kconfig/merge_config.sh"
+	cat >"$TMPD/bin/make" <<-EOF
+		#!/bin/bash
+		echo "\$*" >>"$TMPD/make.calls"
+		if [ -e BUILD_FAILS ]; then
+			echo "net/core/page_pool.c:1:1: error: planted build failure" >&2
+			exit 2
+		fi
+		mkdir -p arch/x86/boot && echo image >arch/x86/boot/bzImage
+	EOF
+	cat >"$TMPD/bin/ppbench" <<-EOF
+		#!/bin/bash
+		[ "\$1" = vm ] || exec "$PPBENCH" "\$@"
+		echo "\$*" >>"$TMPD/vm.calls"
+		while [ \$# -gt 0 ]; do [ "\$1" = --json ] && out=\$2; shift; done
+		if [ -e BOOT_FAILS ]; then
+			echo "ppbench vm: error: the guest kernel panicked: Kernel panic - planted" >&2
+			exit 2
+		fi
+		[ -e SLOWER ] && cp "$TMPD/slower.json" "\$out" || cp "$DATA/icount2.json" "\$out"
+	EOF
+	chmod +x "$TMPD/bin/make" "$TMPD/bin/ppbench"
+	variant slower '(.scenarios[] | select(.name == "slow") | .cycles_per_elem.median) *= 1.1'
+	git -C "$k" init -q -b master && printf '.*\n/arch/x86/boot/\n' >"$k/.gitignore" &&
+		git -C "$k" add -A && git -C "$k" -c user.name=t -c user.email=t@t commit -qm base ||
+		fail "git init"
+}
+
+commit_in() { # file message
+	touch "$TMPD/k/$1"
+	git -C "$TMPD/k" add -A && git -C "$TMPD/k" -c user.name=t -c user.email=t@t commit -qm "$2" ||
+		fail "git commit"
+}
+
+bisect() { # args...: ppbench-bisect in the stand-in tree
+	(cd "$TMPD/k" && PATH="$TMPD/bin:$PATH" PPBENCH_BISECT_PPBENCH="$TMPD/bin/ppbench" \
+		"$PPBENCH" bisect "$@")
+}
+
+test_bisect_steps_stand_ins() {
+	local A=(--baseline "$DATA/icount.json" --scenario slow --limit slow=5400)
+	stand_in_tree
+	expect_exit 0 bisect "${A[@]}" --jobs 3
+	assert_match "$LAST_OUT" '^ppbench-bisect: [0-9a-f]+ base: good \(0\): slow instr/elem 5299\.34, limit 5400 \[build [0-9]+ s, boot and bench [0-9]+ s\]; log \.ppbench-bisect/[0-9a-f]+\.log$' \
+		"one line: commit, verdict, why, times, log"
+	assert_eq "$(wc -l <"$LAST_OUT")" 1 "one line per step"
+	assert_eq "$(cat "$TMPD/make.calls")" "-j3 bzImage" "make's arguments"
+	assert_match "$(cat "$TMPD/vm.calls")" '^vm --quiet --arch x86-64 --kernel \./arch/x86/boot/bzImage -- bench --quiet --scenario slow --json \.ppbench-bisect/[0-9a-f]+\.json$' \
+		"vm's arguments"
+	assert_match "$TMPD/k/.config" '^CONFIG_DEBUG_INFO_BTF=y$' "the fragment merged into .config"
+	commit_in SLOWER "slow: planted"
+	expect_exit 1 bisect "${A[@]}"
+	assert_match "$LAST_OUT" 'slow: planted: bad \(1\): slow instr/elem 5829\.27, limit 5400: exceeded' "bad"
+	commit_in BUILD_FAILS "does not build"
+	expect_exit 125 bisect "${A[@]}"
+	assert_match "$LAST_OUT" 'does not build: skip \(125\): the build failed \(make exit 2\): net/core/page_pool\.c:1:1: error: planted build failure \[build [0-9]+ s\]' \
+		"a build that fails: skip, with the compiler's line"
+	rm "$TMPD/k/BUILD_FAILS"
+	commit_in BOOT_FAILS "does not boot"
+	expect_exit 125 bisect "${A[@]}"
+	assert_match "$LAST_OUT" 'does not boot: skip \(125\): no result from the kernel .*: ppbench vm: error: the guest kernel panicked: Kernel panic - planted' \
+		"a boot that fails: skip, with vm's line"
+	# mistakes of the command itself stop, before any build
+	: >"$TMPD/make.calls"
+	expect_exit 128 bisect --baseline "$DATA/icount.json" --limit slow=5400
+	expect_one_line_error "no scenario: give --scenario LIST"
+	expect_exit 128 bisect "${A[@]}" --frobnicate
+	expect_exit 128 bisect --baseline "$TMPD/none.json" --scenario slow --limit slow=5400
+	assert_match "$LAST_OUT" 'stop \(128\): --baseline: .*none\.json: cannot open' "no baseline: stop"
+	expect_exit 128 bisect --baseline "$DATA/icount.json" --scenario ring-xcpu --limit slow=5400
+	assert_match "$LAST_OUT" 'stop \(128\): --scenario ring-xcpu: skipped in the baseline' \
+		"a scenario the baseline lacks: stop"
+	expect_exit 128 bisect "${A[@]}" --fail-above 0.5
+	assert_match "$LAST_OUT" 'stop \(128\): the baseline against itself: --fail-above cannot decide with one file a side' \
+		"no noise profile: stop"
+	expect_exit 128 bisect --baseline "$DATA/icount.json" --scenario slow --limit slow=5000
+	assert_match "$LAST_OUT" 'stop \(128\): the baseline against itself: slow instr/elem 5298\.53, limit 5000: exceeded' \
+		"a limit the baseline exceeds: stop"
+	assert_eq "$(wc -c <"$TMPD/make.calls")" 0 "no build after a stop"
+}
+
+# git bisect run over the stand-in tree: skips the commit that does not build and names
+# the one that made slow slower. The broken commit comes after the planted one, and the
+# next commit repairs it: a skipped commit just before the first bad one leaves git unable
+# to tell which of the two it is ("The first bad commit could be any of"). Of four
+# commits, git tests the second first: the broken one; after a skip it picks the next
+# one pseudo-randomly, so the number of steps varies.
+test_bisect_git_bisect_run() {
+	local good bad
+	stand_in_tree
+	good=$(git -C "$TMPD/k" rev-parse HEAD)
+	commit_in SLOWER "slow: planted"
+	commit_in BUILD_FAILS "does not build"
+	rm "$TMPD/k/BUILD_FAILS"
+	commit_in a "repairs the build"
+	commit_in b "harmless"
+	bad=$(git -C "$TMPD/k" rev-parse HEAD)
+	(cd "$TMPD/k" && git bisect start "$bad" "$good" >/dev/null) || fail "git bisect start"
+	expect_exit 0 bash -c "cd '$TMPD/k' && PATH='$TMPD/bin:$PATH' PPBENCH_BISECT_PPBENCH='$TMPD/bin/ppbench' git bisect run '$PPBENCH' bisect --baseline '$DATA/icount.json' --scenario slow --limit slow=5400"
+	assert_match "$LAST_OUT" "is the first bad commit" "git named a commit"
+	assert_match "$LAST_OUT" "^    slow: planted$" "the planted commit"
+	assert_match "$LAST_OUT" "does not build: skip \(125\)" "the broken commit was skipped"
+	git -C "$TMPD/k" bisect reset >/dev/null 2>&1 || fail "git bisect reset"
+}
