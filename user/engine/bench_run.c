@@ -17,7 +17,6 @@
 #include "model/counts.h"
 #include "model/pathfig.h"
 #include "report/bench_report.h"
-#include "report/report.h"
 #include "sys/cpuprobe.h"
 #include "sys/cpus.h"
 #include "sys/instclock.h"

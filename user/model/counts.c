@@ -64,3 +64,19 @@ const char *pool_kind_name(uint32_t kind)
 
 	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "unknown";
 }
+
+unsigned path_known(bool fentry, uint32_t f)
+{
+	unsigned k = 0;
+
+	if (fentry)
+		return KNOWN_ALL;
+	/* sampled less often than the ring may wrap: ring and cache unknown */
+	if ((f & PPB_POOL_F_WRAP_RISK) || !(f & PPB_POOL_F_DENSE))
+		return 0;
+	if (!(f & PPB_POOL_F_TINY_RING))
+		k |= KNOWN_RING;
+	if ((f & PPB_POOL_F_ELEMS) && !(f & (PPB_POOL_F_TINY_RING | PPB_POOL_F_FRAG)))
+		k |= KNOWN_CACHE;
+	return k;
+}

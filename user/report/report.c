@@ -19,22 +19,6 @@ static void maybe_u64(struct json *j, const char *key, uint64_t v, bool known)
 		json_none(j, key);
 }
 
-unsigned path_known(bool fentry, uint32_t f)
-{
-	unsigned k = 0;
-
-	if (fentry)
-		return KNOWN_ALL;
-	/* sampled less often than the ring may wrap: ring and cache unknown */
-	if ((f & PPB_POOL_F_WRAP_RISK) || !(f & PPB_POOL_F_DENSE))
-		return 0;
-	if (!(f & PPB_POOL_F_TINY_RING))
-		k |= KNOWN_RING;
-	if ((f & PPB_POOL_F_ELEMS) && !(f & (PPB_POOL_F_TINY_RING | PPB_POOL_F_FRAG)))
-		k |= KNOWN_CACHE;
-	return k;
-}
-
 void json_path(struct json *j, const char *key, const struct ppb_pool_counts *c, unsigned known)
 {
 	bool cache = known & KNOWN_CACHE, ring = known & KNOWN_RING;
