@@ -19,8 +19,8 @@
 #include "engine/calibrate_run.h"
 #include "model/noise.h"
 #include "report/noise_report.h"
-#include "report/progress.h"
 #include "sys/log.h"
+#include "sys/progress.h"
 #include "sys/util.h"
 
 #define POLL_NS 200000000ull /* how often a wait looks at its child and the clock */

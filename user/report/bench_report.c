@@ -7,15 +7,15 @@
 #include <time.h>
 #include <unistd.h>
 #include "model/fmt.h"
-#include "model/snapshot.h"
 #include "model/order.h"
+#include "model/snapshot.h"
 #include "report/bench_report.h"
 #include "report/hostinfo.h"
-#include "sys/instclock.h"
 #include "report/json.h"
-#include "report/progress.h"
 #include "report/report.h"
+#include "sys/instclock.h"
 #include "sys/log.h"
+#include "sys/progress.h"
 #include "sys/util.h"
 
 static bool progress_on(const struct bench_ctx *b)

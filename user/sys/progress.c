@@ -2,7 +2,7 @@
 /* One progress line on stderr, updated in place (bench, calibrate). */
 #include <stdio.h>
 #include <unistd.h>
-#include "report/progress.h"
+#include "sys/progress.h"
 #include "sys/util.h"
 
 bool progress_wanted(bool quiet)
