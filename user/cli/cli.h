@@ -88,15 +88,20 @@ struct cli_opt {
 		"backend", 'B', NULL, help, .kind = CLI_ENUM, CLI_MEMBER(type, m), .words = w      \
 	}
 
-/* --backend choices (enum obs_want values): with and without forcing fentry. */
-extern const struct cli_word cli_backends[], cli_backends_fentry[];
-
-/* What a command needs before run(); cli_main checks it, in this order. */
+/* What a command needs before run(); cli_check_needs() checks it, in this order. */
 enum {
 	CLI_NEED_ROOT = 1 << 0,
 	CLI_NEED_BTF = 1 << 1,
 	CLI_NEED_KCONFIG = 1 << 2, /* loads the page_pool programs (need_kconfig()) */
 };
+
+/*
+ * Checks the NEEDS (CLI_NEED_*) of the command NAME against this system just
+ * before its run(), each failure a one-line error; 0, or a negative errno.
+ * The program defines it (main.c): the checks are the BPF loader's, which
+ * the option parser does not depend on.
+ */
+int cli_check_needs(const char *name, unsigned needs);
 
 /*
  * A subcommand: its help text is generated from this table, so --help and
@@ -139,6 +144,7 @@ struct cli_cmd {
 /* Keys below this are free for commands. */
 enum { CLI_KEY_HELP = 1000, CLI_KEY_VERBOSE, CLI_KEY_VERSION, CLI_KEY_ARG };
 
+/* The program's commands, in --help order, ending with NULL (main.c). */
 extern const struct cli_cmd *const cli_commands[];
 /*
  * The options every command takes (--verbose, --help), after its own: in

@@ -212,14 +212,6 @@ const char *man_prose_of(const char *name)
 	return NULL;
 }
 
-static const struct cli_cmd *find_cmd(const char *name)
-{
-	for (int i = 0; cli_commands[i]; i++)
-		if (!strcmp(cli_commands[i]->name, name))
-			return cli_commands[i];
-	return NULL;
-}
-
 /* man(1) is there to run: an executable 'man' in PATH. */
 static bool have_man(void)
 {
@@ -266,7 +258,7 @@ int cli_help(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (argc) {
-		cmd = find_cmd(argv[0]);
+		cmd = cli_find(argv[0]);
 		if (!cmd) {
 			pr_err("unknown command '%s'\n", argv[0]);
 			return EXIT_USAGE;

@@ -60,7 +60,7 @@ static const struct cli_opt load_opts[] = {
 	  "attach a drop program with no maps and no clock, and no tracepoint "
 	  "program (the reference for overhead measurements; reports nothing)",
 	  .kind = CLI_FLAG, L(bare) },
-	CLI_OPT_BACKEND(struct load_cfg, backend, cli_backends,
+	CLI_OPT_BACKEND(struct load_cfg, backend, backend_words,
 			"page_pool accounting backend (default auto: fentry where the kernel "
 			"allows it)"),
 	{ "per-cpu", 'C', NULL, "path mix per CPU too (JSON)", .kind = CLI_FLAG, L(per_cpu) },
