@@ -25,6 +25,8 @@
 #include "loader/observer.h"
 #include "model/counts.h"
 #include "model/scenario.h"
+#include "report/bench_report.h"
+#include "report/overhead_report.h"
 #include "sys/cpus.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"
@@ -151,6 +153,48 @@ static int bench_check(void *c, int argc, char **argv)
 	return cfg->iface && bench_check_iface(cfg) ? EXIT_USAGE : EXIT_OK;
 }
 
+static void show_banner(void *ctx, const struct bench_ctx *b, const struct obs_desc *o,
+			const char *where)
+{
+	(void)ctx;
+	bench_print_banner(b, o, where);
+}
+
+/* The scenarios' lines, the summary and the JSON of what bench_main() measured. */
+static int bench_measure(struct bench_cfg *cfg)
+{
+	const struct bench_sink sink = { NULL, show_banner };
+	struct bench_ctx b = { .cfg = cfg };
+	int ok = 0, ret = EXIT_FAIL;
+
+	if (!bench_main(&b, &sink)) {
+		for (int i = 0; i < NR_SCENARIOS; i++) {
+			if (!cfg->want[i] || !b.res[i].ok)
+				continue;
+			bench_print_line(&b, &b.res[i]);
+			ok++;
+		}
+		bench_print_summary(&b);
+		ret = ok ? EXIT_OK : EXIT_FAIL;
+		if (!ok)
+			pr_err("no scenario could run here (the summary says why)\n");
+		if (cfg->json && bench_write_json(&b, cfg->json, "ppbench bench"))
+			ret = EXIT_FAIL;
+	}
+	bench_free(&b);
+	return ret;
+}
+
+static int overhead(struct bench_cfg *cfg)
+{
+	struct overhead_figs f;
+
+	if (bench_overhead(cfg, &f))
+		return EXIT_FAIL;
+	overhead_report(&f);
+	return EXIT_OK;
+}
+
 static int bench_run(void *c, int argc, char **argv)
 {
 	struct bench_cfg *cfg = c;
@@ -159,7 +203,7 @@ static int bench_run(void *c, int argc, char **argv)
 	(void)argv;
 	if (run_lock_take("bench", cfg->wait))
 		return EXIT_FAIL;
-	return cfg->overhead ? bench_overhead(cfg) : bench_main(cfg);
+	return cfg->overhead ? overhead(cfg) : bench_measure(cfg);
 }
 
 const struct cli_cmd cmd_bench = {

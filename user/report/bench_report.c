@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* bench output: time_bench lines, the summary table, JSON, progress. */
+/* bench output: time_bench lines, the summary table, JSON. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,30 +15,7 @@
 #include "report/report.h"
 #include "sys/instclock.h"
 #include "sys/log.h"
-#include "sys/progress.h"
 #include "sys/util.h"
-
-static bool progress_on(const struct bench_ctx *b)
-{
-	return progress_wanted(b->cfg->quiet);
-}
-
-void bench_progress(const struct bench_ctx *b, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!progress_on(b))
-		return;
-	va_start(ap, fmt);
-	progress_vshow(b->t0, fmt, ap);
-	va_end(ap);
-}
-
-void bench_progress_done(const struct bench_ctx *b)
-{
-	if (progress_on(b))
-		progress_clear();
-}
 
 static const char *const upstream_name[NR_SCENARIOS] = {
 	[SC_FAST] = "no-softirq-page_pool01",
