@@ -10,6 +10,7 @@
 #include "cmd/cmd.h"
 #include "engine/calibrate_run.h"
 #include "model/scenario.h"
+#include "report/noise_report.h"
 #include "sys/log.h"
 #include "sys/runlock.h"
 
@@ -82,13 +83,21 @@ static int calibrate_check(void *c, int argc, char **argv)
 
 static int calibrate_run(void *c, int argc, char **argv)
 {
+	struct calibrate_cfg *cfg = c;
+	struct calibration cal = {};
+	int err;
+
 	(void)argc;
 	(void)argv;
 	/* Held for the whole calibration: its bench runs (children) go ahead,
 	 * anyone else's bench waits or refuses, so no run of another spoils it. */
-	if (run_lock_take("calibrate", false))
+	if (run_lock_take("calibrate", false) || calibrate_main(cfg, &cal))
 		return EXIT_FAIL;
-	return calibrate_main(c);
+	err = noise_write(&cal.p, cfg->output, "ppbench calibrate");
+	if (!err)
+		calibrate_report(&cal.p, cfg->output);
+	calibrate_free(&cal);
+	return err ? EXIT_FAIL : EXIT_OK;
 }
 
 const struct cli_cmd cmd_calibrate = {

@@ -18,7 +18,6 @@
 #include <unistd.h>
 #include "engine/calibrate_run.h"
 #include "model/noise.h"
-#include "report/noise_report.h"
 #include "sys/log.h"
 #include "sys/progress.h"
 #include "sys/util.h"
@@ -240,38 +239,49 @@ static int same_host(const struct cal *c)
 	return 0;
 }
 
-static int finish(struct cal *c, double span_s)
+static int finish(struct cal *c, double span_s, struct noise_profile *p)
 {
-	struct noise_profile p;
 	int err = same_host(c);
 
 	if (err)
-		return EXIT_FAIL;
-	err = noise_build(c->res, c->nres, &p);
+		return err;
+	err = noise_build(c->res, c->nres, p);
 	if (err) {
 		pr_err("no scenario was measured in two runs\n");
-		return EXIT_FAIL;
+		return err;
 	}
-	p.span_s = span_s;
-	err = noise_write(&p, c->cfg->output, "ppbench calibrate");
-	if (!err)
-		calibrate_report(&p, c->cfg->output);
-	noise_free(&p);
-	return err ? EXIT_FAIL : EXIT_OK;
+	p->span_s = span_s;
+	return 0;
 }
 
-int calibrate_main(const struct calibrate_cfg *cfg)
+static void free_runs(struct result *res, size_t nres, char **paths, size_t npaths)
+{
+	for (size_t i = 0; i < nres; i++)
+		result_free(&res[i]);
+	for (size_t i = 0; i < npaths; i++)
+		free(paths[i]);
+	free(res);
+	free(paths);
+}
+
+void calibrate_free(struct calibration *cal)
+{
+	noise_free(&cal->p);
+	free_runs(cal->res, cal->nres, cal->paths, cal->nres);
+}
+
+int calibrate_main(const struct calibrate_cfg *cfg, struct calibration *cal)
 {
 	struct cal c = { .cfg = cfg, .t0 = now_ns(), .progress = progress_wanted(cfg->quiet) };
 	uint64_t slot = (uint64_t)(cfg->duration * 1e9 / cfg->runs);
-	int ret = EXIT_FAIL;
+	int ret = -EIO;
 
 	c.res = calloc(cfg->runs, sizeof(*c.res));
 	c.paths = calloc(cfg->runs, sizeof(*c.paths));
 	if (!c.res || !c.paths || make_dir(&c)) {
 		free(c.res);
 		free(c.paths);
-		return EXIT_FAIL;
+		return -ENOMEM;
 	}
 	for (unsigned int i = 0; i < cfg->runs; i++) {
 		wait_until(&c, i, c.t0 + i * slot);
@@ -280,14 +290,16 @@ int calibrate_main(const struct calibrate_cfg *cfg)
 	}
 	if (c.progress)
 		progress_clear();
-	ret = finish(&c, (now_ns() - c.t0) / 1e9);
+	ret = finish(&c, (now_ns() - c.t0) / 1e9, &cal->p);
+	if (!ret) {
+		/* the profile's strings point into the runs: they go with it */
+		cal->res = c.res;
+		cal->paths = c.paths;
+		cal->nres = c.nres;
+	}
 out:
-	for (size_t i = 0; i < c.nres; i++)
-		result_free(&c.res[i]);
-	for (size_t i = 0; i < cfg->runs; i++)
-		free(c.paths[i]);
-	free(c.res);
-	free(c.paths);
+	if (ret)
+		free_runs(c.res, c.nres, c.paths, cfg->runs);
 	remove_dir(&c);
 	return ret;
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "model/noise.h"
 
 struct calibrate_cfg {
 	const char *output;   /* -o: the profile */
@@ -20,9 +21,18 @@ struct calibrate_cfg {
 /*
  * Runs cfg->runs bench invocations, each its own process as a CI job's
  * would be, started evenly over cfg->duration seconds so that they sample
- * the host's levels; builds the noise profile from their results, writes it
- * and prints its table. Returns an exit code.
+ * the host's levels; builds the noise profile from their results into CAL
+ * (calibrate_free() frees it). Returns 0, or a negative errno after the
+ * one-line error.
  */
-int calibrate_main(const struct calibrate_cfg *cfg);
+struct calibration {
+	struct noise_profile p;
+	/* the runs' results, which the profile's strings point into */
+	struct result *res;
+	char **paths;
+	size_t nres;
+};
+int calibrate_main(const struct calibrate_cfg *cfg, struct calibration *cal);
+void calibrate_free(struct calibration *cal);
 
 #endif
