@@ -21,11 +21,11 @@
 #include <zlib.h>
 #include "cli/cli.h"
 #include "engine/vm_run.h"
-#include "report/vm_job.h"
 #include "report/vm_report.h"
 #include "sys/guardian.h"
 #include "sys/log.h"
 #include "sys/util.h"
+#include "sys/vm_job.h"
 
 #ifndef PPBENCH_LIBDIR
 #define PPBENCH_LIBDIR "/usr/local/lib/ppbench"

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
-#include "report/vm_job.h"
+#include "sys/vm_job.h"
 
 static void put_quoted(FILE *f, const char *s)
 {
