@@ -115,8 +115,7 @@ static int attach(struct load *l)
 	ifattach_init(a, c->ifindex, c->ifname, c->skb, c->multiprog, c->force);
 	err = ifattach_attach(a, l->x, c->bare ? "ppb_xdp_bare" : "ppb_xdp_act");
 	if (!err && a->dispatcher_known)
-		l->sink->libxdp(l->sink->ctx, a->legacy, a->dispatcher_id, a->prog_id,
-				a->nr_progs);
+		l->sink->libxdp(l->sink->ctx, a->legacy, a->dispatcher_id, a->prog_id, a->nr_progs);
 	return err;
 }
 

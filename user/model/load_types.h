@@ -32,8 +32,8 @@ struct load_setup {
 	const char *action; /* "drop", "redirect", ... */
 	const char *target; /* " DEV (egress drop)", " N (remote drop)", or "" */
 	bool skb, multiprog, bare;
-	const struct obs_desc *obs;  /* NULL: no observer */
-	const struct tsc_info *tsc;  /* cycles per packet are TSC cycles of this clock */
+	const struct obs_desc *obs; /* NULL: no observer */
+	const struct tsc_info *tsc; /* cycles per packet are TSC cycles of this clock */
 };
 
 /* What the kernel's BPF run-time stats say one of our programs cost (load --prog-costs). */
