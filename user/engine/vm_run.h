@@ -17,6 +17,18 @@ enum vm_arch { VM_ARCH_X86_64, VM_ARCH_ARM64 };
  * a kernel booting with "quiet" prints nothing until init runs. */
 #define VM_STALL_DEFAULT_S 300
 
+/*
+ * An option (--NAME) of the command run in the guest whose value, at
+ * ARGV[ARGI] + AT, is a file it writes (with DIR: a directory it writes files
+ * into): vm rewrites it to a path in the guest and copies the file back there.
+ */
+struct vm_out_arg {
+	const char *name;
+	int argi;
+	size_t at;
+	bool dir;
+};
+
 struct vm_cfg {
 	const char *debian;  /* --debian SPEC (default "newest") */
 	const char *kernel;  /* --kernel IMAGE */
@@ -29,16 +41,35 @@ struct vm_cfg {
 	uint32_t rate; /* --rate: pktgen frames/s from peer0 to nic0, 0: none */
 	double stall;  /* seconds without a byte from the guest */
 	bool quiet;
+	/* the options of the inner command line that name a file it writes */
+	const struct vm_out_arg *out_args;
+	int nr_out_args;
+};
+
+/*
+ * Where vm's news goes as the guest runs (cmd/vm.c hands it to report/),
+ * each with CTX: the script's phase (fetch, build, pack, boot, run, files)
+ * and what it does; a tick every 200 ms; LEN bytes the command wrote to FD
+ * (1 or 2) in the guest; the script's notes and its one-line errors; the end.
+ */
+struct vm_sink {
+	void *ctx;
+	void (*phase)(void *ctx, const char *phase, const char *text);
+	void (*tick)(void *ctx);
+	void (*output)(void *ctx, int fd, const char *buf, size_t len);
+	void (*info)(void *ctx, const char *text);
+	void (*error)(void *ctx, const char *text);
+	void (*done)(void *ctx);
 };
 
 /*
  * Boots the guest and runs ppbench ARGV[0] ARGV[1..] (the command line after
- * "--", checked by the caller) in it; the command's stdout and stderr come
- * out on ours as it prints them, its files at the paths its options named.
- * Returns the command's exit status, or EXIT_USAGE (the guest could not run
- * it: the one-line reason is printed), or EXIT_FAIL.
+ * "--", checked by the caller) in it; the command's stdout and stderr go to
+ * SINK as it prints them, its files to the paths its options named
+ * (cfg->out_args). Returns the command's exit status, or EXIT_USAGE (the
+ * guest could not run it: the one-line reason is printed), or EXIT_FAIL.
  */
-int vm_run(const struct vm_cfg *cfg, int argc, char **argv);
+int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink);
 
 /*
  * The kind of the kernel image at PATH, whose first LEN bytes are HEAD; a
