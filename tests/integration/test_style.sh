@@ -42,3 +42,31 @@ test_engine_cmd_print_nothing() {
 	done
 	[ $found = 0 ] || fail "engine/ or cmd/ prints or writes JSON itself: move it to user/report/"
 }
+
+# Which layer may include which is written once, in README.md's Source layout;
+# tests/tools/layers.sh reads it there and checks every #include of user/.
+test_include_layers() {
+	"$TOP/tests/tools/layers.sh" "$TOP" >"$TMPD/out" 2>&1 && return 0
+	sed 's/^/    /' "$TMPD/out"
+	fail "#include edges the README's Source layout forbids"
+}
+
+# The check fails on one planted include of each kind the layout forbids, in a
+# copy of the tree, and names the file.
+test_include_layers_catch_planted() {
+	local plant file inc
+	for plant in "engine/bench_run.c report/bench_report.h" \
+		"model/stats.c report/json.h" \
+		"cli/cli.c loader/kfeatures.h" \
+		"engine/vm_run.c cli/cli.h"; do
+		read -r file inc <<<"$plant"
+		rm -rf "$TMPD/tree"
+		mkdir -p "$TMPD/tree"
+		cp -r "$TOP/user" "$TOP/README.md" "$TMPD/tree/"
+		echo "#include \"$inc\"" >>"$TMPD/tree/user/$file"
+		"$TOP/tests/tools/layers.sh" "$TMPD/tree" >"$TMPD/out" 2>&1 &&
+			fail "user/$file including $inc passed the check"
+		grep -q "^user/$file: #include \"$inc\"" "$TMPD/out" ||
+			fail "the check did not name user/$file including $inc: $(cat "$TMPD/out")"
+	done
+}
