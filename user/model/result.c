@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/counts.h"
 #include "model/jcheck.h"
 #include "model/result.h"
 
@@ -169,16 +170,12 @@ static int load_path(struct jcheck *c, const json_t *s, const char *where, struc
 
 	path = jc_req(c, s, where, "path", J_OBJ);
 	jc_join(at, sizeof(at), where, "path");
-	alloc = jc_req(c, path, at, "alloc", J_OBJ);
-	ret = jc_req(c, path, at, "ret", J_OBJ);
-	jc_join(sub, sizeof(sub), at, "alloc");
-	path_num(c, alloc, sub, "cache", &p->alloc_cache);
-	path_num(c, alloc, sub, "refill", &p->alloc_refill);
-	path_num(c, alloc, sub, "slow", &p->alloc_slow);
-	jc_join(sub, sizeof(sub), at, "ret");
-	path_num(c, ret, sub, "cache", &p->ret_cache);
-	path_num(c, ret, sub, "ring", &p->ret_ring);
-	path_num(c, ret, sub, "release", &p->ret_release);
+	alloc = jc_req(c, path, at, class_side(0), J_OBJ);
+	ret = jc_req(c, path, at, class_side(PPB_NR_ALLOC_CLASSES), J_OBJ);
+	for (int i = 0; i < PPB_NR_CLASSES; i++) {
+		jc_join(sub, sizeof(sub), at, class_side(i));
+		path_num(c, i < PPB_NR_ALLOC_CLASSES ? alloc : ret, sub, class_name(i), &p->cls[i]);
+	}
 	return c->failed ? -EINVAL : 0;
 }
 

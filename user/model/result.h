@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "ppbench.h"
 #include "model/jsonparse.h"
 
 /*
@@ -29,9 +30,9 @@ struct result_cpu {
 	struct result_stat cycles;
 };
 
+/* The proof run's count of each class (enum ppb_class); NAN: null in the file. */
 struct result_path {
-	double alloc_cache, alloc_refill, alloc_slow;
-	double ret_cache, ret_ring, ret_release;
+	double cls[PPB_NR_CLASSES];
 };
 
 struct result_scenario {

@@ -57,26 +57,13 @@ static const char *pct(double share, char *buf)
 	return buf;
 }
 
-static const char *num(uint64_t v, bool known, char *buf)
-{
-	if (!known)
-		return "n/a";
-	snprintf(buf, 24, "%llu", (unsigned long long)v);
-	return buf;
-}
-
 static void print_counts(const struct sc_result *r)
 {
-	const struct ppb_pool_counts *c = &r->counts;
-	bool kc = r->known & KNOWN_CACHE, kr = r->known & KNOWN_RING;
-	char b[4][24];
+	char b[256];
 
-	printf("  proof (%s backend, %llu elements): alloc cache %s refill %s slow %llu "
-	       "(%llu pages) | ret cache %s ring %s release %llu\n",
-	       r->backend, (unsigned long long)r->proof_elems, num(c->alloc_cache, kc, b[0]),
-	       num(c->alloc_refill, kc, b[1]), (unsigned long long)c->alloc_slow,
-	       (unsigned long long)c->slow_pages, num(c->ret_cache, kc, b[2]),
-	       num(c->ret_ring, kr, b[3]), (unsigned long long)c->ret_release);
+	printf("  proof (%s backend, %llu elements): %s\n", r->backend,
+	       (unsigned long long)r->proof_elems,
+	       fmt_classes(b, sizeof(b), &r->counts, r->known, false));
 }
 
 /* "two levels: 3 setups at ~400, 2 at ~1050 cycles; 1 outlier (1095)" */

@@ -21,6 +21,13 @@ void json_path(struct json *j, const char *key, const struct ppb_pool_counts *c,
  * TEXT's first column; a word longer than a line (a path) stays whole.
  */
 void fprint_wrapped(FILE *f, const char *prefix, const char *text);
+/*
+ * "alloc cache N refill N slow N (P pages) | ret cache N ring N release N",
+ * n/a for the counts KNOWN leaves out; TEARDOWN adds " (teardown N)" after the
+ * releases. Returns BUF.
+ */
+const char *fmt_classes(char *buf, size_t len, const struct ppb_pool_counts *c, unsigned known,
+			bool teardown);
 /* "1,234,567" */
 const char *fmt_count(uint64_t v, char *buf, size_t len);
 
