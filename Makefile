@@ -104,11 +104,13 @@ UNIT_LIB_OBJS	:= $(MODEL_OBJS)
 SCHEMA_CHECK_OBJS := $(MODEL_OBJS)
 TEST_TOOLS	:= $(BUILD)/tests/schema_check $(BUILD)/tests/png_check $(BUILD)/tests/udp_sink \
 		   $(BUILD)/tests/fail_pthread.so $(BUILD)/tests/ppb-burn
-UNIT_SRCS	:= $(wildcard tests/unit/*.c)
+UNIT_SRCS	:= $(filter-out tests/unit/main.c,$(wildcard tests/unit/*.c))
+UNIT_TEST_OBJS	:= $(patsubst tests/%.c,$(BUILD)/tests/obj/%.o,$(UNIT_SRCS))
 # BPF tests: our XDP programs under BPF_PROG_RUN, built with the unit runner
 # (tests/unit/main.c) and the user objects they drive. loader/ needs only
 # model/ and sys/; cli/ would need main.c's command table.
 BPF_TEST_SRCS	:= $(wildcard tests/bpf/*.c)
+BPF_TEST_TOBJS	:= $(patsubst tests/%.c,$(BUILD)/tests/obj/%.o,$(BPF_TEST_SRCS))
 BPF_TEST_OBJS	:= $(filter $(BUILD)/user/loader/% $(BUILD)/user/model/% $(BUILD)/user/sys/%, \
 			    $(USER_OBJS))
 
@@ -141,7 +143,7 @@ GEN_OBJS	:= $(BUILD)/gen/man_prose.o
 FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(FUZZ_SRCS))
 
-.PHONY: all test test-unit test-kernels bench bench-check vm-check install arm64-guest clean help deps \
+.PHONY: FORCE all test test-unit test-kernels bench bench-check vm-check install arm64-guest clean help deps \
 	format format-check fuzz fuzz-targets static-guest
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -238,29 +240,50 @@ $(BUILD)/ppbench-%.8: $(BUILD)/ppbench
 	$(call msg,MAN,$@)
 	$(Q)$(BUILD)/ppbench help --man $* > $@.tmp && mv $@.tmp $@
 
-# Unit tests: pure logic only, one binary, test_* functions found by sed.
-$(BUILD)/tests/unit_tests.h: $(UNIT_SRCS) | $(BUILD)/tests
+# Unit and BPF tests: every function of tests/unit/*.c (tests/bpf/*.c) whose
+# name starts with test_ is a test. They are found in the compiled objects
+# (nm: the defined global test_ functions), so a test is found however it is
+# written; a static one the compiler keeps is a helper, and one nothing calls
+# fails the build (-Wunused-function).
+$(BUILD)/tests/obj/%.o: tests/%.c tests/unit/unit.h | $(SKELS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -Itests/unit -MMD -MP -c $< -o $@
+
+-include $(UNIT_TEST_OBJS:.o=.d) $(BPF_TEST_TOBJS:.o=.d)
+
+define TEST_LIST
 	$(call msg,GEN,$@)
-	$(Q)sed -n 's/^void \(test_[a-z0-9_]*\)(void)$$/DEFINE_TEST(\1)/p' $(UNIT_SRCS) > $@
+	$(Q)nm -n --defined-only $(filter %.o,$^) | \
+		awk '$$2 == "T" && $$3 ~ /^test_/ { print "DEFINE_TEST(" $$3 ")" }' > $@.tmp && mv $@.tmp $@
+endef
+
+# Which objects there are: a test file removed changes the list, and the list
+# is made again.
+$(BUILD)/tests/%.objs: FORCE | $(BUILD)/tests
+	$(Q)echo $(if $(filter unit,$*),$(UNIT_TEST_OBJS),$(BPF_TEST_TOBJS)) | cmp -s - $@ || \
+		echo $(if $(filter unit,$*),$(UNIT_TEST_OBJS),$(BPF_TEST_TOBJS)) > $@
+
+$(BUILD)/tests/unit_tests.h: $(UNIT_TEST_OBJS) $(BUILD)/tests/unit.objs
+	$(TEST_LIST)
 
 # The archive after them gives the few tests of the command line what cli/
 # needs (the commands' tables and what those link).
-$(BUILD)/tests/unit: $(UNIT_SRCS) tests/unit/unit.h $(BUILD)/tests/unit_tests.h $(UNIT_LIB_OBJS) \
-		     $(BUILD)/libppbench.a
+$(BUILD)/tests/unit: tests/unit/main.c tests/unit/unit.h $(BUILD)/tests/unit_tests.h \
+		     $(UNIT_TEST_OBJS) $(UNIT_LIB_OBJS) $(BUILD)/libppbench.a
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(USER_CFLAGS) -Itests/unit -I$(BUILD)/tests $(UNIT_SRCS) $(UNIT_LIB_OBJS) \
-		$(BUILD)/libppbench.a $(USER_LIBS) -lm -o $@
+	$(Q)$(CC) $(USER_CFLAGS) -Itests/unit -I$(BUILD)/tests tests/unit/main.c $(UNIT_TEST_OBJS) \
+		$(UNIT_LIB_OBJS) $(BUILD)/libppbench.a $(USER_LIBS) -lm -o $@
 
 # BPF tests: the same runner, its own group name and list of tests.
-$(BUILD)/tests/bpf_tests.h: $(BPF_TEST_SRCS) | $(BUILD)/tests
-	$(call msg,GEN,$@)
-	$(Q)sed -n 's/^void \(test_[a-z0-9_]*\)(void)$$/DEFINE_TEST(\1)/p' $(BPF_TEST_SRCS) > $@
+$(BUILD)/tests/bpf_tests.h: $(BPF_TEST_TOBJS) $(BUILD)/tests/bpf.objs
+	$(TEST_LIST)
 
-$(BUILD)/tests/bpf_tests: $(BPF_TEST_SRCS) tests/unit/main.c tests/unit/unit.h \
-			  $(BUILD)/tests/bpf_tests.h $(BPF_TEST_OBJS) $(SKELS)
+$(BUILD)/tests/bpf_tests: tests/unit/main.c tests/unit/unit.h $(BUILD)/tests/bpf_tests.h \
+			  $(BPF_TEST_TOBJS) $(BPF_TEST_OBJS)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $(USER_LDFLAGS) -DTEST_GROUP='"bpf"' -DTESTS_H='"bpf_tests.h"' \
-		-Itests/unit -I$(BUILD)/tests $(BPF_TEST_SRCS) tests/unit/main.c $(BPF_TEST_OBJS) \
+		-Itests/unit -I$(BUILD)/tests tests/unit/main.c $(BPF_TEST_TOBJS) $(BPF_TEST_OBJS) \
 		$(USER_LIBS) -o $@
 
 # All user objects in one archive, for the fuzz targets and the unit tests of
