@@ -27,7 +27,7 @@ static bool has_null(const json_t *v)
 	for (size_t i = 0; json_is_array(v) && i < json_array_size(v); i++)
 		if (has_null(json_array_get(v, i)))
 			return true;
-	json_object_foreach ((json_t *)v, k, m)
+	json_object_foreach((json_t *)v, k, m)
 		if (has_null(m))
 			return true;
 	return false;

@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	check_string(r.host.cpu_model);
-	json_object_foreach ((json_t *)r.host.mitigations, name, v) {
+	json_object_foreach((json_t *)r.host.mitigations, name, v) {
 		check_string(name);
 		check_string(json_string_value(v));
 	}

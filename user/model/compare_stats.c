@@ -435,13 +435,13 @@ static int map_diffs(struct comparison *c, const char *prefix, const json_t *a, 
 	char what[96];
 	int err = 0;
 
-	json_object_foreach ((json_t *)a, k, v) {
+	json_object_foreach((json_t *)a, k, v) {
 		snprintf(what, sizeof(what), "%s %s", prefix, k);
 		err = err
 			      ?: add_diff(c, what, json_string_value(v),
 					  json_string_value(json_object_get(b, k)));
 	}
-	json_object_foreach ((json_t *)b, k, v) {
+	json_object_foreach((json_t *)b, k, v) {
 		if (json_object_get(a, k))
 			continue;
 		snprintf(what, sizeof(what), "%s %s", prefix, k);

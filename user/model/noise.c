@@ -397,7 +397,7 @@ static bool map_differs(const char *what, const json_t *a, const json_t *b, char
 	const char *k;
 
 	for (int s = 0; s < 2; s++)
-		json_object_foreach ((json_t *)x[s], k, v) {
+		json_object_foreach((json_t *)x[s], k, v) {
 			const char *va = json_string_value(json_object_get(a, k));
 			const char *vb = json_string_value(json_object_get(b, k));
 

@@ -51,7 +51,7 @@ static const json_t *req_str_map(struct jcheck *c, const json_t *obj, const char
 	const char *name;
 	char at[160];
 
-	json_object_foreach ((json_t *)m, name, v) {
+	json_object_foreach((json_t *)m, name, v) {
 		if (json_is_string(v))
 			continue;
 		snprintf(at, sizeof(at), "host.%s.%s", key, name);

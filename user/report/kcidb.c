@@ -57,7 +57,7 @@ static void put_str_map(struct json *j, const char *key, const json_t *m)
 	const json_t *v;
 
 	json_obj_begin(j, key);
-	json_object_foreach ((json_t *)m, k, v)
+	json_object_foreach((json_t *)m, k, v)
 		put_str(j, k, json_string_value(v));
 	json_obj_end(j);
 }

@@ -15,7 +15,7 @@ static void json_map(struct json *j, const char *key, const json_t *m)
 	json_t *v;
 
 	json_obj_begin(j, key);
-	json_object_foreach ((json_t *)m, name, v)
+	json_object_foreach((json_t *)m, name, v)
 		json_str(j, name, json_string_value(v));
 	json_obj_end(j);
 }
