@@ -3,8 +3,9 @@
 # ppbench build: bpf/*.bpf.c -> build/*.bpf.o -> build/*.skel.h -> build/ppbench
 # (the libbpf-bootstrap pipeline). Everything generated lands in build/.
 #
-#   make            build build/ppbench and its manual pages (build/ppbench*.8, lowdown's
-#                   troff of user/cmd/CMD.md and the option tables)
+#   make            build build/ppbench, its manual pages (build/ppbench*.8, lowdown's
+#                   troff of user/cmd/CMD.md and the option tables) and its bash
+#                   completion (build/ppbench.bash, from the option tables)
 #   make test       install missing packages, build, run the whole suite
 #   make bench      install missing packages, build, run the benchmark
 #   make bench-check the benchmark, then its self-check through compare's gate
@@ -17,6 +18,7 @@ PREFIX		?= /usr/local
 DESTDIR		?=
 BINDIR		?= $(PREFIX)/sbin
 MANDIR		?= $(PREFIX)/share/man
+BASHCOMPDIR	?= $(PREFIX)/share/bash-completion/completions
 # ppbench vm's guest side: scripts/vm/ and the static ppbench the guests run.
 LIBDIR		?= $(PREFIX)/lib/ppbench
 CLANG		?= clang
@@ -143,12 +145,13 @@ GEN_OBJS	:= $(BUILD)/gen/man_prose.o
 FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(FUZZ_SRCS))
 
-.PHONY: FORCE all test test-unit test-kernels bench bench-check vm-check install arm64-guest clean help deps \
+.PHONY: FORCE all test test-unit test-kernels bench bench-check vm-check install install-guest \
+	arm64-guest clean help deps \
 	format format-check fuzz fuzz-targets static-guest
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: $(BUILD)/ppbench $(MAN_PAGES)
+all: $(BUILD)/ppbench $(MAN_PAGES) $(BUILD)/ppbench.bash
 
 help:
 	@echo 'Targets:'
@@ -165,9 +168,10 @@ help:
 	@echo '                 (VM_CHECK_PAIRS=1, VM_CHECK_KERNEL=newest)'
 	@echo '  fuzz           build the fuzz targets ($(FUZZ_BUILD)/) and run each FUZZ_SECONDS'
 	@echo '                 (default 60); stops at the first crash, leak or sanitizer report'
-	@echo '  install        install ppbench, its man pages and vm'"'"'s guest side (LIBDIR: scripts,'
-	@echo '                 static ppbench) under DESTDIR/PREFIX (default $(PREFIX)); ARM64=1 adds'
-	@echo '                 the arm64 guests'"'"' static ppbench (vm --arch arm64), cross-built'
+	@echo '  install        install ppbench, its man pages, its bash completion and vm'"'"'s scripts'
+	@echo '                 (LIBDIR) under DESTDIR/PREFIX (default $(PREFIX))'
+	@echo '  install-guest  build and install the static ppbench vm'"'"'s guests run (LIBDIR); ARM64=1'
+	@echo '                 adds the arm64 guests'"'"' (vm --arch arm64), cross-built'
 	@echo '  arm64-guest    cross-build that static arm64 ppbench (build/arm64/ppbench)'
 	@echo '  format         apply clang-format (.clang-format, kernel style) to every C source'
 	@echo '  clean          remove $(BUILD)/'
@@ -239,6 +243,11 @@ $(BUILD)/ppbench.8: $(BUILD)/ppbench
 $(BUILD)/ppbench-%.8: $(BUILD)/ppbench
 	$(call msg,MAN,$@)
 	$(Q)$(BUILD)/ppbench help --man $* > $@.tmp && mv $@.tmp $@
+
+# The bash completion, from the same tables (user/cli/completion.c).
+$(BUILD)/ppbench.bash: $(BUILD)/ppbench
+	$(call msg,GEN,$@)
+	$(Q)$(BUILD)/ppbench help --completion > $@.tmp && mv $@.tmp $@
 
 # Unit and BPF tests: every function of tests/unit/*.c (tests/bpf/*.c) whose
 # name starts with test_ is a test. They are found in the compiled objects
@@ -410,20 +419,28 @@ arm64-guest:
 		VM_SAY=arm64-guest bash -c 'set -e; . scripts/vm/kernel.sh; . scripts/vm/sysroot.sh; \
 		. scripts/vm/cross.sh; VM_WORK=$$1; cross_build "$$PWD"' arm64-guest "$$w"
 
-install: $(BUILD)/ppbench $(MAN_PAGES) static-guest $(if $(filter 1,$(ARM64)),arm64-guest)
+# ppbench, its pages, its completion and vm's scripts. The static ppbench the
+# guests run is install-guest's: it takes a static build of every library,
+# which a packager may not have.
+install: $(BUILD)/ppbench $(MAN_PAGES) $(BUILD)/ppbench.bash
 	$(call msg,INSTALL,$(DESTDIR)$(BINDIR)/ppbench)
 	$(Q)install -D -m 0755 $(BUILD)/ppbench $(DESTDIR)$(BINDIR)/ppbench
-	$(call msg,INSTALL,$(DESTDIR)$(LIBDIR)/: vm/ and ppbench-static)
-	$(Q)install -D -m 0755 build/static/ppbench $(DESTDIR)$(LIBDIR)/ppbench-static
-ifeq ($(ARM64),1)
-	$(Q)install -m 0755 build/arm64/ppbench $(DESTDIR)$(LIBDIR)/ppbench-static-arm64
-endif
+	$(call msg,INSTALL,$(DESTDIR)$(LIBDIR)/vm/)
 	$(Q)install -d $(DESTDIR)$(LIBDIR)/vm
 	$(Q)install -m 0755 scripts/vm/run scripts/vm/init $(DESTDIR)$(LIBDIR)/vm/
 	$(Q)install -m 0644 $(filter %.sh,$(VM_FILES)) $(DESTDIR)$(LIBDIR)/vm/
 	$(call msg,INSTALL,$(DESTDIR)$(MANDIR)/man8/: $(notdir $(MAN_PAGES)))
 	$(Q)install -d $(DESTDIR)$(MANDIR)/man8
 	$(Q)install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/
+	$(call msg,INSTALL,$(DESTDIR)$(BASHCOMPDIR)/ppbench)
+	$(Q)install -D -m 0644 $(BUILD)/ppbench.bash $(DESTDIR)$(BASHCOMPDIR)/ppbench
+
+install-guest: static-guest $(if $(filter 1,$(ARM64)),arm64-guest)
+	$(call msg,INSTALL,$(DESTDIR)$(LIBDIR)/ppbench-static$(if $(filter 1,$(ARM64)), and -arm64))
+	$(Q)install -D -m 0755 build/static/ppbench $(DESTDIR)$(LIBDIR)/ppbench-static
+ifeq ($(ARM64),1)
+	$(Q)install -m 0755 build/arm64/ppbench $(DESTDIR)$(LIBDIR)/ppbench-static-arm64
+endif
 
 # Every C source and header of ours; the test suite checks they are formatted.
 FORMAT_SRCS	= $(wildcard bpf/*.c bpf/*.h include/*.h user/*.c user/*/*.c user/*/*.h \

@@ -14,6 +14,7 @@
  *   @examples     its examples, verbatim
  *   @commands     (ppbench.md) every command with the three above
  *   @see-also     (ppbench.md) every command's page and the tools beside
+ * 'ppbench help --completion' prints the bash completion (completion.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -24,6 +25,7 @@
 #include <sys/queue.h> /* lowdown.h needs it */
 #include <lowdown.h>
 #include "cli/cli.h"
+#include "cli/completion.h"
 #include "cli/manpage.h"
 #include "sys/log.h"
 
@@ -250,6 +252,11 @@ int cli_help(int argc, char **argv)
 {
 	bool roff = argc > 0 && !strcmp(argv[0], "--man");
 	const struct cli_cmd *cmd = NULL;
+
+	if (argc == 1 && !strcmp(argv[0], "--completion")) {
+		cli_completion(stdout);
+		return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+	}
 
 	if (roff)
 		argc--, argv++;

@@ -36,7 +36,8 @@ const char *man_prose_of(const char *name);
 /*
  * 'ppbench help ARGS': --man prints ppbench(8), --man CMD ppbench-CMD(8) in
  * troff; CMD shows the page in man(1) (a pager on a terminal, else text),
- * or as lowdown's text where man is not installed. Returns the exit code.
+ * or as lowdown's text where man is not installed; --completion prints the
+ * bash completion. Returns the exit code.
  */
 int cli_help(int argc, char **argv);
 
