@@ -104,6 +104,17 @@ enum {
 int cli_check_needs(const char *name, unsigned needs);
 
 /*
+ * A figure a command's manual page states, as the program has it: the page
+ * writes @{NAME} where it stands (manpage.c), so the page cannot say another
+ * value than the code uses. Integral values are printed as integers.
+ */
+struct cli_fig {
+	const char *name;
+	double value;
+};
+#define CLI_MAX_FIGS 64
+
+/*
  * A subcommand: its help text is generated from this table, so --help and
  * the man pages describe the same options.
  */
@@ -113,6 +124,8 @@ struct cli_cmd {
 	const char *summary;	 /* one line for 'ppbench --help' */
 	const char *description; /* paragraphs for 'ppbench CMD --help' */
 	const char *examples;
+	/* Its page's figures into FIGS (CLI_MAX_FIGS at most); how many. NULL: none. */
+	int (*figures)(struct cli_fig *figs);
 	const struct cli_opt *opts;
 	int min_args, max_args;
 	size_t cfg_size;
