@@ -107,3 +107,19 @@ test_gating_rule_stated_once() {
 		fail "a gating rule stated outside ppbench-compare(8)'s"
 	fi
 }
+
+# ppbench-bench(8)'s OUTPUT sample has the lines of a real run of the command
+# under it, in the same order, with the same words (numbers aside).
+test_bench_page_output() {
+	local page=$TOP/user/cmd/bench.md
+	awk '/^# OUTPUT/ { h = 1 } h && /^```/ { if (b) exit; b = 1; next } b' "$page" >"$TMPD/sample"
+	grep -q '^Type:ppbench_ring ' "$TMPD/sample" || fail "no sample under OUTPUT in $page"
+	expect_exit 0 "$PPBENCH" bench --scenario ring,slow --loops 20000 --repeat 3 \
+		--json "$TMPD/r.json"
+	jq -e '[.scenarios[] | .recipe | startswith("lf-drop;")] | all' "$TMPD/r.json" >/dev/null ||
+		skip "another recipe here than the sample's: $(jq -c '[.scenarios[].recipe]' "$TMPD/r.json")"
+	bench_shape <"$TMPD/sample" >"$TMPD/sample.shape"
+	bench_shape <"$LAST_OUT" >"$TMPD/run.shape"
+	diff "$TMPD/sample.shape" "$TMPD/run.shape" >"$TMPD/diff" ||
+		fail "bench(8)'s OUTPUT is not what its command prints: $(grep -m2 '^[<>]' "$TMPD/diff" | tr '\n' ' ')"
+}

@@ -21,10 +21,12 @@
 #include "cmd/cmd.h"
 #include "engine/bench_run.h"
 #include "engine/overhead.h"
+#include "engine/recipe_run.h"
 #include "loader/kfeatures.h"
 #include "loader/observer.h"
 #include "model/counts.h"
 #include "model/scenario.h"
+#include "model/spread.h"
 #include "report/bench_report.h"
 #include "report/overhead_report.h"
 #include "sys/cpus.h"
@@ -88,8 +90,8 @@ static void bench_init(void *c)
 {
 	struct bench_cfg *cfg = c;
 
-	cfg->repeat = 5;
-	cfg->batch = 64;
+	cfg->repeat = BENCH_REPEAT;
+	cfg->batch = BENCH_BATCH;
 	cfg->cpu = 0;
 	for (int i = 0; i < NR_SCENARIOS; i++)
 		cfg->want[i] = true;
@@ -206,6 +208,44 @@ static int bench_run(void *c, int argc, char **argv)
 	return cfg->overhead ? overhead(cfg) : bench_measure(cfg);
 }
 
+/* The figures ppbench-bench(8) states (@{NAME}), from the constants bench uses. */
+static int bench_figures(struct cli_fig *f)
+{
+	const struct scenario_def *d = scenario_defs;
+	double mde = MDE_POWER * 100;
+	const struct cli_fig v[] = {
+		{ "purity_min", PURITY_MIN * 100 },
+		{ "purity_floor", PURITY_FLOOR * 100 },
+		{ "proof_loops", PROOF_LOOPS },
+		{ "repeat", BENCH_REPEAT },
+		{ "batch", BENCH_BATCH },
+		{ "chunks", SETUP_CHUNKS },
+		{ "warm_tol", WARM_TOL * 100 },
+		{ "warm_max", WARM_MAX },
+		{ "cv_note", BENCH_CV_NOTE * 100 },
+		{ "mode_gap_pct", MODE_GAP_REL * 100 },
+		{ "mode_gap_k", MODE_GAP_K },
+		{ "mde_alpha", MDE_ALPHA },
+		{ "mde_power", mde },
+		/* the MDE of a CV of 1 % with 5 and with 20 setups a side */
+		{ "mde_5", round(mde_pct(0.01, 5, 5, MDE_ALPHA, MDE_POWER) * 100) / 100 },
+		{ "mde_20", round(mde_pct(0.01, 20, 20, MDE_ALPHA, MDE_POWER) * 100) / 100 },
+		{ "loops_ring", d[SC_RING].default_loops },
+		{ "loops_ring_xcpu", d[SC_RING_XCPU].default_loops },
+		{ "loops_fast", d[SC_FAST].default_loops },
+		{ "loops_slow", d[SC_SLOW].default_loops },
+		{ "xcpu_batch", d[SC_RING_XCPU].cand[0].batch },
+		{ "slow_batch", d[SC_SLOW].cand[0].batch },
+		{ "slow_repeat", d[SC_SLOW].cand[0].repeat },
+		{ "fast_size", FASTPASS_MIN_SIZE },
+		{ "fastpass_adjust", FASTPASS_ADJUST },
+		{ "nic_wait", NIC_WAIT_S },
+	};
+
+	memcpy(f, v, sizeof(v));
+	return ARRAY_SIZE(v);
+}
+
 const struct cli_cmd cmd_bench = {
 	.name = "bench",
 	.args = NULL,
@@ -263,6 +303,7 @@ const struct cli_cmd cmd_bench = {
 		    "  ppbench bench --label v6.18-rc1 --json ci/6.18-rc1.json\n"
 		    "  ppbench bench --upstream-names | grep -oE 'no-softirq-page_pool0[1-3] Per "
 		    "elem: [0-9]+ cycles'\n",
+	.figures = bench_figures,
 	.opts = bench_opts,
 	.min_args = 0,
 	.max_args = 0,

@@ -27,18 +27,6 @@
 #include "sys/util.h"
 #include <unistd.h>
 
-#define PURITY_MIN 0.95
-/* Below this the best recipe measures another path: skip rather than mislabel. */
-#define PURITY_FLOOR 0.5
-#define PROOF_LOOPS 100000
-/*
- * Other work on the machine (the host's, in a VM) only ever adds time, and
- * it comes and goes within a setup's timed run: of its SETUP_CHUNKS chunks
- * the fastest are the undisturbed ones. The second fastest, not the
- * fastest, so that one lucky chunk does not make the figure.
- */
-#define CHUNK_RANK 1
-
 struct sc_env {
 	struct bench_ctx *b;
 	struct ppb_env *env;
@@ -312,9 +300,6 @@ static void store(struct sc_env *e, struct sc_result *r, uint32_t i, const struc
  * as a timed chunk until two in a row agree within WARM_TOL, at most
  * WARM_MAX of them.
  */
-#define WARM_TOL 0.03
-#define WARM_MAX 6
-
 static int warm_up(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
 		   const struct sc_result *r, struct setup_rec *s)
 {

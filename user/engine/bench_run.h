@@ -4,6 +4,23 @@
 
 #include "model/bench_types.h"
 
+/* A recipe is taken when this share of its proof run's elements took the path. */
+#define PURITY_MIN 0.95
+/* Below this the best recipe measures another path: skip rather than mislabel. */
+#define PURITY_FLOOR 0.5
+/* Elements of a proof run, at most. */
+#define PROOF_LOOPS 100000
+/*
+ * Other work on the machine (the host's, in a VM) only ever adds time, and
+ * it comes and goes within a setup's timed run: of its SETUP_CHUNKS chunks
+ * the fastest are the undisturbed ones. The second fastest (rank 1 from 0),
+ * not the fastest, so that one lucky chunk does not make the figure.
+ */
+#define CHUNK_RANK 1
+/* Warm-up runs until two in a row agree within WARM_TOL, at most WARM_MAX. */
+#define WARM_TOL 0.03
+#define WARM_MAX 6
+
 /* --iface (cfg->ifindex already resolved) has native XDP. */
 int bench_check_iface(struct bench_cfg *cfg);
 

@@ -11,6 +11,12 @@
 #include "model/stats.h"
 #include "sys/tsc.h"
 
+/* --repeat's and --batch's defaults. */
+#define BENCH_REPEAT 5
+#define BENCH_BATCH 64
+/* A scenario whose setups' CV is above this gets a NOTE. */
+#define BENCH_CV_NOTE 0.05
+
 /* A bench run: its configuration and what each scenario measured. */
 struct bench_cfg {
 	bool want[NR_SCENARIOS];

@@ -195,10 +195,10 @@ void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 		       "or ppbench runs): they run on the timed path and inflate the figures\n",
 		       r->foreign_probes, r->foreign_probes == 1 ? " is" : "s are");
 	print_setups(r);
-	if (r->cyc.cv > 0.05)
-		printf("  NOTE: CV %.1f%% > 5%%: the setups disagree; more setups (--repeat) or a "
+	if (r->cyc.cv > BENCH_CV_NOTE)
+		printf("  NOTE: CV %.1f%% > %g%%: the setups disagree; more setups (--repeat) or a "
 		       "quieter machine\n",
-		       100 * r->cyc.cv);
+		       100 * r->cyc.cv, 100 * BENCH_CV_NOTE);
 }
 
 /* --upstream-names: which lines carry the upstream names, and why the others do not. */
