@@ -110,5 +110,5 @@ bench_shape() {
 	     cont && /^      / { next }
 	     { cont = 0; print }' |
 		sed -E -e 's/^(ppbench bench: TSC [0-9.]+ GHz, observer) .*/\1/' \
-			-e 's#n/a#N#g' -e 's/[0-9]+([.,][0-9]+)*/N/g' -e 's/ +/ /g' -e 's/ $//'
+			-e 's#n/a#N#g' -e 's/[-+]?[0-9]+([.,][0-9]+)*/N/g' -e 's/ +/ /g' -e 's/ $//'
 }

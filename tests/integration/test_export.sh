@@ -316,3 +316,26 @@ test_export_otava_quoting() {
 	assert_eq "$(head -1 "$LAST_OUT" | tr ',' '\n' | grep -c '_per_elem$')" 11 \
 		"4 scenarios' cycles and ns, 3 path figures"
 }
+
+# ppbench-export(8)'s examples are what the commands print: each '$ ' line of the
+# page's code blocks is run in tests/data/, and its output must be the lines under
+# it, up to the next '$ ' line or the block's end.
+test_export_page_examples() {
+	local page=$TOP/user/cmd/export.md bin=$TMPD/bin n=0 cmd
+	mkdir -p "$bin"
+	ln -s "$PPBENCH" "$bin/ppbench"
+	awk -v dir="$TMPD" '
+		/^```/ { if (in_block && cmd) close(out); in_block = !in_block; cmd = 0; next }
+		in_block && /^\$ / { n++; cmd = 1; out = dir "/want." n
+			print substr($0, 3) > (dir "/cmd." n); close(dir "/cmd." n)
+			printf "" > out; next }
+		in_block && cmd { print > out }' "$page"
+	for cmd in "$TMPD"/cmd.*; do
+		n=$((n + 1))
+		(cd "$DATA" && PATH=$bin:$PATH bash -o pipefail -c "$(cat "$cmd")") \
+			>"${cmd/cmd./got.}" 2>/dev/null || fail "'$(cat "$cmd")' failed"
+		diff "${cmd/cmd./want.}" "${cmd/cmd./got.}" >"$TMPD/diff" ||
+			fail "ppbench-export(8): '$(cat "$cmd")' prints otherwise: $(head -4 "$TMPD/diff" | tr '\n' ' ')"
+	done
+	assert_ge "$n" 5 "examples run"
+}

@@ -4,15 +4,21 @@
  * write the profile compare --noise (and trend --noise) judge changes by.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
 #include "engine/calibrate_run.h"
+#include "model/bench_types.h"
+#include "model/noise.h"
+#include "model/result.h"
 #include "model/scenario.h"
+#include "model/spread.h"
 #include "report/noise_report.h"
 #include "sys/log.h"
 #include "sys/runlock.h"
+#include "sys/util.h"
 
 enum { OPT_SCENARIO = 1 };
 
@@ -45,9 +51,9 @@ static void calibrate_init(void *c)
 {
 	struct calibrate_cfg *cfg = c;
 
-	cfg->runs = 12;
-	cfg->repeat = 5;
-	cfg->duration = 240;
+	cfg->runs = CALIBRATE_RUNS;
+	cfg->repeat = BENCH_REPEAT;
+	cfg->duration = CALIBRATE_DURATION_S;
 }
 
 /* Checked here so that a typo fails at once, not in the first bench run. */
@@ -100,6 +106,27 @@ static int calibrate_run(void *c, int argc, char **argv)
 	return err ? EXIT_FAIL : EXIT_OK;
 }
 
+/* The figures ppbench-calibrate(8) states (@{NAME}), from the constants calibrate uses. */
+static int calibrate_figures(struct cli_fig *f)
+{
+	/* two runs of two scenarios: the widest t a profile's floor takes */
+	double p2 = 1 - NOISE_ALPHA / 2 / 2;
+	const struct cli_fig v[] = {
+		{ "runs", CALIBRATE_RUNS },
+		{ "repeat", BENCH_REPEAT },
+		{ "duration", CALIBRATE_DURATION_S },
+		{ "floor_min", unit_floor_pct("cycles") },
+		{ "floor_min_instr", unit_floor_pct("instructions") },
+		{ "alpha_pct", NOISE_ALPHA * 100 },
+		{ "alpha_half", NOISE_ALPHA / 2 },
+		{ "t2_p", p2 },
+		{ "t2", round(t_quantile(p2, 1) * 10) / 10 },
+	};
+
+	memcpy(f, v, sizeof(v));
+	return ARRAY_SIZE(v);
+}
+
 const struct cli_cmd cmd_calibrate = {
 	.name = "calibrate",
 	.args = NULL,
@@ -128,6 +155,7 @@ const struct cli_cmd cmd_calibrate = {
 		"  ppbench calibrate -o noise.json\n"
 		"  ppbench calibrate --runs 20 --duration 600 --scenario ring,slow -o noise.json\n"
 		"  ppbench compare --noise noise.json --fail-above 5 base.json new.json\n",
+	.figures = calibrate_figures,
 	.opts = calibrate_opts,
 	.cfg_size = sizeof(struct calibrate_cfg),
 	.cfg_init = calibrate_init,

@@ -333,6 +333,24 @@ out:
 	return ret;
 }
 
+/* The figures ppbench-compare(8) states (@{NAME}), from the constants compare uses. */
+static int compare_figures(struct cli_fig *f)
+{
+	const struct cli_fig v[] = {
+		{ "floor_min", unit_floor_pct("cycles") },
+		{ "floor_min_instr", unit_floor_pct("instructions") },
+		{ "power", MDE_POWER * 100 },
+		{ "power_q", MDE_POWER },
+		{ "mode_gap_pct", MODE_GAP_REL * 100 },
+		{ "mode_gap_k", MODE_GAP_K },
+		{ "machine_note", MACHINE_NOTE_PCT },
+		{ "level_note", LEVEL_NOTE_PCT },
+	};
+
+	memcpy(f, v, sizeof(v));
+	return ARRAY_SIZE(v);
+}
+
 const struct cli_cmd cmd_compare = {
 	.name = "compare",
 	.args = "OLD.json NEW.json... | --old FILE... --new FILE...",
@@ -425,6 +443,7 @@ const struct cli_cmd cmd_compare = {
 		"n2.json n3.json\n"
 		"  ppbench compare --fail-above 2 --metric purity --old a.json b.json --new c.json "
 		"d.json\n",
+	.figures = compare_figures,
 	.opts = compare_opts,
 	.cfg_size = sizeof(struct cmp_cfg),
 	.cfg_init = compare_init,

@@ -12,13 +12,17 @@
 #include <sys/stat.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
+#include "model/levels.h"
 #include "model/noise.h"
 #include "model/series.h"
+#include "model/spread.h"
+#include "model/trendfit.h"
 #include "report/ktap.h"
 #include "report/trendjson.h"
 #include "report/trendreport.h"
 #include "report/trendsvg.h"
 #include "sys/log.h"
+#include "sys/util.h"
 
 struct trend_cfg {
 	enum series_order order;
@@ -402,6 +406,23 @@ out:
 	return ret;
 }
 
+/* The figures ppbench-trend(8) states (@{NAME}), from the constants trend uses. */
+static int trend_figures(struct cli_fig *f)
+{
+	const struct cli_fig v[] = {
+		{ "alpha", TREND_ALPHA },
+		{ "permutations", TREND_PERMUTATIONS },
+		{ "mode_gap_pct", MODE_GAP_REL * 100 },
+		{ "mode_gap_k", MODE_GAP_K },
+		{ "level_min", LEVEL_MIN_POINTS },
+		{ "min_run", TREND_MIN_RUN },
+		{ "level_match", TREND_LEVEL_MATCH },
+	};
+
+	memcpy(f, v, sizeof(v));
+	return ARRAY_SIZE(v);
+}
+
 const struct cli_cmd cmd_trend = {
 	.name = "trend",
 	.args = "FILE...|DIR",
@@ -465,6 +486,7 @@ const struct cli_cmd cmd_trend = {
 		    "  # CI: fail the job when the newest results regressed by more than 5%\n"
 		    "  ppbench trend --fail-on-regression 5 --window 12 ci/results/ || exit $?\n"
 		    "  ppbench trend --ktap --fail-on-regression 5 ci/results/ > trend.ktap\n",
+	.figures = trend_figures,
 	.opts = trend_opts,
 	.min_args = 0,
 	.max_args = 1 << 20,

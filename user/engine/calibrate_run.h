@@ -6,6 +6,10 @@
 #include <stdint.h>
 #include "model/noise.h"
 
+/* --runs and --duration's defaults (--repeat's is bench's, BENCH_REPEAT). */
+#define CALIBRATE_RUNS 12
+#define CALIBRATE_DURATION_S 240
+
 struct calibrate_cfg {
 	const char *output;   /* -o: the profile */
 	const char *keep;     /* --keep DIR: leave the bench results there */
