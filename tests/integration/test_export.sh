@@ -66,6 +66,8 @@ test_export_real_results() {
 	mkdir -p "$lkp"
 	expect_exit 0 env PPBENCH_DISABLE=live_frames "$PPBENCH" bench --scenario ring,slow \
 		--loops 2000 --repeat 2 --quiet --label v1 --json "$r1"
+	# created has whole seconds: r2's must come after r1's for the order by created
+	sleep 1
 	expect_exit 0 env PATH="$(dirname "$PPBENCH"):$PATH" TMP_RESULT_ROOT="$lkp" scenario=ring,slow \
 		loops=5000 repeat=2 LKP_SRC= "$TOP/scripts/lkp/programs/ppbench/run"
 	assert_match "$LAST_OUT" '^Type:ppbench_slow Per elem: ' "run: bench's output is LKP's log"
