@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /*
  * What an option's argument is. Every kind but CLI_CUSTOM is parsed here,
@@ -113,6 +114,13 @@ struct cli_fig {
 	double value;
 };
 #define CLI_MAX_FIGS 64
+/* A figures() callback's end: the array V of figures into F; how many. */
+#define CLI_FIGURES(f, v)                                                                          \
+	({                                                                                         \
+		_Static_assert(sizeof(v) / sizeof((v)[0]) <= CLI_MAX_FIGS, "too many figures");    \
+		memcpy(f, v, sizeof(v));                                                           \
+		(int)(sizeof(v) / sizeof((v)[0]));                                                 \
+	})
 
 /*
  * A subcommand: its help text is generated from this table, so --help and

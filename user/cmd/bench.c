@@ -242,8 +242,7 @@ static int bench_figures(struct cli_fig *f)
 		{ "nic_wait", NIC_WAIT_S },
 	};
 
-	memcpy(f, v, sizeof(v));
-	return ARRAY_SIZE(v);
+	return CLI_FIGURES(f, v);
 }
 
 const struct cli_cmd cmd_bench = {

@@ -123,8 +123,7 @@ static int calibrate_figures(struct cli_fig *f)
 		{ "t2", round(t_quantile(p2, 1) * 10) / 10 },
 	};
 
-	memcpy(f, v, sizeof(v));
-	return ARRAY_SIZE(v);
+	return CLI_FIGURES(f, v);
 }
 
 const struct cli_cmd cmd_calibrate = {

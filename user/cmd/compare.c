@@ -347,8 +347,7 @@ static int compare_figures(struct cli_fig *f)
 		{ "level_note", LEVEL_NOTE_PCT },
 	};
 
-	memcpy(f, v, sizeof(v));
-	return ARRAY_SIZE(v);
+	return CLI_FIGURES(f, v);
 }
 
 const struct cli_cmd cmd_compare = {

@@ -419,8 +419,7 @@ static int trend_figures(struct cli_fig *f)
 		{ "level_match", TREND_LEVEL_MATCH },
 	};
 
-	memcpy(f, v, sizeof(v));
-	return ARRAY_SIZE(v);
+	return CLI_FIGURES(f, v);
 }
 
 const struct cli_cmd cmd_trend = {
