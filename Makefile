@@ -93,13 +93,13 @@ endif
 BPF_SRCS	:= $(wildcard bpf/*.bpf.c)
 BPF_OBJS	:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
-USER_SRCS	:= $(wildcard user/*.c user/*/*.c)
+USER_SRCS	:= $(wildcard user/*.c user/*/*.c user/judge/*/*.c)
 USER_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
 USER_DEPS	:= $(USER_OBJS:.o=.d)
 # The pure logic (user/model/, no BPF, no skeletons) and the few user/sys/
 # objects it calls (pr_err, the parsers): what the unit tests and the
 # result-schema checker link.
-MODEL_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/model/*.c)) \
+MODEL_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/model/*.c user/judge/model/*.c)) \
 		   $(patsubst %,$(BUILD)/user/sys/%.o,log util)
 UNIT_LIB_OBJS	:= $(MODEL_OBJS)
 # Helper programs of the integration tests: result-schema checker, PNG checker.
@@ -128,7 +128,7 @@ USER_CFLAGS	:= -g -O2 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 		   -I$(BUILD) -Iinclude -Iuser \
 		   $(shell $(PKG_CONFIG) --cflags jansson) $(CROSS_FLAGS) $(SAN_FLAGS) $(CFLAGS)
 PC_STATIC	= $(if $(filter 1,$(STATIC)),--static)
-# jansson reads JSON (user/model/jsonparse.c): the model's only library.
+# jansson reads JSON (user/judge/model/jsonparse.c): the model's only library.
 JSON_LIBS	= $(shell $(PKG_CONFIG) $(PC_STATIC) --libs jansson)
 # lowdown turns the manual pages' Markdown into troff and text (user/cli/manpage.c).
 USER_LIBS	= $(shell $(PKG_CONFIG) $(PC_STATIC) --libs libxdp libbpf lowdown) $(JSON_LIBS) -lelf \
@@ -138,8 +138,8 @@ USER_LDFLAGS	= $(if $(filter 1,$(STATIC)),-static) $(CROSS_FLAGS) $(SAN_FLAGS) $
 # is user/cli/ppbench.md) is compiled into the binary, so that 'ppbench help
 # CMD' needs no file at run time, and the binary writes the pages through
 # lowdown (ppbench help --man CMD).
-MAN_PROSE	:= $(sort $(wildcard user/cmd/*.md))
-MAN_PAGES	:= $(BUILD)/ppbench.8 $(patsubst user/cmd/%.md,$(BUILD)/ppbench-%.8,$(MAN_PROSE))
+MAN_PROSE	:= $(sort $(wildcard user/cmd/*.md user/judge/cmd/*.md))
+MAN_PAGES	:= $(BUILD)/ppbench.8 $(patsubst %.md,$(BUILD)/ppbench-%.8,$(notdir $(MAN_PROSE)))
 GEN_OBJS	:= $(BUILD)/gen/man_prose.o
 # Fuzz targets: one file each, tests/fuzz/fuzz_NAME.c (tests/fuzz/fuzz.h).
 FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz_*.c)
@@ -443,7 +443,7 @@ ifeq ($(ARM64),1)
 endif
 
 # Every C source and header of ours; the test suite checks they are formatted.
-FORMAT_SRCS	= $(wildcard bpf/*.c bpf/*.h include/*.h user/*.c user/*/*.c user/*/*.h \
+FORMAT_SRCS	= $(wildcard bpf/*.c bpf/*.h include/*.h user/*.c user/*/*.c user/*/*.h user/judge/*/*.[ch] \
 		  tests/*/*.c tests/*/*.h)
 
 format:

@@ -22,7 +22,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <sanitizer/common_interface_defs.h>
-#include "model/jsonparse.h"
+#include "judge/model/jsonparse.h"
 #include "report/json.h"
 #include "sys/log.h"
 

@@ -11,11 +11,11 @@
 #include <errno.h>
 #include <regex.h>
 #include "fuzz.h"
-#include "model/cmpdoc.h"
-#include "model/result.h"
-#include "report/bmf.h"
-#include "report/kcidb.h"
-#include "report/lkpstats.h"
+#include "judge/model/cmpdoc.h"
+#include "judge/model/result.h"
+#include "judge/report/bmf.h"
+#include "judge/report/kcidb.h"
+#include "judge/report/lkpstats.h"
 
 static bool has_null(const json_t *v)
 {

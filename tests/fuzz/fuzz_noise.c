@@ -10,7 +10,7 @@
  */
 #include <math.h>
 #include "fuzz.h"
-#include "model/noise.h"
+#include "judge/model/noise.h"
 
 static struct result base;
 

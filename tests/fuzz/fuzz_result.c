@@ -12,7 +12,7 @@
  */
 #include <math.h>
 #include "fuzz.h"
-#include "model/result.h"
+#include "judge/model/result.h"
 
 static void check_string(const char *s)
 {

@@ -12,10 +12,10 @@
  *   fuzz-options: -max_len=262144
  */
 #include "fuzz.h"
-#include "model/series.h"
-#include "report/trendjson.h"
-#include "report/trendreport.h"
-#include "report/trendsvg.h"
+#include "judge/model/series.h"
+#include "judge/report/trendjson.h"
+#include "judge/report/trendreport.h"
+#include "judge/report/trendsvg.h"
 
 #define MAX_FILES 16
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "model/jsonparse.h"
+#include "judge/model/jsonparse.h"
 #include "unit.h"
 
 static json_t *parse(const char *text, char *err, size_t errlen)

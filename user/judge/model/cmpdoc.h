@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_CMPDOC_H
+#define PPBENCH_CMPDOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "judge/model/jsonparse.h"
+
+/*
+ * A `ppbench compare --json` document (schema "ppbench-compare/1",
+ * ppbench-compare(8), "JSON") read back, for `ppbench export kcidb`: the
+ * verdicts as compare made them (each row's "gated" is what its gate
+ * decided), never decided again here.
+ */
+#define CMPDOC_SCHEMA "ppbench-compare/1"
+
+struct cmpdoc_side {
+	size_t n;
+	double mean, median;
+};
+
+struct cmpdoc_row {
+	const char *scenario, *figure, *label; /* figure: "cycles", "ns", "path", "purity", "cpu" */
+	double change_pct;		       /* NAN: none (old was 0) */
+	double floor_pct, p;		       /* NAN: none */
+	bool testable, real, unstable, regression, gated;
+	struct cmpdoc_side old, new;
+};
+
+struct cmpdoc_cmp {
+	const json_t *old, *new; /* arrays of file names */
+	const char *noise;	 /* "files", "profile" or "setups" */
+	bool verdict;		 /* the noise between invocations was known */
+	const char *unit;	 /* "cycles" or "instructions"; "cycles" in older documents */
+	struct cmpdoc_row *rows;
+	size_t nrows;
+};
+
+struct cmpdoc {
+	const char *path;
+	bool gate;	    /* compare ran with --fail-above */
+	const char *metric; /* the gate's figure */
+	double fail_above;  /* percent */
+	struct cmpdoc_cmp *cmps;
+	size_t ncmps;
+	json_t *doc; /* the strings above point into it */
+};
+
+/*
+ * Loads PATH. -ENOMSG when it is JSON but no compare document (its schema is
+ * another or absent: a result file, say), with nothing written to ERR;
+ * -EINVAL with one line in ERR naming the file and the field, e.g.
+ * "cmp.json: comparisons[0].rows[2].gated: expected a boolean, got a string".
+ */
+int cmpdoc_load(const char *path, struct cmpdoc *d, char *err, size_t errlen);
+void cmpdoc_free(struct cmpdoc *d);
+
+#endif

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * JSON documents read by jansson (RFC 8259, strict: no comments, no trailing
+ * commas, valid UTF-8), with the errors as one line that says where.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "judge/model/jsonparse.h"
+
+/*
+ * Any value at the top (the loaders then say what they expected there).
+ * Numbers as doubles: the loaders compute with doubles, and a count above
+ * 2^63 still reads (as jansson's integers it would be "too big"). A repeated
+ * member name is refused: which of two values a reader takes is not
+ * defined (RFC 8259, 4), and a result must not mean two things. \u0000 is
+ * refused (JSON_ALLOW_NUL is not given): the loaders use C strings.
+ */
+#define JREAD_FLAGS (JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL | JSON_REJECT_DUPLICATES)
+#define JSON_MAX_FILE (64u << 20)
+
+/*
+ * The LEN bytes of text ended inside the value, as a file cut short by a
+ * kill or a full disk does: jansson's premature end of input, or a token it
+ * could not read that runs to the end ("[tr", "[1.", "[\"\\u00").
+ */
+static bool cut_short(const json_error_t *e, size_t len)
+{
+	enum json_error_code code = json_error_code(e);
+
+	return code == json_error_premature_end_of_input ||
+	       (code == json_error_invalid_syntax && (size_t)e->position == len &&
+		(!strncmp(e->text, "invalid token", 13) ||
+		 !strncmp(e->text, "invalid escape", 14)));
+}
+
+/* jansson's error as "[truncated: ]line L, column C: TEXT"; its texts quote the input. */
+static json_t *done(json_t *v, const json_error_t *e, size_t len, char *err, size_t errlen)
+{
+	if (v)
+		return v;
+	/* column 0: just after a newline, before the line's first character */
+	snprintf(err, errlen, "%sline %d, column %d: %s", cut_short(e, len) ? "truncated: " : "",
+		 e->line, e->column > 0 ? e->column : 1, e->text);
+	jmsg_one_line(err);
+	return NULL;
+}
+
+json_t *jparse_buf(const char *text, size_t len, char *err, size_t errlen)
+{
+	json_error_t e;
+
+	return done(json_loadb(text, len, JREAD_FLAGS, &e), &e, len, err, errlen);
+}
+
+/* A file as jansson reads it (json_load_callback), watched for what it holds. */
+struct jsrc {
+	int fd;
+	size_t size;
+	bool text; /* something other than white space */
+	int err;   /* the read's errno */
+};
+
+static size_t jsrc_read(void *buf, size_t len, void *data)
+{
+	struct jsrc *s = data;
+	ssize_t n;
+
+	do
+		n = read(s->fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	s->err = n < 0 ? errno : 0;
+	if (n > 0 && (s->size += n) > JSON_MAX_FILE)
+		s->err = EFBIG;
+	if (s->err)
+		return (size_t)-1; /* jansson stops as at the end of the input */
+	for (ssize_t i = 0; i < n && !s->text; i++)
+		s->text = !memchr(" \t\r\n", ((const char *)buf)[i], 4);
+	return n;
+}
+
+json_t *jparse_file(const char *path, char *err, size_t errlen)
+{
+	struct jsrc s = { .fd = open(path, O_RDONLY | O_CLOEXEC) };
+	json_error_t e;
+	json_t *v;
+
+	if (s.fd < 0) {
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	v = json_load_callback(jsrc_read, &s, JREAD_FLAGS, &e);
+	close(s.fd);
+	if (s.err) {
+		json_decref(v);
+		snprintf(err, errlen, "cannot read: %s", strerror(s.err));
+		return NULL;
+	}
+	if (!s.text) {
+		snprintf(err, errlen, "file is empty%s", s.size ? " (only white space)" : "");
+		return NULL;
+	}
+	return done(v, &e, s.size, err, errlen);
+}
+
+json_t *jpath(const json_t *root, const char *path)
+{
+	const json_t *v = root;
+	const char *p = path;
+	char key[128];
+
+	while (v && p && *p) {
+		if (*p == '[') {
+			char *end;
+			unsigned long i = strtoul(p + 1, &end, 10);
+
+			if (end == p + 1 || *end != ']')
+				return NULL;
+			v = json_array_get(v, i);
+			p = end + 1;
+		} else {
+			size_t n = strcspn(p, ".[");
+
+			if (n == 0 || n >= sizeof(key))
+				return NULL;
+			memcpy(key, p, n);
+			key[n] = '\0';
+			v = json_object_get(v, key);
+			p += n;
+		}
+		if (*p == '.')
+			p++;
+	}
+	return (json_t *)v;
+}
+
+enum jtype jtype_of(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return J_OBJ;
+	case JSON_ARRAY:
+		return J_ARR;
+	case JSON_STRING:
+		return J_STR;
+	case JSON_INTEGER:
+	case JSON_REAL:
+		return J_NUM;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return J_BOOL;
+	default:
+		return J_NULL;
+	}
+}
+
+const char *jtype_str(enum jtype t)
+{
+	static const char *const names[] = { "null",	 "a boolean", "a number",
+					     "a string", "an array",  "an object" };
+
+	return names[t];
+}
+
+const char *jtype_name(const json_t *v)
+{
+	return v ? jtype_str(jtype_of(v)) : "nothing";
+}
+
+void jmsg_one_line(char *msg)
+{
+	for (; *msg; msg++)
+		if ((unsigned char)*msg < 0x20 || *msg == 0x7f)
+			*msg = '?';
+}
