@@ -4,7 +4,7 @@
 # (the libbpf-bootstrap pipeline). Everything generated lands in build/.
 #
 #   make            build build/ppbench, its manual pages (build/ppbench*.8, lowdown's
-#                   troff of user/cmd/CMD.md and the option tables) and its bash
+#                   troff of user/[judge/]cmd/CMD.md and the option tables) and its bash
 #                   completion (build/ppbench.bash, from the option tables)
 #   make test       install missing packages, build, run the whole suite
 #   make bench      install missing packages, build, run the benchmark

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ppbench export's readers and writers: the input as a compare document
- * (model/cmpdoc.c) or a result file, then every format of it. What they
+ * (judge/model/cmpdoc.c) or a result file, then every format of it. What they
  * write must hold what the formats promise: KCIDB and BMF are JSON that
  * reads back, KCIDB without a null; every LKP line is "key: number".
  *   fuzz-seeds: tests/data

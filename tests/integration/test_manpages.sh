@@ -134,7 +134,7 @@ test_bench_page_output() {
 # in one sitting.
 test_pages_describe() {
 	local f n
-	for f in "$TOP"/user/cmd/*.md "$TOP"/user/cli/ppbench.md; do
+	for f in "$TOP"/user/cmd/*.md "$TOP"/user/judge/cmd/*.md "$TOP"/user/cli/ppbench.md; do
 		awk '/^```/ { b = !b; next } !b { print FILENAME ":" FNR ": " $0 }' "$f" |
 			grep -E '[0-9]{4}-[0-9]{2}-[0-9]{2}|development VM|this VM|not explained|^[^:]*:[0-9]+: # MEASURED' &&
 			fail "a page keeps a dated measurement or a lab note: ${f#"$TOP"/}"

@@ -22,7 +22,7 @@ test_user_file_names_unique() {
 	fail "file names shared under user/: $(echo $dups)"
 }
 
-# One layer prints: user/engine/ and user/cmd/ return data and call
+# One layer prints: user/[judge/]engine/ and user/[judge/]cmd/ return data and call
 # user/report/ for every line of output and every JSON key; their errors go
 # through the log functions (user/sys/log.c). Comments and string literals
 # are taken out first, so only calls count.
@@ -31,7 +31,8 @@ test_engine_cmd_print_nothing() {
 	local json='\bjson_(new|open|close|flush_line|obj_begin|obj_end|arr_begin|arr_end|str|u64|i64|double|bool|null|path|pool)[[:space:]]*\('
 	local f hits found=0
 
-	for f in "$TOP"/user/engine/*.c "$TOP"/user/cmd/*.c; do
+	for f in "$TOP"/user/engine/*.c "$TOP"/user/cmd/*.c "$TOP"/user/judge/engine/*.c \
+		"$TOP"/user/judge/cmd/*.c; do
 		hits=$(${CC:-cc} -fpreprocessed -dD -E -P "$f" 2>/dev/null |
 			sed -E 's/"([^"\\]|\\.)*"/""/g' | grep -E "$calls|$json")
 		grep -q '#include "report/json.h"' "$f" && hits+=$'\n#include "report/json.h"'
