@@ -3,8 +3,9 @@
 # ppbench build: bpf/*.bpf.c -> build/*.bpf.o -> build/*.skel.h -> build/ppbench
 # (the libbpf-bootstrap pipeline). Everything generated lands in build/.
 #
-#   make            build build/ppbench and its manual pages (build/ppbench*.8, lowdown's
-#                   troff of user/cmd/CMD.md and the option tables)
+#   make            build build/ppbench, its manual pages (build/ppbench*.8, lowdown's
+#                   troff of user/[judge/]cmd/CMD.md and the option tables) and its bash
+#                   completion (build/ppbench.bash, from the option tables)
 #   make test       install missing packages, build, run the whole suite
 #   make bench      install missing packages, build, run the benchmark
 #   make bench-check the benchmark, then its self-check through compare's gate
@@ -17,6 +18,7 @@ PREFIX		?= /usr/local
 DESTDIR		?=
 BINDIR		?= $(PREFIX)/sbin
 MANDIR		?= $(PREFIX)/share/man
+BASHCOMPDIR	?= $(PREFIX)/share/bash-completion/completions
 # ppbench vm's guest side: scripts/vm/ and the static ppbench the guests run.
 LIBDIR		?= $(PREFIX)/lib/ppbench
 CLANG		?= clang
@@ -92,13 +94,13 @@ BPF_SRCS	:= $(wildcard bpf/*.bpf.c)
 BPF_OBJS	:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 # (user/qprof/ is the qemu plugin of vm --profile, built apart below)
-USER_SRCS	:= $(filter-out user/qprof/%,$(wildcard user/*.c user/*/*.c))
+USER_SRCS	:= $(filter-out user/qprof/%,$(wildcard user/*.c user/*/*.c user/judge/*/*.c))
 USER_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
 USER_DEPS	:= $(USER_OBJS:.o=.d)
 # The pure logic (user/model/, no BPF, no skeletons) and the few user/sys/
 # objects it calls (pr_err, the parsers): what the unit tests and the
 # result-schema checker link.
-MODEL_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/model/*.c)) \
+MODEL_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/model/*.c user/judge/model/*.c)) \
 		   $(patsubst %,$(BUILD)/user/sys/%.o,log util)
 # (and the plugin's pure logic: its decoders and protocol)
 UNIT_LIB_OBJS	:= $(MODEL_OBJS) $(BUILD)/user/qprof/qpdecode.o
@@ -106,11 +108,13 @@ UNIT_LIB_OBJS	:= $(MODEL_OBJS) $(BUILD)/user/qprof/qpdecode.o
 SCHEMA_CHECK_OBJS := $(MODEL_OBJS)
 TEST_TOOLS	:= $(BUILD)/tests/schema_check $(BUILD)/tests/png_check $(BUILD)/tests/udp_sink \
 		   $(BUILD)/tests/fail_pthread.so $(BUILD)/tests/ppb-burn
-UNIT_SRCS	:= $(wildcard tests/unit/*.c)
+UNIT_SRCS	:= $(filter-out tests/unit/main.c,$(wildcard tests/unit/*.c))
+UNIT_TEST_OBJS	:= $(patsubst tests/%.c,$(BUILD)/tests/obj/%.o,$(UNIT_SRCS))
 # BPF tests: our XDP programs under BPF_PROG_RUN, built with the unit runner
 # (tests/unit/main.c) and the user objects they drive. loader/ needs only
 # model/ and sys/; cli/ would need main.c's command table.
 BPF_TEST_SRCS	:= $(wildcard tests/bpf/*.c)
+BPF_TEST_TOBJS	:= $(patsubst tests/%.c,$(BUILD)/tests/obj/%.o,$(BPF_TEST_SRCS))
 BPF_TEST_OBJS	:= $(filter $(BUILD)/user/loader/% $(BUILD)/user/model/% $(BUILD)/user/sys/%, \
 			    $(USER_OBJS))
 
@@ -136,14 +140,15 @@ USER_LDFLAGS	= $(if $(filter 1,$(STATIC)),-static) $(CROSS_FLAGS) $(SAN_FLAGS) $
 # is user/cli/ppbench.md) is compiled into the binary, so that 'ppbench help
 # CMD' needs no file at run time, and the binary writes the pages through
 # lowdown (ppbench help --man CMD).
-MAN_PROSE	:= $(sort $(wildcard user/cmd/*.md))
-MAN_PAGES	:= $(BUILD)/ppbench.8 $(patsubst user/cmd/%.md,$(BUILD)/ppbench-%.8,$(MAN_PROSE))
+MAN_PROSE	:= $(sort $(wildcard user/cmd/*.md user/judge/cmd/*.md))
+MAN_PAGES	:= $(BUILD)/ppbench.8 $(patsubst %.md,$(BUILD)/ppbench-%.8,$(notdir $(MAN_PROSE)))
 GEN_OBJS	:= $(BUILD)/gen/man_prose.o
 # Fuzz targets: one file each, tests/fuzz/fuzz_NAME.c (tests/fuzz/fuzz.h).
 FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(FUZZ_SRCS))
 
-.PHONY: all test test-unit test-kernels bench bench-check vm-check install arm64-guest clean help deps \
+.PHONY: FORCE all test test-unit test-kernels bench bench-check vm-check install install-guest \
+	arm64-guest clean help deps \
 	format format-check fuzz fuzz-targets static-guest
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -156,7 +161,7 @@ QPROF_SOS	:= $(if $(CROSS)$(filter 1,$(STATIC) $(SANITIZE)),,$(BUILD)/qprof-v1.s
 QPROF_CFLAGS	:= -g -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -pthread \
 		   -Iinclude -Iuser $(CFLAGS)
 
-all: $(BUILD)/ppbench $(MAN_PAGES) $(QPROF_SOS)
+all: $(BUILD)/ppbench $(MAN_PAGES) $(BUILD)/ppbench.bash $(QPROF_SOS)
 
 help:
 	@echo 'Targets:'
@@ -173,9 +178,10 @@ help:
 	@echo '                 (VM_CHECK_PAIRS=1, VM_CHECK_KERNEL=newest)'
 	@echo '  fuzz           build the fuzz targets ($(FUZZ_BUILD)/) and run each FUZZ_SECONDS'
 	@echo '                 (default 60); stops at the first crash, leak or sanitizer report'
-	@echo '  install        install ppbench, its man pages and vm'"'"'s guest side (LIBDIR: scripts,'
-	@echo '                 static ppbench) under DESTDIR/PREFIX (default $(PREFIX)); ARM64=1 adds'
-	@echo '                 the arm64 guests'"'"' static ppbench (vm --arch arm64), cross-built'
+	@echo '  install        install ppbench, its man pages, its bash completion and vm'"'"'s scripts'
+	@echo '                 (LIBDIR) under DESTDIR/PREFIX (default $(PREFIX))'
+	@echo '  install-guest  build and install the static ppbench vm'"'"'s guests run (LIBDIR); ARM64=1'
+	@echo '                 adds the arm64 guests'"'"' (vm --arch arm64), cross-built'
 	@echo '  arm64-guest    cross-build that static arm64 ppbench (build/arm64/ppbench)'
 	@echo '  format         apply clang-format (.clang-format, kernel style) to every C source'
 	@echo '  clean          remove $(BUILD)/'
@@ -252,29 +258,55 @@ $(BUILD)/ppbench-%.8: $(BUILD)/ppbench
 	$(call msg,MAN,$@)
 	$(Q)$(BUILD)/ppbench help --man $* > $@.tmp && mv $@.tmp $@
 
-# Unit tests: pure logic only, one binary, test_* functions found by sed.
-$(BUILD)/tests/unit_tests.h: $(UNIT_SRCS) | $(BUILD)/tests
+# The bash completion, from the same tables (user/cli/completion.c).
+$(BUILD)/ppbench.bash: $(BUILD)/ppbench
 	$(call msg,GEN,$@)
-	$(Q)sed -n 's/^void \(test_[a-z0-9_]*\)(void)$$/DEFINE_TEST(\1)/p' $(UNIT_SRCS) > $@
+	$(Q)$(BUILD)/ppbench help --completion > $@.tmp && mv $@.tmp $@
+
+# Unit and BPF tests: every function of tests/unit/*.c (tests/bpf/*.c) whose
+# name starts with test_ is a test. They are found in the compiled objects
+# (nm: the defined global test_ functions), so a test is found however it is
+# written; a static one the compiler keeps is a helper, and one nothing calls
+# fails the build (-Wunused-function).
+$(BUILD)/tests/obj/%.o: tests/%.c tests/unit/unit.h | $(SKELS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -Itests/unit -MMD -MP -c $< -o $@
+
+-include $(UNIT_TEST_OBJS:.o=.d) $(BPF_TEST_TOBJS:.o=.d)
+
+define TEST_LIST
+	$(call msg,GEN,$@)
+	$(Q)nm -n --defined-only $(filter %.o,$^) | \
+		awk '$$2 == "T" && $$3 ~ /^test_/ { print "DEFINE_TEST(" $$3 ")" }' > $@.tmp && mv $@.tmp $@
+endef
+
+# Which objects there are: a test file removed changes the list, and the list
+# is made again.
+$(BUILD)/tests/%.objs: FORCE | $(BUILD)/tests
+	$(Q)echo $(if $(filter unit,$*),$(UNIT_TEST_OBJS),$(BPF_TEST_TOBJS)) | cmp -s - $@ || \
+		echo $(if $(filter unit,$*),$(UNIT_TEST_OBJS),$(BPF_TEST_TOBJS)) > $@
+
+$(BUILD)/tests/unit_tests.h: $(UNIT_TEST_OBJS) $(BUILD)/tests/unit.objs
+	$(TEST_LIST)
 
 # The archive after them gives the few tests of the command line what cli/
 # needs (the commands' tables and what those link).
-$(BUILD)/tests/unit: $(UNIT_SRCS) tests/unit/unit.h $(BUILD)/tests/unit_tests.h $(UNIT_LIB_OBJS) \
-		     $(BUILD)/libppbench.a
+$(BUILD)/tests/unit: tests/unit/main.c tests/unit/unit.h $(BUILD)/tests/unit_tests.h \
+		     $(UNIT_TEST_OBJS) $(UNIT_LIB_OBJS) $(BUILD)/libppbench.a
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(USER_CFLAGS) -Itests/unit -I$(BUILD)/tests $(UNIT_SRCS) $(UNIT_LIB_OBJS) \
-		$(BUILD)/libppbench.a $(USER_LIBS) -lm -o $@
+	$(Q)$(CC) $(USER_CFLAGS) -Itests/unit -I$(BUILD)/tests tests/unit/main.c $(UNIT_TEST_OBJS) \
+		$(UNIT_LIB_OBJS) $(BUILD)/libppbench.a $(USER_LIBS) -lm -o $@
 
 # BPF tests: the same runner, its own group name and list of tests.
-$(BUILD)/tests/bpf_tests.h: $(BPF_TEST_SRCS) | $(BUILD)/tests
-	$(call msg,GEN,$@)
-	$(Q)sed -n 's/^void \(test_[a-z0-9_]*\)(void)$$/DEFINE_TEST(\1)/p' $(BPF_TEST_SRCS) > $@
+$(BUILD)/tests/bpf_tests.h: $(BPF_TEST_TOBJS) $(BUILD)/tests/bpf.objs
+	$(TEST_LIST)
 
-$(BUILD)/tests/bpf_tests: $(BPF_TEST_SRCS) tests/unit/main.c tests/unit/unit.h \
-			  $(BUILD)/tests/bpf_tests.h $(BPF_TEST_OBJS) $(SKELS)
+$(BUILD)/tests/bpf_tests: tests/unit/main.c tests/unit/unit.h $(BUILD)/tests/bpf_tests.h \
+			  $(BPF_TEST_TOBJS) $(BPF_TEST_OBJS)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $(USER_LDFLAGS) -DTEST_GROUP='"bpf"' -DTESTS_H='"bpf_tests.h"' \
-		-Itests/unit -I$(BUILD)/tests $(BPF_TEST_SRCS) tests/unit/main.c $(BPF_TEST_OBJS) \
+		-Itests/unit -I$(BUILD)/tests tests/unit/main.c $(BPF_TEST_TOBJS) $(BPF_TEST_OBJS) \
 		$(USER_LIBS) -o $@
 
 # All user objects in one archive, for the fuzz targets and the unit tests of
@@ -401,14 +433,13 @@ arm64-guest:
 		VM_SAY=arm64-guest bash -c 'set -e; . scripts/vm/kernel.sh; . scripts/vm/sysroot.sh; \
 		. scripts/vm/cross.sh; VM_WORK=$$1; cross_build "$$PWD"' arm64-guest "$$w"
 
-install: $(BUILD)/ppbench $(MAN_PAGES) $(QPROF_SOS) static-guest $(if $(filter 1,$(ARM64)),arm64-guest)
+# ppbench, its pages, its completion, vm's scripts and qemu plugins. The static
+# ppbench the guests run is install-guest's: it takes a static build of every
+# library, which a packager may not have.
+install: $(BUILD)/ppbench $(MAN_PAGES) $(BUILD)/ppbench.bash $(QPROF_SOS)
 	$(call msg,INSTALL,$(DESTDIR)$(BINDIR)/ppbench)
 	$(Q)install -D -m 0755 $(BUILD)/ppbench $(DESTDIR)$(BINDIR)/ppbench
-	$(call msg,INSTALL,$(DESTDIR)$(LIBDIR)/: vm/ and ppbench-static)
-	$(Q)install -D -m 0755 build/static/ppbench $(DESTDIR)$(LIBDIR)/ppbench-static
-ifeq ($(ARM64),1)
-	$(Q)install -m 0755 build/arm64/ppbench $(DESTDIR)$(LIBDIR)/ppbench-static-arm64
-endif
+	$(call msg,INSTALL,$(DESTDIR)$(LIBDIR)/vm/)
 	$(Q)install -d $(DESTDIR)$(LIBDIR)/vm
 	$(Q)install -m 0755 scripts/vm/run scripts/vm/init $(DESTDIR)$(LIBDIR)/vm/
 	$(Q)install -m 0644 $(filter %.sh,$(VM_FILES)) scripts/vm/ppbench.config $(DESTDIR)$(LIBDIR)/vm/
@@ -418,9 +449,18 @@ endif
 	$(call msg,INSTALL,$(DESTDIR)$(MANDIR)/man8/: $(notdir $(MAN_PAGES)))
 	$(Q)install -d $(DESTDIR)$(MANDIR)/man8
 	$(Q)install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/
+	$(call msg,INSTALL,$(DESTDIR)$(BASHCOMPDIR)/ppbench)
+	$(Q)install -D -m 0644 $(BUILD)/ppbench.bash $(DESTDIR)$(BASHCOMPDIR)/ppbench
+
+install-guest: static-guest $(if $(filter 1,$(ARM64)),arm64-guest)
+	$(call msg,INSTALL,$(DESTDIR)$(LIBDIR)/ppbench-static$(if $(filter 1,$(ARM64)), and -arm64))
+	$(Q)install -D -m 0755 build/static/ppbench $(DESTDIR)$(LIBDIR)/ppbench-static
+ifeq ($(ARM64),1)
+	$(Q)install -m 0755 build/arm64/ppbench $(DESTDIR)$(LIBDIR)/ppbench-static-arm64
+endif
 
 # Every C source and header of ours; the test suite checks they are formatted.
-FORMAT_SRCS	= $(wildcard bpf/*.c bpf/*.h include/*.h user/*.c user/*/*.c user/*/*.h \
+FORMAT_SRCS	= $(wildcard bpf/*.c bpf/*.h include/*.h user/*.c user/*/*.c user/*/*.h user/judge/*/*.[ch] \
 		  tests/*/*.c tests/*/*.h)
 
 format:

@@ -165,7 +165,7 @@ int BPF_PROG(ppb_tp_hold, __u64 pool, __u64 netmem, __u32 hold)
 	/* The slow path runs only on an empty cache and fills it page by page:
 	 * alloc.count is 1 at the first page of a bulk (0 for a high-order page). */
 	if (BPF_CORE_READ((struct page_pool *)pool, alloc.count) <= 1)
-		c->alloc_slow++;
+		c->cls[PPB_ALLOC_SLOW].calls++;
 	return 0;
 }
 
@@ -252,7 +252,7 @@ int BPF_PROG(ppb_tp_release, __u64 pool, __u64 netmem, __u32 release)
 		c->rel_teardown++;
 		return 0;
 	}
-	c->ret_release++;
+	c->cls[PPB_RET_RELEASE].calls++;
 	if (page_refcount(netmem) > 1)
 		c->rel_refcnt++;
 	else
@@ -607,13 +607,12 @@ static __always_inline __u64 call_ns(struct ppb_pool_counts *c, __u64 t0, __u64 
 }
 
 /* A timed call of one class: its time, and apart what the clean calls took. */
-static __always_inline void class_time(__u64 *ns, __u64 *clean_calls, __u64 *clean_ns, __u64 dt,
-				       bool clean)
+static __always_inline void class_time(struct ppb_class_count *k, __u64 dt, bool clean)
 {
-	*ns += dt;
+	k->ns += dt;
 	if (clean) {
-		(*clean_calls)++;
-		*clean_ns += dt;
+		k->clean++;
+		k->clean_ns += dt;
 	}
 }
 
@@ -682,20 +681,17 @@ static __always_inline int alloc_exit(void *ctx)
 	c->nested_calls += s->alloc_nested;
 	c->slow_pages += holds;
 	if (holds) {
-		c->alloc_slow++;
-		class_time(&c->alloc_slow_ns, &c->alloc_slow_clean, &c->alloc_slow_clean_ns, dt,
-			   clean);
+		c->cls[PPB_ALLOC_SLOW].calls++;
+		class_time(&c->cls[PPB_ALLOC_SLOW], dt, clean);
 	} else if (!s->alloc_c0) {
 		/* empty cache and no slow path: the ring refilled it */
 		after = BPF_CORE_READ((struct page_pool *)pool, alloc.count);
-		c->alloc_refill++;
-		class_time(&c->alloc_refill_ns, &c->alloc_refill_clean, &c->alloc_refill_clean_ns,
-			   dt, clean);
+		c->cls[PPB_ALLOC_REFILL].calls++;
+		class_time(&c->cls[PPB_ALLOC_REFILL], dt, clean);
 		c->refill_pages += after + 1;
 	} else {
-		c->alloc_cache++;
-		class_time(&c->alloc_cache_ns, &c->alloc_cache_clean, &c->alloc_cache_clean_ns, dt,
-			   clean);
+		c->cls[PPB_ALLOC_CACHE].calls++;
+		class_time(&c->cls[PPB_ALLOC_CACHE], dt, clean);
 	}
 	return 0;
 }
@@ -804,8 +800,7 @@ static __always_inline int put_exit(void *ctx)
 		dt = call_ns(c, s->put_t0, t1, s->put_i0, i1, s->put_cpu, &clean);
 		if (s->put_released) {
 			/* counted by ppb_tp_release, which ran inside: its time is not the put's */
-			class_time(&c->ret_release_ns, &c->ret_release_clean,
-				   &c->ret_release_clean_ns,
+			class_time(&c->cls[PPB_RET_RELEASE],
 				   dt > s->put_tp_ns ? dt - s->put_tp_ns : 0, clean);
 			return 0;
 		}
@@ -819,13 +814,11 @@ static __always_inline int put_exit(void *ctx)
 		 */
 		if (slot && slot == s->put_netmem &&
 		    BPF_CORE_READ(pp, ring.consumer_head) == s->put_cons0) {
-			c->ret_cache++;
-			class_time(&c->ret_cache_ns, &c->ret_cache_clean, &c->ret_cache_clean_ns,
-				   dt, clean);
+			c->cls[PPB_RET_CACHE].calls++;
+			class_time(&c->cls[PPB_RET_CACHE], dt, clean);
 		} else {
-			c->ret_ring++;
-			class_time(&c->ret_ring_ns, &c->ret_ring_clean, &c->ret_ring_clean_ns, dt,
-				   clean);
+			c->cls[PPB_RET_RING].calls++;
+			class_time(&c->cls[PPB_RET_RING], dt, clean);
 		}
 		return 0;
 	}
@@ -833,9 +826,9 @@ static __always_inline int put_exit(void *ctx)
 	 * released went to the ring; fragments not on their last reference are
 	 * skipped by the kernel and would show up here as ring (ppbench-watch(8)). */
 	direct = after > s->put_c0 ? after - s->put_c0 : 0;
-	c->ret_cache += direct;
+	c->cls[PPB_RET_CACHE].calls += direct;
 	if (s->put_count >= direct + s->put_released)
-		c->ret_ring += s->put_count - direct - s->put_released;
+		c->cls[PPB_RET_RING].calls += s->put_count - direct - s->put_released;
 	return 0;
 }
 
@@ -970,9 +963,9 @@ int BPF_PROG(ppb_fx_nbulk)
 		after = BPF_CORE_READ(pp, alloc.count);
 		direct = after > s->bulk_c0[j] ? after - s->bulk_c0[j] : 0;
 		n = s->bulk_n[j];
-		c->ret_cache += direct;
+		c->cls[PPB_RET_CACHE].calls += direct;
 		if (n >= direct + s->bulk_rel[j])
-			c->ret_ring += n - direct - s->bulk_rel[j];
+			c->cls[PPB_RET_RING].calls += n - direct - s->bulk_rel[j];
 	}
 	s->bulk_nr = 0;
 	return 0;

@@ -359,12 +359,12 @@ static __always_inline void ledger_alloc_side(struct ppb_pool_info *pi, struct p
 	c->refill_pages += cons;
 	refill = cons > 0 && !dhold;
 	slow = dhold > 0;
-	c->alloc_refill += refill;
+	c->cls[PPB_ALLOC_REFILL].calls += refill;
 	if (!(pi->flags & PPB_POOL_F_ELEMS))
 		return;
-	c->ret_cache += dcache - cons - dhold + (__s64)elems;
+	c->cls[PPB_RET_CACHE].calls += dcache - cons - dhold + (__s64)elems;
 	if (elems)
-		c->alloc_cache += elems - refill - slow;
+		c->cls[PPB_ALLOC_CACHE].calls += elems - refill - slow;
 	if (elems > 1)
 		pi->flags |=
 			(__s64)elems >= pi->ring_size ? PPB_POOL_F_WRAP_RISK : PPB_POOL_F_COARSE;
@@ -478,7 +478,7 @@ static __always_inline void pool_sample_c(__u64 ptr, struct ppb_pool_info *pi,
 		dret += pi->ring_size;
 	/* Once destroy began, late returns are not classified (see ppb_tp_release). */
 	if (!(pi->flags & PPB_POOL_F_DYING))
-		c->ret_ring += dret;
+		c->cls[PPB_RET_RING].calls += dret;
 	pi->prod_total += dret;
 	c->samples++;
 	if (pi->samples && cpu != pi->last_cpu)

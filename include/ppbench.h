@@ -95,46 +95,52 @@ struct ppb_pool_info {
 };
 
 /*
- * Per-CPU, per-pool counts. alloc_* and ret_* partition allocations and
- * returns the way the kernel's page_pool stats do:
- *   alloc_cache + alloc_refill + alloc_slow = allocations,
- *   ret_cache + ret_ring + ret_release      = returns.
+ * The classes that partition a pool's allocations and returns, the way the
+ * kernel's page_pool stats do: the three allocation classes sum to the
+ * allocations, the three return classes to the returns. Allocations come
+ * first (PPB_NR_ALLOC_CLASSES of them).
  */
+enum ppb_class {
+	PPB_ALLOC_CACHE,  /* served from the alloc cache */
+	PPB_ALLOC_REFILL, /* triggered a refill from the ring */
+	PPB_ALLOC_SLOW,	  /* went to the page allocator (slow calls) */
+	PPB_RET_CACHE,	  /* direct recycle into the alloc cache */
+	PPB_RET_RING,	  /* produced into the ptr_ring */
+	PPB_RET_RELEASE,  /* released to the page allocator (not teardown) */
+	PPB_NR_CLASSES,
+	PPB_NR_ALLOC_CLASSES = PPB_RET_CACHE,
+};
+
+/*
+ * One class of one pool on one CPU. A class's time is its clean calls' mean
+ * times its calls (pool_path_ns()): the entry and exit code around an
+ * interrupt's handler is not in irq_ns and stays in the time of a call it
+ * landed in, and which calls the timer ticks hit differs from boot to boot.
+ */
+struct ppb_class_count {
+	__u64 calls;	/* calls of the class (a bulk return: one per page) */
+	__u64 ns;	/* fentry: ns inside the timed calls (probe overhead included) */
+	__u64 clean;	/* fentry: the timed calls no interrupt landed in */
+	__u64 clean_ns; /* fentry: their ns */
+};
+
+/* Per-CPU, per-pool counts: each class's, and what they do not partition. */
 struct ppb_pool_counts {
-	__u64 alloc_cache;  /* served from the alloc cache */
-	__u64 alloc_refill; /* triggered a refill from the ring */
-	__u64 alloc_slow;   /* went to the page allocator (slow calls) */
+	struct ppb_class_count cls[PPB_NR_CLASSES];
 	__u64 refill_pages; /* pages moved ring -> cache */
 	__u64 slow_pages;   /* pages from the page allocator (state_hold events) */
-	__u64 ret_cache;    /* direct recycle into the alloc cache */
-	__u64 ret_ring;	    /* produced into the ptr_ring */
-	__u64 ret_release;  /* released to the page allocator (not teardown) */
-	__u64 rel_refcnt;   /* ... of which: page refcount > 1 */
-	__u64 rel_other;    /* ... of which: ring full, NUMA, skb build (6.1) */
+	__u64 rel_refcnt;   /* releases of which: page refcount > 1 */
+	__u64 rel_other;    /* releases of which: ring full, NUMA, skb build (6.1) */
 	__u64 rel_teardown; /* releases while the pool is being destroyed */
 	__u64 elems;	    /* allocations our XDP programs saw (tracepoint backend) */
 	__u64 samples;	    /* pool-state samples taken on this CPU */
 	__u64 unclassified; /* returns that could not be classified (ppbench-watch(8)) */
-	/* fentry backend: ns inside the calls of each class (probe overhead included) */
-	__u64 alloc_cache_ns, alloc_refill_ns, alloc_slow_ns;
-	__u64 ret_cache_ns, ret_ring_ns, ret_release_ns;
 	/* fentry: hooked calls made inside another hooked call (a wrapper such as
 	 * page_pool_alloc_pages calling page_pool_alloc_netmems); the innermost
 	 * call is the one timed, so one probe pair's window is in each time */
 	__u64 nested_calls;
-	/* fentry: interrupt handlers' ns inside timed calls, left out of the *_ns above */
+	/* fentry: interrupt handlers' ns inside timed calls, left out of the classes' ns */
 	__u64 irq_ns;
-	/*
-	 * fentry: per class, the timed calls that no interrupt landed in, and
-	 * their ns. The entry and exit code around an interrupt's handler is
-	 * not in irq_ns and stays in the time of a call it landed in: which
-	 * calls the timer ticks hit differs from boot to boot. A class's time is
-	 * its clean calls' mean times its calls (pool_path_ns()).
-	 */
-	__u64 alloc_cache_clean, alloc_refill_clean, alloc_slow_clean;
-	__u64 ret_cache_clean, ret_ring_clean, ret_release_clean;
-	__u64 alloc_cache_clean_ns, alloc_refill_clean_ns, alloc_slow_clean_ns;
-	__u64 ret_cache_clean_ns, ret_ring_clean_ns, ret_release_clean_ns;
 };
 
 /*
@@ -234,6 +240,7 @@ struct ppb_frame_map {
 _Static_assert(sizeof(struct ppb_pool_key) % 8 == 0, "struct ppb_pool_key");
 _Static_assert(sizeof(struct ppb_pool_state) % 8 == 0, "struct ppb_pool_state");
 _Static_assert(sizeof(struct ppb_pool_info) % 8 == 0, "struct ppb_pool_info");
+_Static_assert(sizeof(struct ppb_class_count) % 8 == 0, "struct ppb_class_count");
 _Static_assert(sizeof(struct ppb_pool_counts) % 8 == 0, "struct ppb_pool_counts");
 _Static_assert(sizeof(struct ppb_untracked) % 8 == 0, "struct ppb_untracked");
 _Static_assert(sizeof(struct ppb_obs_config) % 8 == 0, "struct ppb_obs_config");

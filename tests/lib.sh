@@ -100,3 +100,15 @@ assert_netns_gone() { # inode what
 	done
 	fail "$2: network namespace $1 is still referenced"
 }
+
+# A bench output's shape: numbers (and n/a) as N, runs of blanks as one, the
+# banner without its observer's words, and without the lines a run prints only
+# on some machines (NOTE:, WARNING:, UNSTABLE:, indented or not, and the
+# continuations of the unindented ones).
+bench_shape() {
+	awk '/^ *(NOTE|WARNING|UNSTABLE)/ { cont = 1; next }
+	     cont && /^      / { next }
+	     { cont = 0; print }' |
+		sed -E -e 's/^(ppbench bench: TSC [0-9.]+ GHz, observer) .*/\1/' \
+			-e 's#n/a#N#g' -e 's/[-+]?[0-9]+([.,][0-9]+)*/N/g' -e 's/ +/ /g' -e 's/ $//'
+}

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ppbench: page_pool path costs and path proof, from XDP/BPF. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/manpage.h"
 #include "cmd/cmd.h"
+#include "loader/kfeatures.h"
 #include "sys/log.h"
 #include "sys/log_libbpf.h"
 
@@ -13,6 +16,17 @@ const struct cli_cmd *const cli_commands[] = {
 	&cmd_watch, &cmd_recipe, &cmd_calibrate, &cmd_compare, &cmd_plot,
 	&cmd_trend, &cmd_vm,	 &cmd_export,	 &cmd_bisect,  NULL,
 };
+
+int cli_check_needs(const char *name, unsigned needs)
+{
+	if ((needs & CLI_NEED_ROOT) && need_privileges(name))
+		return -EPERM;
+	if ((needs & CLI_NEED_BTF) && need_btf())
+		return -ENOENT;
+	if ((needs & CLI_NEED_KCONFIG) && need_kconfig())
+		return -ENOENT;
+	return 0;
+}
 
 /*
  * Installed as ppbench-CMD (a link: ppbench-bisect, for git bisect run), the
@@ -45,5 +59,10 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	log_setup_libbpf();
 	ret = argc > 0 ? main_as(argc, argv) : -1;
-	return ret >= 0 ? ret : cli_main(argc, argv);
+	if (ret >= 0)
+		return ret;
+	/* 'ppbench help CMD': the manual pages, which use the command table */
+	if (argc > 2 && !strcmp(argv[1], "help"))
+		return cli_help(argc - 2, argv + 2);
+	return cli_main(argc, argv);
 }

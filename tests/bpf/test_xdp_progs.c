@@ -332,8 +332,8 @@ static const struct pool_snap *counted_pool(const struct obs_snapshot *d)
 /* What the kernel's page_pool code implies for one live-frames DROP syscall. */
 struct proof_case {
 	uint32_t batch, repeat;
-	uint64_t alloc_slow, slow_pages, alloc_refill;
-	uint64_t ret_ring, ret_release, rel_teardown;
+	uint64_t cls[PPB_NR_CLASSES]; /* each class's calls */
+	uint64_t slow_pages, rel_teardown;
 };
 
 static const struct proof_case proof_cases[] = {
@@ -345,11 +345,11 @@ static const struct proof_case proof_cases[] = {
 	 */
 	{ .batch = 64,
 	  .repeat = 20000,
-	  .alloc_slow = 1,
+	  .cls = { [PPB_ALLOC_SLOW] = 1,
+		   [PPB_ALLOC_REFILL] = (20000 + 63) / 64 - 1,
+		   [PPB_ALLOC_CACHE] = 20000 - (20000 + 63) / 64,
+		   [PPB_RET_RING] = 20000 },
 	  .slow_pages = 64,
-	  .alloc_refill = (20000 + 63) / 64 - 1,
-	  .ret_ring = 20000,
-	  .ret_release = 0,
 	  .rel_teardown = 64 },
 	/*
 	 * 16 frames per batch into a 16-entry ring: the slow bulk's 64 pages
@@ -359,11 +359,12 @@ static const struct proof_case proof_cases[] = {
 	 */
 	{ .batch = 16,
 	  .repeat = 1024,
-	  .alloc_slow = 1,
+	  .cls = { [PPB_ALLOC_SLOW] = 1,
+		   [PPB_ALLOC_REFILL] = 1024 / 16 - 64 / 16,
+		   [PPB_ALLOC_CACHE] = 1024 - 1 - (1024 / 16 - 64 / 16),
+		   [PPB_RET_RING] = 1024 - 48,
+		   [PPB_RET_RELEASE] = 48 },
 	  .slow_pages = 64,
-	  .alloc_refill = 1024 / 16 - 64 / 16,
-	  .ret_ring = 1024 - 48,
-	  .ret_release = 48,
 	  .rel_teardown = 16 },
 };
 
@@ -374,15 +375,12 @@ static void check_pool_counts(const struct proof_case *pc, const struct pool_sna
 	ASSERT_EQ(c->elems, pc->repeat, "elements");
 	ASSERT_EQ(counts_allocs(c), pc->repeat, "allocations (cache+refill+slow)");
 	ASSERT_EQ(counts_returns(c), pc->repeat, "returns (cache+ring+release)");
-	ASSERT_EQ(c->alloc_slow, pc->alloc_slow, "slow allocations");
+	for (int i = 0; i < PPB_NR_CLASSES; i++)
+		ASSERT_EQ(c->cls[i].calls, pc->cls[i], class_name(i));
 	ASSERT_EQ(c->slow_pages, pc->slow_pages, "pages from the page allocator");
-	ASSERT_EQ(c->alloc_refill, pc->alloc_refill, "refills");
-	ASSERT_EQ(c->ret_cache, 0, "direct recycling");
-	ASSERT_EQ(c->ret_ring, pc->ret_ring, "ring returns");
-	ASSERT_EQ(c->ret_release, pc->ret_release, "releases in the run");
 	ASSERT_EQ(c->rel_teardown, pc->rel_teardown, "releases at destroy");
 	ASSERT_EQ(c->unclassified, 0, "unclassified returns");
-	ASSERT_EQ(c->slow_pages - c->ret_release - c->rel_teardown, 0,
+	ASSERT_EQ(c->slow_pages - c->cls[PPB_RET_RELEASE].calls - c->rel_teardown, 0,
 		  "pages taken minus pages released");
 	ASSERT_TRUE(p->info.flags & PPB_POOL_F_DYING, "pool destroyed");
 	ASSERT_TRUE(snap_gone(p), "freed, and shown as itself");
@@ -600,9 +598,10 @@ void test_timed_bare_same_recipe(void)
 		if (p && b) {
 			ASSERT_EQ(p->total.elems, cases[i][1], "proof run: its elements");
 			ASSERT_EQ(b->total.slow_pages, p->total.slow_pages, "pages taken");
-			ASSERT_EQ(b->total.alloc_slow, p->total.alloc_slow, "slow calls");
-			ASSERT_EQ(b->total.ret_release, p->total.ret_release,
-				  "releases in the run");
+			ASSERT_EQ(b->total.cls[PPB_ALLOC_SLOW].calls,
+				  p->total.cls[PPB_ALLOC_SLOW].calls, "slow calls");
+			ASSERT_EQ(b->total.cls[PPB_RET_RELEASE].calls,
+				  p->total.cls[PPB_RET_RELEASE].calls, "releases in the run");
 			ASSERT_EQ(b->total.rel_teardown, p->total.rel_teardown,
 				  "releases at destroy");
 		}

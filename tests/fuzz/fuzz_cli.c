@@ -13,14 +13,6 @@
 
 #define MAX_WORDS 64
 
-static const struct cli_cmd *find_cmd(const char *name)
-{
-	for (int i = 0; cli_commands[i]; i++)
-		if (!strcmp(cli_commands[i]->name, name))
-			return cli_commands[i];
-	return NULL;
-}
-
 static void parse(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	void *cfg = calloc(1, cmd->cfg_size ? cmd->cfg_size : 1);
@@ -47,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (argc < MAX_WORDS && (argv[argc] = fuzz_piece(&in, '\n')))
 		argc++;
 	argv[argc] = NULL;
-	cmd = argc ? find_cmd(argv[0]) : NULL;
+	cmd = argc ? cli_find(argv[0]) : NULL;
 	if (cmd)
 		parse(cmd, argc, argv);
 	while (argc--)

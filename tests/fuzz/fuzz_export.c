@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ppbench export's readers and writers: the input as a compare document
- * (model/cmpdoc.c) or a result file, then every format of it. What they
+ * (judge/model/cmpdoc.c) or a result file, then every format of it. What they
  * write must hold what the formats promise: KCIDB and BMF are JSON that
  * reads back, KCIDB without a null; every LKP line is "key: number".
  *   fuzz-seeds: tests/data
@@ -11,11 +11,11 @@
 #include <errno.h>
 #include <regex.h>
 #include "fuzz.h"
-#include "model/cmpdoc.h"
-#include "model/result.h"
-#include "report/bmf.h"
-#include "report/kcidb.h"
-#include "report/lkpstats.h"
+#include "judge/model/cmpdoc.h"
+#include "judge/model/result.h"
+#include "judge/report/bmf.h"
+#include "judge/report/kcidb.h"
+#include "judge/report/lkpstats.h"
 
 static bool has_null(const json_t *v)
 {
@@ -27,7 +27,7 @@ static bool has_null(const json_t *v)
 	for (size_t i = 0; json_is_array(v) && i < json_array_size(v); i++)
 		if (has_null(json_array_get(v, i)))
 			return true;
-	json_object_foreach ((json_t *)v, k, m)
+	json_object_foreach((json_t *)v, k, m)
 		if (has_null(m))
 			return true;
 	return false;

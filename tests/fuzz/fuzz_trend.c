@@ -2,9 +2,9 @@
 /*
  * trend on a series of outside files: the input is up to 16 result files
  * separated by form feeds (which valid JSON never holds), each loaded and
- * checked, added to a series (model/series.c), fitted (model/trendfit.c,
+ * checked, added to a series (judge/model/series.c), fitted (judge/model/trendfit.c,
  * few permutations) and written as the text and Markdown reports, JSON and
- * SVG (report/trend*.c) and through the gate. The last byte (a result file's
+ * SVG (judge/report/trend*.c) and through the gate. The last byte (a result file's
  * closing newline, which the reader skips) picks the order, the figure and
  * --force, so each file of tests/data is a seed of one point.
  *   fuzz-seeds: tests/data
@@ -12,10 +12,10 @@
  *   fuzz-options: -max_len=262144
  */
 #include "fuzz.h"
-#include "model/series.h"
-#include "report/trendjson.h"
-#include "report/trendreport.h"
-#include "report/trendsvg.h"
+#include "judge/model/series.h"
+#include "judge/report/trendjson.h"
+#include "judge/report/trendreport.h"
+#include "judge/report/trendsvg.h"
 
 #define MAX_FILES 16
 

@@ -148,6 +148,9 @@ test_make_install() {
 	local d=$TMPD/root
 	make -C "$TOP" --no-print-directory install DESTDIR="$d" PREFIX=/usr/local \
 		>"$TMPD/install.log" 2>&1 || { cat "$TMPD/install.log"; fail "make install failed"; }
+	# a packager needs no static build of every library: that is install-guest's
+	[ ! -e "$d/usr/local/lib/ppbench/ppbench-static" ] ||
+		fail "make install installed the guests' static ppbench (make install-guest's)"
 	[ -x "$d/usr/local/sbin/ppbench" ] || fail "sbin/ppbench not installed"
 	[ -f "$d/usr/local/share/man/man8/ppbench.8" ] || fail "share/man/man8/ppbench.8 not installed"
 	"$d/usr/local/sbin/ppbench" --version >/dev/null || fail "the installed ppbench does not run"
@@ -165,10 +168,16 @@ test_make_install() {
 	"$d/usr/local/sbin/ppbench" help bench | tr -d ' \n' >"$TMPD/help.w"
 	cmp -s "$TMPD/man.w" "$TMPD/help.w" ||
 		fail "'man ppbench-bench' (installed) is not 'ppbench help bench': $(head -c 200 "$TMPD/man.w")"
-	# vm's guest side, and an installed vm that runs it without the source tree
+	# the bash completion, where bash-completion looks for it
+	[ -f "$d/usr/local/share/bash-completion/completions/ppbench" ] ||
+		fail "share/bash-completion/completions/ppbench not installed"
+	# vm's guest side (its static ppbench: make install-guest), and an installed
+	# vm that runs it without the source tree
 	local lib=$d/usr/local/lib/ppbench
 	[ -x "$lib/vm/run" ] && [ -x "$lib/vm/init" ] && [ -f "$lib/vm/kernel.sh" ] ||
 		fail "vm's scripts not installed in $lib/vm"
+	make -C "$TOP" --no-print-directory install-guest DESTDIR="$d" PREFIX=/usr/local \
+		>"$TMPD/install.log" 2>&1 || { cat "$TMPD/install.log"; fail "make install-guest failed"; }
 	[ -x "$lib/ppbench-static" ] && ! readelf -l "$lib/ppbench-static" | grep -q 'program interpreter' ||
 		fail "$lib/ppbench-static is not a static ppbench"
 	command -v qemu-system-x86_64 >/dev/null || return 0
@@ -184,14 +193,40 @@ test_make_install_arm64() {
 	local d=$TMPD/root lib
 	command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-system-aarch64 >/dev/null ||
 		skip "no arm64 cross compiler or qemu-system-aarch64 (scripts/install-deps.sh --kernels)"
-	make -C "$TOP" --no-print-directory install ARM64=1 DESTDIR="$d" PREFIX=/usr/local \
-		>"$TMPD/install.log" 2>&1 || { tail -n 20 "$TMPD/install.log"; fail "make install ARM64=1 failed"; }
+	make -C "$TOP" --no-print-directory install install-guest ARM64=1 DESTDIR="$d" \
+		PREFIX=/usr/local >"$TMPD/install.log" 2>&1 ||
+		{ tail -n 20 "$TMPD/install.log"; fail "make install install-guest ARM64=1 failed"; }
 	lib=$d/usr/local/lib/ppbench
 	file -b "$lib/ppbench-static-arm64" | grep -q 'ARM aarch64.*statically linked' ||
 		fail "$lib/ppbench-static-arm64: $(file -b "$lib/ppbench-static-arm64")"
 	(cd "$TMPD" && PPBENCH_LIBDIR=$lib "$d/usr/local/sbin/ppbench" vm --arch arm64 -q -- \
 		probe --json p.json) >"$TMPD/vm.out" 2>&1 || { cat "$TMPD/vm.out"; fail "the installed vm --arch arm64 failed"; }
 	assert_eq "$(jq -r .clock.counter "$TMPD/p.json")" CNTVCT_EL0 "the installed arm64 guest's counter"
+}
+
+# The completion is written from the option tables (ppbench help --completion):
+# commands, a command's long options, an enum's words, after vm's "--" a
+# command line of its own.
+test_bash_completion() {
+	local f=$TOP/build/ppbench.bash
+	[ -f "$f" ] || fail "build/ppbench.bash missing (make builds it)"
+	"$PPBENCH" help --completion | cmp -s - "$f" || fail "build/ppbench.bash is not what ppbench writes"
+	# shellcheck disable=SC1090
+	. "$f"
+	comp() { # WORDS...: the completions of the last word
+		COMP_WORDS=("$@")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		COMPREPLY=()
+		_ppbench
+		echo "${COMPREPLY[*]}"
+	}
+	assert_eq "$(comp ppbench b)" bench "ppbench b<TAB>"
+	assert_eq "$(comp ppbench bench --sc)" --scenario "ppbench bench --sc<TAB>"
+	assert_eq "$(comp ppbench load --backend t)" tracepoint "load --backend t<TAB>"
+	assert_eq "$(comp ppbench vm -q -- bench --rep)" --repeat "vm -- bench --rep<TAB>"
+	assert_eq "$(comp ppbench help tr)" trend "help tr<TAB>"
+	assert_eq "$(comp ppbench bench --repeat '')" "" "a number: nothing to offer"
+	[ "$(complete -p ppbench)" = "complete -F _ppbench ppbench" ] || fail "complete -p ppbench"
 }
 
 test_man_page_covers_help() {

@@ -66,6 +66,8 @@ test_export_real_results() {
 	mkdir -p "$lkp"
 	expect_exit 0 env PPBENCH_DISABLE=live_frames "$PPBENCH" bench --scenario ring,slow \
 		--loops 2000 --repeat 2 --quiet --label v1 --json "$r1"
+	# created has whole seconds: r2's must come after r1's for the order by created
+	sleep 1
 	expect_exit 0 env PATH="$(dirname "$PPBENCH"):$PATH" TMP_RESULT_ROOT="$lkp" scenario=ring,slow \
 		loops=5000 repeat=2 LKP_SRC= "$TOP/scripts/lkp/programs/ppbench/run"
 	assert_match "$LAST_OUT" '^Type:ppbench_slow Per elem: ' "run: bench's output is LKP's log"
@@ -315,4 +317,27 @@ test_export_otava_quoting() {
 	assert_match "$(sed -n 3p "$LAST_OUT")" '^[^,]+,"v10, rc1",6\.18\.44,' "a comma quoted"
 	assert_eq "$(head -1 "$LAST_OUT" | tr ',' '\n' | grep -c '_per_elem$')" 11 \
 		"4 scenarios' cycles and ns, 3 path figures"
+}
+
+# ppbench-export(8)'s examples are what the commands print: each '$ ' line of the
+# page's code blocks is run in tests/data/, and its output must be the lines under
+# it, up to the next '$ ' line or the block's end.
+test_export_page_examples() {
+	local page=$TOP/user/judge/cmd/export.md bin=$TMPD/bin n=0 cmd
+	mkdir -p "$bin"
+	ln -s "$PPBENCH" "$bin/ppbench"
+	awk -v dir="$TMPD" '
+		/^```/ { if (in_block && cmd) close(out); in_block = !in_block; cmd = 0; next }
+		in_block && /^\$ / { n++; cmd = 1; out = dir "/want." n
+			print substr($0, 3) > (dir "/cmd." n); close(dir "/cmd." n)
+			printf "" > out; next }
+		in_block && cmd { print > out }' "$page"
+	for cmd in "$TMPD"/cmd.*; do
+		n=$((n + 1))
+		(cd "$DATA" && PATH=$bin:$PATH bash -o pipefail -c "$(cat "$cmd")") \
+			>"${cmd/cmd./got.}" 2>/dev/null || fail "'$(cat "$cmd")' failed"
+		diff "${cmd/cmd./want.}" "${cmd/cmd./got.}" >"$TMPD/diff" ||
+			fail "ppbench-export(8): '$(cat "$cmd")' prints otherwise: $(head -4 "$TMPD/diff" | tr '\n' ' ')"
+	done
+	assert_ge "$n" 5 "examples run"
 }

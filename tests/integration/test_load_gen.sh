@@ -350,18 +350,25 @@ test_gen_ipv6_default_size() {
 # ---- bad input ---------------------------------------------------------------
 
 sc_bad_load() {
+	local c args
 	set +u
 	"$PPBENCH" load nosuchif0 2>"$TMPD/e"
 	assert_eq $? 2 "missing iface"
-	for args in "--action warp" "--action redirect $PPB_IF_A" "--action redirect nosuchif0" \
-		"--action cpu 4096" "--action cpu 0 --qsize 0" "--action cpu 0 --qsize 16385" \
-		"--action redirect" "--egress-drop"; do
+	# each: the arguments, and what the one error line must say
+	for c in "--action warp|'warp' must be drop, pass, tx, redirect DEV or cpu N" \
+		"--action redirect $PPB_IF_A|$PPB_IF_A is the interface itself" \
+		"--action redirect nosuchif0|nosuchif0" "--action cpu 4096|cpu 4096" \
+		"--action cpu 0 --qsize 0|--qsize" "--action cpu 0 --qsize 16385|--qsize" \
+		"--action redirect|--action redirect needs a device" \
+		"--egress-drop|--egress-drop needs --action redirect"; do
+		args=${c%%|*}
 		# shellcheck disable=SC2086
 		"$PPBENCH" load "$PPB_IF_A" $args >/dev/null 2>"$TMPD/e"
 		assert_eq $? 2 "load $args"
 		assert_eq "$(wc -l <"$TMPD/e")" 1 "one error line for $args"
+		grep -qF -- "${c#*|}" "$TMPD/e" ||
+			fail "load $args: '$(cat "$TMPD/e")' does not say '${c#*|}'"
 	done
-	grep -q "needs a device" "$TMPD/e" || true
 	unshare -n "$PPBENCH" load lo >/dev/null 2>"$TMPD/e"
 	assert_eq $? 2 "non-XDP interface"
 	grep -q "no native XDP support" "$TMPD/e" || fail "error: $(cat "$TMPD/e")"

@@ -99,11 +99,46 @@ test_gating_rule_stated_once() {
 	assert_eq "$(grep -o 'one rule for both: a gate fires on a real regression' "$all" | wc -l)" 1 \
 		"the rule, once"
 	grep -q '^compare: .*one rule for both: a gate fires' "$all" || fail "not in ppbench-compare(8)"
-	for c in trend README.md bench; do
+	for c in trend README.md; do
 		grep -q "^$c: .*The gating rule" "$all" || fail "$c does not refer to The gating rule"
 	done
+	# where compare and trend apply it differently, each does so under its own name
+	grep -q '^compare: .*Rows on two levels (compare)' "$all" &&
+		grep -q '^compare: .*Unstable series (trend)' "$all" ||
+		fail "ppbench-compare(8) does not name each gate's way with levels"
+	grep -q '^trend: .*"Unstable series"' "$all" || fail "trend does not refer to Unstable series"
 	if grep -oE ".{40}((does|do|is) not gated? |never gate|gated? unless|gates? like the others|(on|of) a stable figure).{40}" \
 		"$all"; then
 		fail "a gating rule stated outside ppbench-compare(8)'s"
 	fi
+}
+
+# ppbench-bench(8)'s OUTPUT sample has the lines of a real run of the command
+# under it, in the same order, with the same words (numbers aside).
+test_bench_page_output() {
+	local page=$TOP/user/cmd/bench.md
+	awk '/^# OUTPUT/ { h = 1 } h && /^```/ { if (b) exit; b = 1; next } b' "$page" >"$TMPD/sample"
+	grep -q '^Type:ppbench_ring ' "$TMPD/sample" || fail "no sample under OUTPUT in $page"
+	expect_exit 0 "$PPBENCH" bench --scenario ring,slow --loops 20000 --repeat 3 \
+		--json "$TMPD/r.json"
+	jq -e '[.scenarios[] | .recipe | startswith("lf-drop;")] | all' "$TMPD/r.json" >/dev/null ||
+		skip "another recipe here than the sample's: $(jq -c '[.scenarios[].recipe]' "$TMPD/r.json")"
+	bench_shape <"$TMPD/sample" >"$TMPD/sample.shape"
+	bench_shape <"$LAST_OUT" >"$TMPD/run.shape"
+	diff "$TMPD/sample.shape" "$TMPD/run.shape" >"$TMPD/diff" ||
+		fail "bench(8)'s OUTPUT is not what its command prints: $(grep -m2 '^[<>]' "$TMPD/diff" | tr '\n' ' ')"
+}
+
+# The pages describe: no dated measurement, no lab notebook (outside the code
+# blocks, whose sample outputs carry their files' times), and bench(8) is read
+# in one sitting.
+test_pages_describe() {
+	local f n
+	for f in "$TOP"/user/cmd/*.md "$TOP"/user/judge/cmd/*.md "$TOP"/user/cli/ppbench.md; do
+		awk '/^```/ { b = !b; next } !b { print FILENAME ":" FNR ": " $0 }' "$f" |
+			grep -E '[0-9]{4}-[0-9]{2}-[0-9]{2}|development VM|this VM|not explained|^[^:]*:[0-9]+: # MEASURED' &&
+			fail "a page keeps a dated measurement or a lab note: ${f#"$TOP"/}"
+	done
+	n=$(wc -l <"$TOP/user/cmd/bench.md")
+	[ "$n" -lt 350 ] || fail "user/cmd/bench.md has $n lines (under 350)"
 }

@@ -6,16 +6,6 @@
 
 README=$TOP/README.md
 
-# A bench output's shape: numbers (and n/a) as N, runs of blanks as one, and
-# without the lines a run prints only on some machines (NOTE:, WARNING:,
-# UNSTABLE: and their indented continuations).
-shape() {
-	awk '/^(NOTE|WARNING|UNSTABLE)/ { cont = 1; next }
-	     cont && /^      / { next }
-	     { cont = 0; print }' |
-		sed -E -e 's#n/a#N#g' -e 's/[0-9]+([.,][0-9]+)*/N/g' -e 's/ +/ /g' -e 's/ $//'
-}
-
 # The first code block after the heading "What the output means".
 readme_sample() {
 	awk '/^## What the output means/ { h = 1 }
@@ -31,8 +21,8 @@ test_readme_sample_is_real_output() {
 	if grep -q ' skipped: ' "$LAST_OUT"; then
 		skip "a scenario was skipped here, the sample has all four: $(grep -m1 ' skipped: ' "$LAST_OUT")"
 	fi
-	shape <"$TMPD/sample" >"$TMPD/sample.shape"
-	shape <"$LAST_OUT" >"$TMPD/run.shape"
+	bench_shape <"$TMPD/sample" >"$TMPD/sample.shape"
+	bench_shape <"$LAST_OUT" >"$TMPD/run.shape"
 	diff "$TMPD/sample.shape" "$TMPD/run.shape" >"$TMPD/diff" ||
 		fail "README.md's sample is not what 'ppbench bench --quiet --json F' prints: $(grep -m2 '^[<>]' "$TMPD/diff" | tr '\n' ' ')"
 }

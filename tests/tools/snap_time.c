@@ -52,7 +52,7 @@ static int fill(struct observer *o, int n)
 
 		pi.ptr = k.ptr;
 		pi.id = k.id;
-		c[0].alloc_cache = i;
+		c[0].cls[PPB_ALLOC_CACHE].calls = i;
 		if (update(obs_pool_info_fd(o), &k, &pi) || update(obs_pool_counts_fd(o), &k, c)) {
 			fprintf(stderr, "snap-time: fill %d: %s\n", i, strerror(errno));
 			free(c);

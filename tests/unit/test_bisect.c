@@ -2,8 +2,8 @@
 /* git bisect run's statuses (model/bisect.h) and compare --limit's checks (model/hardlimit.h). */
 #include <errno.h>
 #include <string.h>
-#include "model/bisect.h"
-#include "model/hardlimit.h"
+#include "judge/model/bisect.h"
+#include "judge/model/hardlimit.h"
 #include "unit.h"
 
 /* A file with ring (ok, no path figure) and slow (ok with a path figure, or skipped). */

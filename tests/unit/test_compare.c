@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Comparison rows built from results in memory: changes, tests, pooling, the gate. */
 #include <string.h>
-#include "model/compare_stats.h"
+#include "judge/model/compare_stats.h"
 #include "unit.h"
 
 struct fake {

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "model/cmpdoc.h"
-#include "model/exportfig.h"
-#include "report/lkpstats.h"
-#include "report/orgtable.h"
+#include "judge/model/cmpdoc.h"
+#include "judge/model/exportfig.h"
+#include "judge/report/lkpstats.h"
+#include "judge/report/orgtable.h"
 #include "unit.h"
 
 struct fake {

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What model/jsonparse.c adds to jansson: the flags every read uses, the
+ * What judge/model/jsonparse.c adds to jansson: the flags every read uses, the
  * one-line errors with their position, the file reader, jpath() and the
- * type names. jansson's grammar is jansson's (and fuzzed upstream).
+ * type names. jansson's grammar is jansson's (and fuzzed upstream), and so
+ * are the words of its errors: the tests check what ppbench makes of an
+ * error (the position, "truncated", one line), never jansson's wording.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,13 +51,31 @@ void test_jsonparse_values(void)
 	json_decref(v);
 }
 
+/*
+ * ERR is one line of printable text that starts with WANT, ppbench's part of
+ * the message ("[truncated: ]line L, column C: "), and has jansson's after it.
+ */
+static void check_error(const char *err, const char *want, const char *name)
+{
+	size_t n = strlen(want);
+	bool printable = true;
+	char head[128];
+
+	snprintf(head, sizeof(head), "%.*s", (int)n, err);
+	ASSERT_STREQ(head, want, name);
+	ASSERT_TRUE(strlen(err) > n, "jansson's text follows");
+	for (const unsigned char *c = (const unsigned char *)err; *c; c++)
+		printable &= *c >= 0x20 && *c != 0x7f;
+	ASSERT_TRUE(printable, "one line, no control character");
+}
+
 static void expect_error(const char *text, size_t len, const char *want, const char *name)
 {
 	char err[256] = "";
 	json_t *v = jparse_buf(text, len, err, sizeof(err));
 
 	ASSERT_TRUE(!v, name);
-	ASSERT_STREQ(err, want, name);
+	check_error(err, want, name);
 	json_decref(v);
 }
 
@@ -62,38 +83,27 @@ static void expect_error(const char *text, size_t len, const char *want, const c
 
 void test_jsonparse_errors(void)
 {
-	EXPECT_ERROR("{\"a\": 1,\n \"b\": 2\n \"c\": 3}",
-		     "line 3, column 4: '}' expected near '\"c\"'", "line and column");
+	EXPECT_ERROR("{\"a\": 1,\n \"b\": 2\n \"c\": 3}", "line 3, column 4: ", "line and column");
 	/* jansson's column 0 is the start of a line: shown as column 1 */
-	EXPECT_ERROR("[1,\n", "truncated: line 2, column 1: ']' expected near end of file",
-		     "column 0");
-	EXPECT_ERROR("{\"k\": 1, \"k\": 2}", "line 1, column 12: duplicate object key near '\"k\"'",
-		     "a repeated member name");
-	EXPECT_ERROR("[\"a\\u0000b\"]",
-		     "line 1, column 11: \\u0000 is not allowed without JSON_ALLOW_NUL near "
-		     "'\"a\\u0000b\"'",
-		     "NUL escape");
-	EXPECT_ERROR("[1e999]", "line 1, column 6: real number overflow near '1e999'", "overflow");
-	EXPECT_ERROR("\"\xc3\xa9\" x", "line 1, column 5: end of file expected near 'x'",
-		     "columns count characters");
+	EXPECT_ERROR("[1,\n", "truncated: line 2, column 1: ", "column 0");
+	EXPECT_ERROR("{\"k\": 1, \"k\": 2}", "line 1, column 12: ", "a repeated member name");
+	EXPECT_ERROR("[\"a\\u0000b\"]", "line 1, column 11: ", "NUL escape");
+	EXPECT_ERROR("[1e999]", "line 1, column 6: ", "overflow");
+	EXPECT_ERROR("\"\xc3\xa9\" x", "line 1, column 5: ", "columns count characters");
 }
 
 /* A text cut short says so: between members, in a string, a literal, a number, an escape. */
 void test_jsonparse_truncated(void)
 {
-	EXPECT_ERROR("{\"a\": 1", "truncated: line 1, column 7: '}' expected near end of file",
-		     "between members");
-	EXPECT_ERROR("[\"abc", "truncated: line 1, column 5: premature end of input near '\"abc'",
-		     "in a string");
-	EXPECT_ERROR("[tr", "truncated: line 1, column 3: invalid token near 'tr'", "in a literal");
-	EXPECT_ERROR("[1.", "truncated: line 1, column 3: invalid token near '1.'", "in a number");
-	EXPECT_ERROR("[\"a\\u00", "truncated: line 1, column 7: invalid escape near '\"a\\u00'",
-		     "in an escape");
+	EXPECT_ERROR("{\"a\": 1", "truncated: line 1, column 7: ", "between members");
+	EXPECT_ERROR("[\"abc", "truncated: line 1, column 5: ", "in a string");
+	EXPECT_ERROR("[tr", "truncated: line 1, column 3: ", "in a literal");
+	EXPECT_ERROR("[1.", "truncated: line 1, column 3: ", "in a number");
+	EXPECT_ERROR("[\"a\\u00", "truncated: line 1, column 7: ", "in an escape");
 	/* whole texts that are wrong are not cut short */
-	EXPECT_ERROR("[tru]", "line 1, column 4: invalid token near 'tru'", "a bad literal");
-	EXPECT_ERROR("[1, 2 x", "line 1, column 7: ']' expected near 'x'",
-		     "a bad token at the end");
-	EXPECT_ERROR("{} x", "line 1, column 4: end of file expected near 'x'", "text after it");
+	EXPECT_ERROR("[tru]", "line 1, column 4: ", "a bad literal");
+	EXPECT_ERROR("[1, 2 x", "line 1, column 7: ", "a bad token at the end");
+	EXPECT_ERROR("{} x", "line 1, column 4: ", "text after it");
 }
 
 /*
@@ -102,12 +112,9 @@ void test_jsonparse_truncated(void)
  */
 void test_jsonparse_error_one_line(void)
 {
-	EXPECT_ERROR("\"\\\n\"", "line 2, column 1: invalid escape near '\"\\?'",
-		     "backslash newline");
-	EXPECT_ERROR("{} \x1b[2J", "line 1, column 4: end of file expected near '?'",
-		     "escape sequence");
-	EXPECT_ERROR("{}\n\0", "line 2, column 1: end of file expected near end of file",
-		     "NUL byte after the value");
+	EXPECT_ERROR("\"\\\n\"", "line 2, column 1: ", "backslash newline");
+	EXPECT_ERROR("{} \x1b[2J", "line 1, column 4: ", "escape sequence");
+	EXPECT_ERROR("{}\n\0", "line 2, column 1: ", "NUL byte after the value");
 }
 
 static json_t *parse_file(const char *content, size_t len, char *err, size_t errlen)
@@ -127,7 +134,7 @@ static json_t *parse_file(const char *content, size_t len, char *err, size_t err
 
 void test_jsonparse_file(void)
 {
-	char err[128];
+	char err[128], want[128];
 	json_t *v;
 
 	v = parse_file("", 0, err, sizeof(err));
@@ -140,16 +147,18 @@ void test_jsonparse_file(void)
 	json_decref(v);
 	v = parse_file("{\"a\":\n 1,}", 10, err, sizeof(err));
 	ASSERT_TRUE(!v, "bad file");
-	ASSERT_STREQ(err, "line 2, column 4: string or '}' expected near '}'", "file error");
+	check_error(err, "line 2, column 4: ", "file error");
 	v = parse_file("\n\0", 2, err, sizeof(err));
 	ASSERT_TRUE(!v, "a NUL byte");
 	ASSERT_HAS_SUBSTR(err, "line 2, column 1: ", "NUL byte position");
 	v = jparse_file("/nonexistent/ppbench.json", err, sizeof(err));
 	ASSERT_TRUE(!v, "missing file");
-	ASSERT_STREQ(err, "cannot open: No such file or directory", "missing file message");
+	snprintf(want, sizeof(want), "cannot open: %s", strerror(ENOENT));
+	ASSERT_STREQ(err, want, "missing file message");
 	v = jparse_file("/", err, sizeof(err));
 	ASSERT_TRUE(!v, "a directory");
-	ASSERT_STREQ(err, "cannot read: Is a directory", "read error message");
+	snprintf(want, sizeof(want), "cannot read: %s", strerror(EISDIR));
+	ASSERT_STREQ(err, want, "read error message");
 }
 
 void test_jmsg_one_line(void)

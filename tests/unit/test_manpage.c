@@ -4,6 +4,7 @@
  * table and its prose, which lowdown renders (lowdown's own rendering is
  * lowdown's; the integration test test_manpages.sh checks the pages).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include "cli/manpage.h"
 #include "unit.h"
@@ -156,4 +157,35 @@ void test_manpage_prose_has_no_tables(void)
 		}
 	}
 	ASSERT_TRUE(man_prose_of("ppbench") && man_prose_of("bench"), "the prose is there");
+}
+
+static int fake_figures(struct cli_fig *f)
+{
+	f[0] = (struct cli_fig){ "purity", 95 };
+	f[1] = (struct cli_fig){ "share", 0.25 };
+	return 2;
+}
+
+/* @{NAME} is the command's figure, an integer where it is one; an unknown NAME fails. */
+void test_manpage_figures(void)
+{
+	struct cli_cmd c = fake;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	c.figures = fake_figures;
+	f = open_memstream(&buf, &len);
+	err = man_markdown(f, false, &c, "at least @{purity} %, @{share} of it; @{purity}.\n");
+	fclose(f);
+	ASSERT_OK(err, "known figures");
+	ASSERT_TRUE(strstr(buf, "at least 95 %, 0.25 of it; 95.\n"), "written out");
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	err = man_markdown(f, false, &c, "@{purity} and @{nosuch}\n");
+	fclose(f);
+	ASSERT_EQ(err, -EINVAL, "an unknown figure");
+	free(buf);
 }

@@ -54,12 +54,12 @@ void test_method_error(void)
 void test_pool_path_ns(void)
 {
 	struct ppb_pool_counts c = {
-		.alloc_cache = 63,
-		.alloc_cache_ns = 63 * 100,
-		.alloc_slow = 1,
-		.alloc_slow_ns = 1000,
-		.ret_release = 64,
-		.ret_release_ns = 64 * 200,
+		.cls[PPB_ALLOC_CACHE].calls = 63,
+		.cls[PPB_ALLOC_CACHE].ns = 63 * 100,
+		.cls[PPB_ALLOC_SLOW].calls = 1,
+		.cls[PPB_ALLOC_SLOW].ns = 1000,
+		.cls[PPB_RET_RELEASE].calls = 64,
+		.cls[PPB_RET_RELEASE].ns = 64 * 200,
 	};
 	double ns = 0;
 
@@ -81,10 +81,10 @@ void test_pool_path_ns(void)
 void test_class_ns_clean_calls(void)
 {
 	struct ppb_pool_counts c = {
-		.alloc_cache = 10,
-		.alloc_cache_ns = 1300,
-		.alloc_cache_clean = 9,
-		.alloc_cache_clean_ns = 900,
+		.cls[PPB_ALLOC_CACHE].calls = 10,
+		.cls[PPB_ALLOC_CACHE].ns = 1300,
+		.cls[PPB_ALLOC_CACHE].clean = 9,
+		.cls[PPB_ALLOC_CACHE].clean_ns = 900,
 	};
 	double ns = 0;
 
@@ -104,12 +104,12 @@ void test_class_ns_clean_calls(void)
 void test_scenario_path_ns(void)
 {
 	struct ppb_pool_counts c = {
-		.alloc_cache = 19999,
-		.alloc_cache_ns = 19999 * 100,
-		.alloc_slow = 1,
-		.alloc_slow_ns = 310000,
-		.ret_cache = 20000,
-		.ret_cache_ns = 20000 * 200,
+		.cls[PPB_ALLOC_CACHE].calls = 19999,
+		.cls[PPB_ALLOC_CACHE].ns = 19999 * 100,
+		.cls[PPB_ALLOC_SLOW].calls = 1,
+		.cls[PPB_ALLOC_SLOW].ns = 310000,
+		.cls[PPB_RET_CACHE].calls = 20000,
+		.cls[PPB_RET_CACHE].ns = 20000 * 200,
 	};
 	double ns = 0;
 
@@ -117,10 +117,10 @@ void test_scenario_path_ns(void)
 	ASSERT_NEAR(ns, 100 + 200 - 2 * 50.0, 1e-9, "fast: the fill left out");
 	ASSERT_EQ(scenario_path_ns(&c, scenario_path_classes(SC_RING), 50, &ns), -EINVAL,
 		  "ring: no ring return timed");
-	c.ret_ring = 10;
-	c.ret_ring_ns = 10 * 300;
-	c.alloc_refill = 1;
-	c.alloc_refill_ns = 2000;
+	c.cls[PPB_RET_RING].calls = 10;
+	c.cls[PPB_RET_RING].ns = 10 * 300;
+	c.cls[PPB_ALLOC_REFILL].calls = 1;
+	c.cls[PPB_ALLOC_REFILL].ns = 2000;
 	ASSERT_OK(scenario_path_ns(&c, scenario_path_classes(SC_RING), 50, &ns), "ring");
 	ASSERT_NEAR(ns, (19999 * 100 + 2000) / 20000.0 + 300 - 2 * 50.0, 1e-9,
 		    "ring: cache and refill allocations, ring returns");

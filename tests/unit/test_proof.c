@@ -8,12 +8,12 @@
 /* live frames, XDP_DROP, batch 64, 100000 frames (measured on 6.18) */
 void test_proof_ring_lf_drop(void)
 {
-	struct ppb_pool_counts c = { .alloc_cache = 98437,
-				     .alloc_refill = 1562,
-				     .alloc_slow = 1,
+	struct ppb_pool_counts c = { .cls[PPB_ALLOC_CACHE].calls = 98437,
+				     .cls[PPB_ALLOC_REFILL].calls = 1562,
+				     .cls[PPB_ALLOC_SLOW].calls = 1,
 				     .slow_pages = 64,
 				     .refill_pages = 99936,
-				     .ret_ring = 100000 };
+				     .cls[PPB_RET_RING].calls = 100000 };
 	struct proof p;
 
 	proof_eval(SC_RING, &c, 100000, 0, NULL, false, true, true, &p);
@@ -26,7 +26,9 @@ void test_proof_ring_lf_drop(void)
 void test_proof_slow_tiny_ring(void)
 {
 	/* batch 1, repeat 64, 10 syscalls: 640 holds, 630 ring-full releases */
-	struct ppb_pool_counts c = { .alloc_slow = 10, .slow_pages = 640, .ret_release = 630 };
+	struct ppb_pool_counts c = { .cls[PPB_ALLOC_SLOW].calls = 10,
+				     .slow_pages = 640,
+				     .cls[PPB_RET_RELEASE].calls = 630 };
 	struct proof p;
 
 	proof_eval(SC_SLOW, &c, 640, 0, NULL, false, false, false, &p);
@@ -37,7 +39,8 @@ void test_proof_slow_tiny_ring(void)
 
 void test_proof_fast_and_unknown(void)
 {
-	struct ppb_pool_counts c = { .alloc_cache = 1000, .ret_cache = 1000 };
+	struct ppb_pool_counts c = { .cls[PPB_ALLOC_CACHE].calls = 1000,
+				     .cls[PPB_RET_CACHE].calls = 1000 };
 	struct proof p;
 
 	proof_eval(SC_FAST, &c, 1000, 0, NULL, false, true, true, &p);
@@ -45,8 +48,8 @@ void test_proof_fast_and_unknown(void)
 	proof_eval(SC_FAST, &c, 1000, 0, NULL, false, false, true, &p);
 	ASSERT_TRUE(p.partial && isnan(p.purity), "unknown without an allocation count");
 	ASSERT_HAS_SUBSTR(p.note, "unknown", "says so");
-	c.ret_cache = 0;
-	c.ret_ring = 1000;
+	c.cls[PPB_RET_CACHE].calls = 0;
+	c.cls[PPB_RET_RING].calls = 1000;
 	proof_eval(SC_FAST, &c, 1000, 0, NULL, false, true, true, &p);
 	ASSERT_NEAR(p.purity, 0.0, 1e-12, "ring returns are not the fast path");
 }
@@ -54,7 +57,8 @@ void test_proof_fast_and_unknown(void)
 void test_proof_xcpu(void)
 {
 	/* tracepoint backend: remote drops 48448 frames of 50000, 1464 released there */
-	struct ppb_pool_counts c = { .refill_pages = 47000 }, r = { .ret_release = 1464 };
+	struct ppb_pool_counts c = { .refill_pages = 47000 },
+			       r = { .cls[PPB_RET_RELEASE].calls = 1464 };
 	struct proof p;
 
 	proof_eval(SC_RING_XCPU, &c, 50000, 48448, &r, false, true, true, &p);
@@ -62,7 +66,7 @@ void test_proof_xcpu(void)
 	ASSERT_NEAR(p.alloc_share, 0.94, 1e-12, "refilled pages");
 	ASSERT_NEAR(p.purity, 0.93968, 1e-9, "smaller share");
 	/* fentry: the remote CPU's ring count is exact */
-	r.ret_ring = 40000;
+	r.cls[PPB_RET_RING].calls = 40000;
 	proof_eval(SC_RING_XCPU, &c, 50000, 48448, &r, true, true, true, &p);
 	ASSERT_NEAR(p.ret_share, 0.8, 1e-12, "fentry remote ring returns");
 }
@@ -70,7 +74,9 @@ void test_proof_xcpu(void)
 /* Pools the observer could not track: the proof is incomplete, never pure. */
 void test_proof_untracked_not_pure(void)
 {
-	struct ppb_pool_counts c = { .alloc_refill = 1, .refill_pages = 1000, .ret_ring = 1000 };
+	struct ppb_pool_counts c = { .cls[PPB_ALLOC_REFILL].calls = 1,
+				     .refill_pages = 1000,
+				     .cls[PPB_RET_RING].calls = 1000 };
 	struct proof p;
 
 	proof_eval(SC_RING, &c, 1000, 0, NULL, false, true, true, &p);

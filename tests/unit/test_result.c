@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "model/result.h"
+#include "judge/model/result.h"
 #include "unit.h"
 
 static const char good[] =
@@ -78,7 +78,7 @@ void test_result_load_good(void)
 	ASSERT_EQ(s->cycles.nruns, 2, "runs");
 	ASSERT_NEAR(s->cycles.runs[1], 12, 0, "runs[1]");
 	ASSERT_NEAR(s->ns.mean, 4.5, 0, "ns mean");
-	ASSERT_NEAR(s->path.ret_ring, 1000, 0, "path");
+	ASSERT_NEAR(s->path.cls[PPB_RET_RING], 1000, 0, "path");
 	ASSERT_FALSE(s->has_path_cost, "null path cost");
 	ASSERT_EQ(s->nr_per_cpu, 1, "per_cpu");
 	ASSERT_STREQ(s->per_cpu[0].role, "consumer", "role");

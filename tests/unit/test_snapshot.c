@@ -19,8 +19,8 @@ static struct pool_snap pool(uint64_t ptr, uint32_t kind, int32_t ifindex, uint6
 	p.info.flags = PPB_POOL_F_DYING * gone | PPB_POOL_F_GONE * gone;
 	p.percpu = pc[next++ % 16];
 	memset(p.percpu, 0, NCPU * sizeof(*p.percpu));
-	p.percpu[1].ret_ring = ring;
-	p.total.ret_ring = ring;
+	p.percpu[1].cls[PPB_RET_RING].calls = ring;
+	p.total.cls[PPB_RET_RING].calls = ring;
 	return p;
 }
 
@@ -54,14 +54,14 @@ void test_snapshot_freed_pool_counted_once(void)
 	ASSERT_OK(snap_delta(&a, &b, &d), "a..b");
 	r = row(&d, false, 0x1000);
 	if (ASSERT_TRUE(r, "P in a..b, as itself"))
-		ASSERT_EQ(r->total.ret_ring, 5, "its 5 returns between a and b");
+		ASSERT_EQ(r->total.cls[PPB_RET_RING].calls, 5, "its 5 returns between a and b");
 	snap_free(&d);
 
 	ASSERT_OK(snap_delta(&b, &c, &d), "b..c");
 	r = row(&d, true, 0);
 	if (ASSERT_TRUE(r, "retired row in b..c")) {
-		ASSERT_EQ(r->total.ret_ring, 0, "nothing new: b showed P's counts");
-		ASSERT_EQ(r->percpu[1].ret_ring, 0, "nor on its CPU");
+		ASSERT_EQ(r->total.cls[PPB_RET_RING].calls, 0, "nothing new: b showed P's counts");
+		ASSERT_EQ(r->percpu[1].cls[PPB_RET_RING].calls, 0, "nor on its CPU");
 		ASSERT_EQ(r->folded, 0, "no pool retired that b had not shown");
 	}
 	snap_free(&d);
@@ -69,7 +69,7 @@ void test_snapshot_freed_pool_counted_once(void)
 	ASSERT_OK(snap_delta(&a, &c, &d), "a..c");
 	r = row(&d, true, 0);
 	if (ASSERT_TRUE(r, "retired row in a..c")) {
-		ASSERT_EQ(r->total.ret_ring, 5, "P's returns since a");
+		ASSERT_EQ(r->total.cls[PPB_RET_RING].calls, 5, "P's returns since a");
 		ASSERT_EQ(r->folded, 1, "one pool retired since a");
 	}
 	snap_free(&d);
@@ -95,6 +95,6 @@ void test_snapshot_retired_rows_bounded(void)
 	ASSERT_EQ(acc.pools[0].folded, 2, "a device's two pools in its row");
 	ASSERT_EQ(acc.pools[3].info.ifindex, 0, "the kind's row has no device");
 	ASSERT_EQ(acc.pools[3].folded, 4, "devices 4 and 5, two pools each");
-	ASSERT_EQ(acc.pools[3].total.ret_ring, 2 * (4 + 5), "their counts");
+	ASSERT_EQ(acc.pools[3].total.cls[PPB_RET_RING].calls, 2 * (4 + 5), "their counts");
 	snap_free(&acc);
 }

@@ -9,10 +9,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/edivisive.h"
-#include "model/levels.h"
-#include "model/series.h"
-#include "model/trendfit.h"
+#include "judge/model/edivisive.h"
+#include "judge/model/levels.h"
+#include "judge/model/series.h"
+#include "judge/model/trendfit.h"
 #include "unit.h"
 
 #define LEVEL_RATIO 1.6

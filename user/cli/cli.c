@@ -13,9 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "cli/manpage.h"
-#include "loader/kfeatures.h"
-#include "loader/observer.h"
 #include "sys/cpus.h"
 #include "sys/log.h"
 #include "sys/outfile.h"
@@ -25,19 +22,6 @@ const struct cli_opt cli_common_opts[] = {
 	{ "verbose", 'v', NULL, "more messages; repeat (-vv) for libbpf debug output",
 	  CLI_KEY_VERBOSE },
 	{ "help", 'h', NULL, "show the command's options and exit", CLI_KEY_HELP },
-	{ NULL },
-};
-
-const struct cli_word cli_backends[] = {
-	{ "auto", OBS_WANT_AUTO },
-	{ "tracepoint", OBS_WANT_TRACEPOINT },
-	{ NULL },
-};
-
-const struct cli_word cli_backends_fentry[] = {
-	{ "auto", OBS_WANT_AUTO },
-	{ "fentry", OBS_WANT_FENTRY },
-	{ "tracepoint", OBS_WANT_TRACEPOINT },
 	{ NULL },
 };
 
@@ -379,18 +363,6 @@ static int check_nargs(const struct cli_cmd *cmd, int nargs, char **args)
 	return EXIT_OK;
 }
 
-/* What the command declared it needs, checked here rather than in each run(). */
-static int check_needs(const struct cli_cmd *cmd)
-{
-	if ((cmd->needs & CLI_NEED_ROOT) && need_privileges(cmd->name))
-		return EXIT_FAIL;
-	if ((cmd->needs & CLI_NEED_BTF) && need_btf())
-		return EXIT_FAIL;
-	if ((cmd->needs & CLI_NEED_KCONFIG) && need_kconfig())
-		return EXIT_FAIL;
-	return EXIT_OK;
-}
-
 static int parse_args(const struct cli_cmd *cmd, void *cfg, int argc, char **argv)
 {
 	struct option lo[64];
@@ -497,8 +469,8 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 		ret = EXIT_USAGE;
 	if (!ret && cmd->check)
 		ret = cmd->check(cfg, nargs, args);
-	if (!ret)
-		ret = check_needs(cmd);
+	if (!ret && cmd->needs && cli_check_needs(cmd->name, cmd->needs))
+		ret = EXIT_FAIL;
 	if (!ret)
 		ret = cmd->run(cfg, nargs, args);
 out:
@@ -515,8 +487,6 @@ int cli_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	name = argv[1];
-	if (!strcmp(name, "help") && argc > 2)
-		return cli_help(argc - 2, argv + 2);
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		print_main_help(stdout);
 		return EXIT_OK;

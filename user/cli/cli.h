@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /*
  * What an option's argument is. Every kind but CLI_CUSTOM is parsed here,
@@ -88,15 +89,38 @@ struct cli_opt {
 		"backend", 'B', NULL, help, .kind = CLI_ENUM, CLI_MEMBER(type, m), .words = w      \
 	}
 
-/* --backend choices (enum obs_want values): with and without forcing fentry. */
-extern const struct cli_word cli_backends[], cli_backends_fentry[];
-
-/* What a command needs before run(); cli_main checks it, in this order. */
+/* What a command needs before run(); cli_check_needs() checks it, in this order. */
 enum {
 	CLI_NEED_ROOT = 1 << 0,
 	CLI_NEED_BTF = 1 << 1,
 	CLI_NEED_KCONFIG = 1 << 2, /* loads the page_pool programs (need_kconfig()) */
 };
+
+/*
+ * Checks the NEEDS (CLI_NEED_*) of the command NAME against this system just
+ * before its run(), each failure a one-line error; 0, or a negative errno.
+ * The program defines it (main.c): the checks are the BPF loader's, which
+ * the option parser does not depend on.
+ */
+int cli_check_needs(const char *name, unsigned needs);
+
+/*
+ * A figure a command's manual page states, as the program has it: the page
+ * writes @{NAME} where it stands (manpage.c), so the page cannot say another
+ * value than the code uses. Integral values are printed as integers.
+ */
+struct cli_fig {
+	const char *name;
+	double value;
+};
+#define CLI_MAX_FIGS 64
+/* A figures() callback's end: the array V of figures into F; how many. */
+#define CLI_FIGURES(f, v)                                                                          \
+	({                                                                                         \
+		_Static_assert(sizeof(v) / sizeof((v)[0]) <= CLI_MAX_FIGS, "too many figures");    \
+		memcpy(f, v, sizeof(v));                                                           \
+		(int)(sizeof(v) / sizeof((v)[0]));                                                 \
+	})
 
 /*
  * A subcommand: its help text is generated from this table, so --help and
@@ -108,6 +132,8 @@ struct cli_cmd {
 	const char *summary;	 /* one line for 'ppbench --help' */
 	const char *description; /* paragraphs for 'ppbench CMD --help' */
 	const char *examples;
+	/* Its page's figures into FIGS (CLI_MAX_FIGS at most); how many. NULL: none. */
+	int (*figures)(struct cli_fig *figs);
 	const struct cli_opt *opts;
 	int min_args, max_args;
 	size_t cfg_size;
@@ -145,6 +171,7 @@ struct cli_cmd {
 /* Keys below this are free for commands. */
 enum { CLI_KEY_HELP = 1000, CLI_KEY_VERBOSE, CLI_KEY_VERSION, CLI_KEY_ARG };
 
+/* The program's commands, in --help order, ending with NULL (main.c). */
 extern const struct cli_cmd *const cli_commands[];
 /*
  * The options every command takes (--verbose, --help), after its own: in

@@ -14,9 +14,11 @@
  *   @examples     its examples, verbatim
  *   @commands     (ppbench.md) every command with the three above
  *   @see-also     (ppbench.md) every command's page and the tools beside
+ * 'ppbench help --completion' prints the bash completion (completion.c).
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,7 @@
 #include <sys/queue.h> /* lowdown.h needs it */
 #include <lowdown.h>
 #include "cli/cli.h"
+#include "cli/completion.h"
 #include "cli/manpage.h"
 #include "sys/log.h"
 
@@ -85,22 +88,67 @@ static void md_synopsis(FILE *f, const char *level, const struct cli_cmd *cmd)
 
 static void md_directive(FILE *f, const struct cli_cmd *cmd, const char *d);
 
-/* The prose, with the table where its @ lines stand. */
-static void md_prose(FILE *f, const struct cli_cmd *cmd, const char *prose)
+/* The figure NAME (LEN bytes) of FIGS, as the page shows it; false: none. */
+static bool put_figure(FILE *f, const struct cli_fig *figs, int n, const char *name, size_t len)
 {
+	for (int i = 0; i < n; i++) {
+		double v = figs[i].value;
+
+		if (strlen(figs[i].name) != len || strncmp(figs[i].name, name, len))
+			continue;
+		if (v == (double)(long long)v && fabs(v) < 1e15)
+			fprintf(f, "%lld", (long long)v);
+		else
+			fprintf(f, "%g", v);
+		return true;
+	}
+	return false;
+}
+
+/* A line of prose with its @{NAME} figures written out; -EINVAL: a NAME unknown. */
+static int md_line(FILE *f, const char *s, size_t l, const struct cli_fig *figs, int n)
+{
+	const char *end = s + l, *at;
+	int err = 0;
+
+	while ((at = memmem(s, end - s, "@{", 2))) {
+		const char *close = memchr(at, '}', end - at);
+
+		fwrite(s, 1, at - s, f);
+		if (!close || !put_figure(f, figs, n, at + 2, close - at - 2)) {
+			pr_err("manual page: no figure '%.*s'\n",
+			       close ? (int)(close - at + 1) : (int)(end - at), at);
+			err = -EINVAL;
+			if (!close)
+				return err;
+		}
+		s = close + 1;
+	}
+	fwrite(s, 1, end - s, f);
+	fputc('\n', f);
+	return err;
+}
+
+/* The prose, with the table where its @ lines stand and the figures where @{NAME} does. */
+static int md_prose(FILE *f, const struct cli_cmd *cmd, const char *prose)
+{
+	struct cli_fig figs[CLI_MAX_FIGS];
+	int n = cmd && cmd->figures ? cmd->figures(figs) : 0, err = 0;
+
 	for (const char *s = prose; *s;) {
 		size_t l = strcspn(s, "\n");
 
-		if (*s == '@') {
+		if (*s == '@' && s[1] != '{') {
 			char d[32];
 
 			snprintf(d, sizeof(d), "%.*s", (int)l, s);
 			md_directive(f, cmd, d);
-		} else {
-			fprintf(f, "%.*s\n", (int)l, s);
+		} else if (md_line(f, s, l, figs, n)) {
+			err = -EINVAL;
 		}
 		s += l + (s[l] == '\n');
 	}
+	return err;
 }
 
 static void md_command(FILE *f, const struct cli_cmd *c)
@@ -138,7 +186,7 @@ static void upper(char *s)
 		*s = toupper((unsigned char)*s);
 }
 
-void man_markdown(FILE *f, bool meta, const struct cli_cmd *cmd, const char *prose)
+int man_markdown(FILE *f, bool meta, const struct cli_cmd *cmd, const char *prose)
 {
 	char title[64];
 
@@ -155,14 +203,15 @@ void man_markdown(FILE *f, bool meta, const struct cli_cmd *cmd, const char *pro
 		fputs("\n\n# SYNOPSIS\n\n", f);
 		md_synopsis(f, "", cmd);
 	}
-	if (prose) {
-		md_prose(f, cmd, prose);
-	} else if (cmd) {
+	if (prose)
+		return md_prose(f, cmd, prose);
+	if (cmd) {
 		fputs("# DESCRIPTION\n\n", f);
 		md_directive(f, cmd, "@description");
 		fputs("\n# OPTIONS\n\n", f);
 		md_directive(f, cmd, "@options");
 	}
+	return 0;
 }
 
 /*
@@ -181,11 +230,11 @@ int man_render(FILE *f, bool roff, const struct cli_cmd *cmd, const char *prose)
 	char *md = NULL, *out = NULL;
 	size_t mdlen = 0, outlen = 0;
 	FILE *m = open_memstream(&md, &mdlen);
-	int ok = 0;
+	int ok = 0, err = 0;
 
 	if (m) {
-		man_markdown(m, roff, cmd, prose); /* lowdown's text would show metadata */
-		ok = !fclose(m) && lowdown_buf(&opts, md, mdlen, &out, &outlen, NULL);
+		err = man_markdown(m, roff, cmd, prose); /* lowdown's text would show metadata */
+		ok = !fclose(m) && !err && lowdown_buf(&opts, md, mdlen, &out, &outlen, NULL);
 	}
 	if (ok && roff) {
 		/* after .TH: no hyphenation, ragged right, no break inside --fail-above */
@@ -201,7 +250,7 @@ int man_render(FILE *f, bool roff, const struct cli_cmd *cmd, const char *prose)
 	}
 	free(md);
 	free(out);
-	return ok ? 0 : -ENOMEM;
+	return err ? err : ok ? 0 : -ENOMEM;
 }
 
 const char *man_prose_of(const char *name)
@@ -209,14 +258,6 @@ const char *man_prose_of(const char *name)
 	for (const struct man_prose *p = man_prose; p->name; p++)
 		if (!strcmp(p->name, name))
 			return p->text;
-	return NULL;
-}
-
-static const struct cli_cmd *find_cmd(const char *name)
-{
-	for (int i = 0; cli_commands[i]; i++)
-		if (!strcmp(cli_commands[i]->name, name))
-			return cli_commands[i];
 	return NULL;
 }
 
@@ -258,6 +299,12 @@ int cli_help(int argc, char **argv)
 {
 	bool roff = argc > 0 && !strcmp(argv[0], "--man");
 	const struct cli_cmd *cmd = NULL;
+	int err;
+
+	if (argc == 1 && !strcmp(argv[0], "--completion")) {
+		cli_completion(stdout);
+		return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+	}
 
 	if (roff)
 		argc--, argv++;
@@ -266,7 +313,7 @@ int cli_help(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (argc) {
-		cmd = find_cmd(argv[0]);
+		cmd = cli_find(argv[0]);
 		if (!cmd) {
 			pr_err("unknown command '%s'\n", argv[0]);
 			return EXIT_USAGE;
@@ -274,8 +321,10 @@ int cli_help(int argc, char **argv)
 	}
 	if (!roff && have_man())
 		return show_in_man(cmd);
-	if (man_render(stdout, roff, cmd, man_prose_of(cmd ? cmd->name : "ppbench"))) {
-		pr_err("help: cannot render the page: %s\n", strerror(ENOMEM));
+	err = man_render(stdout, roff, cmd, man_prose_of(cmd ? cmd->name : "ppbench"));
+	if (err) {
+		if (err == -ENOMEM)
+			pr_err("help: cannot render the page: %s\n", strerror(ENOMEM));
 		return EXIT_FAIL;
 	}
 	return fflush(stdout) ? EXIT_FAIL : EXIT_OK;

@@ -21,10 +21,14 @@
 #include "cmd/cmd.h"
 #include "engine/bench_run.h"
 #include "engine/overhead.h"
+#include "engine/recipe_run.h"
 #include "loader/kfeatures.h"
 #include "loader/observer.h"
 #include "model/counts.h"
 #include "model/scenario.h"
+#include "model/spread.h"
+#include "report/bench_report.h"
+#include "report/overhead_report.h"
 #include "sys/cpus.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"
@@ -86,8 +90,8 @@ static void bench_init(void *c)
 {
 	struct bench_cfg *cfg = c;
 
-	cfg->repeat = 5;
-	cfg->batch = 64;
+	cfg->repeat = BENCH_REPEAT;
+	cfg->batch = BENCH_BATCH;
 	cfg->cpu = 0;
 	for (int i = 0; i < NR_SCENARIOS; i++)
 		cfg->want[i] = true;
@@ -151,6 +155,48 @@ static int bench_check(void *c, int argc, char **argv)
 	return cfg->iface && bench_check_iface(cfg) ? EXIT_USAGE : EXIT_OK;
 }
 
+static void show_banner(void *ctx, const struct bench_ctx *b, const struct obs_desc *o,
+			const char *where)
+{
+	(void)ctx;
+	bench_print_banner(b, o, where);
+}
+
+/* The scenarios' lines, the summary and the JSON of what bench_main() measured. */
+static int bench_measure(struct bench_cfg *cfg)
+{
+	const struct bench_sink sink = { NULL, show_banner };
+	struct bench_ctx b = { .cfg = cfg };
+	int ok = 0, ret = EXIT_FAIL;
+
+	if (!bench_main(&b, &sink)) {
+		for (int i = 0; i < NR_SCENARIOS; i++) {
+			if (!cfg->want[i] || !b.res[i].ok)
+				continue;
+			bench_print_line(&b, &b.res[i]);
+			ok++;
+		}
+		bench_print_summary(&b);
+		ret = ok ? EXIT_OK : EXIT_FAIL;
+		if (!ok)
+			pr_err("no scenario could run here (the summary says why)\n");
+		if (cfg->json && bench_write_json(&b, cfg->json, "ppbench bench"))
+			ret = EXIT_FAIL;
+	}
+	bench_free(&b);
+	return ret;
+}
+
+static int overhead(struct bench_cfg *cfg)
+{
+	struct overhead_figs f;
+
+	if (bench_overhead(cfg, &f))
+		return EXIT_FAIL;
+	overhead_report(&f);
+	return EXIT_OK;
+}
+
 static int bench_run(void *c, int argc, char **argv)
 {
 	struct bench_cfg *cfg = c;
@@ -159,7 +205,44 @@ static int bench_run(void *c, int argc, char **argv)
 	(void)argv;
 	if (run_lock_take("bench", cfg->wait))
 		return EXIT_FAIL;
-	return cfg->overhead ? bench_overhead(cfg) : bench_main(cfg);
+	return cfg->overhead ? overhead(cfg) : bench_measure(cfg);
+}
+
+/* The figures ppbench-bench(8) states (@{NAME}), from the constants bench uses. */
+static int bench_figures(struct cli_fig *f)
+{
+	const struct scenario_def *d = scenario_defs;
+	double mde = MDE_POWER * 100;
+	const struct cli_fig v[] = {
+		{ "purity_min", PURITY_MIN * 100 },
+		{ "purity_floor", PURITY_FLOOR * 100 },
+		{ "proof_loops", PROOF_LOOPS },
+		{ "repeat", BENCH_REPEAT },
+		{ "batch", BENCH_BATCH },
+		{ "chunks", SETUP_CHUNKS },
+		{ "warm_tol", WARM_TOL * 100 },
+		{ "warm_max", WARM_MAX },
+		{ "cv_note", BENCH_CV_NOTE * 100 },
+		{ "mode_gap_pct", MODE_GAP_REL * 100 },
+		{ "mode_gap_k", MODE_GAP_K },
+		{ "mde_alpha", MDE_ALPHA },
+		{ "mde_power", mde },
+		/* the MDE of a CV of 1 % with 5 and with 20 setups a side */
+		{ "mde_5", round(mde_pct(0.01, 5, 5, MDE_ALPHA, MDE_POWER) * 100) / 100 },
+		{ "mde_20", round(mde_pct(0.01, 20, 20, MDE_ALPHA, MDE_POWER) * 100) / 100 },
+		{ "loops_ring", d[SC_RING].default_loops },
+		{ "loops_ring_xcpu", d[SC_RING_XCPU].default_loops },
+		{ "loops_fast", d[SC_FAST].default_loops },
+		{ "loops_slow", d[SC_SLOW].default_loops },
+		{ "xcpu_batch", d[SC_RING_XCPU].cand[0].batch },
+		{ "slow_batch", d[SC_SLOW].cand[0].batch },
+		{ "slow_repeat", d[SC_SLOW].cand[0].repeat },
+		{ "fast_size", FASTPASS_MIN_SIZE },
+		{ "fastpass_adjust", FASTPASS_ADJUST },
+		{ "nic_wait", NIC_WAIT_S },
+	};
+
+	return CLI_FIGURES(f, v);
 }
 
 const struct cli_cmd cmd_bench = {
@@ -219,6 +302,7 @@ const struct cli_cmd cmd_bench = {
 		    "  ppbench bench --label v6.18-rc1 --json ci/6.18-rc1.json\n"
 		    "  ppbench bench --upstream-names | grep -oE 'no-softirq-page_pool0[1-3] Per "
 		    "elem: [0-9]+ cycles'\n",
+	.figures = bench_figures,
 	.opts = bench_opts,
 	.min_args = 0,
 	.max_args = 0,

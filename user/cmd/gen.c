@@ -15,6 +15,7 @@
 #include "engine/gen_run.h"
 #include "loader/kfeatures.h"
 #include "model/pkt.h"
+#include "report/gen_report.h"
 #include "sys/log.h"
 #include "sys/nl.h"
 #include "sys/util.h"
@@ -220,11 +221,41 @@ static int gen_check(void *c, int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* The engine's figures, to report/ (the sink's context is the view). */
+static void show_plan(void *v, const struct udp_spec *s, uint64_t count, uint32_t batch)
+{
+	gen_report_plan(v, s, count, batch);
+}
+
+static void show_interval(void *v, const struct gen_totals *a, const struct gen_totals *b,
+			  double secs, double when, int nr, const int *cpu, const uint64_t *sent)
+{
+	gen_report_interval(v, a, b, secs, when, nr, cpu, sent);
+}
+
+static void show_summary(void *v, const struct gen_totals *t, double secs, int nr_cpus)
+{
+	gen_report_summary(v, t, secs, nr_cpus);
+}
+
 static int gen_run(void *c, int argc, char **argv)
 {
+	struct gen_cfg *cfg = c;
+	struct gen_view v = { .ifname = cfg->ifname,
+			      .size = cfg->spec.size,
+			      .quiet = cfg->quiet,
+			      .bare = cfg->bare };
+	const struct gen_sink sink = { &v, show_plan, show_interval, show_summary };
+	int ret;
+
 	(void)argc;
 	(void)argv;
-	return gen_main(c);
+	if (report_json_open(&v.j, cfg->json))
+		return EXIT_FAIL;
+	ret = gen_main(cfg, &sink);
+	if (report_json_close(&v.j))
+		ret = EXIT_FAIL;
+	return ret;
 }
 
 const struct cli_cmd cmd_gen = {

@@ -14,6 +14,7 @@
 #include "cmd/cmd.h"
 #include "engine/load_run.h"
 #include "loader/kfeatures.h"
+#include "report/load_report.h"
 #include "sys/cpus.h"
 #include "sys/log.h"
 #include "sys/nl.h"
@@ -60,7 +61,7 @@ static const struct cli_opt load_opts[] = {
 	  "attach a drop program with no maps and no clock, and no tracepoint "
 	  "program (the reference for overhead measurements; reports nothing)",
 	  .kind = CLI_FLAG, L(bare) },
-	CLI_OPT_BACKEND(struct load_cfg, backend, cli_backends,
+	CLI_OPT_BACKEND(struct load_cfg, backend, backend_words,
 			"page_pool accounting backend (default auto: fentry where the kernel "
 			"allows it)"),
 	{ "per-cpu", 'C', NULL, "path mix per CPU too (JSON)", .kind = CLI_FLAG, L(per_cpu) },
@@ -208,11 +209,49 @@ static int load_check(void *c, int argc, char **argv)
 	return err ? EXIT_USAGE : EXIT_OK;
 }
 
+/* The engine's figures, to report/ (the sink's context is the view). */
+static void show_libxdp(void *v, bool legacy, uint32_t dispatcher_id, uint32_t prog_id,
+			int nr_progs)
+{
+	load_report_libxdp(v, legacy, dispatcher_id, prog_id, nr_progs);
+}
+
+static void show_banner(void *v, const struct load_setup *s)
+{
+	((struct load_view *)v)->tsc = s->tsc;
+	load_report_banner(v, s);
+}
+
+static void show_interval(void *v, const struct load_interval *iv)
+{
+	load_report_interval(v, iv);
+}
+
+static void show_prog_costs(void *v, const struct prog_cost *c, int n, const char *xdp,
+			    uint64_t packets)
+{
+	load_report_prog_costs(v, c, n, xdp, packets);
+}
+
 static int load_run(void *c, int argc, char **argv)
 {
+	struct load_cfg *cfg = c;
+	struct load_view v = { .ifname = cfg->ifname,
+			       .ifindex = cfg->ifindex,
+			       .cpumap = cfg->action == PPB_ACT_CPU,
+			       .per_cpu = cfg->per_cpu };
+	const struct load_sink sink = { &v, show_libxdp, show_banner, show_interval,
+					show_prog_costs };
+	int ret;
+
 	(void)argc;
 	(void)argv;
-	return load_main(c);
+	if (report_json_open(&v.j, cfg->json))
+		return EXIT_FAIL;
+	ret = load_main(cfg, &sink);
+	if (report_json_close(&v.j))
+		ret = EXIT_FAIL;
+	return ret;
 }
 
 const struct cli_cmd cmd_load = {

@@ -50,7 +50,7 @@ static const struct cli_opt recipe_opts[] = {
 	  .kind = CLI_CPU, R(p.remote_cpu), CLI_MARK(struct recipe_cfg, remote_set) },
 	{ "qsize", 'q', "N", "xcpu: cpumap queue size (default 2048)", .kind = CLI_UINT, R(p.qsize),
 	  .min = 1, .max = 16384 },
-	CLI_OPT_BACKEND(struct recipe_cfg, backend, cli_backends_fentry,
+	CLI_OPT_BACKEND(struct recipe_cfg, backend, backend_words_fentry,
 			"accounting backend (default auto)"),
 	CLI_OPT_JSON(struct recipe_cfg, json,
 		     "write the counts as JSON to FILE ('-': stdout only)"),

@@ -16,6 +16,8 @@
 #include "cmd/cmd.h"
 #include "engine/vm_run.h"
 #include "model/kimage.h"
+#include "report/prof_report.h"
+#include "report/vm_report.h"
 #include "sys/log.h"
 #include "sys/util.h"
 
@@ -260,9 +262,104 @@ static int vm_check(void *c, int argc, char **argv)
 	return ret || !cfg->profile ? ret : check_profile(cfg, argc, argv);
 }
 
+/* The options of the inner command line that name a file (or directory) it writes. */
+struct out_args {
+	struct vm_out_arg *a;
+	int n;
+};
+
+static int note_output(void *ctx, const struct cli_opt *o, int argi, size_t at)
+{
+	struct out_args *l = ctx;
+	bool dir = o->kind == CLI_STRING && (o->flags & CLI_F_OUTDIR);
+	struct vm_out_arg *a;
+
+	if (o->kind != CLI_OUTPUT && !dir)
+		return 0;
+	a = realloc(l->a, (l->n + 1) * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	a[l->n++] = (struct vm_out_arg){ .name = o->name, .argi = argi, .at = at, .dir = dir };
+	l->a = a;
+	return 0;
+}
+
+/* The engine's news, to report/ (the sink's context is the progress line). */
+static void show_phase(void *p, const char *phase, const char *text)
+{
+	vm_report_phase(p, phase, text);
+}
+
+static void show_tick(void *p)
+{
+	vm_report_tick(p);
+}
+
+static void show_output(void *p, int fd, const char *buf, size_t len)
+{
+	vm_report_output(p, fd, buf, len);
+}
+
+static void show_info(void *p, const char *text)
+{
+	vm_report_info(p, text);
+}
+
+static void show_error(void *p, const char *text)
+{
+	vm_report_error(p, text);
+}
+
+static void show_done(void *p)
+{
+	vm_report_done(p);
+}
+
+/* The profiles into the result file (whole, or left as it was), then shown. */
+static int show_profile(void *p, const struct vm_profiles *v)
+{
+	int merged = 0;
+
+	(void)p;
+	if (v->doc) {
+		merged = prof_result_merge(v->json, v->text, v->len, v->doc, v->p, v->n, v->c);
+		if (merged < 0)
+			return EXIT_FAIL;
+		if (!merged)
+			pr_warn("--profile: %s has no scenario or recipe the profiles name: it stays "
+				"as it was\n",
+				v->json);
+	}
+	prof_report_all(stdout, v->p, v->n, v->doc);
+	return EXIT_OK;
+}
+
 static int vm_cmd_run(void *c, int argc, char **argv)
 {
-	return vm_run(c, argc, argv);
+	struct vm_cfg *cfg = c;
+	struct vm_progress p;
+	const struct vm_sink sink = { .ctx = &p,
+				      .phase = show_phase,
+				      .tick = show_tick,
+				      .output = show_output,
+				      .info = show_info,
+				      .error = show_error,
+				      .done = show_done,
+				      .profile = show_profile };
+	struct out_args outs = { NULL, 0 };
+	int ret;
+
+	if (cli_walk(cli_find(argv[0]), argc, argv, note_output, &outs)) {
+		free(outs.a);
+		pr_err("cannot list the command's output files: %s\n", strerror(ENOMEM));
+		return EXIT_FAIL;
+	}
+	cfg->out_args = outs.a;
+	cfg->nr_out_args = outs.n;
+	vm_progress_init(&p, cfg->quiet);
+	ret = vm_run(cfg, argc, argv, &sink);
+	free(outs.a);
+	return ret;
 }
 
 const struct cli_cmd cmd_vm = {

@@ -31,6 +31,19 @@ struct watch_cfg {
 	int backend; /* enum obs_want */
 };
 
+const struct cli_word backend_words[] = {
+	{ "auto", OBS_WANT_AUTO },
+	{ "tracepoint", OBS_WANT_TRACEPOINT },
+	{ NULL },
+};
+
+const struct cli_word backend_words_fentry[] = {
+	{ "auto", OBS_WANT_AUTO },
+	{ "fentry", OBS_WANT_FENTRY },
+	{ "tracepoint", OBS_WANT_TRACEPOINT },
+	{ NULL },
+};
+
 static const struct cli_opt watch_opts[] = {
 	CLI_OPT_INTERVAL(struct watch_cfg, interval, "length of an interval (default 1)"),
 	CLI_OPT_DURATION(struct watch_cfg, duration,
@@ -39,7 +52,7 @@ static const struct cli_opt watch_opts[] = {
 		     "also write one JSON object per interval and a summary to FILE"),
 	{ "per-cpu", 'c', NULL, "add a row per CPU under each pool", .kind = CLI_FLAG,
 	  CLI_MEMBER(struct watch_cfg, per_cpu) },
-	CLI_OPT_BACKEND(struct watch_cfg, backend, cli_backends,
+	CLI_OPT_BACKEND(struct watch_cfg, backend, backend_words,
 			"accounting backend (default auto: fentry if allowed)"),
 	{ NULL },
 };

@@ -2,6 +2,7 @@
 /* The bench runner: recipe choice by proof, timed runs, path figures. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <sched.h>
 #include <net/if.h>
 #include <stdio.h>
@@ -17,28 +18,15 @@
 #include "loader/xdpobj.h"
 #include "model/counts.h"
 #include "model/pathfig.h"
-#include "report/bench_report.h"
-#include "report/report.h"
 #include "sys/cpuprobe.h"
 #include "sys/cpus.h"
 #include "sys/instclock.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"
 #include "sys/nl.h"
+#include "sys/progress.h"
 #include "sys/util.h"
 #include <unistd.h>
-
-#define PURITY_MIN 0.95
-/* Below this the best recipe measures another path: skip rather than mislabel. */
-#define PURITY_FLOOR 0.5
-#define PROOF_LOOPS 100000
-/*
- * Other work on the machine (the host's, in a VM) only ever adds time, and
- * it comes and goes within a setup's timed run: of its SETUP_CHUNKS chunks
- * the fastest are the undisturbed ones. The second fastest, not the
- * fastest, so that one lucky chunk does not make the figure.
- */
-#define CHUNK_RANK 1
 
 struct sc_env {
 	struct bench_ctx *b;
@@ -315,9 +303,6 @@ static void store(struct sc_env *e, struct sc_result *r, uint32_t i, const struc
  * as a timed chunk until two in a row agree within WARM_TOL, at most
  * WARM_MAX of them.
  */
-#define WARM_TOL 0.03
-#define WARM_MAX 6
-
 static int warm_up(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
 		   const struct sc_result *r, struct setup_rec *s)
 {
@@ -633,6 +618,19 @@ static void path_figure(struct sc_env *e, struct sc_result *r)
 
 /* --- one scenario --------------------------------------------------------- */
 
+/* Where the run is, on the progress line (sys/progress.h). */
+__attribute__((format(printf, 2, 3))) static void bench_progress(const struct bench_ctx *b,
+								 const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!progress_wanted(b->cfg->quiet))
+		return;
+	va_start(ap, fmt);
+	progress_vshow(b->t0, fmt, ap);
+	va_end(ap);
+}
+
 static int try_candidate(struct sc_env *e, const struct candidate *c, struct sc_result *r,
 			 struct recipe_ctx **rcp)
 {
@@ -815,7 +813,6 @@ static void finish_scenario(struct sc_env *e, enum scenario_id id)
 	if (r->nr_cpu == 2 && r->delivered < 1)
 		fold_delivered(r);
 	path_figure(e, r);
-	bench_print_line(e->b, r);
 }
 
 static int bench_prepare(struct bench_ctx *b, struct sc_env *e, struct ppb_env *env)
@@ -849,49 +846,46 @@ static int bench_prepare(struct bench_ctx *b, struct sc_env *e, struct ppb_env *
 	return env_create(env);
 }
 
-int bench_main(struct bench_cfg *cfg)
+int bench_main(struct bench_ctx *b, const struct bench_sink *sink)
 {
-	struct bench_ctx b = { .cfg = cfg };
+	struct bench_cfg *cfg = b->cfg;
 	struct ppb_env env;
 	struct sc_env e = {};
 	struct obs_desc od;
-	int ok = 0, ret = EXIT_FAIL;
+	int ret = -EINVAL;
 
 	/* vm --profile: before anything is translated for the runs */
 	profcap_arm();
-	if (bench_prepare(&b, &e, &env))
+	if (bench_prepare(b, &e, &env))
 		goto out;
 	obs_describe(e.obs, &od);
-	bench_print_banner(&b, &od, cfg->iface ? cfg->iface : "private veth pair");
+	sink->banner(sink->ctx, b, &od, cfg->iface ? cfg->iface : "private veth pair");
 	for (int i = 0; i < NR_SCENARIOS; i++)
 		if (cfg->want[i])
 			prove_scenario(&e, i);
 	run_rounds(&e);
-	bench_progress_done(&b);
+	if (progress_wanted(cfg->quiet))
+		progress_clear();
 	level_probe_close();
-	for (int i = 0; i < NR_SCENARIOS; i++) {
-		if (!cfg->want[i])
-			continue;
-		finish_scenario(&e, i);
-		ok += b.res[i].ok;
-	}
-	bench_print_summary(&b);
-	ret = ok ? EXIT_OK : EXIT_FAIL;
-	if (!ok)
-		pr_err("no scenario could run here (the summary says why)\n");
-	if (cfg->json && bench_write_json(&b, cfg->json, "ppbench bench"))
-		ret = EXIT_FAIL;
+	for (int i = 0; i < NR_SCENARIOS; i++)
+		if (cfg->want[i])
+			finish_scenario(&e, i);
+	ret = 0;
 out:
 	if (e.env && !cfg->iface)
 		env_destroy(e.env);
 	obs_close(e.obs);
 	for (int i = 0; i < NR_SCENARIOS; i++) {
 		recipe_teardown(e.nic[i]);
-		free_runs(&b.res[i]);
-	}
-	for (int i = 0; i < NR_SCENARIOS; i++)
 		free_runs(&e.ref[i]);
+	}
 	return ret;
+}
+
+void bench_free(struct bench_ctx *b)
+{
+	for (int i = 0; i < NR_SCENARIOS; i++)
+		free_runs(&b->res[i]);
 }
 
 int bench_check_iface(struct bench_cfg *cfg)

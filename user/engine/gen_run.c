@@ -14,7 +14,6 @@
 #include "loader/kfeatures.h"
 #include "loader/xdpobj.h"
 #include "model/pkt.h"
-#include "report/gen_report.h"
 #include "sys/log.h"
 #include "sys/ticker.h"
 #include "sys/util.h"
@@ -42,7 +41,7 @@ struct gen {
 	_Atomic bool stop;
 	struct sender *s;
 	int nr;
-	struct gen_view v;
+	const struct gen_sink *sink;
 	uint64_t t0;
 	int pin_link;
 };
@@ -147,7 +146,7 @@ static void report_interval(struct gen *g, const struct gen_totals *a, const str
 		sent[i] = now - prev_sent[i];
 		prev_sent[i] = now;
 	}
-	gen_report_interval(&g->v, a, b, secs, when, g->nr, cpu, sent);
+	g->sink->interval(g->sink->ctx, a, b, secs, when, g->nr, cpu, sent);
 }
 
 /* Frames are pushed but none leaves: say why instead of reporting 0 pps. */
@@ -203,7 +202,7 @@ static int stop_senders(struct gen *g)
 	return err;
 }
 
-int gen_main(struct gen_cfg *cfg)
+int gen_main(struct gen_cfg *cfg, const struct gen_sink *sink)
 {
 	/* The frames pushed are counted here; the program counts nothing per frame,
 	 * and only the xdp tracepoints (per bulk of up to 16, or per error) report. */
@@ -211,12 +210,7 @@ int gen_main(struct gen_cfg *cfg)
 			       .gen_ifindex = cfg->ifindex,
 			       .errors = !cfg->bare,
 			       .xmits = !cfg->bare };
-	struct gen g = { .cfg = cfg,
-			 .pin_link = -1,
-			 .v = { .ifname = cfg->ifname,
-				.size = cfg->spec.size,
-				.quiet = cfg->quiet,
-				.bare = cfg->bare } };
+	struct gen g = { .cfg = cfg, .pin_link = -1, .sink = sink };
 	struct gen_totals t;
 	struct stat st;
 	int err, len;
@@ -235,21 +229,17 @@ int gen_main(struct gen_cfg *cfg)
 	xdpo_track_prog(g.x, PPB_ROLE_GEN, GEN_PROG);
 	err = xdpo_attach_tracing(g.x);
 	g.pin_link = xdpo_pin_dispatcher(g.x, GEN_PROG);
-	if (!err && report_json_open(&g.v.j, cfg->json))
-		err = -EIO;
 	if (!err) {
-		gen_report_plan(&g.v, &cfg->spec, cfg->count, cfg->batch);
+		sink->plan(sink->ctx, &cfg->spec, cfg->count, cfg->batch);
 		g.t0 = now_ns();
 		err = start_senders(&g);
 		err = err ?: run(&g);
 		err = stop_senders(&g) ?: err;
 		read_totals(&g, &t);
-		gen_report_summary(&g.v, &t, (now_ns() - g.t0) / 1e9, g.nr);
+		sink->summary(sink->ctx, &t, (now_ns() - g.t0) / 1e9, g.nr);
 	}
 	xdpo_unpin_dispatcher(g.pin_link);
 	free(g.s);
-	if (report_json_close(&g.v.j))
-		err = -EIO;
 	xdpo_close(g.x);
 	return err ? EXIT_FAIL : EXIT_OK;
 }

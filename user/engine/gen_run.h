@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "ppbench.h"
+#include "model/gen_types.h"
 #include "model/pkt.h"
 #include "sys/cpus.h"
 #include "sys/util.h"
@@ -31,7 +32,21 @@ static inline int gen_possible_cpus(void)
 	return n > PPB_MAX_CPUS ? PPB_MAX_CPUS : n;
 }
 
-/* Sends from one pinned thread per CPU of cfg->cpus, reports; returns an exit code. */
-int gen_main(struct gen_cfg *cfg);
+/*
+ * Where gen's figures go as it sends (cmd/gen.c hands them to report/), each
+ * with CTX: the plan; each interval, from totals A to B over SECS at WHEN s
+ * since the start, in which CPU[i] sent SENT[i] frames (NR of them); the
+ * summary over SECS.
+ */
+struct gen_sink {
+	void *ctx;
+	void (*plan)(void *ctx, const struct udp_spec *s, uint64_t count, uint32_t batch);
+	void (*interval)(void *ctx, const struct gen_totals *a, const struct gen_totals *b,
+			 double secs, double when, int nr, const int *cpu, const uint64_t *sent);
+	void (*summary)(void *ctx, const struct gen_totals *t, double secs, int nr_cpus);
+};
+
+/* Sends from one pinned thread per CPU of cfg->cpus; returns an exit code. */
+int gen_main(struct gen_cfg *cfg, const struct gen_sink *sink);
 
 #endif

@@ -12,7 +12,6 @@
 #include "loader/observer.h"
 #include "loader/progcost.h"
 #include "loader/xdpobj.h"
-#include "report/load_report.h"
 #include "sys/cpus.h"
 #include "sys/log.h"
 #include "sys/nl.h"
@@ -34,7 +33,7 @@ struct load {
 	struct ppb_xdp_stats *first[2], *prev[2]; /* ACTION, SECOND */
 	struct ppb_xdp_errs *efirst, *eprev;
 	struct obs_snapshot sfirst, sprev;
-	struct load_view v;
+	const struct load_sink *sink;
 	uint64_t t0, tprev;
 	int intervals;
 	char driver[64];
@@ -116,7 +115,7 @@ static int attach(struct load *l)
 	ifattach_init(a, c->ifindex, c->ifname, c->skb, c->multiprog, c->force);
 	err = ifattach_attach(a, l->x, c->bare ? "ppb_xdp_bare" : "ppb_xdp_act");
 	if (!err && a->dispatcher_known)
-		load_report_libxdp(&l->v, a->legacy, a->dispatcher_id, a->prog_id, a->nr_progs);
+		l->sink->libxdp(l->sink->ctx, a->legacy, a->dispatcher_id, a->prog_id, a->nr_progs);
 	return err;
 }
 
@@ -182,6 +181,7 @@ static int report(struct load *l, bool summary, uint64_t *packets)
 	struct ppb_xdp_errs *e;
 	uint64_t t = now_ns();
 	struct load_interval iv = { .summary = summary,
+				    .intervals = l->intervals,
 				    .time = (t - l->t0) / 1e9,
 				    .secs = (t - (summary ? l->t0 : l->tprev)) / 1e9,
 				    .nr_cpus = l->nr_cpus };
@@ -197,7 +197,7 @@ static int report(struct load *l, bool summary, uint64_t *packets)
 		    !snap_delta(summary ? &l->sfirst : &l->sprev, &s, &d))
 			iv.d = &d;
 	}
-	load_report_interval(&l->v, &iv);
+	l->sink->interval(l->sink->ctx, &iv);
 	snap_free(&d);
 	free(iv.cpu[0]), free(iv.cpu[1]);
 	*packets = 0;
@@ -229,7 +229,8 @@ static void banner(struct load *l)
 				 .target = tgt,
 				 .skb = c->skb,
 				 .multiprog = c->multiprog,
-				 .bare = c->bare };
+				 .bare = c->bare,
+				 .tsc = &l->tsc };
 
 	if (ethtool_driver(c->ifname, l->driver, sizeof(l->driver)))
 		snprintf(l->driver, sizeof(l->driver), "unknown");
@@ -247,7 +248,7 @@ static void banner(struct load *l)
 		obs_describe(l->obs, &od);
 		st.obs = &od;
 	}
-	load_report_banner(&l->v, &st);
+	l->sink->banner(l->sink->ctx, &st);
 }
 
 static int init_state(struct load *l)
@@ -380,37 +381,29 @@ static void costs_report(struct load *l)
 	for (int i = 0; i < l->pc.n; i++)
 		if (!strcmp(c[i].name, xdp))
 			packets += c[i].runs;
-	load_report_prog_costs(&l->v, c, l->pc.n, xdp, packets);
+	l->sink->prog_costs(l->sink->ctx, c, l->pc.n, xdp, packets);
 }
 
-int load_main(struct load_cfg *cfg)
+int load_main(struct load_cfg *cfg, const struct load_sink *sink)
 {
 	struct load l = { .cfg = cfg,
 			  .nr_cpus = nr_possible_cpus(),
 			  .att = { .link = -1, .reaper = { .pid = -1, .fd = -1 } },
-			  .v = { .ifname = cfg->ifname,
-				 .ifindex = cfg->ifindex,
-				 .cpumap = cfg->action == PPB_ACT_CPU,
-				 .per_cpu = cfg->per_cpu } };
+			  .sink = sink };
 	uint64_t packets;
 	int err;
 
 	if (l.nr_cpus < 0)
 		return EXIT_FAIL;
 	tsc_calibrate(&l.tsc);
-	l.v.tsc = &l.tsc;
-	if (report_json_open(&l.v.j, cfg->json))
-		return EXIT_FAIL;
 	err = open_objects(&l) ?: setup_maps(&l) ?: attach(&l) ?: init_state(&l);
 	if (!err && cfg->prog_costs)
 		err = costs_start(&l);
 	if (!err) {
 		banner(&l);
 		err = run_loop(&l);
-		if (!err && !cfg->bare) {
-			load_report_summary_head((now_ns() - l.t0) / 1e9, l.intervals);
+		if (!err && !cfg->bare)
 			report(&l, true, &packets);
-		}
 		if (!err && cfg->prog_costs)
 			costs_report(&l);
 	}
@@ -419,7 +412,5 @@ int load_main(struct load_cfg *cfg)
 	free_state(&l);
 	xdpo_close(l.x);
 	obs_close(l.obs);
-	if (report_json_close(&l.v.j))
-		err = -EIO;
 	return err == -EBUSY ? EXIT_FAIL : err ? EXIT_FAIL : EXIT_OK;
 }

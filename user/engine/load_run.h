@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <net/if.h>
 #include "ppbench.h"
+#include "model/load_types.h"
 
 struct load_cfg {
 	char ifname[IF_NAMESIZE];
@@ -29,6 +30,23 @@ struct load_cfg {
 	const char *pending_action;
 };
 
-int load_main(struct load_cfg *cfg);
+/*
+ * Where load's figures go as they are measured (cmd/load.c hands them to
+ * report/), each with CTX: what libxdp made of --multiprog, the banner's
+ * facts, every interval and then the summary (iv->summary), and with
+ * --prog-costs each program's cost, per packet: per run of the program XDP.
+ */
+struct load_sink {
+	void *ctx;
+	void (*libxdp)(void *ctx, bool legacy, uint32_t dispatcher_id, uint32_t prog_id,
+		       int nr_progs);
+	void (*banner)(void *ctx, const struct load_setup *s);
+	void (*interval)(void *ctx, const struct load_interval *iv);
+	void (*prog_costs)(void *ctx, const struct prog_cost *c, int n, const char *xdp,
+			   uint64_t packets);
+};
+
+/* Attaches, measures until --duration, --count or a signal, detaches; an exit code. */
+int load_main(struct load_cfg *cfg, const struct load_sink *sink);
 
 #endif

@@ -10,7 +10,6 @@
 #include "loader/xdpobj.h"
 #include "model/kclock.h"
 #include "model/stats.h"
-#include "report/overhead_report.h"
 #include "sys/log.h"
 #include "sys/util.h"
 
@@ -74,7 +73,7 @@ static int run_pairs(struct ovh_run *o, uint32_t reps, double *timed, double *ba
 	return 0;
 }
 
-int bench_overhead(struct bench_cfg *cfg)
+int bench_overhead(struct bench_cfg *cfg, struct overhead_figs *out)
 {
 	struct xdpo_opts xo = { .progs = XDPO_ACT, .sample_shift = 10 };
 	struct ovh_run o = { .pkt = { [12] = 0x08, [14] = 0x45 } };
@@ -89,7 +88,7 @@ int bench_overhead(struct bench_cfg *cfg)
 	CPU_ZERO(&set);
 	CPU_SET(cfg->cpu, &set);
 	if (ppb_probe_live_frames() || xdpo_open(&o.x, &xo))
-		return EXIT_FAIL;
+		return -EINVAL;
 	pins[0] = xdpo_pin_dispatcher(o.x, "ppb_xdp_act");
 	pins[1] = xdpo_pin_dispatcher(o.x, "ppb_xdp_bare");
 	sched_setaffinity(0, sizeof(set), &set);
@@ -103,14 +102,14 @@ int bench_overhead(struct bench_cfg *cfg)
 	if (err || summarize(timed, reps, &st) || summarize(bare, reps, &sb) ||
 	    summarize(cnt, reps, &sc) || pair_pcts(timed, bare, reps, p1, &s1) ||
 	    pair_pcts(cnt, bare, reps, p2, &s2))
-		return EXIT_FAIL;
-	overhead_report(&(struct overhead_figs){ .frames = o.n,
-						 .runs = reps,
-						 .cpu = cfg->cpu,
-						 .timed = st,
-						 .bare = sb,
-						 .counted = sc,
-						 .timed_pct = s1,
-						 .counted_pct = s2 });
-	return EXIT_OK;
+		return -EINVAL;
+	*out = (struct overhead_figs){ .frames = o.n,
+				       .runs = reps,
+				       .cpu = cfg->cpu,
+				       .timed = st,
+				       .bare = sb,
+				       .counted = sc,
+				       .timed_pct = s1,
+				       .counted_pct = s2 };
+	return 0;
 }

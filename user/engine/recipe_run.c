@@ -45,11 +45,6 @@ const struct recipe_desc recipes[NR_RECIPES] = {
 				   true, PPB_ROLE_SECOND },
 };
 
-/* Bytes lf-fastpass moves the head down: below XDP_PACKET_HEADROOM, generic XDP copies. */
-#define FASTPASS_ADJUST 32
-/* Frames whose copy takes a whole page: SKB_HEAD_ALIGN(size) + headroom > PAGE_SIZE / 2. */
-#define FASTPASS_MIN_SIZE 1500
-
 static bool is_fastpass(enum recipe_id id)
 {
 	return id == RCP_LF_FASTPASS || id == RCP_LF_FASTPASS_TWIN;
@@ -548,7 +543,7 @@ static int drive_passive(struct recipe_ctx *c, uint64_t before, uint64_t want)
 		seen = role_packets(c, PPB_ROLE_ACTION) - before;
 		if (seen >= want)
 			return 0;
-		if (now_ns() - t0 > 10000000000ull + want * 10000ull) {
+		if (now_ns() - t0 > NIC_WAIT_S * 1000000000ull + want * 10000ull) {
 			pr_err("%s received %llu of %llu packets in time: this recipe measures "
 			       "the traffic the interface receives (start a generator)\n",
 			       c->env->ifname[1][0] ? c->env->ifname[1] : "the interface",

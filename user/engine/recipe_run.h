@@ -7,6 +7,13 @@
 #include "ppbench.h"
 #include "loader/observer.h"
 #include "loader/xdpobj.h"
+
+/* Bytes lf-fastpass moves the head down: below XDP_PACKET_HEADROOM, generic XDP copies. */
+#define FASTPASS_ADJUST 32
+/* Frames whose copy takes a whole page: SKB_HEAD_ALIGN(size) + headroom > PAGE_SIZE / 2. */
+#define FASTPASS_MIN_SIZE 1500
+/* nic-drop: seconds to wait for the interface's traffic (and 10 us per element more). */
+#define NIC_WAIT_S 10
 #include "model/counts.h"
 #include "model/scenario.h"
 #include "sys/vethenv.h"

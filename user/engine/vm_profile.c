@@ -11,7 +11,6 @@
 #include "model/prof_build.h"
 #include "model/prof_capture.h"
 #include "model/qemu_api.h"
-#include "report/prof_report.h"
 #include "sys/log.h"
 #include "sys/qemubin.h"
 
@@ -73,42 +72,33 @@ int vm_profile_plugin(const char *qemu, const char *tree, const char *libvm, cha
 	return 0;
 }
 
-/* The profiles into the result file; its figures for the report in *DOC (NULL: none). */
-static int merge(const char *json, const struct prof *p, size_t n, const struct capture *c,
-		 json_t **doc)
+/* The result file the command wrote: its TEXT and, read, its DOC. */
+static int read_result(const char *json, char **text, size_t *len, json_t **doc)
 {
-	char err[512], *text = NULL;
-	size_t len = 0;
-	int merged, ret;
+	char err[512];
+	int ret;
 
-	ret = prof_read_file(json, &text, &len);
+	ret = prof_read_file(json, text, len);
 	if (ret) {
 		pr_err("--profile: cannot read %s: %s\n", json, strerror(-ret));
 		return EXIT_FAIL;
 	}
-	*doc = jparse_buf(text, len, err, sizeof(err));
+	*doc = jparse_buf(*text, *len, err, sizeof(err));
 	if (!*doc || !json_is_object(*doc)) {
 		pr_err("--profile: %s: %s\n", json, *doc ? "not a result file" : err);
-		free(text);
 		return EXIT_FAIL;
 	}
-	merged = prof_result_merge(json, text, len, *doc, p, n, c);
-	free(text);
-	if (merged < 0)
-		return EXIT_FAIL;
-	if (!merged)
-		pr_warn("--profile: %s has no scenario or recipe the profiles name: it stays as it "
-			"was\n",
-			json);
 	return EXIT_OK;
 }
 
-int vm_profile_finish(const char *work, const char *json)
+int vm_profile_finish(const char *work, const char *json, const struct vm_sink *sink)
 {
+	struct vm_profiles v = { .json = json };
 	char dir[PATH_MAX], err[600];
 	struct capture c;
 	struct prof *p = NULL;
 	json_t *doc = NULL;
+	char *text = NULL;
 	size_t n = 0;
 	int ret;
 
@@ -122,12 +112,20 @@ int vm_profile_finish(const char *work, const char *json)
 		capture_free(&c);
 		return EXIT_FAIL;
 	}
-	ret = json && n ? merge(json, p, n, &c, &doc) : EXIT_OK;
 	if (!n)
 		pr_warn("--profile: the guest counted no window: no scenario or recipe ran a timed "
 			"syscall\n");
-	prof_report_all(stdout, p, n, doc);
+	ret = json && n ? read_result(json, &text, &v.len, &doc) : EXIT_OK;
+	if (ret == EXIT_OK) {
+		v.p = p;
+		v.n = n;
+		v.c = &c;
+		v.text = text;
+		v.doc = doc;
+		ret = sink->profile(sink->ctx, &v);
+	}
 	json_decref(doc);
+	free(text);
 	prof_free_all(p, n);
 	capture_free(&c);
 	return ret;

@@ -3,11 +3,12 @@
 #define PPBENCH_VM_PROFILE_H
 
 #include <stddef.h>
+#include "engine/vm_run.h"
 
 /*
  * ppbench vm --profile on the host: before a boot, the qemu and the plugin
  * build it loads; after the guest, the capture it brought back, made into
- * profiles, merged into the command's result file and printed.
+ * profiles, merged into the command's result file and handed to vm's sink.
  */
 
 /*
@@ -22,9 +23,8 @@ int vm_profile_plugin(const char *qemu, const char *tree, const char *libvm, cha
 
 /*
  * After the guest: reads WORK/profile/, builds its profiles, puts them into
- * JSON (the result file the command wrote on the host, or NULL) and prints
- * them after the command's output. EXIT_OK, or EXIT_FAIL after one line.
+ * JSON (the result file the command wrote on the host, or NULL) and hands them to SINK's profile(). EXIT_OK, or EXIT_FAIL after one line.
  */
-int vm_profile_finish(const char *work, const char *json);
+int vm_profile_finish(const char *work, const char *json, const struct vm_sink *sink);
 
 #endif

@@ -19,14 +19,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
-#include "cli/cli.h"
 #include "engine/vm_profile.h"
 #include "engine/vm_run.h"
-#include "report/vm_job.h"
-#include "report/vm_report.h"
 #include "sys/guardian.h"
 #include "sys/log.h"
 #include "sys/util.h"
+#include "sys/vm_job.h"
 
 #ifndef PPBENCH_LIBDIR
 #define PPBENCH_LIBDIR "/usr/local/lib/ppbench"
@@ -219,15 +217,16 @@ struct outputs {
 	const char *json; /* the host path of the command's --json, or NULL */
 };
 
-static int note_output(void *ctx, const struct cli_opt *o, int argi, size_t at)
+static int note_output(struct outputs *out, const struct vm_out_arg *o)
 {
-	struct outputs *out = ctx;
-	bool dir = o->kind == CLI_STRING && (o->flags & CLI_F_OUTDIR);
+	bool dir = o->dir;
+	int argi = o->argi;
+	size_t at = o->at;
 	const char *val = out->argv[argi] + at;
 	char host[PATH_MAX], *word, *copy;
 	const char *base;
 
-	if ((o->kind != CLI_OUTPUT && !dir) || !strcmp(val, "-"))
+	if (!strcmp(val, "-"))
 		return 0;
 	if (out->n == (int)ARRAY_SIZE(out->o)) {
 		pr_err("more than %zu output files\n", ARRAY_SIZE(out->o));
@@ -275,12 +274,13 @@ static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm
 		.qplugin = qplugin,
 	};
 	struct outputs out = { .argv = calloc(argc + 1, sizeof(char *)) };
-	int ret;
+	int ret = 0;
 
 	if (!out.argv)
 		return -ENOMEM;
 	memcpy(out.argv, argv, argc * sizeof(*argv));
-	ret = cli_walk(cli_find(argv[0]), argc, argv, note_output, &out);
+	for (int i = 0; !ret && i < cfg->nr_out_args; i++)
+		ret = note_output(&out, &cfg->out_args[i]);
 	if (!ret)
 		ret = vm_job_write_conf(work, &d);
 	if (!ret)
@@ -306,7 +306,7 @@ struct vm_job {
 	int rc;		  /* the command's status ("rc N"), -1 until known */
 	bool error;	  /* the script said why it could not run the command */
 	int signo;	  /* a signal we forwarded */
-	struct vm_progress progress;
+	const struct vm_sink *sink;
 };
 
 static void spawn(struct vm_job *j, const struct vm_paths *p, int status_w)
@@ -337,7 +337,7 @@ static void relay(struct vm_job *j)
 		if (fd < 0)
 			continue;
 		while ((n = pread(fd, buf, sizeof(buf), j->relayed[i])) > 0) {
-			vm_report_output(&j->progress, i + 1, buf, n);
+			j->sink->output(j->sink->ctx, i + 1, buf, n);
 			j->relayed[i] += n;
 		}
 		close(fd);
@@ -358,12 +358,12 @@ static void status_line(struct vm_job *j, char *l)
 		text = strchr(text, ' ');
 		if (text)
 			*text++ = '\0';
-		vm_report_phase(&j->progress, what, text ? text : "");
+		j->sink->phase(j->sink->ctx, what, text ? text : "");
 	} else if (!strcmp(l, "info")) {
-		vm_report_info(&j->progress, text);
+		j->sink->info(j->sink->ctx, text);
 	} else if (!strcmp(l, "error")) {
 		j->error = true;
-		vm_report_error(&j->progress, text);
+		j->sink->error(j->sink->ctx, text);
 	} else if (!strcmp(l, "rc")) {
 		j->rc = atoi(text);
 	}
@@ -422,7 +422,7 @@ static int wait_script(struct vm_job *j)
 		if (pfd[0].revents)
 			done = read_signal(j, &status);
 		relay(j);
-		vm_report_tick(&j->progress);
+		j->sink->tick(j->sink->ctx);
 	}
 	for (int i = 0; i < 64 && j->status_fd >= 0; i++)
 		read_status(j);
@@ -434,7 +434,7 @@ static int wait_script(struct vm_job *j)
 	if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_USAGE)
 		return EXIT_USAGE;
 	if (!j->error)
-		vm_report_error(&j->progress, "the guest's script ended without a result");
+		j->sink->error(j->sink->ctx, "the guest's script ended without a result");
 	return EXIT_FAIL;
 }
 
@@ -482,9 +482,9 @@ static int make_work(struct vm_job *j)
 	return 0;
 }
 
-int vm_run(const struct vm_cfg *cfg, int argc, char **argv)
+int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink)
 {
-	struct vm_job j = { .cfg = cfg, .rc = -1, .status_fd = -1, .sig_fd = -1 };
+	struct vm_job j = { .cfg = cfg, .rc = -1, .status_fd = -1, .sig_fd = -1, .sink = sink };
 	char qplugin[PATH_MAX + 64];
 	const char *json = NULL;
 	struct vm_paths p;
@@ -503,7 +503,6 @@ int vm_run(const struct vm_cfg *cfg, int argc, char **argv)
 		remove_tree(j.work);
 		return EXIT_FAIL;
 	}
-	vm_progress_init(&j.progress, cfg->quiet);
 	ret = write_job(j.work, cfg, &p, cfg->profile ? qplugin : NULL, argc, argv, &json);
 	if (ret) {
 		if (ret != -EINVAL)
@@ -515,10 +514,10 @@ int vm_run(const struct vm_cfg *cfg, int argc, char **argv)
 	} else {
 		ret = wait_script(&j);
 	}
-	vm_report_done(&j.progress);
+	sink->done(sink->ctx);
 	/* (the command's files are at their paths; its capture is still in WORK) */
 	if (cfg->profile && ret == EXIT_OK)
-		ret = vm_profile_finish(j.work, json);
+		ret = vm_profile_finish(j.work, json, sink);
 	remove_tree(j.work);
 	guardian_stop(&j.guard);
 	return ret;

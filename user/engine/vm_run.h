@@ -5,7 +5,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <jansson.h>
 #include "model/kimage.h"
+
+struct prof;
+struct capture;
+
+/* vm --profile: the profiles of the guest's capture, and the command's result file. */
+struct vm_profiles {
+	const struct prof *p; /* N profiles */
+	size_t n;
+	const struct capture *c; /* the capture they came from (its meta) */
+	const char *json;	 /* the result file's host path, or NULL */
+	const char *text;	 /* its bytes (LEN) and what they read as (DOC), or NULL */
+	size_t len;
+	const json_t *doc;
+};
 
 /* --clock: qemu's instruction clock (the default), or plain emulation. */
 enum vm_clock { VM_CLOCK_ICOUNT, VM_CLOCK_TCG };
@@ -16,6 +31,18 @@ enum vm_arch { VM_ARCH_X86_64, VM_ARCH_ARM64 };
 /* --stall's default, and the floor of a boot's silence whatever --stall says:
  * a kernel booting with "quiet" prints nothing until init runs. */
 #define VM_STALL_DEFAULT_S 300
+
+/*
+ * An option (--NAME) of the command run in the guest whose value, at
+ * ARGV[ARGI] + AT, is a file it writes (with DIR: a directory it writes files
+ * into): vm rewrites it to a path in the guest and copies the file back there.
+ */
+struct vm_out_arg {
+	const char *name;
+	int argi;
+	size_t at;
+	bool dir;
+};
 
 struct vm_cfg {
 	const char *debian;  /* --debian SPEC (default "newest") */
@@ -30,16 +57,38 @@ struct vm_cfg {
 	double stall;  /* seconds without a byte from the guest */
 	bool quiet;
 	bool profile; /* --profile: count instructions per function (a qemu TCG plugin) */
+	/* the options of the inner command line that name a file it writes */
+	const struct vm_out_arg *out_args;
+	int nr_out_args;
+};
+
+/*
+ * Where vm's news goes as the guest runs (cmd/vm.c hands it to report/),
+ * each with CTX: the script's phase (fetch, build, pack, boot, run, files)
+ * and what it does; a tick every 200 ms; LEN bytes the command wrote to FD
+ * (1 or 2) in the guest; the script's notes and its one-line errors; the end.
+ */
+struct vm_sink {
+	void *ctx;
+	void (*phase)(void *ctx, const char *phase, const char *text);
+	void (*tick)(void *ctx);
+	void (*output)(void *ctx, int fd, const char *buf, size_t len);
+	void (*info)(void *ctx, const char *text);
+	void (*error)(void *ctx, const char *text);
+	void (*done)(void *ctx);
+	/* vm --profile, after the command's output: the profiles, to merge into the
+	 * result file and show; returns the exit status */
+	int (*profile)(void *ctx, const struct vm_profiles *v);
 };
 
 /*
  * Boots the guest and runs ppbench ARGV[0] ARGV[1..] (the command line after
- * "--", checked by the caller) in it; the command's stdout and stderr come
- * out on ours as it prints them, its files at the paths its options named.
- * Returns the command's exit status, or EXIT_USAGE (the guest could not run
- * it: the one-line reason is printed), or EXIT_FAIL.
+ * "--", checked by the caller) in it; the command's stdout and stderr go to
+ * SINK as it prints them, its files to the paths its options named
+ * (cfg->out_args). Returns the command's exit status, or EXIT_USAGE (the
+ * guest could not run it: the one-line reason is printed), or EXIT_FAIL.
  */
-int vm_run(const struct vm_cfg *cfg, int argc, char **argv);
+int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink);
 
 /*
  * The kind of the kernel image at PATH, whose first LEN bytes are HEAD; a

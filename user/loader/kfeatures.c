@@ -191,7 +191,8 @@ static struct probe_bpf *load_one(struct bpf_program *(*pick)(struct probe_bpf *
 		return NULL;
 	}
 	want = pick(skel);
-	bpf_object__for_each_program(p, skel->obj) bpf_program__set_autoload(p, p == want);
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, p == want);
 	*err = probe_bpf__load(skel);
 	if (*err) {
 		probe_bpf__destroy(skel);

@@ -710,8 +710,7 @@ static uint64_t prog_misses(struct observer *o)
 	struct bpf_program *p;
 	uint64_t n = 0;
 
-	bpf_object__for_each_program(p, o->skel->obj)
-	{
+	bpf_object__for_each_program(p, o->skel->obj) {
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);
 

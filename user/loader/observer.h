@@ -25,7 +25,7 @@ struct bpf_object;
  */
 struct observer;
 
-/* What --backend asks for (the cli_backends words). */
+/* What --backend asks for (backend_words, cmd/cmd.h). */
 enum obs_want { OBS_WANT_AUTO, OBS_WANT_FENTRY, OBS_WANT_TRACEPOINT };
 
 struct obs_opts {

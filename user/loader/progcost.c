@@ -23,8 +23,7 @@ void progcost_add(struct prog_costs *pc, struct bpf_object *obj)
 
 	if (!obj)
 		return;
-	bpf_object__for_each_program(p, obj)
-	{
+	bpf_object__for_each_program(p, obj) {
 		if (bpf_program__fd(p) < 0 || pc->n >= PROGCOST_MAX)
 			continue;
 		pc->fd[pc->n] = bpf_program__fd(p);

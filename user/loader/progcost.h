@@ -10,13 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <bpf/libbpf.h>
+#include "model/load_types.h"
 
 #define PROGCOST_MAX 32
-
-struct prog_cost {
-	char name[64];
-	uint64_t run_ns, runs;
-};
 
 struct prog_costs {
 	bool on; /* stats_fd holds the stats on */

@@ -95,9 +95,10 @@ static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
 	/* Second-stage programs must carry the same frags flag as the main one,
 	 * or the kernel refuses them in the map entry (xdp-tools 1.6.3's bug). */
 	if (o->frags)
-		bpf_object__for_each_program(p,
-					     s->obj) if (bpf_program__type(p) == BPF_PROG_TYPE_XDP)
-			bpf_program__set_flags(p, bpf_program__flags(p) | BPF_F_XDP_HAS_FRAGS);
+		bpf_object__for_each_program(p, s->obj)
+			if (bpf_program__type(p) == BPF_PROG_TYPE_XDP)
+				bpf_program__set_flags(p,
+						       bpf_program__flags(p) | BPF_F_XDP_HAS_FRAGS);
 }
 
 static __u32 prog_id(struct bpf_program *p)
@@ -422,8 +423,7 @@ static int twin_share_maps(struct xdpo *x)
 	struct bpf_map *m, *orig;
 	int err;
 
-	bpf_object__for_each_map(m, x->twin->obj)
-	{
+	bpf_object__for_each_map(m, x->twin->obj) {
 		orig = bpf_object__find_map_by_name(x->skel->obj, bpf_map__name(m));
 		if (!orig || bpf_map__fd(orig) < 0)
 			continue;
@@ -455,8 +455,7 @@ struct xdp_program *xdpo_libxdp_prog(struct xdpo *x, const char *prog)
 	x->twin = xdp_bpf__open_opts(&oo);
 	if (!x->twin)
 		return NULL;
-	bpf_object__for_each_program(p, x->twin->obj)
-	{
+	bpf_object__for_each_program(p, x->twin->obj) {
 		bool ours = !strcmp(bpf_program__name(p), prog);
 
 		bpf_program__set_autoload(p, ours);
@@ -549,8 +548,7 @@ int xdpo_attach_tracing(struct xdpo *x)
 {
 	struct bpf_program *p;
 
-	bpf_object__for_each_program(p, x->skel->obj)
-	{
+	bpf_object__for_each_program(p, x->skel->obj) {
 		if (bpf_program__type(p) != BPF_PROG_TYPE_RAW_TRACEPOINT ||
 		    bpf_program__fd(p) < 0 || x->nr_links >= (int)ARRAY_SIZE(x->links))
 			continue;

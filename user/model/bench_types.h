@@ -11,6 +11,12 @@
 #include "model/stats.h"
 #include "sys/tsc.h"
 
+/* --repeat's and --batch's defaults. */
+#define BENCH_REPEAT 5
+#define BENCH_BATCH 64
+/* A scenario whose setups' CV is above this gets a NOTE. */
+#define BENCH_CV_NOTE 0.05
+
 /* A bench run: its configuration and what each scenario measured. */
 struct bench_cfg {
 	bool want[NR_SCENARIOS];
@@ -103,6 +109,16 @@ struct bench_ctx {
 	int nr_cpus; /* possible CPUs (per-CPU map entries) */
 	struct sc_result res[NR_SCENARIOS];
 	uint64_t t0;
+};
+
+/* What bench --overhead measured: ns per frame, and the pairs' differences in %. */
+struct overhead_figs {
+	uint32_t frames, runs, cpu;
+	struct summary timed;	    /* bare program, the kernel's test_run clock */
+	struct summary bare;	    /* bare program, wall time of the syscall */
+	struct summary counted;	    /* per-packet counting, wall time */
+	struct summary timed_pct;   /* timed against bare, per pair */
+	struct summary counted_pct; /* counted against bare, per pair */
 };
 
 #endif

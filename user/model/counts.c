@@ -5,12 +5,28 @@
 
 /*
  * The functions below walk struct ppb_pool_counts as an array of __u64: it
- * must be __u64 fields only, no padding. 34 of them today: a new field must
- * be a __u64, and this count follows it.
+ * must be __u64 fields only (ppbench.h: 64-bit counters), no padding.
  */
 _Static_assert(sizeof(struct ppb_pool_counts) % sizeof(__u64) == 0,
 	       "struct ppb_pool_counts is not a whole number of __u64");
-_Static_assert(COUNTS_NR_FIELDS == 34, "struct ppb_pool_counts: expected 34 __u64 fields");
+_Static_assert(sizeof(struct ppb_class_count) % sizeof(__u64) == 0,
+	       "struct ppb_class_count is not a whole number of __u64");
+
+/* Each class's side and name, as the JSON "path" object and result files name them. */
+static const char *const class_names[PPB_NR_CLASSES] = {
+	[PPB_ALLOC_CACHE] = "cache", [PPB_ALLOC_REFILL] = "refill", [PPB_ALLOC_SLOW] = "slow",
+	[PPB_RET_CACHE] = "cache",   [PPB_RET_RING] = "ring",	    [PPB_RET_RELEASE] = "release",
+};
+
+const char *class_side(int cls)
+{
+	return cls < PPB_NR_ALLOC_CLASSES ? "alloc" : "ret";
+}
+
+const char *class_name(int cls)
+{
+	return class_names[cls];
+}
 
 void counts_add(struct ppb_pool_counts *acc, const struct ppb_pool_counts *c)
 {
@@ -50,12 +66,20 @@ bool counts_traffic(const struct ppb_pool_counts *c)
 
 uint64_t counts_allocs(const struct ppb_pool_counts *c)
 {
-	return c->alloc_cache + c->alloc_refill + c->alloc_slow;
+	uint64_t n = 0;
+
+	for (int i = 0; i < PPB_NR_ALLOC_CLASSES; i++)
+		n += c->cls[i].calls;
+	return n;
 }
 
 uint64_t counts_returns(const struct ppb_pool_counts *c)
 {
-	return c->ret_cache + c->ret_ring + c->ret_release;
+	uint64_t n = 0;
+
+	for (int i = PPB_NR_ALLOC_CLASSES; i < PPB_NR_CLASSES; i++)
+		n += c->cls[i].calls;
+	return n;
 }
 
 const char *pool_kind_name(uint32_t kind)
@@ -63,4 +87,29 @@ const char *pool_kind_name(uint32_t kind)
 	static const char *const names[] = { "unknown", "test-run", "system", "veth", "nic" };
 
 	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "unknown";
+}
+
+unsigned path_known(bool fentry, uint32_t f)
+{
+	unsigned k = 0;
+
+	if (fentry)
+		return KNOWN_ALL;
+	/* sampled less often than the ring may wrap: ring and cache unknown */
+	if ((f & PPB_POOL_F_WRAP_RISK) || !(f & PPB_POOL_F_DENSE))
+		return 0;
+	if (!(f & PPB_POOL_F_TINY_RING))
+		k |= KNOWN_RING;
+	if ((f & PPB_POOL_F_ELEMS) && !(f & (PPB_POOL_F_TINY_RING | PPB_POOL_F_FRAG)))
+		k |= KNOWN_CACHE;
+	return k;
+}
+
+bool class_known(int cls, unsigned known)
+{
+	if (cls == PPB_RET_RING)
+		return known & KNOWN_RING;
+	if (cls == PPB_ALLOC_SLOW || cls == PPB_RET_RELEASE)
+		return true; /* the page allocator's side: every backend counts it */
+	return known & KNOWN_CACHE;
 }

@@ -17,7 +17,25 @@ bool counts_zero(const struct ppb_pool_counts *c);
 bool counts_traffic(const struct ppb_pool_counts *c);
 uint64_t counts_allocs(const struct ppb_pool_counts *c);
 uint64_t counts_returns(const struct ppb_pool_counts *c);
+/* A class's (enum ppb_class) side, "alloc" or "ret", and its name in it ("cache", ...). */
+const char *class_side(int cls);
+const char *class_name(int cls);
 const char *pool_kind_name(uint32_t kind);
+
+/*
+ * What a backend could count for a pool: the tracepoint backend has no
+ * allocation count for some pools, and counts of theirs are unknown, never
+ * a made-up 0.
+ */
+enum {
+	KNOWN_CACHE = 1 << 0, /* alloc.cache, alloc.refill, ret.cache */
+	KNOWN_RING = 1 << 1,  /* ret.ring, refill pages */
+	KNOWN_ALL = KNOWN_CACHE | KNOWN_RING,
+};
+/* Which counts a backend could count for a pool with these PPB_POOL_F_* flags. */
+unsigned path_known(bool fentry, uint32_t pool_flags);
+/* The class CLS (enum ppb_class) is among the counts KNOWN (KNOWN_*). */
+bool class_known(int cls, unsigned known);
 
 /* The counts of every pool of one kind, summed, and per CPU. */
 struct kind_counts {

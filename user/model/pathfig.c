@@ -27,71 +27,50 @@ double class_ns(uint64_t ns, uint64_t calls, uint64_t clean, uint64_t clean_ns)
 	return (double)clean_ns / clean * calls;
 }
 
-#define NR_CLASSES NR_POOL_CLASSES
-_Static_assert(PC_RET_RELEASE == 1 << (NR_CLASSES - 1),
-	       "enum path_class: a bit per class, in order");
-
-void pool_class_counts(const struct ppb_pool_counts *c, struct pool_class out[NR_POOL_CLASSES])
+/* The pool's classes with each one's time estimated (class_ns()). */
+static void pool_classes(const struct ppb_pool_counts *c, struct call_class cls[PPB_NR_CLASSES])
 {
-	const struct pool_class v[NR_POOL_CLASSES] = {
-		{ c->alloc_cache, c->alloc_cache_ns, c->alloc_cache_clean,
-		  c->alloc_cache_clean_ns },
-		{ c->alloc_refill, c->alloc_refill_ns, c->alloc_refill_clean,
-		  c->alloc_refill_clean_ns },
-		{ c->alloc_slow, c->alloc_slow_ns, c->alloc_slow_clean, c->alloc_slow_clean_ns },
-		{ c->ret_cache, c->ret_cache_ns, c->ret_cache_clean, c->ret_cache_clean_ns },
-		{ c->ret_ring, c->ret_ring_ns, c->ret_ring_clean, c->ret_ring_clean_ns },
-		{ c->ret_release, c->ret_release_ns, c->ret_release_clean,
-		  c->ret_release_clean_ns },
-	};
+	for (int i = 0; i < PPB_NR_CLASSES; i++) {
+		const struct ppb_class_count *k = &c->cls[i];
 
-	for (int i = 0; i < NR_POOL_CLASSES; i++)
-		out[i] = v[i];
-}
-
-/* The six classes with each one's time estimated (class_ns()). */
-static void pool_classes(const struct ppb_pool_counts *c, struct call_class cls[NR_CLASSES])
-{
-	struct pool_class k[NR_CLASSES];
-
-	pool_class_counts(c, k);
-	for (int i = 0; i < NR_CLASSES; i++)
-		cls[i] = (struct call_class){ class_ns(k[i].ns, k[i].calls, k[i].clean,
-						       k[i].clean_ns),
-					      k[i].calls, k[i].calls };
+		cls[i] = (struct call_class){ class_ns(k->ns, k->calls, k->clean, k->clean_ns),
+					      k->calls, k->calls };
+	}
 }
 
 int pool_path_ns(const struct ppb_pool_counts *c, double probe_ns, uint64_t elems, double *out)
 {
-	struct call_class cls[NR_CLASSES];
+	struct call_class cls[PPB_NR_CLASSES];
 
 	pool_classes(c, cls);
-	return path_ns_per_elem(cls, NR_CLASSES, probe_ns, elems, out);
+	return path_ns_per_elem(cls, PPB_NR_CLASSES, probe_ns, elems, out);
 }
 
 unsigned int scenario_path_classes(enum scenario_id sc)
 {
 	switch (sc) {
 	case SC_FAST:
-		return PC_ALLOC_CACHE | PC_RET_CACHE;
+		return PATH_CLASS(PPB_ALLOC_CACHE) | PATH_CLASS(PPB_RET_CACHE);
 	case SC_RING:
 	case SC_RING_XCPU:
-		return PC_ALLOC_CACHE | PC_ALLOC_REFILL | PC_RET_RING;
+		return PATH_CLASS(PPB_ALLOC_CACHE) | PATH_CLASS(PPB_ALLOC_REFILL) |
+		       PATH_CLASS(PPB_RET_RING);
 	case SC_SLOW:
-		return PC_ALLOC_CACHE | PC_ALLOC_SLOW | PC_RET_RING | PC_RET_RELEASE;
+		return PATH_CLASS(PPB_ALLOC_CACHE) | PATH_CLASS(PPB_ALLOC_SLOW) |
+		       PATH_CLASS(PPB_RET_RING) | PATH_CLASS(PPB_RET_RELEASE);
 	default:
 		return 0;
 	}
 }
 
-/* One side's classes of CLASSES (bits FIRST.. of three): their ns and calls. */
-static void side_sum(const struct call_class *cls, int first, unsigned int classes, double *ns,
-		     uint64_t *calls)
+/* One side's classes of CLASSES (FIRST to END): their ns and calls. */
+static void side_sum(const struct call_class *cls, int first, int end, unsigned int classes,
+		     double *ns, uint64_t *calls)
 {
 	*ns = 0;
 	*calls = 0;
-	for (int i = first; i < first + 3; i++) {
-		if (!(classes & (1u << i)))
+	for (int i = first; i < end; i++) {
+		if (!(classes & PATH_CLASS(i)))
 			continue;
 		*ns += cls[i].ns;
 		*calls += cls[i].calls;
@@ -101,15 +80,15 @@ static void side_sum(const struct call_class *cls, int first, unsigned int class
 int scenario_path_ns(const struct ppb_pool_counts *c, unsigned int classes, double probe_ns,
 		     double *out)
 {
-	struct call_class cls[NR_CLASSES];
+	struct call_class cls[PPB_NR_CLASSES];
 	double ans, rns;
 	uint64_t an, rn;
 
 	if (!isfinite(probe_ns))
 		return -EINVAL;
 	pool_classes(c, cls);
-	side_sum(cls, 0, classes, &ans, &an);
-	side_sum(cls, 3, classes, &rns, &rn);
+	side_sum(cls, 0, PPB_NR_ALLOC_CLASSES, classes, &ans, &an);
+	side_sum(cls, PPB_NR_ALLOC_CLASSES, PPB_NR_CLASSES, classes, &rns, &rn);
 	if (!an || !rn)
 		return -EINVAL;
 	*out = (ans / an - probe_ns) + (rns / rn - probe_ns);

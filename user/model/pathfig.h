@@ -36,7 +36,7 @@ int path_ns_per_elem(const struct call_class *cls, size_t n, double probe_ns, ui
 
 /*
  * The same for one pool's fentry counts: every timed class of allocation and
- * return (cache, refill, slow; cache, ring, release), each call a single
+ * return (enum ppb_class), each call a single
  * alloc or put of one element (the observer counts bulk returns by element
  * but does not time them), over ELEMS elements. Where a hooked wrapper
  * calls another hooked function, the observer times the inner call only,
@@ -45,17 +45,6 @@ int path_ns_per_elem(const struct call_class *cls, size_t n, double probe_ns, ui
  */
 int pool_path_ns(const struct ppb_pool_counts *c, double probe_ns, uint64_t elems, double *out);
 
-/*
- * A pool's six classes as the fentry observer counts them: allocations from
- * the cache, refills, slow; returns to the cache, the ring, releases (the
- * order of enum path_class's bits below). calls, ns: every timed call;
- * clean, clean_ns: those no interrupt landed in (class_ns()).
- */
-#define NR_POOL_CLASSES 6
-struct pool_class {
-	uint64_t calls, ns, clean, clean_ns;
-};
-void pool_class_counts(const struct ppb_pool_counts *c, struct pool_class out[NR_POOL_CLASSES]);
 /*
  * One class's time in ns: CLEAN_NS over its CLEAN calls (those no interrupt
  * landed in) times its CALLS, or NS, the interrupts' handler time left out,
@@ -66,20 +55,14 @@ void pool_class_counts(const struct ppb_pool_counts *c, struct pool_class out[NR
 double class_ns(uint64_t ns, uint64_t calls, uint64_t clean, uint64_t clean_ns);
 
 /*
- * The call classes that make a scenario's path, one bit each. A path figure
- * takes only these: the pool's first fill (one 64-page bulk from the page
- * allocator, about 310 000 instructions) is not fast's or ring's path, and
- * spread over the proof run's elements it made their figures follow its
- * length (fast 77.5 instructions with --loops 20000, 65.1 with 100000).
+ * The call classes that make a scenario's path, one bit each (PATH_CLASS()).
+ * A path figure takes only these: the pool's first fill (one 64-page bulk
+ * from the page allocator, about 310 000 instructions) is not fast's or
+ * ring's path, and spread over the proof run's elements it made their
+ * figures follow its length (fast 77.5 instructions with --loops 20000, 65.1
+ * with 100000).
  */
-enum path_class { /* (the bits follow pool_classes()' order in pathfig.c) */
-		  PC_ALLOC_CACHE = 1 << 0,
-		  PC_ALLOC_REFILL = 1 << 1,
-		  PC_ALLOC_SLOW = 1 << 2,
-		  PC_RET_CACHE = 1 << 3,
-		  PC_RET_RING = 1 << 4,
-		  PC_RET_RELEASE = 1 << 5,
-};
+#define PATH_CLASS(cls) (1u << (cls))
 /*
  * fast: allocations from the cache, direct recycles; ring and ring-xcpu:
  * allocations from the cache and ring refills, ring returns; slow:

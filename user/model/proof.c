@@ -34,16 +34,17 @@ void proof_eval(enum scenario_id sc, const struct ppb_pool_counts *c, uint64_t e
 	switch (sc) {
 	case SC_RING:
 		p->alloc_share = share(c->refill_pages, e);
-		p->ret_share = share(c->ret_ring, e);
+		p->ret_share = share(c->cls[PPB_RET_RING].calls, e);
 		p->partial = !ring_known;
 		break;
 	case SC_RING_XCPU:
 		/* Frames the remote CPU dropped go back into the origin's ring from
 		 * there, unless it is full (then they are released there). */
 		if (per_cpu_exact && remote)
-			ring = (double)remote->ret_ring;
+			ring = (double)remote->cls[PPB_RET_RING].calls;
 		else
-			ring = (double)remote_elems - (remote ? remote->ret_release : 0);
+			ring = (double)remote_elems -
+			       (remote ? remote->cls[PPB_RET_RELEASE].calls : 0);
 		p->alloc_share = share(c->refill_pages, e);
 		p->ret_share = share(ring, e);
 		snprintf(p->note, sizeof(p->note),
@@ -53,12 +54,12 @@ void proof_eval(enum scenario_id sc, const struct ppb_pool_counts *c, uint64_t e
 		break;
 	case SC_FAST:
 		p->alloc_share = share(e - c->refill_pages - c->slow_pages, e);
-		p->ret_share = share(c->ret_cache, e);
+		p->ret_share = share(c->cls[PPB_RET_CACHE].calls, e);
 		p->partial = !cache_known;
 		break;
 	case SC_SLOW:
 		p->alloc_share = share(c->slow_pages, e);
-		p->ret_share = share(c->ret_release, e);
+		p->ret_share = share(c->cls[PPB_RET_RELEASE].calls, e);
 		break;
 	default:
 		p->alloc_share = p->ret_share = 0;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* bench output: time_bench lines, the summary table, JSON, progress. */
+/* bench output: time_bench lines, the summary table, JSON. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,38 +7,15 @@
 #include <time.h>
 #include <unistd.h>
 #include "model/fmt.h"
-#include "model/snapshot.h"
 #include "model/order.h"
+#include "model/snapshot.h"
 #include "report/bench_report.h"
 #include "report/hostinfo.h"
-#include "sys/instclock.h"
 #include "report/json.h"
-#include "report/progress.h"
 #include "report/report.h"
+#include "sys/instclock.h"
 #include "sys/log.h"
 #include "sys/util.h"
-
-static bool progress_on(const struct bench_ctx *b)
-{
-	return progress_wanted(b->cfg->quiet);
-}
-
-void bench_progress(const struct bench_ctx *b, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!progress_on(b))
-		return;
-	va_start(ap, fmt);
-	progress_vshow(b->t0, fmt, ap);
-	va_end(ap);
-}
-
-void bench_progress_done(const struct bench_ctx *b)
-{
-	if (progress_on(b))
-		progress_clear();
-}
 
 static const char *const upstream_name[NR_SCENARIOS] = {
 	[SC_FAST] = "no-softirq-page_pool01",
@@ -80,26 +57,13 @@ static const char *pct(double share, char *buf)
 	return buf;
 }
 
-static const char *num(uint64_t v, bool known, char *buf)
-{
-	if (!known)
-		return "n/a";
-	snprintf(buf, 24, "%llu", (unsigned long long)v);
-	return buf;
-}
-
 static void print_counts(const struct sc_result *r)
 {
-	const struct ppb_pool_counts *c = &r->counts;
-	bool kc = r->known & KNOWN_CACHE, kr = r->known & KNOWN_RING;
-	char b[4][24];
+	char b[256];
 
-	printf("  proof (%s backend, %llu elements): alloc cache %s refill %s slow %llu "
-	       "(%llu pages) | ret cache %s ring %s release %llu\n",
-	       r->backend, (unsigned long long)r->proof_elems, num(c->alloc_cache, kc, b[0]),
-	       num(c->alloc_refill, kc, b[1]), (unsigned long long)c->alloc_slow,
-	       (unsigned long long)c->slow_pages, num(c->ret_cache, kc, b[2]),
-	       num(c->ret_ring, kr, b[3]), (unsigned long long)c->ret_release);
+	printf("  proof (%s backend, %llu elements): %s\n", r->backend,
+	       (unsigned long long)r->proof_elems,
+	       fmt_classes(b, sizeof(b), &r->counts, r->known, false));
 }
 
 /* "two levels: 3 setups at ~400, 2 at ~1050 cycles; 1 outlier (1095)" */
@@ -231,10 +195,10 @@ void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 		       "or ppbench runs): they run on the timed path and inflate the figures\n",
 		       r->foreign_probes, r->foreign_probes == 1 ? " is" : "s are");
 	print_setups(r);
-	if (r->cyc.cv > 0.05)
-		printf("  NOTE: CV %.1f%% > 5%%: the setups disagree; more setups (--repeat) or a "
+	if (r->cyc.cv > BENCH_CV_NOTE)
+		printf("  NOTE: CV %.1f%% > %g%%: the setups disagree; more setups (--repeat) or a "
 		       "quieter machine\n",
-		       100 * r->cyc.cv);
+		       100 * r->cyc.cv, 100 * BENCH_CV_NOTE);
 }
 
 /* --upstream-names: which lines carry the upstream names, and why the others do not. */

@@ -10,8 +10,5 @@ void bench_print_banner(const struct bench_ctx *b, const struct obs_desc *o, con
 void bench_print_line(const struct bench_ctx *b, const struct sc_result *r);
 void bench_print_summary(const struct bench_ctx *b);
 int bench_write_json(const struct bench_ctx *b, const char *path, const char *cmdline);
-void bench_progress(const struct bench_ctx *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void bench_progress_done(const struct bench_ctx *b);
 
 #endif

@@ -5,13 +5,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "model/gen_types.h"
 #include "model/pkt.h"
 #include "report/report.h"
-
-/* Frames sent, and what the interface did with them (summed over CPUs). */
-struct gen_totals {
-	uint64_t frames, taken, not_taken, redirect_err;
-};
 
 /* What `ppbench gen` shows and where. */
 struct gen_view {

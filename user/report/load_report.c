@@ -131,11 +131,20 @@ static void report_pools(const struct load_view *v, const struct obs_snapshot *d
 	report_prog_misses(v->j, "", d->prog_misses);
 }
 
+static void rate_header(void)
+{
+	printf("%-6s %-9s %14s %10s %11s\n", "time", "cpu", "packets/s", "Mbit/s", "cycles/pkt");
+}
+
 void load_report_interval(const struct load_view *v, const struct load_interval *iv)
 {
 	struct load_rates tot;
 	char when[32];
 
+	if (iv->summary) {
+		printf("summary: %.1f s, %d intervals\n", iv->time, iv->intervals);
+		rate_header();
+	}
 	snprintf(when, sizeof(when), iv->summary ? "total" : "%.1fs", iv->time);
 	if (v->j) {
 		json_obj_begin(v->j, NULL);
@@ -160,11 +169,6 @@ void load_report_interval(const struct load_view *v, const struct load_interval 
 	}
 }
 
-static void rate_header(void)
-{
-	printf("%-6s %-9s %14s %10s %11s\n", "time", "cpu", "packets/s", "Mbit/s", "cycles/pkt");
-}
-
 void load_report_banner(const struct load_view *v, const struct load_setup *s)
 {
 	const struct obs_desc *o = s->obs;
@@ -180,12 +184,6 @@ void load_report_banner(const struct load_view *v, const struct load_setup *s)
 		printf("  not counted: %s\n", o->not_counted);
 	if (s->bare)
 		printf("bare program: no statistics (reference for overhead measurements)\n");
-	rate_header();
-}
-
-void load_report_summary_head(double secs, int intervals)
-{
-	printf("summary: %.1f s, %d intervals\n", secs, intervals);
 	rate_header();
 }
 

@@ -5,17 +5,9 @@
 #include "report/recipe_report.h"
 #include "report/report.h"
 
-static const char *cnt(uint64_t v, bool known, char *buf)
-{
-	if (!known)
-		return "n/a";
-	snprintf(buf, 24, "%lld", (long long)v);
-	return buf;
-}
-
 static void print_kind(const char *name, const struct kind_counts *k, int nr_cpus, unsigned known)
 {
-	char b[5][24];
+	char b[256];
 
 	printf("%s pools: %d\n", name, k->pools);
 	for (int c = -1; c < nr_cpus; c++) {
@@ -23,15 +15,8 @@ static void print_kind(const char *name, const struct kind_counts *k, int nr_cpu
 
 		if (c >= 0 && counts_zero(x))
 			continue;
-		printf("  %-6s alloc cache %s refill %s slow %llu (%llu pages) | ret cache %s "
-		       "ring %s release %llu (teardown %llu) | elems %llu\n",
-		       c < 0 ? "total" : "", cnt(x->alloc_cache, known & KNOWN_CACHE, b[0]),
-		       cnt(x->alloc_refill, known & KNOWN_CACHE, b[1]),
-		       (unsigned long long)x->alloc_slow, (unsigned long long)x->slow_pages,
-		       cnt(x->ret_cache, known & KNOWN_CACHE, b[2]),
-		       cnt(x->ret_ring, known & KNOWN_RING, b[3]),
-		       (unsigned long long)x->ret_release, (unsigned long long)x->rel_teardown,
-		       (unsigned long long)x->elems);
+		printf("  %-6s %s | elems %llu\n", c < 0 ? "total" : "",
+		       fmt_classes(b, sizeof(b), x, known, true), (unsigned long long)x->elems);
 		if (c < 0)
 			printf("  per CPU:\n");
 		else
@@ -52,13 +37,14 @@ static void print_kv(const char *kind, const struct kind_counts *k, unsigned kno
 	const struct ppb_pool_counts *x = &k->total;
 
 	printf("%s.pools=%d\n", kind, k->pools);
-	kv_field(kind, "alloc.cache", x->alloc_cache, known & KNOWN_CACHE);
-	kv_field(kind, "alloc.refill", x->alloc_refill, known & KNOWN_CACHE);
-	kv_field(kind, "alloc.slow", x->alloc_slow, true);
-	kv_field(kind, "alloc.slow_pages", x->slow_pages, true);
-	kv_field(kind, "ret.cache", x->ret_cache, known & KNOWN_CACHE);
-	kv_field(kind, "ret.ring", x->ret_ring, known & KNOWN_RING);
-	kv_field(kind, "ret.release", x->ret_release, true);
+	for (int i = 0; i < PPB_NR_CLASSES; i++) {
+		char f[32];
+
+		snprintf(f, sizeof(f), "%s.%s", class_side(i), class_name(i));
+		kv_field(kind, f, x->cls[i].calls, class_known(i, known));
+		if (i == PPB_ALLOC_SLOW)
+			kv_field(kind, "alloc.slow_pages", x->slow_pages, true);
+	}
 	kv_field(kind, "ret.unclassified", x->unclassified, true);
 	kv_field(kind, "release.refcnt", x->rel_refcnt, true);
 	kv_field(kind, "release.teardown", x->rel_teardown, true);

@@ -19,38 +19,24 @@ static void maybe_u64(struct json *j, const char *key, uint64_t v, bool known)
 		json_none(j, key);
 }
 
-unsigned path_known(bool fentry, uint32_t f)
+/* The classes FIRST to END of C by their names, null where KNOWN leaves one out. */
+static void json_class_counts(struct json *j, const struct ppb_pool_counts *c, int first, int end,
+			      unsigned known)
 {
-	unsigned k = 0;
-
-	if (fentry)
-		return KNOWN_ALL;
-	/* sampled less often than the ring may wrap: ring and cache unknown */
-	if ((f & PPB_POOL_F_WRAP_RISK) || !(f & PPB_POOL_F_DENSE))
-		return 0;
-	if (!(f & PPB_POOL_F_TINY_RING))
-		k |= KNOWN_RING;
-	if ((f & PPB_POOL_F_ELEMS) && !(f & (PPB_POOL_F_TINY_RING | PPB_POOL_F_FRAG)))
-		k |= KNOWN_CACHE;
-	return k;
+	for (int i = first; i < end; i++)
+		maybe_u64(j, class_name(i), c->cls[i].calls, class_known(i, known));
 }
 
 void json_path(struct json *j, const char *key, const struct ppb_pool_counts *c, unsigned known)
 {
-	bool cache = known & KNOWN_CACHE, ring = known & KNOWN_RING;
-
 	json_obj_begin(j, key);
-	json_obj_begin(j, "alloc");
-	maybe_u64(j, "cache", c->alloc_cache, cache);
-	maybe_u64(j, "refill", c->alloc_refill, cache);
-	json_u64(j, "slow", c->alloc_slow);
+	json_obj_begin(j, class_side(0));
+	json_class_counts(j, c, 0, PPB_NR_ALLOC_CLASSES, known);
 	json_u64(j, "slow_pages", c->slow_pages);
-	maybe_u64(j, "refill_pages", c->refill_pages, ring);
+	maybe_u64(j, "refill_pages", c->refill_pages, known & KNOWN_RING);
 	json_obj_end(j);
-	json_obj_begin(j, "ret");
-	maybe_u64(j, "cache", c->ret_cache, cache);
-	maybe_u64(j, "ring", c->ret_ring, ring);
-	json_u64(j, "release", c->ret_release);
+	json_obj_begin(j, class_side(PPB_NR_ALLOC_CLASSES));
+	json_class_counts(j, c, PPB_NR_ALLOC_CLASSES, PPB_NR_CLASSES, known);
 	json_u64(j, "unclassified", c->unclassified);
 	json_obj_end(j);
 	json_obj_begin(j, "release");
@@ -153,11 +139,49 @@ static const char *share(uint64_t part, uint64_t whole, bool known, char *buf)
 	return buf;
 }
 
+/*
+ * The classes' counts, each " NAME VALUE" (n/a where KNOWN leaves it out),
+ * "alloc" before the allocations, "| ret" before the returns: the
+ * allocations from the page allocator followed by their pages, the releases
+ * with TEARDOWN by the pool's teardown releases. Returns BUF.
+ */
+const char *fmt_classes(char *buf, size_t len, const struct ppb_pool_counts *c, unsigned known,
+			bool teardown)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < PPB_NR_CLASSES && n < len; i++) {
+		if (i == 0 || i == PPB_NR_ALLOC_CLASSES)
+			n += snprintf(buf + n, len - n, "%s%s", i ? " | " : "", class_side(i));
+		if (class_known(i, known))
+			n += snprintf(buf + n, len - n, " %s %llu", class_name(i),
+				      (unsigned long long)c->cls[i].calls);
+		else
+			n += snprintf(buf + n, len - n, " %s n/a", class_name(i));
+		if (i == PPB_ALLOC_SLOW && n < len)
+			n += snprintf(buf + n, len - n, " (%llu pages)",
+				      (unsigned long long)c->slow_pages);
+		if (i == PPB_RET_RELEASE && teardown && n < len)
+			n += snprintf(buf + n, len - n, " (teardown %llu)",
+				      (unsigned long long)c->rel_teardown);
+	}
+	return buf;
+}
+
 void pool_header(void)
 {
+	char col[PPB_NR_CLASSES][8];
+
+	/* "a:cach refill slow | r:cach ring releas": each class's name in 6 columns */
+	for (int i = 0; i < PPB_NR_CLASSES; i++)
+		snprintf(col[i], sizeof(col[i]), "%s%.*s",
+			 i == 0			     ? "a:"
+			 : i == PPB_NR_ALLOC_CLASSES ? "r:"
+						     : "",
+			 i == 0 || i == PPB_NR_ALLOC_CLASSES ? 4 : 6, class_name(i));
 	printf("%-6s %-5s %-8s %-10s %6s %6s %6s | %6s %6s %6s | %5s %4s %4s %4s\n", "time", "pool",
-	       "kind", "dev", "a:cach", "refill", "slow", "r:cach", "ring", "releas", "infl",
-	       "fast", "ring", "slow");
+	       "kind", "dev", col[0], col[1], col[2], col[3], col[4], col[5], "infl", "fast",
+	       "ring", "slow");
 	printf("%-6s %-5s %-8s %-10s %20s | %20s | %5s %14s\n", "", "", "", "", "allocations/s",
 	       "returns/s", "pages", "returns on");
 }
@@ -165,34 +189,41 @@ void pool_header(void)
 void pool_row(const char *when, const char *pool, const struct ppb_pool_info *pi,
 	      const struct ppb_pool_counts *c, double secs, unsigned known)
 {
-	bool kc = known & KNOWN_CACHE, kr = known & KNOWN_RING;
-	uint64_t rets = c->ret_cache + c->ret_ring + c->ret_release;
-	char dev[IF_NAMESIZE + 4], b[9][16];
+	/* the returns' shares need every return known */
+	bool all = (known & KNOWN_ALL) == KNOWN_ALL;
+	uint64_t rets = counts_returns(c);
+	char dev[IF_NAMESIZE + 4], r[PPB_NR_CLASSES][16], s[PPB_NR_CLASSES][16];
+	const char *rt[PPB_NR_CLASSES], *sh[PPB_NR_CLASSES];
 
+	for (int i = 0; i < PPB_NR_CLASSES; i++) {
+		rt[i] = rate(c->cls[i].calls / secs, class_known(i, known), r[i]);
+		sh[i] = share(c->cls[i].calls, rets, all, s[i]);
+	}
 	pool_dev_name(pi, dev, sizeof(dev));
 	printf("%-6s %-5s %-8.8s %-10.10s %6s %6s %6s | %6s %6s %6s | %5d %4s %4s %4s\n", when,
-	       pool, pool_kind_name(pi->kind), dev, rate(c->alloc_cache / secs, kc, b[0]),
-	       rate(c->alloc_refill / secs, kc, b[1]), rate(c->alloc_slow / secs, true, b[2]),
-	       rate(c->ret_cache / secs, kc, b[3]), rate(c->ret_ring / secs, kr, b[4]),
-	       rate(c->ret_release / secs, true, b[5]), pool_inflight(pi),
-	       share(c->ret_cache, rets, kc && kr, b[6]), share(c->ret_ring, rets, kc && kr, b[7]),
-	       share(c->ret_release, rets, kc && kr, b[8]));
+	       pool, pool_kind_name(pi->kind), dev, rt[0], rt[1], rt[2], rt[3], rt[4], rt[5],
+	       pool_inflight(pi), sh[PPB_RET_CACHE], sh[PPB_RET_RING], sh[PPB_RET_RELEASE]);
 }
 
-/* A pool's six classes as two objects named by SIDES, "alloc" {"cache",
- * "refill", "slow"} and "ret" {"cache", "ring", "release"} or the like. */
-static void json_six(struct json *j, const char *const sides[2], const __u64 v[6])
+/*
+ * The member at OFF of every class of C, as an object per side named
+ * SIDE SUFFIX ("alloc_ns", "ret_ns") with a member per class.
+ */
+static void json_class_field(struct json *j, const char *suffix, const struct ppb_pool_counts *c,
+			     size_t off)
 {
-	static const char *const names[6] = {
-		"cache", "refill", "slow", "cache", "ring", "release"
-	};
+	char side[16];
 
-	for (int s = 0; s < 2; s++) {
-		json_obj_begin(j, sides[s]);
-		for (int i = 3 * s; i < 3 * s + 3; i++)
-			json_u64(j, names[i], v[i]);
-		json_obj_end(j);
+	for (int i = 0; i < PPB_NR_CLASSES; i++) {
+		if (i == 0 || i == PPB_NR_ALLOC_CLASSES) {
+			if (i)
+				json_obj_end(j);
+			snprintf(side, sizeof(side), "%s%s", class_side(i), suffix);
+			json_obj_begin(j, side);
+		}
+		json_u64(j, class_name(i), *(const __u64 *)((const char *)&c->cls[i] + off));
 	}
+	json_obj_end(j);
 }
 
 /*
@@ -203,29 +234,18 @@ static void json_six(struct json *j, const char *const sides[2], const __u64 v[6
  */
 void json_timing(struct json *j, const struct ppb_pool_counts *c, double probe_ns)
 {
-	static const char *const ns_sides[2] = { "alloc_ns", "ret_ns" };
-	static const char *const sides[2] = { "alloc", "ret" };
-	struct pool_class k[NR_POOL_CLASSES];
-	__u64 ns[6], clean[6], clean_ns[6];
 	double path;
 	int err;
 
-	pool_class_counts(c, k);
-	for (int i = 0; i < NR_POOL_CLASSES; i++) {
-		ns[i] = k[i].ns;
-		clean[i] = k[i].clean;
-		clean_ns[i] = k[i].clean_ns;
-	}
-
 	json_obj_begin(j, "timing");
-	json_six(j, ns_sides, ns);
+	json_class_field(j, "_ns", c, offsetof(struct ppb_class_count, ns));
 	json_u64(j, "nested_calls", c->nested_calls);
 	json_u64(j, "irq_ns", c->irq_ns);
 	json_obj_begin(j, "clean_calls");
-	json_six(j, sides, clean);
+	json_class_field(j, "", c, offsetof(struct ppb_class_count, clean));
 	json_obj_end(j);
 	json_obj_begin(j, "clean_ns");
-	json_six(j, sides, clean_ns);
+	json_class_field(j, "", c, offsetof(struct ppb_class_count, clean_ns));
 	json_obj_end(j);
 	err = pool_path_ns(c, probe_ns, counts_allocs(c), &path);
 	if (!err)

@@ -6,28 +6,28 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "ppbench.h"
+#include "model/counts.h"
 #include "report/json.h"
 
 /*
  * The "path" object of the JSON output (ppbench-watch(8), "What is counted"):
  * alloc {cache, refill, slow} and ret {cache, ring, release}, plus the
- * details behind them. 'known' is false
- * where the tracepoint backend had no allocation count for the pool: those
- * fields are null rather than a made-up 0.
+ * details behind them. Fields KNOWN (KNOWN_*, model/counts.h) leaves out are
+ * null rather than a made-up 0.
  */
-enum {
-	KNOWN_CACHE = 1 << 0, /* alloc.cache, alloc.refill, ret.cache */
-	KNOWN_RING = 1 << 1,  /* ret.ring, refill pages */
-	KNOWN_ALL = KNOWN_CACHE | KNOWN_RING,
-};
 void json_path(struct json *j, const char *key, const struct ppb_pool_counts *c, unsigned known);
-/* Which fields a backend could count for a pool with these PPB_POOL_F_* flags. */
-unsigned path_known(bool fentry, uint32_t pool_flags);
 /*
  * PREFIX then TEXT, wrapped at spaces to 100 columns and continued under
  * TEXT's first column; a word longer than a line (a path) stays whole.
  */
 void fprint_wrapped(FILE *f, const char *prefix, const char *text);
+/*
+ * "alloc cache N refill N slow N (P pages) | ret cache N ring N release N",
+ * n/a for the counts KNOWN leaves out; TEARDOWN adds " (teardown N)" after the
+ * releases. Returns BUF.
+ */
+const char *fmt_classes(char *buf, size_t len, const struct ppb_pool_counts *c, unsigned known,
+			bool teardown);
 /* "1,234,567" */
 const char *fmt_count(uint64_t v, char *buf, size_t len);
 

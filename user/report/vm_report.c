@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "report/progress.h"
 #include "report/vm_report.h"
 #include "sys/log.h"
+#include "sys/progress.h"
 #include "sys/util.h"
 
 static const struct {

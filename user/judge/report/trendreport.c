@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Text and Markdown of ppbench trend, in the kernel test robot's manner:
+ * for each change point the runs before and after it, per host level, as
+ * "before ±%stddev %change after ±%stddev". Lines stay within 100 columns.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "judge/report/trendreport.h"
+#include "sys/log.h"
+
+#define MAX_HITS 64
+
+const char *trend_order_name(enum series_order o)
+{
+	static const char *const names[] = { "given", "created", "label" };
+
+	return names[o];
+}
+
+static void fmt_val(enum series_figure fig, double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.*f", fig == SFIG_NS ? 3 : 2, v);
+}
+
+static void fmt_pct(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "n/a");
+	else if (fabs(v) < 0.05)
+		snprintf(buf, len, "0.0%%"); /* not "-0.0%" */
+	else
+		snprintf(buf, len, "%+.1f%%", v);
+}
+
+/* "35.9x20 57.6x4": each level's median and points, lowest first. */
+static void fmt_levels(const struct level_set *l, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < l->nlevels && n < len; i++) {
+		if (i == 3) {
+			snprintf(buf + n, len - n, " +%zu more", l->nlevels - 3);
+			break;
+		}
+		n += snprintf(buf + n, len - n, "%s%.4gx%zu", i ? " " : "", l->lv[i].median,
+			      l->lv[i].count);
+	}
+	if (!l->nlevels)
+		snprintf(buf, len, "-");
+}
+
+static const char *label_at(const struct trend_view *v, const struct series_fig *g, size_t i)
+{
+	return v->s->pt[g->pt[i]].label;
+}
+
+static void print_header(FILE *f, const struct trend_view *v, bool md)
+{
+	const struct series *s = v->s;
+
+	fprintf(f, "%s%zu results from %s%s%s to %s%s%s (order %s), %s, TSC %.3f GHz\n",
+		md ? "**ppbench trend**: " : "trend: ", s->npts, md ? "`" : "\"", s->pt[0].label,
+		md ? "`" : "\"", md ? "`" : "\"", s->pt[s->npts - 1].label, md ? "`" : "\"",
+		trend_order_name(v->order), s->cpu_model, s->tsc_hz / 1e9);
+	fprintf(f,
+		"%schange points: e-divisive means inside host levels, permutation test (%u "
+		"shuffles, p <= %g), min run %zu\n",
+		md ? "\n" : "", v->opts->permutations, v->opts->alpha, v->opts->min_run);
+	if (v->noise)
+		fprintf(f,
+			"%snoise profile %s%s%s: %llu invocations, made %s; a step as large as a "
+			"ratio between its levels is 'level'\n",
+			md ? "\n" : "", md ? "`" : "", v->noise->path, md ? "`" : "",
+			(unsigned long long)v->noise->invocations, v->noise->created);
+	if (s->nforced)
+		fprintf(f, "%s%zu file%s from another host (--force)\n", md ? "\n" : "", s->nforced,
+			s->nforced > 1 ? "s" : "");
+}
+
+static void print_summary(FILE *f, const struct trend_view *v, bool md)
+{
+	char lv[64];
+
+	if (md)
+		fprintf(f, "\n| scenario | figure | points | levels (median x points) | outliers | "
+			   "change points | status |\n|---|---|---:|---|---:|---:|---|\n");
+	else
+		fprintf(f, "\n%-12s %-7s %6s  %-32s %8s %7s  %s\n", "scenario", "figure", "points",
+			"levels (median x points)", "outliers", "changes", "status");
+	for (size_t i = 0; i < v->s->nfigs; i++) {
+		const struct series_fig *g = &v->s->figs[i];
+
+		fmt_levels(&g->fit.levels, lv, sizeof(lv));
+		fprintf(f,
+			md ? "| %s | %s | %zu | %s | %zu | %zu | %s |\n"
+			   : "%-12s %-7s %6zu  %-32s %8zu %7zu  %s\n",
+			g->scenario, series_figure_name(g->fig), g->n, lv, g->fit.levels.noutliers,
+			g->fit.ncps, trend_status_name(g->fit.status));
+	}
+	for (size_t i = 0; i < v->s->nfigs; i++) {
+		const struct series_fig *g = &v->s->figs[i];
+
+		if (g->fit.reason[0])
+			fprintf(f, "%s%s %s: %s: %s\n", i ? "" : "\n", g->scenario,
+				series_figure_name(g->fig), trend_status_name(g->fit.status),
+				g->fit.reason);
+	}
+}
+
+static void cp_title(FILE *f, const struct trend_view *v, const struct series_fig *g,
+		     const struct trend_cp *cp, bool md)
+{
+	char ch[16], lo[16], hi[16], abs[80], pv[32];
+
+	fmt_pct(cp->change_pct, ch, sizeof(ch));
+	fmt_pct(cp->lo_pct, lo, sizeof(lo));
+	fmt_pct(cp->hi_pct, hi, sizeof(hi));
+	if (isfinite(cp->change_abs))
+		snprintf(abs, sizeof(abs), ", %+.*f %s", g->fig == SFIG_NS ? 3 : 1, cp->change_abs,
+			 series_figure_unit(g->fig));
+	else
+		abs[0] = 0;
+	if (isfinite(g->floor_pct))
+		snprintf(abs + strlen(abs), sizeof(abs) - strlen(abs), "; one pair's floor %.1f%%",
+			 g->floor_pct);
+	if (isnan(cp->p))
+		snprintf(pv, sizeof(pv), "levels, no test");
+	else
+		snprintf(pv, sizeof(pv), "p %.3g", cp->p);
+	fprintf(f, "\n%s%s %s: %s between \"%s\" and \"%s\" (%s): %s [%s, %s]%s%s\n",
+		md ? "**" : "", g->scenario, series_figure_unit(g->fig), trend_kind_name(cp->kind),
+		label_at(v, g, cp->at - 1), label_at(v, g, cp->at), pv, ch, lo, hi, abs,
+		md ? "**" : "");
+}
+
+static void side_cells(const struct series_fig *g, const struct trend_side *sd, char *val,
+		       char *sdv, size_t len)
+{
+	fmt_val(g->fig, sd->mean, val, len);
+	snprintf(sdv, len, "±%.1f%%", sd->sd_pct);
+}
+
+/* One change point: a row per level seen on both sides. */
+static void print_cp(FILE *f, const struct trend_view *v, const struct series_fig *g,
+		     const struct trend_cp *cp, bool md)
+{
+	char b[24], bs[16], a[24], as[16], ch[16], lvl[32];
+
+	cp_title(f, v, g, cp, md);
+	if (md)
+		fprintf(f, "\n| before | ±%%stddev | %%change | after | ±%%stddev | points | level "
+			   "|\n|---:|---:|---:|---:|---:|---:|---|\n");
+	else
+		fprintf(f, "%14s %9s %10s %14s %9s %9s  %s\n", "before", "±%stddev", "%change",
+			"after", "±%stddev", "points", "level");
+	for (size_t k = 0; k < cp->nlv; k++) {
+		const struct trend_lvchange *r = &cp->lv[k];
+
+		side_cells(g, &r->before, b, bs, sizeof(b));
+		side_cells(g, &r->after, a, as, sizeof(a));
+		fmt_pct(r->change_pct, ch, sizeof(ch));
+		snprintf(lvl, sizeof(lvl), "%d (~%.4g)", r->level + 1,
+			 g->fit.levels.lv[r->level].median);
+		fprintf(f,
+			md ? "| %s | %s | %s | %s | %s | %zu/%zu | %s |\n"
+			   : "%14s %10s %10s %14s %10s %5zu/%-3zu  %s\n",
+			b, bs, ch, a, as, r->before.n, r->after.n, lvl);
+	}
+}
+
+static void print_cps(FILE *f, const struct trend_view *v, bool md)
+{
+	for (size_t i = 0; i < v->s->nfigs; i++)
+		for (size_t k = 0; k < v->s->figs[i].fit.ncps; k++)
+			print_cp(f, v, &v->s->figs[i], &v->s->figs[i].fit.cps[k], md);
+}
+
+/* The change point of G whose first point after it is series point P, or NULL. */
+static const struct trend_cp *cp_before(const struct series_fig *g, size_t p)
+{
+	for (size_t k = 0; k < g->fit.ncps; k++)
+		if (g->pt[g->fit.cps[k].at] == p)
+			return &g->fit.cps[k];
+	return NULL;
+}
+
+/* Where series point P sits in figure G, or -1 when G has no value there. */
+static long index_of(const struct series_fig *g, size_t p)
+{
+	for (size_t i = 0; i < g->n && g->pt[i] <= p; i++)
+		if (g->pt[i] == p)
+			return (long)i;
+	return -1;
+}
+
+static void cp_rule(FILE *f, const struct trend_view *v, size_t p, bool md)
+{
+	for (size_t i = 0; i < v->s->nfigs; i++) {
+		const struct series_fig *g = &v->s->figs[i];
+		const struct trend_cp *cp = g->fig == v->metric ? cp_before(g, p) : NULL;
+		char ch[16];
+
+		if (!cp)
+			continue;
+		fmt_pct(cp->change_pct, ch, sizeof(ch));
+		fprintf(f, md ? "| **%s %s %s** |\n" : "  ---- %s: %s %s ----\n", g->scenario,
+			trend_kind_name(cp->kind), ch);
+	}
+}
+
+/* Appends figure G's cell of series point P to LINE (of LEN, filled to *AT). */
+static void series_cell(char *line, size_t len, size_t *at, const struct series_fig *g, size_t p,
+			bool md)
+{
+	long i = index_of(g, p);
+	char val[24], tag[16];
+
+	if (*at >= len)
+		return;
+	if (i < 0) {
+		*at += snprintf(line + *at, len - *at, md ? " | -" : " %14s", "-");
+		return;
+	}
+	fmt_val(g->fig, g->v[i], val, sizeof(val));
+	if (g->fit.level && g->fit.level[i] >= 0)
+		snprintf(tag, sizeof(tag), "L%d", g->fit.level[i] + 1);
+	else
+		snprintf(tag, sizeof(tag), g->fit.level ? "out" : "");
+	*at += snprintf(line + *at, len - *at, md ? " | %s %s" : " %10s %-3s", val, tag);
+}
+
+static void series_row(FILE *f, const struct trend_view *v, size_t p, bool md)
+{
+	char line[1024];
+	size_t at = snprintf(line, sizeof(line), md ? "| %s" : "%-20s", v->s->pt[p].label);
+
+	for (size_t i = 0; i < v->s->nfigs; i++)
+		if (v->s->figs[i].fig == v->metric)
+			series_cell(line, sizeof(line), &at, &v->s->figs[i], p, md);
+	at = strnlen(line, sizeof(line) - 1);
+	while (at && line[at - 1] == ' ')
+		line[--at] = 0;
+	fprintf(f, md ? "%s |\n" : "%s\n", line);
+}
+
+/* The metric's values, a row per result, a rule before each change point. */
+static void print_series(FILE *f, const struct trend_view *v, bool md)
+{
+	fprintf(f,
+		"\nseries: %s (median over each result's setups; L1 the lowest level, out an "
+		"outlier)\n%s",
+		series_figure_unit(v->metric), md ? "\n| label" : "");
+	if (!md)
+		fprintf(f, "%-20s", "label");
+	for (size_t i = 0; i < v->s->nfigs; i++)
+		if (v->s->figs[i].fig == v->metric)
+			fprintf(f, md ? " | %s" : " %14s", v->s->figs[i].scenario);
+	fprintf(f, md ? " |\n|---" : "\n");
+	for (size_t i = 0; md && i < v->s->nfigs; i++)
+		if (v->s->figs[i].fig == v->metric)
+			fprintf(f, "|---:");
+	fprintf(f, md ? "|\n" : "");
+	for (size_t p = 0; p < v->s->npts; p++) {
+		cp_rule(f, v, p, md);
+		series_row(f, v, p, md);
+	}
+}
+
+void trend_print_text(FILE *f, const struct trend_view *v)
+{
+	print_header(f, v, false);
+	print_summary(f, v, false);
+	print_cps(f, v, false);
+	print_series(f, v, false);
+}
+
+void trend_print_markdown(FILE *f, const struct trend_view *v)
+{
+	print_header(f, v, true);
+	print_summary(f, v, true);
+	print_cps(f, v, true);
+	print_series(f, v, true);
+}
+
+/* "between "12" and "13"" of a change point. */
+static void fmt_where(const struct trend_view *v, const struct series_hit *h, char *buf, size_t len)
+{
+	snprintf(buf, len, "between \"%s\" and \"%s\"", v->s->pt[h->fig->pt[h->cp->at - 1]].label,
+		 v->s->pt[h->fig->pt[h->cp->at]].label);
+}
+
+int trend_gate(const struct trend_view *v)
+{
+	struct series_hit hits[MAX_HITS];
+	size_t n = series_gate(v->s, v->metric, v->fail_pct, v->window, hits, MAX_HITS), gated = 0;
+	char ch[16], where[200];
+
+	for (size_t i = 0; i < n && i < MAX_HITS; i++) {
+		const struct series_hit *h = &hits[i];
+
+		fmt_pct(h->cp->change_pct, ch, sizeof(ch));
+		fmt_where(v, h, where, sizeof(where));
+		if (h->unstable) {
+			fprintf(stderr,
+				"ppbench trend: unstable, not gated: %s %s %s (%s%s%s) %s\n",
+				h->fig->scenario, series_figure_unit(h->fig->fig), ch,
+				trend_kind_name(h->cp->kind), h->fig->fit.reason[0] ? ": " : "",
+				h->fig->fit.reason, where);
+			continue;
+		}
+		gated++;
+		fprintf(stderr,
+			"ppbench trend: regression: %s %s %s [%+.1f%%, %+.1f%%] %s (p %.3g), "
+			"limit %g%%\n",
+			h->fig->scenario, series_figure_unit(h->fig->fig), ch, h->cp->lo_pct,
+			h->cp->hi_pct, where, h->cp->p, v->fail_pct);
+	}
+	if (!gated)
+		return EXIT_OK;
+	fprintf(stderr, "ppbench trend: %zu %s regression%s above %g%% in the last %zu results\n",
+		gated, series_figure_name(v->metric), gated == 1 ? "" : "s", v->fail_pct,
+		v->window);
+	return EXIT_REGRESSION;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_TRENDREPORT_H
+#define PPBENCH_TRENDREPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "judge/model/noise.h"
+#include "judge/model/series.h"
+
+/* What ppbench trend shows: the fitted series and how it was read. */
+struct trend_view {
+	const struct series *s;
+	const struct trend_opts *opts;
+	enum series_order order;
+	enum series_figure metric; /* the series table, the SVG and the gate show this one */
+	bool gate;
+	double fail_pct;
+	size_t window;
+	const char *title;		   /* SVG title, or NULL */
+	const struct noise_profile *noise; /* --noise, or NULL */
+};
+
+const char *trend_order_name(enum series_order o); /* "given", "created", "label" */
+
+/* The report: summary, each change point (LKP-style rows per level), the series. */
+void trend_print_text(FILE *f, const struct trend_view *v);
+void trend_print_markdown(FILE *f, const struct trend_view *v);
+/*
+ * --fail-on-regression: names every regression in the window on stderr
+ * (unstable figures too, marked as not gated). EXIT_REGRESSION when a
+ * stable one fired, else EXIT_OK.
+ */
+int trend_gate(const struct trend_view *v);
+
+#endif
