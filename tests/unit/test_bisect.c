@@ -2,7 +2,7 @@
 /* git bisect run's statuses (model/bisect.h) and compare --limit's checks (model/hardlimit.h). */
 #include <errno.h>
 #include <string.h>
-#include "judge/model/bisect.h"
+#include "judge/model/bisect_status.h"
 #include "judge/model/hardlimit.h"
 #include "unit.h"
 

@@ -6,7 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include "engine/profcap.h"
+#include "sys/profcap.h"
 #include "qprof/qpdecode.h"
 #include "sys/vmmark.h"
 #include "unit.h"

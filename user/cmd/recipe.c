@@ -12,7 +12,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
-#include "engine/profcap.h"
+#include "sys/profcap.h"
 #include "engine/recipe_run.h"
 #include "loader/kfeatures.h"
 #include "loader/observer.h"

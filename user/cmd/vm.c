@@ -326,7 +326,8 @@ static int show_profile(void *p, const struct vm_profiles *v)
 		if (merged < 0)
 			return EXIT_FAIL;
 		if (!merged)
-			pr_warn("--profile: %s has no scenario or recipe the profiles name: it stays "
+			pr_warn("--profile: %s has no scenario or recipe the profiles name: it "
+				"stays "
 				"as it was\n",
 				v->json);
 	}

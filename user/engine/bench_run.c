@@ -10,7 +10,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "engine/bench_run.h"
-#include "engine/profcap.h"
+#include "sys/profcap.h"
 #include "engine/recipe_run.h"
 #include "loader/kfeatures.h"
 #include "loader/levelprobe.h"

@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-#include "engine/profcap.h"
+#include "sys/profcap.h"
 #include "engine/recipe_run.h"
 #include "model/counts.h"
 #include "model/kclock.h"

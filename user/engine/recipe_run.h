@@ -78,7 +78,7 @@ void recipe_teardown(struct recipe_ctx *c);
 void recipe_set_loops(struct recipe_ctx *c, uint32_t repeat, uint32_t runs);
 /*
  * vm --profile: the next live runs' BPF_PROG_RUN syscalls are windows of TAG
- * (engine/profcap.h), each counting what the test-run timer times; 0: none.
+ * (sys/profcap.h), each counting what the test-run timer times; 0: none.
  */
 void recipe_set_prof_tag(struct recipe_ctx *c, uint32_t tag);
 struct xdpo *recipe_xdpo(struct recipe_ctx *c);

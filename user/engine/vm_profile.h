@@ -23,7 +23,8 @@ int vm_profile_plugin(const char *qemu, const char *tree, const char *libvm, cha
 
 /*
  * After the guest: reads WORK/profile/, builds its profiles, puts them into
- * JSON (the result file the command wrote on the host, or NULL) and hands them to SINK's profile(). EXIT_OK, or EXIT_FAIL after one line.
+ * JSON (the result file the command wrote on the host, or NULL) and hands them to SINK's profile().
+ * EXIT_OK, or EXIT_FAIL after one line.
  */
 int vm_profile_finish(const char *work, const char *json, const struct vm_sink *sink);
 

@@ -133,7 +133,7 @@ static double clock_figure(const json_t *doc, const struct prof *p)
 
 	if (strcmp(p->kind, "scenario"))
 		return NAN;
-	json_array_foreach (arr, i, s) {
+	json_array_foreach(arr, i, s) {
 		const json_t *m = json_object_get(json_object_get(s, "cycles_per_elem"), "median");
 		const char *name = json_string_value(json_object_get(s, "name"));
 
@@ -416,7 +416,7 @@ int prof_result_merge(const char *path, const char *text, size_t len, const json
 	if (jspan_value(text, len, 0, &top))
 		return -EINVAL;
 	if (!jspan_member(text, len, top, "scenarios", &m, &sv))
-		json_array_foreach (arr, i, s) {
+		json_array_foreach(arr, i, s) {
 			const char *name = json_string_value(json_object_get(s, "name"));
 			const struct prof *sp = prof_find(p, n, "scenario", name ?: "");
 

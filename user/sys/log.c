@@ -28,3 +28,16 @@ void pr_log(enum log_level lvl, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 }
+
+void log_append(const char *path, const char *fmt, ...)
+{
+	FILE *f = fopen(path, "a");
+	va_list ap;
+
+	if (!f)
+		return;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+}

@@ -25,6 +25,8 @@ extern int log_level;
  * is one line "ppbench CMD: error: PROBLEM" (or "warning:"). */
 extern const char *prog_name;
 void log_set_command(const char *cmd);
+/* Appends to the log file PATH (a build's or a step's log, not stderr); silent if it cannot. */
+void log_append(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 void pr_log(enum log_level lvl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -12,7 +12,7 @@
 #include "cmd/cmd.h"
 #include "judge/engine/bisect_run.h"
 #include "engine/vm_run.h"
-#include "judge/model/bisect.h"
+#include "judge/model/bisect_status.h"
 #include "judge/model/compare_stats.h"
 #include "judge/model/hardlimit.h"
 #include "model/scenario.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
-#include "judge/model/bisect.h"
+#include "judge/model/bisect_status.h"
 #include "judge/model/compare_stats.h"
 #include "judge/model/hardlimit.h"
 #include "judge/report/bisect_report.h"
@@ -629,7 +629,8 @@ const struct cli_cmd cmd_compare = {
 		"  # a hard limit on one file of the instruction clock, no baseline\n"
 		"  ppbench compare --limit fast:path=70 --limit slow=1000 icount.json\n"
 		"  # in git bisect run: 0 good, 1 bad, 125 skip, 128 stop\n"
-		"  ppbench compare --bisect --noise noise.json --fail-above 0.5 base.json new.json\n",
+		"  ppbench compare --bisect --noise noise.json --fail-above 0.5 base.json "
+		"new.json\n",
 	.figures = compare_figures,
 	.opts = compare_opts,
 	.cfg_size = sizeof(struct cmp_cfg),

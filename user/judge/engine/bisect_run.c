@@ -19,9 +19,10 @@
 #include <unistd.h>
 #include "judge/engine/bisect_run.h"
 #include "engine/vm_run.h"
-#include "judge/model/bisect.h"
+#include "judge/model/bisect_status.h"
 #include "judge/model/compare_stats.h"
 #include "judge/model/result.h"
+#include "sys/log.h"
 #include "sys/util.h"
 
 #ifndef PPBENCH_LIBDIR
@@ -144,26 +145,13 @@ static int run(const char *const *argv, const char *log, char *cap, size_t caple
 	return child_status(ws);
 }
 
-__attribute__((format(printf, 2, 3))) static void log_note(const char *log, const char *fmt, ...)
-{
-	FILE *f = fopen(log, "a");
-	va_list ap;
-
-	if (!f)
-		return;
-	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
-	va_end(ap);
-	fclose(f);
-}
-
 /* Writes ARGV into LOG as the stage's header: "== STAGE: argv...". */
 static void log_cmd(const char *log, const char *stage, const char *const *argv)
 {
-	log_note(log, "== %s:", stage);
+	log_append(log, "== %s:", stage);
 	for (int i = 0; argv[i]; i++)
-		log_note(log, " %s", argv[i]);
-	log_note(log, "\n");
+		log_append(log, " %s", argv[i]);
+	log_append(log, "\n");
 }
 
 static long file_size(const char *path)

@@ -3,7 +3,7 @@
 #define PPBENCH_BISECT_REPORT_H
 
 #include <stdio.h>
-#include "judge/model/bisect.h"
+#include "judge/model/bisect_status.h"
 #include "judge/model/compare_stats.h"
 
 /*

@@ -8,7 +8,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include "engine/profcap.h"
+#include "sys/profcap.h"
 #include "sys/log.h"
 #include "sys/vmmark.h"
 #include "vmprof.h"
