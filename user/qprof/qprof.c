@@ -12,8 +12,9 @@
  * for qemu 9.1 and later (per-vCPU scoreboards, and qemu_plugin_insn_data()
  * copies into a buffer). qemu loads a plugin only when its qemu_plugin_version
  * lies in qemu's [min, cur] range: 7.2 has [0, 1], 9.0 [2, 2], 9.1 [2, 3],
- * 9.2 and 10.0 [2, 4], 10.1 [2, 5]. The declarations below are ours, written
- * from the documented ABI.
+ * 9.2 and 10.0 [2, 4], 10.1 [2, 5] (7.2 and 10.0 seen at load, the others
+ * from qemu's header history). The declarations below are ours, written from
+ * the documented ABI.
  *
  * Counting: every TB gets an inline add of 1 per execution into its slot;
  * slots never move (chunks of SLOTS_PER_CHUNK, since API 1's inline op holds
