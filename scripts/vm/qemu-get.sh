@@ -74,7 +74,7 @@ qemu_unpack() {
 	qemu_wrapper "$dir/root" qemu-system-x86_64 "$dir/bin.new/qemu-system-x86_64" "$ver ($suite)" &&
 		qemu_wrapper "$dir/root" qemu-system-aarch64 "$dir/bin.new/qemu-system-aarch64" \
 			"$ver ($suite)" || return 1
-	rm -rf "$dir/bin"
+	rm -rf "${dir:?}/bin"
 	mv "$dir/bin.new" "$dir/bin"
 	echo "$suite $ver" >"$dir/STAMP"
 }
@@ -82,7 +82,7 @@ qemu_unpack() {
 # qemu_get [SUITE]: the suite's qemu, downloaded and unpacked once per version.
 qemu_get() {
 	local suite=${1:-bookworm-backports} dir ver own_work=
-	Q_BIN= Q_VERSION= Q_WHY=
+	Q_BIN="" Q_VERSION="" Q_WHY=""
 	kcache_use
 	dir=$KCACHE/qemu-$suite
 	if [ -z "${VM_WORK:-}" ]; then
@@ -108,6 +108,7 @@ qemu_get() {
 	[ -z "$own_work" ] || rm -rf "$own_work"
 	[ -z "$Q_WHY" ] || return 1
 	Q_BIN=$dir/bin
+	# shellcheck disable=SC2034 # for the caller
 	Q_VERSION=$ver
 }
 

@@ -477,12 +477,12 @@ test_profile_real_boot() {
 	need_cached_kernel newest
 	mkdir -p "$TMPD/tmp"
 	expect_exit 0 env TMPDIR="$TMPD/tmp" "$PPBENCH" vm -q --profile -- bench --scenario ring \
-		--repeat 2 --loops 20000 --json "$r"
+		--repeat 2 --loops 100000 --json "$r"
 	assert_match "$LAST_OUT" '^Type:ppbench_ring ' "the command's output"
-	assert_match "$LAST_OUT" '^profile ring: 40,000 elements, [0-9]+ windows \(recipe=' "the profile after it"
+	assert_match "$LAST_OUT" '^profile ring: 200,000 elements, [0-9]+ windows \(recipe=' "the profile after it"
 	assert_match "$LAST_OUT" '^ +[0-9.]+ +[0-9.]+ +page_pool +page_pool_' "page_pool's functions listed"
 	jq -e '.scenarios[] | select(.name == "ring") | .profile as $p |
-		$p.elems == 40000 and $p.errors == 0 and $p.windows >= 2 and
+		$p.elems == 200000 and $p.errors == 0 and $p.windows >= 2 and
 		(([$p.functions[].per_elem] | add) - $p.per_elem | fabs) < 0.01 and
 		(($p.per_elem - .cycles_per_elem.median) / .cycles_per_elem.median | fabs) < 0.005 and
 		([$p.groups[] | select(.name == "page_pool") | .per_elem][0] > 50) and

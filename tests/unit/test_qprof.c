@@ -211,3 +211,17 @@ void test_vmmark_cmdline(void)
 	ASSERT_FALSE(vmmark_cmdline("xppbench.profile=1"), "inside another word");
 	ASSERT_FALSE(vmmark_cmdline("ppbench.clock=icount"), "absent");
 }
+
+/* Every marker runs on this CPU as the no-op it claims to be. */
+void test_vmmark_nop(void)
+{
+	volatile uint64_t before = 0x1234, after;
+
+	vmmark_set_active(true);
+	vmmark_send(VMPROF_KTIME, 0xfedcba9876543210ull);
+	for (int op = VMPROF_KTIME; op < VMPROF_NR_OPS; op++)
+		vmmark_op(op);
+	vmmark_set_active(false);
+	after = before;
+	ASSERT_EQ(after, 0x1234, "still running, nothing touched");
+}

@@ -240,7 +240,7 @@ static const struct qp_block *find_block(const struct qprof *q, uint64_t slot)
 {
 	struct qp_block key = { .slot = slot };
 
-	return bsearch(&key, q->tb, q->ntb, sizeof(*q->tb), by_slot);
+	return q->ntb ? bsearch(&key, q->tb, q->ntb, sizeof(*q->tb), by_slot) : NULL;
 }
 
 /* Every count's block, and each tag's insns: the sum of COUNT x NINSNS. */
@@ -248,7 +248,8 @@ static int resolve(struct qp_parse *p)
 {
 	struct qprof *q = p->q;
 
-	qsort(q->tb, q->ntb, sizeof(*q->tb), by_slot);
+	if (q->ntb) /* (no blocks: no array at all) */
+		qsort(q->tb, q->ntb, sizeof(*q->tb), by_slot);
 	for (size_t i = 1; i < q->ntb; i++)
 		if (q->tb[i].slot == q->tb[i - 1].slot) {
 			snprintf(p->err, p->errlen, "%s: block %llu is listed twice", p->label,

@@ -301,7 +301,8 @@ static int kernel_ranges(struct ranges *rs, struct ksym *k, size_t n, char *err,
 		snprintf(err, errlen, "kallsyms: no _stext and _etext: not a kernel's symbol list");
 		return -EINVAL;
 	}
-	qsort(k, n, sizeof(*k), by_addr);
+	if (n)
+		qsort(k, n, sizeof(*k), by_addr);
 	if (text_ranges(rs, k, n, stext, etext, false, PK_KERNEL))
 		return -ENOMEM;
 	if (c && d && einit > sinit && text_ranges(rs, k, n, sinit, einit, false, PK_KERNEL))
@@ -368,7 +369,8 @@ static int by_module(const void *a, const void *b)
 static int module_ranges(struct ranges *rs, struct ksym *k, size_t n, const struct kmod *mods,
 			 size_t nmods)
 {
-	qsort(k, n, sizeof(*k), by_module);
+	if (n)
+		qsort(k, n, sizeof(*k), by_module);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		const struct kmod *m;
@@ -400,7 +402,8 @@ static int by_start(const void *a, const void *b)
 /* Sorted, and each range cut where the next begins: a lookup finds the nearest one. */
 static void finish(struct prof_symset *set, struct ranges *rs)
 {
-	qsort(rs->r, rs->n, sizeof(*rs->r), by_start);
+	if (rs->n)
+		qsort(rs->r, rs->n, sizeof(*rs->r), by_start);
 	for (size_t i = 0; i + 1 < rs->n; i++)
 		if (rs->r[i].end > rs->r[i + 1].start)
 			rs->r[i].end = rs->r[i + 1].start;
@@ -488,7 +491,8 @@ static uint64_t base_next(const struct prof_symset *b, uint64_t addr)
 static int bpf_ranges(struct prof_syms *s, struct list *syms, const struct lens *lens,
 		      struct ranges *rs)
 {
-	qsort(syms->k, syms->n, sizeof(*syms->k), by_addr);
+	if (syms->n)
+		qsort(syms->k, syms->n, sizeof(*syms->k), by_addr);
 	for (size_t i = 0; i < syms->n; i++) {
 		const struct ksym *k = &syms->k[i];
 		uint64_t end = i + 1 < syms->n ? syms->k[i + 1].addr : UINT64_MAX;

@@ -12,15 +12,19 @@
  * for qemu 9.1 and later (per-vCPU scoreboards, and qemu_plugin_insn_data()
  * copies into a buffer). qemu loads a plugin only when its qemu_plugin_version
  * lies in qemu's [min, cur] range: 7.2 has [0, 1], 9.0 [2, 2], 9.1 [2, 3],
- * 9.2 and 10.0 [2, 4], 10.1 [2, 5]. The declarations below are ours, written
- * from the documented ABI.
+ * 9.2 and 10.0 [2, 4], 10.1 [2, 5] (7.2 and 10.0 seen at load, the others
+ * from qemu's header history). The declarations below are ours, written from
+ * the documented ABI.
  *
  * Counting: every TB gets an inline add of 1 per execution into its slot;
  * slots never move (chunks of SLOTS_PER_CHUNK, since API 1's inline op holds
  * a raw pointer). A retranslated TB with the same address and bytes gets its
  * old slot back. Under -icount TCG runs one vCPU at a time and a TB runs to
  * its end, so the counts are exact (a TB left early by an exception is counted
- * whole).
+ * whole). qemu 10.0's per-vCPU inline ops stop a guest of two or more vCPUs
+ * under -icount ("Bad icount read" as the second CPU comes up), so API 3
+ * counts there with a callback per TB execution instead, slower but the same
+ * counts.
  *
  * Windows: BEGIN_TIMER(tag) ... END(elems) counts the spans between the
  * test-run timer's reads of ktime_get. ppbench names ktime_get's address and
@@ -110,6 +114,8 @@ uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn, qp_exec_cb cb, int flags,
 					    void *udata);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb, qp_exec_cb cb, int flags,
+					  void *udata);
 #if QPROF_API == 1
 const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
 void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, int op, void *ptr,
@@ -162,11 +168,10 @@ static struct {
 	size_t nslots, cap;
 	uint32_t *table; /* open addressing: slot + 1, 0 empty */
 	size_t tcap;
-#if QPROF_API == 1
-	uint64_t **chunks;
-#else
-	struct qemu_plugin_scoreboard **chunks;
-#endif
+	/* the counters: plain arrays, or (API 3, inline) per-vCPU scoreboards */
+	bool scoreboards;
+	uint64_t **plain;
+	struct qemu_plugin_scoreboard **sb;
 	size_t nchunks;
 
 	uint64_t ktime;
@@ -230,14 +235,17 @@ static void table_grow(void)
 
 static void chunk_add(void)
 {
-	g.chunks = xrealloc(g.chunks, (g.nchunks + 1) * sizeof(*g.chunks));
-#if QPROF_API == 1
-	g.chunks[g.nchunks] = calloc(SLOTS_PER_CHUNK, sizeof(uint64_t));
-	if (!g.chunks[g.nchunks])
-		oom();
-#else
-	g.chunks[g.nchunks] = qemu_plugin_scoreboard_new(SLOTS_PER_CHUNK * sizeof(uint64_t));
+	if (g.scoreboards) {
+#if QPROF_API != 1
+		g.sb = xrealloc(g.sb, (g.nchunks + 1) * sizeof(*g.sb));
+		g.sb[g.nchunks] = qemu_plugin_scoreboard_new(SLOTS_PER_CHUNK * sizeof(uint64_t));
 #endif
+	} else {
+		g.plain = xrealloc(g.plain, (g.nchunks + 1) * sizeof(*g.plain));
+		g.plain[g.nchunks] = calloc(SLOTS_PER_CHUNK, sizeof(uint64_t));
+		if (!g.plain[g.nchunks])
+			oom();
+	}
 	g.nchunks++;
 }
 
@@ -274,16 +282,29 @@ static size_t slot_get(uint64_t vaddr, uint64_t hash, uint32_t ninsns, const cha
 	return g.nslots - 1;
 }
 
-static void count_inline(struct qemu_plugin_tb *tb, size_t slot)
+#if QPROF_API != 1
+/* A TB executed (API 3 with several vCPUs): UDATA is its counter. */
+static void tb_exec(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	__atomic_fetch_add((uint64_t *)udata, 1, __ATOMIC_RELAXED);
+}
+#endif
+
+static void count_tb(struct qemu_plugin_tb *tb, size_t slot)
 {
 	size_t c = slot / SLOTS_PER_CHUNK, o = slot % SLOTS_PER_CHUNK;
 
 #if QPROF_API == 1
-	qemu_plugin_register_vcpu_tb_exec_inline(tb, QP_INLINE_ADD, &g.chunks[c][o], 1);
+	qemu_plugin_register_vcpu_tb_exec_inline(tb, QP_INLINE_ADD, &g.plain[c][o], 1);
 #else
-	struct qp_u64 e = { g.chunks[c], o * sizeof(uint64_t) };
+	if (g.scoreboards) {
+		struct qp_u64 e = { g.sb[c], o * sizeof(uint64_t) };
 
-	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QP_INLINE_ADD, e, 1);
+		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QP_INLINE_ADD, e, 1);
+	} else {
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QP_CB_NO_REGS, &g.plain[c][o]);
+	}
 #endif
 }
 
@@ -294,14 +315,14 @@ static void read_counts(uint64_t *out)
 		size_t base = c * SLOTS_PER_CHUNK;
 		size_t n = g.nslots - base < SLOTS_PER_CHUNK ? g.nslots - base : SLOTS_PER_CHUNK;
 
-#if QPROF_API == 1
-		memcpy(out + base, g.chunks[c], n * sizeof(uint64_t));
-#else
-		int nv = qemu_plugin_num_vcpus();
-
+		if (!g.scoreboards) {
+			memcpy(out + base, g.plain[c], n * sizeof(uint64_t));
+			continue;
+		}
+#if QPROF_API != 1
 		memset(out + base, 0, n * sizeof(uint64_t));
-		for (int v = 0; v < nv; v++) {
-			const uint64_t *p = qemu_plugin_scoreboard_find(g.chunks[c], v);
+		for (int v = 0; v < qemu_plugin_num_vcpus(); v++) {
+			const uint64_t *p = qemu_plugin_scoreboard_find(g.sb[c], v);
 
 			for (size_t i = 0; i < n; i++)
 				out[base + i] += p[i];
@@ -526,7 +547,7 @@ static void tb_trans(qp_id id, struct qemu_plugin_tb *tb)
 	}
 	lens[n] = '\0';
 	slot = slot_get(qemu_plugin_tb_vaddr(tb), hash, n, lens, rep);
-	count_inline(tb, slot);
+	count_tb(tb, slot);
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
 
@@ -597,7 +618,10 @@ static void at_exit(qp_id id, void *udata)
 		"# slots %zu translations %" PRIu64 " resets %" PRIu64 " protocol_errors %" PRIu64
 		" ktime_calls %" PRIu64 "\n",
 		g.nslots, g.translations, g.resets, g.proto_errors, g.calls_found);
-	fprintf(f, "# ktime %" PRIx64 "\n", g.ktime);
+	fprintf(f, "# ktime %" PRIx64 " counting %s\n", g.ktime,
+		QPROF_API == 1	? "inline"
+		: g.scoreboards ? "inline per vCPU"
+				: "callback per TB");
 	for (int i = 0; i < g.nsites; i++)
 		fprintf(f, "# site %" PRIx64 " %" PRIx64 "\n", g.site_lo[i], g.site_hi[i]);
 	fprintf(f, "api %d %d %d\n", g.api_cur, g.api_min, QPROF_API);
@@ -637,6 +661,7 @@ QP_EXPORT int qemu_plugin_install(qp_id id, const struct qp_info *info, int argc
 		return -1;
 	}
 	snprintf(g.target, sizeof(g.target), "%s", info->target_name);
+	g.scoreboards = QPROF_API != 1 && info->system.smp_vcpus == 1;
 	g.id = id;
 	g.api_min = info->version.min;
 	g.api_cur = info->version.cur;

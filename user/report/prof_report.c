@@ -392,7 +392,8 @@ static int write_edited(const char *path, struct edit *e)
 
 	if (outfile_open(&out, path, OUTFILE_WHOLE))
 		return -1;
-	qsort(e->sp, e->n, sizeof(*e->sp), by_at);
+	if (e->n)
+		qsort(e->sp, e->n, sizeof(*e->sp), by_at);
 	for (size_t i = 0; i < e->n; i++) {
 		fwrite(e->text + pos, 1, e->sp[i].at - pos, out.f);
 		fputs(e->sp[i].text, out.f);

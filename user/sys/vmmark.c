@@ -64,9 +64,15 @@ bool vmmark_cmdline(const char *cmdline)
 	return false;
 }
 
+static int active = -1;
+
+void vmmark_set_active(bool on)
+{
+	active = HAVE_MARKERS && on;
+}
+
 bool vmmark_active(void)
 {
-	static int active = -1;
 	char cmdline[4096];
 
 	if (active < 0)

@@ -16,6 +16,8 @@
 bool vmmark_active(void);
 /* Whether a kernel command line has ppbench.profile=1 as a word of its own. */
 bool vmmark_cmdline(const char *cmdline);
+/* Markers on or off whatever the command line says (tests run them on the host). */
+void vmmark_set_active(bool on);
 /* OP (enum vmprof_op) with VALUE: 16 nibbles, then the op. */
 void vmmark_send(int op, uint64_t value);
 /* OP alone (its value is 0). */

@@ -80,7 +80,8 @@ static void choose(struct pdiff *d)
 	double change = fabs(d->new_total - d->old_total);
 	double floor = fmax(PDIFF_MIN, change * PDIFF_SHARE / 100);
 
-	qsort(d->fn, d->nfn, sizeof(*d->fn), by_change);
+	if (d->nfn)
+		qsort(d->fn, d->nfn, sizeof(*d->fn), by_change);
 	for (d->nlisted = 0; d->nlisted < d->nfn && d->nlisted < PDIFF_MAX_LIST; d->nlisted++) {
 		if (fabs(pdiff_change(&d->fn[d->nlisted])) < floor)
 			break;
