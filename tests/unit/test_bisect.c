@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* git bisect run's statuses (model/bisect.h) and compare --limit's checks (model/hardlimit.h). */
+/* git bisect run's statuses (model/bisect_status.h) and compare --limit's checks
+ * (model/hardlimit.h). */
 #include <errno.h>
 #include <string.h>
-#include "model/bisect.h"
+#include "model/bisect_status.h"
 #include "model/hardlimit.h"
 #include "unit.h"
 

@@ -2,7 +2,7 @@
 /*
  * ppbench-bisect (also 'ppbench bisect'): one step of `git bisect run`, in a
  * kernel tree: configure, build, boot under ppbench vm with bench, compare
- * with the baseline, and exit as git reads it (model/bisect.h).
+ * with the baseline, and exit as git reads it (model/bisect_status.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "cmd/cmd.h"
 #include "engine/bisect_run.h"
 #include "engine/vm_run.h"
-#include "model/bisect.h"
+#include "model/bisect_status.h"
 #include "model/compare_stats.h"
 #include "model/hardlimit.h"
 #include "model/scenario.h"

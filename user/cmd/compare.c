@@ -12,7 +12,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
-#include "model/bisect.h"
+#include "model/bisect_status.h"
 #include "model/compare_stats.h"
 #include "model/hardlimit.h"
 #include "report/bisect_report.h"
@@ -170,7 +170,7 @@ static void free_results(struct result *r, size_t n)
 }
 
 /*
- * What a run found, for the exit status: an outcome (model/bisect.h) and
+ * What a run found, for the exit status: an outcome (model/bisect_status.h) and
  * what decided it. The first error wins; the gates' verdict comes last.
  */
 struct verdict {
@@ -608,7 +608,8 @@ const struct cli_cmd cmd_compare = {
 		"  # a hard limit on one file of the instruction clock, no baseline\n"
 		"  ppbench compare --limit fast:path=70 --limit slow=1000 icount.json\n"
 		"  # in git bisect run: 0 good, 1 bad, 125 skip, 128 stop\n"
-		"  ppbench compare --bisect --noise noise.json --fail-above 0.5 base.json new.json\n",
+		"  ppbench compare --bisect --noise noise.json --fail-above 0.5 base.json "
+		"new.json\n",
 	.opts = compare_opts,
 	.cfg_size = sizeof(struct cmp_cfg),
 	.cfg_init = compare_init,

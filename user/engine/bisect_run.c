@@ -5,7 +5,7 @@
  * or the user's config), build incrementally, boot under ppbench vm running
  * bench, and compare with the baseline (compare --bisect). Each tool runs as
  * a child with its output in the step's log; what each returns becomes git
- * bisect run's status through model/bisect.h.
+ * bisect run's status through model/bisect_status.h.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -19,9 +19,10 @@
 #include <unistd.h>
 #include "engine/bisect_run.h"
 #include "engine/vm_run.h"
-#include "model/bisect.h"
+#include "model/bisect_status.h"
 #include "model/compare_stats.h"
 #include "model/result.h"
+#include "report/bisect_report.h"
 #include "sys/util.h"
 
 #ifndef PPBENCH_LIBDIR
@@ -142,28 +143,6 @@ static int run(const char *const *argv, const char *log, char *cap, size_t caple
 		if (errno != EINTR)
 			return -errno;
 	return child_status(ws);
-}
-
-__attribute__((format(printf, 2, 3))) static void log_note(const char *log, const char *fmt, ...)
-{
-	FILE *f = fopen(log, "a");
-	va_list ap;
-
-	if (!f)
-		return;
-	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
-	va_end(ap);
-	fclose(f);
-}
-
-/* Writes ARGV into LOG as the stage's header: "== STAGE: argv...". */
-static void log_cmd(const char *log, const char *stage, const char *const *argv)
-{
-	log_note(log, "== %s:", stage);
-	for (int i = 0; argv[i]; i++)
-		log_note(log, " %s", argv[i]);
-	log_note(log, "\n");
 }
 
 static long file_size(const char *path)
@@ -337,7 +316,7 @@ static int preflight(const struct bisect_cfg *cfg, const char *log, struct bisec
 	gate_args(cfg, &a, pct, sizeof(pct));
 	arg(&a, cfg->baseline);
 	arg(&a, cfg->baseline);
-	log_cmd(log, "check: the baseline against itself", a.v);
+	bisect_log_stage(log, "check: the baseline against itself", a.v);
 	st = run(a.v, log, NULL, 0, NULL);
 	if (st == 0)
 		return 0;
@@ -365,7 +344,7 @@ static int configure(const struct bisect_cfg *cfg, const char *log, struct bisec
 	}
 	arg(&a, cfg->config ? cfg->config : karch[cfg->arch].defconfig);
 	arg(&a, cfg->fragment);
-	log_cmd(log, "config", a.v);
+	bisect_log_stage(log, "config", a.v);
 	st = run(a.v, log, NULL, 0, env);
 	if (!bisect_step_status(BISECT_AT_CONFIG, st, false))
 		return 0;
@@ -400,7 +379,7 @@ static int build(const struct bisect_cfg *cfg, const char *log, struct bisect_ou
 			arg(&a, "CROSS_COMPILE=aarch64-linux-gnu-");
 	}
 	arg(&a, karch[cfg->arch].target);
-	log_cmd(log, "build", a.v);
+	bisect_log_stage(log, "build", a.v);
 	st = run(a.v, log, NULL, 0, NULL);
 	o->build_s = secs_since(t0);
 	if (!bisect_step_status(BISECT_AT_BUILD, st, false))
@@ -440,7 +419,7 @@ static int boot(const struct bisect_cfg *cfg, const char *image, const char *jso
 	}
 	arg(&a, "--json");
 	arg(&a, json);
-	log_cmd(log, "boot", a.v);
+	bisect_log_stage(log, "boot", a.v);
 	/* a file of an earlier bisection is no result of this kernel */
 	unlink(json);
 	st = run(a.v, log, NULL, 0, NULL);
@@ -468,7 +447,7 @@ static int compare(const struct bisect_cfg *cfg, const char *json, const char *l
 	if (cfg->baseline)
 		arg(&a, cfg->baseline);
 	arg(&a, json);
-	log_cmd(log, "compare", a.v);
+	bisect_log_stage(log, "compare", a.v);
 	st = run(a.v, log, NULL, 0, NULL);
 	compare_why(log, from, why, sizeof(why));
 	return decide(o, bisect_step_status(BISECT_AT_COMPARE, st, true), "%s", why);

@@ -89,3 +89,16 @@ void bisect_print_step(FILE *f, const struct bisect_line *s)
 		s->log ? s->log : "");
 	fflush(f);
 }
+
+void bisect_log_stage(const char *log, const char *stage, const char *const *argv)
+{
+	FILE *f = fopen(log, "a");
+
+	if (!f)
+		return;
+	fprintf(f, "== %s:", stage);
+	for (int i = 0; argv[i]; i++)
+		fprintf(f, " %s", argv[i]);
+	fprintf(f, "\n");
+	fclose(f);
+}

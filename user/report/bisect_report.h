@@ -3,7 +3,7 @@
 #define PPBENCH_BISECT_REPORT_H
 
 #include <stdio.h>
-#include "model/bisect.h"
+#include "model/bisect_status.h"
 #include "model/compare_stats.h"
 
 /*
@@ -26,5 +26,11 @@ struct bisect_line {
 	const char *log;    /* the log that shows more, or NULL */
 };
 void bisect_print_step(FILE *f, const struct bisect_line *s);
+
+/*
+ * Appends a stage's header to a step's log, before the stage's own output:
+ * "== STAGE: ARGV...".
+ */
+void bisect_log_stage(const char *log, const char *stage, const char *const *argv);
 
 #endif

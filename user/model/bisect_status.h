@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef PPBENCH_BISECT_H
-#define PPBENCH_BISECT_H
+#ifndef PPBENCH_BISECT_STATUS_H
+#define PPBENCH_BISECT_STATUS_H
 
 #include <stdbool.h>
 #include <stddef.h>
