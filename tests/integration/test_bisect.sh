@@ -166,6 +166,10 @@ test_bisect_steps_stand_ins() {
 	assert_match "$(cat "$TMPD/vm.calls")" '^vm --quiet --arch x86-64 --kernel \./arch/x86/boot/bzImage -- bench --quiet --scenario slow --json \.ppbench-bisect/[0-9a-f]+\.json$' \
 		"vm's arguments"
 	assert_match "$TMPD/k/.config" '^CONFIG_DEBUG_INFO_BTF=y$' "the fragment merged into .config"
+	assert_match "$TMPD/k/.config" '^CONFIG_64BIT=y$' "over defconfig"
+	echo CONFIG_MINE=y >"$TMPD/my.config"
+	expect_exit 0 bisect "${A[@]}" --config "$TMPD/my.config"
+	assert_match "$TMPD/k/.config" '^CONFIG_MINE=y$' "over the config given"
 	commit_in SLOWER "slow: planted"
 	expect_exit 1 bisect "${A[@]}"
 	assert_match "$LAST_OUT" 'slow: planted: bad \(1\): slow instr/elem 5829\.27, limit 5400: exceeded' "bad"
@@ -183,6 +187,8 @@ test_bisect_steps_stand_ins() {
 	expect_exit 128 bisect --baseline "$DATA/icount.json" --limit slow=5400
 	expect_one_line_error "no scenario: give --scenario LIST"
 	expect_exit 128 bisect "${A[@]}" --frobnicate
+	expect_exit 128 bisect "${A[@]}" --config "$TMPD/none.config"
+	assert_match "$LAST_OUT" "stop \(128\): --config: cannot read '.*none\.config'" "no config: stop"
 	expect_exit 128 bisect --baseline "$TMPD/none.json" --scenario slow --limit slow=5400
 	assert_match "$LAST_OUT" 'stop \(128\): --baseline: .*none\.json: cannot open' "no baseline: stop"
 	expect_exit 128 bisect --baseline "$DATA/icount.json" --scenario ring-xcpu --limit slow=5400
