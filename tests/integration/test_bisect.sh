@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # compare --limit and --bisect on real files of the instruction clock
-# (tests/data/icount.json, icount2.json: two boots of Debian's 7.3.4), and
+# (tests/data/icount.json, icount2.json: two boots of Debian's 7.3.4; bisect-*.json:
+# the kernel a hand-run bisection built from Debian's 7.3.4 source with
+# scripts/vm/ppbench.config, slow only: base.json and noise.json, its profile of 5
+# boots, from the good commit, same.json another boot of it, planted.json a boot of
+# the commit that planted 10 empty iterations on page_pool's slow release path), and
 # ppbench-bisect under a real `git bisect run` in a stand-in kernel tree: a
 # make that builds nothing and a ppbench whose vm returns one of those files
 # (PPBENCH_BISECT_PPBENCH), so that the steps' statuses are checked without
@@ -99,7 +103,8 @@ test_compare_bisect_statuses() {
 
 # A stand-in kernel tree (a git repository) in $TMPD/k, its make and its ppbench in $TMPD/bin:
 # make fails where the tree has BUILD_FAILS, the vm's kernel panics where it has
-# BOOT_FAILS, and returns slower.json where it has SLOWER, else icount2.json.
+# BOOT_FAILS, and returns slower.json where it has SLOWER, else icount2.json;
+# with GOOD and BAD set, those files instead.
 stand_in_tree() {
 	local k=$TMPD/k
 	mkdir -p "$k/scripts/kconfig" "$TMPD/bin"
@@ -130,7 +135,7 @@ stand_in_tree() {
 			echo "ppbench vm: error: the guest kernel panicked: Kernel panic - planted" >&2
 			exit 2
 		fi
-		[ -e SLOWER ] && cp "$TMPD/slower.json" "\$out" || cp "$DATA/icount2.json" "\$out"
+		[ -e SLOWER ] && cp "\${BAD:-$TMPD/slower.json}" "\$out" || cp "\${GOOD:-$DATA/icount2.json}" "\$out"
 	EOF
 	chmod +x "$TMPD/bin/make" "$TMPD/bin/ppbench"
 	variant slower '(.scenarios[] | select(.name == "slow") | .cycles_per_elem.median) *= 1.1'
@@ -161,6 +166,10 @@ test_bisect_steps_stand_ins() {
 	assert_match "$(cat "$TMPD/vm.calls")" '^vm --quiet --arch x86-64 --kernel \./arch/x86/boot/bzImage -- bench --quiet --scenario slow --json \.ppbench-bisect/[0-9a-f]+\.json$' \
 		"vm's arguments"
 	assert_match "$TMPD/k/.config" '^CONFIG_DEBUG_INFO_BTF=y$' "the fragment merged into .config"
+	assert_match "$TMPD/k/.config" '^CONFIG_64BIT=y$' "over defconfig"
+	echo CONFIG_MINE=y >"$TMPD/my.config"
+	expect_exit 0 bisect "${A[@]}" --config "$TMPD/my.config"
+	assert_match "$TMPD/k/.config" '^CONFIG_MINE=y$' "over the config given"
 	commit_in SLOWER "slow: planted"
 	expect_exit 1 bisect "${A[@]}"
 	assert_match "$LAST_OUT" 'slow: planted: bad \(1\): slow instr/elem 5829\.27, limit 5400: exceeded' "bad"
@@ -178,6 +187,8 @@ test_bisect_steps_stand_ins() {
 	expect_exit 128 bisect --baseline "$DATA/icount.json" --limit slow=5400
 	expect_one_line_error "no scenario: give --scenario LIST"
 	expect_exit 128 bisect "${A[@]}" --frobnicate
+	expect_exit 128 bisect "${A[@]}" --config "$TMPD/none.config"
+	assert_match "$LAST_OUT" "stop \(128\): --config: cannot read '.*none\.config'" "no config: stop"
 	expect_exit 128 bisect --baseline "$TMPD/none.json" --scenario slow --limit slow=5400
 	assert_match "$LAST_OUT" 'stop \(128\): --baseline: .*none\.json: cannot open' "no baseline: stop"
 	expect_exit 128 bisect --baseline "$DATA/icount.json" --scenario ring-xcpu --limit slow=5400
@@ -209,9 +220,11 @@ test_bisect_git_bisect_run() {
 	commit_in b "harmless"
 	bad=$(git -C "$TMPD/k" rev-parse HEAD)
 	(cd "$TMPD/k" && git bisect start "$bad" "$good" >/dev/null) || fail "git bisect start"
-	expect_exit 0 bash -c "cd '$TMPD/k' && PATH='$TMPD/bin:$PATH' PPBENCH_BISECT_PPBENCH='$TMPD/bin/ppbench' git bisect run '$PPBENCH' bisect --baseline '$DATA/icount.json' --scenario slow --limit slow=5400"
+	expect_exit 0 bash -c "cd '$TMPD/k' && PATH='$TMPD/bin:$PATH' PPBENCH_BISECT_PPBENCH='$TMPD/bin/ppbench' GOOD='$DATA/bisect-same.json' BAD='$DATA/bisect-planted.json' git bisect run '$PPBENCH' bisect --baseline '$DATA/bisect-base.json' --noise '$DATA/bisect-noise.json' --scenario slow --fail-above 0.5"
 	assert_match "$LAST_OUT" "is the first bad commit" "git named a commit"
 	assert_match "$LAST_OUT" "^    slow: planted$" "the planted commit"
 	assert_match "$LAST_OUT" "does not build: skip \(125\)" "the broken commit was skipped"
+	assert_match "$LAST_OUT" "slow: planted: bad \(1\): slow instr/elem \+2\.03%, limit 0\.5%" \
+		"the planted commit's line"
 	git -C "$TMPD/k" bisect reset >/dev/null 2>&1 || fail "git bisect reset"
 }

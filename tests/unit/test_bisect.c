@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* git bisect run's statuses (model/bisect.h) and compare --limit's checks (model/hardlimit.h). */
+/* git bisect run's statuses (model/bisect_status.h) and compare --limit's checks
+ * (model/hardlimit.h). */
 #include <errno.h>
 #include <string.h>
 #include "judge/model/bisect_status.h"

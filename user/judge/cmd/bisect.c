@@ -2,7 +2,7 @@
 /*
  * ppbench-bisect (also 'ppbench bisect'): one step of `git bisect run`, in a
  * kernel tree: configure, build, boot under ppbench vm with bench, compare
- * with the baseline, and exit as git reads it (model/bisect.h).
+ * with the baseline, and exit as git reads it (model/bisect_status.h).
  */
 #include <errno.h>
 #include <stdio.h>

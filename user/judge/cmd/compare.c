@@ -170,7 +170,7 @@ static void free_results(struct result *r, size_t n)
 }
 
 /*
- * What a run found, for the exit status: an outcome (model/bisect.h) and
+ * What a run found, for the exit status: an outcome (model/bisect_status.h) and
  * what decided it. The first error wins; the gates' verdict comes last.
  */
 struct verdict {

@@ -5,7 +5,7 @@
  * or the user's config), build incrementally, boot under ppbench vm running
  * bench, and compare with the baseline (compare --bisect). Each tool runs as
  * a child with its output in the step's log; what each returns becomes git
- * bisect run's status through model/bisect.h.
+ * bisect run's status through model/bisect_status.h.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -462,7 +462,7 @@ static int compare(const struct bisect_cfg *cfg, const char *json, const char *l
 	return decide(o, bisect_step_status(BISECT_AT_COMPARE, st, true), "%s", why);
 }
 
-static int make_out_dir(const char *dir, struct bisect_outcome *o)
+static int make_dir(const char *opt, const char *dir, struct bisect_outcome *o)
 {
 	char p[PATH_MAX];
 
@@ -471,12 +471,11 @@ static int make_out_dir(const char *dir, struct bisect_outcome *o)
 		if (*s != '/')
 			continue;
 		*s = 0;
-		if (mkdir(p, 0755) && errno != EEXIST)
-			break;
+		mkdir(p, 0755); /* (an error shows in the last mkdir) */
 		*s = '/';
 	}
 	if (mkdir(p, 0755) && errno != EEXIST)
-		return decide(o, BISECT_STOP, "--out: cannot create '%s': %s", dir,
+		return decide(o, BISECT_STOP, "%s: cannot create '%s': %s", opt, dir,
 			      strerror(errno));
 	return 0;
 }
@@ -493,7 +492,8 @@ int bisect_step(const struct bisect_cfg *cfg, struct bisect_outcome *o)
 			o, BISECT_STOP,
 			"no scripts/kconfig/merge_config.sh here: run ppbench-bisect at the top "
 			"of a kernel tree (git bisect run does)");
-	if (make_out_dir(cfg->out, o))
+	if (make_dir("--out", cfg->out, o) ||
+	    (cfg->build_dir && make_dir("--build-dir", cfg->build_dir, o)))
 		return o->status;
 	snprintf(o->log, sizeof(o->log), "%s/%s.log", cfg->out, hash);
 	snprintf(json, sizeof(json), "%s/%s.json", cfg->out, hash);

@@ -31,7 +31,7 @@ struct bisect_cfg {
 /* One step: what it decided, and why (report/bisect_report.h prints it). */
 struct bisect_outcome {
 	char commit[128]; /* "3a1b2c4 subject", "" outside git */
-	int status;	  /* BISECT_* (model/bisect.h) */
+	int status;	  /* BISECT_* (model/bisect_status.h) */
 	char why[640];
 	double build_s, boot_s; /* < 0: not reached */
 	char log[PATH_MAX];	/* the step's log, "" if none */

@@ -27,4 +27,5 @@ struct bisect_line {
 };
 void bisect_print_step(FILE *f, const struct bisect_line *s);
 
+
 #endif
