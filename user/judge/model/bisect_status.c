@@ -2,7 +2,7 @@
 /* compare --bisect's and ppbench-bisect's exit statuses, as git bisect run reads them. */
 #include <stdio.h>
 #include <string.h>
-#include "model/bisect_status.h"
+#include "judge/model/bisect_status.h"
 
 int bisect_compare_status(enum cmp_outcome o)
 {

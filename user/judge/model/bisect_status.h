@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "model/compare_stats.h"
+#include "judge/model/compare_stats.h"
 
 /*
  * Exit statuses as `git bisect run` reads them: 0 the commit is good, 1-127

@@ -27,5 +27,4 @@ struct bisect_line {
 };
 void bisect_print_step(FILE *f, const struct bisect_line *s);
 
-
 #endif
