@@ -106,7 +106,10 @@ assert_netns_gone() { # inode what
 # on some machines (NOTE:, WARNING:, UNSTABLE:, indented or not, and the
 # continuations of the unindented ones).
 bench_shape() {
+	# (lines a run prints only when its figures call for them: the notes, and the
+	# machine-speed line, which needs a correlation that a spread of zero lacks)
 	awk '/^ *(NOTE|WARNING|UNSTABLE)/ { cont = 1; next }
+	     /^ *machine speed:/ { next }
 	     cont && /^      / { next }
 	     { cont = 0; print }' |
 		sed -E -e 's/^(ppbench bench: TSC [0-9.]+ GHz, observer) .*/\1/' \

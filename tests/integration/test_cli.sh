@@ -220,7 +220,7 @@ test_bash_completion() {
 		_ppbench
 		echo "${COMPREPLY[*]}"
 	}
-	assert_eq "$(comp ppbench b)" bench "ppbench b<TAB>"
+	assert_eq "$(comp ppbench b)" "bench bisect" "ppbench b<TAB>"
 	assert_eq "$(comp ppbench bench --sc)" --scenario "ppbench bench --sc<TAB>"
 	assert_eq "$(comp ppbench load --backend t)" tracepoint "load --backend t<TAB>"
 	assert_eq "$(comp ppbench vm -q -- bench --rep)" --repeat "vm -- bench --rep<TAB>"
