@@ -387,7 +387,9 @@ static void run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall
 			   (cfg->markdown ? CMP_OUT_MARKDOWN : 0) | (cfg->bpp ? CMP_OUT_BPP : 0) |
 				   (cfg->org ? CMP_OUT_ORG : 0) | (cfg->ktap ? CMP_OUT_KTAP : 0),
 			   cfg->json)) {
-		fail(v, CMP_FAILED, "no comparison written");
+		/* (the writer said why, in its one line) */
+		v->out = CMP_FAILED;
+		snprintf(v->why, sizeof(v->why), "no comparison written");
 		goto out;
 	}
 	if (cfg->gate)
