@@ -16,6 +16,7 @@
 #include "loader/xdpobj.h"
 #include "model/counts.h"
 #include "model/pathfig.h"
+#include "model/pkt.h"
 #include "report/bench_report.h"
 #include "report/report.h"
 #include "sys/cpuprobe.h"
@@ -24,6 +25,7 @@
 #include "sys/vethenv.h"
 #include "sys/log.h"
 #include "sys/nl.h"
+#include "sys/pagesz.h"
 #include "sys/util.h"
 #include <unistd.h>
 
@@ -128,7 +130,7 @@ static struct recipe_params make_params(const struct sc_env *e, const struct can
 	/* slow's batch 1 is its recipe; ring-xcpu's 256 a default --batch overrides */
 	bool fixed = c->batch && (c->repeat || !e->b->cfg->batch_set);
 	struct recipe_params p = { .batch = fixed ? c->batch : e->b->cfg->batch,
-				   .size = c->size,
+				   .size = c->size ? c->size : pkt_page_copy_size(sys_page_size()),
 				   .cpu = e->b->cfg->cpu,
 				   .remote_cpu = e->remote_cpu,
 				   .qsize = 2048,
@@ -151,6 +153,10 @@ static void describe(const struct sc_env *e, const struct candidate *c, const st
 		n += snprintf(r->recipe + n, sizeof(r->recipe) - n,
 			      ", batch %u, %u frame%s/syscall", p.batch, p.repeat,
 			      p.repeat == 1 ? "" : "s");
+	/* (4K pages: 1500 bytes, as the recipe's own text has always meant) */
+	if (!c->size && !recipes[c->recipe].passive && sys_page_size() > 4096)
+		n += snprintf(r->recipe + n, sizeof(r->recipe) - n,
+			      ", %u-byte frames (%ld-byte pages)", p.size, sys_page_size());
 	else if (recipes[c->recipe].passive)
 		n += snprintf(r->recipe + n, sizeof(r->recipe) - n, ", on %s", e->b->cfg->iface);
 	else
@@ -548,7 +554,7 @@ static const struct candidate slow_ref = { RCP_LF_DROP, 1, 0, 64 };
  * headroom kept, so generic XDP copies nothing and the frame's page goes
  * back to the test-run pool's ring instead.
  */
-static const struct candidate fast_twin = { RCP_LF_FASTPASS_TWIN, 0, 0, 1500 };
+static const struct candidate fast_twin = { RCP_LF_FASTPASS_TWIN, 0, 0, 0 };
 
 static const struct candidate *ref_of(const struct sc_env *e, const struct sc_result *r)
 {

@@ -15,6 +15,7 @@
 #include "model/kclock.h"
 #include "model/pkt.h"
 #include "sys/log.h"
+#include "sys/pagesz.h"
 #include "sys/util.h"
 
 const struct recipe_desc recipes[NR_RECIPES] = {
@@ -46,8 +47,6 @@ const struct recipe_desc recipes[NR_RECIPES] = {
 
 /* Bytes lf-fastpass moves the head down: below XDP_PACKET_HEADROOM, generic XDP copies. */
 #define FASTPASS_ADJUST 32
-/* Frames whose copy takes a whole page: SKB_HEAD_ALIGN(size) + headroom > PAGE_SIZE / 2. */
-#define FASTPASS_MIN_SIZE 1500
 
 static bool is_fastpass(enum recipe_id id)
 {
@@ -69,7 +68,7 @@ struct recipe_ctx {
 	int pin_link; /* keeps the live program in the XDP dispatcher */
 	int sock;
 	struct sockaddr_in dst;
-	uint8_t pkt[PKT_MAX_SIZE];
+	uint8_t pkt[PKT_BUF_SIZE];
 	uint32_t pkt_len;
 	cpu_set_t saved_affinity;
 	bool consumer_fifo; /* the cpumap kthread runs at SCHED_FIFO */
@@ -141,7 +140,7 @@ static int build_frame(struct recipe_ctx *c)
 	n = pkt_build_udp(&s, c->pkt, sizeof(c->pkt));
 	if (n < 0) {
 		pr_err("frame size %u is out of range (%d..%d)\n", c->p.size, PKT_MIN_SIZE,
-		       PKT_MAX_SIZE);
+		       PKT_BUF_SIZE);
 		return n;
 	}
 	c->pkt_len = n;
@@ -315,10 +314,11 @@ int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env
 	err = recipes[id].passive ? 0 : build_frame(c);
 	/* Smaller copies are page fragments: the fast path would not be taken, and the
 	 * CPU's system pool would keep a fragment page (and the observer its counts). */
-	if (!err && is_fastpass(id) && p->size < FASTPASS_MIN_SIZE) {
-		pr_err("%s needs frames of at least %d bytes (--size %u): smaller copies are "
-		       "page fragments of the system pool\n",
-		       recipes[id].name, FASTPASS_MIN_SIZE, p->size);
+	if (!err && is_fastpass(id) && p->size < pkt_page_copy_size(sys_page_size())) {
+		pr_err("%s needs frames of at least %u bytes on %ld-byte pages (--size %u): "
+		       "smaller copies are page fragments of the system pool\n",
+		       recipes[id].name, pkt_page_copy_size(sys_page_size()), sys_page_size(),
+		       p->size);
 		err = -EINVAL;
 	}
 	o = xdpo_opts_for(c);

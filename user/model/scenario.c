@@ -18,7 +18,7 @@ const struct scenario_def scenario_defs[NR_SCENARIOS] = {
 		      "alloc from the cache, direct recycle into it (NAPI-local)",
 		      100000,
 		      { { RCP_NIC_DROP, 0, 0, 0 },
-			{ RCP_LF_FASTPASS, 0, 0, 1500 },
+			{ RCP_LF_FASTPASS, 0, 0, 0 },
 			{ RCP_GENERIC_FRAGS, 0, 0, 1500 },
 			{ RCP_LF_DROP, 0, 0, 64 } },
 		      4 },

@@ -29,7 +29,7 @@ struct candidate {
 	enum recipe_id recipe;
 	uint32_t batch;	 /* 0: the --batch value */
 	uint32_t repeat; /* frames per syscall; 0: all the loops in one syscall */
-	uint32_t size;	 /* frame size */
+	uint32_t size;	 /* frame size; 0: one whose copy takes a page (pkt_page_copy_size) */
 };
 
 struct scenario_def {
