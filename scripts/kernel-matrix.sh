@@ -10,10 +10,12 @@
 #   V=1 scripts/kernel-matrix.sh                  also show each guest's console
 #
 # Options:
-#   --kernels LIST   6.1, 6.12, newest (trixie-backports' linux-image-amd64), or
-#                    any linux-image-* package of the host's apt sources (meta or
-#                    exact); arm64:SPEC for an arm64 kernel (arm64:newest is
-#                    trixie-backports' linux-image-arm64, under qemu-system-aarch64);
+#   --kernels LIST   6.1, 6.12, newest (trixie-backports' linux-image-amd64),
+#                    newest-rt, newest-cloud (its other flavours), or any
+#                    linux-image-* package of the host's apt sources or of
+#                    trixie-backports (meta or exact); arm64:SPEC for an arm64
+#                    kernel (arm64:newest is trixie-backports' linux-image-arm64,
+#                    arm64:newest-16k its 16K-page flavour, under qemu-system-aarch64);
 #                    comma/space separated (default: $PPB_KERNELS or
 #                    "6.1 6.12 newest arm64:newest")
 #   --tests LIST     guest test names or globs, without test_ (default: $PPB_GUEST_TESTS, all)
@@ -64,7 +66,7 @@ clock=${PPB_MATRIX_CLOCK:-}
 V=${V:-0}
 
 usage() {
-	sed -n '3,31s/^# \{0,1\}//p' "$0"
+	sed -n '3,33s/^# \{0,1\}//p' "$0"
 	exit "${1:-0}"
 }
 
@@ -512,7 +514,7 @@ for k in $kernels; do
 	fi
 	kernel_get "${k#arm64:}" || rc=$?
 	if [ $rc = 2 ]; then
-		echo "kernel-matrix: unknown kernel '$k' (6.1, 6.12, newest, a linux-image-* package, or arm64:6.1, arm64:6.12, arm64:newest)" >&2
+		echo "kernel-matrix: unknown kernel '$k' (6.1, 6.12, newest, newest-rt, newest-cloud, a linux-image-* package, or arm64: before any of them or newest-16k)" >&2
 		finished=1
 		exit 2
 	elif [ $rc != 0 ]; then

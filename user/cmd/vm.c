@@ -44,9 +44,11 @@ static const struct cli_opt vm_opts[] = {
 	  "(default x86-64)",
 	  .kind = CLI_ENUM, V(arch), .words = arches },
 	{ "debian", 'D', "SPEC",
-	  "boot a Debian kernel: 6.1, 6.12, newest (trixie-backports' linux-image-amd64) or "
-	  "a linux-image-* package, through the kernel matrix's private apt and cache "
-	  "(default newest; arm64 has the same three)",
+	  "boot a Debian kernel: 6.1, 6.12, newest (trixie-backports' linux-image-amd64), "
+	  "newest-rt or newest-cloud (its PREEMPT_RT and cloud flavours; arm64 also "
+	  "newest-16k, 16K pages) or a linux-image-* package of bookworm or "
+	  "trixie-backports, through the kernel matrix's private apt and cache "
+	  "(default newest)",
 	  .kind = CLI_STRING, V(debian) },
 	{ "kernel", 'k', "IMAGE",
 	  "boot this kernel image instead (x86-64: bzImage or vmlinuz; arm64: Image or "
@@ -249,7 +251,9 @@ const struct cli_cmd cmd_vm = {
 		"-- bench\n"
 		"  ppbench vm --nic --rate 20000 -- bench --iface nic0 --scenario fast\n"
 		"  ppbench vm --clock tcg -- probe\n"
-		"  ppbench vm --arch arm64 --debian newest -- bench\n",
+		"  ppbench vm --arch arm64 --debian newest -- bench\n"
+		"  ppbench vm --arch arm64 --debian newest-16k -- bench\n"
+		"  ppbench vm --debian linux-image-7.3.4+deb13-rt-amd64 -- bench\n",
 	.opts = vm_opts,
 	.min_args = 1,
 	.max_args = 1 << 20,
