@@ -201,7 +201,7 @@ static __noinline void proof_sample(struct xdp_md *ctx, int role, struct proof_c
 
 		bpf_probe_read_kernel(&slot, sizeof(slot),
 				      pool_cache_slot((void *)pool, pi->last.cache));
-		if (slot == page && pi->last.cache < PPB_ALLOC_CACHE_SIZE)
+		if (slot == page && pi->last.cache < pool_cache_entries())
 			pi->last.cache++;
 	}
 	if (role == elems_role && pc) {
@@ -251,7 +251,7 @@ static __always_inline void calibrate(struct xdp_md *ctx)
 	td = (void *)((char *)rxq - bpf_core_field_offset(struct xdp_test_data, rxq));
 	pp = BPF_CORE_READ(td, pp);
 	n = BPF_CORE_READ(pp, alloc.count);
-	if (n >= PPB_ALLOC_CACHE_SIZE)
+	if (n >= pool_cache_entries())
 		return;
 	bpf_probe_read_kernel(&page, sizeof(page), pool_cache_slot(pp, n));
 	va = (__u64)BPF_CORE_READ(xb, data_hard_start) & ~((1ULL << page_shift) - 1);

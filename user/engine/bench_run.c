@@ -13,6 +13,7 @@
 #include "loader/kfeatures.h"
 #include "loader/levelprobe.h"
 #include "loader/observer.h"
+#include "loader/ppconst.h"
 #include "loader/xdpobj.h"
 #include "model/counts.h"
 #include "model/pathfig.h"
@@ -22,6 +23,7 @@
 #include "sys/cpuprobe.h"
 #include "sys/cpus.h"
 #include "sys/instclock.h"
+#include "sys/kconfig.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"
 #include "sys/nl.h"
@@ -81,8 +83,8 @@ static void loops_to_runs(const struct candidate *c, uint64_t loops, uint32_t *r
 			  uint32_t *runs)
 {
 	if (c->repeat) {
-		*repeat = c->repeat;
-		*runs = (uint32_t)((loops + c->repeat - 1) / c->repeat);
+		*repeat = c->repeat == CAND_REPEAT_REFILL ? ppb_pool_refill() : c->repeat;
+		*runs = (uint32_t)((loops + *repeat - 1) / *repeat);
 	} else {
 		*repeat = (uint32_t)loops;
 		*runs = 1;
@@ -153,14 +155,14 @@ static void describe(const struct sc_env *e, const struct candidate *c, const st
 		n += snprintf(r->recipe + n, sizeof(r->recipe) - n,
 			      ", batch %u, %u frame%s/syscall", p.batch, p.repeat,
 			      p.repeat == 1 ? "" : "s");
-	/* (4K pages: 1500 bytes, as the recipe's own text has always meant) */
-	if (!c->size && !recipes[c->recipe].passive && sys_page_size() > 4096)
-		n += snprintf(r->recipe + n, sizeof(r->recipe) - n,
-			      ", %u-byte frames (%ld-byte pages)", p.size, sys_page_size());
 	else if (recipes[c->recipe].passive)
 		n += snprintf(r->recipe + n, sizeof(r->recipe) - n, ", on %s", e->b->cfg->iface);
 	else
 		n += snprintf(r->recipe + n, sizeof(r->recipe) - n, ", %u-byte frames", p.size);
+	/* (4K pages: 1500 bytes, as the recipe's own text has always meant) */
+	if (!c->size && !recipes[c->recipe].passive && sys_page_size() > 4096)
+		n += snprintf(r->recipe + n, sizeof(r->recipe) - n,
+			      ", %u-byte frames (%ld-byte pages)", p.size, sys_page_size());
 	if (c->recipe == RCP_XCPU)
 		snprintf(r->recipe + n, sizeof(r->recipe) - n, ", cpumap on CPU %d%s", p.remote_cpu,
 			 recipe_consumer_fifo(rc) ? " (kthread at SCHED_FIFO 1)" : "");
@@ -651,6 +653,23 @@ static void restore_proof(struct sc_result *r, const struct proof_run *p)
 	r->proof_drops = p->drops;
 }
 
+/*
+ * On PREEMPT_RT page_pool_napi_local() is false: a softirq may be preempted
+ * by the pool's consumer, so the kernel never returns a page directly into a
+ * pool's cache on its own. A driver that recycles directly itself
+ * (page_pool_recycle_direct() on XDP_DROP, as vmxnet3 does) still does.
+ */
+#define PREEMPT_RT_NO_FAST                                                                      \
+	"PREEMPT_RT: page_pool_napi_local() is false, so only a driver recycles directly "      \
+	"(bench --iface)"
+
+static bool preempt_rt(void)
+{
+	const char *v = kconfig_get("PREEMPT_RT");
+
+	return v && !strcmp(v, "y");
+}
+
 /* Choose the first candidate that isolates the path (best one otherwise).
  * The best so far stays set up, so its figures come from the proof run that
  * chose it. */
@@ -701,9 +720,9 @@ static int choose(struct sc_env *e, struct sc_result *r, struct recipe_ctx **rcp
 		recipe_teardown(best_rc);
 		snprintf(tried, sizeof(tried), "%s", r->reason);
 		snprintf(r->reason, sizeof(r->reason),
-			 "no recipe puts its elements on this path "
+			 "%sno recipe puts its elements on this path "
 			 "here (purity: %s)",
-			 tried);
+			 r->id == SC_FAST && preempt_rt() ? PREEMPT_RT_NO_FAST "; " : "", tried);
 		return -ENOENT;
 	}
 	restore_proof(r, &best);

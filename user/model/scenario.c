@@ -25,7 +25,7 @@ const struct scenario_def scenario_defs[NR_SCENARIOS] = {
 	[SC_SLOW] = { "slow",
 		      "alloc from and release to the page allocator",
 		      256000,
-		      { { RCP_LF_DROP, 1, 64, 64 }, { RCP_VETH_TX, 0, 0, 1500 } },
+		      { { RCP_LF_DROP, 1, CAND_REPEAT_REFILL, 64 }, { RCP_VETH_TX, 0, 0, 1500 } },
 		      2 },
 };
 
