@@ -59,7 +59,7 @@ struct sc_result {
 	bool ok;
 	char reason[300];
 	const struct candidate *cand;
-	char recipe[200];
+	char recipe[256];
 	char method[320];
 	uint64_t loops;
 	uint32_t batch;
