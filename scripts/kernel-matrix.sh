@@ -17,7 +17,7 @@
 #                    kernel (arm64:newest is trixie-backports' linux-image-arm64,
 #                    arm64:newest-16k its 16K-page flavour, under qemu-system-aarch64);
 #                    comma/space separated (default: $PPB_KERNELS or
-#                    "6.1 6.12 newest arm64:newest")
+#                    "6.1 6.12 newest arm64:newest arm64:newest-16k")
 #   --tests LIST     guest test names or globs, without test_ (default: $PPB_GUEST_TESTS, all)
 #   --stall SEC      end a guest whose console printed no new test line for SEC
 #                    seconds (default: $PPB_STALL_LIMIT or 480)
@@ -90,7 +90,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-kernels=$(echo "${kernels:-6.1 6.12 newest arm64:newest}" | tr ',' ' ')
+kernels=$(echo "${kernels:-6.1 6.12 newest arm64:newest arm64:newest-16k}" | tr ',' ' ')
 # The arm64 guests (arm64:SPEC) run the version-specific tests only, unless
 # --tests names others: what differs on arm64 is below the tool (BTF layouts,
 # fentry targets, the NIC driver), the rest runs the x86-64 guests' code.
@@ -285,6 +285,11 @@ guest_arch() {
 MIDDLE_TESTS="probe_* env_veth modules_loaded nic_present nic_hub acct_* observer_loads
 	nic_load_tx_bulk upstream_module_crosscheck kernel_clean"
 
+# A kernel of larger pages (Debian's arm64 16K flavour) runs what follows the
+# page size: the page shift of the BPF programs, page_pool's alloc cache and
+# the counts that depend on it; the rest is the 4K arm64 guest's.
+PAGE_TESTS="probe_* page_* acct_backends_lf_drop acct_backends_slow_b1 kernel_clean"
+
 tests_for() { # KSPEC -> the test patterns of that kernel ('' = all)
 	local first last x86
 	x86=$(printf '%s\n' $kernels | grep -v '^arm64:' | paste -sd ' ' -)
@@ -292,6 +297,8 @@ tests_for() { # KSPEC -> the test patterns of that kernel ('' = all)
 	last=${x86##* }
 	if [ -n "$tests" ]; then
 		echo "$tests"
+	elif [ "${1%-16k}" != "$1" ]; then
+		echo "$PAGE_TESTS"
 	elif [ "${1#arm64:}" = "$1" ] && { [ "$1" = "$first" ] || [ "$1" = "$last" ]; }; then
 		echo "$tests"
 	else
@@ -544,7 +551,9 @@ for k in $kernels; do
 	fi
 	sel=$(tests_for "$k")
 	if [ -z "$tests" ] && [ -n "$sel" ]; then
-		if [ "$VM_ARCH" = arm64 ]; then
+		if [ "$sel" = "$PAGE_TESTS" ]; then
+			say "$tag: a kernel of larger pages: the page-size tests only ($sel)"
+		elif [ "$VM_ARCH" = arm64 ]; then
 			say "$tag: an arm64 guest: the version-specific tests only ($sel)"
 		else
 			say "$tag: between the oldest and the newest kernel: the version-specific tests only ($sel)"

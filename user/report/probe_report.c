@@ -9,7 +9,6 @@
 #include "sys/instclock.h"
 #include "sys/log.h"
 #include "sys/nl.h"
-#include "sys/pagesz.h"
 
 static const char *yes_err(int err)
 {
@@ -80,7 +79,9 @@ static void print_text(const struct ppb_features *f, const struct iface_info *ii
 	fprintf(o, "ppbench probe: kernel %s, %d CPUs\n", f->kernel, f->nr_cpus);
 	fprintf(o, "  %-26s %s\n", "kernel release", f->kernel);
 	fprintf(o, "  %-26s %s (%s)\n", "BTF", f->btf ? "yes" : "no", f->btf_path);
-	fprintf(o, "  %-26s %ld bytes (the kernel's PAGE_SIZE)\n", "page size", sys_page_size());
+	fprintf(o, "  %-26s %ld bytes (the kernel's PAGE_SIZE)\n", "page size", f->page_size);
+	fprintf(o, "  %-26s %u entries, slow allocations of %u pages (PP_ALLOC_CACHE_SIZE, _REFILL)\n",
+		"page_pool alloc cache", f->pp_cache_size, f->pp_refill);
 	if (inst_clock()->icount)
 		fprintf(o,
 			"  %-26s qemu's instruction clock (%s): one tick per guest instruction\n",
@@ -149,7 +150,9 @@ static void write_json(struct json *j, const struct ppb_features *f, const struc
 	json_bool(j, "btf", f->btf);
 	json_str(j, "btf_path", f->btf_path);
 	json_u64(j, "nr_cpus", f->nr_cpus);
-	json_u64(j, "page_size", sys_page_size());
+	json_u64(j, "page_size", f->page_size);
+	json_u64(j, "pp_alloc_cache_size", f->pp_cache_size);
+	json_u64(j, "pp_alloc_cache_refill", f->pp_refill);
 	json_str(j, "cpu_model", f->tsc.cpu_model);
 	json_double(j, "tsc_hz", f->tsc_ok ? f->tsc.hz : 0);
 	json_bool(j, "tsc_constant", f->tsc.constant);
