@@ -283,7 +283,7 @@ guest_arch() {
 # 10-70 s per kernel: on a machine whose qemu is twice as slow, three full
 # guests alone took the suite past its 12 minutes.
 MIDDLE_TESTS="probe_* env_veth modules_loaded nic_present nic_hub acct_* observer_loads
-	nic_load_tx_bulk upstream_module_crosscheck kernel_clean"
+	nic_load_tx_bulk upstream_module_crosscheck virtio_present kernel_clean"
 
 # A kernel of larger pages (Debian's arm64 16K flavour) runs what follows the
 # page size: the page shift of the BPF programs, page_pool's alloc cache and
@@ -334,6 +334,8 @@ make_initrd() {
 		else
 			echo "PPB_NIC_SKIP='${!nic_skip_var:-this guest is booted without NICs}'"
 		fi
+		# every guest has the virtio-net pair (guest_args' NIC modes both and virtio)
+		echo "PPB_VNIC_MACS='$VNIC_MACS'"
 		[ -z "${PPB_TEST_TIMEOUT:-}" ] || echo "PPB_TEST_TIMEOUT='$PPB_TEST_TIMEOUT'"
 		echo "PPB_VERBOSE='$V'"
 	} >"$root/etc/ppbench-guest.conf"
@@ -371,7 +373,10 @@ boot() {
 	local GUEST_ARCH
 	GUEST_ARCH=$(guest_arch "$tag")
 	[ "$GUEST_ARCH" = x86-64 ] || qemu=${QEMU_ARM64:-qemu-system-aarch64}
-	guest_args "$d/kernel" "$d/initrd.gz" "$(clock_of "$tag")" 2 "$nicmode" "${PPB_KERNEL_APPEND:-}"
+	# vmxnet3's pair where its driver has XDP, and always virtio-net's
+	local qnics=virtio
+	[ "$nicmode" = none ] || qnics=both
+	guest_args "$d/kernel" "$d/initrd.gz" "$(clock_of "$tag")" 2 "$qnics" "${PPB_KERNEL_APPEND:-}"
 	local args=("${GUEST_ARGS[@]}")
 	t0=$(date +%s.%N)
 	"$qemu" "${args[@]}" </dev/null >"$d/console.log" 2>"$d/qemu.err" &
@@ -403,7 +408,7 @@ boot_checked() {
 # The tests of a split kernel's second guest: the NIC tests and one long one,
 # about half of the whole by time (the first guest's end takes the 6.1 guest,
 # the second's the 6.12 one, of about the same length).
-SECOND_GUEST_TESTS="nic_* acct_pp_stats_crosscheck kernel_clean"
+SECOND_GUEST_TESTS="nic_* virtio_* acct_pp_stats_crosscheck kernel_clean"
 
 # split_guest TAG NICMODE: two initrds of one kernel, TAG without
 # SECOND_GUEST_TESTS and TAG-2 with them (each ends with kernel_clean).

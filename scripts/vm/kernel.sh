@@ -25,7 +25,7 @@ kcache_use() {
 	fi
 }
 # Modules the guests load. Changing this list re-extracts the cached packages.
-MODULES=(veth pktgen vmxnet3)
+MODULES=(veth pktgen vmxnet3 virtio_pci virtio_net)
 # arm64 guests also need virtio-serial (vm's channels: -M virt has one UART),
 # which Debian 12's arm64 6.1 builds as modules and later kernels build in.
 MODULES_ARM64=(virtio_pci virtio_console)

@@ -60,7 +60,7 @@ test_env_veth() {
 
 # Modules the tests rely on are loaded (init insmods /modules/*.ko).
 test_modules_loaded() {
-	mods="veth pktgen"
+	mods="veth pktgen virtio_net"
 	[ "${PPB_NIC_MODE:-none}" != none ] && mods="$mods vmxnet3"
 	for m in $mods; do
 		[ -d "/sys/module/$m" ] || fail "module $m is not loaded"

@@ -31,6 +31,12 @@ static const struct cli_word clocks[] = {
 	{ NULL },
 };
 
+static const struct cli_word nic_models[] = {
+	{ "vmxnet3", VM_NIC_VMXNET3 }, /* the first: --nic alone */
+	{ "virtio-net", VM_NIC_VIRTIO },
+	{ NULL },
+};
+
 static const struct cli_word arches[] = {
 	{ "x86-64", VM_ARCH_X86_64 },
 	{ "arm64", VM_ARCH_ARM64 },
@@ -69,9 +75,10 @@ static const struct cli_opt vm_opts[] = {
 	{ "mem", 'm', "MB", "the guest's memory (default 1024)", .kind = CLI_UINT, V(mem_mb),
 	  .min = 256, .max = 65536 },
 	{ "nic", 'n', NULL,
-	  "two vmxnet3 NICs on a qemu hub: nic0 (10.0.0.2) to measure, in the root namespace, "
-	  "and its traffic source peer0 (10.0.0.1) in namespace 'peer'",
-	  .kind = CLI_FLAG, V(nic) },
+	  "two NICs of this model on a qemu hub: nic0 (10.0.0.2) to measure, in the root "
+	  "namespace, and its traffic source peer0 (10.0.0.1) in namespace 'peer'; virtio-net "
+	  "keeps its RX buffers in page_pools from 7.x (default vmxnet3)",
+	  .kind = CLI_ENUM, V(nic), .words = nic_models, .flags = CLI_F_OPTIONAL },
 	{ "rate", 'r', "PPS",
 	  "with --nic: pktgen sends 60-byte UDP frames from peer0 to nic0 at PPS frames/s "
 	  "(of guest time) while COMMAND runs (default: no traffic)",
@@ -250,6 +257,7 @@ const struct cli_cmd cmd_vm = {
 		"  ppbench vm --kernel arch/x86/boot/bzImage --modules /tmp/mods/lib/modules/7.3.0 "
 		"-- bench\n"
 		"  ppbench vm --nic --rate 20000 -- bench --iface nic0 --scenario fast\n"
+		"  ppbench vm --nic=virtio-net --rate 20000 -- load nic0 --count 100000\n"
 		"  ppbench vm --clock tcg -- probe\n"
 		"  ppbench vm --arch arm64 --debian newest -- bench\n"
 		"  ppbench vm --arch arm64 --debian newest-16k -- bench\n"
