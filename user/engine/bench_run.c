@@ -136,7 +136,8 @@ static struct recipe_params make_params(const struct sc_env *e, const struct can
 				   .cpu = e->b->cfg->cpu,
 				   .remote_cpu = e->remote_cpu,
 				   .qsize = 2048,
-				   .sample_shift = sample_shift(loops) };
+				   .sample_shift = sample_shift(loops),
+				   .pmu = e->b->pmu_on ? &e->b->pmu : NULL };
 
 	loops_to_runs(c, loops, &p.repeat, &p.runs);
 	return p;
@@ -259,6 +260,7 @@ static double role_ns_all(const struct recipe_result *res, enum ppb_role role, i
 /* What one run measured, in ns per element. */
 struct run_fig {
 	double ns, prod_ns, cons_ns; /* scenario figure; ring-xcpu: its two CPUs */
+	double pmu[NR_PMU_COUNTERS]; /* --counters: per element of the timed syscalls (or NAN) */
 	uint64_t prod_elems, cons_elems;
 	double waited_ns;			 /* paced producer: its wait per element */
 	uint32_t clock_syscalls, clock_resolved; /* kernel-clocked: see model/kclock.h */
@@ -283,6 +285,8 @@ static int measure(struct sc_env *e, struct recipe_ctx *rc, const struct candida
 		f->ns = role_ns(&res, role, cpu);
 	f->clock_syscalls = res.clock_syscalls;
 	f->clock_resolved = res.clock_resolved;
+	for (int k = 0; k < NR_PMU_COUNTERS; k++)
+		f->pmu[k] = res.pmu_frames ? (double)res.pmu[k] / res.pmu_frames : NAN;
 	f->prod_ns = f->ns;
 	f->prod_elems = c->recipe == RCP_XCPU ? res.roles[role].percpu[cpu].packets : res.elems;
 	if (recipe_kernel_clocked(c->recipe))
@@ -301,6 +305,8 @@ static int measure(struct sc_env *e, struct recipe_ctx *rc, const struct candida
 /* Setup I's figures into the result. */
 static void store(struct sc_env *e, struct sc_result *r, uint32_t i, const struct run_fig *f)
 {
+	for (int k = 0; r->has_pmu && k < NR_PMU_COUNTERS; k++)
+		r->pmu[k][i] = f->pmu[k];
 	r->ns[i] = f->ns;
 	r->cycles[i] = ns_to_cycles(e->b, f->ns);
 	r->per_cpu[0].cycles[i] = ns_to_cycles(e->b, f->prod_ns);
@@ -420,6 +426,34 @@ static int one_setup(struct sc_env *e, struct sc_result *r, const struct candida
 	return err;
 }
 
+/*
+ * --counters: a recipe timed by BPF_PROG_RUN syscalls on one CPU (the
+ * kernel-clocked ones) has them per element; the others say why not.
+ */
+static int alloc_pmu(const struct bench_ctx *b, struct sc_result *r, uint32_t n,
+		     const struct candidate *c)
+{
+	if (!b->pmu_on)
+		return 0;
+	if (!recipe_kernel_clocked(c->recipe)) {
+		snprintf(r->pmu_why, sizeof(r->pmu_why),
+			 "%s is not timed by BPF_PROG_RUN syscalls on one CPU: its elements "
+			 "cross %s",
+			 recipes[c->recipe].name,
+			 c->recipe == RCP_XCPU	      ? "to another CPU"
+			 : recipes[c->recipe].passive ? "a NIC's NAPI polls"
+						      : "a socket and a veth");
+		return 0;
+	}
+	r->has_pmu = true;
+	for (int k = 0; k < NR_PMU_COUNTERS; k++) {
+		r->pmu[k] = calloc(n, sizeof(double));
+		if (!r->pmu[k])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int alloc_runs(struct sc_result *r, uint32_t n, const struct candidate *c, int cpu, int rcpu)
 {
 	r->cycles = calloc(n, sizeof(double));
@@ -440,6 +474,8 @@ static int alloc_runs(struct sc_result *r, uint32_t n, const struct candidate *c
 
 static void free_runs(struct sc_result *r)
 {
+	for (int k = 0; k < NR_PMU_COUNTERS; k++)
+		free(r->pmu[k]);
 	free(r->cycles);
 	free(r->ns);
 	free(r->setups);
@@ -474,6 +510,8 @@ static void summarize_runs(struct sc_result *r, uint32_t n)
 
 	summarize(r->cycles, n, &r->cyc);
 	summarize(r->ns, n, &r->nsec);
+	for (int k = 0; r->has_pmu && k < NR_PMU_COUNTERS; k++)
+		summarize(r->pmu[k], n, &r->pmu_s[k]);
 	find_modes(r->cycles, n, &r->modes);
 	machine_speed(r, n);
 	r->mde_pct = mde_pct(r->cyc.cv, n, n, MDE_ALPHA, MDE_POWER);
@@ -745,7 +783,8 @@ static void prove_scenario(struct sc_env *e, enum scenario_id id)
 		return;
 	describe(e, r->cand, rc, r);
 	r->one_setup = recipes[r->cand->recipe].passive;
-	if (alloc_runs(r, e->b->cfg->repeat, r->cand, e->b->cfg->cpu, e->remote_cpu)) {
+	if (alloc_runs(r, e->b->cfg->repeat, r->cand, e->b->cfg->cpu, e->remote_cpu) ||
+	    alloc_pmu(e->b, r, e->b->cfg->repeat, r->cand)) {
 		snprintf(r->reason, sizeof(r->reason), "out of memory");
 		recipe_teardown(rc);
 		return;
@@ -832,6 +871,16 @@ static int bench_prepare(struct bench_ctx *b, struct sc_env *e, struct ppb_env *
 		return -EINVAL;
 	b->fentry = obs_backend(e->obs) == OBS_FENTRY;
 	e->env = env;
+	/* on this thread: the one that makes the timed BPF_PROG_RUN syscalls */
+	if (b->cfg->counters) {
+		char why[200];
+
+		if (pmu_open(&b->pmu, b->cfg->counter_cycles, why, sizeof(why))) {
+			pr_err("--counters: %s\n", why);
+			return -ENOENT;
+		}
+		b->pmu_on = true;
+	}
 	if (b->cfg->iface) {
 		/* No namespaces: the live-frames recipes run on the interface as it is. */
 		memset(env, 0, sizeof(*env));
@@ -885,6 +934,8 @@ out:
 	}
 	for (int i = 0; i < NR_SCENARIOS; i++)
 		free_runs(&e.ref[i]);
+	if (b.pmu_on)
+		pmu_close(&b.pmu);
 	return ret;
 }
 

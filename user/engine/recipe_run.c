@@ -418,8 +418,15 @@ static int drive_live(struct recipe_ctx *c, struct recipe_result *res)
 		c->fixed_known = !err;
 	}
 	for (uint32_t i = 0; !err && i < c->p.runs; i++) {
-		err = xdpo_live_run_wall(c->x, prog, c->p.batch, c->p.repeat, c->pkt, c->pkt_len,
-					 &dur, &wall);
+		/* the counters' window: the syscall from its entry to its exit */
+		if (c->p.pmu && bare(c))
+			err = pmu_start(c->p.pmu);
+		err = err ?: xdpo_live_run_wall(c->x, prog, c->p.batch, c->p.repeat, c->pkt,
+						c->pkt_len, &dur, &wall);
+		if (!err && c->p.pmu && bare(c)) {
+			err = pmu_stop(c->p.pmu, res->pmu);
+			res->pmu_frames += c->p.repeat;
+		}
 		if (err)
 			break;
 		res->duration_ns_sum += (double)dur * c->p.repeat;
