@@ -11,6 +11,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
+#include "model/counterview.h"
 #include "model/compare_stats.h"
 #include "report/compare_report.h"
 #include "sys/log.h"
@@ -32,6 +33,7 @@ struct cmp_cfg {
 	enum sig_test test;
 	const char *json;
 	const char *noise; /* --noise PROFILE */
+	const char *counter; /* --counter NAME: the files' view (model/counterview.h) */
 };
 
 static const struct cli_word metrics[] = {
@@ -61,6 +63,11 @@ static const struct cli_opt compare_opts[] = {
 	  "this host's noise between invocations, from 'ppbench calibrate -o PROFILE': what "
 	  "a comparison of one file a side is judged against",
 	  .kind = CLI_STRING, C(noise) },
+	{ "counter", 0, "NAME",
+	  "compare the hardware counter NAME of bench --counters files instead of the clock's "
+	  "figure: kernel_instructions, user_instructions, kernel_cycles or user_cycles, per "
+	  "element (a --noise profile must be of that counter: calibrate --counter)",
+	  .kind = CLI_STRING, C(counter) },
 	{ "gate-unstable", 0, NULL,
 	  "gate figures whose setups sit on two or more levels on their medians' change, "
 	  "even where the levels explain it",
@@ -132,13 +139,13 @@ static void free_results(struct result *r, size_t n)
 }
 
 /* Loads FILES; on the first bad one prints its one-line error and returns NULL. */
-static struct result *load_files(const char *const *files, size_t n)
+static struct result *load_files(const char *const *files, size_t n, const char *counter)
 {
 	struct result *r = calloc(n, sizeof(*r));
 	char err[512];
 
 	for (size_t i = 0; r && i < n; i++) {
-		if (result_load(files[i], &r[i], err, sizeof(err))) {
+		if (result_load_view(files[i], &r[i], counter, err, sizeof(err))) {
 			pr_err("%s\n", err);
 			free_results(r, i);
 			return NULL;
@@ -318,7 +325,7 @@ static int compare_run(void *c, int argc, char **argv)
 	for (int s = SIDE_POS; s <= SIDE_NEW; s++)
 		for (size_t i = 0; i < cfg->nfiles[s]; i++)
 			files[n++] = cfg->files[s][i];
-	all = load_files(files, n);
+	all = load_files(files, n, cfg->counter);
 	if (!all)
 		return EXIT_USAGE;
 	for (size_t i = 1; i < n; i++)

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "engine/calibrate_run.h"
+#include "model/counterview.h"
 #include "model/noise.h"
 #include "report/noise_report.h"
 #include "report/progress.h"
@@ -77,6 +78,10 @@ static void exec_bench(const struct cal *c, unsigned int i)
 	if (cfg->scenario) {
 		argv[n++] = "--scenario";
 		argv[n++] = cfg->scenario;
+	}
+	if (cfg->counter) {
+		argv[n++] = "--counters";
+		argv[n++] = strstr(cfg->counter, "cycles") ? "instructions,cycles" : "instructions";
 	}
 	argv[n++] = "--json";
 	argv[n++] = json;
@@ -165,7 +170,8 @@ static int run_one(struct cal *c, unsigned int i)
 	c->paths[c->nres] = strdup(path);
 	if (!c->paths[c->nres])
 		return -ENOMEM;
-	if (result_load(c->paths[c->nres], &c->res[c->nres], why, sizeof(why))) {
+	if (result_load_view(c->paths[c->nres], &c->res[c->nres], c->cfg->counter, why,
+			     sizeof(why))) {
 		pr_err("%s\n", why);
 		return -EINVAL;
 	}

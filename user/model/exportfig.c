@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "model/counterview.h"
 #include "model/exportfig.h"
 
 static double largest(const struct result_stat *st)
@@ -33,7 +34,8 @@ static void one_value(double v, struct xfig *f)
 
 bool xfig_exported(enum xfig_kind kind, const char *unit)
 {
-	return kind != XFIG_NS || !unit_counts_instructions(unit);
+	/* (a counter's view has no ns: its ns_per_elem is the counter again) */
+	return kind != XFIG_NS || (!unit_counts_instructions(unit) && !unit_is_counter(unit));
 }
 
 void xfig_get(const struct result_scenario *sc, enum xfig_kind kind, struct xfig *out)
