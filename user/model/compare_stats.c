@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/counterview.h"
 #include "model/compare_stats.h"
 
 const char *fig_name(enum fig f)
@@ -180,13 +181,21 @@ const char *fig_words(enum fig f, bool instructions, char *buf, size_t len)
 	return buf;
 }
 
-/* "ring cycles/elem", "ring cpu0 run cycles/elem" (fig_words()). */
+/*
+ * "ring cycles/elem", "ring cpu0 run cycles/elem" (fig_words()); a hardware
+ * counter's view names its mode: "ring kernel instr/elem".
+ */
 static void row_label(struct row *r, const struct result *file)
 {
-	bool ic = unit_counts_instructions(result_clock_of(file)->unit);
+	const char *unit = result_clock_of(file)->unit;
+	bool ic = unit_counts_instructions(unit);
 	char words[32];
 
-	if (r->kind != FIG_CPU)
+	if (unit_is_counter(unit) && r->kind != FIG_CPU)
+		snprintf(r->label, sizeof(r->label), "%s %.*s %s", r->scenario,
+			 (int)strcspn(unit, "_"), unit,
+			 fig_words(r->kind, ic, words, sizeof(words)));
+	else if (r->kind != FIG_CPU)
 		snprintf(r->label, sizeof(r->label), "%s %s", r->scenario,
 			 fig_words(r->kind, ic, words, sizeof(words)));
 	else

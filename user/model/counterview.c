@@ -130,7 +130,7 @@ int result_view_counter(struct result *r, const char *name, char *err, size_t le
 		}
 		n += k;
 	}
-	if (!n && !json_object_get(json_object_get(r->doc, "host"), "counters")) {
+	if (!n && !json_object_get(r->doc, "counters")) {
 		snprintf(err, len, "%s has no hardware counters (made without bench --counters)",
 			 r->path);
 		return -EINVAL;

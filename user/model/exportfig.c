@@ -69,8 +69,11 @@ void xfig_get(const struct result_scenario *sc, enum xfig_kind kind, struct xfig
 const char *xfig_name(enum xfig_kind kind, const char *unit, char sep, char *buf, size_t len)
 {
 	switch (kind) {
-	case XFIG_CYCLES:
+	case XFIG_CYCLES: /* (a counter's unit: kernel_instructions, its '_' as SEP) */
 		snprintf(buf, len, "%s%cper%celem", unit, sep, sep);
+		for (char *p = buf; *p && p < buf + strlen(unit); p++)
+			if (*p == '_')
+				*p = sep;
 		break;
 	case XFIG_NS:
 		snprintf(buf, len, "ns%cper%celem", sep, sep);
