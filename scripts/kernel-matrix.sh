@@ -283,7 +283,7 @@ guest_arch() {
 # 10-70 s per kernel: on a machine whose qemu is twice as slow, three full
 # guests alone took the suite past its 12 minutes.
 MIDDLE_TESTS="probe_* env_veth modules_loaded nic_present nic_hub acct_* observer_loads
-	nic_load_tx_bulk upstream_module_crosscheck virtio_present kernel_clean"
+	nic_load_tx_bulk upstream_module_crosscheck virtio_present counters_* kernel_clean"
 
 # A kernel of larger pages (Debian's arm64 16K flavour) runs what follows the
 # page size: the page shift of the BPF programs, page_pool's alloc cache and
