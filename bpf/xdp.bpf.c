@@ -43,7 +43,7 @@ __u32 elems_role;  /* enum ppb_role whose frames are the pool's allocations */
 __u64 calib_pool;  /* calibration: the test-run pool of the last frame */
 __u64 calib_page;  /* ... and its page, for user space to check k */
 __u64 calib_magic; /* ... and its pp_magic, for user space to report a mismatch */
-__u64 calib_page_size; /* ... and the kernel's PAGE_SIZE its frame shows (0: unknown) */
+__u64 calib_psize; /* ... and the PAGE_SIZE its frame shows (0: unknown) */
 /* How to find a frame's page and its pool: vmemmap_k is 0 until the calibration succeeds. */
 struct ppb_frame_map frame_map;
 __u32 cpu_target; /* cpumap key (= CPU) for PPB_ACT_CPU */
@@ -259,12 +259,12 @@ static __always_inline void calibrate(struct xdp_md *ctx)
 	calib_page = page;
 	calib_magic = BPF_CORE_READ((struct page *)page, pp_magic);
 	if (bpf_core_type_exists(struct xdp_page_head))
-		calib_page_size = BPF_CORE_READ(xb, frame_sz) +
-				  bpf_core_type_size(struct xdp_page_head);
+		calib_psize =
+			BPF_CORE_READ(xb, frame_sz) + bpf_core_type_size(struct xdp_page_head);
 	frame_map.pp_sig = PPB_PP_SIGNATURE;
 	frame_map.pp_mask = mask;
 	if ((calib_magic & mask) != PPB_PP_SIGNATURE || !page_shift ||
-	    (calib_page_size && calib_page_size != 1ULL << page_shift))
+	    (calib_psize && calib_psize != 1ULL << page_shift))
 		return;
 	frame_map.vmemmap_k = page - (va >> page_shift) * bpf_core_type_size(struct page);
 }

@@ -172,7 +172,7 @@ static int build_longopts(const struct cli_cmd *cmd, struct option *lo, char *so
 			bool opt = o->flags & CLI_F_OPTIONAL;
 
 			lo[n++] = (struct option){ o->name,
-						   opt		 ? optional_argument
+						   opt		  ? optional_argument
 						   : takes_arg(o) ? required_argument
 								  : no_argument,
 						   NULL, VAL_BASE + t * VAL_TABLE + i };

@@ -32,7 +32,7 @@ struct cmp_cfg {
 	enum fig metric;
 	enum sig_test test;
 	const char *json;
-	const char *noise; /* --noise PROFILE */
+	const char *noise;   /* --noise PROFILE */
 	const char *counter; /* --counter NAME: the files' view (model/counterview.h) */
 };
 

@@ -697,8 +697,8 @@ static void restore_proof(struct sc_result *r, const struct proof_run *p)
  * pool's cache on its own. A driver that recycles directly itself
  * (page_pool_recycle_direct() on XDP_DROP, as vmxnet3 does) still does.
  */
-#define PREEMPT_RT_NO_FAST                                                                      \
-	"PREEMPT_RT: page_pool_napi_local() is false, so only a driver recycles directly "      \
+#define PREEMPT_RT_NO_FAST                                                                         \
+	"PREEMPT_RT: page_pool_napi_local() is false, so only a driver recycles directly "         \
 	"(bench --iface)"
 
 static bool preempt_rt(void)

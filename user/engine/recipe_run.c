@@ -421,8 +421,9 @@ static int drive_live(struct recipe_ctx *c, struct recipe_result *res)
 		/* the counters' window: the syscall from its entry to its exit */
 		if (c->p.pmu && bare(c))
 			err = pmu_start(c->p.pmu);
-		err = err ?: xdpo_live_run_wall(c->x, prog, c->p.batch, c->p.repeat, c->pkt,
-						c->pkt_len, &dur, &wall);
+		err = err
+			      ?: xdpo_live_run_wall(c->x, prog, c->p.batch, c->p.repeat, c->pkt,
+						    c->pkt_len, &dur, &wall);
 		if (!err && c->p.pmu && bare(c)) {
 			err = pmu_stop(c->p.pmu, res->pmu);
 			res->pmu_frames += c->p.repeat;

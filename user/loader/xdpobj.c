@@ -259,7 +259,7 @@ int xdpo_live_fixed_ns(struct xdpo *x, const char *prog, uint32_t batch, uint32_
 static int calib_mismatch(struct xdpo *x)
 {
 	const struct ppb_frame_map *m = &x->skel->bss->frame_map;
-	uint64_t kpage = x->skel->bss->calib_page_size;
+	uint64_t kpage = x->skel->bss->calib_psize;
 	uint32_t shift = x->skel->rodata->page_shift;
 
 	if (kpage && kpage != 1ULL << shift) {

@@ -60,7 +60,8 @@ int xdpo_prog_fd(struct xdpo *x, const char *name);
  * Find the vmemmap offset the proof sampler needs to map a frame's address
  * to its struct page (one live-frames frame; checks the result, that the
  * frame's page carries page_pool's signature from the kernel config and
- * that the kernel's pages are as large as the loader said: -EBADMSG if not). On failure xdpo_calib_error() says why, in a phrase.
+ * that the kernel's pages are as large as the loader said: -EBADMSG if not). On failure
+ * xdpo_calib_error() says why, in a phrase.
  */
 int xdpo_calibrate(struct xdpo *x);
 const char *xdpo_calib_error(const struct xdpo *x);

@@ -7,8 +7,8 @@
 #include <string.h>
 #include "model/counterview.h"
 
-static const char *const names[] = { "kernel_instructions", "user_instructions",
-				      "kernel_cycles", "user_cycles" };
+static const char *const names[] = { "kernel_instructions", "user_instructions", "kernel_cycles",
+				     "user_cycles" };
 
 bool unit_is_counter(const char *unit)
 {
@@ -90,8 +90,8 @@ static int view_one(struct result_scenario *sc, const json_t *s, const char *nam
 		sc->status = "skipped";
 		sc->reason = json_string_value(json_object_get(cnt, "reason"));
 		if (!sc->reason)
-			sc->reason = cnt ? "this counter was not counted" :
-					   "no counters (bench --counters)";
+			sc->reason = cnt ? "this counter was not counted"
+					 : "no counters (bench --counters)";
 		return 0;
 	}
 	err = load_block(b, sc->repeat, &st);
@@ -124,8 +124,10 @@ int result_view_counter(struct result *r, const char *name, char *err, size_t le
 		int k = view_one(&r->sc[i], json_array_get(arr, i), name);
 
 		if (k < 0) {
-			snprintf(err, len, "%s: scenarios[%zu].counters.%s: not a stat block of %llu "
-				 "setups", r->path, i, name, (unsigned long long)r->sc[i].repeat);
+			snprintf(err, len,
+				 "%s: scenarios[%zu].counters.%s: not a stat block of %llu "
+				 "setups",
+				 r->path, i, name, (unsigned long long)r->sc[i].repeat);
 			return -EINVAL;
 		}
 		n += k;
@@ -142,8 +144,7 @@ int result_view_counter(struct result *r, const char *name, char *err, size_t le
 	return 0;
 }
 
-int result_load_view(const char *path, struct result *r, const char *counter, char *err,
-		     size_t len)
+int result_load_view(const char *path, struct result *r, const char *counter, char *err, size_t len)
 {
 	int e = result_load(path, r, err, len);
 

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include "sys/util.h"
 
-#define PKT_MIN_SIZE 60	  /* Ethernet minimum without FCS */
-#define PKT_MAX_SIZE 3408 /* gen's frames: the largest live frame of 4K pages */
+#define PKT_MIN_SIZE 60	   /* Ethernet minimum without FCS */
+#define PKT_MAX_SIZE 3408  /* gen's frames: the largest live frame of 4K pages */
 #define PKT_BUF_SIZE 65535 /* room for a live frame of any page size (64K pages) */
 
 /*

@@ -468,8 +468,7 @@ static void json_counters(struct json *j, const struct bench_ctx *b, const struc
 		json_str(j, "reason", r->pmu_why);
 	} else {
 		for (int k = 0; k < n; k++)
-			json_stat(j, pmu_counter_name(k), &r->pmu_s[k], r->pmu[k],
-				  b->cfg->repeat);
+			json_stat(j, pmu_counter_name(k), &r->pmu_s[k], r->pmu[k], b->cfg->repeat);
 	}
 	json_obj_end(j);
 }

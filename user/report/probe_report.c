@@ -54,8 +54,9 @@ static void print_pools(const struct iface_info *ii, FILE *o)
 		fprintf(o, "; the kernel lists %d pool%s of %s\n", ii->nr_pools,
 			ii->nr_pools == 1 ? "" : "s", ii->name);
 	else if (!ii->nr_pools)
-		fprintf(o, "; the kernel lists none of %s (a driver that names no device in its "
-			   "pools, as vmxnet3, is not listed)\n",
+		fprintf(o,
+			"; the kernel lists none of %s (a driver that names no device in its "
+			"pools, as vmxnet3, is not listed)\n",
 			ii->name);
 	else
 		fprintf(o, "; no list of pools in this kernel (netlink page-pool-get: %s)\n",
@@ -70,8 +71,10 @@ static void print_pools(const struct iface_info *ii, FILE *o)
 				"; alloc fast %llu slow %llu refill %llu empty %llu waive %llu, "
 				"recycle cached %llu ring %llu cache_full %llu ring_full %llu "
 				"released_refcnt %llu",
-				(unsigned long long)p->alloc_fast, (unsigned long long)p->alloc_slow,
-				(unsigned long long)p->alloc_refill, (unsigned long long)p->alloc_empty,
+				(unsigned long long)p->alloc_fast,
+				(unsigned long long)p->alloc_slow,
+				(unsigned long long)p->alloc_refill,
+				(unsigned long long)p->alloc_empty,
 				(unsigned long long)p->alloc_waive,
 				(unsigned long long)p->recycle_cached,
 				(unsigned long long)p->recycle_ring,
@@ -172,7 +175,8 @@ static void print_text(const struct ppb_features *f, const struct iface_info *ii
 	fprintf(o, "  %-26s %s\n", "kernel release", f->kernel);
 	fprintf(o, "  %-26s %s (%s)\n", "BTF", f->btf ? "yes" : "no", f->btf_path);
 	fprintf(o, "  %-26s %ld bytes (the kernel's PAGE_SIZE)\n", "page size", f->page_size);
-	fprintf(o, "  %-26s %u entries, slow allocations of %u pages (PP_ALLOC_CACHE_SIZE, _REFILL)\n",
+	fprintf(o,
+		"  %-26s %u entries, slow allocations of %u pages (PP_ALLOC_CACHE_SIZE, _REFILL)\n",
 		"page_pool alloc cache", f->pp_cache_size, f->pp_refill);
 	if (inst_clock()->icount)
 		fprintf(o,

@@ -569,7 +569,8 @@ static int pool_stats_cb(struct nlmsghdr *nh, void *arg)
 		   nh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN));
 	if (!tb[PPB_NETDEV_A_PAGE_POOL_STATS_INFO])
 		return 0;
-	attr_parse(info, PPB_NETDEV_A_PAGE_POOL_MAX, ATTR_DATA(tb[PPB_NETDEV_A_PAGE_POOL_STATS_INFO]),
+	attr_parse(info, PPB_NETDEV_A_PAGE_POOL_MAX,
+		   ATTR_DATA(tb[PPB_NETDEV_A_PAGE_POOL_STATS_INFO]),
 		   ATTR_LEN(tb[PPB_NETDEV_A_PAGE_POOL_STATS_INFO]));
 	id = (uint32_t)attr_uint(info[PPB_NETDEV_A_PAGE_POOL_ID]);
 	for (int i = 0; i < q->n; i++) {
