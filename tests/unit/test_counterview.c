@@ -22,7 +22,8 @@ void test_counter_view_swaps_the_figure(void)
 	ASSERT_TRUE(unit_counts_instructions(result_clock_of(&r)->unit), "it counts instructions");
 	sc = result_find(&r, "ring");
 	if (ASSERT_TRUE(sc && sc->ok, "ring has the counter")) {
-		ASSERT_TRUE(fabs(sc->cycles.median - 332.014552) < 1e-6, "ring: the counter's median");
+		ASSERT_TRUE(fabs(sc->cycles.median - 332.014552) < 1e-6,
+			    "ring: the counter's median");
 		ASSERT_EQ(sc->cycles.nruns, 5, "one value per setup");
 		ASSERT_FALSE(sc->has_path_cost, "no path figure: it is the clock's");
 		ASSERT_EQ(sc->nr_per_cpu, 0, "no per-CPU figures: they are the clock's");

@@ -191,7 +191,7 @@ static void row_label(struct row *r, const struct result *file)
 	bool ic = unit_counts_instructions(unit);
 	char words[32];
 
-	if (unit_is_counter(unit) && r->kind != FIG_CPU)
+	if (unit_is_counter(unit) && r->kind == FIG_CYCLES)
 		snprintf(r->label, sizeof(r->label), "%s %.*s %s", r->scenario,
 			 (int)strcspn(unit, "_"), unit,
 			 fig_words(r->kind, ic, words, sizeof(words)));
@@ -699,8 +699,10 @@ static int add_scenario(struct comparison *c, const struct cmp_opts *o, const ch
 	err = add_diff(c, what, so->recipe, sn->recipe);
 	snprintf(what, sizeof(what), "%s method", name);
 	err = err ?: add_diff(c, what, so->method, sn->method);
+	/* (a counter's view has no ns: its ns_per_elem is the counter again) */
 	for (enum fig f = FIG_CYCLES; !err && f <= FIG_PURITY; f++)
-		err = add_row(c, o, name, f, NULL);
+		if (f != FIG_NS || !unit_is_counter(result_clock_of(c->old)->unit))
+			err = add_row(c, o, name, f, NULL);
 	for (size_t i = 0; !err && i < so->nr_per_cpu; i++)
 		err = add_row(c, o, name, FIG_CPU, &so->per_cpu[i]);
 	return err ?: pair_note(c, name);
