@@ -408,7 +408,7 @@ boot_checked() {
 # The tests of a split kernel's second guest: the NIC tests and one long one,
 # about half of the whole by time (the first guest's end takes the 6.1 guest,
 # the second's the 6.12 one, of about the same length).
-SECOND_GUEST_TESTS="nic_* virtio_* acct_pp_stats_crosscheck kernel_clean"
+SECOND_GUEST_TESTS="nic_* acct_pp_stats_crosscheck kernel_clean"
 
 # split_guest TAG NICMODE: two initrds of one kernel, TAG without
 # SECOND_GUEST_TESTS and TAG-2 with them (each ends with kernel_clean).
