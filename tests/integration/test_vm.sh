@@ -357,3 +357,43 @@ test_vm_units_never_mix() {
 	expect_exit 0 "$PPBENCH" compare "$DATA/icount.json" "$DATA/icount2.json"
 	assert_match "$LAST_OUT" ' ring instr/elem$' "the rows name instructions"
 }
+
+# Instruction files of two qemu releases, or of guest CPUs of other features,
+# never gate against each other unless the user says the difference is
+# intended: the real files of Debian's 7.3.4 under qemu 7.2.22 and 10.0.2
+# (whose -cpu max adds FSRM: fast +43.9 %), and one of them with only its
+# version, or only one feature word, changed. Without a gate they compare,
+# the difference listed.
+test_vm_qemu_releases_never_gate() {
+	local q7=$DATA/icount-qemu7.json q10=$DATA/icount-qemu10.json i
+	expect_exit 2 "$PPBENCH" compare --fail-above 0.5 "$q7" "$q10"
+	expect_one_line_error "icount-qemu7\.json was counted by qemu 7\.2\.22 and .*icount-qemu10\.json by qemu 10\.0\.2: .*--allow-qemu-change"
+	jq '.host.clock.qemu_version = "7.2.22"' "$q10" >"$TMPD/v.json"
+	expect_exit 2 "$PPBENCH" compare --fail-above 0.5 "$q10" "$TMPD/v.json"
+	expect_one_line_error "icount-qemu10\.json was counted by qemu 10\.0\.2 and .*v\.json by qemu 7\.2\.22"
+	# the same release, FSRM (CPUID.7.0:EDX bit 4) gone: the CPU's features differ
+	jq '.host.clock.cpu_feature_words |= sub("7.0.edx=00000010"; "7.0.edx=00000000") |
+	    .host.clock.cpu_features = "0123456789abcdef"' "$q10" >"$TMPD/f.json"
+	expect_exit 2 "$PPBENCH" compare --fail-above 0.5 "$q10" "$TMPD/f.json"
+	expect_one_line_error "guest CPUs of other features \(digest [0-9a-f]{16} vs 0123456789abcdef; 7\.0\.edx 00000010 vs 00000000\)"
+	# intended: the gate decides (two files a side, the same figures within a side)
+	cp "$q7" "$TMPD/q7b.json"
+	cp "$q10" "$TMPD/q10b.json"
+	expect_exit 3 "$PPBENCH" compare --allow-qemu-change --fail-above 0.5 \
+		--old "$q7" "$TMPD/q7b.json" --new "$q10" "$TMPD/q10b.json"
+	assert_match "$LAST_ERR" 'regression: fast instr/elem \+43\.9%' "fast under qemu 10's -cpu max"
+	# no gate: a table, the difference above it
+	expect_exit 0 "$PPBENCH" compare "$q7" "$q10"
+	assert_match "$LAST_OUT" '^  qemu +7\.2\.22 -> 10\.0\.2$' "the releases among the differences"
+	assert_match "$LAST_OUT" '^  cpu_features +[0-9a-f]{16} -> [0-9a-f]{16}$' "and the CPU's features"
+	# trend's gate, on a series of both
+	for i in 1 2 3 4; do
+		cp "$q7" "$TMPD/s-a$i.json"
+		cp "$q10" "$TMPD/s-b$i.json"
+	done
+	expect_exit 2 "$PPBENCH" trend --fail-on-regression 1 "$TMPD"/s-a?.json "$TMPD"/s-b?.json
+	expect_one_line_error "s-a1\.json was counted by qemu 7\.2\.22 and .*s-b1\.json by qemu 10\.0\.2"
+	expect_exit 0 "$PPBENCH" trend --allow-qemu-change --fail-on-regression 1 "$TMPD"/s-a?.json \
+		"$TMPD"/s-b?.json
+	expect_exit 0 "$PPBENCH" trend "$TMPD"/s-a?.json "$TMPD"/s-b?.json
+}
