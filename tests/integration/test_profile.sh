@@ -152,6 +152,7 @@ make_capture() { # DIR [SHIFT]
 stand_in_guest() {
 	mkdir -p "$TMPD/lib/vm"
 	: >"$TMPD/lib/vm/qprof-v1.so"
+	: >"$TMPD/lib/vm/qprof-v3.so"
 	cat >"$TMPD/lib/vm/run" <<'EOS'
 #!/bin/bash
 WORK=$1
@@ -494,6 +495,29 @@ test_profile_real_boot() {
 			g: [.profile.groups[] | {(.name): .per_elem}] | add}' "$r")"
 	"$TOP/build/tests/schema_check" "$r" >/dev/null || fail "the result file fails its schema"
 	assert_eq "$(find "$TMPD/tmp" -maxdepth 1 -name 'ppbench-vm.*')" "" "no work directory left"
+}
+
+# qemu 10.0 through a wrapper script on PATH (as scripts/vm/qemu-get.sh
+# makes them): the symbols of the binary it runs, and the API 3 build.
+test_profile_plugin_behind_wrapper() {
+	need_guest_tools
+	stand_in_qemu 10.0.2 elf
+	stand_in_guest
+	mkdir -p "$TMPD/root"
+	mv "$TMPD/bin/qemu-system-x86_64" "$TMPD/root/"
+	printf '#!/bin/sh\nexport LD_LIBRARY_PATH=/nowhere\nexec %s -L /x "$@"\n' \
+		"$TMPD/root/qemu-system-x86_64" >"$TMPD/bin/qemu-system-x86_64"
+	chmod +x "$TMPD/bin/qemu-system-x86_64"
+	ring_capture "$TMPD/cap"
+	expect_exit 0 vm_fake "$DATA/icount.json" "$TMPD/cap" -q --profile -- bench --json "$TMPD/r.json"
+	grep -qx "VM_QPLUGIN='$TMPD/lib/vm/qprof-v3.so'" "$TMPD/job.conf" ||
+		fail "job.conf: not the API 3 build: $(grep QPLUGIN "$TMPD/job.conf")"
+	# a wrapper that runs no qemu binary this can find: no plugin support seen
+	# shellcheck disable=SC2016 # (the wrapper's own variable)
+	printf '#!/bin/sh\nexec "$QEMU_HERE" "$@"\n' >"$TMPD/bin/qemu-system-x86_64"
+	expect_exit 2 env QEMU_HERE="$TMPD/root/qemu-system-x86_64" PATH="$TMPD/bin:$PATH" \
+		TMPDIR="$TMPD/tmp" "$PPBENCH" vm --profile -- bench --json "$TMPD/r.json"
+	expect_one_line_error "qemu 10\.0\.2 .* has no TCG plugin support \(neither it nor a qemu binary it runs exports"
 }
 
 # recipe: the profile at the top of its file, the report after its output.

@@ -42,9 +42,10 @@ int vm_profile_plugin(const char *qemu, const char *tree, const char *libvm, cha
 		return EXIT_USAGE;
 	}
 	if (!q.plugins) {
-		pr_err("--profile: qemu %u.%u.%u (%s) has no TCG plugin support (it exports no "
+		pr_err("--profile: qemu %u.%u.%u (%s) has no TCG plugin support (%s exports no "
 		       "qemu_plugin_* symbols)\n",
-		       v.major, v.minor, v.micro, q.path);
+		       v.major, v.minor, v.micro, q.path,
+		       q.binary[0] ? "it" : "neither it nor a qemu binary it runs");
 		return EXIT_USAGE;
 	}
 	if (qemu_api_range(&v, &min, &cur)) {

@@ -3,7 +3,8 @@
  * A qemu binary's version and whether it has the TCG plugin API (qemubin.h).
  * qemu built without plugins (--disable-plugins) exports no qemu_plugin_*
  * symbol, and its -plugin option fails only once a machine boots: so the
- * symbols are read here, before anything starts.
+ * symbols are read here, before anything starts: of the binary on PATH, or
+ * of the one a wrapper script there runs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -70,6 +71,50 @@ static bool exports_plugin_api(const char *path)
 	return found;
 }
 
+static bool is_elf(const char *path)
+{
+	unsigned char m[4] = { 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool elf = fd >= 0 && read(fd, m, 4) == 4 && !memcmp(m, "\177ELF", 4);
+
+	if (fd >= 0)
+		close(fd);
+	return elf;
+}
+
+/*
+ * The ELF file PATH runs: PATH itself, or for a wrapper script (a private
+ * qemu of another suite, scripts/vm/qemu-get.sh) the absolute path it names
+ * whose base name is PROG's and which is an ELF file. 0, or -ENOENT.
+ */
+static int elf_behind(const char *path, const char *prog, char *out, size_t len)
+{
+	char text[8192], *save, *w;
+	ssize_t n;
+	int fd;
+
+	if (is_elf(path)) {
+		snprintf(out, len, "%s", path);
+		return 0;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n < 2 || text[0] != '#' || text[1] != '!')
+		return -ENOENT;
+	text[n] = '\0';
+	for (w = strtok_r(text, " \t\n\"'", &save); w; w = strtok_r(NULL, " \t\n\"'", &save)) {
+		const char *base = strrchr(w, '/');
+
+		if (w[0] == '/' && base && !strcmp(base + 1, prog) && is_elf(w)) {
+			snprintf(out, len, "%s", w);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 /* The first line PATH -version prints on stdout, within 10 s. */
 static int version_line(const char *path, char *out, size_t len)
 {
@@ -121,6 +166,9 @@ int qemu_bin_probe(const char *prog, struct qemu_bin *q)
 	err = err ?: version_line(q->path, q->version, sizeof(q->version));
 	if (err)
 		return err;
-	q->plugins = exports_plugin_api(realpath(q->path, real) ? real : q->path);
+	if (!realpath(q->path, real))
+		snprintf(real, sizeof(real), "%s", q->path);
+	q->plugins = !elf_behind(real, prog, q->binary, sizeof(q->binary)) &&
+		     exports_plugin_api(q->binary);
 	return 0;
 }
