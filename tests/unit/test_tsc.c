@@ -139,7 +139,9 @@ void test_inst_clock_parse(void)
 	ASSERT_STREQ(c.qemu_version, "7.2.22", "at the start of the line");
 	inst_clock_parse("xppbench.qemu=7.2.22 ppbench.clock=icount", &c);
 	ASSERT_STREQ(c.qemu_version, "", "only a word of its own");
-	inst_clock_parse("xppbench.qemu=7.2.22 ppbench.qemu=10.0.2", &c);
+	inst_clock_parse(
+		"xppbench.qemu=7.2.22 ppbench.qemu=10.0.2 ppbench.clock=icount:shift=0,sleep=off",
+		&c);
 	ASSERT_STREQ(c.qemu_version, "10.0.2", "the word of its own after another's");
 	c.tsc = true;
 	ASSERT_STREQ(inst_clock_kind(&c), "icount", "kind");
