@@ -220,8 +220,8 @@ static struct result *load_files(const char *const *files, size_t n, size_t nold
  * TSC Hz and CPU model must match: otherwise cycles measure different clocks.
  * A refusal is the new file's: it is what differs from the baseline.
  */
-static int check_host(const struct cmp_cfg *cfg, const struct result *base,
-		      const struct result *r, struct verdict *v)
+static int check_host(const struct cmp_cfg *cfg, const struct result *base, const struct result *r,
+		      struct verdict *v)
 {
 	const struct result_host *a = &base->host, *b = &r->host;
 	double hi = fmax(a->tsc_hz, b->tsc_hz);
