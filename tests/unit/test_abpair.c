@@ -22,20 +22,31 @@ void test_ab_tagged_path(void)
 	tagged_is("r.old.json", "a", "r.old.a.json");
 }
 
+static int st(bool bisect, int rc_a, bool have_a, bool stop_a, int rc_b, bool have_b, bool stop_b)
+{
+	struct ab_end a = { rc_a, have_a, stop_a }, b = { rc_b, have_b, stop_b };
+
+	return ab_status(bisect, &a, &b);
+}
+
 void test_ab_status(void)
 {
 	/* both results: compare decides */
-	ASSERT_EQ(ab_status(false, 0, true, 0, true), -1, "both");
-	ASSERT_EQ(ab_status(true, 1, true, 1, true), -1, "both, a bench that skipped a scenario");
-	/* the kernel under test did not boot or run */
-	ASSERT_EQ(ab_status(true, 0, true, 2, false), AB_SKIP, "bisect: b failed: skip");
-	ASSERT_EQ(ab_status(false, 0, true, 2, false), 2, "b failed: its status");
-	ASSERT_EQ(ab_status(false, 0, true, 0, false), 1, "b exited 0 without a file: 1");
-	/* the baseline did not */
-	ASSERT_EQ(ab_status(true, 2, false, 0, true), AB_STOP, "bisect: a failed: stop");
-	ASSERT_EQ(ab_status(true, 1, false, 1, false), AB_SKIP, "bisect: both failed: b's skip");
-	ASSERT_EQ(ab_status(false, 1, false, 0, true), 1, "a failed: its status");
+	ASSERT_EQ(st(false, 0, true, false, 0, true, false), -1, "both");
+	ASSERT_EQ(st(true, 1, true, false, 1, true, false), -1,
+		  "both, a bench that skipped a scenario");
+	/* the kernel under test did not boot or run; a was stopped for it */
+	ASSERT_EQ(st(true, 1, false, true, 2, false, false), AB_SKIP, "bisect: b failed: skip");
+	ASSERT_EQ(st(true, 0, true, false, 2, false, false), AB_SKIP, "bisect: b failed after a");
+	ASSERT_EQ(st(false, 1, false, true, 2, false, false), 2, "b failed: its status");
+	ASSERT_EQ(st(false, 0, true, false, 0, false, false), 1, "b exited 0 without a file: 1");
+	/* the baseline did not; b was stopped for it */
+	ASSERT_EQ(st(true, 2, false, false, 1, false, true), AB_STOP, "bisect: a failed: stop");
+	ASSERT_EQ(st(true, 2, false, false, 0, true, false), AB_STOP, "bisect: a failed after b");
+	ASSERT_EQ(st(false, 2, false, false, 1, false, true), 2, "a failed: its status");
+	ASSERT_EQ(st(true, 1, false, false, 1, false, false), AB_SKIP,
+		  "bisect: both failed on their own: b's skip");
 	/* a signal stays a signal */
-	ASSERT_EQ(ab_status(true, 143, false, 143, false), 143, "SIGTERM");
-	ASSERT_EQ(ab_status(true, 0, true, 130, false), 130, "SIGINT in b");
+	ASSERT_EQ(st(true, 143, false, false, 143, false, false), 143, "SIGTERM");
+	ASSERT_EQ(st(true, 0, true, false, 130, false, false), 130, "SIGINT in b");
 }

@@ -582,17 +582,18 @@ static bool written_since(const char *file, const struct timespec *t0)
 }
 
 /* The guests' ends (ab_status()), with the one-line reason of a missing result. */
-static int ab_end(const struct vm_cmd_cfg *cfg, const int rc[2], const char *json[2],
-		  const struct timespec *t0)
+static int ab_end(const struct vm_cmd_cfg *cfg, const int rc[2], const bool stopped[2],
+		  const char *json[2], const struct timespec *t0)
 {
-	bool have_a = written_since(json[0], t0), have_b = written_since(json[1], t0);
-	int ret = ab_status(cfg->bisect, rc[0], have_a, rc[1], have_b);
+	struct ab_end a = { rc[0], written_since(json[0], t0), stopped[0] },
+		      b = { rc[1], written_since(json[1], t0), stopped[1] };
+	bool blame_b = !b.have && !b.stopped;
 
-	if (ret >= 0 && ret < AB_STOP + 1 && (!have_b || !have_a))
-		pr_err("%s gave no result (exit %d): nothing to compare\n",
-		       !have_b ? "b, the kernel under test," : "a, the baseline,",
-		       !have_b ? rc[1] : rc[0]);
-	return ret;
+	if (a.have && b.have)
+		return -1;
+	pr_err("%s gave no result (exit %d): nothing to compare\n",
+	       blame_b ? "b, the kernel under test," : "a, the baseline,", blame_b ? b.rc : a.rc);
+	return ab_status(cfg->bisect, &a, &b);
 }
 
 /* Two guests side by side: A the baseline, B the kernel under test; then compare A B. */
@@ -606,6 +607,7 @@ static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
 	const char *json[2] = { NULL, NULL }, *has[2] = { NULL, (const char *)argv };
 	char **v[2], **full = argv, *cmp[8 + 2 * AB_MAX_LIMITS];
 	struct timespec t0;
+	bool stopped[2];
 	int rc[2], ret;
 
 	cfg[0].debian = ccfg->ag_debian;
@@ -633,11 +635,11 @@ static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
 	}
 	clock_gettime(CLOCK_REALTIME, &t0);
 	vm_progress_pair(&p[0], &p[1], ccfg->vm.quiet, "a", "b");
-	ret = vm_run_many(2, cp, argc, v, sp, rc);
+	ret = vm_run_many(2, cp, argc, v, sp, rc, stopped);
 	free((void *)cfg[1].out_args);
 	if (ret)
 		return ret == EXIT_USAGE && ccfg->bisect ? AB_STOP : ret;
-	ret = ab_end(ccfg, rc, json, &t0);
+	ret = ab_end(ccfg, rc, stopped, json, &t0);
 	if (ret >= 0)
 		return ret;
 	if (compare_argv(ccfg, json[0], json[1], cmp, ARRAY_SIZE(cmp)) < 0)

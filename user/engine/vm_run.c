@@ -589,7 +589,7 @@ static void finish(struct vm_job *j)
 }
 
 int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *argv,
-		const struct vm_sink *const *sink, int *rc)
+		const struct vm_sink *const *sink, int *rc, bool *stopped)
 {
 	struct vm_job jobs[VM_MAX_GUESTS];
 	sigset_t mask, old;
@@ -632,6 +632,8 @@ int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *
 	for (int i = 0; i < n; i++) {
 		finish(&jobs[i]);
 		rc[i] = jobs[i].ret;
+		if (stopped)
+			stopped[i] = jobs[i].stopped;
 	}
 	close(sig_fd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -640,7 +642,7 @@ int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *
 
 int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink)
 {
-	int rc, ret = vm_run_many(1, &cfg, argc, &argv, &sink, &rc);
+	int rc, ret = vm_run_many(1, &cfg, argc, &argv, &sink, &rc, NULL);
 
 	return ret ? ret : rc;
 }

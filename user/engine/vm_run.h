@@ -96,13 +96,13 @@ int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink
 /*
  * N guests side by side, each booted and run as vm_run() would: CFG[i],
  * ARGV[i] (the same command; its output paths may differ) and SINK[i]. Each
- * one's exit status into RC[i]. Returns EXIT_OK once every guest ended,
- * EXIT_USAGE when nothing could start (the one-line reason printed, nothing
- * left behind), or 128 + the signal (SIGINT, SIGTERM, SIGHUP) that stopped
- * them all.
+ * one's exit status into RC[i], and into STOPPED[i] (unless NULL) whether it
+ * was stopped because another ended with an error and without its result. Returns EXIT_OK once
+ * every guest ended, EXIT_USAGE when nothing could start (the one-line reason printed, nothing left
+ * behind), or 128 + the signal (SIGINT, SIGTERM, SIGHUP) that stopped them all.
  */
 int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *argv,
-		const struct vm_sink *const *sink, int *rc);
+		const struct vm_sink *const *sink, int *rc, bool *stopped);
 
 /*
  * Runs this ppbench's command ARGV[0] with ARGV[1..] (NULL-terminated) in a

@@ -18,12 +18,15 @@ char *ab_tagged_path(const char *path, const char *tag)
 	return out;
 }
 
-int ab_status(bool bisect, int rc_a, bool have_a, int rc_b, bool have_b)
+int ab_status(bool bisect, const struct ab_end *a, const struct ab_end *b)
 {
-	if (have_a && have_b)
+	const struct ab_end *cause;
+
+	if (a->have && b->have)
 		return -1;
-	/* (a signal stops a bisection whichever guest it ended) */
-	if (!have_b)
-		return rc_b >= AB_STOP || !bisect ? (rc_b ? rc_b : 1) : AB_SKIP;
-	return rc_a >= AB_STOP || !bisect ? (rc_a ? rc_a : 1) : AB_STOP;
+	/* b failed first, or alone, or both failed on their own: b's */
+	cause = !b->have && !b->stopped ? b : a;
+	if (cause->rc >= AB_STOP || !bisect)
+		return cause->rc ? cause->rc : 1;
+	return cause == b ? AB_SKIP : AB_STOP;
 }

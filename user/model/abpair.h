@@ -20,14 +20,22 @@
  */
 char *ab_tagged_path(const char *path, const char *tag);
 
+/* How one guest ended: its exit status, whether its result file came, and
+ * whether it was stopped because the other guest ended without its own. */
+struct ab_end {
+	int rc;
+	bool have, stopped;
+};
+
 /*
  * What the two guests' ends make of the run, before compare: -1 when both
- * left their result (HAVE_A, HAVE_B) and compare decides; else the status.
- * A guest without a result leaves nothing to compare: its status RC (1 when
- * it exited 0), or with BISECT a skip when it is b (the commit under test
- * cannot be measured) and a stop when it is a (every step would fail alike).
- * A signal's status (128 and above) stays itself: git stops on it too.
+ * left their result and compare decides; else the status. A guest without a
+ * result leaves nothing to compare, and the one that failed first (not the
+ * one stopped for it) decides: its status RC (1 when it exited 0), or with
+ * BISECT a skip when it is b (the commit under test cannot be measured) and
+ * a stop when it is a (every step would fail alike). A signal's status (128
+ * and above) stays itself: git stops on it too.
  */
-int ab_status(bool bisect, int rc_a, bool have_a, int rc_b, bool have_b);
+int ab_status(bool bisect, const struct ab_end *a, const struct ab_end *b);
 
 #endif
