@@ -953,8 +953,8 @@ out:
 		recipe_teardown(e.nic[i]);
 		free_runs(&e.ref[i]);
 	}
-	if (b.pmu_on)
-		pmu_close(&b.pmu);
+	if (b->pmu_on)
+		pmu_close(&b->pmu);
 	return ret;
 }
 
