@@ -14,6 +14,9 @@
 #      ring and fast must not.
 # VM_CHECK_PAIRS (1) pairs, VM_CHECK_RUNS (5) calibrate runs. Exits 1 when a
 # pair's verdict is not that.
+# VM_CHECK_COUNTER=kernel_instructions: the same through the CPU's own
+# counter (bench --counters, calibrate and compare --counter) in an arm64
+# guest, whose qemu emulates the PMU's instructions event under the clock.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PPBENCH=${PPBENCH:-build/ppbench}
@@ -21,48 +24,64 @@ BURN=build/static/tests/ppb-burn
 OUT=${VM_CHECK_OUT:-build/vm-check}
 KERNEL=${VM_CHECK_KERNEL:-newest}
 PAIRS=${VM_CHECK_PAIRS:-1}
+COUNTER=${VM_CHECK_COUNTER:-}
 SHARE_PCT=1
 SCENARIOS=ring,fast,slow
 mkdir -p "$OUT"
 rm -f "$OUT"/*.json "$OUT"/*.txt
 
-make --no-print-directory -s STATIC=1 BUILD=build/static "$BURN"
+ARCH=()
+BENCH_ARGS=()
+VIEW=()
+if [ -n "$COUNTER" ]; then
+	# (the arm64 ppbench's own build: make arm64-guest has made build/arm64)
+	BURN=build/arm64/tests/ppb-burn
+	make --no-print-directory -s CROSS=arm64 BUILD=build/arm64 \
+		SYSROOT="${KCACHE:-/var/cache/ppbench-kernels}/arm64-sysroot/root" \
+		VMLINUX_BTF="${KCACHE:-/var/cache/ppbench-kernels}/arm64-newest/kernel/vmlinux.btf" "$BURN"
+	ARCH=(--arch arm64)
+	BENCH_ARGS=(--counters instructions)
+	VIEW=(--counter "$COUNTER")
+else
+	make --no-print-directory -s STATIC=1 BUILD=build/static "$BURN"
+fi
 export PPBENCH_VM_BIN=$BURN
 
 # vm_burn NS OUT ARGS...: ppbench vm ARGS under ppb-burn NS, its line in OUT.txt
 vm_burn() {
 	local ns=$1 out=$2
 	shift 2
-	PPBENCH_VM_WRAP="/bin/ppb-burn $ns --" "$PPBENCH" vm -q --debian "$KERNEL" -- "$@" \
-		>"$out.txt" 2>&1 || { tail -n 5 "$out.txt"; echo "vm-check: ppbench vm failed" >&2; exit 1; }
+	PPBENCH_VM_WRAP="/bin/ppb-burn $ns --" "$PPBENCH" vm -q "${ARCH[@]}" --debian "$KERNEL" \
+		-- "$@" >"$out.txt" 2>&1 || { tail -n 5 "$out.txt"; echo "vm-check: ppbench vm failed" >&2; exit 1; }
 }
 
 echo "(under the instruction clock the burner's \"ns\" are guest instructions)"
 echo "== noise profile: calibrate in one guest ($KERNEL), the burner attached without its loop"
 vm_burn 0 "$OUT/profile" calibrate --quiet --runs "${VM_CHECK_RUNS:-5}" --scenario "$SCENARIOS" \
-	-o "$OUT/profile.json"
+	"${VIEW[@]}" -o "$OUT/profile.json"
 echo "floors: $(jq -r '[.scenarios[] | "\(.name) \(.cycles_per_elem.floor_pct * 1000 | round / 1000)%"]
 	| join(", ")' "$OUT/profile.json")"
 
 bad=0
 for i in $(seq "$PAIRS"); do
-	vm_burn 0 "$OUT/ref-$i" bench --scenario "$SCENARIOS" --json "$OUT/ref-$i.json"
+	vm_burn 0 "$OUT/ref-$i" bench --scenario "$SCENARIOS" "${BENCH_ARGS[@]}" --json "$OUT/ref-$i.json"
 	# the injection: SHARE_PCT of slow, spread over its releases per element
 	ns=$(jq -r --argjson p "$SHARE_PCT" '.scenarios[] | select(.name == "slow") |
 		.cycles_per_elem.median * $p / 100 / (.path.ret.release / (.path.alloc.cache +
 		.path.alloc.refill + .path.alloc.slow)) | round' "$OUT/ref-$i.json")
-	vm_burn "$ns" "$OUT/burn-$i" bench --scenario "$SCENARIOS" --json "$OUT/burn-$i.json"
+	vm_burn "$ns" "$OUT/burn-$i" bench --scenario "$SCENARIOS" "${BENCH_ARGS[@]}" --json "$OUT/burn-$i.json"
 	line=$(grep '^ppb-burn:' "$OUT/burn-$i.txt")
 	rc=0
-	"$PPBENCH" compare --noise "$OUT/profile.json" --fail-above 0.5 "$OUT/ref-$i.json" \
+	"$PPBENCH" compare "${VIEW[@]}" --noise "$OUT/profile.json" --fail-above 0.5 "$OUT/ref-$i.json" \
 		"$OUT/burn-$i.json" >"$OUT/cmp-$i.txt" 2>"$OUT/cmp-$i.err" || rc=$?
 	gated=$(sed -n 's/^ppbench compare: regression: \([^ ,]*\).*/\1/p' "$OUT/cmp-$i.err" |
 		sort -u | paste -sd ' ' -)
 	verdict=ok
 	[ $rc = 3 ] && [ "$gated" = slow ] || { verdict="WRONG (compare exit $rc, gated: ${gated:-none})"; bad=1; }
-	jq -rn --arg line "$line" --arg v "$verdict" --argjson p "$SHARE_PCT" --arg i "$i" \
+	jq -rn --arg line "$line" --arg v "$verdict" --argjson p "$SHARE_PCT" --arg i "$i" --arg c "$COUNTER" \
 		--slurpfile a "$OUT/ref-$i.json" --slurpfile b "$OUT/burn-$i.json" '
-		def fig($f; $s): $f[0].scenarios[] | select(.name == $s) | .cycles_per_elem.median;
+		def fig($f; $s): $f[0].scenarios[] | select(.name == $s) |
+			if $c != "" then .counters[$c].median else .cycles_per_elem.median end;
 		def pct($s): (fig($b; $s) / fig($a; $s) - 1) * 100 | . * 1000 | round / 1000;
 		"pair \($i): injected \($p)% of slow (\($line | sub("^ppb-burn: "; "")));"
 		+ " slow \(pct("slow"))%, ring \(pct("ring"))%, fast \(pct("fast"))%: \($v)"'
