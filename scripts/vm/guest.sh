@@ -86,6 +86,11 @@ guest_pack() {
 	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$2"
 }
 
+# qemu_version QEMU: its release, "10.0.2" ("QEMU emulator version 10.0.2 (Debian ...)").
+qemu_version() {
+	"$1" -version 2>/dev/null | sed -n '1s/.*[Vv]ersion \([0-9][0-9.]*\).*/\1/p'
+}
+
 # guest_args KERNELDIR INITRD CLOCK CPUS NICMODE APPEND: the qemu options of a
 # guest, in the array GUEST_ARGS. CLOCK is tcg (plain emulation, one host
 # thread per vCPU) or icount (the instruction clock: vCPUs take turns in one
@@ -102,6 +107,9 @@ guest_args() {
 	# emulate: the same instructions execute, only faster.
 	[ "$GUEST_ARCH" != arm64 ] ||
 		GUEST_ARGS=(-M virt "${GUEST_ARGS[@]/#max/max,pauth-impdef=on}")
+	# which qemu ran it (GUEST_QEMU_VERSION, where the caller knows): its
+	# -cpu max, and so the kernel's code alternatives, differ by release
+	[ -z "${GUEST_QEMU_VERSION:-}" ] || append="$append ppbench.qemu=$GUEST_QEMU_VERSION"
 	if [ "$clock" = icount ]; then
 		GUEST_ARGS+=(-icount "$ICOUNT_OPTS")
 		append="$append ppbench.clock=icount:$ICOUNT_OPTS"

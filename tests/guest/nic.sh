@@ -485,6 +485,17 @@ test_nic_bench_fast() {
 		"ret $(get .purity_ret)), proof $(get .proof_elems) packets, foreign probes $(get .foreign_probes)"
 }
 
+# watch_start: ppbench watch of NIC B in the background (w.out, w.json; its
+# PID in wpid), through fentry, whose per-call times the pool tests read.
+watch_start() {
+	rm -f w.out
+	"$PPBENCH" watch "$B" --interval 3600 --json w.json >w.out 2>&1 &
+	wpid=$!
+	BG="$BG $wpid"
+	wait_until 60 started w.out $wpid
+	grep -q '^ppbench watch: fentry' w.out || skip "watch has no fentry backend: $(head -n 1 w.out)"
+}
+
 # The NIC pool's paths, class by class, in what the guest's clock counts
 # (instructions under the kernel matrix's icount): watch (fentry) sees two
 # loads on NIC B, each attach filling new pools from the page allocator (the
@@ -495,12 +506,7 @@ test_nic_bench_fast() {
 test_nic_pool_paths() {
 	nic_setup
 	n=5000
-	rm -f w.out
-	"$PPBENCH" watch "$B" --interval 3600 --json w.json >w.out 2>&1 &
-	wpid=$!
-	BG="$BG $wpid"
-	wait_until 60 started w.out $wpid
-	grep -q '^ppbench watch: fentry' w.out || skip "watch has no fentry backend: $(head -n 1 w.out)"
+	watch_start
 	pktgen_setup $n
 	for a in drop pass; do
 		XDP0=$(xdp_packets "$B")

@@ -86,12 +86,7 @@ test_virtio_pool_paths() {
 	nic_setup
 	n=2000
 	size=100
-	rm -f w.out
-	"$PPBENCH" watch "$B" --interval 3600 --json w.json >w.out 2>&1 &
-	wpid=$!
-	BG="$BG $wpid"
-	wait_until 60 started w.out $wpid
-	grep -q '^ppbench watch: fentry' w.out || skip "watch has no fentry backend: $(head -n 1 w.out)"
+	watch_start
 	pktgen_setup $n $size
 	XDP0=$(xdp_packets "$B")
 	load_start drop "$B" --action drop --count $n --duration 60 --no-paths
@@ -143,12 +138,7 @@ test_virtio_pp_stats_crosscheck() {
 	pktgen_setup $n
 	load_start drop "$B" --action drop --duration 300 --no-paths
 	probe_json k0.json "$B"
-	rm -f w.out
-	"$PPBENCH" watch "$B" --interval 3600 --json w.json >w.out 2>&1 &
-	wpid=$!
-	BG="$BG $wpid"
-	wait_until 60 started w.out $wpid
-	grep -q '^ppbench watch: fentry' w.out || skip "watch has no fentry backend: $(head -n 1 w.out)"
+	watch_start
 	XDP0=$(xdp_packets "$B")
 	deliver $n pktgen_send
 	kill -INT $wpid

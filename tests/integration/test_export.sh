@@ -58,7 +58,7 @@ check_figures() { # f
 
 # Real results: r1 without live frames (ring skipped; slow on the veth skb path), r2
 # through the LKP program (ring and slow), r3 r2 as qemu's instruction clock would
-# have written it (test_vm_bench_returns_output_file_and_clock exports a real one). Then every format of each, the otava series of them, and compare's
+# have written it (test_vm_ab_two_kernels exports a real one). Then every format of each, the otava series of them, and compare's
 # verdicts of r1 and r2 as KTAP, Org and KCIDB.
 test_export_real_results() {
 	local lkp=$TMPD/lkp r1=$TMPD/r1.json r2=$TMPD/lkp/ppbench.json r3=$TMPD/r3.json f

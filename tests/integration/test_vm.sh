@@ -87,23 +87,44 @@ test_vm_module_deps_from_modinfo() {
 	! grep -q vmxnet3 "$TMPD/say" || fail "a built-in module was called missing: $(cat "$TMPD/say")"
 }
 
-# One real boot: the command's output, its file (replacing an older one by
-# a rename), the clock it recorded, and its exit status.
-test_vm_bench_returns_output_file_and_clock() {
-	local f=$TMPD/r.json
+# Two real boots side by side (vm --against-debian): Debian's 6.12 (a, the
+# baseline) and newest (b) run the same bench; each result comes back under
+# its name (b's replacing an older file by a rename), each guest's output
+# after its name, then compare's table of the two and the gate's status (a
+# --limit far below ring's figure: exit 3). b's file is then checked as one
+# boot's: its clock, its kernel, its mode, its exports.
+test_vm_ab_two_kernels() {
+	local f=$TMPD/r.json a=$TMPD/r.a.json b=$TMPD/r.b.json
+	need_kernel 6.12
+	local rel_a
+	rel_a=$(cat "$K_DIR/RELEASE")
 	need_kernel newest
-	echo old >"$f"
-	expect_exit 0 vm -q -- bench --scenario ring --repeat 2 --loops 20000 --json "$f"
-	assert_match "$LAST_OUT" '^Type:ppbench_ring Per elem: [0-9]+ cycles\(tsc\) ' "time_bench line"
-	assert_match "$LAST_OUT" '^scenario +instr/el ' "the summary says instructions"
-	assert_match "$LAST_OUT" '^figures are guest instructions per element' "and why"
-	assert_eq "$(jq_get "$f" .host.clock.kind)" icount "host.clock.kind"
-	assert_eq "$(jq_get "$f" .host.clock.unit)" instructions "host.clock.unit"
-	assert_eq "$(jq_get "$f" .host.clock.qemu)" "-icount shift=0,sleep=off" "host.clock.qemu"
-	assert_eq "$(jq_get "$f" '.scenarios[] | select(.name == "ring") | .status')" ok "ring status"
-	assert_eq "$(jq_get "$f" .host.kernel)" "$(cat "$K_DIR/RELEASE")" "the kernel booted"
-	assert_eq "$(stat -c %a "$f")" "$(printf '%o' $((0666 & ~0$(umask))))" "a new file's mode"
+	echo old >"$b"
+	expect_exit 3 vm -q --against-debian 6.12 --limit ring=1 -- bench --scenario ring --repeat 2 \
+		--loops 20000 --json "$f"
+	[ ! -e "$f" ] || fail "--json F wrote F itself, not F.a.json and F.b.json"
+	assert_eq "$(jq_get "$a" .host.kernel)" "$rel_a" "a: the baseline (--against-debian 6.12)"
+	assert_eq "$(jq_get "$b" .host.kernel)" "$(cat "$K_DIR/RELEASE")" "b: the kernel under test"
+	for side in a b; do
+		assert_match "$LAST_OUT" "^\[$side\] Type:ppbench_ring Per elem: [0-9]+ cycles\(tsc\) " \
+			"$side's time_bench line, after its name"
+	done
+	assert_match "$LAST_OUT" '^\[b\] scenario +instr/el ' "the summary says instructions"
+	assert_match "$LAST_OUT" '^\[b\] figures are guest instructions per element' "and why"
+	assert_match "$LAST_OUT" ' ring instr/elem$' "compare's table of the two"
+	assert_match "$LAST_OUT" 'ring.*EXCEEDED' "the limit's line"
+	expect_exit 0 "$PPBENCH" compare "$a" "$b"
+	assert_eq "$(jq_get "$b" .host.clock.kind)" icount "host.clock.kind"
+	assert_eq "$(jq_get "$b" .host.clock.unit)" instructions "host.clock.unit"
+	assert_eq "$(jq_get "$b" .host.clock.qemu)" "-icount shift=0,sleep=off" "host.clock.qemu"
+	assert_match "$(jq_get "$b" .host.clock.qemu_version)" '^[0-9]+\.[0-9]+' "host.clock.qemu_version"
+	assert_match "$(jq_get "$b" .host.clock.cpu_features)" '^[0-9a-f]{16}$' "host.clock.cpu_features"
+	assert_eq "$(jq_get "$b" .host.clock.cpu_features)" "$(jq_get "$a" .host.clock.cpu_features)" \
+		"one qemu, one guest CPU: the same digest under two kernels"
+	assert_eq "$(jq_get "$b" '.scenarios[] | select(.name == "ring") | .status')" ok "ring status"
+	assert_eq "$(stat -c %a "$b")" "$(printf '%o' $((0666 & ~0$(umask))))" "a new file's mode"
 	assert_nothing_left "after a run"
+	f=$b
 	# the exports of a real instructions file: to their specifications, in its unit
 	expect_exit 0 "$PPBENCH" export kcidb --origin ppbench_ci "$f"
 	kcidb_check "$LAST_OUT"
@@ -157,6 +178,20 @@ test_vm_bad_input() {
 	expect_one_line_error "is an arm64 kernel image, not an x86-64 one"
 	expect_exit 2 "$PPBENCH" vm --modules "$TMPD" -- probe
 	expect_one_line_error '--modules goes with --kernel'
+	# two kernels side by side: what is checked before any boot
+	expect_exit 2 "$PPBENCH" vm --fail-above 1 -- bench
+	expect_one_line_error 'compare two kernels: give the baseline with --against-debian'
+	expect_exit 2 "$PPBENCH" vm --against-debian 6.12 -- probe
+	expect_one_line_error "compares two kernels' bench results: the command is 'probe'"
+	expect_exit 2 "$PPBENCH" vm --against-debian 6.12 -- bench --json -
+	expect_one_line_error 'two results cannot both go to stdout'
+	expect_exit 2 "$PPBENCH" vm --against-debian 6.12 --limit ring -- bench
+	expect_one_line_error 'limit'
+	expect_exit 128 "$PPBENCH" vm --bisect --against-debian 6.12 --limit ring -- bench
+	expect_exit 2 "$PPBENCH" vm --against-modules "$TMPD" -- bench
+	expect_one_line_error '--against-modules goes with --against-kernel'
+	expect_exit 2 "$PPBENCH" vm --against-kernel /etc/hostname -- bench
+	expect_one_line_error "--against-kernel: '/etc/hostname' is not a kernel image"
 	expect_exit 2 vm --debian no-such-kernel -- probe
 	expect_one_line_error "no such kernel 'no-such-kernel'"
 	expect_exit 2 env PATH=/nonexistent "$PPBENCH" vm -- probe
@@ -244,6 +279,15 @@ test_vm_user_kernel_and_modules() {
 	sed -i 's/^CONFIG_DEBUG_INFO_BTF=y/# CONFIG_DEBUG_INFO_BTF is not set/' "$mods/config"
 	expect_exit 2 vm --kernel "$img" --modules "$mods" -- probe
 	expect_one_line_error "has no BTF \(CONFIG_DEBUG_INFO_BTF is not set in its config\)"
+	# side by side with --bisect: a kernel under test that cannot run is a skip
+	# (125), a baseline that cannot is a stop (128); the other guest stops at once
+	expect_exit 125 vm -q --bisect --limit ring=1e9 --against-debian 6.12 --kernel "$img" \
+		--modules "$mods" -- bench --scenario ring --repeat 1 --loops 5000 --json "$TMPD/s.json"
+	assert_match "$LAST_ERR" 'b: .*has no BTF' "b's reason"
+	expect_exit 128 vm -q --bisect --limit ring=1e9 --against-kernel "$img" --against-modules "$mods" \
+		--debian 6.12 -- bench --scenario ring --repeat 1 --loops 5000 --json "$TMPD/s.json"
+	assert_match "$LAST_ERR" 'a: .*has no BTF' "a's reason"
+	assert_nothing_left "after a guest that could not run beside one that could"
 	rm "$mods/config"
 	expect_exit 0 vm -q --kernel "$img" --modules "$x" -- bench --scenario ring --repeat 1 \
 		--loops 5000 --json "$TMPD/r.json"
@@ -332,6 +376,20 @@ test_vm_signals_leave_nothing() {
 		assert_nothing_left "after SIG$sig" 5
 		[ ! -e "$TMPD/r.json" ] || fail "SIG$sig: a result file appeared"
 	done
+	# two guests side by side: SIGKILL once both qemus run, and neither stays
+	need_kernel 6.12
+	TMPDIR=$TMPD/tmp "$PPBENCH" vm -q --against-debian 6.12 -- bench --json "$TMPD/r.json" \
+		>"$TMPD/out" 2>&1 &
+	pid=$!
+	for _ in $(seq 600); do
+		[ "$(vm_qemus | wc -l)" -ge 2 ] && break
+		sleep 0.1
+	done
+	[ "$(vm_qemus | wc -l)" -ge 2 ] || { cat "$TMPD/out"; fail "no two qemus within 60 s"; }
+	kill -KILL $pid
+	wait $pid
+	assert_nothing_left "after SIGKILL of two guests side by side" 5
+	[ -z "$(find "$TMPD" -maxdepth 1 -name 'r.*.json')" ] || fail "SIGKILL: a result file appeared"
 }
 
 # compare and trend, and the profiles they take, never mix the clocks: one line
@@ -356,4 +414,44 @@ test_vm_units_never_mix() {
 	# of one clock they compare as any two files do, and say what they count
 	expect_exit 0 "$PPBENCH" compare "$DATA/icount.json" "$DATA/icount2.json"
 	assert_match "$LAST_OUT" ' ring instr/elem$' "the rows name instructions"
+}
+
+# Instruction files of two qemu releases, or of guest CPUs of other features,
+# never gate against each other unless the user says the difference is
+# intended: the real files of Debian's 7.3.4 under qemu 7.2.22 and 10.0.2
+# (whose -cpu max adds FSRM: fast +43.9 %), and one of them with only its
+# version, or only one feature word, changed. Without a gate they compare,
+# the difference listed.
+test_vm_qemu_releases_never_gate() {
+	local q7=$DATA/icount-qemu7.json q10=$DATA/icount-qemu10.json i
+	expect_exit 2 "$PPBENCH" compare --fail-above 0.5 "$q7" "$q10"
+	expect_one_line_error "icount-qemu7\.json was counted by qemu 7\.2\.22 and .*icount-qemu10\.json by qemu 10\.0\.2: .*--allow-qemu-change"
+	jq '.host.clock.qemu_version = "7.2.22"' "$q10" >"$TMPD/v.json"
+	expect_exit 2 "$PPBENCH" compare --fail-above 0.5 "$q10" "$TMPD/v.json"
+	expect_one_line_error "icount-qemu10\.json was counted by qemu 10\.0\.2 and .*v\.json by qemu 7\.2\.22"
+	# the same release, FSRM (CPUID.7.0:EDX bit 4) gone: the CPU's features differ
+	jq '.host.clock.cpu_feature_words |= sub("7.0.edx=00000010"; "7.0.edx=00000000") |
+	    .host.clock.cpu_features = "0123456789abcdef"' "$q10" >"$TMPD/f.json"
+	expect_exit 2 "$PPBENCH" compare --fail-above 0.5 "$q10" "$TMPD/f.json"
+	expect_one_line_error "guest CPUs of other features \(digest [0-9a-f]{16} vs 0123456789abcdef; 7\.0\.edx 00000010 vs 00000000\)"
+	# intended: the gate decides (two files a side, the same figures within a side)
+	cp "$q7" "$TMPD/q7b.json"
+	cp "$q10" "$TMPD/q10b.json"
+	expect_exit 3 "$PPBENCH" compare --allow-qemu-change --fail-above 0.5 \
+		--old "$q7" "$TMPD/q7b.json" --new "$q10" "$TMPD/q10b.json"
+	assert_match "$LAST_ERR" 'regression: fast instr/elem \+43\.9%' "fast under qemu 10's -cpu max"
+	# no gate: a table, the difference above it
+	expect_exit 0 "$PPBENCH" compare "$q7" "$q10"
+	assert_match "$LAST_OUT" '^  qemu +7\.2\.22 -> 10\.0\.2$' "the releases among the differences"
+	assert_match "$LAST_OUT" '^  cpu_features +[0-9a-f]{16} -> [0-9a-f]{16}$' "and the CPU's features"
+	# trend's gate, on a series of both
+	for i in 1 2 3 4; do
+		cp "$q7" "$TMPD/s-a$i.json"
+		cp "$q10" "$TMPD/s-b$i.json"
+	done
+	expect_exit 2 "$PPBENCH" trend --fail-on-regression 1 "$TMPD"/s-a?.json "$TMPD"/s-b?.json
+	expect_one_line_error "s-a1\.json was counted by qemu 7\.2\.22 and .*s-b1\.json by qemu 10\.0\.2"
+	expect_exit 0 "$PPBENCH" trend --allow-qemu-change --fail-on-regression 1 "$TMPD"/s-a?.json \
+		"$TMPD"/s-b?.json
+	expect_exit 0 "$PPBENCH" trend "$TMPD"/s-a?.json "$TMPD"/s-b?.json
 }

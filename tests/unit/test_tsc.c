@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* /proc/cpuinfo's reader (sys/tsc.c), fed text. */
 #include <stdlib.h>
+#include "sys/cpufeat.h"
 #include "sys/instclock.h"
 #include "sys/tsc.h"
 #include "unit.h"
@@ -131,6 +132,17 @@ void test_inst_clock_parse(void)
 	inst_clock_parse("console=ttyS0 quiet ppbench.clock=icount:shift=0,sleep=off", &c);
 	ASSERT_TRUE(c.icount && !c.tcg, "icount");
 	ASSERT_STREQ(c.qemu, "-icount shift=0,sleep=off", "its options");
+	ASSERT_STREQ(c.qemu_version, "", "no qemu release said");
+	inst_clock_parse("quiet ppbench.clock=icount:shift=0,sleep=off ppbench.qemu=10.0.2\n", &c);
+	ASSERT_STREQ(c.qemu_version, "10.0.2", "the qemu release vm said");
+	inst_clock_parse("ppbench.qemu=7.2.22 ppbench.clock=icount", &c);
+	ASSERT_STREQ(c.qemu_version, "7.2.22", "at the start of the line");
+	inst_clock_parse("xppbench.qemu=7.2.22 ppbench.clock=icount", &c);
+	ASSERT_STREQ(c.qemu_version, "", "only a word of its own");
+	inst_clock_parse(
+		"xppbench.qemu=7.2.22 ppbench.qemu=10.0.2 ppbench.clock=icount:shift=0,sleep=off",
+		&c);
+	ASSERT_STREQ(c.qemu_version, "10.0.2", "the word of its own after another's");
 	c.tsc = true;
 	ASSERT_STREQ(inst_clock_kind(&c), "icount", "kind");
 	ASSERT_STREQ(inst_clock_unit(&c), "instructions", "unit");
@@ -144,4 +156,28 @@ void test_inst_clock_parse(void)
 	ASSERT_TRUE(!c.tcg && !c.icount, "only whole words");
 	c.tsc = true;
 	ASSERT_STREQ(inst_clock_kind(&c), "tsc", "a host's TSC");
+}
+
+/* The CPU's feature words name themselves by a digest that any one word moves. */
+void test_cpu_feat_digest(void)
+{
+	const char *a = "1.ecx=f6fa3203 1.edx=0f8bfbff 7.0.edx=00000000";
+	const char *b = "1.ecx=f6fa3203 1.edx=0f8bfbff 7.0.edx=00000010"; /* + FSRM */
+	char da[24], db[24], again[24];
+	struct cpu_feat f;
+
+	cpu_feat_digest(a, da, sizeof(da));
+	cpu_feat_digest(b, db, sizeof(db));
+	cpu_feat_digest(a, again, sizeof(again));
+	ASSERT_EQ(strlen(da), 16, "16 hex digits");
+	ASSERT_STREQ(da, again, "the same words, the same digest");
+	ASSERT_TRUE(strcmp(da, db), "one bit more, another digest");
+	cpu_feat_digest("", da, sizeof(da));
+	ASSERT_STREQ(da, "cbf29ce484222325", "FNV-1a 64's offset basis for no words");
+	cpu_feat_read(&f);
+#if defined(__x86_64__)
+	ASSERT_TRUE(!strncmp(f.words, "1.ecx=", 6), "x86-64: CPUID's words");
+	cpu_feat_digest(f.words, da, sizeof(da));
+	ASSERT_STREQ(f.digest, da, "the digest of the words read");
+#endif
 }

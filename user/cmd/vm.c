@@ -11,10 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
 #include "engine/vm_run.h"
+#include "model/abpair.h"
 #include "model/kimage.h"
 #include "report/prof_report.h"
 #include "report/vm_report.h"
@@ -25,7 +28,28 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-#define V(m) CLI_MEMBER(struct vm_cfg, m)
+/* At most this many --limit options (compare's own limit is larger). */
+#define AB_MAX_LIMITS 16
+
+enum { OPT_LIMIT = 1 };
+
+/*
+ * vm's options: the guest's (VM), and for two kernels side by side (A/B)
+ * the other kernel and what compare is asked of the two results.
+ */
+struct vm_cmd_cfg {
+	struct vm_cfg vm; /* B, the kernel under test: --debian or --kernel */
+	/* A, the baseline (compare's old side): --against-debian or --against-kernel */
+	const char *ag_debian, *ag_kernel, *ag_modules;
+	/* passed to compare */
+	const char *fail_above, *noise;
+	const char *limits[AB_MAX_LIMITS];
+	size_t nlimits;
+	bool bisect;
+};
+
+#define V(m) CLI_MEMBER(struct vm_cmd_cfg, vm.m)
+#define VC(m) CLI_MEMBER(struct vm_cmd_cfg, m)
 
 static const struct cli_word clocks[] = {
 	{ "icount", VM_CLOCK_ICOUNT },
@@ -96,13 +120,50 @@ static const struct cli_opt vm_opts[] = {
 	  "a profile per scenario in the result file, its path figure, a report after the "
 	  "command's output",
 	  .kind = CLI_FLAG, V(profile) },
+	{ "against-debian", 0, "SPEC",
+	  "boot a second kernel beside the first, a Debian one (as --debian), run the same "
+	  "bench in both and compare: this one is the baseline (A, compare's old side)",
+	  .kind = CLI_STRING, VC(ag_debian) },
+	{ "against-kernel", 0, "IMAGE",
+	  "the same with a kernel image as the baseline (as --kernel)", .kind = CLI_STRING,
+	  VC(ag_kernel) },
+	{ "against-modules", 0, "DIR", "--against-kernel's modules (as --modules)",
+	  .kind = CLI_STRING, VC(ag_modules) },
+	{ "fail-above", 0, "PCT",
+	  "with --against-*: compare --fail-above PCT of the two results (exit 3 on a "
+	  "regression; needs --noise)",
+	  .kind = CLI_STRING, VC(fail_above) },
+	{ "noise", 0, "PROFILE", "with --against-*: compare --noise PROFILE", .kind = CLI_STRING,
+	  VC(noise) },
+	{ "limit", 0, "SCENARIO[:FIGURE]=MAX",
+	  "with --against-*: compare --limit on the kernel under test's result; repeat for "
+	  "more",
+	  OPT_LIMIT },
+	{ "bisect", 0, NULL,
+	  "with --against-*: exit as 'git bisect run' reads it: compare --bisect's 0, 1, 125 "
+	  "and 128; 125 when the kernel under test does not boot or run, 128 when the "
+	  "baseline does not or the command line is wrong",
+	  .kind = CLI_FLAG, VC(bisect) },
 	{ "quiet", 'q', NULL, "no progress line", .kind = CLI_FLAG, V(quiet) },
 	{ NULL },
 };
 
+static int vm_opt(void *c, int key, const char *arg)
+{
+	struct vm_cmd_cfg *cfg = c;
+
+	(void)key;
+	if (cfg->nlimits == AB_MAX_LIMITS) {
+		pr_err("too many --limit options (at most %d)\n", AB_MAX_LIMITS);
+		return -E2BIG;
+	}
+	cfg->limits[cfg->nlimits++] = arg;
+	return 0;
+}
+
 static void vm_init(void *c)
 {
-	struct vm_cfg *cfg = c;
+	struct vm_cfg *cfg = &((struct vm_cmd_cfg *)c)->vm;
 
 	cfg->clock = VM_CLOCK_ICOUNT;
 	cfg->mem_mb = 1024;
@@ -115,7 +176,7 @@ static const char *const until_stopped[] = { "watch", "load", "gen", NULL };
 /* Commands that read files and need no kernel of their own. */
 static const char *const host_only[] = { "compare", "plot", "trend", "export", "vm", NULL };
 
-static int check_kernel_image(const char *path, int arch)
+static int check_kernel_image(const char *opt, const char *path, int arch)
 {
 	unsigned char buf[4096];
 	enum kimage_kind k;
@@ -123,7 +184,7 @@ static int check_kernel_image(const char *path, int arch)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
-		pr_err("--kernel: cannot open '%s': %s\n", path, strerror(errno));
+		pr_err("--%s: cannot open '%s': %s\n", opt, path, strerror(errno));
 		return -errno;
 	}
 	n = read(fd, buf, sizeof(buf));
@@ -132,35 +193,41 @@ static int check_kernel_image(const char *path, int arch)
 	if (k == vm_arch_image(arch))
 		return 0;
 	if (k == KIMAGE_ARM64 || k == KIMAGE_X86_64)
-		pr_err("--kernel: '%s' is an %s kernel image, not an %s one%s\n", path,
+		pr_err("--%s: '%s' is an %s kernel image, not an %s one%s\n", opt, path,
 		       kimage_name(k), vm_arch_name(arch),
 		       k == KIMAGE_ARM64 ? " (--arch arm64 boots it)"
 					 : " (--arch x86-64 boots it)");
 	else
-		pr_err("--kernel: '%s' is not a kernel image (no bzImage, arm64 Image or ELF "
+		pr_err("--%s: '%s' is not a kernel image (no bzImage, arm64 Image or ELF "
 		       "header)\n",
-		       path);
+		       opt, path);
 	return -EINVAL;
 }
 
-static int check_kernel(struct vm_cfg *cfg)
+/* One kernel's options, named with PFX ("" or "against-"). */
+static int check_kernel(const char *pfx, const char **debian, const char *kernel,
+			const char *modules, int arch)
 {
-	if (cfg->kernel && cfg->debian) {
-		pr_err("--kernel and --debian both name the kernel: give one\n");
+	char opt[32];
+
+	if (kernel && *debian) {
+		pr_err("--%skernel and --%sdebian both name the kernel: give one\n", pfx, pfx);
 		return -EINVAL;
 	}
-	if (cfg->modules && !cfg->kernel) {
-		pr_err("--modules goes with --kernel (a --debian kernel brings its own)\n");
+	if (modules && !kernel) {
+		pr_err("--%smodules goes with --%skernel (a --%sdebian kernel brings its own)\n",
+		       pfx, pfx, pfx);
 		return -EINVAL;
 	}
-	if (cfg->modules && access(cfg->modules, R_OK | X_OK)) {
-		pr_err("--modules: cannot read the directory '%s': %s\n", cfg->modules,
+	if (modules && access(modules, R_OK | X_OK)) {
+		pr_err("--%smodules: cannot read the directory '%s': %s\n", pfx, modules,
 		       strerror(errno));
 		return -EINVAL;
 	}
-	if (!cfg->kernel && !cfg->debian)
-		cfg->debian = "newest";
-	return cfg->kernel ? check_kernel_image(cfg->kernel, cfg->arch) : 0;
+	if (!kernel && !*debian)
+		*debian = "newest";
+	snprintf(opt, sizeof(opt), "%skernel", pfx);
+	return kernel ? check_kernel_image(opt, kernel, arch) : 0;
 }
 
 /* An inner command that runs until stopped: in a guest, Ctrl-C ends the guest. */
@@ -254,12 +321,109 @@ static int check_profile(const struct vm_cfg *cfg, int argc, char **argv)
 	return EXIT_OK;
 }
 
+static bool is_ab(const struct vm_cmd_cfg *cfg)
+{
+	return cfg->ag_debian || cfg->ag_kernel || cfg->ag_modules;
+}
+
+/* compare's command line for A/B's two files (NULL-terminated, into V, at most N words). */
+static int compare_argv(const struct vm_cmd_cfg *cfg, const char *a, const char *b, char **v, int n)
+{
+	int k = 0;
+
+	if (n < 8 + 2 * (int)cfg->nlimits)
+		return -E2BIG;
+	v[k++] = "compare";
+	if (cfg->fail_above) {
+		v[k++] = "--fail-above";
+		v[k++] = (char *)cfg->fail_above;
+	}
+	if (cfg->noise) {
+		v[k++] = "--noise";
+		v[k++] = (char *)cfg->noise;
+	}
+	for (size_t i = 0; i < cfg->nlimits; i++) {
+		v[k++] = "--limit";
+		v[k++] = (char *)cfg->limits[i];
+	}
+	if (cfg->bisect)
+		v[k++] = "--bisect";
+	v[k++] = (char *)a;
+	v[k++] = (char *)b;
+	v[k] = NULL;
+	return k;
+}
+
+/* compare's options, checked by compare's own table before any boot. */
+static int check_compare_opts(const struct vm_cmd_cfg *cfg)
+{
+	const struct cli_cmd *cmp = cli_find("compare");
+	char *v[8 + 2 * AB_MAX_LIMITS];
+	int argc = compare_argv(cfg, "a.json", "b.json", v, ARRAY_SIZE(v)), nargs, ret;
+	void *inner;
+
+	if (!cmp || argc < 0)
+		return EXIT_USAGE;
+	inner = calloc(1, cmp->cfg_size ? cmp->cfg_size : 1);
+	if (!inner)
+		return EXIT_FAIL;
+	if (cmp->cfg_init)
+		cmp->cfg_init(inner);
+	log_set_command("vm compare");
+	ret = cli_parse(cmp, inner, argc, v, &nargs);
+	log_set_command("vm");
+	free(inner);
+	return ret ? EXIT_USAGE : EXIT_OK;
+}
+
+/* The inner command line's --json value (the last one), or NULL. */
+static int find_json(void *ctx, const struct cli_opt *o, int argi, size_t at)
+{
+	const char **val = ctx;
+
+	if (!strcmp(o->name, "json"))
+		*val = val[1] ? ((char **)val[1])[argi] + at : NULL;
+	return 0;
+}
+
+/* What two kernels side by side need, before any boot. */
+static int check_ab(struct vm_cmd_cfg *cfg, int argc, char **argv)
+{
+	const char *json[2] = { NULL, (const char *)argv };
+	bool gate = cfg->fail_above || cfg->noise || cfg->nlimits || cfg->bisect;
+
+	if (!is_ab(cfg)) {
+		if (!gate)
+			return EXIT_OK;
+		pr_err("--fail-above, --noise, --limit and --bisect compare two kernels: give "
+		       "the baseline with --against-debian or --against-kernel\n");
+		return EXIT_USAGE;
+	}
+	if (check_kernel("against-", &cfg->ag_debian, cfg->ag_kernel, cfg->ag_modules,
+			 cfg->vm.arch))
+		return EXIT_USAGE;
+	if (strcmp(argv[0], "bench")) {
+		pr_err("--against-* compares two kernels' bench results: the command is '%s', "
+		       "not bench\n",
+		       argv[0]);
+		return EXIT_USAGE;
+	}
+	cli_walk(cli_find(argv[0]), argc, argv, find_json, json);
+	if (json[0] && !strcmp(json[0], "-")) {
+		pr_err("--against-* with --json -: two results cannot both go to stdout; give "
+		       "the file a name (F.json gives F.a.json and F.b.json)\n");
+		return EXIT_USAGE;
+	}
+	return check_compare_opts(cfg);
+}
+
 static int vm_check(void *c, int argc, char **argv)
 {
-	struct vm_cfg *cfg = c;
+	struct vm_cmd_cfg *ccfg = c;
+	struct vm_cfg *cfg = &ccfg->vm;
 	int ret;
 
-	if (check_kernel(cfg))
+	if (check_kernel("", &cfg->debian, cfg->kernel, cfg->modules, cfg->arch))
 		return EXIT_USAGE;
 	if (cfg->rate && !cfg->nic) {
 		pr_err("--rate sends traffic between the guest's NICs: give --nic too\n");
@@ -268,6 +432,7 @@ static int vm_check(void *c, int argc, char **argv)
 	if (!cfg->cpus)
 		cfg->cpus = vm_default_cpus(cfg->clock);
 	ret = check_inner(cfg, argc, argv);
+	ret = ret ?: check_ab(ccfg, argc, argv);
 	return ret || !cfg->profile ? ret : check_profile(cfg, argc, argv);
 }
 
@@ -329,7 +494,6 @@ static int show_profile(void *p, const struct vm_profiles *v)
 {
 	int merged = 0;
 
-	(void)p;
 	if (v->doc) {
 		merged = prof_result_merge(v->json, v->text, v->len, v->doc, v->p, v->n, v->c);
 		if (merged < 0)
@@ -340,36 +504,174 @@ static int show_profile(void *p, const struct vm_profiles *v)
 				"as it was\n",
 				v->json);
 	}
-	prof_report_all(stdout, v->p, v->n, v->doc);
+	/* (two guests side by side: compare's profile diff says it for both) */
+	if (!((struct vm_progress *)p)->tag)
+		prof_report_all(stdout, v->p, v->n, v->doc);
 	return EXIT_OK;
 }
 
-static int vm_cmd_run(void *c, int argc, char **argv)
+static struct vm_sink sink_of(struct vm_progress *p)
 {
-	struct vm_cfg *cfg = c;
-	struct vm_progress p;
-	const struct vm_sink sink = { .ctx = &p,
-				      .phase = show_phase,
-				      .tick = show_tick,
-				      .output = show_output,
-				      .info = show_info,
-				      .error = show_error,
-				      .done = show_done,
-				      .profile = show_profile };
+	return (struct vm_sink){ .ctx = p,
+				 .phase = show_phase,
+				 .tick = show_tick,
+				 .output = show_output,
+				 .info = show_info,
+				 .error = show_error,
+				 .done = show_done,
+				 .profile = show_profile };
+}
+
+/* The options of ARGV's command that write files, into CFG (freed by the caller). */
+static int list_outputs(struct vm_cfg *cfg, int argc, char **argv)
+{
 	struct out_args outs = { NULL, 0 };
-	int ret;
 
 	if (cli_walk(cli_find(argv[0]), argc, argv, note_output, &outs)) {
 		free(outs.a);
 		pr_err("cannot list the command's output files: %s\n", strerror(ENOMEM));
-		return EXIT_FAIL;
+		return -ENOMEM;
 	}
 	cfg->out_args = outs.a;
 	cfg->nr_out_args = outs.n;
+	return 0;
+}
+
+static int run_one(struct vm_cfg *cfg, int argc, char **argv)
+{
+	struct vm_progress p;
+	struct vm_sink sink = sink_of(&p);
+	int ret;
+
+	if (list_outputs(cfg, argc, argv))
+		return EXIT_FAIL;
 	vm_progress_init(&p, cfg->quiet);
 	ret = vm_run(cfg, argc, argv, &sink);
-	free(outs.a);
+	free((void *)cfg->out_args);
 	return ret;
+}
+
+/* The default result file of A/B when bench has no --json: ab.json (ab.a.json, ab.b.json). */
+#define AB_JSON "ab.json"
+
+/*
+ * ARGV for one side of A/B (TAG "a" or "b"): each output path tagged, the
+ * result file's host path into *JSON. The strings live as long as the process.
+ */
+static char **side_argv(const struct vm_cfg *cfg, int argc, char **argv, const char *tag,
+			const char **json)
+{
+	char **v = calloc(argc + 1, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	memcpy(v, argv, argc * sizeof(*v));
+	for (int i = 0; i < cfg->nr_out_args; i++) {
+		const struct vm_out_arg *o = &cfg->out_args[i];
+		char *word, *val = ab_tagged_path(argv[o->argi] + o->at, tag);
+
+		if (!val || asprintf(&word, "%.*s%s", (int)o->at, argv[o->argi], val) < 0)
+			return NULL;
+		v[o->argi] = word;
+		if (!strcmp(o->name, "json"))
+			*json = val;
+	}
+	return v;
+}
+
+/* Whether FILE was written since T0 (a file of an earlier run must not stand for a guest that wrote
+ * none). */
+static bool written_since(const char *file, const struct timespec *t0)
+{
+	struct stat st;
+
+	return file && !stat(file, &st) &&
+	       (st.st_mtim.tv_sec > t0->tv_sec ||
+		(st.st_mtim.tv_sec == t0->tv_sec && st.st_mtim.tv_nsec >= t0->tv_nsec));
+}
+
+/* The guests' ends (ab_status()), with the one-line reason of a missing result. */
+static int ab_end(const struct vm_cmd_cfg *cfg, const int rc[2], const bool stopped[2],
+		  const char *json[2], const struct timespec *t0)
+{
+	struct ab_end a = { rc[0], written_since(json[0], t0), stopped[0] },
+		      b = { rc[1], written_since(json[1], t0), stopped[1] };
+	bool blame_b = !b.have && !b.stopped;
+
+	if (a.have && b.have)
+		return -1;
+	pr_err("%s gave no result (exit %d): nothing to compare\n",
+	       blame_b ? "b, the kernel under test," : "a, the baseline,", blame_b ? b.rc : a.rc);
+	return ab_status(cfg->bisect, &a, &b);
+}
+
+/* Two guests side by side: A the baseline, B the kernel under test; then compare A B. */
+static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
+{
+	struct vm_cfg cfg[2] = { ccfg->vm, ccfg->vm };
+	const struct vm_cfg *cp[2] = { &cfg[0], &cfg[1] };
+	struct vm_progress p[2];
+	struct vm_sink sink[2] = { sink_of(&p[0]), sink_of(&p[1]) };
+	const struct vm_sink *sp[2] = { &sink[0], &sink[1] };
+	const char *json[2] = { NULL, NULL }, *has[2] = { NULL, (const char *)argv };
+	char **v[2], **full = argv, *cmp[8 + 2 * AB_MAX_LIMITS];
+	struct timespec t0;
+	bool stopped[2];
+	int rc[2], ret;
+
+	cfg[0].debian = ccfg->ag_debian;
+	cfg[0].kernel = ccfg->ag_kernel;
+	cfg[0].modules = ccfg->ag_modules;
+	/* no --json: the results go to ab.a.json and ab.b.json */
+	cli_walk(cli_find(argv[0]), argc, argv, find_json, has);
+	if (!has[0]) {
+		full = calloc(argc + 3, sizeof(*full));
+		if (!full)
+			return EXIT_FAIL;
+		memcpy(full, argv, argc * sizeof(*full));
+		full[argc++] = "--json";
+		full[argc++] = AB_JSON;
+	}
+	if (list_outputs(&cfg[1], argc, full))
+		return EXIT_FAIL;
+	cfg[0].out_args = cfg[1].out_args;
+	cfg[0].nr_out_args = cfg[1].nr_out_args;
+	v[0] = side_argv(&cfg[0], argc, full, "a", &json[0]);
+	v[1] = side_argv(&cfg[1], argc, full, "b", &json[1]);
+	if (!v[0] || !v[1]) {
+		pr_err("out of memory\n");
+		return EXIT_FAIL;
+	}
+	clock_gettime(CLOCK_REALTIME, &t0);
+	vm_progress_pair(&p[0], &p[1], ccfg->vm.quiet, "a", "b");
+	ret = vm_run_many(2, cp, argc, v, sp, rc, stopped);
+	free((void *)cfg[1].out_args);
+	if (ret)
+		return ret == EXIT_USAGE && ccfg->bisect ? AB_STOP : ret;
+	ret = ab_end(ccfg, rc, stopped, json, &t0);
+	if (ret >= 0)
+		return ret;
+	if (compare_argv(ccfg, json[0], json[1], cmp, ARRAY_SIZE(cmp)) < 0)
+		return EXIT_FAIL;
+	return vm_run_self(cmp);
+}
+
+static int vm_cmd_run(void *c, int argc, char **argv)
+{
+	struct vm_cmd_cfg *cfg = c;
+
+	return is_ab(cfg) ? run_ab(cfg, argc, argv) : run_one(&cfg->vm, argc, argv);
+}
+
+/* With --bisect (before "--"), a mistake on vm's command line stops the bisection. */
+static int vm_status(int argc, char **argv, int status)
+{
+	if (status != EXIT_USAGE)
+		return status;
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--bisect"))
+			return AB_STOP;
+	return status;
 }
 
 const struct cli_cmd cmd_vm = {
@@ -389,7 +691,10 @@ const struct cli_cmd cmd_vm = {
 		"qemu and no temporary tree behind. --profile also counts, with a qemu TCG\n"
 		"plugin, the instructions of each scenario's timed runs per kernel function,\n"
 		"module function and BPF program: a profile per scenario in the result file\n"
-		"and a report after the command's output.",
+		"and a report after the command's output. --against-debian or --against-kernel\n"
+		"boots a baseline beside it, runs the same bench in both (F.json gives F.a.json\n"
+		"and F.b.json) and prints compare's table of the two, gated by --fail-above,\n"
+		"--limit, --bisect.",
 	.examples =
 		"  ppbench vm -- bench --json icount.json\n"
 		"  ppbench vm --debian 6.12 -- bench --scenario ring,slow\n"
@@ -397,6 +702,8 @@ const struct cli_cmd cmd_vm = {
 		"-- bench\n"
 		"  ppbench vm --nic --rate 20000 -- bench --iface nic0 --scenario fast\n"
 		"  ppbench vm --profile -- bench --json prof.json\n"
+		"  ppbench vm --debian newest --against-debian 6.12 -- bench --json r.json\n"
+		"  ppbench vm --kernel bzImage --against-debian newest --profile -- bench\n"
 		"  ppbench vm --nic=virtio-net --rate 20000 -- load nic0 --count 100000\n"
 		"  ppbench vm --clock tcg -- probe\n"
 		"  ppbench vm --arch arm64 --debian newest -- bench\n"
@@ -405,9 +712,11 @@ const struct cli_cmd cmd_vm = {
 	.opts = vm_opts,
 	.min_args = 1,
 	.max_args = 1 << 20,
-	.cfg_size = sizeof(struct vm_cfg),
+	.cfg_size = sizeof(struct vm_cmd_cfg),
 	.cfg_init = vm_init,
+	.opt = vm_opt,
 	.check = vm_check,
 	.run = vm_cmd_run,
+	.exit_status = vm_status,
 	.args_end_options = true,
 };

@@ -297,24 +297,33 @@ static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm
 
 struct vm_job {
 	const struct vm_cfg *cfg;
+	int argc;
+	char **argv;
+	struct vm_paths p;
+	char qplugin[PATH_MAX + 64];
+	const char *json; /* the host path of the command's --json, or NULL */
 	char work[PATH_MAX];
 	struct guardian guard;
-	pid_t pid; /* the script, leader of its process group */
-	int status_fd, sig_fd;
+	bool guarded;	 /* the guardian runs (the work directory exists) */
+	bool launched;	 /* its script started */
+	pid_t pid;	 /* the script, leader of its process group; 0 when none runs */
+	int status;	 /* its wait status */
+	int status_fd;	 /* its reports, -1 when closed */
 	char line[1024]; /* the status line being read */
 	size_t nline;
 	off_t relayed[2]; /* bytes of WORK/stdout and WORK/stderr copied out */
 	int rc;		  /* the command's status ("rc N"), -1 until known */
 	bool error;	  /* the script said why it could not run the command */
-	int signo;	  /* a signal we forwarded */
+	bool stopped;	  /* ended by us: another guest failed */
+	int ret;	  /* the job's exit status, once it ended */
 	const struct vm_sink *sink;
 };
 
-static void spawn(struct vm_job *j, const struct vm_paths *p, int status_w)
+static void spawn(struct vm_job *j, int status_w)
 {
 	char run[sizeof(((struct vm_paths *)0)->dir) + 8];
 
-	snprintf(run, sizeof(run), "%s/run", p->dir);
+	snprintf(run, sizeof(run), "%s/run", j->p.dir);
 	if (guardian_adopt_self(&j->guard) || dup2(status_w, 3) < 0)
 		_exit(127);
 	signal(SIGINT, SIG_DFL);
@@ -393,53 +402,95 @@ static void read_status(struct vm_job *j)
 	}
 }
 
-/* SIGINT/SIGTERM/SIGHUP: the script stops its qemu and exits; SIGCHLD: it did. */
-static bool read_signal(struct vm_job *j, int *status)
+/* The job's status once its script ended (or a signal SIGNO stopped it). */
+static int script_status(struct vm_job *j, int signo)
 {
-	struct signalfd_siginfo si;
-
-	if (read(j->sig_fd, &si, sizeof(si)) != sizeof(si))
-		return false;
-	if (si.ssi_signo != SIGCHLD) {
-		j->signo = si.ssi_signo;
-		kill(-j->pid, SIGTERM);
-		return false;
-	}
-	return waitpid(j->pid, status, WNOHANG) == j->pid;
-}
-
-static int wait_script(struct vm_job *j)
-{
-	int status = 0;
-	bool done = false;
-
-	while (!done) {
-		struct pollfd pfd[2] = { { j->sig_fd, POLLIN, 0 }, { j->status_fd, POLLIN, 0 } };
-
-		if (poll(pfd, j->status_fd >= 0 ? 2 : 1, 200) < 0 && errno != EINTR)
-			break;
-		if (pfd[1].revents && j->status_fd >= 0)
-			read_status(j);
-		if (pfd[0].revents)
-			done = read_signal(j, &status);
-		relay(j);
-		j->sink->tick(j->sink->ctx);
-	}
 	for (int i = 0; i < 64 && j->status_fd >= 0; i++)
 		read_status(j);
 	relay(j);
-	if (j->signo)
-		return 128 + j->signo;
+	if (signo)
+		return 128 + signo;
 	if (j->rc >= 0)
 		return j->rc;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_USAGE)
+	if (WIFEXITED(j->status) && WEXITSTATUS(j->status) == EXIT_USAGE)
 		return EXIT_USAGE;
-	if (!j->error)
+	if (!j->error && !j->stopped)
 		j->sink->error(j->sink->ctx, "the guest's script ended without a result");
 	return EXIT_FAIL;
 }
 
-static int start(struct vm_job *j, const struct vm_paths *p)
+/* The job ended with an error and without its result file (a bench that skipped a scenario has
+ * one). */
+static bool no_result(const struct vm_job *j)
+{
+	return j->ret && (!j->json || access(j->json, F_OK));
+}
+
+/* Side by side, a guest without a result leaves nothing to compare: the others stop. */
+static void stop_others(struct vm_job *jobs, int n, int failed)
+{
+	for (int i = 0; i < n; i++)
+		if (i != failed && jobs[i].pid > 0 && !jobs[i].stopped) {
+			jobs[i].stopped = true;
+			jobs[i].sink->info(jobs[i].sink->ctx,
+					   "stopped: the other guest gave no result");
+			kill(-jobs[i].pid, SIGTERM);
+		}
+}
+
+/*
+ * Waits for the N jobs' scripts, relaying each one's reports and output as
+ * they come. SIGINT/SIGTERM/SIGHUP: every script stops its qemu and exits
+ * (each in its process group); SIGCHLD: one did. Returns the signal, or 0.
+ */
+static int wait_scripts(struct vm_job *jobs, int n, int sig_fd)
+{
+	int running = 0, signo = 0;
+
+	for (int i = 0; i < n; i++)
+		running += jobs[i].pid > 0;
+	while (running) {
+		struct pollfd pfd[VM_MAX_GUESTS + 1] = { { sig_fd, POLLIN, 0 } };
+		struct signalfd_siginfo si;
+		int np = 1;
+
+		for (int i = 0; i < n; i++)
+			if (jobs[i].status_fd >= 0)
+				pfd[np++] = (struct pollfd){ jobs[i].status_fd, POLLIN, 0 };
+		if (poll(pfd, np, 200) < 0 && errno != EINTR)
+			break;
+		for (int i = 0; i < n; i++)
+			if (jobs[i].status_fd >= 0)
+				for (int k = 1; k < np; k++)
+					if (pfd[k].fd == jobs[i].status_fd && pfd[k].revents)
+						read_status(&jobs[i]);
+		if (pfd[0].revents && read(sig_fd, &si, sizeof(si)) == sizeof(si)) {
+			if (si.ssi_signo != SIGCHLD) {
+				signo = si.ssi_signo;
+				for (int i = 0; i < n; i++)
+					if (jobs[i].pid > 0)
+						kill(-jobs[i].pid, SIGTERM);
+			}
+			/* (SIGCHLDs merge: ask each script) */
+			for (int i = 0; i < n; i++)
+				if (jobs[i].pid > 0 &&
+				    waitpid(jobs[i].pid, &jobs[i].status, WNOHANG) == jobs[i].pid) {
+					jobs[i].pid = 0;
+					jobs[i].ret = script_status(&jobs[i], signo);
+					running--;
+					if (!signo && no_result(&jobs[i]))
+						stop_others(jobs, n, i);
+				}
+		}
+		for (int i = 0; i < n; i++) {
+			relay(&jobs[i]);
+			jobs[i].sink->tick(jobs[i].sink->ctx);
+		}
+	}
+	return signo;
+}
+
+static int start(struct vm_job *j)
 {
 	int pipefd[2];
 	sigset_t mask;
@@ -449,17 +500,17 @@ static int start(struct vm_job *j, const struct vm_paths *p)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-	j->sig_fd = signalfd(-1, &mask, SFD_CLOEXEC);
-	if (j->sig_fd < 0 || pipe2(pipefd, O_CLOEXEC))
+	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
 	fflush(NULL);
 	j->pid = fork();
-	if (j->pid < 0)
+	if (j->pid < 0) {
+		j->pid = 0;
 		return -errno;
+	}
 	if (j->pid == 0) {
 		sigprocmask(SIG_UNBLOCK, &mask, NULL);
-		spawn(j, p, pipefd[1]);
+		spawn(j, pipefd[1]);
 	}
 	setpgid(j->pid, j->pid);
 	close(pipefd[1]);
@@ -483,43 +534,147 @@ static int make_work(struct vm_job *j)
 	return 0;
 }
 
-int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink)
+/* The checks a refusal leaves nothing after: EXIT_OK, or EXIT_USAGE after one line. */
+static int check_job(struct vm_job *j)
 {
-	struct vm_job j = { .cfg = cfg, .rc = -1, .status_fd = -1, .sig_fd = -1, .sink = sink };
-	char qplugin[PATH_MAX + 64];
-	const char *json = NULL;
-	struct vm_paths p;
+	const struct vm_cfg *cfg = j->cfg;
+
+	if (find_paths(&j->p) || preflight(&j->p, cfg->arch))
+		return EXIT_USAGE;
+	if (cfg->profile &&
+	    vm_profile_plugin(vm_arch_qemu(cfg->arch), j->p.tree[0] ? j->p.tree : NULL, j->p.dir,
+			      j->qplugin, sizeof(j->qplugin)))
+		return EXIT_USAGE;
+	return EXIT_OK;
+}
+
+/* The work directory, its guardian, the job and the script: EXIT_OK, or a status. */
+static int launch(struct vm_job *j)
+{
 	int ret;
 
-	/* (all checks before the work directory: a refusal leaves nothing) */
-	if (find_paths(&p) || preflight(&p, cfg->arch))
+	if (make_work(j))
 		return EXIT_USAGE;
-	if (cfg->profile && vm_profile_plugin(vm_arch_qemu(cfg->arch), p.tree[0] ? p.tree : NULL,
-					      p.dir, qplugin, sizeof(qplugin)))
-		return EXIT_USAGE;
-	if (make_work(&j))
-		return EXIT_USAGE;
-	if (guardian_start(&j.guard, j.work)) {
-		pr_err("cannot start the guardian of %s: %s\n", j.work, strerror(errno));
-		remove_tree(j.work);
+	if (guardian_start(&j->guard, j->work)) {
+		pr_err("cannot start the guardian of %s: %s\n", j->work, strerror(errno));
+		remove_tree(j->work);
 		return EXIT_FAIL;
 	}
-	ret = write_job(j.work, cfg, &p, cfg->profile ? qplugin : NULL, argc, argv, &json);
+	j->guarded = true;
+	ret = write_job(j->work, j->cfg, &j->p, j->cfg->profile ? j->qplugin : NULL, j->argc,
+			j->argv, &j->json);
 	if (ret) {
 		if (ret != -EINVAL)
-			pr_err("cannot write the job into %s: %s\n", j.work, strerror(-ret));
-		ret = ret == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
-	} else if (start(&j, &p)) {
-		pr_err("cannot start %s/run: %s\n", p.dir, strerror(errno));
-		ret = EXIT_FAIL;
-	} else {
-		ret = wait_script(&j);
+			pr_err("cannot write the job into %s: %s\n", j->work, strerror(-ret));
+		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 	}
-	sink->done(sink->ctx);
+	if (start(j)) {
+		pr_err("cannot start %s/run: %s\n", j->p.dir, strerror(errno));
+		return EXIT_FAIL;
+	}
+	j->launched = true;
+	return EXIT_OK;
+}
+
+/* After the script: the profiles into the result file, the work directory gone. */
+static void finish(struct vm_job *j)
+{
+	j->sink->done(j->sink->ctx);
 	/* (the command's files are at their paths; its capture is still in WORK) */
-	if (cfg->profile && ret == EXIT_OK)
-		ret = vm_profile_finish(j.work, json, sink);
-	remove_tree(j.work);
-	guardian_stop(&j.guard);
-	return ret;
+	if (j->cfg->profile && j->launched && j->ret == EXIT_OK)
+		j->ret = vm_profile_finish(j->work, j->json, j->sink);
+	if (j->guarded) {
+		remove_tree(j->work);
+		guardian_stop(&j->guard);
+	}
+}
+
+int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *argv,
+		const struct vm_sink *const *sink, int *rc, bool *stopped)
+{
+	struct vm_job jobs[VM_MAX_GUESTS];
+	sigset_t mask, old;
+	int sig_fd, signo = 0;
+
+	memset(jobs, 0, sizeof(jobs));
+	for (int i = 0; i < n; i++) {
+		jobs[i] = (struct vm_job){ .cfg = cfg[i],
+					   .argc = argc,
+					   .argv = argv[i],
+					   .rc = -1,
+					   .status_fd = -1,
+					   .sink = sink[i] };
+		rc[i] = EXIT_USAGE;
+	}
+	/* (all checks before any work directory: a refusal leaves nothing) */
+	for (int i = 0; i < n; i++)
+		if (check_job(&jobs[i]))
+			return EXIT_USAGE;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, &old);
+	sig_fd = signalfd(-1, &mask, SFD_CLOEXEC);
+	if (sig_fd < 0) {
+		pr_err("cannot watch signals: %s\n", strerror(errno));
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return EXIT_FAIL;
+	}
+	for (int i = 0, failed = 0; i < n; i++) {
+		jobs[i].ret = failed ? EXIT_FAIL : launch(&jobs[i]);
+		if (jobs[i].ret && !failed) /* the others already started stop too */
+			for (int k = 0; k < i; k++)
+				kill(-jobs[k].pid, SIGTERM);
+		failed |= jobs[i].ret;
+	}
+	signo = wait_scripts(jobs, n, sig_fd);
+	for (int i = 0; i < n; i++) {
+		finish(&jobs[i]);
+		rc[i] = jobs[i].ret;
+		if (stopped)
+			stopped[i] = jobs[i].stopped;
+	}
+	close(sig_fd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return signo ? 128 + signo : EXIT_OK;
+}
+
+int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink)
+{
+	int rc, ret = vm_run_many(1, &cfg, argc, &argv, &sink, &rc, NULL);
+
+	return ret ? ret : rc;
+}
+
+int vm_run_self(char *const *argv)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		pr_err("cannot run 'ppbench %s': %s\n", argv[0], strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (pid == 0) {
+		char **v = NULL;
+		int n = 0;
+
+		while (argv[n])
+			n++;
+		v = calloc(n + 2, sizeof(*v));
+		if (!v)
+			_exit(EXIT_FAIL);
+		v[0] = "ppbench";
+		memcpy(v + 1, argv, n * sizeof(*v));
+		execv("/proc/self/exe", v);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return EXIT_FAIL;
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }

@@ -93,6 +93,27 @@ struct vm_sink {
  */
 int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink);
 
+/* At most this many guests side by side (vm --against-*: two). */
+#define VM_MAX_GUESTS 2
+
+/*
+ * N guests side by side, each booted and run as vm_run() would: CFG[i],
+ * ARGV[i] (the same command; its output paths may differ) and SINK[i]. Each
+ * one's exit status into RC[i], and into STOPPED[i] (unless NULL) whether it
+ * was stopped because another ended with an error and without its result. Returns EXIT_OK once
+ * every guest ended, EXIT_USAGE when nothing could start (the one-line reason printed, nothing left
+ * behind), or 128 + the signal (SIGINT, SIGTERM, SIGHUP) that stopped them all.
+ */
+int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *argv,
+		const struct vm_sink *const *sink, int *rc, bool *stopped);
+
+/*
+ * Runs this ppbench's command ARGV[0] with ARGV[1..] (NULL-terminated) in a
+ * child, its output where ours goes; returns its exit status (128 + the
+ * signal that ended it).
+ */
+int vm_run_self(char *const *argv);
+
 /*
  * The kind of the kernel image at PATH, whose first LEN bytes are HEAD; a
  * gzip-compressed image is looked at inside.

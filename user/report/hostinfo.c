@@ -5,6 +5,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "report/hostinfo.h"
+#include "sys/cpufeat.h"
 #include "sys/cpus.h"
 #include "sys/hostenv.h"
 #include "sys/instclock.h"
@@ -96,8 +97,19 @@ void json_clock(struct json *j)
 	json_obj_begin(j, "clock");
 	json_str(j, "kind", inst_clock_kind(c));
 	json_str(j, "unit", inst_clock_unit(c));
-	if (c->icount || c->tcg)
+	if (c->icount || c->tcg) {
+		struct cpu_feat f;
+
 		json_str(j, "qemu", c->qemu);
+		/* which qemu, and the CPU it emulated: compare gates only like with like */
+		if (c->qemu_version[0])
+			json_str(j, "qemu_version", c->qemu_version);
+		cpu_feat_read(&f);
+		if (f.digest[0]) {
+			json_str(j, "cpu_features", f.digest);
+			json_str(j, "cpu_feature_words", f.words);
+		}
+	}
 	if (!c->tsc) { /* arm64: the generic timer, recorded as a timer */
 		json_str(j, "counter", c->counter);
 		json_double(j, "counter_hz", c->counter_hz);

@@ -19,9 +19,19 @@ struct vm_progress {
 	char phase[16], text[160];
 	bool at_bol[3]; /* stdout and stderr end with a newline (index 1 and 2) */
 	bool shown;
+	/* one of two guests side by side (vm --against-*): its name, the other's
+	 * progress (one line shows both), and the start of a line of its output
+	 * not yet printed (each line goes out whole, after "[NAME] ") */
+	const char *tag;
+	struct vm_progress *peer;
+	char part[3][1024];
+	size_t npart[3];
 };
 
 void vm_progress_init(struct vm_progress *p, bool quiet);
+/* Two guests' progress, A and B, named TAGA and TAGB, shown on one line. */
+void vm_progress_pair(struct vm_progress *a, struct vm_progress *b, bool quiet, const char *taga,
+		      const char *tagb);
 /* The script's phase (fetch, build, pack, boot, run, files) and what it does. */
 void vm_report_phase(struct vm_progress *p, const char *phase, const char *text);
 /* Redraws the progress line with the time so far. */

@@ -8,6 +8,7 @@
 
 #define CLOCK_PARAM "ppbench.clock=icount"
 #define TCG_PARAM "ppbench.clock=tcg"
+#define QEMU_PARAM "ppbench.qemu="
 
 /* WORD on the command line as a word of its own (at the start or after a
  * blank, ending at a blank, the end or a ':'); NULL if not. */
@@ -30,6 +31,14 @@ void inst_clock_parse(const char *cmdline, struct inst_clock *c)
 	const char *p;
 
 	memset(c, 0, sizeof(*c));
+	/* the first word that starts with it: "ppbench.qemu=10.0.2" */
+	for (p = cmdline; (p = strstr(p, QEMU_PARAM)); p++)
+		if (p == cmdline || p[-1] == ' ') {
+			p += strlen(QEMU_PARAM);
+			snprintf(c->qemu_version, sizeof(c->qemu_version), "%.*s",
+				 (int)strcspn(p, " \n"), p);
+			break;
+		}
 	if (find_word(cmdline, TCG_PARAM)) {
 		c->tcg = true;
 		snprintf(c->qemu, sizeof(c->qemu), "-accel tcg");

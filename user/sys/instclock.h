@@ -17,6 +17,10 @@ struct inst_clock {
 	 * TSC and ktime follow the emulator's pace, so its figures mean nothing */
 	bool tcg;
 	char qemu[96]; /* "-icount shift=0,sleep=off", "-accel tcg"; "" for the TSC */
+	/* the qemu release that ran the guest ("10.0.2"; ppbench.qemu=VERSION), or "":
+	 * -cpu max differs between releases, and so does the kernel code a guest
+	 * runs (its alternatives) */
+	char qemu_version[32];
 	/*
 	 * The CPU's counter. x86-64: the TSC, whose ticks are what ppbench calls
 	 * cycles. arm64 has none that user space may read as CPU cycles: its

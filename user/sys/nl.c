@@ -432,6 +432,23 @@ static int xdp_features_cb(struct nlmsghdr *nh, void *arg)
 	return 0;
 }
 
+/*
+ * A generic netlink socket on the "netdev" family: its id, or -EOPNOTSUPP
+ * when the kernel has no such family (before 6.3), with the socket closed.
+ */
+static int netdev_open(struct nl_sock *s)
+{
+	int fam, err;
+
+	err = nl_open(s, NETLINK_GENERIC);
+	if (err)
+		return err;
+	fam = genl_family(s, "netdev");
+	if (fam < 0)
+		nl_close(s);
+	return fam == -ENOENT ? -EOPNOTSUPP : fam;
+}
+
 int genl_xdp_features(int ifindex, uint64_t *features)
 {
 	struct genlmsghdr g = { .cmd = PPB_NETDEV_CMD_DEV_GET, .version = 1 };
@@ -440,18 +457,12 @@ int genl_xdp_features(int ifindex, uint64_t *features)
 	int fam, err;
 
 	*features = 0;
-	err = nl_open(&s, NETLINK_GENERIC);
-	if (err)
-		return err;
-	fam = genl_family(&s, "netdev");
-	if (fam < 0) {
-		err = fam == -ENOENT ? -EOPNOTSUPP : fam;
-		goto out;
-	}
+	fam = netdev_open(&s);
+	if (fam < 0)
+		return fam;
 	msg_init(&m, fam, 0, &g, sizeof(g));
 	attr_put_u32(&m, PPB_NETDEV_A_DEV_IFINDEX, ifindex);
 	err = nl_talk(&s, &m, xdp_features_cb, features);
-out:
 	nl_close(&s);
 	return err;
 }
@@ -470,14 +481,9 @@ int genl_page_pool_stats_supported(void)
 	struct nl_msg m;
 	int fam, err, n = 0;
 
-	err = nl_open(&s, NETLINK_GENERIC);
-	if (err)
-		return err;
-	fam = genl_family(&s, "netdev");
-	if (fam < 0) {
-		err = fam;
-		goto out;
-	}
+	fam = netdev_open(&s);
+	if (fam < 0)
+		return fam == -EOPNOTSUPP ? -ENOENT : fam;
 	msg_init(&m, fam, NLM_F_DUMP, &g, sizeof(g));
 	err = nl_talk(&s, &m, count_cb, &n);
 	/* Without CONFIG_PAGE_POOL_STATS the dump fails with EOPNOTSUPP on the first
@@ -486,7 +492,6 @@ int genl_page_pool_stats_supported(void)
 		err = 0;
 	else if (!err)
 		err = n > 0 ? 1 : -ENODATA;
-out:
 	nl_close(&s);
 	return err;
 }
@@ -605,14 +610,9 @@ int genl_page_pools(int ifindex, struct nl_page_pool *out, int max)
 	struct nl_msg m;
 	int fam, err;
 
-	err = nl_open(&s, NETLINK_GENERIC);
-	if (err)
-		return err;
-	fam = genl_family(&s, "netdev");
-	if (fam < 0) {
-		err = fam == -ENOENT ? -EOPNOTSUPP : fam;
-		goto out;
-	}
+	fam = netdev_open(&s);
+	if (fam < 0)
+		return fam;
 	msg_init(&m, fam, NLM_F_DUMP, &g, sizeof(g));
 	err = nl_talk(&s, &m, pool_cb, &q);
 	if (err == -EINVAL)

@@ -33,7 +33,7 @@ struct cmp_cfg {
 	const char *files[3][MAX_FILES];
 	size_t nfiles[3];
 	int side; /* where the next bare file goes */
-	bool force, markdown, bpp, org, ktap, gate, gate_unstable;
+	bool force, markdown, bpp, org, ktap, gate, gate_unstable, qemu_change;
 	double fail_above, alpha;
 	enum fig metric;
 	enum sig_test test;
@@ -72,6 +72,10 @@ static const struct cli_opt compare_opts[] = {
 	  "this host's noise between invocations, from 'ppbench calibrate -o PROFILE': what "
 	  "a comparison of one file a side is judged against",
 	  .kind = CLI_STRING, C(noise) },
+	{ "allow-qemu-change", 0, NULL,
+	  "gate instruction files counted by two qemu releases or on guest CPUs of other "
+	  "features: the difference is intended (refused otherwise)",
+	  .kind = CLI_FLAG, C(qemu_change) },
 	{ "counter", 0, "NAME",
 	  "compare the hardware counter NAME of bench --counters files instead of the clock's "
 	  "figure: kernel_instructions, user_instructions, kernel_cycles or user_cycles, per "
@@ -227,7 +231,7 @@ static struct result *load_files(const char *const *files, size_t n, size_t nold
  * TSC Hz and CPU model must match: otherwise cycles measure different clocks.
  * A refusal is the new file's: it is what differs from the baseline.
  */
-static int check_host(const struct result *base, const struct result *r, bool force,
+static int check_host(const struct cmp_cfg *cfg, const struct result *base, const struct result *r,
 		      struct verdict *v)
 {
 	const struct result_host *a = &base->host, *b = &r->host;
@@ -238,6 +242,12 @@ static int check_host(const struct result *base, const struct result *r, bool fo
 	/* not even with --force: an instruction is no cycle */
 	if (result_same_clock(base, r, why, sizeof(why)))
 		return fail(v, CMP_BAD_NEW, "%s: figures of two clocks never compare", why);
+	/* (a mistake that fails every step of a bisection alike: 128) */
+	if (cfg->gate && !cfg->qemu_change && result_same_qemu(base, r, why, sizeof(why)))
+		return fail(v, CMP_BAD_USAGE,
+			    "%s: their instructions do not gate against each other "
+			    "(--allow-qemu-change if the difference is intended)",
+			    why);
 	if (strcmp(a->cpu_model, b->cpu_model))
 		snprintf(why, sizeof(why), "CPU model \"%s\" vs \"%s\"", a->cpu_model,
 			 b->cpu_model);
@@ -246,7 +256,7 @@ static int check_host(const struct result *base, const struct result *r, bool fo
 			 a->tsc_hz, b->tsc_hz, apart * 100);
 	else
 		return 0;
-	if (!force)
+	if (!cfg->force)
 		return fail(v, CMP_BAD_NEW,
 			    "%s and %s come from different hosts: %s; use --force to compare "
 			    "anyway",
@@ -494,7 +504,7 @@ static int compare_run(void *c, int argc, char **argv)
 	if (!all)
 		return exit_status(cfg, &v);
 	for (size_t i = 1; nold && i < n; i++)
-		if (check_host(&all[0], &all[i], cfg->force, &v))
+		if (check_host(cfg, &all[0], &all[i], &v))
 			goto out;
 	if (cfg->noise && nold && load_profile(cfg, &all[0], &profile, &v))
 		goto out;

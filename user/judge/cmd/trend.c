@@ -28,7 +28,7 @@
 struct trend_cfg {
 	enum series_order order;
 	unsigned min_run, permutations, window;
-	bool window_set, force, markdown, ktap, gate;
+	bool window_set, force, markdown, ktap, gate, qemu_change;
 	double alpha, fail_pct;
 	enum series_figure metric;
 	const char *json, *svg, *title, *scenarios, *noise;
@@ -83,6 +83,10 @@ static const struct cli_opt trend_opts[] = {
 	{ "force", 'f', NULL,
 	  "take results whose TSC Hz or CPU model say they come from another host",
 	  .kind = CLI_FLAG, T(force) },
+	{ "allow-qemu-change", 0, NULL,
+	  "gate a series of instruction files counted by two qemu releases or on guest CPUs of "
+	  "other features: the difference is intended (refused otherwise)",
+	  .kind = CLI_FLAG, T(qemu_change) },
 	{ "markdown", 'm', NULL, "print Markdown (for mail or an issue) instead of text",
 	  .kind = CLI_FLAG, T(markdown) },
 	{ "ktap", 0, NULL,
@@ -270,26 +274,50 @@ static int pick_scenarios(struct series *s, const char *list)
 	return 0;
 }
 
+/* The gate takes a series of one qemu and guest CPU (result_same_qemu()), FIRST's. */
+static int same_qemu(const struct trend_cfg *cfg, const struct result *first,
+		     const struct result *r)
+{
+	char why[1024];
+
+	if (!cfg->gate || cfg->qemu_change || !result_same_qemu(first, r, why, sizeof(why)))
+		return 0;
+	pr_err("%s: their instructions do not gate against each other (--allow-qemu-change if "
+	       "the difference is intended)\n",
+	       why);
+	return -EINVAL;
+}
+
 static int load_series(struct trend_cfg *cfg, const struct flist *l, struct series *s)
 {
+	struct result r, first = { 0 };
 	char err[600];
-	struct result r;
-	int e;
+	int e = 0;
 
 	s->figmask = 1u << SFIG_CYCLES | 1u << SFIG_PATH | 1u << cfg->metric;
 	for (size_t i = 0; i < l->n; i++) {
 		if (result_load_view(l->v[i], &r, cfg->counter, err, sizeof(err))) {
 			pr_err("%s\n", err);
-			return EXIT_USAGE;
+			e = -EINVAL;
+			break;
 		}
 		e = series_add(s, &r, cfg->force, err, sizeof(err));
-		result_free(&r);
-		if (e) {
+		if (e)
 			pr_err("%s%s\n", err,
 			       e == -EINVAL ? "; use --force to take it anyway" : "");
-			return e == -EINVAL || e == -EXDEV ? EXIT_USAGE : EXIT_FAIL;
-		}
+		else if (i && same_qemu(cfg, &first, &r))
+			e = -EINVAL;
+		if (i)
+			result_free(&r);
+		else
+			first = r;
+		if (e)
+			break;
 	}
+	if (l->n)
+		result_free(&first);
+	if (e)
+		return e == -EINVAL || e == -EXDEV ? EXIT_USAGE : EXIT_FAIL;
 	e = series_finish(s, cfg->order, err, sizeof(err));
 	if (e) {
 		pr_err("%s\n", e == -EINVAL ? err : "out of memory");

@@ -481,6 +481,8 @@ static int host_diffs(struct comparison *c)
 	err = err
 		      ?: add_diff(c, "live_frames", a->live_frames ? "yes" : "no",
 				  b->live_frames ? "yes" : "no");
+	err = err ?: add_diff(c, "qemu", a->clock.qemu_version, b->clock.qemu_version);
+	err = err ?: add_diff(c, "cpu_features", a->clock.cpu_features, b->clock.cpu_features);
 	err = err ?: map_diffs(c, "config", a->config, b->config);
 	return err ?: map_diffs(c, "mitigation", a->mitigations, b->mitigations);
 }

@@ -74,6 +74,12 @@ static void load_clock(struct jcheck *c, const json_t *h, struct result_clock *k
 	k->unit = jc_str(c, o, "host.clock", "unit");
 	if (json_object_get(o, "qemu"))
 		k->qemu = jc_str(c, o, "host.clock", "qemu");
+	if (json_object_get(o, "qemu_version"))
+		k->qemu_version = jc_str(c, o, "host.clock", "qemu_version");
+	if (json_object_get(o, "cpu_features"))
+		k->cpu_features = jc_str(c, o, "host.clock", "cpu_features");
+	if (json_object_get(o, "cpu_feature_words"))
+		k->cpu_feature_words = jc_str(c, o, "host.clock", "cpu_feature_words");
 	if (c->failed)
 		return;
 	if (!strcmp(k->kind, "tsc") && strcmp(k->unit, "cycles"))
@@ -458,5 +464,58 @@ int result_same_clock(const struct result *a, const struct result *b, char *why,
 		return 0;
 	snprintf(why, len, "%s counts %s (%s clock) and %s %s (%s clock)", a->path, x->unit,
 		 x->kind, b->path, y->unit, y->kind);
+	return -EINVAL;
+}
+
+/* WORD's value in WORDS ("7.0.edx" in "... 7.0.edx=00000010 ..."), NAMELEN long; NULL if none. */
+static const char *word_value(const char *words, const char *name, size_t namelen, size_t *vlen)
+{
+	for (const char *p = words; p && *p;) {
+		size_t n = strcspn(p, " ");
+
+		if (n > namelen && p[namelen] == '=' && !strncmp(p, name, namelen)) {
+			*vlen = n - namelen - 1;
+			return p + namelen + 1;
+		}
+		p += n + (p[n] == ' ');
+	}
+	return NULL;
+}
+
+/* The first feature word in which A and B differ: "7.0.edx 00000000 vs 00000010". */
+static void word_apart(const char *a, const char *b, char *buf, size_t len)
+{
+	snprintf(buf, len, "no feature words to tell which");
+	for (const char *p = a; p && *p;) {
+		size_t n = strcspn(p, " "), name = strcspn(p, "= "), vb = 0;
+		const char *v = word_value(b, p, name, &vb);
+
+		if (!v || vb != n - name - 1 || strncmp(v, p + name + 1, vb)) {
+			snprintf(buf, len, "%.*s %.*s vs %.*s", (int)name, p, (int)(n - name - 1),
+				 p + name + 1, v ? (int)vb : 6, v ? v : "absent");
+			return;
+		}
+		p += n + (p[n] == ' ');
+	}
+}
+
+int result_same_qemu(const struct result *a, const struct result *b, char *why, size_t len)
+{
+	const struct result_clock *x = result_clock_of(a), *y = result_clock_of(b);
+	char apart[128];
+
+	if (!strcmp(x->kind, "tsc") || !strcmp(x->kind, "ktime"))
+		return 0;
+	if (x->qemu_version && y->qemu_version && strcmp(x->qemu_version, y->qemu_version)) {
+		snprintf(why, len, "%s was counted by qemu %s and %s by qemu %s", a->path,
+			 x->qemu_version, b->path, y->qemu_version);
+		return -EINVAL;
+	}
+	if (!x->cpu_features || !y->cpu_features || !strcmp(x->cpu_features, y->cpu_features))
+		return 0;
+	word_apart(x->cpu_feature_words, y->cpu_feature_words, apart, sizeof(apart));
+	snprintf(why, len,
+		 "%s and %s were counted on guest CPUs of other features (digest %s vs %s; %s)",
+		 a->path, b->path, x->cpu_features, y->cpu_features, apart);
 	return -EINVAL;
 }

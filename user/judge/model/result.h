@@ -84,6 +84,9 @@ struct result_clock {
 	const char *kind; /* "tsc" or "icount" */
 	const char *unit; /* "cycles" or "instructions" */
 	const char *qemu; /* icount: the qemu options that made it; else NULL */
+	/* qemu's clocks: its release, the digest of the guest CPU's feature words
+	 * and the words (sys/cpufeat.h); NULL in files that predate them */
+	const char *qemu_version, *cpu_features, *cpu_feature_words;
 };
 
 struct result_host {
@@ -120,6 +123,14 @@ const struct result_scenario *result_find(const struct result *r, const char *na
  * two clocks never compare, whatever --force says.
  */
 int result_same_clock(const struct result *a, const struct result *b, char *why, size_t len);
+/*
+ * 0 when A and B, of one of qemu's clocks, were counted by the same qemu
+ * release on a guest CPU of the same features, or when a file does not say;
+ * else -EINVAL with WHY naming both files and the difference: -cpu max
+ * differs between qemu releases, and a kernel picks its code by the CPU's
+ * features, so the counts may differ with no change of the kernel.
+ */
+int result_same_qemu(const struct result *a, const struct result *b, char *why, size_t len);
 /* R's clock, "tsc"/"cycles" where nothing set it (a result made by hand). */
 const struct result_clock *result_clock_of(const struct result *r);
 /*

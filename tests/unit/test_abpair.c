@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/* vm --against-*: the result files' names and the run's status (model/abpair.h). */
+#include <stdlib.h>
+#include "model/abpair.h"
+#include "unit.h"
+
+static void tagged_is(const char *path, const char *tag, const char *want)
+{
+	char *got = ab_tagged_path(path, tag);
+
+	ASSERT_STREQ(got, want, path);
+	free(got);
+}
+
+void test_ab_tagged_path(void)
+{
+	tagged_is("r.json", "a", "r.a.json");
+	tagged_is("/tmp/x.y/r.json", "b", "/tmp/x.y/r.b.json");
+	tagged_is("out/keep", "a", "out/keep.a");
+	tagged_is("dir.d/keep", "b", "dir.d/keep.b");
+	tagged_is(".hidden", "a", ".hidden.a");
+	tagged_is("r.old.json", "a", "r.old.a.json");
+}
+
+static int st(bool bisect, int rc_a, bool have_a, bool stop_a, int rc_b, bool have_b, bool stop_b)
+{
+	struct ab_end a = { rc_a, have_a, stop_a }, b = { rc_b, have_b, stop_b };
+
+	return ab_status(bisect, &a, &b);
+}
+
+void test_ab_status(void)
+{
+	/* both results: compare decides */
+	ASSERT_EQ(st(false, 0, true, false, 0, true, false), -1, "both");
+	ASSERT_EQ(st(true, 1, true, false, 1, true, false), -1,
+		  "both, a bench that skipped a scenario");
+	/* the kernel under test did not boot or run; a was stopped for it */
+	ASSERT_EQ(st(true, 1, false, true, 2, false, false), AB_SKIP, "bisect: b failed: skip");
+	ASSERT_EQ(st(true, 0, true, false, 2, false, false), AB_SKIP, "bisect: b failed after a");
+	ASSERT_EQ(st(false, 1, false, true, 2, false, false), 2, "b failed: its status");
+	ASSERT_EQ(st(false, 0, true, false, 0, false, false), 1, "b exited 0 without a file: 1");
+	/* the baseline did not; b was stopped for it */
+	ASSERT_EQ(st(true, 2, false, false, 1, false, true), AB_STOP, "bisect: a failed: stop");
+	ASSERT_EQ(st(true, 2, false, false, 0, true, false), AB_STOP, "bisect: a failed after b");
+	ASSERT_EQ(st(false, 2, false, false, 1, false, true), 2, "a failed: its status");
+	ASSERT_EQ(st(true, 1, false, false, 1, false, false), AB_SKIP,
+		  "bisect: both failed on their own: b's skip");
+	/* a signal stays a signal */
+	ASSERT_EQ(st(true, 143, false, false, 143, false, false), 143, "SIGTERM");
+	ASSERT_EQ(st(true, 0, true, false, 130, false, false), 130, "SIGINT in b");
+}
