@@ -187,7 +187,7 @@ static __always_inline bool teardown_begin(__u64 pool, __u64 netmem, struct ppb_
 	__u32 cache;
 
 	cache = BPF_CORE_READ(pp, alloc.count);
-	if (cache < PPB_ALLOC_CACHE_SIZE)
+	if (cache < pool_cache_entries())
 		bpf_probe_read_kernel(&slot, sizeof(slot), pool_cache_slot(pp, cache));
 	if (slot != netmem && !BPF_CORE_READ(pp, destroy_cnt))
 		return false;
@@ -804,7 +804,7 @@ static __always_inline int put_exit(void *ctx)
 				   dt > s->put_tp_ns ? dt - s->put_tp_ns : 0, clean);
 			return 0;
 		}
-		if (after == s->put_c0 + 1 && s->put_c0 < PPB_ALLOC_CACHE_SIZE)
+		if (after == s->put_c0 + 1 && s->put_c0 < pool_cache_entries())
 			bpf_probe_read_kernel(&slot, sizeof(slot), pool_cache_slot(pp, s->put_c0));
 		/*
 		 * Put into the ring on another CPU, the page can reach cache[c0]

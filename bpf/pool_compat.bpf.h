@@ -12,9 +12,9 @@
 #include <bpf/bpf_core_read.h>
 
 /*
- * Entries of a pool's alloc cache (the kernel's PP_ALLOC_CACHE_SIZE, 128 in
- * every version; a power of two: indexes are masked with size - 1). A macro
- * of the kernel is not in BTF, so it is repeated here.
+ * The most entries of a pool's alloc cache (the kernel's PP_ALLOC_CACHE_SIZE
+ * on 4K pages, 128 in every version; a power of two: indexes are masked with
+ * size - 1). This kernel's own is pool_cache_entries().
  */
 #define PPB_ALLOC_CACHE_SIZE 128
 
@@ -37,6 +37,21 @@ struct pp_alloc_cache___page {
 struct page_pool___page {
 	struct pp_alloc_cache___page alloc;
 } __attribute__((preserve_access_index));
+
+/*
+ * Entries of this kernel's alloc cache: PP_ALLOC_CACHE_SIZE: 128 on 4K pages;
+ * 32 on 16K and 8 on 64K pages in kernels that scale it, as 7.3 does. A
+ * macro is not in BTF, but the array it sizes is.
+ */
+static __always_inline __u32 pool_cache_entries(void)
+{
+	struct page_pool___page *old = NULL;
+	struct page_pool *pp = NULL;
+
+	if (bpf_core_field_exists(old->alloc.cache))
+		return bpf_core_field_size(old->alloc.cache) / sizeof(__u64);
+	return bpf_core_field_size(pp->alloc.cache) / sizeof(__u64);
+}
 
 /* Address of alloc.cache[i] whatever the element type of this kernel. */
 static __always_inline void *pool_cache_slot(struct page_pool *pp, __u32 i)

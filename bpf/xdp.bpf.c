@@ -27,6 +27,12 @@ const volatile bool count_bytes;  /* load's Mbit/s; bench reports none: skip */
 const volatile __u32 pace_limit;  /* cpumap recipe: most frames in flight (0: off) */
 const volatile __u32 fp_adjust;	  /* fast-pass recipe: bytes the head moves down (0: twin) */
 const volatile __u8 fp_byte0;	  /* fast-pass recipe: the frame's first byte, restored */
+/*
+ * log2 of the running kernel's PAGE_SIZE, from the loader (the page size user
+ * space sees is the kernel's): 4K, 16K and 64K kernels exist. 0 (unset) maps
+ * no frame.
+ */
+const volatile __u32 page_shift;
 
 /* Run control from user space (.bss, read every packet: keep it small). */
 __u64 run_gen;	   /* bumped before each run: spans never cross runs */
@@ -37,6 +43,7 @@ __u32 elems_role;  /* enum ppb_role whose frames are the pool's allocations */
 __u64 calib_pool;  /* calibration: the test-run pool of the last frame */
 __u64 calib_page;  /* ... and its page, for user space to check k */
 __u64 calib_magic; /* ... and its pp_magic, for user space to report a mismatch */
+__u64 calib_psize; /* ... and the PAGE_SIZE its frame shows (0: unknown) */
 /* How to find a frame's page and its pool: vmemmap_k is 0 until the calibration succeeds. */
 struct ppb_frame_map frame_map;
 __u32 cpu_target; /* cpumap key (= CPU) for PPB_ACT_CPU */
@@ -131,7 +138,7 @@ static __always_inline __u64 frame_pool(struct xdp_md *ctx, __u64 *pagep)
 		return 0;
 	/* The packet pointer itself may not be used in arithmetic: read it as a number. */
 	va = (__u64)BPF_CORE_READ(xb, data);
-	page = frame_map.vmemmap_k + (va >> 12) * bpf_core_type_size(struct page);
+	page = frame_map.vmemmap_k + (va >> page_shift) * bpf_core_type_size(struct page);
 	/* pp_magic and pp are neighbours in struct page: one read for both. */
 	if (op == om + 8) {
 		bpf_probe_read_kernel(pp, sizeof(pp), (void *)(page + om));
@@ -194,7 +201,7 @@ static __noinline void proof_sample(struct xdp_md *ctx, int role, struct proof_c
 
 		bpf_probe_read_kernel(&slot, sizeof(slot),
 				      pool_cache_slot((void *)pool, pi->last.cache));
-		if (slot == page && pi->last.cache < PPB_ALLOC_CACHE_SIZE)
+		if (slot == page && pi->last.cache < pool_cache_entries())
 			pi->last.cache++;
 	}
 	if (role == elems_role && pc) {
@@ -228,7 +235,9 @@ static __noinline void proof_sample(struct xdp_md *ctx, int role, struct proof_c
  * a page_pool page, so it must carry the signature derived from the kernel
  * config: if it does not, the config is not this kernel's (or page_pool
  * marks its pages otherwise), and no frame is mapped to a pool, rather than
- * frames mapped wrongly.
+ * frames mapped wrongly. So too when the loader's page size is not the
+ * kernel's: a test-run frame is its page less the struct xdp_page_head at
+ * the page's start (TEST_XDP_FRAME_SIZE), which gives the kernel's PAGE_SIZE.
  */
 static __always_inline void calibrate(struct xdp_md *ctx)
 {
@@ -242,18 +251,22 @@ static __always_inline void calibrate(struct xdp_md *ctx)
 	td = (void *)((char *)rxq - bpf_core_field_offset(struct xdp_test_data, rxq));
 	pp = BPF_CORE_READ(td, pp);
 	n = BPF_CORE_READ(pp, alloc.count);
-	if (n >= PPB_ALLOC_CACHE_SIZE)
+	if (n >= pool_cache_entries())
 		return;
 	bpf_probe_read_kernel(&page, sizeof(page), pool_cache_slot(pp, n));
-	va = (__u64)BPF_CORE_READ(xb, data_hard_start) & ~0xfffULL;
+	va = (__u64)BPF_CORE_READ(xb, data_hard_start) & ~((1ULL << page_shift) - 1);
 	calib_pool = (__u64)pp;
 	calib_page = page;
 	calib_magic = BPF_CORE_READ((struct page *)page, pp_magic);
+	if (bpf_core_type_exists(struct xdp_page_head))
+		calib_psize =
+			BPF_CORE_READ(xb, frame_sz) + bpf_core_type_size(struct xdp_page_head);
 	frame_map.pp_sig = PPB_PP_SIGNATURE;
 	frame_map.pp_mask = mask;
-	if ((calib_magic & mask) != PPB_PP_SIGNATURE)
+	if ((calib_magic & mask) != PPB_PP_SIGNATURE || !page_shift ||
+	    (calib_psize && calib_psize != 1ULL << page_shift))
 		return;
-	frame_map.vmemmap_k = page - (va >> 12) * bpf_core_type_size(struct page);
+	frame_map.vmemmap_k = page - (va >> page_shift) * bpf_core_type_size(struct page);
 }
 
 /* ---- per-CPU accounting -------------------------------------------------- */

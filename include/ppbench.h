@@ -231,7 +231,7 @@ struct ppb_xdp_errs {
  * maps no frame.
  */
 struct ppb_frame_map {
-	__u64 vmemmap_k; /* virt_to_page: page = k + (va >> 12) * sizeof(struct page) */
+	__u64 vmemmap_k; /* virt_to_page: page = k + (va >> PAGE_SHIFT) * sizeof(struct page) */
 	__u64 pp_sig;	 /* PP_SIGNATURE of this kernel (from its config) */
 	__u64 pp_mask;	 /* the bits of page->pp_magic that carry it */
 };

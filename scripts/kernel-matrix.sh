@@ -10,12 +10,14 @@
 #   V=1 scripts/kernel-matrix.sh                  also show each guest's console
 #
 # Options:
-#   --kernels LIST   6.1, 6.12, newest (trixie-backports' linux-image-amd64), or
-#                    any linux-image-* package of the host's apt sources (meta or
-#                    exact); arm64:SPEC for an arm64 kernel (arm64:newest is
-#                    trixie-backports' linux-image-arm64, under qemu-system-aarch64);
+#   --kernels LIST   6.1, 6.12, newest (trixie-backports' linux-image-amd64),
+#                    newest-rt, newest-cloud (its other flavours), or any
+#                    linux-image-* package of the host's apt sources or of
+#                    trixie-backports (meta or exact); arm64:SPEC for an arm64
+#                    kernel (arm64:newest is trixie-backports' linux-image-arm64,
+#                    arm64:newest-16k its 16K-page flavour, under qemu-system-aarch64);
 #                    comma/space separated (default: $PPB_KERNELS or
-#                    "6.1 6.12 newest arm64:newest")
+#                    "6.1 6.12 newest arm64:newest arm64:newest-16k")
 #   --tests LIST     guest test names or globs, without test_ (default: $PPB_GUEST_TESTS, all)
 #   --stall SEC      end a guest whose console printed no new test line for SEC
 #                    seconds (default: $PPB_STALL_LIMIT or 480)
@@ -64,7 +66,7 @@ clock=${PPB_MATRIX_CLOCK:-}
 V=${V:-0}
 
 usage() {
-	sed -n '3,31s/^# \{0,1\}//p' "$0"
+	sed -n '3,33s/^# \{0,1\}//p' "$0"
 	exit "${1:-0}"
 }
 
@@ -88,7 +90,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-kernels=$(echo "${kernels:-6.1 6.12 newest arm64:newest}" | tr ',' ' ')
+kernels=$(echo "${kernels:-6.1 6.12 newest arm64:newest arm64:newest-16k}" | tr ',' ' ')
 # The arm64 guests (arm64:SPEC) run the version-specific tests only, unless
 # --tests names others: what differs on arm64 is below the tool (BTF layouts,
 # fentry targets, the NIC driver), the rest runs the x86-64 guests' code.
@@ -281,7 +283,12 @@ guest_arch() {
 # 10-70 s per kernel: on a machine whose qemu is twice as slow, three full
 # guests alone took the suite past its 12 minutes.
 MIDDLE_TESTS="probe_* env_veth modules_loaded nic_present nic_hub acct_* observer_loads
-	nic_load_tx_bulk upstream_module_crosscheck kernel_clean"
+	nic_load_tx_bulk upstream_module_crosscheck virtio_present counters_* kernel_clean"
+
+# A kernel of larger pages (Debian's arm64 16K flavour) runs what follows the
+# page size: the page shift of the BPF programs, page_pool's alloc cache and
+# the counts that depend on it; the rest is the 4K arm64 guest's.
+PAGE_TESTS="probe_* page_* acct_backends_lf_drop acct_backends_slow_b1 kernel_clean"
 
 tests_for() { # KSPEC -> the test patterns of that kernel ('' = all)
 	local first last x86
@@ -290,6 +297,8 @@ tests_for() { # KSPEC -> the test patterns of that kernel ('' = all)
 	last=${x86##* }
 	if [ -n "$tests" ]; then
 		echo "$tests"
+	elif [ "${1%-16k}" != "$1" ]; then
+		echo "$PAGE_TESTS"
 	elif [ "${1#arm64:}" = "$1" ] && { [ "$1" = "$first" ] || [ "$1" = "$last" ]; }; then
 		echo "$tests"
 	else
@@ -325,6 +334,8 @@ make_initrd() {
 		else
 			echo "PPB_NIC_SKIP='${!nic_skip_var:-this guest is booted without NICs}'"
 		fi
+		# every guest has the virtio-net pair (guest_args' NIC modes both and virtio)
+		echo "PPB_VNIC_MACS='$VNIC_MACS'"
 		[ -z "${PPB_TEST_TIMEOUT:-}" ] || echo "PPB_TEST_TIMEOUT='$PPB_TEST_TIMEOUT'"
 		echo "PPB_VERBOSE='$V'"
 	} >"$root/etc/ppbench-guest.conf"
@@ -362,7 +373,10 @@ boot() {
 	local GUEST_ARCH
 	GUEST_ARCH=$(guest_arch "$tag")
 	[ "$GUEST_ARCH" = x86-64 ] || qemu=${QEMU_ARM64:-qemu-system-aarch64}
-	guest_args "$d/kernel" "$d/initrd.gz" "$(clock_of "$tag")" 2 "$nicmode" "${PPB_KERNEL_APPEND:-}"
+	# vmxnet3's pair where its driver has XDP, and always virtio-net's
+	local qnics=virtio
+	[ "$nicmode" = none ] || qnics=both
+	guest_args "$d/kernel" "$d/initrd.gz" "$(clock_of "$tag")" 2 "$qnics" "${PPB_KERNEL_APPEND:-}"
 	local args=("${GUEST_ARGS[@]}")
 	t0=$(date +%s.%N)
 	"$qemu" "${args[@]}" </dev/null >"$d/console.log" 2>"$d/qemu.err" &
@@ -512,7 +526,7 @@ for k in $kernels; do
 	fi
 	kernel_get "${k#arm64:}" || rc=$?
 	if [ $rc = 2 ]; then
-		echo "kernel-matrix: unknown kernel '$k' (6.1, 6.12, newest, a linux-image-* package, or arm64:6.1, arm64:6.12, arm64:newest)" >&2
+		echo "kernel-matrix: unknown kernel '$k' (6.1, 6.12, newest, newest-rt, newest-cloud, a linux-image-* package, or arm64: before any of them or newest-16k)" >&2
 		finished=1
 		exit 2
 	elif [ $rc != 0 ]; then
@@ -542,7 +556,9 @@ for k in $kernels; do
 	fi
 	sel=$(tests_for "$k")
 	if [ -z "$tests" ] && [ -n "$sel" ]; then
-		if [ "$VM_ARCH" = arm64 ]; then
+		if [ "$sel" = "$PAGE_TESTS" ]; then
+			say "$tag: a kernel of larger pages: the page-size tests only ($sel)"
+		elif [ "$VM_ARCH" = arm64 ]; then
 			say "$tag: an arm64 guest: the version-specific tests only ($sel)"
 		else
 			say "$tag: between the oldest and the newest kernel: the version-specific tests only ($sel)"

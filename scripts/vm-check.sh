@@ -19,6 +19,9 @@
 #      0.1 or more, and compare's table of the change names it first.
 # VM_CHECK_PAIRS (1) pairs, VM_CHECK_RUNS (5) calibrate runs. Exits 1 when a
 # pair's verdict is not that.
+# VM_CHECK_COUNTER=kernel_instructions: the same through the CPU's own
+# counter (bench --counters, calibrate and compare --counter) in an arm64
+# guest, whose qemu emulates the PMU's instructions event under the clock.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PPBENCH=${PPBENCH:-build/ppbench}
@@ -26,6 +29,7 @@ BURN=build/static/tests/ppb-burn
 OUT=${VM_CHECK_OUT:-build/vm-check}
 KERNEL=${VM_CHECK_KERNEL:-newest}
 PAIRS=${VM_CHECK_PAIRS:-1}
+COUNTER=${VM_CHECK_COUNTER:-}
 SHARE_PCT=1
 SCENARIOS=ring,fast,slow
 PROFILE=()
@@ -33,7 +37,21 @@ PROFILE=()
 mkdir -p "$OUT"
 rm -f "$OUT"/*.json "$OUT"/*.txt
 
-make --no-print-directory -s STATIC=1 BUILD=build/static "$BURN"
+ARCH=()
+BENCH_ARGS=()
+VIEW=()
+if [ -n "$COUNTER" ]; then
+	# (the arm64 ppbench's own build: make arm64-guest has made build/arm64)
+	BURN=build/arm64/tests/ppb-burn
+	make --no-print-directory -s CROSS=arm64 BUILD=build/arm64 \
+		SYSROOT="${KCACHE:-/var/cache/ppbench-kernels}/arm64-sysroot/root" \
+		VMLINUX_BTF="${KCACHE:-/var/cache/ppbench-kernels}/arm64-newest/kernel/vmlinux.btf" "$BURN"
+	ARCH=(--arch arm64)
+	BENCH_ARGS=(--counters instructions)
+	VIEW=(--counter "$COUNTER")
+else
+	make --no-print-directory -s STATIC=1 BUILD=build/static "$BURN"
+fi
 export PPBENCH_VM_BIN=$BURN
 
 # vm_burn NS OUT ARGS...: ppbench vm ARGS under ppb-burn NS, its line in OUT.txt
@@ -42,8 +60,9 @@ vm_burn() {
 	shift 2
 	local vmopt=()
 	[ "${1:-}" != --profile ] || { vmopt=(--profile); shift; }
-	PPBENCH_VM_WRAP="/bin/ppb-burn $ns --" "$PPBENCH" vm -q --debian "$KERNEL" "${vmopt[@]}" -- "$@" \
-		>"$out.txt" 2>&1 || { tail -n 5 "$out.txt"; echo "vm-check: ppbench vm failed" >&2; exit 1; }
+	PPBENCH_VM_WRAP="/bin/ppb-burn $ns --" "$PPBENCH" vm -q "${ARCH[@]}" --debian "$KERNEL" \
+		"${vmopt[@]}" -- "$@" >"$out.txt" 2>&1 ||
+		{ tail -n 5 "$out.txt"; echo "vm-check: ppbench vm failed" >&2; exit 1; }
 }
 
 # profile_where REF BURN: where the injection landed in the profiles: the
@@ -72,21 +91,23 @@ profile_where() {
 echo "(under the instruction clock the burner's \"ns\" are guest instructions)"
 echo "== noise profile: calibrate in one guest ($KERNEL), the burner attached without its loop"
 vm_burn 0 "$OUT/profile" calibrate --quiet --runs "${VM_CHECK_RUNS:-5}" --scenario "$SCENARIOS" \
-	-o "$OUT/profile.json"
+	"${VIEW[@]}" -o "$OUT/profile.json"
 echo "floors: $(jq -r '[.scenarios[] | "\(.name) \(.cycles_per_elem.floor_pct * 1000 | round / 1000)%"]
 	| join(", ")' "$OUT/profile.json")"
 
 bad=0
 for i in $(seq "$PAIRS"); do
-	vm_burn 0 "$OUT/ref-$i" "${PROFILE[@]}" bench --scenario "$SCENARIOS" --json "$OUT/ref-$i.json"
+	vm_burn 0 "$OUT/ref-$i" "${PROFILE[@]}" bench --scenario "$SCENARIOS" "${BENCH_ARGS[@]}" \
+		--json "$OUT/ref-$i.json"
 	# the injection: SHARE_PCT of slow, spread over its releases per element
 	ns=$(jq -r --argjson p "$SHARE_PCT" '.scenarios[] | select(.name == "slow") |
 		.cycles_per_elem.median * $p / 100 / (.path.ret.release / (.path.alloc.cache +
 		.path.alloc.refill + .path.alloc.slow)) | round' "$OUT/ref-$i.json")
-	vm_burn "$ns" "$OUT/burn-$i" "${PROFILE[@]}" bench --scenario "$SCENARIOS" --json "$OUT/burn-$i.json"
+	vm_burn "$ns" "$OUT/burn-$i" "${PROFILE[@]}" bench --scenario "$SCENARIOS" "${BENCH_ARGS[@]}" \
+		--json "$OUT/burn-$i.json"
 	line=$(grep '^ppb-burn:' "$OUT/burn-$i.txt")
 	rc=0
-	"$PPBENCH" compare --noise "$OUT/profile.json" --fail-above 0.5 "$OUT/ref-$i.json" \
+	"$PPBENCH" compare "${VIEW[@]}" --noise "$OUT/profile.json" --fail-above 0.5 "$OUT/ref-$i.json" \
 		"$OUT/burn-$i.json" >"$OUT/cmp-$i.txt" 2>"$OUT/cmp-$i.err" || rc=$?
 	gated=$(sed -n 's/^ppbench compare: regression: \([^ ,]*\).*/\1/p' "$OUT/cmp-$i.err" |
 		sort -u | paste -sd ' ' -)
@@ -101,9 +122,10 @@ for i in $(seq "$PAIRS"); do
 		esac
 		[ "$first" = "ppb_burn" ] || { verdict="WRONG (compare names '${first:-nothing}' first in slow)"; bad=1; }
 	fi
-	jq -rn --arg line "$line" --arg v "$verdict" --argjson p "$SHARE_PCT" --arg i "$i" \
+	jq -rn --arg line "$line" --arg v "$verdict" --argjson p "$SHARE_PCT" --arg i "$i" --arg c "$COUNTER" \
 		--slurpfile a "$OUT/ref-$i.json" --slurpfile b "$OUT/burn-$i.json" '
-		def fig($f; $s): $f[0].scenarios[] | select(.name == $s) | .cycles_per_elem.median;
+		def fig($f; $s): $f[0].scenarios[] | select(.name == $s) |
+			if $c != "" then .counters[$c].median else .cycles_per_elem.median end;
 		def pct($s): (fig($b; $s) / fig($a; $s) - 1) * 100 | . * 1000 | round / 1000;
 		"pair \($i): injected \($p)% of slow (\($line | sub("^ppb-burn: "; "")));"
 		+ " slow \(pct("slow"))%, ring \(pct("ring"))%, fast \(pct("fast"))%: \($v)"'

@@ -12,6 +12,9 @@ GUEST_MEM_MB=${GUEST_MEM_MB:-1024}
 # the guest tests cannot).
 HOST_TOOLS=(/usr/sbin/ip /usr/sbin/ethtool /usr/bin/jq)
 NIC_MACS="52:54:00:00:00:01 52:54:00:00:00:02"
+# The virtio-net pair (vm --nic=virtio-net; in the kernel matrix beside the
+# vmxnet3 pair, on a hub of its own).
+VNIC_MACS="52:54:00:00:01:01 52:54:00:00:01:02"
 # qemu's instruction clock: the guest's TSC and ktime advance one tick per
 # guest instruction (shift=0) and jump over idle time (sleep=off).
 ICOUNT_OPTS="shift=0,sleep=off"
@@ -88,6 +91,8 @@ guest_pack() {
 # thread per vCPU) or icount (the instruction clock: vCPUs take turns in one
 # thread). The console is serial 0 on stdout (-nographic). arm64: qemu's virt
 # machine with the most capable CPU it emulates (-cpu max, as on x86-64).
+# NICMODE: none, xdp (two vmxnet3 NICs, NIC_MACS), virtio (two virtio-net
+# NICs, VNIC_MACS) or both (the two pairs, on hubs of their own).
 guest_args() {
 	local kdir=$1 initrd=$2 clock=$3 cpus=$4 nicmode=$5 append=$6 mac_a mac_b
 	GUEST_ARGS=(-accel tcg -cpu max -smp "$cpus" -m "$GUEST_MEM_MB" -nographic -no-reboot
@@ -105,13 +110,30 @@ guest_args() {
 		append="$append ppbench.clock=tcg"
 	fi
 	GUEST_ARGS+=(-append "console=$(guest_console) panic=-1 quiet $append")
-	if [ "$nicmode" = none ]; then
-		GUEST_ARGS+=(-nic none)
-	else
-		read -r mac_a mac_b <<<"$NIC_MACS"
-		# romfile= drops the iPXE option ROMs: we boot -kernel, never from the
-		# network, and the firmware would spend emulated time loading them.
-		GUEST_ARGS+=(-netdev "hubport,id=h0,hubid=0" -device "vmxnet3,netdev=h0,mac=$mac_a,romfile="
-			-netdev "hubport,id=h1,hubid=0" -device "vmxnet3,netdev=h1,mac=$mac_b,romfile=")
-	fi
+	case "$nicmode" in
+	none) GUEST_ARGS+=(-nic none) ;;
+	virtio) guest_nic_pair virtio-net-pci 1 $VNIC_MACS ;;
+	both)
+		guest_nic_pair vmxnet3 0 $NIC_MACS
+		guest_nic_pair virtio-net-pci 1 $VNIC_MACS
+		;;
+	*) guest_nic_pair vmxnet3 0 $NIC_MACS ;;
+	esac
+}
+
+# guest_nic_pair DEVICE HUB MAC_A MAC_B: two NICs of qemu's DEVICE on hub HUB.
+# romfile= drops the iPXE option ROMs: we boot -kernel, never from the
+# network, and the firmware would spend emulated time loading them.
+# virtio-net: the hub's ports carry no virtio-net header, so qemu offers no
+# receive offloads (GRO_HW, checksum), which native XDP refuses; one queue
+# pair, so XDP_TX shares the TX queue under a lock; an RX ring of 1024 (the
+# most qemu allows), as vmxnet3's rings are enlarged for the tests.
+guest_nic_pair() {
+	local dev=$1 hub=$2 mac opts= i=0
+	[ "$dev" != virtio-net-pci ] || opts=,rx_queue_size=1024
+	for mac in "$3" "$4"; do
+		GUEST_ARGS+=(-netdev "hubport,id=h$hub$i,hubid=$hub"
+			-device "$dev,netdev=h$hub$i,mac=$mac,romfile=$opts")
+		i=$((i + 1))
+	done
 }

@@ -25,7 +25,7 @@ kcache_use() {
 	fi
 }
 # Modules the guests load. Changing this list re-extracts the cached packages.
-MODULES=(veth pktgen vmxnet3)
+MODULES=(veth pktgen vmxnet3 virtio_pci virtio_net)
 # arm64 guests also need virtio-serial (vm's channels: -M virt has one UART),
 # which Debian 12's arm64 6.1 builds as modules and later kernels build in.
 MODULES_ARM64=(virtio_pci virtio_console)
@@ -45,10 +45,15 @@ guest_module_list() {
 # version it resolves to (7.3 for 7.3.4).
 # NIC mode: xdp = two vmxnet3 NICs on a hub, native XDP expected;
 # none = no NICs, the NIC tests skip with NIC_SKIP_<tag>.
+# newest-FLAVOUR: the newest kernel of one of Debian's other flavours, tagged
+# VERSION-FLAVOUR (7.3-rt): rt (PREEMPT_RT), cloud (for cloud VMs: fewer
+# drivers) and, on arm64, 16k (16K pages).
 KERNELS_KNOWN=(
 	"6.1 linux-image-amd64 - none"
 	"6.12 linux-image-6.12-amd64 - xdp"
 	"newest linux-image-amd64 trixie-backports xdp"
+	"newest-rt linux-image-rt-amd64 trixie-backports xdp"
+	"newest-cloud linux-image-cloud-amd64 trixie-backports xdp"
 )
 # arm64 kernels, the same way (qemu-system-aarch64 -M virt has vmxnet3 as a
 # PCI device, and Debian's arm64 kernels build it as a module).
@@ -56,7 +61,14 @@ KERNELS_KNOWN_ARM64=(
 	"6.1 linux-image-arm64 - none"
 	"6.12 linux-image-6.12-arm64 - xdp"
 	"newest linux-image-arm64 trixie-backports xdp"
+	"newest-rt linux-image-rt-arm64 trixie-backports xdp"
+	"newest-16k linux-image-arm64-16k trixie-backports xdp"
+	"newest-cloud linux-image-cloud-arm64 trixie-backports xdp"
 )
+# The suites a linux-image-* package named by the user is looked for in, in
+# this order: the host's own (bookworm), then those the matrix reaches through
+# a private apt configuration (bookworm-backports has no kernel of its own).
+PKG_SUITES=(- trixie-backports)
 # shellcheck disable=SC2034 # read through ${!name}
 NIC_SKIP_6_1="vmxnet3 in 6.1 has no native XDP (EOPNOTSUPP): no page_pool NIC under qemu for this kernel, so this guest has no NICs"
 
@@ -148,6 +160,21 @@ resolve_once() {
 	ver=$(apt-cache policy "$pkg" 2>/dev/null | sed -n 's/^ *Candidate: //p')
 	[ -n "$ver" ] && [ "$ver" != "(none)" ] || return 1
 	echo "$pkg $ver"
+}
+
+# resolve_pkg PKG: "name version suite" of a linux-image-* package in the
+# first of PKG_SUITES that has it (the host's lists updated only when no suite
+# has it: resolve's fresh-machine case). Leaves APT_CONFIG unset.
+resolve_pkg() {
+	local pkg=$1 s r
+	for s in "${PKG_SUITES[@]}"; do
+		use_suite "$s"
+		if r=$(resolve_once "$pkg"); then
+			echo "$r $s"
+			return 0
+		fi
+	done
+	r=$(resolve "$pkg" -) && echo "$r -"
 }
 
 resolve() { # PKG SUITE
@@ -329,22 +356,28 @@ kernel_row() {
 	esac
 }
 
-# kernel_get SPEC: resolve SPEC (6.1, 6.12, newest or a linux-image-* package)
-# and make its cached kernel directory. Sets K_TAG (the version, 7.3 for
-# newest), K_KEY (the cache key), K_PKG, K_VER, K_SUITE, K_NICMODE, K_WHERE and
+# kernel_get SPEC: resolve SPEC (6.1, 6.12, newest, newest-FLAVOUR or a
+# linux-image-* package of PKG_SUITES) and make its cached kernel directory.
+# Sets K_TAG (the version, 7.3 for newest; 7.3-rt for a flavour), K_KEY (the cache key), K_PKG, K_VER, K_SUITE, K_NICMODE, K_WHERE and
 # K_DIR. Returns 2 for an unknown SPEC, 1 with K_WHY when this machine cannot
 # have that kernel. With VM_ARCH=arm64 the same SPECs name arm64 kernels,
 # cached under arm64-KEY.
 kernel_get() {
-	local row meta resolved r t0 pre=
+	local row meta resolved= r t0 pre= flavour
 	K_WHY=
 	[ "${VM_ARCH:-x86-64}" != arm64 ] || pre=arm64-
 	row=$(kernel_row "$1") || return 2
 	read -r K_TAG meta K_SUITE K_NICMODE <<<"$row"
+	if [ "$K_TAG" = "$meta" ] && r=$(resolve_pkg "$meta"); then
+		K_SUITE=${r##* }
+		resolved=${r% *}
+	fi
 	use_suite "$K_SUITE"
 	K_WHERE="this machine's apt sources"
 	[ "$K_SUITE" = - ] || K_WHERE="$K_SUITE (private apt configuration $APT_CONFIG)"
-	if ! resolved=$(resolve "$meta" "$K_SUITE"); then
+	[ "$K_TAG" != "$meta" ] || [ -n "$resolved" ] ||
+		K_WHERE="this machine's apt sources or ${PKG_SUITES[*]:1} (private apt configurations under $KCACHE/apt)"
+	if [ -z "$resolved" ] && ! resolved=$(resolve "$meta" "$K_SUITE"); then
 		if [ -f "$KCACHE/$pre$K_TAG/kernel/STAMP" ]; then
 			say "$K_TAG: apt has no candidate for $meta; using the cached $(cut -d' ' -f1,2 "$KCACHE/$pre$K_TAG/kernel/STAMP")"
 			resolved=$(cut -d' ' -f1,2 "$KCACHE/$pre$K_TAG/kernel/STAMP")
@@ -355,8 +388,10 @@ kernel_get() {
 	fi
 	read -r K_PKG K_VER <<<"$resolved"
 	K_KEY=$K_TAG
-	if [ "$K_TAG" = "$meta" ] || [ "$K_TAG" = newest ]; then
-		[ "$K_TAG" = newest ] || K_KEY=$K_PKG
+	flavour=
+	case "$K_TAG" in newest-*) flavour=${K_TAG#newest} ;; esac
+	if [ "$K_TAG" = "$meta" ] || [ "${K_TAG%%-*}" = newest ]; then
+		[ "${K_TAG%%-*}" = newest ] || K_KEY=$K_PKG
 		K_TAG=$(echo "$K_VER" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
 		K_TAG=${K_TAG:-custom}
 		if [ "$K_NICMODE" = - ]; then
@@ -374,6 +409,13 @@ kernel_get() {
 		return 1
 		;;
 	esac
+	# (a package by name: its flavour from its name, linux-image-7.3.4+deb13-rt-amd64)
+	[ -n "$flavour" ] || case "$K_PKG" in
+	*-rt-*) flavour=-rt ;;
+	*-16k) flavour=-16k ;;
+	*-cloud-*) flavour=-cloud ;;
+	esac
+	K_TAG=$K_TAG$flavour
 	t0=$(date +%s.%N)
 	if ! (flock 9 && fetch_kernel "$K_KEY" "$K_PKG" "$K_VER") 9>"$KCACHE/.lock"; then
 		K_WHY="kernel $K_TAG: cannot download/unpack $K_PKG $K_VER from $K_WHERE"

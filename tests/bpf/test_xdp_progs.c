@@ -24,6 +24,7 @@
 #include "model/counts.h"
 #include "model/pkt.h"
 #include "sys/log_libbpf.h"
+#include "sys/pagesz.h"
 #include "sys/util.h"
 #include "unit.h"
 
@@ -447,6 +448,37 @@ void test_calibrate_refuses_foreign_signature(void)
 	ASSERT_HAS_SUBSTR(xdpo_calib_error(x), "pp_magic", "the reason names the page's mark");
 out:
 	unsetenv("PPBENCH_TEST_KCONFIG");
+	xdpo_close(x);
+}
+
+/*
+ * A BPF object given a page size that is not the kernel's (a loader that
+ * hard-codes 4K pages, run on a 16K kernel, or here the reverse): the
+ * calibration sees the kernel's page size in its test-run frame and refuses,
+ * saying so, rather than map frames to the wrong struct page. And the
+ * loader's own choice, the running kernel's, calibrates.
+ */
+void test_calibrate_refuses_foreign_page_size(void)
+{
+	struct xdpo_opts o = { .action = PPB_ACT_DROP, .progs = XDPO_ACT | XDPO_CALIB };
+	struct xdpo *x = NULL;
+	char want[64];
+
+	if (!can_run(true))
+		return;
+	if (!ASSERT_OK(xdpo_open(&x, &o), "xdpo_open") ||
+	    !ASSERT_OK(xdpo_calibrate(x), "the kernel's page size calibrates"))
+		goto out;
+	xdpo_close(x);
+	x = NULL;
+	o.page_shift = sys_page_shift() == 12 ? 14 : 12;
+	if (!ASSERT_OK(xdpo_open(&x, &o), "xdpo_open with a foreign page size"))
+		goto out;
+	ASSERT_EQ(xdpo_calibrate(x), -EBADMSG, "the calibration refuses");
+	ASSERT_FALSE(xdpo_calibrated(x), "not calibrated");
+	snprintf(want, sizeof(want), "pages of %ld bytes", sys_page_size());
+	ASSERT_HAS_SUBSTR(xdpo_calib_error(x), want, "the reason names the kernel's page size");
+out:
 	xdpo_close(x);
 }
 

@@ -14,7 +14,8 @@
 # driver: the number of frames XDP saw is still exactly N, and a note says
 # when frames had to be sent again.
 
-NIC_RING=4096   # NIC B's RX and NIC A's TX ring during the tests (the vmxnet3 maximum)
+NIC_RING=4096   # NIC B's RX and NIC A's TX ring during the tests (the vmxnet3 maximum,
+		# or the driver's own if less: ring_max)
 PG_RATE=50000   # pktgen frames/s
 
 in_nsa() {
@@ -30,10 +31,35 @@ nic_stat() {
 		END { print n + 0 }'
 }
 
+# xdp_packets IFACE: frames its driver's XDP saw (ethtool -S): vmxnet3's
+# "xdp packets" per queue, virtio_net's rxN_xdp_packets.
+xdp_packets() {
+	case "$(nic_driver "$1")" in
+	virtio_net)
+		"$ETHTOOL" -S "$1" | awk '$1 ~ /^rx[0-9]+_xdp_packets:$/ { n += $2 } END { print n + 0 }'
+		;;
+	*) nic_stat "$1" "xdp packets" ;;
+	esac
+}
+
 # xdp_delta: frames NIC B's XDP saw since XDP0 was taken. ethtool's XDP
 # counters survive the device reset of an XDP attach (ip -s link's do not).
 xdp_delta() {
-	echo $(($(nic_stat "$B" "xdp packets") - XDP0))
+	echo $(($(xdp_packets "$B") - XDP0))
+}
+
+# ring_max IFACE RX|TX: the largest ring the driver takes (ethtool -g), at
+# most NIC_RING (virtio-net: qemu's 1024 RX and 256 TX entries).
+ring_max() {
+	_m=$("$ETHTOOL" -g "$1" | awk -v k="$2:" '/^Pre-set/ { c = 1 } c && $1 == k { print $2; exit }')
+	[ -n "$_m" ] && [ "$_m" -lt $NIC_RING ] && echo "$_m" || echo $NIC_RING
+}
+
+# set_ring IFACE rx|tx N: unless it already is N (ethtool refuses a change to nothing).
+set_ring() {
+	_k=$(echo "$2" | tr a-z A-Z)
+	_cur=$("$ETHTOOL" -g "$1" | awk -v k="$_k:" '/^Current/ { c = 1 } c && $1 == k { print $2; exit }')
+	[ "$_cur" = "$3" ] || "$ETHTOOL" -G "$1" "$2" "$3"
 }
 
 xdp_reached() { # N
@@ -53,6 +79,8 @@ at_least() { # value share-of-what minimum what
 # nic_setup: NICs split (A in nsa, B here), B's ring enlarged; everything is
 # undone on exit, background processes of the test included (BG).
 nic_setup() {
+	[ -z "${NIC_SET:-}" ] || return 0 # (once per test: virtio.sh's warm-up sets up first)
+	NIC_SET=1
 	need_nics
 	A=$PPB_NIC_A
 	B=$PPB_NIC_B
@@ -63,10 +91,14 @@ nic_setup() {
 	RING0=$("$ETHTOOL" -g "$B" | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2; exit }')
 	TX0=$("$ETHTOOL" -g "$A" | awk '/^Current/ { c = 1 } c && /^TX:/ { print $2; exit }')
 	trap nic_teardown EXIT
+	RX_RING=$(ring_max "$B" RX)
+	TX_RING=$(ring_max "$A" TX)
 	nic_split
-	"$ETHTOOL" -G "$B" rx $NIC_RING || fail "cannot set $B's RX ring to $NIC_RING"
+	set_ring "$B" rx $RX_RING || fail "cannot set $B's RX ring to $RX_RING"
 	# gen pushes 64 frames at a time: a longer TX ring on A refuses fewer
-	in_nsa "$ETHTOOL" -G "$A" tx $NIC_RING || fail "cannot set $A's TX ring to $NIC_RING"
+	_cur=$(in_nsa "$ETHTOOL" -g "$A" | awk '/^Current/ { c = 1 } c && $1 == "TX:" { print $2; exit }')
+	[ "$_cur" = "$TX_RING" ] || in_nsa "$ETHTOOL" -G "$A" tx $TX_RING ||
+		fail "cannot set $A's TX ring to $TX_RING"
 }
 
 nic_teardown() {
@@ -75,9 +107,9 @@ nic_teardown() {
 	for _p in $BG; do
 		kill -9 "$_p" 2>/dev/null && wait "$_p" 2>/dev/null
 	done
-	[ -z "$RING0" ] || "$ETHTOOL" -G "$B" rx "$RING0"
+	[ -z "$RING0" ] || set_ring "$B" rx "$RING0"
 	nic_join
-	[ -z "$TX0" ] || "$ETHTOOL" -G "$A" tx "$TX0"
+	[ -z "$TX0" ] || set_ring "$A" tx "$TX0"
 }
 
 # ---- traffic ------------------------------------------------------------------
@@ -229,7 +261,7 @@ test_nic_load_drop_pktgen() {
 	n=10000
 	pktgen_setup $n
 	for b in fentry tracepoint; do
-		XDP0=$(nic_stat "$B" "xdp packets")
+		XDP0=$(xdp_packets "$B")
 		load_start $b "$B" --action drop --count $n --duration 60 --backend \
 			"$([ $b = fentry ] && echo auto || echo tracepoint)"
 		grep -q "observer: $b backend" $b.out || fail "load did not use the $b backend: $(head -n 2 $b.out)"
@@ -238,8 +270,19 @@ test_nic_load_drop_pktgen() {
 		check_drop $b $n
 		[ $b = fentry ] && check_fast_mix $b $n && f_direct=$DIRECT
 	done
-	assert_eq "$DIRECT" "$f_direct" \
-		"direct returns of $n dropped packets, tracepoint vs fentry backend (RX ring $NIC_RING)"
+	# virtio_net re-posts RX buffers of its pool around an XDP attach and
+	# detach: calls on the pool that are no frame, which fentry counts (as
+	# the kernel's page_pool stats do: virtio_pp_stats_crosscheck) and the
+	# tracepoint backend, whose ledger starts at the first frame, does not.
+	if [ "$(nic_driver "$B")" = virtio_net ]; then
+		d=$((f_direct - DIRECT))
+		note "direct returns: fentry $f_direct, tracepoint $DIRECT (the attach's re-posts: $d)"
+		[ ${d#-} -le $RX_RING ] ||
+			fail "direct returns, tracepoint $DIRECT vs fentry $f_direct: more apart than the RX ring ($RX_RING)"
+	else
+		assert_eq "$DIRECT" "$f_direct" \
+			"direct returns of $n dropped packets, tracepoint vs fentry backend (RX ring $RX_RING)"
+	fi
 	check_fast_mix tracepoint $n
 }
 
@@ -247,7 +290,7 @@ test_nic_load_drop_pktgen() {
 test_nic_load_drop_gen() {
 	nic_setup
 	n=10000
-	XDP0=$(nic_stat "$B" "xdp packets")
+	XDP0=$(xdp_packets "$B")
 	load_start gen-drop "$B" --action drop --count $n --duration 60
 	deliver $n gen_send
 	wait $LOAD_PID || fail "load exited $?: $(tail -n 3 gen-drop.out)"
@@ -263,7 +306,7 @@ test_nic_load_pass_udp() {
 	n=2000
 	size=100
 	pktgen_setup $n $size
-	XDP0=$(nic_stat "$B" "xdp packets")
+	XDP0=$(xdp_packets "$B")
 	load_start pass "$B" --action pass --duration 90
 	udp_sink 9 $n $((size - 42)) 60 >sink.out 2>&1 &
 	sink=$!
@@ -303,7 +346,7 @@ test_nic_watch_pools() {
 	grep -q '^time ' w.out || fail "watch did not start: $(tail -n 5 w.out)"
 	pktgen_setup $n
 	for g in 1 2; do
-		XDP0=$(nic_stat "$B" "xdp packets")
+		XDP0=$(xdp_packets "$B")
 		load_start g$g "$B" --action drop --count $n --duration 60
 		deliver $n pktgen_send
 		wait $LOAD_PID || fail "load $g exited $?: $(tail -n 3 g$g.out)"
@@ -350,7 +393,7 @@ test_nic_load_tx_bulk() {
 	nic_setup
 	n=5000
 	pktgen_setup $n
-	XDP0=$(nic_stat "$B" "xdp packets")
+	XDP0=$(xdp_packets "$B")
 	load_start tx "$B" --action tx --duration 120
 	grep -q 'observer: fentry backend' tx.out || fail "load did not use fentry: $(head -n 2 tx.out)"
 	deliver $n pktgen_send
@@ -366,7 +409,7 @@ test_nic_load_tx_bulk() {
 		grep -q " $fn\$" /proc/kallsyms || fn=page_pool_put_page_bulk
 	note "tx: $n frames sent back; $ret returns of $B's pages classified (ring $(psum tx.json ret.ring), cache $(psum tx.json ret.cache), release $(psum tx.json ret.release)) through $fn"
 	at_least "$ret" $n 0.95 "returns of $B's pages after XDP_TX (bulk, fentry)"
-	[ "$ret" -le $((n + NIC_RING)) ] || fail "$ret returns for $n frames sent back"
+	[ "$ret" -le $((n + RX_RING)) ] || fail "$ret returns for $n frames sent back"
 }
 
 # SIGKILL of load: the kernel drops its bpf_link, so the program leaves NIC B,
@@ -442,6 +485,17 @@ test_nic_bench_fast() {
 		"ret $(get .purity_ret)), proof $(get .proof_elems) packets, foreign probes $(get .foreign_probes)"
 }
 
+# watch_start: ppbench watch of NIC B in the background (w.out, w.json; its
+# PID in wpid), through fentry, whose per-call times the pool tests read.
+watch_start() {
+	rm -f w.out
+	"$PPBENCH" watch "$B" --interval 3600 --json w.json >w.out 2>&1 &
+	wpid=$!
+	BG="$BG $wpid"
+	wait_until 60 started w.out $wpid
+	grep -q '^ppbench watch: fentry' w.out || skip "watch has no fentry backend: $(head -n 1 w.out)"
+}
+
 # The NIC pool's paths, class by class, in what the guest's clock counts
 # (instructions under the kernel matrix's icount): watch (fentry) sees two
 # loads on NIC B, each attach filling new pools from the page allocator (the
@@ -452,22 +506,28 @@ test_nic_bench_fast() {
 test_nic_pool_paths() {
 	nic_setup
 	n=5000
-	rm -f w.out
-	"$PPBENCH" watch "$B" --interval 3600 --json w.json >w.out 2>&1 &
-	wpid=$!
-	BG="$BG $wpid"
-	wait_until 60 started w.out $wpid
-	grep -q '^ppbench watch: fentry' w.out || skip "watch has no fentry backend: $(head -n 1 w.out)"
+	watch_start
 	pktgen_setup $n
 	for a in drop pass; do
-		XDP0=$(nic_stat "$B" "xdp packets")
+		XDP0=$(xdp_packets "$B")
 		load_start $a "$B" --action $a --count $n --duration 60 --no-paths
 		deliver $n pktgen_send
 		wait $LOAD_PID || fail "load --action $a exited $?: $(tail -n 3 $a.out)"
 	done
 	kill -INT $wpid
 	wait $wpid || fail "watch exited $?: $(tail -n 5 w.out)"
-	summary w.json '.' >s.json
+	pool_paths w.json
+	for c in alloc-cache slow/page ret-cache ret-ring; do
+		grep -q "$c [0-9]" paths.txt || fail "no timing of $c in $B's pools: $(cat paths.txt)"
+	done
+	note "$B's pools, per call (per page for refill and slow), probe window less: $(cat paths.txt)"
+}
+
+# pool_paths FILE: from watch's JSON, NIC B's pools class by class into
+# paths.txt: "CLASS FIGURE (CALLS)", the figure per call (per page for the
+# refill and the slow path) less the probe window, or n/a.
+pool_paths() {
+	summary "$1" '.' >s.json
 	# per class over NIC B's pools: calls (or pages), ns, ns per unit less the
 	# probe; a class's ns is its clean calls' mean times its calls (bench's
 	# arithmetic, pool_path_ns()), its ns as they are where none was clean
@@ -488,8 +548,4 @@ test_nic_pool_paths() {
 		 cls("release"; sum(.path.ret.release); sum(.path.ret.release); t("ret"; "release"; sum(.path.ret.release)))]
 		| join("; ")' s.json >paths.txt || fail "watch's summary has no NIC pool timing: $(head -c 300 s.json)"
 	cat paths.txt
-	for c in alloc-cache slow/page ret-cache ret-ring; do
-		grep -q "$c [0-9]" paths.txt || fail "no timing of $c in $B's pools: $(cat paths.txt)"
-	done
-	note "$B's pools, per call (per page for refill and slow), probe window less: $(cat paths.txt)"
 }

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cmd/cmd.h"
 #include "engine/load_run.h"
+#include "engine/vm_run.h"
 #include "model/bench_types.h"
 #include "sys/log.h"
 #include "unit.h"
@@ -74,4 +75,31 @@ void test_cli_load_action_given_twice(void)
 		ASSERT_STREQ(cfg->pending_action, "eth0", "its device");
 	}
 	free(cfg);
+}
+
+/*
+ * An option whose argument is optional (CLI_F_OPTIONAL): vm --nic alone is
+ * its first word (vmxnet3), --nic=WORD another, a word it does not know a
+ * usage error; and the next word is never taken for its argument.
+ */
+void test_cli_optional_argument(void)
+{
+	char *plain[] = { "vm", "--nic", "--", "probe", NULL };
+	char *virtio[] = { "vm", "--nic=virtio-net", "--", "probe", NULL };
+	char *bad[] = { "vm", "--nic=e1000", "--", "probe", NULL };
+	char *none[] = { "vm", "--", "probe", NULL };
+	struct vm_cfg *cfg = NULL;
+
+	if (ASSERT_EQ(parse(&cmd_vm, plain, (void **)&cfg), EXIT_OK, "--nic alone"))
+		ASSERT_EQ(cfg->nic, VM_NIC_VMXNET3, "--nic alone is vmxnet3");
+	free(cfg);
+	cfg = NULL;
+	if (ASSERT_EQ(parse(&cmd_vm, virtio, (void **)&cfg), EXIT_OK, "--nic=virtio-net"))
+		ASSERT_EQ(cfg->nic, VM_NIC_VIRTIO, "--nic=virtio-net");
+	free(cfg);
+	cfg = NULL;
+	if (ASSERT_EQ(parse(&cmd_vm, none, (void **)&cfg), EXIT_OK, "no --nic"))
+		ASSERT_EQ(cfg->nic, VM_NIC_NONE, "no NICs without --nic");
+	free(cfg);
+	ASSERT_EQ(parse(&cmd_vm, bad, NULL), EXIT_USAGE, "an unknown model");
 }

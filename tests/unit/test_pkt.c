@@ -105,3 +105,28 @@ void test_pkt_length_fields_do_not_wrap(void)
 	ASSERT_ERR(pkt_build_udp(&s, buf, len), "one byte more");
 	free(buf);
 }
+
+/*
+ * The frame sizes that follow the kernel's page size: 4K pages keep the
+ * figures of old (3408, 1500), and on every page size the page-copy frame
+ * fits a live frame and its copy's truesize (64-byte aligned data, the
+ * 320-byte skb_shared_info, 256 bytes of headroom) is over half a page, so
+ * page_pool hands out a whole page for it rather than a fragment.
+ */
+void test_pkt_sizes_follow_the_page_size(void)
+{
+	static const long pages[] = { 4096, 16384, 65536 };
+
+	ASSERT_EQ(pkt_live_max(4096), PKT_MAX_SIZE, "4K: the live frame limit of old");
+	ASSERT_EQ(pkt_page_copy_size(4096), 1500, "4K: 1500-byte frames");
+	for (size_t i = 0; i < ARRAY_SIZE(pages); i++) {
+		long p = pages[i];
+		uint32_t sz = pkt_page_copy_size(p);
+		long truesize = ((sz + 63) & ~63L) + 320 + 256;
+
+		ASSERT_TRUE(sz <= pkt_live_max(p), "the page-copy frame is a live frame");
+		ASSERT_TRUE(truesize > p / 2, "its copy takes more than half a page");
+		ASSERT_TRUE(pkt_live_max(p) <= PKT_BUF_SIZE, "a buffer holds the largest");
+	}
+	ASSERT_TRUE(pkt_live_max(16384) > 8192, "16K: more than a 4K page's frames");
+}

@@ -41,6 +41,12 @@ const char *cli_opt_metavar(const struct cli_opt *o, char *buf, size_t len)
 	buf[0] = '\0';
 	for (const struct cli_word *w = o->words; w && w->word && n < len; w++)
 		n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "", w->word);
+	if (o->flags & CLI_F_OPTIONAL) {
+		char words[128];
+
+		snprintf(words, sizeof(words), "%s", buf);
+		snprintf(buf, len, "[=%s]", words);
+	}
 	return buf;
 }
 
@@ -85,8 +91,9 @@ static void print_opt(FILE *f, const struct cli_opt *o)
 		n = snprintf(lhs, sizeof(lhs), "-%c, --%s", o->short_name, o->name);
 	else
 		n = snprintf(lhs, sizeof(lhs), "    --%s", o->name);
-	if (metavar)
-		snprintf(lhs + n, sizeof(lhs) - n, " %s", metavar);
+	if (metavar) /* (an optional argument follows its option's name: --nic[=...]) */
+		snprintf(lhs + n, sizeof(lhs) - n, "%s%s", o->flags & CLI_F_OPTIONAL ? "" : " ",
+			 metavar);
 	cli_opt_help(o, help, sizeof(help));
 	if (strlen(lhs) > 24)
 		fprintf(f, "  %s\n  %-24s  %s\n", lhs, "", help);
@@ -146,12 +153,18 @@ static int build_longopts(const struct cli_cmd *cmd, struct option *lo, char *so
 		for (int i = 0; tables[t] && tables[t][i].name && n < max - 1; i++) {
 			const struct cli_opt *o = &tables[t][i];
 
+			bool opt = o->flags & CLI_F_OPTIONAL;
+
 			lo[n++] = (struct option){ o->name,
-						   takes_arg(o) ? required_argument : no_argument,
+						   opt		  ? optional_argument
+						   : takes_arg(o) ? required_argument
+								  : no_argument,
 						   NULL, VAL_BASE + t * VAL_TABLE + i };
 			if (o->short_name) {
 				so[s++] = o->short_name;
 				if (takes_arg(o))
+					so[s++] = ':';
+				if (opt)
 					so[s++] = ':';
 			}
 		}
@@ -281,7 +294,7 @@ static int parse_kind(const struct cli_opt *o, void *cfg, const char *arg)
 			store_uint(p, o->size, cpu);
 		break;
 	case CLI_ENUM:
-		err = parse_enum(o, what, arg, p);
+		err = parse_enum(o, what, arg ? arg : o->words[0].word, p);
 		break;
 	}
 	if (!err && o->has_mark)

@@ -30,6 +30,8 @@ enum {
 	CLI_F_PERCENT = 1 << 0,	    /* CLI_NUMBER: "5%" is 5 */
 	CLI_F_PROSE_RANGE = 1 << 1, /* the help says the range in its own words */
 	CLI_F_OUTDIR = 1 << 2,	    /* CLI_STRING: a directory the command writes files into */
+	CLI_F_OPTIONAL =
+		1 << 3, /* CLI_ENUM: --NAME alone means its first word, --NAME=WORD another */
 };
 
 /* Accepted words of a CLI_ENUM option; lists end with a NULL word. */

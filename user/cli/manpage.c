@@ -58,7 +58,7 @@ static void md_option(FILE *f, const struct cli_opt *o)
 	md_text(f, o->name);
 	fputs("**", f);
 	if (metavar) {
-		fputs(" *", f);
+		fputs(o->flags & CLI_F_OPTIONAL ? "*" : " *", f); /* --nic[=...] */
 		md_text(f, metavar);
 		fputc('*', f);
 	}

@@ -32,10 +32,11 @@
 #include "sys/cpus.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"
+#include "sys/pmu.h"
 #include "sys/runlock.h"
 #include "sys/util.h"
 
-enum { OPT_SCENARIO = 1 };
+enum { OPT_SCENARIO = 1, OPT_COUNTERS };
 
 #define B(m) CLI_MEMBER(struct bench_cfg, m)
 
@@ -57,6 +58,11 @@ static const struct cli_opt bench_opts[] = {
 	  "live-frames batch size of ring, ring-xcpu and fast's lf-fastpass (default 64; "
 	  "ring-xcpu 256, whose larger ring absorbs cross-CPU bursts; slow's is 1)",
 	  .kind = CLI_UINT, B(batch), .min = 1, .max = 256, CLI_MARK(struct bench_cfg, batch_set) },
+	{ "counters", 0, "LIST",
+	  "also count with the CPU's own counters (perf_event_open), kernel and user apart, "
+	  "around each timed BPF_PROG_RUN syscall: instructions, or instructions,cycles; "
+	  "reported per element beside the clock's figure (ring, fast, slow)",
+	  OPT_COUNTERS },
 	{ "iface", 'i', "IF",
 	  "run the live-frames scenarios on IF (an existing interface) and "
 	  "'fast' as native XDP_DROP of IF's traffic, instead of the private "
@@ -115,9 +121,42 @@ static int parse_scenarios(struct bench_cfg *cfg, const char *arg)
 	return 0;
 }
 
+static int parse_counters(struct bench_cfg *cfg, const char *arg)
+{
+	char buf[64], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	cfg->counters = true;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "cycles")) {
+			cfg->counter_cycles = true;
+		} else if (strcmp(tok, "instructions")) {
+			pr_err("--counters: unknown counter '%s' (instructions, cycles)\n", tok);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int bench_opt(void *c, int key, const char *arg)
 {
+	if (key == OPT_COUNTERS)
+		return parse_counters(c, arg);
 	return key == OPT_SCENARIO ? parse_scenarios(c, arg) : -EINVAL;
+}
+
+/* --counters: the CPU must have them, and let this process count (one line if not). */
+static int check_counters(const struct bench_cfg *cfg)
+{
+	struct pmu p;
+	char why[200];
+
+	if (pmu_open(&p, cfg->counter_cycles, why, sizeof(why))) {
+		pr_err("--counters: %s\n", why);
+		return -ENOENT;
+	}
+	pmu_close(&p);
+	return 0;
 }
 
 /* A label names a point in trend's tables and SVG: one short line. */
@@ -151,6 +190,8 @@ static int bench_check(void *c, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	if (cfg->label && check_label(cfg))
+		return EXIT_USAGE;
+	if (cfg->counters && check_counters(cfg))
 		return EXIT_USAGE;
 	return cfg->iface && bench_check_iface(cfg) ? EXIT_USAGE : EXIT_OK;
 }
@@ -236,7 +277,6 @@ static int bench_figures(struct cli_fig *f)
 		{ "loops_slow", d[SC_SLOW].default_loops },
 		{ "xcpu_batch", d[SC_RING_XCPU].cand[0].batch },
 		{ "slow_batch", d[SC_SLOW].cand[0].batch },
-		{ "slow_repeat", d[SC_SLOW].cand[0].repeat },
 		{ "fast_size", FASTPASS_MIN_SIZE },
 		{ "fastpass_adjust", FASTPASS_ADJUST },
 		{ "nic_wait", NIC_WAIT_S },
@@ -262,9 +302,9 @@ const struct cli_cmd cmd_bench = {
 		"             pool: direct recycle into the alloc cache (test 01; from BPF\n"
 		"             direct recycling goes through page_pool_napi_local(), like the\n"
 		"             RFC's tasklet_page_pool04_napi_aware)\n"
-		"  slow       live frames at batch 1, 64 per syscall: page allocator bulk alloc "
-		"and\n"
-		"             release (test 03)\n"
+		"  slow       live frames at batch 1, a bulk's pages per syscall (64 on 4K "
+		"pages):\n"
+		"             page allocator bulk alloc and release (test 03)\n"
 		"Each scenario first runs a proof run with the page_pool observer: it picks the\n"
 		"first recipe that puts >= 95 % of its elements on the named path on this kernel\n"
 		"and prints the recipe and the counts.\n"

@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
+#include "loader/drvpool.h"
 #include "loader/kfeatures.h"
 #include "report/probe_report.h"
 #include "sys/log.h"
@@ -42,6 +43,9 @@ static int iface_query(struct iface_info *ii)
 		nl_close(&s);
 	}
 	ii->xdp_features_err = genl_xdp_features(ii->ifindex, &ii->xdp_features);
+	ii->drv_pool =
+		ppb_driver_page_pool(ii->driver, ii->drv_pool_member, sizeof(ii->drv_pool_member));
+	ii->nr_pools = genl_page_pools(ii->ifindex, ii->pools, ARRAY_SIZE(ii->pools));
 	ii->attach_mode = "none";
 	if (!bpf_xdp_query(ii->ifindex, 0, &q) && q.prog_id) {
 		ii->prog_id = q.prog_id;

@@ -17,10 +17,12 @@
 #include "loader/kfeatures.h"
 #include "loader/observer.h"
 #include "model/counts.h"
+#include "model/pkt.h"
 #include "report/recipe_report.h"
 #include "sys/cpus.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"
+#include "sys/pagesz.h"
 #include "sys/runlock.h"
 #include "sys/util.h"
 
@@ -42,8 +44,10 @@ static const struct cli_opt recipe_opts[] = {
 	  .kind = CLI_UINT, R(p.repeat), .min = 1, .max = 1u << 30 },
 	{ "runs", 'n', "N", "BPF_PROG_RUN calls (live recipes, default 1)", .kind = CLI_UINT,
 	  R(p.runs), .min = 1, .max = 100000 },
-	{ "size", 's', "BYTES", "L2 frame size (default 64; socket recipes and lf-fastpass 1500)",
-	  .kind = CLI_UINT, R(p.size), .min = 60, .max = 3408,
+	{ "size", 's', "BYTES",
+	  "L2 frame size, up to a live frame's page less 688 bytes (3408 on 4K pages) (default "
+	  "64; socket recipes 1500; lf-fastpass 1500 on 4K pages, half a page on larger ones)",
+	  .kind = CLI_UINT, R(p.size), .min = 60, .max = PKT_BUF_SIZE,
 	  CLI_MARK(struct recipe_cfg, size_set) },
 	{ "cpu", 'c', "N", "CPU to run on (default 0)", .kind = CLI_CPU, R(p.cpu) },
 	{ "remote-cpu", 'R', "N", "xcpu: CPU of the cpumap (default: the next CPU)",
@@ -119,9 +123,15 @@ static int recipe_check(void *c, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	/* lf-fastpass: smaller copies would be page fragments */
-	if (!cfg->size_set &&
-	    (!recipes[id].live || id == RCP_LF_FASTPASS || id == RCP_LF_FASTPASS_TWIN))
+	if (!cfg->size_set && (id == RCP_LF_FASTPASS || id == RCP_LF_FASTPASS_TWIN))
+		cfg->p.size = pkt_page_copy_size(sys_page_size());
+	else if (!cfg->size_set && !recipes[id].live)
 		cfg->p.size = 1500;
+	if (cfg->p.size > pkt_live_max(sys_page_size())) {
+		pr_err("--size %u is out of range (60..%u on this kernel's %ld-byte pages)\n",
+		       cfg->p.size, pkt_live_max(sys_page_size()), sys_page_size());
+		return EXIT_USAGE;
+	}
 	if (!cfg->remote_set)
 		cfg->p.remote_cpu = (cfg->p.cpu + 1) % nr_online_cpus();
 	return EXIT_OK;

@@ -33,6 +33,12 @@ static const struct cli_word clocks[] = {
 	{ NULL },
 };
 
+static const struct cli_word nic_models[] = {
+	{ "vmxnet3", VM_NIC_VMXNET3 }, /* the first: --nic alone */
+	{ "virtio-net", VM_NIC_VIRTIO },
+	{ NULL },
+};
+
 static const struct cli_word arches[] = {
 	{ "x86-64", VM_ARCH_X86_64 },
 	{ "arm64", VM_ARCH_ARM64 },
@@ -46,9 +52,11 @@ static const struct cli_opt vm_opts[] = {
 	  "(default x86-64)",
 	  .kind = CLI_ENUM, V(arch), .words = arches },
 	{ "debian", 'D', "SPEC",
-	  "boot a Debian kernel: 6.1, 6.12, newest (trixie-backports' linux-image-amd64) or "
-	  "a linux-image-* package, through the kernel matrix's private apt and cache "
-	  "(default newest; arm64 has the same three)",
+	  "boot a Debian kernel: 6.1, 6.12, newest (trixie-backports' linux-image-amd64), "
+	  "newest-rt or newest-cloud (its PREEMPT_RT and cloud flavours; arm64 also "
+	  "newest-16k, 16K pages) or a linux-image-* package of bookworm or "
+	  "trixie-backports, through the kernel matrix's private apt and cache "
+	  "(default newest)",
 	  .kind = CLI_STRING, V(debian) },
 	{ "kernel", 'k', "IMAGE",
 	  "boot this kernel image instead (x86-64: bzImage or vmlinuz; arm64: Image or "
@@ -69,9 +77,10 @@ static const struct cli_opt vm_opts[] = {
 	{ "mem", 'm', "MB", "the guest's memory (default 1024)", .kind = CLI_UINT, V(mem_mb),
 	  .min = 256, .max = 65536 },
 	{ "nic", 'n', NULL,
-	  "two vmxnet3 NICs on a qemu hub: nic0 (10.0.0.2) to measure, in the root namespace, "
-	  "and its traffic source peer0 (10.0.0.1) in namespace 'peer'",
-	  .kind = CLI_FLAG, V(nic) },
+	  "two NICs of this model on a qemu hub: nic0 (10.0.0.2) to measure, in the root "
+	  "namespace, and its traffic source peer0 (10.0.0.1) in namespace 'peer'; virtio-net "
+	  "keeps its RX buffers in page_pools from 7.x (default vmxnet3)",
+	  .kind = CLI_ENUM, V(nic), .words = nic_models, .flags = CLI_F_OPTIONAL },
 	{ "rate", 'r', "PPS",
 	  "with --nic: pktgen sends 60-byte UDP frames from peer0 to nic0 at PPS frames/s "
 	  "(of guest time) while COMMAND runs (default: no traffic)",
@@ -388,8 +397,11 @@ const struct cli_cmd cmd_vm = {
 		"-- bench\n"
 		"  ppbench vm --nic --rate 20000 -- bench --iface nic0 --scenario fast\n"
 		"  ppbench vm --profile -- bench --json prof.json\n"
+		"  ppbench vm --nic=virtio-net --rate 20000 -- load nic0 --count 100000\n"
 		"  ppbench vm --clock tcg -- probe\n"
-		"  ppbench vm --arch arm64 --debian newest -- bench\n",
+		"  ppbench vm --arch arm64 --debian newest -- bench\n"
+		"  ppbench vm --arch arm64 --debian newest-16k -- bench\n"
+		"  ppbench vm --debian linux-image-7.3.4+deb13-rt-amd64 -- bench\n",
 	.opts = vm_opts,
 	.min_args = 1,
 	.max_args = 1 << 20,

@@ -15,16 +15,20 @@
 #include "loader/kfeatures.h"
 #include "loader/levelprobe.h"
 #include "loader/observer.h"
+#include "loader/ppconst.h"
 #include "loader/xdpobj.h"
 #include "model/counts.h"
 #include "model/pathfig.h"
+#include "model/pkt.h"
 #include "sys/cpuprobe.h"
 #include "sys/cpus.h"
 #include "sys/instclock.h"
+#include "sys/kconfig.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"
 #include "sys/nl.h"
 #include "sys/progress.h"
+#include "sys/pagesz.h"
 #include "sys/util.h"
 #include <unistd.h>
 
@@ -68,8 +72,8 @@ static void loops_to_runs(const struct candidate *c, uint64_t loops, uint32_t *r
 			  uint32_t *runs)
 {
 	if (c->repeat) {
-		*repeat = c->repeat;
-		*runs = (uint32_t)((loops + c->repeat - 1) / c->repeat);
+		*repeat = c->repeat == CAND_REPEAT_REFILL ? ppb_pool_refill() : c->repeat;
+		*runs = (uint32_t)((loops + *repeat - 1) / *repeat);
 	} else {
 		*repeat = (uint32_t)loops;
 		*runs = 1;
@@ -117,11 +121,12 @@ static struct recipe_params make_params(const struct sc_env *e, const struct can
 	/* slow's batch 1 is its recipe; ring-xcpu's 256 a default --batch overrides */
 	bool fixed = c->batch && (c->repeat || !e->b->cfg->batch_set);
 	struct recipe_params p = { .batch = fixed ? c->batch : e->b->cfg->batch,
-				   .size = c->size,
+				   .size = c->size ? c->size : pkt_page_copy_size(sys_page_size()),
 				   .cpu = e->b->cfg->cpu,
 				   .remote_cpu = e->remote_cpu,
 				   .qsize = 2048,
-				   .sample_shift = sample_shift(loops) };
+				   .sample_shift = sample_shift(loops),
+				   .pmu = e->b->pmu_on ? &e->b->pmu : NULL };
 
 	loops_to_runs(c, loops, &p.repeat, &p.runs);
 	return p;
@@ -144,6 +149,10 @@ static void describe(const struct sc_env *e, const struct candidate *c, const st
 		n += snprintf(r->recipe + n, sizeof(r->recipe) - n, ", on %s", e->b->cfg->iface);
 	else
 		n += snprintf(r->recipe + n, sizeof(r->recipe) - n, ", %u-byte frames", p.size);
+	/* (4K pages: 1500 bytes, as the recipe's own text has always meant) */
+	if (!c->size && !recipes[c->recipe].passive && sys_page_size() > 4096)
+		n += snprintf(r->recipe + n, sizeof(r->recipe) - n,
+			      ", %u-byte frames (%ld-byte pages)", p.size, sys_page_size());
 	if (c->recipe == RCP_XCPU)
 		snprintf(r->recipe + n, sizeof(r->recipe) - n, ", cpumap on CPU %d%s", p.remote_cpu,
 			 recipe_consumer_fifo(rc) ? " (kthread at SCHED_FIFO 1)" : "");
@@ -240,6 +249,7 @@ static double role_ns_all(const struct recipe_result *res, enum ppb_role role, i
 /* What one run measured, in ns per element. */
 struct run_fig {
 	double ns, prod_ns, cons_ns; /* scenario figure; ring-xcpu: its two CPUs */
+	double pmu[NR_PMU_COUNTERS]; /* --counters: per element of the timed syscalls (or NAN) */
 	uint64_t prod_elems, cons_elems;
 	double waited_ns;			 /* paced producer: its wait per element */
 	uint32_t clock_syscalls, clock_resolved; /* kernel-clocked: see model/kclock.h */
@@ -264,6 +274,8 @@ static int measure(struct sc_env *e, struct recipe_ctx *rc, const struct candida
 		f->ns = role_ns(&res, role, cpu);
 	f->clock_syscalls = res.clock_syscalls;
 	f->clock_resolved = res.clock_resolved;
+	for (int k = 0; k < NR_PMU_COUNTERS; k++)
+		f->pmu[k] = res.pmu_frames ? (double)res.pmu[k] / res.pmu_frames : NAN;
 	f->prod_ns = f->ns;
 	f->prod_elems = c->recipe == RCP_XCPU ? res.roles[role].percpu[cpu].packets : res.elems;
 	if (recipe_kernel_clocked(c->recipe))
@@ -282,6 +294,8 @@ static int measure(struct sc_env *e, struct recipe_ctx *rc, const struct candida
 /* Setup I's figures into the result. */
 static void store(struct sc_env *e, struct sc_result *r, uint32_t i, const struct run_fig *f)
 {
+	for (int k = 0; r->has_pmu && k < NR_PMU_COUNTERS; k++)
+		r->pmu[k][i] = f->pmu[k];
 	r->ns[i] = f->ns;
 	r->cycles[i] = ns_to_cycles(e->b, f->ns);
 	r->per_cpu[0].cycles[i] = ns_to_cycles(e->b, f->prod_ns);
@@ -425,6 +439,34 @@ static int one_setup(struct sc_env *e, struct sc_result *r, const struct candida
 	return err;
 }
 
+/*
+ * --counters: a recipe timed by BPF_PROG_RUN syscalls on one CPU (the
+ * kernel-clocked ones) has them per element; the others say why not.
+ */
+static int alloc_pmu(const struct bench_ctx *b, struct sc_result *r, uint32_t n,
+		     const struct candidate *c)
+{
+	if (!b->pmu_on)
+		return 0;
+	if (!recipe_kernel_clocked(c->recipe)) {
+		snprintf(r->pmu_why, sizeof(r->pmu_why),
+			 "%s is not timed by BPF_PROG_RUN syscalls on one CPU: its elements "
+			 "cross %s",
+			 recipes[c->recipe].name,
+			 c->recipe == RCP_XCPU	      ? "to another CPU"
+			 : recipes[c->recipe].passive ? "a NIC's NAPI polls"
+						      : "a socket and a veth");
+		return 0;
+	}
+	r->has_pmu = true;
+	for (int k = 0; k < NR_PMU_COUNTERS; k++) {
+		r->pmu[k] = calloc(n, sizeof(double));
+		if (!r->pmu[k])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int alloc_runs(struct sc_result *r, uint32_t n, const struct candidate *c, int cpu, int rcpu)
 {
 	r->cycles = calloc(n, sizeof(double));
@@ -445,6 +487,8 @@ static int alloc_runs(struct sc_result *r, uint32_t n, const struct candidate *c
 
 static void free_runs(struct sc_result *r)
 {
+	for (int k = 0; k < NR_PMU_COUNTERS; k++)
+		free(r->pmu[k]);
 	free(r->cycles);
 	free(r->ns);
 	free(r->setups);
@@ -479,6 +523,8 @@ static void summarize_runs(struct sc_result *r, uint32_t n)
 
 	summarize(r->cycles, n, &r->cyc);
 	summarize(r->ns, n, &r->nsec);
+	for (int k = 0; r->has_pmu && k < NR_PMU_COUNTERS; k++)
+		summarize(r->pmu[k], n, &r->pmu_s[k]);
 	find_modes(r->cycles, n, &r->modes);
 	machine_speed(r, n);
 	r->mde_pct = mde_pct(r->cyc.cv, n, n, MDE_ALPHA, MDE_POWER);
@@ -561,7 +607,7 @@ static const struct candidate slow_ref = { RCP_LF_DROP, 1, 0, 64 };
  * headroom kept, so generic XDP copies nothing and the frame's page goes
  * back to the test-run pool's ring instead.
  */
-static const struct candidate fast_twin = { RCP_LF_FASTPASS_TWIN, 0, 0, 1500 };
+static const struct candidate fast_twin = { RCP_LF_FASTPASS_TWIN, 0, 0, 0 };
 
 static const struct candidate *ref_of(const struct sc_env *e, const struct sc_result *r)
 {
@@ -671,6 +717,23 @@ static void restore_proof(struct sc_result *r, const struct proof_run *p)
 	r->proof_drops = p->drops;
 }
 
+/*
+ * On PREEMPT_RT page_pool_napi_local() is false: a softirq may be preempted
+ * by the pool's consumer, so the kernel never returns a page directly into a
+ * pool's cache on its own. A driver that recycles directly itself
+ * (page_pool_recycle_direct() on XDP_DROP, as vmxnet3 does) still does.
+ */
+#define PREEMPT_RT_NO_FAST                                                                         \
+	"PREEMPT_RT: page_pool_napi_local() is false, so only a driver recycles directly "         \
+	"(bench --iface)"
+
+static bool preempt_rt(void)
+{
+	const char *v = kconfig_get("PREEMPT_RT");
+
+	return v && !strcmp(v, "y");
+}
+
 /* Choose the first candidate that isolates the path (best one otherwise).
  * The best so far stays set up, so its figures come from the proof run that
  * chose it. */
@@ -721,9 +784,9 @@ static int choose(struct sc_env *e, struct sc_result *r, struct recipe_ctx **rcp
 		recipe_teardown(best_rc);
 		snprintf(tried, sizeof(tried), "%s", r->reason);
 		snprintf(r->reason, sizeof(r->reason),
-			 "no recipe puts its elements on this path "
+			 "%sno recipe puts its elements on this path "
 			 "here (purity: %s)",
-			 tried);
+			 r->id == SC_FAST && preempt_rt() ? PREEMPT_RT_NO_FAST "; " : "", tried);
 		return -ENOENT;
 	}
 	restore_proof(r, &best);
@@ -746,7 +809,8 @@ static void prove_scenario(struct sc_env *e, enum scenario_id id)
 		return;
 	describe(e, r->cand, rc, r);
 	r->one_setup = recipes[r->cand->recipe].passive;
-	if (alloc_runs(r, e->b->cfg->repeat, r->cand, e->b->cfg->cpu, e->remote_cpu)) {
+	if (alloc_runs(r, e->b->cfg->repeat, r->cand, e->b->cfg->cpu, e->remote_cpu) ||
+	    alloc_pmu(e->b, r, e->b->cfg->repeat, r->cand)) {
 		snprintf(r->reason, sizeof(r->reason), "out of memory");
 		recipe_teardown(rc);
 		return;
@@ -832,6 +896,16 @@ static int bench_prepare(struct bench_ctx *b, struct sc_env *e, struct ppb_env *
 		return -EINVAL;
 	b->fentry = obs_backend(e->obs) == OBS_FENTRY;
 	e->env = env;
+	/* on this thread: the one that makes the timed BPF_PROG_RUN syscalls */
+	if (b->cfg->counters) {
+		char why[200];
+
+		if (pmu_open(&b->pmu, b->cfg->counter_cycles, why, sizeof(why))) {
+			pr_err("--counters: %s\n", why);
+			return -ENOENT;
+		}
+		b->pmu_on = true;
+	}
 	if (b->cfg->iface) {
 		/* No namespaces: the live-frames recipes run on the interface as it is. */
 		memset(env, 0, sizeof(*env));
@@ -878,6 +952,8 @@ out:
 		recipe_teardown(e.nic[i]);
 		free_runs(&e.ref[i]);
 	}
+	if (b->pmu_on)
+		pmu_close(&b->pmu);
 	return ret;
 }
 

@@ -16,6 +16,7 @@
 #include "model/kclock.h"
 #include "model/pkt.h"
 #include "sys/log.h"
+#include "sys/pagesz.h"
 #include "sys/util.h"
 
 const struct recipe_desc recipes[NR_RECIPES] = {
@@ -65,7 +66,7 @@ struct recipe_ctx {
 	int pin_link; /* keeps the live program in the XDP dispatcher */
 	int sock;
 	struct sockaddr_in dst;
-	uint8_t pkt[PKT_MAX_SIZE];
+	uint8_t pkt[PKT_BUF_SIZE];
 	uint32_t pkt_len;
 	cpu_set_t saved_affinity;
 	bool consumer_fifo; /* the cpumap kthread runs at SCHED_FIFO */
@@ -143,7 +144,7 @@ static int build_frame(struct recipe_ctx *c)
 	n = pkt_build_udp(&s, c->pkt, sizeof(c->pkt));
 	if (n < 0) {
 		pr_err("frame size %u is out of range (%d..%d)\n", c->p.size, PKT_MIN_SIZE,
-		       PKT_MAX_SIZE);
+		       PKT_BUF_SIZE);
 		return n;
 	}
 	c->pkt_len = n;
@@ -317,10 +318,11 @@ int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env
 	err = recipes[id].passive ? 0 : build_frame(c);
 	/* Smaller copies are page fragments: the fast path would not be taken, and the
 	 * CPU's system pool would keep a fragment page (and the observer its counts). */
-	if (!err && is_fastpass(id) && p->size < FASTPASS_MIN_SIZE) {
-		pr_err("%s needs frames of at least %d bytes (--size %u): smaller copies are "
-		       "page fragments of the system pool\n",
-		       recipes[id].name, FASTPASS_MIN_SIZE, p->size);
+	if (!err && is_fastpass(id) && p->size < pkt_page_copy_size(sys_page_size())) {
+		pr_err("%s needs frames of at least %u bytes on %ld-byte pages (--size %u): "
+		       "smaller copies are page fragments of the system pool\n",
+		       recipes[id].name, pkt_page_copy_size(sys_page_size()), sys_page_size(),
+		       p->size);
 		err = -EINVAL;
 	}
 	o = xdpo_opts_for(c);
@@ -420,11 +422,19 @@ static int drive_live(struct recipe_ctx *c, struct recipe_result *res)
 		c->fixed_known = !err;
 	}
 	for (uint32_t i = 0; !err && i < c->p.runs; i++) {
+		/* the counters' window: the syscall from its entry to its exit */
+		if (c->p.pmu && bare(c))
+			err = pmu_start(c->p.pmu);
 		/* (outside the wall-clock reads around the syscall) */
 		profcap_begin_timer(c->prof_tag);
-		err = xdpo_live_run_wall(c->x, prog, c->p.batch, c->p.repeat, c->pkt, c->pkt_len,
-					 &dur, &wall);
+		err = err
+			      ?: xdpo_live_run_wall(c->x, prog, c->p.batch, c->p.repeat, c->pkt,
+						    c->pkt_len, &dur, &wall);
 		profcap_end(c->prof_tag, err ? 0 : c->p.repeat);
+		if (!err && c->p.pmu && bare(c)) {
+			err = pmu_stop(c->p.pmu, res->pmu);
+			res->pmu_frames += c->p.repeat;
+		}
 		if (err)
 			break;
 		res->duration_ns_sum += (double)dur * c->p.repeat;

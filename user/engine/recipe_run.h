@@ -16,6 +16,7 @@
 #define NIC_WAIT_S 10
 #include "model/counts.h"
 #include "model/scenario.h"
+#include "sys/pmu.h"
 #include "sys/vethenv.h"
 
 /*
@@ -33,6 +34,7 @@ struct recipe_params {
 	uint32_t qsize;	       /* RCP_XCPU: cpumap queue size */
 	uint32_t sample_shift; /* timing sample every 2^shift elements (0: 10) */
 	bool no_proof;	       /* timed runs only: skip what only proof runs need */
+	struct pmu *pmu;       /* kernel-clocked runs: count around each BPF_PROG_RUN (or NULL) */
 };
 
 struct recipe_desc {
@@ -65,6 +67,8 @@ struct recipe_result {
 	uint64_t cpumap_drops; /* xcpu: frames the full cpumap queue dropped (producer CPU) */
 	bool proof;
 	struct obs_snapshot counts; /* observer delta (proof runs) */
+	/* recipe_params.pmu: counts of the timed syscalls, and their frames */
+	uint64_t pmu[NR_PMU_COUNTERS], pmu_frames;
 };
 
 struct recipe_ctx;

@@ -44,6 +44,9 @@ struct vm_out_arg {
 	bool dir;
 };
 
+/* The guest's NIC pair (--nic[=MODEL]): none, or two of one model on a qemu hub. */
+enum vm_nic { VM_NIC_NONE, VM_NIC_VMXNET3, VM_NIC_VIRTIO };
+
 struct vm_cfg {
 	const char *debian;  /* --debian SPEC (default "newest") */
 	const char *kernel;  /* --kernel IMAGE */
@@ -52,7 +55,7 @@ struct vm_cfg {
 	int arch;	     /* enum vm_arch */
 	uint32_t cpus;	     /* 0: the clock's default */
 	uint32_t mem_mb;
-	bool nic;
+	int nic;       /* enum vm_nic: --nic[=MODEL] */
 	uint32_t rate; /* --rate: pktgen frames/s from peer0 to nic0, 0: none */
 	double stall;  /* seconds without a byte from the guest */
 	bool quiet;

@@ -22,11 +22,13 @@
 #include <bpf/libbpf.h>
 #include "ppbench.h"
 #include "loader/kfeatures.h"
+#include "loader/ppconst.h"
 #include "sys/cpus.h"
 #include "sys/vethenv.h"
 #include "sys/kconfig.h"
 #include "sys/log.h"
 #include "sys/nl.h"
+#include "sys/pagesz.h"
 #include "sys/util.h"
 #include "probe.skel.h"
 
@@ -425,6 +427,9 @@ int features_probe(struct ppb_features *f)
 	for (int i = 0; i < ppb_nr_tracepoints; i++)
 		f->tp_present[i] = ppb_tracepoint_present(ppb_tracepoints[i].name);
 	f->bpffs = bpffs_mounted(NULL);
+	f->page_size = sys_page_size();
+	f->pp_cache_size = ppb_pool_cache_size();
+	f->pp_refill = ppb_pool_refill();
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include "model/stats.h"
 #include "sys/cpus.h"
 #include "sys/kconfig.h"
+#include "sys/pagesz.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"
 #include "sys/log_libbpf.h"
@@ -68,6 +69,7 @@ static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
 	s->rodata->pace_limit = o->pace_limit;
 	s->rodata->fp_adjust = o->fp_adjust;
 	s->rodata->fp_byte0 = o->fp_byte0;
+	s->rodata->page_shift = o->page_shift ? o->page_shift : sys_page_shift();
 	if (o->obs) {
 		struct ppb_obs_config *c = (void *)&s->rodata->obs_cfg;
 
@@ -251,11 +253,23 @@ int xdpo_live_fixed_ns(struct xdpo *x, const char *prog, uint32_t batch, uint32_
 	return err;
 }
 
-/* The calibration's page lacks the signature: the config is not this kernel's. */
+/*
+ * The calibration's page lacks the signature (the config is not this
+ * kernel's), or the kernel's pages are not of the size the object was given.
+ */
 static int calib_mismatch(struct xdpo *x)
 {
 	const struct ppb_frame_map *m = &x->skel->bss->frame_map;
+	uint64_t kpage = x->skel->bss->calib_psize;
+	uint32_t shift = x->skel->rodata->page_shift;
 
+	if (kpage && kpage != 1ULL << shift) {
+		snprintf(x->calib_error, sizeof(x->calib_error),
+			 "the kernel's test-run frames sit in pages of %llu bytes, not the %llu "
+			 "(page shift %u) the BPF object was given",
+			 (unsigned long long)kpage, 1ULL << shift, shift);
+		return -EBADMSG;
+	}
 	snprintf(x->calib_error, sizeof(x->calib_error),
 		 "a page_pool page has pp_magic 0x%llx, not the signature 0x%llx (in bits 0x%llx) "
 		 "of CONFIG_ILLEGAL_POINTER_VALUE=0x%llx in %s",

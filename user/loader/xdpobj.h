@@ -44,6 +44,7 @@ struct xdpo_opts {
 	bool errors;		/* xdp tracepoints: exceptions, redirect errors */
 	bool xmits;		/* xdp_devmap_xmit: frames the target device took */
 	bool cpumap_drops;	/* xdp_cpumap_enqueue: remote queue full */
+	uint32_t page_shift;	/* 0: the running kernel's (a test plants another) */
 };
 
 struct xdpo;
@@ -57,9 +58,10 @@ int xdpo_prog_fd(struct xdpo *x, const char *name);
 
 /*
  * Find the vmemmap offset the proof sampler needs to map a frame's address
- * to its struct page (one live-frames frame; checks the result, and that
- * the frame's page carries page_pool's signature from the kernel config:
- * -EBADMSG if not). On failure xdpo_calib_error() says why, in a phrase.
+ * to its struct page (one live-frames frame; checks the result, that the
+ * frame's page carries page_pool's signature from the kernel config and
+ * that the kernel's pages are as large as the loader said: -EBADMSG if not). On failure
+ * xdpo_calib_error() says why, in a phrase.
  */
 int xdpo_calibrate(struct xdpo *x);
 const char *xdpo_calib_error(const struct xdpo *x);

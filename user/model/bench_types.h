@@ -9,6 +9,7 @@
 #include "model/scenario.h"
 #include "model/spread.h"
 #include "model/stats.h"
+#include "sys/pmu.h"
 #include "sys/tsc.h"
 
 /* --repeat's and --batch's defaults. */
@@ -33,6 +34,8 @@ struct bench_cfg {
 	bool upstream_names; /* time_bench lines named as bench_page_pool_simple's */
 	bool wait;	     /* queue behind a running bench instead of failing */
 	const char *label;   /* --label: names this result in a series (trend), or NULL */
+	bool counters;	     /* --counters: the CPU's instruction counters ... */
+	bool counter_cycles; /* ... and its cycle counters */
 };
 
 /* One CPU's figure of a scenario (ring-xcpu: producer and consumer). */
@@ -65,7 +68,7 @@ struct sc_result {
 	bool ok;
 	char reason[300];
 	const struct candidate *cand;
-	char recipe[200];
+	char recipe[256];
 	char method[320];
 	uint64_t loops;
 	uint32_t batch;
@@ -95,6 +98,11 @@ struct sc_result {
 	const char *backend;
 	int foreign_probes; /* other BPF programs on page_pool hooks during the timed runs */
 	double delivered;   /* ring-xcpu: least share of a timed run's frames the consumer got */
+	/* hardware counters (--counters): per element of each setup's picked chunk */
+	bool has_pmu;
+	char pmu_why[160]; /* !has_pmu: why this scenario has none */
+	double *pmu[NR_PMU_COUNTERS];
+	struct summary pmu_s[NR_PMU_COUNTERS];
 	/* path figure */
 	bool has_path;
 	double path_cycles;
@@ -109,6 +117,8 @@ struct bench_ctx {
 	int nr_cpus; /* possible CPUs (per-CPU map entries) */
 	struct sc_result res[NR_SCENARIOS];
 	uint64_t t0;
+	struct pmu pmu; /* --counters: open on the bench thread */
+	bool pmu_on;
 };
 
 /* What bench --overhead measured: ns per frame, and the pairs' differences in %. */

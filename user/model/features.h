@@ -30,6 +30,9 @@ struct ppb_features {
 	const char *pp_stats_source;
 	bool tp_present[32];
 	bool bpffs;
+	long page_size;		/* the kernel's PAGE_SIZE */
+	uint32_t pp_cache_size; /* PP_ALLOC_CACHE_SIZE (from BTF) */
+	uint32_t pp_refill;	/* PP_ALLOC_CACHE_REFILL: pages per slow allocation */
 };
 
 /* True if the probe found tracepoint NAME (one of ppb_tracepoints). */

@@ -101,3 +101,17 @@ int pkt_build_udp(const struct udp_spec *s, uint8_t *buf, size_t buflen)
 	memcpy(u, &udp, sizeof(udp));
 	return (int)s->size;
 }
+
+uint32_t pkt_live_max(long page_size)
+{
+	long max = page_size - 256 - 112 - 320;
+
+	if (max > PKT_BUF_SIZE)
+		return PKT_BUF_SIZE;
+	return max > PKT_MIN_SIZE ? (uint32_t)max : PKT_MIN_SIZE;
+}
+
+uint32_t pkt_page_copy_size(long page_size)
+{
+	return page_size <= 4096 ? 1500 : (uint32_t)(page_size / 2);
+}

@@ -6,8 +6,24 @@
 #include <stdint.h>
 #include "sys/util.h"
 
-#define PKT_MIN_SIZE 60	  /* Ethernet minimum without FCS */
-#define PKT_MAX_SIZE 3408 /* live frames: PAGE_SIZE - headroom - xdp_page_head - shinfo */
+#define PKT_MIN_SIZE 60	   /* Ethernet minimum without FCS */
+#define PKT_MAX_SIZE 3408  /* gen's frames: the largest live frame of 4K pages */
+#define PKT_BUF_SIZE 65535 /* room for a live frame of any page size (64K pages) */
+
+/*
+ * The largest live-frames BPF_PROG_RUN frame on pages of PAGE_SIZE bytes:
+ * the page less XDP's headroom (256), the test run's struct xdp_page_head
+ * (112) and the aligned struct skb_shared_info (320). 3408 on 4K pages.
+ */
+uint32_t pkt_live_max(long page_size);
+/*
+ * A frame whose copy by generic XDP into a page_pool (skb_pp_cow_data())
+ * takes a whole page, not a fragment: the copy is a fragment while its
+ * truesize (the data, the skb_shared_info and the headroom) is at most half
+ * a page. 1500 on 4K pages (an Ethernet MTU's frame), half a page on larger
+ * ones, where a 1500-byte copy shares its page with others.
+ */
+uint32_t pkt_page_copy_size(long page_size);
 
 struct udp_spec {
 	uint8_t src_mac[6], dst_mac[6];

@@ -18,14 +18,14 @@ const struct scenario_def scenario_defs[NR_SCENARIOS] = {
 		      "alloc from the cache, direct recycle into it (NAPI-local)",
 		      100000,
 		      { { RCP_NIC_DROP, 0, 0, 0 },
-			{ RCP_LF_FASTPASS, 0, 0, 1500 },
+			{ RCP_LF_FASTPASS, 0, 0, 0 },
 			{ RCP_GENERIC_FRAGS, 0, 0, 1500 },
 			{ RCP_LF_DROP, 0, 0, 64 } },
 		      4 },
 	[SC_SLOW] = { "slow",
 		      "alloc from and release to the page allocator",
 		      256000,
-		      { { RCP_LF_DROP, 1, 64, 64 }, { RCP_VETH_TX, 0, 0, 1500 } },
+		      { { RCP_LF_DROP, 1, CAND_REPEAT_REFILL, 64 }, { RCP_VETH_TX, 0, 0, 1500 } },
 		      2 },
 };
 

@@ -24,12 +24,19 @@ enum recipe_id {
 /* The bench scenarios (ppbench-bench(8), "Scenarios"), in the order they run. */
 enum scenario_id { SC_RING, SC_RING_XCPU, SC_FAST, SC_SLOW, NR_SCENARIOS };
 
+/*
+ * candidate.repeat: as many frames per syscall as one slow allocation of the
+ * test-run pool brings pages (PP_ALLOC_CACHE_REFILL: 64 on 4K pages, 16 on
+ * 16K, 4 on 64K), so that each frame takes a page of the allocator.
+ */
+#define CAND_REPEAT_REFILL UINT32_MAX
+
 /* A candidate recipe for a scenario: the runner proves which path it takes. */
 struct candidate {
 	enum recipe_id recipe;
 	uint32_t batch;	 /* 0: the --batch value */
 	uint32_t repeat; /* frames per syscall; 0: all the loops in one syscall */
-	uint32_t size;	 /* frame size */
+	uint32_t size;	 /* frame size; 0: one whose copy takes a page (pkt_page_copy_size) */
 };
 
 struct scenario_def {

@@ -237,6 +237,43 @@ static void print_upstream_note(const struct bench_ctx *b)
 	fprint_wrapped(stdout, "upstream names: ", note);
 }
 
+/*
+ * --counters: the CPU's counters per element, a table of their own (their
+ * unit is never the clock's). The clock's column is the figure above, for
+ * the same timed runs.
+ */
+static void print_counters(const struct bench_ctx *b)
+{
+	bool cyc = b->cfg->counter_cycles;
+
+	if (!b->pmu_on)
+		return;
+	printf("\n%-10s %12s %12s%s %12s\n", "counters", "kernel ins", "user ins",
+	       cyc ? "   kernel cyc     user cyc" : "",
+	       inst_clock()->icount ? "clock instr" : "clock cyc");
+	for (int i = 0; i < NR_SCENARIOS; i++) {
+		const struct sc_result *r = &b->res[i];
+
+		if (!b->cfg->want[i] || !r->ok)
+			continue;
+		if (!r->has_pmu) {
+			printf("%-10s n/a: %s\n", scenario_defs[i].name, r->pmu_why);
+			continue;
+		}
+		printf("%-10s %12.1f %12.2f", scenario_defs[i].name,
+		       r->pmu_s[PMU_INSTR_KERNEL].median, r->pmu_s[PMU_INSTR_USER].median);
+		if (cyc)
+			printf(" %12.1f %12.2f", r->pmu_s[PMU_CYCLES_KERNEL].median,
+			       r->pmu_s[PMU_CYCLES_USER].median);
+		printf(" %12.1f\n", r->cyc.median);
+	}
+	printf("counters: the CPU's own (perf_event_open), per element: this task's %s in "
+	       "kernel and\nuser mode from each timed BPF_PROG_RUN syscall's entry to its exit "
+	       "(the pool's setup and\nteardown, interrupts inside); medians of %u setups; "
+	       "the clock's figure times the loop only\n",
+	       cyc ? "instructions and cycles" : "instructions", b->cfg->repeat);
+}
+
 void bench_print_summary(const struct bench_ctx *b)
 {
 	char p[16], path[24], note[400], mde[16];
@@ -298,6 +335,7 @@ void bench_print_summary(const struct bench_ctx *b)
 	if (bench_order_note(b->res, inst_clock()->icount ? "instr" : "cycles", note, sizeof(note)))
 		fprint_wrapped(stdout, "NOTE: ", note);
 	print_upstream_note(b);
+	print_counters(b);
 }
 
 /* ---- JSON (schema ppbench/1, ppbench-bench(8) "JSON") ---------------------- */
@@ -381,6 +419,24 @@ static void json_setups(struct json *j, const struct sc_result *r)
 	json_arr_end(j);
 }
 
+/* --counters: "counters": {counter name: stat block per element, or a reason}. */
+static void json_counters(struct json *j, const struct bench_ctx *b, const struct sc_result *r)
+{
+	int n = b->cfg->counter_cycles ? NR_PMU_COUNTERS : PMU_CYCLES_KERNEL;
+
+	if (!b->pmu_on)
+		return;
+	json_obj_begin(j, "counters");
+	json_str(j, "unit", "per element");
+	if (!r->has_pmu) {
+		json_str(j, "reason", r->pmu_why);
+	} else {
+		for (int k = 0; k < n; k++)
+			json_stat(j, pmu_counter_name(k), &r->pmu_s[k], r->pmu[k], b->cfg->repeat);
+	}
+	json_obj_end(j);
+}
+
 static void json_scenario(struct json *j, const struct bench_ctx *b, const struct sc_result *r)
 {
 	uint32_t n = b->cfg->repeat;
@@ -449,6 +505,7 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 	json_str(j, "method", r->path_method);
 	json_obj_end(j);
 	json_per_cpu(j, r, n);
+	json_counters(j, b, r);
 	json_obj_end(j);
 }
 
@@ -473,6 +530,19 @@ int bench_write_json(const struct bench_ctx *b, const char *path, const char *cm
 		json_str(j, "label", b->cfg->label);
 	json_str(j, "command", cmdline);
 	json_host(j, &b->tsc, b->fentry, b->live_frames);
+	if (b->pmu_on) {
+		json_obj_begin(j, "counters");
+		json_str(j, "source", "perf_event_open");
+		json_str(j, "scope",
+			 "this task, kernel and user mode apart, from each timed BPF_PROG_RUN "
+			 "syscall's entry to its exit (interrupts inside included)");
+		json_arr_begin(j, "events");
+		for (int k = 0; k < (b->cfg->counter_cycles ? NR_PMU_COUNTERS : PMU_CYCLES_KERNEL);
+		     k++)
+			json_str(j, NULL, pmu_counter_name(k));
+		json_arr_end(j);
+		json_obj_end(j);
+	}
 	json_arr_begin(j, "scenarios");
 	for (int i = 0; i < NR_SCENARIOS; i++)
 		if (b->cfg->want[i])

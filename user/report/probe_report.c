@@ -30,6 +30,101 @@ static const char *backend_name(const struct ppb_features *f)
 	return f->fentry ? "tracepoint" : "fentry";
 }
 
+/* Whether IFACE's driver takes its buffers from page_pools: yes, no or unknown. */
+static const char *pool_verdict(const struct iface_info *ii)
+{
+	if (ii->nr_pools > 0 || ii->drv_pool == 1)
+		return "yes";
+	return ii->drv_pool == 0 ? "no" : "unknown";
+}
+
+static void print_pools(const struct iface_info *ii, FILE *o)
+{
+	const char *v = pool_verdict(ii);
+
+	fprintf(o, "  %-24s %s: ", "page_pool", v);
+	if (ii->drv_pool == 1)
+		fprintf(o, "driver %s holds page_pools (%s, its BTF)", ii->driver,
+			ii->drv_pool_member);
+	else if (!ii->drv_pool)
+		fprintf(o, "driver %s holds none (its BTF)", ii->driver);
+	else
+		fprintf(o, "driver %s has no BTF of its own (built in?)", ii->driver);
+	if (ii->nr_pools > 0)
+		fprintf(o, "; the kernel lists %d pool%s of %s\n", ii->nr_pools,
+			ii->nr_pools == 1 ? "" : "s", ii->name);
+	else if (!ii->nr_pools)
+		fprintf(o,
+			"; the kernel lists none of %s (a driver that names no device in its "
+			"pools, as vmxnet3, is not listed)\n",
+			ii->name);
+	else
+		fprintf(o, "; no list of pools in this kernel (netlink page-pool-get: %s)\n",
+			errno_name(ii->nr_pools));
+	for (int i = 0; i < ii->nr_pools; i++) {
+		const struct nl_page_pool *p = &ii->pools[i];
+
+		fprintf(o, "    pool %u: napi %u, %llu pages in flight", p->id, p->napi_id,
+			(unsigned long long)p->inflight);
+		if (p->has_stats)
+			fprintf(o,
+				"; alloc fast %llu slow %llu refill %llu empty %llu waive %llu, "
+				"recycle cached %llu ring %llu cache_full %llu ring_full %llu "
+				"released_refcnt %llu",
+				(unsigned long long)p->alloc_fast,
+				(unsigned long long)p->alloc_slow,
+				(unsigned long long)p->alloc_refill,
+				(unsigned long long)p->alloc_empty,
+				(unsigned long long)p->alloc_waive,
+				(unsigned long long)p->recycle_cached,
+				(unsigned long long)p->recycle_ring,
+				(unsigned long long)p->recycle_cache_full,
+				(unsigned long long)p->recycle_ring_full,
+				(unsigned long long)p->recycle_released_refcnt);
+		fprintf(o, "\n");
+	}
+}
+
+static void json_pools(struct json *j, const struct iface_info *ii)
+{
+	json_obj_begin(j, "page_pool");
+	json_str(j, "verdict", pool_verdict(ii));
+	json_str(j, "driver_member", ii->drv_pool == 1 ? ii->drv_pool_member : NULL);
+	if (ii->nr_pools < 0) {
+		json_none(j, "listed");
+	} else {
+		json_arr_begin(j, "listed");
+		for (int i = 0; i < ii->nr_pools; i++) {
+			const struct nl_page_pool *p = &ii->pools[i];
+
+			json_obj_begin(j, NULL);
+			json_u64(j, "id", p->id);
+			json_u64(j, "napi_id", p->napi_id);
+			json_u64(j, "inflight", p->inflight);
+			if (!p->has_stats) {
+				json_none(j, "stats");
+			} else {
+				json_obj_begin(j, "stats");
+				json_u64(j, "alloc_fast", p->alloc_fast);
+				json_u64(j, "alloc_slow", p->alloc_slow);
+				json_u64(j, "alloc_slow_high_order", p->alloc_slow_high_order);
+				json_u64(j, "alloc_empty", p->alloc_empty);
+				json_u64(j, "alloc_refill", p->alloc_refill);
+				json_u64(j, "alloc_waive", p->alloc_waive);
+				json_u64(j, "recycle_cached", p->recycle_cached);
+				json_u64(j, "recycle_cache_full", p->recycle_cache_full);
+				json_u64(j, "recycle_ring", p->recycle_ring);
+				json_u64(j, "recycle_ring_full", p->recycle_ring_full);
+				json_u64(j, "recycle_released_refcnt", p->recycle_released_refcnt);
+				json_obj_end(j);
+			}
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+	}
+	json_obj_end(j);
+}
+
 static void print_decisions(const struct ppb_features *f, FILE *o)
 {
 	bool hold = features_tp_present(f, "page_pool_state_hold");
@@ -79,6 +174,10 @@ static void print_text(const struct ppb_features *f, const struct iface_info *ii
 	fprintf(o, "ppbench probe: kernel %s, %d CPUs\n", f->kernel, f->nr_cpus);
 	fprintf(o, "  %-26s %s\n", "kernel release", f->kernel);
 	fprintf(o, "  %-26s %s (%s)\n", "BTF", f->btf ? "yes" : "no", f->btf_path);
+	fprintf(o, "  %-26s %ld bytes (the kernel's PAGE_SIZE)\n", "page size", f->page_size);
+	fprintf(o,
+		"  %-26s %u entries, slow allocations of %u pages (PP_ALLOC_CACHE_SIZE, _REFILL)\n",
+		"page_pool alloc cache", f->pp_cache_size, f->pp_refill);
 	if (inst_clock()->icount)
 		fprintf(o,
 			"  %-26s qemu's instruction clock (%s): one tick per guest instruction\n",
@@ -135,6 +234,7 @@ static void print_text(const struct ppb_features *f, const struct iface_info *ii
 		if (ii->prog_id)
 			fprintf(o, " (prog id %u)", ii->prog_id);
 		fprintf(o, "\n");
+		print_pools(ii, o);
 	}
 	print_decisions(f, o);
 }
@@ -147,6 +247,9 @@ static void write_json(struct json *j, const struct ppb_features *f, const struc
 	json_bool(j, "btf", f->btf);
 	json_str(j, "btf_path", f->btf_path);
 	json_u64(j, "nr_cpus", f->nr_cpus);
+	json_u64(j, "page_size", f->page_size);
+	json_u64(j, "pp_alloc_cache_size", f->pp_cache_size);
+	json_u64(j, "pp_alloc_cache_refill", f->pp_refill);
 	json_str(j, "cpu_model", f->tsc.cpu_model);
 	json_double(j, "tsc_hz", f->tsc_ok ? f->tsc.hz : 0);
 	json_bool(j, "tsc_constant", f->tsc.constant);
@@ -186,6 +289,7 @@ static void write_json(struct json *j, const struct ppb_features *f, const struc
 				json_str(j, NULL, xdp_act_names[b]);
 		json_arr_end(j);
 		json_str(j, "xdp_attached", ii->attach_mode);
+		json_pools(j, ii);
 		json_obj_end(j);
 	}
 	json_obj_begin(j, "uses");

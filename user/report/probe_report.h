@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "model/features.h"
+#include "sys/nl.h"
 
 /* The interface `ppbench probe IFACE` looked at. */
 struct iface_info {
@@ -16,6 +17,12 @@ struct iface_info {
 	int xdp_features_err;
 	__u32 prog_id;
 	const char *attach_mode;
+	/* page_pool: the driver's BTF (ppb_driver_page_pool(): 1, 0, -ENOENT) and the
+	 * kernel's list of the device's pools (nr_pools < 0: -errno, no list) */
+	int drv_pool;
+	char drv_pool_member[128];
+	int nr_pools;
+	struct nl_page_pool pools[16];
 };
 
 /*

@@ -31,9 +31,18 @@ struct nl_msg {
 /* netdev genl family constants (uapi linux/netdev.h). */
 enum {
 	PPB_NETDEV_CMD_DEV_GET = 1,
+	PPB_NETDEV_CMD_PAGE_POOL_GET = 5,
 	PPB_NETDEV_CMD_PAGE_POOL_STATS_GET = 9,
 	PPB_NETDEV_A_DEV_IFINDEX = 1,
 	PPB_NETDEV_A_DEV_XDP_FEATURES = 3,
+	PPB_NETDEV_A_PAGE_POOL_ID = 1,
+	PPB_NETDEV_A_PAGE_POOL_IFINDEX = 2,
+	PPB_NETDEV_A_PAGE_POOL_NAPI_ID = 3,
+	PPB_NETDEV_A_PAGE_POOL_INFLIGHT = 4,
+	PPB_NETDEV_A_PAGE_POOL_MAX = 8,
+	PPB_NETDEV_A_PAGE_POOL_STATS_INFO = 1,
+	PPB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST = 8, /* ... RECYCLE_RELEASED_REFCNT = 18 */
+	PPB_NETDEV_A_PAGE_POOL_STATS_MAX = 18,
 };
 
 int nl_open(struct nl_sock *s, int protocol)
@@ -423,6 +432,23 @@ static int xdp_features_cb(struct nlmsghdr *nh, void *arg)
 	return 0;
 }
 
+/*
+ * A generic netlink socket on the "netdev" family: its id, or -EOPNOTSUPP
+ * when the kernel has no such family (before 6.3), with the socket closed.
+ */
+static int netdev_open(struct nl_sock *s)
+{
+	int fam, err;
+
+	err = nl_open(s, NETLINK_GENERIC);
+	if (err)
+		return err;
+	fam = genl_family(s, "netdev");
+	if (fam < 0)
+		nl_close(s);
+	return fam == -ENOENT ? -EOPNOTSUPP : fam;
+}
+
 int genl_xdp_features(int ifindex, uint64_t *features)
 {
 	struct genlmsghdr g = { .cmd = PPB_NETDEV_CMD_DEV_GET, .version = 1 };
@@ -431,18 +457,12 @@ int genl_xdp_features(int ifindex, uint64_t *features)
 	int fam, err;
 
 	*features = 0;
-	err = nl_open(&s, NETLINK_GENERIC);
-	if (err)
-		return err;
-	fam = genl_family(&s, "netdev");
-	if (fam < 0) {
-		err = fam == -ENOENT ? -EOPNOTSUPP : fam;
-		goto out;
-	}
+	fam = netdev_open(&s);
+	if (fam < 0)
+		return fam;
 	msg_init(&m, fam, 0, &g, sizeof(g));
 	attr_put_u32(&m, PPB_NETDEV_A_DEV_IFINDEX, ifindex);
 	err = nl_talk(&s, &m, xdp_features_cb, features);
-out:
 	nl_close(&s);
 	return err;
 }
@@ -461,14 +481,9 @@ int genl_page_pool_stats_supported(void)
 	struct nl_msg m;
 	int fam, err, n = 0;
 
-	err = nl_open(&s, NETLINK_GENERIC);
-	if (err)
-		return err;
-	fam = genl_family(&s, "netdev");
-	if (fam < 0) {
-		err = fam;
-		goto out;
-	}
+	fam = netdev_open(&s);
+	if (fam < 0)
+		return fam == -EOPNOTSUPP ? -ENOENT : fam;
 	msg_init(&m, fam, NLM_F_DUMP, &g, sizeof(g));
 	err = nl_talk(&s, &m, count_cb, &n);
 	/* Without CONFIG_PAGE_POOL_STATS the dump fails with EOPNOTSUPP on the first
@@ -477,7 +492,6 @@ int genl_page_pool_stats_supported(void)
 		err = 0;
 	else if (!err)
 		err = n > 0 ? 1 : -ENODATA;
-out:
 	nl_close(&s);
 	return err;
 }
@@ -499,4 +513,117 @@ int ethtool_driver(const char *ifname, char *driver, size_t len)
 		snprintf(driver, len, "%s", info.driver);
 	close(fd);
 	return err;
+}
+
+/* ---- page pools the kernel lists (netdev genl) ---------------------------- */
+
+/* A netlink "uint": 4 or 8 bytes. */
+static uint64_t attr_uint(const struct nlattr *a)
+{
+	uint64_t v64 = 0;
+	uint32_t v32 = 0;
+
+	if (!a)
+		return 0;
+	if (ATTR_LEN(a) >= 8) {
+		memcpy(&v64, ATTR_DATA(a), 8);
+		return v64;
+	}
+	if (ATTR_LEN(a) >= 4)
+		memcpy(&v32, ATTR_DATA(a), sizeof(v32));
+	return v32;
+}
+
+struct pools_q {
+	int ifindex;
+	struct nl_page_pool *out;
+	int max, n;
+};
+
+static int pool_cb(struct nlmsghdr *nh, void *arg)
+{
+	struct nlattr *tb[PPB_NETDEV_A_PAGE_POOL_MAX + 1];
+	struct genlmsghdr *g = NLMSG_DATA(nh);
+	struct pools_q *q = arg;
+	struct nl_page_pool *p;
+
+	attr_parse(tb, PPB_NETDEV_A_PAGE_POOL_MAX, (char *)g + GENL_HDRLEN,
+		   nh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN));
+	if (!tb[PPB_NETDEV_A_PAGE_POOL_ID] ||
+	    (int)attr_uint(tb[PPB_NETDEV_A_PAGE_POOL_IFINDEX]) != q->ifindex || q->n >= q->max)
+		return 0;
+	p = &q->out[q->n++];
+	memset(p, 0, sizeof(*p));
+	p->id = (uint32_t)attr_uint(tb[PPB_NETDEV_A_PAGE_POOL_ID]);
+	p->ifindex = q->ifindex;
+	p->napi_id = (uint32_t)attr_uint(tb[PPB_NETDEV_A_PAGE_POOL_NAPI_ID]);
+	p->inflight = attr_uint(tb[PPB_NETDEV_A_PAGE_POOL_INFLIGHT]);
+	return 0;
+}
+
+static int pool_stats_cb(struct nlmsghdr *nh, void *arg)
+{
+	struct nlattr *tb[PPB_NETDEV_A_PAGE_POOL_STATS_MAX + 1];
+	struct nlattr *info[PPB_NETDEV_A_PAGE_POOL_MAX + 1];
+	struct genlmsghdr *g = NLMSG_DATA(nh);
+	struct pools_q *q = arg;
+	uint64_t *c[11];
+	uint32_t id;
+
+	attr_parse(tb, PPB_NETDEV_A_PAGE_POOL_STATS_MAX, (char *)g + GENL_HDRLEN,
+		   nh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN));
+	if (!tb[PPB_NETDEV_A_PAGE_POOL_STATS_INFO])
+		return 0;
+	attr_parse(info, PPB_NETDEV_A_PAGE_POOL_MAX,
+		   ATTR_DATA(tb[PPB_NETDEV_A_PAGE_POOL_STATS_INFO]),
+		   ATTR_LEN(tb[PPB_NETDEV_A_PAGE_POOL_STATS_INFO]));
+	id = (uint32_t)attr_uint(info[PPB_NETDEV_A_PAGE_POOL_ID]);
+	for (int i = 0; i < q->n; i++) {
+		struct nl_page_pool *p = &q->out[i];
+
+		if (p->id != id)
+			continue;
+		/* the counters' attributes are consecutive, in this order */
+		c[0] = &p->alloc_fast;
+		c[1] = &p->alloc_slow;
+		c[2] = &p->alloc_slow_high_order;
+		c[3] = &p->alloc_empty;
+		c[4] = &p->alloc_refill;
+		c[5] = &p->alloc_waive;
+		c[6] = &p->recycle_cached;
+		c[7] = &p->recycle_cache_full;
+		c[8] = &p->recycle_ring;
+		c[9] = &p->recycle_ring_full;
+		c[10] = &p->recycle_released_refcnt;
+		for (int k = 0; k < 11; k++)
+			*c[k] = attr_uint(tb[PPB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST + k]);
+		p->has_stats = true;
+	}
+	return 0;
+}
+
+int genl_page_pools(int ifindex, struct nl_page_pool *out, int max)
+{
+	struct genlmsghdr g = { .cmd = PPB_NETDEV_CMD_PAGE_POOL_GET, .version = 1 };
+	struct pools_q q = { ifindex, out, max, 0 };
+	struct nl_sock s;
+	struct nl_msg m;
+	int fam, err;
+
+	fam = netdev_open(&s);
+	if (fam < 0)
+		return fam;
+	msg_init(&m, fam, NLM_F_DUMP, &g, sizeof(g));
+	err = nl_talk(&s, &m, pool_cb, &q);
+	if (err == -EINVAL)
+		err = -EOPNOTSUPP; /* no such command before 6.8 */
+	if (err || !q.n)
+		goto out;
+	/* Without CONFIG_PAGE_POOL_STATS this dump fails: the pools stay, without stats. */
+	g.cmd = PPB_NETDEV_CMD_PAGE_POOL_STATS_GET;
+	msg_init(&m, fam, NLM_F_DUMP, &g, sizeof(g));
+	nl_talk(&s, &m, pool_stats_cb, &q);
+out:
+	nl_close(&s);
+	return err ? err : q.n;
 }

@@ -61,6 +61,27 @@ extern const char *const xdp_act_names[7];
 int genl_xdp_features(int ifindex, uint64_t *features);
 /* page-pool-stats-get: 1 if the kernel has CONFIG_PAGE_POOL_STATS, 0 if not, <0 unknown. */
 int genl_page_pool_stats_supported(void);
+/*
+ * A page_pool as the kernel lists it (netdev genl page-pool-get, 6.8+: the
+ * pools whose driver named their device), with its CONFIG_PAGE_POOL_STATS
+ * counters (page-pool-stats-get) when has_stats.
+ */
+struct nl_page_pool {
+	uint32_t id;
+	int ifindex;
+	uint32_t napi_id;
+	uint64_t inflight;
+	bool has_stats;
+	uint64_t alloc_fast, alloc_slow, alloc_slow_high_order, alloc_empty, alloc_refill,
+		alloc_waive;
+	uint64_t recycle_cached, recycle_cache_full, recycle_ring, recycle_ring_full,
+		recycle_released_refcnt;
+};
+/*
+ * The pools of ifindex into out (at most max): their number, or -errno
+ * (-EOPNOTSUPP: no page-pool-get in this kernel).
+ */
+int genl_page_pools(int ifindex, struct nl_page_pool *out, int max);
 /* Driver name through the ethtool ioctl. */
 int ethtool_driver(const char *ifname, char *driver, size_t len);
 

@@ -50,6 +50,8 @@ int vm_job_write_conf(const char *work, const struct vm_job_desc *d)
 	fprintf(f,
 		"VM_CPUS=%u\nVM_MEM=%u\nVM_NIC=%d\nVM_RATE=%u\nVM_STALL=%.0f\nVM_BOOT_STALL=%.0f\n",
 		d->cpus, d->mem_mb, d->nic, d->rate, d->stall, d->boot_stall);
+	if (d->nic)
+		put_var(f, "VM_NIC_MODEL", d->nic_model);
 	put_var(f, "VM_ARCH", d->arch);
 	put_var(f, "VM_QEMU", d->qemu);
 	if (d->extra_bin)

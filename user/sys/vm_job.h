@@ -16,6 +16,7 @@ struct vm_job_desc {
 	const char *clock;		       /* "icount" or "tcg" */
 	uint32_t cpus, mem_mb, rate;
 	bool nic;
+	const char *nic_model; /* "vmxnet3" or "virtio-net" */
 	double stall;
 	double boot_stall; /* the floor of the boot's limit */
 	const char *arch;  /* "x86-64" or "arm64": the guest's kernel, programs, machine */

@@ -13,10 +13,12 @@
 #include "model/bench_types.h"
 #include "judge/model/noise.h"
 #include "judge/model/result.h"
+#include "judge/model/counterview.h"
 #include "model/scenario.h"
 #include "model/spread.h"
 #include "judge/report/noise_report.h"
 #include "sys/log.h"
+#include "sys/pmu.h"
 #include "sys/runlock.h"
 #include "sys/util.h"
 
@@ -43,6 +45,11 @@ static const struct cli_opt calibrate_opts[] = {
 	{ "cpu", 'c', "N", "CPU to run on, as bench --cpu (default 0)", .kind = CLI_CPU, K(cpu) },
 	{ "keep", 0, "DIR", "keep the runs' bench results (run-NN.json) in DIR", .kind = CLI_STRING,
 	  K(keep), .flags = CLI_F_OUTDIR },
+	{ "counter", 0, "NAME",
+	  "profile the hardware counter NAME (the runs are bench --counters): "
+	  "kernel_instructions, user_instructions, kernel_cycles or user_cycles, for "
+	  "compare --counter NAME --noise",
+	  .kind = CLI_STRING, K(counter) },
 	{ "quiet", 'q', NULL, "no progress line", .kind = CLI_FLAG, K(quiet) },
 	{ NULL },
 };
@@ -83,6 +90,20 @@ static int calibrate_check(void *c, int argc, char **argv)
 	if (!cfg->output || !strcmp(cfg->output, "-")) {
 		pr_err("no profile file: give -o FILE\n");
 		return EXIT_USAGE;
+	}
+	if (cfg->counter) {
+		char why[200];
+		struct pmu p;
+
+		if (!counter_name_ok(cfg->counter, why, sizeof(why))) {
+			pr_err("--counter: %s\n", why);
+			return EXIT_USAGE;
+		}
+		if (pmu_open(&p, strstr(cfg->counter, "cycles"), why, sizeof(why))) {
+			pr_err("--counter: %s\n", why);
+			return EXIT_USAGE;
+		}
+		pmu_close(&p);
 	}
 	return EXIT_OK;
 }

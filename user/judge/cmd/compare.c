@@ -14,6 +14,7 @@
 #include "cmd/cmd.h"
 #include "judge/model/bisect_status.h"
 #include "judge/model/compare_stats.h"
+#include "judge/model/counterview.h"
 #include "judge/model/hardlimit.h"
 #include "judge/report/bisect_report.h"
 #include "judge/report/compare_report.h"
@@ -37,7 +38,8 @@ struct cmp_cfg {
 	enum fig metric;
 	enum sig_test test;
 	const char *json;
-	const char *noise; /* --noise PROFILE */
+	const char *noise;   /* --noise PROFILE */
+	const char *counter; /* --counter NAME: the files' view (judge/model/counterview.h) */
 	bool bisect;
 	struct hard_limit limits[MAX_LIMITS];
 	size_t nlimits;
@@ -70,6 +72,11 @@ static const struct cli_opt compare_opts[] = {
 	  "this host's noise between invocations, from 'ppbench calibrate -o PROFILE': what "
 	  "a comparison of one file a side is judged against",
 	  .kind = CLI_STRING, C(noise) },
+	{ "counter", 0, "NAME",
+	  "compare the hardware counter NAME of bench --counters files instead of the clock's "
+	  "figure: kernel_instructions, user_instructions, kernel_cycles or user_cycles, per "
+	  "element (a --noise profile must be of that counter: calibrate --counter)",
+	  .kind = CLI_STRING, C(counter) },
 	{ "gate-unstable", 0, NULL,
 	  "gate figures whose setups sit on two or more levels on their medians' change, "
 	  "even where the levels explain it",
@@ -192,8 +199,12 @@ __attribute__((format(printf, 3, 4))) static int fail(struct verdict *v, enum cm
 	return -EINVAL;
 }
 
-/* Loads FILES; the first bad one's error is blamed on the new side from index NOLD on. */
-static struct result *load_files(const char *const *files, size_t n, size_t nold, struct verdict *v)
+/*
+ * Loads FILES, through COUNTER's view when one is given; the first bad one's
+ * error is blamed on the new side from index NOLD on.
+ */
+static struct result *load_files(const char *const *files, size_t n, size_t nold,
+				 const char *counter, struct verdict *v)
 {
 	struct result *r = calloc(n, sizeof(*r));
 	char err[512];
@@ -203,7 +214,7 @@ static struct result *load_files(const char *const *files, size_t n, size_t nold
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (result_load(files[i], &r[i], err, sizeof(err))) {
+		if (result_load_view(files[i], &r[i], counter, err, sizeof(err))) {
 			fail(v, i < nold ? CMP_BAD_USAGE : CMP_BAD_NEW, "%s", err);
 			free_results(r, i);
 			return NULL;
@@ -479,7 +490,7 @@ static int compare_run(void *c, int argc, char **argv)
 			files[n++] = cfg->files[s][i];
 	/* one file alone is the new side: the limits' */
 	nold = cfg->nfiles[SIDE_POS] ? (n > 1) : cfg->nfiles[SIDE_OLD];
-	all = load_files(files, n, nold, &v);
+	all = load_files(files, n, nold, cfg->counter, &v);
 	if (!all)
 		return exit_status(cfg, &v);
 	for (size_t i = 1; nold && i < n; i++)

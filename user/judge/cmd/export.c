@@ -19,6 +19,7 @@
 #include "judge/report/kcidb.h"
 #include "judge/report/lkpstats.h"
 #include "judge/report/otava.h"
+#include "judge/model/counterview.h"
 #include "sys/log.h"
 #include "sys/outfile.h"
 
@@ -34,6 +35,7 @@ struct export_cfg {
 	const char *origin, *build_id, *output;
 	enum series_order order;
 	bool order_set, force, no_prefix;
+	const char *counter; /* --counter NAME: the files' view (judge/model/counterview.h) */
 };
 
 static const struct cli_word orders[] = { { "created", SERIES_CREATED },
@@ -54,6 +56,11 @@ static const struct cli_opt export_opts[] = {
 	  "kcidb: the CI's own build ('ORIGIN:...') the tests belong to; default: a checkout and "
 	  "a build per kernel release",
 	  .kind = CLI_STRING, X(build_id) },
+	{ "counter", 0, "NAME",
+	  "export the hardware counter NAME of bench --counters result files instead of the "
+	  "clock's figure: kernel_instructions, user_instructions, kernel_cycles or "
+	  "user_cycles, per element (named so: kernel_instructions_per_elem)",
+	  .kind = CLI_STRING, X(counter) },
 	{ "no-prefix", 0, NULL,
 	  "lkp: keys without the leading 'ppbench.', as an LKP parse prints them (LKP adds the "
 	  "program's name)",
@@ -170,13 +177,13 @@ static void free_results(struct result *r, size_t n)
 }
 
 /* Loads every file; on the first bad one its one-line error, and NULL. */
-static struct result *load_all(char **files, size_t n)
+static struct result *load_all(char **files, size_t n, const char *counter)
 {
 	struct result *r = calloc(n, sizeof(*r));
 	char err[600];
 
 	for (size_t i = 0; r && i < n; i++) {
-		if (result_load(files[i], &r[i], err, sizeof(err))) {
+		if (result_load_view(files[i], &r[i], counter, err, sizeof(err))) {
 			pr_err("%s\n", err);
 			free_results(r, i);
 			return NULL;
@@ -212,7 +219,7 @@ static int kcidb(const struct export_cfg *cfg, char **files, size_t n, FILE *out
 		}
 		return e ? EXIT_USAGE : EXIT_OK;
 	}
-	r = load_all(files, n);
+	r = load_all(files, n, cfg->counter);
 	if (r)
 		kcidb_write_results(out, r, n, &o);
 	free_results(r, n);
@@ -221,7 +228,7 @@ static int kcidb(const struct export_cfg *cfg, char **files, size_t n, FILE *out
 
 static int one_file(const struct export_cfg *cfg, char *file, FILE *out)
 {
-	struct result *r = load_all(&file, 1);
+	struct result *r = load_all(&file, 1, cfg->counter);
 
 	if (!r)
 		return EXIT_USAGE;
@@ -241,7 +248,7 @@ static int otava_series(const struct export_cfg *cfg, char **files, size_t n, st
 	int e;
 
 	for (size_t i = 0; i < n; i++) {
-		if (result_load(files[i], &r, err, sizeof(err))) {
+		if (result_load_view(files[i], &r, cfg->counter, err, sizeof(err))) {
 			pr_err("%s\n", err);
 			return EXIT_USAGE;
 		}

@@ -21,6 +21,7 @@
 #include "judge/report/trendjson.h"
 #include "judge/report/trendreport.h"
 #include "judge/report/trendsvg.h"
+#include "judge/model/counterview.h"
 #include "sys/log.h"
 #include "sys/util.h"
 
@@ -31,6 +32,7 @@ struct trend_cfg {
 	double alpha, fail_pct;
 	enum series_figure metric;
 	const char *json, *svg, *title, *scenarios, *noise;
+	const char *counter; /* --counter NAME: the files' view (judge/model/counterview.h) */
 };
 
 static const struct cli_word orders[] = { { "created", SERIES_CREATED },
@@ -53,6 +55,11 @@ static const struct cli_opt trend_opts[] = {
 	  .kind = CLI_NUMBER, T(alpha), .dmin = 1e-4, .dmax = 0.2 },
 	{ "permutations", 0, "N", "shuffles of the permutation test (default 499)",
 	  .kind = CLI_UINT, T(permutations), .min = 19, .max = 99999 },
+	{ "counter", 0, "NAME",
+	  "the series of the hardware counter NAME of bench --counters files instead of the "
+	  "clock's figure: kernel_instructions, user_instructions, kernel_cycles or "
+	  "user_cycles, per element",
+	  .kind = CLI_STRING, T(counter) },
 	{ "scenario", 's', "LIST", "only these scenarios, comma separated (default: all)",
 	  .kind = CLI_STRING, T(scenarios) },
 	{ "metric", 0, NULL,
@@ -271,7 +278,7 @@ static int load_series(struct trend_cfg *cfg, const struct flist *l, struct seri
 
 	s->figmask = 1u << SFIG_CYCLES | 1u << SFIG_PATH | 1u << cfg->metric;
 	for (size_t i = 0; i < l->n; i++) {
-		if (result_load(l->v[i], &r, err, sizeof(err))) {
+		if (result_load_view(l->v[i], &r, cfg->counter, err, sizeof(err))) {
 			pr_err("%s\n", err);
 			return EXIT_USAGE;
 		}

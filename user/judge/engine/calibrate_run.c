@@ -7,6 +7,7 @@
  * last seconds to minutes.
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 #include "judge/engine/calibrate_run.h"
 #include "judge/model/noise.h"
+#include "judge/model/counterview.h"
 #include "sys/log.h"
 #include "sys/progress.h"
 #include "sys/util.h"
@@ -76,6 +78,10 @@ static void exec_bench(const struct cal *c, unsigned int i)
 	if (cfg->scenario) {
 		argv[n++] = "--scenario";
 		argv[n++] = cfg->scenario;
+	}
+	if (cfg->counter) {
+		argv[n++] = "--counters";
+		argv[n++] = strstr(cfg->counter, "cycles") ? "instructions,cycles" : "instructions";
 	}
 	argv[n++] = "--json";
 	argv[n++] = json;
@@ -164,7 +170,8 @@ static int run_one(struct cal *c, unsigned int i)
 	c->paths[c->nres] = strdup(path);
 	if (!c->paths[c->nres])
 		return -ENOMEM;
-	if (result_load(c->paths[c->nres], &c->res[c->nres], why, sizeof(why))) {
+	if (result_load_view(c->paths[c->nres], &c->res[c->nres], c->cfg->counter, why,
+			     sizeof(why))) {
 		pr_err("%s\n", why);
 		return -EINVAL;
 	}
@@ -227,9 +234,11 @@ static int same_host(const struct cal *c)
 			pr_err("%s: a profile takes runs of one clock\n", why);
 			return -EXDEV;
 		}
+		/* (no TSC on either, as on arm64: the same) */
+		double hi = fmax(a->tsc_hz, b->tsc_hz);
+
 		if (strcmp(a->cpu_model, b->cpu_model) || strcmp(a->kernel, b->kernel) ||
-		    a->tsc_hz <= 0 || b->tsc_hz / a->tsc_hz > 1.01 ||
-		    a->tsc_hz / b->tsc_hz > 1.01) {
+		    (hi > 0 && fabs(a->tsc_hz - b->tsc_hz) / hi > 0.01)) {
 			pr_err("run %zu saw another host than run 1 (CPU, kernel or "
 			       "TSC)\n",
 			       i + 1);

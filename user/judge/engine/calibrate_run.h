@@ -20,6 +20,7 @@ struct calibrate_cfg {
 	int cpu;
 	double duration; /* seconds the runs are spread over */
 	bool quiet;
+	const char *counter; /* --counter NAME: the profile of that hardware counter */
 };
 
 /*

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "judge/model/counterview.h"
 #include "judge/model/compare_stats.h"
 
 const char *fig_name(enum fig f)
@@ -180,13 +181,21 @@ const char *fig_words(enum fig f, bool instructions, char *buf, size_t len)
 	return buf;
 }
 
-/* "ring cycles/elem", "ring cpu0 run cycles/elem" (fig_words()). */
+/*
+ * "ring cycles/elem", "ring cpu0 run cycles/elem" (fig_words()); a hardware
+ * counter's view names its mode: "ring kernel instr/elem".
+ */
 static void row_label(struct row *r, const struct result *file)
 {
-	bool ic = unit_counts_instructions(result_clock_of(file)->unit);
+	const char *unit = result_clock_of(file)->unit;
+	bool ic = unit_counts_instructions(unit);
 	char words[32];
 
-	if (r->kind != FIG_CPU)
+	if (unit_is_counter(unit) && r->kind == FIG_CYCLES)
+		snprintf(r->label, sizeof(r->label), "%s %.*s %s", r->scenario,
+			 (int)strcspn(unit, "_"), unit,
+			 fig_words(r->kind, ic, words, sizeof(words)));
+	else if (r->kind != FIG_CPU)
 		snprintf(r->label, sizeof(r->label), "%s %s", r->scenario,
 			 fig_words(r->kind, ic, words, sizeof(words)));
 	else
@@ -702,16 +711,18 @@ static int add_scenario(struct comparison *c, const struct cmp_opts *o, const ch
 	err = add_diff(c, what, so->recipe, sn->recipe);
 	snprintf(what, sizeof(what), "%s method", name);
 	err = err ?: add_diff(c, what, so->method, sn->method);
+	/* (a counter's view has no ns: its ns_per_elem is the counter again) */
 	for (enum fig f = FIG_CYCLES; !err && f <= FIG_PURITY; f++) {
 		size_t n = c->nrows;
 
+		if (f == FIG_NS && unit_is_counter(result_clock_of(c->old)->unit))
+			continue;
 		err = add_row(c, o, name, f, NULL);
 		if (!err && c->nrows > n && f == FIG_NS && ic)
 			c->rows[n].repeats = true;
 	}
 	for (size_t i = 0; !err && i < so->nr_per_cpu; i++) {
 		size_t n = c->nrows;
-
 		err = add_row(c, o, name, FIG_CPU, &so->per_cpu[i]);
 		if (!err && c->nrows > n && same_runs(&so->per_cpu[i].cycles, &so->cycles))
 			c->rows[n].repeats = true;

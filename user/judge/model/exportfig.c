@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "judge/model/counterview.h"
 #include "judge/model/exportfig.h"
 
 static double largest(const struct result_stat *st)
@@ -33,7 +34,8 @@ static void one_value(double v, struct xfig *f)
 
 bool xfig_exported(enum xfig_kind kind, const char *unit)
 {
-	return kind != XFIG_NS || !unit_counts_instructions(unit);
+	/* (a counter's view has no ns: its ns_per_elem is the counter again) */
+	return kind != XFIG_NS || (!unit_counts_instructions(unit) && !unit_is_counter(unit));
 }
 
 void xfig_get(const struct result_scenario *sc, enum xfig_kind kind, struct xfig *out)
@@ -67,8 +69,11 @@ void xfig_get(const struct result_scenario *sc, enum xfig_kind kind, struct xfig
 const char *xfig_name(enum xfig_kind kind, const char *unit, char sep, char *buf, size_t len)
 {
 	switch (kind) {
-	case XFIG_CYCLES:
+	case XFIG_CYCLES: /* (a counter's unit: kernel_instructions, its '_' as SEP) */
 		snprintf(buf, len, "%s%cper%celem", unit, sep, sep);
+		for (char *p = buf; *p && p < buf + strlen(unit); p++)
+			if (*p == '_')
+				*p = sep;
 		break;
 	case XFIG_NS:
 		snprintf(buf, len, "ns%cper%celem", sep, sep);

@@ -433,7 +433,9 @@ const struct result_scenario *result_find(const struct result *r, const char *na
 
 bool unit_counts_instructions(const char *unit)
 {
-	return unit && !strcmp(unit, "instructions");
+	/* the instruction clock's, or a hardware counter's (judge/model/counterview.h) */
+	return unit && (!strcmp(unit, "instructions") || !strcmp(unit, "kernel_instructions") ||
+			!strcmp(unit, "user_instructions"));
 }
 
 double unit_floor_pct(const char *unit)

@@ -130,7 +130,8 @@ const struct result_clock *result_clock_of(const struct result *r);
  * differed by up to 0.08 % per scenario figure).
  */
 double unit_floor_pct(const char *unit);
-/* UNIT (host.clock.unit) counts instructions: qemu's instruction clock. */
+/* UNIT (host.clock.unit) counts instructions: qemu's instruction clock, or the
+ * CPU's instruction counters (judge/model/counterview.h). */
 bool unit_counts_instructions(const char *unit);
 
 #endif

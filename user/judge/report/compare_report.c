@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "judge/model/counterview.h"
 #include "judge/model/compare_stats.h"
 #include "judge/report/compare_report.h"
 #include "report/json.h"
@@ -732,6 +733,10 @@ int compare_gate(const struct cmp_set *set)
 	if (!gated)
 		return EXIT_OK;
 	fprintf(stderr, "ppbench compare: %zu real %s regression%s above %g%%\n", gated,
-		fig_name(set->metric), gated == 1 ? "" : "s", set->fail_above);
+		set->metric == FIG_CYCLES && set->n && set->cmps[0].nold &&
+				unit_is_counter(result_clock_of(set->cmps[0].old)->unit)
+			? result_clock_of(set->cmps[0].old)->unit
+			: fig_name(set->metric),
+		gated == 1 ? "" : "s", set->fail_above);
 	return EXIT_REGRESSION;
 }

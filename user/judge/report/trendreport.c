@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "judge/model/counterview.h"
 #include "judge/report/trendreport.h"
 #include "sys/log.h"
 
@@ -252,10 +253,17 @@ static void series_row(FILE *f, const struct trend_view *v, size_t p, bool md)
 /* The metric's values, a row per result, a rule before each change point. */
 static void print_series(FILE *f, const struct trend_view *v, bool md)
 {
+	char unit[48];
+
+	/* a hardware counter's view names it (judge/model/counterview.h) */
+	if (unit_is_counter(v->s->clock_unit) && v->metric != SFIG_PATH)
+		snprintf(unit, sizeof(unit), "%s/elem", v->s->clock_unit);
+	else
+		snprintf(unit, sizeof(unit), "%s", series_figure_unit(v->metric));
 	fprintf(f,
 		"\nseries: %s (median over each result's setups; L1 the lowest level, out an "
 		"outlier)\n%s",
-		series_figure_unit(v->metric), md ? "\n| label" : "");
+		unit, md ? "\n| label" : "");
 	if (!md)
 		fprintf(f, "%-20s", "label");
 	for (size_t i = 0; i < v->s->nfigs; i++)
