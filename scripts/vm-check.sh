@@ -14,9 +14,12 @@
 #      ring and fast must not.
 # With VM_CHECK_PROFILE=1 the pairs' boots also profile (vm --profile), and
 #   4. the injection must land in the burner's own BPF program (ppb_burn) and
-#      nowhere else: in slow it carries the whole change of the profile's
-#      figure within 0.1 instructions per element, no other function moves by
-#      0.1 or more, and compare's table of the change names it first.
+#      nowhere else: no other function moves by 0.1 instructions per element
+#      or more, compare's table of the change names it first, and it carries
+#      slow's change within 0.5 (three pairs on 7.3.4, 2026-12-05: within
+#      0.12-0.34, the rest spread over some 350 timer and scheduler functions,
+#      none above 0.015: the tasks a tick wakes that 7.x's lazy preemption
+#      runs inside a span, a boot's chance).
 # VM_CHECK_PAIRS (1) pairs, VM_CHECK_RUNS (5) calibrate runs. Exits 1 when a
 # pair's verdict is not that.
 # VM_CHECK_COUNTER=kernel_instructions: the same through the CPU's own
@@ -68,7 +71,7 @@ vm_burn() {
 # profile_where REF BURN: where the injection landed in the profiles: the
 # burner's program's change in slow, what of slow's change it leaves
 # unexplained, and the largest change of any other function (all scenarios);
-# "WRONG ..." when it is not in ppb_burn alone (0.1 instructions per element).
+# "WRONG ..." when it is not in ppb_burn alone (step 4's bounds).
 profile_where() {
 	jq -rn --slurpfile a "$1" --slurpfile b "$2" '
 		def prof($f; $s): $f[0].scenarios[] | select(.name == $s) | .profile;
@@ -82,7 +85,7 @@ profile_where() {
 		| (prof($b; "slow").per_elem - prof($a; "slow").per_elem) as $all
 		| ($d | map(select(.k != "ppb_burn bpf")) | max_by(.d | fabs)) as $other
 		| ($d | map(select(.s != "slow" and .k == "ppb_burn bpf")) | map(.d | fabs) | max // 0) as $away
-		| (if $burn > 0 and ($all - $burn | fabs) < 0.1 and ($other.d | fabs) < 0.1 and $away < 0.1
+		| (if $burn > 0 and ($all - $burn | fabs) < 0.5 and ($other.d | fabs) < 0.1 and $away < 0.1
 		   then "" else "WRONG: " end)
 		+ "slow \($all | r) instr/elem, ppb_burn [bpf] \($burn | r) (unexplained \($all - $burn | r));"
 		+ " ppb_burn elsewhere \($away | r); largest other change \($other.d | r) (\($other.s) \($other.k))"'
