@@ -12,6 +12,14 @@
 #      carries the tracepoint's own cost) and a boot with the loop;
 #   3. compare --noise PROFILE --fail-above 0.5 on each pair: slow must gate,
 #      ring and fast must not.
+# With VM_CHECK_PROFILE=1 the pairs' boots also profile (vm --profile), and
+#   4. the injection must land in the burner's own BPF program (ppb_burn) and
+#      nowhere else: no other function moves by 0.1 instructions per element
+#      or more, compare's table of the change names it first, and it carries
+#      slow's change within 0.5 (three pairs on 7.3.4, 2026-12-05: within
+#      0.12-0.34, the rest spread over some 350 timer and scheduler functions,
+#      none above 0.015: the tasks a tick wakes that 7.x's lazy preemption
+#      runs inside a span, a boot's chance).
 # VM_CHECK_PAIRS (1) pairs, VM_CHECK_RUNS (5) calibrate runs. Exits 1 when a
 # pair's verdict is not that.
 # VM_CHECK_COUNTER=kernel_instructions: the same through the CPU's own
@@ -27,6 +35,8 @@ PAIRS=${VM_CHECK_PAIRS:-1}
 COUNTER=${VM_CHECK_COUNTER:-}
 SHARE_PCT=1
 SCENARIOS=ring,fast,slow
+PROFILE=()
+[ "${VM_CHECK_PROFILE:-0}" = 0 ] || PROFILE=(--profile)
 mkdir -p "$OUT"
 rm -f "$OUT"/*.json "$OUT"/*.txt
 
@@ -51,8 +61,34 @@ export PPBENCH_VM_BIN=$BURN
 vm_burn() {
 	local ns=$1 out=$2
 	shift 2
+	local vmopt=()
+	[ "${1:-}" != --profile ] || { vmopt=(--profile); shift; }
 	PPBENCH_VM_WRAP="/bin/ppb-burn $ns --" "$PPBENCH" vm -q "${ARCH[@]}" --debian "$KERNEL" \
-		-- "$@" >"$out.txt" 2>&1 || { tail -n 5 "$out.txt"; echo "vm-check: ppbench vm failed" >&2; exit 1; }
+		"${vmopt[@]}" -- "$@" >"$out.txt" 2>&1 ||
+		{ tail -n 5 "$out.txt"; echo "vm-check: ppbench vm failed" >&2; exit 1; }
+}
+
+# profile_where REF BURN: where the injection landed in the profiles: the
+# burner's program's change in slow, what of slow's change it leaves
+# unexplained, and the largest change of any other function (all scenarios);
+# "WRONG ..." when it is not in ppb_burn alone (step 4's bounds).
+profile_where() {
+	jq -rn --slurpfile a "$1" --slurpfile b "$2" '
+		def prof($f; $s): $f[0].scenarios[] | select(.name == $s) | .profile;
+		def fns($p): [$p.functions[] | {key: "\(.name) \(.module // "")", value: .per_elem}]
+			| from_entries;
+		def r: . * 1000 | round / 1000;
+		[["ring", "fast", "slow"][] as $s | (fns(prof($a; $s))) as $x | (fns(prof($b; $s))) as $y
+			| ([$x, $y] | map(keys) | add | unique[]) as $k
+			| {s: $s, k: $k, d: (($y[$k] // 0) - ($x[$k] // 0))}] as $d
+		| ($d | map(select(.s == "slow" and .k == "ppb_burn bpf")) | .[0].d // 0) as $burn
+		| (prof($b; "slow").per_elem - prof($a; "slow").per_elem) as $all
+		| ($d | map(select(.k != "ppb_burn bpf")) | max_by(.d | fabs)) as $other
+		| ($d | map(select(.s != "slow" and .k == "ppb_burn bpf")) | map(.d | fabs) | max // 0) as $away
+		| (if $burn > 0 and ($all - $burn | fabs) < 0.5 and ($other.d | fabs) < 0.1 and $away < 0.1
+		   then "" else "WRONG: " end)
+		+ "slow \($all | r) instr/elem, ppb_burn [bpf] \($burn | r) (unexplained \($all - $burn | r));"
+		+ " ppb_burn elsewhere \($away | r); largest other change \($other.d | r) (\($other.s) \($other.k))"'
 }
 
 echo "(under the instruction clock the burner's \"ns\" are guest instructions)"
@@ -64,12 +100,14 @@ echo "floors: $(jq -r '[.scenarios[] | "\(.name) \(.cycles_per_elem.floor_pct * 
 
 bad=0
 for i in $(seq "$PAIRS"); do
-	vm_burn 0 "$OUT/ref-$i" bench --scenario "$SCENARIOS" "${BENCH_ARGS[@]}" --json "$OUT/ref-$i.json"
+	vm_burn 0 "$OUT/ref-$i" "${PROFILE[@]}" bench --scenario "$SCENARIOS" "${BENCH_ARGS[@]}" \
+		--json "$OUT/ref-$i.json"
 	# the injection: SHARE_PCT of slow, spread over its releases per element
 	ns=$(jq -r --argjson p "$SHARE_PCT" '.scenarios[] | select(.name == "slow") |
 		.cycles_per_elem.median * $p / 100 / (.path.ret.release / (.path.alloc.cache +
 		.path.alloc.refill + .path.alloc.slow)) | round' "$OUT/ref-$i.json")
-	vm_burn "$ns" "$OUT/burn-$i" bench --scenario "$SCENARIOS" "${BENCH_ARGS[@]}" --json "$OUT/burn-$i.json"
+	vm_burn "$ns" "$OUT/burn-$i" "${PROFILE[@]}" bench --scenario "$SCENARIOS" "${BENCH_ARGS[@]}" \
+		--json "$OUT/burn-$i.json"
 	line=$(grep '^ppb-burn:' "$OUT/burn-$i.txt")
 	rc=0
 	"$PPBENCH" compare "${VIEW[@]}" --noise "$OUT/profile.json" --fail-above 0.5 "$OUT/ref-$i.json" \
@@ -78,6 +116,15 @@ for i in $(seq "$PAIRS"); do
 		sort -u | paste -sd ' ' -)
 	verdict=ok
 	[ $rc = 3 ] && [ "$gated" = slow ] || { verdict="WRONG (compare exit $rc, gated: ${gated:-none})"; bad=1; }
+	if [ ${#PROFILE[@]} -gt 0 ]; then
+		where=$(profile_where "$OUT/ref-$i.json" "$OUT/burn-$i.json")
+		echo "pair $i: profiles: $where"
+		first=$(awk '/^slow .* instr\/elem \(/ { getline; getline; print $4; exit }' "$OUT/cmp-$i.txt")
+		case "$where" in
+		WRONG*) verdict="WRONG (profile)"; bad=1 ;;
+		esac
+		[ "$first" = "ppb_burn" ] || { verdict="WRONG (compare names '${first:-nothing}' first in slow)"; bad=1; }
+	fi
 	jq -rn --arg line "$line" --arg v "$verdict" --argjson p "$SHARE_PCT" --arg i "$i" --arg c "$COUNTER" \
 		--slurpfile a "$OUT/ref-$i.json" --slurpfile b "$OUT/burn-$i.json" '
 		def fig($f; $s): $f[0].scenarios[] | select(.name == $s) |

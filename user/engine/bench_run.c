@@ -39,8 +39,6 @@ struct sc_env {
 	int remote_cpu;
 	struct sc_result ref[NR_SCENARIOS];   /* reference recipes (path figures without fentry) */
 	struct recipe_ctx *nic[NR_SCENARIOS]; /* an interface's XDP: attached once */
-	/* vm --profile: each scenario's tag, and its reference recipe's (0: none yet) */
-	uint32_t prof_tag[NR_SCENARIOS], prof_ref_tag[NR_SCENARIOS];
 };
 
 /* The kind of pool a recipe allocates from. */
@@ -359,22 +357,23 @@ static int cmp_fig(const void *a, const void *b)
 }
 
 /*
- * vm --profile: the tag of a scenario's timed runs (or of its reference
- * recipe's), made at its first timed run. Only the kernel-clocked recipes:
- * the profile counts what the test-run timer times, which is their figure.
+ * vm --profile: a tag for one setup's timed runs of a scenario (or of its
+ * reference recipe), 0 for a recipe the kernel does not clock (the profile
+ * counts what the test-run timer times, which is their figure). A tag per
+ * setup, not per scenario: each setup loads its programs anew, and the JIT
+ * puts one setup's program where another's was before, so each setup's
+ * addresses are named by the BPF symbols of its own time; the analysis adds
+ * up a scenario's tags.
  */
 static uint32_t prof_tag(struct sc_env *e, const struct sc_result *r, const struct candidate *c)
 {
 	bool ref = r == &e->ref[r->id];
-	uint32_t *tag = ref ? &e->prof_ref_tag[r->id] : &e->prof_tag[r->id];
 	char extra[64];
 
-	if (!*tag && recipe_kernel_clocked(c->recipe)) {
-		snprintf(extra, sizeof(extra), "recipe=%s", recipes[c->recipe].name);
-		*tag = profcap_tag(ref ? "reference" : "scenario", scenario_defs[r->id].name,
-				   extra);
-	}
-	return *tag;
+	if (!recipe_kernel_clocked(c->recipe))
+		return 0;
+	snprintf(extra, sizeof(extra), "recipe=%s", recipes[c->recipe].name);
+	return profcap_tag(ref ? "reference" : "scenario", scenario_defs[r->id].name, extra);
 }
 
 /* The timed run in SETUP_CHUNKS chunks; the setup's figure is the chunk at
