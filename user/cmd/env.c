@@ -22,6 +22,7 @@
 #include "report/env_report.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"
+#include "sys/ticker.h"
 #include "sys/util.h"
 
 struct env_cfg {
@@ -142,17 +143,11 @@ static int env_run(void *c, int argc, char **argv)
 {
 	struct env_cfg *cfg = c;
 	struct ppb_env e;
-	sigset_t mask, old;
+	sigset_t old;
 	pid_t child = 0;
 	int sfd, ret;
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &mask, &old);
-	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	sfd = stop_signalfd(&old, true);
 	if (sfd < 0 || env_create(&e)) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return EXIT_FAIL;

@@ -23,6 +23,7 @@
 #include "engine/vm_run.h"
 #include "sys/guardian.h"
 #include "sys/log.h"
+#include "sys/ticker.h"
 #include "sys/util.h"
 #include "sys/vm_job.h"
 
@@ -495,11 +496,7 @@ static int start(struct vm_job *j)
 	int pipefd[2];
 	sigset_t mask;
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGCHLD);
+	stop_signals(&mask, true);
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
 	fflush(NULL);
@@ -593,7 +590,7 @@ int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *
 		const struct vm_sink *const *sink, int *rc, bool *stopped)
 {
 	struct vm_job jobs[VM_MAX_GUESTS];
-	sigset_t mask, old;
+	sigset_t old;
 	int sig_fd, signo = 0;
 
 	memset(jobs, 0, sizeof(jobs));
@@ -610,15 +607,9 @@ int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *
 	for (int i = 0; i < n; i++)
 		if (check_job(&jobs[i]))
 			return EXIT_USAGE;
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &mask, &old);
-	sig_fd = signalfd(-1, &mask, SFD_CLOEXEC);
+	sig_fd = stop_signalfd(&old, true);
 	if (sig_fd < 0) {
-		pr_err("cannot watch signals: %s\n", strerror(errno));
+		pr_err("cannot watch signals: %s\n", strerror(-sig_fd));
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return EXIT_FAIL;
 	}

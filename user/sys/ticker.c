@@ -9,20 +9,37 @@
 #include <unistd.h>
 #include "sys/ticker.h"
 
+void stop_signals(sigset_t *mask, bool child)
+{
+	sigemptyset(mask);
+	sigaddset(mask, SIGINT);
+	sigaddset(mask, SIGTERM);
+	sigaddset(mask, SIGHUP);
+	if (child)
+		sigaddset(mask, SIGCHLD);
+}
+
+int stop_signalfd(sigset_t *old, bool child)
+{
+	sigset_t mask;
+	int fd;
+
+	stop_signals(&mask, child);
+	/* Blocked signals are queued even if ignored (background jobs ignore SIGINT). */
+	pthread_sigmask(SIG_BLOCK, &mask, old);
+	fd = signalfd(-1, &mask, SFD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
 int ticker_open(struct ticker *t, double interval)
 {
 	struct itimerspec its = {};
-	sigset_t mask;
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	/* Blocked signals are queued even if ignored (background jobs ignore SIGINT). */
-	pthread_sigmask(SIG_BLOCK, &mask, &t->old);
-	t->sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	t->sfd = stop_signalfd(&t->old, false);
 	t->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-	if (t->sfd < 0 || t->tfd < 0)
+	if (t->sfd < 0)
+		return t->sfd;
+	if (t->tfd < 0)
 		return -errno;
 	its.it_interval.tv_sec = (time_t)interval;
 	its.it_interval.tv_nsec = (long)((interval - (time_t)interval) * 1e9);

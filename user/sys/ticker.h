@@ -3,6 +3,7 @@
 #define PPBENCH_TICKER_H
 
 #include <signal.h>
+#include <stdbool.h>
 
 /*
  * The stats loop's clock (xdp-tools style): SIGINT/SIGTERM/SIGHUP are
@@ -14,6 +15,15 @@ struct ticker {
 	int sfd, tfd;
 	sigset_t old;
 };
+
+/*
+ * The signals that stop a ppbench command (SIGINT, SIGTERM, SIGHUP, and
+ * SIGCHLD with CHILD) in MASK; stop_signalfd() blocks them, keeps the
+ * previous mask in OLD and returns a signalfd that reads them (-errno on
+ * failure, the signals still blocked: the caller restores OLD).
+ */
+void stop_signals(sigset_t *mask, bool child);
+int stop_signalfd(sigset_t *old, bool child);
 
 enum tick { TICK_INTERVAL, TICK_SIGNAL, TICK_ERROR, TICK_IDLE };
 
