@@ -66,8 +66,10 @@ test_bench_all_scenarios_short() {
 			"$j" >/dev/null || fail "fast has no twin path figure: $(jq -c \
 			'.scenarios[] | select(.name == "fast") | .path_cost_cycles' "$j")"
 	fi
+	# (a failure names the proof runs tried, so a rare one says which and why)
 	assert_match "$(jq_get "$j" '.scenarios[] | select(.name == "slow") | .recipe')" \
-		'batch 1, 64 frames/syscall' "slow recipe"
+		'batch 1, 64 frames/syscall' "slow recipe (proofs tried: $(jq -c \
+		'.scenarios[] | select(.name == "slow") | [.proof_tried, .path]' "$j"))"
 	# ring-xcpu: producer and consumer CPUs, and their sum is the figure
 	jq -e '.scenarios[] | select(.name == "ring-xcpu") | .per_cpu | length == 2 and
 		.[0].role == "producer" and .[1].role == "consumer" and .[0].cpu != .[1].cpu' \
