@@ -222,9 +222,9 @@ trap cleanup EXIT
 say "building static ppbench ($STATIC_BUILD)"
 mkdir -p "$TOP/build"
 # (ppbench vm builds the same, perhaps at the same time: scripts/vm/run)
-if ! flock "$TOP/build/.static.lock" make -C "$TOP" --no-print-directory STATIC=1 \
-	BUILD="$STATIC_BUILD" "$STATIC_BUILD/ppbench" >"$work/build.log" 2>&1; then
-	fail_line kernel-matrix/build "make STATIC=1 failed"
+if ! flock "$TOP/build/.static.lock" make -C "$TOP" --no-print-directory -j"$(nproc)" \
+	"$STATIC_BUILD/ppbench" >"$work/build.log" 2>&1; then
+	fail_line kernel-matrix/build "make $STATIC_BUILD/ppbench failed"
 	tail -n 20 "$work/build.log" | sed 's/^/    /'
 	finish
 fi
@@ -443,13 +443,15 @@ boot_crash_line() {
 
 # guest_total TAG: where the guest's time went: its tests' total and the slowest.
 guest_total() {
-	local tag=$1 d=$work/$1 secs tests slow
+	local tag=$1 d=$work/$1 secs tests slow hslow
 	secs=$(cat "$d/secs")
 	tests=$(sed -n 's/^PPB-MATRIX END .*seconds=\([0-9]*\).*/\1/p' "$d/console.txt")
 	slow=$(sed -n 's|^[A-Z]* kernel-[^/]*/\([a-z0-9_]*\).* (took \([0-9.]*\) s)$|\2 \1|p' \
 		"$d/results" | sort -rn | head -n 3 | awk '{printf "%s%s %s s", (NR > 1 ? ", " : ""), $2, $1}')
-	# (under icount a guest's seconds are its instructions / 10^9)
-	say "$tag: $(kernel_desc "$d/kernel"): qemu ran ${secs} s ($(clock_of "$tag")), tests ${tests:-?} s of guest time${slow:+ (slowest: $slow)}"
+	hslow=$(sort -k2,2rn "$d/console.log.host" 2>/dev/null | head -n 3 |
+		awk '{printf "%s%s %s s", (NR > 1 ? ", " : ""), $1, $2}')
+	# (under icount a guest's seconds are its instructions / 10^9, idle included)
+	say "$tag: $(kernel_desc "$d/kernel"): qemu ran ${secs} s ($(clock_of "$tag")), tests ${tests:-?} s of guest time${slow:+ (slowest: $slow)}${hslow:+; of host time: $hslow}"
 }
 
 # report TAG: turn the console into PASS/FAIL/SKIP kernel-TAG/NAME lines.

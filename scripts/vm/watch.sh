@@ -14,6 +14,9 @@ progress_lines() {
 # writing CONSOLE. End it when CONSOLE has shown no new test line for STALL
 # seconds, or at the epoch second DEADLINE (the cap of CAP seconds). Prints
 # the reason when it ended the guest, nothing when the guest ended by itself.
+# Each test's host seconds go to CONSOLE.host as "NAME SECONDS": under the
+# instruction clock a guest's own seconds count its idle waits, which cost the
+# host nothing, so only the host's seconds say where the host's time went.
 watch_guest() {
 	local pid=$1 log=$2 stall=$3 deadline=$4 cap=$5
 	local n lines=-1 last now cur="" cur_t run why=""
@@ -29,7 +32,11 @@ watch_guest() {
 			last=$now
 			run=$(grep -a '^PPB-RUN ' "$log" | tail -n 1 | tr -d '\r' || true)
 			run=${run#PPB-RUN }
-			[ "$run" = "$cur" ] || { cur=$run; cur_t=$now; }
+			if [ "$run" != "$cur" ]; then
+				[ -z "$cur" ] || echo "$cur $((now - cur_t))" >>"$log.host"
+				cur=$run
+				cur_t=$now
+			fi
 		fi
 		if [ $((now - last)) -ge "$stall" ]; then
 			if [ -n "$cur" ]; then
@@ -48,6 +55,7 @@ watch_guest() {
 			return 0
 		fi
 	done
+	[ -z "$cur" ] || echo "$cur $(($(date +%s) - cur_t))" >>"$log.host"
 }
 
 # unfinished_tests CONSOLE RESULTS TAG: the tests the guest planned (its PLAN
