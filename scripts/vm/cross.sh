@@ -21,7 +21,7 @@ cross_build() {
 	btf=$KCACHE/arm64-newest/kernel/vmlinux.btf
 	[ -s "$btf" ] || { echo "no BTF at $btf" >&2; return 1; }
 	mkdir -p "$tree/build"
-	if ! flock "$tree/build/.arm64.lock" make -C "$tree" --no-print-directory CROSS=arm64 \
+	if ! flock "$tree/build/.arm64.lock" make -C "$tree" --no-print-directory -j"$(nproc)" CROSS=arm64 \
 		SYSROOT="$CROSS_SYSROOT" VMLINUX_BTF="$btf" build/arm64/ppbench >"$VM_WORK/cross.log" 2>&1; then
 		echo "make CROSS=arm64 failed: $(grep -m1 -iE 'error' "$VM_WORK/cross.log" || tail -n 1 "$VM_WORK/cross.log")" >&2
 		return 1
