@@ -457,46 +457,6 @@ test_profile_plot() {
 	[ ! -e "$TMPD/x.svg" ] || fail "a refused plot left a file"
 }
 
-# A Debian kernel in the matrix's cache, or skip (as test_vm.sh's need_kernel).
-need_cached_kernel() { # SPEC
-	command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64"
-	# shellcheck source=scripts/vm/kernel.sh
-	. "$TOP/scripts/vm/kernel.sh"
-	VM_WORK=$TMPD
-	VM_APT_FRESH=86400
-	kcache_use
-	kernel_get "$1" >"$TMPD/kernel.log" 2>&1 ||
-		skip "kernel $1 is not available here: $(tail -n 1 "$TMPD/kernel.log")"
-}
-
-# One real boot with --profile, Debian's qemu and its newest kernel: ring's
-# timed runs profiled, the functions adding up to the figure the clock gave
-# (within 0.5 %), page_pool's code and the XDP program found by name, the
-# path figure from the profile, nothing left behind.
-test_profile_real_boot() {
-	local r=$TMPD/r.json
-	need_cached_kernel newest
-	mkdir -p "$TMPD/tmp"
-	expect_exit 0 env TMPDIR="$TMPD/tmp" "$PPBENCH" vm -q --profile -- bench --scenario ring \
-		--repeat 2 --loops 100000 --json "$r"
-	assert_match "$LAST_OUT" '^Type:ppbench_ring ' "the command's output"
-	assert_match "$LAST_OUT" '^profile ring: 200,000 elements, [0-9]+ windows \(recipe=' "the profile after it"
-	assert_match "$LAST_OUT" '^ +[0-9.]+ +[0-9.]+ +page_pool +page_pool_' "page_pool's functions listed"
-	jq -e '.scenarios[] | select(.name == "ring") | .profile as $p |
-		$p.elems == 200000 and $p.errors == 0 and $p.windows >= 2 and
-		(([$p.functions[].per_elem] | add) - $p.per_elem | fabs) < 0.01 and
-		(($p.per_elem - .cycles_per_elem.median) / .cycles_per_elem.median | fabs) < 0.005 and
-		([$p.groups[] | select(.name == "page_pool") | .per_elem][0] > 50) and
-		([$p.functions[] | select(.kind == "bpf" and (.name | startswith("ppb_")))] | length) > 0 and
-		.path_cost_cycles.method == "profile" and .path_cost_cycles.value > 50 and
-		(.path_cost_fentry | has("method"))' "$r" >/dev/null ||
-		fail "ring's profile: $(jq -c '.scenarios[0] | {clock: .cycles_per_elem.median,
-			p: .profile.per_elem, e: .profile.elems, x: .profile.errors,
-			g: [.profile.groups[] | {(.name): .per_elem}] | add}' "$r")"
-	"$TOP/build/tests/schema_check" "$r" >/dev/null || fail "the result file fails its schema"
-	assert_eq "$(find "$TMPD/tmp" -maxdepth 1 -name 'ppbench-vm.*')" "" "no work directory left"
-}
-
 # qemu 10.0 through a wrapper script on PATH (as scripts/vm/qemu-get.sh
 # makes them): the symbols of the binary it runs, and the API 3 build.
 test_profile_plugin_behind_wrapper() {

@@ -91,8 +91,12 @@ test_vm_module_deps_from_modinfo() {
 # baseline) and newest (b) run the same bench; each result comes back under
 # its name (b's replacing an older file by a rename), each guest's output
 # after its name, then compare's table of the two and the gate's status (a
-# --limit far below ring's figure: exit 3). b's file is then checked as one
-# boot's: its clock, its kernel, its mode, its exports.
+# --limit far below ring's figure: exit 3). Both boots run --profile (the
+# suite's one real boot with it, under Debian's qemu): ring's timed runs
+# profiled, the functions adding up to the figure the clock gave (within
+# 0.5 %), page_pool's code and the XDP program found by name, the path figure
+# from the profile, and compare's profile diff after its table. b's file is
+# then checked as one boot's: its clock, its kernel, its mode, its exports.
 test_vm_ab_two_kernels() {
 	local f=$TMPD/r.json a=$TMPD/r.a.json b=$TMPD/r.b.json
 	need_kernel 6.12
@@ -100,8 +104,8 @@ test_vm_ab_two_kernels() {
 	rel_a=$(cat "$K_DIR/RELEASE")
 	need_kernel newest
 	echo old >"$b"
-	expect_exit 3 vm -q --against-debian 6.12 --limit ring=1 -- bench --scenario ring --repeat 2 \
-		--loops 20000 --json "$f"
+	expect_exit 3 vm -q --profile --against-debian 6.12 --limit ring=1 -- bench --scenario ring \
+		--repeat 2 --loops 50000 --json "$f"
 	[ ! -e "$f" ] || fail "--json F wrote F itself, not F.a.json and F.b.json"
 	assert_eq "$(jq_get "$a" .host.kernel)" "$rel_a" "a: the baseline (--against-debian 6.12)"
 	assert_eq "$(jq_get "$b" .host.kernel)" "$(cat "$K_DIR/RELEASE")" "b: the kernel under test"
@@ -113,6 +117,25 @@ test_vm_ab_two_kernels() {
 	assert_match "$LAST_OUT" '^\[b\] figures are guest instructions per element' "and why"
 	assert_match "$LAST_OUT" ' ring instr/elem$' "compare's table of the two"
 	assert_match "$LAST_OUT" 'ring.*EXCEEDED' "the limit's line"
+	assert_match "$LAST_OUT" '^ring [-+][0-9.]+ instr/elem \([0-9.]+ -> [0-9.]+, ' "compare's profile diff"
+	assert_match "$LAST_OUT" '^ +[0-9.]+ +([-+][0-9.]+%|new|gone) +[0-9.]+ +page_pool_[a-z_]+ \(page_pool\)$' \
+		"page_pool's functions in the diff"
+	for side in a b; do
+		jq -e '.scenarios[] | select(.name == "ring") | .profile as $p |
+			$p.elems == 100000 and $p.errors == 0 and $p.windows >= 2 and
+			(([$p.functions[].per_elem] | add) - $p.per_elem | fabs) < 0.01 and
+			(($p.per_elem - .cycles_per_elem.median) / .cycles_per_elem.median | fabs) < 0.005 and
+			([$p.groups[] | select(.name == "page_pool") | .per_elem][0] > 50) and
+			([$p.functions[] | select(.kind == "bpf" and (.name | startswith("ppb_")))] |
+				length) > 0 and
+			.path_cost_cycles.method == "profile" and .path_cost_cycles.value > 50 and
+			(.path_cost_fentry | has("method"))' "$TMPD/r.$side.json" >/dev/null ||
+			fail "$side: ring's profile: $(jq -c '.scenarios[0] | {clock: .cycles_per_elem.median,
+				p: .profile.per_elem, e: .profile.elems, x: .profile.errors,
+				g: [.profile.groups[] | {(.name): .per_elem}] | add}' "$TMPD/r.$side.json")"
+		"$TOP/build/tests/schema_check" "$TMPD/r.$side.json" >/dev/null ||
+			fail "$side: the result file fails its schema"
+	done
 	expect_exit 0 "$PPBENCH" compare "$a" "$b"
 	assert_eq "$(jq_get "$b" .host.clock.kind)" icount "host.clock.kind"
 	assert_eq "$(jq_get "$b" .host.clock.unit)" instructions "host.clock.unit"
