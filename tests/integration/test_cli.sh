@@ -188,7 +188,9 @@ test_make_install() {
 }
 
 # make install ARM64=1 adds the arm64 guests' static ppbench, cross-built,
-# and an installed vm --arch arm64 boots it without the source tree.
+# and an installed vm --arch arm64 boots it without the source tree: the
+# suite's one real arm64 boot of the newest kernel, short, where bench runs
+# under the instruction clock.
 test_make_install_arm64() {
 	local d=$TMPD/root lib
 	command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-system-aarch64 >/dev/null ||
@@ -200,8 +202,18 @@ test_make_install_arm64() {
 	file -b "$lib/ppbench-static-arm64" | grep -q 'ARM aarch64.*statically linked' ||
 		fail "$lib/ppbench-static-arm64: $(file -b "$lib/ppbench-static-arm64")"
 	(cd "$TMPD" && PPBENCH_LIBDIR=$lib "$d/usr/local/sbin/ppbench" vm --arch arm64 -q -- \
-		probe --json p.json) >"$TMPD/vm.out" 2>&1 || { cat "$TMPD/vm.out"; fail "the installed vm --arch arm64 failed"; }
-	assert_eq "$(jq -r .clock.counter "$TMPD/p.json")" CNTVCT_EL0 "the installed arm64 guest's counter"
+		bench --scenario ring,slow --repeat 1 --loops 20000 --json r.json) >"$TMPD/vm.out" 2>&1 ||
+		{ cat "$TMPD/vm.out"; fail "the installed vm --arch arm64 failed"; }
+	local f=$TMPD/r.json
+	assert_eq "$(jq_get "$f" .host.clock.counter)" CNTVCT_EL0 "the installed arm64 guest's counter"
+	assert_match "$(cat "$TMPD/vm.out")" '^Type:ppbench_ring Per elem: [0-9]+ cycles\(tsc\) ' "time_bench line"
+	assert_match "$(cat "$TMPD/vm.out")" '^figures are guest instructions per element' \
+		"the summary says instructions"
+	assert_match "$(jq_get "$f" .host.kernel)" '-arm64$' "an arm64 kernel ran"
+	assert_eq "$(jq_get "$f" .host.clock.kind)" icount "host.clock.kind"
+	assert_eq "$(jq_get "$f" .host.clock.unit)" instructions "host.clock.unit"
+	assert_eq "$(jq_get "$f" '.scenarios[] | select(.name == "ring") | .status')" ok "ring status"
+	assert_eq "$(jq_get "$f" '.scenarios[] | select(.name == "slow") | .status')" ok "slow status"
 }
 
 # The completion is written from the option tables (ppbench help --completion):

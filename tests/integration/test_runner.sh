@@ -105,3 +105,42 @@ test_runner_ktap() {
 	expect_one_line_error "'test_zz' matches no test"
 	[ ! -s "$LAST_OUT" ] || { cat "$LAST_OUT"; fail "a plan for a selection of nothing"; }
 }
+
+# With the kernel matrix beside the other groups, the tests that boot guests
+# (test_vm.sh's) run in a lane of their own beside the rest: each runs once,
+# its result follows the other integration tests', and neither lane's leak
+# check takes the other's processes for its own leftovers (here a process
+# named ppbench of the lane's test, alive while a test of the other lane runs).
+test_runner_guests_lane() {
+	local t=$TMPD/tree
+	fake_tree "$t"
+	mkdir -p "$t/scripts" "$t/bin"
+	cp /bin/sleep "$t/bin/ppbench"
+	printf '#!/bin/bash\necho "PASS kernel-x/probe_runs (took 0.1 s)"\n' >"$t/scripts/kernel-matrix.sh"
+	chmod +x "$t/scripts/kernel-matrix.sh"
+	sed 's/^\t//' >"$t/tests/integration/test_vm.sh" <<-EOF
+	#!/bin/bash
+	test_vm_lane_a() {
+		sleep 0.5; "$t/bin/ppbench" 60 & p=\$!
+		for _ in \$(seq 300); do [ -e "$t/done" ] && break; sleep 0.1; done
+		kill \$p
+	}
+	test_vm_lane_b() { echo "PPB_LANE=\$PPB_LANE"; [ "\$PPB_LANE" = guests ]; }
+	EOF
+	# the lane's "ppbench" starts during the main lane's first test and ends
+	# with its last
+	sed -i -e 's/^test_fake_pass() { echo "passing output"; }/test_fake_pass() { sleep 2; }/' \
+		-e "s|^test_fake_skip() {|test_fake_skip() { touch $t/done;|" "$t/tests/integration/test_fake.sh"
+	expect_exit 1 "$t/tests/run.sh" integration kernels
+	assert_match "$LAST_OUT" '^integration: the tests that boot guests run beside the others' \
+		"the lane is announced"
+	for n in integration/test_vm_lane_a integration/test_vm_lane_b integration/test_fake_pass \
+		kernel-x/probe_runs; do
+		assert_eq "$(grep -c "^PASS $n " "$LAST_OUT")" 1 "$n passed once"
+	done
+	[ "$(grep -n '^PASS integration/test_vm_lane_a ' "$LAST_OUT" | cut -d: -f1)" -gt \
+		"$(grep -n '^PASS integration/test_fake_pass ' "$LAST_OUT" | cut -d: -f1)" ] ||
+		fail "the lane's results are not after the other integration tests'"
+	! grep -q 'left behind' "$LAST_OUT" || fail "a lane's process taken for a leak: $(grep -A2 'left behind' "$LAST_OUT")"
+	assert_match "$(tail -n 1 "$LAST_OUT")" '^4 passed, 1 failed, 1 skipped$' "the tally of both lanes"
+}

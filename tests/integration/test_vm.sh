@@ -244,26 +244,6 @@ test_vm_bad_arch() {
 	assert_nothing_left "after bad --arch input"
 }
 
-# One real arm64 boot, short: the cross-built static aarch64 ppbench runs
-# bench in the newest Debian arm64 kernel under the instruction clock.
-test_vm_arm64_bench() {
-	local f=$TMPD/r.json
-	command -v qemu-system-aarch64 >/dev/null || skip "no qemu-system-aarch64 (scripts/install-deps.sh --kernels)"
-	command -v aarch64-linux-gnu-gcc >/dev/null || skip "no aarch64-linux-gnu-gcc (scripts/install-deps.sh --kernels)"
-	VM_ARCH=arm64 need_kernel newest
-	expect_exit 0 vm -q --arch arm64 -- bench --scenario ring,slow --repeat 1 --loops 20000 --json "$f"
-	assert_match "$(file -b "$TOP/build/arm64/ppbench")" 'ARM aarch64.*statically linked' \
-		"the guest's ppbench"
-	assert_match "$LAST_OUT" '^Type:ppbench_ring Per elem: [0-9]+ cycles\(tsc\) ' "time_bench line"
-	assert_match "$LAST_OUT" '^figures are guest instructions per element' "the summary says instructions"
-	assert_match "$(jq_get "$f" .host.kernel)" '-arm64$' "an arm64 kernel ran"
-	assert_eq "$(jq_get "$f" .host.clock.kind)" icount "host.clock.kind"
-	assert_eq "$(jq_get "$f" .host.clock.unit)" instructions "host.clock.unit"
-	assert_eq "$(jq_get "$f" '.scenarios[] | select(.name == "ring") | .status')" ok "ring status"
-	assert_eq "$(jq_get "$f" '.scenarios[] | select(.name == "slow") | .status')" ok "slow status"
-	assert_nothing_left "after an arm64 run"
-}
-
 # Debian 12's arm64 6.1: its virtio-serial modules load (vm's channels), its
 # BPF trampolines load fentry programs but attach none to a kernel function
 # (ENOTSUPP), so probe says no and bench counts with the tracepoint backend;
