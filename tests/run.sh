@@ -201,28 +201,7 @@ run_unit() { # [names...]
 # shellcheck source=tests/netns.sh
 . "$TOP/tests/netns.sh"
 
-# ppbench processes, but those of the guests lane's tests when LANE is not
-# that lane, and only those when it is (PPB_LANE in their environment).
-lane_processes() {
-	local p
-	for p in $(pgrep -x ppbench; pgrep -x ppbench-reaper); do
-		if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'PPB_LANE=guests'; then
-			[ "${PPB_LANE:-}" = guests ] || continue
-		else
-			[ "${PPB_LANE:-}" != guests ] || continue
-		fi
-		echo "process ppbench"
-		return
-	done
-}
-
 snapshot_state() {
-	# The guests lane's tests touch no host network state; the other lane's
-	# tests, beside them, do: that lane checks only its own processes.
-	if [ "${PPB_LANE:-}" = guests ]; then
-		lane_processes
-		return
-	fi
 	{
 		ip netns list 2>/dev/null | awk '{print "netns " $1}'
 		ip -o link show 2>/dev/null | awk -F': ' '{print "link " $2}' | grep -E 'ppb' || true
@@ -230,7 +209,7 @@ snapshot_state() {
 			awk -F': ' '{print "xdp " $2}' || true
 		bpftool -j prog show 2>/dev/null | jq -r '.[] | select(.name // "" | startswith("ppb_")) |
 			"bpfprog \(.id) \(.name)"' 2>/dev/null || true
-		lane_processes
+		{ pgrep -x ppbench || pgrep -x ppbench-reaper; } >/dev/null && echo "process ppbench"
 		# a crash is new state too: the kernel logs every segfault
 		dmesg 2>/dev/null | grep -E 'ppbench[^ ]*\[[0-9]+\]: segfault|traps: ppbench' |
 			sed 's/^\[[^]]*\] */crash /' || true
@@ -411,7 +390,6 @@ run_integration() { # [names...]
 			for n in "$@"; do [ "$n" = "$name" ] && want=1; done
 			[ $want = 1 ] || continue
 		fi
-		[[ " ${GUESTS_LANE:-} " != *" $name "* ]] || continue
 		if [ $PLANNING = 1 ]; then
 			plan_add "integration/$name"
 		else
@@ -487,38 +465,6 @@ run_kernels() {
 	kernels_finish
 }
 
-# ---- the guests lane ---------------------------------------------------------
-# The integration tests that boot qemu guests of their own (vm's, make
-# install's) take one host CPU each for minutes and touch no host network
-# state. Beside the kernel matrix and the other groups they run in a lane of
-# their own (a second tests/run.sh, PPB_LANE=guests), started with the matrix:
-# run after the others, one at a time, they left a CPU idle for minutes.
-guest_lane_tests() {
-	list_integration | awk '$1 ~ /\/test_vm\.sh$/ || $2 ~ /^test_make_install/ { print $2 }'
-}
-
-guests_start() {
-	GUESTS_OUT=$(mktemp)
-	GUESTS_RC=$(mktemp -u)
-	(
-		rc=0
-		# shellcheck disable=SC2046 # one name per word
-		PPB_LANE=guests "$TOP/tests/run.sh" $(guest_lane_tests) || rc=$?
-		echo $rc >"$GUESTS_RC.tmp" && mv "$GUESTS_RC.tmp" "$GUESTS_RC"
-	) >"$GUESTS_OUT" 2>&1 &
-}
-
-# Its results after the other integration tests' (its own tally lines left out).
-guests_finish() {
-	while [ ! -e "$GUESTS_RC" ]; do sleep 0.5; done
-	# (not a pipe: tally_lines counts in this shell)
-	tally_lines < <(grep -vE '^(failed: |[0-9]+ passed, )' "$GUESTS_OUT")
-	if [ "$(cat "$GUESTS_RC")" != 0 ] && ! grep -q '^FAIL' "$GUESTS_OUT"; then
-		record FAIL integration "the guests lane (tests/run.sh PPB_LANE=guests) exited $(cat "$GUESTS_RC")"
-	fi
-	rm -f "$GUESTS_OUT" "$GUESTS_RC"
-}
-
 # Is NAME (part of) a unit test's name? (The unit runner matches substrings.)
 is_unit_test() {
 	[ -x "$UNIT_BIN" ] && "$UNIT_BIN" --list | grep -qF -- "$1"
@@ -564,10 +510,7 @@ run_selection() {
 		bpf) run_bpf ;;
 		asan) run_asan ;;
 		fuzz) run_fuzz ;;
-		integration)
-			run_integration
-			[ -z "${GUESTS_LANE:-}" ] || [ $PLANNING = 1 ] || guests_finish
-			;;
+		integration) run_integration ;;
 		kernels) [ $BESIDE = 1 ] && [ $PLANNING = 0 ] || run_kernels ;;
 		esac
 	done
@@ -602,13 +545,6 @@ main() {
 		[ $KTAP = 1 ] ||
 			echo "kernels: the qemu matrix runs beside the other groups; its results follow theirs"
 		kernels_start
-		# (--ktap numbers results in its plan's order: there, one lane)
-		if [ $KTAP = 0 ] && [[ " ${GROUPS_WANTED[*]} " == *" integration "* ]] &&
-			[ "$(id -u)" -eq 0 ]; then
-			GUESTS_LANE=$(guest_lane_tests | tr '\n' ' ')
-			echo "integration: the tests that boot guests run beside the others; their results follow theirs"
-			guests_start
-		fi
 	fi
 	# make test's sanitizer build (build/asan), after the matrix started, so
 	# that the guests do not wait for it; before a KTAP plan, which lists
