@@ -472,7 +472,8 @@ need_cached_kernel() { # SPEC
 # One real boot with --profile, Debian's qemu and its newest kernel: ring's
 # timed runs profiled, the functions adding up to the figure the clock gave
 # (within 0.5 %), page_pool's code and the XDP program found by name, the
-# path figure from the profile, nothing left behind.
+# path figure from the profile, no task switched in inside a span, nothing
+# left behind.
 test_profile_real_boot() {
 	local r=$TMPD/r.json
 	need_cached_kernel newest
@@ -494,6 +495,11 @@ test_profile_real_boot() {
 			p: .profile.per_elem, e: .profile.elems, x: .profile.errors,
 			g: [.profile.groups[] | {(.name): .per_elem}] | add}' "$r")"
 	"$TOP/build/tests/schema_check" "$r" >/dev/null || fail "the result file fails its schema"
+	# bench's timed chunks run at SCHED_FIFO there, and vm keeps the stopper
+	# and the fair server out: no task switch inside a span
+	sw=$(jq -r '[.scenarios[].profile.functions[] | select(.name == "__schedule") |
+		.instructions] | add // 0' "$r")
+	assert_eq "$sw" 0 "instructions of __schedule inside ring's spans"
 	assert_eq "$(find "$TMPD/tmp" -maxdepth 1 -name 'ppbench-vm.*')" "" "no work directory left"
 }
 

@@ -3,7 +3,8 @@
 #define PPBENCH_SPANPRIO_H
 
 /*
- * Under qemu's instruction clock, a timed chunk runs at SCHED_FIFO 1, so that
+ * Under qemu's instruction clock, a timed chunk of a recipe the kernel clocks
+ * (BPF_PROG_RUN's loop, which waits for no other task) runs at SCHED_FIFO 1, so that
  * no other task of the guest runs inside its timed spans: the clock counts
  * every instruction of the guest, and a task that a timer woke ran there as
  * the tick happened to fall (7.x preempts lazily, at the tick), which moved
