@@ -95,8 +95,10 @@ test_vm_module_deps_from_modinfo() {
 # suite's one real boot with it, under Debian's qemu): ring's timed runs
 # profiled, the functions adding up to the figure the clock gave (within
 # 0.5 %), page_pool's code and the XDP program found by name, the path figure
-# from the profile, and compare's profile diff after its table. b's file is
-# then checked as one boot's: its clock, its kernel, its mode, its exports.
+# from the profile, no task switched in inside a span (bench's timed chunks
+# run at SCHED_FIFO there, and vm keeps the stopper and the fair server out),
+# and compare's profile diff after its table. b's file is then checked as one
+# boot's: its clock, its kernel, its mode, its exports.
 test_vm_ab_two_kernels() {
 	local f=$TMPD/r.json a=$TMPD/r.a.json b=$TMPD/r.b.json
 	need_kernel 6.12
@@ -135,6 +137,9 @@ test_vm_ab_two_kernels() {
 				g: [.profile.groups[] | {(.name): .per_elem}] | add}' "$TMPD/r.$side.json")"
 		"$TOP/build/tests/schema_check" "$TMPD/r.$side.json" >/dev/null ||
 			fail "$side: the result file fails its schema"
+		assert_eq "$(jq -r '[.scenarios[].profile.functions[] | select(.name == "__schedule") |
+			.instructions] | add // 0' "$TMPD/r.$side.json")" 0 \
+			"$side: instructions of __schedule inside ring's spans"
 	done
 	expect_exit 0 "$PPBENCH" compare "$a" "$b"
 	assert_eq "$(jq_get "$b" .host.clock.kind)" icount "host.clock.kind"

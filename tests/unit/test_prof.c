@@ -40,6 +40,7 @@ static char *kallsyms_at(unsigned long long shift, unsigned long long mshift)
 	fprintf(f, "%016llx t veth_xdp_rcv\t[veth]\n", m);
 	fprintf(f, "%016llx t veth_poll\t[veth]\n", m + 0x100);
 	fprintf(f, "%016llx d veth_ops\t[veth]\n", m + 0x9000);
+	fprintf(f, "%016llx t ftrace_trampoline\t[__builtin__ftrace]\n", m + 0x4000);
 	fclose(f);
 	return s;
 }
@@ -147,6 +148,10 @@ void test_prof_syms_lookup(void)
 	ASSERT_STREQ(f ? f->module : NULL, "veth", "a module's");
 	ASSERT_STREQ(f ? f->name : NULL, "veth_poll", "its last text symbol");
 	ASSERT_TRUE(!prof_syms_find(&s, -1, MBASE + 0x2000), "the module's size bounds it");
+	f = prof_syms_find(&s, -1, MBASE + 0x4fff);
+	ASSERT_STREQ(f ? f->name : NULL, "ftrace_trampoline",
+		     "the kernel's code in the modules' area");
+	ASSERT_TRUE(!prof_syms_find(&s, -1, MBASE + 0x5000), "its page bounds it");
 	f = prof_syms_find(&s, b, BBASE + 0x3f);
 	ASSERT_STREQ(f ? f->name : NULL, "xdp_drop", "a BPF program by its name");
 	ASSERT_EQ(f ? (int)f->kind : -1, PK_BPF, "kind bpf");

@@ -249,10 +249,11 @@ static int range_add(struct ranges *rs, uint64_t start, uint64_t end, const char
 /*
  * Ranges of the text symbols among K[0..N) (sorted, one module or the
  * kernel): one per address, named by its best name, ending at the next
- * address of any symbol, at LIMIT (or, with CAP, PROF_SYM_MAX_LEN after it).
+ * address of any symbol, at LIMIT, and at most MAXLEN after it (0: no such bound);
+ * with PAGE also at the end of its 4 KiB page.
  */
 static int text_ranges(struct ranges *rs, const struct ksym *k, size_t n, uint64_t lo, uint64_t hi,
-		       bool cap, enum prof_kind kind)
+		       uint64_t maxlen, bool page, enum prof_kind kind)
 {
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
@@ -268,8 +269,10 @@ static int text_ranges(struct ranges *rs, const struct ksym *k, size_t n, uint64
 		}
 		if (best && k[i].addr >= lo && k[i].addr < hi) {
 			end = j < n && k[j].addr < hi ? k[j].addr : hi;
-			if (cap && end - k[i].addr > PROF_SYM_MAX_LEN)
-				end = k[i].addr + PROF_SYM_MAX_LEN;
+			if (maxlen && end - k[i].addr > maxlen)
+				end = k[i].addr + maxlen;
+			if (page && end > (k[i].addr | (PROF_SYM_PAGE - 1)) + 1)
+				end = (k[i].addr | (PROF_SYM_PAGE - 1)) + 1;
 			if (range_add(rs, k[i].addr, end, best, k[i].module, kind))
 				return -ENOMEM;
 		}
@@ -303,9 +306,9 @@ static int kernel_ranges(struct ranges *rs, struct ksym *k, size_t n, char *err,
 	}
 	if (n)
 		qsort(k, n, sizeof(*k), by_addr);
-	if (text_ranges(rs, k, n, stext, etext, false, PK_KERNEL))
+	if (text_ranges(rs, k, n, stext, etext, 0, false, PK_KERNEL))
 		return -ENOMEM;
-	if (c && d && einit > sinit && text_ranges(rs, k, n, sinit, einit, false, PK_KERNEL))
+	if (c && d && einit > sinit && text_ranges(rs, k, n, sinit, einit, 0, false, PK_KERNEL))
 		return -ENOMEM;
 	return 0;
 }
@@ -384,7 +387,15 @@ static int module_ranges(struct ranges *rs, struct ksym *k, size_t n, const stru
 			lo = m->base;
 			hi = m->base + m->size;
 		}
-		if (text_ranges(rs, k + i, j - i, lo, hi, hi == UINT64_MAX,
+		/*
+		 * The kernel's own code in the modules' area (ftrace's and kprobes'
+		 * trampolines, "[__builtin__ftrace]"): no /proc/modules line bounds
+		 * it, but each lies in pages of its own, and the page after may be
+		 * a module's loaded and gone before kallsyms was read (a module
+		 * loop's 24 instructions per loop went to ftrace_trampoline).
+		 */
+		if (text_ranges(rs, k + i, j - i, lo, hi, hi == UINT64_MAX ? PROF_SYM_MAX_LEN : 0,
+				!m && !strncmp(k[i].module, "__builtin__", 11),
 				bpf ? PK_BPF : PK_MODULE))
 			return -ENOMEM;
 		i = j;

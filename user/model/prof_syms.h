@@ -55,6 +55,8 @@ struct prof_syms {
 
 /* The largest range a symbol without a known end may cover. */
 #define PROF_SYM_MAX_LEN 65536
+/* The kernel's own code in the modules' area ends at the end of its page at most. */
+#define PROF_SYM_PAGE 4096
 
 /*
  * Builds the table from the text of /proc/kallsyms and /proc/modules
