@@ -132,9 +132,11 @@ USER_CFLAGS	:= -g -O2 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 PC_STATIC	= $(if $(filter 1,$(STATIC)),--static)
 # jansson reads JSON (user/model/jsonparse.c): the model's only library.
 JSON_LIBS	= $(shell $(PKG_CONFIG) $(PC_STATIC) --libs jansson)
-# lowdown turns the manual pages' Markdown into troff and text (user/cli/manpage.c).
-USER_LIBS	= $(shell $(PKG_CONFIG) $(PC_STATIC) --libs libxdp libbpf lowdown) $(JSON_LIBS) -lelf \
-		  -lz -lm -lpthread $(if $(filter 1,$(STATIC)),-lzstd)
+# What ppbench links, through pkg-config with $(1) (--static, or nothing); lowdown turns the
+# manual pages' Markdown into troff and text (user/cli/manpage.c).
+link_libs	= $(shell $(PKG_CONFIG) $(1) --libs libxdp libbpf lowdown) \
+		  $(shell $(PKG_CONFIG) $(1) --libs jansson) -lelf -lz -lm -lpthread $(if $(1),-lzstd)
+USER_LIBS	= $(call link_libs,$(PC_STATIC))
 USER_LDFLAGS	= $(if $(filter 1,$(STATIC)),-static) $(CROSS_FLAGS) $(SAN_FLAGS) $(LDFLAGS)
 # Each command's manual page: the prose beside it (user/cmd/CMD.md; ppbench(8)'s
 # is user/cli/ppbench.md) is compiled into the binary, so that 'ppbench help
@@ -236,12 +238,10 @@ $(BUILD)/ppbench: $(USER_OBJS) $(GEN_OBJS)
 # install-guest): this build's own objects, which a static build's do not
 # differ from, linked statically: one link, not a second compile of every file.
 ifeq ($(STATIC)$(SANITIZE)$(CROSS),00)
-STATIC_LIBS	= $(shell $(PKG_CONFIG) --static --libs libxdp libbpf lowdown jansson) -lelf -lz \
-		  -lm -lpthread -lzstd
 build/static/ppbench: $(USER_OBJS) $(GEN_OBJS)
 	$(call msg,STATIC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) -static $(LDFLAGS) $^ $(STATIC_LIBS) -o $@
+	$(Q)$(CC) -static $(LDFLAGS) $^ $(call link_libs,--static) -o $@
 endif
 
 # The prose of the pages as C strings, one per command (struct man_prose).
