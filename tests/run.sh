@@ -368,7 +368,13 @@ run_one_integration() { # file name
 	elif [ $rc -eq 0 ]; then
 		record PASS "integration/$name (took $took s)"
 	else
-		record FAIL "integration/$name" "(took $took s)"
+		# the reason on the result line: a log cut to its ends still shows it
+		reason=$(grep '^FAIL: ' "$out" | tail -n1 | sed 's/^FAIL: //' | cut -c1-200)
+		grep -q '^    left behind (or crashed) after ' "$out" && reason="${reason:+$reason; }left things behind"
+		grep -q 'without finishing (TEST_TIMEOUT): stopped$' "$out" &&
+			reason="ran ${TEST_TIMEOUT} s without finishing"
+		[ -n "$reason" ] || reason="exited $rc"
+		record FAIL "integration/$name" "$reason (took $took s)"
 	fi
 	[ $show = 0 ] || [ $KTAP = 1 ] || sed 's/^/    /' "$out"
 	rm -f "$out" "$before"

@@ -4,8 +4,9 @@
 # error, and --ktap prints the run as KTAP version 1.
 
 # A copy of the runner in a tree of its own, with a stand-in unit binary and
-# three integration tests that pass, fail and skip: the runner's view of
-# results, without running (or recursing into) the real suite. The stand-in
+# three integration tests that pass, fail (its reason on its result line)
+# and skip: the runner's view of results, without running (or recursing
+# into) the real suite. The stand-in
 # lists test_d but stops before its line, as a crashed binary would.
 fake_tree() { # dir
 	local t=$1
@@ -15,7 +16,7 @@ fake_tree() { # dir
 	sed 's/^\t//' >"$t/tests/integration/test_fake.sh" <<-'EOF'
 	#!/bin/bash
 	test_fake_pass() { echo "passing output"; }
-	test_fake_fail() { echo "why it failed"; return 1; }
+	test_fake_fail() { echo "what it saw"; fail "why it failed"; }
 	test_fake_skip() { skip "no such device"; }
 	EOF
 	sed 's/^\t//' >"$t/build/tests/unit" <<-'EOF'
@@ -71,8 +72,9 @@ test_runner_ktap() {
 	FAIL unit/test_b: expected 1, got 2
 	SKIP unit/test_c: needs a NIC
 	PASS integration/test_fake_pass (took T s)
-	FAIL integration/test_fake_fail: (took T s)
-	    why it failed
+	FAIL integration/test_fake_fail: why it failed (took T s)
+	    what it saw
+	    FAIL: why it failed
 	SKIP integration/test_fake_skip: no such device (took T s)
 	failed: unit/test_b integration/test_fake_fail
 	2 passed, 2 failed, 2 skipped
@@ -91,8 +93,9 @@ test_runner_ktap() {
 	ok 3 unit/test_c # SKIP needs a NIC
 	ok 4 unit # exit status 1, as its results say
 	ok 5 integration/test_fake_pass # took T s
-	#     why it failed
-	not ok 6 integration/test_fake_fail # (took T s)
+	#     what it saw
+	#     FAIL: why it failed
+	not ok 6 integration/test_fake_fail # why it failed (took T s)
 	ok 7 integration/test_fake_skip # SKIP no such device (took T s)
 	not ok 8 unit/test_d # no result: its runner stopped before it
 	# failed: unit/test_b integration/test_fake_fail unit/test_d
