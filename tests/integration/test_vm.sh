@@ -272,7 +272,8 @@ test_vm_arm64_61_without_fentry() {
 # A kernel given by path, as a user's own build is: an image and a
 # lib/modules tree unpacked by hand from a Debian package. Its config says
 # no BTF in one copy: refused before the boot; the real one boots, loads
-# veth from the tree (bench's private veth pair needs it) and runs.
+# veth from the tree (bench's private veth pair needs it) and runs
+# calibrate, whose files come back.
 test_vm_user_kernel_and_modules() {
 	local x=$TMPD/x deb rel img mods
 	need_kernel 6.12
@@ -297,12 +298,17 @@ test_vm_user_kernel_and_modules() {
 	assert_match "$LAST_ERR" 'a: .*has no BTF' "a's reason"
 	assert_nothing_left "after a guest that could not run beside one that could"
 	rm "$mods/config"
-	expect_exit 0 vm -q --kernel "$img" --modules "$x" -- bench --scenario ring --repeat 1 \
-		--loops 5000 --json "$TMPD/r.json"
-	assert_eq "$(jq_get "$TMPD/r.json" .host.kernel)" "$rel" "the kernel given by path ran"
-	assert_eq "$(jq_get "$TMPD/r.json" '.scenarios[] | select(.name == "ring") | .status')" ok \
-		"ring on the private veth pair (veth from the modules tree)"
-	assert_nothing_left "after a kernel given by path"
+	# calibrate's -o and --keep DIR: the files come back where they were named,
+	# the directory with every run's result
+	expect_exit 0 vm -q --kernel "$img" --modules "$x" -- calibrate --runs 2 --duration 0 \
+		--scenario ring --repeat 1 --loops 5000 -o "$TMPD/P.json" --keep "$TMPD/keep"
+	assert_eq "$(jq_get "$TMPD/P.json" .host.kernel)" "$rel" "the kernel given by path ran"
+	assert_eq "$(jq -r .host.clock.kind "$TMPD/P.json")" icount "the profile's clock"
+	assert_eq "$(jq -r '.scenarios[0].name' "$TMPD/P.json")" ring "the profile's scenario"
+	assert_eq "$(find "$TMPD/keep" -name 'run-*.json' | wc -l)" 2 "--keep: both runs' results"
+	assert_eq "$(jq -r '.scenarios[] | select(.name == "ring") | .status' "$TMPD"/keep/run-*.json |
+		sort -u)" ok "ring on the private veth pair (veth from the modules tree)"
+	assert_nothing_left "after a kernel given by path, -o and --keep"
 }
 
 # A guest kernel that panics (sysrq) during the command: its panic line, exit 2.
@@ -344,18 +350,6 @@ test_vm_tty_tcg_nic() {
 	assert_eq "$(jq -r .iface.driver "$p")" vmxnet3 "--nic: nic0's driver"
 	jq -e '.iface.xdp_features | index("basic")' "$p" >/dev/null || fail "nic0 has no native XDP: $(jq -c .iface "$p")"
 	assert_nothing_left "after a run on a terminal"
-}
-
-# The files of calibrate's -o and --keep DIR come back where they were named,
-# the directory with every run's result.
-test_vm_output_file_and_dir() {
-	need_kernel newest
-	expect_exit 0 vm -q -- calibrate --runs 2 --duration 0 --scenario ring --repeat 1 \
-		--loops 20000 -o "$TMPD/P.json" --keep "$TMPD/keep"
-	assert_eq "$(jq -r .host.clock.kind "$TMPD/P.json")" icount "the profile's clock"
-	assert_eq "$(jq -r '.scenarios[0].name' "$TMPD/P.json")" ring "the profile's scenario"
-	assert_eq "$(find "$TMPD/keep" -name 'run-*.json' | wc -l)" 2 "--keep: both runs' results"
-	assert_nothing_left "after -o and --keep"
 }
 
 # SIGINT (Ctrl-C) and SIGTERM stop the guest; SIGKILL of ppbench vm leaves its
