@@ -20,7 +20,8 @@
 #                    "6.1 6.12 newest arm64:newest arm64:newest-16k")
 #   --tests LIST     guest test names or globs, without test_ (default: $PPB_GUEST_TESTS, all)
 #   --stall SEC      end a guest whose console printed no new test line for SEC
-#                    seconds (default: $PPB_STALL_LIMIT or 480)
+#                    seconds (default: $PPB_STALL_LIMIT or 480); a guest whose
+#                    kernel reports a CPU stuck for 60 s is ended at once
 #   --cap SEC        end the whole matrix after SEC seconds (default:
 #                    $PPB_MATRIX_CAP or 3000, well under CI's 90 minutes)
 #   --clock CLOCK    tcg (plain emulation) or icount (qemu's instruction clock,

@@ -10,16 +10,31 @@ progress_lines() {
 	grep -acE '^(PPB-MATRIX|PPB-RUN|PASS|FAIL|SKIP) ' "$1" || true
 }
 
+# hung_kernel CONSOLE: the kernel's last soft-lockup report if a CPU has been
+# stuck for HUNG_KERNEL_S (60) seconds or more, else nothing. A kernel that
+# runs no task on a CPU for a minute does not finish its test: waiting for
+# the stall limit only costs the host minutes more.
+HUNG_KERNEL_S=60
+hung_kernel() {
+	local l s
+	l=$(grep -aoE 'BUG: soft lockup - CPU#[0-9]+ stuck for [0-9]+s! \[[^]]*\]' "$1" | tail -n 1)
+	[ -n "$l" ] || return 0
+	s=${l#*stuck for }
+	s=${s%%s!*}
+	[ "$s" -lt "$HUNG_KERNEL_S" ] || echo "$l"
+}
+
 # watch_guest PID CONSOLE STALL DEADLINE CAP: wait for process PID (qemu)
 # writing CONSOLE. End it when CONSOLE has shown no new test line for STALL
-# seconds, or at the epoch second DEADLINE (the cap of CAP seconds). Prints
+# seconds, when its kernel reports a CPU stuck (hung_kernel), or at the epoch
+# second DEADLINE (the cap of CAP seconds). Prints
 # the reason when it ended the guest, nothing when the guest ended by itself.
 # Each test's host seconds go to CONSOLE.host as "NAME SECONDS": under the
 # instruction clock a guest's own seconds count its idle waits, which cost the
 # host nothing, so only the host's seconds say where the host's time went.
 watch_guest() {
 	local pid=$1 log=$2 stall=$3 deadline=$4 cap=$5
-	local n lines=-1 last now cur="" cur_t run why=""
+	local n lines=-1 last now cur="" cur_t run why="" lockup
 
 	last=$(date +%s)
 	cur_t=$last
@@ -38,7 +53,10 @@ watch_guest() {
 				cur_t=$now
 			fi
 		fi
-		if [ $((now - last)) -ge "$stall" ]; then
+		lockup=$(hung_kernel "$log")
+		if [ -n "$lockup" ]; then
+			why="the guest kernel hung${cur:+ during $cur}: $lockup"
+		elif [ $((now - last)) -ge "$stall" ]; then
 			if [ -n "$cur" ]; then
 				why="no new test line for $stall s: $cur had run $((now - cur_t)) s"
 			else
