@@ -204,12 +204,12 @@ run_unit() { # [names...]
 snapshot_state() {
 	{
 		ip netns list 2>/dev/null | awk '{print "netns " $1}'
-		ip -o link show 2>/dev/null | awk -F': ' '{print "link " $2}' | grep -E 'ppb' || true
-		ip -o link show 2>/dev/null | grep -E ' xdp[a-z]*[ /]|prog/xdp' |
-			awk -F': ' '{print "xdp " $2}' || true
-		bpftool -j prog show 2>/dev/null | jq -r '.[] | select(.name // "" | startswith("ppb_")) |
-			"bpfprog \(.id) \(.name)"' 2>/dev/null || true
-		{ pgrep -x ppbench || pgrep -x ppbench-reaper; } >/dev/null && echo "process ppbench"
+		ip -o link show 2>/dev/null | awk -F': ' '$2 ~ /ppb/ { print "link " $2 }
+			/ xdp[a-z]*[ \/]|prog\/xdp/ { print "xdp " $2 }'
+		# (bpftool's plain listing: "ID: TYPE  name NAME  tag ...", names cut to 15)
+		bpftool prog show 2>/dev/null | awk '$3 == "name" && $4 ~ /^ppb_/ {
+			print "bpfprog " $1 + 0 " " $4 }'
+		pgrep -x 'ppbench.*' >/dev/null && echo "process ppbench"
 		# a crash is new state too: the kernel logs every segfault
 		dmesg 2>/dev/null | grep -E 'ppbench[^ ]*\[[0-9]+\]: segfault|traps: ppbench' |
 			sed 's/^\[[^]]*\] */crash /' || true
