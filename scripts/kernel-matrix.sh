@@ -382,12 +382,6 @@ boot() {
 	# a loaded host: both vCPUs in soft lockup, for minutes, during bench. One
 	# thread for both vCPUs, which take turns as under the instruction clock.
 	local args=("${GUEST_ARGS[@]/#tcg/tcg,thread=single}")
-	# x86-64: without ERMS and FSRM the kernel copies and clears memory 8 bytes
-	# per instruction instead of one byte per rep iteration, and TCG runs each
-	# iteration as a block of its own: a recipe and a short bench cost the host
-	# 8.5 CPU-s in place of 10.2. The matrix checks behaviour and compares no
-	# instruction counts across boots; ppbench vm keeps -cpu max whole.
-	[ "$GUEST_ARCH" != x86-64 ] || args=("${args[@]/#max/max,-erms,-fsrm}")
 	t0=$(date +%s.%N)
 	"$qemu" "${args[@]}" </dev/null >"$d/console.log" 2>"$d/qemu.err" &
 	qpid=$!
