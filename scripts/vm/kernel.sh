@@ -148,8 +148,43 @@ use_suite() {
 	fi
 }
 
-# resolve PKG -> "name version" of the exact kernel package (follows meta-packages).
+# apt_stamp: what apt's answers depend on under the current APT_CONFIG (the
+# modification time of its package lists' directory, the size and content
+# time of its status file, the host's preferences): an answer given under
+# one stamp holds while it is unchanged. (use_suite touches a private
+# suite's empty status file: its size, not its time, says it is unchanged.)
+apt_stamp() {
+	local a=${APT_CONFIG%/apt.conf}
+	if [ -n "${APT_CONFIG:-}" ]; then
+		stat -c %Y "$a/lists" && stat -c %s "$a/status"
+	else
+		stat -c %Y /var/lib/apt/lists /var/lib/dpkg/status
+	fi 2>/dev/null | tr '\n' .
+	stat -c %Y /etc/apt/preferences /etc/apt/preferences.d 2>/dev/null | tr '\n' .
+}
+
+# resolve_once PKG: resolve_apt's answer, from $KCACHE/apt/resolved where
+# it was given under the same apt_stamp. Asking apt costs 0.5-1 CPU-s a
+# question, and vm asks a few each time it names a kernel.
 resolve_once() {
+	local key hit r=0 f=$KCACHE/apt/resolved
+	key="${APT_CONFIG:-host} $1 $(apt_stamp)"
+	hit=$(grep -F "$key " "$f" 2>/dev/null | tail -n 1)
+	if [ -n "$hit" ]; then
+		hit=${hit#"$key "}
+		[ "$hit" != - ] || return 1
+		echo "$hit"
+		return 0
+	fi
+	hit=$(resolve_apt "$1") || r=$?
+	# one short line, appended whole (O_APPEND), so vms side by side may write
+	mkdir -p "${f%/*}" && echo "$key ${hit:--}" >>"$f"
+	[ $r = 0 ] && echo "$hit"
+	return $r
+}
+
+# resolve_apt PKG -> "name version" of the exact kernel package (follows meta-packages).
+resolve_apt() {
 	local pkg=$1 dep ver _
 	for _ in 1 2 3; do
 		dep=$(apt-cache depends "$pkg" 2>/dev/null |

@@ -62,6 +62,37 @@ test_vm_image_btf_carves_section() {
 	cmp -s "$TMPD/btf" <(tail -c +1048577 "$img" | head -c 174) || fail "the carved bytes are not the blob"
 }
 
+# apt's answer to "which kernel package is KERNEL" is kept in the cache and
+# given again while apt's lists are unchanged, and asked again once they
+# change; a package apt does not have is kept as such. apt-cache is a stand-in
+# that counts its calls; the apt configuration is a private one.
+test_vm_kernel_resolution_cached() {
+	local a=$TMPD/apt n
+	mkdir -p "$TMPD/bin" "$a/lists"
+	: >"$a/status"
+	cat >"$TMPD/bin/apt-cache" <<-EOF
+		#!/bin/sh
+		echo "\$*" >>"$TMPD/calls"
+		[ "\$1 \$2" = "policy linux-image-x" ] && echo "  Candidate: 1.0"
+		exit 0
+	EOF
+	chmod +x "$TMPD/bin/apt-cache"
+	# shellcheck source=scripts/vm/kernel.sh
+	. "$TOP/scripts/vm/kernel.sh"
+	KCACHE=$TMPD/kc
+	export APT_CONFIG=$a/apt.conf
+	PATH=$TMPD/bin:$PATH
+	assert_eq "$(resolve_once linux-image-x)" "linux-image-x 1.0" "apt's answer"
+	n=$(wc -l <"$TMPD/calls")
+	assert_eq "$(resolve_once linux-image-x)" "linux-image-x 1.0" "the kept answer"
+	resolve_once linux-image-none && fail "a package apt has not"
+	resolve_once linux-image-none && fail "a package apt has not, kept"
+	assert_eq "$(wc -l <"$TMPD/calls")" $((n + 2)) "apt asked once a package, no more"
+	touch -d '+1 minute' "$a/lists"
+	assert_eq "$(resolve_once linux-image-x)" "linux-image-x 1.0" "apt's answer, lists updated"
+	assert_eq "$(wc -l <"$TMPD/calls")" $((2 * n + 2)) "asked again once the lists changed"
+}
+
 # A package's modules tree has no modules.dep (depmod makes it at
 # installation): each module's dependencies come from its own .modinfo,
 # deepest first, compressed or not; a built-in module is not copied.
