@@ -383,7 +383,8 @@ runs_module_check() {
 # boot TAG NICMODE: run the guest; console in $work/TAG/console.log, qemu's
 # own messages in qemu.err, exit status in rc, wall time in secs, and in why
 # the reason when the host ended it. The guest is ended only when its console
-# shows no new test line for stall_limit seconds, or at the matrix cap.
+# shows no new test line for stall_limit seconds, when its kernel hangs
+# (watch_guest), or at the matrix cap.
 boot() {
 	local tag=$1 nicmode=$2 d=$work/$1 rc=0 t0 qpid why qemu=$QEMU
 	local GUEST_ARCH
