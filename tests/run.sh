@@ -209,7 +209,7 @@ snapshot_state() {
 		# (bpftool's plain listing: "ID: TYPE  name NAME  tag ...", names cut to 15)
 		bpftool prog show 2>/dev/null | awk '$3 == "name" && $4 ~ /^ppb_/ {
 			print "bpfprog " $1 + 0 " " $4 }'
-		pgrep -x 'ppbench.*' >/dev/null && echo "process ppbench"
+		{ pgrep -x ppbench || pgrep -x ppbench-reaper; } >/dev/null && echo "process ppbench"
 		# a crash is new state too: the kernel logs every segfault
 		dmesg 2>/dev/null | grep -E 'ppbench[^ ]*\[[0-9]+\]: segfault|traps: ppbench' |
 			sed 's/^\[[^]]*\] */crash /' || true

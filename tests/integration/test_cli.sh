@@ -176,7 +176,7 @@ test_make_install() {
 		fail "vm's scripts not installed in $lib/vm"
 	command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-system-aarch64 >/dev/null &&
 		arm64=1
-	make -C "$TOP" --no-print-directory install-guest "ARM64=$((arm64 ? 1 : 0))" DESTDIR="$d" \
+	make -C "$TOP" --no-print-directory install-guest ARM64=$arm64 DESTDIR="$d" \
 		PREFIX=/usr/local >"$TMPD/install.log" 2>&1 ||
 		{ tail -n 20 "$TMPD/install.log"; fail "make install-guest ARM64=$arm64 failed"; }
 	[ -x "$lib/ppbench-static" ] && ! readelf -l "$lib/ppbench-static" | grep -q 'program interpreter' ||

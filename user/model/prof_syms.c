@@ -6,6 +6,9 @@
 #include <string.h>
 #include "model/prof_syms.h"
 
+/* The kernel's own code among the modules: "[__builtin__ftrace]", "[__builtin__kprobes]" */
+#define BUILTIN "__builtin__"
+
 /* One line of kallsyms, pointing into the table's copy of the text. */
 struct ksym {
 	uint64_t addr;
@@ -377,7 +380,7 @@ static int module_ranges(struct ranges *rs, struct ksym *k, size_t n, const stru
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		const struct kmod *m;
-		bool bpf = !strcmp(k[i].module, "bpf");
+		bool bpf = !strcmp(k[i].module, "bpf"), builtin;
 		uint64_t lo = 0, hi = UINT64_MAX;
 
 		while (j < n && !strcmp(k[j].module, k[i].module))
@@ -394,9 +397,9 @@ static int module_ranges(struct ranges *rs, struct ksym *k, size_t n, const stru
 		 * a module's loaded and gone before kallsyms was read (a module
 		 * loop's 24 instructions per loop went to ftrace_trampoline).
 		 */
+		builtin = !m && !strncmp(k[i].module, BUILTIN, sizeof(BUILTIN) - 1);
 		if (text_ranges(rs, k + i, j - i, lo, hi, hi == UINT64_MAX ? PROF_SYM_MAX_LEN : 0,
-				!m && !strncmp(k[i].module, "__builtin__", 11),
-				bpf ? PK_BPF : PK_MODULE))
+				builtin, bpf ? PK_BPF : PK_MODULE))
 			return -ENOMEM;
 		i = j;
 	}
