@@ -32,15 +32,20 @@ test_watch_interval_count() {
 	awk 'length > 100 { exit 1 }' "$LAST_OUT" || fail "a line is wider than 100 columns"
 }
 
+# SIGINT before the first tick: the traffic so far is a last, shorter interval.
 test_watch_sigint_summary() {
-	local out=$TMPD/w.txt
-	"$PPBENCH" watch --interval 0.2 >"$out" 2>&1 &
+	local out=$TMPD/w.txt j=$TMPD/w.json n=2000 rel
+	"$PPBENCH" watch --interval 600 --json "$j" >"$out" 2>&1 &
 	local pid=$!
-	wait_for_output "$out" '^0\.[0-9]s' 5
+	wait_for_output "$out" '^time ' 5
+	"$PPBENCH" recipe veth-tx --repeat $n --size 1500 >/dev/null || fail "traffic recipe failed"
 	kill -INT $pid
 	wait $pid
 	assert_eq $? 0 "exit status after SIGINT"
 	assert_match "$out" '^summary: ' "summary after SIGINT"
+	rel=$(jq -s '[.[] | select(.type == "interval") | .pools[] | select(.kind == "veth") |
+		.path.ret.release] | add' "$j")
+	assert_eq "$rel" $n "the interval SIGINT ended holds the veth pool's releases"
 	: >"$out" # emptied now: a late child must not leave the first run's lines to be found
 	"$PPBENCH" watch --interval 0.2 >"$out" 2>&1 &
 	pid=$!

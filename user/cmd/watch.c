@@ -92,7 +92,21 @@ static void note_iface_pools(struct watch *w, const struct obs_snapshot *s)
 		}
 }
 
-static int tick(struct watch *w)
+/* Traffic of a pool that watch shows (all pools, or IFACE's) in d. */
+static bool wanted_traffic(const struct watch *w, const struct obs_snapshot *d)
+{
+	for (int i = 0; i < d->nr_pools; i++)
+		if (watch_pool_wanted(&w->v, &d->pools[i]) && counts_traffic(&d->pools[i].total))
+			return true;
+	return false;
+}
+
+/*
+ * One interval, from the last one's end to now. The tail (stopped between
+ * two ticks) is shown only if it has traffic: then the intervals add up to
+ * the summary, which ends at the stop.
+ */
+static int tick(struct watch *w, bool tail)
 {
 	struct obs_snapshot now, d;
 	char when[16];
@@ -102,10 +116,12 @@ static int tick(struct watch *w)
 	if (obs_snapshot(w->obs, &now) || snap_delta(&w->prev, &now, &d))
 		return -ENOMEM;
 	secs = (now.ts_ns - w->prev.ts_ns) / 1e9;
-	w->intervals++;
 	snprintf(when, sizeof(when), "%.1fs", (now.ts_ns - w->v.t0) / 1e9);
 	note_iface_pools(w, &now);
-	watch_report_interval(&w->v, &d, &now, secs, when, false);
+	if (!tail || wanted_traffic(w, &d)) {
+		w->intervals++;
+		watch_report_interval(&w->v, &d, &now, secs, when, false);
+	}
 	snap_free(&d);
 	snap_free(&w->prev);
 	w->prev = now;
@@ -117,17 +133,22 @@ static void drain(void *obs)
 	obs_drain(obs);
 }
 
-static int loop(struct watch *w)
+/* Until a stop signal or --duration; *tail: stopped between two ticks. */
+static int loop(struct watch *w, bool *tail)
 {
 	struct ticker t;
+	enum tick k = TICK_ERROR;
 	int err;
 
+	*tail = false;
 	err = ticker_open(&t, w->cfg->interval);
-	while (!err && ticker_wait_idle(&t, OBS_DRAIN_S, drain, w->obs) == TICK_INTERVAL) {
-		err = tick(w);
+	while (!err && (k = ticker_wait_idle(&t, OBS_DRAIN_S, drain, w->obs)) == TICK_INTERVAL) {
+		err = tick(w, false);
 		if (w->cfg->duration && (now_ns() - w->v.t0) / 1e9 >= w->cfg->duration - 1e-3)
 			break;
 	}
+	if (!err && k == TICK_SIGNAL)
+		*tail = true;
 	ticker_close(&t);
 	return err;
 }
@@ -160,6 +181,7 @@ static int watch_run(void *c, int argc, char **argv)
 				  .duration = cfg->duration,
 				  .probe_ns = NAN } };
 	struct obs_desc od;
+	bool tail;
 	int err = 0;
 
 	(void)argc;
@@ -181,7 +203,9 @@ static int watch_run(void *c, int argc, char **argv)
 	w.v.t0 = w.first.ts_ns;
 	obs_describe(w.obs, &od);
 	watch_report_banner(&w.v, &od);
-	err = loop(&w);
+	err = loop(&w, &tail);
+	if (!err && tail)
+		err = tick(&w, true);
 	summary(&w);
 out:
 	snap_free(&w.first);
