@@ -71,6 +71,30 @@ summary() {
 	jq -r "select(.type == \"summary\") | $2" "$1"
 }
 
+# jq_vars FILE PREFIX FILTER: FILTER makes an object of scalars; each key K
+# becomes the shell variable PREFIX_K. One jq start for many figures: under
+# the emulation each start costs the guest about 0.2 s (jq parses its
+# builtins anew), many times what reading a figure does.
+jq_vars() {
+	_jv=$(jq -r --arg b "$B" "($3) | to_entries[] | \"$2_\\(.key)=\\(.value | tostring | @sh)\"" "$1")
+	[ -n "$_jv" ] || fail "$1: nothing for $3"
+	eval "$_jv"
+}
+
+# b_summary FILE: the summary of load/watch NDJSON FILE, NIC B's pools summed
+# (as psum), in B_PACKETS B_NPOOLS B_MISSES B_RCACHE B_RRING B_RREL B_ACACHE
+# B_AREFILL B_ASLOW, and the pools' ids and flags in B_IDS B_FLAGS.
+b_summary() {
+	jq_vars "$1" B 'select(.type == "summary") |
+		[.pools[] | select(.kind == "nic" and .dev == $b)] as $p |
+		def s(f): $p | map(f) | add // 0;
+		{PACKETS: .total.packets, NPOOLS: ($p | length), MISSES: (.prog_misses // 0),
+		 RCACHE: s(.path.ret.cache), RRING: s(.path.ret.ring), RREL: s(.path.ret.release),
+		 ACACHE: s(.path.alloc.cache), AREFILL: s(.path.alloc.refill),
+		 ASLOW: s(.path.alloc.slow), IDS: ($p | map(.id) | join(",")),
+		 FLAGS: ($p | map(.flags) | join(","))}'
+}
+
 at_least() { # value share-of-what minimum what
 	awk -v v="$1" -v n="$2" -v m="$3" 'BEGIN { exit !(n > 0 && v / n >= m) }' ||
 		fail "$4: $1 of $2, below $(awk -v m="$3" 'BEGIN { print m * 100 }') %"
@@ -232,16 +256,16 @@ psum() {
 check_drop() {
 	_f=$1.json
 	[ -s "$_f" ] || fail "$1: no JSON from load"
-	assert_eq "$(summary "$_f" .total.packets)" "$2" "$1: packets load counted"
+	b_summary "$_f"
+	assert_eq "$B_PACKETS" "$2" "$1: packets load counted"
 	assert_eq "$(xdp_delta)" "$2" "$1: xdp packets of $B's driver (ethtool -S)"
-	[ "$(summary "$_f" "$(pools_of_b) | length")" -ge 1 ] ||
+	[ "$B_NPOOLS" -ge 1 ] ||
 		fail "$1: no pool of $B (kind nic) in the summary: $(summary "$_f" '.pools | tojson')"
-	DIRECT=$(psum "$_f" ret.cache)
-	ALLOC_CACHE=$(psum "$_f" alloc.cache)
-	_mix="ret cache $DIRECT ring $(psum "$_f" ret.ring) release $(psum "$_f" ret.release);"
-	_mix="$_mix alloc cache $ALLOC_CACHE refill $(psum "$_f" alloc.refill) slow $(psum "$_f" alloc.slow);"
-	_mix="$_mix pool $(summary "$_f" "$(pools_of_b) | map(.id) | join(\",\")")"
-	_mix="$_mix flags '$(summary "$_f" "$(pools_of_b) | map(.flags) | join(\",\")")'"
+	DIRECT=$B_RCACHE
+	ALLOC_CACHE=$B_ACACHE
+	_mix="ret cache $DIRECT ring $B_RRING release $B_RREL;"
+	_mix="$_mix alloc cache $ALLOC_CACHE refill $B_AREFILL slow $B_ASLOW;"
+	_mix="$_mix pool $B_IDS flags '$B_FLAGS'"
 	echo "$1: $2 packets; $_mix"
 	note "$1: $2 packets (load = driver); $_mix"
 }
@@ -318,13 +342,14 @@ test_nic_load_pass_udp() {
 	kill -INT $LOAD_PID
 	wait $LOAD_PID || fail "load exited $?: $(tail -n 3 pass.out)"
 	cat sink.out
-	assert_eq "$(summary pass.json .total.packets)" $n "packets load counted"
+	b_summary pass.json
+	assert_eq "$B_PACKETS" $n "packets load counted"
 	assert_eq "$(xdp_delta)" $n "xdp packets of $B's driver (ethtool -S)"
-	[ "$(summary pass.json "$(pools_of_b) | length")" -ge 1 ] ||
+	[ "$B_NPOOLS" -ge 1 ] ||
 		fail "no pool of $B (kind nic) in the summary: $(summary pass.json '.pools | tojson')"
-	ring=$(psum pass.json ret.ring)
-	cache=$(psum pass.json ret.cache)
-	rel=$(psum pass.json ret.release)
+	ring=$B_RRING
+	cache=$B_RCACHE
+	rel=$B_RREL
 	note "pass: $n datagrams received; returns ring $ring cache $cache release $rel"
 	assert_eq "$cache" 0 "direct returns under XDP_PASS"
 	at_least "$ring" $n 0.95 "returns to $B's ring per datagram"
@@ -402,12 +427,13 @@ test_nic_load_tx_bulk() {
 	kill -INT $LOAD_PID
 	wait $LOAD_PID || fail "load exited $?: $(tail -n 3 tx.out)"
 	grep 'not counted' tx.out && fail "load reports returns it did not count"
-	assert_eq "$(summary tx.json .total.packets)" $n "packets load counted"
-	ret=$(($(psum tx.json ret.cache) + $(psum tx.json ret.ring) + $(psum tx.json ret.release)))
+	b_summary tx.json
+	assert_eq "$B_PACKETS" $n "packets load counted"
+	ret=$((B_RCACHE + B_RRING + B_RREL))
 	fn=page_pool_put_netmem_bulk
 	grep -qx "$fn" /sys/kernel/tracing/available_filter_functions 2>/dev/null ||
 		grep -q " $fn\$" /proc/kallsyms || fn=page_pool_put_page_bulk
-	note "tx: $n frames sent back; $ret returns of $B's pages classified (ring $(psum tx.json ret.ring), cache $(psum tx.json ret.cache), release $(psum tx.json ret.release)) through $fn"
+	note "tx: $n frames sent back; $ret returns of $B's pages classified (ring $B_RRING, cache $B_RCACHE, release $B_RREL) through $fn"
 	at_least "$ret" $n 0.95 "returns of $B's pages after XDP_TX (bulk, fentry)"
 	[ "$ret" -le $((n + RX_RING)) ] || fail "$ret returns for $n frames sent back"
 }
@@ -467,22 +493,22 @@ test_nic_bench_fast() {
 	cpu1_online
 	cat b.out
 	[ $rc -eq 0 ] || fail "bench exited $rc: $(grep -i 'error\|warn' b.out | head -n 3)"
-	jq -c '.scenarios[] | select(.name == "fast")' b.json >fast.json
-	[ -s fast.json ] || fail "no fast scenario in the JSON"
-	get() { jq -r "$1" fast.json; }
-	assert_eq "$(get .status)" ok "fast status ($(get .reason))"
-	case "$(get .recipe)" in
+	jq_vars b.json F '.scenarios[] | select(.name == "fast") |
+		{status, reason, recipe, accounting_backend, repeat, purity, purity_alloc,
+		 purity_ret, proof_elems, foreign_probes}'
+	assert_eq "$F_status" ok "fast status ($F_reason)"
+	case "$F_recipe" in
 	nic-drop*) ;;
-	*) fail "fast chose recipe '$(get .recipe)', not nic-drop" ;;
+	*) fail "fast chose recipe '$F_recipe', not nic-drop" ;;
 	esac
-	assert_eq "$(get .accounting_backend)" fentry "accounting backend"
-	assert_eq "$(get .repeat)" 2 "repeat"
-	pur=$(get .purity)
+	assert_eq "$F_accounting_backend" fentry "accounting backend"
+	assert_eq "$F_repeat" 2 "repeat"
+	pur=$F_purity
 	at_least "$pur" 1 0.95 "fast purity with nic-drop"
 	# its own napi_poll clock is not another tool's probe
-	assert_eq "$(get .foreign_probes)" 0 "foreign probes"
-	note "fast: recipe $(get .recipe | cut -d';' -f1), purity $pur (alloc $(get .purity_alloc)," \
-		"ret $(get .purity_ret)), proof $(get .proof_elems) packets, foreign probes $(get .foreign_probes)"
+	assert_eq "$F_foreign_probes" 0 "foreign probes"
+	note "fast: recipe $(echo "$F_recipe" | cut -d';' -f1), purity $pur (alloc $F_purity_alloc," \
+		"ret $F_purity_ret), proof $F_proof_elems packets, foreign probes $F_foreign_probes"
 }
 
 # watch_start: ppbench watch of NIC B in the background (w.out, w.json; its

@@ -221,20 +221,24 @@ test_acct_pp_stats_crosscheck() {
 		echo "kernel's rx_pp_* changes:"
 		awk 'NR == FNR { if ($1 ~ /^rx_pp_/) v[$1] = $2; next }
 			$1 ~ /^rx_pp_/ && $2 != v[$1] { print "  " $1, $2 - v[$1] }' before after
+		# the veth pools' figures, one jq start (nic.sh's jq_vars)
+		jq_vars l.json V 'select(.type == "summary") | [.pools[] | select(.kind == "veth")] as $p |
+			{ring: ($p | map(.path.ret.ring) | add), cache: ($p | map(.path.ret.cache) | add),
+			 slow: ($p | map(.path.alloc.slow) | add),
+			 back: ($p | map(.path.ret.ring + .path.ret.cache) | add)}'
 		vals=
-		for k in recycle_ring:.ret.ring recycle_cached:.ret.cache alloc_slow:.alloc.slow; do
+		for k in recycle_ring:.ret.ring:ring recycle_cached:.ret.cache:cache alloc_slow:.alloc.slow:slow; do
 			e=${k%%:*}
 			f=${k#*:}
+			f=${f%:*}
 			x=$(awk -v k="rx_pp_$e:" '$1 == k {print $2}' before)
 			y=$(awk -v k="rx_pp_$e:" '$1 == k {print $2}' after)
-			ours=$(jq -r "select(.type == \"summary\") | [.pools[] | select(.kind == \"veth\") |
-				.path$f] | add" l.json)
+			eval "ours=\$V_${k##*:}"
 			assert_eq "$ours" "$((y - x))" "backend $b: ppbench $f vs the kernel's rx_pp_$e"
 			vals="$vals $e $ours"
 		done
 		# not a comparison of zeros: every ping's page came back (ring or cache)
-		r=$(jq -r 'select(.type == "summary") | [.pools[] | select(.kind == "veth") |
-			.path.ret.ring + .path.ret.cache] | add' l.json)
+		r=$V_back
 		[ "$r" -ge $n ] || fail "backend $b: $r returns of the veth pool for $n pings"
 		note "$(sed -n 's/^observer: \([a-z]*\) backend.*/\1/p' l.out): equal to the kernel's page_pool stats:$vals"
 	done
