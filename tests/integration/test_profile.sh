@@ -61,7 +61,7 @@ test_profile_refuses_qemu() {
 	expect_exit 2 vm --profile --clock tcg -- bench
 	expect_one_line_error "--profile counts under the instruction clock only"
 	expect_exit 2 vm --profile -- probe
-	expect_one_line_error "--profile profiles the timed runs of bench and recipe: 'probe' has none"
+	expect_one_line_error "--profile profiles the timed runs of bench and recipe, and load's attached run: 'probe' has none"
 	expect_exit 2 vm --profile -- bench --json -
 	expect_one_line_error "--json -: the profile's report would land in the JSON"
 }
@@ -275,6 +275,40 @@ test_profile_host_side() {
 	cmp -s <(unmerge "$r") "$DATA/icount.json" ||
 		fail "the rest of the file changed: $(diff <(unmerge "$r") "$DATA/icount.json" | head -20)"
 	assert_eq "$(grep -c 18446744073709551615 "$r")" 1 "a number no reader keeps, kept"
+	assert_eq "$(vm_dirs)" "" "no work directory left"
+}
+
+# vm --profile -- load: the attached run's profile, per packet load counted,
+# is shown and joins load's JSON lines as one line more; the lines before it
+# stay as load wrote them.
+test_profile_load_window() {
+	local r=$TMPD/l.json
+	need_guest_tools
+	stand_in_qemu 7.2.22 elf
+	stand_in_guest
+	make_capture "$TMPD/cap" <<'EOS'
+tag 1 load nic0 5000 action=drop
+fn 1 page_pool_put_unrefed_netmem 81
+fn 1 page_pool_alloc_netmems 1
+fn 1 vmxnet3_rq_rx_complete 120
+fn 1 pktgen_xmit 200
+fn 1 [user] 50
+EOS
+	printf '%s\n' '{"type": "interval", "time": 1}' '{"type": "summary", "time": 2}' >"$TMPD/load.json"
+	expect_exit 0 vm_fake "$TMPD/load.json" "$TMPD/cap" -q --profile -- load nic0 --duration 2 --json "$r"
+	assert_match "$LAST_OUT" "^profile load nic0: 5,000 elements, [0-9]+ windows \(action=drop\)$" \
+		"the attached run's profile"
+	assert_match "$LAST_OUT" "^ +81\.00 +[0-9.]+ +page_pool +page_pool_put_unrefed_netmem$" \
+		"a function, per packet"
+	# below 0.5 % of the figure (mostly the sender's), not of the path figure
+	assert_match "$LAST_OUT" "^ +1\.00 +0\.2 +page_pool +page_pool_alloc_netmems$" \
+		"the path's small function listed"
+	assert_eq "$(head -n 2 "$r")" "$(cat "$TMPD/load.json")" "load's lines as they were"
+	assert_eq "$(grep -c '' "$r")" 3 "one line more"
+	jq -e 'select(.type == "profile") | .kind == "load" and .name == "nic0" and
+		.extra == "action=drop" and .profile.elems == 5000 and (.profile.what | test("attached")) and
+		(.profile.functions[] | select(.name == "pktgen_xmit") | .instructions == 1000000)' \
+		"$r" >/dev/null || fail "the profile line: $(tail -n 1 "$r" | head -c 600)"
 	assert_eq "$(vm_dirs)" "" "no work directory left"
 }
 

@@ -118,7 +118,8 @@ static const struct cli_opt vm_opts[] = {
 	  "count the guest instructions each scenario's timed runs execute, per kernel "
 	  "function, module function and BPF program (a qemu TCG plugin): bench and recipe; "
 	  "a profile per scenario in the result file, its path figure, a report after the "
-	  "command's output",
+	  "command's output; load: all the guest runs while its program is attached, per "
+	  "packet",
 	  .kind = CLI_FLAG, V(profile) },
 	{ "against-debian", 0, "SPEC",
 	  "boot a second kernel beside the first, a Debian one (as --debian), run the same "
@@ -308,8 +309,9 @@ static int check_profile(const struct vm_cfg *cfg, int argc, char **argv)
 		       "in a thread of its own, and the counts would race (drop --clock tcg)\n");
 		return EXIT_USAGE;
 	}
-	if (strcmp(argv[0], "bench") && strcmp(argv[0], "recipe")) {
-		pr_err("--profile profiles the timed runs of bench and recipe: '%s' has none\n",
+	if (strcmp(argv[0], "bench") && strcmp(argv[0], "recipe") && strcmp(argv[0], "load")) {
+		pr_err("--profile profiles the timed runs of bench and recipe, and load's attached "
+		       "run: '%s' has none\n",
 		       argv[0]);
 		return EXIT_USAGE;
 	}
@@ -494,6 +496,8 @@ static int show_profile(void *p, const struct vm_profiles *v)
 {
 	int merged = 0;
 
+	if (v->stream && v->json && prof_stream_append(v->json, v->p, v->n, v->c))
+		return EXIT_FAIL;
 	if (v->doc) {
 		merged = prof_result_merge(v->json, v->text, v->len, v->doc, v->p, v->n, v->c);
 		if (merged < 0)
@@ -691,7 +695,9 @@ const struct cli_cmd cmd_vm = {
 		"qemu and no temporary tree behind. --profile also counts, with a qemu TCG\n"
 		"plugin, the instructions of each scenario's timed runs per kernel function,\n"
 		"module function and BPF program: a profile per scenario in the result file\n"
-		"and a report after the command's output. --against-debian or --against-kernel\n"
+		"and a report after the command's output (load: one profile of everything the\n"
+		"guest ran while its program was attached, per packet, traffic's sender\n"
+		"included). --against-debian or --against-kernel\n"
 		"boots a baseline beside it, runs the same bench in both (F.json gives F.a.json\n"
 		"and F.b.json) and prints compare's table of the two, gated by --fail-above,\n"
 		"--limit, --bisect.",

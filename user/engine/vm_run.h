@@ -20,6 +20,7 @@ struct vm_profiles {
 	const char *text;	 /* its bytes (LEN) and what they read as (DOC), or NULL */
 	size_t len;
 	const json_t *doc;
+	bool stream; /* the result file is JSON lines (load's): the profiles join as lines */
 };
 
 /* --clock: qemu's instruction clock (the default), or plain emulation. */

@@ -81,21 +81,35 @@ static void print_groups(FILE *f, const struct prof *p, double total)
 		prof_path_per_elem(p));
 }
 
+/*
+ * Listed: at PROF_LIST_PCT of the figure or more, or of the path figure for
+ * the path's own functions: where the window holds more than the path (load's
+ * holds the traffic's sender), they would hide below the first floor.
+ */
+static bool listed(const struct prof_fn *fn, double v, double floor, double path_floor)
+{
+	/* (user space and unmapped addresses are buckets: always shown) */
+	return v >= floor || fn->kind == PK_USER || fn->kind == PK_UNMAPPED ||
+	       (prof_groups[fn->group].cls == PCLS_PATH && v >= path_floor && v > 0);
+}
+
 static void print_functions(FILE *f, const struct prof *p, double total)
 {
 	double floor = total * PROF_LIST_PCT / 100, rest = 0, rest_rep = 0;
+	double path_floor = prof_path_per_elem(p) * PROF_LIST_PCT / 100;
 	char name[200], rep[16];
 	size_t nrest = 0;
 
-	fprintf(f, "  functions at %g %% of the figure or more (%.2f instr/elem):\n", PROF_LIST_PCT,
-		floor);
+	fprintf(f,
+		"  functions at %g %% of the figure or more (%.2f instr/elem), the path's at %g %% "
+		"of the path figure (%.2f):\n",
+		PROF_LIST_PCT, floor, PROF_LIST_PCT, path_floor);
 	fprintf(f, "  %9s %6s %9s  %-16s %s\n", "instr/el", "%", "rep/el", "group", "function");
 	for (size_t i = 0; i < p->nfn; i++) {
 		const struct prof_fn *fn = &p->fn[i];
 		double v = prof_per_elem(p, fn->insns);
 
-		/* (user space and unmapped addresses are buckets: always shown) */
-		if (v < floor && fn->kind != PK_USER && fn->kind != PK_UNMAPPED) {
+		if (!listed(fn, v, floor, path_floor)) {
 			rest += v;
 			rest_rep += prof_per_elem(p, fn->rep);
 			nrest++;
@@ -190,8 +204,12 @@ void prof_json(struct json *j, const char *key, const struct prof *p, const stru
 	json_obj_begin(j, key);
 	json_str(j, "unit", "instructions");
 	json_str(j, "what",
-		 "guest instructions executed between the test-run timer's clock reads of the "
-		 "timed runs, per element (qemu TCG plugin)");
+		 strcmp(p->kind, "load")
+			 ? "guest instructions executed between the test-run timer's clock reads "
+			   "of the timed runs, per element (qemu TCG plugin)"
+			 : "guest instructions executed while load's program was attached (all "
+			   "the guest ran, the traffic's sender too), per packet load counted "
+			   "(qemu TCG plugin)");
 	json_u64(j, "elems", p->elems);
 	json_u64(j, "windows", p->windows);
 	json_u64(j, "spans", p->spans);
@@ -437,4 +455,33 @@ int prof_result_merge(const char *path, const char *text, size_t len, const json
 	if (ret == -ENOMEM)
 		pr_err("%s: out of memory for its profiles\n", path);
 	return ret < 0 ? -1 : merged;
+}
+
+int prof_stream_append(const char *path, const struct prof *p, size_t n, const struct capture *c)
+{
+	FILE *f = fopen(path, "ae");
+	struct json *j;
+	int err;
+
+	if (!f) {
+		pr_err("%s: cannot add the profile: %s\n", path, strerror(errno));
+		return -1;
+	}
+	j = json_new(f, false);
+	for (size_t i = 0; i < n && j; i++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "type", "profile");
+		json_str(j, "kind", p[i].kind);
+		json_str(j, "name", p[i].name);
+		json_str(j, "extra", p[i].extra);
+		prof_json(j, "profile", &p[i], c);
+		json_obj_end(j);
+		json_flush_line(j);
+	}
+	err = j ? json_close(j) : -ENOMEM;
+	if (fclose(f) || err) {
+		pr_err("%s: cannot add the profile: %s\n", path, strerror(err ? -err : errno));
+		return -1;
+	}
+	return 0;
 }

@@ -39,6 +39,12 @@ void prof_json_path(struct json *j, const char *key, const struct prof *p);
  */
 int prof_result_merge(const char *path, const char *text, size_t len, const json_t *doc,
 		      const struct prof *p, size_t n, const struct capture *c);
+/*
+ * Appends to PATH, a result of JSON lines (load's), a line
+ * {"type": "profile", "kind", "name", "extra", "profile": {...}} per
+ * profile of P; 0, or -1 after a one-line error naming the file.
+ */
+int prof_stream_append(const char *path, const struct prof *p, size_t n, const struct capture *c);
 /* The profile of KIND NAME among P, or NULL. */
 const struct prof *prof_find(const struct prof *p, size_t n, const char *kind, const char *name);
 
