@@ -401,24 +401,29 @@ int load_main(struct load_cfg *cfg, const struct load_sink *sink)
 	/* vm --profile: before anything is translated for the window */
 	profcap_arm();
 	tsc_calibrate(&l.tsc);
-	err = open_objects(&l) ?: setup_maps(&l) ?: attach(&l) ?: init_state(&l);
+	err = open_objects(&l) ?: setup_maps(&l) ?: attach(&l);
+	/*
+	 * vm --profile: the attached run is one window of everything the guest
+	 * runs, per packet counted (no XDP attach or detach in it). It opens
+	 * before the first counts are read (init_state), and after the symbols
+	 * are written, which takes long enough for thousands of packets.
+	 */
+	snprintf(extra, sizeof(extra), "action=%s", action_names[cfg->action]);
+	tag = err ? 0 : profcap_tag("load", cfg->ifname, extra);
+	profcap_bpf_syms(tag);
+	profcap_begin_whole(tag);
+	err = err ?: init_state(&l);
 	if (!err && cfg->prog_costs)
 		err = costs_start(&l);
 	if (!err) {
 		banner(&l);
-		/* vm --profile: the attached run is one window of everything the
-		 * guest runs, per packet counted (no XDP attach or detach in it) */
-		snprintf(extra, sizeof(extra), "action=%s", action_names[cfg->action]);
-		tag = profcap_tag("load", cfg->ifname, extra);
-		profcap_bpf_syms(tag);
-		profcap_begin_whole(tag);
 		err = run_loop(&l);
 		if (!err && !cfg->bare)
 			report(&l, true, &packets);
-		profcap_end(tag, packets);
-		if (!err && cfg->prog_costs)
-			costs_report(&l);
 	}
+	profcap_end(tag, packets);
+	if (!err && cfg->prog_costs)
+		costs_report(&l);
 	progcost_close(&l.pc);
 	ifattach_detach(&l.att);
 	free_state(&l);
