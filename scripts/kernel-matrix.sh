@@ -458,14 +458,17 @@ in_patterns() {
 # SECOND_GUEST_TESTS, TAG-3 with THIRD_GUEST_TESTS when the upstream module
 # is there (late_boot), and TAG with the rest (each ends with kernel_clean).
 split_guest() {
-	local tag=$1 nicmode=$2 rest="" n third="" g
+	local tag=$1 nicmode=$2 rest="" n third="" g all -
 	[ ! -f "$work/$tag/upstream/bench_page_pool.ko" ] || third=$THIRD_GUEST_TESTS
-	for n in $(guest_tests); do
+	all=$(guest_tests)
+	set -f # (the test words are globs against test names, not files)
+	for n in $all; do
 		# shellcheck disable=SC2086 # words of globs
 		if [ "$n" = kernel_clean ] || ! in_patterns "$n" $SECOND_GUEST_TESTS $third; then
 			rest="$rest $n"
 		fi
 	done
+	set +f
 	make_initrd "$tag" "$nicmode" "$rest"
 	for g in 2 3; do
 		[ $g = 2 ] || [ -n "$third" ] || continue
