@@ -365,19 +365,26 @@ clock_of() { # TAG
 	esac
 }
 
+# in_patterns NAME PATTERNS: NAME matches one of the globs.
+in_patterns() {
+	local n=$1 p
+	shift
+	for p in "$@"; do
+		# shellcheck disable=SC2254 # a glob on purpose
+		case "$n" in $p) return 0 ;; esac
+	done
+	return 1
+}
+
 # runs_module_check TAG: the guest has the upstream module and its tests
 # (PPB_TESTS: names or globs; none, all) take in upstream_module_crosscheck.
 runs_module_check() {
-	local t w -
+	local t -
 	set -f # (the words are globs against test names, not files)
 	[ -f "$work/$1/upstream/bench_page_pool.ko" ] || return 1
 	t=$(sed -n "s/^PPB_TESTS='\(.*\)'\$/\1/p" "$work/$1/root/etc/ppbench-guest.conf")
-	[ -n "$t" ] || return 0
-	for w in $t; do
-		# shellcheck disable=SC2254 # a glob on purpose
-		case upstream_module_crosscheck in $w) return 0 ;; esac
-	done
-	return 1
+	# shellcheck disable=SC2086 # words of globs
+	[ -z "$t" ] || in_patterns upstream_module_crosscheck $t
 }
 
 # boot TAG NICMODE: run the guest; console in $work/TAG/console.log, qemu's
@@ -442,17 +449,6 @@ SECOND_GUEST_TESTS="nic_* acct_pp_stats_crosscheck kernel_clean"
 # upstream module built, a third guest of the split kernel runs it alone, so
 # that the two long guests can drop ERMS and FSRM.
 THIRD_GUEST_TESTS="upstream_module_crosscheck kernel_clean"
-
-# in_patterns NAME PATTERNS: NAME matches one of the globs.
-in_patterns() {
-	local n=$1 p
-	shift
-	for p in "$@"; do
-		# shellcheck disable=SC2254 # a glob on purpose
-		case "$n" in $p) return 0 ;; esac
-	done
-	return 1
-}
 
 # split_guest TAG NICMODE: initrds of one kernel: TAG-2 with
 # SECOND_GUEST_TESTS, TAG-3 with THIRD_GUEST_TESTS when the upstream module

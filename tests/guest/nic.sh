@@ -81,9 +81,11 @@ jq_vars() {
 	eval "$_jv"
 }
 
-# b_summary FILE: the summary of load/watch NDJSON FILE, NIC B's pools summed
-# (as psum), in B_PACKETS B_NPOOLS B_MISSES B_RCACHE B_RRING B_RREL B_ACACHE
-# B_AREFILL B_ASLOW, and the pools' ids and flags in B_IDS B_FLAGS.
+# b_summary FILE: the summary of load/watch NDJSON FILE, NIC B's pools (kind
+# nic, device B) summed, in B_PACKETS B_NPOOLS B_MISSES B_RCACHE B_RRING
+# B_RREL B_ACACHE B_AREFILL B_ASLOW, and the pools' ids and flags in B_IDS
+# B_FLAGS. (vmxnet3 sets neither slow.netdev nor p.napi: its pools are named
+# only through the XDP memory-model registration, xdp:mem_connect.)
 b_summary() {
 	jq_vars "$1" B 'select(.type == "summary") |
 		[.pools[] | select(.kind == "nic" and .dev == $b)] as $p |
@@ -237,18 +239,6 @@ load_start() {
 }
 
 # ---- checks -------------------------------------------------------------------
-
-# pools_of_b: jq filter for the pools of NIC B in a load/watch object.
-# vmxnet3 sets neither slow.netdev nor p.napi: these are named only through
-# the XDP memory-model registration (xdp:mem_connect).
-pools_of_b() {
-	echo "[.pools[] | select(.kind == \"nic\" and .dev == \"$B\")]"
-}
-
-# psum FILE FIELD: FIELD (of path) summed over NIC B's pools in the summary.
-psum() {
-	summary "$1" "$(pools_of_b) | map(.path.$2) | add // 0"
-}
 
 # check_drop NAME N: load NAME counted N packets, as many as the driver's
 # XDP counter, and its summary has NIC B's pool(s). Sets DIRECT and
