@@ -14,18 +14,33 @@ void log_set_command(const char *cmd)
 	prog_name = prog_cmd;
 }
 
+/*
+ * One message, one write: stderr is unbuffered, and a prefix written apart
+ * from its text lets another writer of the same file (a shell's "Killed"
+ * notice, the reaper child) land in the middle of the line.
+ */
 void pr_log(enum log_level lvl, const char *fmt, ...)
 {
+	char line[2048];
 	va_list ap;
+	int n = 0;
 
 	if ((int)lvl > log_level)
 		return;
-	va_start(ap, fmt);
 	if (lvl == LOG_ERR)
-		fprintf(stderr, "%s: error: ", prog_name);
+		n = snprintf(line, sizeof(line), "%s: error: ", prog_name);
 	else if (lvl == LOG_WARN)
-		fprintf(stderr, "%s: warning: ", prog_name);
-	vfprintf(stderr, fmt, ap);
+		n = snprintf(line, sizeof(line), "%s: warning: ", prog_name);
+	va_start(ap, fmt);
+	if (vsnprintf(line + n, sizeof(line) - n, fmt, ap) < (int)sizeof(line) - n) {
+		fputs(line, stderr);
+	} else { /* too long for one line's buffer: whole, in two writes */
+		va_end(ap);
+		va_start(ap, fmt);
+		line[n] = '\0';
+		fputs(line, stderr);
+		vfprintf(stderr, fmt, ap);
+	}
 	va_end(ap);
 }
 
