@@ -62,6 +62,34 @@ test_vm_image_btf_carves_section() {
 	cmp -s "$TMPD/btf" <(tail -c +1048577 "$img" | head -c 174) || fail "the carved bytes are not the blob"
 }
 
+# An x86-64 guest boots its kernel's ELF at the PVH entry: x86_pvh unpacks
+# Debian's bzImage (zstd) into an ELF with the PVH note, refuses what is no
+# bzImage, and guest_args boots vmlinux.pvh where the kernel directory has it,
+# vmlinuz where not, and an arm64 Image as it is.
+test_vm_pvh_image() {
+	local k=$TMPD/k
+	need_kernel newest
+	# shellcheck source=scripts/vm/guest.sh
+	. "$TOP/scripts/vm/guest.sh"
+	(set -o pipefail && x86_pvh "$K_DIR/vmlinuz" "$TMPD/vmlinux") || fail "x86_pvh failed on $K_DIR/vmlinuz"
+	readelf -h "$TMPD/vmlinux" | grep -q 'Machine: *Advanced Micro Devices X86-64' ||
+		fail "x86_pvh's output is no x86-64 ELF: $(file -b "$TMPD/vmlinux")"
+	readelf -n "$TMPD/vmlinux" | grep -qE 'PHYS32_ENTRY|\(0x00000012\)' || fail "no PVH entry note"
+	head -c 1048576 "$K_DIR/vmlinuz" >"$TMPD/cut"
+	! x86_pvh "$TMPD/cut" "$TMPD/none" && [ ! -e "$TMPD/none" ] && [ ! -e "$TMPD/none.new" ] ||
+		fail "x86_pvh made an image of a cut bzImage"
+	! x86_pvh "$TMPD/vmlinux" "$TMPD/none" || fail "x86_pvh took an ELF for a bzImage"
+	mkdir -p "$k"
+	guest_args "$k" "$TMPD/initrd" icount 1 none ""
+	assert_match "${GUEST_ARGS[*]}" "-kernel $k/vmlinuz " "no vmlinux.pvh: the bzImage"
+	: >"$k/vmlinux.pvh"
+	guest_args "$k" "$TMPD/initrd" icount 1 none ""
+	assert_match "${GUEST_ARGS[*]}" "-kernel $k/vmlinux.pvh " "the PVH image"
+	GUEST_ARCH=arm64 guest_args "$k" "$TMPD/initrd" icount 1 none ""
+	assert_match "${GUEST_ARGS[*]}" "-kernel $k/vmlinuz " "arm64: its Image"
+	[ -s "$K_DIR/vmlinux.pvh" ] || fail "kernel_get left no vmlinux.pvh in $K_DIR"
+}
+
 # apt's answer to "which kernel package is KERNEL" is kept in the cache and
 # given again while apt's lists are unchanged, and asked again once they
 # change; a package apt does not have is kept as such. apt-cache is a stand-in
