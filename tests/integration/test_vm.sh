@@ -62,11 +62,11 @@ test_vm_image_btf_carves_section() {
 	cmp -s "$TMPD/btf" <(tail -c +1048577 "$img" | head -c 174) || fail "the carved bytes are not the blob"
 }
 
-# An x86-64 guest boots its kernel's ELF at the PVH entry: x86_pvh unpacks
-# Debian's bzImage (zstd) into an ELF with the PVH note, refuses what is no
-# bzImage, and guest_args boots vmlinux.pvh where the kernel directory has it,
-# vmlinuz where not, and an arm64 Image as it is.
-test_vm_pvh_image() {
+# An x86-64 guest boots its kernel's ELF at the PVH entry, without the local
+# APIC timer: x86_pvh unpacks Debian's bzImage (zstd) into an ELF with the PVH
+# note, refuses what is no bzImage, and guest_args boots vmlinux.pvh where the
+# kernel directory has it, vmlinuz where not, and an arm64 Image as it is.
+test_vm_x86_boot() {
 	local k=$TMPD/k
 	need_kernel newest
 	# shellcheck source=scripts/vm/guest.sh
@@ -85,8 +85,10 @@ test_vm_pvh_image() {
 	: >"$k/vmlinux.pvh"
 	guest_args "$k" "$TMPD/initrd" icount 1 none ""
 	assert_match "${GUEST_ARGS[*]}" "-kernel $k/vmlinux.pvh " "the PVH image"
+	assert_match "${GUEST_ARGS[*]}" " quiet noapictimer " "x86-64: no APIC timer"
 	GUEST_ARCH=arm64 guest_args "$k" "$TMPD/initrd" icount 1 none ""
 	assert_match "${GUEST_ARGS[*]}" "-kernel $k/vmlinuz " "arm64: its Image"
+	[[ "${GUEST_ARGS[*]}" != *noapictimer* ]] || fail "arm64 has no APIC: noapictimer on its command line"
 	[ -s "$K_DIR/vmlinux.pvh" ] || fail "kernel_get left no vmlinux.pvh in $K_DIR"
 }
 
