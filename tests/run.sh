@@ -331,13 +331,14 @@ list_integration() {
 }
 
 # run_integration's scratch, kept from one test to the next: INT_OUT (a
-# test's output) and two snapshot files, INT_BEFORE and INT_SPARE.
-# INT_BEFORE_OK=1: INT_BEFORE is the state the previous test ended in, which
-# its leak check found clean.
+# test's output), two snapshot files, INT_BEFORE and INT_SPARE, and
+# INT_NEVER, a FIFO nobody writes. INT_BEFORE_OK=1: INT_BEFORE is the state
+# the previous test ended in, which its leak check found clean.
 INT_DIR=""
 INT_OUT=""
 INT_BEFORE=""
 INT_SPARE=""
+INT_NEVER=""
 INT_BEFORE_OK=0
 
 integration_scratch() {
@@ -345,12 +346,32 @@ integration_scratch() {
 	INT_OUT=$INT_DIR/out
 	INT_BEFORE=$INT_DIR/snapshot.1
 	INT_SPARE=$INT_DIR/snapshot.2
+	INT_NEVER=$INT_DIR/never
 	INT_BEFORE_OK=0
+	mkfifo "$INT_NEVER"
+}
+
+# Run in the background beside a test (process group PID): after
+# TEST_TIMEOUT s it stops the group and says so at the end of the test's
+# output. The runner kills it (TERM) when the test ends first. It waits in
+# read, a builtin, on INT_NEVER (opened read-write, so neither data nor an
+# end ever comes): a sleep child would live on after the watchdog is killed.
+integration_watchdog() { # pid name out
+	read -r -t "$TEST_TIMEOUT" _ <>"$INT_NEVER"
+	# (> 128: the time ran out; otherwise the FIFO failed, and sleep waits)
+	[ $? -gt 128 ] || sleep "$TEST_TIMEOUT"
+	# From here on it ignores the runner's TERM (as does its sleep 1, which
+	# inherits that), and the runner waits for it: a test that ends by the
+	# TERM below still gets its KILL for what remains and its line.
+	trap '' TERM
+	kill -TERM -- -"$1" 2>/dev/null
+	sleep 1
+	kill -KILL -- -"$1" 2>/dev/null
+	echo "    $2 ran ${TEST_TIMEOUT} s without finishing (TEST_TIMEOUT): stopped" >>"$3"
 }
 
 run_one_integration() { # file name
-	local file=$1 name=$2 out=$INT_OUT before rc reason t0 took
-	t0=$(date +%s.%N)
+	local file=$1 name=$2 out=$INT_OUT before rc reason t0 t1 took wd
 	# A snapshot costs about 15 processes. The state the previous test ended
 	# in, checked clean a moment ago, is this test's state before: nothing of
 	# ours runs in between, and what others (the kernel matrix beside) start
@@ -360,23 +381,23 @@ run_one_integration() { # file name
 	[ $INT_BEFORE_OK = 1 ] || snapshot_state >"$INT_BEFORE"
 	INT_BEFORE_OK=0
 	before=$INT_BEFORE
+	t0=$EPOCHREALTIME
 	# Its own session: a test that times out or fails leaves no process behind.
 	setsid bash -c '. "$TOP/tests/lib.sh"; . "$1"; "$2"' test "$file" "$name" \
 		>"$out" 2>&1 </dev/null &
-	local pid=$! deadline=$(($(date +%s) + TEST_TIMEOUT))
-	while kill -0 $pid 2>/dev/null; do
-		if [ "$(date +%s)" -ge $deadline ]; then
-			kill -TERM -- -$pid 2>/dev/null
-			sleep 1
-			kill -KILL -- -$pid 2>/dev/null
-			echo "    $name ran ${TEST_TIMEOUT} s without finishing (TEST_TIMEOUT): stopped" >>"$out"
-			break
-		fi
-		sleep 0.1
-	done
+	local pid=$!
+	integration_watchdog $pid "$name" "$out" </dev/null >/dev/null &
+	wd=$!
 	wait $pid
 	rc=$?
-	took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	t1=$EPOCHREALTIME
+	# (a watchdog that fired ignores this and is waited for: its line comes)
+	kill $wd 2>/dev/null
+	wait $wd
+	# The test's own time, rounded to tenths; EPOCHREALTIME is seconds and
+	# six digits of microseconds, its point the locale's.
+	took=$((${t1//[!0-9]/} - ${t0//[!0-9]/} + 50000))
+	took=$((took / 1000000)).$((took / 100000 % 10))
 	# background jobs the test did not reap
 	pkill -KILL -s $pid 2>/dev/null
 	if ! check_leaks "$name" "$before" "$INT_SPARE" >>"$out"; then
