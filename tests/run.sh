@@ -217,20 +217,22 @@ snapshot_state() {
 	} | sort
 }
 
-check_leaks() { # name before-file
-	local after new
-	after=$(mktemp)
+# AFTER-FILE, if given, keeps the last snapshot: when nothing new was found,
+# the state at the end, which the next test may take as its state before.
+check_leaks() { # name before-file [after-file]
+	local after=${3:-} new i
+	[ -n "$after" ] || after=$(mktemp)
 	# Programs held by an exiting process are freed by an RCU callback, and a
 	# namespace by a work item: allow a moment - up to 15 s, since on a busy
 	# VM host grace periods have been seen to take over 4 s. Only what is new
 	# counts (things of other processes may disappear meanwhile).
-	for _ in $(seq 50); do
+	for ((i = 0; i < 50; i++)); do
 		snapshot_state >"$after"
 		new=$(comm -13 "$2" "$after")
 		[ -z "$new" ] && break
 		sleep 0.3
 	done
-	rm -f "$after"
+	[ -n "${3:-}" ] || rm -f "$after"
 	if [ -n "$new" ]; then
 		echo "    left behind (or crashed) after $1:"
 		printf '%s\n' "$new" | sed 's/^/      /'
@@ -328,33 +330,83 @@ list_integration() {
 	done
 }
 
+# run_integration's scratch, kept from one test to the next: INT_OUT (a
+# test's output), two snapshot files, INT_BEFORE and INT_SPARE, and
+# INT_NEVER, a FIFO nobody writes. INT_BEFORE_OK=1: INT_BEFORE is the state
+# the previous test ended in, which its leak check found clean.
+INT_DIR=""
+INT_OUT=""
+INT_BEFORE=""
+INT_SPARE=""
+INT_NEVER=""
+INT_BEFORE_OK=0
+
+integration_scratch() {
+	INT_DIR=$(mktemp -d)
+	INT_OUT=$INT_DIR/out
+	INT_BEFORE=$INT_DIR/snapshot.1
+	INT_SPARE=$INT_DIR/snapshot.2
+	INT_NEVER=$INT_DIR/never
+	INT_BEFORE_OK=0
+	mkfifo "$INT_NEVER"
+}
+
+# Run in the background beside a test (process group PID): after
+# TEST_TIMEOUT s it stops the group and says so at the end of the test's
+# output. The runner kills it (TERM) when the test ends first. It waits in
+# read, a builtin, on INT_NEVER (opened read-write, so neither data nor an
+# end ever comes): a sleep child would live on after the watchdog is killed.
+integration_watchdog() { # pid name out
+	read -r -t "$TEST_TIMEOUT" _ <>"$INT_NEVER"
+	# (> 128: the time ran out; otherwise the FIFO failed, and sleep waits)
+	[ $? -gt 128 ] || sleep "$TEST_TIMEOUT"
+	# From here on it ignores the runner's TERM (as does its sleep 1, which
+	# inherits that), and the runner waits for it: a test that ends by the
+	# TERM below still gets its KILL for what remains and its line.
+	trap '' TERM
+	kill -TERM -- -"$1" 2>/dev/null
+	sleep 1
+	kill -KILL -- -"$1" 2>/dev/null
+	echo "    $2 ran ${TEST_TIMEOUT} s without finishing (TEST_TIMEOUT): stopped" >>"$3"
+}
+
 run_one_integration() { # file name
-	local file=$1 name=$2 out before rc reason t0 took
-	out=$(mktemp)
-	t0=$(date +%s.%N)
-	before=$(mktemp)
-	snapshot_state >"$before"
+	local file=$1 name=$2 out=$INT_OUT before rc reason t0 t1 took wd
+	# A snapshot costs about 15 processes. The state the previous test ended
+	# in, checked clean a moment ago, is this test's state before: nothing of
+	# ours runs in between, and what others (the kernel matrix beside) start
+	# in that moment is new to the check as it would be during the test.
+	# After a failure or a leak the state is taken again, as it is before the
+	# first test: only what is new since this test started may count.
+	[ $INT_BEFORE_OK = 1 ] || snapshot_state >"$INT_BEFORE"
+	INT_BEFORE_OK=0
+	before=$INT_BEFORE
+	t0=$EPOCHREALTIME
 	# Its own session: a test that times out or fails leaves no process behind.
 	setsid bash -c '. "$TOP/tests/lib.sh"; . "$1"; "$2"' test "$file" "$name" \
 		>"$out" 2>&1 </dev/null &
-	local pid=$! deadline=$(($(date +%s) + TEST_TIMEOUT))
-	while kill -0 $pid 2>/dev/null; do
-		if [ "$(date +%s)" -ge $deadline ]; then
-			kill -TERM -- -$pid 2>/dev/null
-			sleep 1
-			kill -KILL -- -$pid 2>/dev/null
-			echo "    $name ran ${TEST_TIMEOUT} s without finishing (TEST_TIMEOUT): stopped" >>"$out"
-			break
-		fi
-		sleep 0.1
-	done
+	local pid=$!
+	integration_watchdog $pid "$name" "$out" </dev/null >/dev/null &
+	wd=$!
 	wait $pid
 	rc=$?
-	took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	t1=$EPOCHREALTIME
+	# (a watchdog that fired ignores this and is waited for: its line comes)
+	kill $wd 2>/dev/null
+	wait $wd
+	# The test's own time, rounded to tenths; EPOCHREALTIME is seconds and
+	# six digits of microseconds, its point the locale's.
+	took=$((${t1//[!0-9]/} - ${t0//[!0-9]/} + 50000))
+	took=$((took / 1000000)).$((took / 100000 % 10))
 	# background jobs the test did not reap
 	pkill -KILL -s $pid 2>/dev/null
-	if ! check_leaks "$name" "$before" >>"$out"; then
+	if ! check_leaks "$name" "$before" "$INT_SPARE" >>"$out"; then
 		rc=1
+	elif [ $rc -eq 0 ] || [ $rc -eq $SKIP_RC ]; then
+		# its last snapshot, which found nothing new, is the next test's before
+		INT_BEFORE=$INT_SPARE
+		INT_SPARE=$before
+		INT_BEFORE_OK=1
 	fi
 	local show=0
 	if [ $rc -ne 0 ] && [ $rc -ne $SKIP_RC ] || [ "${V:-0}" = 1 ]; then
@@ -377,7 +429,6 @@ run_one_integration() { # file name
 		record FAIL "integration/$name" "$reason (took $took s)"
 	fi
 	[ $show = 0 ] || [ $KTAP = 1 ] || sed 's/^/    /' "$out"
-	rm -f "$out" "$before"
 }
 
 run_integration() { # [names...]
@@ -390,6 +441,7 @@ run_integration() { # [names...]
 		record FAIL integration "$PPBENCH is missing: run 'make'"
 		return
 	fi
+	[ $PLANNING = 1 ] || integration_scratch
 	while read -r file name; do
 		if [ $# -gt 0 ]; then
 			want=0
@@ -402,6 +454,7 @@ run_integration() { # [names...]
 			run_one_integration "$file" "$name"
 		fi
 	done < <(list_integration)
+	[ $PLANNING = 1 ] || rm -rf "$INT_DIR"
 }
 
 # The matrix runs qemu guests of their own kernels: nothing of it touches the
