@@ -16,7 +16,7 @@ man_words() { # page
 }
 
 test_man_page_per_command() {
-	local c page n=0
+	local c page miss opts n=0
 	for c in $(commands); do
 		page=$TOP/build/ppbench-$c.8
 		[ -f "$page" ] || fail "no manual page for '$c' ($page; make builds it)"
@@ -26,15 +26,13 @@ test_man_page_per_command() {
 		LC_ALL=C.UTF-8 groff -k -man -ww -z -Tutf8 "$page" 2>"$TMPD/warn"
 		[ ! -s "$TMPD/warn" ] || fail "ppbench-$c.8: troff warns: $(head -3 "$TMPD/warn")"
 		col -bx <"$TMPD/page" >"$TMPD/text"
-		for s in NAME SYNOPSIS DESCRIPTION OPTIONS EXAMPLES 'EXIT STATUS' 'SEE ALSO'; do
-			grep -q "^$s\$" "$TMPD/text" || fail "ppbench-$c.8 has no $s section"
-		done
+		miss=$(absent -x "$TMPD/text" NAME SYNOPSIS DESCRIPTION OPTIONS EXAMPLES 'EXIT STATUS' 'SEE ALSO')
+		[ -z "$miss" ] || fail "ppbench-$c.8 has no ${miss//$'\n'/, } section"
 		grep -q "^ *ppbench-$c - " "$TMPD/text" || fail "ppbench-$c.8: NAME is not ppbench-$c"
 		# every option of --help is in the page
-		for o in $("$PPBENCH" "$c" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+' |
-			grep -oE -- '--[a-z0-9-]+'); do
-			grep -q -- "$o" "$TMPD/text" || fail "ppbench-$c.8 lacks $o"
-		done
+		mapfile -t opts < <(options_of "$c")
+		miss=$(absent "$TMPD/text" "${opts[@]}")
+		[ -z "$miss" ] || fail "ppbench-$c.8 lacks ${miss//$'\n'/ }"
 		n=$((n + 1))
 	done
 	[ "$n" -ge 11 ] || fail "only $n commands have pages"
@@ -69,17 +67,16 @@ test_help_cmd_is_the_page() {
 # Where man(1) is not installed, 'ppbench help CMD' is lowdown's text of the
 # page: its NAME, its prose and every option of --help with its text.
 test_help_without_man() {
-	local c o
+	local c miss opts
 	for c in $(commands); do
 		PATH=/nonexistent "$PPBENCH" help "$c" >"$TMPD/help" 2>"$TMPD/err" ||
 			fail "ppbench help $c without man failed: $(head -1 "$TMPD/err")"
 		grep -q "^ *ppbench-$c - " "$TMPD/help" || fail "ppbench help $c without man: no NAME"
 		! grep -q -e '^\.' -e '\\f[BIR]' "$TMPD/help" || fail "ppbench help $c without man is troff"
 		grep -q '^EXIT STATUS$' "$TMPD/help" || fail "ppbench help $c without man: no prose"
-		for o in $("$PPBENCH" "$c" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+' |
-			grep -oE -- '--[a-z0-9-]+'); do
-			grep -q -- "$o" "$TMPD/help" || fail "ppbench help $c without man lacks $o"
-		done
+		mapfile -t opts < <(options_of "$c")
+		miss=$(absent "$TMPD/help" "${opts[@]}")
+		[ -z "$miss" ] || fail "ppbench help $c without man lacks ${miss//$'\n'/ }"
 	done
 	grep -q -- "$("$PPBENCH" bench --help | grep -oE 'more messages; .*')" "$TMPD/help" ||
 		fail "the text of --verbose differs from --help's"
