@@ -115,3 +115,25 @@ bench_shape() {
 		sed -E -e 's/^(ppbench bench: TSC [0-9.]+ GHz, observer) .*/\1/' \
 			-e 's#n/a#N#g' -e 's/[-+]?[0-9]+([.,][0-9]+)*/N/g' -e 's/ +/ /g' -e 's/ $//'
 }
+
+# The STRINGs no line of FILE contains (with -x: no line is), one a line, in
+# their order: one awk where a grep each made tens of processes per page. An
+# unreadable FILE contains none.
+absent() { # [-x] file string...
+	local whole=0
+	[ "$1" = -x ] && whole=1 && shift
+	if [ ! -r "$1" ]; then
+		shift
+		printf '%s\n' "$@"
+		return
+	fi
+	awk -v whole=$whole '
+		BEGIN { n = ARGC; for (i = 2; i < n; i++) s[i] = ARGV[i]; ARGC = 2 }
+		{ for (i in s) if (whole ? $0 == s[i] : index($0, s[i])) delete s[i] }
+		END { for (i = 2; i < n; i++) if (i in s) print s[i] }' "$@"
+}
+
+# The long options 'ppbench CMD --help' lists, one a line.
+options_of() { # cmd
+	"$PPBENCH" "$1" --help | sed -nE 's/^ +(-[a-zA-Z], )?(--[a-z0-9-]+).*/\2/p'
+}

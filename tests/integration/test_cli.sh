@@ -232,18 +232,19 @@ test_bash_completion() {
 }
 
 test_man_page_covers_help() {
-	local man=$TOP/build/ppbench.8 text=$TMPD/man.txt c o n=0
+	local man=$TOP/build/ppbench.8 text=$TMPD/man.txt c miss opts n=0
 	[ -f "$man" ] || fail "build/ppbench.8 missing (make builds it)"
 	groff -k -man -ww -z "$man" 2>"$TMPD/warn" || fail "groff failed" # -k: the page is UTF-8
 	[ ! -s "$TMPD/warn" ] || fail "troff warnings: $(head -3 "$TMPD/warn")"
 	MANWIDTH=200 man -l "$man" 2>/dev/null | col -b >"$text"
 	for c in $("$PPBENCH" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF && !/Commands:/ {print $1}'); do
-		grep -q "ppbench $c \[OPTIONS\]" "$text" || fail "command $c missing from the man page"
-		for o in $("$PPBENCH" "$c" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+' |
-			grep -oE -- '--[a-z0-9-]+'); do
-			grep -q -- "$o" "$text" || fail "$c $o missing from the man page"
-			n=$((n + 1))
-		done
+		mapfile -t opts < <(options_of "$c")
+		miss=$(absent "$text" "ppbench $c [OPTIONS]" "${opts[@]}")
+		case $miss in
+		"ppbench $c [OPTIONS]"*) fail "command $c missing from the man page" ;;
+		?*) fail "$c ${miss//$'\n'/ } missing from the man page" ;;
+		esac
+		n=$((n + ${#opts[@]}))
 	done
 	[ $n -gt 50 ] || fail "only $n options checked"
 	grep -q '^EXIT STATUS' "$text" || fail "no EXIT STATUS section"

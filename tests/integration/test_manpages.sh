@@ -10,53 +10,97 @@ commands() {
 	"$PPBENCH" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF && !/Commands:/ {print $1}'
 }
 
-# A page as man shows it at 80 columns, without its layout: the text alone.
-man_words() { # page
-	MANWIDTH=80 LC_ALL=C.UTF-8 man -l "$1" 2>/dev/null | col -bx | tr -d ' \n'
+# man(1)'s text of a page at 80 columns, without its layout codes, kept under
+# build/man-text/ beside a copy of the page it was made of: man takes 0.15 s
+# or more a page, and more than one test reads a page's text. A page rebuilt
+# with other content is rendered again.
+MAN_TEXT=$TOP/build/man-text
+
+# PAGE through man, its warnings to WARN: prints the path of its text.
+man_render() { # page warn
+	local t=$MAN_TEXT/${1##*/}
+	[ -d "$MAN_TEXT" ] || mkdir -p "$MAN_TEXT"
+	rm -f "$t" # no copy of a page while its text is being written
+	MANWIDTH=80 LC_ALL=C.UTF-8 man -l --warnings=w "$1" 2>"$2" | col -bx >"$t.txt"
+	# a failed man's text is not kept: it would outlive the failure
+	[ "${PIPESTATUS[0]}" != 0 ] || cp "$1" "$t"
+	echo "$t.txt"
 }
 
+# man's text of PAGE: the kept one if it was made of this very page.
+man_text() { # page
+	local t=$MAN_TEXT/${1##*/}
+	if cmp -s "$1" "$t"; then
+		echo "$t.txt"
+	else
+		man_render "$1" /dev/null
+	fi
+}
+
+# Every page rendered now (not taken from build/man-text/, so that a new man or
+# groff is checked too), without a warning from man or troff.
 test_man_page_per_command() {
-	local c page n=0
+	local c page text miss opts n=0
 	for c in $(commands); do
 		page=$TOP/build/ppbench-$c.8
 		[ -f "$page" ] || fail "no manual page for '$c' ($page; make builds it)"
-		MANWIDTH=80 LC_ALL=C.UTF-8 man -l --warnings=w "$page" 2>"$TMPD/warn" >"$TMPD/page"
+		text=$(man_render "$page" "$TMPD/warn")
 		[ ! -s "$TMPD/warn" ] || fail "ppbench-$c.8: man warns: $(head -3 "$TMPD/warn")"
 		# -k: preconv, as man(1) runs it (the pages are UTF-8)
 		LC_ALL=C.UTF-8 groff -k -man -ww -z -Tutf8 "$page" 2>"$TMPD/warn"
 		[ ! -s "$TMPD/warn" ] || fail "ppbench-$c.8: troff warns: $(head -3 "$TMPD/warn")"
-		col -bx <"$TMPD/page" >"$TMPD/text"
-		for s in NAME SYNOPSIS DESCRIPTION OPTIONS EXAMPLES 'EXIT STATUS' 'SEE ALSO'; do
-			grep -q "^$s\$" "$TMPD/text" || fail "ppbench-$c.8 has no $s section"
-		done
-		grep -q "^ *ppbench-$c - " "$TMPD/text" || fail "ppbench-$c.8: NAME is not ppbench-$c"
+		miss=$(absent -x "$text" NAME SYNOPSIS DESCRIPTION OPTIONS EXAMPLES 'EXIT STATUS' \
+			'SEE ALSO')
+		[ -z "$miss" ] || fail "ppbench-$c.8 has no ${miss//$'\n'/, } section"
+		grep -q "^ *ppbench-$c - " "$text" || fail "ppbench-$c.8: NAME is not ppbench-$c"
 		# every option of --help is in the page
-		for o in $("$PPBENCH" "$c" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+' |
-			grep -oE -- '--[a-z0-9-]+'); do
-			grep -q -- "$o" "$TMPD/text" || fail "ppbench-$c.8 lacks $o"
-		done
+		mapfile -t opts < <(options_of "$c")
+		miss=$(absent "$text" "${opts[@]}")
+		[ -z "$miss" ] || fail "ppbench-$c.8 lacks ${miss//$'\n'/ }"
 		n=$((n + 1))
 	done
 	[ "$n" -ge 11 ] || fail "only $n commands have pages"
 }
 
-# Without a terminal 'ppbench help CMD' prints the page as text: the same words
-# in the same order as man shows (line breaks and indentation aside).
+# 'ppbench help CMD' gives man(1) the page the build wrote, and without a
+# terminal man prints it as text: the same words in the same order as man
+# shows the page (line breaks and indentation aside). What ppbench gives man
+# is checked for every command through a stand-in man that keeps it; the
+# text, which is man's own doing, through the real man for one page (with
+# UTF-8 in it), as man takes 0.15 s or more a page.
 test_help_cmd_is_the_page() {
-	local c
+	local c args at
+	mkdir "$TMPD/bin"
+	printf '#!/bin/sh\necho "$*" >"%s"\nexec cat >"%s"\n' "$TMPD/man.args" "$TMPD/man.in" \
+		>"$TMPD/bin/man"
+	chmod +x "$TMPD/bin/man"
 	for c in $(commands); do
-		"$PPBENCH" help "$c" >"$TMPD/help" 2>"$TMPD/err" || fail "ppbench help $c failed"
+		rm -f "$TMPD/man.args" "$TMPD/man.in"
+		PATH=$TMPD/bin:$PATH "$PPBENCH" help "$c" >"$TMPD/help" 2>"$TMPD/err" ||
+			fail "ppbench help $c failed"
 		[ ! -s "$TMPD/err" ] || fail "ppbench help $c wrote to stderr: $(head -1 "$TMPD/err")"
-		tr -d ' \n' <"$TMPD/help" >"$TMPD/help.w"
-		man_words "$TOP/build/ppbench-$c.8" >"$TMPD/man.w"
-		if ! cmp -s "$TMPD/help.w" "$TMPD/man.w"; then
-			local at
-			at=$(cmp "$TMPD/help.w" "$TMPD/man.w" | grep -oE 'byte [0-9]+' | grep -oE '[0-9]+')
-			at=$((${at:-1} > 20 ? ${at:-1} - 20 : 1))
-			fail "ppbench help $c is not ppbench-$c.8: '$(tail -c +$at "$TMPD/help.w" |
-				head -c 60)' against '$(tail -c +$at "$TMPD/man.w" | head -c 60)'"
-		fi
+		# what it prints is man's: the stand-in prints nothing
+		[ ! -s "$TMPD/help" ] ||
+			fail "ppbench help $c prints beside man: $(head -c 60 "$TMPD/help")"
+		args=
+		[ ! -f "$TMPD/man.args" ] || read -r args <"$TMPD/man.args"
+		[ "$args" = "-l -" ] || fail "ppbench help $c ran not 'man -l -' but 'man $args'"
+		cmp -s "$TMPD/man.in" "$TOP/build/ppbench-$c.8" ||
+			fail "ppbench help $c does not give man build/ppbench-$c.8 (stale build?)"
 	done
+	c=bench
+	"$PPBENCH" help "$c" >"$TMPD/help" 2>"$TMPD/err" ||
+		fail "ppbench help $c through the real man failed"
+	[ ! -s "$TMPD/err" ] ||
+		fail "ppbench help $c through the real man wrote to stderr: $(head -1 "$TMPD/err")"
+	tr -d ' \n' <"$TMPD/help" >"$TMPD/help.w"
+	tr -d ' \n' <"$(man_text "$TOP/build/ppbench-$c.8")" >"$TMPD/man.w"
+	if ! cmp -s "$TMPD/help.w" "$TMPD/man.w"; then
+		at=$(cmp "$TMPD/help.w" "$TMPD/man.w" | grep -oE 'byte [0-9]+' | grep -oE '[0-9]+')
+		at=$((${at:-1} > 20 ? ${at:-1} - 20 : 1))
+		fail "ppbench help $c is not ppbench-$c.8: '$(tail -c +$at "$TMPD/help.w" |
+			head -c 60)' against '$(tail -c +$at "$TMPD/man.w" | head -c 60)'"
+	fi
 	expect_exit 2 "$PPBENCH" help frobnicate
 	expect_one_line_error "unknown command 'frobnicate'"
 	expect_exit 2 "$PPBENCH" help bench extra
@@ -69,17 +113,16 @@ test_help_cmd_is_the_page() {
 # Where man(1) is not installed, 'ppbench help CMD' is lowdown's text of the
 # page: its NAME, its prose and every option of --help with its text.
 test_help_without_man() {
-	local c o
+	local c miss opts
 	for c in $(commands); do
 		PATH=/nonexistent "$PPBENCH" help "$c" >"$TMPD/help" 2>"$TMPD/err" ||
 			fail "ppbench help $c without man failed: $(head -1 "$TMPD/err")"
 		grep -q "^ *ppbench-$c - " "$TMPD/help" || fail "ppbench help $c without man: no NAME"
 		! grep -q -e '^\.' -e '\\f[BIR]' "$TMPD/help" || fail "ppbench help $c without man is troff"
 		grep -q '^EXIT STATUS$' "$TMPD/help" || fail "ppbench help $c without man: no prose"
-		for o in $("$PPBENCH" "$c" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+' |
-			grep -oE -- '--[a-z0-9-]+'); do
-			grep -q -- "$o" "$TMPD/help" || fail "ppbench help $c without man lacks $o"
-		done
+		mapfile -t opts < <(options_of "$c")
+		miss=$(absent "$TMPD/help" "${opts[@]}")
+		[ -z "$miss" ] || fail "ppbench help $c without man lacks ${miss//$'\n'/ }"
 	done
 	grep -q -- "$("$PPBENCH" bench --help | grep -oE 'more messages; .*')" "$TMPD/help" ||
 		fail "the text of --verbose differs from --help's"
@@ -88,13 +131,16 @@ test_help_without_man() {
 # The gating rule is stated once, in ppbench-compare(8); README.md and the
 # other pages refer to it and state no rule of their own: no other text says
 # when a gate leaves a figure out or takes it in. Each text is one line here
-# (its words, whatever the wrapping), prefixed with its name.
+# (its words, whatever the wrapping), prefixed with its name; a page's text is
+# man's, which 'ppbench help CMD' shows ('ppbench help' is --help's text).
 test_gating_rule_stated_once() {
-	local c all=$TMPD/all
+	local c page all=$TMPD/all
 	for c in ppbench $(commands); do
-		{ if [ "$c" = ppbench ]; then "$PPBENCH" help; else "$PPBENCH" help "$c"; fi; } |
-			col -bx | tr -s ' \n' '  ' | sed "s/^/$c: /; s/\$/\n/" >>"$all"
+		page=$TOP/build/ppbench-$c.8
+		[ "$c" != ppbench ] || page=$TOP/build/ppbench.8
+		tr -s ' \n' '  ' <"$(man_text "$page")" | sed "s/^/$c: /; s/\$/\n/" >>"$all"
 	done
+	"$PPBENCH" help | tr -s ' \n' '  ' | sed 's/^/help: /; s/$/\n/' >>"$all"
 	{ printf 'README.md: '; tr -s ' \n' '  ' <"$TOP/README.md"; echo; } >>"$all"
 	assert_eq "$(grep -o 'one rule for both: a gate fires on a real regression' "$all" | wc -l)" 1 \
 		"the rule, once"
