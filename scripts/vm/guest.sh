@@ -123,13 +123,18 @@ guest_args() {
 		# plain emulation: results say so, and never compare with a host's
 		append="$append ppbench.clock=tcg"
 	fi
-	# x86-64: no local APIC timer, so no calibration of it: the kernel spins
-	# 100 ms of guest time on rdtsc and PAUSE, and qemu's TCG leaves its
-	# execution loop at every PAUSE: 2.4 s of a host CPU, a third of a boot.
-	# The tick comes from the HPET instead. ring, fast and slow per element
-	# moved by +0.006 to +0.012 % (6.1, 6.12, 7.3.4), their path figures by
-	# at most 0.003 %: a fifth of what two boots of one kernel differ by.
-	[ "$GUEST_ARCH" = arm64 ] || append="noapictimer $append"
+	# x86-64, one CPU, no NIC (vm's default guest): no local APIC timer, so no
+	# calibration of it: the kernel spins 100 ms of guest time on rdtsc and
+	# PAUSE, and qemu's TCG leaves its execution loop at every PAUSE: 2.4 s of
+	# a host CPU, a third of a boot. The tick comes from the HPET instead.
+	# ring, fast and slow per element moved by +0.006 to +0.012 % (6.1, 6.12,
+	# 7.3.4), their path figures by at most 0.003 %: a fifth of what two boots
+	# of one kernel differ by. Not with a second CPU, whose tick the HPET would
+	# broadcast, nor with NICs: 6.12's guest of two CPUs and two vmxnet3 NICs
+	# then hung in XDP_TX's test in 4 boots of 10 and dropped frames for want
+	# of RX buffers in every one, as it never did with the APIC timer.
+	[ "$GUEST_ARCH" = arm64 ] || [ "$cpus" != 1 ] || [ "$nicmode" != none ] ||
+		append="noapictimer $append"
 	GUEST_ARGS+=(-append "console=$(guest_console) panic=-1 quiet $append")
 	case "$nicmode" in
 	none) GUEST_ARGS+=(-nic none) ;;

@@ -62,8 +62,8 @@ test_vm_image_btf_carves_section() {
 	cmp -s "$TMPD/btf" <(tail -c +1048577 "$img" | head -c 174) || fail "the carved bytes are not the blob"
 }
 
-# An x86-64 guest boots its kernel's ELF at the PVH entry, without the local
-# APIC timer: x86_pvh unpacks Debian's bzImage (zstd) into an ELF with the PVH
+# An x86-64 guest boots its kernel's ELF at the PVH entry, and one of one CPU
+# without NICs boots without the local APIC timer: x86_pvh unpacks Debian's bzImage (zstd) into an ELF with the PVH
 # note, refuses what is no bzImage, and guest_args boots vmlinux.pvh where the
 # kernel directory has it, vmlinuz where not, and an arm64 Image as it is.
 test_vm_x86_boot() {
@@ -85,7 +85,11 @@ test_vm_x86_boot() {
 	: >"$k/vmlinux.pvh"
 	guest_args "$k" "$TMPD/initrd" icount 1 none ""
 	assert_match "${GUEST_ARGS[*]}" "-kernel $k/vmlinux.pvh " "the PVH image"
-	assert_match "${GUEST_ARGS[*]}" " quiet noapictimer " "x86-64: no APIC timer"
+	assert_match "${GUEST_ARGS[*]}" " quiet noapictimer " "x86-64, 1 CPU, no NIC: no APIC timer"
+	guest_args "$k" "$TMPD/initrd" icount 2 none ""
+	[[ "${GUEST_ARGS[*]}" != *noapictimer* ]] || fail "2 CPUs: noapictimer on the command line"
+	guest_args "$k" "$TMPD/initrd" icount 1 xdp ""
+	[[ "${GUEST_ARGS[*]}" != *noapictimer* ]] || fail "NICs: noapictimer on the command line"
 	GUEST_ARCH=arm64 guest_args "$k" "$TMPD/initrd" icount 1 none ""
 	assert_match "${GUEST_ARGS[*]}" "-kernel $k/vmlinuz " "arm64: its Image"
 	[[ "${GUEST_ARGS[*]}" != *noapictimer* ]] || fail "arm64 has no APIC: noapictimer on its command line"
