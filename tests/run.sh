@@ -217,11 +217,9 @@ snapshot_state() {
 	} | sort
 }
 
-# AFTER-FILE, if given, keeps the last snapshot: when nothing new was found,
-# the state at the end, which the next test may take as its state before.
-check_leaks() { # name before-file [after-file]
-	local after=${3:-} new i
-	[ -n "$after" ] || after=$(mktemp)
+check_leaks() { # name before-file
+	local after new i
+	after=$(mktemp)
 	# Programs held by an exiting process are freed by an RCU callback, and a
 	# namespace by a work item: allow a moment - up to 15 s, since on a busy
 	# VM host grace periods have been seen to take over 4 s. Only what is new
@@ -232,7 +230,7 @@ check_leaks() { # name before-file [after-file]
 		[ -z "$new" ] && break
 		sleep 0.3
 	done
-	[ -n "${3:-}" ] || rm -f "$after"
+	rm -f "$after"
 	if [ -n "$new" ]; then
 		echo "    left behind (or crashed) after $1:"
 		printf '%s\n' "$new" | sed 's/^/      /'
@@ -331,19 +329,17 @@ list_integration() {
 }
 
 # run_integration's scratch, kept from one test to the next: INT_OUT (a
-# test's output), two snapshot files, INT_BEFORE and INT_SPARE, and
-# INT_NEVER, a FIFO nobody writes.
+# test's output), INT_BEFORE (the state before it) and INT_NEVER, a FIFO
+# nobody writes.
 INT_DIR=""
 INT_OUT=""
 INT_BEFORE=""
-INT_SPARE=""
 INT_NEVER=""
 
 integration_scratch() {
 	INT_DIR=$(mktemp -d)
 	INT_OUT=$INT_DIR/out
-	INT_BEFORE=$INT_DIR/snapshot.1
-	INT_SPARE=$INT_DIR/snapshot.2
+	INT_BEFORE=$INT_DIR/before
 	INT_NEVER=$INT_DIR/never
 	mkfifo "$INT_NEVER"
 }
@@ -369,11 +365,9 @@ integration_watchdog() { # pid name out
 
 run_one_integration() { # file name
 	local file=$1 name=$2 out=$INT_OUT before rc reason t0 t1 took wd
-	# The state before, taken anew for each test. (The previous test's last
-	# snapshot would do for it, but a test started at once after the one
-	# before it, beside the matrix's guests, found its observer unable to
-	# track a pool: test_bench_all_scenarios_short after
-	# test_untracked_pools_reported, in 2 suites of 3.)
+	# Taken anew for each test, not the last test's final snapshot: started
+	# at once after test_untracked_pools_reported beside the matrix's guests,
+	# test_bench_all_scenarios_short's observer lost a pool in 2 suites of 3.
 	snapshot_state >"$INT_BEFORE"
 	before=$INT_BEFORE
 	t0=$EPOCHREALTIME
@@ -395,7 +389,7 @@ run_one_integration() { # file name
 	took=$((took / 1000000)).$((took / 100000 % 10))
 	# background jobs the test did not reap
 	pkill -KILL -s $pid 2>/dev/null
-	if ! check_leaks "$name" "$before" "$INT_SPARE" >>"$out"; then
+	if ! check_leaks "$name" "$before" >>"$out"; then
 		rc=1
 	fi
 	local show=0

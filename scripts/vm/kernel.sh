@@ -342,7 +342,7 @@ x86_pvh() {
 	return 1
 }
 
-# kernel_pvh KERNELDIR: KERNELDIR/vmlinux.pvh from its vmlinux (x86_pvh), once:
+# kernel_pvh KERNELDIR: KERNELDIR/vmlinux.pvh from its vmlinuz (x86_pvh), once:
 # a kernel without one leaves vmlinux.pvh.none, and boots its vmlinuz.
 kernel_pvh() {
 	[ "${VM_ARCH:-x86-64}" != arm64 ] || return 0
