@@ -11,6 +11,7 @@
 #include <string.h>
 #include "cli/manpage.h"
 #include "model/prof_build.h"
+#include "model/prof_gap.h"
 #include "model/jspan.h"
 #include "model/prof_capture.h"
 #include "model/qemu_api.h"
@@ -113,7 +114,7 @@ static const struct prof_fn *fn_of(const struct prof *p, const char *name)
 	return NULL;
 }
 
-static uint64_t insns_of(const struct prof *p, const char *name)
+static int64_t insns_of(const struct prof *p, const char *name)
 {
 	const struct prof_fn *f = fn_of(p, name);
 
@@ -339,6 +340,139 @@ void test_prof_unknown_tag(void)
 	}
 	free(k);
 	free(q);
+}
+
+/*
+ * The upstream module's loop, loaded twice (bench --upstream-module): windows
+ * 1 (100 elements) and 2 (200) of kind module, the module at another address
+ * in each load, known only from each window's own symbols. The loop's
+ * profile is window 2 less window 1, per element of the 100 more.
+ */
+static char *module_qprof(void)
+{
+	unsigned long long k = KBASE, m1 = 0xffffffffc0200000ull, m2 = 0xffffffffc0300000ull;
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	fprintf(f, "qprof 1\napi 1 0 1\ntarget x86_64\n");
+	fprintf(f, "tb 1 %llx 2 44 -\n", k + 0x110);  /* page_pool_alloc_netmems */
+	fprintf(f, "tb 2 %llx 3 444 -\n", k + 0x200); /* page_pool_put_unrefed_netmem */
+	fprintf(f, "tb 3 %llx 2 33 -\n", k + 0x300);  /* the load's own work */
+	fprintf(f, "tb 4 %llx 4 4444 -\n", m1);	      /* the loop, first load */
+	fprintf(f, "tb 5 %llx 4 4444 -\n", m2);	      /* the loop, second load */
+	fprintf(f, "tb 6 %llx 1 4 -\n", m2 + 0x100);  /* module's other function */
+	/* window 1: 100 elements; window 2: 200; the load's work 7 and 6 times */
+	fprintf(f, "tag 1 windows 1 spans 0 elems 100 errors 0 insns 914\n");
+	fprintf(f, "c 1 100\nc 2 100\nc 3 7\nc 4 100\n");
+	fprintf(f, "tag 2 windows 1 spans 0 elems 200 errors 0 insns 1813\n");
+	fprintf(f, "c 1 200\nc 2 200\nc 3 6\nc 5 200\nc 6 1\nend\n");
+	fclose(f);
+	return s;
+}
+
+static const char mod_syms1[] = "ffffffffc0200000 t time_bench_page_pool\t[bench_page_pool]\n"
+				"ffffffffc0200100 t helper\t[bench_page_pool]\n"
+				"ffffffffc0201000 d loops\t[bench_page_pool]\n";
+static const char mod_syms2[] = "ffffffffc0300000 t time_bench_page_pool\t[bench_page_pool]\n"
+				"ffffffffc0300100 t helper\t[bench_page_pool]\n"
+				"ffffffffc0301000 d loops\t[bench_page_pool]\n";
+
+static int module_capture(struct capture *c, const char *tags, char *err, size_t errlen)
+{
+	char *k = kallsyms_at(0, 0), *q = module_qprof();
+	int ret = capture_parse(c, q, k, NULL, tags, "arch x86-64\n", err, errlen);
+
+	ret = ret ?: capture_add_bpf(c, "1", mod_syms1, err, errlen);
+	ret = ret ?: capture_add_bpf(c, "2", mod_syms2, err, errlen);
+	free(k);
+	free(q);
+	return ret;
+}
+
+void test_prof_module_loop(void)
+{
+	struct capture c;
+	struct prof *p = NULL;
+	size_t n = 0;
+	char err[256] = "";
+	const struct prof_fn *f;
+
+	if (!ASSERT_OK(module_capture(&c,
+				      "1 module no-softirq-page_pool01 scenario=fast loops=100\n"
+				      "2 module no-softirq-page_pool01 scenario=fast loops=200\n",
+				      err, sizeof(err)),
+		       err))
+		return;
+	if (!ASSERT_OK(prof_build(&c, &p, &n, err, sizeof(err)), err))
+		goto out;
+	ASSERT_EQ(n, 1, "one profile of the two loads");
+	ASSERT_STREQ(p->kind, "module", "kind");
+	ASSERT_STREQ(p->extra, "scenario=fast", "the scenario, not one load's length");
+	ASSERT_EQ(p->elems, 100, "the difference's elements");
+	ASSERT_EQ(p->insns, 1813 - 914, "instructions: the longer less the shorter");
+	ASSERT_EQ(insns_of(p, "page_pool_alloc_netmems"), 2 * 100, "per element of the 100 more");
+	ASSERT_EQ(insns_of(p, "page_pool_put_unrefed_netmem"), 3 * 100, "the same");
+	f = fn_of(p, "time_bench_page_pool");
+	ASSERT_EQ(f ? f->insns : 0, 4 * 100, "the loop: each load's own address, one function");
+	ASSERT_STREQ(f && f->module ? f->module : "", "bench_page_pool", "the module's");
+	ASSERT_EQ(f ? (int)f->kind : -1, PK_MODULE, "kind module");
+	ASSERT_EQ(f ? (int)f->group : -1, PG_TEST_RUN, "time_bench_*: the loop, not the path");
+	ASSERT_EQ(insns_of(p, "helper"), 1, "a function only the longer load ran");
+	ASSERT_EQ(insns_of(p, "xdp_test_run_batch"), -2, "the load's work: what the two differ by");
+	ASSERT_NEAR(prof_path_per_elem(p), 5.0, 1e-12, "the path figure per element");
+	ASSERT_TRUE(!fn_of(p, "[unmapped]"), "each load's code found by its own symbols");
+	prof_free_all(p, n);
+	p = NULL;
+	n = 0;
+	capture_free(&c);
+	/* one load only: no difference to take, no profile */
+	if (!ASSERT_OK(module_capture(&c,
+				      "1 module no-softirq-page_pool01 scenario=fast loops=100\n"
+				      "2 module no-softirq-page_pool02 scenario=ring loops=200\n",
+				      err, sizeof(err)),
+		       err))
+		return;
+	if (ASSERT_OK(prof_build(&c, &p, &n, err, sizeof(err)), err))
+		ASSERT_EQ(n, 0, "a module loop of one load has no profile");
+out:
+	prof_free_all(p, n);
+	capture_free(&c);
+}
+
+/* A scenario's path figure against the module loop's, function by function. */
+void test_prof_gap(void)
+{
+	struct prof_fn of[] = {
+		{ "page_pool_alloc_netmems", NULL, PK_KERNEL, PG_PAGE_POOL, 200, 0 },
+		{ "page_pool_put_unrefed_netmem", NULL, PK_KERNEL, PG_PAGE_POOL, 760, 0 },
+		{ "time_bench_page_pool", "bench_page_pool", PK_MODULE, PG_TEST_RUN, 300, 0 },
+	};
+	struct prof_fn sf[] = {
+		{ "page_pool_put_unrefed_netmem", NULL, PK_KERNEL, PG_PAGE_POOL, 810, 0 },
+		{ "page_pool_alloc_netmems", NULL, PK_KERNEL, PG_PAGE_POOL, 200, 0 },
+		{ "clear_page_erms", NULL, PK_KERNEL, PG_PAGE_ALLOC, 10, 0 },
+		{ "xdp_test_run_batch", NULL, PK_KERNEL, PG_TEST_RUN, 500, 0 },
+	};
+	struct prof old = { .elems = 10, .fn = of, .nfn = 3 },
+		    new = { .elems = 10, .fn = sf, .nfn = 4 };
+	struct prof_gap g;
+
+	old.group_insns[PG_PAGE_POOL] = 960;
+	new.group_insns[PG_PAGE_POOL] = 1010;
+	new.group_insns[PG_PAGE_ALLOC] = 10;
+	if (!ASSERT_OK(prof_gap_build(&old, &new, &g), "built"))
+		return;
+	ASSERT_NEAR(g.old, 96, 1e-12, "the module loop's path figure");
+	ASSERT_NEAR(g.new, 102, 1e-12, "the scenario's");
+	ASSERT_NEAR(g.error_pct, 100 * 6.0 / 96, 1e-9, "the method error");
+	ASSERT_EQ(g.nfn, 3, "the path's functions of either side, no frame's");
+	ASSERT_STREQ(g.nfn ? g.fn[0].name : "", "page_pool_put_unrefed_netmem",
+		     "largest gap first");
+	ASSERT_NEAR(g.nfn ? g.fn[0].new - g.fn[0].old : 0, 5, 1e-12, "its gap");
+	ASSERT_STREQ(g.nfn > 1 ? g.fn[1].name : "", "clear_page_erms", "one side's only");
+	ASSERT_NEAR(g.nfn > 1 ? g.fn[1].old : -1, 0, 1e-12, "0 where the loop never ran it");
+	prof_gap_free(&g);
 }
 
 /* Byte ranges in JSON text (model/jspan.c): strings with braces and escapes, nesting. */

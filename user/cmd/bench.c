@@ -17,11 +17,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
 #include "engine/bench_run.h"
 #include "engine/overhead.h"
 #include "engine/recipe_run.h"
+#include "engine/upmod_run.h"
 #include "loader/kfeatures.h"
 #include "loader/observer.h"
 #include "model/counts.h"
@@ -80,6 +82,13 @@ static const struct cli_opt bench_opts[] = {
 	  "reads them: fast no-softirq-page_pool01, ring 02, slow 03, ring-xcpu "
 	  "page_pool_cross_cpu (the out-of-tree bench_page_pool_cross_cpu)",
 	  .kind = CLI_FLAG, B(upstream_names) },
+	{ "upstream-module", 0, "FILE",
+	  "then load FILE, the kernel's own page_pool benchmark module (bench_page_pool.ko, "
+	  "tools/testing/selftests/net/bench/page_pool), twice per scenario that ran (fast, "
+	  "ring, slow: its tests 01, 02, 03; --loops and twice that many elements), and set "
+	  "its figures beside bench's; under ppbench vm --profile also its path figure, "
+	  "function by function",
+	  .kind = CLI_STRING, B(upstream_module) },
 	{ "quiet", 'q', NULL, "print only the time_bench lines and the summary; no progress",
 	  .kind = CLI_FLAG, B(quiet) },
 	CLI_OPT_WAIT(struct bench_cfg, wait),
@@ -182,6 +191,34 @@ static int check_label(const struct bench_cfg *cfg)
 	return 0;
 }
 
+/* --upstream-module: a module file to load, and a scenario that has a loop in it. */
+static int check_module(const struct bench_cfg *cfg)
+{
+	struct stat st;
+	bool any = false;
+
+	if (stat(cfg->upstream_module, &st) || access(cfg->upstream_module, R_OK)) {
+		pr_err("--upstream-module %s: %s\n", cfg->upstream_module, strerror(errno));
+		return -errno;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		pr_err("--upstream-module %s: not a file\n", cfg->upstream_module);
+		return -EINVAL;
+	}
+	for (int i = 0; i < NR_SCENARIOS; i++)
+		any |= cfg->want[i] && upmod_test(i);
+	if (!any) {
+		pr_err("--upstream-module: no scenario to set it beside: the module's loops are "
+		       "fast's, ring's and slow's\n");
+		return -EINVAL;
+	}
+	if (cfg->overhead) {
+		pr_err("--upstream-module goes with the scenarios, not with --overhead\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* --iface must take native XDP (it exists: the option kind checked that). */
 static int bench_check(void *c, int argc, char **argv)
 {
@@ -190,6 +227,8 @@ static int bench_check(void *c, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	if (cfg->label && check_label(cfg))
+		return EXIT_USAGE;
+	if (cfg->upstream_module && check_module(cfg))
 		return EXIT_USAGE;
 	if (cfg->counters && check_counters(cfg))
 		return EXIT_USAGE;

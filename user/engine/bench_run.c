@@ -10,8 +10,9 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "engine/bench_run.h"
-#include "sys/profcap.h"
 #include "engine/recipe_run.h"
+#include "engine/upmod_run.h"
+#include "sys/profcap.h"
 #include "loader/kfeatures.h"
 #include "loader/levelprobe.h"
 #include "loader/observer.h"
@@ -948,6 +949,12 @@ int bench_main(struct bench_ctx *b, const struct bench_sink *sink)
 	for (int i = 0; i < NR_SCENARIOS; i++)
 		if (cfg->want[i])
 			finish_scenario(&e, i);
+	/* after the scenarios: the module's loops are not among their timed runs */
+	if (cfg->upstream_module) {
+		upmod_run(b);
+		if (progress_wanted(cfg->quiet))
+			progress_clear();
+	}
 	ret = 0;
 out:
 	if (e.env && !cfg->iface)

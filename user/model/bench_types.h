@@ -31,11 +31,29 @@ struct bench_cfg {
 	const char *json;
 	bool quiet;
 	bool overhead;
-	bool upstream_names; /* time_bench lines named as bench_page_pool_simple's */
-	bool wait;	     /* queue behind a running bench instead of failing */
-	const char *label;   /* --label: names this result in a series (trend), or NULL */
-	bool counters;	     /* --counters: the CPU's instruction counters ... */
-	bool counter_cycles; /* ... and its cycle counters */
+	bool upstream_names;	     /* time_bench lines named as bench_page_pool_simple's */
+	bool wait;		     /* queue behind a running bench instead of failing */
+	const char *label;	     /* --label: names this result in a series (trend), or NULL */
+	bool counters;		     /* --counters: the CPU's instruction counters ... */
+	bool counter_cycles;	     /* ... and its cycle counters */
+	const char *upstream_module; /* --upstream-module: bench_page_pool.ko, or NULL */
+};
+
+/*
+ * The upstream bench_page_pool module's loop of a scenario (fast 01, ring
+ * 02, slow 03), loaded twice, with LOOPS[0] and LOOPS[1] elements: its own
+ * time_bench figures of each load. Under vm --profile each load is a window,
+ * and the profile of the scenario's loop is their difference.
+ */
+#define UPMOD_LOADS 2
+struct upmod_fig {
+	bool tried;
+	bool ran;	  /* both loads ran and printed their figure */
+	char why[200];	  /* !ran: why not */
+	const char *test; /* "no-softirq-page_pool01" */
+	uint64_t loops[UPMOD_LOADS];
+	uint64_t tsc[UPMOD_LOADS]; /* time_bench: cycles(tsc) per element */
+	double ns[UPMOD_LOADS];	   /* and ns per element */
 };
 
 /* One CPU's figure of a scenario (ring-xcpu: producer and consumer). */
@@ -103,6 +121,7 @@ struct sc_result {
 	char pmu_why[160]; /* !has_pmu: why this scenario has none */
 	double *pmu[NR_PMU_COUNTERS];
 	struct summary pmu_s[NR_PMU_COUNTERS];
+	struct upmod_fig up; /* --upstream-module */
 	/* path figure */
 	bool has_path;
 	double path_cycles;

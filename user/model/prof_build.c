@@ -33,6 +33,11 @@ const struct prof_rule prof_rules[] = {
 	{ "bpf_test_*", PG_TEST_RUN },
 	{ "bpf_prog_test_run*", PG_TEST_RUN },
 	{ "xdp_test_run_*", PG_TEST_RUN },
+	/*
+	 * the upstream module's timed loop (bench --upstream-module), with what
+	 * the compiler inlined into it: the frame its page_pool calls run in
+	 */
+	{ "time_bench_*", PG_TEST_RUN },
 	/* the path's own code */
 	{ "*ptr_ring*", PG_PTR_RING },
 	{ "*page_pool*", PG_PAGE_POOL },
@@ -135,14 +140,14 @@ enum prof_group prof_group_of(enum prof_kind kind, const char *name)
 	return PG_OTHER;
 }
 
-double prof_per_elem(const struct prof *p, uint64_t count)
+double prof_per_elem(const struct prof *p, int64_t count)
 {
 	return p->elems ? (double)count / p->elems : NAN;
 }
 
 double prof_path_per_elem(const struct prof *p)
 {
-	uint64_t sum = 0;
+	int64_t sum = 0;
 
 	for (int g = 0; g < PG_NR; g++)
 		if (prof_groups[g].cls == PCLS_PATH)
@@ -199,8 +204,12 @@ static size_t slot_of(const struct tally *t, int bpf, const struct prof_sym *f, 
 	return t->off[bpf] + (f - s->bpf[bpf].sym);
 }
 
-/* Window TAG's counts: each instruction of each block counted at its address. */
-static void count_tag(struct tally *t, const struct qp_tag *q, int bpf)
+/*
+ * Window TAG's counts: each instruction of each block counted at its
+ * address, W times (1, or -1 to subtract: the tally's unsigned sums wrap, and
+ * read as signed they are the difference).
+ */
+static void count_tag(struct tally *t, const struct qp_tag *q, int bpf, uint64_t w)
 {
 	for (size_t k = 0; k < q->nc; k++) {
 		const struct qp_block *b = q->c[k].b;
@@ -215,10 +224,10 @@ static void count_tag(struct tally *t, const struct qp_tag *q, int bpf)
 				f = prof_syms_find(t->s, bpf, addr);
 				slot = slot_of(t, bpf, f, addr);
 			}
-			t->insns[slot] += n;
+			t->insns[slot] += n * w;
 			for (r = 0; r < b->nrep; r++)
 				if (b->rep[r] == i)
-					t->rep[slot] += n;
+					t->rep[slot] += n * w;
 		}
 	}
 }
@@ -244,8 +253,8 @@ static void slot_fn(const struct tally *t, size_t i, struct prof_fn *fn)
 		fn->name = fn->kind == PK_USER ? "[user]" : "[unmapped]";
 	}
 	fn->group = prof_group_of(fn->kind, fn->name);
-	fn->insns = t->insns[i];
-	fn->rep = t->rep[i];
+	fn->insns = (int64_t)t->insns[i];
+	fn->rep = (int64_t)t->rep[i];
 }
 
 static int cmp_key(const struct prof_fn *a, const struct prof_fn *b)
@@ -326,33 +335,86 @@ static struct prof *find_prof(struct prof *p, size_t n, const struct cap_tag *t)
 	return NULL;
 }
 
+static void prof_free_one(struct prof *p)
+{
+	for (size_t k = 0; k < p->nfn; k++) {
+		free(p->fn[k].name);
+		free(p->fn[k].module);
+	}
+	free(p->fn);
+	free(p->kind);
+	free(p->name);
+	free(p->extra);
+	memset(p, 0, sizeof(*p));
+}
+
+static bool of(const struct capture *c, const struct qp_tag *q, const struct cap_tag *t)
+{
+	const struct cap_tag *ct = capture_tag(c, q->tag);
+
+	return !strcmp(ct->kind, t->kind) && !strcmp(ct->name, t->name);
+}
+
+/*
+ * The weight of each of KIND NAME's windows in W (indexed as c->q.tags): 1,
+ * or for a module loop's two loads 1 and -1 (prof_build.h). 0, or 1 when a
+ * module loop has not two loads of different lengths.
+ */
+static int weights(const struct capture *c, const struct cap_tag *t, uint64_t *w)
+{
+	size_t n = 0, hi = 0, lo = 0;
+
+	for (size_t i = 0; i < c->q.ntags; i++) {
+		w[i] = of(c, &c->q.tags[i], t);
+		if (!w[i] || strcmp(t->kind, "module"))
+			continue;
+		if (n && c->q.tags[i].elems > c->q.tags[hi].elems)
+			hi = i;
+		else if (n)
+			lo = i;
+		else
+			hi = lo = i;
+		n++;
+	}
+	if (strcmp(t->kind, "module"))
+		return 0;
+	if (n != 2 || c->q.tags[hi].elems == c->q.tags[lo].elems)
+		return 1;
+	w[lo] = (uint64_t)-1;
+	return 0;
+}
+
 /* The profile of KIND NAME (T's): every qprof tag of it counted into one tally. */
 static int build_one(const struct capture *c, const struct cap_tag *t, struct prof *p)
 {
+	uint64_t *w = calloc(c->q.ntags + 1, sizeof(*w));
 	struct tally tl = { 0 };
-	int ret = tally_init(&tl, &c->syms);
+	int ret = w ? tally_init(&tl, &c->syms) : -ENOMEM;
 
 	p->kind = strdup(t->kind);
 	p->name = strdup(t->name);
 	p->extra = strdup(t->extra);
 	if (!p->kind || !p->name || !p->extra)
 		ret = -ENOMEM;
+	else if (!strcmp(t->kind, "module") && strstr(p->extra, " loops="))
+		*strstr(p->extra, " loops=") = '\0'; /* (each load's own: the profile is both) */
+	ret = ret ?: weights(c, t, w);
 	for (size_t i = 0; !ret && i < c->q.ntags; i++) {
 		const struct qp_tag *q = &c->q.tags[i];
-		const struct cap_tag *ct = capture_tag(c, q->tag);
 
-		if (strcmp(ct->kind, t->kind) || strcmp(ct->name, t->name))
+		if (!w[i])
 			continue;
-		count_tag(&tl, q, prof_syms_bpf_set(&c->syms, q->tag));
+		count_tag(&tl, q, prof_syms_bpf_set(&c->syms, q->tag), w[i]);
 		p->ntags++;
-		p->elems += q->elems;
+		p->elems += q->elems * w[i];
 		p->windows += q->windows;
 		p->spans += q->spans;
 		p->errors += q->errors;
-		p->insns += q->insns;
+		p->insns += (int64_t)(q->insns * w[i]);
 	}
 	ret = ret ?: collect(&tl, p);
 	tally_free(&tl);
+	free(w);
 	return ret;
 }
 
@@ -377,6 +439,10 @@ int prof_build(const struct capture *c, struct prof **out, size_t *n, char *err,
 		if (!counted || find_prof(p, np, t))
 			continue; /* (a window never opened; a kind and name already built) */
 		ret = build_one(c, t, &p[np++]);
+		if (ret == 1) { /* (a module loop not differenced: no profile) */
+			prof_free_one(&p[--np]);
+			ret = 0;
+		}
 	}
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
@@ -391,15 +457,7 @@ int prof_build(const struct capture *c, struct prof **out, size_t *n, char *err,
 
 void prof_free_all(struct prof *p, size_t n)
 {
-	for (size_t i = 0; p && i < n; i++) {
-		for (size_t k = 0; k < p[i].nfn; k++) {
-			free(p[i].fn[k].name);
-			free(p[i].fn[k].module);
-		}
-		free(p[i].fn);
-		free(p[i].kind);
-		free(p[i].name);
-		free(p[i].extra);
-	}
+	for (size_t i = 0; p && i < n; i++)
+		prof_free_one(&p[i]);
 	free(p);
 }

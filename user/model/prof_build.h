@@ -58,15 +58,16 @@ struct prof_fn {
 	char *name, *module; /* module: NULL in the kernel, "bpf" for BPF code */
 	enum prof_kind kind;
 	enum prof_group group;
-	uint64_t insns, rep; /* instructions; of them rep-string iterations */
+	int64_t insns, rep; /* instructions; of them rep-string iterations */
 };
 
 /* A profile: what one scenario's (recipe's, module loop's) windows executed. */
 struct prof {
 	char *kind, *name, *extra; /* the tags line: scenario ring recipe=lf-drop */
 	size_t ntags;		   /* its windows' tags */
-	uint64_t elems, windows, spans, errors, insns, rep;
-	uint64_t group_insns[PG_NR], group_rep[PG_NR];
+	uint64_t elems, windows, spans, errors;
+	int64_t insns, rep; /* signed: a module loop's are a difference */
+	int64_t group_insns[PG_NR], group_rep[PG_NR];
 	struct prof_fn *fn; /* by instructions, most first */
 	size_t nfn;
 };
@@ -74,14 +75,20 @@ struct prof {
 /*
  * The profiles of capture C, one per KIND and NAME of its tags (a bench
  * scenario's setups may each have a tag: their counts add up), in the
- * order of the tags. 0, or -EINVAL with one line in ERR (a tag counted in
+ * order of the tags. A module loop's two loads (kind "module", their
+ * windows whole, of N and 2N elements) are differenced: the longer's counts
+ * less the shorter's, per element of the N more, so that the load, the
+ * pool's creation and its teardown, the same in both, drop out; a
+ * function's count may then be negative by what the two loads' fixed parts
+ * differ. A module loop without exactly two loads of different lengths
+ * gives no profile. 0, or -EINVAL with one line in ERR (a tag counted in
  * qprof.txt that 'tags' does not list).
  */
 int prof_build(const struct capture *c, struct prof **out, size_t *n, char *err, size_t errlen);
 void prof_free_all(struct prof *p, size_t n);
 
 /* COUNT per element of P (NAN without elements). */
-double prof_per_elem(const struct prof *p, uint64_t count);
+double prof_per_elem(const struct prof *p, int64_t count);
 /* The path figure: the path's own groups, instructions per element. */
 double prof_path_per_elem(const struct prof *p);
 

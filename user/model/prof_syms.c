@@ -510,7 +510,8 @@ static int bpf_ranges(struct prof_syms *s, struct list *syms, const struct lens 
 	for (size_t i = 0; i < syms->n; i++) {
 		const struct ksym *k = &syms->k[i];
 		uint64_t end = i + 1 < syms->n ? syms->k[i + 1].addr : UINT64_MAX;
-		bool sized = false;
+		/* a module's own lines: a module loaded for this window only */
+		bool sized = false, mod = k->module && strcmp(k->module, "bpf");
 
 		if (i + 1 < syms->n && syms->k[i + 1].addr == k->addr)
 			continue; /* (an alias: the last of them names it) */
@@ -526,10 +527,23 @@ static int bpf_ranges(struct prof_syms *s, struct list *syms, const struct lens 
 			if (end - k->addr > PROF_SYM_MAX_LEN)
 				end = k->addr + PROF_SYM_MAX_LEN;
 		}
-		if (range_add(rs, k->addr, end, bpf_name(k->name), "bpf", PK_BPF))
+		if (mod && range_add(rs, k->addr, end, fn_name(k->name), k->module, PK_MODULE))
+			return -ENOMEM;
+		if (!mod && range_add(rs, k->addr, end, bpf_name(k->name), "bpf", PK_BPF))
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* A module's data symbols (its parameters, __this_module) run no code: out. */
+static void keep_text(struct list *l)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (!l->k[i].module || !strcmp(l->k[i].module, "bpf") || is_text(l->k[i].type))
+			l->k[n++] = l->k[i];
+	l->n = n;
 }
 
 int prof_syms_add_bpf(struct prof_syms *s, const char *tag, const char *text, const char *label,
@@ -546,6 +560,8 @@ int prof_syms_add_bpf(struct prof_syms *s, const char *tag, const char *text, co
 		return -ENOMEM;
 	s->bpf = sets;
 	ret = read_lines(s, text, label, &syms, &lens, err, errlen);
+	if (!ret)
+		keep_text(&syms);
 	ret = ret ?: bpf_ranges(s, &syms, &lens, &rs);
 	if (!ret) {
 		struct prof_symset *set = &s->bpf[s->nbpf];

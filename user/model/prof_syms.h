@@ -21,7 +21,8 @@
  *   trampolines and dispatchers kallsyms lists under [bpf]), each ending
  *   after its JIT length where it is known, else at the next symbol, and
  *   within 64 KiB. The programs of a window are the ones loaded while it
- *   ran: each set of them (bpf-TAG) is looked up before the rest;
+ *   ran: each set of them (bpf-TAG) is looked up before the rest, and so is
+ *   a module loaded and unloaded inside a window (bench --upstream-module);
  * - user: an address below the kernel's half (the top bit clear);
  * - unmapped: any other address. Counted and shown, never dropped.
  *
@@ -68,7 +69,9 @@ int prof_syms_load(struct prof_syms *s, const char *kallsyms, const char *module
 		   size_t errlen);
 /*
  * Adds the programs loaded during window TAG: kallsyms lines ("ADDR t NAME
- * [bpf]") and "len ADDR BYTES" lines, as bpf-TAG holds them.
+ * [bpf]") and "len ADDR BYTES" lines, as bpf-TAG holds them, and a module
+ * loaded for the window only ("ADDR t NAME [MODULE]": its text symbols, each
+ * ending at the next, within 64 KiB).
  */
 int prof_syms_add_bpf(struct prof_syms *s, const char *tag, const char *text, const char *label,
 		      char *err, size_t errlen);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* bench output: time_bench lines, the summary table, JSON. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -274,6 +275,41 @@ static void print_counters(const struct bench_ctx *b)
 	       cyc ? "instructions and cycles" : "instructions", b->cfg->repeat);
 }
 
+/*
+ * --upstream-module: the module's own figures of each scenario's loop beside
+ * bench's path figure. The module times its loop only: alloc and return, as
+ * a path figure counts them.
+ */
+static void print_upmod(const struct bench_ctx *b)
+{
+	const char *unit = inst_clock()->icount ? "instr/elem" : "cycles(tsc)/elem";
+
+	if (!b->cfg->upstream_module)
+		return;
+	printf("\nupstream module %s: its time_bench figures, %s, per load (elements), "
+	       "beside bench's path figure\n",
+	       b->cfg->upstream_module, unit);
+	for (int i = 0; i < NR_SCENARIOS; i++) {
+		const struct upmod_fig *u = &b->res[i].up;
+		const struct sc_result *r = &b->res[i];
+
+		if (!u->tried)
+			continue;
+		if (!u->ran) {
+			printf("%-10s %s: not run: %s\n", scenario_defs[i].name, u->test, u->why);
+			continue;
+		}
+		printf("%-10s %s", scenario_defs[i].name, u->test);
+		for (int k = 0; k < UPMOD_LOADS; k++)
+			printf("  %" PRIu64 ": %" PRIu64, u->loops[k], u->tsc[k]);
+		if (r->has_path && u->tsc[UPMOD_LOADS - 1])
+			printf("  | path %.1f (%+.1f %%)\n", r->path_cycles,
+			       100 * (r->path_cycles / u->tsc[UPMOD_LOADS - 1] - 1));
+		else
+			printf("  | path n/a\n");
+	}
+}
+
 void bench_print_summary(const struct bench_ctx *b)
 {
 	char p[16], path[24], note[400], mde[16];
@@ -336,6 +372,7 @@ void bench_print_summary(const struct bench_ctx *b)
 		fprint_wrapped(stdout, "NOTE: ", note);
 	print_upstream_note(b);
 	print_counters(b);
+	print_upmod(b);
 }
 
 /* ---- JSON (schema ppbench/1, ppbench-bench(8) "JSON") ---------------------- */
@@ -437,6 +474,34 @@ static void json_counters(struct json *j, const struct bench_ctx *b, const struc
 	json_obj_end(j);
 }
 
+/* --upstream-module: the module's loop of this scenario, its figures per load. */
+static void json_upmod(struct json *j, const struct bench_ctx *b, const struct sc_result *r)
+{
+	const struct upmod_fig *u = &r->up;
+
+	if (!u->tried)
+		return;
+	json_obj_begin(j, "upstream_module");
+	json_str(j, "file", b->cfg->upstream_module);
+	json_str(j, "test", u->test);
+	json_str(j, "status", u->ran ? "ok" : "failed");
+	if (!u->ran)
+		json_str(j, "reason", u->why);
+	json_arr_begin(j, "loops");
+	for (int k = 0; k < UPMOD_LOADS; k++)
+		json_u64(j, NULL, u->loops[k]);
+	json_arr_end(j);
+	json_arr_begin(j, "cycles_per_elem");
+	for (int k = 0; u->ran && k < UPMOD_LOADS; k++)
+		json_u64(j, NULL, u->tsc[k]);
+	json_arr_end(j);
+	json_arr_begin(j, "ns_per_elem");
+	for (int k = 0; u->ran && k < UPMOD_LOADS; k++)
+		json_double(j, NULL, u->ns[k]);
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
 static void json_scenario(struct json *j, const struct bench_ctx *b, const struct sc_result *r)
 {
 	uint32_t n = b->cfg->repeat;
@@ -506,6 +571,7 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 	json_obj_end(j);
 	json_per_cpu(j, r, n);
 	json_counters(j, b, r);
+	json_upmod(j, b, r);
 	json_obj_end(j);
 }
 

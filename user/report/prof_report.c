@@ -6,6 +6,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "model/jspan.h"
+#include "model/prof_gap.h"
 #include "report/prof_report.h"
 #include "report/report.h"
 #include "sys/log.h"
@@ -15,6 +16,17 @@ const struct prof *prof_find(const struct prof *p, size_t n, const char *kind, c
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(p[i].kind, kind) && !strcmp(p[i].name, name))
+			return &p[i];
+	return NULL;
+}
+
+const struct prof *prof_module(const struct prof *p, size_t n, const char *scenario)
+{
+	char want[96];
+
+	snprintf(want, sizeof(want), "scenario=%s", scenario);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(p[i].kind, "module") && !strcmp(p[i].extra, want))
 			return &p[i];
 	return NULL;
 }
@@ -51,6 +63,10 @@ static void print_head(FILE *f, const struct prof *p, double total, double clock
 		scn ? "" : " ", p->name, fmt_count(p->elems, e, sizeof(e)),
 		(unsigned long long)p->windows, *p->extra ? " (" : "", p->extra,
 		*p->extra ? ")" : "");
+	if (!strcmp(p->kind, "module"))
+		fprintf(f,
+			"  the longer of its two loads less the shorter (both whole windows: the "
+			"load and\n  teardown drop out), per element of the difference\n");
 	if (isfinite(clock))
 		fprintf(f,
 			"  %.2f instructions per element in the windows; the clock's figure %.2f "
@@ -157,6 +173,57 @@ static double clock_figure(const json_t *doc, const struct prof *p)
 	return NAN;
 }
 
+/* Scenario SP's path figure against its module loop MP's, function by function. */
+static void print_gap(FILE *f, const struct prof *sp, const struct prof *mp)
+{
+	double floor, listed = 0;
+	struct prof_gap g;
+	char name[200];
+	size_t rest = 0;
+
+	if (prof_gap_build(mp, sp, &g))
+		return;
+	floor = fmax(PROF_GAP_MIN, fabs(g.old) * PROF_LIST_PCT / 100);
+	fprintf(f, "  %-10s path %.2f, module's %s %.2f: method error %+.2f %%\n", sp->name, g.new,
+		mp->name, g.old, g.error_pct);
+	for (size_t i = 0; i < g.nfn; i++) {
+		const struct prof_gap_fn *x = &g.fn[i];
+		struct prof_fn fn = { .name = (char *)x->name, .module = (char *)x->module };
+
+		if (fabs(x->new - x->old) < floor) {
+			rest++;
+			continue;
+		}
+		listed += x->new - x->old;
+		fprintf(f, "    %+9.2f  %9.2f -> %9.2f  %s (%s)\n", x->new - x->old, x->old, x->new,
+			fn_label(&fn, name, sizeof(name)), prof_groups[x->group].name);
+	}
+	fprintf(f, "    listed %+.2f of the gap's %+.2f; %zu function%s below %.2f apart\n", listed,
+		g.new - g.old, rest, rest == 1 ? "" : "s", floor);
+	prof_gap_free(&g);
+}
+
+/* Each scenario that has its upstream module loop's profile beside it. */
+static void print_gaps(FILE *f, const struct prof *p, size_t n)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct prof *mp =
+			strcmp(p[i].kind, "scenario") ? NULL : prof_module(p, n, p[i].name);
+
+		if (!mp || !mp->elems || !p[i].elems)
+			continue;
+		if (!head)
+			fprintf(f,
+				"\nthe upstream module's loops against the scenarios: path figures "
+				"from the profiles,\ninstructions per element (module -> "
+				"scenario), the path's functions that differ:\n");
+		head = true;
+		print_gap(f, &p[i], mp);
+	}
+}
+
 void prof_report_all(FILE *f, const struct prof *p, size_t n, const json_t *doc)
 {
 	fflush(stdout);
@@ -164,6 +231,7 @@ void prof_report_all(FILE *f, const struct prof *p, size_t n, const json_t *doc)
 		fprintf(f, "\n");
 		prof_report_print(f, &p[i], doc ? clock_figure(doc, &p[i]) : NAN);
 	}
+	print_gaps(f, p, n);
 	fflush(f);
 }
 
@@ -179,8 +247,8 @@ static void json_fn(struct json *j, const struct prof *p, const struct prof_fn *
 		json_str(j, "kind", prof_kind_name(f->kind));
 	json_str(j, "group", prof_groups[f->group].name);
 	if (full) {
-		json_u64(j, "instructions", f->insns);
-		json_u64(j, "rep_iterations", f->rep);
+		json_i64(j, "instructions", f->insns);
+		json_i64(j, "rep_iterations", f->rep);
 	}
 	json_double(j, "per_elem", prof_per_elem(p, f->insns));
 	if (full)
@@ -199,23 +267,32 @@ static void json_capture(struct json *j, const struct capture *c)
 	json_obj_end(j);
 }
 
+/* What a profile of P's kind counts, for its "what". */
+static const char *prof_what(const struct prof *p)
+{
+	if (!strcmp(p->kind, "load"))
+		return "guest instructions executed while load's program was attached (all the "
+		       "guest ran, the traffic's sender too), per packet load counted (qemu TCG "
+		       "plugin)";
+	if (!strcmp(p->kind, "module"))
+		return "guest instructions executed while the module's longer load ran less "
+		       "those of its shorter load (each a whole window: the load, the loop, the "
+		       "teardown), per element of the difference (qemu TCG plugin)";
+	return "guest instructions executed between the test-run timer's clock reads of the "
+	       "timed runs, per element (qemu TCG plugin)";
+}
+
 void prof_json(struct json *j, const char *key, const struct prof *p, const struct capture *meta)
 {
 	json_obj_begin(j, key);
 	json_str(j, "unit", "instructions");
-	json_str(j, "what",
-		 strcmp(p->kind, "load")
-			 ? "guest instructions executed between the test-run timer's clock reads "
-			   "of the timed runs, per element (qemu TCG plugin)"
-			 : "guest instructions executed while load's program was attached (all "
-			   "the guest ran, the traffic's sender too), per packet load counted "
-			   "(qemu TCG plugin)");
+	json_str(j, "what", prof_what(p));
 	json_u64(j, "elems", p->elems);
 	json_u64(j, "windows", p->windows);
 	json_u64(j, "spans", p->spans);
 	json_u64(j, "errors", p->errors);
-	json_u64(j, "instructions", p->insns);
-	json_u64(j, "rep_iterations", p->rep);
+	json_i64(j, "instructions", p->insns);
+	json_i64(j, "rep_iterations", p->rep);
 	json_double(j, "per_elem", prof_per_elem(p, p->insns));
 	json_double(j, "rep_per_elem", prof_per_elem(p, p->rep));
 	json_double(j, "list_pct", PROF_LIST_PCT);
@@ -225,7 +302,7 @@ void prof_json(struct json *j, const char *key, const struct prof *p, const stru
 		json_obj_begin(j, NULL);
 		json_str(j, "name", prof_groups[g].name);
 		json_str(j, "class", prof_class_name(prof_groups[g].cls));
-		json_u64(j, "instructions", p->group_insns[g]);
+		json_i64(j, "instructions", p->group_insns[g]);
 		json_double(j, "per_elem", prof_per_elem(p, p->group_insns[g]));
 		json_double(j, "rep_per_elem", prof_per_elem(p, p->group_rep[g]));
 		json_obj_end(j);
@@ -285,14 +362,16 @@ static void splice(struct edit *e, size_t at, size_t end, char *text)
 	e->sp[e->n++] = (struct splice){ at, end, text };
 }
 
-typedef void (*member_fn)(struct json *j, const struct prof *p, const struct capture *c);
+/* Q: a second profile some members set beside P (the scenario's, beside its module loop's) */
+typedef void (*member_fn)(struct json *j, const struct prof *p, const struct prof *q,
+			  const struct capture *c);
 
 /*
  * The members FN writes, pretty-printed at INDENT (the object's own
  * members'), each line indented; the first line too unless BARE.
  */
-static char *members_text(member_fn fn, const struct prof *p, const struct capture *c,
-			  const char *indent, bool bare)
+static char *members_text(member_fn fn, const struct prof *p, const struct prof *q,
+			  const struct capture *c, const char *indent, bool bare)
 {
 	char *buf = NULL, *out = NULL, *line, *save;
 	size_t n = 0, ni = 0;
@@ -306,7 +385,7 @@ static char *members_text(member_fn fn, const struct prof *p, const struct captu
 		return NULL;
 	}
 	json_obj_begin(j, NULL);
-	fn(j, p, c);
+	fn(j, p, q, c);
 	json_obj_end(j);
 	json_close(j);
 	fclose(f);
@@ -335,34 +414,40 @@ static size_t object_tail(const struct edit *e, struct jspan obj)
 
 /* Member KEY of OBJ set to what FN writes: in its place, or after the last member. */
 static void set_member(struct edit *e, struct jspan obj, const char *key, member_fn fn,
-		       const struct prof *p, const struct capture *c)
+		       const struct prof *p, const struct prof *q, const struct capture *c)
 {
 	struct jspan m, v;
 	char indent[64], *t, *sep;
 
 	jspan_indent(e->text, obj, indent, sizeof(indent));
 	if (!jspan_member(e->text, e->len, obj, key, &m, &v)) {
-		splice(e, m.start, m.end, members_text(fn, p, c, indent, true));
+		splice(e, m.start, m.end, members_text(fn, p, q, c, indent, true));
 		return;
 	}
-	t = members_text(fn, p, c, indent, false);
+	t = members_text(fn, p, q, c, indent, false);
 	sep = t && asprintf(&sep, ",%s%s", *indent ? "\n" : "", t) >= 0 ? sep : NULL;
 	free(t);
 	splice(e, object_tail(e, obj), object_tail(e, obj), sep);
 }
 
-static void member_profile(struct json *j, const struct prof *p, const struct capture *c)
+static void member_profile(struct json *j, const struct prof *p, const struct prof *q,
+			   const struct capture *c)
 {
+	(void)q;
 	prof_json(j, "profile", p, c);
 }
 
-static void member_reference(struct json *j, const struct prof *p, const struct capture *c)
+static void member_reference(struct json *j, const struct prof *p, const struct prof *q,
+			     const struct capture *c)
 {
+	(void)q;
 	prof_json(j, "profile_reference", p, c);
 }
 
-static void member_path(struct json *j, const struct prof *p, const struct capture *c)
+static void member_path(struct json *j, const struct prof *p, const struct prof *q,
+			const struct capture *c)
 {
+	(void)q;
 	(void)c;
 	prof_json_path(j, "path_cost_cycles", p);
 }
@@ -382,7 +467,7 @@ static void edit_scenario(struct edit *e, struct jspan obj, const json_t *s, con
 
 	jspan_indent(e->text, obj, indent, sizeof(indent));
 	if (ok && p->elems && !jspan_member(e->text, e->len, obj, "path_cost_cycles", &m, &v)) {
-		t = members_text(member_path, p, c, indent, true);
+		t = members_text(member_path, p, NULL, c, indent, true);
 		if (jspan_member(e->text, e->len, obj, "path_cost_fentry", &f, &fv) && t &&
 		    asprintf(&out, "%s,%s%s\"path_cost_fentry\": %.*s", t, *indent ? "\n" : "",
 			     indent, (int)(v.end - v.start), e->text + v.start) >= 0) {
@@ -391,9 +476,65 @@ static void edit_scenario(struct edit *e, struct jspan obj, const json_t *s, con
 		}
 		splice(e, m.start, m.end, t);
 	}
-	set_member(e, obj, "profile", member_profile, p, c);
+	set_member(e, obj, "profile", member_profile, p, NULL, c);
 	if (ref)
-		set_member(e, obj, "profile_reference", member_reference, ref, c);
+		set_member(e, obj, "profile_reference", member_reference, ref, NULL, c);
+}
+
+/* The gap's rows: the path's functions of both sides, as prof_gap.h orders them. */
+static void json_gap(struct json *j, const struct prof_gap *g)
+{
+	json_arr_begin(j, "functions");
+	for (size_t i = 0; i < g->nfn; i++) {
+		const struct prof_gap_fn *f = &g->fn[i];
+
+		json_obj_begin(j, NULL);
+		json_str(j, "name", f->name);
+		if (f->module)
+			json_str(j, "module", f->module);
+		json_str(j, "group", prof_groups[f->group].name);
+		json_double(j, "module_loop", f->old);
+		json_double(j, "scenario", f->new);
+		json_double(j, "change", f->new - f->old);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+/* The method error: scenario Q's path figure against module loop P's, both from profiles. */
+static void member_error(struct json *j, const struct prof *p, const struct prof *q,
+			 const struct capture *c)
+{
+	struct prof_gap g;
+
+	(void)c;
+	if (prof_gap_build(p, q, &g))
+		return;
+	json_obj_begin(j, "method_error");
+	json_str(j, "what",
+		 "the scenario's path figure against the module loop's, both from profiles, "
+		 "instructions per element; functions: the path's own of either side");
+	json_double(j, "module_loop", g.old);
+	json_double(j, "scenario", g.new);
+	json_double(j, "pct", g.error_pct);
+	json_gap(j, &g);
+	json_obj_end(j);
+	prof_gap_free(&g);
+}
+
+/* The module loop run beside scenario SP: its profile and path figure, and the method error. */
+static void edit_module(struct edit *e, struct jspan obj, const struct prof *sp,
+			const struct prof *mp, const struct capture *c)
+{
+	struct jspan m, v;
+
+	if (!mp || jspan_member(e->text, e->len, obj, "upstream_module", &m, &v))
+		return;
+	set_member(e, v, "profile", member_profile, mp, NULL, c);
+	if (!mp->elems)
+		return;
+	set_member(e, v, "path_cost_cycles", member_path, mp, NULL, c);
+	set_member(e, v, "method_error", member_error, mp, sp, c);
 }
 
 static int by_at(const void *a, const void *b)
@@ -442,10 +583,11 @@ int prof_result_merge(const char *path, const char *text, size_t len, const json
 			if (!sp || !json_is_object(s) || jspan_element(text, len, sv, i, &el))
 				continue;
 			edit_scenario(&e, el, s, sp, prof_find(p, n, "reference", name), c);
+			edit_module(&e, el, sp, prof_module(p, n, name), c);
 			merged++;
 		}
 	if (rp) {
-		set_member(&e, top, "profile", member_profile, rp, c);
+		set_member(&e, top, "profile", member_profile, rp, NULL, c);
 		merged++;
 	}
 	ret = e.nomem ? -ENOMEM : merged ? write_edited(path, &e) : 0;

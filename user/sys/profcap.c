@@ -205,24 +205,55 @@ static void prog_lens(FILE *out, int fd)
 	free(bytes);
 }
 
-void profcap_bpf_syms(uint32_t tag)
+/* bpf-TAG, opened to append; NULL when not profiling. */
+static FILE *syms_file(uint32_t tag)
 {
-	char name[32], line[512];
-	uint32_t id = 0;
-	FILE *out, *in;
+	char name[32];
 
 	if (!tag)
-		return;
+		return NULL;
 	snprintf(name, sizeof(name), "bpf-%" PRIu32, tag);
-	out = prof_file(name);
-	if (!out)
-		return;
-	in = fopen("/proc/kallsyms", "re");
-	while (in && fgets(line, sizeof(line), in))
-		if (strstr(line, "\t[bpf]") || strstr(line, " [bpf]"))
+	return prof_file(name);
+}
+
+/* The lines of /proc/kallsyms whose module is MODULE ("bpf", "veth"), into OUT. */
+static void kallsyms_of(FILE *out, const char *module)
+{
+	char want[80], line[512];
+	FILE *in = fopen("/proc/kallsyms", "re");
+	size_t n;
+
+	n = (size_t)snprintf(want, sizeof(want), "[%s]\n", module);
+	while (in && fgets(line, sizeof(line), in)) {
+		size_t len = strlen(line);
+
+		/* "ADDR t NAME\t[MODULE]" */
+		if (len > n && !strcmp(line + len - n, want) &&
+		    (line[len - n - 1] == '\t' || line[len - n - 1] == ' '))
 			fputs(line, out);
+	}
 	if (in)
 		fclose(in);
+}
+
+void profcap_mod_syms(uint32_t tag, const char *module)
+{
+	FILE *out = syms_file(tag);
+
+	if (!out)
+		return;
+	kallsyms_of(out, module);
+	fclose(out);
+}
+
+void profcap_bpf_syms(uint32_t tag)
+{
+	uint32_t id = 0;
+	FILE *out = syms_file(tag);
+
+	if (!out)
+		return;
+	kallsyms_of(out, "bpf");
 	while (!bpf_prog_get_next_id(id, &id)) {
 		int fd = bpf_prog_get_fd_by_id(id);
 

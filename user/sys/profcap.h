@@ -6,10 +6,13 @@
  *   tags     one line per tag: "TAG KIND NAME [KEY=VALUE...]"; KIND scenario
  *            (NAME ring, fast, ...; recipe=NAME), reference (the same for a
  *            scenario's reference recipe, whose figure bench subtracts),
- *            recipe (NAME: ppbench recipe NAME)
+ *            recipe (NAME: ppbench recipe NAME), module (NAME: the upstream
+ *            module's test, no-softirq-page_pool01; scenario=NAME loops=N)
  *   bpf-TAG  the [bpf] lines of /proc/kallsyms ("ADDR t NAME [bpf]") taken
  *            while the tag's programs were loaded, and "len ADDR BYTES", the
- *            JIT length of each program (and subprogram) then loaded
+ *            JIT length of each program (and subprogram) then loaded; for a
+ *            module's window, the module's lines ("ADDR t NAME [MODULE]")
+ *            taken while it was loaded (each load may place it elsewhere)
  * All of it happens only in a guest booted with ppbench.profile=1; elsewhere
  * these calls do nothing and cost a test of a flag.
  */
@@ -34,6 +37,8 @@ void profcap_arm(void);
 uint32_t profcap_tag(const char *kind, const char *name, const char *extra);
 /* The BPF programs loaded now: their symbols and JIT lengths, added to bpf-TAG. */
 void profcap_bpf_syms(uint32_t tag);
+/* Module MODULE's symbols, as loaded now, added to bpf-TAG. */
+void profcap_mod_syms(uint32_t tag, const char *module);
 
 /*
  * Windows, placed outside the caller's own clock reads. BEGIN_TIMER counts

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench --upstream-module: the kernel's own page_pool benchmark module
+ * (bench_page_pool_simple, built as bench_page_pool.ko) beside bench's
+ * scenarios. It runs its loops in its init function, so each load is one
+ * run: the figures come from its time_bench lines in the kernel log.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "engine/upmod_run.h"
+#include "sys/kmod.h"
+#include "sys/log.h"
+#include "sys/profcap.h"
+#include "sys/progress.h"
+
+/* The module's tests and their bits of run_flags (bit 0, its baselines, stays off). */
+static const struct {
+	enum scenario_id id;
+	const char *test;
+	unsigned flag;
+} tests[] = {
+	{ SC_FAST, "no-softirq-page_pool01", 1u << 1 },
+	{ SC_RING, "no-softirq-page_pool02", 1u << 2 },
+	{ SC_SLOW, "no-softirq-page_pool03", 1u << 3 },
+};
+
+const char *upmod_test(enum scenario_id id)
+{
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (tests[i].id == id)
+			return tests[i].test;
+	return NULL;
+}
+
+static unsigned test_flag(enum scenario_id id)
+{
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (tests[i].id == id)
+			return tests[i].flag;
+	return 0;
+}
+
+/* One load's time_bench line: "Type:TEST Per elem: C cycles(tsc) N ns ..." */
+struct tb_line {
+	const char *test;
+	bool found;
+	uint64_t tsc;
+	double ns;
+};
+
+static void scan_line(void *ctx, const char *msg)
+{
+	struct tb_line *l = ctx;
+	const char *at = strstr(msg, "Type:");
+	char type[64];
+	unsigned long long tsc;
+	double ns;
+
+	if (at && sscanf(at, "Type:%63s Per elem: %llu cycles(tsc) %lf ns", type, &tsc, &ns) == 3 &&
+	    !strcmp(type, l->test)) {
+		l->found = true;
+		l->tsc = tsc;
+		l->ns = ns;
+	}
+}
+
+static void why(struct upmod_fig *u, const char *fmt, const char *a, int err)
+{
+	snprintf(u->why, sizeof(u->why), fmt, a, strerror(-err));
+}
+
+/*
+ * One load of the module running TEST's loop LOOPS times, as window TAG
+ * (its symbols taken while it is loaded); its time_bench line into L.
+ */
+static int one_load(struct bench_ctx *b, struct upmod_fig *u, enum scenario_id id, int k,
+		    const char *name)
+{
+	char params[96], extra[160];
+	struct tb_line l = { .test = u->test };
+	uint32_t tag;
+	int fd, err;
+
+	snprintf(params, sizeof(params), "loops=%" PRIu64 " run_flags=%u", u->loops[k],
+		 test_flag(id));
+	snprintf(extra, sizeof(extra), "scenario=%s loops=%" PRIu64, scenario_defs[id].name,
+		 u->loops[k]);
+	fd = kmsg_open_end();
+	if (fd < 0) {
+		why(u, "cannot read the kernel log %s: %s", "/dev/kmsg", fd);
+		return fd;
+	}
+	tag = profcap_tag("module", u->test, extra);
+	profcap_begin_whole(tag);
+	err = kmod_load(b->cfg->upstream_module, params);
+	profcap_end(tag, err ? 0 : u->loops[k]);
+	if (!err) {
+		profcap_mod_syms(tag, name);
+		err = kmod_unload(name);
+		if (err)
+			why(u, "cannot unload %s: %s", name, err);
+	} else if (err == -EEXIST) {
+		why(u, "module %s is loaded already (%s): unload it first", name, -EEXIST);
+	} else {
+		why(u, "the kernel refused %s: %s", b->cfg->upstream_module, err);
+	}
+	if (!err) {
+		err = kmsg_read_new(fd, scan_line, &l);
+		if (!err && !l.found) {
+			snprintf(u->why, sizeof(u->why),
+				 "%s printed no 'Type:%s Per elem:' line: not the upstream "
+				 "bench_page_pool module?",
+				 b->cfg->upstream_module, u->test);
+			err = -ENOMSG;
+		}
+	}
+	close(fd);
+	u->tsc[k] = l.tsc;
+	u->ns[k] = l.ns;
+	return err;
+}
+
+static int one_test(struct bench_ctx *b, struct sc_result *r, const char *name)
+{
+	struct upmod_fig *u = &r->up;
+	uint64_t n = b->cfg->loops ? b->cfg->loops : UPMOD_LOOPS;
+
+	u->tried = true;
+	u->test = upmod_test(r->id);
+	for (int k = 0; k < UPMOD_LOADS; k++) {
+		u->loops[k] = n * (k + 1);
+		if (progress_wanted(b->cfg->quiet))
+			progress_show(b->t0, "upstream module: %s, load %d/%d", u->test, k + 1,
+				      UPMOD_LOADS);
+		if (one_load(b, u, r->id, k, name))
+			return -1;
+	}
+	u->ran = true;
+	return 0;
+}
+
+int upmod_run(struct bench_ctx *b)
+{
+	char name[64];
+	int ran = 0;
+
+	if (kmod_name(b->cfg->upstream_module, name, sizeof(name)))
+		return -EINVAL;
+	for (int i = 0; i < NR_SCENARIOS; i++) {
+		struct sc_result *r = &b->res[i];
+
+		if (!b->cfg->want[i] || !r->ok || !upmod_test(i))
+			continue;
+		ran += !one_test(b, r, name);
+	}
+	return ran ? 0 : -ENOEXEC;
+}

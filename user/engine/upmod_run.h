@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_UPMOD_RUN_H
+#define PPBENCH_UPMOD_RUN_H
+
+#include "model/bench_types.h"
+
+/*
+ * The upstream module's loops per element by default: long enough that its
+ * time_bench figure is not its clock's resolution, short enough to run
+ * twice under vm --profile's plugin in seconds.
+ */
+#define UPMOD_LOOPS 50000
+
+/* The module's test of scenario ID ("no-softirq-page_pool01"), or NULL (ring-xcpu). */
+const char *upmod_test(enum scenario_id id);
+
+/*
+ * bench --upstream-module: for each scenario that ran, its loop of the module
+ * run twice (N and 2N elements, N = --loops or UPMOD_LOOPS), each load its
+ * own window under vm --profile, into r->up. A scenario whose loop could not
+ * run says why there. Returns 0, or -ENOEXEC when no loop ran (the reasons
+ * are in the results).
+ */
+int upmod_run(struct bench_ctx *b);
+
+#endif
