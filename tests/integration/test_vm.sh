@@ -240,6 +240,57 @@ test_vm_ab_two_kernels() {
 }
 
 # What is checked on the host, before any boot: one line, exit 2.
+# The upstream module's loops beside bench's scenarios, with profiles on both
+# sides (bench --upstream-module under vm --profile, Debian's newest and the
+# bench_page_pool.ko the kernel matrix builds for it): each of fast, ring and
+# slow gets the module's loop profiled as the difference of its two loads,
+# found in the module's own code by its symbols of each load, its path
+# figure and the method error of the scenario's against it. The error is
+# within 2 %, or the path's functions that differ carry the gap: at most 2 %
+# of the loop's figure left unexplained. The module's time_bench lines come
+# back in the result, and nothing is left behind.
+test_vm_profile_upstream_module() {
+	local f=$TMPD/u.json ko s
+	need_kernel newest
+	# the matrix builds it into the cache beside the kernel, under this lock
+	flock "$KCACHE/.lock" true
+	ko=$KCACHE/$K_KEY/upstream/bench_page_pool.ko
+	[ -f "$ko" ] || skip "no bench_page_pool.ko for $(cat "$K_DIR/RELEASE"): $(cat \
+		"$KCACHE/$K_KEY/upstream/WHY" 2>/dev/null || echo 'the kernel matrix has not built it')"
+	expect_exit 0 vm -q --profile -- bench --scenario fast,ring,slow --repeat 1 \
+		--upstream-module "$ko" --json "$f"
+	for s in fast ring slow; do
+		assert_match "$LAST_OUT" "^  $s +path [0-9.]+, module's no-softirq-page_pool0[123] [0-9.]+: method error [-+][0-9.]+ %\$" \
+			"$s: the method error in the report"
+		jq -e --arg s "$s" '.scenarios[] | select(.name == $s) | .upstream_module as $u |
+			$u.status == "ok" and $u.loops == [50000, 100000] and
+			($u.cycles_per_elem | length) == 2 and ($u.cycles_per_elem | all(. > 0)) and
+			$u.profile.elems == 50000 and $u.profile.windows == 2 and
+			(([$u.profile.functions[].per_elem] | add) - $u.profile.per_elem | fabs) < 0.01 and
+			([$u.profile.functions[] | select(.module == "bench_page_pool" and
+				.kind == "module" and (.name | startswith("time_bench_")) and
+				.group == "test_run")] | length) > 0 and
+			$u.path_cost_cycles.method == "profile" and
+			$u.method_error.module_loop == $u.path_cost_cycles.value and
+			$u.method_error.scenario == .path_cost_cycles.value and
+			($u.method_error.pct | fabs) < 1000' "$f" >/dev/null ||
+			fail "$s: the module loop's profile: $(jq -c --arg s "$s" '.scenarios[] |
+				select(.name == $s) | .upstream_module | del(.profile) |
+				.method_error.functions |= .[0:4]' "$f")"
+		# within 2 %, or explained: the functions apart by 0.5 % of the loop's
+		# figure or more leave at most 2 % of it
+		jq -e --arg s "$s" '.scenarios[] | select(.name == $s) | .upstream_module.method_error |
+			.module_loop as $m | (.scenario - $m) as $gap |
+			([.functions[] | select((.change | fabs) >= 0.005 * $m) | .change] | add // 0) as $l |
+			(.pct | fabs) <= 2 or (($gap - $l) | fabs) <= 0.02 * $m' "$f" >/dev/null ||
+			fail "$s: method error neither within 2 % nor explained: $(jq -c --arg s "$s" \
+				'.scenarios[] | select(.name == $s) | .upstream_module.method_error |
+				del(.what) | .functions |= .[0:6]' "$f")"
+	done
+	"$TOP/build/tests/schema_check" "$f" >/dev/null || fail "the result file fails its schema"
+	assert_nothing_left "after the module's loads"
+}
+
 test_vm_bad_input() {
 	local img=$TMPD/Image
 	expect_exit 2 "$PPBENCH" vm

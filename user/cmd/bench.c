@@ -319,6 +319,7 @@ static int bench_figures(struct cli_fig *f)
 		{ "fast_size", FASTPASS_MIN_SIZE },
 		{ "fastpass_adjust", FASTPASS_ADJUST },
 		{ "nic_wait", NIC_WAIT_S },
+		{ "upmod_loops", UPMOD_LOOPS },
 	};
 
 	return CLI_FIGURES(f, v);

@@ -678,6 +678,17 @@ static int vm_status(int argc, char **argv, int status)
 	return status;
 }
 
+/* The figures ppbench-vm(8) states (@{NAME}), from the constants the report uses. */
+static int vm_figures(struct cli_fig *f)
+{
+	const struct cli_fig v[] = {
+		{ "prof_list_pct", PROF_LIST_PCT },
+		{ "prof_gap_min", PROF_GAP_MIN },
+	};
+
+	return CLI_FIGURES(f, v);
+}
+
 const struct cli_cmd cmd_vm = {
 	.name = "vm",
 	.args = "-- COMMAND [ARGS...]",
@@ -708,6 +719,7 @@ const struct cli_cmd cmd_vm = {
 		"-- bench\n"
 		"  ppbench vm --nic --rate 20000 -- bench --iface nic0 --scenario fast\n"
 		"  ppbench vm --profile -- bench --json prof.json\n"
+		"  ppbench vm --profile -- bench --upstream-module bench_page_pool.ko\n"
 		"  ppbench vm --debian newest --against-debian 6.12 -- bench --json r.json\n"
 		"  ppbench vm --kernel bzImage --against-debian newest --profile -- bench\n"
 		"  ppbench vm --nic=virtio-net --rate 20000 -- load nic0 --count 100000\n"
@@ -715,6 +727,7 @@ const struct cli_cmd cmd_vm = {
 		"  ppbench vm --arch arm64 --debian newest -- bench\n"
 		"  ppbench vm --arch arm64 --debian newest-16k -- bench\n"
 		"  ppbench vm --debian linux-image-7.3.4+deb13-rt-amd64 -- bench\n",
+	.figures = vm_figures,
 	.opts = vm_opts,
 	.min_args = 1,
 	.max_args = 1 << 20,
