@@ -81,6 +81,23 @@ guest_root() {
 	mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
 }
 
+# guest_inputs ROOT INPUTS: the files a command reads into ROOT/vm/in/N/, each
+# under its own name, where the command's line names them (ppbench vm rewrote
+# it to /vm/in/N/BASENAME). INPUTS has "N PATH" a line, PATH absolute and as
+# it is (blanks included). A file that cannot be copied: its path on stdout, 1.
+guest_inputs() {
+	local line n path
+	while IFS= read -r line; do
+		n=${line%% *}
+		path=${line#* }
+		if ! mkdir -p "$1/vm/in/$n" ||
+			! install -m 0644 "$path" "$1/vm/in/$n/${path##*/}" 2>/dev/null; then
+			echo "$path"
+			return 1
+		fi
+	done <"$2"
+}
+
 # guest_pack ROOT INITRD
 guest_pack() {
 	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$2"

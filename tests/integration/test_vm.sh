@@ -510,6 +510,101 @@ test_vm_signals_leave_nothing() {
 	[ -z "$(find "$TMPD" -maxdepth 1 -name 'r.*.json')" ] || fail "SIGKILL: a result file appeared"
 }
 
+# The files a command reads go into the guest's initramfs as /vm/in/N/BASENAME,
+# byte for byte, mode 0644, a path with a blank as it is; a file that cannot be
+# copied is named, and the copying stops there.
+test_vm_inputs_packed() {
+	local root=$TMPD/root out
+	# shellcheck source=scripts/vm/guest.sh
+	. "$TOP/scripts/vm/guest.sh"
+	mkdir -p "$TMPD/a b"
+	head -c 5000 /dev/urandom >"$TMPD/a b/x.ko"
+	echo module >"$TMPD/y.ko"
+	chmod 0600 "$TMPD/y.ko"
+	printf '1 %s\n2 %s\n' "$TMPD/a b/x.ko" "$TMPD/y.ko" >"$TMPD/inputs"
+	guest_inputs "$root" "$TMPD/inputs" || fail "guest_inputs failed on two files"
+	cmp -s "$TMPD/a b/x.ko" "$root/vm/in/1/x.ko" || fail "input 1 is not /vm/in/1/x.ko"
+	cmp -s "$TMPD/y.ko" "$root/vm/in/2/y.ko" || fail "input 2 is not /vm/in/2/y.ko"
+	assert_eq "$(stat -c %a "$root/vm/in/2/y.ko")" 644 "an input's mode in the guest"
+	printf '3 %s\n4 %s\n' "$TMPD/gone.ko" "$TMPD/y.ko" >>"$TMPD/inputs"
+	out=$(guest_inputs "$TMPD/root2" "$TMPD/inputs") && fail "a missing input was copied"
+	assert_eq "$out" "$TMPD/gone.ko" "the file that could not be copied"
+	[ ! -e "$TMPD/root2/vm/in/4" ] || fail "inputs copied after the one that failed"
+}
+
+# A guest side that keeps each job (cmd, inputs) in $TMPD/jobs/, packs its
+# inputs with guest_inputs, and gives every output of the job $DATA/icount.json.
+input_guest() {
+	mkdir -p "$TMPD/lib/vm" "$TMPD/bin" "$TMPD/jobs"
+	printf '#!/bin/sh\necho "QEMU emulator version 7.2.22 (stand-in)"\n' >"$TMPD/bin/qemu-system-x86_64"
+	chmod +x "$TMPD/bin/qemu-system-x86_64"
+	cat >"$TMPD/lib/vm/run" <<EOF
+#!/bin/bash
+. "$TOP/scripts/vm/guest.sh"
+d=\$(mktemp -d "$TMPD/jobs/job.XXXXXX")
+cp "\$1/cmd" "\$1/inputs" "\$d/"
+guest_inputs "\$d/root" "\$1/inputs" >/dev/null || { echo "error cannot copy" >&3; exit 2; }
+while read -r n kind path; do cp "$DATA/icount.json" "\$path"; done <"\$1/outputs"
+echo "rc 0" >&3
+EOF
+	chmod +x "$TMPD/lib/vm/run"
+}
+
+vm_input() { # ppbench vm with input_guest's stand-ins
+	mkdir -p "$TMPD/tmp"
+	PATH=$TMPD/bin:$PATH TMPDIR=$TMPD/tmp PPBENCH_LIBDIR=$TMPD/lib "$PPBENCH" vm "$@"
+}
+
+# A file the command reads (bench --upstream-module FILE, a CLI_F_INFILE
+# option) is checked on the host before anything is made: missing, or a
+# directory: one line naming the option, exit 2, nothing left. Given, the
+# guest's command line names it /vm/in/1/BASENAME (--opt FILE and --opt=FILE,
+# a relative path too), the job's inputs its absolute host path, and it is
+# packed byte for byte; both guests of an A/B pair get the same.
+test_vm_input_file_carried() {
+	local m=$TMPD/m/x.ko j abs
+	"$PPBENCH" bench --help | grep -q -- '--upstream-module' || skip "bench has no --upstream-module"
+	need_stand_in_tools
+	input_guest
+	mkdir -p "$TMPD/m"
+	head -c 3000 /dev/urandom >"$m"
+	abs=$(realpath "$TMPD/m")/x.ko
+	expect_exit 2 vm_input -- bench --upstream-module "$TMPD/none.ko"
+	assert_eq "$(find "$TMPD/jobs" -mindepth 1 -maxdepth 1 | wc -l)" 0 "a missing file: no guest side ran"
+	expect_one_line_error "^ppbench vm: error: --upstream-module .*/none\.ko: No such file or directory$"
+	expect_exit 2 vm_input -- bench --upstream-module="$TMPD/m"
+	assert_eq "$(find "$TMPD/jobs" -mindepth 1 -maxdepth 1 | wc -l)" 0 "a directory: no guest side ran"
+	expect_one_line_error "^ppbench vm: error: --upstream-module .*/m: Is a directory$"
+	assert_nothing_left "after a bad input file"
+	expect_exit 0 vm_input -q -- bench --upstream-module "$m" --scenario ring
+	j=$(find "$TMPD/jobs" -mindepth 1 -maxdepth 1)
+	assert_match "$(cat "$j/cmd")" " '--upstream-module' '/vm/in/1/x\.ko' " "--opt FILE in the guest"
+	assert_eq "$(cat "$j/inputs")" "1 $abs" "the job's inputs"
+	cmp -s "$m" "$j/root/vm/in/1/x.ko" || fail "the file packed is not the one given"
+	rm -rf "$TMPD/jobs"/*
+	(cd "$TMPD/m" && vm_input -q -- bench --upstream-module=x.ko --json "$TMPD/r.json") ||
+		fail "--upstream-module=x.ko (relative) failed"
+	j=$(find "$TMPD/jobs" -mindepth 1 -maxdepth 1)
+	assert_match "$(cat "$j/cmd")" " '--upstream-module=/vm/in/1/x\.ko' " "--opt=FILE in the guest"
+	assert_eq "$(cat "$j/inputs")" "1 $abs" "a relative path made absolute"
+	rm -rf "$TMPD/jobs"/*
+	expect_exit 0 vm_input -q --against-debian 6.12 -- bench --upstream-module "$m" --json "$TMPD/r.json"
+	assert_eq "$(find "$TMPD/jobs" -mindepth 1 -maxdepth 1 | wc -l)" 2 "two guests"
+	for j in "$TMPD"/jobs/*; do
+		assert_match "$(cat "$j/cmd")" " '--upstream-module' '/vm/in/1/x\.ko' " "A/B: each guest's line"
+		assert_eq "$(cat "$j/inputs")" "1 $abs" "A/B: each guest's inputs"
+	done
+	assert_nothing_left "after runs with an input file"
+}
+
+need_stand_in_tools() {
+	local p
+	for p in cpio gzip readelf flock; do
+		command -v $p >/dev/null || skip "no $p (scripts/install-deps.sh --kernels)"
+	done
+	[ -x /bin/busybox ] || skip "no /bin/busybox (busybox-static)"
+}
+
 # compare and trend, and the profiles they take, never mix the clocks: one line
 # naming both files.
 test_vm_units_never_mix() {

@@ -32,6 +32,7 @@ enum {
 	CLI_F_OUTDIR = 1 << 2,	    /* CLI_STRING: a directory the command writes files into */
 	CLI_F_OPTIONAL =
 		1 << 3, /* CLI_ENUM: --NAME alone means its first word, --NAME=WORD another */
+	CLI_F_INFILE = 1 << 4, /* CLI_STRING: a file the command reads (vm carries it in) */
 };
 
 /* Accepted words of a CLI_ENUM option; lists end with a NULL word. */

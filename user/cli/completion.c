@@ -35,6 +35,8 @@ static const char *value_kind(const struct cli_opt *o)
 	}
 	if (o->kind == CLI_STRING && (o->flags & CLI_F_OUTDIR))
 		return "dir";
+	if (o->kind == CLI_STRING && (o->flags & CLI_F_INFILE))
+		return "file";
 	if (strstr(mv, "DIR"))
 		return "dir";
 	if (strstr(mv, "FILE") || strstr(mv, "IMAGE") || strstr(mv, "PROFILE"))

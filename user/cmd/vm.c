@@ -419,6 +419,42 @@ static int check_ab(struct vm_cmd_cfg *cfg, int argc, char **argv)
 	return check_compare_opts(cfg);
 }
 
+static bool is_input(const struct cli_opt *o)
+{
+	return o->kind == CLI_STRING && (o->flags & CLI_F_INFILE);
+}
+
+/* A file the inner command reads must be a readable regular file here, before any boot. */
+static int check_input(void *ctx, const struct cli_opt *o, int argi, size_t at)
+{
+	const char *val = ((char **)ctx)[argi] + at;
+	struct stat st;
+	int fd;
+
+	if (!is_input(o))
+		return 0;
+	if (stat(val, &st))
+		goto err;
+	if (!S_ISREG(st.st_mode)) {
+		pr_err("--%s %s: %s\n", o->name, val,
+		       S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
+		return -EINVAL;
+	}
+	/* (scripts/vm/run's inputs file holds one path a line) */
+	if (strchr(val, '\n')) {
+		pr_err("--%s: a file name with a newline cannot go into the guest\n", o->name);
+		return -EINVAL;
+	}
+	fd = open(val, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		goto err;
+	close(fd);
+	return 0;
+err:
+	pr_err("--%s %s: %s\n", o->name, val, strerror(errno));
+	return -EINVAL;
+}
+
 static int vm_check(void *c, int argc, char **argv)
 {
 	struct vm_cmd_cfg *ccfg = c;
@@ -434,6 +470,8 @@ static int vm_check(void *c, int argc, char **argv)
 	if (!cfg->cpus)
 		cfg->cpus = vm_default_cpus(cfg->clock);
 	ret = check_inner(cfg, argc, argv);
+	if (!ret && cli_walk(cli_find(argv[0]), argc, argv, check_input, argv))
+		ret = EXIT_USAGE;
 	ret = ret ?: check_ab(ccfg, argc, argv);
 	return ret || !cfg->profile ? ret : check_profile(cfg, argc, argv);
 }
@@ -456,6 +494,27 @@ static int note_output(void *ctx, const struct cli_opt *o, int argi, size_t at)
 	if (!a)
 		return -ENOMEM;
 	a[l->n++] = (struct vm_out_arg){ .name = o->name, .argi = argi, .at = at, .dir = dir };
+	l->a = a;
+	return 0;
+}
+
+/* The options of the inner command line that name a file it reads. */
+struct in_args {
+	struct vm_in_arg *a;
+	int n;
+};
+
+static int note_input(void *ctx, const struct cli_opt *o, int argi, size_t at)
+{
+	struct in_args *l = ctx;
+	struct vm_in_arg *a;
+
+	if (!is_input(o))
+		return 0;
+	a = realloc(l->a, (l->n + 1) * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	a[l->n++] = (struct vm_in_arg){ .name = o->name, .argi = argi, .at = at };
 	l->a = a;
 	return 0;
 }
@@ -526,19 +585,34 @@ static struct vm_sink sink_of(struct vm_progress *p)
 				 .profile = show_profile };
 }
 
-/* The options of ARGV's command that write files, into CFG (freed by the caller). */
-static int list_outputs(struct vm_cfg *cfg, int argc, char **argv)
+/*
+ * The options of ARGV's command that write files and that read them, into
+ * CFG (free_files()).
+ */
+static int list_files(struct vm_cfg *cfg, int argc, char **argv)
 {
+	const struct cli_cmd *cmd = cli_find(argv[0]);
 	struct out_args outs = { NULL, 0 };
+	struct in_args ins = { NULL, 0 };
 
-	if (cli_walk(cli_find(argv[0]), argc, argv, note_output, &outs)) {
+	if (cli_walk(cmd, argc, argv, note_output, &outs) ||
+	    cli_walk(cmd, argc, argv, note_input, &ins)) {
 		free(outs.a);
-		pr_err("cannot list the command's output files: %s\n", strerror(ENOMEM));
+		free(ins.a);
+		pr_err("cannot list the command's files: %s\n", strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	cfg->out_args = outs.a;
 	cfg->nr_out_args = outs.n;
+	cfg->in_args = ins.a;
+	cfg->nr_in_args = ins.n;
 	return 0;
+}
+
+static void free_files(struct vm_cfg *cfg)
+{
+	free((void *)cfg->out_args);
+	free((void *)cfg->in_args);
 }
 
 static int run_one(struct vm_cfg *cfg, int argc, char **argv)
@@ -547,11 +621,11 @@ static int run_one(struct vm_cfg *cfg, int argc, char **argv)
 	struct vm_sink sink = sink_of(&p);
 	int ret;
 
-	if (list_outputs(cfg, argc, argv))
+	if (list_files(cfg, argc, argv))
 		return EXIT_FAIL;
 	vm_progress_init(&p, cfg->quiet);
 	ret = vm_run(cfg, argc, argv, &sink);
-	free((void *)cfg->out_args);
+	free_files(cfg);
 	return ret;
 }
 
@@ -636,10 +710,13 @@ static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
 		full[argc++] = "--json";
 		full[argc++] = AB_JSON;
 	}
-	if (list_outputs(&cfg[1], argc, full))
+	if (list_files(&cfg[1], argc, full))
 		return EXIT_FAIL;
+	/* (both guests write the same outputs, tagged below, and read the same inputs) */
 	cfg[0].out_args = cfg[1].out_args;
 	cfg[0].nr_out_args = cfg[1].nr_out_args;
+	cfg[0].in_args = cfg[1].in_args;
+	cfg[0].nr_in_args = cfg[1].nr_in_args;
 	v[0] = side_argv(&cfg[0], argc, full, "a", &json[0]);
 	v[1] = side_argv(&cfg[1], argc, full, "b", &json[1]);
 	if (!v[0] || !v[1]) {
@@ -649,7 +726,7 @@ static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &t0);
 	vm_progress_pair(&p[0], &p[1], ccfg->vm.quiet, "a", "b");
 	ret = vm_run_many(2, cp, argc, v, sp, rc, stopped);
-	free((void *)cfg[1].out_args);
+	free_files(&cfg[1]);
 	if (ret)
 		return ret == EXIT_USAGE && ccfg->bisect ? AB_STOP : ret;
 	ret = ab_end(ccfg, rc, stopped, json, &t0);

@@ -250,6 +250,42 @@ static int note_output(struct outputs *out, const struct vm_out_arg *o)
 	return 0;
 }
 
+/*
+ * The inner command line ARGV with each input file's value rewritten to its
+ * guest path, into OUT (ARGC + 1 words); WORK/inputs names the host files.
+ * The words replaced are new strings (vm_in_free()).
+ */
+static int note_inputs(const char *work, const struct vm_cfg *cfg, int argc, char **argv,
+		       char **out)
+{
+	int n = cfg->nr_in_args, ret = -ENOMEM;
+	struct vm_input *in = calloc(n + 1, sizeof(*in));
+	const char **given = calloc(n + 1, sizeof(*given));
+	char *host = calloc(n + 1, PATH_MAX);
+	bool rewritten;
+
+	if (in && given && host)
+		ret = vm_in_rewrite(argc, argv, cfg->in_args, n, out, given);
+	rewritten = !ret;
+	for (int k = 0; !ret && k < n; k++) {
+		in[k] = (struct vm_input){ .n = k + 1, .host = host + k * PATH_MAX };
+		/* (a symlink's own name kept: the guest's BASENAME is the value's) */
+		if (absolute(given[k], host + k * PATH_MAX, PATH_MAX)) {
+			pr_err("--%s: cannot use '%s': %s\n", cfg->in_args[k].name, given[k],
+			       strerror(errno));
+			ret = -EINVAL;
+		}
+	}
+	if (!ret)
+		ret = vm_job_write_inputs(work, in, n);
+	if (ret && rewritten)
+		vm_in_free(argc, argv, out);
+	free(in);
+	free(given);
+	free(host);
+	return ret;
+}
+
 /* The job for scripts/vm/run; *JSON: the host path of the command's --json, or NULL. */
 static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm_paths *p,
 		     const char *qplugin, int argc, char **argv, const char **json)
@@ -276,11 +312,11 @@ static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm
 		.qplugin = qplugin,
 	};
 	struct outputs out = { .argv = calloc(argc + 1, sizeof(char *)) };
-	int ret = 0;
+	char **guest = calloc(argc + 1, sizeof(char *));
+	int ret = out.argv && guest ? 0 : -ENOMEM;
 
-	if (!out.argv)
-		return -ENOMEM;
-	memcpy(out.argv, argv, argc * sizeof(*argv));
+	if (!ret)
+		memcpy(out.argv, argv, argc * sizeof(*argv));
 	for (int i = 0; !ret && i < cfg->nr_out_args; i++)
 		ret = note_output(&out, &cfg->out_args[i]);
 	if (!ret)
@@ -288,7 +324,12 @@ static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm
 	if (!ret)
 		ret = vm_job_write_outputs(work, out.o, out.n);
 	if (!ret)
-		ret = vm_job_write_cmd(work, d.wrap, argc, out.argv);
+		ret = note_inputs(work, cfg, argc, out.argv, guest);
+	if (!ret) {
+		ret = vm_job_write_cmd(work, d.wrap, argc, guest);
+		vm_in_free(argc, out.argv, guest);
+	}
+	free(guest);
 	free(out.argv);
 	*json = out.json;
 	return ret;

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
+#include "model/guestin.h"
 #include "model/kimage.h"
 
 struct prof;
@@ -64,6 +65,9 @@ struct vm_cfg {
 	/* the options of the inner command line that name a file it writes */
 	const struct vm_out_arg *out_args;
 	int nr_out_args;
+	/* the options that name a file it reads (checked: regular, readable) */
+	const struct vm_in_arg *in_args;
+	int nr_in_args;
 };
 
 /*
@@ -89,8 +93,9 @@ struct vm_sink {
  * Boots the guest and runs ppbench ARGV[0] ARGV[1..] (the command line after
  * "--", checked by the caller) in it; the command's stdout and stderr go to
  * SINK as it prints them, its files to the paths its options named
- * (cfg->out_args). Returns the command's exit status, or EXIT_USAGE (the
- * guest could not run it: the one-line reason is printed), or EXIT_FAIL.
+ * (cfg->out_args); the files it reads (cfg->in_args) are copied in.
+ * Returns the command's exit status, or EXIT_USAGE (the guest could not run
+ * it: the one-line reason is printed), or EXIT_FAIL.
  */
 int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink);
 

@@ -93,3 +93,14 @@ int vm_job_write_outputs(const char *work, const struct vm_output *o, int n)
 		fprintf(f, "%d %s %s\n", o[i].n, o[i].dir ? "dir" : "file", o[i].host);
 	return fclose(f) ? -EIO : 0;
 }
+
+int vm_job_write_inputs(const char *work, const struct vm_input *in, int n)
+{
+	FILE *f = open_in(work, "inputs");
+
+	if (!f)
+		return -errno;
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%d %s\n", in[i].n, in[i].host);
+	return fclose(f) ? -EIO : 0;
+}

@@ -8,8 +8,9 @@
 /*
  * The files ppbench vm writes for scripts/vm/run in its work directory:
  * job.conf (shell variables), cmd (the guest's command line, each word
- * quoted for sh) and outputs ("N file|dir HOSTPATH" per output the command
- * writes into /vm/out/N).
+ * quoted for sh), outputs ("N file|dir HOSTPATH" per output the command
+ * writes into /vm/out/N) and inputs ("N HOSTPATH" per file the command
+ * reads, which the guest has as /vm/in/N/BASENAME).
  */
 struct vm_job_desc {
 	const char *debian, *kernel, *modules; /* the kernel: a Debian SPEC, or paths */
@@ -39,5 +40,12 @@ int vm_job_write_conf(const char *work, const struct vm_job_desc *d);
 /* ARGV is the guest's command line (outputs already under /vm/out), after WRAP's words. */
 int vm_job_write_cmd(const char *work, const char *wrap, int argc, char *const *argv);
 int vm_job_write_outputs(const char *work, const struct vm_output *o, int n);
+
+struct vm_input {
+	int n;
+	const char *host; /* absolute; its last component is the guest's BASENAME */
+};
+
+int vm_job_write_inputs(const char *work, const struct vm_input *in, int n);
 
 #endif
