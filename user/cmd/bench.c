@@ -88,7 +88,7 @@ static const struct cli_opt bench_opts[] = {
 	  "ring, slow: its tests 01, 02, 03; --loops and twice that many elements), and set "
 	  "its figures beside bench's; under ppbench vm --profile also its path figure, "
 	  "function by function",
-	  .kind = CLI_STRING, B(upstream_module) },
+	  .kind = CLI_STRING, B(upstream_module), .flags = CLI_F_INFILE },
 	{ "quiet", 'q', NULL, "print only the time_bench lines and the summary; no progress",
 	  .kind = CLI_FLAG, B(quiet) },
 	CLI_OPT_WAIT(struct bench_cfg, wait),
