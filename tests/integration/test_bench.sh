@@ -217,6 +217,31 @@ test_bench_bad_input() {
 	expect_one_line_error "unexpected argument 'extra'"
 }
 
+# --upstream-module: bad input before anything runs; a module the kernel will
+# not load (random bytes: no kernel takes them, and this one may take no
+# module at all) is the scenario's failed cross-check, with the kernel's
+# reason, and the scenario's own figure stands.
+test_bench_upstream_module() {
+	local j=$TMPD/b.json ko=$TMPD/x.ko
+	expect_exit 2 "$PPBENCH" bench --upstream-module "$TMPD/none.ko"
+	expect_one_line_error "--upstream-module $TMPD/none.ko: No such file or directory"
+	expect_exit 2 "$PPBENCH" bench --upstream-module "$TMPD"
+	expect_one_line_error "--upstream-module $TMPD: not a file"
+	head -c 3000 /dev/urandom >"$ko"
+	expect_exit 2 "$PPBENCH" bench --scenario ring-xcpu --upstream-module "$ko"
+	expect_one_line_error "--upstream-module: no scenario to set it beside"
+	expect_exit 0 "$PPBENCH" bench --scenario ring --repeat 1 --loops 5000 --upstream-module "$ko" \
+		--json "$j"
+	assert_match "$LAST_OUT" "^ring +no-softirq-page_pool02: not run: the kernel refused $ko \(" \
+		"the summary says why"
+	assert_eq "$(jq_get "$j" '.scenarios[0].status')" ok "ring's own figure stands"
+	assert_eq "$(jq -c '.scenarios[0].upstream_module | [.status, .loops, .test]' "$j")" \
+		'["failed",[5000,10000],"no-softirq-page_pool02"]' "the JSON's upstream_module"
+	assert_match "$(jq_get "$j" '.scenarios[0].upstream_module.reason')" \
+		"^the kernel refused $ko \(" "the kernel's reason"
+	! lsmod 2>/dev/null | grep -q '^x ' || fail "a module 'x' stayed loaded"
+}
+
 test_bench_iface_without_xdp() {
 	# A dummy-like device without native XDP: the loopback of a fresh namespace.
 	expect_exit 2 unshare -n "$PPBENCH" bench --iface lo --scenario ring

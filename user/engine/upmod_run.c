@@ -72,6 +72,23 @@ static void why(struct upmod_fig *u, const char *fmt, const char *a, int err)
 	snprintf(u->why, sizeof(u->why), fmt, a, strerror(-err));
 }
 
+/* Why the kernel would not load FILE, in its terms. */
+static void refused(struct upmod_fig *u, const char *file, int err)
+{
+	const char *hint = "";
+
+	if (err == -ENOSYS)
+		hint = ": this kernel loads no modules (CONFIG_MODULES off)";
+	else if (err == -EPERM)
+		hint = ": CAP_SYS_MODULE, kernel.modules_disabled or lockdown";
+	else if (err == -ENOEXEC)
+		hint = ": not a module for this kernel (its version, its architecture)";
+	else if (err == -EKEYREJECTED || err == -ENOKEY)
+		hint = ": its signature (module.sig_enforce)";
+	snprintf(u->why, sizeof(u->why), "the kernel refused %s (%s)%s", file, strerror(-err),
+		 hint);
+}
+
 /*
  * One load of the module running TEST's loop LOOPS times, as window TAG
  * (its symbols taken while it is loaded); its time_bench line into L.
@@ -105,7 +122,7 @@ static int one_load(struct bench_ctx *b, struct upmod_fig *u, enum scenario_id i
 	} else if (err == -EEXIST) {
 		why(u, "module %s is loaded already (%s): unload it first", name, -EEXIST);
 	} else {
-		why(u, "the kernel refused %s: %s", b->cfg->upstream_module, err);
+		refused(u, b->cfg->upstream_module, err);
 	}
 	if (!err) {
 		err = kmsg_read_new(fd, scan_line, &l);
@@ -130,8 +147,9 @@ static int one_test(struct bench_ctx *b, struct sc_result *r, const char *name)
 
 	u->tried = true;
 	u->test = upmod_test(r->id);
-	for (int k = 0; k < UPMOD_LOADS; k++) {
+	for (int k = 0; k < UPMOD_LOADS; k++)
 		u->loops[k] = n * (k + 1);
+	for (int k = 0; k < UPMOD_LOADS; k++) {
 		if (progress_wanted(b->cfg->quiet))
 			progress_show(b->t0, "upstream module: %s, load %d/%d", u->test, k + 1,
 				      UPMOD_LOADS);
