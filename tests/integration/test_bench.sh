@@ -205,6 +205,12 @@ test_bench_bad_input() {
 	expect_one_line_error "--loops 999 is out of range"
 	expect_exit 2 "$PPBENCH" bench --loops 100000000000
 	expect_one_line_error "--loops 100000000000 is out of range"
+	expect_exit 2 "$PPBENCH" bench --loops slow=999
+	expect_one_line_error "--loops slow=999 is out of range"
+	expect_exit 2 "$PPBENCH" bench --loops warp=5000
+	expect_one_line_error "--loops: unknown scenario 'warp'"
+	expect_exit 2 "$PPBENCH" bench --loops ring=5000,7000
+	expect_one_line_error "--loops: '7000' is not SCENARIO=N"
 	expect_exit 2 "$PPBENCH" bench --cpu 4096
 	expect_one_line_error "--cpu 4096 is out of range"
 	expect_exit 2 "$PPBENCH" bench --batch 257
@@ -230,13 +236,15 @@ test_bench_upstream_module() {
 	head -c 3000 /dev/urandom >"$ko"
 	expect_exit 2 "$PPBENCH" bench --scenario ring-xcpu --upstream-module "$ko"
 	expect_one_line_error "--upstream-module: no scenario to set it beside"
-	expect_exit 0 "$PPBENCH" bench --scenario ring --repeat 1 --loops 5000 --upstream-module "$ko" \
-		--json "$j"
+	# (--loops SCENARIO=N: that scenario's elements, and the module loop's)
+	expect_exit 0 "$PPBENCH" bench --scenario ring --repeat 1 --loops slow=2000,ring=6000 \
+		--upstream-module "$ko" --json "$j"
 	assert_match "$LAST_OUT" "^ring +no-softirq-page_pool02: not run: the kernel refused $ko \(" \
 		"the summary says why"
 	assert_eq "$(jq_get "$j" '.scenarios[0].status')" ok "ring's own figure stands"
+	assert_eq "$(jq_get "$j" '.scenarios[0].loops')" 6000 "--loops ring=6000"
 	assert_eq "$(jq -c '.scenarios[0].upstream_module | [.status, .loops, .test]' "$j")" \
-		'["failed",[5000,10000],"no-softirq-page_pool02"]' "the JSON's upstream_module"
+		'["failed",[6000,12000],"no-softirq-page_pool02"]' "the JSON's upstream_module"
 	assert_match "$(jq_get "$j" '.scenarios[0].upstream_module.reason')" \
 		"^the kernel refused $ko \(" "the kernel's reason"
 	! lsmod 2>/dev/null | grep -q '^x ' || fail "a module 'x' stayed loaded"

@@ -10,6 +10,7 @@
  * observer detached (proof costs time, so it is never taken in a timed
  * run). Then the spread between setups, its levels and the path figure.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -38,9 +39,11 @@
 #include "sys/runlock.h"
 #include "sys/util.h"
 
-enum { OPT_SCENARIO = 1, OPT_COUNTERS };
+enum { OPT_SCENARIO = 1, OPT_COUNTERS, OPT_LOOPS };
 
 #define B(m) CLI_MEMBER(struct bench_cfg, m)
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static const struct cli_opt bench_opts[] = {
 	{ "scenario", 's', "LIST",
@@ -50,10 +53,11 @@ static const struct cli_opt bench_opts[] = {
 	{ "repeat", 'r', "N",
 	  "setups per scenario, each built afresh, warmed up and timed (default 5)",
 	  .kind = CLI_UINT, B(repeat), .min = 1, .max = 1000 },
-	{ "loops", 'l', "N",
-	  "timed elements per setup (default per scenario: ring 2M, "
-	  "ring-xcpu 1M, fast 100k, slow 256k)",
-	  .kind = CLI_UINT, B(loops), .min = 1000, .max = 1000000000 },
+	{ "loops", 'l', "N|SCENARIO=N,...",
+	  "timed elements per setup, 1000..1000000000: N for every scenario, or SCENARIO=N for "
+	  "the scenarios named (default per scenario: ring 2M, ring-xcpu 1M, fast 100k, slow "
+	  "256k)",
+	  OPT_LOOPS },
 	{ "cpu", 'c', "N", "CPU to run on (default 0); ring-xcpu returns on the next online CPU",
 	  .kind = CLI_CPU, B(cpu) },
 	{ "batch", 'b', "N",
@@ -85,9 +89,10 @@ static const struct cli_opt bench_opts[] = {
 	{ "upstream-module", 0, "FILE",
 	  "then load FILE, the kernel's own page_pool benchmark module (bench_page_pool.ko, "
 	  "tools/testing/selftests/net/bench/page_pool), twice per scenario that ran (fast, "
-	  "ring, slow: its tests 01, 02, 03; --loops and twice that many elements), and set "
-	  "its figures beside bench's; under ppbench vm --profile also its path figure, "
-	  "function by function",
+	  "ring, slow: its tests 01, 02, 03; the scenario's --loops elements, " STR(
+		  UPMOD_LOOPS) " without it, and twice that many), and set its figures beside "
+			       "bench's; under ppbench "
+			       "vm --profile also its path figure, function by function",
 	  .kind = CLI_STRING, B(upstream_module), .flags = CLI_F_INFILE },
 	{ "quiet", 'q', NULL, "print only the time_bench lines and the summary; no progress",
 	  .kind = CLI_FLAG, B(quiet) },
@@ -147,10 +152,62 @@ static int parse_counters(struct bench_cfg *cfg, const char *arg)
 	return 0;
 }
 
+#define LOOPS_MIN 1000
+#define LOOPS_MAX 1000000000
+
+/* "SCENARIO=N": that scenario's loops. */
+static int parse_sc_loops(struct bench_cfg *cfg, char *tok)
+{
+	char *eq = strchr(tok, '='), *end;
+	unsigned long long v;
+	int id;
+
+	*eq = '\0';
+	id = scenario_by_name(tok);
+	if (id < 0) {
+		pr_err("--loops: unknown scenario '%s' (ring, ring-xcpu, fast, slow)\n", tok);
+		return -EINVAL;
+	}
+	errno = 0;
+	v = strtoull(eq + 1, &end, 10);
+	if (!isdigit((unsigned char)eq[1]) || *end || errno) {
+		pr_err("--loops %s='%s' is not a non-negative integer\n", tok, eq + 1);
+		return -EINVAL;
+	}
+	if (v < LOOPS_MIN || v > LOOPS_MAX) {
+		pr_err("--loops %s=%s is out of range (%u..%u)\n", tok, eq + 1, LOOPS_MIN,
+		       LOOPS_MAX);
+		return -ERANGE;
+	}
+	cfg->sc_loops[id] = v;
+	return 0;
+}
+
+/* --loops N, or SCENARIO=N[,SCENARIO=N...] */
+static int parse_loops(struct bench_cfg *cfg, const char *arg)
+{
+	char buf[256], *tok, *save = NULL;
+	int err = 0;
+
+	if (!strchr(arg, '='))
+		return parse_u64(arg, "--loops", LOOPS_MIN, LOOPS_MAX, &cfg->loops);
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
+		if (!strchr(tok, '=')) {
+			pr_err("--loops: '%s' is not SCENARIO=N (ring=2000000,slow=20000)\n", tok);
+			return -EINVAL;
+		}
+		err = parse_sc_loops(cfg, tok);
+	}
+	return err;
+}
+
 static int bench_opt(void *c, int key, const char *arg)
 {
 	if (key == OPT_COUNTERS)
 		return parse_counters(c, arg);
+	if (key == OPT_LOOPS)
+		return parse_loops(c, arg);
 	return key == OPT_SCENARIO ? parse_scenarios(c, arg) : -EINVAL;
 }
 

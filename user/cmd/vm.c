@@ -553,6 +553,8 @@ static void show_done(void *p)
 /* The profiles into the result file (whole, or left as it was), then shown. */
 static int show_profile(void *p, const struct vm_profiles *v)
 {
+	const char *tag;
+	char pfx[32];
 	int merged = 0;
 
 	if (v->stream && v->json && prof_stream_append(v->json, v->p, v->n, v->c))
@@ -567,9 +569,17 @@ static int show_profile(void *p, const struct vm_profiles *v)
 				"as it was\n",
 				v->json);
 	}
-	/* (two guests side by side: compare's profile diff says it for both) */
-	if (!((struct vm_progress *)p)->tag)
+	/*
+	 * Two guests side by side: compare's profile diff says it for both; each
+	 * side's upstream module against its scenarios is its own.
+	 */
+	tag = ((struct vm_progress *)p)->tag;
+	if (!tag) {
 		prof_report_all(stdout, v->p, v->n, v->doc);
+	} else {
+		snprintf(pfx, sizeof(pfx), "[%s] ", tag);
+		prof_report_gaps(stdout, v->p, v->n, pfx);
+	}
 	return EXIT_OK;
 }
 

@@ -84,7 +84,7 @@ static void loops_to_runs(const struct candidate *c, uint64_t loops, uint32_t *r
 
 static uint64_t sc_loops(const struct bench_ctx *b, enum scenario_id id)
 {
-	return b->cfg->loops ? b->cfg->loops : scenario_defs[id].default_loops;
+	return bench_loops(b->cfg, id) ?: scenario_defs[id].default_loops;
 }
 
 /* Sample often enough that even --loops 1000 gets tens of spans. */

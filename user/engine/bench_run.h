@@ -21,6 +21,12 @@
 #define WARM_TOL 0.03
 #define WARM_MAX 6
 
+/* Scenario ID's --loops: its own (SCENARIO=N), else every scenario's, else 0. */
+static inline uint64_t bench_loops(const struct bench_cfg *cfg, enum scenario_id id)
+{
+	return cfg->sc_loops[id] ? cfg->sc_loops[id] : cfg->loops;
+}
+
 /* --iface (cfg->ifindex already resolved) has native XDP. */
 int bench_check_iface(struct bench_cfg *cfg);
 

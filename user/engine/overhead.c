@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <unistd.h>
+#include "engine/bench_run.h"
 #include "engine/overhead.h"
 #include "loader/kfeatures.h"
 #include "loader/xdpobj.h"
@@ -84,7 +85,7 @@ int bench_overhead(struct bench_cfg *cfg, struct overhead_figs *out)
 	int pins[2], err;
 	cpu_set_t set;
 
-	o.n = cfg->loops ? (uint32_t)cfg->loops : 5000000;
+	o.n = bench_loops(cfg, SC_RING) ? (uint32_t)bench_loops(cfg, SC_RING) : 5000000;
 	CPU_ZERO(&set);
 	CPU_SET(cfg->cpu, &set);
 	if (ppb_probe_live_frames() || xdpo_open(&o.x, &xo))

@@ -22,7 +22,8 @@
 struct bench_cfg {
 	bool want[NR_SCENARIOS];
 	uint32_t repeat;
-	uint64_t loops; /* 0: per-scenario default */
+	uint64_t loops;			 /* 0: per-scenario default */
+	uint64_t sc_loops[NR_SCENARIOS]; /* --loops SCENARIO=N; 0: loops */
 	uint32_t cpu;
 	uint32_t batch;
 	bool batch_set; /* --batch given: also for ring-xcpu */

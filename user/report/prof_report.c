@@ -173,8 +173,9 @@ static double clock_figure(const json_t *doc, const struct prof *p)
 	return NAN;
 }
 
-/* Scenario SP's path figure against its module loop MP's, function by function. */
-static void print_gap(FILE *f, const struct prof *sp, const struct prof *mp)
+/* Scenario SP's path figure against its module loop MP's, function by function; each line after
+ * PFX. */
+static void print_gap(FILE *f, const struct prof *sp, const struct prof *mp, const char *pfx)
 {
 	double floor, listed = 0;
 	struct prof_gap g;
@@ -184,8 +185,8 @@ static void print_gap(FILE *f, const struct prof *sp, const struct prof *mp)
 	if (prof_gap_build(mp, sp, &g))
 		return;
 	floor = fmax(PROF_GAP_MIN, fabs(g.old) * PROF_LIST_PCT / 100);
-	fprintf(f, "  %-10s path %.2f, module's %s %.2f: method error %+.2f %%\n", sp->name, g.new,
-		mp->name, g.old, g.error_pct);
+	fprintf(f, "%s  %-10s path %.2f, module's %s %.2f: method error %+.2f %%\n", pfx, sp->name,
+		g.new, mp->name, g.old, g.error_pct);
 	for (size_t i = 0; i < g.nfn; i++) {
 		const struct prof_gap_fn *x = &g.fn[i];
 		struct prof_fn fn = { .name = (char *)x->name, .module = (char *)x->module };
@@ -195,16 +196,15 @@ static void print_gap(FILE *f, const struct prof *sp, const struct prof *mp)
 			continue;
 		}
 		listed += x->new - x->old;
-		fprintf(f, "    %+9.2f  %9.2f -> %9.2f  %s (%s)\n", x->new - x->old, x->old, x->new,
-			fn_label(&fn, name, sizeof(name)), prof_groups[x->group].name);
+		fprintf(f, "%s    %+9.2f  %9.2f -> %9.2f  %s (%s)\n", pfx, x->new - x->old, x->old,
+			x->new, fn_label(&fn, name, sizeof(name)), prof_groups[x->group].name);
 	}
-	fprintf(f, "    listed %+.2f of the gap's %+.2f; %zu function%s below %.2f apart\n", listed,
-		g.new - g.old, rest, rest == 1 ? "" : "s", floor);
+	fprintf(f, "%s    listed %+.2f of the gap's %+.2f; %zu function%s below %.2f apart\n", pfx,
+		listed, g.new - g.old, rest, rest == 1 ? "" : "s", floor);
 	prof_gap_free(&g);
 }
 
-/* Each scenario that has its upstream module loop's profile beside it. */
-static void print_gaps(FILE *f, const struct prof *p, size_t n)
+void prof_report_gaps(FILE *f, const struct prof *p, size_t n, const char *pfx)
 {
 	bool head = false;
 
@@ -216,12 +216,16 @@ static void print_gaps(FILE *f, const struct prof *p, size_t n)
 			continue;
 		if (!head)
 			fprintf(f,
-				"\nthe upstream module's loops against the scenarios: path figures "
-				"from the profiles,\ninstructions per element (module -> "
-				"scenario), the path's functions that differ:\n");
+				"\n%sthe upstream module's loops against the scenarios: path "
+				"figures "
+				"from the profiles,\n%sinstructions per element (module -> "
+				"scenario), "
+				"the path's functions that differ:\n",
+				pfx, pfx);
 		head = true;
-		print_gap(f, &p[i], mp);
+		print_gap(f, &p[i], mp, pfx);
 	}
+	fflush(f);
 }
 
 void prof_report_all(FILE *f, const struct prof *p, size_t n, const json_t *doc)
@@ -231,8 +235,7 @@ void prof_report_all(FILE *f, const struct prof *p, size_t n, const json_t *doc)
 		fprintf(f, "\n");
 		prof_report_print(f, &p[i], doc ? clock_figure(doc, &p[i]) : NAN);
 	}
-	print_gaps(f, p, n);
-	fflush(f);
+	prof_report_gaps(f, p, n, "");
 }
 
 /* ---- JSON -------------------------------------------------------------------- */

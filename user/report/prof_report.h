@@ -27,6 +27,12 @@ void prof_report_print(FILE *f, const struct prof *p, double clock);
  */
 void prof_report_all(FILE *f, const struct prof *p, size_t n, const json_t *doc);
 
+/*
+ * Each scenario's path figure against its upstream module loop's, function
+ * by function (what prof_report_all() ends with), each line after PFX.
+ */
+void prof_report_gaps(FILE *f, const struct prof *p, size_t n, const char *pfx);
+
 /* The profile object of P as KEY; META: the capture's meta (arch, release, qemu, api) or NULL. */
 void prof_json(struct json *j, const char *key, const struct prof *p, const struct capture *meta);
 /* "path_cost_cycles" of P: the path's own groups per element, method "profile". */

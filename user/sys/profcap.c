@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The guest's side of vm --profile (profcap.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -10,6 +11,7 @@
 #include <bpf/bpf.h>
 #include "sys/profcap.h"
 #include "sys/log.h"
+#include "sys/util.h"
 #include "sys/vmmark.h"
 #include "vmprof.h"
 
@@ -236,13 +238,142 @@ static void kallsyms_of(FILE *out, const char *module)
 		fclose(in);
 }
 
+/*
+ * A module's symbols, kept as section and offset: reading /proc/kallsyms
+ * formats every symbol of the kernel, which under qemu's plugin cost
+ * seconds a load, while a load only moves the module's sections (their
+ * addresses: /sys/module/NAME/sections/).
+ */
+#define MOD_SECS 64
+struct mod_secs {
+	char name[MOD_SECS][48];
+	uint64_t base[MOD_SECS];
+	int n;
+};
+
+struct mod_sym {
+	int sec;
+	uint64_t off;
+	char *tail; /* the line after its address: " t NAME\t[MODULE]\n" */
+};
+
+static struct {
+	char module[64];
+	struct mod_secs secs; /* of the load the symbols were read in */
+	struct mod_sym *sym;
+	size_t n;
+} mod_cache;
+
+/* MODULE's section addresses now; 0, or -1 when they cannot be read. */
+static int read_secs(const char *module, struct mod_secs *s)
+{
+	char dir[128], path[512], val[32];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/sys/module/%s/sections", module);
+	d = opendir(dir);
+	s->n = 0;
+	while (d && (e = readdir(d)) && s->n < MOD_SECS) {
+		unsigned long long a;
+
+		if (e->d_name[0] != '.' || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (read_file_str(path, val, sizeof(val)) < 0 || sscanf(val, "%llx", &a) != 1 || !a)
+			continue;
+		if (strlen(e->d_name) >= sizeof(s->name[0]))
+			continue;
+		memcpy(s->name[s->n], e->d_name, strlen(e->d_name) + 1);
+		s->base[s->n++] = a;
+	}
+	if (d)
+		closedir(d);
+	return s->n ? 0 : -1;
+}
+
+/* The section of S holding ADDR (the highest base at or below it), or -1. */
+static int sec_of(const struct mod_secs *s, uint64_t addr)
+{
+	int best = -1;
+
+	for (int i = 0; i < s->n; i++)
+		if (s->base[i] <= addr && (best < 0 || s->base[i] > s->base[best]))
+			best = i;
+	return best;
+}
+
+static int sec_named(const struct mod_secs *s, const char *name)
+{
+	for (int i = 0; i < s->n; i++)
+		if (!strcmp(s->name[i], name))
+			return i;
+	return -1;
+}
+
+static void cache_free(void)
+{
+	for (size_t i = 0; i < mod_cache.n; i++)
+		free(mod_cache.sym[i].tail);
+	free(mod_cache.sym);
+	memset(&mod_cache, 0, sizeof(mod_cache));
+}
+
+/* MODULE's kallsyms lines, as loaded now (sections SECS), into the cache. */
+static int cache_fill(const char *module, const struct mod_secs *secs)
+{
+	char *text = NULL, *line, *save;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return -1;
+	kallsyms_of(f, module);
+	fclose(f);
+	cache_free();
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long a;
+		char *tail;
+		struct mod_sym *m;
+		int sec;
+
+		if (sscanf(line, "%llx", &a) != 1 || (sec = sec_of(secs, a)) < 0)
+			continue;
+		tail = line + strcspn(line, " \t");
+		m = realloc(mod_cache.sym, (mod_cache.n + 1) * sizeof(*m));
+		if (!m || asprintf(&m[mod_cache.n].tail, "%s\n", tail) < 0)
+			break;
+		mod_cache.sym = m;
+		m[mod_cache.n].sec = sec;
+		m[mod_cache.n++].off = a - secs->base[sec];
+	}
+	free(text);
+	snprintf(mod_cache.module, sizeof(mod_cache.module), "%s", module);
+	mod_cache.secs = *secs;
+	return 0;
+}
+
 void profcap_mod_syms(uint32_t tag, const char *module)
 {
 	FILE *out = syms_file(tag);
+	struct mod_secs now;
 
 	if (!out)
 		return;
-	kallsyms_of(out, module);
+	if (read_secs(module, &now)) {
+		kallsyms_of(out, module); /* (no sections to move the symbols by) */
+		fclose(out);
+		return;
+	}
+	if (strcmp(mod_cache.module, module))
+		cache_fill(module, &now);
+	for (size_t i = 0; i < mod_cache.n; i++) {
+		const struct mod_sym *m = &mod_cache.sym[i];
+		int sec = sec_named(&now, mod_cache.secs.name[m->sec]);
+
+		if (sec >= 0)
+			fprintf(out, "%016" PRIx64 "%s", now.base[sec] + m->off, m->tail);
+	}
 	fclose(out);
 }
 
