@@ -44,6 +44,7 @@ enum { OPT_SCENARIO = 1, OPT_COUNTERS, OPT_LOOPS };
 #define B(m) CLI_MEMBER(struct bench_cfg, m)
 #define STR_(x) #x
 #define STR(x) STR_(x)
+#define UPMOD_LOOPS_STR STR(UPMOD_LOOPS)
 
 static const struct cli_opt bench_opts[] = {
 	{ "scenario", 's', "LIST",
@@ -89,10 +90,9 @@ static const struct cli_opt bench_opts[] = {
 	{ "upstream-module", 0, "FILE",
 	  "then load FILE, the kernel's own page_pool benchmark module (bench_page_pool.ko, "
 	  "tools/testing/selftests/net/bench/page_pool), twice per scenario that ran (fast, "
-	  "ring, slow: its tests 01, 02, 03; the scenario's --loops elements, " STR(
-		  UPMOD_LOOPS) " without it, and twice that many), and set its figures beside "
-			       "bench's; under ppbench "
-			       "vm --profile also its path figure, function by function",
+	  "ring, slow: its tests 01, 02, 03; " UPMOD_LOOPS_STR " elements, then twice as many), "
+	  "and set its figures beside bench's; under ppbench vm --profile also its path figure, "
+	  "function by function",
 	  .kind = CLI_STRING, B(upstream_module), .flags = CLI_F_INFILE },
 	{ "quiet", 'q', NULL, "print only the time_bench lines and the summary; no progress",
 	  .kind = CLI_FLAG, B(quiet) },

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "engine/bench_run.h"
 #include "engine/upmod_run.h"
 #include "sys/kmod.h"
 #include "sys/log.h"
@@ -144,7 +143,7 @@ static int one_load(struct bench_ctx *b, struct upmod_fig *u, enum scenario_id i
 static int one_test(struct bench_ctx *b, struct sc_result *r, const char *name)
 {
 	struct upmod_fig *u = &r->up;
-	uint64_t n = bench_loops(b->cfg, r->id) ?: UPMOD_LOOPS;
+	uint64_t n = UPMOD_LOOPS;
 
 	u->tried = true;
 	u->test = upmod_test(r->id);
