@@ -157,10 +157,10 @@ test_vm_module_deps_from_modinfo() {
 upstream_module_checks() {
 	local a=$1 b=$2 s n
 	jq -e '[.scenarios[].upstream_module | .status == "failed" and
-		(.reason | startswith("the kernel refused "))] | length == 3 and all' "$a" >/dev/null ||
+		(.reason | startswith("the kernel refused "))] | length == 1 and all' "$a" >/dev/null ||
 		fail "a: 6.12 loaded newest's module: $(jq -c '[.scenarios[].upstream_module |
 			{status, reason}]' "$a")"
-	for s in fast ring slow; do
+	for s in ring; do
 		n=50000
 		assert_match "$LAST_OUT" "^\[b\]   $s +path [0-9.]+, module's no-softirq-page_pool0[123] [0-9.]+: method error [-+][0-9.]+ %\$" \
 			"b: $s: the method error in the report"
@@ -205,13 +205,14 @@ upstream_module_checks() {
 # boot's: its clock, its kernel, its mode, its exports.
 # Both also load the upstream module the kernel matrix builds for newest
 # (bench --upstream-module, carried into each guest): 6.12 refuses it, which
-# is its scenarios' failed cross-check with the kernel's reason, and newest
-# runs it: each of fast, ring and slow gets the module's loop profiled as the
-# difference of its two loads, found in the module's own code by its symbols
-# of each load, its path figure and the method error of the scenario's
-# against it, within 2 %, or the path's functions that differ carry the gap:
-# at most 2 % of the loop's figure left unexplained. Without the module (none
-# built here) the rest runs, and the test says it skipped that part.
+# is ring's failed cross-check with the kernel's reason, and newest runs it:
+# its test 02 profiled as the difference of its two loads, found in the
+# module's own code by its symbols of each load, its path figure and the
+# method error of ring's against it, within 2 %, or the path's functions that
+# differ carry the gap: at most 2 % of the loop's figure left unexplained
+# (ring's short runs here start each pool empty: its first pages' clearing is
+# such a function). Without the module (none built here) the rest runs, and
+# the test says it skipped that part.
 test_vm_ab_two_kernels() {
 	local f=$TMPD/r.json a=$TMPD/r.a.json b=$TMPD/r.b.json ko mod=() why=
 	need_kernel 6.12
@@ -228,12 +229,8 @@ test_vm_ab_two_kernels() {
 			echo 'the kernel matrix has not built it')
 	fi
 	echo old >"$b"
-	# ring long: each timed run's pool starts empty, and its first pages'
-	# clearing must be a small part of the module's comparison
-	expect_exit 3 vm -q --profile --against-debian 6.12 --limit ring=1 -- bench \
-		--scenario fast,ring,slow --repeat 1 --loops ring=1000000,fast=20000,slow=20000 \
-		"${mod[@]}" \
-		--json "$f"
+	expect_exit 3 vm -q --profile --against-debian 6.12 --limit ring=1 -- bench --scenario ring \
+		--repeat 2 --loops 50000 "${mod[@]}" --json "$f"
 	[ ! -e "$f" ] || fail "--json F wrote F itself, not F.a.json and F.b.json"
 	assert_eq "$(jq_get "$a" .host.kernel)" "$rel_a" "a: the baseline (--against-debian 6.12)"
 	assert_eq "$(jq_get "$b" .host.kernel)" "$(cat "$K_DIR/RELEASE")" "b: the kernel under test"
@@ -250,7 +247,7 @@ test_vm_ab_two_kernels() {
 		"page_pool's functions in the diff"
 	for side in a b; do
 		jq -e '.scenarios[] | select(.name == "ring") | .profile as $p |
-			$p.elems == 1000000 and $p.errors == 0 and $p.windows >= 2 and
+			$p.elems == 100000 and $p.errors == 0 and $p.windows >= 2 and
 			(([$p.functions[].per_elem] | add) - $p.per_elem | fabs) < 0.01 and
 			(($p.per_elem - .cycles_per_elem.median) / .cycles_per_elem.median | fabs) < 0.005 and
 			([$p.groups[] | select(.name == "page_pool") | .per_elem][0] > 50) and

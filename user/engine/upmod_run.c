@@ -90,29 +90,23 @@ static void refused(struct upmod_fig *u, const char *file, int err)
 }
 
 /*
- * One load of the module running TEST's loop LOOPS times, as window TAG
- * (its symbols taken while it is loaded); its time_bench line into L.
+ * Load K of U's test (U->loops[K] elements), as a window of its own with the
+ * module's symbols as this load placed them; NAME gets the module's name.
  */
-static int one_load(struct bench_ctx *b, struct upmod_fig *u, enum scenario_id id, int k,
-		    const char *name)
+static int load_window(struct bench_ctx *b, struct upmod_fig *u, enum scenario_id id, int k,
+		       char *name, size_t len)
 {
 	char params[96], extra[160];
-	struct tb_line l = { .test = u->test };
 	uint32_t tag;
-	int fd, err;
+	int err;
 
 	snprintf(params, sizeof(params), "loops=%" PRIu64 " run_flags=%u", u->loops[k],
 		 test_flag(id));
 	snprintf(extra, sizeof(extra), "scenario=%s loops=%" PRIu64, scenario_defs[id].name,
 		 u->loops[k]);
-	fd = kmsg_open_end();
-	if (fd < 0) {
-		why(u, "cannot read the kernel log %s: %s", "/dev/kmsg", fd);
-		return fd;
-	}
 	tag = profcap_tag("module", u->test, extra);
 	profcap_begin_whole(tag);
-	err = kmod_load(b->cfg->upstream_module, params);
+	err = kmod_load(b->cfg->upstream_module, params, name, len);
 	profcap_end(tag, err ? 0 : u->loops[k]);
 	if (!err) {
 		profcap_mod_syms(tag, name);
@@ -120,10 +114,27 @@ static int one_load(struct bench_ctx *b, struct upmod_fig *u, enum scenario_id i
 		if (err)
 			why(u, "cannot unload %s: %s", name, err);
 	} else if (err == -EEXIST) {
-		why(u, "module %s is loaded already (%s): unload it first", name, -EEXIST);
+		why(u, "%s is loaded already (%s): unload it first", b->cfg->upstream_module,
+		    -EEXIST);
 	} else {
 		refused(u, b->cfg->upstream_module, err);
 	}
+	return err;
+}
+
+/* Load K of U's test, and its time_bench line from the kernel log. */
+static int one_load(struct bench_ctx *b, struct upmod_fig *u, enum scenario_id id, int k)
+{
+	struct tb_line l = { .test = u->test };
+	char name[64];
+	int fd, err;
+
+	fd = kmsg_open_end();
+	if (fd < 0) {
+		why(u, "cannot read the kernel log %s: %s", "/dev/kmsg", fd);
+		return fd;
+	}
+	err = load_window(b, u, id, k, name, sizeof(name));
 	if (!err) {
 		err = kmsg_read_new(fd, scan_line, &l);
 		if (!err && !l.found) {
@@ -140,7 +151,7 @@ static int one_load(struct bench_ctx *b, struct upmod_fig *u, enum scenario_id i
 	return err;
 }
 
-static int one_test(struct bench_ctx *b, struct sc_result *r, const char *name)
+static int one_test(struct bench_ctx *b, struct sc_result *r)
 {
 	struct upmod_fig *u = &r->up;
 	uint64_t n = UPMOD_LOOPS;
@@ -153,7 +164,7 @@ static int one_test(struct bench_ctx *b, struct sc_result *r, const char *name)
 		if (progress_wanted(b->cfg->quiet))
 			progress_show(b->t0, "upstream module: %s, load %d/%d", u->test, k + 1,
 				      UPMOD_LOADS);
-		if (one_load(b, u, r->id, k, name))
+		if (one_load(b, u, r->id, k))
 			return -1;
 	}
 	u->ran = true;
@@ -162,17 +173,14 @@ static int one_test(struct bench_ctx *b, struct sc_result *r, const char *name)
 
 int upmod_run(struct bench_ctx *b)
 {
-	char name[64];
 	int ran = 0;
 
-	if (kmod_name(b->cfg->upstream_module, name, sizeof(name)))
-		return -EINVAL;
 	for (int i = 0; i < NR_SCENARIOS; i++) {
 		struct sc_result *r = &b->res[i];
 
 		if (!b->cfg->want[i] || !r->ok || !upmod_test(i))
 			continue;
-		ran += !one_test(b, r, name);
+		ran += !one_test(b, r);
 	}
 	return ran ? 0 : -ENOEXEC;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Kernel modules and the kernel log (kmod.h). */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,30 +10,77 @@
 #include <sys/syscall.h>
 #include "sys/kmod.h"
 
-int kmod_name(const char *path, char *name, size_t len)
+static void file_name(const char *path, char *name, size_t len)
 {
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	size_t n = strlen(base);
+	size_t n = strcspn(base, ".");
 
-	if (n > 3 && !strcmp(base + n - 3, ".ko"))
-		n -= 3;
-	if (!n || n >= len)
-		return -EINVAL;
+	n = n < len ? n : len - 1;
 	for (size_t i = 0; i < n; i++)
 		name[i] = base[i] == '-' ? '_' : base[i];
 	name[n] = '\0';
-	return 0;
 }
 
-int kmod_load(const char *path, const char *params)
+/* /proc/modules' text (freed by the caller), or NULL. */
+static char *modules_text(void)
+{
+	char *text = NULL, buf[4096];
+	size_t len = 0, n;
+	FILE *in = fopen("/proc/modules", "re"), *out = open_memstream(&text, &len);
+
+	while (in && out && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, out);
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+	return text;
+}
+
+/* Whether /proc/modules' TEXT has a line for module NAME. */
+static bool listed(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, name, n) && l[n] == ' ')
+			return true;
+	return false;
+}
+
+/* The first module of AFTER that BEFORE does not list, into NAME. */
+static int new_module(const char *before, const char *after, char *name, size_t len)
+{
+	for (const char *l = after; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		size_t n = strcspn(l, " \n");
+
+		if (n && n < len) {
+			memcpy(name, l, n);
+			name[n] = '\0';
+			if (!listed(before, name))
+				return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int kmod_load(const char *path, const char *params, char *name, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	char *before, *after;
 
 	if (fd < 0)
 		return -errno;
+	before = modules_text();
 	if (syscall(SYS_finit_module, fd, params, 0))
 		err = -errno;
 	close(fd);
+	after = err ? NULL : modules_text();
+	/* (unlisted: kbuild names a module by its file, '-' as '_') */
+	if (!err && (!before || !after || new_module(before, after, name, len)))
+		file_name(path, name, len);
+	free(before);
+	free(after);
 	return err;
 }
 

@@ -8,10 +8,13 @@
 
 #include <stddef.h>
 
-/* The module's name as the kernel knows it: the file's base name without .ko, '-' as '_'. */
-int kmod_name(const char *path, char *name, size_t len);
-/* Loads PATH with PARAMS ("loops=1000 run_flags=2"); 0 or a negative errno. */
-int kmod_load(const char *path, const char *params);
+/*
+ * Loads PATH with PARAMS ("loops=1000 run_flags=2"); 0 or a negative errno.
+ * NAME gets the name the kernel knows it by (its own, not the file's: a
+ * renamed file keeps it), the module /proc/modules lists that it did not
+ * before.
+ */
+int kmod_load(const char *path, const char *params, char *name, size_t len);
 /* Unloads module NAME; 0 or a negative errno. */
 int kmod_unload(const char *name);
 
