@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Kernel modules and the kernel log (kmod.h). */
 #include <errno.h>
-#include <stdbool.h>
-#include <stdlib.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include "sys/kmod.h"
 
+/* kbuild's name of a module file: its base name to the first '.', '-' as '_'. */
 static void file_name(const char *path, char *name, size_t len)
 {
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
