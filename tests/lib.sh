@@ -116,6 +116,16 @@ bench_shape() {
 			-e 's#n/a#N#g' -e 's/[-+]?[0-9]+([.,][0-9]+)*/N/g' -e 's/ +/ /g' -e 's/ $//'
 }
 
+# What a guest's initramfs is packed with, for the tests that run vm with a
+# stand-in guest or pack one: else skip, naming the package.
+need_guest_tools() {
+	local p
+	for p in cpio gzip readelf flock; do
+		command -v $p >/dev/null || skip "no $p (scripts/install-deps.sh --kernels)"
+	done
+	[ -x /bin/busybox ] || skip "no /bin/busybox (busybox-static)"
+}
+
 # The STRINGs no line of FILE contains (with -x: no line is), one a line, in
 # their order: one awk where a grep each made tens of processes per page. An
 # unreadable FILE contains none.

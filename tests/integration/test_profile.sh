@@ -32,14 +32,6 @@ vm() { # ppbench vm with the stand-ins first on PATH, its work directories in $T
 	PATH=$TMPD/bin:$PATH TMPDIR=$TMPD/tmp "$PPBENCH" vm "$@"
 }
 
-need_guest_tools() {
-	local p
-	for p in cpio gzip readelf flock; do
-		command -v $p >/dev/null || skip "no $p (scripts/install-deps.sh --kernels)"
-	done
-	[ -x /bin/busybox ] || skip "no /bin/busybox (busybox-static)"
-}
-
 # A qemu without plugin support, and one whose plugin API neither build
 # serves: one line naming its version, exit 2, no work directory, no qemu run.
 test_profile_refuses_qemu() {

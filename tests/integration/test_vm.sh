@@ -573,7 +573,7 @@ vm_input() { # ppbench vm with input_guest's stand-ins
 test_vm_input_file_carried() {
 	local m=$TMPD/m/x.ko j abs
 	"$PPBENCH" bench --help | grep -q -- '--upstream-module' || skip "bench has no --upstream-module"
-	need_stand_in_tools
+	need_guest_tools
 	input_guest
 	mkdir -p "$TMPD/m"
 	head -c 3000 /dev/urandom >"$m"
@@ -604,14 +604,6 @@ test_vm_input_file_carried() {
 		assert_eq "$(cat "$j/inputs")" "1 $abs" "A/B: each guest's inputs"
 	done
 	assert_nothing_left "after runs with an input file"
-}
-
-need_stand_in_tools() {
-	local p
-	for p in cpio gzip readelf flock; do
-		command -v $p >/dev/null || skip "no $p (scripts/install-deps.sh --kernels)"
-	done
-	[ -x /bin/busybox ] || skip "no /bin/busybox (busybox-static)"
 }
 
 # compare and trend, and the profiles they take, never mix the clocks: one line
