@@ -255,8 +255,10 @@ static int check_module(const struct bench_cfg *cfg)
 	bool any = false;
 
 	if (stat(cfg->upstream_module, &st) || access(cfg->upstream_module, R_OK)) {
-		pr_err("--upstream-module %s: %s\n", cfg->upstream_module, strerror(errno));
-		return -errno;
+		int err = errno;
+
+		pr_err("--upstream-module %s: %s\n", cfg->upstream_module, strerror(err));
+		return -err;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		pr_err("--upstream-module %s: not a file\n", cfg->upstream_module);

@@ -16,31 +16,19 @@
 #include "sys/profcap.h"
 #include "sys/progress.h"
 
-/* The module's tests and their bits of run_flags (bit 0, its baselines, stays off). */
+/* The module's test of each scenario and its bit of run_flags (bit 0, its baselines, stays off). */
 static const struct {
-	enum scenario_id id;
 	const char *test;
 	unsigned flag;
-} tests[] = {
-	{ SC_FAST, "no-softirq-page_pool01", 1u << 1 },
-	{ SC_RING, "no-softirq-page_pool02", 1u << 2 },
-	{ SC_SLOW, "no-softirq-page_pool03", 1u << 3 },
+} tests[NR_SCENARIOS] = {
+	[SC_FAST] = { "no-softirq-page_pool01", 1u << 1 },
+	[SC_RING] = { "no-softirq-page_pool02", 1u << 2 },
+	[SC_SLOW] = { "no-softirq-page_pool03", 1u << 3 },
 };
 
 const char *upmod_test(enum scenario_id id)
 {
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (tests[i].id == id)
-			return tests[i].test;
-	return NULL;
-}
-
-static unsigned test_flag(enum scenario_id id)
-{
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (tests[i].id == id)
-			return tests[i].flag;
-	return 0;
+	return tests[id].test;
 }
 
 /* One load's time_bench line: "Type:TEST Per elem: C cycles(tsc) N ns ..." */
@@ -101,7 +89,7 @@ static int load_window(struct bench_ctx *b, struct upmod_fig *u, enum scenario_i
 	int err;
 
 	snprintf(params, sizeof(params), "loops=%" PRIu64 " run_flags=%u", u->loops[k],
-		 test_flag(id));
+		 tests[id].flag);
 	snprintf(extra, sizeof(extra), "scenario=%s loops=%" PRIu64, scenario_defs[id].name,
 		 u->loops[k]);
 	tag = profcap_tag("module", u->test, extra);

@@ -38,12 +38,20 @@ static char *modules_text(void)
 	return text;
 }
 
+/* The line after L's, or NULL. */
+static const char *next_line(const char *l)
+{
+	const char *nl = strchr(l, '\n');
+
+	return nl && nl[1] ? nl + 1 : NULL;
+}
+
 /* Whether /proc/modules' TEXT has a line for module NAME. */
 static bool listed(const char *text, const char *name)
 {
 	size_t n = strlen(name);
 
-	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+	for (const char *l = text && *text ? text : NULL; l; l = next_line(l))
 		if (!strncmp(l, name, n) && l[n] == ' ')
 			return true;
 	return false;
@@ -52,7 +60,7 @@ static bool listed(const char *text, const char *name)
 /* The first module of AFTER that BEFORE does not list, into NAME. */
 static int new_module(const char *before, const char *after, char *name, size_t len)
 {
-	for (const char *l = after; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+	for (const char *l = *after ? after : NULL; l; l = next_line(l)) {
 		size_t n = strcspn(l, " \n");
 
 		if (n && n < len) {
