@@ -593,7 +593,8 @@ static void path_fentry(struct sc_env *e, struct sc_result *r)
 	r->has_path = true;
 	r->path_cycles = ns_to_cycles(e->b, ns);
 	snprintf(r->path_method, sizeof(r->path_method),
-		 "fentry/fexit per-call timing of the proof run: the mean page_pool alloc and "
+		 PATH_TEXT_FENTRY
+		 " of the proof run: the mean page_pool alloc and "
 		 "put call of this path's classes (calls no interrupt hit), minus the probe "
 		 "overhead (%.1f ns per call, timed around bpf_fentry_test1)",
 		 ovh);
@@ -637,13 +638,15 @@ static void path_reference(struct sc_env *e, struct sc_result *r)
 	r->path_cycles = r->cyc.median - t->cyc.median;
 	if (r->id == SC_SLOW)
 		snprintf(r->path_method, sizeof(r->path_method),
-			 "difference of medians to the same loop at batch 1 with the pages kept "
+			 PATH_TEXT_REFERENCE
+			 " at batch 1 with the pages kept "
 			 "in the pool (ring produce + refill: %.1f cycles/elem, own setups): page "
 			 "allocator alloc + release + page init, minus ring produce + refill",
 			 t->cyc.median);
 	else
 		snprintf(r->path_method, sizeof(r->path_method),
-			 "difference of medians to its twin lf-fastpass-twin (headroom kept: no "
+			 PATH_TEXT_TWIN
+			 " lf-fastpass-twin (headroom kept: no "
 			 "copy, the frame's page back to the test-run ring; %.1f cycles/elem, own "
 			 "setups): a system-pool page from the cache, the copy into it, its direct "
 			 "recycle, and the frame's page returned directly instead of to the ring",

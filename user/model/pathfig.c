@@ -2,6 +2,7 @@
 /* Path figures from per-call timing and the method's error (see pathfig.h). */
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 #include "model/pathfig.h"
 
 int path_ns_per_elem(const struct call_class *cls, size_t n, double probe_ns, uint64_t elems,
@@ -105,4 +106,35 @@ double method_error(double ppbench_figure, double module_figure)
 	if (!(ppbench_figure > 0) || !(module_figure > 0))
 		return NAN;
 	return ppbench_figure / module_figure - 1;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+const char *path_method_name(const char *text)
+{
+	static const char older[] = " (scenario medians)";
+	size_t n = text ? strlen(text) : 0;
+
+	if (!text)
+		return NULL;
+	if (starts(text, PATH_TEXT_FENTRY))
+		return "fentry";
+	if (starts(text, PATH_TEXT_REFERENCE))
+		return "reference";
+	if (starts(text, PATH_TEXT_TWIN))
+		return "twin";
+	if (!strcmp(text, PATH_TEXT_PROFILE))
+		return "profile";
+	if (strstr(text, " minus ") && n > strlen(older) &&
+	    !strcmp(text + n - strlen(older), older))
+		return "difference";
+	return text;
+}
+
+bool path_methods_agree(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
 }

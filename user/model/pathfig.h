@@ -2,6 +2,7 @@
 #ifndef PPBENCH_PATHFIG_H
 #define PPBENCH_PATHFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "ppbench.h"
@@ -82,6 +83,25 @@ int scenario_path_ns(const struct ppb_pool_counts *c, unsigned int classes, doub
 
 /* One bulk call's time per element, its probe overhead paid once. */
 double bulk_ns_per_elem(double call_ns, uint64_t count, double probe_ns);
+
+/*
+ * A path figure's method (its "method" in a result file) is a text that
+ * begins with one of these; its name says which. Figures of two methods
+ * count different things, so they never compare.
+ */
+#define PATH_TEXT_FENTRY "fentry/fexit per-call timing"
+#define PATH_TEXT_REFERENCE "difference of medians to the same loop"
+#define PATH_TEXT_TWIN "difference of medians to its twin"
+#define PATH_TEXT_PROFILE "profile"
+
+/*
+ * The name of the method whose text is TEXT: "fentry", "reference", "twin",
+ * "profile", or "difference" (the first ppbench's "ring minus fast
+ * (scenario medians)"); any other text is its own name, and NULL stays NULL.
+ */
+const char *path_method_name(const char *text);
+/* Whether figures of the methods named A and B compare (the same name; NULL only with NULL). */
+bool path_methods_agree(const char *a, const char *b);
 
 /* The method's error: ppbench's figure over the module's, less 1 (NAN if either is not > 0). */
 double method_error(double ppbench_figure, double module_figure);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "model/jspan.h"
+#include "model/pathfig.h"
 #include "model/prof_gap.h"
 #include "report/prof_report.h"
 #include "report/report.h"
@@ -322,7 +323,7 @@ void prof_json_path(struct json *j, const char *key, const struct prof *p)
 {
 	json_obj_begin(j, key);
 	json_double(j, "value", prof_path_per_elem(p));
-	json_str(j, "method", "profile");
+	json_str(j, "method", PATH_TEXT_PROFILE);
 	json_arr_begin(j, "groups");
 	for (int g = 0; g < PG_NR; g++)
 		if (prof_groups[g].cls == PCLS_PATH)
@@ -415,12 +416,17 @@ static size_t object_tail(const struct edit *e, struct jspan obj)
 	return at;
 }
 
-/* Member KEY of OBJ set to what FN writes: in its place, or after the last member. */
-static void set_member(struct edit *e, struct jspan obj, const char *key, member_fn fn,
-		       const struct prof *p, const struct prof *q, const struct capture *c)
+/*
+ * Member KEY of OBJ set to what FN writes: in its place, or else at AFTER
+ * (0: after the last member).
+ */
+static void put_member(struct edit *e, struct jspan obj, const char *key, size_t after,
+		       member_fn fn, const struct prof *p, const struct prof *q,
+		       const struct capture *c)
 {
 	struct jspan m, v;
 	char indent[64], *t, *sep;
+	size_t at = after ? after : object_tail(e, obj);
 
 	jspan_indent(e->text, obj, indent, sizeof(indent));
 	if (!jspan_member(e->text, e->len, obj, key, &m, &v)) {
@@ -430,7 +436,13 @@ static void set_member(struct edit *e, struct jspan obj, const char *key, member
 	t = members_text(fn, p, q, c, indent, false);
 	sep = t && asprintf(&sep, ",%s%s", *indent ? "\n" : "", t) >= 0 ? sep : NULL;
 	free(t);
-	splice(e, object_tail(e, obj), object_tail(e, obj), sep);
+	splice(e, at, at, sep);
+}
+
+static void set_member(struct edit *e, struct jspan obj, const char *key, member_fn fn,
+		       const struct prof *p, const struct prof *q, const struct capture *c)
+{
+	put_member(e, obj, key, 0, fn, p, q, c);
 }
 
 static void member_profile(struct json *j, const struct prof *p, const struct prof *q,
@@ -455,30 +467,29 @@ static void member_path(struct json *j, const struct prof *p, const struct prof 
 	prof_json_path(j, "path_cost_cycles", p);
 }
 
+static void member_profile_path(struct json *j, const struct prof *p, const struct prof *q,
+				const struct capture *c)
+{
+	(void)q;
+	(void)c;
+	prof_json_path(j, "path_cost_profile", p);
+}
+
 /*
- * A profiled scenario: its profile, and where it was measured, its path
- * figure from it; bench's own (fentry's, or a reference recipe's) stays
- * beside it as path_cost_fentry. REF: the profile of the reference recipe
- * whose figure bench subtracted from it, or NULL.
+ * A profiled scenario: its profile, and where it was measured its path
+ * figure from it, path_cost_profile, right after bench's own
+ * (path_cost_cycles: fentry's or a reference recipe's), which stays as it
+ * was. REF: the profile of the reference recipe whose figure bench
+ * subtracted from it, or NULL.
  */
 static void edit_scenario(struct edit *e, struct jspan obj, const json_t *s, const struct prof *p,
 			  const struct prof *ref, const struct capture *c)
 {
 	bool ok = !strcmp(json_string_value(json_object_get(s, "status")) ?: "", "ok");
-	struct jspan m, v, f, fv;
-	char indent[64], *t, *out;
+	struct jspan m, v;
 
-	jspan_indent(e->text, obj, indent, sizeof(indent));
-	if (ok && p->elems && !jspan_member(e->text, e->len, obj, "path_cost_cycles", &m, &v)) {
-		t = members_text(member_path, p, NULL, c, indent, true);
-		if (jspan_member(e->text, e->len, obj, "path_cost_fentry", &f, &fv) && t &&
-		    asprintf(&out, "%s,%s%s\"path_cost_fentry\": %.*s", t, *indent ? "\n" : "",
-			     indent, (int)(v.end - v.start), e->text + v.start) >= 0) {
-			free(t);
-			t = out;
-		}
-		splice(e, m.start, m.end, t);
-	}
+	if (ok && p->elems && !jspan_member(e->text, e->len, obj, "path_cost_cycles", &m, &v))
+		put_member(e, obj, "path_cost_profile", v.end, member_profile_path, p, NULL, c);
 	set_member(e, obj, "profile", member_profile, p, NULL, c);
 	if (ref)
 		set_member(e, obj, "profile_reference", member_reference, ref, NULL, c);

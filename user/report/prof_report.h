@@ -35,16 +35,17 @@ void prof_report_gaps(FILE *f, const struct prof *p, size_t n, const char *pfx);
 
 /* The profile object of P as KEY; META: the capture's meta (arch, release, qemu, api) or NULL. */
 void prof_json(struct json *j, const char *key, const struct prof *p, const struct capture *meta);
-/* "path_cost_cycles" of P: the path's own groups per element, method "profile". */
+/* A path figure of P as KEY: the path's own groups per element, method "profile". */
 void prof_json_path(struct json *j, const char *key, const struct prof *p);
 
 /*
  * Rewrites the result file PATH, whose TEXT (LEN bytes) reads as DOC,
  * whole (a temporary file renamed over it) and byte for byte as it was but
  * for the profiles: a "profile" object in each scenario of a bench result
- * that P has a profile of, with its path figure from it ("path_cost_cycles";
- * bench's becomes "path_cost_fentry"), or at the top of a recipe's. A
- * scenario's "upstream_module" gets its loop's profile, path figure and the
+ * that P has a profile of, with its path figure from it ("path_cost_profile",
+ * right after bench's own "path_cost_cycles", which stays), or at the top of
+ * a recipe's. A scenario's "upstream_module" gets its loop's profile, path
+ * figure ("path_cost_cycles", the loop's only one) and the
  * method error of the scenario's against it. Returns
  * how many profiles went in (0: the file is left alone), or -1 after a
  * one-line error naming the file.

@@ -297,12 +297,31 @@ static int load_profile(const struct cmp_cfg *cfg, const struct result *base,
 		    cfg->noise, base->path, why);
 }
 
+/* A gate on path figures of two methods: refused, whatever the figures say. */
+static int check_gate_methods(const struct cmp_cfg *cfg, const struct comparison *c,
+			      struct verdict *v)
+{
+	for (size_t k = 0; cfg->gate && cfg->metric == FIG_PATH && k < c->nrows; k++) {
+		const struct row *r = &c->rows[k];
+
+		if (r->kind != FIG_PATH || !r->other_method)
+			continue;
+		return fail(v, CMP_BAD_NEW,
+			    "--fail-above on path: %s's path figures are of two methods, %s and "
+			    "%s, which never compare: gate files of one method",
+			    r->scenario, r->method, r->other_method);
+	}
+	return 0;
+}
+
 /* --fail-above on one file a side needs the noise between invocations from somewhere. */
 static int check_gate(const struct cmp_cfg *cfg, const struct cmp_set *set, struct verdict *v)
 {
 	for (size_t i = 0; cfg->gate && i < set->n; i++) {
 		const struct comparison *c = &set->cmps[i];
 
+		if (check_gate_methods(cfg, c, v))
+			return -EINVAL;
 		if (c->noise != NOISE_SETUPS)
 			continue;
 		return fail(v, CMP_BAD_USAGE,
@@ -312,6 +331,30 @@ static int check_gate(const struct cmp_cfg *cfg, const struct cmp_set *set, stru
 			    "--new B1 B2 B3)",
 			    c->nold == 1 && c->nnew == 1 ? "one file a side"
 							 : "one file on a side");
+	}
+	return 0;
+}
+
+/*
+ * A limit on a path figure holds for one method: files whose path figures
+ * of its scenario are of two methods are refused.
+ */
+static int check_limit_methods(const struct cmp_cfg *cfg, const struct result *files, size_t n,
+			       struct verdict *v)
+{
+	struct comparison c = { .old = files, .nold = n };
+	const char *a = NULL, *b = NULL;
+	char name[64];
+
+	for (size_t k = 0; k < cfg->nlimits; k++) {
+		if (cfg->limits[k].fig != FIG_PATH ||
+		    comparison_one_method(&c, cfg->limits[k].scenario, &a, &b))
+			continue;
+		hard_limit_name(&cfg->limits[k], name, sizeof(name));
+		return fail(v, CMP_BAD_NEW,
+			    "--limit %s: %s's path figures are of two methods, %s and %s: a "
+			    "limit holds for one; give files of one method",
+			    name, cfg->limits[k].scenario, a ? a : "unnamed", b);
 	}
 	return 0;
 }
@@ -397,6 +440,8 @@ static void run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall
 	int gated = EXIT_OK;
 
 	if (nall > nold && build_comparisons(cfg, all, nall, &set, v))
+		goto out;
+	if (check_limit_methods(cfg, all, nall, v))
 		goto out;
 	limits = cfg->nlimits ? check_limits(cfg, &all[nold], nall - nold, v) : NULL;
 	if (cfg->nlimits && !limits)

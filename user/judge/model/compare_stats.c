@@ -12,10 +12,13 @@
 #include <string.h>
 #include "judge/model/counterview.h"
 #include "judge/model/compare_stats.h"
+#include "model/pathfig.h"
 
 const char *fig_name(enum fig f)
 {
-	static const char *const names[] = { "cycles", "ns", "path", "purity", "cpu" };
+	static const char *const names[] = {
+		"cycles", "ns", "path", "profile_path", "purity", "cpu"
+	};
 
 	return names[f];
 }
@@ -147,6 +150,8 @@ static int sample_figure(struct side *sd, const struct result_scenario *sc, enum
 		return side_setups(sd, v, n, by_file);
 	if (kind == FIG_PATH)
 		return sc->has_path_cost ? sample_add(&sd->v, &sc->path_cost, 1) : 0;
+	if (kind == FIG_PPATH)
+		return sc->prof.has_path ? sample_add(&sd->v, &sc->prof.path, 1) : 0;
 	if (kind == FIG_PURITY) {
 		x = sc->purity * 100; /* shown in percent */
 		return sample_add(&sd->v, &x, 1);
@@ -177,13 +182,14 @@ const char *fig_words(enum fig f, bool instructions, char *buf, size_t len)
 	else if (f == FIG_PURITY)
 		snprintf(buf, len, "purity %%");
 	else
-		snprintf(buf, len, "%s%s/elem", f == FIG_PATH ? "path " : "", u);
+		snprintf(buf, len, "%s%s/elem", f == FIG_PATH || f == FIG_PPATH ? "path " : "", u);
 	return buf;
 }
 
 /*
  * "ring cycles/elem", "ring cpu0 run cycles/elem" (fig_words()); a hardware
- * counter's view names its mode: "ring kernel instr/elem".
+ * counter's view names its mode: "ring kernel instr/elem"; a path figure
+ * its method: "ring path instr/elem (fentry)".
  */
 static void row_label(struct row *r, const struct result *file)
 {
@@ -191,6 +197,11 @@ static void row_label(struct row *r, const struct result *file)
 	bool ic = unit_counts_instructions(unit);
 	char words[32];
 
+	if (r->method && !r->other_method) {
+		snprintf(r->label, sizeof(r->label), "%s %s (%s)", r->scenario,
+			 fig_words(r->kind, ic, words, sizeof(words)), r->method);
+		return;
+	}
 	if (unit_is_counter(unit) && r->kind == FIG_CYCLES)
 		snprintf(r->label, sizeof(r->label), "%s %.*s %s", r->scenario,
 			 (int)strcspn(unit, "_"), unit,
@@ -358,6 +369,41 @@ static int row_stats(struct row *r, const struct side *a, const struct side *b,
 	return r->unstable ? level_verdict(r, a, b, o) : 0;
 }
 
+bool comparison_one_method(const struct comparison *c, const char *name, const char **a,
+			   const char **b)
+{
+	const struct result *sides[2] = { c->old, c->new };
+	size_t n[2] = { c->nold, c->nnew };
+	bool first = true;
+
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < n[s]; i++) {
+			const struct result_scenario *sc = result_find(&sides[s][i], name);
+
+			if (!sc || !sc->ok || !sc->has_path_cost)
+				continue;
+			if (first)
+				*a = sc->path_method;
+			first = false;
+			if (path_methods_agree(*a, sc->path_method))
+				continue;
+			*b = sc->path_method ? sc->path_method : "unnamed";
+			return false;
+		}
+	return true;
+}
+
+/* Path figures of two methods: each side summed up, and no change, no test, no verdict. */
+static int methods_differ(struct row *r, const struct side *a, const struct side *b)
+{
+	memset(&r->t, 0, sizeof(r->t));
+	r->t.p = 1;
+	r->t.why = "the path figures' methods differ";
+	r->change = r->floor_pct = NAN;
+	r->ofig = r->nfig = NAN;
+	return summarize(a->v.v, a->v.n, &r->o) ?: summarize(b->v.v, b->v.n, &r->n);
+}
+
 /* One row, if both sides have values of the figure (a null path figure has none). */
 static int add_row(struct comparison *c, const struct cmp_opts *o, const char *name, enum fig kind,
 		   const struct result_cpu *cpu)
@@ -383,9 +429,13 @@ static int add_row(struct comparison *c, const struct cmp_opts *o, const char *n
 	r->kind = kind;
 	r->cpu = cpu;
 	r->noise = c->noise;
+	if (kind == FIG_PATH && !comparison_one_method(c, name, &r->method, &r->other_method))
+		r->method = r->method ?: "unnamed";
+	else if (kind == FIG_PPATH)
+		r->method = path_method_name(PATH_TEXT_PROFILE);
 	row_label(r, c->old);
 	r->unit_floor_pct = unit_floor_pct(result_clock_of(c->old)->unit);
-	err = row_stats(r, &a, &b, o);
+	err = r->other_method ? methods_differ(r, &a, &b) : row_stats(r, &a, &b, o);
 out:
 	free(a.v.v);
 	free(b.v.v);

@@ -17,11 +17,15 @@
  * bench_page_pool_simple table, JSON) and applies the --fail-above gate.
  * Both are free of CLI and BPF concerns.
  */
-enum fig { FIG_CYCLES, FIG_NS, FIG_PATH, FIG_PURITY, FIG_CPU };
+/*
+ * FIG_PATH: bench's path figure (path_cost_cycles), of its method;
+ * FIG_PPATH: the profile's beside it (path_cost_profile, vm --profile).
+ */
+enum fig { FIG_CYCLES, FIG_NS, FIG_PATH, FIG_PPATH, FIG_PURITY, FIG_CPU };
 
 /*
  * A figure's words as compare's labels have them: "cycles/elem", "path
- * cycles/elem", "ns/elem", "purity %"; for files of the instruction clock
+ * cycles/elem" (both path figures), "ns/elem", "purity %"; for files of the instruction clock
  * (INSTRUCTIONS) "instr/elem", "path instr/elem" and "guest ns/elem" (the
  * guest's ns are its instructions again). Returns BUF.
  */
@@ -44,9 +48,17 @@ struct cmp_opts {
 enum noise_src { NOISE_SETUPS, NOISE_FILES, NOISE_PROFILE };
 
 struct row {
-	char label[64]; /* "ring cycles/elem", "ring-xcpu cpu1 consumer cycles/elem" */
+	/* "ring cycles/elem", "ring-xcpu cpu1 consumer cycles/elem", "ring path cycles/elem
+	 * (fentry)" */
+	char label[64];
 	const char *scenario;
 	enum fig kind;
+	/*
+	 * Path figures: their method's name (path_method_name()); OTHER_METHOD,
+	 * where a file's differs, the first that does: then the row has no
+	 * change and no test, only "method differs (METHOD, OTHER_METHOD)".
+	 */
+	const char *method, *other_method;
 	const struct result_cpu *cpu; /* FIG_CPU: the old side's entry */
 	struct summary o, n;	      /* of the pooled values of each side */
 	double ofig, nfig;	      /* each side's figure: medians with a profile, else means */
@@ -118,6 +130,14 @@ struct cmp_set {
 	size_t nlimits;
 };
 
+/*
+ * Whether every file of C with a value of the path figure of scenario NAME
+ * has it of one method: true, or false with the first two methods in
+ * *A (the first file's) and *B.
+ */
+bool comparison_one_method(const struct comparison *c, const char *name, const char **a,
+			   const char **b);
+
 /* Fills rows, diffs and notes of C from its files; 0 or -ENOMEM. */
 int comparison_build(struct comparison *c, const struct cmp_opts *o);
 void comparison_free(struct comparison *c);
@@ -126,7 +146,8 @@ void comparison_free(struct comparison *c);
 enum noise_src comparison_noise(const struct comparison *c, const struct cmp_opts *o);
 const char *noise_src_name(enum noise_src n); /* "files", "profile", "setups" */
 
-const char *fig_name(enum fig f);	    /* "cycles", "ns", "path", "purity", "cpu" */
+/* "cycles", "ns", "path", "profile_path", "purity", "cpu" */
+const char *fig_name(enum fig f);
 const char *sig_test_name(enum sig_test t); /* "Welch's t-test", ... */
 bool fig_higher_is_worse(enum fig f);
 

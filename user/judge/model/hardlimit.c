@@ -96,6 +96,7 @@ void hard_limit_check(const struct hard_limit *l, const struct result *r, struct
 	if (out->gap[0])
 		return;
 	out->has_value = true;
+	out->method = l->fig == FIG_PATH ? sc->path_method : NULL;
 	out->value = l->fig == FIG_PATH ? sc->path_cost
 		     : l->fig == FIG_NS ? sc->ns.median
 					: sc->cycles.median;

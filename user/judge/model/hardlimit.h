@@ -31,9 +31,10 @@ struct limit_check {
 	const struct hard_limit *limit;
 	const struct result *file;
 	bool has_value;
-	double value;  /* the file's figure: the median of its setups, or its path figure */
-	bool exceeded; /* value > max */
-	char gap[256]; /* !has_value: why, e.g. "slow: skipped in r.json: no frames" */
+	double value;	    /* the file's figure: the median of its setups, or its path figure */
+	const char *method; /* a path figure's method's name (path_method_name()), or NULL */
+	bool exceeded;	    /* value > max */
+	char gap[256];	    /* !has_value: why, e.g. "slow: skipped in r.json: no frames" */
 };
 
 void hard_limit_check(const struct hard_limit *l, const struct result *r, struct limit_check *out);

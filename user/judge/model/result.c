@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/counts.h"
+#include "model/pathfig.h"
 #include "judge/model/jcheck.h"
 #include "judge/model/result.h"
 
@@ -185,20 +186,43 @@ static int load_path(struct jcheck *c, const json_t *s, const char *where, struc
 	return c->failed ? -EINVAL : 0;
 }
 
-static int load_path_cost(struct jcheck *c, const json_t *s, const char *where,
-			  struct result_scenario *sc)
+/* Path figure KEY of S: its value (null: not derivable) and its method's text. */
+static void load_pathfig(struct jcheck *c, const json_t *s, const char *where, const char *key,
+			 bool *has, double *value, const char **method)
 {
-	const json_t *pc = jc_req(c, s, where, "path_cost_cycles", J_OBJ), *v;
+	const json_t *pc = jc_req(c, s, where, key, J_OBJ), *v;
 	char at[160];
 
-	jc_join(at, sizeof(at), where, "path_cost_cycles");
+	jc_join(at, sizeof(at), where, key);
 	v = json_object_get(pc, "value");
 	if (pc && !v)
 		jc_err(c, at, "missing field 'value' (a number, or null when not derivable)");
 	else if (pc && !json_is_null(v)) /* null: not derivable; else it must be a number */
-		sc->has_path_cost =
-			jc_num(c, pc, at, "value", -INFINITY, INFINITY, false, &sc->path_cost);
-	sc->path_cost_method = jc_str(c, pc, at, "method");
+		*has = jc_num(c, pc, at, "value", -INFINITY, INFINITY, false, value);
+	*method = jc_str(c, pc, at, "method");
+}
+
+/*
+ * bench's path figure, and the profile's beside it (vm --profile). Files
+ * of an older vm --profile hold the profile's in path_cost_cycles and
+ * bench's in path_cost_fentry.
+ */
+static int load_path_cost(struct jcheck *c, const json_t *s, const char *where,
+			  struct result_scenario *sc)
+{
+	bool older = json_object_get(s, "path_cost_fentry");
+	const char *pkey = older ? "path_cost_cycles" : "path_cost_profile", *pm = NULL;
+	char at[160];
+
+	load_pathfig(c, s, where, older ? "path_cost_fentry" : "path_cost_cycles",
+		     &sc->has_path_cost, &sc->path_cost, &sc->path_cost_method);
+	sc->path_method = path_method_name(sc->path_cost_method);
+	if (!c->failed && (older || json_object_get(s, pkey)))
+		load_pathfig(c, s, where, pkey, &sc->prof.has_path, &sc->prof.path, &pm);
+	jc_join(at, sizeof(at), where, pkey);
+	if (!c->failed && pm && strcmp(pm, PATH_TEXT_PROFILE))
+		jc_err(c, at, "method \"%s\": a profile's path figure has method \"%s\"", pm,
+		       PATH_TEXT_PROFILE);
 	return c->failed ? -EINVAL : 0;
 }
 

@@ -47,7 +47,9 @@ struct result_pfn {
 struct result_profile {
 	bool has;
 	double per_elem, rep_per_elem; /* instructions per element; of them rep iterations */
-	struct result_pfn *fn;	       /* as the file lists them: most first */
+	bool has_path;
+	double path;	       /* the path figure from it (path_cost_profile), method "profile" */
+	struct result_pfn *fn; /* as the file lists them: most first */
 	size_t nfn;
 };
 
@@ -65,9 +67,15 @@ struct result_scenario {
 	struct result_stat cycles, ns;
 	struct result_path path;
 	double purity; /* 0..1 */
+	/*
+	 * bench's path figure (path_cost_cycles; in files of an older vm
+	 * --profile path_cost_fentry), its method's text and the method's name
+	 * (path_method_name(): "fentry", "reference", ...): figures of two
+	 * methods never compare.
+	 */
 	bool has_path_cost;
 	double path_cost; /* cycles, valid when has_path_cost */
-	const char *path_cost_method;
+	const char *path_cost_method, *path_method;
 	struct result_cpu *per_cpu;
 	size_t nr_per_cpu;
 	struct result_profile prof; /* optional */

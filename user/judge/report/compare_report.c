@@ -228,10 +228,22 @@ static void fmt_sd(const struct summary *s, char *buf, size_t len, bool md)
 		snprintf(buf, len, "%*s±%s", pad > 0 ? pad : 0, "", v);
 }
 
+/* Path figures of two methods: "method differs (fentry, profile)", never a change. */
+static const char *differs(const struct row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "method differs (%s, %s)", r->method, r->other_method);
+	return buf;
+}
+
 static void text_row(FILE *f, const struct row *r)
 {
-	char o[24], n[24], ch[16], osd[32], nsd[32];
+	char o[24], n[24], ch[16], osd[32], nsd[32], why[160];
 
+	if (r->other_method) {
+		fprintf(f, "%12s %-43s  %.*s\n", "", differs(r, why, sizeof(why)), LABEL_WIDTH,
+			r->label);
+		return;
+	}
 	fmt_val(r->kind, r->ofig, o, sizeof(o));
 	fmt_val(r->kind, r->nfig, n, sizeof(n));
 	fmt_change(r, ch, sizeof(ch));
@@ -394,13 +406,17 @@ static void print_text(FILE *f, const struct cmp_set *set, const struct comparis
 
 static void md_row(FILE *f, const struct row *r)
 {
-	char o[24], n[24], ch[16], p[16], osd[32], nsd[32];
+	char o[24], n[24], ch[16], p[16], osd[32], nsd[32], why[160];
 	const char *b = row_real(r) ? "**" : "";
 	const char *tag = r->unstable		       ? " *(unstable)*"
 			  : r->known		       ? " *(known)*"
 			  : r->significant && !r->real ? " *(floor)*"
 						       : "";
 
+	if (r->other_method) {
+		fprintf(f, "| %s | | | %s | | | |\n", r->label, differs(r, why, sizeof(why)));
+		return;
+	}
 	fmt_val(r->kind, r->ofig, o, sizeof(o));
 	fmt_val(r->kind, r->nfig, n, sizeof(n));
 	fmt_change(r, ch, sizeof(ch));
@@ -510,6 +526,15 @@ static void json_row(struct json *j, const struct cmp_set *set, const struct row
 	}
 	if (r->repeats) /* (the instruction clock's guest ns, a lone CPU's figure) */
 		json_str(j, "repeats", fig_name(FIG_CYCLES));
+	if (r->other_method) {
+		json_none(j, "method");
+		json_arr_begin(j, "methods_differ");
+		json_str(j, NULL, r->method);
+		json_str(j, NULL, r->other_method);
+		json_arr_end(j);
+	} else if (r->method) {
+		json_str(j, "method", r->method);
+	}
 	json_summary(j, "old", &r->o);
 	json_summary(j, "new", &r->n);
 	json_double(j, "change_pct", r->change);
