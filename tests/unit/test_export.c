@@ -51,14 +51,21 @@ void test_export_names_carry_unit(void)
 {
 	char b[64];
 
-	ASSERT_STREQ(xfig_name(XFIG_CYCLES, "cycles", '_', b, sizeof(b)), "cycles_per_elem",
+	ASSERT_STREQ(xfig_name(XFIG_CYCLES, "cycles", NULL, '_', b, sizeof(b)), "cycles_per_elem",
 		     "cycles");
-	ASSERT_STREQ(xfig_name(XFIG_CYCLES, "instructions", '-', b, sizeof(b)),
+	ASSERT_STREQ(xfig_name(XFIG_CYCLES, "instructions", NULL, '-', b, sizeof(b)),
 		     "instructions-per-elem", "instructions, BMF's dashes");
-	ASSERT_STREQ(xfig_name(XFIG_PATH, "instructions", '_', b, sizeof(b)),
-		     "path_instructions_per_elem", "path");
-	ASSERT_STREQ(xfig_name(XFIG_NS, "instructions", '_', b, sizeof(b)), "ns_per_elem", "ns");
-	ASSERT_STREQ(xfig_name(XFIG_PURITY, "cycles", '_', b, sizeof(b)), "purity_percent",
+	ASSERT_STREQ(xfig_name(XFIG_PATH, "instructions", "fentry", '_', b, sizeof(b)),
+		     "path_fentry_instructions_per_elem", "path: its method in the name");
+	ASSERT_STREQ(xfig_name(XFIG_PPATH, "instructions", "profile", '-', b, sizeof(b)),
+		     "path-profile-instructions-per-elem", "the profile's path figure");
+	ASSERT_STREQ(xfig_name(XFIG_PATH, "cycles", "Odd one.", '_', b, sizeof(b)),
+		     "path_odd_one__cycles_per_elem", "a method of another name, as a key");
+	ASSERT_STREQ(xfig_name(XFIG_PATH, "cycles", NULL, '_', b, sizeof(b)),
+		     "path_cycles_per_elem", "no method");
+	ASSERT_STREQ(xfig_name(XFIG_NS, "instructions", NULL, '_', b, sizeof(b)), "ns_per_elem",
+		     "ns");
+	ASSERT_STREQ(xfig_name(XFIG_PURITY, "cycles", NULL, '_', b, sizeof(b)), "purity_percent",
 		     "purity");
 	ASSERT_STREQ(xfig_unit(XFIG_CYCLES, "instructions", b, sizeof(b)), "instructions/elem",
 		     "KCIDB unit");

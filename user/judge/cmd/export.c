@@ -263,6 +263,8 @@ static int otava_series(const struct export_cfg *cfg, char **files, size_t n, st
 	e = series_finish(s, cfg->order, err, sizeof(err));
 	if (e)
 		pr_err("%s\n", e == -EINVAL ? err : "out of memory");
+	for (size_t i = 0; !e && i < s->naside; i++)
+		pr_warn("%s\n", s->aside[i]);
 	return e == -ENOMEM ? EXIT_FAIL : e ? EXIT_USAGE : EXIT_OK;
 }
 

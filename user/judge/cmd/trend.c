@@ -288,6 +288,28 @@ static int same_qemu(const struct trend_cfg *cfg, const struct result *first,
 	return -EINVAL;
 }
 
+/*
+ * Path figures of two methods left the series: each said in its line, and
+ * a gate on path refused, since it would judge what is left.
+ */
+static int set_aside(const struct trend_cfg *cfg, const struct series *s)
+{
+	char name[64];
+
+	for (size_t i = 0; i < s->naside; i++) {
+		/* (the line starts with the scenario's name) */
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(s->aside[i], " "), s->aside[i]);
+		if (!wanted(cfg->scenarios, name))
+			continue;
+		if (cfg->gate && cfg->metric == SFIG_PATH) {
+			pr_err("--fail-on-regression on path: %s\n", s->aside[i]);
+			return -EINVAL;
+		}
+		pr_warn("%s\n", s->aside[i]);
+	}
+	return 0;
+}
+
 static int load_series(struct trend_cfg *cfg, const struct flist *l, struct series *s)
 {
 	struct result r, first = { 0 };
@@ -323,7 +345,7 @@ static int load_series(struct trend_cfg *cfg, const struct flist *l, struct seri
 		pr_err("%s\n", e == -EINVAL ? err : "out of memory");
 		return e == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 	}
-	return pick_scenarios(s, cfg->scenarios) ? EXIT_USAGE : EXIT_OK;
+	return pick_scenarios(s, cfg->scenarios) || set_aside(cfg, s) ? EXIT_USAGE : EXIT_OK;
 }
 
 static int check_points(const struct trend_cfg *cfg, const struct series *s, const struct flist *l)

@@ -34,6 +34,26 @@ static void load_side(struct jcheck *c, const json_t *row, const char *where, co
 	s->median = num_or_null(c, o, at, "median");
 }
 
+/* "method", and "methods_differ": two names, where the files' methods differ. */
+static void load_method(struct jcheck *c, const json_t *o, const char *where, struct cmpdoc_row *r)
+{
+	const json_t *m = json_object_get(o, "method"), *d = json_object_get(o, "methods_differ");
+	char at[192];
+
+	if (m && !json_is_null(m))
+		r->method = jc_str(c, o, where, "method");
+	if (!d)
+		return;
+	jc_join(at, sizeof(at), where, "methods_differ");
+	if (json_array_size(d) != 2 || !json_is_string(json_array_get(d, 0)) ||
+	    !json_is_string(json_array_get(d, 1))) {
+		jc_err(c, at, "expected two method names");
+		return;
+	}
+	r->differ[0] = json_string_value(json_array_get(d, 0));
+	r->differ[1] = json_string_value(json_array_get(d, 1));
+}
+
 static void load_row(struct jcheck *c, const json_t *o, const char *where, struct cmpdoc_row *r)
 {
 	r->scenario = jc_str(c, o, where, "scenario");
@@ -49,6 +69,7 @@ static void load_row(struct jcheck *c, const json_t *o, const char *where, struc
 	jc_bool(c, o, where, "gated", &r->gated);
 	load_side(c, o, where, "old", &r->old);
 	load_side(c, o, where, "new", &r->new);
+	load_method(c, o, where, r);
 }
 
 /* An array of strings (the files of a side). */

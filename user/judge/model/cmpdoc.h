@@ -20,9 +20,12 @@ struct cmpdoc_side {
 };
 
 struct cmpdoc_row {
-	const char *scenario, *figure, *label; /* figure: "cycles", "ns", "path", "purity", "cpu" */
-	double change_pct;		       /* NAN: none (old was 0) */
-	double floor_pct, p;		       /* NAN: none */
+	/* figure: "cycles", "ns", "path", "profile_path", "purity", "cpu" */
+	const char *scenario, *figure, *label;
+	/* path rows: the method (NULL: none in the file); where two differ, DIFFER */
+	const char *method, *differ[2];
+	double change_pct;   /* NAN: none (old was 0) */
+	double floor_pct, p; /* NAN: none */
 	bool testable, real, unstable, regression, gated;
 	struct cmpdoc_side old, new;
 };

@@ -236,7 +236,11 @@ static const struct noise_fig *profile_fig(const struct noise_profile *p, const 
 		return NULL;
 	if (r->kind == FIG_CYCLES || r->kind == FIG_NS)
 		return &ns->cycles;
-	return r->kind == FIG_PATH && ns->has_path ? &ns->path : NULL;
+	/* (a path figure of another method has other noise) */
+	return r->kind == FIG_PATH && ns->has_path &&
+			       (!ns->path_method || path_methods_agree(ns->path_method, r->method))
+		       ? &ns->path
+		       : NULL;
 }
 
 static void profile_verdict(struct row *r, const struct noise_profile *p)

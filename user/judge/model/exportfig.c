@@ -5,6 +5,7 @@
 #include <string.h>
 #include "judge/model/counterview.h"
 #include "judge/model/exportfig.h"
+#include "model/pathfig.h"
 
 static double largest(const struct result_stat *st)
 {
@@ -54,10 +55,18 @@ void xfig_get(const struct result_scenario *sc, enum xfig_kind kind, struct xfig
 		from_setups(&sc->ns, out);
 		break;
 	case XFIG_PATH:
+		out->method = sc->path_method;
 		if (sc->has_path_cost)
 			one_value(sc->path_cost, out);
 		else
 			out->why = sc->path_cost_method ? sc->path_cost_method : "no path figure";
+		break;
+	case XFIG_PPATH:
+		out->method = path_method_name(PATH_TEXT_PROFILE);
+		if (sc->prof.has_path)
+			one_value(sc->prof.path, out);
+		else
+			out->why = "no profile's path figure (ppbench vm --profile)";
 		break;
 	case XFIG_PURITY:
 	case NR_XFIGS:
@@ -66,8 +75,11 @@ void xfig_get(const struct result_scenario *sc, enum xfig_kind kind, struct xfig
 	}
 }
 
-const char *xfig_name(enum xfig_kind kind, const char *unit, char sep, char *buf, size_t len)
+const char *xfig_name(enum xfig_kind kind, const char *unit, const char *method, char sep,
+		      char *buf, size_t len)
 {
+	size_t n;
+
 	switch (kind) {
 	case XFIG_CYCLES: /* (a counter's unit: kernel_instructions, its '_' as SEP) */
 		snprintf(buf, len, "%s%cper%celem", unit, sep, sep);
@@ -79,7 +91,15 @@ const char *xfig_name(enum xfig_kind kind, const char *unit, char sep, char *buf
 		snprintf(buf, len, "ns%cper%celem", sep, sep);
 		break;
 	case XFIG_PATH:
-		snprintf(buf, len, "path%c%s%cper%celem", sep, unit, sep, sep);
+	case XFIG_PPATH:
+		n = snprintf(buf, len, "path%c", sep);
+		if (method && n < len) {
+			xfig_key_part(method, buf + n, len - n);
+			n = strlen(buf);
+			n += snprintf(buf + n, n < len ? len - n : 0, "%c", sep);
+		}
+		if (n < len)
+			snprintf(buf + n, len - n, "%s%cper%celem", unit, sep, sep);
 		break;
 	default:
 		snprintf(buf, len, "purity%cpercent", sep);
@@ -90,7 +110,7 @@ const char *xfig_name(enum xfig_kind kind, const char *unit, char sep, char *buf
 
 const char *xfig_unit(enum xfig_kind kind, const char *unit, char *buf, size_t len)
 {
-	if (kind == XFIG_CYCLES || kind == XFIG_PATH)
+	if (kind == XFIG_CYCLES || kind == XFIG_PATH || kind == XFIG_PPATH)
 		snprintf(buf, len, "%s/elem", unit);
 	else
 		snprintf(buf, len, "%s", kind == XFIG_NS ? "ns/elem" : "%");

@@ -10,11 +10,13 @@
  * The figures of a result file as `ppbench export` hands them to other
  * systems: per scenario its cycles (or instructions: whatever host.clock
  * counts) and ns per element (cycle files only) with the setups' range, the
- * path figure and the purity. One source for their names and units, so that every format
+ * path figures (bench's, and a profile's where vm --profile put one) and
+ * the purity. One source for their names and units, so that every format
  * says the same thing: a file of qemu's instruction clock exports
- * "instructions_per_elem", never "cycles_per_elem".
+ * "instructions_per_elem", never "cycles_per_elem", and a path figure of
+ * fentry's "path_fentry_...": never one name for two methods.
  */
-enum xfig_kind { XFIG_CYCLES, XFIG_NS, XFIG_PATH, XFIG_PURITY, NR_XFIGS };
+enum xfig_kind { XFIG_CYCLES, XFIG_NS, XFIG_PATH, XFIG_PPATH, XFIG_PURITY, NR_XFIGS };
 
 struct xfig {
 	enum xfig_kind kind;
@@ -24,6 +26,7 @@ struct xfig {
 	double lo, hi;	 /* least and largest setup; path, purity: the value */
 	double cv;	 /* between the setups; 0 for path and purity */
 	size_t n;	 /* setups behind value; 1 for path and purity */
+	const char *method; /* path figures: their method's name (path_method_name()) */
 };
 
 /*
@@ -37,10 +40,12 @@ void xfig_get(const struct result_scenario *sc, enum xfig_kind kind, struct xfig
 /*
  * The name of figure KIND when the file counts UNIT (host.clock.unit,
  * "cycles" or "instructions"), its words joined by SEP: "cycles_per_elem",
- * "ns_per_elem", "path_instructions_per_elem", "purity_percent"; with '-'
- * "cycles-per-elem".
+ * "ns_per_elem", "path_fentry_instructions_per_elem" (a path figure of
+ * METHOD, as xfig_key_part() spells it; NULL: none), "purity_percent";
+ * with '-' "cycles-per-elem".
  */
-const char *xfig_name(enum xfig_kind kind, const char *unit, char sep, char *buf, size_t len);
+const char *xfig_name(enum xfig_kind kind, const char *unit, const char *method, char sep,
+		      char *buf, size_t len);
 /* The unit of a value of KIND: "cycles/elem", "instructions/elem", "ns/elem", "%". */
 const char *xfig_unit(enum xfig_kind kind, const char *unit, char *buf, size_t len);
 /* NAME with every character outside [a-z0-9_] as '_' (LKP's keys): "ring-xcpu" -> "ring_xcpu". */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "judge/model/jcheck.h"
 #include "judge/model/noise.h"
+#include "model/pathfig.h"
 
 /* No change below this is called real, however small the spread (as compare). */
 
@@ -127,6 +128,7 @@ static int build_scenario(const struct result *files, size_t n, const char *name
 	double *v = calloc(2 * n + 1, sizeof(*v)), *w = v + n;
 	double min_pct = unit_floor_pct(result_clock_of(&files[0])->unit);
 	size_t k = 0, kp = 0;
+	bool first = true;
 	int err = 1;
 
 	if (!v)
@@ -138,7 +140,11 @@ static int build_scenario(const struct result *files, size_t n, const char *name
 			continue;
 		v[k] = sc->cycles.median;
 		w[k++] = sc->cycles.cv;
-		kp += sc->has_path_cost;
+		/* (a path figure of one method only) */
+		if (sc->has_path_cost && first)
+			ns->path_method = sc->path_method;
+		kp += sc->has_path_cost && path_methods_agree(ns->path_method, sc->path_method);
+		first &= !sc->has_path_cost;
 	}
 	ns->name = name;
 	if (k >= 2)
@@ -251,6 +257,8 @@ static int load_scenario(struct jcheck *c, const json_t *s, const char *where, d
 	if (path && !json_is_null(path)) {
 		jc_join(at, sizeof(at), where, "path_cost_cycles");
 		load_fig(c, jc_req(c, s, where, "path_cost_cycles", J_OBJ), at, min_pct, &ns->path);
+		if (json_object_get(path, "method"))
+			ns->path_method = jc_str(c, path, at, "method");
 		ns->has_path = true;
 	}
 	if (lv && !json_is_null(lv)) {

@@ -36,7 +36,8 @@ struct noise_scenario {
 	const char *name;
 	struct noise_fig cycles; /* cycles/elem: each invocation's median of setups */
 	bool has_path;
-	struct noise_fig path; /* path_cost_cycles, where every invocation has one */
+	struct noise_fig path; /* path_cost_cycles, where every invocation has one of one method */
+	const char *path_method; /* its method's name; NULL in older profiles */
 	/*
 	 * The level probe (bench's page_pool-free kernel loop) as a covariate
 	 * of the runs' cycles, where every run has one: its median, its

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "judge/model/noise.h"
 #include "judge/model/series.h"
+#include "model/pathfig.h"
 #include "sys/util.h"
 
 const char *series_figure_name(enum series_figure f)
@@ -18,6 +19,15 @@ const char *series_figure_name(enum series_figure f)
 	static const char *const names[] = { "cycles", "ns", "path" };
 
 	return names[f];
+}
+
+const char *series_fig_label(const struct series_fig *g, char *buf, size_t len)
+{
+	if (g->method)
+		snprintf(buf, len, "%s (%s)", series_figure_name(g->fig), g->method);
+	else
+		snprintf(buf, len, "%s", series_figure_name(g->fig));
+	return buf;
 }
 
 const char *series_figure_unit(enum series_figure f)
@@ -156,6 +166,44 @@ static double max_of(const struct result_stat *st)
 	return m;
 }
 
+/* The file of the first point figure G has. */
+static const char *first_file(const struct series *s, const struct series_fig *g)
+{
+	for (size_t i = 0; i < s->npts; i++)
+		if (!isnan(g->raw_v[i]))
+			return s->pt[i].file;
+	return "?";
+}
+
+/*
+ * bench's path figure of point AT: one method makes a series; a point of
+ * another sets the figure aside, whatever its values would show.
+ */
+static int put_path(struct series *s, const struct result_scenario *sc, size_t at)
+{
+	const char *m = sc->path_method;
+	struct series_fig *g;
+	double v = sc->path_cost;
+
+	if (!sc->has_path_cost || !(v > 0) || (s->figmask && !(s->figmask & 1u << SFIG_PATH)))
+		return 0;
+	g = fig_of(s, sc->name, SFIG_PATH);
+	if (!g)
+		return -ENOMEM;
+	if (!g->raw_v && m && !(g->method = strdup(m)))
+		return -ENOMEM;
+	if (g->raw_v && !g->aside && !path_methods_agree(g->method, m) &&
+	    asprintf(&g->aside,
+		     "%s path: %s in %s, %s in %s: figures of two methods make no series; "
+		     "left out",
+		     sc->name, g->method ?: "unnamed", first_file(s, g), m ?: "unnamed",
+		     s->pt[at].file) < 0) {
+		g->aside = NULL;
+		return -ENOMEM;
+	}
+	return put(s, sc->name, SFIG_PATH, at, v, v, v);
+}
+
 /*
  * The figures of one scenario of point AT: the median over the setups, with
  * the least and largest setup; the path figure has one value per file. Only
@@ -172,9 +220,7 @@ static int put_scenario(struct series *s, const struct result_scenario *sc, size
 			  max_of(&sc->cycles));
 	if (!err && sc->ns.median > 0)
 		err = put(s, sc->name, SFIG_NS, at, sc->ns.median, sc->ns.min, max_of(&sc->ns));
-	if (!err && sc->has_path_cost && sc->path_cost > 0)
-		err = put(s, sc->name, SFIG_PATH, at, sc->path_cost, sc->path_cost, sc->path_cost);
-	return err;
+	return err ?: put_path(s, sc, at);
 }
 
 int series_add(struct series *s, const struct result *r, bool force, char *err, size_t errlen)
@@ -315,6 +361,31 @@ static int compact(const struct series *s, struct series_fig *g)
 	return 0;
 }
 
+/* The figures of two methods leave the series; their lines stay in S->aside. */
+static int set_aside(struct series *s)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->nfigs; i++) {
+		struct series_fig *g = &s->figs[i];
+		char **a;
+
+		if (!g->aside) {
+			s->figs[k++] = *g;
+			continue;
+		}
+		a = realloc(s->aside, (s->naside + 1) * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		s->aside = a;
+		a[s->naside++] = g->aside;
+		g->aside = NULL;
+		series_fig_free(g);
+	}
+	s->nfigs = k;
+	return 0;
+}
+
 int series_finish(struct series *s, enum series_order order, char *err, size_t errlen)
 {
 	size_t *idx = calloc(s->npts + 1, sizeof(*idx));
@@ -333,7 +404,7 @@ int series_finish(struct series *s, enum series_order order, char *err, size_t e
 	free(idx);
 	for (size_t i = 0; !ret && i < s->nfigs; i++)
 		ret = compact(s, &s->figs[i]);
-	return ret;
+	return ret ?: set_aside(s);
 }
 
 /* A profile figure's ratios between its levels (each > 1), and its floor. */
@@ -358,7 +429,8 @@ void series_use_profile(struct series *s, const struct noise_profile *p)
 			continue;
 		if (g->fig != SFIG_PATH)
 			take_levels(g, &ns->cycles); /* ns/elem moves with cycles/elem */
-		else if (ns->has_path)
+		else if (ns->has_path &&
+			 (!ns->path_method || path_methods_agree(ns->path_method, g->method)))
 			take_levels(g, &ns->path);
 	}
 }
@@ -382,6 +454,8 @@ int series_fit(struct series *s, const struct trend_opts *o)
 void series_fig_free(struct series_fig *g)
 {
 	free(g->scenario);
+	free(g->method);
+	free(g->aside);
 	free(g->pt);
 	free(g->v);
 	free(g->lo);
@@ -403,6 +477,9 @@ void series_free(struct series *s)
 	}
 	for (size_t i = 0; i < s->nfigs; i++)
 		series_fig_free(&s->figs[i]);
+	for (size_t i = 0; i < s->naside; i++)
+		free(s->aside[i]);
+	free(s->aside);
 	free(s->pt);
 	free(s->figs);
 	free(s->cpu_model);

@@ -25,6 +25,10 @@ struct series_point {
 struct series_fig {
 	char *scenario;
 	enum series_figure fig;
+	/* SFIG_PATH: its method's name (path_method_name()), or NULL */
+	char *method;
+	/* adding: a point of another method came; the line that sets the figure aside */
+	char *aside;
 	size_t n;	     /* points that have this figure */
 	size_t *pt;	     /* their indices into the series' points */
 	double *v, *lo, *hi; /* value (median over the setups), least and largest setup */
@@ -44,7 +48,13 @@ struct series {
 	double tsc_hz;
 	struct series_fig *figs;
 	size_t nfigs;
-	size_t nforced;	  /* files from another host taken because of force */
+	size_t nforced; /* files from another host taken because of force */
+	/*
+	 * Figures left out, each a line: a path figure whose method changed in
+	 * the series ("ring path: fentry in a.json, profile in b.json: ...").
+	 */
+	char **aside;
+	size_t naside;
 	unsigned figmask; /* 1 << SFIG_*: the figures to keep; 0: all */
 };
 
@@ -58,8 +68,9 @@ struct series {
 int series_add(struct series *s, const struct result *r, bool force, char *err, size_t errlen);
 /*
  * Puts the points in ORDER (stable: ties keep the given order) and checks
- * that no two share a label. Then builds every figure's values. 0, -EINVAL
- * with ERR, -ENOMEM.
+ * that no two share a label. Then builds every figure's values, and sets
+ * aside the figures of two methods (series.aside). 0, -EINVAL with ERR,
+ * -ENOMEM.
  */
 int series_finish(struct series *s, enum series_order order, char *err, size_t errlen);
 /*
@@ -79,6 +90,8 @@ void series_free(struct series *s);
 void series_fig_free(struct series_fig *g);
 
 const char *series_figure_name(enum series_figure f); /* "cycles", "ns", "path" */
+/* G's figure with its method, as trend's tables name it: "cycles", "path (fentry)". */
+const char *series_fig_label(const struct series_fig *g, char *buf, size_t len);
 const char *series_figure_unit(enum series_figure f); /* "cycles/elem", ... */
 
 /* A change point the gate looks at: in figure FIG, its change point CP. */

@@ -25,8 +25,8 @@ void bmf_write(FILE *f, const struct result *r)
 			xfig_get(sc, k, &x);
 			if (!x.has || !xfig_exported(k, r->host.clock.unit))
 				continue;
-			json_obj_begin(
-				j, xfig_name(k, r->host.clock.unit, '-', measure, sizeof(measure)));
+			json_obj_begin(j, xfig_name(k, r->host.clock.unit, x.method, '-', measure,
+						    sizeof(measure)));
 			json_double(j, "value", x.value);
 			if (x.n > 1) {
 				json_double(j, "lower_value", x.lo);

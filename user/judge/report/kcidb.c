@@ -153,7 +153,10 @@ static void test_misc(struct json *j, const struct result *r, const struct resul
 	json_str(j, "scenario", sc->name);
 	if (sc->ok) {
 		put_str(j, "recipe", sc->recipe);
-		put_str(j, "method", f->kind == XFIG_PATH ? sc->path_cost_method : sc->method);
+		put_str(j, "method",
+			f->kind == XFIG_PATH	? sc->path_cost_method
+			: f->kind == XFIG_PPATH ? f->method
+						: sc->method);
 		xfig_get(sc, XFIG_NS, &ns);
 		xfig_get(sc, XFIG_PURITY, &purity);
 		put_num(j, "purity_percent", purity.value);
@@ -169,13 +172,32 @@ static void test_misc(struct json *j, const struct result *r, const struct resul
 	json_obj_end(j);
 }
 
+/*
+ * A test's path: "ppbench.ring", a path figure's with its method
+ * ("ppbench.ring.path.fentry"; one that is n/a "ppbench.ring.path"), so
+ * that no path names figures of two methods. PREFIX: "ppbench" or
+ * "ppbench.compare".
+ */
+static void test_path(const char *prefix, const char *scenario, bool path, const char *method,
+		      char *buf, size_t len)
+{
+	char node[128], m[64] = "";
+
+	if (method) {
+		m[0] = '.';
+		path_node(method, m + 1, sizeof(m) - 1);
+	}
+	path_node(scenario, node, sizeof(node));
+	snprintf(buf, len, "%s.%s%s%s", prefix, node, path ? ".path" : "", path ? m : "");
+}
+
 static void one_test(struct json *j, const struct result *r, const struct result_scenario *sc,
 		     const struct xfig *f, const struct kcidb_opts *o)
 {
-	char node[128], path[160], id[600], build[400], unit[48], comment[600];
+	char path[240], id[700], build[400], unit[48], comment[600];
+	bool pathfig = f->kind == XFIG_PATH || f->kind == XFIG_PPATH;
 
-	path_node(sc->name, node, sizeof(node));
-	snprintf(path, sizeof(path), "ppbench.%s%s", node, f->kind == XFIG_PATH ? ".path" : "");
+	test_path("ppbench", sc->name, pathfig, f->has ? f->method : NULL, path, sizeof(path));
 	snprintf(id, sizeof(id), "%s:ppbench-%s-%s-%s", o->origin, r->host.hostname, r->created,
 		 path);
 	if (o->build_id)
@@ -183,9 +205,12 @@ static void one_test(struct json *j, const struct result *r, const struct result
 	else
 		kernel_id(o, r, build, sizeof(build));
 	xfig_unit(f->kind, r->host.clock.unit, unit, sizeof(unit));
-	if (f->has)
-		snprintf(comment, sizeof(comment), "%s: %.10g %s, %s", sc->name, f->value, unit,
-			 f->kind == XFIG_PATH ? "the path figure" : "median of the setups");
+	if (f->has && pathfig)
+		snprintf(comment, sizeof(comment), "%s: %.10g %s, the path figure by %s", sc->name,
+			 f->value, unit, f->method ?: "an unnamed method");
+	else if (f->has)
+		snprintf(comment, sizeof(comment), "%s: %.10g %s, median of the setups", sc->name,
+			 f->value, unit);
 	else
 		snprintf(comment, sizeof(comment), "%s: %s", sc->name, f->why);
 	json_obj_begin(j, NULL);
@@ -248,6 +273,9 @@ void kcidb_write_results(FILE *out, const struct result *r, size_t n, const stru
 				continue; /* the scenario's SKIP says it for its path figure */
 			xfig_get(sc, XFIG_PATH, &f);
 			one_test(j, &r[i], sc, &f, o);
+			xfig_get(sc, XFIG_PPATH, &f);
+			if (f.has) /* (vm --profile's: only where there is one) */
+				one_test(j, &r[i], sc, &f, o);
 		}
 	}
 	json_arr_end(j);
@@ -309,13 +337,12 @@ static void cmp_test(struct json *j, const struct cmpdoc *d, size_t k, const str
 	const struct cmpdoc_cmp *m = &d->cmps[k];
 	const char *status = cmp_status(d, m, w);
 	const char *first = json_string_value(json_array_get(m->new, 0));
-	char stem[256], node[128], path[160], id[800], build[400], comment[600], lim[48] = "";
-	char ch[24] = "n/a", fl[24] = "n/a";
+	char stem[256], path[240], id[800], build[400], comment[600], lim[48] = "";
+	char ch[96] = "n/a", fl[24] = "n/a";
 
 	path_stem(first ? first : "new", stem, sizeof(stem));
-	path_node(w->scenario, node, sizeof(node));
-	snprintf(path, sizeof(path), "ppbench.compare.%s%s", node,
-		 !strcmp(w->figure, "path") ? ".path" : "");
+	test_path("ppbench.compare", w->scenario, strcmp(w->figure, "cycles"), w->method, path,
+		  sizeof(path));
 	snprintf(id, sizeof(id), "%s:ppbench-compare-%s-%zu-%s", o->origin, stem, k, path);
 	if (o->build_id)
 		snprintf(build, sizeof(build), "%s", o->build_id);
@@ -325,6 +352,9 @@ static void cmp_test(struct json *j, const struct cmpdoc *d, size_t k, const str
 		snprintf(lim, sizeof(lim), ", limit %g%%", d->fail_above);
 	if (isfinite(w->change_pct))
 		snprintf(ch, sizeof(ch), "%+.1f%%", w->change_pct);
+	else if (w->differ[0])
+		snprintf(ch, sizeof(ch), "method differs (%.32s, %.32s)", w->differ[0],
+			 w->differ[1]);
 	if (isfinite(w->floor_pct))
 		snprintf(fl, sizeof(fl), "%.1f%%", w->floor_pct);
 	snprintf(comment, sizeof(comment), "%s: %s (floor %s%s; noise from the %s)", w->label, ch,
@@ -358,7 +388,8 @@ void kcidb_write_compare(FILE *out, const struct cmpdoc *d, const struct kcidb_o
 			const struct cmpdoc_row *w = &d->cmps[k].rows[i];
 
 			/* one test per scenario and per path figure, as for result files */
-			if (!strcmp(w->figure, "cycles") || !strcmp(w->figure, "path"))
+			if (!strcmp(w->figure, "cycles") || !strcmp(w->figure, "path") ||
+			    !strcmp(w->figure, "profile_path"))
 				cmp_test(j, d, k, w, o);
 		}
 	}

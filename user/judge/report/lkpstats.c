@@ -24,7 +24,7 @@ void lkp_write(FILE *f, const struct result *r, bool prefix)
 			xfig_get(sc, k, &x);
 			if (!x.has || !xfig_exported(k, unit))
 				continue;
-			xfig_name(k, unit, '_', key, sizeof(key));
+			xfig_name(k, unit, x.method, '_', key, sizeof(key));
 			line(f, prefix, scn, key, "", x.value);
 			if (k != XFIG_CYCLES)
 				continue;

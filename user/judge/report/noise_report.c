@@ -39,9 +39,12 @@ static void json_noise_host(struct json *j, const struct noise_host *h)
 	json_obj_end(j);
 }
 
-static void json_fig(struct json *j, const char *key, const struct noise_fig *f)
+/* (METHOD: a path figure's, or NULL) */
+static void json_fig(struct json *j, const char *key, const struct noise_fig *f, const char *method)
 {
 	json_obj_begin(j, key);
+	if (method)
+		json_str(j, "method", method);
 	json_u64(j, "invocations", f->n);
 	json_double(j, "median", f->median);
 	json_double(j, "min", f->min);
@@ -104,9 +107,9 @@ int noise_write(const struct noise_profile *p, const char *path, const char *cmd
 	for (size_t i = 0; i < p->nr_sc; i++) {
 		json_obj_begin(j, NULL);
 		json_str(j, "name", p->sc[i].name);
-		json_fig(j, "cycles_per_elem", &p->sc[i].cycles);
+		json_fig(j, "cycles_per_elem", &p->sc[i].cycles, NULL);
 		if (p->sc[i].has_path)
-			json_fig(j, "path_cost_cycles", &p->sc[i].path);
+			json_fig(j, "path_cost_cycles", &p->sc[i].path, p->sc[i].path_method);
 		else
 			json_none(j, "path_cost_cycles");
 		json_level(j, &p->sc[i]);

@@ -65,7 +65,7 @@ size_t otava_write(FILE *f, const struct series *s, const char *unit)
 		const struct series_fig *g = &s->figs[i];
 
 		snprintf(col, sizeof(col), "%s.%s", g->scenario,
-			 xfig_name(kind_of(g->fig), unit, '_', name, sizeof(name)));
+			 xfig_name(kind_of(g->fig), unit, g->method, '_', name, sizeof(name)));
 		use[i] = xfig_exported(kind_of(g->fig), unit) && complete(s, g, col);
 		if (!use[i])
 			continue;

@@ -113,6 +113,8 @@ static void json_fig(struct json *j, const struct series *s, const struct series
 	json_obj_begin(j, NULL);
 	json_str(j, "scenario", g->scenario);
 	json_str(j, "figure", series_figure_name(g->fig));
+	if (g->method)
+		json_str(j, "method", g->method);
 	json_str(j, "unit", series_figure_unit(g->fig));
 	json_str(j, "status", trend_status_name(g->fit.status));
 	json_str(j, "reason", g->fit.reason[0] ? g->fit.reason : NULL);

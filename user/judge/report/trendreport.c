@@ -84,15 +84,16 @@ static void print_header(FILE *f, const struct trend_view *v, bool md)
 			s->nforced > 1 ? "s" : "");
 }
 
+/* (a path figure names its method: "path (fentry)") */
 static void print_summary(FILE *f, const struct trend_view *v, bool md)
 {
-	char lv[64];
+	char lv[64], fig[48];
 
 	if (md)
 		fprintf(f, "\n| scenario | figure | points | levels (median x points) | outliers | "
 			   "change points | status |\n|---|---|---:|---|---:|---:|---|\n");
 	else
-		fprintf(f, "\n%-12s %-7s %6s  %-32s %8s %7s  %s\n", "scenario", "figure", "points",
+		fprintf(f, "\n%-12s %-16s %6s  %-32s %8s %7s  %s\n", "scenario", "figure", "points",
 			"levels (median x points)", "outliers", "changes", "status");
 	for (size_t i = 0; i < v->s->nfigs; i++) {
 		const struct series_fig *g = &v->s->figs[i];
@@ -100,17 +101,17 @@ static void print_summary(FILE *f, const struct trend_view *v, bool md)
 		fmt_levels(&g->fit.levels, lv, sizeof(lv));
 		fprintf(f,
 			md ? "| %s | %s | %zu | %s | %zu | %zu | %s |\n"
-			   : "%-12s %-7s %6zu  %-32s %8zu %7zu  %s\n",
-			g->scenario, series_figure_name(g->fig), g->n, lv, g->fit.levels.noutliers,
-			g->fit.ncps, trend_status_name(g->fit.status));
+			   : "%-12s %-16s %6zu  %-32s %8zu %7zu  %s\n",
+			g->scenario, series_fig_label(g, fig, sizeof(fig)), g->n, lv,
+			g->fit.levels.noutliers, g->fit.ncps, trend_status_name(g->fit.status));
 	}
 	for (size_t i = 0; i < v->s->nfigs; i++) {
 		const struct series_fig *g = &v->s->figs[i];
 
 		if (g->fit.reason[0])
 			fprintf(f, "%s%s %s: %s: %s\n", i ? "" : "\n", g->scenario,
-				series_figure_name(g->fig), trend_status_name(g->fit.status),
-				g->fit.reason);
+				series_fig_label(g, fig, sizeof(fig)),
+				trend_status_name(g->fit.status), g->fit.reason);
 	}
 }
 
