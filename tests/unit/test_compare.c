@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Comparison rows built from results in memory: changes, tests, pooling, the gate. */
+#include <math.h>
 #include <string.h>
 #include "judge/model/compare_stats.h"
 #include "unit.h"
@@ -115,6 +116,64 @@ void test_compare_pooled_purity(void)
 		ASSERT_TRUE(row_gated(&set, r), "purity gate");
 	}
 	comparison_free(&c);
+}
+
+/*
+ * Two files a side with path figures 50 % apart, a gate on path: of one
+ * method a gated regression, labelled with it; the new side's figures of
+ * another method (a profile's against fentry's): no change, no test, no
+ * gate, "method differs".
+ */
+static void path_methods(const char *new_method)
+{
+	double a[] = { 100, 101, 99 }, po[] = { 100, 101 }, pn[] = { 150, 152 };
+	struct cmp_opts o = { .test = TEST_WELCH, .alpha = 0.05 };
+	struct fake fo[2], fn[2];
+	struct result old[2], new[2];
+	struct comparison c = { .old = old, .nold = 2, .new = new, .nnew = 2 };
+	struct cmp_set set = {
+		.opts = &o, .cmps = &c, .n = 1, .gate = true, .metric = FIG_PATH, .fail_above = 5
+	};
+	bool same = !strcmp(new_method, "fentry");
+	const char *m1 = NULL, *m2 = NULL;
+	const struct row *r;
+
+	for (int i = 0; i < 2; i++) {
+		fake_init(&fo[i], "o", "6.18", a, 3, 0.99);
+		fake_init(&fn[i], "n", "6.18", a, 3, 0.99);
+		fo[i].sc[0].has_path_cost = fn[i].sc[0].has_path_cost = true;
+		fo[i].sc[0].path_cost = po[i];
+		fn[i].sc[0].path_cost = pn[i];
+		fo[i].sc[0].path_method = "fentry";
+		fn[i].sc[0].path_method = new_method;
+		old[i] = fo[i].r;
+		new[i] = fn[i].r;
+	}
+	if (!ASSERT_OK(comparison_build(&c, &o), "build"))
+		return;
+	ASSERT_EQ(comparison_one_method(&c, "ring", &m1, &m2), same, new_method);
+	r = row_of(&c, FIG_PATH);
+	if (!ASSERT_TRUE(r, "a path row") || same) {
+		ASSERT_STREQ(r ? r->label : "", "ring path cycles/elem (fentry)", "its method");
+		ASSERT_TRUE(r && r->t.testable && r->regression && row_gated(&set, r),
+			    "one method: a gated regression");
+		comparison_free(&c);
+		return;
+	}
+	ASSERT_STREQ(m2, new_method, "the other method");
+	ASSERT_TRUE(r->method && !strcmp(r->method, "fentry") && r->other_method &&
+			    !strcmp(r->other_method, new_method),
+		    "the row names both methods");
+	ASSERT_STREQ(r->label, "ring path cycles/elem", "no one method in the label");
+	ASSERT_TRUE(isnan(r->change) && !r->t.testable && !r->real, "no change, no test");
+	ASSERT_FALSE(row_gated(&set, r) || r->regression, "never gated");
+	comparison_free(&c);
+}
+
+void test_compare_path_methods_never_mix(void)
+{
+	path_methods("fentry");
+	path_methods("profile");
 }
 
 void test_compare_diffs_and_notes(void)

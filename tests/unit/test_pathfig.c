@@ -127,3 +127,22 @@ void test_scenario_path_ns(void)
 	ASSERT_EQ(scenario_path_ns(&c, scenario_path_classes(SC_FAST), 400, &ns), -ERANGE,
 		  "within the probe window");
 }
+
+/* Each method bench and vm --profile write has its name; another text is its own. */
+void test_path_method_names(void)
+{
+	ASSERT_STREQ(path_method_name(PATH_TEXT_FENTRY " of the proof run: ..."), "fentry",
+		     "fentry");
+	ASSERT_STREQ(path_method_name(PATH_TEXT_REFERENCE " at batch 1 ..."), "reference",
+		     "the reference recipe");
+	ASSERT_STREQ(path_method_name(PATH_TEXT_TWIN " lf-fastpass-twin ..."), "twin", "the twin");
+	ASSERT_STREQ(path_method_name("profile"), "profile", "a profile");
+	ASSERT_STREQ(path_method_name("ring minus fast (scenario medians)"), "difference",
+		     "the first ppbench's");
+	ASSERT_STREQ(path_method_name("profile of sorts"), "profile of sorts", "another text");
+	ASSERT_TRUE(!path_method_name(NULL), "none");
+	ASSERT_TRUE(path_methods_agree("fentry", "fentry"), "one method");
+	ASSERT_FALSE(path_methods_agree("fentry", "profile"), "two");
+	ASSERT_FALSE(path_methods_agree("fentry", NULL), "one unnamed");
+	ASSERT_TRUE(path_methods_agree(NULL, NULL), "both unnamed");
+}

@@ -196,3 +196,43 @@ void test_result_clock(void)
 out_a:
 	result_free(&a);
 }
+
+/*
+ * bench's path figure and the profile's beside it, each with its method;
+ * a file of an older vm --profile (the profile's figure in
+ * path_cost_cycles, bench's in path_cost_fentry) reads the same.
+ */
+void test_result_path_methods(void)
+{
+	static const char profile[] = "{\"value\": 167.7, \"method\": \"profile\"}";
+	static const char *const layouts[][2] = {
+		{ "path_cost_cycles", "path_cost_profile" }, /* this ppbench's */
+		{ "path_cost_fentry", "path_cost_cycles" },  /* an older vm --profile's */
+	};
+	const struct result_scenario *s;
+	struct result r;
+	char to[512], err[256] = "";
+
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(to, sizeof(to),
+			 "\"%s\": {\"value\": 141.8, \"method\": \"fentry/fexit per-call timing "
+			 "of the proof run\"}, \"%s\": %s",
+			 layouts[i][0], layouts[i][1], profile);
+		if (!ASSERT_OK(load_variant("\"path_cost_cycles\": {\"value\": null, \"method\": "
+					    "\"none\"}",
+					    to, &r, err, sizeof(err)),
+			       err))
+			return;
+		s = result_find(&r, "ring");
+		ASSERT_TRUE(s->has_path_cost && s->path_cost == 141.8, layouts[i][0]);
+		ASSERT_STREQ(s->path_method, "fentry", "bench's method, by name");
+		ASSERT_TRUE(s->prof.has_path && s->prof.path == 167.7, "the profile's beside it");
+		result_free(&r);
+	}
+	expect_bad(
+		"\"path_cost_cycles\": {\"value\": null, \"method\": \"none\"}",
+		"\"path_cost_cycles\": {\"value\": 1, \"method\": \"x\"}, \"path_cost_profile\": "
+		"{\"value\": 2, \"method\": \"fentry\"}",
+		": scenarios[0].path_cost_profile: method \"fentry\": a profile's path figure "
+		"has method \"profile\"");
+}
