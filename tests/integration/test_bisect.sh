@@ -25,14 +25,14 @@ test_compare_limit_just_above_and_below() {
 	sm=$(fig slow .cycles_per_elem.median)
 	expect_exit 0 "$PPBENCH" compare --limit "fast:path=$(echo "$fp + 0.01" | bc)" \
 		--limit "slow=$(echo "$sm + 0.01" | bc)" "$DATA/icount.json"
-	assert_match "$LAST_OUT" '^fast:path=[0-9.]+ +.*icount\.json +path instr/elem +64\.9633 +ok$' \
+	assert_match "$LAST_OUT" '^fast:path=[0-9.]+ +.*icount\.json +path instr/elem \(fentry\) +64\.9633 +ok$' \
 		"fast's limit line"
 	assert_match "$LAST_OUT" '^slow:cycles=[0-9.]+ +.*icount\.json +instr/elem +5298\.53 +ok$' \
 		"slow's limit line"
 	expect_exit 3 "$PPBENCH" compare --limit "fast:path=$(echo "$fp - 0.01" | bc)" \
 		--limit "slow=$(echo "$sm + 0.01" | bc)" "$DATA/icount.json"
 	assert_match "$LAST_OUT" '^fast:path=.* EXCEEDED$' "fast exceeded"
-	expect_one_line_error '^ppbench compare: limit exceeded: fast path instr/elem 64\.9633, limit 64\.95'
+	expect_one_line_error '^ppbench compare: limit exceeded: fast path instr/elem \(fentry\) 64\.9633, limit 64\.95'
 	expect_exit 3 "$PPBENCH" compare --ktap --limit "slow=$(echo "$sm - 0.01" | bc)" \
 		--limit fast:path=70 --limit ring-xcpu=1 "$DATA/icount.json"
 	assert_match "$LAST_OUT" '^1\.\.3$' "a KTAP test per limit"

@@ -263,14 +263,15 @@ test_compare_pooled() {
 	assert_match "$LAST_OUT" 'n = 2 old, 2 new files \(each its median of setups\)' "files the unit"
 	assert_match "$LAST_OUT" '^noise: between invocations, from the files: .*\(2 old, 2 new$' \
 		"noise named: files"
-	assert_match "$LAST_OUT" '\+12\.7% \* .*ring path cycles/elem$' "path figure tested when pooled"
-	assert_match "$LAST_ERR" 'regression: ring path cycles/elem .*floor [0-9.]+% from the files' \
+	assert_match "$LAST_OUT" '\+12\.7% \* .*ring path cycles/elem \(difference\)$' \
+		"path figure tested when pooled, named by its method"
+	assert_match "$LAST_ERR" 'regression: ring path cycles/elem \(difference\) .*floor [0-9.]+% from the files' \
 		"path gate"
 	# one file a side, a profile without path figures: untested, the gate says so
 	jq '.scenarios[].path_cost_cycles = null' "$DATA/profile.json" >"$TMPD/nopath.json"
 	expect_exit 0 "$PPBENCH" compare --noise "$TMPD/nopath.json" --fail-above 5 --metric path \
 		"$DATA/base.json" "$DATA/regress.json"
-	assert_match "$LAST_OUT" '\+12\.8% \? .*ring path cycles/elem$' "untested path row"
+	assert_match "$LAST_OUT" '\+12\.8% \? .*ring path cycles/elem \(difference\)$' "untested path row"
 	assert_match "$LAST_ERR" 'no path figure could be tested' "gate warns"
 }
 

@@ -45,11 +45,14 @@ check_figures() { # f
 			assert_match "$kt" "^ppbench\\.$name\\.path	SKIP	" "kcidb: $name's path n/a"
 			grep -q "^ppbench\\.$k\\.path_" "$f.lkp" && fail "lkp: a line of $name's n/a path"
 		else
+			# the method in the name: KCIDB's and LKP's the same, one of bench's
+			m=$(grep -oP "^ppbench\\.$name\\.path\\.\\K[a-z]+(?=	DONE	)" <<<"$kt")
+			assert_match "$m" '^(fentry|twin|reference)$' "kcidb: $name's path figure by its method"
 			path=$(printf '%.10g' "$path")
-			assert_eq "$(printf '%.10g' "$(grep "^ppbench\\.$name\\.path	" <<<"$kt" | cut -f4)")" \
+			assert_eq "$(printf '%.10g' "$(grep "^ppbench\\.$name\\.path\\.$m	" <<<"$kt" | cut -f4)")" \
 				"$path" "kcidb: $name's path figure"
-			assert_eq "$(grep "^ppbench\\.$k\\.path_${u}_per_elem: " "$f.lkp")" \
-				"ppbench.$k.path_${u}_per_elem: $path" "lkp: $name's path figure"
+			assert_eq "$(grep "^ppbench\\.$k\\.path_" "$f.lkp")" \
+				"ppbench.$k.path_${m}_${u}_per_elem: $path" "lkp: $name's path figure, its method"
 		fi
 	done < <(jq -r '.scenarios[] | [.name, .status, (.reason // "-"),
 		(.cycles_per_elem.median // "-" | tostring),
@@ -158,7 +161,7 @@ test_export_compare_crafted() {
 	expect_exit 0 "$PPBENCH" compare --ktap --metric path --noise "$TMPD/nopath.json" \
 		--fail-above 5 "$DATA/base.json" "$DATA/regress.json"
 	ktap_check "$LAST_OUT"
-	assert_match "$LAST_OUT" '^ok 1 ring path cycles/elem: \+12\.8%, floor n/a, limit 5% # SKIP not tested: the noise profile has no such figure$' \
+	assert_match "$LAST_OUT" '^ok 1 ring path cycles/elem \(difference\): \+12\.8%, floor n/a, limit 5% # SKIP not tested: the noise profile has no such figure$' \
 		"untestable row"
 	assert_match "$LAST_OUT" '^ok 3 fast path cycles/elem # SKIP no path figure in old \(.*base\.json\): ' \
 		"n/a path figure"
@@ -175,7 +178,7 @@ test_export_compare_crafted() {
 	expect_exit 0 "$PPBENCH" export kcidb --origin ppbench_ci --build-id ppbench_ci:b42 "$TMPD/g.json"
 	kcidb_check "$LAST_OUT"
 	assert_eq "$(jq -c '[.tests[] | [.path, .status]]' "$LAST_OUT")" \
-		'[["ppbench.compare.ring","FAIL"],["ppbench.compare.ring.path","DONE"],["ppbench.compare.ring-xcpu","PASS"],["ppbench.compare.ring-xcpu.path","DONE"],["ppbench.compare.fast","PASS"],["ppbench.compare.slow","PASS"],["ppbench.compare.slow.path","DONE"]]' \
+		'[["ppbench.compare.ring","FAIL"],["ppbench.compare.ring.path.difference","DONE"],["ppbench.compare.ring-xcpu","PASS"],["ppbench.compare.ring-xcpu.path.difference","DONE"],["ppbench.compare.fast","PASS"],["ppbench.compare.slow","PASS"],["ppbench.compare.slow.path.difference","DONE"]]' \
 		"verdicts as compare made them"
 	assert_eq "$(jq -r '[.tests[].build_id] | unique | join(" ")' "$LAST_OUT")" ppbench_ci:b42 \
 		"--build-id"

@@ -197,21 +197,18 @@ EOS
 }
 
 # A merged result file without what the profiles put in: the profile
-# objects and the path figures from them (path_cost_fentry back to its name).
+# objects and the path figures from them (the last member's comma goes too).
 unmerge() { # FILE
 	awk '{ line[NR] = $0 }
 	function out(l) { if (have) print buf; buf = l; have = 1 }
 	END {
 		for (i = 1; i <= NR; i++) {
 			l = line[i]
-			if (l ~ /^ *"path_cost_cycles": \{$/ && line[i + 2] ~ /"method": "profile",$/) {
-				ind = l; sub(/"path_cost_cycles": \{$/, "", ind)
-				while (++i < NR && line[i] != ind "\"path_cost_fentry\": {") ;
-				l = line[i]; sub(/"path_cost_fentry"/, "\"path_cost_cycles\"", l)
-			} else if (l ~ /^ *"profile(_reference)?": \{$/) {
-				ind = l; sub(/"profile(_reference)?": \{$/, "", ind)
+			if (l ~ /^ *"(profile|profile_reference|path_cost_profile)": \{$/) {
+				ind = l; sub(/"[a-z_]+": \{$/, "", ind)
 				while (++i < NR && line[i] != ind "}" && line[i] != ind "},") ;
-				sub(/,$/, "", buf)
+				if (line[i] !~ /,$/)
+					sub(/,$/, "", buf)
 				continue
 			}
 			out(l)
@@ -252,11 +249,14 @@ test_profile_host_side() {
 		(.profile.functions[0] | .name == "page_pool_put_unrefed_netmem" and .group == "page_pool"
 			and .kind == "kernel" and .instructions == 81030) and
 		(.profile.functions[] | select(.name == "xdp_drop") | .module == "bpf" and .kind == "bpf") and
-		.path_cost_cycles.method == "profile" and .path_cost_cycles.value == 122.72 and
-		([.path_cost_cycles.functions[].name] == ["page_pool_put_unrefed_netmem",
+		.path_cost_profile.method == "profile" and .path_cost_profile.value == 122.72 and
+		([.path_cost_profile.functions[].name] == ["page_pool_put_unrefed_netmem",
 			"page_pool_refill_alloc_cache"]) and
-		(.path_cost_fentry.method | startswith("fentry/fexit"))' "$r" >/dev/null ||
-		fail "ring's profile in the file: $(jq -c '.scenarios[0] | {profile, path_cost_cycles}' "$r" | head -c 1500)"
+		(.path_cost_cycles.method | startswith("fentry/fexit")) and
+		(keys_unsorted | index("path_cost_profile") == index("path_cost_cycles") + 1) and
+		(has("path_cost_fentry") | not)' "$r" >/dev/null ||
+		fail "ring's profile in the file: $(jq -c '.scenarios[0] | {profile, path_cost_cycles,
+			path_cost_profile}' "$r" | head -c 1500)"
 	jq -e '.scenarios[] | select(.name == "slow") | .profile.rep_per_elem == 4100 and
 		(.profile.functions[] | select(.name == "veth_poll") | .module == "veth" and .kind == "module") and
 		(.profile.functions[] | select(.name == "[user]") | .kind == "user" and .group == "user")' \
@@ -441,14 +441,90 @@ test_profile_compare_names_the_change() {
 	assert_match "$LAST_OUT" '^1\.\.4$' "ktap: the plan"
 	assert_match "$LAST_OUT" '^ok 4 slow instr/elem: \+1\.0%' "ktap: slow"
 	expect_exit 0 "$PPBENCH" export lkp "$new"
-	assert_match "$LAST_OUT" '^ppbench\.ring\.path_instructions_per_elem: 167\.66$' "lkp: the profile's path figure"
-
+	assert_match "$LAST_OUT" '^ppbench\.ring\.path_fentry_instructions_per_elem: 141\.9055239$' \
+		"lkp: bench's path figure, its method in the name"
+	assert_match "$LAST_OUT" '^ppbench\.ring\.path_profile_instructions_per_elem: 167\.66$' \
+		"lkp: the profile's beside it"
 	expect_exit 0 "$PPBENCH" export otava "$old" "$new"
 	expect_exit 0 "$PPBENCH" export bmf "$new"
+	assert_eq "$(jq -c '."ppbench.ring" | [."path-fentry-instructions-per-elem".value,
+		."path-profile-instructions-per-elem".value]' "$LAST_OUT")" "[141.9055239,167.66]" \
+		"bmf: both path figures, each named by its method"
 	expect_exit 0 "$PPBENCH" export kcidb --origin ppbench_ci "$new"
+	assert_eq "$(jq -c '[.tests[] | select(.path | startswith("ppbench.ring.")) | .path]' \
+		"$LAST_OUT")" '["ppbench.ring.path.fentry","ppbench.ring.path.profile"]' "kcidb"
 	# a side without a profile: no profile section
 	expect_exit 0 "$PPBENCH" compare "$DATA/icount.json" "$new"
 	! grep -q '^profiles:' "$LAST_OUT" || fail "a profile diff with one side unprofiled"
+}
+
+# Path figures of two methods never compare: bench's fentry figure and a
+# profile's count different things. vm --profile keeps bench's where it was
+# and puts the profile's beside it, so each compares with its own kind; a
+# file whose path_cost_cycles is a profile's (planted here) against one of
+# fentry's gets no change, and every gate on them is refused in one line.
+test_profile_methods_never_mix() {
+	local new=$DATA/prof-new.json mixed=$TMPD/mixed.json i
+	# a file without a profile against one with: fentry's figure against fentry's
+	expect_exit 0 "$PPBENCH" compare "$DATA/icount.json" "$new"
+	assert_match "$LAST_OUT" '^ +141\.84 +0\.0% \? +141\.91 +ring path instr/elem \(fentry\)$' \
+		"ring: fentry's figure on both sides"
+	assert_match "$LAST_OUT" '^ +6781\.98 +0\.0% \? +6782\.11 +slow path instr/elem \(fentry\)$' \
+		"slow: fentry's figure on both sides"
+	! grep -qE '\(profile\)$|method differs' "$LAST_OUT" || fail "a profile's row with one side profiled"
+	# two profiled files: fentry's with fentry's, the profile's with the profile's
+	expect_exit 0 "$PPBENCH" compare "$DATA/prof-old.json" "$new"
+	assert_match "$LAST_OUT" '^ +141\.84 +0\.0% \? +141\.91 +ring path instr/elem \(fentry\)$' "fentry's"
+	assert_match "$LAST_OUT" '^ +150\.66 +\+11\.3% \? +167\.66 +ring path instr/elem \(profile\)$' \
+		"the profile's"
+	# planted: the profile's figure as path_cost_cycles, against fentry's
+	jq '.scenarios |= map(if .path_cost_profile then .path_cost_cycles = .path_cost_profile |
+		del(.path_cost_profile) else . end)' "$new" >"$mixed"
+	expect_exit 0 "$PPBENCH" compare "$DATA/icount.json" "$mixed"
+	for i in ring fast slow; do
+		assert_match "$LAST_OUT" "^ +method differs \\(fentry, profile\\) +$i path instr/elem\$" \
+			"$i: method differs"
+	done
+	! grep -E '[0-9]%.* path instr/elem' "$LAST_OUT" || fail "a path figure's %change across methods"
+	expect_exit 0 "$PPBENCH" compare --markdown "$DATA/icount.json" "$mixed"
+	assert_match "$LAST_OUT" '^\| ring path instr/elem \| \| \| method differs \(fentry, profile\) \|' \
+		"Markdown"
+	expect_exit 0 "$PPBENCH" compare --json - "$DATA/icount.json" "$mixed"
+	jq -e '[.comparisons[0].rows[] | select(.figure == "path")] | length == 3 and
+		all(.methods_differ == ["fentry", "profile"] and .change_pct == null and
+			.testable == false and .method == null)' "$LAST_OUT" >/dev/null ||
+		fail "JSON: $(jq -c '.comparisons[0].rows[] | select(.figure == "path")' "$LAST_OUT")"
+	expect_exit 0 "$PPBENCH" compare --ktap --metric path "$DATA/icount.json" "$mixed"
+	assert_match "$LAST_OUT" '^ok 1 ring path instr/elem: method differs \(fentry, profile\) # SKIP ' \
+		"KTAP: a skip"
+	# a gate or a limit on them: exit 2, one line naming both methods
+	expect_exit 2 "$PPBENCH" compare --fail-above 1 --metric path --old "$DATA/icount.json" \
+		"$DATA/icount2.json" --new "$mixed" "$mixed"
+	expect_one_line_error "--fail-above on path: ring's path figures are of two methods, fentry and profile"
+	expect_exit 2 "$PPBENCH" compare --limit ring:path=1000 "$DATA/icount.json" "$mixed"
+	expect_one_line_error "--limit ring:path=1000: ring's path figures are of two methods, fentry and profile"
+	expect_exit 0 "$PPBENCH" compare --limit ring:path=1000 "$mixed"
+	assert_match "$LAST_OUT" '^ring:path=1000 .* path instr/elem \(profile\) +167\.66 +ok$' \
+		"one file: its limit line names the method"
+	# trend: a series whose path figures change method has no path series, said in a
+	# line; with a profile beside fentry's (s2) the path series is fentry's
+	mkdir -p "$TMPD/s" "$TMPD/s2"
+	for i in 1 2 3 4 5 6 7 8; do
+		jq --arg l "p$i" '.label = $l' "$([ $i -le 4 ] && echo "$DATA/icount.json" || echo "$mixed")" \
+			>"$TMPD/s/p$i.json"
+		jq --arg l "p$i" '.label = $l' "$([ $i -le 4 ] && echo "$DATA/icount.json" || echo "$new")" \
+			>"$TMPD/s2/p$i.json"
+	done
+	expect_exit 0 "$PPBENCH" trend --json "$TMPD/t.json" "$TMPD/s"
+	assert_match "$LAST_ERR" "^ppbench trend: warning: ring path: fentry in .*p1\\.json, profile in .*p5\\.json: figures of two methods make no series; left out$" \
+		"trend: the line names both methods"
+	assert_eq "$(jq '[.series[] | select(.figure == "path")] | length' "$TMPD/t.json")" 0 \
+		"no path series"
+	expect_exit 2 "$PPBENCH" trend --fail-on-regression 5 --metric path "$TMPD/s"
+	expect_one_line_error "--fail-on-regression on path: ring path: fentry in .*, profile in "
+	expect_exit 0 "$PPBENCH" trend --json - "$TMPD/s2"
+	assert_eq "$(jq -c '[.series[] | select(.figure == "path") | .method] | unique' "$LAST_OUT")" \
+		'["fentry"]' "one method: a path series, named by it"
 }
 
 test_profile_plot() {

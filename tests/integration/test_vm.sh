@@ -174,7 +174,7 @@ upstream_module_checks() {
 				.group == "test_run")] | length) > 0 and
 			$u.path_cost_cycles.method == "profile" and
 			$u.method_error.module_loop == $u.path_cost_cycles.value and
-			$u.method_error.scenario == .path_cost_cycles.value and
+			$u.method_error.scenario == .path_cost_profile.value and
 			($u.method_error.pct | fabs) < 1000' "$b" >/dev/null ||
 			fail "b: $s: the module loop's profile: $(jq -c --arg s "$s" '.scenarios[] |
 				select(.name == $s) | .upstream_module | del(.profile) |
@@ -253,8 +253,8 @@ test_vm_ab_two_kernels() {
 			([$p.groups[] | select(.name == "page_pool") | .per_elem][0] > 50) and
 			([$p.functions[] | select(.kind == "bpf" and (.name | startswith("ppb_")))] |
 				length) > 0 and
-			.path_cost_cycles.method == "profile" and .path_cost_cycles.value > 50 and
-			(.path_cost_fentry | has("method"))' "$TMPD/r.$side.json" >/dev/null ||
+			.path_cost_profile.method == "profile" and .path_cost_profile.value > 50 and
+			(.path_cost_cycles | has("method"))' "$TMPD/r.$side.json" >/dev/null ||
 			fail "$side: ring's profile: $(jq -c '.scenarios[0] | {clock: .cycles_per_elem.median,
 				p: .profile.per_elem, e: .profile.elems, x: .profile.errors,
 				g: [.profile.groups[] | {(.name): .per_elem}] | add}' "$TMPD/r.$side.json")"
