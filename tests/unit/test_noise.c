@@ -147,3 +147,28 @@ void test_noise_build_and_host(void)
 	noise_free(&p);
 	ASSERT_ERR(noise_build(r, 1, &p), "one run is no profile");
 }
+
+/* A profile's path figure is of one method, named; runs of two methods give none. */
+void test_noise_path_one_method(void)
+{
+	static const char *const second[] = { "fentry", "profile" };
+	struct fake_run f[3];
+	struct result r[3];
+	struct noise_profile p;
+
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < 3; i++) {
+			fake_run(&f[i], "AMD EPYC", "6.18.44", 35 + i);
+			f[i].sc.has_path_cost = true;
+			f[i].sc.path_cost = 20 + i;
+			f[i].sc.path_method = i == 2 ? second[k] : "fentry";
+			r[i] = f[i].r;
+			r[i].sc = &f[i].sc;
+		}
+		if (!ASSERT_OK(noise_build(r, 3, &p), "build"))
+			return;
+		ASSERT_EQ(p.sc[0].has_path, !k, second[k]);
+		ASSERT_STREQ(p.sc[0].path_method, "fentry", "its method");
+		noise_free(&p);
+	}
+}
