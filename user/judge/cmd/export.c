@@ -326,7 +326,7 @@ const struct cli_cmd cmd_export = {
 		"         median of the setups, lower and upper value the least and largest.\n"
 		"Names carry the files' unit: a result of the instruction clock (host.clock)\n"
 		"exports instructions_per_elem where one of the TSC exports cycles_per_elem;\n"
-		"a path figure's carry its method too: path_fentry_cycles_per_elem.\n"
+		"a path figure's name carries its method too: path_fentry_cycles_per_elem.\n"
 		"Every file is checked against its schema first; a bad file, an unknown format\n"
 		"or a missing --origin is one line on stderr and exit status 2, and nothing is\n"
 		"written.",
