@@ -174,19 +174,32 @@ upstream_module_checks() {
 				.group == "test_run")] | length) > 0 and
 			$u.path_cost_cycles.method == "profile" and
 			$u.method_error.module_loop == $u.path_cost_cycles.value and
-			$u.method_error.scenario == .path_cost_cycles.value and
-			($u.method_error.pct | fabs) < 1000' "$b" >/dev/null ||
+			$u.method_error.scenario == .path_cost_cycles.value' "$b" >/dev/null ||
 			fail "b: $s: the module loop's profile: $(jq -c --arg s "$s" '.scenarios[] |
 				select(.name == $s) | .upstream_module | del(.profile) |
 				.method_error.functions |= .[0:4]' "$b")"
-		# within 2 %, or explained: the functions apart by 0.5 % of the loop's
-		# figure or more leave at most 2 % of it
+		# Only the differences the methods have by design are excused, each the
+		# sum of its functions in this boot's two profiles (the module's copy of
+		# page_pool's inline helpers; the page allocator's functions, which the
+		# loop never enters: the scenario's first pages); what is left is the
+		# method's error. It stays within 5 %: the return's own code differs in
+		# its context (softirq against the module's process context) by a few
+		# instructions inside one function, which no function-level profile
+		# can take apart.
 		jq -e --arg s "$s" '.scenarios[] | select(.name == $s) | .upstream_module.method_error |
-			.module_loop as $m | (.scenario - $m) as $gap |
-			([.functions[] | select((.change | fabs) >= 0.005 * $m) | .change] | add // 0) as $l |
-			(.pct | fabs) <= 2 or (($gap - $l) | fabs) <= 0.02 * $m' "$b" >/dev/null ||
-			fail "b: $s: method error neither within 2 % nor explained: $(jq -c --arg s "$s" \
-				'.scenarios[] | select(.name == $s) | .upstream_module.method_error |
+			.module_loop as $m | [.functions[] | select(.group == "page allocator") |
+				.module_loop] as $pa |
+			([.functions[] | select(.module and .group == "page_pool" and .scenario == 0) |
+				.change] | add // 0) as $copy |
+			(if ($pa | add // 0 | fabs) < 0.01 * $m then
+				[.functions[] | select(.group == "page allocator") | .change] | add // 0
+			else 0 end) as $first |
+			((.excused["inline copy"] - $copy) | fabs) < 0.01 and
+			((.excused["first pages"] - $first) | fabs) < 0.01 and
+			((.residual_pct - 100 * (.scenario - $m - $copy - $first) / $m) | fabs) < 0.01 and
+			(.residual_pct | fabs) <= 5' "$b" >/dev/null ||
+			fail "b: $s: the method error less the differences by design is over 5 %: $(jq -c \
+				--arg s "$s" '.scenarios[] | select(.name == $s) | .upstream_module.method_error |
 				del(.what) | .functions |= .[0:6]' "$b")"
 	done
 }
@@ -208,10 +221,10 @@ upstream_module_checks() {
 # is ring's failed cross-check with the kernel's reason, and newest runs it:
 # its test 02 profiled as the difference of its two loads, found in the
 # module's own code by its symbols of each load, its path figure and the
-# method error of ring's against it, within 2 %, or the path's functions that
-# differ carry the gap: at most 2 % of the loop's figure left unexplained
-# (ring's short runs here start each pool empty: its first pages' clearing is
-# such a function). Without the module (none built here) the rest runs, and
+# method error of ring's against it, within 5 % once the differences the two
+# methods have by design are taken out, each measured in this boot's profiles
+# (ring's short runs here start each pool empty: its first pages come from the
+# page allocator). Without the module (none built here) the rest runs, and
 # the test says it skipped that part.
 test_vm_ab_two_kernels() {
 	local f=$TMPD/r.json a=$TMPD/r.a.json b=$TMPD/r.b.json ko mod=() why=

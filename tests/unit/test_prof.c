@@ -446,6 +446,8 @@ void test_prof_gap(void)
 	struct prof_fn of[] = {
 		{ "page_pool_alloc_netmems", NULL, PK_KERNEL, PG_PAGE_POOL, 200, 0 },
 		{ "page_pool_put_unrefed_netmem", NULL, PK_KERNEL, PG_PAGE_POOL, 760, 0 },
+		{ "page_pool_put_netmem.constprop.0", "bench_page_pool", PK_MODULE, PG_PAGE_POOL,
+		  80, 0 },
 		{ "time_bench_page_pool", "bench_page_pool", PK_MODULE, PG_TEST_RUN, 300, 0 },
 	};
 	struct prof_fn sf[] = {
@@ -454,24 +456,36 @@ void test_prof_gap(void)
 		{ "clear_page_erms", NULL, PK_KERNEL, PG_PAGE_ALLOC, 10, 0 },
 		{ "xdp_test_run_batch", NULL, PK_KERNEL, PG_TEST_RUN, 500, 0 },
 	};
-	struct prof old = { .elems = 10, .fn = of, .nfn = 3 },
+	struct prof old = { .elems = 10, .fn = of, .nfn = 4 },
 		    new = { .elems = 10, .fn = sf, .nfn = 4 };
 	struct prof_gap g;
 
-	old.group_insns[PG_PAGE_POOL] = 960;
+	old.group_insns[PG_PAGE_POOL] = 1040;
 	new.group_insns[PG_PAGE_POOL] = 1010;
 	new.group_insns[PG_PAGE_ALLOC] = 10;
 	if (!ASSERT_OK(prof_gap_build(&old, &new, &g), "built"))
 		return;
-	ASSERT_NEAR(g.old, 96, 1e-12, "the module loop's path figure");
+	ASSERT_NEAR(g.old, 104, 1e-12, "the module loop's path figure");
 	ASSERT_NEAR(g.new, 102, 1e-12, "the scenario's");
-	ASSERT_NEAR(g.error_pct, 100 * 6.0 / 96, 1e-9, "the method error");
-	ASSERT_EQ(g.nfn, 3, "the path's functions of either side, no frame's");
-	ASSERT_STREQ(g.nfn ? g.fn[0].name : "", "page_pool_put_unrefed_netmem",
+	ASSERT_NEAR(g.error_pct, 100 * -2.0 / 104, 1e-9, "the method error");
+	ASSERT_EQ(g.nfn, 4, "the path's functions of either side, no frame's");
+	ASSERT_STREQ(g.nfn ? g.fn[0].name : "", "page_pool_put_netmem.constprop.0",
 		     "largest gap first");
-	ASSERT_NEAR(g.nfn ? g.fn[0].new - g.fn[0].old : 0, 5, 1e-12, "its gap");
-	ASSERT_STREQ(g.nfn > 1 ? g.fn[1].name : "", "clear_page_erms", "one side's only");
-	ASSERT_NEAR(g.nfn > 1 ? g.fn[1].old : -1, 0, 1e-12, "0 where the loop never ran it");
+	ASSERT_STREQ(g.nfn > 1 ? g.fn[1].name : "", "page_pool_put_unrefed_netmem", "then");
+	ASSERT_NEAR(g.nfn > 1 ? g.fn[1].new - g.fn[1].old : 0, 5, 1e-12, "its gap");
+	ASSERT_STREQ(g.nfn > 2 ? g.fn[2].name : "", "clear_page_erms", "one side's only");
+	ASSERT_NEAR(g.nfn > 2 ? g.fn[2].old : -1, 0, 1e-12, "0 where the loop never ran it");
+	ASSERT_NEAR(g.why[PGW_INLINE_COPY], -8, 1e-12, "the module's copy of the helper");
+	ASSERT_NEAR(g.why[PGW_FIRST_PAGES], 1, 1e-12, "the first pages: the page allocator");
+	ASSERT_NEAR(g.residual_pct, 100 * 5.0 / 104, 1e-9, "what neither explains");
+	prof_gap_free(&g);
+	/* a loop that takes its pages from the page allocator: they are its path */
+	of[3] = (struct prof_fn){ "clear_page_erms", NULL, PK_KERNEL, PG_PAGE_ALLOC, 40, 0 };
+	old.group_insns[PG_PAGE_ALLOC] = 40;
+	if (!ASSERT_OK(prof_gap_build(&old, &new, &g), "built"))
+		return;
+	ASSERT_NEAR(g.why[PGW_FIRST_PAGES], 0, 1e-12, "no first pages where the loop allocates");
+	ASSERT_NEAR(g.residual_pct, 100 * (102 - 108 + 8.0) / 108, 1e-9, "all but the copy left");
 	prof_gap_free(&g);
 }
 
