@@ -13,17 +13,18 @@ DATA=$TOP/tests/data
 . "$TOP/tests/formats.sh"
 
 # A Debian kernel in the matrix's cache (scripts/vm/kernel.sh, which vm and
-# the matrix share), or skip: no apt, no network.
+# the matrix share), or skip (fail under CI=true: unavailable): no apt, no network.
 need_kernel() { # SPEC -> K_DIR, K_KEY (VM_ARCH=arm64: an arm64 kernel)
 	local log=$TMPD/kernel.log
 	[ "${VM_ARCH:-}" = arm64 ] || command -v qemu-system-x86_64 >/dev/null ||
-		skip "no qemu-system-x86_64 (scripts/install-deps.sh --kernels)"
+		unavailable "no qemu-system-x86_64 (scripts/install-deps.sh --kernels)"
 	# shellcheck source=scripts/vm/kernel.sh
 	. "$TOP/scripts/vm/kernel.sh"
 	VM_WORK=$TMPD
 	VM_APT_FRESH=86400
 	kcache_use
-	kernel_get "$1" >"$log" 2>&1 || skip "kernel $1 is not available here: $(tail -n 1 "$log")"
+	kernel_get "$1" >"$log" 2>&1 ||
+		unavailable "kernel $1 is not available here: $(tail -n 1 "$log")"
 }
 
 # The work directories of ppbench vm runs (TMPDIR is ours: nothing else's).
@@ -393,8 +394,10 @@ test_vm_bad_arch() {
 # its generic XDP copies into no page_pool, so fast has no recipe there.
 test_vm_arm64_61_without_fentry() {
 	local f=$TMPD/r.json
-	command -v qemu-system-aarch64 >/dev/null || skip "no qemu-system-aarch64 (scripts/install-deps.sh --kernels)"
-	command -v aarch64-linux-gnu-gcc >/dev/null || skip "no aarch64-linux-gnu-gcc (scripts/install-deps.sh --kernels)"
+	command -v qemu-system-aarch64 >/dev/null ||
+		unavailable "no qemu-system-aarch64 (scripts/install-deps.sh --kernels)"
+	command -v aarch64-linux-gnu-gcc >/dev/null ||
+		unavailable "no aarch64-linux-gnu-gcc (scripts/install-deps.sh --kernels)"
 	VM_ARCH=arm64 need_kernel 6.1
 	expect_exit 0 vm -q --arch arm64 --debian 6.1 -- bench --scenario ring,fast --repeat 1 \
 		--loops 20000 --json "$f"
@@ -416,7 +419,7 @@ test_vm_user_kernel_and_modules() {
 	local x=$TMPD/x deb rel img mods
 	need_kernel 6.12
 	deb=$(find "$KCACHE/$K_KEY" -maxdepth 1 -name 'linux-image-*.deb' | head -n 1)
-	[ -n "$deb" ] || skip "no linux-image .deb of 6.12 in $KCACHE/$K_KEY"
+	[ -n "$deb" ] || unavailable "no linux-image .deb of 6.12 in $KCACHE/$K_KEY"
 	dpkg-deb -x "$deb" "$x" || fail "cannot unpack $deb"
 	img=$(find "$x/boot" -name 'vmlinuz-*' | head -n 1)
 	rel=${img##*/vmlinuz-}
