@@ -685,3 +685,27 @@ test_vm_qemu_releases_never_gate() {
 		"$TMPD"/s-b?.json
 	expect_exit 0 "$PPBENCH" trend "$TMPD"/s-a?.json "$TMPD"/s-b?.json
 }
+
+# vm --nic=virtio-net: scripts/vm/run's virtio branches (the devices, the
+# serial ports after them) and load and watch on nic0 in one boot (vm runs
+# one command: a wrapper starts watch beside load and prints its output
+# after). 7.1's and later virtio_net take their RX buffers from page_pools:
+# load counts the frames --rate sends and the pool they come from, and
+# watch finds that pool and sees its pages recycled.
+test_vm_virtio_nic_load_watch() {
+	local j=$TMPD/load.json
+	need_kernel newest
+	export PPBENCH_VM_WRAP="sh -c '/bin/ppbench watch nic0 --duration 4 >/tmp/w.out 2>&1 & \"\$@\"; r=\$?; wait; cat /tmp/w.out; exit \$r' sh"
+	expect_exit 0 vm -q --clock tcg --cpus 1 --nic=virtio-net --rate 2000 -- \
+		load nic0 --duration 3 --json "$j"
+	unset PPBENCH_VM_WRAP
+	assert_match "$LAST_OUT" '^ppbench load nic0 \(ifindex [0-9]+, driver virtio_net, native XDP yes\)' \
+		"load on virtio_net, native XDP"
+	jq -e 'select(.type == "summary") | .total.packets > 0 and
+		([.pools[] | select(.kind == "nic" and .dev == "nic0" and .path.alloc.cache > 0 and
+			.path.ret.cache > 0)] | length) == 1' "$j" >/dev/null ||
+		fail "load: no frames, or not from one page_pool of nic0: $(grep '"summary"' "$j" | head -c 400)"
+	assert_match "$LAST_OUT" '^found a page_pool of nic0 \(pool [0-9]+, nic\)$' "watch found it"
+	assert_match "$LAST_OUT" '^total +[0-9]+ +nic +nic0 +[1-9][0-9]* ' "watch's summary: its allocations"
+	assert_nothing_left "after a virtio-net boot"
+}
