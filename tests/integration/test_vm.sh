@@ -213,7 +213,8 @@ upstream_module_checks() {
 # suite's one real boot with it, under Debian's qemu): ring's timed runs
 # profiled, the functions adding up to the figure the clock gave (within
 # 0.5 %), page_pool's code and the XDP program found by name, the path figure
-# from the profile, no task switched in inside a span (bench's timed chunks
+# from the profile, the guest's page size in it (the bound of the kernel's
+# code among the modules), no task switched in inside a span (bench's timed chunks
 # run at SCHED_FIFO there, and vm keeps the stopper and the fair server out),
 # and compare's profile diff after its table. b's file is then checked as one
 # boot's: its clock, its kernel, its mode, its exports.
@@ -262,6 +263,7 @@ test_vm_ab_two_kernels() {
 	for side in a b; do
 		jq -e '.scenarios[] | select(.name == "ring") | .profile as $p |
 			$p.elems == 100000 and $p.errors == 0 and $p.windows >= 2 and
+			$p.capture.page_size == 4096 and
 			(([$p.functions[].per_elem] | add) - $p.per_elem | fabs) < 0.01 and
 			(($p.per_elem - .cycles_per_elem.median) / .cycles_per_elem.median | fabs) < 0.005 and
 			([$p.groups[] | select(.name == "page_pool") | .per_elem][0] > 50) and

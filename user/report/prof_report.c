@@ -270,6 +270,9 @@ static void json_capture(struct json *j, const struct capture *c)
 	for (size_t i = 0; c && i < 4; i++)
 		if (capture_meta(c, keys[i]))
 			json_str(j, keys[i], capture_meta(c, keys[i]));
+	/* the page size the kernel's code in the modules' area was bounded by */
+	if (c && capture_meta(c, "page_size"))
+		json_u64(j, "page_size", capture_page_size(c));
 	json_obj_end(j);
 }
 
