@@ -56,9 +56,8 @@ void fprint_wrapped(FILE *f, const char *prefix, const char *text)
 	text += strspn(text, " ");
 	while (*text) {
 		int w = strcspn(text, " ");
-		bool file = memchr(text, '/', w);
 
-		if (col > indent && col + 1 + w > 100 && !file)
+		if (col > indent && col + 1 + w > 100)
 			col = fprintf(f, "\n%*s", indent, "") - 1;
 		else if (col > indent)
 			col += fprintf(f, " ");

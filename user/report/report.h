@@ -18,9 +18,7 @@
 void json_path(struct json *j, const char *key, const struct ppb_pool_counts *c, unsigned known);
 /*
  * PREFIX then TEXT, wrapped at spaces to 100 columns and continued under
- * TEXT's first column. A word with a '/' (a file name) stays whole on the
- * line of the words before it, however long: the line that names a file can
- * be copied whole, and where the lines break does not depend on the name.
+ * TEXT's first column; a word longer than a line (a path) stays whole.
  */
 void fprint_wrapped(FILE *f, const char *prefix, const char *text);
 /*
