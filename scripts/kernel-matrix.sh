@@ -307,6 +307,23 @@ tests_for() { # KSPEC -> the test patterns of that kernel ('' = all)
 	fi
 }
 
+# The guest tests kernel KSPEC would run, and how many: what a skip of its
+# guest leaves unrun, named on the skip's line.
+unrun() { # KSPEC
+	local pats n p out=() hit
+	pats=$(tests_for "$1")
+	for n in $(guest_tests); do
+		hit=0
+		[ -n "$pats" ] || hit=1
+		for p in $pats; do
+			# shellcheck disable=SC2254
+			case "$n" in ${p#test_}) hit=1 ;; esac
+		done
+		[ $hit = 0 ] || out+=("$n")
+	done
+	echo "${#out[@]} guest tests not run: ${out[*]}"
+}
+
 # make_initrd TAG NICMODE TESTS -> $work/TAG/initrd.gz
 make_initrd() {
 	local tag=$1 nicmode=$2 kdir=$work/$1/kernel root=$work/$1/root ppb=$PPB_STATIC sink=$UDP_SINK
@@ -574,7 +591,7 @@ for k in $kernels; do
 	if [ "${k#arm64:}" != "$k" ]; then
 		VM_ARCH=arm64
 		if [ -n "$arm64_why" ]; then
-			unavailable "arm64 guest $k: $arm64_why"
+			unavailable "arm64 guest $k: $arm64_why; $(unrun "$k")"
 			continue
 		fi
 	fi
@@ -584,7 +601,7 @@ for k in $kernels; do
 		finished=1
 		exit 2
 	elif [ $rc != 0 ]; then
-		unavailable "$K_WHY"
+		unavailable "$K_WHY; $(unrun "$k")"
 		continue
 	fi
 	tag=$K_TAG key=$K_KEY ver=$K_VER suite=$K_SUITE nicmode=$K_NICMODE

@@ -19,6 +19,17 @@ skip() {
 	exit $SKIP_RC
 }
 
+# What a real boot needs and this machine lacks (qemu, a cached kernel, the
+# cross tools, the guest's packing tools): a skip here, a failure under
+# CI=true or PPBENCH_REQUIRE_KERNELS=1, where the boots must run (as the
+# kernel matrix does).
+unavailable() {
+	if [ "${CI:-}" = true ] || [ "${PPBENCH_REQUIRE_KERNELS:-0}" = 1 ]; then
+		fail "$* (the boots must run here: CI/PPBENCH_REQUIRE_KERNELS)"
+	fi
+	skip "$*"
+}
+
 # expect_exit CODE CMD...: run CMD, require exit CODE; its stderr goes to $LAST_ERR.
 expect_exit() {
 	local want=$1 rc
@@ -121,9 +132,9 @@ bench_shape() {
 need_guest_tools() {
 	local p
 	for p in cpio gzip readelf flock; do
-		command -v $p >/dev/null || skip "no $p (scripts/install-deps.sh --kernels)"
+		command -v $p >/dev/null || unavailable "no $p (scripts/install-deps.sh --kernels)"
 	done
-	[ -x /bin/busybox ] || skip "no /bin/busybox (busybox-static)"
+	[ -x /bin/busybox ] || unavailable "no /bin/busybox (busybox-static)"
 }
 
 # The STRINGs no line of FILE contains (with -x: no line is), one a line, in

@@ -175,15 +175,51 @@ test_bench_page_output() {
 		fail "bench(8)'s OUTPUT is not what its command prints: $(grep -m2 '^[<>]' "$TMPD/diff" | tr '\n' ' ')"
 }
 
+# The sentences of page FILE that report a measurement, one a line (FILE:LINE: the words
+# around it): a figure before and after (300.76 -> 300.58), a figure "here" or "on one of
+# ours", a run that "took" so long, boots of a release that gave or agreed, a figure in
+# instructions or cycles or one set against another, a spread from one per cent to another.
+# By paragraph, outside code blocks, blanks as one: a figure may span a line break.
+measured_figures() { # file
+	awk -v pats='[0-9][0-9][0-9]+(\.[0-9]+)? ?(→|->) ?[0-9]
+[0-9] ?(%|s|ms|min|frames/s)[^.;]* here([^a-z]|$)
+on one of ours
+(^| )took [0-9]
+[0-9] (s|min) instead of
+[0-9] [a-z/]+ worked
+(^|[.] )Measured (on|under|in) 
+ boots? of [0-9]+\.[0-9]+\.[0-9]+
+[0-9] [0-9][0-9][0-9](\.[0-9]+)? (instructions|cycles|ns)([^a-z]|$)
+ against [0-9]
+[0-9.]+ to [0-9.]+ ?% apart
+[0-9.]+ ?% to [0-9.]+ ?%
+to about [0-9.]+ ?%' '
+		function check(   i) {
+			for (i = 1; i <= n; i++)
+				if (p != "" && match(p, pat[i])) {
+					print FILENAME ":" l ": " substr(p, RSTART > 30 ? RSTART - 30 : 1, 90)
+					return
+				}
+		}
+		BEGIN { n = split(pats, pat, "\n") }
+		/^```/ { b = !b; next }
+		b { next }
+		/^[ \t]*$/ { check(); p = ""; next }
+		{ gsub(/[ \t]+/, " "); sub(/^ /, ""); if (p == "") l = FNR; p = p (p == "" ? "" : " ") $0 }
+		END { check() }' "$1"
+}
+
 # The pages describe: no dated measurement, no lab notebook (outside the code
-# blocks, whose sample outputs carry their files' times), and bench(8) is read
-# in one sitting.
+# blocks, whose sample outputs carry their files' times), no measured figure
+# (the README's Measured table holds them, the commit log their history), and
+# bench(8) is read in one sitting.
 test_pages_describe() {
 	local f n
 	for f in "$TOP"/user/cmd/*.md "$TOP"/user/judge/cmd/*.md "$TOP"/user/cli/ppbench.md; do
 		awk '/^```/ { b = !b; next } !b { print FILENAME ":" FNR ": " $0 }' "$f" |
 			grep -E '[0-9]{4}-[0-9]{2}-[0-9]{2}|development VM|this VM|not explained|^[^:]*:[0-9]+: # MEASURED' &&
 			fail "a page keeps a dated measurement or a lab note: ${f#"$TOP"/}"
+		measured_figures "$f" | grep . && fail "a page keeps a measured figure: ${f#"$TOP"/}"
 	done
 	n=$(wc -l <"$TOP/user/cmd/bench.md")
 	[ "$n" -lt 350 ] || fail "user/cmd/bench.md has $n lines (under 350)"

@@ -13,17 +13,18 @@ DATA=$TOP/tests/data
 . "$TOP/tests/formats.sh"
 
 # A Debian kernel in the matrix's cache (scripts/vm/kernel.sh, which vm and
-# the matrix share), or skip: no apt, no network.
+# the matrix share), or skip (fail under CI=true: unavailable): no apt, no network.
 need_kernel() { # SPEC -> K_DIR, K_KEY (VM_ARCH=arm64: an arm64 kernel)
 	local log=$TMPD/kernel.log
 	[ "${VM_ARCH:-}" = arm64 ] || command -v qemu-system-x86_64 >/dev/null ||
-		skip "no qemu-system-x86_64 (scripts/install-deps.sh --kernels)"
+		unavailable "no qemu-system-x86_64 (scripts/install-deps.sh --kernels)"
 	# shellcheck source=scripts/vm/kernel.sh
 	. "$TOP/scripts/vm/kernel.sh"
 	VM_WORK=$TMPD
 	VM_APT_FRESH=86400
 	kcache_use
-	kernel_get "$1" >"$log" 2>&1 || skip "kernel $1 is not available here: $(tail -n 1 "$log")"
+	kernel_get "$1" >"$log" 2>&1 ||
+		unavailable "kernel $1 is not available here: $(tail -n 1 "$log")"
 }
 
 # The work directories of ppbench vm runs (TMPDIR is ours: nothing else's).
@@ -174,19 +175,32 @@ upstream_module_checks() {
 				.group == "test_run")] | length) > 0 and
 			$u.path_cost_cycles.method == "profile" and
 			$u.method_error.module_loop == $u.path_cost_cycles.value and
-			$u.method_error.scenario == .path_cost_profile.value and
-			($u.method_error.pct | fabs) < 1000' "$b" >/dev/null ||
+			$u.method_error.scenario == .path_cost_profile.value' "$b" >/dev/null ||
 			fail "b: $s: the module loop's profile: $(jq -c --arg s "$s" '.scenarios[] |
 				select(.name == $s) | .upstream_module | del(.profile) |
 				.method_error.functions |= .[0:4]' "$b")"
-		# within 2 %, or explained: the functions apart by 0.5 % of the loop's
-		# figure or more leave at most 2 % of it
+		# Only the differences the methods have by design are excused, each the
+		# sum of its functions in this boot's two profiles (the module's copy of
+		# page_pool's inline helpers; the page allocator's functions, which the
+		# loop never enters: the scenario's first pages); what is left is the
+		# method's error. It stays within 5 %: the return's own code differs in
+		# its context (softirq against the module's process context) by a few
+		# instructions inside one function, which no function-level profile
+		# can take apart.
 		jq -e --arg s "$s" '.scenarios[] | select(.name == $s) | .upstream_module.method_error |
-			.module_loop as $m | (.scenario - $m) as $gap |
-			([.functions[] | select((.change | fabs) >= 0.005 * $m) | .change] | add // 0) as $l |
-			(.pct | fabs) <= 2 or (($gap - $l) | fabs) <= 0.02 * $m' "$b" >/dev/null ||
-			fail "b: $s: method error neither within 2 % nor explained: $(jq -c --arg s "$s" \
-				'.scenarios[] | select(.name == $s) | .upstream_module.method_error |
+			.module_loop as $m | [.functions[] | select(.group == "page allocator") |
+				.module_loop] as $pa |
+			([.functions[] | select(.module and .group == "page_pool" and .scenario == 0) |
+				.change] | add // 0) as $copy |
+			(if ($pa | add // 0 | fabs) < 0.01 * $m then
+				[.functions[] | select(.group == "page allocator") | .change] | add // 0
+			else 0 end) as $first |
+			((.excused["inline copy"] - $copy) | fabs) < 0.01 and
+			((.excused["first pages"] - $first) | fabs) < 0.01 and
+			((.residual_pct - 100 * (.scenario - $m - $copy - $first) / $m) | fabs) < 0.01 and
+			(.residual_pct | fabs) <= 5' "$b" >/dev/null ||
+			fail "b: $s: the method error less the differences by design is over 5 %: $(jq -c \
+				--arg s "$s" '.scenarios[] | select(.name == $s) | .upstream_module.method_error |
 				del(.what) | .functions |= .[0:6]' "$b")"
 	done
 }
@@ -199,7 +213,8 @@ upstream_module_checks() {
 # suite's one real boot with it, under Debian's qemu): ring's timed runs
 # profiled, the functions adding up to the figure the clock gave (within
 # 0.5 %), page_pool's code and the XDP program found by name, the path figure
-# from the profile, no task switched in inside a span (bench's timed chunks
+# from the profile, the guest's page size in it (the bound of the kernel's
+# code among the modules), no task switched in inside a span (bench's timed chunks
 # run at SCHED_FIFO there, and vm keeps the stopper and the fair server out),
 # and compare's profile diff after its table. b's file is then checked as one
 # boot's: its clock, its kernel, its mode, its exports.
@@ -208,10 +223,10 @@ upstream_module_checks() {
 # is ring's failed cross-check with the kernel's reason, and newest runs it:
 # its test 02 profiled as the difference of its two loads, found in the
 # module's own code by its symbols of each load, its path figure and the
-# method error of ring's against it, within 2 %, or the path's functions that
-# differ carry the gap: at most 2 % of the loop's figure left unexplained
-# (ring's short runs here start each pool empty: its first pages' clearing is
-# such a function). Without the module (none built here) the rest runs, and
+# method error of ring's against it, within 5 % once the differences the two
+# methods have by design are taken out, each measured in this boot's profiles
+# (ring's short runs here start each pool empty: its first pages come from the
+# page allocator). Without the module (none built here) the rest runs, and
 # the test says it skipped that part.
 test_vm_ab_two_kernels() {
 	local f=$TMPD/r.json a=$TMPD/r.a.json b=$TMPD/r.b.json ko mod=() why=
@@ -248,6 +263,7 @@ test_vm_ab_two_kernels() {
 	for side in a b; do
 		jq -e '.scenarios[] | select(.name == "ring") | .profile as $p |
 			$p.elems == 100000 and $p.errors == 0 and $p.windows >= 2 and
+			$p.capture.page_size == 4096 and
 			(([$p.functions[].per_elem] | add) - $p.per_elem | fabs) < 0.01 and
 			(($p.per_elem - .cycles_per_elem.median) / .cycles_per_elem.median | fabs) < 0.005 and
 			([$p.groups[] | select(.name == "page_pool") | .per_elem][0] > 50) and
@@ -380,8 +396,10 @@ test_vm_bad_arch() {
 # its generic XDP copies into no page_pool, so fast has no recipe there.
 test_vm_arm64_61_without_fentry() {
 	local f=$TMPD/r.json
-	command -v qemu-system-aarch64 >/dev/null || skip "no qemu-system-aarch64 (scripts/install-deps.sh --kernels)"
-	command -v aarch64-linux-gnu-gcc >/dev/null || skip "no aarch64-linux-gnu-gcc (scripts/install-deps.sh --kernels)"
+	command -v qemu-system-aarch64 >/dev/null ||
+		unavailable "no qemu-system-aarch64 (scripts/install-deps.sh --kernels)"
+	command -v aarch64-linux-gnu-gcc >/dev/null ||
+		unavailable "no aarch64-linux-gnu-gcc (scripts/install-deps.sh --kernels)"
 	VM_ARCH=arm64 need_kernel 6.1
 	expect_exit 0 vm -q --arch arm64 --debian 6.1 -- bench --scenario ring,fast --repeat 1 \
 		--loops 20000 --json "$f"
@@ -403,7 +421,7 @@ test_vm_user_kernel_and_modules() {
 	local x=$TMPD/x deb rel img mods
 	need_kernel 6.12
 	deb=$(find "$KCACHE/$K_KEY" -maxdepth 1 -name 'linux-image-*.deb' | head -n 1)
-	[ -n "$deb" ] || skip "no linux-image .deb of 6.12 in $KCACHE/$K_KEY"
+	[ -n "$deb" ] || unavailable "no linux-image .deb of 6.12 in $KCACHE/$K_KEY"
 	dpkg-deb -x "$deb" "$x" || fail "cannot unpack $deb"
 	img=$(find "$x/boot" -name 'vmlinuz-*' | head -n 1)
 	rel=${img##*/vmlinuz-}
@@ -668,4 +686,28 @@ test_vm_qemu_releases_never_gate() {
 	expect_exit 0 "$PPBENCH" trend --allow-qemu-change --fail-on-regression 1 "$TMPD"/s-a?.json \
 		"$TMPD"/s-b?.json
 	expect_exit 0 "$PPBENCH" trend "$TMPD"/s-a?.json "$TMPD"/s-b?.json
+}
+
+# vm --nic=virtio-net: scripts/vm/run's virtio branches (the devices, the
+# serial ports after them) and load and watch on nic0 in one boot (vm runs
+# one command: a wrapper starts watch beside load and prints its output
+# after). 7.1's and later virtio_net take their RX buffers from page_pools:
+# load counts the frames --rate sends and the pool they come from, and
+# watch finds that pool and sees its pages recycled.
+test_vm_virtio_nic_load_watch() {
+	local j=$TMPD/load.json
+	need_kernel newest
+	export PPBENCH_VM_WRAP="sh -c '/bin/ppbench watch nic0 --duration 4 >/tmp/w.out 2>&1 & \"\$@\"; r=\$?; wait; cat /tmp/w.out; exit \$r' sh"
+	expect_exit 0 vm -q --clock tcg --cpus 1 --nic=virtio-net --rate 2000 -- \
+		load nic0 --duration 3 --json "$j"
+	unset PPBENCH_VM_WRAP
+	assert_match "$LAST_OUT" '^ppbench load nic0 \(ifindex [0-9]+, driver virtio_net, native XDP yes\)' \
+		"load on virtio_net, native XDP"
+	jq -e 'select(.type == "summary") | .total.packets > 0 and
+		([.pools[] | select(.kind == "nic" and .dev == "nic0" and .path.alloc.cache > 0 and
+			.path.ret.cache > 0)] | length) == 1' "$j" >/dev/null ||
+		fail "load: no frames, or not from one page_pool of nic0: $(grep '"summary"' "$j" | head -c 400)"
+	assert_match "$LAST_OUT" '^found a page_pool of nic0 \(pool [0-9]+, nic\)$' "watch found it"
+	assert_match "$LAST_OUT" '^total +[0-9]+ +nic +nic0 +[1-9][0-9]* ' "watch's summary: its allocations"
+	assert_nothing_left "after a virtio-net boot"
 }

@@ -92,18 +92,23 @@ static char *qprof_at(unsigned long long shift, unsigned long long mshift)
 	return s;
 }
 
-static int capture_at(struct capture *c, unsigned long long shift, unsigned long long mshift,
-		      char *err, size_t errlen)
+static int capture_meta_at(struct capture *c, unsigned long long shift, unsigned long long mshift,
+			   const char *meta, char *err, size_t errlen)
 {
 	char *k = kallsyms_at(shift, mshift), *m = modules_at(mshift), *q = qprof_at(shift, mshift);
-	int ret = capture_parse(c, q, k, m, "7 scenario ring recipe=lf-drop\n",
-				"arch x86-64\nqemu 7.2.22\n", err, errlen);
+	int ret = capture_parse(c, q, k, m, "7 scenario ring recipe=lf-drop\n", meta, err, errlen);
 
 	ret = ret ?: capture_add_bpf(c, "7", bpf_tag7, err, errlen);
 	free(k);
 	free(m);
 	free(q);
 	return ret;
+}
+
+static int capture_at(struct capture *c, unsigned long long shift, unsigned long long mshift,
+		      char *err, size_t errlen)
+{
+	return capture_meta_at(c, shift, mshift, "arch x86-64\nqemu 7.2.22\n", err, errlen);
 }
 
 static const struct prof_fn *fn_of(const struct prof *p, const char *name)
@@ -128,7 +133,7 @@ void test_prof_syms_lookup(void)
 	const struct prof_sym *f;
 	int b;
 
-	if (!ASSERT_OK(prof_syms_load(&s, k, m, err, sizeof(err)), err))
+	if (!ASSERT_OK(prof_syms_load(&s, k, m, PROF_SYM_PAGE_MIN, err, sizeof(err)), err))
 		goto out;
 	ASSERT_OK(prof_syms_add_bpf(&s, "7", bpf_tag7, "bpf-7", err, sizeof(err)), err);
 	b = prof_syms_bpf_set(&s, "7");
@@ -160,6 +165,13 @@ void test_prof_syms_lookup(void)
 	ASSERT_TRUE(!prof_syms_find(&s, -1, BBASE), "another window's programs are not this one's");
 	ASSERT_EQ(prof_addr_kind(0x401000), PK_USER, "below the kernel's half");
 	ASSERT_EQ(prof_addr_kind(0xfffffe0000001000ull), PK_UNMAPPED, "in it, no symbol");
+	prof_syms_free(&s);
+	/* a kernel of 16 KiB pages: its own code in the modules' area to the end of its page */
+	if (!ASSERT_OK(prof_syms_load(&s, k, m, 16384, err, sizeof(err)), err))
+		goto out;
+	f = prof_syms_find(&s, -1, MBASE + 0x5000);
+	ASSERT_STREQ(f ? f->name : NULL, "ftrace_trampoline", "past 4 KiB, in its 16 KiB page");
+	ASSERT_TRUE(!prof_syms_find(&s, -1, MBASE + 0x7000), "the 16 KiB page bounds it");
 	prof_syms_free(&s);
 out:
 	free(k);
@@ -308,17 +320,19 @@ void test_prof_syms_errors(void)
 	char err[256] = "";
 
 	ASSERT_ERR(prof_syms_load(&s, "0000000000000000 T _stext\n0000000000000000 T _etext\n",
-				  NULL, err, sizeof(err)),
+				  NULL, PROF_SYM_PAGE_MIN, err, sizeof(err)),
 		   "zeros");
 	ASSERT_HAS_SUBSTR(err, "kallsyms holds no addresses", "read without the right");
-	ASSERT_ERR(prof_syms_load(&s, "ffffffff81000000 T foo\n", NULL, err, sizeof(err)),
+	ASSERT_ERR(prof_syms_load(&s, "ffffffff81000000 T foo\n", NULL, PROF_SYM_PAGE_MIN, err,
+				  sizeof(err)),
 		   "no _stext");
 	ASSERT_HAS_SUBSTR(err, "no _stext and _etext", "not a kernel's");
-	ASSERT_ERR(prof_syms_load(&s, "ffffffff81000000 T _stext\nxyz\n", NULL, err, sizeof(err)),
+	ASSERT_ERR(prof_syms_load(&s, "ffffffff81000000 T _stext\nxyz\n", NULL, PROF_SYM_PAGE_MIN,
+				  err, sizeof(err)),
 		   "a bad line");
 	ASSERT_HAS_SUBSTR(err, "kallsyms:2: 'xyz': expected", "names the line");
 	ASSERT_ERR(prof_syms_load(&s, "ffffffff81000000 T _stext\nffffffff81000010 T _etext\n",
-				  "veth 8192\n", err, sizeof(err)),
+				  "veth 8192\n", PROF_SYM_PAGE_MIN, err, sizeof(err)),
 		   "a bad modules line");
 	ASSERT_HAS_SUBSTR(err, "modules:1: expected", "names the modules line");
 }
@@ -440,12 +454,39 @@ out:
 	capture_free(&c);
 }
 
+/* The profiled kernel's page size, from the guest's meta; 4 KiB where it names none. */
+void test_capture_page_size(void)
+{
+	static const struct {
+		const char *meta;
+		uint64_t page;
+	} cases[] = {
+		{ "arch arm64\npage_size 16384\n", 16384 },
+		{ "arch x86-64\n", 4096 },
+		{ "page_size 65536\n", 65536 },
+		{ "page_size 12288\n", 4096 },
+		{ "page_size 16k\n", 4096 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct capture c;
+		char err[256] = "";
+
+		if (!ASSERT_OK(capture_meta_at(&c, 0, 0, cases[i].meta, err, sizeof(err)), err))
+			continue;
+		ASSERT_EQ(capture_page_size(&c), cases[i].page, cases[i].meta);
+		capture_free(&c);
+	}
+}
+
 /* A scenario's path figure against the module loop's, function by function. */
 void test_prof_gap(void)
 {
 	struct prof_fn of[] = {
 		{ "page_pool_alloc_netmems", NULL, PK_KERNEL, PG_PAGE_POOL, 200, 0 },
 		{ "page_pool_put_unrefed_netmem", NULL, PK_KERNEL, PG_PAGE_POOL, 760, 0 },
+		{ "page_pool_put_netmem.constprop.0", "bench_page_pool", PK_MODULE, PG_PAGE_POOL,
+		  80, 0 },
 		{ "time_bench_page_pool", "bench_page_pool", PK_MODULE, PG_TEST_RUN, 300, 0 },
 	};
 	struct prof_fn sf[] = {
@@ -454,24 +495,36 @@ void test_prof_gap(void)
 		{ "clear_page_erms", NULL, PK_KERNEL, PG_PAGE_ALLOC, 10, 0 },
 		{ "xdp_test_run_batch", NULL, PK_KERNEL, PG_TEST_RUN, 500, 0 },
 	};
-	struct prof old = { .elems = 10, .fn = of, .nfn = 3 },
+	struct prof old = { .elems = 10, .fn = of, .nfn = 4 },
 		    new = { .elems = 10, .fn = sf, .nfn = 4 };
 	struct prof_gap g;
 
-	old.group_insns[PG_PAGE_POOL] = 960;
+	old.group_insns[PG_PAGE_POOL] = 1040;
 	new.group_insns[PG_PAGE_POOL] = 1010;
 	new.group_insns[PG_PAGE_ALLOC] = 10;
 	if (!ASSERT_OK(prof_gap_build(&old, &new, &g), "built"))
 		return;
-	ASSERT_NEAR(g.old, 96, 1e-12, "the module loop's path figure");
+	ASSERT_NEAR(g.old, 104, 1e-12, "the module loop's path figure");
 	ASSERT_NEAR(g.new, 102, 1e-12, "the scenario's");
-	ASSERT_NEAR(g.error_pct, 100 * 6.0 / 96, 1e-9, "the method error");
-	ASSERT_EQ(g.nfn, 3, "the path's functions of either side, no frame's");
-	ASSERT_STREQ(g.nfn ? g.fn[0].name : "", "page_pool_put_unrefed_netmem",
+	ASSERT_NEAR(g.error_pct, 100 * -2.0 / 104, 1e-9, "the method error");
+	ASSERT_EQ(g.nfn, 4, "the path's functions of either side, no frame's");
+	ASSERT_STREQ(g.nfn ? g.fn[0].name : "", "page_pool_put_netmem.constprop.0",
 		     "largest gap first");
-	ASSERT_NEAR(g.nfn ? g.fn[0].new - g.fn[0].old : 0, 5, 1e-12, "its gap");
-	ASSERT_STREQ(g.nfn > 1 ? g.fn[1].name : "", "clear_page_erms", "one side's only");
-	ASSERT_NEAR(g.nfn > 1 ? g.fn[1].old : -1, 0, 1e-12, "0 where the loop never ran it");
+	ASSERT_STREQ(g.nfn > 1 ? g.fn[1].name : "", "page_pool_put_unrefed_netmem", "then");
+	ASSERT_NEAR(g.nfn > 1 ? g.fn[1].new - g.fn[1].old : 0, 5, 1e-12, "its gap");
+	ASSERT_STREQ(g.nfn > 2 ? g.fn[2].name : "", "clear_page_erms", "one side's only");
+	ASSERT_NEAR(g.nfn > 2 ? g.fn[2].old : -1, 0, 1e-12, "0 where the loop never ran it");
+	ASSERT_NEAR(g.why[PGW_INLINE_COPY], -8, 1e-12, "the module's copy of the helper");
+	ASSERT_NEAR(g.why[PGW_FIRST_PAGES], 1, 1e-12, "the first pages: the page allocator");
+	ASSERT_NEAR(g.residual_pct, 100 * 5.0 / 104, 1e-9, "what neither explains");
+	prof_gap_free(&g);
+	/* a loop that takes its pages from the page allocator: they are its path */
+	of[3] = (struct prof_fn){ "clear_page_erms", NULL, PK_KERNEL, PG_PAGE_ALLOC, 40, 0 };
+	old.group_insns[PG_PAGE_ALLOC] = 40;
+	if (!ASSERT_OK(prof_gap_build(&old, &new, &g), "built"))
+		return;
+	ASSERT_NEAR(g.why[PGW_FIRST_PAGES], 0, 1e-12, "no first pages where the loop allocates");
+	ASSERT_NEAR(g.residual_pct, 100 * (102 - 108 + 8.0) / 108, 1e-9, "all but the copy left");
 	prof_gap_free(&g);
 }
 

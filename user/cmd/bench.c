@@ -211,18 +211,23 @@ static int bench_opt(void *c, int key, const char *arg)
 	return key == OPT_SCENARIO ? parse_scenarios(c, arg) : -EINVAL;
 }
 
-/* --counters: the CPU must have them, and let this process count (one line if not). */
+/* --counters: the CPU must have them, let this process count, and count whole (one line if not). */
 static int check_counters(const struct bench_cfg *cfg)
 {
 	struct pmu p;
 	char why[200];
 
+	int err;
+
 	if (pmu_open(&p, cfg->counter_cycles, why, sizeof(why))) {
 		pr_err("--counters: %s\n", why);
 		return -ENOENT;
 	}
+	err = pmu_trial(&p, why, sizeof(why));
 	pmu_close(&p);
-	return 0;
+	if (err)
+		pr_err("--counters: %s\n", why);
+	return err;
 }
 
 /* A label names a point in trend's tables and SVG: one short line. */

@@ -252,6 +252,7 @@ static double role_ns_all(const struct recipe_result *res, enum ppb_role role, i
 struct run_fig {
 	double ns, prod_ns, cons_ns; /* scenario figure; ring-xcpu: its two CPUs */
 	double pmu[NR_PMU_COUNTERS]; /* --counters: per element of the timed syscalls (or NAN) */
+	uint32_t pmu_short;	     /* ... of which this many were not counted whole */
 	uint64_t prod_elems, cons_elems;
 	double waited_ns;			 /* paced producer: its wait per element */
 	uint32_t clock_syscalls, clock_resolved; /* kernel-clocked: see model/kclock.h */
@@ -276,6 +277,7 @@ static int measure(struct sc_env *e, struct recipe_ctx *rc, const struct candida
 		f->ns = role_ns(&res, role, cpu);
 	f->clock_syscalls = res.clock_syscalls;
 	f->clock_resolved = res.clock_resolved;
+	f->pmu_short = res.pmu_short;
 	for (int k = 0; k < NR_PMU_COUNTERS; k++)
 		f->pmu[k] = res.pmu_frames ? (double)res.pmu[k] / res.pmu_frames : NAN;
 	f->prod_ns = f->ns;
@@ -296,6 +298,14 @@ static int measure(struct sc_env *e, struct recipe_ctx *rc, const struct candida
 /* Setup I's figures into the result. */
 static void store(struct sc_env *e, struct sc_result *r, uint32_t i, const struct run_fig *f)
 {
+	/* a sum over part of the syscalls would read low: no figure, and why */
+	if (r->has_pmu && f->pmu_short) {
+		r->has_pmu = false;
+		snprintf(r->pmu_why, sizeof(r->pmu_why),
+			 "the CPU's counters were not counted whole in %u timed syscalls of "
+			 "setup %u (multiplexed with other events, or never scheduled)",
+			 f->pmu_short, i + 1);
+	}
 	for (int k = 0; r->has_pmu && k < NR_PMU_COUNTERS; k++)
 		r->pmu[k][i] = f->pmu[k];
 	r->ns[i] = f->ns;

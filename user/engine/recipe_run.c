@@ -433,7 +433,11 @@ static int drive_live(struct recipe_ctx *c, struct recipe_result *res)
 		profcap_end(c->prof_tag, err ? 0 : c->p.repeat);
 		if (!err && c->p.pmu && bare(c)) {
 			err = pmu_stop(c->p.pmu, res->pmu);
-			res->pmu_frames += c->p.repeat;
+			if (err > 0)
+				res->pmu_short++;
+			else if (!err)
+				res->pmu_frames += c->p.repeat;
+			err = err > 0 ? 0 : err;
 		}
 		if (err)
 			break;

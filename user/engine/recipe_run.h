@@ -67,8 +67,10 @@ struct recipe_result {
 	uint64_t cpumap_drops; /* xcpu: frames the full cpumap queue dropped (producer CPU) */
 	bool proof;
 	struct obs_snapshot counts; /* observer delta (proof runs) */
-	/* recipe_params.pmu: counts of the timed syscalls, and their frames */
+	/* recipe_params.pmu: counts of the timed syscalls counted whole, their
+	 * frames, and the syscalls whose counts were not (pmu_stop()) */
 	uint64_t pmu[NR_PMU_COUNTERS], pmu_frames;
+	uint32_t pmu_short;
 };
 
 struct recipe_ctx;

@@ -415,6 +415,18 @@ const char *capture_meta(const struct capture *c, const char *key)
 	return NULL;
 }
 
+uint64_t capture_page_size(const struct capture *c)
+{
+	const char *v = capture_meta(c, "page_size");
+	char *end;
+	unsigned long long n = v ? strtoull(v, &end, 10) : 0;
+
+	/* a page is a power of two: anything else is not the guest's word */
+	if (!v || *end || n < PROF_SYM_PAGE_MIN || (n & (n - 1)))
+		return PROF_SYM_PAGE_MIN;
+	return n;
+}
+
 const struct cap_tag *capture_tag(const struct capture *c, const char *tag)
 {
 	for (size_t i = 0; i < c->ntags; i++)
@@ -430,9 +442,9 @@ int capture_parse(struct capture *c, const char *qprof, const char *kallsyms, co
 
 	memset(c, 0, sizeof(*c));
 	ret = qprof_parse(qprof, strlen(qprof), "qprof.txt", &c->q, err, errlen);
-	ret = ret ?: prof_syms_load(&c->syms, kallsyms, modules, err, errlen);
-	ret = ret ?: parse_tags(c, tags ? tags : "", err, errlen);
 	ret = ret ?: parse_meta(c, meta ? meta : "");
+	ret = ret ?: prof_syms_load(&c->syms, kallsyms, modules, capture_page_size(c), err, errlen);
+	ret = ret ?: parse_tags(c, tags ? tags : "", err, errlen);
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
 	return ret;

@@ -99,6 +99,8 @@ int capture_parse(struct capture *c, const char *qprof, const char *kallsyms, co
 int capture_add_bpf(struct capture *c, const char *tag, const char *text, char *err, size_t errlen);
 /* meta's value of KEY, or NULL. */
 const char *capture_meta(const struct capture *c, const char *key);
+/* The profiled kernel's page size (meta's page_size), PROF_SYM_PAGE_MIN where meta has none. */
+uint64_t capture_page_size(const struct capture *c);
 /* The tags line of TAG, or NULL. */
 const struct cap_tag *capture_tag(const struct capture *c, const char *tag);
 void capture_free(struct capture *c);

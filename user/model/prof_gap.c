@@ -42,6 +42,45 @@ static int add_side(struct prof_gap *g, const struct prof *p, bool new)
 	return 0;
 }
 
+const char *const prof_gap_why_name[PGW_NR] = { "inline copy", "first pages" };
+
+/*
+ * The module's loop takes no page from the page allocator when that group
+ * carries less than this share of its path figure: its figure is the
+ * difference of two loads, which leaves their fixed parts' small differences.
+ */
+#define NO_PAGE_ALLOC 0.01
+
+/* Which difference by design carries F's gap in G, or PGW_NR: none. */
+static enum prof_gap_why why_of(const struct prof_gap *g, const struct prof_gap_fn *f,
+				double old_page_alloc)
+{
+	if (f->module && f->group == PG_PAGE_POOL && !f->new)
+		return PGW_INLINE_COPY;
+	if (f->group == PG_PAGE_ALLOC && fabs(old_page_alloc) < NO_PAGE_ALLOC * g->old)
+		return PGW_FIRST_PAGES;
+	return PGW_NR;
+}
+
+/* G's excused parts and what is left of its error. */
+static void excuse(struct prof_gap *g)
+{
+	double pa = 0, left = g->new - g->old;
+	enum prof_gap_why w;
+
+	for (size_t i = 0; i < g->nfn; i++)
+		if (g->fn[i].group == PG_PAGE_ALLOC)
+			pa += g->fn[i].old;
+	for (size_t i = 0; i < g->nfn; i++) {
+		w = why_of(g, &g->fn[i], pa);
+		if (w == PGW_NR)
+			continue;
+		g->why[w] += g->fn[i].new - g->fn[i].old;
+		left -= g->fn[i].new - g->fn[i].old;
+	}
+	g->residual_pct = g->old > 0 ? 100 * left / g->old : NAN;
+}
+
 static int by_gap(const void *a, const void *b)
 {
 	const struct prof_gap_fn *x = a, *y = b;
@@ -64,6 +103,7 @@ int prof_gap_build(const struct prof *old, const struct prof *new, struct prof_g
 	}
 	if (g->nfn)
 		qsort(g->fn, g->nfn, sizeof(*g->fn), by_gap);
+	excuse(g);
 	return 0;
 }
 

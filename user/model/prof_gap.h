@@ -18,9 +18,36 @@ struct prof_gap_fn {
 	double old, new; /* per element; 0 where a side never ran it */
 };
 
+/*
+ * What the two methods differ in by design, each measured in the two
+ * profiles: the part of the gap such a difference carries is excused, and
+ * the rest, the residual, is an error of the method.
+ */
+enum prof_gap_why {
+	/*
+	 * The module calls page_pool's inline helpers from its own code, and the
+	 * compiler may keep a copy there (page_pool's group, the module's code);
+	 * the scenario runs the same helpers inlined into XDP's return, outside
+	 * the path's groups. Measured: the module's copy's functions.
+	 */
+	PGW_INLINE_COPY,
+	/*
+	 * Each timed run's pool starts empty: its first pages come from the page
+	 * allocator, cleared where init_on_alloc is on, while the module's loop,
+	 * the difference of two loads that fill their pools alike, takes none.
+	 * Measured: the page allocator's functions, where the module's loop has
+	 * none of them (else they are the path itself and excuse nothing).
+	 */
+	PGW_FIRST_PAGES,
+	PGW_NR
+};
+extern const char *const prof_gap_why_name[PGW_NR]; /* "inline copy", "first pages" */
+
 struct prof_gap {
 	double old, new;	/* the path figures */
 	double error_pct;	/* NAN when OLD is not positive */
+	double why[PGW_NR];	/* the part of new - old each difference carries */
+	double residual_pct;	/* the error less them, in % of OLD; NAN as error_pct */
 	struct prof_gap_fn *fn; /* by |new - old|, largest first */
 	size_t nfn;
 };

@@ -253,10 +253,10 @@ static int range_add(struct ranges *rs, uint64_t start, uint64_t end, const char
  * Ranges of the text symbols among K[0..N) (sorted, one module or the
  * kernel): one per address, named by its best name, ending at the next
  * address of any symbol, at LIMIT, and at most MAXLEN after it (0: no such bound);
- * with PAGE also at the end of its 4 KiB page.
+ * with PAGE (a page size, 0: none) also at the end of its page.
  */
 static int text_ranges(struct ranges *rs, const struct ksym *k, size_t n, uint64_t lo, uint64_t hi,
-		       uint64_t maxlen, bool page, enum prof_kind kind)
+		       uint64_t maxlen, uint64_t page, enum prof_kind kind)
 {
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
@@ -274,8 +274,8 @@ static int text_ranges(struct ranges *rs, const struct ksym *k, size_t n, uint64
 			end = j < n && k[j].addr < hi ? k[j].addr : hi;
 			if (maxlen && end - k[i].addr > maxlen)
 				end = k[i].addr + maxlen;
-			if (page && end > (k[i].addr | (PROF_SYM_PAGE - 1)) + 1)
-				end = (k[i].addr | (PROF_SYM_PAGE - 1)) + 1;
+			if (page && end > (k[i].addr | (page - 1)) + 1)
+				end = (k[i].addr | (page - 1)) + 1;
 			if (range_add(rs, k[i].addr, end, best, k[i].module, kind))
 				return -ENOMEM;
 		}
@@ -309,9 +309,9 @@ static int kernel_ranges(struct ranges *rs, struct ksym *k, size_t n, char *err,
 	}
 	if (n)
 		qsort(k, n, sizeof(*k), by_addr);
-	if (text_ranges(rs, k, n, stext, etext, 0, false, PK_KERNEL))
+	if (text_ranges(rs, k, n, stext, etext, 0, 0, PK_KERNEL))
 		return -ENOMEM;
-	if (c && d && einit > sinit && text_ranges(rs, k, n, sinit, einit, 0, false, PK_KERNEL))
+	if (c && d && einit > sinit && text_ranges(rs, k, n, sinit, einit, 0, 0, PK_KERNEL))
 		return -ENOMEM;
 	return 0;
 }
@@ -373,7 +373,7 @@ static int by_module(const void *a, const void *b)
 
 /* Each module's text, within [base, base + size) where /proc/modules shows it. */
 static int module_ranges(struct ranges *rs, struct ksym *k, size_t n, const struct kmod *mods,
-			 size_t nmods)
+			 size_t nmods, uint64_t page_size)
 {
 	if (n)
 		qsort(k, n, sizeof(*k), by_module);
@@ -399,7 +399,7 @@ static int module_ranges(struct ranges *rs, struct ksym *k, size_t n, const stru
 		 */
 		builtin = !m && !strncmp(k[i].module, BUILTIN, sizeof(BUILTIN) - 1);
 		if (text_ranges(rs, k + i, j - i, lo, hi, hi == UINT64_MAX ? PROF_SYM_MAX_LEN : 0,
-				builtin, bpf ? PK_BPF : PK_MODULE))
+				builtin ? page_size : 0, bpf ? PK_BPF : PK_MODULE))
 			return -ENOMEM;
 		i = j;
 	}
@@ -433,8 +433,8 @@ static bool all_zero(const struct ksym *k, size_t n)
 	return true;
 }
 
-int prof_syms_load(struct prof_syms *s, const char *kallsyms, const char *modules, char *err,
-		   size_t errlen)
+int prof_syms_load(struct prof_syms *s, const char *kallsyms, const char *modules,
+		   uint64_t page_size, char *err, size_t errlen)
 {
 	struct list all = { 0 }, core = { 0 }, mods = { 0 };
 	struct ranges rs = { 0 };
@@ -455,7 +455,7 @@ int prof_syms_load(struct prof_syms *s, const char *kallsyms, const char *module
 	for (size_t i = 0; !ret && i < all.n; i++)
 		ret = list_add(all.k[i].module ? &mods : &core, &all.k[i]);
 	ret = ret ?: kernel_ranges(&rs, core.k, core.n, err, errlen);
-	ret = ret ?: module_ranges(&rs, mods.k, mods.n, km, nkm);
+	ret = ret ?: module_ranges(&rs, mods.k, mods.n, km, nkm, page_size);
 	if (!ret)
 		finish(&s->base, &rs);
 	else

@@ -56,17 +56,19 @@ struct prof_syms {
 
 /* The largest range a symbol without a known end may cover. */
 #define PROF_SYM_MAX_LEN 65536
-/* The kernel's own code in the modules' area ends at the end of its page at most. */
-#define PROF_SYM_PAGE 4096
+/* The smallest page of any kernel: the page size of a capture that does not name its own. */
+#define PROF_SYM_PAGE_MIN 4096
 
 /*
  * Builds the table from the text of /proc/kallsyms and /proc/modules
- * (MODULES may be NULL); LABEL names the files in errors. 0, or -EINVAL
- * with one line in ERR ("kallsyms:3: no address in 'xyz'", "kallsyms holds
- * no addresses: it was read without the right to see them").
+ * (MODULES may be NULL) of a kernel whose pages are PAGE_SIZE bytes: its
+ * own code in the modules' area ends at the end of its page at most.
+ * LABEL names the files in errors. 0, or -EINVAL with one line in ERR
+ * ("kallsyms:3: no address in 'xyz'", "kallsyms holds no addresses: it was
+ * read without the right to see them").
  */
-int prof_syms_load(struct prof_syms *s, const char *kallsyms, const char *modules, char *err,
-		   size_t errlen);
+int prof_syms_load(struct prof_syms *s, const char *kallsyms, const char *modules,
+		   uint64_t page_size, char *err, size_t errlen);
 /*
  * Adds the programs loaded during window TAG: kallsyms lines ("ADDR t NAME
  * [bpf]") and "len ADDR BYTES" lines, as bpf-TAG holds them, and a module

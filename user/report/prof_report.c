@@ -202,6 +202,9 @@ static void print_gap(FILE *f, const struct prof *sp, const struct prof *mp, con
 	}
 	fprintf(f, "%s    listed %+.2f of the gap's %+.2f; %zu function%s below %.2f apart\n", pfx,
 		listed, g.new - g.old, rest, rest == 1 ? "" : "s", floor);
+	fprintf(f, "%s    by design: %s %+.2f, %s %+.2f; the error less them %+.2f %%\n", pfx,
+		prof_gap_why_name[PGW_INLINE_COPY], g.why[PGW_INLINE_COPY],
+		prof_gap_why_name[PGW_FIRST_PAGES], g.why[PGW_FIRST_PAGES], g.residual_pct);
 	prof_gap_free(&g);
 }
 
@@ -268,6 +271,9 @@ static void json_capture(struct json *j, const struct capture *c)
 	for (size_t i = 0; c && i < 4; i++)
 		if (capture_meta(c, keys[i]))
 			json_str(j, keys[i], capture_meta(c, keys[i]));
+	/* the page size the kernel's code in the modules' area was bounded by */
+	if (c && capture_meta(c, "page_size"))
+		json_u64(j, "page_size", capture_page_size(c));
 	json_obj_end(j);
 }
 
@@ -531,6 +537,11 @@ static void member_error(struct json *j, const struct prof *p, const struct prof
 	json_double(j, "module_loop", g.old);
 	json_double(j, "scenario", g.new);
 	json_double(j, "pct", g.error_pct);
+	json_obj_begin(j, "excused");
+	for (int w = 0; w < PGW_NR; w++)
+		json_double(j, prof_gap_why_name[w], g.why[w]);
+	json_obj_end(j);
+	json_double(j, "residual_pct", g.residual_pct);
 	json_gap(j, &g);
 	json_obj_end(j);
 	prof_gap_free(&g);

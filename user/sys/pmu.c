@@ -51,7 +51,8 @@ static int open_one(enum pmu_counter i, int group)
 		.exclude_user = counters[i].kernel,
 		.exclude_kernel = !counters[i].kernel,
 		.exclude_hv = 1,
-		.read_format = PERF_FORMAT_GROUP,
+		.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			       PERF_FORMAT_TOTAL_TIME_RUNNING,
 	};
 
 	return (int)syscall(SYS_perf_event_open, &a, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
@@ -114,17 +115,59 @@ int pmu_start(struct pmu *p)
 	return 0;
 }
 
+enum pmu_window pmu_window_of(uint64_t enabled, uint64_t running)
+{
+	if (!running)
+		return PMU_UNSCHEDULED;
+	return running < enabled ? PMU_MULTIPLEXED : PMU_WHOLE;
+}
+
+const char *pmu_window_words(enum pmu_window w)
+{
+	static const char *const words[] = { "", "multiplexed with other events",
+					     "never scheduled" };
+
+	return words[w];
+}
+
 int pmu_stop(struct pmu *p, uint64_t acc[NR_PMU_COUNTERS])
 {
-	uint64_t v[1 + NR_PMU_COUNTERS] = { 0 }; /* nr, then the values in group order */
+	/* nr, time enabled, time running, then the values in group order */
+	uint64_t v[3 + NR_PMU_COUNTERS] = { 0 };
+	enum pmu_window w;
 	ssize_t n;
 
 	if (ioctl(p->fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP))
 		return -errno;
 	n = read(p->fd[0], v, sizeof(v));
-	if (n < (ssize_t)sizeof(uint64_t))
+	if (n < (ssize_t)(3 * sizeof(uint64_t)))
 		return n < 0 ? -errno : -EIO;
+	p->enabled = v[1];
+	p->running = v[2];
+	w = pmu_window_of(v[1], v[2]);
+	if (w != PMU_WHOLE)
+		return w;
 	for (uint64_t i = 0; i < v[0] && i < NR_PMU_COUNTERS; i++)
-		acc[i] += v[1 + i];
-	return 0;
+		acc[i] += v[3 + i];
+	return PMU_WHOLE;
+}
+
+int pmu_trial(struct pmu *p, char *why, size_t len)
+{
+	uint64_t acc[NR_PMU_COUNTERS] = { 0 };
+	int ret = pmu_start(p);
+
+	getppid();
+	ret = ret ?: pmu_stop(p, acc);
+	if (ret > 0) {
+		snprintf(why, len,
+			 "the CPU's counters were %s (counted %llu of %llu ns): their sums would "
+			 "read low; free the PMU (other perf users, the NMI watchdog)",
+			 pmu_window_words(ret), (unsigned long long)p->running,
+			 (unsigned long long)p->enabled);
+		return -EBUSY;
+	}
+	if (ret < 0)
+		snprintf(why, len, "the CPU's counters cannot be read: %s", strerror(-ret));
+	return ret;
 }

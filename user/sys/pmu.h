@@ -3,6 +3,7 @@
 #define PPBENCH_PMU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -24,7 +25,24 @@ enum pmu_counter {
 struct pmu {
 	int fd[NR_PMU_COUNTERS]; /* -1: not counted */
 	bool cycles;
+	uint64_t enabled, running; /* the last window's times, ns (pmu_stop) */
 };
+
+/*
+ * How much of a window the group counted, from the kernel's times: enabled
+ * (the window) and running (while the group held the PMU's counters). A
+ * group that shares them with other events (multiplexed) counts part of the
+ * window, one that never gets them counts nothing: either would read low.
+ */
+enum pmu_window {
+	PMU_WHOLE,
+	PMU_MULTIPLEXED,
+	PMU_UNSCHEDULED,
+};
+/* The verdict on a window ENABLED ns long of which the group ran RUNNING (pure). */
+enum pmu_window pmu_window_of(uint64_t enabled, uint64_t running);
+/* "multiplexed with other events", "never scheduled" ("" for PMU_WHOLE). */
+const char *pmu_window_words(enum pmu_window w);
 
 /* The name of counter I in results and exports: "kernel_instructions", ... */
 const char *pmu_counter_name(enum pmu_counter i);
@@ -43,7 +61,17 @@ int pmu_open(struct pmu *p, bool cycles, char *why, size_t len);
 void pmu_close(struct pmu *p);
 /* Resets, then counts until pmu_stop(). */
 int pmu_start(struct pmu *p);
-/* Stops counting and adds the window's counts to acc[NR_PMU_COUNTERS]. */
+/*
+ * Stops counting. A window counted whole adds its counts to
+ * acc[NR_PMU_COUNTERS] and returns PMU_WHOLE (0); any other adds nothing and
+ * returns its pmu_window; -errno on failure.
+ */
 int pmu_stop(struct pmu *p, uint64_t acc[NR_PMU_COUNTERS]);
+/*
+ * A window around a system call, as bench's checks make before a run: 0, or
+ * -EBUSY with one line in WHY when the group is not counted whole (the PMU
+ * has fewer free counters than the group needs), -errno on failure.
+ */
+int pmu_trial(struct pmu *p, char *why, size_t len);
 
 #endif

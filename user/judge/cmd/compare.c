@@ -5,6 +5,7 @@
  * significance test on the per-setup values and an exit code for CI gates.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
@@ -273,7 +274,7 @@ static int check_host(const struct cmp_cfg *cfg, const struct result *base, cons
 static int load_profile(const struct cmp_cfg *cfg, const struct result *base,
 			struct noise_profile *p, struct verdict *v)
 {
-	char err[512], why[384];
+	char err[512], why[2 * PATH_MAX]; /* two file names and their clocks */
 
 	if (noise_load(cfg->noise, p, err, sizeof(err)))
 		return fail(v, CMP_BAD_USAGE, "%s", err);

@@ -11,7 +11,7 @@
  * of one file, with no baseline ("fast's path figure above 70 instructions
  * per element fails"). Only files of the instruction clock take limits:
  * there a figure is the same from boot to boot, while host cycles move by
- * 7-65 % between invocations and no single figure is exact.
+ * far more between invocations and no single figure is exact.
  */
 struct hard_limit {
 	char scenario[32];

@@ -4,6 +4,7 @@
  * the bench_page_pool_simple-style fast/ptr_ring/slow table, JSON, and the
  * --fail-above gate.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +20,8 @@
 
 /* Label column of the text table: what is left of 100 columns. */
 #define LABEL_WIDTH 42
+/* the noise sentence: its words and the profile's file name */
+#define NOISE_LEN (640 + PATH_MAX)
 
 static void fmt_val(enum fig kind, double v, char *buf, size_t len)
 {
@@ -382,7 +385,7 @@ static void json_pdiffs(struct json *j, const struct comparison *c)
 
 static void print_text(FILE *f, const struct cmp_set *set, const struct comparison *c)
 {
-	char noise[640];
+	char noise[NOISE_LEN];
 
 	fprintf(f, "old: ");
 	file_list(f, c->old, c->nold, "");
@@ -429,7 +432,7 @@ static void md_row(FILE *f, const struct row *r)
 
 static void print_markdown(FILE *f, const struct cmp_set *set, const struct comparison *c)
 {
-	char noise[640];
+	char noise[NOISE_LEN];
 
 	fprintf(f, "#### ppbench compare: old ");
 	file_list(f, c->old, c->nold, "`");
@@ -480,7 +483,7 @@ static void bpp_line(FILE *f, const struct comparison *c, const char *test, cons
 /* Markdown whose rule line also starts with "|-", so org-mode reads it as a table too. */
 static void print_bpp(FILE *f, const struct cmp_set *set, const struct comparison *c)
 {
-	char noise[640];
+	char noise[NOISE_LEN];
 
 	fprintf(f, "page_pool path cost, bench_page_pool_simple style (mean per element): old ");
 	file_list(f, c->old, c->nold, "");
@@ -576,7 +579,7 @@ static void json_files(struct json *j, const char *key, const struct result *fil
 /* Which noise the verdict used, and whether there is one. */
 static void json_noise(struct json *j, const struct comparison *c)
 {
-	char noise[640];
+	char noise[NOISE_LEN];
 
 	fmt_noise(c, noise, sizeof(noise));
 	json_obj_begin(j, "noise");
