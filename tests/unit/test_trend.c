@@ -161,24 +161,32 @@ void test_levels_noise_is_one_level(void)
 	ASSERT_EQ(lv[5], lv[0], "87 on the low level");
 }
 
+/*
+ * A +5 % step from the 13th of 24. Seed 45 draws one that a straight line
+ * fits about as well (its BIC a little lower): a drift needs a line that fits
+ * clearly better, so that is a step too.
+ */
 void test_trend_step_five_pct(void)
 {
-	struct trend_fit f;
-	double v[24];
+	for (uint64_t seed = 11; seed <= 45; seed += 34) {
+		struct trend_fit f;
+		double v[24];
 
-	vm_series(v, 24, 12, 0.05, 11);
-	if (!ASSERT_OK(fit(v, 24, &f), "fit"))
-		return;
-	ASSERT_EQ(f.status, TREND_CHANGED, "changed");
-	ASSERT_EQ(f.ncps, 1, "one change point");
-	ASSERT_EQ(steps_near(&f, 12), 1, "a step between 12 and 13");
-	if (f.ncps == 1) {
-		ASSERT_TRUE(f.cps[0].lo_pct < 5 && f.cps[0].hi_pct > 5, "interval holds +5 %");
-		ASSERT_TRUE(f.cps[0].lo_pct > 2, "interval excludes 0");
-		ASSERT_TRUE(f.cps[0].p <= 0.01, "p");
-		ASSERT_EQ(f.cps[0].nlv, 2, "both levels seen on both sides");
+		vm_series(v, 24, 12, 0.05, seed);
+		if (!ASSERT_OK(fit(v, 24, &f), "fit"))
+			return;
+		ASSERT_EQ(f.status, TREND_CHANGED, "changed");
+		ASSERT_EQ(f.ncps, 1, "one change point");
+		ASSERT_EQ(steps_near(&f, 12), 1, "a step between 12 and 13");
+		if (f.ncps == 1) {
+			ASSERT_TRUE(f.cps[0].lo_pct < 5 && f.cps[0].hi_pct > 5,
+				    "interval holds +5 %");
+			ASSERT_TRUE(f.cps[0].lo_pct > 2, "interval excludes 0");
+			ASSERT_TRUE(f.cps[0].p <= 0.01, "p");
+			ASSERT_EQ(f.cps[0].nlv, 2, "both levels seen on both sides");
+		}
+		trend_fit_free(&f);
 	}
-	trend_fit_free(&f);
 }
 
 void test_trend_aa_quiet(void)
@@ -244,23 +252,6 @@ void test_trend_drift_unstable(void)
 	ASSERT_HAS_SUBSTR(f.reason, "drift", "says drift");
 	for (size_t i = 0; i < f.ncps; i++)
 		ASSERT_NEQ(f.cps[i].kind, TREND_STEP, "no invented step");
-	trend_fit_free(&f);
-}
-
-/*
- * A +5 % step that a straight line fits about as well (its BIC a little
- * lower): a drift needs a line that fits clearly better, so this is a step.
- */
-void test_trend_step_not_drift(void)
-{
-	struct trend_fit f;
-	double v[24];
-
-	vm_series(v, 24, 12, 0.05, 45);
-	if (!ASSERT_OK(fit(v, 24, &f), "fit"))
-		return;
-	ASSERT_EQ(f.status, TREND_CHANGED, "changed, not unstable");
-	ASSERT_EQ(steps_near(&f, 12), 1, "a step between 12 and 13");
 	trend_fit_free(&f);
 }
 

@@ -14,7 +14,8 @@
  * cluster would be wider than the host's levels are apart: no level is. That
  * bound is the largest ratio between the levels of a noise profile, else the
  * largest ratio between two clusters that alternate in time (their medians
- * over the time both are seen in). Clusters of fewer than LEVEL_MIN_POINTS
+ * over the time both are seen in); two that alternate but are nearer than
+ * half of it are one level's noise. Clusters of fewer than LEVEL_MIN_POINTS
  * values are outliers.
  *
  * Pure: no I/O. Works on the logarithms of the values, so a gap is a ratio.

@@ -41,7 +41,8 @@ struct trend_opts {
 	uint64_t seed;
 	/*
 	 * Ratios between the host's levels known from a noise profile (> 1):
-	 * a step of about that size may be a level the host stayed on.
+	 * the largest bounds a level's width, and a step of about one of them
+	 * with one level on each side may be a level the host stayed on.
 	 */
 	double level_ratio[TREND_MAX_RATIOS];
 	size_t nlevel_ratios;
@@ -63,14 +64,14 @@ enum trend_kind {
 	TREND_LEVEL,  /* readings that disagree, or a step the size of a level ratio */
 };
 
-/* One side of a change point inside one level. */
+/* One side of a change point inside one stratum. */
 struct trend_side {
 	size_t n;
 	double mean, median, sd_pct; /* sd_pct: sample stddev, % of the mean; 0 for n < 2 */
 };
 
 struct trend_lvchange {
-	int level; /* index into levels.lv */
+	int level; /* index into levels.lv: the stratum's level before the change */
 	struct trend_side before, after;
 	double change_pct; /* of the means */
 };
