@@ -33,18 +33,22 @@ static double gauss(void)
 	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
 }
 
-/* One point of the VM: base cost, times a random level, times 1 % noise. */
-static double vm_point(double base)
-{
-	return base * (uniform() < 0.5 ? LEVEL_RATIO : 1) * (1 + WITHIN_SD * gauss());
-}
-
-/* N points; from index AT on the cost is (1 + STEP) times higher. */
-static void vm_series(double *v, size_t n, size_t at, double step, uint64_t seed)
+/*
+ * N points of a host whose levels are RATIO apart, each taken at random, 1 %
+ * noise; from index AT on the cost is (1 + STEP) times higher.
+ */
+static void host_series(double *v, size_t n, size_t at, double step, double ratio, uint64_t seed)
 {
 	rng_state = seed * 0x9e3779b97f4a7c15ULL + 1;
 	for (size_t i = 0; i < n; i++)
-		v[i] = vm_point(i >= at ? 100 * (1 + step) : 100);
+		v[i] = (i >= at ? 100 * (1 + step) : 100) * (uniform() < 0.5 ? ratio : 1) *
+		       (1 + WITHIN_SD * gauss());
+}
+
+/* The VM's: levels 1.6x apart. */
+static void vm_series(double *v, size_t n, size_t at, double step, uint64_t seed)
+{
+	host_series(v, n, at, step, LEVEL_RATIO, seed);
 }
 
 static int fit(const double *v, size_t n, struct trend_fit *f)
@@ -124,7 +128,7 @@ void test_levels_split_only_alternating(void)
 	vm_series(v, 24, 12, 0.05, 3);
 	for (size_t i = 0; i < 24; i++)
 		y[i] = log(v[i]);
-	if (!ASSERT_OK(levels_assign(y, 24, lv, &l), "assign"))
+	if (!ASSERT_OK(levels_assign(y, 24, 0, lv, &l), "assign"))
 		return;
 	/* the 5 % step within each level separates before from after: no split */
 	ASSERT_EQ(l.nlevels, 2, "two host levels");
@@ -135,24 +139,54 @@ void test_levels_split_only_alternating(void)
 			return;
 }
 
+/*
+ * Two values of the low level a little apart from the rest (noise, not a
+ * level of the host): they alternate with it, but they are nearer to it than
+ * half the ratio between the host's levels, so they stay in it.
+ */
+void test_levels_noise_is_one_level(void)
+{
+	static const double v[24] = { 100, 180, 101, 183, 99,  87, 178, 102, 98, 181, 103, 179,
+				      100, 182, 97,  101, 177, 88, 180, 102, 99, 184, 101, 178 };
+	double y[24];
+	struct level_set l;
+	int lv[24];
+
+	for (size_t i = 0; i < 24; i++)
+		y[i] = log(v[i]);
+	if (!ASSERT_OK(levels_assign(y, 24, 0, lv, &l), "assign"))
+		return;
+	ASSERT_EQ(l.nlevels, 2, "two levels");
+	ASSERT_EQ(l.noutliers, 0, "no outlier");
+	ASSERT_EQ(lv[5], lv[0], "87 on the low level");
+}
+
+/*
+ * A +5 % step from the 13th of 24. Seed 45 draws one that a straight line
+ * fits about as well (its BIC a little lower): a drift needs a line that fits
+ * clearly better, so that is a step too.
+ */
 void test_trend_step_five_pct(void)
 {
-	struct trend_fit f;
-	double v[24];
+	for (uint64_t seed = 11; seed <= 45; seed += 34) {
+		struct trend_fit f;
+		double v[24];
 
-	vm_series(v, 24, 12, 0.05, 11);
-	if (!ASSERT_OK(fit(v, 24, &f), "fit"))
-		return;
-	ASSERT_EQ(f.status, TREND_CHANGED, "changed");
-	ASSERT_EQ(f.ncps, 1, "one change point");
-	ASSERT_EQ(steps_near(&f, 12), 1, "a step between 12 and 13");
-	if (f.ncps == 1) {
-		ASSERT_TRUE(f.cps[0].lo_pct < 5 && f.cps[0].hi_pct > 5, "interval holds +5 %");
-		ASSERT_TRUE(f.cps[0].lo_pct > 2, "interval excludes 0");
-		ASSERT_TRUE(f.cps[0].p <= 0.01, "p");
-		ASSERT_EQ(f.cps[0].nlv, 2, "both levels seen on both sides");
+		vm_series(v, 24, 12, 0.05, seed);
+		if (!ASSERT_OK(fit(v, 24, &f), "fit"))
+			return;
+		ASSERT_EQ(f.status, TREND_CHANGED, "changed");
+		ASSERT_EQ(f.ncps, 1, "one change point");
+		ASSERT_EQ(steps_near(&f, 12), 1, "a step between 12 and 13");
+		if (f.ncps == 1) {
+			ASSERT_TRUE(f.cps[0].lo_pct < 5 && f.cps[0].hi_pct > 5,
+				    "interval holds +5 %");
+			ASSERT_TRUE(f.cps[0].lo_pct > 2, "interval excludes 0");
+			ASSERT_TRUE(f.cps[0].p <= 0.01, "p");
+			ASSERT_EQ(f.cps[0].nlv, 2, "both levels seen on both sides");
+		}
+		trend_fit_free(&f);
 	}
-	trend_fit_free(&f);
 }
 
 void test_trend_aa_quiet(void)
@@ -211,7 +245,7 @@ void test_trend_drift_unstable(void)
 
 	vm_series(v, 30, 30, 0, 31);
 	for (size_t i = 0; i < 30; i++)
-		v[i] *= 1 + 0.10 * i / 29; /* +10 % spread evenly: no single change */
+		v[i] *= 1 + 0.20 * i / 29; /* +20 % spread evenly: no single change */
 	if (!ASSERT_OK(fit(v, 30, &f), "fit"))
 		return;
 	ASSERT_EQ(f.status, TREND_UNSTABLE, "unstable, not changed");
@@ -517,4 +551,183 @@ void test_trend_level_that_stayed(void)
 		return;
 	ASSERT_EQ(steps_near(&f, 12), 1, "a ratio of another size: still a step");
 	trend_fit_free(&f);
+}
+
+/*
+ * A CI series of the slow scenario (cycles/elem) on a host whose levels are
+ * about 310 and 550: 24 labelled invocations, a BPF burner of 200 ns at
+ * every page release from the 13th on.
+ */
+static const double burner[24] = {
+	541,  533,  552,  572,	498,  610,  348,  552,	312,  308,  313,  340,
+	1058, 1063, 1166, 1091, 1075, 1252, 1286, 1122, 1124, 1117, 1088, 1041,
+};
+
+/* V[0..24) as the results "1".."24", fitted and gated as CI would (3 %, window 12). */
+static size_t gate_values(const double *v, struct series *s, struct series_hit *hits, size_t max)
+{
+	struct trend_opts o;
+	struct fake f;
+	char err[256], lab[8];
+
+	memset(s, 0, sizeof(*s));
+	trend_opts_default(&o);
+	for (int i = 0; i < 24; i++) {
+		snprintf(lab, sizeof(lab), "%d", i + 1);
+		fake_result(&f, i, lab, "2026-12-01T10:00:00Z", v[i]);
+		if (!ASSERT_OK(series_add(s, &f.r, false, err, sizeof(err)), "add"))
+			return SIZE_MAX;
+	}
+	if (!ASSERT_OK(series_finish(s, SERIES_GIVEN, err, sizeof(err)), "finish") ||
+	    !ASSERT_OK(series_fit(s, &o), "fit"))
+		return SIZE_MAX;
+	return series_gate(s, SFIG_CYCLES, 3, 12, hits, max);
+}
+
+/*
+ * The burner's doubling is a step between the 12th and 13th invocations,
+ * gated, whichever level the 12th sits on: as recorded (low), low after an
+ * 11th on the high level (363, as a second run had it), or high. No level
+ * is wider than the ratio between the host's levels.
+ */
+void test_trend_burner_gated(void)
+{
+	static const struct {
+		size_t i[2];
+		double v[2];
+	} twist[] = { { { 0, 0 }, { 541, 541 } },
+		      { { 10, 11 }, { 552, 363 } },
+		      { { 11, 11 }, { 552, 552 } } };
+
+	for (size_t t = 0; t < sizeof(twist) / sizeof(twist[0]); t++) {
+		struct series_hit hits[4];
+		const struct trend_fit *f;
+		struct series s;
+		double v[24];
+		size_t n;
+
+		memcpy(v, burner, sizeof(v));
+		v[twist[t].i[0]] = twist[t].v[0];
+		v[twist[t].i[1]] = twist[t].v[1];
+		n = gate_values(v, &s, hits, 4);
+		f = &s.figs[0].fit;
+		if (n != SIZE_MAX && ASSERT_EQ(n, 1, "one regression") &&
+		    ASSERT_FALSE(hits[0].unstable, "a step: gated")) {
+			ASSERT_EQ(hits[0].cp->at, 12, "first point after: the 13th");
+			ASSERT_TRUE(hits[0].cp->change_pct > 50, "at least +50 %");
+		}
+		ASSERT_EQ(f->status, TREND_CHANGED, "changed");
+		ASSERT_NEAR(f->levels.ratio, 1.8, 0.15, "the host's levels' ratio, from the data");
+		for (size_t k = 0; k < f->levels.nlevels; k++)
+			ASSERT_TRUE(f->levels.lv[k].hi / f->levels.lv[k].lo <= f->levels.ratio,
+				    "no level wider than that");
+		series_free(&s);
+	}
+}
+
+/* The same host without the burner: twelve more invocations on its two levels. */
+void test_trend_no_burner_quiet(void)
+{
+	static const double tail[12] = {
+		547, 318, 529, 305, 561, 336, 590, 311, 544, 521, 327, 507
+	};
+	struct series_hit hits[4];
+	struct series s;
+	double v[24];
+
+	memcpy(v, burner, 12 * sizeof(*v));
+	memcpy(v + 12, tail, sizeof(tail));
+	if (ASSERT_EQ(gate_values(v, &s, hits, 4), 0, "no regression")) {
+		ASSERT_EQ(s.figs[0].fit.ncps, 0, "no change point");
+		ASSERT_EQ(s.figs[0].fit.levels.nlevels, 2, "the host's two levels");
+	}
+	series_free(&s);
+}
+
+/*
+ * Steps of +50 % and +100 % on a host whose levels are 1.8x apart (taken at
+ * random), 100 series a case: a step within a point of its place and above
+ * the gate's 3 %. With 6 or more points after it nearly always; with 4 (the
+ * least --min-run allows) less often: 4 points on the low level read as +50 %
+ * or as -17 % on the high one, and a new level of one or two points is
+ * outliers. At 12 of 24 the first point after it is the oldest a window of
+ * 12 holds: one point early and the gate would not see it.
+ */
+void test_trend_big_steps_found(void)
+{
+	static const struct {
+		size_t at, want;
+	} place[] = { { 6, 95 }, { 12, 95 }, { 18, 95 }, { 20, 70 } };
+
+	for (double step = 0.5; step < 1.1; step += 0.5)
+		for (size_t p = 0; p < sizeof(place) / sizeof(place[0]); p++) {
+			size_t found = 0, exact = 0;
+
+			for (uint64_t seed = 1; seed <= 100; seed++) {
+				struct trend_fit f;
+				double v[24];
+
+				host_series(v, 24, place[p].at, step, 1.8, 7000 + seed);
+				if (!ASSERT_OK(fit(v, 24, &f), "fit"))
+					return;
+				for (size_t i = 0; i < f.ncps; i++) {
+					const struct trend_cp *cp = &f.cps[i];
+					bool step_cp = cp->kind == TREND_STEP && cp->change_pct > 3;
+
+					found += step_cp &&
+						 labs((long)cp->at - (long)place[p].at) <= 1;
+					exact += step_cp && cp->at == place[p].at;
+				}
+				trend_fit_free(&f);
+			}
+			if (!ASSERT_TRUE(found >= place[p].want, "found where it is") ||
+			    (place[p].at == 12 && !ASSERT_TRUE(exact >= 95, "at its place")) ||
+			    (getenv("V") && !strcmp(getenv("V"), "1")))
+				fprintf(stderr, "    %+.0f%% at %zu: found %zu, exact %zu of 100\n",
+					step * 100, place[p].at, found, exact);
+		}
+}
+
+/* The same host without a step, 1000 series: the gate (3 %, window 12) never fires. */
+void test_trend_aa_levels_quiet(void)
+{
+	size_t cps = 0, gated = 0;
+
+	for (uint64_t seed = 1; seed <= 1000; seed++) {
+		struct trend_fit f;
+		double v[24];
+
+		host_series(v, 24, 24, 0, 1.8, 9000 + seed);
+		if (!ASSERT_OK(fit(v, 24, &f), "fit"))
+			return;
+		cps += f.ncps > 0;
+		for (size_t i = 0; i < f.ncps; i++)
+			gated += f.cps[i].kind == TREND_STEP && f.cps[i].change_pct > 3 &&
+				 f.cps[i].at >= 12;
+		trend_fit_free(&f);
+	}
+	ASSERT_EQ(gated, 0, "no A/A series gated");
+	ASSERT_TRUE(cps <= 20, "a change point in <= 2 %");
+	if (cps > 20 || (getenv("V") && !strcmp(getenv("V"), "1")))
+		fprintf(stderr, "    A/A: %zu of 1000 with a change point\n", cps);
+}
+
+/*
+ * A +50 % step from the 13th of 24 on the 1.8x host, which then stays on its
+ * high level from the 20th: that second change point is a level (+1.8 % or
+ * -45 %, the figure unstable), and the step is gated all the same.
+ */
+void test_trend_step_gated_beside_level(void)
+{
+	struct series_hit hits[4];
+	struct series s;
+	double v[24];
+
+	host_series(v, 24, 12, 0.5, 1.8, 78);
+	if (ASSERT_EQ(gate_values(v, &s, hits, 4), 1, "one regression")) {
+		ASSERT_FALSE(hits[0].unstable, "the step: gated");
+		ASSERT_EQ(hits[0].cp->at, 12, "where it is");
+		ASSERT_EQ(s.figs[0].fit.status, TREND_UNSTABLE, "the level named");
+	}
+	series_free(&s);
 }

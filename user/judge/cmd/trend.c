@@ -76,9 +76,10 @@ static const struct cli_opt trend_opts[] = {
 	  .kind = CLI_UINT, T(window), .min = 1, .max = 1000000,
 	  CLI_MARK(struct trend_cfg, window_set) },
 	{ "noise", 'n', "PROFILE",
-	  "this host's noise profile ('ppbench calibrate'): a step as large as a ratio between "
-	  "its levels is called 'level' (a level the host stayed on, or a change), and each "
-	  "change point shows the profile's floor for a single pair",
+	  "this host's noise profile ('ppbench calibrate'): its levels' ratio bounds a level's "
+	  "width, a step as large as a ratio between them where each side shows one level is "
+	  "called 'level' (a level the host stayed on, or a change), and each change point "
+	  "shows the profile's floor for a single pair",
 	  .kind = CLI_STRING, T(noise) },
 	{ "force", 'f', NULL,
 	  "take results whose TSC Hz or CPU model say they come from another host",
@@ -474,6 +475,7 @@ static int trend_figures(struct cli_fig *f)
 		{ "level_min", LEVEL_MIN_POINTS },
 		{ "min_run", TREND_MIN_RUN },
 		{ "level_match", TREND_LEVEL_MATCH },
+		{ "drift_bic", TREND_DRIFT_BIC },
 	};
 
 	return CLI_FIGURES(f, v);
@@ -499,27 +501,32 @@ const struct cli_cmd cmd_trend = {
 		"(on ppbench's development VM two, about 1.6x apart, for seconds to minutes),\n"
 		"so one invocation lands on one level or another at random. trend splits a\n"
 		"figure's values at gaps wider than the noise (bench's mode rule: 3% and five\n"
-		"times the median gap) into levels when the two sides alternate in time; a gap\n"
-		"between before and after is left to the change-point search. Clusters of\n"
-		"fewer than 3 points are outliers and count for nothing.\n"
+		"times the median gap) into levels when the two sides alternate in time and are\n"
+		"at least half the host's ratio apart; a gap between before and after is left to\n"
+		"the change-point search, unless the level would be wider than the host's ratio\n"
+		"(a --noise profile's, else the series' own: see ppbench-trend(8)). A lone point\n"
+		"is an outlier (a spike) and counts for nothing.\n"
 		"\n"
 		"Change points. E-divisive means (Matteson and James, 2014, as MongoDB's and\n"
 		"Apache Otava's change-point detection use it): split the series where the\n"
 		"energy distance between before and after is largest, keep the split if a\n"
 		"permutation test (--permutations shuffles) gives p <= --alpha, and look again\n"
-		"in each part. Only points of one level are compared with each other, and the\n"
-		"test shuffles points only among their level's positions, so levels that come\n"
-		"and go are never a change. A change point needs --min-run points on each side.\n"
-		"Each is measured on the points between its neighbours: the shift of the\n"
-		"logarithms with one intercept per level, with a 95% t interval. Kinds: step;\n"
-		"spread (the interval holds 0: the distribution changed, not the level);\n"
-		"drift (a straight line explains it as well: no single change point); unseen\n"
-		"(no level has points on both sides). A figure with a drift or an unseen change\n"
-		"is 'unstable': trend says so instead of inventing a change point. With\n"
-		"--noise PROFILE, a step as large as a ratio between the profile's levels of\n"
-		"that figure (within a fifth, in logarithms) is 'level': the host may have\n"
-		"moved to another level and stayed there; it is unstable too. The profile must\n"
-		"come from the same host (CPU model and TSC) unless --force.\n"
+		"in each part. Between two change points the levels seen are ranked, and a\n"
+		"point is compared only with points of its rank (the lowest level before a\n"
+		"change with the lowest after it); the test shuffles points only among their\n"
+		"rank's positions, so levels that come and go are never a change, and a change\n"
+		"larger than the levels' spacing is still one. A change point needs --min-run\n"
+		"points on each side and sits before the first point of the new regime. Each\n"
+		"is measured on the points between its neighbours: the shift of the logarithms\n"
+		"with one intercept per rank, with a 95% t interval. Kinds: step; spread (the\n"
+		"interval holds 0); level (one side shows fewer levels and its readings\n"
+		"disagree, or each side shows one level and the step is as large as a ratio\n"
+		"between the host's levels: the host may have moved to another and stayed);\n"
+		"unseen (no rank has points on both sides); drift (one straight line fits the\n"
+		"whole series clearly better than its steps, by the BIC). A figure with a\n"
+		"drift, level or unseen change is 'unstable': trend says so instead of\n"
+		"inventing a change point. A --noise profile must come from the same host (CPU\n"
+		"model and TSC) unless --force.\n"
 		"\n"
 		"Report. A summary line per figure, then for each change point an LKP-style\n"
 		"table: one row per level, 'before ±%stddev %change after ±%stddev', and the\n"
@@ -531,7 +538,7 @@ const struct cli_cmd cmd_trend = {
 		"CI gate. --fail-on-regression PCT exits 3 when the gating rule\n"
 		"(ppbench-compare(8), 'The gating rule') fires on a change point of --metric\n"
 		"whose first point after the change is among the last --window results\n"
-		"(higher is worse), and names it on stderr.\n"
+		"(higher is worse), and names it on stderr. Only steps gate.\n"
 		"\n"
 		"Exit status 2: an unreadable, malformed or invalid file, files of other hosts\n"
 		"(CPU model, or TSC more than 1% apart; --force takes them), two files with one\n"

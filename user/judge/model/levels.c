@@ -25,6 +25,8 @@ struct lctx {
 	bool *upper;  /* scratch, per point: above the gap under test */
 	int *cluster; /* per point: its cluster */
 	size_t nclusters;
+	double cap;   /* the widest a cluster may be (logarithms); INFINITY: no bound */
+	double ratio; /* the widest ratio between two alternating clusters seen (logarithms) */
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -103,40 +105,94 @@ static void mark(struct lctx *c, size_t lo, size_t hi, int v)
 		c->cluster[c->idx[i]] = v;
 }
 
+/* Median of the values of [LO, HI) that fall in the time window [T0, T1]; NAN if none. */
+static double median_between(struct lctx *c, size_t lo, size_t hi, size_t t0, size_t t1)
+{
+	size_t m = 0;
+
+	for (size_t i = lo; i < hi; i++)
+		if (c->idx[i] >= t0 && c->idx[i] <= t1)
+			c->gaps[m++] = c->x[c->idx[i]];
+	qsort(c->gaps, m, sizeof(*c->gaps), cmp_double);
+	return m ? quantile_sorted(c->gaps, m, 0.5) : NAN;
+}
+
+/*
+ * The ratio of two clusters that alternate, [lo, cut) below [cut, hi), in
+ * logarithms: their medians over the time both are seen in, so that values a
+ * change brought into one of them after the other ended do not count. NAN
+ * if a side has fewer than LEVEL_MIN_POINTS points.
+ */
+static double alt_ratio(struct lctx *c, size_t lo, size_t cut, size_t hi)
+{
+	size_t f[2] = { c->n, c->n }, l[2] = { 0, 0 }, t0, t1;
+
+	if (cut - lo < LEVEL_MIN_POINTS || hi - cut < LEVEL_MIN_POINTS)
+		return NAN;
+	for (size_t i = lo; i < hi; i++) {
+		size_t t = c->idx[i], s = i >= cut;
+
+		f[s] = t < f[s] ? t : f[s];
+		l[s] = t > l[s] ? t : l[s];
+	}
+	t0 = f[0] > f[1] ? f[0] : f[1];
+	t1 = l[0] < l[1] ? l[0] : l[1];
+	return median_between(c, cut, hi, t0, t1) - median_between(c, lo, cut, t0, t1);
+}
+
+/* The widest gap of [lo, hi) above the noise at which it splits, or 0 for none. */
+static size_t pick_cut(struct lctx *c, size_t lo, size_t hi, size_t *cand)
+{
+	double floor_gap = gap_floor(c, lo, hi);
+	size_t ncand = 0;
+
+	for (size_t i = lo; i + 1 < hi; i++)
+		if (c->x[c->idx[i + 1]] - c->x[c->idx[i]] > floor_gap)
+			cand[ncand++] = i;
+	qsort_r(cand, ncand, sizeof(*cand), cmp_gap_desc, c);
+	mark(c, lo, hi, -2); /* the points follows_in_time() looks at */
+	for (size_t k = 0; k < ncand; k++) {
+		double r;
+
+		if (follows_in_time(c, lo, cand[k] + 1, hi))
+			continue;
+		r = alt_ratio(c, lo, cand[k] + 1, hi);
+		/* two levels nearer than half the host's ratio are the noise of one */
+		if (isfinite(c->cap) && r < c->cap / 2)
+			continue;
+		c->ratio = r > c->ratio ? r : c->ratio;
+		return cand[k] + 1;
+	}
+	/* no level is wider than the host's levels are apart: before and after a change */
+	if (ncand && c->x[c->idx[hi - 1]] - c->x[c->idx[lo]] > c->cap)
+		return cand[0] + 1;
+	return 0;
+}
+
 /*
  * Splits the value-sorted range [lo, hi) at its widest gap whose sides
- * alternate in time, recursively; a range without one is a cluster.
+ * alternate in time, recursively; a range without one is a cluster, unless
+ * it is wider than the cap.
  */
 static int split(struct lctx *c, size_t lo, size_t hi)
 {
-	size_t *cand, ncand = 0;
-	double floor_gap;
-	int err = 0;
+	size_t *cand, cut = 0;
+	int err;
 
 	if (hi - lo >= 3) {
 		cand = malloc((hi - lo) * sizeof(*cand));
 		if (!cand)
 			return -ENOMEM;
-		floor_gap = gap_floor(c, lo, hi);
-		for (size_t i = lo; i + 1 < hi; i++)
-			if (c->x[c->idx[i + 1]] - c->x[c->idx[i]] > floor_gap)
-				cand[ncand++] = i;
-		qsort_r(cand, ncand, sizeof(*cand), cmp_gap_desc, c);
-		mark(c, lo, hi, -2); /* the points follows_in_time() looks at */
-		for (size_t k = 0; k < ncand; k++) {
-			size_t cut = cand[k] + 1;
-
-			if (follows_in_time(c, lo, cut, hi))
-				continue;
-			free(cand);
-			mark(c, lo, hi, -1);
-			err = split(c, lo, cut);
-			return err ?: split(c, cut, hi);
-		}
+		cut = pick_cut(c, lo, hi, cand);
 		free(cand);
 	}
-	mark(c, lo, hi, (int)c->nclusters++);
-	return 0;
+	if (!cut) {
+		mark(c, lo, hi, (int)c->nclusters++);
+		return 0;
+	}
+	mark(c, lo, hi, -1);
+	err = split(c, lo, cut);
+	return err ?: split(c, cut, hi);
 }
 
 /* Cluster K as a level (its values, not their logarithms). */
@@ -188,15 +244,17 @@ static int number_levels(struct lctx *c, int *stratum, struct level_set *out, do
 	return 0;
 }
 
-int levels_assign(const double *logx, size_t n, int *stratum, struct level_set *out)
+int levels_assign(const double *logx, size_t n, double max_ratio, int *stratum,
+		  struct level_set *out)
 {
-	struct lctx c = { .x = logx, .n = n };
+	struct lctx c = { .x = logx, .n = n, .cap = INFINITY };
 	double *buf;
 	int err;
 
 	if (!logx || !stratum || !out)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
+	out->ratio = NAN;
 	for (size_t i = 0; i < n; i++)
 		if (!isfinite(logx[i]))
 			return -EINVAL;
@@ -212,8 +270,18 @@ int levels_assign(const double *logx, size_t n, int *stratum, struct level_set *
 		for (size_t i = 0; i < n; i++)
 			c.idx[i] = i;
 		qsort_r(c.idx, n, sizeof(*c.idx), cmp_idx_value, (void *)logx);
+		if (max_ratio > 1)
+			c.cap = log(max_ratio);
 		err = split(&c, 0, n);
+		if (!err && !(max_ratio > 1) && c.ratio > 0) {
+			/* again, now that the data say how far apart their levels are */
+			c.cap = c.ratio;
+			c.nclusters = 0;
+			err = split(&c, 0, n);
+		}
 		err = err ?: number_levels(&c, stratum, out, buf);
+		if (isfinite(c.cap))
+			out->ratio = exp(c.cap);
 	}
 	free(c.idx);
 	free(c.gaps);

@@ -516,8 +516,7 @@ size_t series_gate(const struct series *s, enum series_figure metric, double pct
 				hits[n] = (struct series_hit){
 					.fig = g,
 					.cp = cp,
-					.unstable = g->fit.status == TREND_UNSTABLE ||
-						    cp->kind != TREND_STEP,
+					.unstable = cp->kind != TREND_STEP,
 				};
 			n++;
 		}

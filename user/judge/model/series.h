@@ -98,7 +98,7 @@ const char *series_figure_unit(enum series_figure f); /* "cycles/elem", ... */
 struct series_hit {
 	const struct series_fig *fig;
 	const struct trend_cp *cp;
-	bool unstable; /* the figure is unstable: named, not gated */
+	bool unstable; /* not a step (a level may explain it): named, not gated */
 };
 
 /*

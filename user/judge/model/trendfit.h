@@ -11,20 +11,26 @@
  * One figure's series (one value per result, in series order): its host
  * levels, its change points and what each one is. Pure: no I/O.
  *
- * The change points come from e-divisive means inside the levels (see
- * edivisive.h). Each one is then measured against the points between its
- * neighbours: the shift is the least-squares step of the logarithms with
- * one intercept per level (so only points of one level are compared with
- * each other), with a t interval. A straight line through the same points,
- * also per level, that fits at least as well makes it a drift, not a step.
- * A level that ends before another begins, or a step as large as a level
- * ratio a noise profile knows, is a 'level': the host may have moved.
+ * The change points come from e-divisive means inside strata (see
+ * edivisive.h): a point's stratum is the rank of its level among the levels
+ * seen in its regime (between two change points), so a change larger than
+ * the levels' spacing still compares the lowest level before with the
+ * lowest after. Each change is measured against the points between its
+ * neighbours: the least-squares step of the logarithms with one intercept
+ * per stratum, with a t interval. When one side shows fewer levels than the
+ * other each placement of it is a reading; readings that disagree in sign,
+ * or one that holds 0, make it a 'level', as does a step as large as a
+ * ratio between the host's levels where each side shows one level. One
+ * straight line that fits the whole series clearly better than its steps
+ * (by the BIC) makes them a drift.
  */
 #define TREND_MIN_RUN 4
 #define TREND_ALPHA 0.01
 #define TREND_PERMUTATIONS 499
 /* A step within this share of a known level ratio (in logarithms) matches it. */
 #define TREND_LEVEL_MATCH 0.2
+/* A line is a drift when its BIC beats the steps' by more ("strong", Kass and Raftery 1995). */
+#define TREND_DRIFT_BIC 6
 
 #define TREND_MAX_RATIOS 8
 
@@ -35,7 +41,8 @@ struct trend_opts {
 	uint64_t seed;
 	/*
 	 * Ratios between the host's levels known from a noise profile (> 1):
-	 * a step of about that size may be a level the host stayed on.
+	 * the largest bounds a level's width, and a step of about one of them
+	 * with one level on each side may be a level the host stayed on.
 	 */
 	double level_ratio[TREND_MAX_RATIOS];
 	size_t nlevel_ratios;
@@ -52,19 +59,19 @@ enum trend_status {
 enum trend_kind {
 	TREND_STEP,   /* a shift whose interval excludes 0 */
 	TREND_SPREAD, /* the distribution changed, the level not significantly */
-	TREND_DRIFT,  /* a line fits as well as a step: no single change point */
+	TREND_DRIFT,  /* a line fits clearly better than the steps: no single change point */
 	TREND_UNSEEN, /* no level has points on both sides: not measurable */
-	TREND_LEVEL,  /* a step the size of a known level ratio: a level that stayed? */
+	TREND_LEVEL,  /* readings that disagree, or a step the size of a level ratio */
 };
 
-/* One side of a change point inside one level. */
+/* One side of a change point inside one stratum. */
 struct trend_side {
 	size_t n;
 	double mean, median, sd_pct; /* sd_pct: sample stddev, % of the mean; 0 for n < 2 */
 };
 
 struct trend_lvchange {
-	int level; /* index into levels.lv */
+	int level; /* index into levels.lv: the stratum's level before the change */
 	struct trend_side before, after;
 	double change_pct; /* of the means */
 };
@@ -76,6 +83,7 @@ struct trend_cp {
 	double change_pct;     /* the step, % (e^shift - 1) */
 	double lo_pct, hi_pct; /* its 95 % interval */
 	double change_abs;     /* in the figure's unit, at the most populated level before */
+	double alt_pct;	       /* kind level: the other reading, %; NAN: none */
 	size_t nlv;
 	struct trend_lvchange lv[LEVELS_MAX];
 };

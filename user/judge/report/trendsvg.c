@@ -146,11 +146,8 @@ static void svg_cps(FILE *f, const struct geom *g, const struct trend_view *v,
 		xml_text(f, v->s->pt[fig->pt[cp->at - 1]].label);
 		fprintf(f, " and ");
 		xml_text(f, v->s->pt[fig->pt[cp->at]].label);
-		if (isnan(cp->p)) /* a level swap: no test, no interval */
-			fprintf(f, ": %+.1f%% between two levels</title>\n", cp->change_pct);
-		else
-			fprintf(f, ": %+.1f%% [%+.1f%%, %+.1f%%], p %.3g</title>\n", cp->change_pct,
-				cp->lo_pct, cp->hi_pct, cp->p);
+		fprintf(f, ": %+.1f%% [%+.1f%%, %+.1f%%], p %.3g</title>\n", cp->change_pct,
+			cp->lo_pct, cp->hi_pct, cp->p);
 		fprintf(f,
 			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 			"stroke-width=\"2\" stroke-dasharray=\"6 3\"/>\n",
