@@ -420,13 +420,19 @@ static size_t off_levels(const struct fitctx *x, size_t a, size_t at, size_t b, 
 	return off;
 }
 
+/* A reading that cannot tell its change from none. */
+static bool holds_zero(const struct reading *r)
+{
+	return fabs(r->s) <= t_quantile(0.975, r->df) * r->se;
+}
+
 /*
  * The readings of the change at CP->at in [a, b). When one side shows fewer
  * of the host's levels than the other, which of them it sat on is not
  * known: each is a reading, and those that leave the fewest points off the
- * other side's levels are kept. Returns the kept one of the smallest shift
- * (its strata in X->alt), -1 if no level sees both sides; AMBIGUOUS when
- * the kept ones differ in sign or one of them holds 0.
+ * other side's levels are kept. Returns the kept one of the smallest shift,
+ * or where the kept ones differ in sign the rise (its strata in X->alt); -1
+ * if no level sees both sides; AMBIGUOUS when one of them holds 0.
  */
 static int pick_reading(struct fitctx *x, size_t a, size_t b, struct trend_cp *cp, bool *ambiguous)
 {
@@ -450,9 +456,14 @@ static int pick_reading(struct fitctx *x, size_t a, size_t b, struct trend_cp *c
 	for (size_t j = 0; j < nr && j <= LEVELS_MAX; j++) {
 		if (r[j].off != fewest || (int)j == best)
 			continue;
-		*ambiguous |= (r[j].s > 0) != (r[best].s > 0) ||
-			      fabs(r[best].s) <= t_quantile(0.975, r[best].df) * r[best].se;
-		cp->alt_pct = expm1(r[j].s) * 100;
+		*ambiguous |= holds_zero(&r[j]) || holds_zero(&r[best]);
+		/* a rise or a fall, either way a change: the gate sees the rise */
+		if ((r[j].s > 0) != (r[best].s > 0) && r[j].s > r[best].s) {
+			cp->alt_pct = expm1(r[best].s) * 100;
+			best = (int)j;
+		} else {
+			cp->alt_pct = expm1(r[j].s) * 100;
+		}
 	}
 	set_reading(x, a, at, b, ka < kb, best);
 	cp->change_pct = expm1(r[best].s) * 100;
