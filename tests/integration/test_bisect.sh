@@ -95,6 +95,9 @@ test_compare_bisect_statuses() {
 	expect_exit 128 "$PPBENCH" compare "${L[@]}" "$TMPD/none.json" "$DATA/icount2.json"
 	expect_exit 128 "$PPBENCH" compare --bisect --limit slow=x "$DATA/icount.json"
 	expect_exit 128 "$PPBENCH" compare --bisect --frobnicate "$DATA/icount.json"
+	# an abbreviation: getopt takes it, git bisect run must not guess
+	expect_exit 128 "$PPBENCH" compare --bis --limit slow=5400 "$DATA/icount.json" "$DATA/icount2.json"
+	expect_one_line_error "'--bis' is short for --bisect: write it whole"
 	expect_exit 128 "$PPBENCH" compare --bisect "$DATA/icount.json" "$DATA/icount2.json"
 	expect_one_line_error "--bisect needs a gate to decide with"
 	# without --bisect, compare's own statuses
@@ -187,6 +190,8 @@ test_bisect_steps_stand_ins() {
 	expect_exit 128 bisect --baseline "$DATA/icount.json" --limit slow=5400
 	expect_one_line_error "no scenario: give --scenario LIST"
 	expect_exit 128 bisect "${A[@]}" --frobnicate
+	expect_exit 128 bisect --base "$DATA/icount.json" --scenario slow --limit slow=5400
+	expect_one_line_error "'--base' is short for --baseline: write it whole"
 	expect_exit 128 bisect "${A[@]}" --config "$TMPD/none.config"
 	assert_match "$LAST_OUT" "stop \(128\): --config: cannot read '.*none\.config'" "no config: stop"
 	expect_exit 128 bisect --baseline "$TMPD/none.json" --scenario slow --limit slow=5400

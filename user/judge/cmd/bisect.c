@@ -178,12 +178,12 @@ static int bisect_run(void *c, int argc, char **argv)
 	return o.status;
 }
 
-/* A mistake on the command line stops the bisection: git reads 2 as "bad". */
-static int bisect_status(int argc, char **argv, int status)
+/* Every command line of it is git bisect run's: a mistake stops the bisection. */
+static bool bisect_always(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	return status == EXIT_USAGE ? BISECT_STOP : status;
+	return true;
 }
 
 const struct cli_cmd cmd_bisect = {
@@ -232,5 +232,5 @@ const struct cli_cmd cmd_bisect = {
 	.opt = bisect_opt,
 	.check = bisect_check,
 	.run = bisect_run,
-	.exit_status = bisect_status,
+	.for_bisect = bisect_always,
 };
