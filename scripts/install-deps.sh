@@ -5,6 +5,7 @@
 #   scripts/install-deps.sh            build + run (make, make bench)
 #   scripts/install-deps.sh --tests    + what the test suite uses
 #   scripts/install-deps.sh --kernels  + what the qemu kernel matrix uses
+#   scripts/install-deps.sh --kernel-build  + what building a kernel needs (ppbench-bisect)
 #   scripts/install-deps.sh --check    only report what is missing (exit 1 if any)
 set -euo pipefail
 
@@ -32,15 +33,23 @@ test_pkgs=(jq procps util-linux iputils-ping librsvg2-bin groff-base man-db bsde
 kernel_pkgs=(qemu-system-x86 busybox-static cpio xz-utils zstd binutils jq mmdebstrap
 	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
 
+# Building a kernel from its source (ppbench-bisect, or by hand for vm
+# --kernel), besides the build's make, gcc and libelf (objtool,
+# resolve_btfids): kconfig's flex and bison, bc, pahole (dwarves: without it
+# kconfig drops the BTF ppbench needs), OpenSSL's headers (configs that sign
+# modules) and cpio (the headers archive some configs build in).
+kbuild_pkgs=(flex bison bc dwarves libssl-dev cpio)
+
 want=("${build_pkgs[@]}")
 check_only=0
 for arg in "$@"; do
 	case "$arg" in
 	--tests) want+=("${test_pkgs[@]}") ;;
 	--kernels) want+=("${kernel_pkgs[@]}") ;;
+	--kernel-build) want+=("${kbuild_pkgs[@]}") ;;
 	--check) check_only=1 ;;
 	-h | --help)
-		sed -n '3,9s/^# \{0,1\}//p' "$0"
+		sed -n '3,10s/^# \{0,1\}//p' "$0"
 		exit 0
 		;;
 	*)

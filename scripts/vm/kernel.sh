@@ -154,8 +154,9 @@ use_suite() {
 # one stamp holds while it is unchanged. (use_suite touches a private
 # suite's empty status file: its size, not its time, says it is unchanged.)
 apt_stamp() {
-	local a=${APT_CONFIG%/apt.conf}
-	if [ -n "${APT_CONFIG:-}" ]; then
+	local a=${APT_CONFIG:-}
+	a=${a%/apt.conf}
+	if [ -n "$a" ]; then
 		stat -c %Y "$a/lists" && stat -c %s "$a/status"
 	else
 		stat -c %Y /var/lib/apt/lists /var/lib/dpkg/status

@@ -98,7 +98,7 @@ qemu_get() {
 			ver=$(cut -d' ' -f2 "$dir/STAMP")
 			say "qemu: apt has no candidate in $suite; using the unpacked $ver"
 		else
-			Q_WHY="no qemu-system-x86 in $suite (private apt configuration $APT_CONFIG)"
+			Q_WHY="no qemu-system-x86 in $suite (apt configuration ${APT_CONFIG:-of this machine})"
 		fi
 	elif [ ! -f "$dir/STAMP" ] || [ "$(cat "$dir/STAMP")" != "$suite $ver" ]; then
 		mkdir -p "$dir"

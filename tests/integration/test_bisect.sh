@@ -95,19 +95,28 @@ test_compare_bisect_statuses() {
 	expect_exit 128 "$PPBENCH" compare "${L[@]}" "$TMPD/none.json" "$DATA/icount2.json"
 	expect_exit 128 "$PPBENCH" compare --bisect --limit slow=x "$DATA/icount.json"
 	expect_exit 128 "$PPBENCH" compare --bisect --frobnicate "$DATA/icount.json"
+	# an abbreviation: getopt takes it, git bisect run must not guess
+	expect_exit 128 "$PPBENCH" compare --bis --limit slow=5400 "$DATA/icount.json" "$DATA/icount2.json"
+	expect_one_line_error "'--bis' is short for --bisect: write it whole"
 	expect_exit 128 "$PPBENCH" compare --bisect "$DATA/icount.json" "$DATA/icount2.json"
 	expect_one_line_error "--bisect needs a gate to decide with"
 	# without --bisect, compare's own statuses
 	expect_exit 2 "$PPBENCH" compare --limit slow=5400 "$DATA/icount.json" "$TMPD/none.json"
 }
 
-# A stand-in kernel tree (a git repository) in $TMPD/k, its make and its ppbench in $TMPD/bin:
-# make fails where the tree has BUILD_FAILS, the vm's kernel panics where it has
-# BOOT_FAILS, and returns slower.json where it has SLOWER, else icount2.json;
-# with GOOD and BAD set, those files instead.
+# A stand-in kernel tree (a git repository) in $TMPD/k, its make, its ppbench and the
+# kernel build's other tools in $TMPD/bin: make fails where the tree has BUILD_FAILS, as
+# a machine without flex does where it has NO_FLEX; vm --bisect's kernel panics where it
+# has BOOT_FAILS (125), this machine fails where it has HOST_FAILS (128), and it returns
+# slower.json where the tree has SLOWER, else icount2.json; with GOOD and BAD set, those
+# files instead.
 stand_in_tree() {
-	local k=$TMPD/k
+	local k=$TMPD/k t
 	mkdir -p "$k/scripts/kconfig" "$TMPD/bin"
+	for t in flex bison bc pahole gcc; do
+		printf '#!/bin/sh\nexit 0\n' >"$TMPD/bin/$t"
+		chmod +x "$TMPD/bin/$t"
+	done
 	echo all: >"$k/Makefile"
 	cat >"$k/scripts/kconfig/merge_config.sh" <<-'EOF'
 		#!/bin/sh
@@ -124,6 +133,11 @@ stand_in_tree() {
 			echo "net/core/page_pool.c:1:1: error: planted build failure" >&2
 			exit 2
 		fi
+		if [ -e NO_FLEX ]; then
+			echo "/bin/sh: 1: flex: not found" >&2
+			echo "make[2]: *** [scripts/Makefile.host:9: scripts/kconfig/lexer.lex.c] Error 127" >&2
+			exit 2
+		fi
 		mkdir -p arch/x86/boot && echo image >arch/x86/boot/bzImage
 	EOF
 	cat >"$TMPD/bin/ppbench" <<-EOF
@@ -133,7 +147,11 @@ stand_in_tree() {
 		while [ \$# -gt 0 ]; do [ "\$1" = --json ] && out=\$2; shift; done
 		if [ -e BOOT_FAILS ]; then
 			echo "ppbench vm: error: the guest kernel panicked: Kernel panic - planted" >&2
-			exit 2
+			exit 125
+		fi
+		if [ -e HOST_FAILS ]; then
+			echo "ppbench vm: error: cannot build the initramfs" >&2
+			exit 128
 		fi
 		[ -e SLOWER ] && cp "\${BAD:-$TMPD/slower.json}" "\$out" || cp "\${GOOD:-$DATA/icount2.json}" "\$out"
 	EOF
@@ -163,7 +181,7 @@ test_bisect_steps_stand_ins() {
 		"one line: commit, verdict, why, times, log"
 	assert_eq "$(wc -l <"$LAST_OUT")" 1 "one line per step"
 	assert_eq "$(cat "$TMPD/make.calls")" "-j3 bzImage" "make's arguments"
-	assert_match "$(cat "$TMPD/vm.calls")" '^vm --quiet --arch x86-64 --kernel \./arch/x86/boot/bzImage -- bench --quiet --scenario slow --json \.ppbench-bisect/[0-9a-f]+\.json$' \
+	assert_match "$(cat "$TMPD/vm.calls")" '^vm --bisect --quiet --arch x86-64 --kernel \./arch/x86/boot/bzImage -- bench --quiet --scenario slow --json \.ppbench-bisect/[0-9a-f]+\.json$' \
 		"vm's arguments"
 	assert_match "$TMPD/k/.config" '^CONFIG_DEBUG_INFO_BTF=y$' "the fragment merged into .config"
 	assert_match "$TMPD/k/.config" '^CONFIG_64BIT=y$' "over defconfig"
@@ -182,11 +200,25 @@ test_bisect_steps_stand_ins() {
 	expect_exit 125 bisect "${A[@]}"
 	assert_match "$LAST_OUT" 'does not boot: skip \(125\): no result from the kernel .*: ppbench vm: error: the guest kernel panicked: Kernel panic - planted' \
 		"a boot that fails: skip, with vm's line"
+	rm "$TMPD/k/BOOT_FAILS"
+	# this machine failing during a step stops: the build's command not found, vm's own
+	commit_in NO_FLEX "flex gone"
+	expect_exit 128 bisect "${A[@]}"
+	assert_match "$LAST_OUT" 'flex gone: stop \(128\): the build failed on this machine.s account \(make exit 2\): /bin/sh: 1: flex: not found' \
+		"make's Error 127: stop, with the shell's line"
+	rm "$TMPD/k/NO_FLEX"
+	commit_in HOST_FAILS "no initramfs"
+	expect_exit 128 bisect "${A[@]}"
+	assert_match "$LAST_OUT" 'no initramfs: stop \(128\): this machine could not boot the kernel \(vm exit 128\): ppbench vm: error: cannot build the initramfs' \
+		"vm's failure on this machine: stop"
+	rm "$TMPD/k/HOST_FAILS"
 	# mistakes of the command itself stop, before any build
 	: >"$TMPD/make.calls"
 	expect_exit 128 bisect --baseline "$DATA/icount.json" --limit slow=5400
 	expect_one_line_error "no scenario: give --scenario LIST"
 	expect_exit 128 bisect "${A[@]}" --frobnicate
+	expect_exit 128 bisect --base "$DATA/icount.json" --scenario slow --limit slow=5400
+	expect_one_line_error "'--base' is short for --baseline: write it whole"
 	expect_exit 128 bisect "${A[@]}" --config "$TMPD/none.config"
 	assert_match "$LAST_OUT" "stop \(128\): --config: cannot read '.*none\.config'" "no config: stop"
 	expect_exit 128 bisect --baseline "$TMPD/none.json" --scenario slow --limit slow=5400
@@ -201,6 +233,34 @@ test_bisect_steps_stand_ins() {
 	assert_match "$LAST_OUT" 'stop \(128\): the baseline against itself: slow instr/elem 5298\.53, limit 5000: exceeded' \
 		"a limit the baseline exceeds: stop"
 	assert_eq "$(wc -c <"$TMPD/make.calls")" 0 "no build after a stop"
+}
+
+bisect_on() { # PATH args...: ppbench-bisect in the stand-in tree, the real vm's checks
+	(cd "$TMPD/k" && PATH=$1 "$PPBENCH" bisect "${@:2}")
+}
+
+# What a step needs of this machine is checked before the first build: a tool missing stops
+# the bisection (128) with one line naming it and its package, where it used to skip every
+# commit after a full build. PATH is the stand-ins and a few of this machine's programs:
+# no qemu, then no flex; the boot is the real vm's, whose needs are checked too.
+test_bisect_host_needs_before_build() {
+	local t sys=$TMPD/sys
+	local A=(--baseline "$DATA/icount.json" --scenario slow --limit slow=5400)
+	stand_in_tree
+	mkdir -p "$sys"
+	for t in git cat cpio gzip readelf flock; do
+		ln -s "$(command -v $t)" "$sys/$t" || fail "no $t here"
+	done
+	expect_exit 128 bisect_on "$TMPD/bin:$sys" "${A[@]}"
+	assert_match "$LAST_OUT" 'stop \(128\): qemu-system-x86_64 not found: install qemu-system-x86 \(apt-get install qemu-system-x86\)' \
+		"no qemu: stop, naming its package"
+	[ ! -e "$TMPD/make.calls" ] || fail "a build ran before the stop: $(cat "$TMPD/make.calls")"
+	rm "$TMPD/bin/flex"
+	expect_exit 128 bisect_on "$TMPD/bin:$sys" "${A[@]}"
+	assert_match "$LAST_OUT" 'stop \(128\): flex not found: building the kernel needs it \(apt-get install flex; .*install-deps\.sh --kernel-build' \
+		"no flex: stop, naming its package and the kernel-build set"
+	assert_eq "$(wc -l <"$LAST_OUT")" 1 "one line"
+	[ ! -e "$TMPD/make.calls" ] || fail "a build ran: $(cat "$TMPD/make.calls")"
 }
 
 # git bisect run over the stand-in tree: skips the commit that does not build and names

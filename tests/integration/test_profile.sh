@@ -155,7 +155,9 @@ while read -r n kind path; do cp "$FAKE_RESULT" "$path"; done <"$WORK/outputs"
 [ -z "${FAKE_CAPTURE:-}" ] || { mkdir -p "$WORK/profile" && cp -a "$FAKE_CAPTURE/." "$WORK/profile/"; }
 echo "rc 0" >&3
 EOS
-	chmod +x "$TMPD/lib/vm/run"
+	# (an installed vm checks that the guests' static ppbench is there)
+	printf '#!/bin/sh\n' >"$TMPD/lib/ppbench-static"
+	chmod +x "$TMPD/lib/vm/run" "$TMPD/lib/ppbench-static"
 }
 
 vm_fake() { # FAKE_RESULT FAKE_CAPTURE, then vm's arguments

@@ -50,3 +50,29 @@ void test_ab_status(void)
 	ASSERT_EQ(st(true, 143, false, false, 143, false, false), 143, "SIGTERM");
 	ASSERT_EQ(st(true, 0, true, false, 130, false, false), 130, "SIGINT in b");
 }
+
+/* A guest that failed for this machine (the script's hosterror) stops a bisection, whichever. */
+void test_ab_status_host(void)
+{
+	struct ab_end a = { 0, true, false, false }, b = { 1, false, false, true };
+
+	ASSERT_EQ(ab_status(true, &a, &b), AB_STOP, "b failed for this machine: stop, not skip");
+	ASSERT_EQ(ab_status(false, &a, &b), 1, "without --bisect: its status");
+	b.host = false;
+	ASSERT_EQ(ab_status(true, &a, &b), AB_SKIP, "b's kernel failed: skip");
+}
+
+void test_ab_one_status(void)
+{
+	struct ab_end e = { 0 };
+
+	ASSERT_EQ(ab_one_status(&e), 0, "the command exited 0");
+	e.rc = 3;
+	ASSERT_EQ(ab_one_status(&e), AB_SKIP, "the command failed in the kernel: skip");
+	e.rc = 2;
+	ASSERT_EQ(ab_one_status(&e), AB_SKIP, "the kernel did not boot: skip");
+	e.host = true;
+	ASSERT_EQ(ab_one_status(&e), AB_STOP, "this machine failed: stop");
+	e.rc = 143;
+	ASSERT_EQ(ab_one_status(&e), 143, "a signal stays a signal");
+}

@@ -103,3 +103,33 @@ void test_cli_optional_argument(void)
 	free(cfg);
 	ASSERT_EQ(parse(&cmd_vm, bad, NULL), EXIT_USAGE, "an unknown model");
 }
+
+/*
+ * A command line for git bisect run takes its long options whole: getopt
+ * would take --bis for --bisect and --base for --baseline, and a slip in
+ * such a prefix must stop the bisection, not pass as another option. Other
+ * command lines keep getopt's prefixes.
+ */
+void test_cli_bisect_options_whole(void)
+{
+	char *bis[] = { "compare", "--bis", "--limit", "slow=1", "a.json", NULL };
+	char *whole[] = { "compare", "--bisect", "--limit", "slow=1", "a.json", NULL };
+	char *lim[] = { "compare", "--bisect", "--lim", "slow=1", "a.json", NULL };
+	char *eq[] = { "compare", "--bisect", "--limit=slow=1", "a.json", NULL };
+	char *plain[] = { "compare", "--lim", "slow=1", "a.json", NULL };
+	char *base[] = { "bisect", "--base", "b.json", "--limit", "slow=1", "-s", "slow", NULL };
+	char *vm[] = { "vm", "--quiet", "--", "bench", "--bis", NULL };
+
+	ASSERT_TRUE(cli_names_opt(4, bis, "bisect"), "--bis names --bisect");
+	ASSERT_FALSE(cli_names_opt(2, (char *[]){ "compare", "--b", NULL }, "bisect"),
+		     "--b is too short to name it");
+	ASSERT_FALSE(cli_names_opt(5, vm, "bisect"), "after --: the inner command's");
+	ASSERT_EQ(parse(&cmd_compare, bis, NULL), EXIT_USAGE, "--bis refused");
+	ASSERT_EQ(parse(&cmd_compare, lim, NULL), EXIT_USAGE, "--lim refused beside --bisect");
+	ASSERT_EQ(parse(&cmd_compare, whole, NULL), EXIT_OK, "--bisect --limit whole");
+	ASSERT_EQ(parse(&cmd_compare, eq, NULL), EXIT_OK, "--limit=VALUE whole");
+	ASSERT_EQ(parse(&cmd_compare, plain, NULL), EXIT_OK, "without --bisect: --lim as before");
+	ASSERT_EQ(parse(&cmd_bisect, base, NULL), EXIT_USAGE, "bisect: --base refused");
+	base[1] = "--baseline";
+	ASSERT_EQ(parse(&cmd_bisect, base, NULL), EXIT_OK, "bisect: --baseline whole");
+}

@@ -376,11 +376,42 @@ static int check_nargs(const struct cli_cmd *cmd, int nargs, char **args)
 	return EXIT_OK;
 }
 
+/*
+ * The long option LO[LI] getopt just returned, as written: under git bisect
+ * run a prefix of it is refused, since the usage error a slip makes of the
+ * next one would read as a verdict.
+ */
+static int check_whole(const struct option *lo, int li, char **argv)
+{
+	/* (a value in the next word: the option is the word before it) */
+	const char *w = argv[optind - (optarg && optarg == argv[optind - 1] ? 2 : 1)];
+	size_t n = strlen(lo[li].name);
+
+	if (!strncmp(w, "--", 2) && !strncmp(w + 2, lo[li].name, n) &&
+	    (!w[n + 2] || w[n + 2] == '='))
+		return EXIT_OK;
+	return usage_error("'%.*s' is short for --%s: write it whole for git bisect run",
+			   (int)strcspn(w, "="), w, lo[li].name);
+}
+
+bool cli_names_opt(int argc, char **argv, const char *name)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		size_t n = strcspn(argv[i], "=");
+
+		if (n >= 4 && n - 2 <= strlen(name) && !strncmp(argv[i], "--", 2) &&
+		    !strncmp(argv[i] + 2, name, n - 2))
+			return true;
+	}
+	return false;
+}
+
 static int parse_args(const struct cli_cmd *cmd, void *cfg, int argc, char **argv)
 {
+	bool whole = cmd->for_bisect && cmd->for_bisect(argc, argv);
 	struct option lo[64];
 	char so[160];
-	int c, ret;
+	int c, li, ret;
 
 	build_longopts(cmd, lo, so, 64);
 	opterr = 0;
@@ -388,8 +419,9 @@ static int parse_args(const struct cli_cmd *cmd, void *cfg, int argc, char **arg
 	 * a "-abc" cluster, its argument-order mode), which a second parse in one
 	 * process would otherwise continue from */
 	optind = 0;
-	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
-		ret = handle_opt(cmd, cfg, c, optarg, argv);
+	for (li = -1; (c = getopt_long(argc, argv, so, lo, &li)) != -1; li = -1) {
+		ret = whole && li >= 0 ? check_whole(lo, li, argv) : EXIT_OK;
+		ret = ret ?: handle_opt(cmd, cfg, c, optarg, argv);
 		if (ret)
 			return ret;
 	}
@@ -462,12 +494,13 @@ const struct cli_cmd *cli_find(const char *name)
 
 static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 {
+	bool bisect = cmd->for_bisect && cmd->for_bisect(argc, argv);
 	void *cfg = calloc(1, cmd->cfg_size ? cmd->cfg_size : 1);
 	char **args;
 	int nargs, ret;
 
 	if (!cfg)
-		return EXIT_FAIL;
+		return bisect ? EXIT_BISECT_STOP : EXIT_FAIL;
 	log_set_command(cmd->name);
 	if (cmd->cfg_init)
 		cmd->cfg_init(cfg);
@@ -484,11 +517,15 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 		ret = cmd->check(cfg, nargs, args);
 	if (!ret && cmd->needs && cli_check_needs(cmd->name, cmd->needs))
 		ret = EXIT_FAIL;
-	if (!ret)
+	if (!ret) {
 		ret = cmd->run(cfg, nargs, args);
+		free(cfg);
+		return ret;
+	}
 out:
 	free(cfg);
-	return cmd->exit_status ? cmd->exit_status(argc, argv, ret) : ret;
+	/* (git bisect run would read 1 or 2 as "bad") */
+	return bisect && ret ? EXIT_BISECT_STOP : ret;
 }
 
 int cli_main(int argc, char **argv)

@@ -164,11 +164,13 @@ struct cli_cmd {
 	 */
 	bool args_end_options;
 	/*
-	 * Maps the final exit status, usage errors included, for commands whose
-	 * callers read statuses their own way (git bisect run: compare --bisect,
-	 * ppbench-bisect). ARGV is the command's line, ARGV[0] its name.
+	 * Whether the command line ARGV (ARGV[0] the command's name) is for
+	 * `git bisect run`, which reads 1-127 but 125 as "bad": then each long
+	 * option must be written whole (getopt's abbreviations are refused), and
+	 * what ends the command before run() (a usage error, a failure) exits
+	 * 128, which stops the bisection. run()'s status is its own to map.
 	 */
-	int (*exit_status)(int argc, char **argv, int status);
+	bool (*for_bisect)(int argc, char **argv);
 };
 
 /* Keys below this are free for commands. */
@@ -183,6 +185,12 @@ extern const struct cli_cmd *const cli_commands[];
 extern const struct cli_opt cli_common_opts[];
 
 int cli_main(int argc, char **argv);
+/*
+ * Whether a word of ARGV before "--" gives the long option NAME: --NAME,
+ * --NAME=VALUE or a prefix of two letters or more that getopt would take
+ * for it (--bis for --bisect).
+ */
+bool cli_names_opt(int argc, char **argv, const char *name);
 /*
  * The options and the number of arguments of CMD's command line ARGV (ARGV[0]
  * is the command's name) into CFG, initialised by the caller; nothing is

@@ -141,9 +141,10 @@ static const struct cli_opt vm_opts[] = {
 	  "more",
 	  OPT_LIMIT },
 	{ "bisect", 0, NULL,
-	  "with --against-*: exit as 'git bisect run' reads it: compare --bisect's 0, 1, 125 "
-	  "and 128; 125 when the kernel under test does not boot or run, 128 when the "
-	  "baseline does not or the command line is wrong",
+	  "exit as 'git bisect run' reads it: 125 when the kernel under test does not boot or "
+	  "its command fails in it, 128 when this machine fails, the command line is wrong or "
+	  "(with --against-*) the baseline does not run; else 0, or with --against-* compare "
+	  "--bisect's 0 or 1",
 	  .kind = CLI_FLAG, VC(bisect) },
 	{ "quiet", 'q', NULL, "no progress line", .kind = CLI_FLAG, V(quiet) },
 	{ NULL },
@@ -356,14 +357,21 @@ static int compare_argv(const struct vm_cmd_cfg *cfg, const char *a, const char 
 	return k;
 }
 
-/* compare's options, checked by compare's own table before any boot. */
+/*
+ * compare's options, checked by compare's own table and check before any boot
+ * (its noise profile, what --fail-above needs); without --bisect, which vm
+ * maps itself, so that a refusal is compare's one line.
+ */
 static int check_compare_opts(const struct vm_cmd_cfg *cfg)
 {
 	const struct cli_cmd *cmp = cli_find("compare");
+	struct vm_cmd_cfg plain = *cfg;
 	char *v[8 + 2 * AB_MAX_LIMITS];
-	int argc = compare_argv(cfg, "a.json", "b.json", v, ARRAY_SIZE(v)), nargs, ret;
+	int argc, nargs, ret;
 	void *inner;
 
+	plain.bisect = false;
+	argc = compare_argv(&plain, "a.json", "b.json", v, ARRAY_SIZE(v));
 	if (!cmp || argc < 0)
 		return EXIT_USAGE;
 	inner = calloc(1, cmp->cfg_size ? cmp->cfg_size : 1);
@@ -373,6 +381,8 @@ static int check_compare_opts(const struct vm_cmd_cfg *cfg)
 		cmp->cfg_init(inner);
 	log_set_command("vm compare");
 	ret = cli_parse(cmp, inner, argc, v, &nargs);
+	if (!ret && cmp->check)
+		ret = cmp->check(inner, nargs, v + optind);
 	log_set_command("vm");
 	free(inner);
 	return ret ? EXIT_USAGE : EXIT_OK;
@@ -388,17 +398,36 @@ static int find_json(void *ctx, const struct cli_opt *o, int argi, size_t at)
 	return 0;
 }
 
+/*
+ * What the two results will need that vm decides: figures of the instruction
+ * clock, and a gate when --bisect is to read compare's verdict.
+ */
+static int check_gate_inputs(const struct vm_cmd_cfg *cfg)
+{
+	if (cfg->vm.clock != VM_CLOCK_ICOUNT) {
+		pr_err("--against-* compares figures of the instruction clock: plain TCG's "
+		       "timings mean nothing (drop --clock tcg)\n");
+		return EXIT_USAGE;
+	}
+	if (cfg->bisect && !cfg->fail_above && !cfg->nlimits) {
+		pr_err("--bisect with --against-* needs a gate to decide with: --fail-above PCT "
+		       "or --limit\n");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 /* What two kernels side by side need, before any boot. */
 static int check_ab(struct vm_cmd_cfg *cfg, int argc, char **argv)
 {
 	const char *json[2] = { NULL, (const char *)argv };
-	bool gate = cfg->fail_above || cfg->noise || cfg->nlimits || cfg->bisect;
+	bool gate = cfg->fail_above || cfg->noise || cfg->nlimits;
 
 	if (!is_ab(cfg)) {
 		if (!gate)
 			return EXIT_OK;
-		pr_err("--fail-above, --noise, --limit and --bisect compare two kernels: give "
-		       "the baseline with --against-debian or --against-kernel\n");
+		pr_err("--fail-above, --noise and --limit compare two kernels: give the baseline "
+		       "with --against-debian or --against-kernel\n");
 		return EXIT_USAGE;
 	}
 	if (check_kernel("against-", &cfg->ag_debian, cfg->ag_kernel, cfg->ag_modules,
@@ -416,7 +445,7 @@ static int check_ab(struct vm_cmd_cfg *cfg, int argc, char **argv)
 		       "the file a name (F.json gives F.a.json and F.b.json)\n");
 		return EXIT_USAGE;
 	}
-	return check_compare_opts(cfg);
+	return check_compare_opts(cfg) ?: check_gate_inputs(cfg);
 }
 
 static bool is_input(const struct cli_opt *o)
@@ -625,18 +654,26 @@ static void free_files(struct vm_cfg *cfg)
 	free((void *)cfg->in_args);
 }
 
-static int run_one(struct vm_cfg *cfg, int argc, char **argv)
+/* A failure of vm itself, on this machine: with --bisect, git bisect run stops. */
+static int vm_failed(const struct vm_cmd_cfg *cfg)
 {
+	return cfg->bisect ? AB_STOP : EXIT_FAIL;
+}
+
+/* One guest; with --bisect its end as git bisect run reads it (ab_one_status()). */
+static int run_one(struct vm_cmd_cfg *ccfg, int argc, char **argv)
+{
+	struct vm_cfg *cfg = &ccfg->vm;
 	struct vm_progress p;
 	struct vm_sink sink = sink_of(&p);
-	int ret;
+	struct ab_end e = { 0 };
 
 	if (list_files(cfg, argc, argv))
-		return EXIT_FAIL;
+		return vm_failed(ccfg);
 	vm_progress_init(&p, cfg->quiet);
-	ret = vm_run(cfg, argc, argv, &sink);
+	e.rc = vm_run(cfg, argc, argv, &sink, &e.host);
 	free_files(cfg);
-	return ret;
+	return ccfg->bisect ? ab_one_status(&e) : e.rc;
 }
 
 /* The default result file of A/B when bench has no --json: ab.json (ab.a.json, ab.b.json). */
@@ -679,11 +716,11 @@ static bool written_since(const char *file, const struct timespec *t0)
 }
 
 /* The guests' ends (ab_status()), with the one-line reason of a missing result. */
-static int ab_end(const struct vm_cmd_cfg *cfg, const int rc[2], const bool stopped[2],
-		  const char *json[2], const struct timespec *t0)
+static int ab_end(const struct vm_cmd_cfg *cfg, const struct vm_end end[2], const char *json[2],
+		  const struct timespec *t0)
 {
-	struct ab_end a = { rc[0], written_since(json[0], t0), stopped[0] },
-		      b = { rc[1], written_since(json[1], t0), stopped[1] };
+	struct ab_end a = { end[0].rc, written_since(json[0], t0), end[0].stopped, end[0].host },
+		      b = { end[1].rc, written_since(json[1], t0), end[1].stopped, end[1].host };
 	bool blame_b = !b.have && !b.stopped;
 
 	if (a.have && b.have)
@@ -704,8 +741,8 @@ static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
 	const char *json[2] = { NULL, NULL }, *has[2] = { NULL, (const char *)argv };
 	char **v[2], **full = argv, *cmp[8 + 2 * AB_MAX_LIMITS];
 	struct timespec t0;
-	bool stopped[2];
-	int rc[2], ret;
+	struct vm_end end[2];
+	int ret;
 
 	cfg[0].debian = ccfg->ag_debian;
 	cfg[0].kernel = ccfg->ag_kernel;
@@ -715,13 +752,13 @@ static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
 	if (!has[0]) {
 		full = calloc(argc + 3, sizeof(*full));
 		if (!full)
-			return EXIT_FAIL;
+			return vm_failed(ccfg);
 		memcpy(full, argv, argc * sizeof(*full));
 		full[argc++] = "--json";
 		full[argc++] = AB_JSON;
 	}
 	if (list_files(&cfg[1], argc, full))
-		return EXIT_FAIL;
+		return vm_failed(ccfg);
 	/* (both guests write the same outputs, tagged below, and read the same inputs) */
 	cfg[0].out_args = cfg[1].out_args;
 	cfg[0].nr_out_args = cfg[1].nr_out_args;
@@ -731,38 +768,37 @@ static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
 	v[1] = side_argv(&cfg[1], argc, full, "b", &json[1]);
 	if (!v[0] || !v[1]) {
 		pr_err("out of memory\n");
-		return EXIT_FAIL;
+		return vm_failed(ccfg);
 	}
 	clock_gettime(CLOCK_REALTIME, &t0);
 	vm_progress_pair(&p[0], &p[1], ccfg->vm.quiet, "a", "b");
-	ret = vm_run_many(2, cp, argc, v, sp, rc, stopped);
+	ret = vm_run_many(2, cp, argc, v, sp, end);
 	free_files(&cfg[1]);
 	if (ret)
-		return ret == EXIT_USAGE && ccfg->bisect ? AB_STOP : ret;
-	ret = ab_end(ccfg, rc, stopped, json, &t0);
+		return ret < 128 && ccfg->bisect ? AB_STOP : ret;
+	ret = ab_end(ccfg, end, json, &t0);
 	if (ret >= 0)
 		return ret;
 	if (compare_argv(ccfg, json[0], json[1], cmp, ARRAY_SIZE(cmp)) < 0)
-		return EXIT_FAIL;
-	return vm_run_self(cmp);
+		return vm_failed(ccfg);
+	/* (compare --bisect maps its own statuses, and never gives 127) */
+	ret = vm_run_self(cmp);
+	if (ret < 0 || (ret == 127 && ccfg->bisect))
+		return vm_failed(ccfg);
+	return ret;
 }
 
 static int vm_cmd_run(void *c, int argc, char **argv)
 {
 	struct vm_cmd_cfg *cfg = c;
 
-	return is_ab(cfg) ? run_ab(cfg, argc, argv) : run_one(&cfg->vm, argc, argv);
+	return is_ab(cfg) ? run_ab(cfg, argc, argv) : run_one(cfg, argc, argv);
 }
 
 /* With --bisect (before "--"), a mistake on vm's command line stops the bisection. */
-static int vm_status(int argc, char **argv, int status)
+static bool vm_for_bisect(int argc, char **argv)
 {
-	if (status != EXIT_USAGE)
-		return status;
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--bisect"))
-			return AB_STOP;
-	return status;
+	return cli_names_opt(argc, argv, "bisect");
 }
 
 /* The figures ppbench-vm(8) states (@{NAME}), from the constants the report uses. */
@@ -823,6 +859,6 @@ const struct cli_cmd cmd_vm = {
 	.opt = vm_opt,
 	.check = vm_check,
 	.run = vm_cmd_run,
-	.exit_status = vm_status,
+	.for_bisect = vm_for_bisect,
 	.args_end_options = true,
 };

@@ -117,7 +117,7 @@ static bool find_tree(struct vm_paths *p)
 }
 
 /* PPBENCH_LIBDIR in the environment: an installation moved elsewhere (DESTDIR). */
-static int find_paths(struct vm_paths *p)
+static void find_paths(struct vm_paths *p)
 {
 	const char *lib = getenv("PPBENCH_LIBDIR");
 
@@ -129,27 +129,14 @@ static int find_paths(struct vm_paths *p)
 		snprintf(p->dir, sizeof(p->dir), "%s/vm", PPBENCH_LIBDIR);
 		snprintf(p->ppbench, sizeof(p->ppbench), "%s/ppbench-static", PPBENCH_LIBDIR);
 	}
-	return 0;
 }
 
-static bool in_path(const char *prog)
-{
-	const char *path = getenv("PATH");
-	char buf[PATH_MAX];
-
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-		size_t n = strcspn(p, ":");
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, prog);
-		if (n && !access(buf, X_OK))
-			return true;
-		p += n + (p[n] == ':');
-	}
-	return false;
-}
-
-/* What the guest side needs of this machine: a one-line error naming the package. */
-static int preflight(const struct vm_paths *p, int arch)
+/*
+ * What the guest side needs of this machine, into WHY as one line naming
+ * the package: the tools, busybox, vm's scripts and an installed static
+ * ppbench (a source tree builds its own).
+ */
+static int host_ready(const struct vm_paths *p, int arch, char *why, size_t len)
 {
 	const struct {
 		const char *prog, *pkg;
@@ -161,29 +148,46 @@ static int preflight(const struct vm_paths *p, int arch)
 		{ "flock", "util-linux" },
 		{ "aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu" },
 	};
-	char run[sizeof(((struct vm_paths *)0)->dir) + 8];
+	char path[sizeof(p->ppbench) + 8];
 
 	for (size_t i = 0; i < ARRAY_SIZE(need); i++) {
 		/* a source tree builds the arm64 guest's ppbench with Debian's cross compiler */
 		bool cross = !strcmp(need[i].prog, "aarch64-linux-gnu-gcc");
 
-		if ((cross && (arch != VM_ARCH_ARM64 || !p->tree[0])) || in_path(need[i].prog))
+		if ((cross && (arch != VM_ARCH_ARM64 || !p->tree[0])) || prog_in_path(need[i].prog))
 			continue;
-		pr_err("%s not found: install %s (apt-get install %s)\n", need[i].prog, need[i].pkg,
-		       need[i].pkg);
+		snprintf(why, len, "%s not found: install %s (apt-get install %s)", need[i].prog,
+			 need[i].pkg, need[i].pkg);
 		return -ENOENT;
 	}
 	/* (an arm64 guest's busybox comes from the arm64 sysroot) */
 	if (arch == VM_ARCH_X86_64 && access("/bin/busybox", X_OK)) {
-		pr_err("no /bin/busybox for the guest: install busybox-static\n");
+		snprintf(why, len, "no /bin/busybox for the guest: install busybox-static");
 		return -ENOENT;
 	}
-	snprintf(run, sizeof(run), "%s/run", p->dir);
-	if (access(run, X_OK)) {
-		pr_err("%s is missing: ppbench vm needs its scripts (make install)\n", run);
+	snprintf(path, sizeof(path), "%s/run", p->dir);
+	if (access(path, X_OK)) {
+		snprintf(why, len, "%s is missing: ppbench vm needs its scripts (make install)",
+			 path);
+		return -ENOENT;
+	}
+	snprintf(path, sizeof(path), "%s%s", p->ppbench, arch == VM_ARCH_ARM64 ? "-arm64" : "");
+	if (!p->tree[0] && access(path, X_OK)) {
+		snprintf(
+			why, len,
+			"no static ppbench for the guest at %s: make install-guest%s puts it there",
+			path, arch == VM_ARCH_ARM64 ? " ARM64=1" : "");
 		return -ENOENT;
 	}
 	return 0;
+}
+
+int vm_host_check(int arch, char *why, size_t len)
+{
+	struct vm_paths p;
+
+	find_paths(&p);
+	return host_ready(&p, arch, why, len);
 }
 
 /* ---- the job -------------------------------------------------------------------- */
@@ -356,6 +360,7 @@ struct vm_job {
 	off_t relayed[2]; /* bytes of WORK/stdout and WORK/stderr copied out */
 	int rc;		  /* the command's status ("rc N"), -1 until known */
 	bool error;	  /* the script said why it could not run the command */
+	bool host;	  /* this machine failed, not the kernel or the command (vm_end) */
 	bool stopped;	  /* ended by us: another guest failed */
 	int ret;	  /* the job's exit status, once it ended */
 	const struct vm_sink *sink;
@@ -413,8 +418,9 @@ static void status_line(struct vm_job *j, char *l)
 		j->sink->phase(j->sink->ctx, what, text ? text : "");
 	} else if (!strcmp(l, "info")) {
 		j->sink->info(j->sink->ctx, text);
-	} else if (!strcmp(l, "error")) {
+	} else if (!strcmp(l, "error") || !strcmp(l, "hosterror")) {
 		j->error = true;
+		j->host = l[0] == 'h';
 		j->sink->error(j->sink->ctx, text);
 	} else if (!strcmp(l, "rc")) {
 		j->rc = atoi(text);
@@ -456,8 +462,11 @@ static int script_status(struct vm_job *j, int signo)
 		return j->rc;
 	if (WIFEXITED(j->status) && WEXITSTATUS(j->status) == EXIT_USAGE)
 		return EXIT_USAGE;
-	if (!j->error && !j->stopped)
+	/* (a script that died unannounced: killed or broken on this machine) */
+	if (!j->error && !j->stopped) {
+		j->host = true;
 		j->sink->error(j->sink->ctx, "the guest's script ended without a result");
+	}
 	return EXIT_FAIL;
 }
 
@@ -576,9 +585,13 @@ static int make_work(struct vm_job *j)
 static int check_job(struct vm_job *j)
 {
 	const struct vm_cfg *cfg = j->cfg;
+	char why[PATH_MAX + 128];
 
-	if (find_paths(&j->p) || preflight(&j->p, cfg->arch))
+	find_paths(&j->p);
+	if (host_ready(&j->p, cfg->arch, why, sizeof(why))) {
+		pr_err("%s\n", why);
 		return EXIT_USAGE;
+	}
 	if (cfg->profile &&
 	    vm_profile_plugin(vm_arch_qemu(cfg->arch), j->p.tree[0] ? j->p.tree : NULL, j->p.dir,
 			      j->qplugin, sizeof(j->qplugin)))
@@ -619,8 +632,10 @@ static void finish(struct vm_job *j)
 {
 	j->sink->done(j->sink->ctx);
 	/* (the command's files are at their paths; its capture is still in WORK) */
-	if (j->cfg->profile && j->launched && j->ret == EXIT_OK)
+	if (j->cfg->profile && j->launched && j->ret == EXIT_OK) {
 		j->ret = vm_profile_finish(j->work, j->json, j->sink);
+		j->host = j->ret != EXIT_OK;
+	}
 	if (j->guarded) {
 		remove_tree(j->work);
 		guardian_stop(&j->guard);
@@ -628,7 +643,7 @@ static void finish(struct vm_job *j)
 }
 
 int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *argv,
-		const struct vm_sink *const *sink, int *rc, bool *stopped)
+		const struct vm_sink *const *sink, struct vm_end *end)
 {
 	struct vm_job jobs[VM_MAX_GUESTS];
 	sigset_t old;
@@ -642,7 +657,7 @@ int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *
 					   .rc = -1,
 					   .status_fd = -1,
 					   .sink = sink[i] };
-		rc[i] = EXIT_USAGE;
+		end[i] = (struct vm_end){ .rc = EXIT_USAGE, .host = true };
 	}
 	/* (all checks before any work directory: a refusal leaves nothing) */
 	for (int i = 0; i < n; i++)
@@ -656,6 +671,7 @@ int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *
 	}
 	for (int i = 0, failed = 0; i < n; i++) {
 		jobs[i].ret = failed ? EXIT_FAIL : launch(&jobs[i]);
+		jobs[i].host = jobs[i].ret != EXIT_OK;
 		if (jobs[i].ret && !failed) /* the others already started stop too */
 			for (int k = 0; k < i; k++)
 				kill(-jobs[k].pid, SIGTERM);
@@ -664,20 +680,20 @@ int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *
 	signo = wait_scripts(jobs, n, sig_fd);
 	for (int i = 0; i < n; i++) {
 		finish(&jobs[i]);
-		rc[i] = jobs[i].ret;
-		if (stopped)
-			stopped[i] = jobs[i].stopped;
+		end[i] = (struct vm_end){ jobs[i].ret, jobs[i].stopped, jobs[i].host };
 	}
 	close(sig_fd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return signo ? 128 + signo : EXIT_OK;
 }
 
-int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink)
+int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink, bool *host)
 {
-	int rc, ret = vm_run_many(1, &cfg, argc, &argv, &sink, &rc, NULL);
+	struct vm_end end;
+	int ret = vm_run_many(1, &cfg, argc, &argv, &sink, &end);
 
-	return ret ? ret : rc;
+	*host = ret ? ret < 128 : end.host;
+	return ret ? ret : end.rc;
 }
 
 int vm_run_self(char *const *argv)
@@ -689,7 +705,7 @@ int vm_run_self(char *const *argv)
 	pid = fork();
 	if (pid < 0) {
 		pr_err("cannot run 'ppbench %s': %s\n", argv[0], strerror(errno));
-		return EXIT_FAIL;
+		return -errno;
 	}
 	if (pid == 0) {
 		char **v = NULL;
@@ -699,7 +715,7 @@ int vm_run_self(char *const *argv)
 			n++;
 		v = calloc(n + 2, sizeof(*v));
 		if (!v)
-			_exit(EXIT_FAIL);
+			_exit(127);
 		v[0] = "ppbench";
 		memcpy(v + 1, argv, n * sizeof(*v));
 		execv("/proc/self/exe", v);
@@ -707,6 +723,6 @@ int vm_run_self(char *const *argv)
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return EXIT_FAIL;
+			return -errno;
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }

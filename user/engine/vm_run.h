@@ -95,28 +95,48 @@ struct vm_sink {
  * SINK as it prints them, its files to the paths its options named
  * (cfg->out_args); the files it reads (cfg->in_args) are copied in.
  * Returns the command's exit status, or EXIT_USAGE (the guest could not run
- * it: the one-line reason is printed), or EXIT_FAIL.
+ * it: the one-line reason is printed), or EXIT_FAIL; *HOST: a failure was
+ * this machine's (struct vm_end), not the kernel's or the command's.
  */
-int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink);
+int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink, bool *host);
 
 /* At most this many guests side by side (vm --against-*: two). */
 #define VM_MAX_GUESTS 2
 
 /*
+ * How a guest ended: its exit status (the command's, or EXIT_USAGE or
+ * EXIT_FAIL when it could not run it), whether it was stopped because another
+ * guest ended with an error and without its result, and whether its failure
+ * was this machine's (a tool, a file, a write, the network: what would fail
+ * any kernel alike) rather than its kernel's or the command's.
+ */
+struct vm_end {
+	int rc;
+	bool stopped, host;
+};
+
+/*
  * N guests side by side, each booted and run as vm_run() would: CFG[i],
- * ARGV[i] (the same command; its output paths may differ) and SINK[i]. Each
- * one's exit status into RC[i], and into STOPPED[i] (unless NULL) whether it
- * was stopped because another ended with an error and without its result. Returns EXIT_OK once
- * every guest ended, EXIT_USAGE when nothing could start (the one-line reason printed, nothing left
+ * ARGV[i] (the same command; its output paths may differ) and SINK[i]; how
+ * each ended into END[i]. Returns EXIT_OK once every guest ended, EXIT_USAGE
+ * when nothing could start (the one-line reason printed, nothing left
  * behind), or 128 + the signal (SIGINT, SIGTERM, SIGHUP) that stopped them all.
  */
 int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *argv,
-		const struct vm_sink *const *sink, int *rc, bool *stopped);
+		const struct vm_sink *const *sink, struct vm_end *end);
+
+/*
+ * What the guest side needs of this machine for a guest of ARCH (its qemu,
+ * the initramfs's tools, busybox, vm's scripts, an installed static
+ * ppbench): 0, or -ENOENT and one line into WHY naming what to install.
+ */
+int vm_host_check(int arch, char *why, size_t len);
 
 /*
  * Runs this ppbench's command ARGV[0] with ARGV[1..] (NULL-terminated) in a
  * child, its output where ours goes; returns its exit status (128 + the
- * signal that ended it).
+ * signal that ended it; 127: the child could not run it), or -errno when no
+ * child ran.
  */
 int vm_run_self(char *const *argv);
 

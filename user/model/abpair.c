@@ -28,5 +28,12 @@ int ab_status(bool bisect, const struct ab_end *a, const struct ab_end *b)
 	cause = !b->have && !b->stopped ? b : a;
 	if (cause->rc >= AB_STOP || !bisect)
 		return cause->rc ? cause->rc : 1;
-	return cause == b ? AB_SKIP : AB_STOP;
+	return cause == b && !cause->host ? AB_SKIP : AB_STOP;
+}
+
+int ab_one_status(const struct ab_end *e)
+{
+	if (!e->rc || e->rc >= AB_STOP)
+		return e->rc;
+	return e->host ? AB_STOP : AB_SKIP;
 }

@@ -3,6 +3,7 @@
 #define PPBENCH_ABPAIR_H
 
 #include <stdbool.h>
+#include "sys/log.h"
 
 /*
  * Two kernels side by side (vm --against-*): guest a, the baseline
@@ -10,8 +11,8 @@
  */
 
 /* git bisect run's statuses: skip this commit, stop the bisection. */
-#define AB_SKIP 125
-#define AB_STOP 128
+#define AB_SKIP EXIT_BISECT_SKIP
+#define AB_STOP EXIT_BISECT_STOP
 
 /*
  * PATH with ".TAG" before the extension of its last component: r.json ->
@@ -20,11 +21,13 @@
  */
 char *ab_tagged_path(const char *path, const char *tag);
 
-/* How one guest ended: its exit status, whether its result file came, and
- * whether it was stopped because the other guest ended without its own. */
+/* How one guest ended: its exit status, whether its result file came,
+ * whether it was stopped because the other guest ended without its own, and
+ * whether it failed for this machine (a tool, a file, a write), not for its
+ * kernel or the command in it. */
 struct ab_end {
 	int rc;
-	bool have, stopped;
+	bool have, stopped, host;
 };
 
 /*
@@ -33,9 +36,16 @@ struct ab_end {
  * result leaves nothing to compare, and the one that failed first (not the
  * one stopped for it) decides: its status RC (1 when it exited 0), or with
  * BISECT a skip when it is b (the commit under test cannot be measured) and
- * a stop when it is a (every step would fail alike). A signal's status (128
- * and above) stays itself: git stops on it too.
+ * a stop when it is a or this machine failed (every step would fail alike).
+ * A signal's status (128 and above) stays itself: git stops on it too.
  */
 int ab_status(bool bisect, const struct ab_end *a, const struct ab_end *b);
+
+/*
+ * vm --bisect with one kernel, the one under test: its command's 0, a stop
+ * when this machine failed, a skip when the kernel did (it did not boot, or
+ * the command failed in it); a signal's status stays itself.
+ */
+int ab_one_status(const struct ab_end *e);
 
 #endif

@@ -4,12 +4,18 @@
 
 #include <stdbool.h>
 
-/* Exit codes: usage errors are 2, runtime errors 1, a regression (compare --fail-above) 3. */
+/*
+ * Exit codes: usage errors are 2, runtime errors 1, a regression (compare
+ * --fail-above) 3. For `git bisect run`, which reads 1-127 as "bad" (the
+ * --bisect options, ppbench-bisect): 125 skip the commit, 128 stop.
+ */
 enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,
 	EXIT_USAGE = 2,
 	EXIT_REGRESSION = 3,
+	EXIT_BISECT_SKIP = 125,
+	EXIT_BISECT_STOP = 128,
 };
 
 enum log_level {

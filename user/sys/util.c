@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <net/if.h>
 #include <stdio.h>
@@ -215,6 +216,22 @@ int write_file_str(const char *path, const char *s)
 bool file_exists(const char *path)
 {
 	return access(path, F_OK) == 0;
+}
+
+bool prog_in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, prog);
+		if (n && !access(buf, X_OK))
+			return true;
+		p += n + (p[n] == ':');
+	}
+	return false;
 }
 
 int iface_index(const char *name, const char *what, int *ifindex)

@@ -178,12 +178,12 @@ static int bisect_run(void *c, int argc, char **argv)
 	return o.status;
 }
 
-/* A mistake on the command line stops the bisection: git reads 2 as "bad". */
-static int bisect_status(int argc, char **argv, int status)
+/* Every command line of it is git bisect run's: a mistake stops the bisection. */
+static bool bisect_always(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	return status == EXIT_USAGE ? BISECT_STOP : status;
+	return true;
 }
 
 const struct cli_cmd cmd_bisect = {
@@ -205,14 +205,19 @@ const struct cli_cmd cmd_bisect = {
 		"exits as git bisect run reads it:\n"
 		"  0    good: no gate fired\n"
 		"  1    bad: --fail-above's rule or a --limit fired\n"
-		"  125  skip: the config did not merge, the build failed, the kernel did not\n"
-		"       boot or bench failed in it, or its result lacks the gated figure\n"
-		"  128  stop: a mistake that would fail every step the same way - the command\n"
-		"       line, not a kernel tree, the baseline without the scenario, a noise\n"
-		"       profile of another kernel, a limit the baseline already exceeds\n"
-		"Before the first build of every step it checks the baseline against itself\n"
-		"with compare --bisect, so a mistake stops the bisection at once. Each step's\n"
-		"result (HASH.json) and log (config, build, boot, compare) are kept in --out.",
+		"  125  skip: the kernel could not be measured - the config did not merge,\n"
+		"       the build failed, the kernel did not boot or bench failed in it, or\n"
+		"       its result lacks the gated figure\n"
+		"  128  stop: what would fail every step the same way - the command line (an\n"
+		"       option unknown or abbreviated), not a kernel tree, a tool or file the\n"
+		"       build or the boot needs missing here, this machine failing during a\n"
+		"       step (a command not found, a full disk, vm's own failures), the\n"
+		"       baseline without the scenario, a noise profile of another kernel, a\n"
+		"       limit the baseline already exceeds\n"
+		"Before the first build of every step it checks what the step needs of this\n"
+		"machine and the baseline against itself (compare --bisect), so a mistake\n"
+		"stops the bisection at once. Each step's result (HASH.json) and log (config,\n"
+		"build, boot, compare) are kept in --out.",
 	.examples = "  # once, on the good commit: the baseline and its noise\n"
 		    "  scripts/kconfig/merge_config.sh arch/x86/configs/x86_64_defconfig \\\n"
 		    "      /usr/local/lib/ppbench/vm/ppbench.config && make -j2 bzImage\n"
@@ -232,5 +237,5 @@ const struct cli_cmd cmd_bisect = {
 	.opt = bisect_opt,
 	.check = bisect_check,
 	.run = bisect_run,
-	.exit_status = bisect_status,
+	.for_bisect = bisect_always,
 };

@@ -315,25 +315,25 @@ static int check_gate_methods(const struct cmp_cfg *cfg, const struct comparison
 	return 0;
 }
 
-/* --fail-above on one file a side needs the noise between invocations from somewhere. */
-static int check_gate(const struct cmp_cfg *cfg, const struct cmp_set *set, struct verdict *v)
+/*
+ * --fail-above with one file on a side needs the noise between invocations
+ * from a profile (comparison_noise(): files are the unit from two a side).
+ */
+static int check_gate(const struct cmp_cfg *cfg, struct verdict *v)
 {
-	for (size_t i = 0; cfg->gate && i < set->n; i++) {
-		const struct comparison *c = &set->cmps[i];
+	bool pos = cfg->nfiles[SIDE_POS];
 
-		if (check_gate_methods(cfg, c, v))
-			return -EINVAL;
-		if (c->noise != NOISE_SETUPS)
-			continue;
-		return fail(v, CMP_BAD_USAGE,
-			    "--fail-above cannot decide with %s: one invocation does not show "
-			    "how much the next one differs; give --noise PROFILE (from 'ppbench "
-			    "calibrate -o PROFILE') or two or more files a side (--old A1 A2 A3 "
-			    "--new B1 B2 B3)",
-			    c->nold == 1 && c->nnew == 1 ? "one file a side"
-							 : "one file on a side");
-	}
-	return 0;
+	if (!cfg->gate || cfg->noise ||
+	    (!pos && cfg->nfiles[SIDE_OLD] >= 2 && cfg->nfiles[SIDE_NEW] >= 2))
+		return 0;
+	return fail(v, CMP_BAD_USAGE,
+		    "--fail-above cannot decide with %s: one invocation does not show "
+		    "how much the next one differs; give --noise PROFILE (from 'ppbench "
+		    "calibrate -o PROFILE') or two or more files a side (--old A1 A2 A3 "
+		    "--new B1 B2 B3)",
+		    pos || (cfg->nfiles[SIDE_OLD] == 1 && cfg->nfiles[SIDE_NEW] == 1)
+			    ? "one file a side"
+			    : "one file on a side");
 }
 
 /*
@@ -423,7 +423,7 @@ static int build_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nal
 		if (comparison_build(c, set->opts))
 			return fail(v, CMP_FAILED, "comparing failed: out of memory");
 	}
-	return check_gate(cfg, set, v);
+	return 0;
 }
 
 static void run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall, size_t nold,
@@ -442,6 +442,9 @@ static void run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall
 
 	if (nall > nold && build_comparisons(cfg, all, nall, &set, v))
 		goto out;
+	for (size_t i = 0; i < set.n; i++)
+		if (check_gate_methods(cfg, &set.cmps[i], v))
+			goto out;
 	if (check_limit_methods(cfg, all, nall, v))
 		goto out;
 	limits = cfg->nlimits ? check_limits(cfg, &all[nold], nall - nold, v) : NULL;
@@ -539,8 +542,6 @@ static int compare_run(void *c, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	if (check_args(cfg))
-		return cfg->bisect ? BISECT_STOP : EXIT_USAGE;
 	for (int s = SIDE_POS; s <= SIDE_NEW; s++)
 		for (size_t i = 0; i < cfg->nfiles[s]; i++)
 			files[n++] = cfg->files[s][i];
@@ -561,15 +562,38 @@ out:
 	return exit_status(cfg, &v);
 }
 
-/* With --bisect, a mistake on the command line stops the bisection instead of marking a commit. */
-static int compare_status(int argc, char **argv, int status)
+/*
+ * What compare refuses before it reads a result file, and so what vm
+ * --against-* asks of it before either guest boots: the command line, a
+ * --fail-above without what its rule needs, a noise profile that is none.
+ */
+static int compare_check(void *c, int argc, char **argv)
 {
-	if (status != EXIT_USAGE)
-		return status;
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--bisect"))
-			return BISECT_STOP;
-	return status;
+	struct cmp_cfg *cfg = c;
+	struct verdict v = { CMP_PASS, "" };
+	struct noise_profile p;
+	char err[512];
+
+	(void)argc;
+	(void)argv;
+	if (check_args(cfg))
+		return EXIT_USAGE;
+	if (check_gate(cfg, &v))
+		return exit_status(cfg, &v);
+	if (!cfg->noise)
+		return EXIT_OK;
+	if (noise_load(cfg->noise, &p, err, sizeof(err))) {
+		fail(&v, CMP_BAD_USAGE, "%s", err);
+		return exit_status(cfg, &v);
+	}
+	noise_free(&p);
+	return EXIT_OK;
+}
+
+/* With --bisect, a mistake on the command line stops the bisection instead of marking a commit. */
+static bool compare_for_bisect(int argc, char **argv)
+{
+	return cli_names_opt(argc, argv, "bisect");
 }
 
 /* The figures ppbench-compare(8) states (@{NAME}), from the constants compare uses. */
@@ -711,7 +735,8 @@ const struct cli_cmd cmd_compare = {
 	.cfg_size = sizeof(struct cmp_cfg),
 	.cfg_init = compare_init,
 	.opt = compare_opt,
+	.check = compare_check,
 	.run = compare_run,
 	.ordered_args = true,
-	.exit_status = compare_status,
+	.for_bisect = compare_for_bisect,
 };

@@ -53,12 +53,17 @@ static void arg(struct argv_buf *a, const char *s)
 	a->v[a->n] = NULL;
 }
 
-/* The ppbench that runs vm and compare: this one, or a stand-in (tests). */
-static const char *ppbench_exe(void)
+/* The ppbench that runs vm and compare: this one, or a stand-in (tests), whose vm is its own. */
+static const char *ppbench_stand_in(void)
 {
 	const char *p = getenv("PPBENCH_BISECT_PPBENCH");
 
-	return p && *p ? p : "/proc/self/exe";
+	return p && *p ? p : NULL;
+}
+
+static const char *ppbench_exe(void)
+{
+	return ppbench_stand_in() ?: "/proc/self/exe";
 }
 
 void bisect_default_fragment(char *buf, size_t len)
@@ -296,17 +301,98 @@ static int check_baseline(const struct bisect_cfg *cfg, struct bisect_outcome *o
 	return ret;
 }
 
+/* Whether a line of the config at PATH is one of LINES. */
+static bool config_has(const char *path, const char *const *lines)
+{
+	char line[256];
+	bool found = false;
+	FILE *f = fopen(path, "r");
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		for (int i = 0; lines[i] && !found; i++)
+			found = !strcmp(line, lines[i]);
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* WHAT (a program, or a <header> the host compiler finds) is on this machine. */
+static bool host_has(const char *what)
+{
+	char hdr[64];
+	/* (run() sends its output to /dev/null) */
+	const char *cc[] = { "gcc", "-E", "-include", hdr, "-x", "c", "/dev/null", NULL };
+
+	if (what[0] != '<')
+		return prog_in_path(what);
+	snprintf(hdr, sizeof(hdr), "%.*s", (int)strlen(what) - 2, what + 1);
+	return !run(cc, NULL, NULL, 0, NULL);
+}
+
+/*
+ * What building the kernel needs of this machine, into WHY as one line
+ * naming the package: make, the compilers (the host's, and arm64's cross
+ * compiler), kconfig's flex and bison, bc, pahole (without it kconfig drops
+ * BTF, which ppbench needs), libelf (objtool, resolve_btfids), and OpenSSL's
+ * headers where the config signs modules or keeps a keyring.
+ */
+static int kbuild_ready(const struct bisect_cfg *cfg, const char *base, char *why, size_t len)
+{
+	static const char *const signs[] = { "CONFIG_MODULE_SIG=y",
+					     "CONFIG_SYSTEM_TRUSTED_KEYRING=y", NULL };
+	const char *cross = getenv("CROSS_COMPILE");
+	enum { ALWAYS, ARM64, SIGNING };
+	const bool when[] = { [ALWAYS] = true,
+			      [ARM64] = cfg->arch == VM_ARCH_ARM64,
+			      [SIGNING] = config_has(base, signs) };
+	char cc[128];
+	const struct {
+		const char *what, *pkg;
+		int when;
+	} need[] = {
+		{ "make", "make", ALWAYS },
+		{ "gcc", "gcc", ALWAYS },
+		{ cc, "gcc-aarch64-linux-gnu", ARM64 },
+		{ "flex", "flex", ALWAYS },
+		{ "bison", "bison", ALWAYS },
+		{ "bc", "bc", ALWAYS },
+		{ "pahole", "dwarves", ALWAYS },
+		{ "<gelf.h>", "libelf-dev", ALWAYS },
+		{ "<openssl/opensslv.h>", "libssl-dev", SIGNING },
+	};
+
+	snprintf(cc, sizeof(cc), "%sgcc", cross ? cross : "aarch64-linux-gnu-");
+	for (size_t i = 0; i < ARRAY_SIZE(need); i++) {
+		if (!when[need[i].when] || host_has(need[i].what))
+			continue;
+		if (need[i].what == cc && cross)
+			snprintf(why, len, "%s not found: CROSS_COMPILE names no compiler here",
+				 cc);
+		else
+			snprintf(why, len,
+				 "%s not found: building the kernel needs it (apt-get install %s; "
+				 "ppbench's scripts/install-deps.sh --kernel-build installs all it "
+				 "needs)",
+				 need[i].what, need[i].pkg);
+		return -ENOENT;
+	}
+	return 0;
+}
+
 /*
  * What fails the same at every step stops the bisection before a build:
- * an unreadable fragment or config, a baseline without
- * the scenario, and whatever compare --bisect refuses of the baseline
- * against itself (the noise profile, the gate's options, a limit the good
- * kernel already exceeds).
+ * an unreadable fragment or config, a tool or file the build or the boot
+ * needs, a baseline without the scenario, and whatever compare --bisect
+ * refuses of the baseline against itself (the noise profile, the gate's
+ * options, a limit the good kernel already exceeds).
  */
 static int preflight(const struct bisect_cfg *cfg, const char *log, struct bisect_outcome *o)
 {
+	const char *base = cfg->config ? cfg->config : karch[cfg->arch].defconfig;
 	struct argv_buf a = { 0 };
-	char pct[32], why[512];
+	char pct[32], why[PATH_MAX + 128];
 	long from = file_size(log);
 	int st;
 
@@ -316,6 +402,9 @@ static int preflight(const struct bisect_cfg *cfg, const char *log, struct bisec
 	if (cfg->config && access(cfg->config, R_OK))
 		return decide(o, BISECT_STOP, "--config: cannot read '%s': %s", cfg->config,
 			      strerror(errno));
+	if (kbuild_ready(cfg, base, why, sizeof(why)) ||
+	    (!ppbench_stand_in() && vm_host_check(cfg->arch, why, sizeof(why))))
+		return decide(o, BISECT_STOP, "%s", why);
 	if (!cfg->baseline)
 		return 0;
 	if (check_baseline(cfg, o))
@@ -333,12 +422,41 @@ static int preflight(const struct bisect_cfg *cfg, const char *log, struct bisec
 	return decide(o, BISECT_STOP, "the baseline against itself: %s", why);
 }
 
+/*
+ * Why a config or build stage AT ended with ST, from its part of LOG (after
+ * FROM): the first line of PREFS, or of this machine's failures (a command
+ * not found, make's Error 127 for it, a full disk), which stop the
+ * bisection instead of skipping the commit.
+ */
+static int stage_failed(struct bisect_outcome *o, enum bisect_stage at, int st, const char *log,
+			long from, const char *const *const *prefs, const char *what,
+			const char *tool)
+{
+	static const char *const cmd[] = { "command not found", ": not found",
+					   "No space left on device", NULL };
+	static const char *const make[] = { "Error 127", NULL };
+	static const char *const *const host[] = { cmd, make, NULL };
+	char line[512];
+	bool mine;
+	int status;
+
+	log_pick(log, from, host, line, sizeof(line));
+	mine = has_word(line, cmd) || has_word(line, make);
+	if (st < 0)
+		snprintf(line, sizeof(line), "%s", strerror(-st));
+	else if (!mine)
+		log_pick(log, from, prefs, line, sizeof(line));
+	status = bisect_step_status(at, st, false, mine);
+	return decide(o, status, "%s%s (%s exit %d): %s", what,
+		      status == BISECT_SKIP ? "" : " on this machine's account", tool, st, line);
+}
+
 /* merge_config.sh wants the base config by path; a relative one is the user's. */
 static int configure(const struct bisect_cfg *cfg, const char *log, struct bisect_outcome *o)
 {
 	static const char *const err[] = { "rror", "No such", NULL };
 	static const char *const *const prefs[] = { err, NULL };
-	char env_arch[32], line[512];
+	char env_arch[32];
 	const char *env[] = { env_arch, NULL };
 	struct argv_buf a = { 0 };
 	long from = file_size(log);
@@ -355,11 +473,9 @@ static int configure(const struct bisect_cfg *cfg, const char *log, struct bisec
 	arg(&a, cfg->fragment);
 	log_cmd(log, "config", a.v);
 	st = run(a.v, log, NULL, 0, env);
-	if (!bisect_step_status(BISECT_AT_CONFIG, st, false))
-		return 0;
-	log_pick(log, from, prefs, line, sizeof(line));
-	return decide(o, bisect_step_status(BISECT_AT_CONFIG, st, false),
-		      "the config did not merge (merge_config.sh exit %d): %s", st, line);
+	return st ? stage_failed(o, BISECT_AT_CONFIG, st, log, from, prefs,
+				 "the config did not merge", "merge_config.sh")
+		  : 0;
 }
 
 static int build(const struct bisect_cfg *cfg, const char *log, struct bisect_outcome *o)
@@ -367,7 +483,7 @@ static int build(const struct bisect_cfg *cfg, const char *log, struct bisect_ou
 	static const char *const cc[] = { ": error:", ": fatal error:", NULL };
 	static const char *const ld[] = { "undefined reference", "rror", NULL };
 	static const char *const *const prefs[] = { cc, ld, NULL };
-	char jobs[32], odir[PATH_MAX + 8], arch[32], line[512];
+	char jobs[32], odir[PATH_MAX + 8], arch[32];
 	struct argv_buf a = { 0 };
 	long from = file_size(log);
 	uint64_t t0 = now_ns();
@@ -391,13 +507,12 @@ static int build(const struct bisect_cfg *cfg, const char *log, struct bisect_ou
 	log_cmd(log, "build", a.v);
 	st = run(a.v, log, NULL, 0, NULL);
 	o->build_s = secs_since(t0);
-	if (!bisect_step_status(BISECT_AT_BUILD, st, false))
-		return 0;
-	log_pick(log, from, prefs, line, sizeof(line));
-	return decide(o, bisect_step_status(BISECT_AT_BUILD, st, false),
-		      "the build failed (make exit %d): %s", st, line);
+	return st ? stage_failed(o, BISECT_AT_BUILD, st, log, from, prefs, "the build failed",
+				 "make")
+		  : 0;
 }
 
+/* vm --bisect: 0 a result, 125 the kernel did not boot or bench failed in it, 128 this machine. */
 static int boot(const struct bisect_cfg *cfg, const char *image, const char *json, const char *log,
 		struct bisect_outcome *o)
 {
@@ -407,10 +522,11 @@ static int boot(const struct bisect_cfg *cfg, const char *image, const char *jso
 	struct argv_buf a = { 0 };
 	long from = file_size(log);
 	uint64_t t0 = now_ns();
-	int st;
+	int st, vm;
 
 	arg(&a, ppbench_exe());
 	arg(&a, "vm");
+	arg(&a, "--bisect");
 	arg(&a, "--quiet");
 	arg(&a, "--arch");
 	arg(&a, vm_arch_name(cfg->arch));
@@ -431,15 +547,19 @@ static int boot(const struct bisect_cfg *cfg, const char *image, const char *jso
 	log_cmd(log, "boot", a.v);
 	/* a file of an earlier bisection is no result of this kernel */
 	unlink(json);
-	st = run(a.v, log, NULL, 0, NULL);
+	vm = run(a.v, log, NULL, 0, NULL);
 	o->boot_s = secs_since(t0);
-	st = bisect_step_status(BISECT_AT_BOOT, st, file_exists(json));
+	st = bisect_step_status(BISECT_AT_BOOT, vm, file_exists(json), false);
 	if (!st)
 		return 0;
 	log_pick(log, from, prefs, line, sizeof(line));
-	return decide(o, st,
-		      "no result from the kernel (it did not boot, or bench failed in it): %s",
-		      line);
+	if (st == BISECT_SKIP)
+		return decide(o, st,
+			      "no result from the kernel (it did not boot, or bench failed in it): "
+			      "%s",
+			      line);
+	return decide(o, st, "this machine could not boot the kernel (vm exit %d): %s", vm,
+		      vm < 0 ? strerror(-vm) : line);
 }
 
 static int compare(const struct bisect_cfg *cfg, const char *json, const char *log,
@@ -459,7 +579,7 @@ static int compare(const struct bisect_cfg *cfg, const char *json, const char *l
 	log_cmd(log, "compare", a.v);
 	st = run(a.v, log, NULL, 0, NULL);
 	compare_why(log, from, why, sizeof(why));
-	return decide(o, bisect_step_status(BISECT_AT_COMPARE, st, true), "%s", why);
+	return decide(o, bisect_step_status(BISECT_AT_COMPARE, st, true, false), "%s", why);
 }
 
 static int make_dir(const char *opt, const char *dir, struct bisect_outcome *o)

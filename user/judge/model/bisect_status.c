@@ -22,14 +22,23 @@ int bisect_compare_status(enum cmp_outcome o)
 	return BISECT_STOP;
 }
 
-int bisect_step_status(enum bisect_stage stage, int status, bool have_result)
+int bisect_step_status(enum bisect_stage stage, int status, bool have_result, bool host)
 {
+	if (status < 0 || (status && host))
+		return BISECT_STOP;
 	switch (stage) {
 	case BISECT_AT_CONFIG:
 	case BISECT_AT_BUILD:
-		return status ? BISECT_SKIP : BISECT_GOOD;
+		/* (126, 127: the tool could not run; 128 and above: a signal) */
+		if (status < 126)
+			return status ? BISECT_SKIP : BISECT_GOOD;
+		break;
 	case BISECT_AT_BOOT:
-		return status || !have_result ? BISECT_SKIP : BISECT_GOOD;
+		if (!status)
+			return have_result ? BISECT_GOOD : BISECT_SKIP;
+		if (status == BISECT_SKIP)
+			return status;
+		break;
 	case BISECT_AT_COMPARE:
 		if (status == BISECT_GOOD || status == BISECT_BAD || status == BISECT_SKIP)
 			return status;

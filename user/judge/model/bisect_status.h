@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "judge/model/compare_stats.h"
+#include "sys/log.h"
 
 /*
  * Exit statuses as `git bisect run` reads them: 0 the commit is good, 1-127
@@ -17,8 +18,8 @@
 enum {
 	BISECT_GOOD = 0,
 	BISECT_BAD = 1,
-	BISECT_SKIP = 125,
-	BISECT_STOP = 128,
+	BISECT_SKIP = EXIT_BISECT_SKIP,
+	BISECT_STOP = EXIT_BISECT_STOP,
 };
 
 /* What compare found, before it is an exit status. */
@@ -40,18 +41,24 @@ int bisect_compare_status(enum cmp_outcome o);
 enum bisect_stage {
 	BISECT_AT_CONFIG,  /* merging the config fragment */
 	BISECT_AT_BUILD,   /* make */
-	BISECT_AT_BOOT,	   /* ppbench vm: booting the kernel and running bench in it */
+	BISECT_AT_BOOT,	   /* ppbench vm --bisect: booting the kernel and running bench in it */
 	BISECT_AT_COMPARE, /* compare --bisect against the baseline */
 };
 
 /*
  * ppbench-bisect's status for a step that ended at STAGE with the stage's
- * exit STATUS (a signal's death as 128 + the signal); HAVE_RESULT: the boot
- * left a result file. A config, build or boot that fails is a skip: the
- * commit cannot be measured. compare's 0, 1 and 125 pass through; anything
- * else from it (a usage error, a compare without --bisect, a signal) stops.
+ * exit STATUS (a signal's death as 128 + the signal; below 0: it could not
+ * start); HAVE_RESULT: the boot left a result file; HOST: the stage's output
+ * names a failure of this machine (a command not found, a full disk). A
+ * config or build that fails is a skip, the commit cannot be measured,
+ * unless the machine failed or the tool could not run at all (126, 127):
+ * that would fail every step alike, and stops. The boot's vm --bisect gives
+ * 0, 125 (the kernel failed) or 128 and above (this machine did), passed
+ * through; anything else from it is no verdict on the kernel and stops.
+ * compare's 0, 1 and 125 pass through; anything else from it (a usage
+ * error, a compare without --bisect, a signal) stops.
  */
-int bisect_step_status(enum bisect_stage stage, int status, bool have_result);
+int bisect_step_status(enum bisect_stage stage, int status, bool have_result, bool host);
 
 /* "good", "bad", "skip" or "stop" for a status of the above. */
 const char *bisect_status_name(int status);
