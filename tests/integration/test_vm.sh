@@ -673,15 +673,16 @@ test_vm_units_never_mix() {
 # the difference listed.
 test_vm_qemu_releases_never_gate() {
 	local q7=$DATA/icount-qemu7.json q10=$DATA/icount-qemu10.json i
-	expect_exit 2 "$PPBENCH" compare --fail-above 0.5 "$q7" "$q10"
+	# (two files a side: the gate's rule is met, so the refusal is the releases')
+	expect_exit 2 "$PPBENCH" compare --fail-above 0.5 --old "$q7" "$q7" --new "$q10" "$q10"
 	expect_one_line_error "icount-qemu7\.json was counted by qemu 7\.2\.22 and .*icount-qemu10\.json by qemu 10\.0\.2: .*--allow-qemu-change"
 	jq '.host.clock.qemu_version = "7.2.22"' "$q10" >"$TMPD/v.json"
-	expect_exit 2 "$PPBENCH" compare --fail-above 0.5 "$q10" "$TMPD/v.json"
+	expect_exit 2 "$PPBENCH" compare --fail-above 0.5 --old "$q10" "$q10" --new "$TMPD/v.json" "$TMPD/v.json"
 	expect_one_line_error "icount-qemu10\.json was counted by qemu 10\.0\.2 and .*v\.json by qemu 7\.2\.22"
 	# the same release, FSRM (CPUID.7.0:EDX bit 4) gone: the CPU's features differ
 	jq '.host.clock.cpu_feature_words |= sub("7.0.edx=00000010"; "7.0.edx=00000000") |
 	    .host.clock.cpu_features = "0123456789abcdef"' "$q10" >"$TMPD/f.json"
-	expect_exit 2 "$PPBENCH" compare --fail-above 0.5 "$q10" "$TMPD/f.json"
+	expect_exit 2 "$PPBENCH" compare --fail-above 0.5 --old "$q10" "$q10" --new "$TMPD/f.json" "$TMPD/f.json"
 	expect_one_line_error "guest CPUs of other features \(digest [0-9a-f]{16} vs 0123456789abcdef; 7\.0\.edx 00000010 vs 00000000\)"
 	# intended: the gate decides (two files a side, the same figures within a side)
 	cp "$q7" "$TMPD/q7b.json"
