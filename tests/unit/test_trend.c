@@ -34,21 +34,22 @@ static double gauss(void)
 }
 
 /*
- * N points of a host whose levels are RATIO apart, each taken at random, 1 %
- * noise; from index AT on the cost is (1 + STEP) times higher.
+ * N points of a host whose levels are RATIO apart, each taken at random, SD
+ * noise (a share); from index AT on the cost is (1 + STEP) times higher.
  */
-static void host_series(double *v, size_t n, size_t at, double step, double ratio, uint64_t seed)
+static void host_series(double *v, size_t n, size_t at, double step, double ratio, double sd,
+			uint64_t seed)
 {
 	rng_state = seed * 0x9e3779b97f4a7c15ULL + 1;
 	for (size_t i = 0; i < n; i++)
 		v[i] = (i >= at ? 100 * (1 + step) : 100) * (uniform() < 0.5 ? ratio : 1) *
-		       (1 + WITHIN_SD * gauss());
+		       (1 + sd * gauss());
 }
 
 /* The VM's: levels 1.6x apart. */
 static void vm_series(double *v, size_t n, size_t at, double step, uint64_t seed)
 {
-	host_series(v, n, at, step, LEVEL_RATIO, seed);
+	host_series(v, n, at, step, LEVEL_RATIO, WITHIN_SD, seed);
 }
 
 static int fit(const double *v, size_t n, struct trend_fit *f)
@@ -647,17 +648,17 @@ void test_trend_no_burner_quiet(void)
 /*
  * Steps of +50 % and +100 % on a host whose levels are 1.8x apart (taken at
  * random), 100 series a case: a step within a point of its place and above
- * the gate's 3 %. With 6 or more points after it nearly always; with 4 (the
- * least --min-run allows) less often: 4 points on the low level read as +50 %
- * or as -17 % on the high one, and a new level of one or two points is
- * outliers. At 12 of 24 the first point after it is the oldest a window of
+ * the gate's 3 %, nearly always, with 4 points after it (the least --min-run
+ * allows) too: there a new level of one or two points is outliers or joins
+ * an old level's cluster, and only the run of points on no old level finds
+ * the step. At 12 of 24 the first point after it is the oldest a window of
  * 12 holds: one point early and the gate would not see it.
  */
 void test_trend_big_steps_found(void)
 {
 	static const struct {
 		size_t at, want;
-	} place[] = { { 6, 95 }, { 12, 95 }, { 18, 95 }, { 20, 70 } };
+	} place[] = { { 6, 95 }, { 12, 95 }, { 18, 95 }, { 20, 95 } };
 
 	for (double step = 0.5; step < 1.1; step += 0.5)
 		for (size_t p = 0; p < sizeof(place) / sizeof(place[0]); p++) {
@@ -667,7 +668,7 @@ void test_trend_big_steps_found(void)
 				struct trend_fit f;
 				double v[24];
 
-				host_series(v, 24, place[p].at, step, 1.8, 7000 + seed);
+				host_series(v, 24, place[p].at, step, 1.8, WITHIN_SD, 7000 + seed);
 				if (!ASSERT_OK(fit(v, 24, &f), "fit"))
 					return;
 				for (size_t i = 0; i < f.ncps; i++) {
@@ -688,28 +689,42 @@ void test_trend_big_steps_found(void)
 		}
 }
 
-/* The same host without a step, 1000 series: the gate (3 %, window 12) never fires. */
+/*
+ * The same host without a step, 1000 series: the gate (3 %, window 12) never
+ * fires, a change point is rare. So too with 3 % noise within a level (500
+ * series), where a level's reach is its noise's, not the noise's gap; there
+ * the permutation test's alpha may gate one.
+ */
 void test_trend_aa_levels_quiet(void)
 {
-	size_t cps = 0, gated = 0;
+	static const struct {
+		double sd;
+		uint64_t series;
+		size_t gated;
+	} noise[] = { { WITHIN_SD, 1000, 0 }, { 0.03, 500, 1 } };
 
-	for (uint64_t seed = 1; seed <= 1000; seed++) {
-		struct trend_fit f;
-		double v[24];
+	for (size_t k = 0; k < sizeof(noise) / sizeof(noise[0]); k++) {
+		size_t cps = 0, gated = 0;
 
-		host_series(v, 24, 24, 0, 1.8, 9000 + seed);
-		if (!ASSERT_OK(fit(v, 24, &f), "fit"))
-			return;
-		cps += f.ncps > 0;
-		for (size_t i = 0; i < f.ncps; i++)
-			gated += f.cps[i].kind == TREND_STEP && f.cps[i].change_pct > 3 &&
-				 f.cps[i].at >= 12;
-		trend_fit_free(&f);
+		for (uint64_t seed = 1; seed <= noise[k].series; seed++) {
+			struct trend_fit f;
+			double v[24];
+
+			host_series(v, 24, 24, 0, 1.8, noise[k].sd, 9000 + seed);
+			if (!ASSERT_OK(fit(v, 24, &f), "fit"))
+				return;
+			cps += f.ncps > 0;
+			for (size_t i = 0; i < f.ncps; i++)
+				gated += f.cps[i].kind == TREND_STEP && f.cps[i].change_pct > 3 &&
+					 f.cps[i].at >= 12;
+			trend_fit_free(&f);
+		}
+		ASSERT_TRUE(gated <= noise[k].gated, "no A/A series gated");
+		if (!ASSERT_TRUE(cps * 50 <= noise[k].series, "a change point in <= 2 %") ||
+		    (getenv("V") && !strcmp(getenv("V"), "1")))
+			fprintf(stderr, "    A/A, %.0f%% noise: %zu of %lu with a change point\n",
+				noise[k].sd * 100, cps, (unsigned long)noise[k].series);
 	}
-	ASSERT_EQ(gated, 0, "no A/A series gated");
-	ASSERT_TRUE(cps <= 20, "a change point in <= 2 %");
-	if (cps > 20 || (getenv("V") && !strcmp(getenv("V"), "1")))
-		fprintf(stderr, "    A/A: %zu of 1000 with a change point\n", cps);
 }
 
 /*
@@ -723,7 +738,7 @@ void test_trend_step_gated_beside_level(void)
 	struct series s;
 	double v[24];
 
-	host_series(v, 24, 12, 0.5, 1.8, 78);
+	host_series(v, 24, 12, 0.5, 1.8, WITHIN_SD, 78);
 	if (ASSERT_EQ(gate_values(v, &s, hits, 4), 1, "one regression")) {
 		ASSERT_FALSE(hits[0].unstable, "the step: gated");
 		ASSERT_EQ(hits[0].cp->at, 12, "where it is");

@@ -304,6 +304,68 @@ static int search(struct fitctx *x, const struct trend_opts *o, struct ediv_cp *
 	}
 }
 
+/*
+ * Is each of the MIN_RUN points from S on none of the levels of [a, s)? A
+ * level's points reach as far from its mean as a 99 % prediction interval
+ * of the levels' pooled noise, or the noise's gap if wider. [a, s) must
+ * show two levels: one alone may be the host's other.
+ */
+static bool run_off_levels(const struct fitctx *x, size_t a, size_t s, size_t min_run)
+{
+	double mean[LEVELS_MAX] = { 0 }, ss = 0, half;
+	size_t cnt[LEVELS_MAX] = { 0 }, seen = 0, m = 0;
+
+	for (size_t i = a; i < s; i++)
+		if (x->level[i] >= 0) {
+			mean[x->level[i]] += x->y[i];
+			cnt[x->level[i]]++;
+			m++;
+		}
+	for (size_t l = 0; l < x->ns; l++)
+		if (cnt[l]) {
+			mean[l] /= cnt[l];
+			seen++;
+		}
+	for (size_t i = a; i < s; i++)
+		if (x->level[i] >= 0)
+			ss += pow(x->y[i] - mean[x->level[i]], 2);
+	if (seen < 2 || m <= seen)
+		return false;
+	half = t_quantile(0.995, m - seen) * sqrt(ss / (m - seen));
+	for (size_t i = s; i < s + min_run; i++)
+		for (size_t l = 0; l < x->ns; l++)
+			if (cnt[l] &&
+			    fabs(x->y[i] - mean[l]) <=
+				    fmax(log1p(MODE_GAP_REL), half * sqrt(1 + 1.0 / cnt[l])))
+				return false;
+	return true;
+}
+
+/*
+ * More change points: a run of MIN_RUN points on none of the levels of the
+ * regime before is a change at its first point. The search misses some: a
+ * new level of one or two points is outliers, or joins an old level's
+ * cluster too few to test. The regime before needs 2 x MIN_RUN points, so
+ * that it shows the host's levels. Inserts them (p NAN) into the N sorted
+ * EC; returns the new N.
+ */
+static int add_runs(const struct fitctx *x, size_t min_run, struct ediv_cp *ec, int n, size_t max)
+{
+	for (int i = 0; i <= n && (size_t)n < max; i++) {
+		size_t a = i ? ec[i - 1].at : 0, b = i < n ? ec[i].at : x->n;
+
+		for (size_t s = a + 2 * min_run; s + min_run <= b; s++) {
+			if (!run_off_levels(x, a, s, min_run))
+				continue;
+			memmove(ec + i + 1, ec + i, (n - i) * sizeof(*ec));
+			ec[i] = (struct ediv_cp){ .at = s, .p = NAN };
+			n++;
+			break;
+		}
+	}
+	return n;
+}
+
 /* One reading of a change: its shift (logarithms), standard error, degrees of freedom. */
 struct reading {
 	double s, se, df;
@@ -466,6 +528,8 @@ static int pick_reading(struct fitctx *x, size_t a, size_t b, struct trend_cp *c
 		}
 	}
 	set_reading(x, a, at, b, ka < kb, best);
+	if (isnan(cp->p)) /* a run's: no permutation test, its step's t test */
+		cp->p = student_t_p2(r[best].s / r[best].se, r[best].df);
 	cp->change_pct = expm1(r[best].s) * 100;
 	cp->lo_pct = expm1(r[best].s - t_quantile(0.975, r[best].df) * r[best].se) * 100;
 	cp->hi_pct = expm1(r[best].s + t_quantile(0.975, r[best].df) * r[best].se) * 100;
@@ -676,6 +740,8 @@ static int find_changes(struct trend_fit *f, struct fitctx *x, const struct tren
 	f->cps = calloc(max + 1, sizeof(*f->cps));
 	if (ec && bound && prev && f->cps)
 		n = search(x, o, ec, bound, prev);
+	if (n >= 0)
+		n = add_runs(x, o->min_run, ec, n, max);
 	for (int i = 0; i < n; i++)
 		bound[i] = ec[i].at;
 	if (n >= 0)

@@ -15,14 +15,17 @@
  * edivisive.h): a point's stratum is the rank of its level among the levels
  * seen in its regime (between two change points), so a change larger than
  * the levels' spacing still compares the lowest level before with the
- * lowest after. Each change is measured against the points between its
- * neighbours: the least-squares step of the logarithms with one intercept
- * per stratum, with a t interval. When one side shows fewer levels than the
- * other each placement of it is a reading; readings that disagree in sign,
- * or one that holds 0, make it a 'level', as does a step as large as a
- * ratio between the host's levels where each side shows one level. One
- * straight line that fits the whole series clearly better than its steps
- * (by the BIC) makes them a drift.
+ * lowest after. A run of min_run points on none of the levels of the regime
+ * before (beyond a prediction interval of its noise) is a change too, at
+ * its first point: the search cannot test a new level of one or two points.
+ * Each change is measured against the points between its neighbours: the
+ * least-squares step of the logarithms with one intercept per stratum, with
+ * a t interval. When one side shows fewer levels than the other each
+ * placement of it is a reading; readings that disagree in sign, or one that
+ * holds 0, make it a 'level', as does a step as large as a ratio between
+ * the host's levels where each side shows one level. One straight line that
+ * fits the whole series clearly better than its steps (by the BIC) makes
+ * them a drift.
  */
 #define TREND_MIN_RUN 4
 #define TREND_ALPHA 0.01
