@@ -191,6 +191,23 @@ test_acct_backends_generic_frags() {
 	compare_backends gf generic-frags --repeat 500 --size 1500
 }
 
+# The observer's table has a fixed room (ppbench-watch(8)). A proof run takes
+# its freed pools out as they come: 1500 live-frames syscalls, a pool each, go
+# through it, none uncounted. With room for one pool, lf-fastpass's two pools
+# at once (test-run and system) leave one untracked, and the JSON says so.
+test_observer_room() {
+	run_ok "$PPBENCH" recipe lf-drop --runs 1500 --repeat 1 --json many.json
+	assert_eq "$(jq -c .untracked many.json)" '{"pools":0,"events":0}' "1500 pools: untracked"
+	assert_eq "$(jq '[.pools[] | select(.kind == "test-run") | .pools] | add' many.json)" 1500 \
+		"1500 pools: counted"
+	run_ok "$PPBENCH" recipe lf-fastpass --json two.json
+	[ "$(jq '[.pools[].pools] | add' two.json)" -ge 2 ] ||
+		skip "lf-fastpass has one pool on this kernel (no system pool)"
+	run_ok env PPBENCH_TEST_MAX_POOLS=1 "$PPBENCH" recipe lf-fastpass --json one.json
+	[ "$(jq .untracked.pools one.json)" -ge 1 ] || fail "room for one pool: none untracked"
+	[ "$(jq .untracked.events one.json)" -ge 1 ] || fail "room for one pool: no event untracked"
+}
+
 # Where the kernel keeps page_pool stats (Debian's 7.x kernels are built with
 # CONFIG_PAGE_POOL_STATS=y), veth reports its pool's through ethtool -S
 # (rx_pp_*): ppbench's counts of that pool equal the kernel's, with either
