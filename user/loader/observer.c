@@ -675,11 +675,41 @@ static void read_untracked(struct observer *o, struct obs_snapshot *s)
 	}
 }
 
-/* Take a freed pool's record out of the maps; it is in a snapshot or pending. */
-static void forget(struct observer *o, const struct pool_snap *p)
+/* Keys from one map, one call (BPF_MAP_DELETE_BATCH); one by one if it fails. */
+static void delete_keys(int fd, const struct ppb_pool_key *keys, __u32 n)
 {
-	bpf_map_delete_elem(obs_pool_info_fd(o), &p->key);
-	bpf_map_delete_elem(obs_pool_counts_fd(o), &p->key);
+	__u32 count = n;
+
+	if (!bpf_map_delete_batch(fd, keys, &count, NULL))
+		return;
+	for (__u32 i = count; i < n; i++)
+		bpf_map_delete_elem(fd, &keys[i]);
+}
+
+/* Take the records of the freed pools among s's first nr out of the maps
+ * (not those pending: out already); they are in a snapshot or pending. */
+static void forget(struct observer *o, const struct obs_snapshot *s, int nr)
+{
+	struct ppb_pool_key *keys = malloc((nr > 0 ? nr : 1) * sizeof(*keys));
+	__u32 n = 0;
+
+	for (int i = 0; i < nr; i++) {
+		const struct pool_snap *p = &s->pools[i];
+
+		if (!snap_gone(p) || p->pending)
+			continue;
+		if (keys) {
+			keys[n++] = p->key;
+			continue;
+		}
+		delete_keys(obs_pool_info_fd(o), &p->key, 1);
+		delete_keys(obs_pool_counts_fd(o), &p->key, 1);
+	}
+	if (n) {
+		delete_keys(obs_pool_info_fd(o), keys, n);
+		delete_keys(obs_pool_counts_fd(o), keys, n);
+	}
+	free(keys);
 }
 
 /* The next read takes out the pools freed so far: note when, and how many. */
@@ -708,7 +738,7 @@ static bool drain_due(struct observer *o)
 int obs_drain(struct observer *o)
 {
 	struct obs_snapshot r = { .nr_cpus = o->nr_cpus, .fentry = o->backend == OBS_FENTRY };
-	int err;
+	int err, i;
 
 	if (!drain_due(o))
 		return 0;
@@ -717,7 +747,7 @@ int obs_drain(struct observer *o)
 
 	if (r.nr_pools > o->peak)
 		o->peak = r.nr_pools;
-	for (int i = 0; i < r.nr_pools && !err; i++) {
+	for (i = 0; i < r.nr_pools && !err; i++) {
 		const struct pool_snap *p = &r.pools[i];
 
 		if (!snap_gone(p))
@@ -725,8 +755,8 @@ int obs_drain(struct observer *o)
 		err = o->pending.nr_pools < OBS_MAX_PENDING
 			      ? snap_append(&o->pending, p)
 			      : snap_retire(&o->retired, p, OBS_MAX_RETIRED_ROWS);
-		forget(o, p);
 	}
+	forget(o, &r, err ? i - 1 : i);
 	snap_free(&r);
 	return err;
 }
@@ -734,17 +764,12 @@ int obs_drain(struct observer *o)
 /* After a snapshot: the freed pools it showed join the retired rows. */
 static int retire_shown(struct observer *o, const struct obs_snapshot *s)
 {
-	int err = 0;
+	int err = 0, i;
 
-	for (int i = 0; i < s->nr_pools && !err; i++) {
-		const struct pool_snap *p = &s->pools[i];
-
-		if (!snap_gone(p))
-			continue;
-		err = snap_retire(&o->retired, p, OBS_MAX_RETIRED_ROWS);
-		if (!p->pending)
-			forget(o, p);
-	}
+	for (i = 0; i < s->nr_pools && !err; i++)
+		if (snap_gone(&s->pools[i]))
+			err = snap_retire(&o->retired, &s->pools[i], OBS_MAX_RETIRED_ROWS);
+	forget(o, s, err ? i - 1 : i);
 	snap_free(&o->pending);
 	o->pending.nr_cpus = o->nr_cpus;
 	return err;
