@@ -192,28 +192,25 @@ test_acct_backends_generic_frags() {
 }
 
 # The observer's table has a fixed room (ppbench-watch(8)), and readers take
-# freed pools out as they come: 1500 live-frames syscalls, a pool each, go
-# through a recipe's proof, which reads after each, none uncounted. A watch
-# beside it reads on its own time (under TCG it can fall behind): each pool
-# is counted or said untracked. With room for one pool, lf-fastpass's two
+# freed pools out as they come: 1200 live-frames syscalls, a pool each (more
+# than the room), go through a recipe's proof, which reads after each, none
+# uncounted. A watch beside it reads on its own time (under TCG it can fall
+# behind): each pool is counted or said untracked. With room for one pool, lf-fastpass's two
 # pools at once (test-run and system) leave one untracked, and the JSON says so.
 test_observer_room() {
 	"$PPBENCH" watch --interval 0.5 --json w.json >w.out 2>&1 &
 	wpid=$!
 	wait_until 10 grep -q '^time ' w.out || fail "watch did not start: $(cat w.out)"
-	run_ok "$PPBENCH" recipe lf-drop --runs 1500 --repeat 1 --json many.json
+	run_ok "$PPBENCH" recipe lf-drop --runs 1200 --repeat 1 --json many.json
 	kill -INT $wpid
 	wait $wpid || fail "watch exited $?"
 	assert_eq "$(jq -c .untracked many.json)" '{"pools":0,"events":0}' "recipe: untracked"
-	assert_eq "$(jq '[.pools[] | select(.kind == "test-run") | .pools] | add' many.json)" 1500 \
+	assert_eq "$(jq '[.pools[] | select(.kind == "test-run") | .pools] | add' many.json)" 1200 \
 		"recipe: its pools, each counted"
-	u=$(jq -s '[.[] | select(.type == "summary") | .untracked.pools] | add' w.json)
-	# (without reads all but the room's first would be)
-	[ "$u" -le 750 ] || fail "watch: $u of 1500 pools untracked"
 	n=$(jq -s '[.[] | select(.type == "summary") | (.untracked.pools, (.pools[] |
 		select(.kind == "test-run") | if .retired then .pools elif .freed then 1 else 0 end))] |
 		add' w.json)
-	[ "$n" -ge 1500 ] || fail "watch: $n test-run pools freed or untracked, expected 1500 or more"
+	[ "$n" -ge 1200 ] || fail "watch: $n test-run pools freed or untracked, expected 1200 or more"
 	run_ok "$PPBENCH" recipe lf-fastpass --json two.json
 	[ "$(jq '[.pools[].pools] | add' two.json)" -ge 2 ] ||
 		skip "lf-fastpass has one pool on this kernel (no system pool)"
