@@ -114,6 +114,8 @@ struct {
 
 /* Calls whose recursion protection or map lookups failed: reported, not hidden. */
 __u64 fentry_missed;
+/* Records marked GONE: user space reads the maps when enough wait (obs_drain()). */
+__u64 pools_gone;
 
 /* The task's state, or NULL if it has none: then no hooked call of it is in
  * flight (exits and the tracepoints inside calls need no more). */
@@ -294,8 +296,8 @@ int BPF_PROG(ppb_tp_pool_release, __u64 pool, __s32 inflight, __u32 hold, __u32 
 	__sync_fetch_and_or(&pi->flags, PPB_POOL_F_DYING);
 	pi->final_inflight = inflight;
 	/* last: a snapshot that sees GONE sees the final counts */
-	if (inflight <= 0)
-		__sync_fetch_and_or(&pi->flags, PPB_POOL_F_GONE);
+	if (inflight <= 0 && !(__sync_fetch_and_or(&pi->flags, PPB_POOL_F_GONE) & PPB_POOL_F_GONE))
+		__sync_fetch_and_add(&pools_gone, 1);
 	return 0;
 }
 

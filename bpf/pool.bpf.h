@@ -20,11 +20,15 @@
 
 /* ---- maps (the XDP objects reuse the observer's fds) -------------------- */
 
-/* Not preallocated: room for many short-lived pools without holding the memory. */
+/*
+ * Preallocated: a tracing program that finds the BPF allocator's per-CPU
+ * cache empty gets no element from a map that is not, and the pool goes
+ * uncounted while the map has room. A deleted element is reused at once, so
+ * user space deletes only records nothing touches again (PPB_POOL_F_GONE).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, PPB_MAX_POOLS);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct ppb_pool_key);
 	__type(value, struct ppb_pool_info);
 } pool_info SEC(".maps");
@@ -32,7 +36,6 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, PPB_MAX_POOLS);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct ppb_pool_key);
 	__type(value, struct ppb_pool_counts);
 } pool_counts SEC(".maps");
@@ -230,9 +233,9 @@ static __always_inline void pool_read_state(struct page_pool *pp, const struct p
 
 /* ---- pool records ------------------------------------------------------- */
 
-/* No record or no counts for this pool (map full, or no memory for an
- * element): its pages go uncounted, and user space says so. */
-static __always_inline void pool_untracked(__u64 ptr)
+/* No record or no counts for this pool (the maps full): its pages go
+ * uncounted, and user space says so. */
+static __always_inline void pool_untracked(const struct ppb_pool_key *key)
 {
 	__u32 zero = 0;
 	struct ppb_untracked *u = bpf_map_lookup_elem(&untracked, &zero);
@@ -240,8 +243,9 @@ static __always_inline void pool_untracked(__u64 ptr)
 	if (!u)
 		return;
 	u->events++;
-	if (u->last_ptr != ptr) {
-		u->last_ptr = ptr;
+	if (u->last_ptr != key->ptr || u->last_id != key->id) {
+		u->last_ptr = key->ptr;
+		u->last_id = key->id;
 		u->pools++;
 	}
 }
@@ -250,8 +254,8 @@ static __always_inline void pool_untracked(__u64 ptr)
  * NAPI sampler's chain of calls (bpf_loop callback, sampler) nearly fills. */
 const struct ppb_pool_counts zero_counts = {};
 
-/* A pool's per-CPU counts, created on first use; if that fails (no room, or
- * no memory for a per-CPU element), the pool's events go uncounted: said. */
+/* A pool's per-CPU counts, created on first use; if that fails (no room),
+ * the pool's events go uncounted: said. */
 static __always_inline struct ppb_pool_counts *pool_counts_of(struct ppb_pool_key *key)
 {
 	struct ppb_pool_counts *c;
@@ -262,7 +266,7 @@ static __always_inline struct ppb_pool_counts *pool_counts_of(struct ppb_pool_ke
 	bpf_map_update_elem(&pool_counts, key, &zero_counts, BPF_NOEXIST);
 	c = bpf_map_lookup_elem(&pool_counts, key);
 	if (!c)
-		pool_untracked(key->ptr);
+		pool_untracked(key);
 	return c;
 }
 
@@ -301,7 +305,7 @@ static __always_inline struct ppb_pool_info *pool_get_new(__u64 ptr, struct ppb_
 	bpf_map_update_elem(&pool_info, key, &init, BPF_NOEXIST);
 	pi = bpf_map_lookup_elem(&pool_info, key);
 	if (!pi)
-		pool_untracked(ptr);
+		pool_untracked(key);
 	return pi;
 }
 

@@ -15,7 +15,13 @@
 /* All our BPF program names start with this, so leak checks can find them. */
 #define PPB_PROG_PREFIX "ppb_"
 
-#define PPB_MAX_POOLS 65536 /* live pools, and freed ones until user space reads them */
+/*
+ * The observer's room for pools: live ones, and freed ones until user space
+ * reads them (it does when a quarter of the room waits). Preallocated, so a
+ * tracing program never waits on an allocation that can fail: each pool costs
+ * its per-CPU counts (272 bytes) on every possible CPU, plus its record.
+ */
+#define PPB_MAX_POOLS 1024
 #define PPB_MAX_CPUS 1024
 
 /* ---- page_pool observer ------------------------------------------------ */
@@ -146,14 +152,14 @@ struct ppb_pool_counts {
 /*
  * Pools that found no room in pool_info or pool_counts (per-CPU array
  * untracked, index 0): their pages are not counted anywhere. Events of one
- * pool come in runs on one CPU, so a pool counts once per run (last_ptr);
- * events counts every miss.
+ * pool come in runs on one CPU, so a pool counts once per run (last_ptr and
+ * last_id: a freed pool's address is reused); events counts every miss.
  */
 struct ppb_untracked {
 	__u64 pools;
 	__u64 events;
 	__u64 last_ptr;
-	__u64 pad;
+	__u64 last_id;
 };
 
 /* Observer configuration, set by user space before load (rodata). */

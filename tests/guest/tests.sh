@@ -191,6 +191,34 @@ test_acct_backends_generic_frags() {
 	compare_backends gf generic-frags --repeat 500 --size 1500
 }
 
+# The observer's table has a fixed room (ppbench-watch(8)), and readers take
+# freed pools out as they come: 1200 live-frames syscalls, a pool each (more
+# than the room), go through a recipe's proof, which reads after each, none
+# uncounted. A watch beside it reads on its own time (under TCG it can fall
+# behind): each pool is counted or said untracked. With room for one pool, lf-fastpass's two
+# pools at once (test-run and system) leave one untracked, and the JSON says so.
+test_observer_room() {
+	"$PPBENCH" watch --interval 0.5 --json w.json >w.out 2>&1 &
+	wpid=$!
+	wait_until 10 grep -q '^time ' w.out || fail "watch did not start: $(cat w.out)"
+	run_ok "$PPBENCH" recipe lf-drop --runs 1200 --repeat 1 --json many.json
+	kill -INT $wpid
+	wait $wpid || fail "watch exited $?"
+	assert_eq "$(jq -c .untracked many.json)" '{"pools":0,"events":0}' "recipe: untracked"
+	assert_eq "$(jq '[.pools[] | select(.kind == "test-run") | .pools] | add' many.json)" 1200 \
+		"recipe: its pools, each counted"
+	n=$(jq -s '[.[] | select(.type == "summary") | (.untracked.pools, (.pools[] |
+		select(.kind == "test-run") | if .retired then .pools elif .freed then 1 else 0 end))] |
+		add' w.json)
+	[ "$n" -ge 1200 ] || fail "watch: $n test-run pools freed or untracked, expected 1200 or more"
+	run_ok "$PPBENCH" recipe lf-fastpass --json two.json
+	[ "$(jq '[.pools[].pools] | add' two.json)" -ge 2 ] ||
+		skip "lf-fastpass has one pool on this kernel (no system pool)"
+	run_ok env PPBENCH_TEST_MAX_POOLS=1 "$PPBENCH" recipe lf-fastpass --json one.json
+	[ "$(jq .untracked.pools one.json)" -ge 1 ] || fail "room for one pool: none untracked"
+	[ "$(jq .untracked.events one.json)" -ge 1 ] || fail "room for one pool: no event untracked"
+}
+
 # Where the kernel keeps page_pool stats (Debian's 7.x kernels are built with
 # CONFIG_PAGE_POOL_STATS=y), veth reports its pool's through ethtool -S
 # (rx_pp_*): ppbench's counts of that pool equal the kernel's, with either

@@ -231,20 +231,28 @@ test_recipe_bad_input() {
 	expect_one_line_error "--backend 'magic'"
 }
 
-# A full observer map is said, never silent: with room for one pool, a recipe
-# with two live pools reports the one it could not track, and bench takes no
-# proof that missed pools as pure.
+# A full observer table is said, never silent: with no room at all (its one
+# entry taken), veth-tx's pool goes uncounted, and recipe (text, --kv, JSON)
+# and bench (summary, JSON) say how many pools and events. bench takes no
+# proof that missed pools, so with every proof missing the scenario is skipped.
 test_untracked_pools_reported() {
-	local j=$TMPD/r.json b=$TMPD/b.json
-	PPBENCH_TEST_MAX_POOLS=1 expect_exit 0 "$PPBENCH" recipe lf-fastpass --json "$j"
-	assert_ge "$(jq_get "$j" '.untracked_pools')" 1 "recipe: untracked pools"
-	PPBENCH_TEST_MAX_POOLS=1 expect_exit 0 "$PPBENCH" recipe lf-fastpass
-	assert_match "$LAST_OUT" "^UNTRACKED: [0-9]+ pools found the observer's map full" "said"
-	PPBENCH_TEST_MAX_POOLS=1 expect_exit 0 "$PPBENCH" bench --scenario fast --repeat 1 \
-		--loops 20000 --json "$b"
-	assert_match "$(jq_get "$b" '.scenarios[0].proof_tried')" \
-		'lf-fastpass [^,]*\([0-9]+ pools untracked\)' "bench: the proof that missed pools"
-	assert_match "$LAST_OUT" 'a proof that missed pools is never taken as pure' "bench says so"
+	local j=$TMPD/r.json b=$TMPD/b.json said
+	said="UNTRACKED: [1-9][0-9]* pools? and [1-9][0-9]* of (its|their) events not counted: the \
+observer's table \(room for 0 pools\) was full"
+	PPBENCH_TEST_MAX_POOLS=0 expect_exit 0 "$PPBENCH" recipe veth-tx --repeat 200 --json "$j"
+	assert_ge "$(jq_get "$j" '.untracked.pools')" 1 "recipe JSON: untracked pools"
+	assert_ge "$(jq_get "$j" '.untracked.events')" 1 "recipe JSON: their events"
+	assert_eq "$(jq_get "$j" '.pools | length')" 0 "recipe JSON: no pool counted"
+	PPBENCH_TEST_MAX_POOLS=0 expect_exit 0 "$PPBENCH" recipe veth-tx --repeat 200
+	assert_match "$LAST_OUT" "^$said" "recipe: the line"
+	PPBENCH_TEST_MAX_POOLS=0 expect_exit 0 "$PPBENCH" recipe veth-tx --repeat 200 --kv
+	assert_match "$LAST_OUT" '^untracked[.]pools=[1-9]' "recipe --kv"
+	PPBENCH_TEST_MAX_POOLS=0 expect_exit 1 "$PPBENCH" bench --scenario slow --repeat 1 \
+		--loops 2000 --json "$b"
+	assert_match "$LAST_OUT" "^  $said" "bench: the line under the scenario"
+	assert_eq "$(jq_get "$b" '.scenarios[0].status')" skipped "bench: no proof taken"
+	assert_ge "$(jq_get "$b" '.scenarios[0].untracked.pools')" 1 "bench JSON: untracked pools"
+	assert_ge "$(jq_get "$b" '.scenarios[0].untracked.events')" 1 "bench JSON: their events"
 	PPBENCH_TEST_MAX_POOLS=x expect_exit 1 "$PPBENCH" recipe lf-drop
 	expect_one_line_error 'PPBENCH_TEST_MAX_POOLS .x. is not a number'
 }

@@ -187,6 +187,40 @@ test_load_veth_pool_path_mix() {
 	in_env start_load summary_of in_b sc_path_mix
 }
 
+# ---- a full observer table is said: watch and load with no room at all ------
+
+# Every interval and the summary carry the JSON's untracked counts, and the
+# run's show its pool: the veth's, whose events found the table full.
+untracked_seen() { # NAME (of TMPD/NAME.json and .out)
+	assert_eq "$(jq -s '[.[] | select(.type) | .untracked | objects] | length' \
+		"$TMPD/$1.json")" "$(jq -s '[.[] | select(.type)] | length' "$TMPD/$1.json")" \
+		"$1: untracked in every interval and the summary"
+	[ "$(summary_of "$1" .untracked.pools)" -ge 1 ] || fail "$1: no untracked pool"
+	[ "$(summary_of "$1" .untracked.events)" -ge 1 ] || fail "$1: no untracked event"
+	grep -qE "UNTRACKED: [1-9][0-9]* pools? and [1-9][0-9]* of (its|their) events not \
+counted: the observer's table \(room for 0 pools\) was full" "$TMPD/$1.out" ||
+		fail "$1: no UNTRACKED: line: $(cat "$TMPD/$1.out")"
+}
+
+sc_untracked() {
+	local n=100
+	export PPBENCH_TEST_MAX_POOLS=0
+	"$PPBENCH" watch --interval 0.2 --json "$TMPD/watch.json" >"$TMPD/watch.out" 2>&1 &
+	local wpid=$!
+	wait_for_output "$TMPD/watch.out" '^time ' 10
+	start_load b load "$PPB_IF_B" --action drop --count $n --interval 0.2
+	ping -q -c $n -i 0.002 -W 0.2 -s 1472 "$PPB_IP_B" >/dev/null
+	wait "$PID_load" || fail "load exited $?"
+	kill -INT $wpid
+	wait $wpid || fail "watch exited $?"
+	untracked_seen load
+	untracked_seen watch
+}
+
+test_load_watch_untracked() {
+	in_env start_load summary_of untracked_seen sc_untracked
+}
+
 # ---- watch IFACE keeps the pools each attach destroyed ----------------------
 
 sc_watch_retired() {

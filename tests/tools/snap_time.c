@@ -4,14 +4,13 @@
  * are filled with N records from user space (no pool behind them), then
  * obs_snapshot() is timed, 5 times. For the README's table; not a test.
  *
- *   snap-time [N]     (default 65536, the map's room)
+ *   snap-time [N]     (default PPB_MAX_POOLS, the table's room)
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 #include <bpf/bpf.h>
 #include "loader/observer.h"
 #include "sys/cpus.h"
@@ -23,20 +22,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Elements come from a cache the kernel refills asynchronously: on ENOMEM
- * (not ENOSPC) wait a moment and try again. */
-static int update(int fd, const void *k, const void *v)
-{
-	for (int i = 0; i < 1000; i++) {
-		if (!bpf_map_update_elem(fd, k, v, BPF_NOEXIST))
-			return 0;
-		if (errno != ENOMEM)
-			return -errno;
-		usleep(1000);
-	}
-	return -ENOMEM;
 }
 
 static int fill(struct observer *o, int n)
@@ -53,7 +38,8 @@ static int fill(struct observer *o, int n)
 		pi.ptr = k.ptr;
 		pi.id = k.id;
 		c[0].cls[PPB_ALLOC_CACHE].calls = i;
-		if (update(obs_pool_info_fd(o), &k, &pi) || update(obs_pool_counts_fd(o), &k, c)) {
+		if (bpf_map_update_elem(obs_pool_info_fd(o), &k, &pi, BPF_NOEXIST) ||
+		    bpf_map_update_elem(obs_pool_counts_fd(o), &k, c, BPF_NOEXIST)) {
 			fprintf(stderr, "snap-time: fill %d: %s\n", i, strerror(errno));
 			free(c);
 			return -errno;
@@ -65,7 +51,7 @@ static int fill(struct observer *o, int n)
 
 int main(int argc, char **argv)
 {
-	int n = argc > 1 ? atoi(argv[1]) : 65536;
+	int n = argc > 1 ? atoi(argv[1]) : PPB_MAX_POOLS;
 	struct obs_opts oo = { .no_fentry = true };
 	struct observer *o;
 	double best = 1e9, t;

@@ -142,7 +142,7 @@ static int loop(struct watch *w, bool *tail)
 
 	*tail = false;
 	err = ticker_open(&t, w->cfg->interval);
-	while (!err && (k = ticker_wait_idle(&t, OBS_DRAIN_S, drain, w->obs)) == TICK_INTERVAL) {
+	while (!err && (k = ticker_wait_idle(&t, OBS_CHECK_S, drain, w->obs)) == TICK_INTERVAL) {
 		err = tick(w, false);
 		if (w->cfg->duration && (now_ns() - w->v.t0) / 1e9 >= w->cfg->duration - 1e-3)
 			break;
@@ -216,6 +216,22 @@ out:
 	return err ? EXIT_FAIL : EXIT_OK;
 }
 
+/* The figures ppbench-watch(8) states (@{NAME}), from the observer's constants. */
+static int watch_figures(struct cli_fig *f)
+{
+	double counts = sizeof(struct ppb_pool_counts);
+	const struct cli_fig v[] = {
+		{ "pool_room", PPB_MAX_POOLS },
+		{ "counts_bytes", counts },
+		{ "record_bytes", sizeof(struct ppb_pool_info) + sizeof(struct ppb_pool_key) },
+		{ "mib_64", round(PPB_MAX_POOLS * counts * 64 / (1 << 20)) },
+		{ "check_ms", OBS_CHECK_S * 1000 },
+		{ "drain_s", OBS_DRAIN_S },
+	};
+
+	return CLI_FIGURES(f, v);
+}
+
 const struct cli_cmd cmd_watch = {
 	.name = "watch",
 	.args = "[IFACE]",
@@ -242,4 +258,5 @@ const struct cli_cmd cmd_watch = {
 	.check = watch_check,
 	.needs = CLI_NEED_ROOT | CLI_NEED_BTF | CLI_NEED_KCONFIG,
 	.run = watch_run,
+	.figures = watch_figures,
 };

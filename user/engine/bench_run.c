@@ -212,6 +212,9 @@ static int prove(struct sc_env *e, struct recipe_ctx *rc, const struct candidate
 			   rcpu >= 0 ? &k.percpu[rcpu] : NULL, fentry, r->known & KNOWN_CACHE,
 			   r->known & KNOWN_RING, &r->proof);
 		proof_set_untracked(&r->proof, res.counts.untracked_pools);
+		r->untracked_pools += res.counts.untracked_pools;
+		r->untracked_events += res.counts.untracked_events;
+		r->pool_room = res.counts.capacity;
 		/* (a kernel that has no such pool: 6.1's generic XDP copies into no
 		 * page_pool, which the tracepoint backend cannot tell from unknown
 		 * counts) */
@@ -717,30 +720,6 @@ static void restore_proof(struct sc_result *r, const struct proof_run *p)
 	r->proof_drops = p->drops;
 }
 
-/*
- * A pool goes untracked when the observer gets no map element for it: its
- * maps are full, or the BPF allocator had none at hand for the tracing
- * program (not preallocated; its per-CPU cache refills later, and was seen
- * empty right after another run's maps went). So a proof that missed pools
- * runs once more, and is taken only if the second missed none and is pure:
- * a full map stays full, an empty cache does not.
- */
-static int prove_again(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
-		       struct sc_result *r)
-{
-	struct proof_run first;
-	int err;
-
-	save_proof(&first, r);
-	pr_debug("bench: %s: %llu pools untracked in the proof run of %s: once more\n",
-		 scenario_defs[r->id].name, (unsigned long long)r->proof.untracked,
-		 recipes[c->recipe].name);
-	err = prove(e, rc, c, r);
-	if (err || r->proof.untracked || !proof_pure(&r->proof, PURITY_MIN))
-		restore_proof(r, &first);
-	return err;
-}
-
 static int try_candidate(struct sc_env *e, const struct candidate *c, struct sc_result *r,
 			 struct recipe_ctx **rcp)
 {
@@ -752,8 +731,6 @@ static int try_candidate(struct sc_env *e, const struct candidate *c, struct sc_
 	err = recipe_setup(rcp, c->recipe, e->env, e->obs, &p);
 	if (!err) {
 		err = prove(e, *rcp, c, r);
-		if (!err && r->proof.untracked)
-			err = prove_again(e, *rcp, c, r);
 		if (err) {
 			recipe_teardown(*rcp);
 			*rcp = NULL;
@@ -802,8 +779,6 @@ static int choose(struct sc_env *e, struct sc_result *r, struct recipe_ctx **rcp
 			n += snprintf(r->reason + n, sizeof(r->reason) - n,
 				      " (%llu pools untracked)",
 				      (unsigned long long)r->proof.untracked);
-		if (r->proof.untracked)
-			r->tried_untracked = true;
 		if (r->proof.partial ? !r->proof.untracked : proof_pure(&r->proof, PURITY_MIN)) {
 			recipe_teardown(best_rc);
 			r->cand = c;

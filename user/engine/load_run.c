@@ -329,7 +329,7 @@ static int run_loop(struct load *l)
 	int err;
 
 	err = ticker_open(&t, l->cfg->interval);
-	while (!err && (k = l->obs ? ticker_wait_idle(&t, OBS_DRAIN_S, drain, l->obs)
+	while (!err && (k = l->obs ? ticker_wait_idle(&t, OBS_CHECK_S, drain, l->obs)
 				   : ticker_wait(&t)) == TICK_INTERVAL) {
 		l->intervals++;
 		if (!l->cfg->bare)

@@ -24,11 +24,13 @@ struct observer {
 	char fentry_reason[128];
 	char not_counted[256];
 	int nr_cpus;
-	int capacity;		       /* pool_info's max_entries */
+	int capacity;		       /* room for pools (pool_info's max_entries, or 0) */
 	struct bpf_link *release_link; /* ppb_tp_pool_release, attached while open */
 	struct obs_snapshot retired;   /* freed pools' counts, a row per kind and device */
 	struct obs_snapshot pending;   /* freed pools drained since the last snapshot */
 	int peak;		       /* most records read since the last snapshot */
+	uint64_t gone_read;	       /* pools_gone before the last read that took them out */
+	uint64_t read_ns;	       /* when that read was */
 	bool attached;
 };
 
@@ -162,8 +164,9 @@ static void setup_config(struct observer *o, bool fentry)
 }
 
 /*
- * Room for live pools. PPBENCH_TEST_MAX_POOLS makes it small, so that the
- * tests can fill it: the untracked count must then say so.
+ * Room for pools. PPBENCH_TEST_MAX_POOLS makes it small, so that the tests
+ * can fill it: the untracked count must then say so. 0 leaves no room at all
+ * (fill_room()), so that a recipe with one pool misses it.
  */
 static int parse_capacity(struct observer *o)
 {
@@ -174,13 +177,32 @@ static int parse_capacity(struct observer *o)
 	if (env && *env) {
 		errno = 0;
 		n = strtoul(env, &end, 10);
-		if (errno || *end || !n || n > PPB_MAX_POOLS) {
-			pr_err("PPBENCH_TEST_MAX_POOLS '%s' is not a number from 1 to %d\n", env,
+		if (errno || *end || n > PPB_MAX_POOLS) {
+			pr_err("PPBENCH_TEST_MAX_POOLS '%s' is not a number from 0 to %d\n", env,
 			       PPB_MAX_POOLS);
 			return -EINVAL;
 		}
 	}
 	o->capacity = n;
+	return 0;
+}
+
+/*
+ * Room 0: a map of one entry, taken by a record that no pool has (address 0)
+ * and that no reader shows (add_records()). DYING: flushes leave it alone.
+ */
+static int fill_room(struct observer *o)
+{
+	struct ppb_pool_counts zero[o->nr_cpus];
+	struct ppb_pool_info info = { .flags = PPB_POOL_F_DYING, .cpuid = -1 };
+	struct ppb_pool_key key = {};
+
+	if (o->capacity)
+		return 0;
+	memset(zero, 0, sizeof(zero));
+	if (bpf_map_update_elem(obs_pool_info_fd(o), &key, &info, BPF_NOEXIST) ||
+	    bpf_map_update_elem(obs_pool_counts_fd(o), &key, zero, BPF_NOEXIST))
+		return -errno;
 	return 0;
 }
 
@@ -196,9 +218,9 @@ static int load(struct observer *o, bool fentry)
 	setup_fentry(o->skel, fentry);
 	setup_tracepoints(o, fentry);
 	setup_config(o, fentry);
-	err = bpf_map__set_max_entries(o->skel->maps.pool_info, o->capacity)
-		      ?: bpf_map__set_max_entries(o->skel->maps.pool_counts, o->capacity)
-		      ?: observer_bpf__load(o->skel);
+	err = bpf_map__set_max_entries(o->skel->maps.pool_info, o->capacity ?: 1)
+		      ?: bpf_map__set_max_entries(o->skel->maps.pool_counts, o->capacity ?: 1)
+		      ?: observer_bpf__load(o->skel) ?: fill_room(o);
 	if (err) {
 		observer_bpf__destroy(o->skel);
 		o->skel = NULL;
@@ -598,9 +620,12 @@ static int add_records(struct obs_snapshot *s, const struct batch_buf *info,
 		return -ENOMEM;
 	for (int i = 0; i < info->n; i++) {
 		struct pool_snap *p = &s->pools[s->nr_pools];
-		const void *key = (char *)info->keys + i * ksz;
-		int c = batch_find(counts, order, key, ksz);
+		const struct ppb_pool_key *key = (void *)((char *)info->keys + i * ksz);
+		int c;
 
+		if (!key->ptr) /* fill_room()'s */
+			continue;
+		c = batch_find(counts, order, key, ksz);
 		memset(p, 0, sizeof(*p));
 		memcpy(&p->key, key, ksz);
 		memcpy(&p->info, (char *)info->vals + i * sizeof(p->info), sizeof(p->info));
@@ -650,28 +675,79 @@ static void read_untracked(struct observer *o, struct obs_snapshot *s)
 	}
 }
 
-/* Take a freed pool's record out of the maps; it is in a snapshot or pending. */
-static void forget(struct observer *o, const struct pool_snap *p)
+/* Keys from one map, one call (BPF_MAP_DELETE_BATCH); one by one if it fails. */
+static void delete_keys(int fd, const struct ppb_pool_key *keys, __u32 n)
 {
-	bpf_map_delete_elem(obs_pool_info_fd(o), &p->key);
-	bpf_map_delete_elem(obs_pool_counts_fd(o), &p->key);
+	__u32 count = n;
+
+	if (!bpf_map_delete_batch(fd, keys, &count, NULL))
+		return;
+	for (__u32 i = count; i < n; i++)
+		bpf_map_delete_elem(fd, &keys[i]);
+}
+
+/* Take the records of the freed pools among s's first nr out of the maps
+ * (not those pending: out already); they are in a snapshot or pending. */
+static void forget(struct observer *o, const struct obs_snapshot *s, int nr)
+{
+	struct ppb_pool_key *keys = malloc((nr > 0 ? nr : 1) * sizeof(*keys));
+	__u32 n = 0;
+
+	for (int i = 0; i < nr; i++) {
+		const struct pool_snap *p = &s->pools[i];
+
+		if (!snap_gone(p) || p->pending)
+			continue;
+		if (keys) {
+			keys[n++] = p->key;
+			continue;
+		}
+		delete_keys(obs_pool_info_fd(o), &p->key, 1);
+		delete_keys(obs_pool_counts_fd(o), &p->key, 1);
+	}
+	if (n) {
+		delete_keys(obs_pool_info_fd(o), keys, n);
+		delete_keys(obs_pool_counts_fd(o), keys, n);
+	}
+	free(keys);
+}
+
+/* The next read takes out the pools freed so far: note when, and how many. */
+static void note_read(struct observer *o)
+{
+	o->gone_read = *(volatile __u64 *)&o->skel->bss->pools_gone;
+	o->read_ns = now_ns();
+}
+
+/* Freed pools wait for a read: a quarter of the room, or any for OBS_DRAIN_S. */
+static bool drain_due(struct observer *o)
+{
+	uint64_t wait = *(volatile __u64 *)&o->skel->bss->pools_gone - o->gone_read;
+
+	return wait &&
+	       (wait * 4 >= (uint64_t)o->capacity || now_ns() - o->read_ns >= OBS_DRAIN_S * 1e9);
 }
 
 /*
- * Pools freed since the last snapshot leave the maps at once, so the maps
- * hold the live pools and what was freed since the last read. Only this
- * process deletes records, after reading them: no pool is counted twice or
- * lost. The next snapshot shows them as themselves (pending, at most
- * OBS_MAX_PENDING; beyond that their counts go to the retired rows now).
+ * Pools freed since the last read leave the maps, so the maps hold the live
+ * pools and what was freed since. Only this process deletes records, after
+ * reading them: no pool is counted twice or lost. The next snapshot shows
+ * them as themselves (pending, at most OBS_MAX_PENDING; beyond that their
+ * counts go to the retired rows now).
  */
 int obs_drain(struct observer *o)
 {
 	struct obs_snapshot r = { .nr_cpus = o->nr_cpus, .fentry = o->backend == OBS_FENTRY };
-	int err = read_records(o, &r);
+	int err, i;
+
+	if (!drain_due(o))
+		return 0;
+	note_read(o);
+	err = read_records(o, &r);
 
 	if (r.nr_pools > o->peak)
 		o->peak = r.nr_pools;
-	for (int i = 0; i < r.nr_pools && !err; i++) {
+	for (i = 0; i < r.nr_pools && !err; i++) {
 		const struct pool_snap *p = &r.pools[i];
 
 		if (!snap_gone(p))
@@ -679,8 +755,8 @@ int obs_drain(struct observer *o)
 		err = o->pending.nr_pools < OBS_MAX_PENDING
 			      ? snap_append(&o->pending, p)
 			      : snap_retire(&o->retired, p, OBS_MAX_RETIRED_ROWS);
-		forget(o, p);
 	}
+	forget(o, &r, err ? i - 1 : i);
 	snap_free(&r);
 	return err;
 }
@@ -688,17 +764,12 @@ int obs_drain(struct observer *o)
 /* After a snapshot: the freed pools it showed join the retired rows. */
 static int retire_shown(struct observer *o, const struct obs_snapshot *s)
 {
-	int err = 0;
+	int err = 0, i;
 
-	for (int i = 0; i < s->nr_pools && !err; i++) {
-		const struct pool_snap *p = &s->pools[i];
-
-		if (!snap_gone(p))
-			continue;
-		err = snap_retire(&o->retired, p, OBS_MAX_RETIRED_ROWS);
-		if (!p->pending)
-			forget(o, p);
-	}
+	for (i = 0; i < s->nr_pools && !err; i++)
+		if (snap_gone(&s->pools[i]))
+			err = snap_retire(&o->retired, &s->pools[i], OBS_MAX_RETIRED_ROWS);
+	forget(o, s, err ? i - 1 : i);
 	snap_free(&o->pending);
 	o->pending.nr_cpus = o->nr_cpus;
 	return err;
@@ -732,6 +803,7 @@ int obs_snapshot(struct observer *o, struct obs_snapshot *s)
 	s->ts_ns = now_ns();
 	read_untracked(o, s);
 	s->prog_misses = prog_misses(o);
+	note_read(o);
 	err = read_records(o, s);
 	s->map_peak = s->nr_pools > o->peak ? s->nr_pools : o->peak;
 	o->peak = 0;

@@ -21,7 +21,7 @@ struct bpf_object;
  * A freed pool (page_pool_release found nothing in flight) is marked GONE in
  * BPF; the next snapshot shows it once and deletes its record, keeping its
  * counts in a retired row per kind and device (pool_snap.retired). The maps
- * hold the live pools and those freed since the last snapshot.
+ * hold the live pools and those freed since the last read (obs_drain()).
  */
 struct observer;
 
@@ -65,10 +65,15 @@ uint64_t obs_fentry_missed(const struct observer *o);
  * its record leaves the maps and its counts join its retired row.
  */
 int obs_snapshot(struct observer *o, struct obs_snapshot *s);
-/* Between snapshots: take freed pools out of the maps now (watch and load
- * call it every OBS_DRAIN_S seconds), keeping them for the next snapshot. */
+/*
+ * Between snapshots: take freed pools out of the maps, keeping them for the
+ * next snapshot, once a quarter of the room waits or any have waited
+ * OBS_DRAIN_S. A check that finds too few costs no system call: watch and
+ * load call it every OBS_CHECK_S, a live recipe's proof after each syscall.
+ */
 int obs_drain(struct observer *o);
 #define OBS_DRAIN_S 0.2
+#define OBS_CHECK_S 0.005
 #define OBS_MAX_PENDING 4096
 /*
  * A test-run pool's last pages go back when page_pool_destroy() is done,

@@ -153,6 +153,10 @@ int xdpo_open(struct xdpo **out, const struct xdpo_opts *o)
 		err = err ?: bpf_map__reuse_fd(x->skel->maps.untracked, obs_untracked_fd(o->obs));
 		if (err)
 			goto fail;
+	} else {
+		/* no proof without an observer: its preallocated room is unused */
+		bpf_map__set_max_entries(x->skel->maps.pool_info, 1);
+		bpf_map__set_max_entries(x->skel->maps.pool_counts, 1);
 	}
 	err = xdp_bpf__load(x->skel);
 	if (err)

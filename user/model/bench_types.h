@@ -109,7 +109,10 @@ struct sc_result {
 	uint64_t tb_elems, tb_ns, tb_tsc;
 	/* proof */
 	struct proof proof;
-	bool tried_untracked; /* a candidate's proof missed pools (observer map full) */
+	/* over the scenario's proof runs: pools that found the observer's table
+	 * full, their events, and the table's room */
+	uint64_t untracked_pools, untracked_events;
+	int pool_room;
 	struct ppb_pool_counts counts;
 	unsigned known;
 	uint64_t proof_elems;

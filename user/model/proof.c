@@ -77,8 +77,8 @@ void proof_set_untracked(struct proof *p, uint64_t pools)
 	p->untracked = pools;
 	if (pools)
 		snprintf(p->note + n, sizeof(p->note) - n,
-			 "%s%llu pools untracked (observer map full): incomplete", n ? "; " : "",
-			 (unsigned long long)pools);
+			 "%s%llu pools untracked (observer's table full): incomplete",
+			 n ? "; " : "", (unsigned long long)pools);
 }
 
 void proof_set_no_pool(struct proof *p, const char *kind)

@@ -12,7 +12,7 @@ struct proof {
 	double alloc_share; /* share of allocations from the path's source */
 	double ret_share;   /* share of returns to the path's destination */
 	bool partial;	    /* some counts unknown on this kernel (see note) */
-	uint64_t untracked; /* pools that found the observer's map full: not counted */
+	uint64_t untracked; /* pools that found the observer's table full: not counted */
 	char note[160];
 };
 struct ppb_pool_counts;

@@ -35,13 +35,13 @@ struct obs_snapshot {
 	int nr_cpus;
 	int nr_pools;
 	struct pool_snap *pools;
-	/* Pools that found the observer's map full, and their events (summed over
+	/* Pools that found the observer's table full, and their events (summed over
 	 * CPUs): nothing of theirs is counted. */
 	uint64_t untracked_pools, untracked_events;
 	/* Runs of the observer's programs the kernel skipped (its recursion
 	 * guard: a hooked call interrupted while the same program ran). */
 	uint64_t prog_misses;
-	int capacity; /* the map's room for live pools */
+	int capacity; /* the table's room for pools, live and freed unread */
 	int map_peak; /* most records the maps held at a read since the last snapshot */
 };
 

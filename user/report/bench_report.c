@@ -174,14 +174,10 @@ void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 		       (unsigned long long)r->proof_drops);
 	if (!isnan(r->proof.purity) && r->proof.purity < 0.95)
 		printf("  WARNING: purity below 95%%: the figure mixes paths\n");
-	if (r->tried_untracked)
+	if (r->untracked_pools)
 		printf("  NOTE: proof runs tried: %s; a proof that missed pools is never taken as "
 		       "pure\n",
 		       r->reason);
-	if (r->proof.untracked)
-		printf("  WARNING: %llu pools found the observer's map full during the proof run: "
-		       "their pages are not counted, so the proof is incomplete\n",
-		       (unsigned long long)r->proof.untracked);
 	if (r->nr_cpu == 2) {
 		printf("  per CPU: producer CPU %d %.1f + consumer CPU %d %.1f = %.1f cycles/elem "
 		       "(medians)\n",
@@ -326,6 +322,8 @@ void bench_print_summary(const struct bench_ctx *b)
 			continue;
 		if (!r->ok) {
 			printf("%-10s skipped: %s\n", scenario_defs[i].name, r->reason);
+			report_untracked(NULL, "  ", r->untracked_pools, r->untracked_events,
+					 r->pool_room);
 			continue;
 		}
 		if (r->has_path)
@@ -339,6 +337,7 @@ void bench_print_summary(const struct bench_ctx *b)
 		printf("%-10s %10.1f %10.3f %9.1f %8.2f %5.1f%% %6s %8s %12s\n",
 		       scenario_defs[i].name, r->cyc.median, r->nsec.median, r->cyc.min,
 		       r->cyc.stddev, 100 * r->cyc.cv, mde, pct(r->proof.purity, p), path);
+		report_untracked(NULL, "  ", r->untracked_pools, r->untracked_events, r->pool_room);
 	}
 	if (ic)
 		printf("figures are guest instructions per element (qemu's instruction clock: "
@@ -510,6 +509,7 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 	json_obj_begin(j, NULL);
 	json_str(j, "name", scenario_defs[r->id].name);
 	json_str(j, "status", r->ok ? "ok" : "skipped");
+	report_untracked(j, NULL, r->untracked_pools, r->untracked_events, r->pool_room);
 	if (!r->ok) {
 		json_str(j, "reason", r->reason);
 		json_obj_end(j);
@@ -556,7 +556,6 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 	json_double(j, "purity_alloc", r->proof.alloc_share);
 	json_double(j, "purity_ret", r->proof.ret_share);
 	json_str(j, "purity_note", r->proof.note);
-	json_u64(j, "untracked_pools", r->proof.untracked);
 	json_str(j, "accounting_backend", r->backend);
 	json_u64(j, "proof_elems", r->proof_elems);
 	if (r->nr_cpu == 2)

@@ -128,6 +128,7 @@ static void report_pools(const struct load_view *v, const struct obs_snapshot *d
 	}
 	if (v->j)
 		json_arr_end(v->j);
+	report_untracked(v->j, "       ", d->untracked_pools, d->untracked_events, d->capacity);
 	report_prog_misses(v->j, "", d->prog_misses);
 }
 

@@ -74,16 +74,15 @@ static void print_head(const struct recipe_facts *r, bool text, bool kv)
 	if (text)
 		printf("recipe %s: %s; backend %s; %llu elements\n", r->name, r->text,
 		       r->backend_name, (unsigned long long)r->elems);
-	if (text && r->untracked_pools)
-		printf("UNTRACKED: %llu pools found the observer's map full (room for %d): their "
-		       "pages are not counted below\n",
-		       (unsigned long long)r->untracked_pools, r->capacity);
+	report_untracked(NULL, text ? "" : NULL, r->untracked_pools, r->untracked_events,
+			 r->capacity);
 	if (kv)
 		printf("backend=%s\nelems=%llu\npackets.action=%llu\npackets.second=%llu\n"
-		       "untracked_pools=%llu\n",
+		       "untracked.pools=%llu\nuntracked.events=%llu\n",
 		       r->backend_name, (unsigned long long)r->elems,
 		       (unsigned long long)r->packets_action, (unsigned long long)r->packets_second,
-		       (unsigned long long)r->untracked_pools);
+		       (unsigned long long)r->untracked_pools,
+		       (unsigned long long)r->untracked_events);
 }
 
 static void json_head(struct json *j, const struct recipe_facts *r)
@@ -92,7 +91,7 @@ static void json_head(struct json *j, const struct recipe_facts *r)
 	json_str(j, "recipe", r->name);
 	json_str(j, "backend", r->backend_name);
 	json_u64(j, "elems", r->elems);
-	json_u64(j, "untracked_pools", r->untracked_pools);
+	report_untracked(j, NULL, r->untracked_pools, r->untracked_events, r->capacity);
 	if (r->backend == OBS_FENTRY)
 		json_double(j, "probe_overhead_ns", r->probe_ns);
 	json_obj_begin(j, "packets");

@@ -17,8 +17,8 @@ struct recipe_facts {
 	enum obs_backend backend;
 	const char *backend_name;
 	uint64_t elems;
-	uint64_t untracked_pools; /* pools that found the observer's map full */
-	int capacity;		  /* the map's room */
+	uint64_t untracked_pools, untracked_events; /* pools that found the observer's table full */
+	int capacity;				    /* the table's room */
 	uint64_t packets_action, packets_gen, packets_second, cpumap_drops;
 	int nr_cpus;
 	double probe_ns; /* fentry probe overhead per call (JSON timing), NAN if unknown */

@@ -331,3 +331,19 @@ void report_prog_misses(struct json *j, const char *indent, uint64_t n)
 	if (j)
 		json_u64(j, "prog_misses", n);
 }
+
+void report_untracked(struct json *j, const char *indent, uint64_t pools, uint64_t events,
+		      int capacity)
+{
+	if (pools && indent)
+		printf("%sUNTRACKED: %llu pool%s and %llu of %s events not counted: the "
+		       "observer's table (room for %d pools) was full (ppbench-watch(8))\n",
+		       indent, (unsigned long long)pools, pools == 1 ? "" : "s",
+		       (unsigned long long)events, pools == 1 ? "its" : "their", capacity);
+	if (!j)
+		return;
+	json_obj_begin(j, "untracked");
+	json_u64(j, "pools", pools);
+	json_u64(j, "events", events);
+	json_obj_end(j);
+}

@@ -45,6 +45,11 @@ void json_timing(struct json *j, const struct ppb_pool_counts *c, double probe_n
 /* Observer runs the kernel skipped (obs_snapshot's prog_misses): a MISSED: line
  * after indent if there were any, and JSON prog_misses if j. */
 void report_prog_misses(struct json *j, const char *indent, uint64_t n);
+/* Pools (and their events) that found the observer's table of capacity full:
+ * an UNTRACKED: line after indent (NULL: none) if there were any, and JSON
+ * untracked if j. */
+void report_untracked(struct json *j, const char *indent, uint64_t pools, uint64_t events,
+		      int capacity);
 /* probe_ns: the fentry probe overhead per call (NAN if unknown), for the timing object. */
 void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_cpu, int nr_cpus,
 	       double probe_ns);

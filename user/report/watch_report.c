@@ -14,11 +14,7 @@ bool watch_pool_wanted(const struct watch_view *v, const struct pool_snap *p)
 static void report_map(const struct watch_view *v, const struct obs_snapshot *d,
 		       const struct obs_snapshot *now)
 {
-	if (d->untracked_pools)
-		printf("%-6s UNTRACKED: %llu pools found the observer's map full (%d of %d): their "
-		       "pages are not counted\n",
-		       "", (unsigned long long)d->untracked_pools, snap_live_pools(now),
-		       now->capacity);
+	report_untracked(v->j, "       ", d->untracked_pools, d->untracked_events, now->capacity);
 	report_prog_misses(v->j, "       ", d->prog_misses);
 	if (!v->j)
 		return;
@@ -26,10 +22,6 @@ static void report_map(const struct watch_view *v, const struct obs_snapshot *d,
 	json_u64(v->j, "live_pools", snap_live_pools(now));
 	json_u64(v->j, "records_peak", now->map_peak);
 	json_u64(v->j, "capacity", now->capacity);
-	json_obj_end(v->j);
-	json_obj_begin(v->j, "untracked");
-	json_u64(v->j, "pools", d->untracked_pools);
-	json_u64(v->j, "events", d->untracked_events);
 	json_obj_end(v->j);
 }
 
