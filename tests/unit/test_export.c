@@ -188,7 +188,7 @@ void test_export_org_printed_digits(void)
 	};
 	rows[1] =
 		(struct row){ .scenario = "ring", .kind = FIG_NS, .ofig = 1.0004, .nfig = 2.0006 };
-	compare_print_org(f, &set, &c);
+	compare_print_org(f, &set, NULL);
 	fclose(f);
 	ASSERT_HAS_SUBSTR(buf,
 			  "| ring       |      100 |      101 |      1 |     1.000 |     2.001 "
