@@ -22,7 +22,7 @@ check_figures() { # f
 	kb=$(jq -r --arg u "$u" 'to_entries[] | [.key, (.value["\($u)-per-elem"] |
 		(.value | tostring), (has("lower_value") and has("upper_value") and
 		 .lower_value <= .value and .value <= .upper_value | tostring))] | @tsv' "$f.bmf")
-	while IFS=$'\t' read -r name status reason med path; do
+	while IFS=$'\t' read -r name status reason med path work; do
 		k=${name//-/_}
 		if [ "$status" = skipped ]; then
 			grep -qxF "ppbench.$name	SKIP	-	-	$name: $reason" <<<"$kt" ||
@@ -37,6 +37,8 @@ check_figures() { # f
 			"kcidb: $name's median"
 		assert_eq "$(grep "^ppbench\\.$k\\.${u}_per_elem: " "$f.lkp")" \
 			"ppbench.$k.${u}_per_elem: $med" "lkp: $name's median, its unit in the key"
+		assert_eq "$(grep "^ppbench\\.$k\\.workload: " "$f.lkp")" "ppbench.$k.workload: $work" \
+			"lkp: $name's workload, the elements of its timed runs"
 		assert_eq "$(grep "^ppbench\\.$name	" <<<"$kb" | cut -f2 | xargs printf '%.10g')" \
 			"$med" "bmf: $name's median"
 		assert_eq "$(grep "^ppbench\\.$name	" <<<"$kb" | cut -f3)" true \
@@ -56,7 +58,8 @@ check_figures() { # f
 		fi
 	done < <(jq -r '.scenarios[] | [.name, .status, (.reason // "-"),
 		(.cycles_per_elem.median // "-" | tostring),
-		(.path_cost_cycles.value // "null" | tostring)] | @tsv' "$f")
+		(.path_cost_cycles.value // "null" | tostring),
+		(if .status == "ok" then .loops * .repeat else "-" end)] | @tsv' "$f")
 }
 
 # Real results: r1 without live frames (ring skipped; slow on the veth skb path), r2
@@ -128,6 +131,28 @@ test_export_real_results() {
 		.status')" FAIL "kcidb: compare's gated row fails"
 	expect_exit 0 "$PPBENCH" compare --org "$r2" "$r1"
 	org_check "$LAST_OUT"
+}
+
+# scripts/lkp's spec fixture, as LKP's rspec runs it (parse < FIXTURE gives FIXTURE.yaml),
+# a real result of a job of one scenario: its one *.workload stat, loops x repeat, what
+# lib/matrix.rb divides perf-stat's instructions by; the parse's example lines are the
+# fixture's; a real result of the instruction clock given as $1.
+test_export_lkp_fixture() {
+	local spec=$TOP/scripts/lkp/spec/fixtures/stats/ppbench parse=$TOP/scripts/lkp/programs/ppbench/parse
+	local P=(env -u RESULT_ROOT PATH="$(dirname "$PPBENCH"):$PATH")
+	expect_exit 0 "${P[@]}" "$parse" <"$spec/1"
+	lkp_check "$LAST_OUT"
+	assert_eq "$(cat "$LAST_OUT")" "$(cat "$spec/1.yaml")" "parse < 1 is 1.yaml"
+	assert_eq "$(grep -c '\.workload: ' "$LAST_OUT")" 1 "one workload stat: LKP's path length"
+	assert_eq "$(grep '\.workload: ' "$LAST_OUT")" \
+		"$(jq -r '.scenarios[] | "\(.name).workload: \(.loops * .repeat)"' "$spec/1")" \
+		"workload: loops x repeat"
+	assert_eq "$(sed -n 's/^#   //p' "$parse")" "$(cat "$spec/1.yaml")" \
+		"the parse's example lines are the fixture's"
+	expect_exit 0 "${P[@]}" "$parse" "$DATA/bisect-base.json"
+	lkp_check "$LAST_OUT"
+	assert_match "$LAST_OUT" '^slow\.instructions_per_elem: ' "an instruction clock's file"
+	assert_eq "$(grep '\.workload: ' "$LAST_OUT")" "slow.workload: 1280000" "its workload"
 }
 
 # compare --ktap and --org on tests/data/: the exact lines, the plan over several
