@@ -18,6 +18,7 @@
 #include "judge/model/hardlimit.h"
 #include "judge/report/bisect_report.h"
 #include "judge/report/compare_report.h"
+#include "judge/report/ktap.h"
 #include "judge/report/limit_report.h"
 #include "sys/log.h"
 #include "sys/util.h"
@@ -449,6 +450,8 @@ static void run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall
 		.gate_unstable = cfg->gate_unstable,
 		.metric = cfg->metric,
 		.fail_above = cfg->fail_above,
+		/* kselftest's convention on slow VMs and hardware: its format, its env */
+		.machine_slow = cfg->ktap && ksft_machine_slow(),
 	};
 	struct limit_check *limits = NULL;
 	int gated = EXIT_OK;

@@ -27,7 +27,7 @@
 
 struct trend_cfg {
 	enum series_order order;
-	unsigned min_run, permutations, window;
+	unsigned min_run, permutations, window, stable_after;
 	bool window_set, force, markdown, ktap, gate, qemu_change;
 	double alpha, fail_pct;
 	enum series_figure metric;
@@ -75,6 +75,10 @@ static const struct cli_opt trend_opts[] = {
 	  "the newest results --fail-on-regression looks at (default 3 x --min-run)",
 	  .kind = CLI_UINT, T(window), .min = 1, .max = 1000000,
 	  CLI_MARK(struct trend_cfg, window_set) },
+	{ "stable-after", 0, "N",
+	  "hold a figure report-only until it has passed the gate N times in a row (netdev's "
+	  "CI waits for 15 with a new test): its regressions are named, not gated",
+	  .kind = CLI_UINT, T(stable_after), .min = 1, .max = 1000000 },
 	{ "noise", 'n', "PROFILE",
 	  "this host's noise profile ('ppbench calibrate'): a step as large as a ratio between "
 	  "its levels is called 'level' (a level the host stayed on, or a change), and each "
@@ -128,6 +132,10 @@ static int trend_check(void *c, int argc, char **argv)
 		cfg->window = 3 * cfg->min_run;
 	if (cfg->window_set && !cfg->gate) {
 		pr_err("--window is the gate's: give --fail-on-regression PCT too\n");
+		return EXIT_USAGE;
+	}
+	if (cfg->stable_after && !cfg->gate) {
+		pr_err("--stable-after holds the gate: give --fail-on-regression PCT too\n");
 		return EXIT_USAGE;
 	}
 	if (cfg->gate && cfg->window < cfg->min_run) {
@@ -452,6 +460,9 @@ static int trend_run(void *c, int argc, char **argv)
 				 .gate = cfg->gate,
 				 .fail_pct = cfg->fail_pct,
 				 .window = cfg->window,
+				 .stable_after = cfg->stable_after,
+				 /* kselftest's convention on slow machines: its format, its env */
+				 .machine_slow = cfg->ktap && ksft_machine_slow(),
 				 .title = cfg->title,
 				 .noise = cfg->noise ? &profile : NULL };
 	ret = report(cfg, &v);
@@ -531,7 +542,9 @@ const struct cli_cmd cmd_trend = {
 		"CI gate. --fail-on-regression PCT exits 3 when the gating rule\n"
 		"(ppbench-compare(8), 'The gating rule') fires on a change point of --metric\n"
 		"whose first point after the change is among the last --window results\n"
-		"(higher is worse), and names it on stderr.\n"
+		"(higher is worse), and names it on stderr. --stable-after N holds a figure\n"
+		"report-only until it has passed N times in a row (its results since its last\n"
+		"regression), as netdev's CI does with a new test, and says which are held.\n"
 		"\n"
 		"Exit status 2: an unreadable, malformed or invalid file, files of other hosts\n"
 		"(CPU model, or TSC more than 1% apart; --force takes them), two files with one\n"
@@ -541,7 +554,8 @@ const struct cli_cmd cmd_trend = {
 		    "  ppbench trend --markdown --scenario ring,slow ci/results/ > report.md\n"
 		    "  # CI: fail the job when the newest results regressed by more than 5%\n"
 		    "  ppbench trend --fail-on-regression 5 --window 12 ci/results/ || exit $?\n"
-		    "  ppbench trend --ktap --fail-on-regression 5 ci/results/ > trend.ktap\n",
+		    "  ppbench trend --ktap --fail-on-regression 5 ci/results/ > trend.ktap\n"
+		    "  ppbench trend --fail-on-regression 5 --stable-after 15 ci/results/\n",
 	.figures = trend_figures,
 	.opts = trend_opts,
 	.min_args = 0,

@@ -544,7 +544,8 @@ static void json_summary(struct json *j, const char *key, const struct summary *
 	json_obj_end(j);
 }
 
-static void json_row(struct json *j, const struct cmp_set *set, const struct row *r)
+static void json_row(struct json *j, const struct cmp_set *set, const struct comparison *c,
+		     const struct row *r)
 {
 	json_obj_begin(j, NULL);
 	json_str(j, "scenario", r->scenario);
@@ -591,7 +592,9 @@ static void json_row(struct json *j, const struct cmp_set *set, const struct row
 	json_u64(j, "modes_new", r->mn.nr_modes);
 	json_str(j, "worse", fig_higher_is_worse(r->kind) ? "higher" : "lower");
 	json_bool(j, "regression", r->regression);
-	json_bool(j, "gated", row_gated(set, r));
+	json_bool(j, "gated", row_gated(set, r) && !row_xfail(set, c, r));
+	if (set->machine_slow)
+		json_bool(j, "expected_failure", row_xfail(set, c, r));
 	json_obj_end(j);
 }
 
@@ -645,7 +648,7 @@ static void json_comparison(struct json *j, const struct cmp_set *set, const str
 	json_arr_end(j);
 	json_arr_begin(j, "rows");
 	for (size_t i = 0; i < c->nrows; i++)
-		json_row(j, set, &c->rows[i]);
+		json_row(j, set, c, &c->rows[i]);
 	json_arr_end(j);
 	if (c->npd)
 		json_pdiffs(j, c);
@@ -963,6 +966,15 @@ int compare_gate(const struct cmp_set *set)
 			}
 			if (!row_gated(set, r))
 				continue;
+			if (row_xfail(set, c, r)) {
+				fprintf(stderr,
+					"ppbench compare: expected failure (KSFT_MACHINE_SLOW=yes, "
+					"a "
+					"time): %s %+.1f%% (limit %g%%), %s -> %s\n",
+					r->label, r->change, set->fail_above, c->old[0].path,
+					c->new[0].path);
+				continue;
+			}
 			gated++;
 			lv[0] = 0;
 			if (r->unstable) {
