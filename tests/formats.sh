@@ -184,21 +184,38 @@ bmf_check() { # file
 }
 
 # compare --org: the table's diff and % columns are its #+TBLFM's arithmetic on its own
-# before and after columns, to the last printed digit: $4=$3-$2, $7=$6-$5 as %.3f,
-# $8=(($7/$5)*100) as %.1f (Org's columns: $1 the name; this awk's fields are one more).
+# before and after columns, to the last printed digit. Its formulas are of two forms,
+# $A=$B-$C (%d, or the format after ';') and $A=(($B/$C)*100);FMT: with one column
+# $4=$3-$2::$7=$6-$5;%.3f::$8=(($7/$5)*100);%.1f, with more the same per column (Org's
+# columns: $1 the name; this awk's fields are one more).
 org_check() { # file
-	grep -qxF '#+TBLFM: $4=$3-$2::$7=$6-$5;%.3f::$8=(($7/$5)*100);%.1f' "$1" ||
-		{ cat "$1"; fail "$1: not the TBLFM line this check computes"; }
 	awk -F'|' '
 	function t(s) { gsub(/^ +| +$/, "", s); return s }
+	function bad(m) { print m; err = 1; exit 1 }
+	FNR == NR {
+		if ($0 !~ /^#\+TBLFM: /) next
+		nf = split(substr($0, 10), f, "::")
+		for (i = 1; i <= nf; i++) {
+			fmt[i] = "%d"
+			if (split(f[i], p, ";") == 2) { f[i] = p[1]; fmt[i] = p[2] }
+			if (match(f[i], /^\$[0-9]+=\$[0-9]+-\$[0-9]+$/)) op[i] = "-"
+			else if (match(f[i], /^\$[0-9]+=\(\(\$[0-9]+\/\$[0-9]+\)\*100\)$/)) op[i] = "%"
+			else bad("not a formula this check computes: " f[i])
+			split(f[i], c, /[^0-9]+/)
+			dst[i] = c[2] + 1; a[i] = c[3] + 1; b[i] = c[4] + 1
+		}
+		next
+	}
 	/^\|-/ { body = 1; next }
 	/^#\+TBLFM/ { body = 0 }
 	body && /^\|/ {
 		rows++
-		if (t($5) != sprintf("%d", t($4) - t($3))) { print "cycles diff: " $0; exit 1 }
-		if (t($8) != sprintf("%.3f", t($7) - t($6))) { print "ns diff: " $0; exit 1 }
-		if (t($9) != sprintf("%.1f", t($8) / t($6) * 100)) { print "% change: " $0; exit 1 }
+		for (i = 1; i <= nf; i++) {
+			v = op[i] == "-" ? t($a[i]) - t($b[i]) : t($a[i]) / t($b[i]) * 100
+			if (t($dst[i]) != sprintf(fmt[i], v)) bad("$" dst[i] - 1 " is not " f[i] ": " $0)
+		}
 	}
-	END { if (!rows) { print "no rows"; exit 1 } }
-	' "$1" || { cat "$1"; fail "$1: a diff or % is not the TBLFM's arithmetic"; }
+	END { if (!err && !nf) print "no #+TBLFM line"; if (!err && !rows) print "no rows"
+	      exit err || !nf || !rows }
+	' "$1" "$1" || { cat "$1"; fail "$1: a diff or % is not the TBLFM's arithmetic"; }
 }

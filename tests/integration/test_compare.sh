@@ -14,6 +14,8 @@
 # No BPF here: these run without privileges, but live with the other integration tests.
 
 DATA=$TOP/tests/data
+# shellcheck source=tests/formats.sh
+. "$TOP/tests/formats.sh"
 
 need_tool() { # name: build a tests/tools helper if the Makefile has not yet
 	[ -x "$TOP/build/tests/$1" ] || make -s -C "$TOP" "build/tests/$1" >/dev/null ||
@@ -453,4 +455,59 @@ test_compare_level_probe() {
 	assert_match "$LAST_OUT" '^  ring: old and new files paired by level probe \(2 pairs\): cycles \+[0-9.]+% \(median' \
 		"files paired by level"
 	return 0
+}
+
+# One comparison's verdicts, row by row: verdicts FILE INDEX
+verdicts() {
+	jq -c "[.comparisons[$2].rows[] | [.label, .change_pct, .real, .regression, .gated,
+		.methods_differ]]" "$1"
+}
+
+# compare BASE A B: a column per later file, each against the base with its gate,
+# the same changes and verdicts as the two-file compares BASE A and BASE B; a
+# column's path figures of another method say so in that column only.
+test_compare_columns() {
+	local P=(--noise "$DATA/profile.json" --fail-above 5) base=$DATA/base.json
+	local a=$DATA/regress.json b=$TMPD/newkernel.json
+	jq '(.scenarios[] | select(.name == "ring") | .path_cost_cycles.method) =
+		"fentry/fexit per-call timing"' "$DATA/newkernel.json" >"$b" || fail "jq"
+	expect_exit 3 "$PPBENCH" compare "${P[@]}" --json "$TMPD/ab.json" "$base" "$a" "$b"
+	assert_match "$LAST_ERR" '^ppbench compare: regression: ring cycles/elem \+10\.0% .*base\.json -> .*regress\.json$' \
+		"the gate fires in its column"
+	assert_eq "$(grep -c 'regression: ' "$LAST_ERR")" 1 "and only there"
+	assert_match "$LAST_OUT" '^base +regress +newkernel$' "the columns' names"
+	assert_match "$LAST_OUT" '^ +%stddev +%change +%stddev +%change +%stddev$' "LKP's labels"
+	assert_match "$LAST_OUT" '^ +142\.50 +±0\.4% +\+10\.0% \* +156\.75 +±0\.4% +0\.0% +142\.50 +±0\.4%  ring cycles/elem$' \
+		"ring: each column against the base"
+	assert_match "$LAST_OUT" '^ +111\.30 +\+12\.8% \* +125\.55 +method differs \(difference, fentry\)  ring path cycles/elem \(difference\)$' \
+		"a column of another path method"
+	assert_match "$LAST_OUT" '^ +262\.00 +±0\.8% +0\.0% +262\.00 +±0\.8% +n/a +ring-xcpu cycles/elem$' \
+		"a scenario a column skipped"
+	expect_exit 3 "$PPBENCH" compare "${P[@]}" --json "$TMPD/a.json" "$base" "$a"
+	expect_exit 0 "$PPBENCH" compare "${P[@]}" --json "$TMPD/b.json" "$base" "$b"
+	assert_eq "$(verdicts "$TMPD/ab.json" 0)" "$(verdicts "$TMPD/a.json" 0)" "column 1: BASE A"
+	assert_eq "$(verdicts "$TMPD/ab.json" 1)" "$(verdicts "$TMPD/b.json" 0)" "column 2: BASE B"
+	assert_eq "$(jq -c '[.base, .comparisons[].name]' "$TMPD/ab.json")" \
+		'["base","regress","newkernel"]' "json: the columns' names"
+	# Markdown: a cell per column, the base first
+	expect_exit 3 "$PPBENCH" compare "${P[@]}" --markdown "$base" "$a" "$b"
+	assert_match "$LAST_OUT" '^\| figure \| base \| ±%stddev \| %change \| regress \| ±%stddev \| %change \| newkernel \| ±%stddev \|$' \
+		"markdown header"
+	assert_match "$LAST_OUT" '^\| ring cycles/elem \| 142\.50 \| 0\.4% \| \*\*\+10\.0%\*\* \| 156\.75 \| 0\.4% \| 0\.0% \| 142\.50 \| 0\.4% \|$' \
+		"markdown ring"
+	assert_eq "$(grep '^|' "$LAST_OUT" | awk -F'|' 'NF != 11')" "" "rows with another cell count"
+	# Org: after and diff per column, and its TBLFM recomputes them all
+	expect_exit 3 "$PPBENCH" compare "${P[@]}" --org "$base" "$a" "$b"
+	org_check "$LAST_OUT"
+	assert_match "$LAST_OUT" '^\| ring +\| +142 \| +157 \| +15 \| +142 \| +0 \| +54\.892 \| +60\.381 \| +5\.489 \| +10\.0 \| +54\.892 \| +0\.000 \| +0\.0 \|$' \
+		"org: ring"
+	# files as the unit, a group per --new: the same as each group alone
+	local O=(--old "$base" "$DATA/base2.json")
+	expect_exit 3 "$PPBENCH" compare --fail-above 5 --json "$TMPD/g.json" "${O[@]}" \
+		--new "$a" "$DATA/regress2.json" --new "$DATA/noise.json" "$DATA/base2.json"
+	assert_eq "$(jq -c '[.comparisons[] | .new | length]' "$TMPD/g.json")" "[2,2]" "two groups"
+	expect_exit 0 "$PPBENCH" compare --fail-above 5 --json "$TMPD/g2.json" "${O[@]}" \
+		--new "$DATA/noise.json" "$DATA/base2.json"
+	assert_eq "$(verdicts "$TMPD/g.json" 1)" "$(verdicts "$TMPD/g2.json" 0)" "group 2 alone"
+	assert_eq "$(jq -r '.comparisons[1].noise.source' "$TMPD/g.json")" files "files the unit"
 }

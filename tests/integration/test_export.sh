@@ -22,7 +22,7 @@ check_figures() { # f
 	kb=$(jq -r --arg u "$u" 'to_entries[] | [.key, (.value["\($u)-per-elem"] |
 		(.value | tostring), (has("lower_value") and has("upper_value") and
 		 .lower_value <= .value and .value <= .upper_value | tostring))] | @tsv' "$f.bmf")
-	while IFS=$'\t' read -r name status reason med path; do
+	while IFS=$'\t' read -r name status reason med path work; do
 		k=${name//-/_}
 		if [ "$status" = skipped ]; then
 			grep -qxF "ppbench.$name	SKIP	-	-	$name: $reason" <<<"$kt" ||
@@ -37,6 +37,8 @@ check_figures() { # f
 			"kcidb: $name's median"
 		assert_eq "$(grep "^ppbench\\.$k\\.${u}_per_elem: " "$f.lkp")" \
 			"ppbench.$k.${u}_per_elem: $med" "lkp: $name's median, its unit in the key"
+		assert_eq "$(grep "^ppbench\\.$k\\.workload: " "$f.lkp")" "ppbench.$k.workload: $work" \
+			"lkp: $name's workload, the elements of its timed runs"
 		assert_eq "$(grep "^ppbench\\.$name	" <<<"$kb" | cut -f2 | xargs printf '%.10g')" \
 			"$med" "bmf: $name's median"
 		assert_eq "$(grep "^ppbench\\.$name	" <<<"$kb" | cut -f3)" true \
@@ -56,7 +58,8 @@ check_figures() { # f
 		fi
 	done < <(jq -r '.scenarios[] | [.name, .status, (.reason // "-"),
 		(.cycles_per_elem.median // "-" | tostring),
-		(.path_cost_cycles.value // "null" | tostring)] | @tsv' "$f")
+		(.path_cost_cycles.value // "null" | tostring),
+		(if .status == "ok" then .loops * .repeat else "-" end)] | @tsv' "$f")
 }
 
 # Real results: r1 without live frames (ring skipped; slow on the veth skb path), r2
@@ -128,6 +131,28 @@ test_export_real_results() {
 		.status')" FAIL "kcidb: compare's gated row fails"
 	expect_exit 0 "$PPBENCH" compare --org "$r2" "$r1"
 	org_check "$LAST_OUT"
+}
+
+# scripts/lkp's spec fixture, as LKP's rspec runs it (parse < FIXTURE gives FIXTURE.yaml),
+# a real result of a job of one scenario: its one *.workload stat, loops x repeat, what
+# lib/matrix.rb divides perf-stat's instructions by; the parse's example lines are the
+# fixture's; a real result of the instruction clock given as $1.
+test_export_lkp_fixture() {
+	local spec=$TOP/scripts/lkp/spec/fixtures/stats/ppbench parse=$TOP/scripts/lkp/programs/ppbench/parse
+	local P=(env -u RESULT_ROOT PATH="$(dirname "$PPBENCH"):$PATH")
+	expect_exit 0 "${P[@]}" "$parse" <"$spec/1"
+	lkp_check "$LAST_OUT"
+	assert_eq "$(cat "$LAST_OUT")" "$(cat "$spec/1.yaml")" "parse < 1 is 1.yaml"
+	assert_eq "$(grep -c '\.workload: ' "$LAST_OUT")" 1 "one workload stat: LKP's path length"
+	assert_eq "$(grep '\.workload: ' "$LAST_OUT")" \
+		"$(jq -r '.scenarios[] | "\(.name).workload: \(.loops * .repeat)"' "$spec/1")" \
+		"workload: loops x repeat"
+	assert_eq "$(sed -n 's/^#   //p' "$parse")" "$(cat "$spec/1.yaml")" \
+		"the parse's example lines are the fixture's"
+	expect_exit 0 "${P[@]}" "$parse" "$DATA/bisect-base.json"
+	lkp_check "$LAST_OUT"
+	assert_match "$LAST_OUT" '^slow\.instructions_per_elem: ' "an instruction clock's file"
+	assert_eq "$(grep '\.workload: ' "$LAST_OUT")" "slow.workload: 1280000" "its workload"
 }
 
 # compare --ktap and --org on tests/data/: the exact lines, the plan over several
@@ -238,6 +263,111 @@ test_export_trend_ktap() {
 	assert_eq "$(grep -c '# SKIP no gate: give --fail-on-regression PCT$' "$LAST_OUT")" 4 "no gate"
 	expect_exit 2 "$PPBENCH" trend --ktap --markdown "$TMPD/s"
 	expect_one_line_error '--ktap prints only KTAP'
+	trend_stable_after
+	# a slow machine: a step of a time is an expected failure, of instructions a failure
+	local G=(trend --ktap --min-run 3 --fail-on-regression 5) f
+	expect_exit 0 env KSFT_MACHINE_SLOW=yes "$PPBENCH" "${G[@]}" "$TMPD/s"
+	ktap_check "$LAST_OUT"
+	assert_match "$LAST_OUT" '^ok 4 slow cycles/elem: changed, step \+20\.[0-9]% between "6" and "7", floor n/a, limit 5% # XFAIL KSFT_MACHINE_SLOW=yes: ' \
+		"slow machine: XFAIL"
+	assert_match "$LAST_ERR" '^ppbench trend: expected failure \(KSFT_MACHINE_SLOW=yes, a time\): slow ' \
+		"stderr names it"
+	mkdir -p "$TMPD/i"
+	for f in "$TMPD"/s/*.json; do
+		jq '.host.clock = {kind: "icount", unit: "instructions"}' "$f" >"$TMPD/i/${f##*/}"
+	done
+	expect_exit 3 env KSFT_MACHINE_SLOW=yes "$PPBENCH" "${G[@]}" "$TMPD/i"
+	ktap_check "$LAST_OUT"
+	assert_match "$LAST_OUT" '^not ok 4 slow .*limit 5%$' "instructions: still a failure"
+}
+
+# trend --stable-after on the crafted series of test_export_trend_ktap: slow passed 6
+# times in a row before its step, the others 12 times.
+trend_stable_after() {
+	local G=(--min-run 3 --fail-on-regression 5)
+	expect_exit 0 "$PPBENCH" trend --ktap "${G[@]}" --stable-after 15 "$TMPD/s"
+	ktap_check "$LAST_OUT"
+	assert_match "$LAST_OUT" '^ok 4 slow cycles/elem: changed, step \+20\.[0-9]% between "6" and "7", floor n/a, limit 5%, held: passed 6 times in a row # SKIP held, not gated: fewer than --stable-after 15 passes in a row$' \
+		"held: report only"
+	assert_match "$LAST_OUT" '^ok 1 ring cycles/elem: .*, held: passed 12 times in a row$' \
+		"a held figure says so"
+	assert_match "$LAST_ERR" '^ppbench trend: held, not gated: slow cycles/elem \+20\.[0-9]% between "6" and "7" \(passed 6 times in a row, --stable-after 15\)$' \
+		"stderr names it"
+	expect_exit 0 "$PPBENCH" trend "${G[@]}" --stable-after 15 --json "$TMPD/h.json" "$TMPD/s"
+	assert_match "$LAST_OUT" '^held \(--stable-after 15: report only until passed 15 times in a row\): ring cycles/elem passed 12,' \
+		"text: the held figures"
+	assert_eq "$(jq -c '[.gate.held[] | [.scenario, .passes]]' "$TMPD/h.json")" \
+		'[["ring",12],["ring-xcpu",12],["fast",12],["slow",6]]' "json: the held figures"
+	assert_eq "$(jq -c '.gate.regressions[0] | [.held, .gated]' "$TMPD/h.json")" '[true,false]' \
+		"json: the regression held"
+	# six passes in a row are enough for 6, not for 7
+	expect_exit 3 "$PPBENCH" trend "${G[@]}" --stable-after 6 "$TMPD/s"
+	assert_match "$LAST_OUT" '^held \(--stable-after 6: .*\): none$' "none held"
+	expect_exit 0 "$PPBENCH" trend "${G[@]}" --stable-after 7 "$TMPD/s"
+	expect_exit 2 "$PPBENCH" trend --stable-after 7 "$TMPD/s"
+	expect_one_line_error '--stable-after holds the gate: give --fail-on-regression PCT too'
+}
+
+# compare --ktap with KSFT_MACHINE_SLOW=yes: a gate on time that fires is an expected
+# failure (kselftest's "ok N ... # XFAIL"), one on instructions still fails.
+test_export_ktap_machine_slow() {
+	local P=(--ktap --noise "$DATA/profile.json" --fail-above 5) S=(env KSFT_MACHINE_SLOW=yes)
+	local B=("$DATA/base.json" "$DATA/regress.json")
+	expect_exit 0 "${S[@]}" "$PPBENCH" compare "${P[@]}" --json "$TMPD/x.json" "${B[@]}"
+	ktap_check "$LAST_OUT"
+	assert_match "$LAST_OUT" '^ok 1 ring cycles/elem: \+10\.0%, floor 8\.0%, limit 5% # XFAIL KSFT_MACHINE_SLOW=yes: a time, which a slow machine stretches$' \
+		"a cycle gate: XFAIL"
+	assert_match "$LAST_ERR" '^ppbench compare: expected failure \(KSFT_MACHINE_SLOW=yes, a time\): ring cycles/elem \+10\.0%' \
+		"stderr names it"
+	assert_eq "$(jq -c '.comparisons[0].rows[] | select(.label == "ring cycles/elem") |
+		[.gated, .expected_failure]' "$TMPD/x.json")" '[false,true]' "json: not gated, expected"
+	expect_exit 0 "${S[@]}" "$PPBENCH" compare "${P[@]}" --metric ns "${B[@]}"
+	assert_match "$LAST_OUT" '^ok 1 ring ns/elem: .* # XFAIL ' "an ns gate: XFAIL"
+	# only "yes", only KTAP
+	expect_exit 3 env KSFT_MACHINE_SLOW=no "$PPBENCH" compare "${P[@]}" "${B[@]}"
+	assert_match "$LAST_OUT" '^not ok 1 ring cycles/elem: ' "KSFT_MACHINE_SLOW=no"
+	expect_exit 3 "${S[@]}" "$PPBENCH" compare --noise "$DATA/profile.json" --fail-above 5 "${B[@]}"
+	# an instruction gate stays a failure
+	expect_exit 3 "${S[@]}" "$PPBENCH" compare --ktap --noise "$DATA/bisect-noise.json" \
+		--fail-above 0.5 "$DATA/bisect-base.json" "$DATA/bisect-planted.json"
+	ktap_check "$LAST_OUT"
+	assert_match "$LAST_OUT" '^not ok 1 slow instr/elem: \+2\.0%, floor 0\.3%, limit 0\.5%$' \
+		"an instruction gate: not ok"
+}
+
+# scripts/kselftest/ppbench.sh: KTAP on stdout and kselftest's exit statuses, on
+# results given by PPBENCH_RESULT (bench cannot run every scenario here), and its skips.
+test_export_kselftest_script() {
+	local sh=$TOP/scripts/kselftest/ppbench.sh d
+	local E=(env -u PPBENCH_RESULT -u KSFT_MACHINE_SLOW -u PPBENCH_BTF PPBENCH="$PPBENCH"
+		PPBENCH_BASELINE="$DATA/base.json" PPBENCH_NOISE="$DATA/profile.json")
+	expect_exit 0 "${E[@]}" PPBENCH_RESULT="$DATA/base2.json" "$sh"
+	ktap_check "$LAST_OUT"
+	assert_eq "$(grep -c '^ok [0-9]' "$LAST_OUT")" 4 "pass: every scenario ok"
+	expect_exit 1 "${E[@]}" PPBENCH_RESULT="$DATA/regress.json" "$sh"
+	ktap_check "$LAST_OUT"
+	assert_match "$LAST_OUT" '^not ok 1 ring cycles/elem: ' "fail: the gated row"
+	expect_exit 0 "${E[@]}" PPBENCH_RESULT="$DATA/regress.json" KSFT_MACHINE_SLOW=yes "$sh"
+	assert_match "$LAST_OUT" '^ok 1 ring cycles/elem: .* # XFAIL ' "a slow machine: XFAIL, a pass"
+	expect_exit 1 "${E[@]}" PPBENCH_BASELINE="$DATA/bisect-base.json" KSFT_MACHINE_SLOW=yes \
+		PPBENCH_NOISE="$DATA/bisect-noise.json" PPBENCH_FAIL_ABOVE=0.5 \
+		PPBENCH_RESULT="$DATA/bisect-planted.json" "$sh"
+	assert_match "$LAST_OUT" '^not ok 1 slow instr/elem: ' "instructions: a failure"
+	expect_exit 1 "${E[@]}" PPBENCH_NOISE= PPBENCH_RESULT="$DATA/regress.json" "$sh"
+	ktap_check "$LAST_OUT"
+	assert_match "$LAST_OUT" '^not ok 1 ppbench compare could not judge' "no noise: a failure"
+	# skips: one skipped test, exit 4
+	expect_exit 4 "${E[@]}" PPBENCH_BTF=/nonexistent "$sh"
+	ktap_check "$LAST_OUT"
+	assert_match "$LAST_OUT" '^ok 1 ppbench # SKIP no kernel BTF at /nonexistent$' "no BTF"
+	expect_exit 4 "${E[@]}" PPBENCH_BASELINE= "$sh"
+	assert_match "$LAST_OUT" '^ok 1 ppbench # SKIP no baseline: ' "no baseline"
+	d=$(mktemp -d /tmp/ppb-ksft.XXXXXX)
+	chmod 755 "$d" && cp "$PPBENCH" "$sh" "$DATA/base.json" "$d/" && chmod 755 "$d"/*
+	expect_exit 4 setpriv --reuid=65534 --regid=65534 --clear-groups env PPBENCH="$d/ppbench" \
+		PPBENCH_BASELINE="$d/base.json" "$d/ppbench.sh"
+	rm -rf "$d"
+	assert_match "$LAST_OUT" '^ok 1 ppbench # SKIP needs root$' "not root"
 }
 
 # Bad input: one line on stderr, exit 2, no output file.

@@ -2,6 +2,7 @@
 /* Comparison rows built from results in memory: changes, tests, pooling, the gate. */
 #include <math.h>
 #include <string.h>
+#include "judge/model/cmpcols.h"
 #include "judge/model/compare_stats.h"
 #include "unit.h"
 
@@ -80,6 +81,57 @@ void test_compare_regression(void)
 	ASSERT_EQ(c.ndiffs, 0, "same host");
 out:
 	comparison_free(&c);
+}
+
+/*
+ * compare BASE X Y: a column per later file, each against the base, never
+ * against the column before it; the columns named by kernel release, by
+ * file where two releases are alike.
+ */
+void test_compare_columns(void)
+{
+	double b[] = { 100, 101, 99, 100, 100 }, x[] = { 110, 111, 109, 110, 110 },
+	       y[] = { 95, 96, 94, 95, 95 };
+	struct cmp_opts o = { .test = TEST_WELCH, .alpha = 0.05 };
+	struct fake fb, fx, fy;
+	struct comparison c[2] = { { .old = &fb.r, .nold = 1, .new = &fx.r, .nnew = 1 },
+				   { .old = &fb.r, .nold = 1, .new = &fy.r, .nnew = 1 } };
+	struct cmp_set set = { .opts = &o, .cmps = c, .n = 2 };
+	const struct col_line *l;
+	struct col_table t;
+
+	fake_init(&fb, "d/base.json", "6.18", b, 5, 0.99);
+	fake_init(&fx, "d/x.json", "6.19", x, 5, 0.99);
+	fake_init(&fy, "d/y.json", "6.20", y, 5, 0.99);
+	if (!ASSERT_OK(comparison_build(&c[0], &o) ?: comparison_build(&c[1], &o), "build") ||
+	    !ASSERT_OK(col_table_build(&set, &t), "columns"))
+		goto out;
+	ASSERT_EQ(t.nlines, 3, "cycles, ns and purity: a line each");
+	l = &t.lines[0];
+	ASSERT_STREQ(l->named->label, "ring cycles/elem", "the first line");
+	ASSERT_NEAR(l->base ? l->base->ofig : 0, 100, 1e-9, "the base's figure");
+	ASSERT_NEAR(l->cell[0] ? l->cell[0]->change : 0, 10, 1e-9, "x: +10% against the base");
+	ASSERT_NEAR(l->cell[1] ? l->cell[1]->change : 0, -5, 1e-9,
+		    "y: -5% against the base, not against x");
+	ASSERT_TRUE(l->cell[1] && l->cell[1]->real && !l->cell[1]->regression,
+		    "y: a real improvement");
+	ASSERT_STREQ(t.names[0], "6.18", "the base named by its kernel");
+	ASSERT_STREQ(t.names[2], "6.20", "a column named by its kernel");
+	col_table_free(&t);
+	fy.r.host.kernel = "6.18";
+	if (ASSERT_OK(col_table_build(&set, &t), "columns again"))
+		ASSERT_TRUE(!strcmp(t.names[0], "base") && !strcmp(t.names[2], "y"),
+			    "two releases alike: every column named by its file");
+	col_table_free(&t);
+	fb.r.label = "v1";
+	fx.r.label = "v2";
+	fy.r.label = "v3";
+	if (ASSERT_OK(col_table_build(&set, &t), "labelled"))
+		ASSERT_STREQ(t.names[1], "v2", "bench --label names a column");
+	col_table_free(&t);
+out:
+	comparison_free(&c[0]);
+	comparison_free(&c[1]);
 }
 
 void test_compare_pooled_purity(void)

@@ -35,6 +35,8 @@ static void fake_result(struct fake *f, const char *kind, const char *unit)
 					     .status = "ok",
 					     .ok = true,
 					     .purity = 0.995,
+					     .loops = 2000000,
+					     .repeat = 3,
 					     .path_cost_method = "not derivable here" };
 	f->sc[0].cycles = (struct result_stat){
 		.min = 190, .median = 200, .mean = 200.17, .cv = 0.05, .runs = f->runs, .nruns = 3
@@ -151,7 +153,11 @@ void test_export_lkp_lines(void)
 	if (!ASSERT_TRUE(t, "lkp text"))
 		return;
 	ASSERT_TRUE(lkp_lines_ok(t, &n), "every line a stats line");
-	ASSERT_EQ(n, 5, "ring: 4 of instructions, purity; no ns, no path, nothing of ring-xcpu");
+	ASSERT_EQ(
+		n, 6,
+		"ring: 4 of instructions, purity, workload; no ns, no path, nothing of ring-xcpu");
+	ASSERT_HAS_SUBSTR(t, "ppbench.ring.workload: 6000000\n",
+			  "workload: the elements of the timed runs, loops x setups");
 	ASSERT_HAS_SUBSTR(t, "ppbench.ring.instructions_per_elem: 200\n", "the median, its unit");
 	ASSERT_HAS_SUBSTR(t, "ppbench.ring.instructions_per_elem.max: 210.5\n", "largest setup");
 	ASSERT_HAS_SUBSTR(t, "ppbench.ring.instructions_per_elem.stddev_percent: 5\n", "CV");
@@ -188,7 +194,7 @@ void test_export_org_printed_digits(void)
 	};
 	rows[1] =
 		(struct row){ .scenario = "ring", .kind = FIG_NS, .ofig = 1.0004, .nfig = 2.0006 };
-	compare_print_org(f, &set, &c);
+	compare_print_org(f, &set, NULL);
 	fclose(f);
 	ASSERT_HAS_SUBSTR(buf,
 			  "| ring       |      100 |      101 |      1 |     1.000 |     2.001 "

@@ -19,6 +19,7 @@
 #include "judge/model/hardlimit.h"
 #include "judge/report/bisect_report.h"
 #include "judge/report/compare_report.h"
+#include "judge/report/ktap.h"
 #include "judge/report/limit_report.h"
 #include "sys/log.h"
 #include "sys/util.h"
@@ -34,6 +35,9 @@ struct cmp_cfg {
 	const char *files[3][MAX_FILES];
 	size_t nfiles[3];
 	int side; /* where the next bare file goes */
+	/* each --new starts a column: where its files start among the new side's */
+	size_t col_start[MAX_FILES];
+	size_t ncols;
 	bool force, markdown, bpp, org, ktap, gate, gate_unstable, qemu_change;
 	double fail_above, alpha;
 	enum fig metric;
@@ -62,7 +66,10 @@ static const struct cli_word tests[] = {
 static const struct cli_opt compare_opts[] = {
 	{ "old", 0, "FILE", "a baseline file; the files after it, up to --new, join the old side",
 	  OPT_OLD },
-	{ "new", 0, "FILE", "a file of the new side; the files after it join it too", OPT_NEW },
+	{ "new", 0, "FILE",
+	  "a file of the new side; the files after it join it too. Each --new starts a column "
+	  "of its own, compared with the old side",
+	  OPT_NEW },
 	{ "force", 'f', NULL, "compare even when TSC Hz or CPU model say the hosts differ",
 	  .kind = CLI_FLAG, C(force) },
 	{ "fail-above", 0, "PCT",
@@ -171,7 +178,11 @@ static int compare_opt(void *c, int key, const char *arg)
 		return -EINVAL;
 	}
 	cfg->side = key == OPT_OLD ? SIDE_OLD : SIDE_NEW;
-	return add_file(cfg, cfg->side, arg);
+	if (add_file(cfg, cfg->side, arg))
+		return -E2BIG;
+	if (key == OPT_NEW)
+		cfg->col_start[cfg->ncols++] = cfg->nfiles[SIDE_NEW] - 1;
+	return 0;
 }
 
 static void free_results(struct result *r, size_t n)
@@ -407,8 +418,9 @@ static void check_figures(const struct cmp_cfg *cfg, const struct cmp_set *set, 
 static int build_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall,
 			     struct cmp_set *set, struct verdict *v)
 {
-	size_t nold = cfg->nfiles[SIDE_POS] ? 1 : cfg->nfiles[SIDE_OLD];
-	size_t ncmp = cfg->nfiles[SIDE_POS] ? nall - 1 : 1;
+	bool pos = cfg->nfiles[SIDE_POS];
+	size_t nold = pos ? 1 : cfg->nfiles[SIDE_OLD];
+	size_t ncmp = pos ? nall - 1 : cfg->ncols;
 
 	set->cmps = calloc(ncmp ? ncmp : 1, sizeof(*set->cmps));
 	if (!set->cmps)
@@ -418,8 +430,11 @@ static int build_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nal
 
 		c->old = all;
 		c->nold = nold;
-		c->new = cfg->nfiles[SIDE_POS] ? &all[1 + i] : &all[nold];
-		c->nnew = cfg->nfiles[SIDE_POS] ? 1 : nall - nold;
+		/* (positional: each later file is a column of one) */
+		c->new = &all[pos ? 1 + i : nold + cfg->col_start[i]];
+		c->nnew = pos		 ? 1
+			  : i + 1 < ncmp ? cfg->col_start[i + 1] - cfg->col_start[i]
+					 : nall - nold - cfg->col_start[i];
 		if (comparison_build(c, set->opts))
 			return fail(v, CMP_FAILED, "comparing failed: out of memory");
 	}
@@ -436,6 +451,8 @@ static void run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall
 		.gate_unstable = cfg->gate_unstable,
 		.metric = cfg->metric,
 		.fail_above = cfg->fail_above,
+		/* kselftest's convention on slow VMs and hardware: its format, its env */
+		.machine_slow = cfg->ktap && ksft_machine_slow(),
 	};
 	struct limit_check *limits = NULL;
 	int gated = EXIT_OK;
@@ -615,7 +632,7 @@ static int compare_figures(struct cli_fig *f)
 
 const struct cli_cmd cmd_compare = {
 	.name = "compare",
-	.args = "OLD.json NEW.json... | --old FILE... --new FILE...",
+	.args = "OLD.json NEW.json... | --old FILE... --new FILE... [--new FILE...]...",
 	.summary = "before/after table of bench results, with significance and a CI gate",
 	.description =
 		"Compare 'ppbench bench --json' result files the way kernel regression\n"
@@ -629,9 +646,16 @@ const struct cli_cmd cmd_compare = {
 		"           old  ±%stddev    %change          new  ±%stddev  figure\n"
 		"\n"
 		"Files. With plain file arguments the first is the baseline and every later\n"
-		"file is compared with it, one table each. With --old and --new, the files\n"
-		"after --old (up to --new) form the old side and those after --new the new\n"
-		"side. Every file is checked against the ppbench/1 schema first.\n"
+		"file is compared with it. With --old and --new, the files after --old (up\n"
+		"to --new) form the old side and those after --new the new side; each\n"
+		"further --new starts another group. Every file is checked against the\n"
+		"ppbench/1 schema first.\n"
+		"\n"
+		"Columns. With several later files (or --new groups) the output is one\n"
+		"table of columns, as the kernel test robot's reports have it: the base's\n"
+		"figure, then per column its %change against the base (never against the\n"
+		"column before it), mark and figure, each column tested and gated as\n"
+		"'compare BASE COLUMN' would.\n"
 		"\n"
 		"Noise. Before and after are different invocations, so a verdict needs the\n"
 		"noise between invocations; the output says which noise it used:\n"
@@ -712,6 +736,9 @@ const struct cli_cmd cmd_compare = {
 	.examples =
 		"  ppbench compare before.json after.json\n"
 		"  ppbench compare --old a1.json a2.json a3.json --new b1.json b2.json\n"
+		"  ppbench compare base.json culprit.json fix.json   # LKP's columns\n"
+		"  ppbench compare --old a1.json a2.json --new b1.json b2.json --new c1.json "
+		"c2.json\n"
 		"  ppbench compare --markdown base.json patch-v1.json patch-v2.json\n"
 		"  ppbench compare --bpp before.json after.json\n"
 		"  ppbench compare --org before.json after.json   # for a mail to the maintainers\n"

@@ -27,7 +27,7 @@
 
 struct trend_cfg {
 	enum series_order order;
-	unsigned min_run, permutations, window;
+	unsigned min_run, permutations, window, stable_after;
 	bool window_set, force, markdown, ktap, gate, qemu_change;
 	double alpha, fail_pct;
 	enum series_figure metric;
@@ -75,6 +75,10 @@ static const struct cli_opt trend_opts[] = {
 	  "the newest results --fail-on-regression looks at (default 3 x --min-run)",
 	  .kind = CLI_UINT, T(window), .min = 1, .max = 1000000,
 	  CLI_MARK(struct trend_cfg, window_set) },
+	{ "stable-after", 0, "N",
+	  "hold a figure report-only until it has passed the gate N times in a row (netdev's "
+	  "CI waits for 15 with a new test): its regressions are named, not gated",
+	  .kind = CLI_UINT, T(stable_after), .min = 1, .max = 1000000 },
 	{ "noise", 'n', "PROFILE",
 	  "this host's noise profile ('ppbench calibrate'): its levels' ratio bounds a level's "
 	  "width, a step as large as a ratio between them where each side shows one level is "
@@ -129,6 +133,10 @@ static int trend_check(void *c, int argc, char **argv)
 		cfg->window = 3 * cfg->min_run;
 	if (cfg->window_set && !cfg->gate) {
 		pr_err("--window is the gate's: give --fail-on-regression PCT too\n");
+		return EXIT_USAGE;
+	}
+	if (cfg->stable_after && !cfg->gate) {
+		pr_err("--stable-after holds the gate: give --fail-on-regression PCT too\n");
 		return EXIT_USAGE;
 	}
 	if (cfg->gate && cfg->window < cfg->min_run) {
@@ -453,6 +461,9 @@ static int trend_run(void *c, int argc, char **argv)
 				 .gate = cfg->gate,
 				 .fail_pct = cfg->fail_pct,
 				 .window = cfg->window,
+				 .stable_after = cfg->stable_after,
+				 /* kselftest's convention on slow machines: its format, its env */
+				 .machine_slow = cfg->ktap && ksft_machine_slow(),
 				 .title = cfg->title,
 				 .noise = cfg->noise ? &profile : NULL };
 	ret = report(cfg, &v);
@@ -538,7 +549,10 @@ const struct cli_cmd cmd_trend = {
 		"CI gate. --fail-on-regression PCT exits 3 when the gating rule\n"
 		"(ppbench-compare(8), 'The gating rule') fires on a change point of --metric\n"
 		"whose first point after the change is among the last --window results\n"
-		"(higher is worse), and names it on stderr. Only steps gate.\n"
+		"(higher is worse), and names it on stderr. Only steps gate. --stable-after N\n"
+		"holds a figure report-only until it has passed N times in a row (its results\n"
+		"since its last regression), as netdev's CI does with a new test, and says\n"
+		"which are held.\n"
 		"\n"
 		"Exit status 2: an unreadable, malformed or invalid file, files of other hosts\n"
 		"(CPU model, or TSC more than 1% apart; --force takes them), two files with one\n"
@@ -548,7 +562,8 @@ const struct cli_cmd cmd_trend = {
 		    "  ppbench trend --markdown --scenario ring,slow ci/results/ > report.md\n"
 		    "  # CI: fail the job when the newest results regressed by more than 5%\n"
 		    "  ppbench trend --fail-on-regression 5 --window 12 ci/results/ || exit $?\n"
-		    "  ppbench trend --ktap --fail-on-regression 5 ci/results/ > trend.ktap\n",
+		    "  ppbench trend --ktap --fail-on-regression 5 ci/results/ > trend.ktap\n"
+		    "  ppbench trend --fail-on-regression 5 --stable-after 15 ci/results/\n",
 	.figures = trend_figures,
 	.opts = trend_opts,
 	.min_args = 0,

@@ -902,3 +902,9 @@ bool row_unstable_not_gated(const struct cmp_set *set, const struct row *r)
 	return row_judged(set, r) && r->unstable && r->regression &&
 	       over_limit(set, r, r->change) && !row_gated(set, r);
 }
+
+bool row_xfail(const struct cmp_set *set, const struct comparison *c, const struct row *r)
+{
+	return set->machine_slow && row_gated(set, r) && r->kind != FIG_PURITY &&
+	       !unit_counts_instructions(result_clock_of(c->old)->unit);
+}

@@ -125,6 +125,8 @@ struct cmp_set {
 	bool gate_unstable; /* --gate-unstable: unstable rows gate on their medians' change */
 	enum fig metric;
 	double fail_above; /* percent */
+	/* kselftest's KSFT_MACHINE_SLOW=yes: a timing gate that fires is an expected failure */
+	bool machine_slow;
 	/* compare --limit: each limit against each file of the new side (model/hardlimit.h) */
 	const struct limit_check *limits;
 	size_t nlimits;
@@ -161,5 +163,12 @@ bool fig_higher_is_worse(enum fig f);
 bool row_gated(const struct cmp_set *set, const struct row *r);
 /* Whether R's medians would trip it, but levels explain the change: named, not gated. */
 bool row_unstable_not_gated(const struct cmp_set *set, const struct row *r);
+/*
+ * Whether R, gated, is an expected failure: the machine is slow
+ * (set->machine_slow) and R's figure a time, TSC cycles or ns, that a slow
+ * machine stretches. Instructions (files of the instruction clock, an
+ * instruction counter's view) and purity count no time: they still fail.
+ */
+bool row_xfail(const struct cmp_set *set, const struct comparison *c, const struct row *r);
 
 #endif

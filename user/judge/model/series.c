@@ -523,3 +523,24 @@ size_t series_gate(const struct series *s, enum series_figure metric, double pct
 	}
 	return n;
 }
+
+size_t series_passes(const struct series *s, const struct series_fig *g, double pct, size_t window)
+{
+	size_t first = s->npts > window ? s->npts - window : 0, upto = g->n, from = 0;
+
+	for (size_t k = 0; k < g->fit.ncps; k++) {
+		const struct trend_cp *cp = &g->fit.cps[k];
+
+		if (cp->kind == TREND_STEP && gated_cp(g, cp, pct, first) && cp->at < upto)
+			upto = cp->at;
+	}
+	/* a regression before it: the figure failed there, and counts again from it */
+	for (size_t k = 0; k < g->fit.ncps; k++) {
+		const struct trend_cp *cp = &g->fit.cps[k];
+
+		if (cp->kind == TREND_STEP && cp->change_pct > pct && cp->at < upto &&
+		    cp->at > from)
+			from = cp->at;
+	}
+	return upto - from;
+}

@@ -109,5 +109,12 @@ struct series_hit {
  */
 size_t series_gate(const struct series *s, enum series_figure metric, double pct, size_t window,
 		   struct series_hit *hits, size_t max);
+/*
+ * How many times in a row figure G passed that gate, as netdev's CI counts
+ * a new test's passes before it trusts it: G's points from its last step up
+ * by more than PCT (or from its first point) up to the first one a step the
+ * gate fires on leads to (or to its last point, where none does).
+ */
+size_t series_passes(const struct series *s, const struct series_fig *g, double pct, size_t window);
 
 #endif

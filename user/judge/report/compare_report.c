@@ -7,7 +7,9 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "judge/model/cmpcols.h"
 #include "judge/model/counterview.h"
 #include "judge/model/compare_stats.h"
 #include "judge/report/compare_report.h"
@@ -158,6 +160,27 @@ static void print_context(FILE *f, const struct comparison *c, bool md)
 			fprint_wrapped(f, "  ", c->notes[i]);
 }
 
+/* With columns, each column's sample size of its first row. */
+static void legend_columns(FILE *f, const struct cmp_set *set, const char *li, bool md)
+{
+	char line[400];
+	int n = snprintf(line, sizeof(line),
+			 "%s±%%stddev: sample stddev / mean; n = %zu in the base", li,
+			 set->cmps[0].rows[0].o.n);
+
+	for (size_t i = 0; i < set->n && n < (int)sizeof(line); i++)
+		n += snprintf(line + n, sizeof(line) - n, "%s%zu", i ? ", " : " and ",
+			      set->cmps[i].nrows ? set->cmps[i].rows[0].n.n : 0);
+	if (n < (int)sizeof(line))
+		snprintf(line + n, sizeof(line) - n,
+			 " in the columns (files where the base and "
+			 "the column have two or more, else setups)");
+	if (md)
+		fprintf(f, "%s\n", line);
+	else
+		fprint_wrapped(f, "", line);
+}
+
 /* Sample sizes of the first row: what "±" and the test were computed over. */
 static void legend(FILE *f, const struct cmp_set *set, const struct comparison *c, bool md)
 {
@@ -209,10 +232,12 @@ static void legend(FILE *f, const struct cmp_set *set, const struct comparison *
 					: "a lone CPU's");
 			break;
 		}
-	if (c->nrows)
+	if (c->nrows && set->n == 1)
 		fprintf(f, "%s±%%stddev: sample stddev / mean; n = %zu old, %zu new %s\n", li,
 			c->rows[0].o.n, c->rows[0].n.n,
 			c->noise == NOISE_FILES ? "files (each its median of setups)" : "setups");
+	if (c->nrows && set->n > 1)
+		legend_columns(f, set, li, md);
 }
 
 /* "±0.4%" right-aligned in 8 columns (± is two bytes); blank for a single value. */
@@ -407,14 +432,19 @@ static void print_text(FILE *f, const struct cmp_set *set, const struct comparis
 	print_pdiffs(f, c, false);
 }
 
+/* Markdown's words for the marks other than '*' (bold). */
+static const char *md_tag(const struct row *r)
+{
+	return r->unstable		    ? " *(unstable)*"
+	       : r->known		    ? " *(known)*"
+	       : r->significant && !r->real ? " *(floor)*"
+					    : "";
+}
+
 static void md_row(FILE *f, const struct row *r)
 {
 	char o[24], n[24], ch[16], p[16], osd[32], nsd[32], why[160];
 	const char *b = row_real(r) ? "**" : "";
-	const char *tag = r->unstable		       ? " *(unstable)*"
-			  : r->known		       ? " *(known)*"
-			  : r->significant && !r->real ? " *(floor)*"
-						       : "";
 
 	if (r->other_method) {
 		fprintf(f, "| %s | | | %s | | | |\n", r->label, differs(r, why, sizeof(why)));
@@ -426,8 +456,8 @@ static void md_row(FILE *f, const struct row *r)
 	fmt_p(r, p, sizeof(p));
 	fmt_sd(&r->o, osd, sizeof(osd), true);
 	fmt_sd(&r->n, nsd, sizeof(nsd), true);
-	fprintf(f, "| %s | %s | %s | %s%s%s%s | %s | %s | %s |\n", r->label, o, osd, b, ch, b, tag,
-		n, nsd, r->t.testable ? p : "?");
+	fprintf(f, "| %s | %s | %s | %s%s%s%s | %s | %s | %s |\n", r->label, o, osd, b, ch, b,
+		md_tag(r), n, nsd, r->t.testable ? p : "?");
 }
 
 static void print_markdown(FILE *f, const struct cmp_set *set, const struct comparison *c)
@@ -517,7 +547,8 @@ static void json_summary(struct json *j, const char *key, const struct summary *
 	json_obj_end(j);
 }
 
-static void json_row(struct json *j, const struct cmp_set *set, const struct row *r)
+static void json_row(struct json *j, const struct cmp_set *set, const struct comparison *c,
+		     const struct row *r)
 {
 	json_obj_begin(j, NULL);
 	json_str(j, "scenario", r->scenario);
@@ -564,7 +595,9 @@ static void json_row(struct json *j, const struct cmp_set *set, const struct row
 	json_u64(j, "modes_new", r->mn.nr_modes);
 	json_str(j, "worse", fig_higher_is_worse(r->kind) ? "higher" : "lower");
 	json_bool(j, "regression", r->regression);
-	json_bool(j, "gated", row_gated(set, r));
+	json_bool(j, "gated", row_gated(set, r) && !row_xfail(set, c, r));
+	if (set->machine_slow)
+		json_bool(j, "expected_failure", row_xfail(set, c, r));
 	json_obj_end(j);
 }
 
@@ -594,9 +627,11 @@ static void json_noise(struct json *j, const struct comparison *c)
 	json_obj_end(j);
 }
 
-static void json_comparison(struct json *j, const struct cmp_set *set, const struct comparison *c)
+static void json_comparison(struct json *j, const struct cmp_set *set, const struct comparison *c,
+			    const char *name)
 {
 	json_obj_begin(j, NULL);
+	json_str(j, "name", name);
 	json_files(j, "old", c->old, c->nold);
 	json_files(j, "new", c->new, c->nnew);
 	json_str(j, "unit", c->nold ? c->old[0].host.clock.unit : "cycles");
@@ -616,7 +651,7 @@ static void json_comparison(struct json *j, const struct cmp_set *set, const str
 	json_arr_end(j);
 	json_arr_begin(j, "rows");
 	for (size_t i = 0; i < c->nrows; i++)
-		json_row(j, set, &c->rows[i]);
+		json_row(j, set, c, &c->rows[i]);
 	json_arr_end(j);
 	if (c->npd)
 		json_pdiffs(j, c);
@@ -625,10 +660,19 @@ static void json_comparison(struct json *j, const struct cmp_set *set, const str
 
 static int write_json(const struct cmp_set *set, const char *path)
 {
-	struct json *j = json_open(path, true);
+	char(*names)[COL_NAME_LEN] = calloc(set->n + 1, sizeof(*names));
+	struct json *j;
 
-	if (!j)
+	if (!names) {
+		pr_err("out of memory\n");
 		return EXIT_FAIL;
+	}
+	j = json_open(path, true);
+	if (!j) {
+		free(names);
+		return EXIT_FAIL;
+	}
+	col_names(set, names);
 	json_obj_begin(j, NULL);
 	json_str(j, "schema", "ppbench-compare/1");
 	json_obj_begin(j, "test");
@@ -644,10 +688,13 @@ static int write_json(const struct cmp_set *set, const char *path)
 		json_bool(j, "gate_unstable", set->gate_unstable);
 		json_obj_end(j);
 	}
+	if (set->n)
+		json_str(j, "base", names[0]);
 	json_arr_begin(j, "comparisons");
 	for (size_t i = 0; i < set->n; i++)
-		json_comparison(j, set, &set->cmps[i]);
+		json_comparison(j, set, &set->cmps[i], names[i + 1]);
 	json_arr_end(j);
+	free(names);
 	limit_json(j, set->limits, set->nlimits);
 	json_obj_end(j);
 	json_flush_line(j);
@@ -656,13 +703,200 @@ static int write_json(const struct cmp_set *set, const char *path)
 	return EXIT_OK;
 }
 
+/* ---- several columns: LKP's table, each column against the base ------------- */
+
+/* A column's cell after its separating space: %change, mark, value, ±%stddev. */
+#define COL_WIDTH 34
+
+static void col_files(FILE *f, const char *name, const struct result *files, size_t n, bool md)
+{
+	fprintf(f, md ? "- **%s**: " : "  %-16s ", name);
+	file_list(f, files, n, md ? "`" : "");
+	fprintf(f, " (%s)\n", files[0].host.kernel);
+}
+
+/* The columns, then each one's differences from the base, notes and noise. */
+static void col_context(FILE *f, const struct cmp_set *set, const struct col_table *t, bool md)
+{
+	char noise[640];
+
+	fprintf(f,
+		md ? "#### ppbench compare: columns against `%s`\n\n"
+		   : "columns, each against the first (%s):\n",
+		t->names[0]);
+	col_files(f, t->names[0], set->cmps[0].old, set->cmps[0].nold, md);
+	for (size_t i = 0; i < set->n; i++)
+		col_files(f, t->names[i + 1], set->cmps[i].new, set->cmps[i].nnew, md);
+	for (size_t i = 0; i < set->n; i++) {
+		fprintf(f, md ? "\n##### %s against %s\n" : "\n%s against %s:\n", t->names[i + 1],
+			t->names[0]);
+		print_context(f, &set->cmps[i], md);
+		fmt_noise(&set->cmps[i], noise, sizeof(noise));
+		if (md)
+			fprintf(f, "\n**Noise:** %s\n", noise + strlen("noise: "));
+		else
+			fprint_wrapped(f, "", noise);
+	}
+}
+
+/* LKP's head: the names, a rule per column, the labels and their markers. */
+static void col_head(FILE *f, const struct col_table *t)
+{
+	fprintf(f, "\n%-21.21s", t->names[0]);
+	for (size_t i = 0; i < t->ncols; i++)
+		fprintf(f, " %-*.*s", i + 1 < t->ncols ? COL_WIDTH : 0, COL_WIDTH, t->names[i + 1]);
+	fprintf(f, "\n%.21s", "------------------------------------------");
+	for (size_t i = 0; i < t->ncols; i++)
+		fprintf(f, " %.*s", COL_WIDTH, "------------------------------------------");
+	fprintf(f, "\n%21s", "%stddev");
+	for (size_t i = 0; i < t->ncols; i++)
+		fprintf(f, " %10s %23s", "%change", "%stddev");
+	fprintf(f, "\n%21s", "\\");
+	for (size_t i = 0; i < t->ncols; i++)
+		fprintf(f, " %10s %23s", "|", "\\");
+	fprintf(f, "\n");
+}
+
+/* One column's cell: its change against the base, its mark, its figure. */
+static void col_cell(FILE *f, const struct row *r)
+{
+	char v[24], ch[16], sd[32], why[160];
+
+	if (!r) {
+		fprintf(f, " %10s   %12s %8s", "", "n/a", "");
+		return;
+	}
+	if (r->other_method) {
+		fprintf(f, " %*s", COL_WIDTH, differs(r, why, sizeof(why)));
+		return;
+	}
+	fmt_val(r->kind, r->nfig, v, sizeof(v));
+	fmt_change(r, ch, sizeof(ch));
+	fmt_sd(&r->n, sd, sizeof(sd), false);
+	fprintf(f, " %10s %c %12s %s", ch, mark(r), v, sd);
+}
+
+static void col_line_text(FILE *f, const struct col_line *l, size_t ncols)
+{
+	char v[24], sd[32];
+
+	if (l->base) {
+		fmt_val(l->base->kind, l->base->ofig, v, sizeof(v));
+		fmt_sd(&l->base->o, sd, sizeof(sd), false);
+		fprintf(f, "%12s %s", v, sd);
+	} else {
+		fprintf(f, "%21s", "");
+	}
+	for (size_t i = 0; i < ncols; i++)
+		col_cell(f, l->cell[i]);
+	fprintf(f, "  %s\n", l->named->label);
+}
+
+static void col_line_md(FILE *f, const struct col_line *l, size_t ncols)
+{
+	char v[24], sd[32], ch[16], why[160];
+
+	fmt_val(l->named->kind, l->base ? l->base->ofig : NAN, v, sizeof(v));
+	fmt_sd(l->base ? &l->base->o : &l->named->o, sd, sizeof(sd), true);
+	fprintf(f, "| %s | %s | %s |", l->named->label, l->base ? v : "", l->base ? sd : "");
+	for (size_t i = 0; i < ncols; i++) {
+		const struct row *r = l->cell[i];
+		const char *b = r && row_real(r) ? "**" : "";
+
+		if (!r || r->other_method) {
+			fprintf(f, r ? " %s | | |" : " | %s | |",
+				r ? differs(r, why, sizeof(why)) : "n/a");
+			continue;
+		}
+		fmt_change(r, ch, sizeof(ch));
+		fmt_val(r->kind, r->nfig, v, sizeof(v));
+		fmt_sd(&r->n, sd, sizeof(sd), true);
+		fprintf(f, " %s%s%s%s | %s | %s |", b, ch, b, md_tag(r), v, sd);
+	}
+	fprintf(f, "\n");
+}
+
+static void col_md_head(FILE *f, const struct col_table *t)
+{
+	fprintf(f, "\n| figure | %s | ±%%stddev |", t->names[0]);
+	for (size_t i = 0; i < t->ncols; i++)
+		fprintf(f, " %%change | %s | ±%%stddev |", t->names[i + 1]);
+	fprintf(f, "\n|:---|---:|---:|");
+	for (size_t i = 0; i < t->ncols; i++)
+		fprintf(f, "---:|---:|---:|");
+	fprintf(f, "\n");
+}
+
+static void col_pdiffs(FILE *f, const struct cmp_set *set, const struct col_table *t, bool md)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		if (!set->cmps[i].npd)
+			continue;
+		fprintf(f, md ? "\n##### %s against %s\n" : "\n%s against %s:\n", t->names[i + 1],
+			t->names[0]);
+		print_pdiffs(f, &set->cmps[i], md);
+	}
+}
+
+/* Text or Markdown: one table, a column per comparison, as LKP's reports have it. */
+static void print_columns(FILE *f, const struct cmp_set *set, const struct col_table *t, bool md)
+{
+	col_context(f, set, t, md);
+	if (md)
+		col_md_head(f, t);
+	else
+		col_head(f, t);
+	for (size_t i = 0; i < t->nlines; i++)
+		(md ? col_line_md : col_line_text)(f, &t->lines[i], t->ncols);
+	if (!t->nlines)
+		fprintf(f, "%12s(no scenario was measured in the base and a column)\n", "");
+	if (!md)
+		fprintf(f, "\n");
+	legend(f, set, &set->cmps[0], md);
+	col_pdiffs(f, set, t, md);
+}
+
+/* Several columns: one table of them in text, Markdown and Org; bpp's per column. */
+static int output_columns(const struct cmp_set *set, unsigned formats)
+{
+	struct col_table t;
+	bool sep = false;
+
+	if (col_table_build(set, &t)) {
+		pr_err("comparing failed: out of memory\n");
+		return EXIT_FAIL;
+	}
+	if (!formats)
+		print_columns(stdout, set, &t, false);
+	if (formats & CMP_OUT_MARKDOWN) {
+		print_columns(stdout, set, &t, true);
+		sep = true;
+	}
+	for (size_t i = 0; (formats & CMP_OUT_BPP) && i < set->n; i++) {
+		if (sep)
+			printf("\n");
+		print_bpp(stdout, set, &set->cmps[i]);
+		sep = true;
+	}
+	if (formats & CMP_OUT_ORG) {
+		if (sep)
+			printf("\n");
+		compare_print_org(stdout, set, t.names);
+	}
+	col_table_free(&t);
+	return EXIT_OK;
+}
+
 int compare_output(const struct cmp_set *set, unsigned formats, const char *json_path)
 {
 	bool json_only = json_path && !strcmp(json_path, "-");
+	bool cols = set->n > 1 && !json_only && !(formats & CMP_OUT_KTAP);
 
 	if (!json_only && (formats & CMP_OUT_KTAP))
 		compare_print_ktap(stdout, set);
-	for (size_t i = 0; !json_only && !(formats & CMP_OUT_KTAP) && i < set->n; i++) {
+	if (cols && output_columns(set, formats))
+		return EXIT_FAIL;
+	for (size_t i = 0; !cols && !json_only && !(formats & CMP_OUT_KTAP) && i < set->n; i++) {
 		const struct comparison *c = &set->cmps[i];
 		bool sep = false;
 
@@ -683,7 +917,7 @@ int compare_output(const struct cmp_set *set, unsigned formats, const char *json
 		if (formats & CMP_OUT_ORG) {
 			if (sep)
 				printf("\n");
-			compare_print_org(stdout, set, c);
+			compare_print_org(stdout, set, NULL);
 		}
 	}
 	if (!json_only && !(formats & CMP_OUT_KTAP) && set->nlimits) {
@@ -735,6 +969,15 @@ int compare_gate(const struct cmp_set *set)
 			}
 			if (!row_gated(set, r))
 				continue;
+			if (row_xfail(set, c, r)) {
+				fprintf(stderr,
+					"ppbench compare: expected failure (KSFT_MACHINE_SLOW=yes, "
+					"a "
+					"time): %s %+.1f%% (limit %g%%), %s -> %s\n",
+					r->label, r->change, set->fail_above, c->old[0].path,
+					c->new[0].path);
+				continue;
+			}
 			gated++;
 			lv[0] = 0;
 			if (r->unstable) {

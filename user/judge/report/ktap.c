@@ -9,9 +9,9 @@
 #include "sys/util.h"
 
 struct ktap_test {
-	bool ok;
+	bool ok, xfail; /* xfail: an expected failure, the reason in skip */
 	char desc[256];
-	char skip[320]; /* "" unless skipped: the reason */
+	char skip[320]; /* "" unless skipped (or xfail): the reason */
 };
 
 struct ktap {
@@ -67,7 +67,10 @@ static void print(FILE *f, struct ktap *k)
 		clean(t->desc);
 		clean(t->skip);
 		fprintf(f, "%s %zu %s%s%s\n", t->ok ? "ok" : "not ok", i + 1, t->desc,
-			t->skip[0] ? " # SKIP " : "", t->skip);
+			!t->skip[0] ? ""
+			: t->xfail  ? " # XFAIL "
+				    : " # SKIP ",
+			t->skip);
 	}
 	free(k->t);
 }
@@ -80,6 +83,13 @@ static void fmt_pct(double v, char *buf, size_t len)
 		snprintf(buf, len, "0.0%%");
 	else
 		snprintf(buf, len, "%+.1f%%", v);
+}
+
+bool ksft_machine_slow(void)
+{
+	const char *e = getenv("KSFT_MACHINE_SLOW");
+
+	return e && !strcmp(e, "yes");
 }
 
 /* ---- compare ----------------------------------------------------------- */
@@ -149,8 +159,12 @@ static void cmp_row_test(struct ktap *k, const struct cmp_set *set, const struct
 			 r->known ? "new within the profile's range" : "unstable");
 	snprintf(t->desc, sizeof(t->desc), "%s%s: %s, floor %s%s%s", prefix, r->label, ch, fl, lim,
 		 mark);
-	t->ok = !row_gated(set, r);
-	if (!set->gate)
+	t->ok = !row_gated(set, r) || row_xfail(set, c, r);
+	t->xfail = row_xfail(set, c, r);
+	if (t->xfail)
+		snprintf(t->skip, sizeof(t->skip), "%s",
+			 "KSFT_MACHINE_SLOW=yes: a time, which a slow machine stretches");
+	else if (!set->gate)
 		snprintf(t->skip, sizeof(t->skip), "no gate: give --fail-above PCT");
 	else if (c->noise == NOISE_SETUPS)
 		snprintf(t->skip, sizeof(t->skip),
@@ -257,6 +271,32 @@ void compare_print_ktap(FILE *f, const struct cmp_set *set)
 
 #define KTAP_MAX_HITS 64
 
+/*
+ * --stable-after: a held figure says so, its regression a SKIP; on a slow
+ * machine (KSFT_MACHINE_SLOW=yes) a regression of a time is an XFAIL.
+ */
+static void trend_hold(struct ktap_test *t, const struct trend_view *v, const struct series_fig *g,
+		       bool gated)
+{
+	size_t passes, n = strlen(t->desc);
+
+	if (trend_held(v, g, &passes)) {
+		snprintf(t->desc + n, sizeof(t->desc) - n, ", held: passed %zu times in a row",
+			 passes);
+		if (gated)
+			snprintf(t->skip, sizeof(t->skip),
+				 "held, not gated: fewer than --stable-after %zu passes in a row",
+				 v->stable_after);
+	} else if (gated && trend_xfail(v)) {
+		t->xfail = true;
+		snprintf(t->skip, sizeof(t->skip), "%s",
+			 "KSFT_MACHINE_SLOW=yes: a time, which a slow machine stretches");
+	} else {
+		return;
+	}
+	t->ok = true;
+}
+
 static void trend_test(struct ktap *k, const struct trend_view *v, const struct series_fig *g,
 		       const struct series_hit *hits, size_t nhits)
 {
@@ -300,6 +340,8 @@ static void trend_test(struct ktap *k, const struct trend_view *v, const struct 
 	else if (!gated && named)
 		snprintf(t->skip, sizeof(t->skip), "unstable, not gated%s%s",
 			 g->fit.reason[0] ? ": " : "", g->fit.reason);
+	else
+		trend_hold(t, v, g, gated);
 }
 
 void trend_print_ktap(FILE *f, const struct trend_view *v)

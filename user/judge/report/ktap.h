@@ -21,6 +21,13 @@
  */
 void compare_print_ktap(FILE *f, const struct cmp_set *set);
 /*
+ * Whether the environment says KSFT_MACHINE_SLOW=yes: kselftest and netdev's
+ * CI export it on slow VMs and hardware, where a gate on time that fires is
+ * an expected failure ("ok N DESCRIPTION # XFAIL REASON", as kselftest.h's
+ * ksft_test_result_xfail() prints it) and no longer fails the run.
+ */
+bool ksft_machine_slow(void);
+/*
  * trend: one test per scenario of --metric, "not ok" for a regression the
  * gate fires on (series_gate), "# SKIP" for no --fail-on-regression, too few
  * points, or an unstable figure whose change is named but not gated.

@@ -33,5 +33,9 @@ void lkp_write(FILE *f, const struct result *r, bool prefix)
 			line(f, prefix, scn, key, ".max", x.hi);
 			line(f, prefix, scn, key, ".stddev_percent", x.cv * 100);
 		}
+		/* the elements of its timed runs: LKP's perf-stat instructions over them */
+		if (sc->ok)
+			fprintf(f, "%s%s.workload: %llu\n", prefix ? "ppbench." : "", scn,
+				(unsigned long long)(sc->loops * sc->repeat));
 	}
 }

@@ -14,7 +14,10 @@
  * "ppbench." (scripts/lkp/programs/ppbench/parse); true prints the name LKP
  * ends up with, "ppbench.ring.cycles_per_elem: 206.6". Keys hold [a-z0-9_.]
  * only; a skipped scenario and a path figure that is n/a have no line (the
- * stats hold numbers only).
+ * stats hold numbers only). Each measured scenario's "SCENARIO.workload" is
+ * the elements of its timed runs (loops per setup times the setups), what
+ * LKP's lib/matrix.rb divides its perf-stat instructions by when a job has
+ * exactly one stat named *.workload (its perf-stat.overall.path-length).
  */
 void lkp_write(FILE *f, const struct result *r, bool prefix);
 

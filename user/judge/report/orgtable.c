@@ -7,8 +7,6 @@
 #include <string.h>
 #include "judge/report/orgtable.h"
 
-#define ORG_TBLFM "#+TBLFM: $4=$3-$2::$7=$6-$5;%.3f::$8=(($7/$5)*100);%.1f"
-
 static const struct row *find(const struct comparison *c, const char *scn, enum fig kind)
 {
 	for (size_t i = 0; i < c->nrows; i++)
@@ -18,29 +16,46 @@ static const struct row *find(const struct comparison *c, const char *scn, enum 
 }
 
 /*
- * One row: the cycles and ns as printed, then the diffs and the change
- * computed from those printed strings, as the TBLFM line computes them.
+ * The cycles and ns of scenario SCN as printed, then the diffs and the
+ * change computed from those printed strings, as the TBLFM line computes
+ * them: the base's, then per column after and diff; the same for ns, with %.
  */
-static void org_row(FILE *f, const struct row *cy, const struct row *ns)
+static void org_row(FILE *f, const struct cmp_set *set, const char *scn)
 {
-	char cb[32], ca[32], nb[32], na[32], nd[32], pc[32];
+	const struct row *cy0 = find(&set->cmps[0], scn, FIG_CYCLES);
+	const struct row *ns0 = find(&set->cmps[0], scn, FIG_NS);
+	char cb[32], ca[32], nb[32], na[32], nd[32];
 	double before_ns, diff_ns;
-	long long diff_cy;
 
-	snprintf(cb, sizeof(cb), "%.0f", cy->ofig);
-	snprintf(ca, sizeof(ca), "%.0f", cy->nfig);
-	snprintf(nb, sizeof(nb), "%.3f", ns->ofig);
-	snprintf(na, sizeof(na), "%.3f", ns->nfig);
-	diff_cy = strtoll(ca, NULL, 10) - strtoll(cb, NULL, 10);
+	snprintf(cb, sizeof(cb), "%.0f", cy0->ofig);
+	snprintf(nb, sizeof(nb), "%.3f", ns0->ofig);
 	before_ns = strtod(nb, NULL);
-	snprintf(nd, sizeof(nd), "%.3f", strtod(na, NULL) - before_ns);
-	diff_ns = strtod(nd, NULL);
-	if (before_ns != 0)
-		snprintf(pc, sizeof(pc), "%.1f", diff_ns / before_ns * 100);
-	else
-		snprintf(pc, sizeof(pc), "n/a");
-	fprintf(f, "| %-10s | %8s | %8s | %6lld | %9s | %9s | %8s | %6s |\n", cy->scenario, cb, ca,
-		diff_cy, nb, na, nd, pc);
+	fprintf(f, "| %-10s | %8s |", scn, cb);
+	for (size_t i = 0; i < set->n; i++) {
+		snprintf(ca, sizeof(ca), "%.0f", find(&set->cmps[i], scn, FIG_CYCLES)->nfig);
+		fprintf(f, " %8s | %6lld |", ca, strtoll(ca, NULL, 10) - strtoll(cb, NULL, 10));
+	}
+	fprintf(f, " %9s |", nb);
+	for (size_t i = 0; i < set->n; i++) {
+		snprintf(na, sizeof(na), "%.3f", find(&set->cmps[i], scn, FIG_NS)->nfig);
+		snprintf(nd, sizeof(nd), "%.3f", strtod(na, NULL) - before_ns);
+		diff_ns = strtod(nd, NULL);
+		fprintf(f, " %9s | %8s |", na, nd);
+		if (before_ns != 0)
+			fprintf(f, " %6.1f |", diff_ns / before_ns * 100);
+		else
+			fprintf(f, " %6s |", "n/a");
+	}
+	fprintf(f, "\n");
+}
+
+/* Whether every column has scenario SCN's cycles and ns. */
+static bool in_every_column(const struct cmp_set *set, const char *scn)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!find(&set->cmps[i], scn, FIG_CYCLES) || !find(&set->cmps[i], scn, FIG_NS))
+			return false;
+	return true;
 }
 
 static bool counts_instructions(const struct comparison *c)
@@ -60,18 +75,63 @@ static void unit_title(const struct comparison *c, char *buf, size_t len)
 	buf[0] = toupper((unsigned char)buf[0]);
 }
 
-void compare_print_org(FILE *f, const struct cmp_set *set, const struct comparison *c)
+/* "$4=$3-$2::$7=$6-$5;%.3f::$8=(($7/$5)*100);%.1f" for one column; more for more. */
+static void org_tblfm(FILE *f, size_t n)
 {
+	size_t nb = 2 * n + 3; /* the base's ns */
+
+	fprintf(f, "#+TBLFM:");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s$%zu=$%zu-$2", i ? "::" : " ", 4 + 2 * i, 3 + 2 * i);
+	for (size_t i = 0, a = nb + 1; i < n; i++, a += 3)
+		fprintf(f, "::$%zu=$%zu-$%zu;%%.3f::$%zu=(($%zu/$%zu)*100);%%.1f", a + 1, a, nb,
+			a + 2, a + 1, nb);
+	fprintf(f, "\n");
+}
+
+/* The header: the unit's titles, then Before and After (with columns, their names). */
+static void org_head(FILE *f, const struct cmp_set *set, const char (*names)[COL_NAME_LEN])
+{
+	const struct comparison *c = &set->cmps[0];
 	char unit[32];
 
-	(void)set;
 	unit_title(c, unit, sizeof(unit));
-	fprintf(f, "# ppbench compare: old");
-	for (size_t i = 0; i < c->nold; i++)
-		fprintf(f, " %s", c->old[i].path);
-	fprintf(f, ", new");
-	for (size_t i = 0; i < c->nnew; i++)
-		fprintf(f, " %s", c->new[i].path);
+	fprintf(f, "| %-10s | %8s |", "Test name", unit);
+	for (size_t i = 0; i < set->n; i++)
+		fprintf(f, " %8s | %6s |", "", "");
+	fprintf(f, " %9s |", counts_instructions(c) ? "Guest ns" : "Nanosec");
+	for (size_t i = 0; i < set->n; i++)
+		fprintf(f, " %9s | %8s | %6s |", "", "", i ? "" : "%");
+	fprintf(f, "\n| %-10s | %8.8s |", "(ppbench)", names ? names[0] : "Before");
+	for (size_t i = 0; i < set->n; i++)
+		fprintf(f, " %8.8s | %6s |", names ? names[i + 1] : "After", "diff");
+	fprintf(f, " %9.9s |", names ? names[0] : "Before");
+	for (size_t i = 0; i < set->n; i++)
+		fprintf(f, " %9.9s | %8s | %6s |", names ? names[i + 1] : "After", "diff",
+			"change");
+	fprintf(f, "\n|------------+----------");
+	for (size_t i = 0; i < set->n; i++)
+		fprintf(f, "+----------+--------");
+	fprintf(f, "+-----------");
+	for (size_t i = 0; i < set->n; i++)
+		fprintf(f, "+-----------+----------+--------");
+	fprintf(f, "|\n");
+}
+
+static void org_files(FILE *f, const char *side, const struct result *files, size_t n)
+{
+	fprintf(f, "%s", side);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, " %s", files[i].path);
+}
+
+void compare_print_org(FILE *f, const struct cmp_set *set, const char (*names)[COL_NAME_LEN])
+{
+	const struct comparison *c = &set->cmps[0];
+
+	org_files(f, "# ppbench compare: old", c->old, c->nold);
+	for (size_t i = 0; i < set->n; i++)
+		org_files(f, i ? ", then" : ", new", set->cmps[i].new, set->cmps[i].nnew);
 	fprintf(f, "\n# before, after: %s per element, %s; diff and %% change: #+TBLFM below\n",
 		c->noise == NOISE_PROFILE ? "medians" : "means",
 		c->noise == NOISE_FILES ? "of the files' medians" : "of the setups");
@@ -79,22 +139,13 @@ void compare_print_org(FILE *f, const struct cmp_set *set, const struct comparis
 	if (counts_instructions(c))
 		fprintf(f, "# instruction clock: instructions per element; guest ns are "
 			   "instructions too (one ns per instruction), not time\n");
-	fprintf(f, "| %-10s | %8s | %8s | %6s | %9s | %9s | %8s | %6s |\n", "Test name", unit, "",
-		"", counts_instructions(c) ? "Guest ns" : "Nanosec", "", "", "%");
-	fprintf(f, "| %-10s | %8s | %8s | %6s | %9s | %9s | %8s | %6s |\n", "(ppbench)", "Before",
-		"After", "diff", "Before", "After", "diff", "change");
-	fprintf(f, "|------------+----------+----------+--------+-----------+-----------+----------"
-		   "+--------|\n");
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct row *cy = &c->rows[i], *ns;
-
-		if (cy->kind != FIG_CYCLES)
-			continue;
-		ns = find(c, cy->scenario, FIG_NS);
-		if (ns)
-			org_row(f, cy, ns);
-	}
-	fprintf(f, "%s\n", ORG_TBLFM);
-	for (size_t i = 0; i < c->nnotes; i++)
-		fprintf(f, "# %s\n", c->notes[i]);
+	org_head(f, set, names);
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].kind == FIG_CYCLES && in_every_column(set, c->rows[i].scenario))
+			org_row(f, set, c->rows[i].scenario);
+	org_tblfm(f, set->n);
+	for (size_t i = 0; i < set->n; i++)
+		for (size_t k = 0; k < set->cmps[i].nnotes; k++)
+			fprintf(f, "# %s%s%s\n", names ? names[i + 1] : "", names ? ": " : "",
+				set->cmps[i].notes[k]);
 }

@@ -3,7 +3,7 @@
 #define PPBENCH_ORGTABLE_H
 
 #include <stdio.h>
-#include "judge/model/compare_stats.h"
+#include "judge/model/cmpcols.h"
 
 /*
  * compare --org: the Org table page_pool's maintainers post with
@@ -18,7 +18,10 @@
  * so every printed diff and % is that arithmetic on the printed figures
  * (cycles as integers, ns with three decimals), to the last digit. A
  * scenario without both figures on both sides gets an Org comment below.
+ * With several comparisons (NAMES: the base's and each column's) each
+ * column has its after and diff, and its ns after, diff and %, against the
+ * base's before; with one, NAMES may be NULL.
  */
-void compare_print_org(FILE *f, const struct cmp_set *set, const struct comparison *c);
+void compare_print_org(FILE *f, const struct cmp_set *set, const char (*names)[COL_NAME_LEN]);
 
 #endif

@@ -143,10 +143,33 @@ static void json_fig(struct json *j, const struct series *s, const struct series
 	json_obj_end(j);
 }
 
+/* --stable-after: N, and the figures of the metric it holds, with their passes. */
+static void json_held(struct json *j, const struct trend_view *v)
+{
+	size_t passes;
+
+	if (!v->stable_after)
+		return;
+	json_u64(j, "stable_after", v->stable_after);
+	json_arr_begin(j, "held");
+	for (size_t i = 0; i < v->s->nfigs; i++) {
+		const struct series_fig *g = &v->s->figs[i];
+
+		if (g->fig != v->metric || !trend_held(v, g, &passes))
+			continue;
+		json_obj_begin(j, NULL);
+		json_str(j, "scenario", g->scenario);
+		json_str(j, "figure", series_figure_name(g->fig));
+		json_u64(j, "passes", passes);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 static void json_gate(struct json *j, const struct trend_view *v)
 {
 	struct series_hit hits[MAX_HITS];
-	size_t n = series_gate(v->s, v->metric, v->fail_pct, v->window, hits, MAX_HITS);
+	size_t n = series_gate(v->s, v->metric, v->fail_pct, v->window, hits, MAX_HITS), passes;
 	bool fired = false;
 
 	json_obj_begin(j, "gate");
@@ -155,15 +178,20 @@ static void json_gate(struct json *j, const struct trend_view *v)
 	json_u64(j, "window", v->window);
 	json_arr_begin(j, "regressions");
 	for (size_t i = 0; i < n && i < MAX_HITS; i++) {
+		bool held = trend_held(v, hits[i].fig, &passes);
+		bool gated = !hits[i].unstable && !held && !trend_xfail(v);
+
 		json_obj_begin(j, NULL);
 		json_str(j, "scenario", hits[i].fig->scenario);
 		json_str(j, "after_label", v->s->pt[hits[i].fig->pt[hits[i].cp->at]].label);
 		json_double(j, "change_pct", hits[i].cp->change_pct);
-		json_bool(j, "gated", !hits[i].unstable);
+		json_bool(j, "gated", gated);
+		json_bool(j, "held", held);
 		json_obj_end(j);
-		fired |= !hits[i].unstable;
+		fired |= gated;
 	}
 	json_arr_end(j);
+	json_held(j, v);
 	json_bool(j, "fired", fired);
 	json_obj_end(j);
 }

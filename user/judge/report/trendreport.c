@@ -9,6 +9,7 @@
 #include <string.h>
 #include "judge/model/counterview.h"
 #include "judge/report/trendreport.h"
+#include "report/report.h"
 #include "sys/log.h"
 
 #define MAX_HITS 64
@@ -277,10 +278,37 @@ static void print_series(FILE *f, const struct trend_view *v, bool md)
 	}
 }
 
+/* --stable-after: the figures of --metric the gate holds, report-only, with their passes. */
+static void print_held(FILE *f, const struct trend_view *v, bool md)
+{
+	char line[1024];
+	size_t passes, held = 0;
+	int n;
+
+	if (!v->stable_after)
+		return;
+	n = snprintf(line, sizeof(line),
+		     "%sheld%s (--stable-after %zu: report only until passed %zu times in a row):",
+		     md ? "**" : "", md ? "**" : "", v->stable_after, v->stable_after);
+	for (size_t i = 0; i < v->s->nfigs && n < (int)sizeof(line); i++) {
+		const struct series_fig *g = &v->s->figs[i];
+
+		if (g->fig != v->metric || !trend_held(v, g, &passes))
+			continue;
+		n += snprintf(line + n, sizeof(line) - n, "%s %s %s passed %zu", held++ ? "," : "",
+			      g->scenario, series_figure_unit(g->fig), passes);
+	}
+	if (!held && n < (int)sizeof(line))
+		snprintf(line + n, sizeof(line) - n, " none");
+	fprintf(f, "\n");
+	fprint_wrapped(f, "", line);
+}
+
 void trend_print_text(FILE *f, const struct trend_view *v)
 {
 	print_header(f, v, false);
 	print_summary(f, v, false);
+	print_held(f, v, false);
 	print_cps(f, v, false);
 	print_series(f, v, false);
 }
@@ -289,6 +317,7 @@ void trend_print_markdown(FILE *f, const struct trend_view *v)
 {
 	print_header(f, v, true);
 	print_summary(f, v, true);
+	print_held(f, v, true);
 	print_cps(f, v, true);
 	print_series(f, v, true);
 }
@@ -298,6 +327,39 @@ static void fmt_where(const struct trend_view *v, const struct series_hit *h, ch
 {
 	snprintf(buf, len, "between \"%s\" and \"%s\"", v->s->pt[h->fig->pt[h->cp->at - 1]].label,
 		 v->s->pt[h->fig->pt[h->cp->at]].label);
+}
+
+bool trend_held(const struct trend_view *v, const struct series_fig *g, size_t *passes)
+{
+	*passes = series_passes(v->s, g, v->fail_pct, v->window);
+	return v->stable_after && *passes < v->stable_after;
+}
+
+bool trend_xfail(const struct trend_view *v)
+{
+	return v->machine_slow && !unit_counts_instructions(v->s->clock_unit);
+}
+
+/* A regression the gate does not count: held (--stable-after), or an expected failure. */
+static bool not_counted(const struct trend_view *v, const struct series_hit *h, const char *ch,
+			const char *where)
+{
+	size_t passes;
+
+	if (trend_held(v, h->fig, &passes))
+		fprintf(stderr,
+			"ppbench trend: held, not gated: %s %s %s %s (passed %zu times in a row, "
+			"--stable-after %zu)\n",
+			h->fig->scenario, series_figure_unit(h->fig->fig), ch, where, passes,
+			v->stable_after);
+	else if (trend_xfail(v))
+		fprintf(stderr,
+			"ppbench trend: expected failure (KSFT_MACHINE_SLOW=yes, a time): %s %s %s "
+			"%s, limit %g%%\n",
+			h->fig->scenario, series_figure_unit(h->fig->fig), ch, where, v->fail_pct);
+	else
+		return false;
+	return true;
 }
 
 int trend_gate(const struct trend_view *v)
@@ -319,6 +381,8 @@ int trend_gate(const struct trend_view *v)
 				h->fig->fit.reason, where);
 			continue;
 		}
+		if (not_counted(v, h, ch, where))
+			continue;
 		gated++;
 		fprintf(stderr,
 			"ppbench trend: regression: %s %s %s [%+.1f%%, %+.1f%%] %s (p %.3g), "

@@ -17,7 +17,9 @@ struct trend_view {
 	bool gate;
 	double fail_pct;
 	size_t window;
-	const char *title;		   /* SVG title, or NULL */
+	size_t stable_after; /* --stable-after: 0, or the passes in a row a figure needs to gate */
+	bool machine_slow;   /* KSFT_MACHINE_SLOW=yes with --ktap: a gate on time is an xfail */
+	const char *title;   /* SVG title, or NULL */
 	const struct noise_profile *noise; /* --noise, or NULL */
 };
 
@@ -32,5 +34,12 @@ void trend_print_markdown(FILE *f, const struct trend_view *v);
  * stable one fired, else EXIT_OK.
  */
 int trend_gate(const struct trend_view *v);
+/*
+ * --stable-after: whether G is held, report-only, having passed fewer than
+ * v->stable_after times in a row (series_passes()), which *PASSES says.
+ */
+bool trend_held(const struct trend_view *v, const struct series_fig *g, size_t *passes);
+/* Whether a gated hit is an expected failure: the machine is slow, the series a time's. */
+bool trend_xfail(const struct trend_view *v);
 
 #endif
