@@ -4,7 +4,7 @@
 # (the libbpf-bootstrap pipeline). Everything generated lands in build/.
 #
 #   make            build build/ppbench, its manual pages (build/ppbench*.8, lowdown's
-#                   troff of user/[judge/]cmd/CMD.md and the option tables) and its bash
+#                   troff of each command's CMD.md and the option tables) and its bash
 #                   completion (build/ppbench.bash, from the option tables)
 #   make test       install missing packages, build, run the whole suite
 #   make bench      install missing packages, build, run the benchmark
@@ -23,6 +23,7 @@ BASHCOMPDIR	?= $(PREFIX)/share/bash-completion/completions
 LIBDIR		?= $(PREFIX)/lib/ppbench
 CLANG		?= clang
 LLVM_STRIP	?= llvm-strip
+NM		?= nm
 BPFTOOL		?= bpftool
 CC		?= gcc
 PKG_CONFIG	?= pkg-config
@@ -93,30 +94,50 @@ endif
 BPF_SRCS	:= $(wildcard bpf/*.bpf.c)
 BPF_OBJS	:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
-# (user/qprof/ is the qemu plugin of vm --profile, built apart below)
-USER_SRCS	:= $(filter-out user/qprof/%,$(wildcard user/*.c user/*/*.c user/judge/*/*.c))
-USER_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
+# user/core/: the measuring core, a program of its own (core/main.c), the one
+# vm's guests run; user/lab/: vm and its profiler, A/B, bisect, compare, trend,
+# plot, export, a directory each; user/ppbench.c and commands.c: the program
+# with every command. (user/lab/vm/qprof/ is the qemu plugin of vm --profile,
+# built apart below.)
+CORE_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(filter-out user/core/main.c, \
+		   $(wildcard user/core/*/*.c)))
+LAB_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/lab/*/*.c)) \
+		   $(BUILD)/user/commands.o
+USER_OBJS	:= $(CORE_OBJS) $(LAB_OBJS) $(BUILD)/user/ppbench.o $(BUILD)/user/core/main.o
 USER_DEPS	:= $(USER_OBJS:.o=.d)
-# The pure logic (user/model/, no BPF, no skeletons) and the few user/sys/
-# objects it calls (pr_err, the parsers): what the unit tests and the
-# result-schema checker link.
-MODEL_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/model/*.c user/judge/model/*.c)) \
-		   $(patsubst %,$(BUILD)/user/sys/%.o,log util)
-# (and the plugin's pure logic: its decoders and protocol)
-UNIT_LIB_OBJS	:= $(MODEL_OBJS) $(BUILD)/user/qprof/qpdecode.o
-# Helper programs of the integration tests: result-schema checker, PNG checker.
-SCHEMA_CHECK_OBJS := $(MODEL_OBJS)
+# Who may include whom, and call whom (besides itself and include/): the
+# layers, each a directory of user/, stated here once. make checks both on
+# every build (scripts/layers.sh, from the objects' dependency files and
+# symbols): a file that includes across a rule, or calls across one, fails
+# the build. Lab directories each hold one feature.
+LAYERS		:= core/sys: \
+		   core/model:core/sys \
+		   core/cli:core/sys \
+		   core/loader:core/model,core/sys \
+		   core/report:core/model,core/sys \
+		   core/engine:core/loader,core/model,core/sys \
+		   core/cmd:core/cli,core/engine,core/loader,core/model,core/report,core/sys \
+		   core:core/cli,core/cmd,core/loader,core/model,core/sys \
+		   lab/compare:core/cli,core/model,core/report,core/sys \
+		   lab/vm:lab/compare,core/cli,core/model,core/report,core/sys \
+		   lab/plot:lab/vm,core/cli,core/model,core/report,core/sys \
+		   lab/trend:lab/plot,lab/compare,core/cli,core/model,core/report,core/sys \
+		   lab/export:lab/trend,lab/compare,core/cli,core/model,core/report,core/sys \
+		   lab/bisect:lab/vm,lab/compare,core/cli,core/model,core/report,core/sys \
+		   .:core/cli,core/cmd,core/loader,core/model,core/sys,lab/compare,lab/vm,lab/plot,lab/trend,lab/export,lab/bisect
+# (the plugin's pure logic, for the unit tests: its decoders and protocol)
+QPDECODE_OBJ	:= $(BUILD)/user/lab/vm/qprof/qpdecode.o
 TEST_TOOLS	:= $(BUILD)/tests/schema_check $(BUILD)/tests/png_check $(BUILD)/tests/udp_sink \
 		   $(BUILD)/tests/fail_pthread.so $(BUILD)/tests/ppb-burn
 UNIT_SRCS	:= $(filter-out tests/unit/main.c,$(wildcard tests/unit/*.c))
 UNIT_TEST_OBJS	:= $(patsubst tests/%.c,$(BUILD)/tests/obj/%.o,$(UNIT_SRCS))
 # BPF tests: our XDP programs under BPF_PROG_RUN, built with the unit runner
 # (tests/unit/main.c) and the user objects they drive. loader/ needs only
-# model/ and sys/; cli/ would need main.c's command table.
+# model/ and sys/; cli/ would need ppbench.c's command table.
 BPF_TEST_SRCS	:= $(wildcard tests/bpf/*.c)
 BPF_TEST_TOBJS	:= $(patsubst tests/%.c,$(BUILD)/tests/obj/%.o,$(BPF_TEST_SRCS))
-BPF_TEST_OBJS	:= $(filter $(BUILD)/user/loader/% $(BUILD)/user/model/% $(BUILD)/user/sys/%, \
-			    $(USER_OBJS))
+BPF_TEST_OBJS	:= $(filter $(BUILD)/user/core/loader/% $(BUILD)/user/core/model/% \
+			    $(BUILD)/user/core/sys/%, $(CORE_OBJS))
 
 # clang -target bpf does not see the multiarch include dir; add the host's
 # default system include paths after its own (as libbpf-bootstrap does).
@@ -127,24 +148,30 @@ BPF_CFLAGS	:= -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) 
 		   -I$(BUILD) -Iinclude -Ibpf $(BPF_ARCH_FLAGS)
 USER_CFLAGS	:= -g -O2 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 		   -D_GNU_SOURCE -DPPBENCH_VERSION='"$(VERSION)"' -DPPBENCH_LIBDIR='"$(LIBDIR)"' \
-		   -I$(BUILD) -Iinclude -Iuser \
+		   -I$(BUILD) -Iinclude -Iuser/core \
 		   $(shell $(PKG_CONFIG) --cflags jansson) $(CROSS_FLAGS) $(SAN_FLAGS) $(CFLAGS)
+# The core sees only itself; the lab and the tests see both.
+LAB_INC		:= -Iuser/lab
+$(CORE_OBJS) $(BUILD)/user/core/main.o: LAB_INC :=
 PC_STATIC	= $(if $(filter 1,$(STATIC)),--static)
-# jansson reads JSON (user/model/jsonparse.c): the model's only library.
+# jansson reads JSON (user/core/model/jsonparse.c): the model's only library.
 JSON_LIBS	= $(shell $(PKG_CONFIG) $(PC_STATIC) --libs jansson)
 # What ppbench links, through pkg-config with $(1) (--static, or nothing); lowdown turns the
-# manual pages' Markdown into troff and text (user/cli/manpage.c).
+# manual pages' Markdown into troff and text (user/core/cli/manpage.c).
 link_libs	= $(shell $(PKG_CONFIG) $(1) --libs libxdp libbpf lowdown) \
 		  $(shell $(PKG_CONFIG) $(1) --libs jansson) -lelf -lz -lm -lpthread $(if $(1),-lzstd)
 USER_LIBS	= $(call link_libs,$(PC_STATIC))
 USER_LDFLAGS	= $(if $(filter 1,$(STATIC)),-static) $(CROSS_FLAGS) $(SAN_FLAGS) $(LDFLAGS)
-# Each command's manual page: the prose beside it (user/cmd/CMD.md; ppbench(8)'s
-# is user/cli/ppbench.md) is compiled into the binary, so that 'ppbench help
-# CMD' needs no file at run time, and the binary writes the pages through
-# lowdown (ppbench help --man CMD).
-MAN_PROSE	:= $(sort $(wildcard user/cmd/*.md user/judge/cmd/*.md))
+# Each command's manual page: the prose beside it (user/core/cmd/CMD.md,
+# user/lab/CMD/CMD.md; ppbench(8)'s is user/core/cli/ppbench.md) is compiled
+# into the binary, so that 'ppbench help CMD' needs no file at run time, and
+# the binary writes the pages through lowdown (ppbench help --man CMD). The
+# core program carries its own commands' only.
+CORE_PROSE	:= $(sort $(wildcard user/core/cmd/*.md))
+MAN_PROSE	:= $(CORE_PROSE) $(sort $(wildcard user/lab/*/*.md))
 MAN_PAGES	:= $(BUILD)/ppbench.8 $(patsubst %.md,$(BUILD)/ppbench-%.8,$(notdir $(MAN_PROSE)))
 GEN_OBJS	:= $(BUILD)/gen/man_prose.o
+CORE_PROG_OBJS	:= $(CORE_OBJS) $(BUILD)/user/core/main.o $(BUILD)/gen/core_prose.o
 # Fuzz targets: one file each, tests/fuzz/fuzz_NAME.c (tests/fuzz/fuzz.h).
 FUZZ_SRCS	:= $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(FUZZ_SRCS))
@@ -155,20 +182,20 @@ FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(FUZZ_SRCS))
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-# ppbench vm --profile's qemu TCG plugin (user/qprof/): one source, two builds
+# ppbench vm --profile's qemu TCG plugin (user/lab/vm/qprof/): one source, two builds
 # of qemu's plugin API (1: qemu 7.2 to 8.x; 3: qemu 9.1 and later), loaded by
 # qemu on the host, never linked into ppbench. Host builds only.
-QPROF_SRCS	:= user/qprof/qprof.c user/qprof/qpdecode.c
+QPROF_SRCS	:= user/lab/vm/qprof/qprof.c user/lab/vm/qprof/qpdecode.c
 QPROF_SOS	:= $(if $(CROSS)$(filter 1,$(STATIC) $(SANITIZE)),,$(BUILD)/qprof-v1.so $(BUILD)/qprof-v3.so)
 QPROF_CFLAGS	:= -g -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -pthread \
-		   -Iinclude -Iuser $(CFLAGS)
+		   -Iinclude -Iuser/lab $(CFLAGS)
 
-all: $(BUILD)/ppbench $(MAN_PAGES) $(BUILD)/ppbench.bash $(QPROF_SOS)
+all: $(BUILD)/ppbench $(if $(filter 1,$(STATIC)),,$(BUILD)/ppbench-core) $(MAN_PAGES) $(BUILD)/ppbench.bash $(QPROF_SOS)
 
 help:
 	@echo 'Targets:'
 	@echo '  all (default)  build $(BUILD)/ppbench and its manual pages ($(BUILD)/ppbench*.8: the'
-	@echo '                 option tables and user/cmd/CMD.md, through lowdown)'
+	@echo '                 option tables and each command's CMD.md, through lowdown)'
 	@echo '  test           install missing packages, build, run unit, bpf, integration, kernel-matrix tests'
 	@echo '  test-unit      build and run only the unit tests'
 	@echo '  test-kernels   run only the qemu kernel matrix (Debian 6.1, 6.12 and the newest Debian kernel)'
@@ -222,43 +249,63 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 $(BUILD)/user/%.o: user/%.c | $(SKELS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(USER_CFLAGS) $(LAB_INC) -MMD -MP -c $< -o $@
 
--include $(USER_DEPS) $(BUILD)/user/main-table.d $(BUILD)/user/qprof/qpdecode.d
+-include $(USER_DEPS) $(QPDECODE_OBJ:.o=.d)
 
-$(BUILD)/qprof-v%.so: $(QPROF_SRCS) user/qprof/qpdecode.h include/vmprof.h | $(BUILD)
+$(BUILD)/qprof-v%.so: $(QPROF_SRCS) user/lab/vm/qprof/qpdecode.h include/vmprof.h | $(BUILD)
 	$(call msg,PLUGIN,$@)
 	$(Q)$(CC) $(QPROF_CFLAGS) -DQPROF_API=$* $(QPROF_SRCS) -o $@
 
-$(BUILD)/ppbench: $(USER_OBJS) $(GEN_OBJS)
+# Every object's includes and calls against LAYERS, before any link.
+$(BUILD)/layers.ok: scripts/layers.sh $(CORE_OBJS) $(LAB_OBJS) $(BUILD)/user/ppbench.o \
+		    $(BUILD)/user/core/main.o
+	$(call msg,LAYERS,$(BUILD)/user)
+	$(Q)NM=$(NM) scripts/layers.sh $(BUILD) '$(LAYERS)' && touch $@
+
+# STATIC=1 builds the guests' program, the measuring core alone.
+ifeq ($(STATIC),1)
+$(BUILD)/ppbench: $(CORE_PROG_OBJS) | $(BUILD)/layers.ok
+else
+$(BUILD)/ppbench: $(CORE_OBJS) $(LAB_OBJS) $(BUILD)/user/ppbench.o $(GEN_OBJS) | $(BUILD)/layers.ok
+endif
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(USER_LDFLAGS) $^ $(USER_LIBS) -o $@
+
+# The measuring core linked alone, as the guests run it: a core object that
+# calls the lab fails this link.
+$(BUILD)/ppbench-core: $(CORE_PROG_OBJS) | $(BUILD)/layers.ok
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(USER_LDFLAGS) $^ $(USER_LIBS) -o $@
 
 # The x86-64 guests' static ppbench (ppbench vm, the kernel matrix, make
-# install-guest): this build's own objects, which a static build's do not
-# differ from, linked statically: one link, not a second compile of every file.
+# install-guest): the core's objects of this build, which a static build's do
+# not differ from, linked statically: one link, not a second compile.
 ifeq ($(STATIC)$(SANITIZE)$(CROSS),00)
-build/static/ppbench: $(USER_OBJS) $(GEN_OBJS)
+build/static/ppbench: $(CORE_PROG_OBJS) | $(BUILD)/layers.ok
 	$(call msg,STATIC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -static $(LDFLAGS) $^ $(call link_libs,--static) -o $@
 endif
 
-# The prose of the pages as C strings, one per command (struct man_prose).
-$(BUILD)/gen/man_prose.c: user/cli/ppbench.md $(MAN_PROSE) Makefile
+# The prose of the pages as C strings, one per command (struct man_prose):
+# every command's, and the core program's.
+$(BUILD)/gen/man_prose.c: PROSE = $(MAN_PROSE)
+$(BUILD)/gen/core_prose.c: PROSE = $(CORE_PROSE)
+$(BUILD)/gen/%_prose.c: user/core/cli/ppbench.md $(MAN_PROSE) Makefile
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q){ echo '/* Generated by the Makefile from user/cmd/CMD.md: the manual pages'"'"' prose. */'; \
+	$(Q){ echo '/* Generated by the Makefile from the commands'"'"' CMD.md: their pages'"'"' prose. */'; \
 	  echo '#include "cli/manpage.h"'; echo; \
 	  echo 'const struct man_prose man_prose[] = {'; \
-	  for f in user/cli/ppbench.md $(MAN_PROSE); do \
+	  for f in user/core/cli/ppbench.md $(PROSE); do \
 		n=$${f##*/}; printf '\t{ "%s",\n' "$${n%.md}"; \
 		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/\t  "/' -e 's/$$/\\n"/' "$$f"; \
 		printf '\t},\n'; \
 	  done; \
 	  printf '\t{ NULL },\n};\n'; } > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/gen/man_prose.o: $(BUILD)/gen/man_prose.c user/cli/manpage.h user/cli/cli.h
+$(BUILD)/gen/%_prose.o: $(BUILD)/gen/%_prose.c user/core/cli/manpage.h user/core/cli/cli.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
 
@@ -271,7 +318,7 @@ $(BUILD)/ppbench-%.8: $(BUILD)/ppbench
 	$(call msg,MAN,$@)
 	$(Q)$(BUILD)/ppbench help --man $* > $@.tmp && mv $@.tmp $@
 
-# The bash completion, from the same tables (user/cli/completion.c).
+# The bash completion, from the same tables (user/core/cli/completion.c).
 $(BUILD)/ppbench.bash: $(BUILD)/ppbench
 	$(call msg,GEN,$@)
 	$(Q)$(BUILD)/ppbench help --completion > $@.tmp && mv $@.tmp $@
@@ -284,7 +331,7 @@ $(BUILD)/ppbench.bash: $(BUILD)/ppbench
 $(BUILD)/tests/obj/%.o: tests/%.c tests/unit/unit.h | $(SKELS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(USER_CFLAGS) -Itests/unit -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(USER_CFLAGS) -Iuser/lab -Itests/unit -MMD -MP -c $< -o $@
 
 -include $(UNIT_TEST_OBJS:.o=.d) $(BPF_TEST_TOBJS:.o=.d)
 
@@ -303,13 +350,13 @@ $(BUILD)/tests/%.objs: FORCE | $(BUILD)/tests
 $(BUILD)/tests/unit_tests.h: $(UNIT_TEST_OBJS) $(BUILD)/tests/unit.objs
 	$(TEST_LIST)
 
-# The archive after them gives the few tests of the command line what cli/
-# needs (the commands' tables and what those link).
+# The archive gives each test what it calls (the command tables for those of
+# the command line).
 $(BUILD)/tests/unit: tests/unit/main.c tests/unit/unit.h $(BUILD)/tests/unit_tests.h \
-		     $(UNIT_TEST_OBJS) $(UNIT_LIB_OBJS) $(BUILD)/libppbench.a
+		     $(UNIT_TEST_OBJS) $(QPDECODE_OBJ) $(BUILD)/libppbench.a
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(USER_CFLAGS) -Itests/unit -I$(BUILD)/tests tests/unit/main.c $(UNIT_TEST_OBJS) \
-		$(UNIT_LIB_OBJS) $(BUILD)/libppbench.a $(USER_LIBS) -lm -o $@
+	$(Q)$(CC) $(USER_CFLAGS) -Iuser/lab -Itests/unit -I$(BUILD)/tests tests/unit/main.c $(UNIT_TEST_OBJS) \
+		$(QPDECODE_OBJ) $(BUILD)/libppbench.a $(USER_LIBS) -lm -o $@
 
 # BPF tests: the same runner, its own group name and list of tests.
 $(BUILD)/tests/bpf_tests.h: $(BPF_TEST_TOBJS) $(BUILD)/tests/bpf.objs
@@ -318,27 +365,19 @@ $(BUILD)/tests/bpf_tests.h: $(BPF_TEST_TOBJS) $(BUILD)/tests/bpf.objs
 $(BUILD)/tests/bpf_tests: tests/unit/main.c tests/unit/unit.h $(BUILD)/tests/bpf_tests.h \
 			  $(BPF_TEST_TOBJS) $(BPF_TEST_OBJS)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $(USER_LDFLAGS) -DTEST_GROUP='"bpf"' -DTESTS_H='"bpf_tests.h"' \
+	$(Q)$(CC) $(USER_CFLAGS) $(USER_LDFLAGS) -Iuser/lab -DTEST_GROUP='"bpf"' -DTESTS_H='"bpf_tests.h"' \
 		-Itests/unit -I$(BUILD)/tests tests/unit/main.c $(BPF_TEST_TOBJS) $(BPF_TEST_OBJS) \
 		$(USER_LIBS) -o $@
 
-# All user objects in one archive, for the fuzz targets and the unit tests of
-# the command line: each links only what it uses. main.c is in it with its
-# main renamed (libFuzzer and the test runner bring their own), for the
-# program's own command table.
-$(BUILD)/user/main-table.o: user/main.c | $(SKELS)
-	$(call msg,CC,$@)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(USER_CFLAGS) -Dmain=ppbench_main -MMD -MP -c $< -o $@
-
-$(BUILD)/libppbench.a: $(filter-out $(BUILD)/user/main.o,$(USER_OBJS)) $(BUILD)/user/main-table.o \
-		       $(GEN_OBJS)
+# The objects of every command, without a main(), in one archive for the
+# fuzz targets and the tests: each links only what it uses.
+$(BUILD)/libppbench.a: $(CORE_OBJS) $(LAB_OBJS) $(GEN_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(BUILD)/libppbench.a
 	$(call msg,FUZZ,$@)
-	$(Q)$(CC) $(USER_CFLAGS) -fsanitize=fuzzer -Itests/fuzz $< $(BUILD)/libppbench.a \
+	$(Q)$(CC) $(USER_CFLAGS) -fsanitize=fuzzer -Iuser/lab -Itests/fuzz $< $(BUILD)/libppbench.a \
 		$(USER_LIBS) -o $@
 
 ifeq ($(SANITIZE),1)
@@ -348,9 +387,9 @@ fuzz-targets:
 	$(Q)echo "fuzz-targets: build them with SANITIZE=1 (make fuzz does)" >&2; exit 2
 endif
 
-$(BUILD)/tests/schema_check: tests/tools/schema_check.c $(SCHEMA_CHECK_OBJS) | $(BUILD)/tests
+$(BUILD)/tests/schema_check: tests/tools/schema_check.c $(BUILD)/libppbench.a | $(BUILD)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $< $(SCHEMA_CHECK_OBJS) $(JSON_LIBS) -lm -o $@
+	$(Q)$(CC) $(USER_CFLAGS) -Iuser/lab $< $(BUILD)/libppbench.a $(JSON_LIBS) -lm -o $@
 
 # An LD_PRELOAD shim whose pthread_create fails: the error path of gen's threads.
 $(BUILD)/tests/fail_pthread.so: tests/tools/fail_pthread.c | $(BUILD)/tests
@@ -472,7 +511,7 @@ ifeq ($(ARM64),1)
 endif
 
 # Every C source and header of ours; the test suite checks they are formatted.
-FORMAT_SRCS	= $(wildcard bpf/*.c bpf/*.h include/*.h user/*.c user/*/*.c user/*/*.h user/judge/*/*.[ch] \
+FORMAT_SRCS	= $(wildcard bpf/*.c bpf/*.h include/*.h user/*.c user/*/*/*.[ch] user/lab/vm/qprof/*.[ch] \
 		  tests/*/*.c tests/*/*.h)
 
 format:

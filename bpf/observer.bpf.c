@@ -702,7 +702,7 @@ static __always_inline int alloc_exit(void *ctx)
  * The fentry/fexit programs below name no function in their section: which
  * function a program attaches to depends on the kernel (page_pool_alloc_pages,
  * _netmem or _netmems; the put and bulk functions likewise), so user space
- * picks it at load time (setup_fentry() in user/loader/observer.c, with
+ * picks it at load time (setup_fentry() in user/core/loader/observer.c, with
  * bpf_program__set_attach_target()) and does not load a program whose
  * function this kernel lacks.
  */

@@ -4,7 +4,7 @@
  * own option callbacks): the input is a command line, one word a line, the
  * command's name first. cli_parse() stops where ppbench would start looking
  * at the system (interfaces, checks, the run), so nothing here touches the
- * kernel. The table is the program's own (user/main.c, built with its main
+ * kernel. The table is the program's own (user/ppbench.c, built with its main
  * renamed for this).
  *   fuzz-dict: tests/fuzz/cli.dict
  */
@@ -28,6 +28,9 @@ static void parse(const struct cli_cmd *cmd, int argc, char **argv)
 	free(cfg);
 }
 
+/* The program's own command table (commands.c). */
+extern const struct cli_program ppbench;
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
@@ -36,6 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int argc = 0;
 
 	fuzz_quiet();
+	cli_prog = &ppbench;
 	while (argc < MAX_WORDS && (argv[argc] = fuzz_piece(&in, '\n')))
 		argc++;
 	argv[argc] = NULL;

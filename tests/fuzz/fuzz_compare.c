@@ -10,8 +10,8 @@
  *   fuzz-options: -max_len=65536
  */
 #include "fuzz.h"
-#include "judge/model/compare_stats.h"
-#include "judge/report/compare_report.h"
+#include "compare/compare_stats.h"
+#include "compare/compare_report.h"
 
 static struct result base;
 

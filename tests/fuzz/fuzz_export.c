@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ppbench export's readers and writers: the input as a compare document
- * (judge/model/cmpdoc.c) or a result file, then every format of it. What they
+ * (compare/cmpdoc.c) or a result file, then every format of it. What they
  * write must hold what the formats promise: KCIDB and BMF are JSON that
  * reads back, KCIDB without a null; every LKP line is "key: number".
  *   fuzz-seeds: tests/data
@@ -11,11 +11,11 @@
 #include <errno.h>
 #include <regex.h>
 #include "fuzz.h"
-#include "judge/model/cmpdoc.h"
-#include "judge/model/result.h"
-#include "judge/report/bmf.h"
-#include "judge/report/kcidb.h"
-#include "judge/report/lkpstats.h"
+#include "compare/cmpdoc.h"
+#include "model/result.h"
+#include "export/bmf.h"
+#include "export/kcidb.h"
+#include "export/lkpstats.h"
 
 static bool has_null(const json_t *v)
 {

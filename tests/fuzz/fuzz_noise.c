@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A noise profile as compare --noise and trend --noise read it: the loader
- * and checker (judge/model/noise.c) from a file of the input's bytes, then the
+ * and checker (model/noise.c) from a file of the input's bytes, then the
  * host check against tests/data/base.json (the runner starts in the top
  * directory) and the test of a change against every figure it accepted.
  *   fuzz-seeds: tests/data
@@ -10,7 +10,7 @@
  */
 #include <math.h>
 #include "fuzz.h"
-#include "judge/model/noise.h"
+#include "model/noise.h"
 
 static struct result base;
 

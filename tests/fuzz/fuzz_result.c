@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A result file as compare, plot and schema_check read it: jansson's reader
- * with our one-line errors (judge/model/jsonparse.c) and the loader and schema
- * checker (judge/model/result.c), from a file of exactly the input's bytes. A
+ * with our one-line errors (core/model/jsonparse.c) and the loader and schema
+ * checker (model/result.c), from a file of exactly the input's bytes. A
  * refusal is one line; a file it accepts must hold what the schema promises,
  * and the strings and numbers it took go through the JSON writer
  * (report/json.c) and back unchanged: compare and trend write them again.
@@ -12,7 +12,7 @@
  */
 #include <math.h>
 #include "fuzz.h"
-#include "judge/model/result.h"
+#include "model/result.h"
 
 static void check_string(const char *s)
 {

@@ -2,9 +2,9 @@
 /*
  * trend on a series of outside files: the input is up to 16 result files
  * separated by form feeds (which valid JSON never holds), each loaded and
- * checked, added to a series (judge/model/series.c), fitted (judge/model/trendfit.c,
+ * checked, added to a series (trend/series.c), fitted (trend/trendfit.c,
  * few permutations) and written as the text and Markdown reports, JSON and
- * SVG (judge/report/trend*.c) and through the gate. The last byte (a result file's
+ * SVG (lab/trend/trend*.c) and through the gate. The last byte (a result file's
  * closing newline, which the reader skips) picks the order, the figure and
  * --force, so each file of tests/data is a seed of one point.
  *   fuzz-seeds: tests/data
@@ -12,10 +12,10 @@
  *   fuzz-options: -max_len=262144
  */
 #include "fuzz.h"
-#include "judge/model/series.h"
-#include "judge/report/trendjson.h"
-#include "judge/report/trendreport.h"
-#include "judge/report/trendsvg.h"
+#include "trend/series.h"
+#include "trend/trendjson.h"
+#include "trend/trendreport.h"
+#include "trend/trendsvg.h"
 
 #define MAX_FILES 16
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Path accounting: the recipes (ppbench-recipe(8), user/cmd/recipe.md) must give
+# Path accounting: the recipes (ppbench-recipe(8), user/core/cmd/recipe.md) must give
 # the exact counts the kernel's code implies. Numbers, never timings.
 
 # recipe_json NAME ARGS...: run a recipe, leave its JSON in $R

@@ -456,7 +456,7 @@ test_export_otava_quoting() {
 # page's code blocks is run in tests/data/, and its output must be the lines under
 # it, up to the next '$ ' line or the block's end.
 test_export_page_examples() {
-	local page=$TOP/user/judge/cmd/export.md bin=$TMPD/bin n=0 cmd
+	local page=$TOP/user/lab/export/export.md bin=$TMPD/bin n=0 cmd
 	mkdir -p "$bin"
 	ln -s "$PPBENCH" "$bin/ppbench"
 	awk -v dir="$TMPD" '

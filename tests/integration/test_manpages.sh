@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The manual pages: one per command (build/ppbench-CMD.8, from the command's
-# table and its prose, user/cmd/CMD.md, through lowdown), each rendered by
+# table and its prose, user/core/cmd/CMD.md or user/lab/CMD/CMD.md, through lowdown), each rendered by
 # man(1) without a troff warning, and 'ppbench help CMD' showing the same text
 # as the page.
 
@@ -162,7 +162,7 @@ test_gating_rule_stated_once() {
 # ppbench-bench(8)'s OUTPUT sample has the lines of a real run of the command
 # under it, in the same order, with the same words (numbers aside).
 test_bench_page_output() {
-	local page=$TOP/user/cmd/bench.md
+	local page=$TOP/user/core/cmd/bench.md
 	awk '/^# OUTPUT/ { h = 1 } h && /^```/ { if (b) exit; b = 1; next } b' "$page" >"$TMPD/sample"
 	grep -q '^Type:ppbench_ring ' "$TMPD/sample" || fail "no sample under OUTPUT in $page"
 	expect_exit 0 "$PPBENCH" bench --scenario ring,slow --loops 20000 --repeat 3 \
@@ -215,12 +215,12 @@ to about [0-9.]+ ?%' '
 # bench(8) is read in one sitting.
 test_pages_describe() {
 	local f n
-	for f in "$TOP"/user/cmd/*.md "$TOP"/user/judge/cmd/*.md "$TOP"/user/cli/ppbench.md; do
+	for f in "$TOP"/user/core/cmd/*.md "$TOP"/user/lab/*/*.md "$TOP"/user/core/cli/ppbench.md; do
 		awk '/^```/ { b = !b; next } !b { print FILENAME ":" FNR ": " $0 }' "$f" |
 			grep -E '[0-9]{4}-[0-9]{2}-[0-9]{2}|development VM|this VM|not explained|^[^:]*:[0-9]+: # MEASURED' &&
 			fail "a page keeps a dated measurement or a lab note: ${f#"$TOP"/}"
 		measured_figures "$f" | grep . && fail "a page keeps a measured figure: ${f#"$TOP"/}"
 	done
-	n=$(wc -l <"$TOP/user/cmd/bench.md")
-	[ "$n" -lt 350 ] || fail "user/cmd/bench.md has $n lines (under 350)"
+	n=$(wc -l <"$TOP/user/core/cmd/bench.md")
+	[ "$n" -lt 350 ] || fail "user/core/cmd/bench.md has $n lines (under 350)"
 }

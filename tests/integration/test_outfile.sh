@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Result files appear whole or not at all (user/sys/outfile.c): a write that
+# Result files appear whole or not at all (user/core/sys/outfile.c): a write that
 # fails (a full file system) or a SIGKILL leaves the previous file byte for
 # byte and no temporary file; a file cut short or of another kind is named
 # in compare's and trend's one-line error.

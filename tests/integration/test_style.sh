@@ -22,17 +22,18 @@ test_user_file_names_unique() {
 	fail "file names shared under user/: $(echo $dups)"
 }
 
-# One layer prints: user/[judge/]engine/ and user/[judge/]cmd/ return data and call
-# user/report/ for every line of output and every JSON key; their errors go
-# through the log functions (user/sys/log.c). Comments and string literals
-# are taken out first, so only calls count.
+# One layer prints: the core's engine/ and cmd/, and in each feature of the lab
+# its command (lab/F/F.c) and its runners (*_run.c), return data and call the
+# printers (core/report/, the feature's own) for every line of output and
+# every JSON key; their errors go through the log functions (core/sys/log.c).
+# Comments and string literals are taken out first, so only calls count.
 test_engine_cmd_print_nothing() {
 	local calls='\b(printf|vprintf|puts|putchar|putc|fputs|fputc|fwrite|fprintf|vfprintf|dprintf|vdprintf|perror)[[:space:]]*\('
 	local json='\bjson_(new|open|close|flush_line|obj_begin|obj_end|arr_begin|arr_end|str|u64|i64|double|bool|null|path|pool)[[:space:]]*\('
 	local f hits found=0
 
-	for f in "$TOP"/user/engine/*.c "$TOP"/user/cmd/*.c "$TOP"/user/judge/engine/*.c \
-		"$TOP"/user/judge/cmd/*.c; do
+	for f in "$TOP"/user/core/engine/*.c "$TOP"/user/core/cmd/*.c "$TOP"/user/lab/*/*_run.c \
+		$(for d in "$TOP"/user/lab/*/; do echo "$d$(basename "$d").c"; done); do
 		hits=$(${CC:-cc} -fpreprocessed -dD -E -P "$f" 2>/dev/null |
 			sed -E 's/"([^"\\]|\\.)*"/""/g' | grep -E "$calls|$json")
 		grep -q '#include "report/json.h"' "$f" && hits+=$'\n#include "report/json.h"'
@@ -41,37 +42,41 @@ test_engine_cmd_print_nothing() {
 		echo "  ${f#"$TOP"/}:"
 		printf '%s\n' "$hits" | sed '/^$/d; s/^[[:space:]]*/    /'
 	done
-	[ $found = 0 ] || fail "engine/ or cmd/ prints or writes JSON itself: move it to user/report/"
+	[ $found = 0 ] || fail "a command or a runner prints or writes JSON itself: move it to a printer"
 }
 
-# Which layer may include which is written once, in README.md's Source layout;
-# tests/tools/layers.sh reads it there and checks every #include of user/.
-test_include_layers() {
-	"$TOP/tests/tools/layers.sh" "$TOP" >"$TMPD/out" 2>&1 && return 0
-	sed 's/^/    /' "$TMPD/out"
-	fail "#include edges the README's Source layout forbids"
+# The build keeps the layers (Makefile, LAYERS): in a copy of the tree and its
+# objects, make fails on one planted crossing of each kind and names it: a core
+# file calling the lab, cli/ calling the program's table above it, and an
+# include across a rule.
+test_layers_planted_fail_the_build() {
+	local plant file code want t=$TMPD/tree
+	mkdir -p "$t/build"
+	cp -a "$TOP/Makefile" "$TOP/scripts" "$TOP/user" "$TOP/include" "$TOP/bpf" "$t/"
+	cp -a "$TOP"/build/{user,gen,vmlinux.h,*.skel.h,*.bpf.o} "$t/build/"
+	while IFS='|' read -r file code want; do
+		cp "$TOP/user/$file" "$t/user/$file"
+		echo "$code" >>"$t/user/$file"
+		make -C "$t" -s build/layers.ok >"$TMPD/out" 2>&1 &&
+			fail "make passed with user/$file: $code"
+		grep -q "$want" "$TMPD/out" || fail "make did not name the crossing ($want): $(cat "$TMPD/out")"
+		cp "$TOP/user/$file" "$t/user/$file"
+	done <<'EOF2'
+core/model/stats.c|int trend_fit(void); int ppb_plant(void) { return trend_fit(); }|user/core/model/stats.o: calls trend_fit of lab/trend
+core/cli/cli.c|extern const int ppbench; const void *ppb_plant = &ppbench;|user/core/cli/cli.o: calls ppbench of \.
+core/model/stats.c|#include "loader/xdpobj.h"|user/core/model/stats.o: includes user/core/loader/xdpobj.h
+EOF2
+	make -C "$t" -s build/layers.ok >"$TMPD/out" 2>&1 || fail "the copy, restored, fails: $(cat "$TMPD/out")"
 }
 
-# The check fails on one planted include of each kind the layout forbids, in a
-# copy of the tree, and names the file: a printer outside report/ (engine, model),
-# cli/ on the loader, an engine on cli/, the core on the judging part, and the
-# judging part against its layers.
-test_include_layers_catch_planted() {
-	local plant file inc
-	for plant in "engine/bench_run.c report/bench_report.h" \
-		"model/stats.c report/json.h" \
-		"cli/cli.c loader/kfeatures.h" \
-		"engine/vm_run.c cli/cli.h" \
-		"engine/bench_run.c judge/model/noise.h" "report/report.c judge/report/ktap.h" \
-		"judge/model/noise.c report/json.h" "judge/engine/calibrate_run.c judge/report/ktap.h"; do
-		read -r file inc <<<"$plant"
-		rm -rf "$TMPD/tree"
-		mkdir -p "$TMPD/tree"
-		cp -r "$TOP/user" "$TOP/README.md" "$TMPD/tree/"
-		echo "#include \"$inc\"" >>"$TMPD/tree/user/$file"
-		"$TOP/tests/tools/layers.sh" "$TMPD/tree" >"$TMPD/out" 2>&1 &&
-			fail "user/$file including $inc passed the check"
-		grep -q "^user/$file: #include \"$inc\"" "$TMPD/out" ||
-			fail "the check did not name user/$file including $inc: $(cat "$TMPD/out")"
-	done
+# The guests' program is the measuring core alone: no symbol the lab defines,
+# no lab command.
+test_core_program_holds_no_lab() {
+	local lab
+	lab=$(nm --defined-only "$TOP"/build/user/lab/*/*.o | awk '$2 ~ /^[TDRB]$/ { print $3 }' | sort -u)
+	[ -n "$lab" ] || fail "no lab symbols found"
+	comm -12 <(echo "$lab") <(nm "$TOP/build/ppbench-core" | awk '{ print $3 }' | sort -u) >"$TMPD/both"
+	[ -s "$TMPD/both" ] && fail "lab symbols in the core program: $(head -5 "$TMPD/both" | tr '\n' ' ')"
+	expect_exit 2 "$TOP/build/ppbench-core" compare a.json b.json
+	expect_one_line_error "unknown command 'compare'"
 }

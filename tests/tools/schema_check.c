@@ -8,8 +8,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "judge/model/noise.h"
-#include "judge/model/result.h"
+#include "model/noise.h"
+#include "model/result.h"
 
 /* A noise profile, by its schema field: checked by the loader compare --noise uses. */
 static int check_profile(const char *path, bool *is_profile)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* vm --against-*: the result files' names and the run's status (model/abpair.h). */
+/* vm --against-*: the result files' names and the run's status (vm/abpair.h). */
 #include <stdlib.h>
-#include "model/abpair.h"
+#include "vm/abpair.h"
 #include "unit.h"
 
 static void tagged_is(const char *path, const char *tag, const char *want)

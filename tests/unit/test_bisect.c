@@ -3,8 +3,8 @@
  * (model/hardlimit.h). */
 #include <errno.h>
 #include <string.h>
-#include "judge/model/bisect_status.h"
-#include "judge/model/hardlimit.h"
+#include "compare/bisect_status.h"
+#include "compare/hardlimit.h"
 #include "unit.h"
 
 /* A file with ring (ok, no path figure) and slow (ok with a path figure, or skipped). */

@@ -6,10 +6,13 @@
 #include "cli/cli.h"
 #include "cmd/cmd.h"
 #include "engine/load_run.h"
-#include "engine/vm_run.h"
+#include "vm/vm_run.h"
 #include "model/bench_types.h"
 #include "sys/log.h"
 #include "unit.h"
+
+/* The lab's commands (commands.c lists them). */
+extern const struct cli_cmd cmd_bisect, cmd_compare, cmd_vm;
 
 /* cli_parse() of ARGV into a fresh config of CMD (freed, or kept in *CFG). */
 static int parse(const struct cli_cmd *cmd, char **argv, void **cfg)

@@ -2,8 +2,8 @@
 /* Comparison rows built from results in memory: changes, tests, pooling, the gate. */
 #include <math.h>
 #include <string.h>
-#include "judge/model/cmpcols.h"
-#include "judge/model/compare_stats.h"
+#include "compare/cmpcols.h"
+#include "compare/compare_stats.h"
 #include "unit.h"
 
 struct fake {

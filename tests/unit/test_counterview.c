@@ -2,7 +2,7 @@
 /* A bench --counters file seen through one of its counters (model/counterview.c). */
 #include <math.h>
 #include <string.h>
-#include "judge/model/counterview.h"
+#include "model/counterview.h"
 #include "unit.h"
 
 /* tests/data/counters.json: an arm64 guest's bench --counters instructions,cycles. */

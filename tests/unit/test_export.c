@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "judge/model/cmpdoc.h"
-#include "judge/model/exportfig.h"
-#include "judge/report/lkpstats.h"
-#include "judge/report/orgtable.h"
+#include "compare/cmpdoc.h"
+#include "export/exportfig.h"
+#include "export/lkpstats.h"
+#include "compare/orgtable.h"
 #include "unit.h"
 
 struct fake {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What judge/model/jsonparse.c adds to jansson: the flags every read uses, the
+ * What core/model/jsonparse.c adds to jansson: the flags every read uses, the
  * one-line errors with their position, the file reader, jpath() and the
  * type names. jansson's grammar is jansson's (and fuzzed upstream), and so
  * are the words of its errors: the tests check what ppbench makes of an

@@ -9,6 +9,9 @@
 #include "cli/manpage.h"
 #include "unit.h"
 
+/* Every command's: the program's table (commands.c). */
+extern const struct cli_program ppbench;
+
 static const struct cli_opt fake_opts[] = {
 	{ "count", 'n', "N", "elements, with `code`, *stars*, [brackets] and <angles>",
 	  .kind = CLI_UINT, .min = 1, .max = 9 },
@@ -37,6 +40,7 @@ static __attribute__((noinline)) char *markdown(bool meta, const struct cli_cmd 
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
+	cli_prog = &ppbench;
 	man_markdown(f, meta, cmd, prose);
 	fclose(f);
 	return buf;
@@ -93,7 +97,7 @@ void test_manpage_common_options_once(void)
 	cli_print_help(&fake, f);
 	fclose(f);
 	main_md = markdown(true, NULL, man_prose_of("ppbench"));
-	while (cli_commands[n])
+	while (cli_prog->cmds[n])
 		n++;
 	for (const struct cli_opt *o = cli_common_opts; o->name; o++) {
 		char want[256];

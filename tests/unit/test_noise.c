@@ -2,7 +2,7 @@
 /* Noise profiles: the floor, building from invocations, loading and the host check. */
 #include <stdlib.h>
 #include <string.h>
-#include "judge/model/noise.h"
+#include "model/noise.h"
 #include "unit.h"
 
 /*

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Instruction profiles (model/prof_syms.c, prof_capture.c, prof_build.c):
+ * Instruction profiles (vm/prof_syms.c, prof_capture.c, prof_build.c):
  * a synthetic boot's symbols and the plugin's counts, the same code at two
  * KASLR bases, modules, BPF programs, user space, an unmapped address, a
  * block across two functions, rep iterations; then one defect at a time.
@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/manpage.h"
-#include "model/prof_build.h"
-#include "model/prof_gap.h"
-#include "model/jspan.h"
-#include "model/prof_capture.h"
-#include "model/qemu_api.h"
+#include "vm/prof_build.h"
+#include "vm/prof_gap.h"
+#include "vm/jspan.h"
+#include "vm/prof_capture.h"
+#include "vm/qemu_api.h"
 #include "unit.h"
 
 #define KBASE 0xffffffff81000000ull
@@ -528,7 +528,7 @@ void test_prof_gap(void)
 	prof_gap_free(&g);
 }
 
-/* Byte ranges in JSON text (model/jspan.c): strings with braces and escapes, nesting. */
+/* Byte ranges in JSON text (vm/jspan.c): strings with braces and escapes, nesting. */
 void test_jspan_members(void)
 {
 	static const char t[] = "{\n  \"a\": \"x}\\\"{\",\n  \"b\": [1, {\"c\": [2]}, \"]\"],\n"
@@ -557,7 +557,7 @@ void test_jspan_members(void)
 	ASSERT_STREQ(indent, "  ", "the members' indentation");
 }
 
-/* qemu's version -> its plugin API range -> the build that loads (model/qemu_api.c). */
+/* qemu's version -> its plugin API range -> the build that loads (vm/qemu_api.c). */
 static int build_for(const char *version_line)
 {
 	struct qemu_version v;

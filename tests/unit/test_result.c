@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "judge/model/result.h"
+#include "model/result.h"
 #include "unit.h"
 
 static const char good[] =

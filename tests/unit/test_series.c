@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A series' path figure and its method (judge/model/series.c). */
+/* A series' path figure and its method (trend/series.c). */
 #include <string.h>
-#include "judge/model/series.h"
+#include "trend/series.h"
 #include "unit.h"
 
 /*

@@ -9,10 +9,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "judge/model/edivisive.h"
-#include "judge/model/levels.h"
-#include "judge/model/series.h"
-#include "judge/model/trendfit.h"
+#include "trend/edivisive.h"
+#include "trend/levels.h"
+#include "trend/series.h"
+#include "trend/trendfit.h"
 #include "unit.h"
 
 #define LEVEL_RATIO 1.6

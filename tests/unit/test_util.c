@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Parsing helpers of user/sys/util.c. */
+/* Parsing helpers of user/core/sys/util.c. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdint.h>

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppbench calibrate: this host's noise between bench invocations. Every
+ * sample is a separate `ppbench bench` process (fresh namespaces, programs,
+ * pools, TSC calibration), because that is what differs between a CI job's
+ * before and after; they are spread over minutes because the host's levels
+ * last seconds to minutes.
+ */
+#include <errno.h>
+#include <math.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "engine/calibrate_run.h"
+#include "model/noise.h"
+#include "model/counterview.h"
+#include "sys/log.h"
+#include "sys/progress.h"
+#include "sys/util.h"
+
+#define POLL_NS 200000000ull /* how often a wait looks at its child and the clock */
+
+struct cal {
+	const struct calibrate_cfg *cfg;
+	char dir[PATH_MAX - 32]; /* room for "/run-NN.json" */
+	bool own_dir;		 /* a temporary directory, removed at the end */
+	uint64_t t0;
+	bool progress;
+	struct result *res;
+	char **paths; /* res[i].path points here */
+	size_t nres;
+	double last_ring; /* the last run's first figure, shown in the progress line */
+	char last_name[32];
+};
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = ns / 1000000000ull, .tv_nsec = ns % 1000000000ull };
+
+	nanosleep(&ts, NULL);
+}
+
+static void run_path(const struct cal *c, unsigned int i, const char *ext, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/run-%02u.%s", c->dir, i + 1, ext);
+}
+
+/* The child: bench with the calibration's options, results to DIR/run-NN.json. */
+static void exec_bench(const struct cal *c, unsigned int i)
+{
+	const struct calibrate_cfg *cfg = c->cfg;
+	char json[PATH_MAX], err[PATH_MAX], rep[16], loops[24], cpu[16];
+	const char *argv[20];
+	int n = 0, fd;
+
+	run_path(c, i, "json", json, sizeof(json));
+	run_path(c, i, "err", err, sizeof(err));
+	snprintf(rep, sizeof(rep), "%u", cfg->repeat);
+	snprintf(loops, sizeof(loops), "%llu", (unsigned long long)cfg->loops);
+	snprintf(cpu, sizeof(cpu), "%d", cfg->cpu);
+	argv[n++] = "ppbench";
+	argv[n++] = "bench";
+	argv[n++] = "--quiet";
+	argv[n++] = "--repeat";
+	argv[n++] = rep;
+	argv[n++] = "--cpu";
+	argv[n++] = cpu;
+	if (cfg->loops) {
+		argv[n++] = "--loops";
+		argv[n++] = loops;
+	}
+	if (cfg->scenario) {
+		argv[n++] = "--scenario";
+		argv[n++] = cfg->scenario;
+	}
+	if (cfg->counter) {
+		argv[n++] = "--counters";
+		argv[n++] = strstr(cfg->counter, "cycles") ? "instructions,cycles" : "instructions";
+	}
+	argv[n++] = "--json";
+	argv[n++] = json;
+	argv[n] = NULL;
+	fd = open("/dev/null", O_WRONLY);
+	if (fd >= 0)
+		dup2(fd, STDOUT_FILENO);
+	fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd >= 0)
+		dup2(fd, STDERR_FILENO);
+	execv("/proc/self/exe", (char **)argv);
+	_exit(127);
+}
+
+static void show(struct cal *c, unsigned int i, const char *what, double secs)
+{
+	const char *fmt = c->last_name[0] ? " (last: %s %.1f cycles)" : "%s%s";
+	char last[96] = "";
+
+	if (!c->progress)
+		return;
+	snprintf(last, sizeof(last), fmt, c->last_name, c->last_ring);
+	if (secs > 0)
+		progress_show(c->t0, "bench run %u/%u: %s %.0f s%s", i + 1, c->cfg->runs, what,
+			      secs, last);
+	else
+		progress_show(c->t0, "bench run %u/%u: %s%s", i + 1, c->cfg->runs, what, last);
+}
+
+/* Waits until START_NS, showing the countdown. */
+static void wait_until(struct cal *c, unsigned int i, uint64_t start_ns)
+{
+	uint64_t now;
+
+	while ((now = now_ns()) < start_ns) {
+		show(c, i, "starts in", (start_ns - now) / 1e9);
+		sleep_ns(start_ns - now < POLL_NS ? start_ns - now : POLL_NS);
+	}
+}
+
+/* The last line of run I's stderr: bench's own error. */
+static void last_err_line(const struct cal *c, unsigned int i, char *buf, size_t len)
+{
+	char path[PATH_MAX], line[512];
+	FILE *f;
+
+	run_path(c, i, "err", path, sizeof(path));
+	snprintf(buf, len, "no message");
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (line[0] != '\n') {
+			line[strcspn(line, "\n")] = 0;
+			snprintf(buf, len, "%s", line);
+		}
+	if (f)
+		fclose(f);
+}
+
+static int run_one(struct cal *c, unsigned int i)
+{
+	char why[512], path[PATH_MAX];
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0) {
+		pr_err("cannot start bench: %s\n", strerror(errno));
+		return -errno;
+	}
+	if (pid == 0)
+		exec_bench(c, i);
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		show(c, i, "running", 0);
+		sleep_ns(POLL_NS);
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		last_err_line(c, i, why, sizeof(why));
+		if (c->progress)
+			progress_clear();
+		pr_err("bench run %u failed (%s %d): %s\n", i + 1,
+		       WIFEXITED(status) ? "exit" : "signal",
+		       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), why);
+		return -EIO;
+	}
+	run_path(c, i, "json", path, sizeof(path));
+	c->paths[c->nres] = strdup(path);
+	if (!c->paths[c->nres])
+		return -ENOMEM;
+	if (result_load_view(c->paths[c->nres], &c->res[c->nres], c->cfg->counter, why,
+			     sizeof(why))) {
+		pr_err("%s\n", why);
+		return -EINVAL;
+	}
+	c->nres++;
+	for (size_t k = 0; k < c->res[c->nres - 1].nr_sc; k++) {
+		const struct result_scenario *sc = &c->res[c->nres - 1].sc[k];
+
+		if (!sc->ok)
+			continue;
+		snprintf(c->last_name, sizeof(c->last_name), "%s", sc->name);
+		c->last_ring = sc->cycles.median;
+		break;
+	}
+	return 0;
+}
+
+static int make_dir(struct cal *c)
+{
+	if (c->cfg->keep) {
+		snprintf(c->dir, sizeof(c->dir), "%s", c->cfg->keep);
+		if (mkdir(c->dir, 0755) && errno != EEXIST) {
+			pr_err("--keep %s: cannot create: %s\n", c->dir, strerror(errno));
+			return -errno;
+		}
+		return 0;
+	}
+	snprintf(c->dir, sizeof(c->dir), "/tmp/ppbench-calibrate.XXXXXX");
+	if (!mkdtemp(c->dir)) {
+		pr_err("cannot create a temporary directory: %s\n", strerror(errno));
+		return -errno;
+	}
+	c->own_dir = true;
+	return 0;
+}
+
+static void remove_dir(const struct cal *c)
+{
+	char path[PATH_MAX];
+
+	if (!c->own_dir)
+		return;
+	for (unsigned int i = 0; i < c->cfg->runs; i++) {
+		run_path(c, i, "json", path, sizeof(path));
+		unlink(path);
+		run_path(c, i, "err", path, sizeof(path));
+		unlink(path);
+	}
+	rmdir(c->dir);
+}
+
+/* All runs must share a host (a TSC recalibrated differently would shift every figure). */
+static int same_host(const struct cal *c)
+{
+	char why[600];
+
+	for (size_t i = 1; i < c->nres; i++) {
+		const struct result_host *a = &c->res[0].host, *b = &c->res[i].host;
+
+		if (result_same_clock(&c->res[0], &c->res[i], why, sizeof(why))) {
+			pr_err("%s: a profile takes runs of one clock\n", why);
+			return -EXDEV;
+		}
+		/* (no TSC on either, as on arm64: the same) */
+		double hi = fmax(a->tsc_hz, b->tsc_hz);
+
+		if (strcmp(a->cpu_model, b->cpu_model) || strcmp(a->kernel, b->kernel) ||
+		    (hi > 0 && fabs(a->tsc_hz - b->tsc_hz) / hi > 0.01)) {
+			pr_err("run %zu saw another host than run 1 (CPU, kernel or "
+			       "TSC)\n",
+			       i + 1);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int finish(struct cal *c, double span_s, struct noise_profile *p)
+{
+	int err = same_host(c);
+
+	if (err)
+		return err;
+	err = noise_build(c->res, c->nres, p);
+	if (err) {
+		pr_err("no scenario was measured in two runs\n");
+		return err;
+	}
+	p->span_s = span_s;
+	return 0;
+}
+
+static void free_runs(struct result *res, size_t nres, char **paths, size_t npaths)
+{
+	for (size_t i = 0; i < nres; i++)
+		result_free(&res[i]);
+	for (size_t i = 0; i < npaths; i++)
+		free(paths[i]);
+	free(res);
+	free(paths);
+}
+
+void calibrate_free(struct calibration *cal)
+{
+	noise_free(&cal->p);
+	free_runs(cal->res, cal->nres, cal->paths, cal->nres);
+}
+
+int calibrate_main(const struct calibrate_cfg *cfg, struct calibration *cal)
+{
+	struct cal c = { .cfg = cfg, .t0 = now_ns(), .progress = progress_wanted(cfg->quiet) };
+	uint64_t slot = (uint64_t)(cfg->duration * 1e9 / cfg->runs);
+	int ret = -EIO;
+
+	c.res = calloc(cfg->runs, sizeof(*c.res));
+	c.paths = calloc(cfg->runs, sizeof(*c.paths));
+	if (!c.res || !c.paths || make_dir(&c)) {
+		free(c.res);
+		free(c.paths);
+		return -ENOMEM;
+	}
+	for (unsigned int i = 0; i < cfg->runs; i++) {
+		wait_until(&c, i, c.t0 + i * slot);
+		if (run_one(&c, i))
+			goto out;
+	}
+	if (c.progress)
+		progress_clear();
+	ret = finish(&c, (now_ns() - c.t0) / 1e9, &cal->p);
+	if (!ret) {
+		/* the profile's strings point into the runs: they go with it */
+		cal->res = c.res;
+		cal->paths = c.paths;
+		cal->nres = c.nres;
+	}
+out:
+	if (ret)
+		free_runs(c.res, c.nres, c.paths, cfg->runs);
+	remove_dir(&c);
+	return ret;
+}

@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run-time feature probes. Everything is decided by trying it on the running
+ * kernel (never by version number): load the program type, attach it, look
+ * the tracepoint up in BTF.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <linux/capability.h>
+#include <linux/if_link.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "ppbench.h"
+#include "loader/kfeatures.h"
+#include "loader/ppconst.h"
+#include "sys/cpus.h"
+#include "sys/vethenv.h"
+#include "sys/kconfig.h"
+#include "sys/log.h"
+#include "sys/nl.h"
+#include "sys/pagesz.h"
+#include "sys/util.h"
+#include "probe.skel.h"
+
+#ifndef ENOTSUPP
+#define ENOTSUPP 524 /* kernel-internal, but BPF syscalls return it */
+#endif
+#ifndef BPF_FS_MAGIC
+#define BPF_FS_MAGIC 0xcafe4a11
+#endif
+
+const char *ppb_btf_path(void)
+{
+	const char *p = getenv("PPBENCH_BTF");
+
+	return p && *p ? p : "/sys/kernel/btf/vmlinux";
+}
+
+const char *ppb_btf_custom_path(void)
+{
+	const char *p = getenv("PPBENCH_BTF");
+
+	return p && *p ? p : NULL;
+}
+
+/*
+ * The kernel BTF, parsed at the first call and kept for the life of the
+ * process (the running kernel's BTF does not change): every module of the
+ * loader asks here, so a run parses it once (up to 0.2 s under qemu TCG).
+ */
+struct btf *ppb_vmlinux_btf(void)
+{
+	static struct btf *btf;
+	static bool tried;
+
+	if (!tried) {
+		tried = true;
+		btf = btf__parse(ppb_btf_path(), NULL);
+		if (!btf)
+			btf = NULL;
+	}
+	return btf;
+}
+
+/*
+ * What the __kconfig externs of our BPF objects read (bpf/pool_compat.bpf.h),
+ * as libbpf's in-memory kconfig: from the config sys/kconfig.c reads, the
+ * one probe and the result files name, so libbpf reads no file of its own.
+ * NULL if that config cannot be read or lacks the option (every x86-64 and
+ * arm64 config sets it). PPBENCH_TEST_KCONFIG replaces it: tests plant a
+ * wrong value.
+ */
+const char *ppb_bpf_kconfig(void)
+{
+	const char *t = getenv("PPBENCH_TEST_KCONFIG");
+	const char *v = kconfig_get("ILLEGAL_POINTER_VALUE");
+	static char text[96];
+
+	if (t && *t)
+		return t;
+	if (!v || !strcmp(v, "n"))
+		return NULL;
+	snprintf(text, sizeof(text), "CONFIG_ILLEGAL_POINTER_VALUE=%s\n", v);
+	return text;
+}
+
+void ppb_open_opts(struct bpf_object_open_opts *oo)
+{
+	oo->btf_custom_path = ppb_btf_custom_path();
+	oo->kconfig = ppb_bpf_kconfig();
+}
+
+bool ppb_tracepoint_present(const char *name)
+{
+	char tname[128];
+	struct btf *btf = ppb_vmlinux_btf();
+
+	if (!btf)
+		return false;
+	snprintf(tname, sizeof(tname), "btf_trace_%s", name);
+	return btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF) > 0;
+}
+
+static int need_privileges(const char *cmd)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = {};
+	const int need[] = { CAP_SYS_ADMIN, CAP_NET_ADMIN };
+	bool ok = true;
+
+	if (syscall(SYS_capget, &h, d) < 0)
+		ok = geteuid() == 0;
+	for (size_t i = 0; ok && i < ARRAY_SIZE(need); i++)
+		ok = d[need[i] / 32].effective & (1u << (need[i] % 32));
+	if (!ok) {
+		pr_err("'%s' needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN for BPF, XDP and "
+		       "namespaces); run it as root\n",
+		       cmd);
+		return -EPERM;
+	}
+	return 0;
+}
+
+static int need_btf(void)
+{
+	const char *p = ppb_btf_path();
+
+	if (access(p, R_OK)) {
+		pr_err("no kernel BTF at %s: ppbench needs a kernel with CONFIG_DEBUG_INFO_BTF=y "
+		       "(or PPBENCH_BTF=/path/to/vmlinux)\n",
+		       p);
+		return -ENOENT;
+	}
+	if (!ppb_vmlinux_btf()) {
+		pr_err("cannot parse kernel BTF at %s\n", p);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int need_kconfig(void)
+{
+	const char *src = kconfig_source();
+	struct utsname u;
+
+	if (ppb_bpf_kconfig())
+		return 0;
+	if (src) {
+		pr_err("the kernel config %s has no CONFIG_ILLEGAL_POINTER_VALUE: every x86-64 "
+		       "and arm64 kernel's config sets it\n",
+		       src);
+		return -EINVAL;
+	}
+	pr_err("cannot read the kernel config (/proc/config.gz or /boot/config-%s): ppbench "
+	       "takes the kernel's poison values from its CONFIG_ILLEGAL_POINTER_VALUE\n",
+	       uname(&u) ? "RELEASE" : u.release);
+	return -ENOENT;
+}
+
+int ppb_check_needs(const char *cmd, unsigned needs)
+{
+	if ((needs & PPB_NEED_ROOT) && need_privileges(cmd))
+		return -EPERM;
+	if ((needs & PPB_NEED_BTF) && need_btf())
+		return -ENOENT;
+	if ((needs & PPB_NEED_KCONFIG) && need_kconfig())
+		return -ENOENT;
+	return 0;
+}
+
+bool bpffs_mounted(const char **path)
+{
+	const char *p = getenv("PPBENCH_BPFFS");
+	struct statfs st;
+
+	if (!p || !*p)
+		p = "/sys/fs/bpf";
+	if (path)
+		*path = p;
+	return statfs(p, &st) == 0 && st.f_type == BPF_FS_MAGIC;
+}
+
+/* Open the probe skeleton with only PROG set to load; returns the loaded skeleton. */
+static struct probe_bpf *load_one(struct bpf_program *(*pick)(struct probe_bpf *), int *err)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo);
+	struct bpf_program *p, *want;
+	struct probe_bpf *skel;
+
+	ppb_open_opts(&oo);
+	skel = probe_bpf__open_opts(&oo);
+	if (!skel) {
+		*err = -errno;
+		return NULL;
+	}
+	want = pick(skel);
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, p == want);
+	*err = probe_bpf__load(skel);
+	if (*err) {
+		probe_bpf__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+static struct bpf_program *pick_xdp(struct probe_bpf *s)
+{
+	return s->progs.ppb_probe_xdp;
+}
+static struct bpf_program *pick_frags(struct probe_bpf *s)
+{
+	return s->progs.ppb_probe_frags;
+}
+static struct bpf_program *pick_cpumap(struct probe_bpf *s)
+{
+	return s->progs.ppb_probe_cpumap;
+}
+static struct bpf_program *pick_devmap(struct probe_bpf *s)
+{
+	return s->progs.ppb_probe_devmap;
+}
+static struct bpf_program *pick_fentry(struct probe_bpf *s)
+{
+	return s->progs.ppb_probe_fentry;
+}
+
+static struct bpf_program *pick_ksym(struct probe_bpf *s)
+{
+	return s->progs.ppb_probe_ksym;
+}
+
+struct probe_bpf *ppb_probe_xdp_load(int *err)
+{
+	return load_one(pick_xdp, err);
+}
+
+int ppb_ksym_lookup(const char *const *names, __u64 *addrs, int n)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, o);
+	struct probe_bpf *skel;
+	int err, fd;
+
+	memset(addrs, 0, n * sizeof(*addrs));
+	skel = load_one(pick_ksym, &err);
+	if (!skel)
+		return err;
+	fd = bpf_program__fd(skel->progs.ppb_probe_ksym);
+	for (int i = 0; i < n && !err; i++) {
+		if (strlen(names[i]) >= sizeof(skel->bss->ksym_name)) {
+			err = -ENAMETOOLONG;
+			break;
+		}
+		memset(skel->bss->ksym_name, 0, sizeof(skel->bss->ksym_name));
+		strcpy(skel->bss->ksym_name, names[i]);
+		if (bpf_prog_test_run_opts(fd, &o))
+			err = -errno;
+		else if (!skel->bss->ksym_err)
+			addrs[i] = skel->bss->ksym_addr;
+		else if (skel->bss->ksym_err != -ENOENT)
+			err = (int)skel->bss->ksym_err;
+	}
+	probe_bpf__destroy(skel);
+	return err;
+}
+
+void ppb_pool_ksyms(struct ppb_obs_config *c)
+{
+	static const char *const names[] = { "xdp_test_run_init_page", "veth_xmit", "veth_poll" };
+	__u64 a[ARRAY_SIZE(names)];
+	int err = ppb_ksym_lookup(names, a, ARRAY_SIZE(names));
+	static bool warned;
+
+	/* each object's load asks: say it once */
+	if (err && !warned) {
+		warned = true;
+		pr_warn("cannot look up kernel symbols (%s): test-run and veth pools are counted "
+			"as other pools\n",
+			strerror(-err));
+	}
+	c->ksym_test_run_init_page = a[0];
+	c->ksym_veth_xmit = a[1];
+	c->ksym_veth_poll = a[2];
+}
+
+/* A 64-byte Ethernet/IPv4/UDP-ish frame is all live frames needs to accept a run. */
+/*
+ * PPBENCH_DISABLE=feature[,feature]: pretend the kernel lacks a feature
+ * (live_frames, fentry), so that the degraded paths can be tested on a
+ * kernel that has it - like PPBENCH_BTF for a kernel without BTF.
+ */
+bool ppb_disabled(const char *feature)
+{
+	const char *v = getenv("PPBENCH_DISABLE");
+	size_t n = strlen(feature);
+
+	for (const char *p = v; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		if (!strncmp(p, feature, n) && (p[n] == ',' || !p[n]))
+			return true;
+	}
+	return false;
+}
+
+int ppb_probe_live_frames(void)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, o, .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .repeat = 1);
+	unsigned char pkt[64] = { [12] = 0x08, [13] = 0x00, [14] = 0x45 };
+	struct probe_bpf *skel;
+	int err;
+
+	if (ppb_disabled("live_frames"))
+		return -EOPNOTSUPP;
+	skel = load_one(pick_xdp, &err);
+	if (!skel)
+		return err;
+	o.data_in = pkt;
+	o.data_size_in = sizeof(pkt);
+	err = bpf_prog_test_run_opts(bpf_program__fd(skel->progs.ppb_probe_xdp), &o);
+	err = err ? -errno : 0;
+	probe_bpf__destroy(skel);
+	return err;
+}
+
+static int probe_load(struct bpf_program *(*pick)(struct probe_bpf *))
+{
+	struct probe_bpf *skel;
+	int err;
+
+	skel = load_one(pick, &err);
+	if (skel)
+		probe_bpf__destroy(skel);
+	return err;
+}
+
+/* Needs a device: attach in SKB mode to 'lo' of a throwaway namespace. */
+static int probe_generic_frags(void)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, lo, .flags = XDP_FLAGS_SKB_MODE);
+	struct probe_bpf *skel;
+	int orig, err, fd;
+
+	skel = load_one(pick_frags, &err);
+	if (!skel)
+		return err;
+	err = netns_private_enter(&orig);
+	if (!err) {
+		fd = bpf_link_create(bpf_program__fd(skel->progs.ppb_probe_frags),
+				     if_nametoindex("lo"), BPF_XDP, &lo);
+		err = fd < 0 ? -errno : 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	if (orig >= 0)
+		netns_private_leave(orig);
+	probe_bpf__destroy(skel);
+	return err;
+}
+
+static void probe_pp_stats(struct ppb_features *f)
+{
+	const char *v = kconfig_get("PAGE_POOL_STATS");
+	int nl;
+
+	if (v) {
+		f->pp_stats = !strcmp(v, "y");
+		f->pp_stats_source = "kernel config";
+		return;
+	}
+	nl = genl_page_pool_stats_supported();
+	f->pp_stats = nl >= 0 ? nl : -1;
+	f->pp_stats_source = nl >= 0 ? "netlink page-pool-stats-get"
+				     : "unknown (no config, "
+				       "no netlink-visible pool)";
+}
+
+int ppb_probe_cpumap_prog(void)
+{
+	return probe_load(pick_cpumap);
+}
+
+/*
+ * fentry needs a trampoline attached to a kernel function, not only a program
+ * that loads: arm64's 6.1 loads fentry programs and refuses to attach them
+ * to kernel functions (ENOTSUPP, 524), which bench met only at its observer.
+ */
+static int probe_fentry_attach(void)
+{
+	struct probe_bpf *skel;
+	struct bpf_link *link;
+	int err;
+
+	skel = load_one(pick_fentry, &err);
+	if (!skel)
+		return err;
+	link = bpf_program__attach(skel->progs.ppb_probe_fentry);
+	err = link ? 0 : -errno;
+	bpf_link__destroy(link);
+	probe_bpf__destroy(skel);
+	return err;
+}
+
+int ppb_probe_fentry(void)
+{
+	static int cached = 1;
+
+	if (cached == 1)
+		cached = ppb_disabled("fentry") ? -EPERM : probe_fentry_attach();
+	return cached;
+}
+
+int features_probe(struct ppb_features *f)
+{
+	struct utsname u;
+
+	memset(f, 0, sizeof(*f));
+	uname(&u);
+	snprintf(f->kernel, sizeof(f->kernel), "%s", u.release);
+	snprintf(f->btf_path, sizeof(f->btf_path), "%s", ppb_btf_path());
+	f->btf = ppb_vmlinux_btf() != NULL;
+	f->nr_cpus = nr_online_cpus();
+	f->tsc_ok = tsc_calibrate(&f->tsc) == 0;
+	f->live_frames = ppb_probe_live_frames();
+	f->fentry = ppb_probe_fentry();
+	f->cpumap_prog = probe_load(pick_cpumap);
+	f->devmap_prog = probe_load(pick_devmap);
+	f->generic_frags = probe_generic_frags();
+	probe_pp_stats(f);
+	for (int i = 0; i < ppb_nr_tracepoints; i++)
+		f->tp_present[i] = ppb_tracepoint_present(ppb_tracepoints[i].name);
+	f->bpffs = bpffs_mounted(NULL);
+	f->page_size = sys_page_size();
+	f->pp_cache_size = ppb_pool_cache_size();
+	f->pp_refill = ppb_pool_refill();
+	return 0;
+}
+
+/* A tracing link's target name, from the kernel BTF (fentry/fexit). */
+static const char *tracing_target(__u32 btf_id)
+{
+	struct btf *btf = ppb_vmlinux_btf();
+	const struct btf_type *t = btf ? btf__type_by_id(btf, btf_id) : NULL;
+
+	return t ? btf__name_by_offset(btf, t->name_off) : "";
+}
+
+static bool pp_hook(const char *name)
+{
+	return !strncmp(name, "page_pool", 9) || !strcmp(name, "napi_poll") ||
+	       !strcmp(name, "mem_connect");
+}
+
+/* The links this process holds (our own programs): their fdinfo says
+ * "link_id:". Returns how many of up to 'max' were found. */
+static int own_links(__u32 *ids, int max)
+{
+	char path[300], line[128];
+	struct dirent *d;
+	unsigned int v;
+	int n = 0;
+	DIR *dir;
+	FILE *f;
+
+	dir = opendir("/proc/self/fdinfo");
+	while (dir && n < max && (d = readdir(dir))) {
+		snprintf(path, sizeof(path), "/proc/self/fdinfo/%s", d->d_name);
+		f = d->d_name[0] != '.' ? fopen(path, "r") : NULL;
+		while (f && n < max && fgets(line, sizeof(line), f))
+			if (sscanf(line, "link_id: %u", &v) == 1)
+				ids[n++] = v;
+		if (f)
+			fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
+static bool id_in(__u32 id, const __u32 *ids, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+int ppb_count_pp_probes(void)
+{
+	struct bpf_link_info info;
+	char tp[64];
+	__u32 id = 0, len, own[64];
+	int n = 0, fd, nr_own = own_links(own, 64);
+
+	while (!bpf_link_get_next_id(id, &id)) {
+		if (id_in(id, own, nr_own))
+			continue;
+		fd = bpf_link_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		tp[0] = '\0';
+		info.raw_tracepoint.tp_name = (__u64)(unsigned long)tp;
+		info.raw_tracepoint.tp_name_len = sizeof(tp);
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len)) {
+			if (info.type == BPF_LINK_TYPE_RAW_TRACEPOINT && pp_hook(tp))
+				n++;
+			if (info.type == BPF_LINK_TYPE_TRACING &&
+			    pp_hook(tracing_target(info.tracing.target_btf_id)))
+				n++;
+		}
+		close(fd);
+	}
+	return n;
+}

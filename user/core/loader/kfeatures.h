@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_KFEATURES_H
+#define PPBENCH_KFEATURES_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include "model/features.h"
+
+/* Path of the kernel BTF: $PPBENCH_BTF or /sys/kernel/btf/vmlinux. */
+const char *ppb_btf_path(void);
+/* BTF to hand to libbpf's open opts (NULL when the default path is used). */
+const char *ppb_btf_custom_path(void);
+/* The kernel BTF at ppb_btf_path(), parsed once per process (NULL: none). */
+struct btf;
+struct btf *ppb_vmlinux_btf(void);
+/* The kernel config values our objects' __kconfig externs read (NULL: none). */
+const char *ppb_bpf_kconfig(void);
+/* Open options of every object of ours: CO-RE BTF and those config values. */
+struct bpf_object_open_opts;
+void ppb_open_opts(struct bpf_object_open_opts *oo);
+bool ppb_tracepoint_present(const char *name);
+/* The trivial XDP program of bpf/probe.bpf.c (returns XDP_DROP), loaded alone. */
+struct probe_bpf;
+struct probe_bpf *ppb_probe_xdp_load(int *err);
+/* Kernel symbols' addresses by name, modules included (0: no such symbol). */
+int ppb_ksym_lookup(const char *const *names, __u64 *addrs, int n);
+/*
+ * The functions that tell test-run and veth pools apart, into an object's
+ * config just before it loads (veth's appear once veth.ko is loaded).
+ */
+struct ppb_obs_config;
+void ppb_pool_ksyms(struct ppb_obs_config *c);
+
+/*
+ * What a command needs of this system (struct cli_cmd's needs): privileges,
+ * then kernel BTF, then (commands that load the page_pool programs) the
+ * kernel config's values they need. ppb_check_needs() checks them in that
+ * order, each failure a one-line error; 0, or a negative errno.
+ */
+enum {
+	PPB_NEED_ROOT = 1 << 0,
+	PPB_NEED_BTF = 1 << 1,
+	PPB_NEED_KCONFIG = 1 << 2,
+};
+
+int ppb_check_needs(const char *cmd, unsigned needs);
+/* bpffs mounted at $PPBENCH_BPFFS or /sys/fs/bpf. */
+bool bpffs_mounted(const char **path);
+
+int features_probe(struct ppb_features *f);
+/* Single probes: 0 if supported, else -errno. */
+int ppb_probe_live_frames(void);
+int ppb_probe_cpumap_prog(void);
+int ppb_probe_fentry(void);
+/* BPF links of other processes on page_pool tracepoints/functions, napi_poll
+ * and mem_connect. */
+int ppb_count_pp_probes(void);
+/* PPBENCH_DISABLE=live_frames,fentry: test the degraded paths. */
+bool ppb_disabled(const char *feature);
+
+#endif

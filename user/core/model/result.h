@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_RESULT_H
+#define PPBENCH_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ppbench.h"
+#include "model/jsonparse.h"
+
+/*
+ * A `ppbench bench --json` result file (schema "ppbench/1", ppbench-bench(8),
+ * "JSON"), loaded and checked. result_load() is the schema checker: every field the
+ * schema names is required with its type (figures only for scenarios whose
+ * status is "ok"); fields it does not name are accepted and ignored.
+ */
+#define RESULT_SCHEMA "ppbench/1"
+
+/* One "cycles_per_elem" / "ns_per_elem" block. */
+struct result_stat {
+	double min, median, mean, stddev, cv;
+	double *runs; /* one value per repetition: nruns == the scenario's repeat */
+	size_t nruns;
+};
+
+struct result_cpu {
+	unsigned int cpu;
+	const char *role; /* "" when the file has none */
+	double elems;
+	struct result_stat cycles;
+};
+
+/* The proof run's count of each class (enum ppb_class); NAN: null in the file. */
+struct result_path {
+	double cls[PPB_NR_CLASSES];
+};
+
+/* A function of a scenario's instruction profile (ppbench-vm(8), "The profile object"). */
+struct result_pfn {
+	const char *name;
+	const char *module; /* NULL in the kernel */
+	const char *group;
+	double per_elem, rep_per_elem;
+};
+
+/* A scenario's "profile", where ppbench vm --profile put one. */
+struct result_profile {
+	bool has;
+	double per_elem, rep_per_elem; /* instructions per element; of them rep iterations */
+	bool has_path;
+	double path;	       /* the path figure from it (path_cost_profile), method "profile" */
+	struct result_pfn *fn; /* as the file lists them: most first */
+	size_t nfn;
+};
+
+struct result_scenario {
+	const char *name, *status;
+	bool ok;	    /* status "ok": the figures below are valid */
+	const char *reason; /* status "skipped": why */
+	const char *recipe, *method;
+	/* "setup": each run its own setup; "run": runs of one setup; NULL: a file
+	 * older than per-setup runs, whose runs shared one setup */
+	const char *replication;
+	const json_t *setups; /* "setups" array, or NULL (older files) */
+	const json_t *cpus;
+	uint64_t loops, repeat, batch;
+	struct result_stat cycles, ns;
+	struct result_path path;
+	double purity; /* 0..1 */
+	/*
+	 * bench's path figure (path_cost_cycles; in files of an older vm
+	 * --profile path_cost_fentry), its method's text and the method's name
+	 * (path_method_name(): "fentry", "reference", ...): figures of two
+	 * methods never compare.
+	 */
+	bool has_path_cost;
+	double path_cost; /* cycles, valid when has_path_cost */
+	const char *path_cost_method, *path_method;
+	struct result_cpu *per_cpu;
+	size_t nr_per_cpu;
+	struct result_profile prof; /* optional */
+};
+
+/*
+ * What a result's figures count (host.clock; files without it were made
+ * with the TSC): "cycles" of the TSC, or "instructions" where the kernel ran
+ * under qemu's instruction clock (-icount), whose TSC ticks once per guest
+ * instruction. The fields keep their names (cycles_per_elem): the unit says
+ * what they hold.
+ */
+struct result_clock {
+	const char *kind; /* "tsc" or "icount" */
+	const char *unit; /* "cycles" or "instructions" */
+	const char *qemu; /* icount: the qemu options that made it; else NULL */
+	/* qemu's clocks: its release, the digest of the guest CPU's feature words
+	 * and the words (sys/cpufeat.h); NULL in files that predate them */
+	const char *qemu_version, *cpu_features, *cpu_feature_words;
+};
+
+struct result_host {
+	const char *kernel, *hostname, *cpu_model, *clocksource;
+	struct result_clock clock;
+	uint64_t nr_cpus;
+	double tsc_hz;
+	const json_t *mitigations, *config; /* objects of strings */
+	bool fentry, live_frames;
+};
+
+struct result {
+	const char *path;
+	const char *schema, *tool_name, *tool_version, *created, *command;
+	const char *label; /* bench --label, or NULL when the file has none */
+	struct result_host host;
+	struct result_scenario *sc;
+	size_t nr_sc;
+	json_t *doc; /* strings above point into it */
+};
+
+/*
+ * Loads and validates PATH. On failure returns -EINVAL (nothing to free) and
+ * writes one line to ERR naming the file and the problem, e.g.
+ * "old.json: host.tsc_hz: expected a number, got a string".
+ */
+int result_load(const char *path, struct result *r, char *err, size_t errlen);
+void result_free(struct result *r);
+/* The scenario called NAME, or NULL. */
+const struct result_scenario *result_find(const struct result *r, const char *name);
+/*
+ * 0 when A and B count the same unit on the same clock; else -EINVAL with
+ * "A counts instructions (icount) and B cycles (tsc)" in WHY. Figures of
+ * two clocks never compare, whatever --force says.
+ */
+int result_same_clock(const struct result *a, const struct result *b, char *why, size_t len);
+/*
+ * 0 when A and B, of one of qemu's clocks, were counted by the same qemu
+ * release on a guest CPU of the same features, or when a file does not say;
+ * else -EINVAL with WHY naming both files and the difference: -cpu max
+ * differs between qemu releases, and a kernel picks its code by the CPU's
+ * features, so the counts may differ with no change of the kernel.
+ */
+int result_same_qemu(const struct result *a, const struct result *b, char *why, size_t len);
+/* R's clock, "tsc"/"cycles" where nothing set it (a result made by hand). */
+const struct result_clock *result_clock_of(const struct result *r);
+/*
+ * The smallest change called real in figures of UNIT, however small the
+ * noise measured: 1 % of TSC cycles (a VM's kernel work moves by more than
+ * that between invocations, and a short run cannot show it), 0.1 % of
+ * instructions (two boots of one kernel under the instruction clock
+ * differed by up to 0.08 % per scenario figure).
+ */
+double unit_floor_pct(const char *unit);
+/* UNIT (host.clock.unit) counts instructions: qemu's instruction clock, or the
+ * CPU's instruction counters (model/counterview.h). */
+bool unit_counts_instructions(const char *unit);
+
+#endif

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Noise profiles: the JSON file calibrate writes and the table it prints. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "report/json.h"
+#include "report/noise_report.h"
+#include "report/report.h"
+#include "sys/log.h"
+
+static void json_map(struct json *j, const char *key, const json_t *m)
+{
+	const char *name;
+	json_t *v;
+
+	json_obj_begin(j, key);
+	json_object_foreach((json_t *)m, name, v)
+		json_str(j, name, json_string_value(v));
+	json_obj_end(j);
+}
+
+static void json_noise_host(struct json *j, const struct noise_host *h)
+{
+	json_obj_begin(j, "host");
+	json_str(j, "kernel", h->kernel);
+	if (h->kernel_version)
+		json_str(j, "kernel_version", h->kernel_version);
+	json_str(j, "cpu_model", h->cpu_model);
+	json_u64(j, "nr_cpus", h->nr_cpus);
+	json_double(j, "tsc_hz", h->tsc_hz);
+	json_str(j, "clocksource", h->clocksource);
+	json_map(j, "mitigations", h->mitigations);
+	json_map(j, "config", h->config);
+	json_obj_begin(j, "clock");
+	json_str(j, "kind", h->clock.kind);
+	json_str(j, "unit", h->clock.unit);
+	json_obj_end(j);
+	json_obj_end(j);
+}
+
+/* (METHOD: a path figure's, or NULL) */
+static void json_fig(struct json *j, const char *key, const struct noise_fig *f, const char *method)
+{
+	json_obj_begin(j, key);
+	if (method)
+		json_str(j, "method", method);
+	json_u64(j, "invocations", f->n);
+	json_double(j, "median", f->median);
+	json_double(j, "min", f->min);
+	json_double(j, "max", f->max);
+	json_double(j, "cv_between", f->cv_between);
+	json_double(j, "cv_within", f->cv_within);
+	json_double(j, "max_pair_pct", f->max_pair_pct);
+	json_double(j, "floor_pct", f->floor_pct);
+	json_arr_begin(j, "levels");
+	for (size_t i = 0; i < f->nr_levels; i++) {
+		json_obj_begin(j, NULL);
+		json_double(j, "median", f->levels[i].median);
+		json_double(j, "min", f->levels[i].lo);
+		json_double(j, "max", f->levels[i].hi);
+		json_u64(j, "invocations", f->levels[i].count);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+static void json_level(struct json *j, const struct noise_scenario *ns)
+{
+	if (!ns->has_level) {
+		json_none(j, "level_probe");
+		return;
+	}
+	json_obj_begin(j, "level_probe");
+	json_double(j, "median_ns", ns->level_median_ns);
+	json_double(j, "r_cycles", ns->level_r);
+	json_double(j, "cv_resid", ns->level_cv_resid);
+	json_obj_end(j);
+}
+
+int noise_write(const struct noise_profile *p, const char *path, const char *cmdline)
+{
+	char created[32];
+	time_t t = time(NULL);
+	struct json *j;
+
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	j = json_open(path, true);
+	if (!j)
+		return -1;
+	json_obj_begin(j, NULL);
+	json_str(j, "schema", NOISE_SCHEMA);
+	json_obj_begin(j, "tool");
+	json_str(j, "name", "ppbench");
+	json_str(j, "version", PPBENCH_VERSION);
+	json_obj_end(j);
+	json_str(j, "created", created);
+	json_str(j, "command", cmdline);
+	json_str(j, "first", p->first);
+	json_str(j, "last", p->last);
+	json_double(j, "span_s", p->span_s);
+	json_u64(j, "invocations", p->invocations);
+	json_u64(j, "repeat", p->repeat);
+	json_noise_host(j, &p->host);
+	json_arr_begin(j, "scenarios");
+	for (size_t i = 0; i < p->nr_sc; i++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "name", p->sc[i].name);
+		json_fig(j, "cycles_per_elem", &p->sc[i].cycles, NULL);
+		if (p->sc[i].has_path)
+			json_fig(j, "path_cost_cycles", &p->sc[i].path, p->sc[i].path_method);
+		else
+			json_none(j, "path_cost_cycles");
+		json_level(j, &p->sc[i]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+	json_flush_line(j);
+	if (json_close(j)) /* its error line names the file */
+		return -1;
+	return 0;
+}
+
+/* "35.2 (9), 58.4 (3)" or "one" */
+static void fmt_levels(const struct noise_fig *f, char *buf, size_t len)
+{
+	int n = 0;
+
+	if (f->nr_levels < 2) {
+		snprintf(buf, len, "one");
+		return;
+	}
+	for (size_t i = 0; i < f->nr_levels && n < (int)len; i++)
+		n += snprintf(buf + n, len - n, "%s%.1f (%zu)", i ? ", " : "", f->levels[i].median,
+			      f->levels[i].count);
+}
+
+void noise_print(FILE *f, const struct noise_profile *p)
+{
+	const char *unit = p->host.clock.unit ? p->host.clock.unit : "cycles";
+	bool ic = unit_counts_instructions(unit);
+	char lv[96], text[400];
+
+	fprintf(f, "noise between invocations: %llu bench runs of %llu setups over %.0f s\n",
+		(unsigned long long)p->invocations, (unsigned long long)p->repeat, p->span_s);
+	fprintf(f, "%-10s %10s %10s %10s %8s %8s %8s  levels (%s/elem, runs)\n", "scenario",
+		"median", "min", "max", "CV betw", "CV in", "floor", ic ? "instr" : "cycles");
+	for (size_t i = 0; i < p->nr_sc; i++) {
+		const struct noise_fig *c = &p->sc[i].cycles;
+
+		fmt_levels(c, lv, sizeof(lv));
+		/* instructions: floors near 0.1 %, one more digit */
+		fprintf(f, "%-10s %10.1f %10.1f %10.1f %7.*f%% %7.*f%% %7.*f%%  %s\n",
+			p->sc[i].name, c->median, c->min, c->max, ic ? 2 : 1, c->cv_between * 100,
+			ic ? 2 : 1, c->cv_within * 100, ic ? 2 : 1, c->floor_pct, lv);
+	}
+	for (size_t i = 0; i < p->nr_sc; i++) {
+		const struct noise_scenario *ns = &p->sc[i];
+
+		if (ns->has_level)
+			fprintf(f,
+				"level probe, %s: %.2f ns, r = %.2f with cycles; as a covariate it "
+				"leaves a CV of %.1f%% between runs (of %.1f%%)\n",
+				ns->name, ns->level_median_ns, ns->level_r,
+				ns->level_cv_resid * 100, ns->cycles.cv_between * 100);
+	}
+	snprintf(text, sizeof(text),
+		 "floor: what a change between two single runs must exceed to count as "
+		 "real: the largest of %g%% (of %s), the largest change seen between two of "
+		 "these runs, and t(1 - 0.025/k, n-1) x sqrt(2) x CV between, k the number "
+		 "of scenarios a gate tests together (so that a quiet pair of invocations "
+		 "trips none of them with probability 0.95)",
+		 unit_floor_pct(unit), unit);
+	fprint_wrapped(f, "", text);
+}
+
+void calibrate_report(const struct noise_profile *p, const char *path)
+{
+	noise_print(stdout, p);
+	printf("profile: %s\n", path);
+}

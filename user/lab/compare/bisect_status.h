@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_BISECT_STATUS_H
+#define PPBENCH_BISECT_STATUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "compare/compare_stats.h"
+#include "sys/log.h"
+
+/*
+ * Exit statuses as `git bisect run` reads them: 0 the commit is good, 1-127
+ * but 125 it is bad, 125 it cannot be tested (skip), 128 and above stop the
+ * bisection. compare --bisect and ppbench-bisect map their outcomes onto
+ * these, so that a kernel that did not build or boot is skipped, never
+ * called bad, and a mistake in the bisection's own command line stops it at
+ * its first step instead of marking every commit.
+ */
+enum {
+	BISECT_GOOD = 0,
+	BISECT_BAD = 1,
+	BISECT_SKIP = EXIT_BISECT_SKIP,
+	BISECT_STOP = EXIT_BISECT_STOP,
+};
+
+/* What compare found, before it is an exit status. */
+enum cmp_outcome {
+	CMP_PASS,	     /* every gate held */
+	CMP_GATED,	     /* a gate fired: --fail-above or a --limit */
+	CMP_NO_FIGURE,	     /* a gated scenario has no figure in the kernel under test's file */
+	CMP_NO_BASELINE_FIG, /* ... or none in the baseline */
+	CMP_BAD_NEW,	     /* the kernel under test's file: missing, unreadable, invalid,
+				another clock or host */
+	CMP_BAD_USAGE,	     /* the command line, the baseline, the noise profile */
+	CMP_FAILED,	     /* a runtime error: out of memory, an output not written */
+};
+
+/* compare --bisect's status for an outcome. */
+int bisect_compare_status(enum cmp_outcome o);
+
+/* Where a step of ppbench-bisect ended. */
+enum bisect_stage {
+	BISECT_AT_CONFIG,  /* merging the config fragment */
+	BISECT_AT_BUILD,   /* make */
+	BISECT_AT_BOOT,	   /* ppbench vm --bisect: booting the kernel and running bench in it */
+	BISECT_AT_COMPARE, /* compare --bisect against the baseline */
+};
+
+/*
+ * ppbench-bisect's status for a step that ended at STAGE with the stage's
+ * exit STATUS (a signal's death as 128 + the signal; below 0: it could not
+ * start); HAVE_RESULT: the boot left a result file; HOST: the stage's output
+ * names a failure of this machine (a command not found, a full disk). A
+ * config or build that fails is a skip, the commit cannot be measured,
+ * unless the machine failed or the tool could not run at all (126, 127):
+ * that would fail every step alike, and stops. The boot's vm --bisect gives
+ * 0, 125 (the kernel failed) or 128 and above (this machine did), passed
+ * through; anything else from it is no verdict on the kernel and stops.
+ * compare's 0, 1 and 125 pass through; anything else from it (a usage
+ * error, a compare without --bisect, a signal) stops.
+ */
+int bisect_step_status(enum bisect_stage stage, int status, bool have_result, bool host);
+
+/* "good", "bad", "skip" or "stop" for a status of the above. */
+const char *bisect_status_name(int status);
+
+/*
+ * Whether every scenario the new side names has the figure of METRIC on
+ * both sides (the new side's scenarios are the gated ones: a bisection
+ * benches the scenarios it gates). CMP_NO_BASELINE_FIG takes precedence
+ * over CMP_NO_FIGURE: a baseline without the figure makes every step
+ * undecidable. Otherwise CMP_PASS. WHY gets the first gap, e.g. "slow: not
+ * in new.json".
+ */
+enum cmp_outcome bisect_figures(const struct comparison *c, enum fig metric, char *why, size_t len);
+
+#endif

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A compare --json document, loaded and checked like a result file. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compare/cmpdoc.h"
+#include "model/jcheck.h"
+
+/* A number or null (NAN). */
+static double num_or_null(struct jcheck *c, const json_t *o, const char *where, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	double d = NAN;
+
+	if (v && json_is_null(v))
+		return NAN;
+	jc_num(c, o, where, key, -INFINITY, INFINITY, false, &d);
+	return d;
+}
+
+static void load_side(struct jcheck *c, const json_t *row, const char *where, const char *key,
+		      struct cmpdoc_side *s)
+{
+	const json_t *o = jc_req(c, row, where, key, J_OBJ);
+	uint64_t n = 0;
+	char at[160];
+
+	jc_join(at, sizeof(at), where, key);
+	jc_count(c, o, at, "n", 0, &n);
+	s->n = n;
+	s->mean = num_or_null(c, o, at, "mean");
+	s->median = num_or_null(c, o, at, "median");
+}
+
+/* "method", and "methods_differ": two names, where the files' methods differ. */
+static void load_method(struct jcheck *c, const json_t *o, const char *where, struct cmpdoc_row *r)
+{
+	const json_t *m = json_object_get(o, "method"), *d = json_object_get(o, "methods_differ");
+	char at[192];
+
+	if (m && !json_is_null(m))
+		r->method = jc_str(c, o, where, "method");
+	if (!d)
+		return;
+	jc_join(at, sizeof(at), where, "methods_differ");
+	if (json_array_size(d) != 2 || !json_is_string(json_array_get(d, 0)) ||
+	    !json_is_string(json_array_get(d, 1))) {
+		jc_err(c, at, "expected two method names");
+		return;
+	}
+	r->differ[0] = json_string_value(json_array_get(d, 0));
+	r->differ[1] = json_string_value(json_array_get(d, 1));
+}
+
+static void load_row(struct jcheck *c, const json_t *o, const char *where, struct cmpdoc_row *r)
+{
+	r->scenario = jc_str(c, o, where, "scenario");
+	r->figure = jc_str(c, o, where, "figure");
+	r->label = jc_str(c, o, where, "label");
+	r->change_pct = num_or_null(c, o, where, "change_pct");
+	r->floor_pct = num_or_null(c, o, where, "floor_pct");
+	r->p = num_or_null(c, o, where, "p");
+	jc_bool(c, o, where, "testable", &r->testable);
+	jc_bool(c, o, where, "real", &r->real);
+	jc_bool(c, o, where, "unstable", &r->unstable);
+	jc_bool(c, o, where, "regression", &r->regression);
+	jc_bool(c, o, where, "gated", &r->gated);
+	load_side(c, o, where, "old", &r->old);
+	load_side(c, o, where, "new", &r->new);
+	load_method(c, o, where, r);
+}
+
+/* An array of strings (the files of a side). */
+static const json_t *files(struct jcheck *c, const json_t *o, const char *where, const char *key)
+{
+	const json_t *a = jc_req(c, o, where, key, J_ARR);
+	char at[160];
+
+	for (size_t i = 0; a && i < json_array_size(a); i++) {
+		if (json_is_string(json_array_get(a, i)))
+			continue;
+		snprintf(at, sizeof(at), "%s.%s[%zu]", where, key, i);
+		jc_err(c, at, "expected a string, got %s", jtype_name(json_array_get(a, i)));
+	}
+	return a;
+}
+
+static int load_cmp(struct jcheck *c, const json_t *o, const char *where, struct cmpdoc_cmp *m)
+{
+	const json_t *noise, *rows;
+	char at[160];
+
+	m->old = files(c, o, where, "old");
+	m->new = files(c, o, where, "new");
+	m->unit = json_object_get(o, "unit") ? jc_str(c, o, where, "unit") : "cycles";
+	jc_join(at, sizeof(at), where, "noise");
+	noise = jc_req(c, o, where, "noise", J_OBJ);
+	m->noise = jc_str(c, noise, at, "source");
+	jc_bool(c, noise, at, "verdict", &m->verdict);
+	rows = jc_req(c, o, where, "rows", J_ARR);
+	if (c->failed)
+		return -EINVAL;
+	m->rows = calloc(json_array_size(rows) + 1, sizeof(*m->rows));
+	if (!m->rows)
+		return -ENOMEM;
+	for (size_t i = 0; i < json_array_size(rows) && !c->failed; i++, m->nrows++) {
+		const json_t *row = json_array_get(rows, i);
+
+		snprintf(at, sizeof(at), "%s.rows[%zu]", where, i);
+		if (!json_is_object(row))
+			jc_err(c, at, "expected an object, got %s", jtype_name(row));
+		load_row(c, row, at, &m->rows[i]);
+	}
+	return c->failed ? -EINVAL : 0;
+}
+
+static int load_doc(struct jcheck *c, struct cmpdoc *d)
+{
+	const json_t *gate = json_object_get(d->doc, "gate"), *cmps;
+	char at[64];
+	int err;
+
+	if (gate) {
+		gate = jc_req(c, d->doc, "", "gate", J_OBJ);
+		d->gate = true;
+		d->metric = jc_str(c, gate, "gate", "metric");
+		jc_num(c, gate, "gate", "fail_above_pct", 0, INFINITY, false, &d->fail_above);
+	}
+	cmps = jc_req(c, d->doc, "", "comparisons", J_ARR);
+	if (c->failed)
+		return -EINVAL;
+	d->cmps = calloc(json_array_size(cmps) + 1, sizeof(*d->cmps));
+	if (!d->cmps)
+		return -ENOMEM;
+	for (size_t i = 0; i < json_array_size(cmps); i++, d->ncmps++) {
+		const json_t *one = json_array_get(cmps, i);
+
+		snprintf(at, sizeof(at), "comparisons[%zu]", i);
+		if (!json_is_object(one)) {
+			jc_err(c, at, "expected an object, got %s", jtype_name(one));
+			return -EINVAL;
+		}
+		err = load_cmp(c, one, at, &d->cmps[i]);
+		if (err) {
+			d->ncmps++;
+			return err;
+		}
+	}
+	return 0;
+}
+
+int cmpdoc_load(const char *path, struct cmpdoc *d, char *err, size_t errlen)
+{
+	struct jcheck c = { .err = err, .errlen = errlen, .file = path };
+	const char *schema;
+	char perr[200];
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	d->doc = jparse_file(path, perr, sizeof(perr));
+	if (!d->doc) {
+		snprintf(err, errlen, "%s: %s", path, perr);
+		jmsg_one_line(err);
+		return -EINVAL;
+	}
+	schema = json_string_value(json_object_get(d->doc, "schema"));
+	if (!json_is_object(d->doc) || !schema || strcmp(schema, CMPDOC_SCHEMA)) {
+		cmpdoc_free(d);
+		return -ENOMSG;
+	}
+	ret = load_doc(&c, d);
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", path);
+	if (ret)
+		cmpdoc_free(d);
+	return ret;
+}
+
+void cmpdoc_free(struct cmpdoc *d)
+{
+	for (size_t i = 0; d->cmps && i < d->ncmps; i++)
+		free(d->cmps[i].rows);
+	free(d->cmps);
+	json_decref(d->doc);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,768 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppbench compare: before/after tables of `bench --json` results in the style
+ * of kernel regression reports (old ±%stddev %change new ±%stddev), with a
+ * significance test on the per-setup values and an exit code for CI gates.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "compare/bisect_status.h"
+#include "compare/compare_stats.h"
+#include "model/counterview.h"
+#include "compare/hardlimit.h"
+#include "compare/bisect_report.h"
+#include "compare/compare_report.h"
+#include "compare/ktap.h"
+#include "compare/limit_report.h"
+#include "sys/log.h"
+#include "sys/util.h"
+
+#define MAX_FILES 64
+#define MAX_LIMITS 16
+
+enum { SIDE_POS, SIDE_OLD, SIDE_NEW };
+
+enum { OPT_OLD = 1, OPT_NEW, OPT_LIMIT };
+
+struct cmp_cfg {
+	const char *files[3][MAX_FILES];
+	size_t nfiles[3];
+	int side; /* where the next bare file goes */
+	/* each --new starts a column: where its files start among the new side's */
+	size_t col_start[MAX_FILES];
+	size_t ncols;
+	bool force, markdown, bpp, org, ktap, gate, gate_unstable, qemu_change;
+	double fail_above, alpha;
+	enum fig metric;
+	enum sig_test test;
+	const char *json;
+	const char *noise;   /* --noise PROFILE */
+	const char *counter; /* --counter NAME: the files' view (model/counterview.h) */
+	bool bisect;
+	struct hard_limit limits[MAX_LIMITS];
+	size_t nlimits;
+};
+
+static const struct cli_word metrics[] = {
+	{ "cycles", FIG_CYCLES }, { "ns", FIG_NS }, { "path", FIG_PATH },
+	{ "purity", FIG_PURITY }, { NULL },
+};
+
+static const struct cli_word tests[] = {
+	{ "welch", TEST_WELCH },
+	{ "mann-whitney", TEST_MANN_WHITNEY },
+	{ NULL },
+};
+
+#define C(m) CLI_MEMBER(struct cmp_cfg, m)
+
+static const struct cli_opt compare_opts[] = {
+	{ "old", 0, "FILE", "a baseline file; the files after it, up to --new, join the old side",
+	  OPT_OLD },
+	{ "new", 0, "FILE",
+	  "a file of the new side; the files after it join it too. Each --new starts a column "
+	  "of its own, compared with the old side",
+	  OPT_NEW },
+	{ "force", 'f', NULL, "compare even when TSC Hz or CPU model say the hosts differ",
+	  .kind = CLI_FLAG, C(force) },
+	{ "fail-above", 0, "PCT",
+	  "exit 3 if the gating rule finds a regression on --metric above PCT %",
+	  .kind = CLI_NUMBER, C(fail_above), .dmin = 0, .dmax = 1e9, CLI_MARK(struct cmp_cfg, gate),
+	  .flags = CLI_F_PERCENT | CLI_F_PROSE_RANGE },
+	{ "noise", 0, "PROFILE",
+	  "this host's noise between invocations, from 'ppbench calibrate -o PROFILE': what "
+	  "a comparison of one file a side is judged against",
+	  .kind = CLI_STRING, C(noise) },
+	{ "allow-qemu-change", 0, NULL,
+	  "gate instruction files counted by two qemu releases or on guest CPUs of other "
+	  "features: the difference is intended (refused otherwise)",
+	  .kind = CLI_FLAG, C(qemu_change) },
+	{ "counter", 0, "NAME",
+	  "compare the hardware counter NAME of bench --counters files instead of the clock's "
+	  "figure: kernel_instructions, user_instructions, kernel_cycles or user_cycles, per "
+	  "element (a --noise profile must be of that counter: calibrate --counter)",
+	  .kind = CLI_STRING, C(counter) },
+	{ "gate-unstable", 0, NULL,
+	  "gate figures whose setups sit on two or more levels on their medians' change, "
+	  "even where the levels explain it",
+	  .kind = CLI_FLAG, C(gate_unstable) },
+	{ "metric", 0, NULL, "figure --fail-above gates (default cycles)", .kind = CLI_ENUM,
+	  C(metric), .words = metrics },
+	{ "test", 0, NULL, "significance test (default welch)", .kind = CLI_ENUM, C(test),
+	  .words = tests },
+	{ "alpha", 0, "P", "significance level, 0 < P < 0.5 (default 0.05)", .kind = CLI_NUMBER,
+	  C(alpha), .dmin = 1e-9, .dmax = 0.5, .flags = CLI_F_PROSE_RANGE },
+	{ "markdown", 'm', NULL, "print Markdown tables (for mail or an issue) instead of text",
+	  .kind = CLI_FLAG, C(markdown) },
+	{ "bpp", 0, NULL, "print bench_page_pool_simple-style fast/ptr_ring/slow tables",
+	  .kind = CLI_FLAG, C(bpp) },
+	{ "org", 0, NULL,
+	  "print the page_pool maintainers' Org table: cycles and ns before, after, diff, and "
+	  "% change, with a #+TBLFM line that recomputes them",
+	  .kind = CLI_FLAG, C(org) },
+	{ "ktap", 0, NULL,
+	  "print the verdicts as KTAP version 1 (kselftest, netdev CI): one test per scenario "
+	  "of --metric",
+	  .kind = CLI_FLAG, C(ktap) },
+	CLI_OPT_JSON(struct cmp_cfg, json,
+		     "also write the comparison as JSON to FILE ('-': stdout only)"),
+	{ "limit", 0, "SCENARIO[:FIGURE]=MAX",
+	  "exit 3 if the figure (cycles, ns or path; default cycles, which counts "
+	  "instructions in files of the instruction clock) of SCENARIO in a file of the new "
+	  "side, or in the one file given, is above MAX; instruction files only; repeat for "
+	  "more limits",
+	  OPT_LIMIT },
+	{ "bisect", 0, NULL,
+	  "exit as 'git bisect run' reads it: 0 no gate fired, 1 one did, 125 no verdict on "
+	  "the new file (missing, invalid, or without the gated figure), 128 a mistake in the "
+	  "command line or the baseline (the bisection stops)",
+	  .kind = CLI_FLAG, C(bisect) },
+	{ NULL },
+};
+
+static void compare_init(void *c)
+{
+	struct cmp_cfg *cfg = c;
+
+	cfg->alpha = 0.05;
+	cfg->metric = FIG_CYCLES;
+	cfg->test = TEST_WELCH;
+}
+
+static int add_file(struct cmp_cfg *cfg, int side, const char *path)
+{
+	if (cfg->nfiles[side] == MAX_FILES) {
+		pr_err("too many files on one side (at most %d)\n", MAX_FILES);
+		return -E2BIG;
+	}
+	cfg->files[side][cfg->nfiles[side]++] = path;
+	return 0;
+}
+
+static int add_limit(struct cmp_cfg *cfg, const char *arg)
+{
+	char err[256];
+
+	if (cfg->nlimits == MAX_LIMITS) {
+		pr_err("too many --limit options (at most %d)\n", MAX_LIMITS);
+		return -E2BIG;
+	}
+	if (hard_limit_parse(arg, &cfg->limits[cfg->nlimits], err, sizeof(err))) {
+		pr_err("%s\n", err);
+		return -EINVAL;
+	}
+	cfg->nlimits++;
+	return 0;
+}
+
+/* Files, and --old/--new that decide where the files after them go. */
+static int compare_opt(void *c, int key, const char *arg)
+{
+	struct cmp_cfg *cfg = c;
+
+	if (key == OPT_LIMIT)
+		return add_limit(cfg, arg);
+	if (key == CLI_KEY_ARG)
+		return add_file(cfg, cfg->side, arg);
+	if (cfg->nfiles[SIDE_POS]) {
+		pr_err("'%s' comes before %s: put every file after --old or --new, or use "
+		       "neither\n",
+		       cfg->files[SIDE_POS][0], key == OPT_OLD ? "--old" : "--new");
+		return -EINVAL;
+	}
+	cfg->side = key == OPT_OLD ? SIDE_OLD : SIDE_NEW;
+	if (add_file(cfg, cfg->side, arg))
+		return -E2BIG;
+	if (key == OPT_NEW)
+		cfg->col_start[cfg->ncols++] = cfg->nfiles[SIDE_NEW] - 1;
+	return 0;
+}
+
+static void free_results(struct result *r, size_t n)
+{
+	for (size_t i = 0; r && i < n; i++)
+		result_free(&r[i]);
+	free(r);
+}
+
+/*
+ * What a run found, for the exit status: an outcome (model/bisect_status.h) and
+ * what decided it. The first error wins; the gates' verdict comes last.
+ */
+struct verdict {
+	enum cmp_outcome out;
+	char why[512];
+};
+
+__attribute__((format(printf, 3, 4))) static int fail(struct verdict *v, enum cmp_outcome out,
+						      const char *fmt, ...)
+{
+	va_list ap;
+
+	v->out = out;
+	va_start(ap, fmt);
+	vsnprintf(v->why, sizeof(v->why), fmt, ap);
+	va_end(ap);
+	if (out != CMP_NO_FIGURE && out != CMP_NO_BASELINE_FIG)
+		pr_err("%s\n", v->why);
+	return -EINVAL;
+}
+
+/*
+ * Loads FILES, through COUNTER's view when one is given; the first bad one's
+ * error is blamed on the new side from index NOLD on.
+ */
+static struct result *load_files(const char *const *files, size_t n, size_t nold,
+				 const char *counter, struct verdict *v)
+{
+	struct result *r = calloc(n, sizeof(*r));
+	char err[512];
+
+	if (!r) {
+		fail(v, CMP_FAILED, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (result_load_view(files[i], &r[i], counter, err, sizeof(err))) {
+			fail(v, i < nold ? CMP_BAD_USAGE : CMP_BAD_NEW, "%s", err);
+			free_results(r, i);
+			return NULL;
+		}
+	}
+	return r;
+}
+
+/*
+ * TSC Hz and CPU model must match: otherwise cycles measure different clocks.
+ * A refusal is the new file's: it is what differs from the baseline.
+ */
+static int check_host(const struct cmp_cfg *cfg, const struct result *base, const struct result *r,
+		      struct verdict *v)
+{
+	const struct result_host *a = &base->host, *b = &r->host;
+	double hi = fmax(a->tsc_hz, b->tsc_hz);
+	double apart = hi > 0 ? fabs(a->tsc_hz - b->tsc_hz) / hi : 0;
+	char why[512];
+
+	/* not even with --force: an instruction is no cycle */
+	if (result_same_clock(base, r, why, sizeof(why)))
+		return fail(v, CMP_BAD_NEW, "%s: figures of two clocks never compare", why);
+	/* (a mistake that fails every step of a bisection alike: 128) */
+	if (cfg->gate && !cfg->qemu_change && result_same_qemu(base, r, why, sizeof(why)))
+		return fail(v, CMP_BAD_USAGE,
+			    "%s: their instructions do not gate against each other "
+			    "(--allow-qemu-change if the difference is intended)",
+			    why);
+	if (strcmp(a->cpu_model, b->cpu_model))
+		snprintf(why, sizeof(why), "CPU model \"%s\" vs \"%s\"", a->cpu_model,
+			 b->cpu_model);
+	else if (apart > 0.01)
+		snprintf(why, sizeof(why), "TSC %.0f Hz vs %.0f Hz (%.1f%% apart, more than 1%%)",
+			 a->tsc_hz, b->tsc_hz, apart * 100);
+	else
+		return 0;
+	if (!cfg->force)
+		return fail(v, CMP_BAD_NEW,
+			    "%s and %s come from different hosts: %s; use --force to compare "
+			    "anyway",
+			    base->path, r->path, why);
+	pr_warn("%s and %s come from different hosts: %s; comparing anyway (--force)\n", base->path,
+		r->path, why);
+	return 0;
+}
+
+/*
+ * The profile must describe the host and kernel of the baseline (the new
+ * side may run another kernel: that is what is being compared).
+ */
+static int load_profile(const struct cmp_cfg *cfg, const struct result *base,
+			struct noise_profile *p, struct verdict *v)
+{
+	char err[512], why[2 * PATH_MAX]; /* two file names and their clocks */
+
+	if (noise_load(cfg->noise, p, err, sizeof(err)))
+		return fail(v, CMP_BAD_USAGE, "%s", err);
+	if (noise_clock_check(p, cfg->noise, base, why, sizeof(why))) {
+		noise_free(p);
+		return fail(v, CMP_BAD_USAGE,
+			    "%s: a profile of one clock cannot judge figures of another", why);
+	}
+	if (!noise_host_check(p, base, why, sizeof(why)))
+		return 0;
+	if (cfg->force) {
+		pr_warn("noise profile %s is of another host than %s: %s; using it anyway "
+			"(--force)\n",
+			cfg->noise, base->path, why);
+		return 0;
+	}
+	noise_free(p);
+	return fail(v, CMP_BAD_USAGE,
+		    "noise profile %s is of another host or kernel than %s: %s; run 'ppbench "
+		    "calibrate' there (--force uses it anyway)",
+		    cfg->noise, base->path, why);
+}
+
+/* A gate on path figures of two methods: refused, whatever the figures say. */
+static int check_gate_methods(const struct cmp_cfg *cfg, const struct comparison *c,
+			      struct verdict *v)
+{
+	for (size_t k = 0; cfg->gate && cfg->metric == FIG_PATH && k < c->nrows; k++) {
+		const struct row *r = &c->rows[k];
+
+		if (r->kind != FIG_PATH || !r->other_method)
+			continue;
+		return fail(v, CMP_BAD_NEW,
+			    "--fail-above on path: %s's path figures are of two methods, %s and "
+			    "%s, which never compare: gate files of one method",
+			    r->scenario, r->method, r->other_method);
+	}
+	return 0;
+}
+
+/*
+ * --fail-above with one file on a side needs the noise between invocations
+ * from a profile (comparison_noise(): files are the unit from two a side).
+ */
+static int check_gate(const struct cmp_cfg *cfg, struct verdict *v)
+{
+	bool pos = cfg->nfiles[SIDE_POS];
+
+	if (!cfg->gate || cfg->noise ||
+	    (!pos && cfg->nfiles[SIDE_OLD] >= 2 && cfg->nfiles[SIDE_NEW] >= 2))
+		return 0;
+	return fail(v, CMP_BAD_USAGE,
+		    "--fail-above cannot decide with %s: one invocation does not show "
+		    "how much the next one differs; give --noise PROFILE (from 'ppbench "
+		    "calibrate -o PROFILE') or two or more files a side (--old A1 A2 A3 "
+		    "--new B1 B2 B3)",
+		    pos || (cfg->nfiles[SIDE_OLD] == 1 && cfg->nfiles[SIDE_NEW] == 1)
+			    ? "one file a side"
+			    : "one file on a side");
+}
+
+/*
+ * A limit on a path figure holds for one method: files whose path figures
+ * of its scenario are of two methods are refused.
+ */
+static int check_limit_methods(const struct cmp_cfg *cfg, const struct result *files, size_t n,
+			       struct verdict *v)
+{
+	struct comparison c = { .old = files, .nold = n };
+	const char *a = NULL, *b = NULL;
+	char name[64];
+
+	for (size_t k = 0; k < cfg->nlimits; k++) {
+		if (cfg->limits[k].fig != FIG_PATH ||
+		    comparison_one_method(&c, cfg->limits[k].scenario, &a, &b))
+			continue;
+		hard_limit_name(&cfg->limits[k], name, sizeof(name));
+		return fail(v, CMP_BAD_NEW,
+			    "--limit %s: %s's path figures are of two methods, %s and %s: a "
+			    "limit holds for one; give files of one method",
+			    name, cfg->limits[k].scenario, a ? a : "unnamed", b);
+	}
+	return 0;
+}
+
+/*
+ * Each limit against each file of the new side: refused (the file's) where
+ * the file's figures are not exact, a gap where a file has no such figure.
+ */
+static struct limit_check *check_limits(const struct cmp_cfg *cfg, const struct result *files,
+					size_t n, struct verdict *v)
+{
+	struct limit_check *l = calloc(cfg->nlimits * n + 1, sizeof(*l));
+	char why[512];
+
+	if (!l) {
+		fail(v, CMP_FAILED, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (hard_limit_exact(&files[i], why, sizeof(why))) {
+			fail(v, CMP_BAD_NEW, "--limit: %s", why);
+			free(l);
+			return NULL;
+		}
+		for (size_t k = 0; k < cfg->nlimits; k++) {
+			struct limit_check *c = &l[i * cfg->nlimits + k];
+
+			hard_limit_check(&cfg->limits[k], &files[i], c);
+			if (!c->has_value && v->out == CMP_PASS)
+				fail(v, CMP_NO_FIGURE, "%s", c->gap);
+		}
+	}
+	return l;
+}
+
+/* The gated scenarios' figures on both sides (--bisect: no figure, no verdict). */
+static void check_figures(const struct cmp_cfg *cfg, const struct cmp_set *set, struct verdict *v)
+{
+	char why[256];
+
+	for (size_t i = 0; cfg->bisect && cfg->gate && i < set->n; i++) {
+		enum cmp_outcome o = bisect_figures(&set->cmps[i], cfg->metric, why, sizeof(why));
+
+		if (o == CMP_NO_BASELINE_FIG || (o == CMP_NO_FIGURE && v->out == CMP_PASS))
+			fail(v, o, "%s", why);
+	}
+}
+
+static int build_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall,
+			     struct cmp_set *set, struct verdict *v)
+{
+	bool pos = cfg->nfiles[SIDE_POS];
+	size_t nold = pos ? 1 : cfg->nfiles[SIDE_OLD];
+	size_t ncmp = pos ? nall - 1 : cfg->ncols;
+
+	set->cmps = calloc(ncmp ? ncmp : 1, sizeof(*set->cmps));
+	if (!set->cmps)
+		return fail(v, CMP_FAILED, "out of memory");
+	for (size_t i = 0; i < ncmp; i++, set->n++) {
+		struct comparison *c = &set->cmps[i];
+
+		c->old = all;
+		c->nold = nold;
+		/* (positional: each later file is a column of one) */
+		c->new = &all[pos ? 1 + i : nold + cfg->col_start[i]];
+		c->nnew = pos		 ? 1
+			  : i + 1 < ncmp ? cfg->col_start[i + 1] - cfg->col_start[i]
+					 : nall - nold - cfg->col_start[i];
+		if (comparison_build(c, set->opts))
+			return fail(v, CMP_FAILED, "comparing failed: out of memory");
+	}
+	return 0;
+}
+
+static void run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall, size_t nold,
+			    const struct noise_profile *profile, struct verdict *v)
+{
+	struct cmp_opts o = { .test = cfg->test, .alpha = cfg->alpha, .profile = profile };
+	struct cmp_set set = {
+		.opts = &o,
+		.gate = cfg->gate,
+		.gate_unstable = cfg->gate_unstable,
+		.metric = cfg->metric,
+		.fail_above = cfg->fail_above,
+		/* kselftest's convention on slow VMs and hardware: its format, its env */
+		.machine_slow = cfg->ktap && ksft_machine_slow(),
+	};
+	struct limit_check *limits = NULL;
+	int gated = EXIT_OK;
+
+	if (nall > nold && build_comparisons(cfg, all, nall, &set, v))
+		goto out;
+	for (size_t i = 0; i < set.n; i++)
+		if (check_gate_methods(cfg, &set.cmps[i], v))
+			goto out;
+	if (check_limit_methods(cfg, all, nall, v))
+		goto out;
+	limits = cfg->nlimits ? check_limits(cfg, &all[nold], nall - nold, v) : NULL;
+	if (cfg->nlimits && !limits)
+		goto out;
+	set.limits = limits;
+	set.nlimits = cfg->nlimits * (nall - nold);
+	check_figures(cfg, &set, v);
+	if (compare_output(&set,
+			   (cfg->markdown ? CMP_OUT_MARKDOWN : 0) | (cfg->bpp ? CMP_OUT_BPP : 0) |
+				   (cfg->org ? CMP_OUT_ORG : 0) | (cfg->ktap ? CMP_OUT_KTAP : 0),
+			   cfg->json)) {
+		/* (the writer said why, in its one line) */
+		v->out = CMP_FAILED;
+		snprintf(v->why, sizeof(v->why), "no comparison written");
+		goto out;
+	}
+	if (cfg->gate)
+		gated |= compare_gate(&set);
+	gated |= limit_gate(set.limits, set.nlimits);
+	if (v->out == CMP_NO_BASELINE_FIG)
+		goto out;
+	if (gated)
+		v->out = CMP_GATED;
+	if (cfg->bisect && (v->out == CMP_PASS || v->out == CMP_GATED))
+		bisect_gates_why(&set, v->why, sizeof(v->why));
+out:
+	for (size_t i = 0; i < set.n; i++)
+		comparison_free(&set.cmps[i]);
+	free(set.cmps);
+	free(limits);
+}
+
+static int check_args(const struct cmp_cfg *cfg)
+{
+	if (cfg->nfiles[SIDE_POS] == 1 && !cfg->nlimits) {
+		pr_err("needs at least two result files: OLD.json NEW.json (one file takes only "
+		       "--limit)\n");
+		return -EINVAL;
+	}
+	if (!cfg->nfiles[SIDE_POS] && (!cfg->nfiles[SIDE_OLD] || !cfg->nfiles[SIDE_NEW])) {
+		pr_err("needs %s\n", cfg->nfiles[SIDE_OLD]   ? "--new FILE too"
+				     : cfg->nfiles[SIDE_NEW] ? "--old FILE too"
+							     : "result files: OLD.json NEW.json");
+		return -EINVAL;
+	}
+	if (cfg->nfiles[SIDE_POS] == 1 && cfg->gate) {
+		pr_err("--fail-above compares two sides: give OLD.json NEW.json (one file takes "
+		       "only --limit)\n");
+		return -EINVAL;
+	}
+	if (cfg->bisect && !cfg->gate && !cfg->nlimits) {
+		pr_err("--bisect needs a gate to decide with: --fail-above PCT or --limit\n");
+		return -EINVAL;
+	}
+	if (cfg->json && !strcmp(cfg->json, "-") && (cfg->markdown || cfg->bpp || cfg->org)) {
+		pr_err("--json - prints only JSON: it cannot go with --markdown, --bpp or --org\n");
+		return -EINVAL;
+	}
+	if (cfg->ktap &&
+	    (cfg->markdown || cfg->bpp || cfg->org || (cfg->json && !strcmp(cfg->json, "-")))) {
+		pr_err("--ktap prints only KTAP: it cannot go with --markdown, --bpp, --org or "
+		       "--json -\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The exit status of outcome O: compare's own, or git bisect run's with --bisect. */
+static int exit_status(const struct cmp_cfg *cfg, const struct verdict *v)
+{
+	static const int plain[] = {
+		[CMP_PASS] = EXIT_OK,	    [CMP_GATED] = EXIT_REGRESSION,
+		[CMP_NO_FIGURE] = EXIT_OK,  [CMP_NO_BASELINE_FIG] = EXIT_OK,
+		[CMP_BAD_NEW] = EXIT_USAGE, [CMP_BAD_USAGE] = EXIT_USAGE,
+		[CMP_FAILED] = EXIT_FAIL,
+	};
+	int status;
+
+	if (!cfg->bisect)
+		return plain[v->out];
+	status = bisect_compare_status(v->out);
+	bisect_print_verdict(status, v->why);
+	return status;
+}
+
+static int compare_run(void *c, int argc, char **argv)
+{
+	struct cmp_cfg *cfg = c;
+	const char *files[2 * MAX_FILES];
+	struct noise_profile profile = { 0 };
+	struct verdict v = { CMP_PASS, "" };
+	struct result *all;
+	size_t n = 0, nold;
+
+	(void)argc;
+	(void)argv;
+	for (int s = SIDE_POS; s <= SIDE_NEW; s++)
+		for (size_t i = 0; i < cfg->nfiles[s]; i++)
+			files[n++] = cfg->files[s][i];
+	/* one file alone is the new side: the limits' */
+	nold = cfg->nfiles[SIDE_POS] ? (n > 1) : cfg->nfiles[SIDE_OLD];
+	all = load_files(files, n, nold, cfg->counter, &v);
+	if (!all)
+		return exit_status(cfg, &v);
+	for (size_t i = 1; nold && i < n; i++)
+		if (check_host(cfg, &all[0], &all[i], &v))
+			goto out;
+	if (cfg->noise && nold && load_profile(cfg, &all[0], &profile, &v))
+		goto out;
+	run_comparisons(cfg, all, n, nold, cfg->noise && nold ? &profile : NULL, &v);
+	noise_free(&profile);
+out:
+	free_results(all, n);
+	return exit_status(cfg, &v);
+}
+
+/*
+ * What compare refuses before it reads a result file, and so what vm
+ * --against-* asks of it before either guest boots: the command line, a
+ * --fail-above without what its rule needs, a noise profile that is none.
+ */
+static int compare_check(void *c, int argc, char **argv)
+{
+	struct cmp_cfg *cfg = c;
+	struct verdict v = { CMP_PASS, "" };
+	struct noise_profile p;
+	char err[512];
+
+	(void)argc;
+	(void)argv;
+	if (check_args(cfg))
+		return EXIT_USAGE;
+	if (check_gate(cfg, &v))
+		return exit_status(cfg, &v);
+	if (!cfg->noise)
+		return EXIT_OK;
+	if (noise_load(cfg->noise, &p, err, sizeof(err))) {
+		fail(&v, CMP_BAD_USAGE, "%s", err);
+		return exit_status(cfg, &v);
+	}
+	noise_free(&p);
+	return EXIT_OK;
+}
+
+/* With --bisect, a mistake on the command line stops the bisection instead of marking a commit. */
+static bool compare_for_bisect(int argc, char **argv)
+{
+	return cli_names_opt(argc, argv, "bisect");
+}
+
+/* The figures ppbench-compare(8) states (@{NAME}), from the constants compare uses. */
+static int compare_figures(struct cli_fig *f)
+{
+	const struct cli_fig v[] = {
+		{ "floor_min", unit_floor_pct("cycles") },
+		{ "floor_min_instr", unit_floor_pct("instructions") },
+		{ "power", MDE_POWER * 100 },
+		{ "power_q", MDE_POWER },
+		{ "mode_gap_pct", MODE_GAP_REL * 100 },
+		{ "mode_gap_k", MODE_GAP_K },
+		{ "machine_note", MACHINE_NOTE_PCT },
+		{ "level_note", LEVEL_NOTE_PCT },
+	};
+
+	return CLI_FIGURES(f, v);
+}
+
+const struct cli_cmd cmd_compare = {
+	.name = "compare",
+	.args = "OLD.json NEW.json... | --old FILE... --new FILE... [--new FILE...]...",
+	.summary = "before/after table of bench results, with significance and a CI gate",
+	.description =
+		"Compare 'ppbench bench --json' result files the way kernel regression\n"
+		"reports do: one row per scenario and figure - cycles/elem, ns/elem, the\n"
+		"derived path figures (path_cost_cycles; a profile's, path_cost_profile),\n"
+		"path purity, and per-CPU cycles/elem where a file has them - with the mean\n"
+		"over the setups (with --noise their median, which is what the profile\n"
+		"measured of each run; with two or more files a side the mean of the files'\n"
+		"medians), its relative standard deviation and the change:\n"
+		"\n"
+		"           old  ±%stddev    %change          new  ±%stddev  figure\n"
+		"\n"
+		"Files. With plain file arguments the first is the baseline and every later\n"
+		"file is compared with it. With --old and --new, the files after --old (up\n"
+		"to --new) form the old side and those after --new the new side; each\n"
+		"further --new starts another group. Every file is checked against the\n"
+		"ppbench/1 schema first.\n"
+		"\n"
+		"Columns. With several later files (or --new groups) the output is one\n"
+		"table of columns, as the kernel test robot's reports have it: the base's\n"
+		"figure, then per column its %change against the base (never against the\n"
+		"column before it), mark and figure, each column tested and gated as\n"
+		"'compare BASE COLUMN' would.\n"
+		"\n"
+		"Noise. Before and after are different invocations, so a verdict needs the\n"
+		"noise between invocations; the output says which noise it used:\n"
+		"  files    two or more files a side: each file's median of setups is one\n"
+		"           value, tested between the files; the setups' spread inside the\n"
+		"           files is shown as the within part\n"
+		"  profile  one file a side with --noise PROFILE (ppbench calibrate): the\n"
+		"           change is tested against the profile's spread between\n"
+		"           invocations and must reach its floor for that scenario\n"
+		"  setups   one file a side, no profile: only the setups inside each file\n"
+		"           are known; the marks say how the setups differ, and --fail-above\n"
+		"           refuses to decide (exit 2)\n"
+		"A profile from another CPU, TSC, kernel, kernel build, mitigation or config\n"
+		"than the baseline's is refused (exit 2) unless --force.\n"
+		"\n"
+		"Significance. With files or setups, each row is tested with a two-sided\n"
+		"Welch's t-test (unequal variances), or a Mann-Whitney U test with --test\n"
+		"mann-whitney, at level --alpha (0.05). A change is real when it is\n"
+		"significant and at least the floor: the larger of 1% and the smallest change\n"
+		"the two sides' own spread lets the test detect with 90% power (for setups\n"
+		"the 'mde_pct' bench prints); with a profile, the profile's floor. Real\n"
+		"changes are marked '*', significant ones below the floor '~'. A figure\n"
+		"whose setups sit on two or more levels inside a file (gaps wider than 3% and\n"
+		"five times the usual gap) is unstable, 'u': its median may sit on either\n"
+		"level. Rows with fewer than 2 values on a side are marked '?' and never\n"
+		"count: path and purity have one value per file, so put several files on each\n"
+		"side to test them. Files from an older ppbench, whose runs shared one setup,\n"
+		"are named in a note: their spread is too small.\n"
+		"\n"
+		"Path figures. A path row compares figures of one method and names it:\n"
+		"'ring path cycles/elem (fentry)'. Where the files' path figures differ in\n"
+		"method the row says 'method differs (fentry, profile)', with no change and\n"
+		"no test, and a gate on them (--fail-above with --metric path, a :path\n"
+		"--limit) exits 2 with one line naming both methods.\n"
+		"\n"
+		"Hosts. Cycles from machines whose TSC frequencies differ by more than 1%, or\n"
+		"whose CPU models differ, do not compare: such files are refused (exit 2)\n"
+		"unless --force. Differences in kernel release, kernel config, mitigations,\n"
+		"clock source, CPU count, fentry/live-frames support and in scenario recipes\n"
+		"are listed above the table - they are usually the point of the comparison.\n"
+		"\n"
+		"CI gate. --fail-above PCT (with files or a profile, see Noise) exits 3 when\n"
+		"the gating rule (ppbench-compare(8), 'The gating rule') fires on --metric\n"
+		"(higher cycles, ns or path cycles is worse; lower purity is worse), and names\n"
+		"each row on stderr; otherwise the status is 0. Calibrate the CI machine once\n"
+		"per kernel, keep a baseline result from the reference kernel (or several),\n"
+		"and let the job fail on exit 3.\n"
+		"\n"
+		"Formats. The text table fits 100 columns. --markdown prints the same as\n"
+		"Markdown (real changes in bold, p-values in a column) for a\n"
+		"mailing-list reply or an issue. --bpp prints the bench_page_pool_simple view:\n"
+		"fast, ptr_ring (scenario ring) and slow, with cycles and ns before, after and\n"
+		"the change; its rule line makes it a valid org-mode table as well. --org\n"
+		"prints the page_pool maintainers' Org table (cycles and ns before, after,\n"
+		"diff, % change) with a #+TBLFM line that recomputes its diff and % columns.\n"
+		"--ktap prints the verdicts as KTAP version 1 for kselftest and netdev's CI:\n"
+		"a test per scenario of --metric, 'not ok' where the gate fired, '# SKIP'\n"
+		"where nothing decides. --json writes every row with both summaries, the\n"
+		"change, p, significance, floor, levels and the gate verdict (schema\n"
+		"ppbench-compare/1).\n"
+		"\n"
+		"Profiles. Files of 'ppbench vm --profile' hold instruction profiles: the\n"
+		"output then ends, per scenario, with the functions that carry its change\n"
+		"(old %change new function) and how much of it they carry.\n"
+		"\n"
+		"Limits. --limit SCENARIO[:FIGURE]=MAX gates a file of the instruction clock\n"
+		"(ppbench vm) on an absolute figure, with no baseline: one file takes only\n"
+		"limits. A file of host cycles is refused (exit 2): no single figure of it is\n"
+		"exact.\n"
+		"\n"
+		"Bisecting. --bisect exits as 'git bisect run' reads it: 0 no gate fired, 1\n"
+		"one did, 125 no verdict on the kernel under test (its file missing, invalid,\n"
+		"or without the gated figure), 128 a mistake in the command line, the\n"
+		"baseline or the noise profile, which stops the bisection.\n"
+		"\n"
+		"Exit status 2 also covers unreadable, malformed or invalid result files and\n"
+		"refused host combinations; each is reported as one line on stderr.",
+	.examples =
+		"  ppbench compare before.json after.json\n"
+		"  ppbench compare --old a1.json a2.json a3.json --new b1.json b2.json\n"
+		"  ppbench compare base.json culprit.json fix.json   # LKP's columns\n"
+		"  ppbench compare --old a1.json a2.json --new b1.json b2.json --new c1.json "
+		"c2.json\n"
+		"  ppbench compare --markdown base.json patch-v1.json patch-v2.json\n"
+		"  ppbench compare --bpp before.json after.json\n"
+		"  ppbench compare --org before.json after.json   # for a mail to the maintainers\n"
+		"  ppbench compare --ktap --noise noise.json --fail-above 5 base.json new.json\n"
+		"  ppbench compare --json cmp.json --test mann-whitney before.json after.json\n"
+		"  # CI: fail the job when a scenario got more than 5% slower, for real\n"
+		"  ppbench calibrate -o noise.json      # once per host and kernel\n"
+		"  ppbench compare --noise noise.json --fail-above 5 base.json new.json || exit "
+		"$?\n"
+		"  ppbench compare --fail-above 5 --old b1.json b2.json b3.json --new n1.json "
+		"n2.json n3.json\n"
+		"  ppbench compare --fail-above 2 --metric purity --old a.json b.json --new c.json "
+		"d.json\n"
+		"  # a hard limit on one file of the instruction clock, no baseline\n"
+		"  ppbench compare --limit fast:path=70 --limit slow=1000 icount.json\n"
+		"  # in git bisect run: 0 good, 1 bad, 125 skip, 128 stop\n"
+		"  ppbench compare --bisect --noise noise.json --fail-above 0.5 base.json "
+		"new.json\n",
+	.figures = compare_figures,
+	.opts = compare_opts,
+	.cfg_size = sizeof(struct cmp_cfg),
+	.cfg_init = compare_init,
+	.opt = compare_opt,
+	.check = compare_check,
+	.run = compare_run,
+	.ordered_args = true,
+	.for_bisect = compare_for_bisect,
+};

@@ -1,0 +1,1013 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Output of `ppbench compare`: the text table (<= 100 columns), Markdown,
+ * the bench_page_pool_simple-style fast/ptr_ring/slow table, JSON, and the
+ * --fail-above gate.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compare/cmpcols.h"
+#include "model/counterview.h"
+#include "compare/compare_stats.h"
+#include "compare/compare_report.h"
+#include "report/json.h"
+#include "compare/ktap.h"
+#include "compare/limit_report.h"
+#include "compare/orgtable.h"
+#include "report/report.h"
+#include "sys/log.h"
+
+/* Label column of the text table: what is left of 100 columns. */
+#define LABEL_WIDTH 42
+/* the noise sentence: its words and the profile's file name */
+#define NOISE_LEN (640 + PATH_MAX)
+
+static void fmt_val(enum fig kind, double v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*f", kind == FIG_NS ? 3 : 2, v);
+}
+
+static void fmt_change(const struct row *r, char *buf, size_t len)
+{
+	if (isinf(r->change))
+		snprintf(buf, len, "n/a");
+	else if (fabs(r->change) < 0.05)
+		snprintf(buf, len, "0.0%%"); /* not "-0.0%" */
+	else
+		snprintf(buf, len, "%+.1f%%", r->change);
+}
+
+/*
+ * '*' a real change (significant and at least the floor; with levels in a
+ * file, between their nearest levels), '~' significant but below the floor,
+ * '=' beyond the floor with new where the profile's host falls, 'u' a file's
+ * setups on two or more levels that may explain the change, '?' not tested.
+ */
+static bool row_real(const struct row *r)
+{
+	return r->unstable ? r->level_real : r->real;
+}
+
+static char mark(const struct row *r)
+{
+	if (!r->t.testable)
+		return '?';
+	if (r->unstable && !r->level_real)
+		return 'u';
+	if (r->real)
+		return '*';
+	if (r->known)
+		return '=';
+	return r->significant ? '~' : ' ';
+}
+
+static void fmt_p(const struct row *r, char *buf, size_t len)
+{
+	if (!r->t.testable)
+		snprintf(buf, len, "n/a");
+	else if (r->t.p < 0.0001)
+		snprintf(buf, len, "<0.0001");
+	else
+		snprintf(buf, len, "%.2g", r->t.p);
+}
+
+static void file_list(FILE *f, const struct result *files, size_t n, const char *quote)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%s%s%s", i ? " " : "", quote, files[i].path, quote);
+}
+
+/* Floors of the profile for the scenarios with a cycles row: "ring 71.2%, slow 30.1%". */
+static void profile_floors(const struct comparison *c, char *buf, size_t len)
+{
+	int n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < c->nrows && n < (int)len; i++) {
+		const struct row *r = &c->rows[i];
+
+		if (r->kind != FIG_CYCLES)
+			continue;
+		if (r->nf)
+			n += snprintf(buf + n, len - n, "%s%s %.1f%%", n ? ", " : "", r->scenario,
+				      r->floor_pct);
+		else
+			n += snprintf(buf + n, len - n, "%s%s none (not in the profile)",
+				      n ? ", " : "", r->scenario);
+	}
+}
+
+/* One sentence: which noise the verdict used. */
+static void fmt_noise(const struct comparison *c, char *buf, size_t len)
+{
+	const struct noise_profile *p = c->profile;
+	const struct row *r = c->nrows ? &c->rows[0] : NULL;
+	char floors[400];
+
+	switch (c->noise) {
+	case NOISE_FILES:
+		snprintf(
+			buf, len,
+			"noise: between invocations, from the files: each file's median of setups "
+			"is one value (%zu old, %zu new files); inside the files the setups spread "
+			"by a CV of %.1f%% (old) and %.1f%% (new) on the first row",
+			c->nold, c->nnew, r ? r->within_o * 100 : 0, r ? r->within_n * 100 : 0);
+		break;
+	case NOISE_PROFILE:
+		profile_floors(c, floors, sizeof(floors));
+		snprintf(buf, len,
+			 "noise: between invocations, from the profile %s (%llu runs over %.0f s, "
+			 "taken %s); floors: %s",
+			 p->path ? p->path : "(in memory)", (unsigned long long)p->invocations,
+			 p->span_s, p->created ? p->created : "?", *floors ? floors : "none");
+		break;
+	case NOISE_SETUPS:
+		snprintf(
+			buf, len,
+			"noise: only the setups inside each file, not how much invocations differ: "
+			"the marks compare setups, and no gate decides (--noise PROFILE from "
+			"'ppbench calibrate', or two or more files a side)");
+		break;
+	}
+}
+
+/* Differences and notes, as "  what  old -> new" lines, or Markdown list items. */
+static void print_context(FILE *f, const struct comparison *c, bool md)
+{
+	if (c->ndiffs)
+		fprintf(f, "%s",
+			md ? "\nHost and recipe differences (old -> new):\n\n"
+			   : "host and recipe differences (old -> new):\n");
+	for (size_t i = 0; i < c->ndiffs; i++) {
+		const struct diff *d = &c->diffs[i];
+
+		if (md)
+			fprintf(f, "- %s: `%s` -> `%s`\n", d->what, d->old, d->new);
+		else if (strlen(d->what) + strlen(d->old) + strlen(d->new) > 90)
+			fprintf(f, "  %s:\n    old: %s\n    new: %s\n", d->what, d->old, d->new);
+		else
+			fprintf(f, "  %-32s %s -> %s\n", d->what, d->old, d->new);
+	}
+	if (c->nnotes)
+		fprintf(f, "%s", md ? "\nNotes:\n\n" : "notes:\n");
+	for (size_t i = 0; i < c->nnotes; i++)
+		if (md)
+			fprintf(f, "- %s\n", c->notes[i]);
+		else
+			fprint_wrapped(f, "  ", c->notes[i]);
+}
+
+/* With columns, each column's sample size of its first row. */
+static void legend_columns(FILE *f, const struct cmp_set *set, const char *li, bool md)
+{
+	char line[400];
+	int n = snprintf(line, sizeof(line),
+			 "%s±%%stddev: sample stddev / mean; n = %zu in the base", li,
+			 set->cmps[0].rows[0].o.n);
+
+	for (size_t i = 0; i < set->n && n < (int)sizeof(line); i++)
+		n += snprintf(line + n, sizeof(line) - n, "%s%zu", i ? ", " : " and ",
+			      set->cmps[i].nrows ? set->cmps[i].rows[0].n.n : 0);
+	if (n < (int)sizeof(line))
+		snprintf(line + n, sizeof(line) - n,
+			 " in the columns (files where the base and "
+			 "the column have two or more, else setups)");
+	if (md)
+		fprintf(f, "%s\n", line);
+	else
+		fprint_wrapped(f, "", line);
+}
+
+/* Sample sizes of the first row: what "±" and the test were computed over. */
+static void legend(FILE *f, const struct cmp_set *set, const struct comparison *c, bool md)
+{
+	const char *li = md ? "- " : "";
+
+	static const char *const on[] = { "on the setups", "on the file medians",
+					  "on the profile's spread" };
+
+	fprintf(f, "%s%s real: significant by %s %s (two-sided, alpha %g), >= floor\n",
+		md ? "\n" : "", md ? "- **bold**:" : "*",
+		c->noise == NOISE_PROFILE ? "a t-test" : sig_test_name(set->opts->test),
+		on[c->noise], set->opts->alpha);
+	if (c->noise == NOISE_PROFILE)
+		fprintf(f, "%s%s significant but below the floor: the profile's, per scenario\n",
+			li, md ? "*(floor)*:" : "~");
+	else
+		fprintf(f,
+			"%s%s significant but below the floor: max(%g%%, the change these %s "
+			"detect with 90%% power)\n",
+			li, md ? "*(floor)*:" : "~", unit_floor_pct(result_clock_of(c->old)->unit),
+			c->noise == NOISE_FILES ? "files" : "setups");
+	fprintf(f, "%s%s unstable: a file's setups sit on two or more levels; %s\n", li,
+		md ? "*(unstable)*:" : "u",
+		set->gate_unstable ? "gated on the medians (--gate-unstable)"
+				   : "real only between the nearest levels");
+	if (c->noise == NOISE_PROFILE) {
+		fprintf(f,
+			"%s%s beyond the floor, but new lies where one more run of the profile's "
+			"host falls: old sits on a level the profile never saw, so no verdict\n",
+			li, md ? "*(known)*:" : "=");
+		fprintf(f, "%s? not tested: the noise profile has no such figure\n", li);
+	} else
+		fprintf(f,
+			"%s? not tested: fewer than 2 values on a side (path and purity have one "
+			"value per file)\n",
+			li);
+	if (c->nrows && c->noise == NOISE_PROFILE)
+		fprintf(f,
+			"%sold, new: each file's median of setups, as the profile measured them\n",
+			li);
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].repeats) {
+			fprintf(f,
+				"%seach figure once: %s rows repeat it (--json and --org keep "
+				"them)\n",
+				li,
+				unit_counts_instructions(result_clock_of(c->old)->unit)
+					? "guest ns and a lone CPU's"
+					: "a lone CPU's");
+			break;
+		}
+	if (c->nrows && set->n == 1)
+		fprintf(f, "%s±%%stddev: sample stddev / mean; n = %zu old, %zu new %s\n", li,
+			c->rows[0].o.n, c->rows[0].n.n,
+			c->noise == NOISE_FILES ? "files (each its median of setups)" : "setups");
+	if (c->nrows && set->n > 1)
+		legend_columns(f, set, li, md);
+}
+
+/* "±0.4%" right-aligned in 8 columns (± is two bytes); blank for a single value. */
+static void fmt_sd(const struct summary *s, char *buf, size_t len, bool md)
+{
+	char v[12];
+	int pad;
+
+	snprintf(v, sizeof(v), "%.1f%%", fmin(s->cv * 100, 99999));
+	pad = 7 - (int)strlen(v);
+	if (md)
+		snprintf(buf, len, "%s", s->n < 2 ? "" : v);
+	else if (s->n < 2)
+		snprintf(buf, len, "%8s", "");
+	else
+		snprintf(buf, len, "%*s±%s", pad > 0 ? pad : 0, "", v);
+}
+
+/* Path figures of two methods: "method differs (fentry, profile)", never a change. */
+static const char *differs(const struct row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "method differs (%s, %s)", r->method, r->other_method);
+	return buf;
+}
+
+static void text_row(FILE *f, const struct row *r)
+{
+	char o[24], n[24], ch[16], osd[32], nsd[32], why[160];
+
+	if (r->other_method) {
+		fprintf(f, "%12s %-43s  %.*s\n", "", differs(r, why, sizeof(why)), LABEL_WIDTH,
+			r->label);
+		return;
+	}
+	fmt_val(r->kind, r->ofig, o, sizeof(o));
+	fmt_val(r->kind, r->nfig, n, sizeof(n));
+	fmt_change(r, ch, sizeof(ch));
+	fmt_sd(&r->o, osd, sizeof(osd), false);
+	fmt_sd(&r->n, nsd, sizeof(nsd), false);
+	fprintf(f, "%12s %s %10s %c %12s %s  %.*s\n", o, osd, ch, mark(r), n, nsd, LABEL_WIDTH,
+		r->label);
+}
+
+/* ---- instruction profiles: LKP's old %change new function -------------------- */
+
+/* "+12.3%", "new" (from nothing), "gone" (to nothing), "0.0%". */
+static void fmt_fn_change(const struct pdiff_fn *f, char *buf, size_t len)
+{
+	double ch = f->old > 0 ? 100 * (f->new - f->old) / f->old : NAN;
+
+	if (!(f->old > 0))
+		snprintf(buf, len, "new");
+	else if (!(f->new > 0))
+		snprintf(buf, len, "gone");
+	else if (fabs(ch) < 0.05)
+		snprintf(buf, len, "0.0%%");
+	else
+		snprintf(buf, len, "%+.1f%%", ch);
+}
+
+/* "page_pool_put_unrefed_netmem", "ppb_burn [bpf]" */
+static const char *pfn_label(const struct pdiff_fn *f, char *buf, size_t len)
+{
+	if (f->module)
+		snprintf(buf, len, "%s [%s]", f->name, f->module);
+	else
+		snprintf(buf, len, "%s", f->name);
+	return buf;
+}
+
+/* "ring +17.00 instr/elem (300.88 -> 317.88, +5.65 %): 2 functions carry +17.00 (100.0 %)" */
+static void pdiff_head(FILE *f, const struct pdiff *d, bool md)
+{
+	double ch = d->new_total - d->old_total;
+	char line[400], files[64] = "";
+	int n;
+
+	if (d->nold > 1 || d->nnew > 1)
+		snprintf(files, sizeof(files), ", means of %zu and %zu files", d->nold, d->nnew);
+	n = snprintf(line, sizeof(line),
+		     "%s%s%s %+.2f instr/elem (%.2f -> %.2f, %+.2f %%%s): ", md ? "**" : "",
+		     d->scenario, md ? "**" : "", ch, d->old_total, d->new_total,
+		     d->old_total > 0 ? 100 * ch / d->old_total : 0.0, files);
+	if (!d->nlisted)
+		snprintf(line + n, sizeof(line) - n, "no function changed by %g or more",
+			 PDIFF_MIN);
+	else if (fabs(ch) < PDIFF_MIN)
+		snprintf(line + n, sizeof(line) - n,
+			 "%zu function%s changed by %g or more, net %+.2f", d->nlisted,
+			 d->nlisted == 1 ? "" : "s", PDIFF_MIN, d->explained);
+	else
+		snprintf(line + n, sizeof(line) - n, "%zu function%s carr%s %+.2f (%.1f %%)",
+			 d->nlisted, d->nlisted == 1 ? "" : "s", d->nlisted == 1 ? "ies" : "y",
+			 d->explained, 100 * d->explained / ch);
+	if (md)
+		fprintf(f, "\n%s\n", line);
+	else
+		fprint_wrapped(f, "", line);
+}
+
+static void print_pdiffs(FILE *f, const struct comparison *c, bool md)
+{
+	char ch[16], name[200];
+
+	if (!c->npd)
+		return;
+	fprintf(f, md ? "\n#### Instruction profiles\n\n"
+			"Instructions per element, exact and the same from boot to boot (no test): "
+			"the "
+			"functions that carry each scenario's change, largest first.\n"
+		      : "\nprofiles: instructions per element, exact (no test); the functions that "
+			"carry each change\n");
+	for (size_t i = 0; i < c->npd; i++) {
+		const struct pdiff *d = &c->pd[i];
+
+		pdiff_head(f, d, md);
+		if (!d->nlisted)
+			continue;
+		if (md)
+			fprintf(f, "\n| old | %%change | new | function | group |\n"
+				   "|---:|---:|---:|:---|:---|\n");
+		else
+			fprintf(f, "%12s %10s %12s  %s\n", "old", "%change", "new", "function");
+		for (size_t k = 0; k < d->nlisted; k++) {
+			const struct pdiff_fn *fn = &d->fn[k];
+
+			fmt_fn_change(fn, ch, sizeof(ch));
+			pfn_label(fn, name, sizeof(name));
+			if (md)
+				fprintf(f, "| %.2f | %s | %.2f | `%s` | %s |\n", fn->old, ch,
+					fn->new, name, fn->group);
+			else
+				fprintf(f, "%12.2f %10s %12.2f  %s (%s)\n", fn->old, ch, fn->new,
+					name, fn->group);
+		}
+	}
+}
+
+static void json_pdiffs(struct json *j, const struct comparison *c)
+{
+	json_arr_begin(j, "profiles");
+	for (size_t i = 0; i < c->npd; i++) {
+		const struct pdiff *d = &c->pd[i];
+
+		json_obj_begin(j, NULL);
+		json_str(j, "scenario", d->scenario);
+		json_u64(j, "files_old", d->nold);
+		json_u64(j, "files_new", d->nnew);
+		json_double(j, "old", d->old_total);
+		json_double(j, "new", d->new_total);
+		json_double(j, "change", d->new_total - d->old_total);
+		json_double(j, "explained", d->explained);
+		json_arr_begin(j, "functions");
+		for (size_t k = 0; k < d->nlisted; k++) {
+			json_obj_begin(j, NULL);
+			json_str(j, "name", d->fn[k].name);
+			if (d->fn[k].module)
+				json_str(j, "module", d->fn[k].module);
+			json_str(j, "group", d->fn[k].group);
+			json_double(j, "old", d->fn[k].old);
+			json_double(j, "new", d->fn[k].new);
+			json_double(j, "change", pdiff_change(&d->fn[k]));
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void print_text(FILE *f, const struct cmp_set *set, const struct comparison *c)
+{
+	char noise[NOISE_LEN];
+
+	fprintf(f, "old: ");
+	file_list(f, c->old, c->nold, "");
+	fprintf(f, "\nnew: ");
+	file_list(f, c->new, c->nnew, "");
+	fprintf(f, "\n");
+	print_context(f, c, false);
+	fmt_noise(c, noise, sizeof(noise));
+	fprint_wrapped(f, "", noise);
+	fprintf(f, "\n%12s %8s %10s   %12s %8s  %s\n", "old", "±%stddev", "%change", "new",
+		"±%stddev", "figure");
+	for (size_t i = 0; i < c->nrows; i++)
+		if (!c->rows[i].repeats)
+			text_row(f, &c->rows[i]);
+	if (!c->nrows)
+		fprintf(f, "%12s(no scenario was measured on both sides)\n", "");
+	fprintf(f, "\n");
+	legend(f, set, c, false);
+	print_pdiffs(f, c, false);
+}
+
+/* Markdown's words for the marks other than '*' (bold). */
+static const char *md_tag(const struct row *r)
+{
+	return r->unstable		    ? " *(unstable)*"
+	       : r->known		    ? " *(known)*"
+	       : r->significant && !r->real ? " *(floor)*"
+					    : "";
+}
+
+static void md_row(FILE *f, const struct row *r)
+{
+	char o[24], n[24], ch[16], p[16], osd[32], nsd[32], why[160];
+	const char *b = row_real(r) ? "**" : "";
+
+	if (r->other_method) {
+		fprintf(f, "| %s | | | %s | | | |\n", r->label, differs(r, why, sizeof(why)));
+		return;
+	}
+	fmt_val(r->kind, r->ofig, o, sizeof(o));
+	fmt_val(r->kind, r->nfig, n, sizeof(n));
+	fmt_change(r, ch, sizeof(ch));
+	fmt_p(r, p, sizeof(p));
+	fmt_sd(&r->o, osd, sizeof(osd), true);
+	fmt_sd(&r->n, nsd, sizeof(nsd), true);
+	fprintf(f, "| %s | %s | %s | %s%s%s%s | %s | %s | %s |\n", r->label, o, osd, b, ch, b,
+		md_tag(r), n, nsd, r->t.testable ? p : "?");
+}
+
+static void print_markdown(FILE *f, const struct cmp_set *set, const struct comparison *c)
+{
+	char noise[NOISE_LEN];
+
+	fprintf(f, "#### ppbench compare: old ");
+	file_list(f, c->old, c->nold, "`");
+	fprintf(f, " vs new ");
+	file_list(f, c->new, c->nnew, "`");
+	fprintf(f, "\n");
+	print_context(f, c, true);
+	fmt_noise(c, noise, sizeof(noise));
+	fprintf(f, "\n**Noise:** %s\n", noise + strlen("noise: "));
+	fprintf(f, "\n| figure | old | ±%%stddev | %%change | new | ±%%stddev | p |\n"
+		   "|:---|---:|---:|---:|---:|---:|---:|\n");
+	for (size_t i = 0; i < c->nrows; i++)
+		if (!c->rows[i].repeats)
+			md_row(f, &c->rows[i]);
+	legend(f, set, c, true);
+	print_pdiffs(f, c, true);
+}
+
+static const struct row *find_row(const struct comparison *c, const char *scn, enum fig kind)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].kind == kind && !strcmp(c->rows[i].scenario, scn))
+			return &c->rows[i];
+	return NULL;
+}
+
+/* One line of the bpp table: cycles (integers, as time_bench prints them) and ns. */
+static void bpp_line(FILE *f, const struct comparison *c, const char *test, const char *scn)
+{
+	const struct row *cy = find_row(c, scn, FIG_CYCLES), *ns = find_row(c, scn, FIG_NS);
+	char chc[16] = "n/a", chn[16] = "n/a";
+
+	if (!cy || !ns) {
+		fprintf(f, "| %-8s | %10s | %10s | %9s | %9s | %9s | %9s |\n", test, "n/a", "n/a",
+			"n/a", "n/a", "n/a", "n/a");
+		return;
+	}
+	fmt_change(cy, chc, sizeof(chc) - 2);
+	fmt_change(ns, chn, sizeof(chn) - 2);
+	if (cy->real || cy->unstable)
+		strcat(chc, row_real(cy) ? " *" : " u");
+	if (ns->real || ns->unstable)
+		strcat(chn, row_real(ns) ? " *" : " u");
+	fprintf(f, "| %-8s | %10.0f | %10.0f | %9s | %9.3f | %9.3f | %9s |\n", test, cy->ofig,
+		cy->nfig, chc, ns->ofig, ns->nfig, chn);
+}
+
+/* Markdown whose rule line also starts with "|-", so org-mode reads it as a table too. */
+static void print_bpp(FILE *f, const struct cmp_set *set, const struct comparison *c)
+{
+	char noise[NOISE_LEN];
+
+	fprintf(f, "page_pool path cost, bench_page_pool_simple style (mean per element): old ");
+	file_list(f, c->old, c->nold, "");
+	fprintf(f, ", new ");
+	file_list(f, c->new, c->nnew, "");
+	fprintf(f, "\n\n| %-8s | %10s | %10s | %9s | %9s | %9s | %9s |\n", "Test", "cycles old",
+		"cycles new", "diff", "ns old", "ns new", "diff");
+	fprintf(f, "|----------|-----------:|-----------:|----------:|----------:|----------:"
+		   "|----------:|\n");
+	bpp_line(f, c, "fast", "fast");
+	bpp_line(f, c, "ptr_ring", "ring");
+	bpp_line(f, c, "slow", "slow");
+	fprintf(f, "\n* real (%s, alpha %g, and at least the floor); u unstable\n",
+		c->noise == NOISE_PROFILE ? "t-test against the noise profile"
+					  : sig_test_name(set->opts->test),
+		set->opts->alpha);
+	fmt_noise(c, noise, sizeof(noise));
+	fprint_wrapped(f, "", noise);
+}
+
+static void json_summary(struct json *j, const char *key, const struct summary *s)
+{
+	json_obj_begin(j, key);
+	json_u64(j, "n", s->n);
+	json_double(j, "mean", s->mean);
+	json_double(j, "median", s->median);
+	json_double(j, "min", s->min);
+	json_double(j, "max", s->max);
+	json_double(j, "stddev", s->stddev);
+	json_double(j, "cv", s->cv);
+	json_obj_end(j);
+}
+
+static void json_row(struct json *j, const struct cmp_set *set, const struct comparison *c,
+		     const struct row *r)
+{
+	json_obj_begin(j, NULL);
+	json_str(j, "scenario", r->scenario);
+	json_str(j, "figure", fig_name(r->kind));
+	json_str(j, "label", r->label);
+	if (r->cpu) {
+		json_u64(j, "cpu", r->cpu->cpu);
+		json_str(j, "role", r->cpu->role);
+	}
+	if (r->repeats) /* (the instruction clock's guest ns, a lone CPU's figure) */
+		json_str(j, "repeats", fig_name(FIG_CYCLES));
+	if (r->other_method) {
+		json_none(j, "method");
+		json_arr_begin(j, "methods_differ");
+		json_str(j, NULL, r->method);
+		json_str(j, NULL, r->other_method);
+		json_arr_end(j);
+	} else if (r->method) {
+		json_str(j, "method", r->method);
+	}
+	json_summary(j, "old", &r->o);
+	json_summary(j, "new", &r->n);
+	json_double(j, "change_pct", r->change);
+	json_bool(j, "testable", r->t.testable);
+	if (r->t.testable)
+		json_double(j, "p", r->t.p);
+	else
+		json_none(j, "p");
+	json_bool(j, "significant", r->significant);
+	json_double(j, "floor_pct", r->floor_pct);
+	if (r->noise == NOISE_FILES) {
+		json_double(j, "within_cv_old", r->within_o);
+		json_double(j, "within_cv_new", r->within_n);
+	}
+	json_bool(j, "real", r->real);
+	if (r->noise == NOISE_PROFILE)
+		json_bool(j, "within_profile", r->known);
+	json_bool(j, "unstable", r->unstable);
+	if (r->unstable && r->noise != NOISE_SETUPS) {
+		json_double(j, "level_change_pct", r->level_change);
+		json_bool(j, "level_real", r->level_real);
+	}
+	json_u64(j, "modes_old", r->mo.nr_modes);
+	json_u64(j, "modes_new", r->mn.nr_modes);
+	json_str(j, "worse", fig_higher_is_worse(r->kind) ? "higher" : "lower");
+	json_bool(j, "regression", r->regression);
+	json_bool(j, "gated", row_gated(set, r) && !row_xfail(set, c, r));
+	if (set->machine_slow)
+		json_bool(j, "expected_failure", row_xfail(set, c, r));
+	json_obj_end(j);
+}
+
+static void json_files(struct json *j, const char *key, const struct result *files, size_t n)
+{
+	json_arr_begin(j, key);
+	for (size_t i = 0; i < n; i++)
+		json_str(j, NULL, files[i].path);
+	json_arr_end(j);
+}
+
+/* Which noise the verdict used, and whether there is one. */
+static void json_noise(struct json *j, const struct comparison *c)
+{
+	char noise[NOISE_LEN];
+
+	fmt_noise(c, noise, sizeof(noise));
+	json_obj_begin(j, "noise");
+	json_str(j, "source", noise_src_name(c->noise));
+	json_bool(j, "verdict", c->noise != NOISE_SETUPS);
+	json_str(j, "description", noise + strlen("noise: "));
+	if (c->profile) {
+		json_str(j, "profile", c->profile->path);
+		json_str(j, "profile_created", c->profile->created);
+		json_u64(j, "profile_invocations", c->profile->invocations);
+	}
+	json_obj_end(j);
+}
+
+static void json_comparison(struct json *j, const struct cmp_set *set, const struct comparison *c,
+			    const char *name)
+{
+	json_obj_begin(j, NULL);
+	json_str(j, "name", name);
+	json_files(j, "old", c->old, c->nold);
+	json_files(j, "new", c->new, c->nnew);
+	json_str(j, "unit", c->nold ? c->old[0].host.clock.unit : "cycles");
+	json_arr_begin(j, "differences");
+	for (size_t i = 0; i < c->ndiffs; i++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "what", c->diffs[i].what);
+		json_str(j, "old", c->diffs[i].old);
+		json_str(j, "new", c->diffs[i].new);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_noise(j, c);
+	json_arr_begin(j, "notes");
+	for (size_t i = 0; i < c->nnotes; i++)
+		json_str(j, NULL, c->notes[i]);
+	json_arr_end(j);
+	json_arr_begin(j, "rows");
+	for (size_t i = 0; i < c->nrows; i++)
+		json_row(j, set, c, &c->rows[i]);
+	json_arr_end(j);
+	if (c->npd)
+		json_pdiffs(j, c);
+	json_obj_end(j);
+}
+
+static int write_json(const struct cmp_set *set, const char *path)
+{
+	char(*names)[COL_NAME_LEN] = calloc(set->n + 1, sizeof(*names));
+	struct json *j;
+
+	if (!names) {
+		pr_err("out of memory\n");
+		return EXIT_FAIL;
+	}
+	j = json_open(path, true);
+	if (!j) {
+		free(names);
+		return EXIT_FAIL;
+	}
+	col_names(set, names);
+	json_obj_begin(j, NULL);
+	json_str(j, "schema", "ppbench-compare/1");
+	json_obj_begin(j, "test");
+	json_str(j, "name", set->opts->test == TEST_WELCH ? "welch" : "mann-whitney");
+	json_str(j, "description", sig_test_name(set->opts->test));
+	json_double(j, "alpha", set->opts->alpha);
+	json_bool(j, "two_sided", true);
+	json_obj_end(j);
+	if (set->gate) {
+		json_obj_begin(j, "gate");
+		json_str(j, "metric", fig_name(set->metric));
+		json_double(j, "fail_above_pct", set->fail_above);
+		json_bool(j, "gate_unstable", set->gate_unstable);
+		json_obj_end(j);
+	}
+	if (set->n)
+		json_str(j, "base", names[0]);
+	json_arr_begin(j, "comparisons");
+	for (size_t i = 0; i < set->n; i++)
+		json_comparison(j, set, &set->cmps[i], names[i + 1]);
+	json_arr_end(j);
+	free(names);
+	limit_json(j, set->limits, set->nlimits);
+	json_obj_end(j);
+	json_flush_line(j);
+	if (json_close(j)) /* its error line names the file */
+		return EXIT_FAIL;
+	return EXIT_OK;
+}
+
+/* ---- several columns: LKP's table, each column against the base ------------- */
+
+/* A column's cell after its separating space: %change, mark, value, ±%stddev. */
+#define COL_WIDTH 34
+
+static void col_files(FILE *f, const char *name, const struct result *files, size_t n, bool md)
+{
+	fprintf(f, md ? "- **%s**: " : "  %-16s ", name);
+	file_list(f, files, n, md ? "`" : "");
+	fprintf(f, " (%s)\n", files[0].host.kernel);
+}
+
+/* The columns, then each one's differences from the base, notes and noise. */
+static void col_context(FILE *f, const struct cmp_set *set, const struct col_table *t, bool md)
+{
+	char noise[640];
+
+	fprintf(f,
+		md ? "#### ppbench compare: columns against `%s`\n\n"
+		   : "columns, each against the first (%s):\n",
+		t->names[0]);
+	col_files(f, t->names[0], set->cmps[0].old, set->cmps[0].nold, md);
+	for (size_t i = 0; i < set->n; i++)
+		col_files(f, t->names[i + 1], set->cmps[i].new, set->cmps[i].nnew, md);
+	for (size_t i = 0; i < set->n; i++) {
+		fprintf(f, md ? "\n##### %s against %s\n" : "\n%s against %s:\n", t->names[i + 1],
+			t->names[0]);
+		print_context(f, &set->cmps[i], md);
+		fmt_noise(&set->cmps[i], noise, sizeof(noise));
+		if (md)
+			fprintf(f, "\n**Noise:** %s\n", noise + strlen("noise: "));
+		else
+			fprint_wrapped(f, "", noise);
+	}
+}
+
+/* LKP's head: the names, a rule per column, the labels and their markers. */
+static void col_head(FILE *f, const struct col_table *t)
+{
+	fprintf(f, "\n%-21.21s", t->names[0]);
+	for (size_t i = 0; i < t->ncols; i++)
+		fprintf(f, " %-*.*s", i + 1 < t->ncols ? COL_WIDTH : 0, COL_WIDTH, t->names[i + 1]);
+	fprintf(f, "\n%.21s", "------------------------------------------");
+	for (size_t i = 0; i < t->ncols; i++)
+		fprintf(f, " %.*s", COL_WIDTH, "------------------------------------------");
+	fprintf(f, "\n%21s", "%stddev");
+	for (size_t i = 0; i < t->ncols; i++)
+		fprintf(f, " %10s %23s", "%change", "%stddev");
+	fprintf(f, "\n%21s", "\\");
+	for (size_t i = 0; i < t->ncols; i++)
+		fprintf(f, " %10s %23s", "|", "\\");
+	fprintf(f, "\n");
+}
+
+/* One column's cell: its change against the base, its mark, its figure. */
+static void col_cell(FILE *f, const struct row *r)
+{
+	char v[24], ch[16], sd[32], why[160];
+
+	if (!r) {
+		fprintf(f, " %10s   %12s %8s", "", "n/a", "");
+		return;
+	}
+	if (r->other_method) {
+		fprintf(f, " %*s", COL_WIDTH, differs(r, why, sizeof(why)));
+		return;
+	}
+	fmt_val(r->kind, r->nfig, v, sizeof(v));
+	fmt_change(r, ch, sizeof(ch));
+	fmt_sd(&r->n, sd, sizeof(sd), false);
+	fprintf(f, " %10s %c %12s %s", ch, mark(r), v, sd);
+}
+
+static void col_line_text(FILE *f, const struct col_line *l, size_t ncols)
+{
+	char v[24], sd[32];
+
+	if (l->base) {
+		fmt_val(l->base->kind, l->base->ofig, v, sizeof(v));
+		fmt_sd(&l->base->o, sd, sizeof(sd), false);
+		fprintf(f, "%12s %s", v, sd);
+	} else {
+		fprintf(f, "%21s", "");
+	}
+	for (size_t i = 0; i < ncols; i++)
+		col_cell(f, l->cell[i]);
+	fprintf(f, "  %s\n", l->named->label);
+}
+
+static void col_line_md(FILE *f, const struct col_line *l, size_t ncols)
+{
+	char v[24], sd[32], ch[16], why[160];
+
+	fmt_val(l->named->kind, l->base ? l->base->ofig : NAN, v, sizeof(v));
+	fmt_sd(l->base ? &l->base->o : &l->named->o, sd, sizeof(sd), true);
+	fprintf(f, "| %s | %s | %s |", l->named->label, l->base ? v : "", l->base ? sd : "");
+	for (size_t i = 0; i < ncols; i++) {
+		const struct row *r = l->cell[i];
+		const char *b = r && row_real(r) ? "**" : "";
+
+		if (!r || r->other_method) {
+			fprintf(f, r ? " %s | | |" : " | %s | |",
+				r ? differs(r, why, sizeof(why)) : "n/a");
+			continue;
+		}
+		fmt_change(r, ch, sizeof(ch));
+		fmt_val(r->kind, r->nfig, v, sizeof(v));
+		fmt_sd(&r->n, sd, sizeof(sd), true);
+		fprintf(f, " %s%s%s%s | %s | %s |", b, ch, b, md_tag(r), v, sd);
+	}
+	fprintf(f, "\n");
+}
+
+static void col_md_head(FILE *f, const struct col_table *t)
+{
+	fprintf(f, "\n| figure | %s | ±%%stddev |", t->names[0]);
+	for (size_t i = 0; i < t->ncols; i++)
+		fprintf(f, " %%change | %s | ±%%stddev |", t->names[i + 1]);
+	fprintf(f, "\n|:---|---:|---:|");
+	for (size_t i = 0; i < t->ncols; i++)
+		fprintf(f, "---:|---:|---:|");
+	fprintf(f, "\n");
+}
+
+static void col_pdiffs(FILE *f, const struct cmp_set *set, const struct col_table *t, bool md)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		if (!set->cmps[i].npd)
+			continue;
+		fprintf(f, md ? "\n##### %s against %s\n" : "\n%s against %s:\n", t->names[i + 1],
+			t->names[0]);
+		print_pdiffs(f, &set->cmps[i], md);
+	}
+}
+
+/* Text or Markdown: one table, a column per comparison, as LKP's reports have it. */
+static void print_columns(FILE *f, const struct cmp_set *set, const struct col_table *t, bool md)
+{
+	col_context(f, set, t, md);
+	if (md)
+		col_md_head(f, t);
+	else
+		col_head(f, t);
+	for (size_t i = 0; i < t->nlines; i++)
+		(md ? col_line_md : col_line_text)(f, &t->lines[i], t->ncols);
+	if (!t->nlines)
+		fprintf(f, "%12s(no scenario was measured in the base and a column)\n", "");
+	if (!md)
+		fprintf(f, "\n");
+	legend(f, set, &set->cmps[0], md);
+	col_pdiffs(f, set, t, md);
+}
+
+/* Several columns: one table of them in text, Markdown and Org; bpp's per column. */
+static int output_columns(const struct cmp_set *set, unsigned formats)
+{
+	struct col_table t;
+	bool sep = false;
+
+	if (col_table_build(set, &t)) {
+		pr_err("comparing failed: out of memory\n");
+		return EXIT_FAIL;
+	}
+	if (!formats)
+		print_columns(stdout, set, &t, false);
+	if (formats & CMP_OUT_MARKDOWN) {
+		print_columns(stdout, set, &t, true);
+		sep = true;
+	}
+	for (size_t i = 0; (formats & CMP_OUT_BPP) && i < set->n; i++) {
+		if (sep)
+			printf("\n");
+		print_bpp(stdout, set, &set->cmps[i]);
+		sep = true;
+	}
+	if (formats & CMP_OUT_ORG) {
+		if (sep)
+			printf("\n");
+		compare_print_org(stdout, set, t.names);
+	}
+	col_table_free(&t);
+	return EXIT_OK;
+}
+
+int compare_output(const struct cmp_set *set, unsigned formats, const char *json_path)
+{
+	bool json_only = json_path && !strcmp(json_path, "-");
+	bool cols = set->n > 1 && !json_only && !(formats & CMP_OUT_KTAP);
+
+	if (!json_only && (formats & CMP_OUT_KTAP))
+		compare_print_ktap(stdout, set);
+	if (cols && output_columns(set, formats))
+		return EXIT_FAIL;
+	for (size_t i = 0; !cols && !json_only && !(formats & CMP_OUT_KTAP) && i < set->n; i++) {
+		const struct comparison *c = &set->cmps[i];
+		bool sep = false;
+
+		if (i)
+			printf("\n");
+		if (!formats)
+			print_text(stdout, set, c);
+		if (formats & CMP_OUT_MARKDOWN) {
+			print_markdown(stdout, set, c);
+			sep = true;
+		}
+		if (formats & CMP_OUT_BPP) {
+			if (sep)
+				printf("\n");
+			print_bpp(stdout, set, c);
+			sep = true;
+		}
+		if (formats & CMP_OUT_ORG) {
+			if (sep)
+				printf("\n");
+			compare_print_org(stdout, set, NULL);
+		}
+	}
+	if (!json_only && !(formats & CMP_OUT_KTAP) && set->nlimits) {
+		if (set->n)
+			printf("\n");
+		limit_print_text(stdout, set->limits, set->nlimits);
+	}
+	return json_path ? write_json(set, json_path) : EXIT_OK;
+}
+
+/* "two levels: 3 setups at ~400, 2 at ~1100" */
+static void fmt_modes(const struct modes *m, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%zu levels:", m->nr_modes);
+
+	for (size_t i = 0; i < m->nr_modes && i < MODES_MAX && n < (int)len; i++)
+		n += snprintf(buf + n, len - n, "%s %zu at ~%.0f", i ? "," : "", m->m[i].count,
+			      m->m[i].median);
+}
+
+/* A regression of the medians that the levels in a file explain. */
+static void unstable_note(const struct comparison *c, const struct row *r)
+{
+	char lv[200];
+
+	fmt_modes(r->mn.multi ? &r->mn : &r->mo, lv, sizeof(lv));
+	fprintf(stderr,
+		"ppbench compare: unstable, not gated: %s %+.1f%% (%s in %s; between the nearest "
+		"levels %+.1f%%, %s; --gate-unstable gates it), %s -> %s\n",
+		r->label, r->change, lv, r->mn.multi ? "new" : "old", r->level_change,
+		r->level_real ? "within the limit" : "not real", c->old[0].path, c->new[0].path);
+}
+
+int compare_gate(const struct cmp_set *set)
+{
+	size_t gated = 0, tested = 0;
+	char lv[200];
+
+	for (size_t i = 0; i < set->n; i++) {
+		const struct comparison *c = &set->cmps[i];
+
+		for (size_t k = 0; k < c->nrows; k++) {
+			const struct row *r = &c->rows[k];
+
+			tested += r->kind == set->metric && r->t.testable;
+			if (row_unstable_not_gated(set, r)) {
+				unstable_note(c, r);
+				continue;
+			}
+			if (!row_gated(set, r))
+				continue;
+			if (row_xfail(set, c, r)) {
+				fprintf(stderr,
+					"ppbench compare: expected failure (KSFT_MACHINE_SLOW=yes, "
+					"a "
+					"time): %s %+.1f%% (limit %g%%), %s -> %s\n",
+					r->label, r->change, set->fail_above, c->old[0].path,
+					c->new[0].path);
+				continue;
+			}
+			gated++;
+			lv[0] = 0;
+			if (r->unstable) {
+				fmt_modes(r->mn.multi ? &r->mn : &r->mo, lv, sizeof(lv));
+				snprintf(lv + strlen(lv), sizeof(lv) - strlen(lv),
+					 " in %s, between the nearest levels %+.1f%%",
+					 r->mn.multi ? "new" : "old", r->level_change);
+			}
+			fprintf(stderr,
+				"ppbench compare: regression: %s %+.1f%% (limit %g%%, floor "
+				"%.1f%% from the %s, %s p=%.2g%s%s), %s -> %s\n",
+				r->label, r->change, set->fail_above, r->floor_pct,
+				noise_src_name(c->noise),
+				c->noise == NOISE_PROFILE ? "t-test"
+							  : sig_test_name(set->opts->test),
+				r->t.p, *lv ? "; setups on " : "", lv, c->old[0].path,
+				c->new[0].path);
+		}
+	}
+	if (!tested)
+		pr_warn("--fail-above: no %s figure could be tested: it needs 2 values per side "
+			"(path and purity have one per file: pool files with --old/--new)\n",
+			fig_name(set->metric));
+	if (!gated)
+		return EXIT_OK;
+	fprintf(stderr, "ppbench compare: %zu real %s regression%s above %g%%\n", gated,
+		set->metric == FIG_CYCLES && set->n && set->cmps[0].nold &&
+				unit_is_counter(result_clock_of(set->cmps[0].old)->unit)
+			? result_clock_of(set->cmps[0].old)->unit
+			: fig_name(set->metric),
+		gated == 1 ? "" : "s", set->fail_above);
+	return EXIT_REGRESSION;
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_COMPARE_STATS_H
+#define PPBENCH_COMPARE_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "model/noise.h"
+#include "compare/prof_diff.h"
+#include "model/result.h"
+#include "model/spread.h"
+#include "model/stats.h"
+
+/*
+ * The model behind `ppbench compare`: model/compare_stats.c turns two sides of
+ * loaded result files into rows (one per scenario and figure) with
+ * statistics; report/compare_report.c prints them (text, Markdown,
+ * bench_page_pool_simple table, JSON) and applies the --fail-above gate.
+ * Both are free of CLI and BPF concerns.
+ */
+/*
+ * FIG_PATH: bench's path figure (path_cost_cycles), of its method;
+ * FIG_PPATH: the profile's beside it (path_cost_profile, vm --profile).
+ */
+enum fig { FIG_CYCLES, FIG_NS, FIG_PATH, FIG_PPATH, FIG_PURITY, FIG_CPU };
+
+/*
+ * A figure's words as compare's labels have them: "cycles/elem", "path
+ * cycles/elem" (both path figures), "ns/elem", "purity %"; for files of the instruction clock
+ * (INSTRUCTIONS) "instr/elem", "path instr/elem" and "guest ns/elem" (the
+ * guest's ns are its instructions again). Returns BUF.
+ */
+const char *fig_words(enum fig f, bool instructions, char *buf, size_t len);
+enum sig_test { TEST_WELCH, TEST_MANN_WHITNEY };
+
+struct cmp_opts {
+	enum sig_test test;
+	double alpha;
+	const struct noise_profile *profile; /* --noise, or NULL */
+};
+
+/*
+ * Which noise a comparison's verdict is measured against. Before and after
+ * are different invocations, so the noise between invocations decides:
+ * from two or more files a side (each file's median of setups is one
+ * value), else from a calibrated profile of the host. Without either only
+ * the setups inside each invocation are known: no verdict.
+ */
+enum noise_src { NOISE_SETUPS, NOISE_FILES, NOISE_PROFILE };
+
+struct row {
+	/* "ring cycles/elem", "ring-xcpu cpu1 consumer cycles/elem", "ring path cycles/elem
+	 * (fentry)" */
+	char label[64];
+	const char *scenario;
+	enum fig kind;
+	/*
+	 * Path figures: their method's name (path_method_name()); OTHER_METHOD,
+	 * where a file's differs, the first that does: then the row has no
+	 * change and no test, only "method differs (METHOD, OTHER_METHOD)".
+	 */
+	const char *method, *other_method;
+	const struct result_cpu *cpu; /* FIG_CPU: the old side's entry */
+	struct summary o, n;	      /* of the pooled values of each side */
+	double ofig, nfig;	      /* each side's figure: medians with a profile, else means */
+	double change;		      /* % change from ofig to nfig; +/-inf when old is 0 */
+	struct ttest t;
+	bool significant;      /* testable and p < alpha */
+	double floor_pct;      /* the practical floor: max(unit_floor_pct, the MDE of the two sides'
+				  spread) */
+	double unit_floor_pct; /* 1 % of cycles, 0.1 % of instructions (unit_floor_pct()) */
+	bool real;	       /* significant and |change| >= floor_pct */
+	bool unstable;	       /* a side's values sit on two or more levels (modes) */
+	struct modes mo, mn;
+	bool regression; /* real, in the worse direction */
+	enum noise_src noise;
+	double within_o, within_n;  /* NOISE_FILES: the setups' CV inside the files (RMS) */
+	const struct noise_fig *nf; /* NOISE_PROFILE: the profile's figure, or NULL */
+	bool known; /* NOISE_PROFILE: beyond the floor, yet new is within the profile's range */
+	/* unstable: the change between the sides' nearest levels, and whether it is real */
+	double level_change;
+	bool level_real;
+	/*
+	 * The scenario's own figure again: under the instruction clock guest ns
+	 * are instructions, and a lone CPU's figure is the scenario's. Text and
+	 * Markdown show each figure once; the Org table and JSON keep them.
+	 */
+	bool repeats;
+};
+
+/* Sides whose machine-speed probes differ this much get a note. */
+#define MACHINE_NOTE_PCT 2.0
+
+/* Sides whose level probes (a page_pool-free kernel loop) differ this much get a note. */
+#define LEVEL_NOTE_PCT 10.0
+
+/* A difference in host metadata or scenario recipe, shown above the table. */
+struct diff {
+	char what[96];
+	char *old, *new;
+};
+
+struct comparison {
+	const struct result *old, *new; /* arrays: the files of each side */
+	size_t nold, nnew;
+	struct row *rows;
+	size_t nrows;
+	struct diff *diffs;
+	size_t ndiffs;
+	char **notes; /* e.g. "ring-xcpu: skipped in new: needs 2 online CPUs" */
+	size_t nnotes;
+	enum noise_src noise;
+	const struct noise_profile *profile; /* NOISE_PROFILE */
+	bool level_noted;		     /* the level-probe note is there */
+	struct pdiff *pd; /* the scenarios with instruction profiles on both sides */
+	size_t npd;
+};
+
+struct limit_check;
+
+struct cmp_set {
+	const struct cmp_opts *opts;
+	struct comparison *cmps;
+	size_t n;
+	bool gate;	    /* --fail-above given */
+	bool gate_unstable; /* --gate-unstable: unstable rows gate on their medians' change */
+	enum fig metric;
+	double fail_above; /* percent */
+	/* kselftest's KSFT_MACHINE_SLOW=yes: a timing gate that fires is an expected failure */
+	bool machine_slow;
+	/* compare --limit: each limit against each file of the new side (model/hardlimit.h) */
+	const struct limit_check *limits;
+	size_t nlimits;
+};
+
+/*
+ * Whether every file of C with a value of the path figure of scenario NAME
+ * has it of one method: true, or false with the first two methods in
+ * *A (the first file's) and *B.
+ */
+bool comparison_one_method(const struct comparison *c, const char *name, const char **a,
+			   const char **b);
+
+/* Fills rows, diffs and notes of C from its files; 0 or -ENOMEM. */
+int comparison_build(struct comparison *c, const struct cmp_opts *o);
+void comparison_free(struct comparison *c);
+
+/* The noise C's verdict uses: files with >= 2 a side, else a profile, else setups. */
+enum noise_src comparison_noise(const struct comparison *c, const struct cmp_opts *o);
+const char *noise_src_name(enum noise_src n); /* "files", "profile", "setups" */
+
+/* "cycles", "ns", "path", "profile_path", "purity", "cpu" */
+const char *fig_name(enum fig f);
+const char *sig_test_name(enum sig_test t); /* "Welch's t-test", ... */
+bool fig_higher_is_worse(enum fig f);
+
+/*
+ * Whether row R trips the gate: a real regression on the metric above the
+ * limit, judged against the noise between invocations (files or a profile),
+ * that no level explains: for an unstable row (a file's setups on two or
+ * more levels) the change between the sides' nearest levels must be real
+ * and above the limit too, unless gate_unstable.
+ */
+bool row_gated(const struct cmp_set *set, const struct row *r);
+/* Whether R's medians would trip it, but levels explain the change: named, not gated. */
+bool row_unstable_not_gated(const struct cmp_set *set, const struct row *r);
+/*
+ * Whether R, gated, is an expected failure: the machine is slow
+ * (set->machine_slow) and R's figure a time, TSC cycles or ns, that a slow
+ * machine stretches. Instructions (files of the instruction clock, an
+ * instruction counter's view) and purity count no time: they still fail.
+ */
+bool row_xfail(const struct cmp_set *set, const struct comparison *c, const struct row *r);
+
+#endif

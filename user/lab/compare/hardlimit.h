@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_HARDLIMIT_H
+#define PPBENCH_HARDLIMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "compare/compare_stats.h"
+
+/*
+ * compare --limit SCENARIO[:FIGURE]=MAX: an absolute ceiling on one figure
+ * of one file, with no baseline ("fast's path figure above 70 instructions
+ * per element fails"). Only files of the instruction clock take limits:
+ * there a figure is the same from boot to boot, while host cycles move by
+ * far more between invocations and no single figure is exact.
+ */
+struct hard_limit {
+	char scenario[32];
+	enum fig fig; /* FIG_CYCLES (the scenario figure), FIG_NS or FIG_PATH */
+	double max;
+};
+
+/*
+ * Parses "fast:path=70" or "slow=5000" (FIGURE: cycles, ns or path; default
+ * cycles, which in instruction files is instructions per element). Returns
+ * 0, or -EINVAL with one line in ERR.
+ */
+int hard_limit_parse(const char *arg, struct hard_limit *l, char *err, size_t len);
+
+/* One limit against one file. */
+struct limit_check {
+	const struct hard_limit *limit;
+	const struct result *file;
+	bool has_value;
+	double value;	    /* the file's figure: the median of its setups, or its path figure */
+	const char *method; /* a path figure's method's name (path_method_name()), or NULL */
+	bool exceeded;	    /* value > max */
+	char gap[256];	    /* !has_value: why, e.g. "slow: skipped in r.json: no frames" */
+};
+
+void hard_limit_check(const struct hard_limit *l, const struct result *r, struct limit_check *out);
+
+/*
+ * 0 when R's figures are exact enough for a limit (the instruction clock);
+ * else -EXDEV with the reason in WHY.
+ */
+int hard_limit_exact(const struct result *r, char *why, size_t len);
+
+/* "fast:path=70" back, for messages. */
+void hard_limit_name(const struct hard_limit *l, char *buf, size_t len);
+
+#endif

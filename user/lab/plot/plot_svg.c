@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The SVG of ppbench plot: one panel per scenario, each with its own linear
+ * axis from 0 (fast's thousands of cycles would flatten ring and slow on a
+ * shared one), one box per file (quartiles, median line, mean dot, min-max
+ * whiskers). Plain SVG 1.1 with no scripts or external fonts.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "model/stats.h"
+#include "plot/plot_svg.h"
+#include "sys/log.h"
+#include "sys/outfile.h"
+#include "sys/util.h"
+
+/* Geometry, in SVG user units (pixels). */
+#define PLOT_TOP 70
+#define PLOT_H 300
+#define PLOT_LEFT 44  /* the axis title */
+#define PANEL_AXIS 52 /* a panel's tick labels, left of its axis */
+#define PANEL_PAD 14  /* between the axis and the first box, and after the last */
+#define PANEL_GAP 18  /* between panels */
+#define BOX_W 34
+#define LEGEND_MIN_W 190
+
+/* Okabe-Ito: distinguishable with the common colour-vision deficiencies. */
+const char *const palette[PALETTE_N] = { "#0072b2", "#e69f00", "#009e73", "#d55e00",
+					 "#cc79a7", "#56b4e9", "#f0e442", "#000000" };
+
+/* Text content and attribute values: escape what XML reserves. */
+void xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+static int fill_box(struct box *b, const struct result_stat *st)
+{
+	struct summary s;
+	int err = summarize(st->runs, st->nruns, &s);
+
+	err = err ?: quartiles(st->runs, st->nruns, &b->q1, &b->q3);
+	if (err)
+		return err;
+	b->have = true;
+	b->min = s.min;
+	b->max = s.max;
+	b->median = s.median;
+	b->mean = s.mean;
+	b->n = s.n;
+	return 0;
+}
+
+void axis_scale(double top, double *ymax, double *ystep)
+{
+	double raw, mag, frac;
+
+	if (top <= 0)
+		top = 1;
+	raw = top / 5;
+	mag = pow(10, floor(log10(raw)));
+	frac = raw / mag;
+	*ystep = (frac <= 1 ? 1 : frac <= 2 ? 2 : frac <= 5 ? 5 : 10) * mag;
+	*ymax = ceil(top * 1.08 / *ystep) * *ystep;
+}
+
+/* Scenario S's axis: from its largest value. */
+static void y_scale(struct plot *p, size_t s)
+{
+	double top = 0;
+
+	for (size_t f = 0; f < p->nfiles; f++)
+		if (p->box[s][f].have)
+			top = fmax(top, p->box[s][f].max);
+	axis_scale(top, &p->ymax[s], &p->ystep[s]);
+}
+
+static int panel_w(const struct plot *p)
+{
+	return PANEL_AXIS + 2 * PANEL_PAD + (int)p->nfiles * BOX_W;
+}
+
+/* Where scenario S's panel starts (its tick labels) and where its axis is. */
+static int panel_x(const struct plot *p, size_t s)
+{
+	return PLOT_LEFT + (int)s * (panel_w(p) + PANEL_GAP);
+}
+
+int build_plot(struct plot *p)
+{
+	int err;
+
+	for (size_t s = 0; s < p->nscn; s++) {
+		for (size_t f = 0; f < p->nfiles; f++) {
+			const struct result_scenario *sc = result_find(&p->res[f], p->scn[s]);
+
+			if (!sc || !sc->ok)
+				continue;
+			err = fill_box(&p->box[s][f], p->cfg->ns ? &sc->ns : &sc->cycles);
+			if (err)
+				return err;
+		}
+		y_scale(p, s);
+	}
+	/* Room for the longest label at about 7 px per character of the 12 px font. */
+	p->legend_w = LEGEND_MIN_W;
+	for (size_t f = 0; f < p->nfiles; f++)
+		p->legend_w = fmax(p->legend_w, 40 + 7 * strlen(p->label[f]));
+	p->width = panel_x(p, p->nscn) + 10 + p->legend_w;
+	if (p->width < 560)
+		p->width = 560;
+	p->height = fmax(PLOT_TOP + PLOT_H + 70, PLOT_TOP + 22 * p->nfiles + 70);
+	return 0;
+}
+
+static double y_of(const struct plot *p, size_t s, double v)
+{
+	return PLOT_TOP + PLOT_H - v / p->ymax[s] * PLOT_H;
+}
+
+/* Scenario S's axis: grid lines, tick labels, the axis lines. */
+static void svg_panel_axis(FILE *f, const struct plot *p, size_t s)
+{
+	int ax = panel_x(p, s) + PANEL_AXIS, right = panel_x(p, s) + panel_w(p);
+	char num[32];
+
+	for (double v = 0; v <= p->ymax[s] + p->ystep[s] / 2; v += p->ystep[s]) {
+		double y = y_of(p, s, v);
+
+		snprintf(num, sizeof(num), "%g", v);
+		fprintf(f,
+			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
+			"stroke=\"#dddddd\"/>\n",
+			ax, y, right, y);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", ax - 6,
+			y + 4, num);
+	}
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n", ax,
+		PLOT_TOP, ax, PLOT_TOP + PLOT_H);
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n", ax,
+		PLOT_TOP + PLOT_H, right, PLOT_TOP + PLOT_H);
+}
+
+/* The y axis's unit: each file's clock says what its figures count. */
+static const char *axis_unit(const struct plot *p)
+{
+	const struct result_clock *k = result_clock_of(&p->res[0]);
+
+	if (unit_counts_instructions(k->unit))
+		return "instructions per element";
+	if (p->cfg->ns)
+		return "ns per element";
+	if (!strcmp(k->kind, "ktime"))
+		return "ns per element (kernel clock)";
+	return "TSC cycles per element";
+}
+
+static void svg_axis_title(FILE *f, const struct plot *p)
+{
+	fprintf(f,
+		"<text transform=\"translate(22,%d) rotate(-90)\" text-anchor=\"middle\" "
+		"font-size=\"13\">%s</text>\n",
+		PLOT_TOP + PLOT_H / 2, axis_unit(p));
+}
+
+/* "AMD EPYC, TSC 2.445 GHz, kernel 6.18.44": what the figures were measured on. */
+void svg_subtitle(FILE *f, const struct result *r, size_t nfiles)
+{
+	const struct result_host *h = &r->host;
+	const struct result_clock *k = result_clock_of(r);
+
+	xml_text(f, h->cpu_model);
+	if (unit_counts_instructions(k->unit))
+		fprintf(f, ", qemu's instruction clock (%s)", k->qemu ? k->qemu : "-icount");
+	else if (!strcmp(k->kind, "ktime"))
+		fprintf(f, ", kernel clock");
+	else
+		fprintf(f, ", TSC %.3f GHz", h->tsc_hz / 1e9);
+	fprintf(f, ", kernel ");
+	xml_text(f, h->kernel);
+	fprintf(f, nfiles > 1 ? " (first file)" : "");
+}
+
+static void svg_box(FILE *f, const struct plot *p, size_t s, size_t i, double x)
+{
+	const struct box *b = &p->box[s][i];
+	const char *col = palette[i % ARRAY_SIZE(palette)];
+	double cx = x + BOX_W / 2.0, w = BOX_W - 8;
+
+	if (!b->have) {
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">"
+			"n/a</text>\n",
+			cx, PLOT_TOP + PLOT_H - 4);
+		return;
+	}
+	fprintf(f, "<g stroke=\"%s\" stroke-width=\"2\"><title>", col);
+	xml_text(f, p->scn[s]);
+	fprintf(f, ", ");
+	xml_text(f, p->label[i]);
+	fprintf(f, ": median %.2f, mean %.2f, min %.2f, max %.2f, n %zu</title>\n", b->median,
+		b->mean, b->min, b->max, b->n);
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cx,
+		y_of(p, s, b->min), cx, y_of(p, s, b->max));
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cx - w / 4,
+		y_of(p, s, b->min), cx + w / 4, y_of(p, s, b->min));
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cx - w / 4,
+		y_of(p, s, b->max), cx + w / 4, y_of(p, s, b->max));
+	fprintf(f,
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+		"fill-opacity=\"0.35\"/>\n",
+		cx - w / 2, y_of(p, s, b->q3), w, fmax(1, y_of(p, s, b->q1) - y_of(p, s, b->q3)),
+		col);
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke-width=\"3\"/>\n",
+		cx - w / 2, y_of(p, s, b->median), cx + w / 2, y_of(p, s, b->median));
+	fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#ffffff\"/>\n</g>\n", cx,
+		y_of(p, s, b->mean));
+	fprintf(f,
+		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">"
+		"%.*f</text>\n",
+		cx, y_of(p, s, b->max) - 6, b->median < 100 ? 1 : 0, b->median);
+}
+
+static void svg_panels(FILE *f, const struct plot *p)
+{
+	for (size_t s = 0; s < p->nscn; s++) {
+		double x0 = panel_x(p, s) + PANEL_AXIS + PANEL_PAD;
+
+		fprintf(f, "<g class=\"scenario\">\n");
+		svg_panel_axis(f, p, s);
+		for (size_t i = 0; i < p->nfiles; i++)
+			svg_box(f, p, s, i, x0 + i * BOX_W);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">",
+			x0 + p->nfiles * BOX_W / 2.0, PLOT_TOP + PLOT_H + 20);
+		xml_text(f, p->scn[s]);
+		fprintf(f, "</text>\n</g>\n");
+	}
+}
+
+static void svg_legend(FILE *f, const struct plot *p)
+{
+	int x = p->width - p->legend_w + 4, y = PLOT_TOP + 6;
+
+	for (size_t i = 0; i < p->nfiles; i++, y += 22) {
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>\n", x,
+			y, palette[i % ARRAY_SIZE(palette)]);
+		fprintf(f, "<text x=\"%d\" y=\"%d\">", x + 20, y + 12);
+		xml_text(f, p->label[i]);
+		fprintf(f, "</text>\n");
+	}
+	fprintf(f,
+		"<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#555555\">"
+		"<tspan x=\"%d\" dy=\"0\">box: quartiles, bar: median,</tspan>"
+		"<tspan x=\"%d\" dy=\"13\">dot: mean, whiskers: min-max</tspan>"
+		"<tspan x=\"%d\" dy=\"13\">over the setups; each</tspan>"
+		"<tspan x=\"%d\" dy=\"13\">scenario has its own axis</tspan></text>\n",
+		x, y + 14, x, x, x, x);
+}
+
+static int write_svg(const struct plot *p, FILE *f)
+{
+	fprintf(f,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, "
+		"Helvetica, sans-serif\" font-size=\"12\" fill=\"#222222\">\n",
+		p->width, p->height, p->width, p->height);
+	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
+	fprintf(f, "<text x=\"%d\" y=\"28\" font-size=\"17\" font-weight=\"bold\">", PLOT_LEFT);
+	xml_text(f, p->cfg->title ? p->cfg->title : "page_pool scenario cost per element");
+	fprintf(f, "</text>\n<text x=\"%d\" y=\"48\" font-size=\"11\" fill=\"#555555\">",
+		PLOT_LEFT);
+	svg_subtitle(f, &p->res[0], p->nfiles);
+	fprintf(f, "</text>\n");
+	svg_axis_title(f, p);
+	svg_panels(f, p);
+	svg_legend(f, p);
+	fprintf(f, "</svg>\n");
+	return fflush(f) || ferror(f) ? -EIO : 0;
+}
+
+int svg_output(const char *path, int (*write)(FILE *f, const void *ctx), const void *ctx)
+{
+	struct outfile out;
+
+	if (outfile_open(&out, path, OUTFILE_WHOLE))
+		return EXIT_FAIL;
+	/* (WRITE fails only when a write did: the commit finds and names that) */
+	write(out.f, ctx);
+	return outfile_commit(&out) ? EXIT_FAIL : EXIT_OK;
+}
+
+static int write_plot(FILE *f, const void *p)
+{
+	return write_svg(p, f);
+}
+
+int output_svg(const struct plot *p, const char *path)
+{
+	return svg_output(path, write_plot, p);
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_PLOT_SVG_H
+#define PPBENCH_PLOT_SVG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "model/result.h"
+
+#define MAX_FILES 16
+#define MAX_SCN 32
+
+/* What to plot: the command line of ppbench plot. */
+struct plot_cfg {
+	const char *output, *title;
+	const char *files[MAX_FILES];
+	const char *labels[MAX_FILES]; /* NULL: the file's base name */
+	size_t nfiles;
+	const char *next_label; /* --label waiting for its file */
+	bool ns;
+	const char *scenarios; /* --scenario LIST, or NULL */
+	bool profile;	       /* --profile: the instruction profiles, stacked */
+};
+
+/* One file's figures for one scenario. */
+struct box {
+	bool have;
+	double min, q1, median, q3, max, mean;
+	size_t n;
+};
+
+/* The picture: the loaded files, their boxes, the scale and the size. */
+struct plot {
+	const struct plot_cfg *cfg;
+	struct result res[MAX_FILES];
+	const char *label[MAX_FILES];
+	size_t nfiles;
+	const char *scn[MAX_SCN];
+	size_t nscn;
+	struct box box[MAX_SCN][MAX_FILES];
+	double ymax[MAX_SCN], ystep[MAX_SCN]; /* each scenario's panel has its own axis */
+	int width, height, legend_w;
+};
+
+/* Okabe-Ito colours: distinguishable with the common colour-vision deficiencies. */
+#define PALETTE_N 8
+extern const char *const palette[PALETTE_N];
+/* Text content and attribute values: escapes what XML reserves. */
+void xml_text(FILE *f, const char *s);
+/* An axis from 0 past TOP: a 1-2-5 tick step giving 4 to 10 ticks, and the top tick. */
+void axis_scale(double top, double *ymax, double *ystep);
+
+/* The subtitle's text: R's CPU, its clock and its kernel ("(first file)" of several). */
+void svg_subtitle(FILE *f, const struct result *r, size_t nfiles);
+/* Boxes, axis scales and picture size from the loaded files; 0 or -errno. */
+int build_plot(struct plot *p);
+/*
+ * Opens PATH ("-": stdout), lets WRITE fill it (0 or -errno) and closes it;
+ * failures are one line on stderr. Returns an exit code.
+ */
+int svg_output(const char *path, int (*write)(FILE *f, const void *ctx), const void *ctx);
+/* Writes the SVG to PATH ("-": stdout); returns an exit code. */
+int output_svg(const struct plot *p, const char *path);
+
+#endif

@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The series trend reads: result files reduced to one point each (label,
+ * time, kernel, and per scenario the figures), ordered, checked for one
+ * host and unique labels, then fitted figure by figure.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/noise.h"
+#include "trend/series.h"
+#include "model/pathfig.h"
+#include "sys/util.h"
+
+const char *series_figure_name(enum series_figure f)
+{
+	static const char *const names[] = { "cycles", "ns", "path" };
+
+	return names[f];
+}
+
+const char *series_fig_label(const struct series_fig *g, char *buf, size_t len)
+{
+	if (g->method)
+		snprintf(buf, len, "%s (%s)", series_figure_name(g->fig), g->method);
+	else
+		snprintf(buf, len, "%s", series_figure_name(g->fig));
+	return buf;
+}
+
+const char *series_figure_unit(enum series_figure f)
+{
+	static const char *const units[] = { "cycles/elem", "ns/elem", "path cycles" };
+
+	return units[f];
+}
+
+int series_host_differs(const char *cpu_a, double tsc_a, const char *cpu_b, double tsc_b, char *why,
+			size_t len)
+{
+	double hi = fmax(tsc_a, tsc_b), apart = hi > 0 ? fabs(tsc_a - tsc_b) / hi : 0;
+
+	if (strcmp(cpu_a, cpu_b))
+		snprintf(why, len, "CPU model \"%s\" vs \"%s\"", cpu_a, cpu_b);
+	else if (apart > 0.01)
+		snprintf(why, len, "TSC %.0f Hz vs %.0f Hz (%.1f%% apart)", tsc_a, tsc_b,
+			 apart * 100);
+	else
+		return 0;
+	return -EINVAL;
+}
+
+/* TSC Hz and CPU model must match the first file's: cycles of other clocks do not compare. */
+static int check_host(struct series *s, const struct result *r, bool force, char *err,
+		      size_t errlen)
+{
+	char why[400];
+
+	if (strcmp(s->clock_kind, result_clock_of(r)->kind)) {
+		snprintf(err, errlen,
+			 "%s counts %s (%s clock) and %s %s (%s clock): figures of two clocks "
+			 "never make one series",
+			 s->pt[0].file, s->clock_unit, s->clock_kind, r->path,
+			 result_clock_of(r)->unit, result_clock_of(r)->kind);
+		return -EXDEV;
+	}
+	if (!series_host_differs(r->host.cpu_model, r->host.tsc_hz, s->cpu_model, s->tsc_hz, why,
+				 sizeof(why)))
+		return 0;
+	snprintf(err, errlen, "%s: another host than %s: %s", r->path, s->pt[0].file, why);
+	if (!force)
+		return -EINVAL;
+	s->nforced++;
+	return 0;
+}
+
+static struct series_fig *fig_of(struct series *s, const char *scenario, enum series_figure f)
+{
+	struct series_fig *g;
+
+	for (size_t i = 0; i < s->nfigs; i++)
+		if (s->figs[i].fig == f && !strcmp(s->figs[i].scenario, scenario))
+			return &s->figs[i];
+	g = realloc(s->figs, (s->nfigs + 1) * sizeof(*g));
+	if (!g)
+		return NULL;
+	s->figs = g;
+	g = &s->figs[s->nfigs];
+	memset(g, 0, sizeof(*g));
+	g->scenario = strdup(scenario);
+	g->fig = f;
+	g->floor_pct = NAN;
+	if (!g->scenario)
+		return NULL;
+	s->nfigs++;
+	return g;
+}
+
+/* Per-point arrays of every figure follow the points' capacity. */
+static int grow(struct series *s)
+{
+	size_t cap = s->cap ? 2 * s->cap : 64;
+	struct series_point *pt = realloc(s->pt, cap * sizeof(*pt));
+
+	if (!pt)
+		return -ENOMEM;
+	s->pt = pt;
+	for (size_t i = 0; i < s->nfigs; i++) {
+		struct series_fig *g = &s->figs[i];
+		double **arr[] = { &g->raw_v, &g->raw_lo, &g->raw_hi };
+
+		for (size_t k = 0; k < 3; k++) {
+			double *a = realloc(*arr[k], cap * sizeof(double));
+
+			if (!a)
+				return -ENOMEM;
+			for (size_t j = s->cap; j < cap; j++)
+				a[j] = NAN;
+			*arr[k] = a;
+		}
+	}
+	s->cap = cap;
+	return 0;
+}
+
+static double *nan_array(size_t n)
+{
+	double *a = malloc((n ? n : 1) * sizeof(*a));
+
+	for (size_t i = 0; a && i < n; i++)
+		a[i] = NAN;
+	return a;
+}
+
+static int put(struct series *s, const char *scenario, enum series_figure f, size_t at, double v,
+	       double lo, double hi)
+{
+	struct series_fig *g;
+
+	if (s->figmask && !(s->figmask & (1u << f)))
+		return 0;
+	g = fig_of(s, scenario, f);
+	if (!g)
+		return -ENOMEM;
+	if (!g->raw_v) { /* a new figure: NAN for every point before this one */
+		g->raw_v = nan_array(s->cap);
+		g->raw_lo = nan_array(s->cap);
+		g->raw_hi = nan_array(s->cap);
+		if (!g->raw_v || !g->raw_lo || !g->raw_hi)
+			return -ENOMEM;
+	}
+	g->raw_v[at] = v;
+	g->raw_lo[at] = lo;
+	g->raw_hi[at] = hi;
+	return 0;
+}
+
+static double max_of(const struct result_stat *st)
+{
+	double m = st->min;
+
+	for (size_t i = 0; i < st->nruns; i++)
+		m = fmax(m, st->runs[i]);
+	return m;
+}
+
+/* The file of the first point figure G has. */
+static const char *first_file(const struct series *s, const struct series_fig *g)
+{
+	for (size_t i = 0; i < s->npts; i++)
+		if (!isnan(g->raw_v[i]))
+			return s->pt[i].file;
+	return "?";
+}
+
+/*
+ * bench's path figure of point AT: one method makes a series; a point of
+ * another sets the figure aside, whatever its values would show.
+ */
+static int put_path(struct series *s, const struct result_scenario *sc, size_t at)
+{
+	const char *m = sc->path_method;
+	struct series_fig *g;
+	double v = sc->path_cost;
+
+	if (!sc->has_path_cost || !(v > 0) || (s->figmask && !(s->figmask & 1u << SFIG_PATH)))
+		return 0;
+	g = fig_of(s, sc->name, SFIG_PATH);
+	if (!g)
+		return -ENOMEM;
+	if (!g->raw_v && m && !(g->method = strdup(m)))
+		return -ENOMEM;
+	if (g->raw_v && !g->aside && !path_methods_agree(g->method, m) &&
+	    asprintf(&g->aside,
+		     "%s path: %s in %s, %s in %s: figures of two methods make no series; "
+		     "left out",
+		     sc->name, g->method ?: "unnamed", first_file(s, g), m ?: "unnamed",
+		     s->pt[at].file) < 0) {
+		g->aside = NULL;
+		return -ENOMEM;
+	}
+	return put(s, sc->name, SFIG_PATH, at, v, v, v);
+}
+
+/*
+ * The figures of one scenario of point AT: the median over the setups, with
+ * the least and largest setup; the path figure has one value per file. Only
+ * positive values: the fit works on ratios.
+ */
+static int put_scenario(struct series *s, const struct result_scenario *sc, size_t at)
+{
+	int err = 0;
+
+	if (!sc->ok)
+		return 0;
+	if (sc->cycles.median > 0)
+		err = put(s, sc->name, SFIG_CYCLES, at, sc->cycles.median, sc->cycles.min,
+			  max_of(&sc->cycles));
+	if (!err && sc->ns.median > 0)
+		err = put(s, sc->name, SFIG_NS, at, sc->ns.median, sc->ns.min, max_of(&sc->ns));
+	return err ?: put_path(s, sc, at);
+}
+
+int series_add(struct series *s, const struct result *r, bool force, char *err, size_t errlen)
+{
+	struct series_point *p;
+	size_t at = s->npts;
+	char stem[256];
+	int e;
+
+	if (!s->npts) {
+		s->cpu_model = strdup(r->host.cpu_model);
+		s->clock_kind = strdup(result_clock_of(r)->kind);
+		s->clock_unit = strdup(result_clock_of(r)->unit);
+		s->tsc_hz = r->host.tsc_hz;
+		if (!s->cpu_model || !s->clock_kind || !s->clock_unit)
+			return -ENOMEM;
+	} else if ((e = check_host(s, r, force, err, errlen))) {
+		return e;
+	}
+	if (at == s->cap && grow(s))
+		return -ENOMEM;
+	p = &s->pt[at];
+	memset(p, 0, sizeof(*p));
+	p->given = at;
+	p->file = strdup(r->path);
+	/* a file without a label is named by its base name */
+	p->label = strdup(r->label ? r->label : path_stem(r->path, stem, sizeof(stem)));
+	p->created = strdup(r->created);
+	p->kernel = strdup(r->host.kernel);
+	s->npts++;
+	if (!p->file || !p->label || !p->created || !p->kernel)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nr_sc; i++) {
+		e = put_scenario(s, &r->sc[i], at);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
+static int cmp_label(const void *pa, const void *pb, void *ctx)
+{
+	const struct series_point *pt = ctx;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int c = strverscmp(pt[a].label, pt[b].label);
+
+	return c ?: (a > b) - (a < b);
+}
+
+static int cmp_created(const void *pa, const void *pb, void *ctx)
+{
+	const struct series_point *pt = ctx;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int c = strcmp(pt[a].created, pt[b].created);
+
+	return c ?: (a > b) - (a < b);
+}
+
+/* Applies the permutation ORD (new position i holds old point ord[i]) to A. */
+static int permute(double *a, const size_t *ord, size_t n)
+{
+	double *t = malloc((n ? n : 1) * sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		t[i] = a[ord[i]];
+	memcpy(a, t, n * sizeof(*t));
+	free(t);
+	return 0;
+}
+
+static int reorder(struct series *s, const size_t *ord)
+{
+	struct series_point *pt = malloc(s->npts * sizeof(*pt));
+
+	if (!pt)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->npts; i++)
+		pt[i] = s->pt[ord[i]];
+	memcpy(s->pt, pt, s->npts * sizeof(*pt));
+	free(pt);
+	for (size_t i = 0; i < s->nfigs; i++) {
+		struct series_fig *g = &s->figs[i];
+
+		if (permute(g->raw_v, ord, s->npts) || permute(g->raw_lo, ord, s->npts) ||
+		    permute(g->raw_hi, ord, s->npts))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Two points with one label: names the one given later, and the other. */
+static int check_labels(const struct series *s, size_t *idx, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < s->npts; i++)
+		idx[i] = i;
+	qsort_r(idx, s->npts, sizeof(*idx), cmp_label, s->pt);
+	for (size_t i = 1; i < s->npts; i++) {
+		const struct series_point *a = &s->pt[idx[i - 1]], *b = &s->pt[idx[i]];
+
+		if (strcmp(a->label, b->label))
+			continue;
+		if (a->given > b->given) {
+			const struct series_point *t = a;
+
+			a = b;
+			b = t;
+		}
+		snprintf(err, errlen, "%s: label \"%s\" is also the label of %s", b->file, b->label,
+			 a->file);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The points that have figure G, compacted. */
+static int compact(const struct series *s, struct series_fig *g)
+{
+	size_t n = 0;
+
+	g->pt = calloc(s->npts + 1, sizeof(*g->pt));
+	g->v = calloc(s->npts + 1, sizeof(*g->v));
+	g->lo = calloc(s->npts + 1, sizeof(*g->lo));
+	g->hi = calloc(s->npts + 1, sizeof(*g->hi));
+	if (!g->pt || !g->v || !g->lo || !g->hi)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->npts; i++) {
+		if (isnan(g->raw_v[i]))
+			continue;
+		g->pt[n] = i;
+		g->v[n] = g->raw_v[i];
+		g->lo[n] = g->raw_lo[i];
+		g->hi[n] = g->raw_hi[i];
+		n++;
+	}
+	g->n = n;
+	return 0;
+}
+
+/* The figures of two methods leave the series; their lines stay in S->aside. */
+static int set_aside(struct series *s)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->nfigs; i++) {
+		struct series_fig *g = &s->figs[i];
+		char **a;
+
+		if (!g->aside) {
+			s->figs[k++] = *g;
+			continue;
+		}
+		a = realloc(s->aside, (s->naside + 1) * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		s->aside = a;
+		a[s->naside++] = g->aside;
+		g->aside = NULL;
+		series_fig_free(g);
+	}
+	s->nfigs = k;
+	return 0;
+}
+
+int series_finish(struct series *s, enum series_order order, char *err, size_t errlen)
+{
+	size_t *idx = calloc(s->npts + 1, sizeof(*idx));
+	int ret;
+
+	if (!idx)
+		return -ENOMEM;
+	ret = check_labels(s, idx, err, errlen);
+	if (!ret && order != SERIES_GIVEN) {
+		for (size_t i = 0; i < s->npts; i++)
+			idx[i] = i;
+		qsort_r(idx, s->npts, sizeof(*idx), order == SERIES_LABEL ? cmp_label : cmp_created,
+			s->pt);
+		ret = reorder(s, idx);
+	}
+	free(idx);
+	for (size_t i = 0; !ret && i < s->nfigs; i++)
+		ret = compact(s, &s->figs[i]);
+	return ret ?: set_aside(s);
+}
+
+/* A profile figure's ratios between its levels (each > 1), and its floor. */
+static void take_levels(struct series_fig *g, const struct noise_fig *nf)
+{
+	g->floor_pct = nf->floor_pct;
+	g->nlevel_ratios = 0;
+	for (size_t a = 0; a < nf->nr_levels && a < MODES_MAX; a++)
+		for (size_t b = a + 1; b < nf->nr_levels && b < MODES_MAX; b++)
+			if (g->nlevel_ratios < TREND_MAX_RATIOS && nf->levels[a].median > 0)
+				g->level_ratio[g->nlevel_ratios++] =
+					nf->levels[b].median / nf->levels[a].median;
+}
+
+void series_use_profile(struct series *s, const struct noise_profile *p)
+{
+	for (size_t i = 0; i < s->nfigs; i++) {
+		struct series_fig *g = &s->figs[i];
+		const struct noise_scenario *ns = noise_find(p, g->scenario);
+
+		if (!ns)
+			continue;
+		if (g->fig != SFIG_PATH)
+			take_levels(g, &ns->cycles); /* ns/elem moves with cycles/elem */
+		else if (ns->has_path &&
+			 (!ns->path_method || path_methods_agree(ns->path_method, g->method)))
+			take_levels(g, &ns->path);
+	}
+}
+
+int series_fit(struct series *s, const struct trend_opts *o)
+{
+	for (size_t i = 0; i < s->nfigs; i++) {
+		struct trend_opts fo = *o;
+		int err;
+
+		memcpy(fo.level_ratio, s->figs[i].level_ratio, sizeof(fo.level_ratio));
+		fo.nlevel_ratios = s->figs[i].nlevel_ratios;
+		err = trend_fit(s->figs[i].v, s->figs[i].n, &fo, &s->figs[i].fit);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+void series_fig_free(struct series_fig *g)
+{
+	free(g->scenario);
+	free(g->method);
+	free(g->aside);
+	free(g->pt);
+	free(g->v);
+	free(g->lo);
+	free(g->hi);
+	free(g->raw_v);
+	free(g->raw_lo);
+	free(g->raw_hi);
+	trend_fit_free(&g->fit);
+	memset(g, 0, sizeof(*g));
+}
+
+void series_free(struct series *s)
+{
+	for (size_t i = 0; i < s->npts; i++) {
+		free(s->pt[i].file);
+		free(s->pt[i].label);
+		free(s->pt[i].created);
+		free(s->pt[i].kernel);
+	}
+	for (size_t i = 0; i < s->nfigs; i++)
+		series_fig_free(&s->figs[i]);
+	for (size_t i = 0; i < s->naside; i++)
+		free(s->aside[i]);
+	free(s->aside);
+	free(s->pt);
+	free(s->figs);
+	free(s->cpu_model);
+	free(s->clock_kind);
+	free(s->clock_unit);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Is CP a change the gate looks at: in the window, up by more than PCT? */
+static bool gated_cp(const struct series_fig *g, const struct trend_cp *cp, double pct,
+		     size_t first)
+{
+	if (g->pt[cp->at] < first || !(cp->change_pct > pct))
+		return false;
+	return cp->kind != TREND_SPREAD; /* the others are named; only steps gate */
+}
+
+size_t series_gate(const struct series *s, enum series_figure metric, double pct, size_t window,
+		   struct series_hit *hits, size_t max)
+{
+	size_t first = s->npts > window ? s->npts - window : 0, n = 0;
+
+	for (size_t i = 0; i < s->nfigs; i++) {
+		const struct series_fig *g = &s->figs[i];
+
+		if (g->fig != metric)
+			continue;
+		for (size_t k = 0; k < g->fit.ncps; k++) {
+			const struct trend_cp *cp = &g->fit.cps[k];
+
+			if (!gated_cp(g, cp, pct, first))
+				continue;
+			if (n < max)
+				hits[n] = (struct series_hit){
+					.fig = g,
+					.cp = cp,
+					.unstable = cp->kind != TREND_STEP,
+				};
+			n++;
+		}
+	}
+	return n;
+}
+
+size_t series_passes(const struct series *s, const struct series_fig *g, double pct, size_t window)
+{
+	size_t first = s->npts > window ? s->npts - window : 0, upto = g->n, from = 0;
+
+	for (size_t k = 0; k < g->fit.ncps; k++) {
+		const struct trend_cp *cp = &g->fit.cps[k];
+
+		if (cp->kind == TREND_STEP && gated_cp(g, cp, pct, first) && cp->at < upto)
+			upto = cp->at;
+	}
+	/* a regression before it: the figure failed there, and counts again from it */
+	for (size_t k = 0; k < g->fit.ncps; k++) {
+		const struct trend_cp *cp = &g->fit.cps[k];
+
+		if (cp->kind == TREND_STEP && cp->change_pct > pct && cp->at < upto &&
+		    cp->at > from)
+			from = cp->at;
+	}
+	return upto - from;
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_TRENDFIT_H
+#define PPBENCH_TRENDFIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "trend/levels.h"
+
+/*
+ * One figure's series (one value per result, in series order): its host
+ * levels, its change points and what each one is. Pure: no I/O.
+ *
+ * The change points come from e-divisive means inside strata (see
+ * edivisive.h): a point's stratum is the rank of its level among the levels
+ * seen in its regime (between two change points), so a change larger than
+ * the levels' spacing still compares the lowest level before with the
+ * lowest after. A run of min_run points on none of the levels of the regime
+ * before (beyond a prediction interval of its noise) is a change too, at
+ * its first point: the search cannot test a new level of one or two points.
+ * Each change is measured against the points between its neighbours: the
+ * least-squares step of the logarithms with one intercept per stratum, with
+ * a t interval. When one side shows fewer levels than the other each
+ * placement of it is a reading; readings that disagree in sign, or one that
+ * holds 0, make it a 'level', as does a step as large as a ratio between
+ * the host's levels where each side shows one level. One straight line that
+ * fits the whole series clearly better than its steps (by the BIC) makes
+ * them a drift.
+ */
+#define TREND_MIN_RUN 4
+#define TREND_ALPHA 0.01
+#define TREND_PERMUTATIONS 499
+/* A step within this share of a known level ratio (in logarithms) matches it. */
+#define TREND_LEVEL_MATCH 0.2
+/* A line is a drift when its BIC beats the steps' by more ("strong", Kass and Raftery 1995). */
+#define TREND_DRIFT_BIC 6
+
+#define TREND_MAX_RATIOS 8
+
+struct trend_opts {
+	size_t min_run;	       /* points on each side of a change point */
+	double alpha;	       /* of the permutation test */
+	unsigned permutations; /* of the test */
+	uint64_t seed;
+	/*
+	 * Ratios between the host's levels known from a noise profile (> 1):
+	 * the largest bounds a level's width, and a step of about one of them
+	 * with one level on each side may be a level the host stayed on.
+	 */
+	double level_ratio[TREND_MAX_RATIOS];
+	size_t nlevel_ratios;
+};
+
+enum trend_status {
+	TREND_TOO_FEW,	/* fewer than 2 * min_run points */
+	TREND_STABLE,	/* no change point */
+	TREND_CHANGED,	/* steps only */
+	TREND_UNSTABLE, /* a drift, a change no level sees from both sides, or one a level explains
+			 */
+};
+
+enum trend_kind {
+	TREND_STEP,   /* a shift whose interval excludes 0 */
+	TREND_SPREAD, /* the distribution changed, the level not significantly */
+	TREND_DRIFT,  /* a line fits clearly better than the steps: no single change point */
+	TREND_UNSEEN, /* no level has points on both sides: not measurable */
+	TREND_LEVEL,  /* readings that disagree, or a step the size of a level ratio */
+};
+
+/* One side of a change point inside one stratum. */
+struct trend_side {
+	size_t n;
+	double mean, median, sd_pct; /* sd_pct: sample stddev, % of the mean; 0 for n < 2 */
+};
+
+struct trend_lvchange {
+	int level; /* index into levels.lv: the stratum's level before the change */
+	struct trend_side before, after;
+	double change_pct; /* of the means */
+};
+
+struct trend_cp {
+	size_t at; /* index of the first point after the change */
+	enum trend_kind kind;
+	double p;	       /* permutation p-value of the split */
+	double change_pct;     /* the step, % (e^shift - 1) */
+	double lo_pct, hi_pct; /* its 95 % interval */
+	double change_abs;     /* in the figure's unit, at the most populated level before */
+	double alt_pct;	       /* kind level: the other reading, %; NAN: none */
+	size_t nlv;
+	struct trend_lvchange lv[LEVELS_MAX];
+};
+
+struct trend_fit {
+	enum trend_status status;
+	char reason[240]; /* why unstable or too few; "" otherwise */
+	size_t n;
+	struct level_set levels;
+	int *level; /* per point: its level, -1 for an outlier */
+	struct trend_cp *cps;
+	size_t ncps;
+};
+
+void trend_opts_default(struct trend_opts *o);
+/* Fits V[0..N) (all > 0). 0, or -EINVAL / -ENOMEM (then nothing to free). */
+int trend_fit(const double *v, size_t n, const struct trend_opts *o, struct trend_fit *out);
+void trend_fit_free(struct trend_fit *f);
+
+const char *trend_status_name(enum trend_status s);
+const char *trend_kind_name(enum trend_kind k);
+
+#endif

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_PROF_REPORT_H
+#define PPBENCH_PROF_REPORT_H
+
+#include <stdio.h>
+#include "vm/prof_build.h"
+#include <jansson.h>
+#include "report/json.h"
+
+/* Functions at or above this share of a profile's figure are listed (report and SVG). */
+#define PROF_LIST_PCT 0.5
+/* A function whose two sides differ by less is not listed as carrying a gap (instr/elem). */
+#define PROF_GAP_MIN 0.1
+
+/*
+ * The text of one profile: its windows and figure (beside CLOCK, the
+ * scenario's figure by the clock, or NAN), the groups, the path figure and
+ * the functions at or above PROF_LIST_PCT of the figure.
+ */
+void prof_report_print(FILE *f, const struct prof *p, double clock);
+
+/*
+ * Every profile of P, each after an empty line, beside its scenario's
+ * figure by the clock in DOC (a bench result; NULL: none); then each
+ * scenario's path figure against its upstream module loop's, function by
+ * function.
+ */
+void prof_report_all(FILE *f, const struct prof *p, size_t n, const json_t *doc);
+
+/*
+ * Each scenario's path figure against its upstream module loop's, function
+ * by function (what prof_report_all() ends with), each line after PFX.
+ */
+void prof_report_gaps(FILE *f, const struct prof *p, size_t n, const char *pfx);
+
+/* The profile object of P as KEY; META: the capture's meta (arch, release, qemu, api) or NULL. */
+void prof_json(struct json *j, const char *key, const struct prof *p, const struct capture *meta);
+/* A path figure of P as KEY: the path's own groups per element, method "profile". */
+void prof_json_path(struct json *j, const char *key, const struct prof *p);
+
+/*
+ * Rewrites the result file PATH, whose TEXT (LEN bytes) reads as DOC,
+ * whole (a temporary file renamed over it) and byte for byte as it was but
+ * for the profiles: a "profile" object in each scenario of a bench result
+ * that P has a profile of, with its path figure from it ("path_cost_profile",
+ * right after bench's own "path_cost_cycles", which stays), or at the top of
+ * a recipe's. A scenario's "upstream_module" gets its loop's profile, path
+ * figure ("path_cost_cycles", the loop's only one) and the
+ * method error of the scenario's against it. Returns
+ * how many profiles went in (0: the file is left alone), or -1 after a
+ * one-line error naming the file.
+ */
+int prof_result_merge(const char *path, const char *text, size_t len, const json_t *doc,
+		      const struct prof *p, size_t n, const struct capture *c);
+/*
+ * Appends to PATH, a result of JSON lines (load's), a line
+ * {"type": "profile", "kind", "name", "extra", "profile": {...}} per
+ * profile of P; 0, or -1 after a one-line error naming the file.
+ */
+int prof_stream_append(const char *path, const struct prof *p, size_t n, const struct capture *c);
+/* The profile of the upstream module's loop run beside SCENARIO among P, or NULL. */
+const struct prof *prof_module(const struct prof *p, size_t n, const char *scenario);
+/* The profile of KIND NAME among P, or NULL. */
+const struct prof *prof_find(const struct prof *p, size_t n, const char *kind, const char *name);
+
+#endif

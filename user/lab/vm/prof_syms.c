@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The symbols of one boot for an instruction profile (prof_syms.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "vm/prof_syms.h"
+
+/* The kernel's own code among the modules: "[__builtin__ftrace]", "[__builtin__kprobes]" */
+#define BUILTIN "__builtin__"
+
+/* One line of kallsyms, pointing into the table's copy of the text. */
+struct ksym {
+	uint64_t addr;
+	char type;
+	const char *name, *module; /* module NULL: the kernel's own */
+};
+
+struct kmod {
+	const char *name;
+	uint64_t base, size;
+};
+
+static char *keep(struct prof_syms *s, const char *text)
+{
+	char *copy;
+
+	if (s->nstrings == s->capstrings) {
+		size_t cap = s->capstrings ? 2 * s->capstrings : 8;
+		char **n = realloc(s->strings, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		s->strings = n;
+		s->capstrings = cap;
+	}
+	copy = strdup(text);
+	if (copy)
+		s->strings[s->nstrings++] = copy;
+	return copy;
+}
+
+static bool is_text(char type)
+{
+	return type == 't' || type == 'T' || type == 'W';
+}
+
+/* NAME without its padding's prefix: __pfx_ and __cfi_ are the function's own entry. */
+static const char *fn_name(const char *name)
+{
+	if (!strncmp(name, "__pfx_", 6) && name[6])
+		return name + 6;
+	if (!strncmp(name, "__cfi_", 6) && name[6])
+		return name + 6;
+	return name;
+}
+
+/* "bpf_prog_<16 hex digits>_NAME" -> NAME: the tag changes with the program's bytes. */
+static const char *bpf_name(const char *name)
+{
+	const char *p = name + strlen("bpf_prog_");
+
+	if (strncmp(name, "bpf_prog_", strlen("bpf_prog_")) ||
+	    strspn(p, "0123456789abcdef") != 16 || p[16] != '_' || !p[17])
+		return name;
+	return p + 17;
+}
+
+/* Splits LINE into at most MAX blank-separated words, in place. */
+static int split(char *line, char **w, int max)
+{
+	int n = 0;
+
+	for (char *save, *t = strtok_r(line, " \t\r", &save); t; t = strtok_r(NULL, " \t\r", &save))
+		if (n < max)
+			w[n++] = t;
+		else
+			return max + 1;
+	return n;
+}
+
+static int parse_hex(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!strncmp(s, "0x", 2))
+		s += 2;
+	if (!*s || strspn(s, "0123456789abcdefABCDEF") != strlen(s) || strlen(s) > 16)
+		return -EINVAL;
+	*out = strtoull(s, &end, 16);
+	return 0;
+}
+
+/* "ADDR TYPE NAME [MODULE]" into K; 0, 1 for a blank line, or -EINVAL. */
+static int parse_ksym(char *line, struct ksym *k)
+{
+	char *w[5];
+	int n = split(line, w, 4);
+	size_t ml;
+
+	if (!n)
+		return 1;
+	if (n < 3 || n > 4 || parse_hex(w[0], &k->addr) || strlen(w[1]) != 1)
+		return -EINVAL;
+	k->type = w[1][0];
+	k->name = w[2];
+	k->module = NULL;
+	if (n == 4) {
+		ml = strlen(w[3]);
+		if (ml < 3 || w[3][0] != '[' || w[3][ml - 1] != ']')
+			return -EINVAL;
+		w[3][ml - 1] = '\0';
+		k->module = w[3] + 1;
+	}
+	return 0;
+}
+
+struct list {
+	struct ksym *k;
+	size_t n, cap;
+};
+
+/* A program's JIT length ("len ADDRESS BYTES" in bpf-TAG). */
+struct jitlen {
+	uint64_t addr, bytes;
+};
+
+struct lens {
+	struct jitlen *l;
+	size_t n;
+};
+
+static int lens_add(struct lens *ls, uint64_t addr, uint64_t bytes)
+{
+	struct jitlen *n = realloc(ls->l, (ls->n + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	ls->l = n;
+	ls->l[ls->n++] = (struct jitlen){ addr, bytes };
+	return 0;
+}
+
+static int list_add(struct list *l, const struct ksym *k)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 1024;
+		struct ksym *n = realloc(l->k, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		l->k = n;
+		l->cap = cap;
+	}
+	l->k[l->n++] = *k;
+	return 0;
+}
+
+/* Every line of TEXT (copied into S) as a ksym, "len" lines into LENS. */
+static int read_lines(struct prof_syms *s, const char *text, const char *label, struct list *syms,
+		      struct lens *lens, char *err, size_t errlen)
+{
+	char *copy = keep(s, text), *save, *line;
+	size_t no = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char shown[80];
+		struct ksym k;
+		char *w[4];
+		int ret;
+
+		no++;
+		snprintf(shown, sizeof(shown), "%s", line);
+		if (lens && !strncmp(line, "len ", 4)) {
+			uint64_t bytes;
+
+			if (split(line, w, 3) != 3 || parse_hex(w[1], &k.addr) ||
+			    sscanf(w[2], "%llu", (unsigned long long *)&bytes) != 1) {
+				snprintf(err, errlen, "%s:%zu: '%s': expected 'len ADDRESS BYTES'",
+					 label, no, shown);
+				return -EINVAL;
+			}
+			if (lens_add(lens, k.addr, bytes))
+				return -ENOMEM;
+			continue;
+		}
+		ret = parse_ksym(line, &k);
+		if (ret > 0)
+			continue;
+		if (ret < 0) {
+			snprintf(err, errlen, "%s:%zu: '%s': expected 'ADDRESS TYPE NAME [MODULE]'",
+				 label, no, shown);
+			return -EINVAL;
+		}
+		if (list_add(syms, &k))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x < y ? -1 : x > y; /* (qsort is not stable: keep the file's order) */
+}
+
+static int leading_underscores(const char *s)
+{
+	return (int)strspn(s, "_");
+}
+
+/* Of two names at one address, the one a reader knows: fewer leading '_', shorter. */
+static bool better_name(const char *a, const char *b)
+{
+	int ua = leading_underscores(a), ub = leading_underscores(b);
+
+	if (ua != ub)
+		return ua < ub;
+	if (strlen(a) != strlen(b))
+		return strlen(a) < strlen(b);
+	return strcmp(a, b) < 0;
+}
+
+struct ranges {
+	struct prof_sym *r;
+	size_t n, cap;
+};
+
+static int range_add(struct ranges *rs, uint64_t start, uint64_t end, const char *name,
+		     const char *module, enum prof_kind kind)
+{
+	if (end <= start)
+		return 0;
+	if (rs->n == rs->cap) {
+		size_t cap = rs->cap ? 2 * rs->cap : 1024;
+		struct prof_sym *n = realloc(rs->r, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		rs->r = n;
+		rs->cap = cap;
+	}
+	rs->r[rs->n++] = (struct prof_sym){ start, end, name, module, kind };
+	return 0;
+}
+
+/*
+ * Ranges of the text symbols among K[0..N) (sorted, one module or the
+ * kernel): one per address, named by its best name, ending at the next
+ * address of any symbol, at LIMIT, and at most MAXLEN after it (0: no such bound);
+ * with PAGE (a page size, 0: none) also at the end of its page.
+ */
+static int text_ranges(struct ranges *rs, const struct ksym *k, size_t n, uint64_t lo, uint64_t hi,
+		       uint64_t maxlen, uint64_t page, enum prof_kind kind)
+{
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		const char *best = NULL;
+		uint64_t end;
+
+		for (; j < n && k[j].addr == k[i].addr; j++) {
+			const char *name =
+				kind == PK_BPF ? bpf_name(k[j].name) : fn_name(k[j].name);
+
+			if (is_text(k[j].type) && (!best || better_name(name, best)))
+				best = name;
+		}
+		if (best && k[i].addr >= lo && k[i].addr < hi) {
+			end = j < n && k[j].addr < hi ? k[j].addr : hi;
+			if (maxlen && end - k[i].addr > maxlen)
+				end = k[i].addr + maxlen;
+			if (page && end > (k[i].addr | (page - 1)) + 1)
+				end = (k[i].addr | (page - 1)) + 1;
+			if (range_add(rs, k[i].addr, end, best, k[i].module, kind))
+				return -ENOMEM;
+		}
+		i = j;
+	}
+	return 0;
+}
+
+static uint64_t find_addr(const struct ksym *k, size_t n, const char *name, bool *found)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(k[i].name, name)) {
+			*found = true;
+			return k[i].addr;
+		}
+	*found = false;
+	return 0;
+}
+
+/* The kernel's own text: _stext.._etext and the init text. */
+static int kernel_ranges(struct ranges *rs, struct ksym *k, size_t n, char *err, size_t errlen)
+{
+	bool a, b, c, d;
+	uint64_t stext = find_addr(k, n, "_stext", &a), etext = find_addr(k, n, "_etext", &b);
+	uint64_t sinit = find_addr(k, n, "_sinittext", &c),
+		 einit = find_addr(k, n, "_einittext", &d);
+
+	if (!a || !b || etext <= stext) {
+		snprintf(err, errlen, "kallsyms: no _stext and _etext: not a kernel's symbol list");
+		return -EINVAL;
+	}
+	if (n)
+		qsort(k, n, sizeof(*k), by_addr);
+	if (text_ranges(rs, k, n, stext, etext, 0, 0, PK_KERNEL))
+		return -ENOMEM;
+	if (c && d && einit > sinit && text_ranges(rs, k, n, sinit, einit, 0, 0, PK_KERNEL))
+		return -ENOMEM;
+	return 0;
+}
+
+static const struct kmod *find_mod(const struct kmod *m, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(m[i].name, name))
+			return &m[i];
+	return NULL;
+}
+
+/* /proc/modules: "NAME SIZE REFS DEPS STATE ADDR [TAINTS]" (address 0: not shown to us). */
+static int parse_modules(struct prof_syms *s, const char *text, struct kmod **out, size_t *nout,
+			 char *err, size_t errlen)
+{
+	char *copy = text ? keep(s, text) : NULL, *save, *line;
+	size_t no = 0, cap = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (text && !copy)
+		return -ENOMEM;
+	for (line = copy ? strtok_r(copy, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *w[8];
+		int nw = split(line, w, 7);
+		struct kmod m;
+
+		no++;
+		if (!nw)
+			continue;
+		if (nw < 6 || sscanf(w[1], "%llu", (unsigned long long *)&m.size) != 1 ||
+		    parse_hex(w[5], &m.base)) {
+			snprintf(err, errlen,
+				 "modules:%zu: expected 'NAME SIZE REFS DEPS STATE ADDRESS'", no);
+			return -EINVAL;
+		}
+		m.name = w[0];
+		if (*nout == cap) {
+			struct kmod *n = realloc(*out, (cap = cap ? 2 * cap : 32) * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			*out = n;
+		}
+		(*out)[(*nout)++] = m;
+	}
+	return 0;
+}
+
+static int by_module(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+	int c = strcmp(x->module, y->module);
+
+	return c ? c : by_addr(a, b);
+}
+
+/* Each module's text, within [base, base + size) where /proc/modules shows it. */
+static int module_ranges(struct ranges *rs, struct ksym *k, size_t n, const struct kmod *mods,
+			 size_t nmods, uint64_t page_size)
+{
+	if (n)
+		qsort(k, n, sizeof(*k), by_module);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		const struct kmod *m;
+		bool bpf = !strcmp(k[i].module, "bpf"), builtin;
+		uint64_t lo = 0, hi = UINT64_MAX;
+
+		while (j < n && !strcmp(k[j].module, k[i].module))
+			j++;
+		m = find_mod(mods, nmods, k[i].module);
+		if (m && m->base && m->size) {
+			lo = m->base;
+			hi = m->base + m->size;
+		}
+		/*
+		 * The kernel's own code in the modules' area (ftrace's and kprobes'
+		 * trampolines, "[__builtin__ftrace]"): no /proc/modules line bounds
+		 * it, but each lies in pages of its own, and the page after may be
+		 * a module's loaded and gone before kallsyms was read (a module
+		 * loop's 24 instructions per loop went to ftrace_trampoline).
+		 */
+		builtin = !m && !strncmp(k[i].module, BUILTIN, sizeof(BUILTIN) - 1);
+		if (text_ranges(rs, k + i, j - i, lo, hi, hi == UINT64_MAX ? PROF_SYM_MAX_LEN : 0,
+				builtin ? page_size : 0, bpf ? PK_BPF : PK_MODULE))
+			return -ENOMEM;
+		i = j;
+	}
+	return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct prof_sym *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Sorted, and each range cut where the next begins: a lookup finds the nearest one. */
+static void finish(struct prof_symset *set, struct ranges *rs)
+{
+	if (rs->n)
+		qsort(rs->r, rs->n, sizeof(*rs->r), by_start);
+	for (size_t i = 0; i + 1 < rs->n; i++)
+		if (rs->r[i].end > rs->r[i + 1].start)
+			rs->r[i].end = rs->r[i + 1].start;
+	set->sym = rs->r;
+	set->n = rs->n;
+}
+
+static bool all_zero(const struct ksym *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (k[i].addr)
+			return false;
+	return true;
+}
+
+int prof_syms_load(struct prof_syms *s, const char *kallsyms, const char *modules,
+		   uint64_t page_size, char *err, size_t errlen)
+{
+	struct list all = { 0 }, core = { 0 }, mods = { 0 };
+	struct ranges rs = { 0 };
+	struct kmod *km = NULL;
+	size_t nkm = 0;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	ret = read_lines(s, kallsyms, "kallsyms", &all, NULL, err, errlen);
+	if (!ret && (!all.n || all_zero(all.k, all.n))) {
+		snprintf(err, errlen,
+			 all.n ? "kallsyms holds no addresses: it was read without the right to "
+				 "see them (kptr_restrict)"
+			       : "kallsyms is empty");
+		ret = -EINVAL;
+	}
+	ret = ret ?: parse_modules(s, modules, &km, &nkm, err, errlen);
+	for (size_t i = 0; !ret && i < all.n; i++)
+		ret = list_add(all.k[i].module ? &mods : &core, &all.k[i]);
+	ret = ret ?: kernel_ranges(&rs, core.k, core.n, err, errlen);
+	ret = ret ?: module_ranges(&rs, mods.k, mods.n, km, nkm, page_size);
+	if (!ret)
+		finish(&s->base, &rs);
+	else
+		free(rs.r);
+	free(all.k);
+	free(core.k);
+	free(mods.k);
+	free(km);
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "kallsyms: out of memory");
+	if (ret)
+		prof_syms_free(s);
+	return ret;
+}
+
+static const struct prof_sym *lookup(const struct prof_symset *set, uint64_t addr)
+{
+	size_t lo = 0, hi = set->n;
+
+	while (lo < hi) { /* the first range starting after ADDR */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (set->sym[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && addr < set->sym[lo - 1].end ? &set->sym[lo - 1] : NULL;
+}
+
+/* Where the base's next symbol after ADDR starts (a program's JIT code ends there at most). */
+static uint64_t base_next(const struct prof_symset *b, uint64_t addr)
+{
+	size_t lo = 0, hi = b->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (b->sym[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < b->n ? b->sym[lo].start : UINT64_MAX;
+}
+
+static int bpf_ranges(struct prof_syms *s, struct list *syms, const struct lens *lens,
+		      struct ranges *rs)
+{
+	if (syms->n)
+		qsort(syms->k, syms->n, sizeof(*syms->k), by_addr);
+	for (size_t i = 0; i < syms->n; i++) {
+		const struct ksym *k = &syms->k[i];
+		uint64_t end = i + 1 < syms->n ? syms->k[i + 1].addr : UINT64_MAX;
+		/* a module's own lines: a module loaded for this window only */
+		bool sized = false, mod = k->module && strcmp(k->module, "bpf");
+
+		if (i + 1 < syms->n && syms->k[i + 1].addr == k->addr)
+			continue; /* (an alias: the last of them names it) */
+		for (size_t j = 0; j < lens->n; j++)
+			if (lens->l[j].addr == k->addr) {
+				end = k->addr + lens->l[j].bytes;
+				sized = true;
+			}
+		if (!sized) {
+			uint64_t next = base_next(&s->base, k->addr);
+
+			end = end < next ? end : next;
+			if (end - k->addr > PROF_SYM_MAX_LEN)
+				end = k->addr + PROF_SYM_MAX_LEN;
+		}
+		if (mod && range_add(rs, k->addr, end, fn_name(k->name), k->module, PK_MODULE))
+			return -ENOMEM;
+		if (!mod && range_add(rs, k->addr, end, bpf_name(k->name), "bpf", PK_BPF))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A module's data symbols (its parameters, __this_module) run no code: out. */
+static void keep_text(struct list *l)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (!l->k[i].module || !strcmp(l->k[i].module, "bpf") || is_text(l->k[i].type))
+			l->k[n++] = l->k[i];
+	l->n = n;
+}
+
+int prof_syms_add_bpf(struct prof_syms *s, const char *tag, const char *text, const char *label,
+		      char *err, size_t errlen)
+{
+	struct list syms = { 0 };
+	struct lens lens = { 0 };
+	struct prof_symset *sets;
+	struct ranges rs = { 0 };
+	int ret;
+
+	sets = realloc(s->bpf, (s->nbpf + 1) * sizeof(*sets));
+	if (!sets)
+		return -ENOMEM;
+	s->bpf = sets;
+	ret = read_lines(s, text, label, &syms, &lens, err, errlen);
+	if (!ret)
+		keep_text(&syms);
+	ret = ret ?: bpf_ranges(s, &syms, &lens, &rs);
+	if (!ret) {
+		struct prof_symset *set = &s->bpf[s->nbpf];
+
+		set->tag = keep(s, tag);
+		finish(set, &rs);
+		s->nbpf += set->tag != NULL;
+		ret = set->tag ? 0 : -ENOMEM;
+	}
+	if (ret)
+		free(rs.r);
+	free(syms.k);
+	free(lens.l);
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", label);
+	return ret;
+}
+
+int prof_syms_bpf_set(const struct prof_syms *s, const char *tag)
+{
+	for (size_t i = 0; i < s->nbpf; i++)
+		if (!strcmp(s->bpf[i].tag, tag))
+			return (int)i;
+	return -1;
+}
+
+const struct prof_sym *prof_syms_find(const struct prof_syms *s, int bpf, uint64_t addr)
+{
+	const struct prof_sym *f = NULL;
+
+	if (bpf >= 0 && (size_t)bpf < s->nbpf)
+		f = lookup(&s->bpf[bpf], addr);
+	return f ? f : lookup(&s->base, addr);
+}
+
+enum prof_kind prof_addr_kind(uint64_t addr)
+{
+	return addr >> 63 ? PK_UNMAPPED : PK_USER;
+}
+
+void prof_syms_free(struct prof_syms *s)
+{
+	free(s->base.sym);
+	for (size_t i = 0; i < s->nbpf; i++)
+		free(s->bpf[i].sym);
+	free(s->bpf);
+	for (size_t i = 0; i < s->nstrings; i++)
+		free(s->strings[i]);
+	free(s->strings);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,670 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * qprof: the qemu TCG plugin of `ppbench vm --profile`. It counts the
+ * executions of every translation block (TB) of the guest inside the windows
+ * that ppbench marks from the guest (include/vmprof.h), and writes them out
+ * when qemu exits:
+ *
+ *   qemu-system-x86_64 ... -icount shift=0 -plugin qprof-v1.so,out=FILE
+ *
+ * One source, two builds (QPROF_API): API 1 for qemu 7.2 to 8.x (an inline
+ * add to a plain pointer; qemu_plugin_insn_data() returns a pointer), API 3
+ * for qemu 9.1 and later (per-vCPU scoreboards, and qemu_plugin_insn_data()
+ * copies into a buffer). qemu loads a plugin only when its qemu_plugin_version
+ * lies in qemu's [min, cur] range: 7.2 has [0, 1], 9.0 [2, 2], 9.1 [2, 3],
+ * 9.2 and 10.0 [2, 4], 10.1 [2, 5] (7.2 and 10.0 seen at load, the others
+ * from qemu's header history). The declarations below are ours, written from
+ * the documented ABI.
+ *
+ * Counting: every TB gets an inline add of 1 per execution into its slot;
+ * slots never move (chunks of SLOTS_PER_CHUNK, since API 1's inline op holds
+ * a raw pointer). A retranslated TB with the same address and bytes gets its
+ * old slot back. Under -icount TCG runs one vCPU at a time and a TB runs to
+ * its end, so the counts are exact (a TB left early by an exception is counted
+ * whole). qemu 10.0's per-vCPU inline ops stop a guest of two or more vCPUs
+ * under -icount ("Bad icount read" as the second CPU comes up), so API 3
+ * counts there with a callback per TB execution instead, slower but the same
+ * counts.
+ *
+ * Windows: BEGIN_TIMER(tag) ... END(elems) counts the spans between the
+ * test-run timer's reads of ktime_get. ppbench names ktime_get's address and
+ * the functions that may call it (KTIME, SITE_LO/SITE_HI); a direct call of
+ * ktime_get found inside those ranges gets an exec callback on the call
+ * instruction itself, which is the last of its TB. The 1st, 3rd, ... call in
+ * a window snapshots every counter, the 2nd, 4th, ... adds the counts since
+ * to the tag: the span runs from one call to the next, as the clock does
+ * from one read of the time to the next (each span holds one whole
+ * ktime_get). A call instruction ends its TB, so counting the caller's TB
+ * whole at the end and not at the start is exact. BEGIN_WHOLE(tag) ... END
+ * counts everything between the markers. ARM retranslates everything (a
+ * reset), so that TBs translated before the configuration are instrumented.
+ *
+ * Output (text; '#' lines are comments):
+ *   qprof 1
+ *   api CUR MIN BUILT          qemu's API range and this build's version
+ *   target NAME                qemu's target (x86_64, aarch64)
+ *   tb SLOT VADDR NINSNS LENS REP
+ *       VADDR hex without 0x; LENS one hex digit per instruction (its length
+ *       in bytes); REP the comma-separated indices of rep-prefixed string
+ *       instructions, or -. Only TBs counted in some tag are listed.
+ *   tag TAG windows W spans S elems E errors X insns N
+ *       N is the sum of COUNT x NINSNS over the tag's lines that follow:
+ *   c SLOT COUNT               executions of the TB inside the tag's spans
+ *   end
+ * A rep-prefixed string instruction runs one iteration per execution of its
+ * TB under -icount (qemu jumps back to it after each), so its TB's count is
+ * its iterations, as the instruction clock counts them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "vm/qprof/qpdecode.h"
+#include "vmprof.h"
+
+#ifndef QPROF_API
+#define QPROF_API 1
+#endif
+#if QPROF_API != 1 && QPROF_API != 3
+#error "QPROF_API: 1 (qemu 7.2 to 8.x) or 3 (qemu 9.1 and later)"
+#endif
+
+#define QP_EXPORT __attribute__((visibility("default")))
+
+/* ---- qemu's plugin API, as far as we use it --------------------------------- */
+typedef uint64_t qp_id;
+
+/* What qemu_plugin_install() receives (qemu_info_t). */
+struct qp_info {
+	const char *target_name;
+	struct {
+		int min, cur;
+	} version;
+	bool system_emulation;
+	union {
+		struct {
+			int smp_vcpus, max_vcpus;
+		} system;
+	};
+};
+
+struct qemu_plugin_tb;
+struct qemu_plugin_insn;
+struct qemu_plugin_scoreboard;
+
+typedef void (*qp_tb_trans_cb)(qp_id id, struct qemu_plugin_tb *tb);
+typedef void (*qp_exec_cb)(unsigned int vcpu, void *udata);
+typedef void (*qp_udata_cb)(qp_id id, void *udata);
+typedef void (*qp_simple_cb)(qp_id id);
+
+enum { QP_CB_NO_REGS = 0 }; /* enum qemu_plugin_cb_flags */
+enum { QP_INLINE_ADD = 0 }; /* enum qemu_plugin_op: add an immediate to a u64 */
+
+void qemu_plugin_register_vcpu_tb_trans_cb(qp_id id, qp_tb_trans_cb cb);
+void qemu_plugin_register_atexit_cb(qp_id id, qp_udata_cb cb, void *udata);
+void qemu_plugin_reset(qp_id id, qp_simple_cb cb);
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
+struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
+size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
+void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn, qp_exec_cb cb, int flags,
+					    void *udata);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb, qp_exec_cb cb, int flags,
+					  void *udata);
+#if QPROF_API == 1
+const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
+void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, int op, void *ptr,
+					      uint64_t imm);
+#else
+/* A scoreboard entry: OFFSET bytes into each vCPU's element (qemu_plugin_u64). */
+struct qp_u64 {
+	struct qemu_plugin_scoreboard *score;
+	size_t offset;
+};
+size_t qemu_plugin_insn_data(const struct qemu_plugin_insn *insn, void *dest, size_t len);
+struct qemu_plugin_scoreboard *qemu_plugin_scoreboard_new(size_t element_size);
+void *qemu_plugin_scoreboard_find(struct qemu_plugin_scoreboard *score, unsigned int vcpu);
+int qemu_plugin_num_vcpus(void);
+void qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(struct qemu_plugin_tb *tb, int op,
+						       struct qp_u64 entry, uint64_t imm);
+#endif
+
+QP_EXPORT int qemu_plugin_version = QPROF_API;
+QP_EXPORT int qemu_plugin_install(qp_id id, const struct qp_info *info, int argc, char **argv);
+
+/* ---- state ------------------------------------------------------------------ */
+#define SLOTS_PER_CHUNK 4096
+#define MAX_INSN 16 /* bytes: x86-64's longest instruction is 15 */
+#define MAX_SITES 64
+
+enum qp_arch { ARCH_X86_64, ARCH_ARM64 };
+
+struct slot {
+	uint64_t vaddr, hash;
+	uint32_t ninsns;
+	char *lens; /* one hex digit per instruction */
+	char *rep;  /* "i,j" or NULL */
+};
+
+struct tag {
+	uint64_t tag, windows, spans, elems, errors;
+	uint64_t *acc; /* per slot */
+	size_t nacc;
+};
+
+static struct {
+	qp_id id;
+	enum qp_arch arch;
+	char *out, target[32];
+	int api_min, api_cur;
+	pthread_mutex_t lock;
+
+	struct slot *slots;
+	size_t nslots, cap;
+	uint32_t *table; /* open addressing: slot + 1, 0 empty */
+	size_t tcap;
+	/* the counters: plain arrays, or (API 3, inline) per-vCPU scoreboards */
+	bool scoreboards;
+	uint64_t **plain;
+	struct qemu_plugin_scoreboard **sb;
+	size_t nchunks;
+
+	uint64_t ktime;
+	uint64_t site_lo[MAX_SITES], site_hi[MAX_SITES];
+	int nsites;
+	struct qp_proto proto;
+	struct qp_win win;
+	struct tag *tags;
+	size_t ntags;
+	uint64_t *snap; /* counts at the span's start */
+	size_t nsnap;
+	uint64_t translations, resets, proto_errors, calls_found;
+} g = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* qemu cannot go on without its plugin's counts: stop it. */
+static void __attribute__((noreturn)) oom(void)
+{
+	fprintf(stderr, "qprof: out of memory\n");
+	abort();
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		oom();
+	return q;
+}
+
+/* ---- slots and their counters ----------------------------------------------- */
+static uint64_t fnv(uint64_t h, const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static size_t table_pos(uint64_t vaddr, uint64_t hash)
+{
+	return (size_t)((vaddr * 0x9e3779b97f4a7c15ull) ^ hash) & (g.tcap - 1);
+}
+
+static void table_grow(void)
+{
+	size_t n = g.tcap ? g.tcap * 2 : 1 << 16;
+
+	free(g.table);
+	g.table = calloc(n, sizeof(*g.table));
+	if (!g.table)
+		oom();
+	g.tcap = n;
+	for (size_t s = 0; s < g.nslots; s++) {
+		size_t i = table_pos(g.slots[s].vaddr, g.slots[s].hash);
+
+		while (g.table[i])
+			i = (i + 1) & (g.tcap - 1);
+		g.table[i] = s + 1;
+	}
+}
+
+static void chunk_add(void)
+{
+	if (g.scoreboards) {
+#if QPROF_API != 1
+		g.sb = xrealloc(g.sb, (g.nchunks + 1) * sizeof(*g.sb));
+		g.sb[g.nchunks] = qemu_plugin_scoreboard_new(SLOTS_PER_CHUNK * sizeof(uint64_t));
+#endif
+	} else {
+		g.plain = xrealloc(g.plain, (g.nchunks + 1) * sizeof(*g.plain));
+		g.plain[g.nchunks] = calloc(SLOTS_PER_CHUNK, sizeof(uint64_t));
+		if (!g.plain[g.nchunks])
+			oom();
+	}
+	g.nchunks++;
+}
+
+/* The slot of a TB: its old one when the same bytes at the same address come back. */
+static size_t slot_get(uint64_t vaddr, uint64_t hash, uint32_t ninsns, const char *lens,
+		       const char *rep)
+{
+	struct slot *s;
+	size_t i;
+
+	if (2 * (g.nslots + 1) > g.tcap)
+		table_grow();
+	for (i = table_pos(vaddr, hash); g.table[i]; i = (i + 1) & (g.tcap - 1)) {
+		s = &g.slots[g.table[i] - 1];
+		if (s->vaddr == vaddr && s->hash == hash && s->ninsns == ninsns &&
+		    !strcmp(s->lens, lens))
+			return g.table[i] - 1;
+	}
+	if (g.nslots == g.cap) {
+		g.cap = g.cap ? 2 * g.cap : 1 << 14;
+		g.slots = xrealloc(g.slots, g.cap * sizeof(*g.slots));
+	}
+	if (g.nslots == g.nchunks * SLOTS_PER_CHUNK)
+		chunk_add();
+	s = &g.slots[g.nslots];
+	*s = (struct slot){ .vaddr = vaddr,
+			    .hash = hash,
+			    .ninsns = ninsns,
+			    .lens = strdup(lens),
+			    .rep = rep[0] ? strdup(rep) : NULL };
+	if (!s->lens || (rep[0] && !s->rep))
+		oom();
+	g.table[i] = ++g.nslots;
+	return g.nslots - 1;
+}
+
+#if QPROF_API != 1
+/* A TB executed (API 3 with several vCPUs): UDATA is its counter. */
+static void tb_exec(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	__atomic_fetch_add((uint64_t *)udata, 1, __ATOMIC_RELAXED);
+}
+#endif
+
+static void count_tb(struct qemu_plugin_tb *tb, size_t slot)
+{
+	size_t c = slot / SLOTS_PER_CHUNK, o = slot % SLOTS_PER_CHUNK;
+
+#if QPROF_API == 1
+	qemu_plugin_register_vcpu_tb_exec_inline(tb, QP_INLINE_ADD, &g.plain[c][o], 1);
+#else
+	if (g.scoreboards) {
+		struct qp_u64 e = { g.sb[c], o * sizeof(uint64_t) };
+
+		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QP_INLINE_ADD, e, 1);
+	} else {
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QP_CB_NO_REGS, &g.plain[c][o]);
+	}
+#endif
+}
+
+/* Every slot's executions so far (all vCPUs) into OUT[0 .. nslots). */
+static void read_counts(uint64_t *out)
+{
+	for (size_t c = 0; c < g.nchunks; c++) {
+		size_t base = c * SLOTS_PER_CHUNK;
+		size_t n = g.nslots - base < SLOTS_PER_CHUNK ? g.nslots - base : SLOTS_PER_CHUNK;
+
+		if (!g.scoreboards) {
+			memcpy(out + base, g.plain[c], n * sizeof(uint64_t));
+			continue;
+		}
+#if QPROF_API != 1
+		memset(out + base, 0, n * sizeof(uint64_t));
+		for (int v = 0; v < qemu_plugin_num_vcpus(); v++) {
+			const uint64_t *p = qemu_plugin_scoreboard_find(g.sb[c], v);
+
+			for (size_t i = 0; i < n; i++)
+				out[base + i] += p[i];
+		}
+#endif
+	}
+}
+
+/* ---- windows ---------------------------------------------------------------- */
+static struct tag *tag_of(uint64_t tag)
+{
+	for (size_t i = 0; i < g.ntags; i++)
+		if (g.tags[i].tag == tag)
+			return &g.tags[i];
+	g.tags = xrealloc(g.tags, (g.ntags + 1) * sizeof(*g.tags));
+	g.tags[g.ntags] = (struct tag){ .tag = tag };
+	return &g.tags[g.ntags++];
+}
+
+static void span_start(void)
+{
+	if (g.nsnap < g.nslots)
+		g.snap = xrealloc(g.snap, g.nslots * sizeof(*g.snap));
+	g.nsnap = g.nslots;
+	read_counts(g.snap);
+}
+
+static void span_add(struct tag *t)
+{
+	uint64_t *now = xrealloc(NULL, g.nslots * sizeof(*now));
+
+	read_counts(now);
+	if (t->nacc < g.nslots) {
+		t->acc = xrealloc(t->acc, g.nslots * sizeof(*t->acc));
+		memset(t->acc + t->nacc, 0, (g.nslots - t->nacc) * sizeof(*t->acc));
+		t->nacc = g.nslots;
+	}
+	/* slots made during the span started at 0 */
+	for (size_t s = 0; s < g.nslots; s++)
+		t->acc[s] += now[s] - (s < g.nsnap ? g.snap[s] : 0);
+	t->spans++;
+	free(now);
+}
+
+static void act(enum qp_act a)
+{
+	struct tag *t = tag_of(g.win.tag);
+
+	switch (a) {
+	case QP_SNAP:
+		span_start();
+		break;
+	case QP_ADD:
+		span_add(t);
+		break;
+	case QP_DROP:
+		t->errors++;
+		break;
+	case QP_NONE:
+		break;
+	}
+}
+
+static void window_end(uint64_t elems)
+{
+	struct tag *t;
+
+	if (!g.win.open) {
+		g.proto_errors++;
+		return;
+	}
+	t = tag_of(g.win.tag);
+	act(qp_win_end(&g.win));
+	t->windows++;
+	t->elems += elems;
+}
+
+/* ---- callbacks -------------------------------------------------------------- */
+static void tb_trans(qp_id id, struct qemu_plugin_tb *tb);
+static void at_exit(qp_id id, void *udata);
+
+static void register_cbs(qp_id id)
+{
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+}
+
+/* A reset drops every callback of ours: take them back (and count the flush). */
+static void after_reset(qp_id id)
+{
+	pthread_mutex_lock(&g.lock);
+	g.resets++;
+	pthread_mutex_unlock(&g.lock);
+	register_cbs(id);
+}
+
+/* A marker executed (in user space): UDATA is its op. */
+static void marker_exec(unsigned int vcpu, void *udata)
+{
+	struct qp_msg m;
+	bool arm = false;
+	int r;
+
+	(void)vcpu;
+	pthread_mutex_lock(&g.lock);
+	r = qp_proto_feed(&g.proto, (int)(uintptr_t)udata, &m);
+	if (r < 0)
+		g.proto_errors++;
+	if (r <= 0)
+		goto out;
+	switch (m.op) {
+	case VMPROF_KTIME:
+		g.ktime = m.a;
+		break;
+	case VMPROF_SITE_HI:
+		if (g.nsites < MAX_SITES) {
+			g.site_lo[g.nsites] = m.a;
+			g.site_hi[g.nsites++] = m.b;
+		} else {
+			g.proto_errors++;
+		}
+		break;
+	case VMPROF_ARM:
+		arm = true;
+		break;
+	case VMPROF_BEGIN_TIMER:
+	case VMPROF_BEGIN_WHOLE:
+		if (g.win.open) { /* no END: the window ends here, an error */
+			tag_of(g.win.tag)->errors++;
+			window_end(0);
+		}
+		act(qp_win_begin(&g.win, m.a, m.op == VMPROF_BEGIN_WHOLE));
+		break;
+	case VMPROF_END:
+		window_end(m.a);
+		break;
+	}
+out:
+	pthread_mutex_unlock(&g.lock);
+	/* (asynchronous: qemu flushes its TBs when this vCPU next leaves its loop) */
+	if (arm)
+		qemu_plugin_reset(g.id, after_reset);
+}
+
+/* A call of ktime_get from the test-run timer's code is about to execute. */
+static void site_exec(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	(void)udata;
+	pthread_mutex_lock(&g.lock);
+	if (g.win.open)
+		act(qp_win_site(&g.win));
+	pthread_mutex_unlock(&g.lock);
+}
+
+static bool in_sites(uint64_t va)
+{
+	for (int i = 0; i < g.nsites; i++)
+		if (va >= g.site_lo[i] && va < g.site_hi[i])
+			return true;
+	return false;
+}
+
+/* What one instruction asks for: a marker's op (>= 0), and whether it calls ktime_get. */
+static int insn_kind(uint64_t va, const uint8_t *b, size_t len, bool *ktime_call)
+{
+	uint64_t target;
+	bool call;
+
+	*ktime_call = false;
+	if (g.arch == ARCH_X86_64) {
+		if (!(va >> 63))
+			return vmprof_x86_op(b, len);
+		call = qp_x86_call(b, len, va, &target);
+	} else {
+		uint32_t w;
+
+		if (len != 4)
+			return -1;
+		w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+		    (uint32_t)b[3] << 24;
+		if (!(va >> 63))
+			return vmprof_a64_op(w);
+		call = qp_a64_bl(w, va, &target);
+	}
+	*ktime_call = call && in_sites(va) && qp_calls_ktime(target, g.ktime);
+	return -1;
+}
+
+static void tb_trans(qp_id id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb), slot, rl = 0;
+	uint64_t hash = 0xcbf29ce484222325ull;
+	char lens[n + 1], rep[8 * n + 1];
+	int ops[n + 1];
+	bool calls[n + 1];
+
+	(void)id;
+	if (!n)
+		return;
+	rep[0] = '\0';
+	pthread_mutex_lock(&g.lock);
+	g.translations++;
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
+		size_t len = qemu_plugin_insn_size(in);
+		uint8_t buf[MAX_INSN] = { 0 };
+#if QPROF_API == 1
+		const uint8_t *b = qemu_plugin_insn_data(in);
+
+		memcpy(buf, b, len < MAX_INSN ? len : MAX_INSN);
+#else
+		qemu_plugin_insn_data(in, buf, sizeof(buf));
+#endif
+		if (len > 15)
+			len = 15;
+		hash = fnv(hash, buf, len);
+		lens[i] = "0123456789abcdef"[len];
+		ops[i] = insn_kind(qemu_plugin_insn_vaddr(in), buf, len, &calls[i]);
+		if (g.arch == ARCH_X86_64 && qp_x86_rep(buf, len))
+			rl += snprintf(rep + rl, sizeof(rep) - rl, "%s%zu", rl ? "," : "", i);
+	}
+	lens[n] = '\0';
+	slot = slot_get(qemu_plugin_tb_vaddr(tb), hash, n, lens, rep);
+	count_tb(tb, slot);
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
+
+		if (ops[i] >= 0)
+			qemu_plugin_register_vcpu_insn_exec_cb(in, marker_exec, QP_CB_NO_REGS,
+							       (void *)(uintptr_t)ops[i]);
+		if (calls[i]) {
+			g.calls_found++;
+			qemu_plugin_register_vcpu_insn_exec_cb(in, site_exec, QP_CB_NO_REGS, NULL);
+		}
+	}
+	pthread_mutex_unlock(&g.lock);
+}
+
+/* ---- output ----------------------------------------------------------------- */
+static void write_tags(FILE *f)
+{
+	bool *used = calloc(g.nslots ? g.nslots : 1, sizeof(*used));
+
+	if (!used)
+		oom();
+	for (size_t t = 0; t < g.ntags; t++)
+		for (size_t s = 0; s < g.tags[t].nacc; s++)
+			used[s] |= g.tags[t].acc[s] != 0;
+	for (size_t s = 0; s < g.nslots; s++)
+		if (used[s])
+			fprintf(f, "tb %zu %" PRIx64 " %" PRIu32 " %s %s\n", s, g.slots[s].vaddr,
+				g.slots[s].ninsns, g.slots[s].lens,
+				g.slots[s].rep ? g.slots[s].rep : "-");
+	for (size_t i = 0; i < g.ntags; i++) {
+		struct tag *t = &g.tags[i];
+		uint64_t insns = 0;
+
+		for (size_t s = 0; s < t->nacc; s++)
+			insns += t->acc[s] * g.slots[s].ninsns;
+		fprintf(f,
+			"tag %" PRIu64 " windows %" PRIu64 " spans %" PRIu64 " elems %" PRIu64
+			" errors %" PRIu64 " insns %" PRIu64 "\n",
+			t->tag, t->windows, t->spans, t->elems, t->errors, insns);
+		for (size_t s = 0; s < t->nacc; s++)
+			if (t->acc[s])
+				fprintf(f, "c %zu %" PRIu64 "\n", s, t->acc[s]);
+	}
+	free(used);
+}
+
+static void at_exit(qp_id id, void *udata)
+{
+	char tmp[4096];
+	FILE *f;
+
+	(void)id;
+	(void)udata;
+	pthread_mutex_lock(&g.lock);
+	if (g.win.open) { /* the guest ended inside a window */
+		tag_of(g.win.tag)->errors++;
+		window_end(0);
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", g.out);
+	f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "qprof: cannot write %s: %s\n", tmp, strerror(errno));
+		goto out;
+	}
+	fprintf(f, "qprof 1\n");
+	fprintf(f, "# ppbench vm --profile: TB executions inside the guest's windows\n");
+	fprintf(f,
+		"# slots %zu translations %" PRIu64 " resets %" PRIu64 " protocol_errors %" PRIu64
+		" ktime_calls %" PRIu64 "\n",
+		g.nslots, g.translations, g.resets, g.proto_errors, g.calls_found);
+	fprintf(f, "# ktime %" PRIx64 " counting %s\n", g.ktime,
+		QPROF_API == 1	? "inline"
+		: g.scoreboards ? "inline per vCPU"
+				: "callback per TB");
+	for (int i = 0; i < g.nsites; i++)
+		fprintf(f, "# site %" PRIx64 " %" PRIx64 "\n", g.site_lo[i], g.site_hi[i]);
+	fprintf(f, "api %d %d %d\n", g.api_cur, g.api_min, QPROF_API);
+	fprintf(f, "target %s\n", g.target);
+	write_tags(f);
+	fprintf(f, "end\n");
+	if (fclose(f) || rename(tmp, g.out))
+		fprintf(stderr, "qprof: cannot write %s: %s\n", g.out, strerror(errno));
+out:
+	pthread_mutex_unlock(&g.lock);
+}
+
+QP_EXPORT int qemu_plugin_install(qp_id id, const struct qp_info *info, int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "out=", 4) && argv[i][4]) {
+			g.out = argv[i] + 4;
+			continue;
+		}
+		fprintf(stderr, "qprof: unknown argument '%s' (out=FILE)\n", argv[i]);
+		return -1;
+	}
+	if (!g.out) {
+		fprintf(stderr, "qprof: no output file (out=FILE)\n");
+		return -1;
+	}
+	if (!info->system_emulation) {
+		fprintf(stderr, "qprof: counts a guest system, not a user-mode program\n");
+		return -1;
+	}
+	if (!strcmp(info->target_name, "x86_64")) {
+		g.arch = ARCH_X86_64;
+	} else if (!strcmp(info->target_name, "aarch64")) {
+		g.arch = ARCH_ARM64;
+	} else {
+		fprintf(stderr, "qprof: target %s: only x86_64 and aarch64\n", info->target_name);
+		return -1;
+	}
+	snprintf(g.target, sizeof(g.target), "%s", info->target_name);
+	g.scoreboards = QPROF_API != 1 && info->system.smp_vcpus == 1;
+	g.id = id;
+	g.api_min = info->version.min;
+	g.api_cur = info->version.cur;
+	register_cbs(id);
+	return 0;
+}

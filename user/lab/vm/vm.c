@@ -1,0 +1,863 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppbench vm [OPTIONS] -- COMMAND [ARGS]: run one ppbench command in a
+ * kernel booted under qemu, with the instruction clock by default (every
+ * "cycle" is then a guest instruction, the same from boot to boot).
+ * Everything that can be checked on the host is checked before a boot:
+ * the kernel, the options, and the inner command line with its own table.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli/cli.h"
+#include "vm/vm_run.h"
+#include "vm/abpair.h"
+#include "vm/kimage.h"
+#include "vm/prof_report.h"
+#include "vm/vm_report.h"
+#include "sys/log.h"
+#include "sys/util.h"
+
+/* a number's macro as a string, for the help text */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* At most this many --limit options (compare's own limit is larger). */
+#define AB_MAX_LIMITS 16
+
+enum { OPT_LIMIT = 1 };
+
+/*
+ * vm's options: the guest's (VM), and for two kernels side by side (A/B)
+ * the other kernel and what compare is asked of the two results.
+ */
+struct vm_cmd_cfg {
+	struct vm_cfg vm; /* B, the kernel under test: --debian or --kernel */
+	/* A, the baseline (compare's old side): --against-debian or --against-kernel */
+	const char *ag_debian, *ag_kernel, *ag_modules;
+	/* passed to compare */
+	const char *fail_above, *noise;
+	const char *limits[AB_MAX_LIMITS];
+	size_t nlimits;
+	bool bisect;
+};
+
+#define V(m) CLI_MEMBER(struct vm_cmd_cfg, vm.m)
+#define VC(m) CLI_MEMBER(struct vm_cmd_cfg, m)
+
+static const struct cli_word clocks[] = {
+	{ "icount", VM_CLOCK_ICOUNT },
+	{ "tcg", VM_CLOCK_TCG },
+	{ NULL },
+};
+
+static const struct cli_word nic_models[] = {
+	{ "vmxnet3", VM_NIC_VMXNET3 }, /* the first: --nic alone */
+	{ "virtio-net", VM_NIC_VIRTIO },
+	{ NULL },
+};
+
+static const struct cli_word arches[] = {
+	{ "x86-64", VM_ARCH_X86_64 },
+	{ "arm64", VM_ARCH_ARM64 },
+	{ NULL },
+};
+
+static const struct cli_opt vm_opts[] = {
+	{ "arch", 'a', NULL,
+	  "the guest's architecture: x86-64 (qemu-system-x86_64) or arm64 (qemu-system-aarch64 "
+	  "-M virt, with a static arm64 ppbench; its Debian kernels are linux-image-*-arm64) "
+	  "(default x86-64)",
+	  .kind = CLI_ENUM, V(arch), .words = arches },
+	{ "debian", 'D', "SPEC",
+	  "boot a Debian kernel: 6.1, 6.12, newest (trixie-backports' linux-image-amd64), "
+	  "newest-rt or newest-cloud (its PREEMPT_RT and cloud flavours; arm64 also "
+	  "newest-16k, 16K pages) or a linux-image-* package of bookworm or "
+	  "trixie-backports, through the kernel matrix's private apt and cache "
+	  "(default newest)",
+	  .kind = CLI_STRING, V(debian) },
+	{ "kernel", 'k', "IMAGE",
+	  "boot this kernel image instead (x86-64: bzImage or vmlinuz; arm64: Image or "
+	  "Image.gz)",
+	  .kind = CLI_STRING, V(kernel) },
+	{ "modules", 'M', "DIR",
+	  "--kernel's modules: a lib/modules/RELEASE tree (make modules_install) or the "
+	  "kernel's build tree; veth, pktgen and vmxnet3 are loaded from it",
+	  .kind = CLI_STRING, V(modules) },
+	{ "clock", 'C', NULL,
+	  "icount: qemu's instruction clock, one TSC tick per guest instruction (figures "
+	  "are instructions per element); tcg: plain emulation, whose timings mean "
+	  "nothing (default icount)",
+	  .kind = CLI_ENUM, V(clock), .words = clocks },
+	{ "cpus", 'c', "N",
+	  "the guest's CPUs (default 1 with icount, whose vCPUs take turns; 2 with tcg)",
+	  .kind = CLI_UINT, V(cpus), .min = 1, .max = 8 },
+	{ "mem", 'm', "MB", "the guest's memory (default 1024)", .kind = CLI_UINT, V(mem_mb),
+	  .min = 256, .max = 65536 },
+	{ "nic", 'n', NULL,
+	  "two NICs of this model on a qemu hub: nic0 (10.0.0.2) to measure, in the root "
+	  "namespace, and its traffic source peer0 (10.0.0.1) in namespace 'peer'; virtio-net "
+	  "keeps its RX buffers in page_pools from 7.x (default vmxnet3)",
+	  .kind = CLI_ENUM, V(nic), .words = nic_models, .flags = CLI_F_OPTIONAL },
+	{ "rate", 'r', "PPS",
+	  "with --nic: pktgen sends 60-byte UDP frames from peer0 to nic0 at PPS frames/s "
+	  "(of guest time) while COMMAND runs (default: no traffic)",
+	  .kind = CLI_UINT, V(rate), .min = 1, .max = 10000000 },
+	{ "stall", 0, "SECONDS",
+	  "end a guest that printed nothing for this long while its command runs, or hung "
+	  "(default " STR(VM_STALL_DEFAULT_S) "; a boot, silent until init runs, has "
+					      "at least the default)",
+	  .kind = CLI_SECONDS, V(stall), .dmin = 10, .dmax = 86400 },
+	{ "profile", 0, NULL,
+	  "count the guest instructions each scenario's timed runs execute, per kernel "
+	  "function, module function and BPF program (a qemu TCG plugin): bench and recipe; "
+	  "a profile per scenario in the result file, its path figure, a report after the "
+	  "command's output; load: all the guest runs while its program is attached, per "
+	  "packet",
+	  .kind = CLI_FLAG, V(profile) },
+	{ "against-debian", 0, "SPEC",
+	  "boot a second kernel beside the first, a Debian one (as --debian), run the same "
+	  "bench in both and compare: this one is the baseline (A, compare's old side)",
+	  .kind = CLI_STRING, VC(ag_debian) },
+	{ "against-kernel", 0, "IMAGE",
+	  "the same with a kernel image as the baseline (as --kernel)", .kind = CLI_STRING,
+	  VC(ag_kernel) },
+	{ "against-modules", 0, "DIR", "--against-kernel's modules (as --modules)",
+	  .kind = CLI_STRING, VC(ag_modules) },
+	{ "fail-above", 0, "PCT",
+	  "with --against-*: compare --fail-above PCT of the two results (exit 3 on a "
+	  "regression; needs --noise)",
+	  .kind = CLI_STRING, VC(fail_above) },
+	{ "noise", 0, "PROFILE", "with --against-*: compare --noise PROFILE", .kind = CLI_STRING,
+	  VC(noise) },
+	{ "limit", 0, "SCENARIO[:FIGURE]=MAX",
+	  "with --against-*: compare --limit on the kernel under test's result; repeat for "
+	  "more",
+	  OPT_LIMIT },
+	{ "bisect", 0, NULL,
+	  "exit as 'git bisect run' reads it: 125 when the kernel under test does not boot or "
+	  "its command fails in it, 128 when this machine fails, the command line is wrong or "
+	  "(with --against-*) the baseline does not run; else 0, or with --against-* compare "
+	  "--bisect's 0 or 1",
+	  .kind = CLI_FLAG, VC(bisect) },
+	{ "quiet", 'q', NULL, "no progress line", .kind = CLI_FLAG, V(quiet) },
+	{ NULL },
+};
+
+static int vm_opt(void *c, int key, const char *arg)
+{
+	struct vm_cmd_cfg *cfg = c;
+
+	(void)key;
+	if (cfg->nlimits == AB_MAX_LIMITS) {
+		pr_err("too many --limit options (at most %d)\n", AB_MAX_LIMITS);
+		return -E2BIG;
+	}
+	cfg->limits[cfg->nlimits++] = arg;
+	return 0;
+}
+
+static void vm_init(void *c)
+{
+	struct vm_cfg *cfg = &((struct vm_cmd_cfg *)c)->vm;
+
+	cfg->clock = VM_CLOCK_ICOUNT;
+	cfg->mem_mb = 1024;
+	cfg->stall = VM_STALL_DEFAULT_S;
+}
+
+/* Commands that run until Ctrl-C unless --duration or --count ends them. */
+static const char *const until_stopped[] = { "watch", "load", "gen", NULL };
+
+/* Commands that read files and need no kernel of their own. */
+static const char *const host_only[] = { "compare", "plot", "trend", "export", "vm", NULL };
+
+static int check_kernel_image(const char *opt, const char *path, int arch)
+{
+	unsigned char buf[4096];
+	enum kimage_kind k;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		pr_err("--%s: cannot open '%s': %s\n", opt, path, strerror(errno));
+		return -errno;
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	k = vm_image_kind(path, buf, n < 0 ? 0 : (size_t)n);
+	if (k == vm_arch_image(arch))
+		return 0;
+	if (k == KIMAGE_ARM64 || k == KIMAGE_X86_64)
+		pr_err("--%s: '%s' is an %s kernel image, not an %s one%s\n", opt, path,
+		       kimage_name(k), vm_arch_name(arch),
+		       k == KIMAGE_ARM64 ? " (--arch arm64 boots it)"
+					 : " (--arch x86-64 boots it)");
+	else
+		pr_err("--%s: '%s' is not a kernel image (no bzImage, arm64 Image or ELF "
+		       "header)\n",
+		       opt, path);
+	return -EINVAL;
+}
+
+/* One kernel's options, named with PFX ("" or "against-"). */
+static int check_kernel(const char *pfx, const char **debian, const char *kernel,
+			const char *modules, int arch)
+{
+	char opt[32];
+
+	if (kernel && *debian) {
+		pr_err("--%skernel and --%sdebian both name the kernel: give one\n", pfx, pfx);
+		return -EINVAL;
+	}
+	if (modules && !kernel) {
+		pr_err("--%smodules goes with --%skernel (a --%sdebian kernel brings its own)\n",
+		       pfx, pfx, pfx);
+		return -EINVAL;
+	}
+	if (modules && access(modules, R_OK | X_OK)) {
+		pr_err("--%smodules: cannot read the directory '%s': %s\n", pfx, modules,
+		       strerror(errno));
+		return -EINVAL;
+	}
+	if (!kernel && !*debian)
+		*debian = "newest";
+	snprintf(opt, sizeof(opt), "%skernel", pfx);
+	return kernel ? check_kernel_image(opt, kernel, arch) : 0;
+}
+
+/* An inner command that runs until stopped: in a guest, Ctrl-C ends the guest. */
+struct bounded {
+	bool has_limit, limited;
+};
+
+static int note_limit(void *ctx, const struct cli_opt *o, int argi, size_t at)
+{
+	struct bounded *b = ctx;
+
+	(void)argi;
+	(void)at;
+	if (!strcmp(o->name, "duration") || !strcmp(o->name, "count"))
+		b->limited = true;
+	return 0;
+}
+
+static int check_inner(const struct vm_cfg *cfg, int argc, char **argv)
+{
+	const struct cli_cmd *cmd = cli_find(argv[0]);
+	struct bounded b = { 0 };
+	char name[32];
+	void *inner;
+	int nargs, ret;
+
+	if (!cmd) {
+		pr_err("'%s' is not a ppbench command ('ppbench --help' lists them)\n", argv[0]);
+		return EXIT_USAGE;
+	}
+	for (int i = 0; host_only[i]; i++)
+		if (!strcmp(argv[0], host_only[i])) {
+			pr_err("'%s' %s: run it on the host\n", argv[0],
+			       strcmp(argv[0], "vm") ? "reads result files and needs no kernel"
+						     : "inside a vm is not supported");
+			return EXIT_USAGE;
+		}
+	inner = calloc(1, cmd->cfg_size ? cmd->cfg_size : 1);
+	if (!inner)
+		return EXIT_FAIL;
+	if (cmd->cfg_init)
+		cmd->cfg_init(inner);
+	cli_guest_cpus = cfg->cpus;
+	snprintf(name, sizeof(name), "vm %s", cmd->name);
+	log_set_command(name);
+	ret = cli_parse(cmd, inner, argc, argv, &nargs);
+	free(inner);
+	log_set_command("vm");
+	if (ret)
+		return ret < 0 ? EXIT_USAGE : ret; /* --help of the inner command: nothing to run */
+	for (int i = 0; until_stopped[i]; i++)
+		if (!strcmp(argv[0], until_stopped[i]))
+			b.has_limit = true;
+	cli_walk(cmd, argc, argv, note_limit, &b);
+	if (b.has_limit && !b.limited) {
+		pr_err("'%s' runs until stopped: give it --duration or --count, since Ctrl-C "
+		       "ends the whole guest\n",
+		       argv[0]);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* --json -: the result goes to stdout, where the profile's report would land in it. */
+static int json_to_stdout(void *ctx, const struct cli_opt *o, int argi, size_t at)
+{
+	char **argv = ctx;
+
+	return !strcmp(o->name, "json") && !strcmp(argv[argi] + at, "-");
+}
+
+/* What --profile needs: the instruction clock, and a command with timed runs. */
+static int check_profile(const struct vm_cfg *cfg, int argc, char **argv)
+{
+	if (cfg->clock != VM_CLOCK_ICOUNT) {
+		pr_err("--profile counts under the instruction clock only: plain TCG runs each "
+		       "vCPU "
+		       "in a thread of its own, and the counts would race (drop --clock tcg)\n");
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[0], "bench") && strcmp(argv[0], "recipe") && strcmp(argv[0], "load")) {
+		pr_err("--profile profiles the timed runs of bench and recipe, and load's attached "
+		       "run: '%s' has none\n",
+		       argv[0]);
+		return EXIT_USAGE;
+	}
+	if (cli_walk(cli_find(argv[0]), argc, argv, json_to_stdout, argv)) {
+		pr_err("--profile with --json -: the profile's report would land in the JSON on "
+		       "stdout; give the file a name\n");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static bool is_ab(const struct vm_cmd_cfg *cfg)
+{
+	return cfg->ag_debian || cfg->ag_kernel || cfg->ag_modules;
+}
+
+/* compare's command line for A/B's two files (NULL-terminated, into V, at most N words). */
+static int compare_argv(const struct vm_cmd_cfg *cfg, const char *a, const char *b, char **v, int n)
+{
+	int k = 0;
+
+	if (n < 8 + 2 * (int)cfg->nlimits)
+		return -E2BIG;
+	v[k++] = "compare";
+	if (cfg->fail_above) {
+		v[k++] = "--fail-above";
+		v[k++] = (char *)cfg->fail_above;
+	}
+	if (cfg->noise) {
+		v[k++] = "--noise";
+		v[k++] = (char *)cfg->noise;
+	}
+	for (size_t i = 0; i < cfg->nlimits; i++) {
+		v[k++] = "--limit";
+		v[k++] = (char *)cfg->limits[i];
+	}
+	if (cfg->bisect)
+		v[k++] = "--bisect";
+	v[k++] = (char *)a;
+	v[k++] = (char *)b;
+	v[k] = NULL;
+	return k;
+}
+
+/*
+ * compare's options, checked by compare's own table and check before any boot
+ * (its noise profile, what --fail-above needs); without --bisect, which vm
+ * maps itself, so that a refusal is compare's one line.
+ */
+static int check_compare_opts(const struct vm_cmd_cfg *cfg)
+{
+	const struct cli_cmd *cmp = cli_find("compare");
+	struct vm_cmd_cfg plain = *cfg;
+	char *v[8 + 2 * AB_MAX_LIMITS];
+	int argc, nargs, ret;
+	void *inner;
+
+	plain.bisect = false;
+	argc = compare_argv(&plain, "a.json", "b.json", v, ARRAY_SIZE(v));
+	if (!cmp || argc < 0)
+		return EXIT_USAGE;
+	inner = calloc(1, cmp->cfg_size ? cmp->cfg_size : 1);
+	if (!inner)
+		return EXIT_FAIL;
+	if (cmp->cfg_init)
+		cmp->cfg_init(inner);
+	log_set_command("vm compare");
+	ret = cli_parse(cmp, inner, argc, v, &nargs);
+	if (!ret && cmp->check)
+		ret = cmp->check(inner, nargs, v + optind);
+	log_set_command("vm");
+	free(inner);
+	return ret ? EXIT_USAGE : EXIT_OK;
+}
+
+/* The inner command line's --json value (the last one), or NULL. */
+static int find_json(void *ctx, const struct cli_opt *o, int argi, size_t at)
+{
+	const char **val = ctx;
+
+	if (!strcmp(o->name, "json"))
+		*val = val[1] ? ((char **)val[1])[argi] + at : NULL;
+	return 0;
+}
+
+/*
+ * What the two results will need that vm decides: figures of the instruction
+ * clock, and a gate when --bisect is to read compare's verdict.
+ */
+static int check_gate_inputs(const struct vm_cmd_cfg *cfg)
+{
+	if (cfg->vm.clock != VM_CLOCK_ICOUNT) {
+		pr_err("--against-* compares figures of the instruction clock: plain TCG's "
+		       "timings mean nothing (drop --clock tcg)\n");
+		return EXIT_USAGE;
+	}
+	if (cfg->bisect && !cfg->fail_above && !cfg->nlimits) {
+		pr_err("--bisect with --against-* needs a gate to decide with: --fail-above PCT "
+		       "or --limit\n");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* What two kernels side by side need, before any boot. */
+static int check_ab(struct vm_cmd_cfg *cfg, int argc, char **argv)
+{
+	const char *json[2] = { NULL, (const char *)argv };
+	bool gate = cfg->fail_above || cfg->noise || cfg->nlimits;
+
+	if (!is_ab(cfg)) {
+		if (!gate)
+			return EXIT_OK;
+		pr_err("--fail-above, --noise and --limit compare two kernels: give the baseline "
+		       "with --against-debian or --against-kernel\n");
+		return EXIT_USAGE;
+	}
+	if (check_kernel("against-", &cfg->ag_debian, cfg->ag_kernel, cfg->ag_modules,
+			 cfg->vm.arch))
+		return EXIT_USAGE;
+	if (strcmp(argv[0], "bench")) {
+		pr_err("--against-* compares two kernels' bench results: the command is '%s', "
+		       "not bench\n",
+		       argv[0]);
+		return EXIT_USAGE;
+	}
+	cli_walk(cli_find(argv[0]), argc, argv, find_json, json);
+	if (json[0] && !strcmp(json[0], "-")) {
+		pr_err("--against-* with --json -: two results cannot both go to stdout; give "
+		       "the file a name (F.json gives F.a.json and F.b.json)\n");
+		return EXIT_USAGE;
+	}
+	return check_compare_opts(cfg) ?: check_gate_inputs(cfg);
+}
+
+static bool is_input(const struct cli_opt *o)
+{
+	return o->kind == CLI_STRING && (o->flags & CLI_F_INFILE);
+}
+
+/* A file the inner command reads must be a readable regular file here, before any boot. */
+static int check_input(void *ctx, const struct cli_opt *o, int argi, size_t at)
+{
+	const char *val = ((char **)ctx)[argi] + at;
+	struct stat st;
+	int fd;
+
+	if (!is_input(o))
+		return 0;
+	if (stat(val, &st))
+		goto err;
+	if (!S_ISREG(st.st_mode)) {
+		pr_err("--%s %s: %s\n", o->name, val,
+		       S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
+		return -EINVAL;
+	}
+	/* (scripts/vm/run's inputs file holds one path a line) */
+	if (strchr(val, '\n')) {
+		pr_err("--%s: a file name with a newline cannot go into the guest\n", o->name);
+		return -EINVAL;
+	}
+	fd = open(val, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		goto err;
+	close(fd);
+	return 0;
+err:
+	pr_err("--%s %s: %s\n", o->name, val, strerror(errno));
+	return -EINVAL;
+}
+
+static int vm_check(void *c, int argc, char **argv)
+{
+	struct vm_cmd_cfg *ccfg = c;
+	struct vm_cfg *cfg = &ccfg->vm;
+	int ret;
+
+	if (check_kernel("", &cfg->debian, cfg->kernel, cfg->modules, cfg->arch))
+		return EXIT_USAGE;
+	if (cfg->rate && !cfg->nic) {
+		pr_err("--rate sends traffic between the guest's NICs: give --nic too\n");
+		return EXIT_USAGE;
+	}
+	if (!cfg->cpus)
+		cfg->cpus = vm_default_cpus(cfg->clock);
+	ret = check_inner(cfg, argc, argv);
+	if (!ret && cli_walk(cli_find(argv[0]), argc, argv, check_input, argv))
+		ret = EXIT_USAGE;
+	ret = ret ?: check_ab(ccfg, argc, argv);
+	return ret || !cfg->profile ? ret : check_profile(cfg, argc, argv);
+}
+
+/* The options of the inner command line that name a file (or directory) it writes. */
+struct out_args {
+	struct vm_out_arg *a;
+	int n;
+};
+
+static int note_output(void *ctx, const struct cli_opt *o, int argi, size_t at)
+{
+	struct out_args *l = ctx;
+	bool dir = o->kind == CLI_STRING && (o->flags & CLI_F_OUTDIR);
+	struct vm_out_arg *a;
+
+	if (o->kind != CLI_OUTPUT && !dir)
+		return 0;
+	a = realloc(l->a, (l->n + 1) * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	a[l->n++] = (struct vm_out_arg){ .name = o->name, .argi = argi, .at = at, .dir = dir };
+	l->a = a;
+	return 0;
+}
+
+/* The options of the inner command line that name a file it reads. */
+struct in_args {
+	struct vm_in_arg *a;
+	int n;
+};
+
+static int note_input(void *ctx, const struct cli_opt *o, int argi, size_t at)
+{
+	struct in_args *l = ctx;
+	struct vm_in_arg *a;
+
+	if (!is_input(o))
+		return 0;
+	a = realloc(l->a, (l->n + 1) * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	a[l->n++] = (struct vm_in_arg){ .name = o->name, .argi = argi, .at = at };
+	l->a = a;
+	return 0;
+}
+
+/* The engine's news, to report/ (the sink's context is the progress line). */
+static void show_phase(void *p, const char *phase, const char *text)
+{
+	vm_report_phase(p, phase, text);
+}
+
+static void show_tick(void *p)
+{
+	vm_report_tick(p);
+}
+
+static void show_output(void *p, int fd, const char *buf, size_t len)
+{
+	vm_report_output(p, fd, buf, len);
+}
+
+static void show_info(void *p, const char *text)
+{
+	vm_report_info(p, text);
+}
+
+static void show_error(void *p, const char *text)
+{
+	vm_report_error(p, text);
+}
+
+static void show_done(void *p)
+{
+	vm_report_done(p);
+}
+
+/* The profiles into the result file (whole, or left as it was), then shown. */
+static int show_profile(void *p, const struct vm_profiles *v)
+{
+	const char *tag;
+	char pfx[32];
+	int merged = 0;
+
+	if (v->stream && v->json && prof_stream_append(v->json, v->p, v->n, v->c))
+		return EXIT_FAIL;
+	if (v->doc) {
+		merged = prof_result_merge(v->json, v->text, v->len, v->doc, v->p, v->n, v->c);
+		if (merged < 0)
+			return EXIT_FAIL;
+		if (!merged)
+			pr_warn("--profile: %s has no scenario or recipe the profiles name: it "
+				"stays "
+				"as it was\n",
+				v->json);
+	}
+	/*
+	 * Two guests side by side: compare's profile diff says it for both; each
+	 * side's upstream module against its scenarios is its own.
+	 */
+	tag = ((struct vm_progress *)p)->tag;
+	if (!tag) {
+		prof_report_all(stdout, v->p, v->n, v->doc);
+	} else {
+		snprintf(pfx, sizeof(pfx), "[%s] ", tag);
+		prof_report_gaps(stdout, v->p, v->n, pfx);
+	}
+	return EXIT_OK;
+}
+
+static struct vm_sink sink_of(struct vm_progress *p)
+{
+	return (struct vm_sink){ .ctx = p,
+				 .phase = show_phase,
+				 .tick = show_tick,
+				 .output = show_output,
+				 .info = show_info,
+				 .error = show_error,
+				 .done = show_done,
+				 .profile = show_profile };
+}
+
+/*
+ * The options of ARGV's command that write files and that read them, into
+ * CFG (free_files()).
+ */
+static int list_files(struct vm_cfg *cfg, int argc, char **argv)
+{
+	const struct cli_cmd *cmd = cli_find(argv[0]);
+	struct out_args outs = { NULL, 0 };
+	struct in_args ins = { NULL, 0 };
+
+	if (cli_walk(cmd, argc, argv, note_output, &outs) ||
+	    cli_walk(cmd, argc, argv, note_input, &ins)) {
+		free(outs.a);
+		free(ins.a);
+		pr_err("cannot list the command's files: %s\n", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	cfg->out_args = outs.a;
+	cfg->nr_out_args = outs.n;
+	cfg->in_args = ins.a;
+	cfg->nr_in_args = ins.n;
+	return 0;
+}
+
+static void free_files(struct vm_cfg *cfg)
+{
+	free((void *)cfg->out_args);
+	free((void *)cfg->in_args);
+}
+
+/* A failure of vm itself, on this machine: with --bisect, git bisect run stops. */
+static int vm_failed(const struct vm_cmd_cfg *cfg)
+{
+	return cfg->bisect ? AB_STOP : EXIT_FAIL;
+}
+
+/* One guest; with --bisect its end as git bisect run reads it (ab_one_status()). */
+static int run_one(struct vm_cmd_cfg *ccfg, int argc, char **argv)
+{
+	struct vm_cfg *cfg = &ccfg->vm;
+	struct vm_progress p;
+	struct vm_sink sink = sink_of(&p);
+	struct ab_end e = { 0 };
+
+	if (list_files(cfg, argc, argv))
+		return vm_failed(ccfg);
+	vm_progress_init(&p, cfg->quiet);
+	e.rc = vm_run(cfg, argc, argv, &sink, &e.host);
+	free_files(cfg);
+	return ccfg->bisect ? ab_one_status(&e) : e.rc;
+}
+
+/* The default result file of A/B when bench has no --json: ab.json (ab.a.json, ab.b.json). */
+#define AB_JSON "ab.json"
+
+/*
+ * ARGV for one side of A/B (TAG "a" or "b"): each output path tagged, the
+ * result file's host path into *JSON. The strings live as long as the process.
+ */
+static char **side_argv(const struct vm_cfg *cfg, int argc, char **argv, const char *tag,
+			const char **json)
+{
+	char **v = calloc(argc + 1, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	memcpy(v, argv, argc * sizeof(*v));
+	for (int i = 0; i < cfg->nr_out_args; i++) {
+		const struct vm_out_arg *o = &cfg->out_args[i];
+		char *word, *val = ab_tagged_path(argv[o->argi] + o->at, tag);
+
+		if (!val || asprintf(&word, "%.*s%s", (int)o->at, argv[o->argi], val) < 0)
+			return NULL;
+		v[o->argi] = word;
+		if (!strcmp(o->name, "json"))
+			*json = val;
+	}
+	return v;
+}
+
+/* Whether FILE was written since T0 (a file of an earlier run must not stand for a guest that wrote
+ * none). */
+static bool written_since(const char *file, const struct timespec *t0)
+{
+	struct stat st;
+
+	return file && !stat(file, &st) &&
+	       (st.st_mtim.tv_sec > t0->tv_sec ||
+		(st.st_mtim.tv_sec == t0->tv_sec && st.st_mtim.tv_nsec >= t0->tv_nsec));
+}
+
+/* The guests' ends (ab_status()), with the one-line reason of a missing result. */
+static int ab_end(const struct vm_cmd_cfg *cfg, const struct vm_end end[2], const char *json[2],
+		  const struct timespec *t0)
+{
+	struct ab_end a = { end[0].rc, written_since(json[0], t0), end[0].stopped, end[0].host },
+		      b = { end[1].rc, written_since(json[1], t0), end[1].stopped, end[1].host };
+	bool blame_b = !b.have && !b.stopped;
+
+	if (a.have && b.have)
+		return -1;
+	pr_err("%s gave no result (exit %d): nothing to compare\n",
+	       blame_b ? "b, the kernel under test," : "a, the baseline,", blame_b ? b.rc : a.rc);
+	return ab_status(cfg->bisect, &a, &b);
+}
+
+/* Two guests side by side: A the baseline, B the kernel under test; then compare A B. */
+static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
+{
+	struct vm_cfg cfg[2] = { ccfg->vm, ccfg->vm };
+	const struct vm_cfg *cp[2] = { &cfg[0], &cfg[1] };
+	struct vm_progress p[2];
+	struct vm_sink sink[2] = { sink_of(&p[0]), sink_of(&p[1]) };
+	const struct vm_sink *sp[2] = { &sink[0], &sink[1] };
+	const char *json[2] = { NULL, NULL }, *has[2] = { NULL, (const char *)argv };
+	char **v[2], **full = argv, *cmp[8 + 2 * AB_MAX_LIMITS];
+	struct timespec t0;
+	struct vm_end end[2];
+	int ret;
+
+	cfg[0].debian = ccfg->ag_debian;
+	cfg[0].kernel = ccfg->ag_kernel;
+	cfg[0].modules = ccfg->ag_modules;
+	/* no --json: the results go to ab.a.json and ab.b.json */
+	cli_walk(cli_find(argv[0]), argc, argv, find_json, has);
+	if (!has[0]) {
+		full = calloc(argc + 3, sizeof(*full));
+		if (!full)
+			return vm_failed(ccfg);
+		memcpy(full, argv, argc * sizeof(*full));
+		full[argc++] = "--json";
+		full[argc++] = AB_JSON;
+	}
+	if (list_files(&cfg[1], argc, full))
+		return vm_failed(ccfg);
+	/* (both guests write the same outputs, tagged below, and read the same inputs) */
+	cfg[0].out_args = cfg[1].out_args;
+	cfg[0].nr_out_args = cfg[1].nr_out_args;
+	cfg[0].in_args = cfg[1].in_args;
+	cfg[0].nr_in_args = cfg[1].nr_in_args;
+	v[0] = side_argv(&cfg[0], argc, full, "a", &json[0]);
+	v[1] = side_argv(&cfg[1], argc, full, "b", &json[1]);
+	if (!v[0] || !v[1]) {
+		pr_err("out of memory\n");
+		return vm_failed(ccfg);
+	}
+	clock_gettime(CLOCK_REALTIME, &t0);
+	vm_progress_pair(&p[0], &p[1], ccfg->vm.quiet, "a", "b");
+	ret = vm_run_many(2, cp, argc, v, sp, end);
+	free_files(&cfg[1]);
+	if (ret)
+		return ret < 128 && ccfg->bisect ? AB_STOP : ret;
+	ret = ab_end(ccfg, end, json, &t0);
+	if (ret >= 0)
+		return ret;
+	if (compare_argv(ccfg, json[0], json[1], cmp, ARRAY_SIZE(cmp)) < 0)
+		return vm_failed(ccfg);
+	/* (compare --bisect maps its own statuses, and never gives 127) */
+	ret = vm_run_self(cmp);
+	if (ret < 0 || (ret == 127 && ccfg->bisect))
+		return vm_failed(ccfg);
+	return ret;
+}
+
+static int vm_cmd_run(void *c, int argc, char **argv)
+{
+	struct vm_cmd_cfg *cfg = c;
+
+	return is_ab(cfg) ? run_ab(cfg, argc, argv) : run_one(cfg, argc, argv);
+}
+
+/* With --bisect (before "--"), a mistake on vm's command line stops the bisection. */
+static bool vm_for_bisect(int argc, char **argv)
+{
+	return cli_names_opt(argc, argv, "bisect");
+}
+
+/* The figures ppbench-vm(8) states (@{NAME}), from the constants the report uses. */
+static int vm_figures(struct cli_fig *f)
+{
+	const struct cli_fig v[] = {
+		{ "prof_list_pct", PROF_LIST_PCT },
+		{ "prof_gap_min", PROF_GAP_MIN },
+	};
+
+	return CLI_FIGURES(f, v);
+}
+
+const struct cli_cmd cmd_vm = {
+	.name = "vm",
+	.args = "-- COMMAND [ARGS...]",
+	.summary = "run a ppbench command in a kernel under qemu, counting instructions",
+	.description =
+		"Boot a kernel under qemu (TCG) with the instruction clock, run 'ppbench COMMAND\n"
+		"ARGS' inside, and return its output, its files and its exit status. Under\n"
+		"qemu's -icount shift=0,sleep=off the guest's TSC and ktime advance once per\n"
+		"guest instruction, so bench's cycles(tsc) and ns are instructions per element:\n"
+		"the same from boot to boot to about 0.1 %, whatever else the host runs. They\n"
+		"measure a path's length, not memory stalls, lock contention or another CPU.\n"
+		"Kernels: Debian's (--debian, cached as the kernel matrix caches them) or one\n"
+		"given by path (--kernel, --modules). The files COMMAND writes (--json F, -o F,\n"
+		"--keep DIR) appear at the paths given. Ctrl-C, SIGTERM and SIGKILL leave no\n"
+		"qemu and no temporary tree behind. --profile also counts, with a qemu TCG\n"
+		"plugin, the instructions of each scenario's timed runs per kernel function,\n"
+		"module function and BPF program: a profile per scenario in the result file\n"
+		"and a report after the command's output (load: one profile of everything the\n"
+		"guest ran while its program was attached, per packet, traffic's sender\n"
+		"included). --against-debian or --against-kernel\n"
+		"boots a baseline beside it, runs the same bench in both (F.json gives F.a.json\n"
+		"and F.b.json) and prints compare's table of the two, gated by --fail-above,\n"
+		"--limit, --bisect.",
+	.examples =
+		"  ppbench vm -- bench --json icount.json\n"
+		"  ppbench vm --debian 6.12 -- bench --scenario ring,slow\n"
+		"  ppbench vm --kernel arch/x86/boot/bzImage --modules /tmp/mods/lib/modules/7.3.0 "
+		"-- bench\n"
+		"  ppbench vm --nic --rate 20000 -- bench --iface nic0 --scenario fast\n"
+		"  ppbench vm --profile -- bench --json prof.json\n"
+		"  ppbench vm --profile -- bench --upstream-module bench_page_pool.ko\n"
+		"  ppbench vm --debian newest --against-debian 6.12 -- bench --json r.json\n"
+		"  ppbench vm --kernel bzImage --against-debian newest --profile -- bench\n"
+		"  ppbench vm --nic=virtio-net --rate 20000 -- load nic0 --count 100000\n"
+		"  ppbench vm --clock tcg -- probe\n"
+		"  ppbench vm --arch arm64 --debian newest -- bench\n"
+		"  ppbench vm --arch arm64 --debian newest-16k -- bench\n"
+		"  ppbench vm --debian linux-image-7.3.4+deb13-rt-amd64 -- bench\n",
+	.figures = vm_figures,
+	.opts = vm_opts,
+	.min_args = 1,
+	.max_args = 1 << 20,
+	.cfg_size = sizeof(struct vm_cmd_cfg),
+	.cfg_init = vm_init,
+	.opt = vm_opt,
+	.check = vm_check,
+	.run = vm_cmd_run,
+	.for_bisect = vm_for_bisect,
+	.args_end_options = true,
+};

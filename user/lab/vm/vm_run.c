@@ -1,0 +1,728 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppbench vm's host side. The guest side, shared with the kernel matrix
+ * (kernel fetch, initramfs, qemu command line), is scripts/vm/: this file
+ * writes the job for scripts/vm/run, runs it in a process group of its own
+ * under a guardian, relays the command's output as the guest prints it and
+ * reports the script's progress lines.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "vm/vm_profile.h"
+#include "vm/vm_run.h"
+#include "sys/guardian.h"
+#include "sys/log.h"
+#include "sys/ticker.h"
+#include "sys/util.h"
+#include "vm/vm_job.h"
+
+#ifndef PPBENCH_LIBDIR
+#define PPBENCH_LIBDIR "/usr/local/lib/ppbench"
+#endif
+
+static const struct {
+	const char *name, *qemu, *pkg;
+	enum kimage_kind image;
+} arches[] = {
+	[VM_ARCH_X86_64] = { "x86-64", "qemu-system-x86_64", "qemu-system-x86", KIMAGE_X86_64 },
+	[VM_ARCH_ARM64] = { "arm64", "qemu-system-aarch64", "qemu-system-arm", KIMAGE_ARM64 },
+};
+
+const char *vm_arch_name(int arch)
+{
+	return arches[arch].name;
+}
+
+const char *vm_arch_qemu(int arch)
+{
+	return arches[arch].qemu;
+}
+
+const char *vm_arch_qemu_pkg(int arch)
+{
+	return arches[arch].pkg;
+}
+
+enum kimage_kind vm_arch_image(int arch)
+{
+	return arches[arch].image;
+}
+
+uint32_t vm_default_cpus(int clock)
+{
+	/* Under icount one host thread runs the vCPUs in turns: a second one
+	 * only adds its idle loop (and 6.1 hangs bringing it up). */
+	return clock == VM_CLOCK_ICOUNT ? 1 : 2;
+}
+
+enum kimage_kind vm_image_kind(const char *path, const unsigned char *head, size_t len)
+{
+	enum kimage_kind k = kimage_sniff(head, len);
+	unsigned char buf[4096];
+	gzFile gz;
+	int n;
+
+	if (k != KIMAGE_GZIP)
+		return k;
+	gz = gzopen(path, "rb");
+	if (!gz)
+		return KIMAGE_UNKNOWN;
+	n = gzread(gz, buf, sizeof(buf));
+	gzclose(gz);
+	k = n > 0 ? kimage_sniff(buf, n) : KIMAGE_UNKNOWN;
+	return k == KIMAGE_GZIP ? KIMAGE_UNKNOWN : k;
+}
+
+/* Where scripts/vm/ and the guest's static ppbench are. */
+struct vm_paths {
+	char dir[PATH_MAX + 32];     /* scripts/vm */
+	char tree[PATH_MAX];	     /* the source tree ppbench runs from, or "" */
+	char ppbench[PATH_MAX + 32]; /* the installed static ppbench, when no tree */
+};
+
+/* A build directory's ppbench (build/ or build/static/) runs its own tree's scripts. */
+static bool find_tree(struct vm_paths *p)
+{
+	char exe[PATH_MAX], try[PATH_MAX + 32];
+
+	memset(exe, 0, sizeof(exe));
+	if (readlink("/proc/self/exe", exe, sizeof(exe) - 1) <= 0)
+		return false;
+	for (int up = 0; up < 3; up++) {
+		char *slash = strrchr(exe, '/');
+
+		if (!slash || slash == exe)
+			return false;
+		*slash = '\0';
+		snprintf(try, sizeof(try), "%s/scripts/vm/run", exe);
+		if (!access(try, X_OK) && snprintf(try, sizeof(try), "%s/Makefile", exe) > 0 &&
+		    !access(try, R_OK)) {
+			snprintf(p->tree, sizeof(p->tree), "%s", exe);
+			snprintf(p->dir, sizeof(p->dir), "%s/scripts/vm", exe);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* PPBENCH_LIBDIR in the environment: an installation moved elsewhere (DESTDIR). */
+static void find_paths(struct vm_paths *p)
+{
+	const char *lib = getenv("PPBENCH_LIBDIR");
+
+	memset(p, 0, sizeof(*p));
+	if (lib && *lib) {
+		snprintf(p->dir, sizeof(p->dir), "%s/vm", lib);
+		snprintf(p->ppbench, sizeof(p->ppbench), "%s/ppbench-static", lib);
+	} else if (!find_tree(p)) {
+		snprintf(p->dir, sizeof(p->dir), "%s/vm", PPBENCH_LIBDIR);
+		snprintf(p->ppbench, sizeof(p->ppbench), "%s/ppbench-static", PPBENCH_LIBDIR);
+	}
+}
+
+/*
+ * What the guest side needs of this machine, into WHY as one line naming
+ * the package: the tools, busybox, vm's scripts and an installed static
+ * ppbench (a source tree builds its own).
+ */
+static int host_ready(const struct vm_paths *p, int arch, char *why, size_t len)
+{
+	const struct {
+		const char *prog, *pkg;
+	} need[] = {
+		{ vm_arch_qemu(arch), vm_arch_qemu_pkg(arch) },
+		{ "cpio", "cpio" },
+		{ "gzip", "gzip" },
+		{ "readelf", "binutils" },
+		{ "flock", "util-linux" },
+		{ "aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu" },
+	};
+	char path[sizeof(p->ppbench) + 8];
+
+	for (size_t i = 0; i < ARRAY_SIZE(need); i++) {
+		/* a source tree builds the arm64 guest's ppbench with Debian's cross compiler */
+		bool cross = !strcmp(need[i].prog, "aarch64-linux-gnu-gcc");
+
+		if ((cross && (arch != VM_ARCH_ARM64 || !p->tree[0])) || prog_in_path(need[i].prog))
+			continue;
+		snprintf(why, len, "%s not found: install %s (apt-get install %s)", need[i].prog,
+			 need[i].pkg, need[i].pkg);
+		return -ENOENT;
+	}
+	/* (an arm64 guest's busybox comes from the arm64 sysroot) */
+	if (arch == VM_ARCH_X86_64 && access("/bin/busybox", X_OK)) {
+		snprintf(why, len, "no /bin/busybox for the guest: install busybox-static");
+		return -ENOENT;
+	}
+	snprintf(path, sizeof(path), "%s/run", p->dir);
+	if (access(path, X_OK)) {
+		snprintf(why, len, "%s is missing: ppbench vm needs its scripts (make install)",
+			 path);
+		return -ENOENT;
+	}
+	snprintf(path, sizeof(path), "%s%s", p->ppbench, arch == VM_ARCH_ARM64 ? "-arm64" : "");
+	if (!p->tree[0] && access(path, X_OK)) {
+		snprintf(
+			why, len,
+			"no static ppbench for the guest at %s: make install-guest%s puts it there",
+			path, arch == VM_ARCH_ARM64 ? " ARM64=1" : "");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int vm_host_check(int arch, char *why, size_t len)
+{
+	struct vm_paths p;
+
+	find_paths(&p);
+	return host_ready(&p, arch, why, len);
+}
+
+/* ---- the job -------------------------------------------------------------------- */
+
+/* An absolute path for PATH, whose directory exists (the last part may not). */
+static int absolute(const char *path, char *out, size_t len)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	if (!realpath(dir, real))
+		return -errno;
+	if (snprintf(out, len, "%s/%s", strcmp(real, "/") ? real : "", slash ? slash + 1 : path) >=
+	    (int)len) {
+		errno = ENAMETOOLONG;
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/* The inner command line, with each output path rewritten to /vm/out/N/. */
+struct outputs {
+	char **argv; /* a copy: the words replaced are ours */
+	struct vm_output o[16];
+	int n;
+	const char *json; /* the host path of the command's --json, or NULL */
+};
+
+static int note_output(struct outputs *out, const struct vm_out_arg *o)
+{
+	bool dir = o->dir;
+	int argi = o->argi;
+	size_t at = o->at;
+	const char *val = out->argv[argi] + at;
+	char host[PATH_MAX], *word, *copy;
+	const char *base;
+
+	if (!strcmp(val, "-"))
+		return 0;
+	if (out->n == (int)ARRAY_SIZE(out->o)) {
+		pr_err("more than %zu output files\n", ARRAY_SIZE(out->o));
+		return -EINVAL;
+	}
+	if (absolute(val, host, sizeof(host)) || (dir && mkdir(host, 0755) && errno != EEXIST)) {
+		pr_err("--%s: cannot use '%s': %s\n", o->name, val, strerror(errno));
+		return -EINVAL;
+	}
+	copy = strdup(host);
+	base = strrchr(host, '/') + 1;
+	if (!copy || asprintf(&word, "%.*s/vm/out/%d%s%s", (int)at, out->argv[argi], out->n + 1,
+			      dir ? "" : "/", dir ? "" : base) < 0)
+		return -ENOMEM;
+	out->o[out->n] = (struct vm_output){ .n = out->n + 1, .dir = dir, .host = copy };
+	if (!strcmp(o->name, "json"))
+		out->json = copy;
+	out->n++;
+	out->argv[argi] = word; /* these few strings live as long as the process */
+	return 0;
+}
+
+/*
+ * The inner command line ARGV with each input file's value rewritten to its
+ * guest path, into OUT (ARGC + 1 words); WORK/inputs names the host files.
+ * The words replaced are new strings (vm_in_free()).
+ */
+static int note_inputs(const char *work, const struct vm_cfg *cfg, int argc, char **argv,
+		       char **out)
+{
+	int n = cfg->nr_in_args, ret = -ENOMEM;
+	struct vm_input *in = calloc(n + 1, sizeof(*in));
+	const char **given = calloc(n + 1, sizeof(*given));
+	char *host = calloc(n + 1, PATH_MAX);
+	bool rewritten;
+
+	if (in && given && host)
+		ret = vm_in_rewrite(argc, argv, cfg->in_args, n, out, given);
+	rewritten = !ret;
+	for (int k = 0; !ret && k < n; k++) {
+		in[k] = (struct vm_input){ .n = k + 1, .host = host + k * PATH_MAX };
+		/* (a symlink's own name kept: the guest's BASENAME is the value's) */
+		if (absolute(given[k], host + k * PATH_MAX, PATH_MAX)) {
+			pr_err("--%s: cannot use '%s': %s\n", cfg->in_args[k].name, given[k],
+			       strerror(errno));
+			ret = -EINVAL;
+		}
+	}
+	if (!ret)
+		ret = vm_job_write_inputs(work, in, n);
+	if (ret && rewritten)
+		vm_in_free(argc, argv, out);
+	free(in);
+	free(given);
+	free(host);
+	return ret;
+}
+
+/* The job for scripts/vm/run; *JSON: the host path of the command's --json, or NULL. */
+static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm_paths *p,
+		     const char *qplugin, int argc, char **argv, const char **json)
+{
+	char kernel[PATH_MAX], modules[PATH_MAX];
+	struct vm_job_desc d = {
+		.debian = cfg->debian,
+		.kernel = cfg->kernel && realpath(cfg->kernel, kernel) ? kernel : cfg->kernel,
+		.modules = cfg->modules && realpath(cfg->modules, modules) ? modules : cfg->modules,
+		.clock = cfg->clock == VM_CLOCK_ICOUNT ? "icount" : "tcg",
+		.cpus = cfg->cpus,
+		.mem_mb = cfg->mem_mb,
+		.rate = cfg->rate,
+		.nic = cfg->nic != VM_NIC_NONE,
+		.nic_model = cfg->nic == VM_NIC_VIRTIO ? "virtio-net" : "vmxnet3",
+		.stall = cfg->stall,
+		.boot_stall = VM_STALL_DEFAULT_S,
+		.arch = vm_arch_name(cfg->arch),
+		.qemu = vm_arch_qemu(cfg->arch),
+		.tree = p->tree[0] ? p->tree : NULL,
+		.ppbench = p->ppbench,
+		.extra_bin = getenv("PPBENCH_VM_BIN"),
+		.wrap = getenv("PPBENCH_VM_WRAP"),
+		.qplugin = qplugin,
+	};
+	struct outputs out = { .argv = calloc(argc + 1, sizeof(char *)) };
+	char **guest = calloc(argc + 1, sizeof(char *));
+	int ret = out.argv && guest ? 0 : -ENOMEM;
+
+	if (!ret)
+		memcpy(out.argv, argv, argc * sizeof(*argv));
+	for (int i = 0; !ret && i < cfg->nr_out_args; i++)
+		ret = note_output(&out, &cfg->out_args[i]);
+	if (!ret)
+		ret = vm_job_write_conf(work, &d);
+	if (!ret)
+		ret = vm_job_write_outputs(work, out.o, out.n);
+	if (!ret)
+		ret = note_inputs(work, cfg, argc, out.argv, guest);
+	if (!ret) {
+		ret = vm_job_write_cmd(work, d.wrap, argc, guest);
+		vm_in_free(argc, out.argv, guest);
+	}
+	free(guest);
+	free(out.argv);
+	*json = out.json;
+	return ret;
+}
+
+/* ---- running it ------------------------------------------------------------------- */
+
+struct vm_job {
+	const struct vm_cfg *cfg;
+	int argc;
+	char **argv;
+	struct vm_paths p;
+	char qplugin[PATH_MAX + 64];
+	const char *json; /* the host path of the command's --json, or NULL */
+	char work[PATH_MAX];
+	struct guardian guard;
+	bool guarded;	 /* the guardian runs (the work directory exists) */
+	bool launched;	 /* its script started */
+	pid_t pid;	 /* the script, leader of its process group; 0 when none runs */
+	int status;	 /* its wait status */
+	int status_fd;	 /* its reports, -1 when closed */
+	char line[1024]; /* the status line being read */
+	size_t nline;
+	off_t relayed[2]; /* bytes of WORK/stdout and WORK/stderr copied out */
+	int rc;		  /* the command's status ("rc N"), -1 until known */
+	bool error;	  /* the script said why it could not run the command */
+	bool host;	  /* this machine failed, not the kernel or the command (vm_end) */
+	bool stopped;	  /* ended by us: another guest failed */
+	int ret;	  /* the job's exit status, once it ended */
+	const struct vm_sink *sink;
+};
+
+static void spawn(struct vm_job *j, int status_w)
+{
+	char run[sizeof(((struct vm_paths *)0)->dir) + 8];
+
+	snprintf(run, sizeof(run), "%s/run", j->p.dir);
+	if (guardian_adopt_self(&j->guard) || dup2(status_w, 3) < 0)
+		_exit(127);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	execl("/bin/bash", "bash", run, j->work, (char *)NULL);
+	_exit(127);
+}
+
+static void relay(struct vm_job *j)
+{
+	static const char *const names[] = { "stdout", "stderr" };
+	char path[PATH_MAX + 16], buf[65536];
+
+	for (int i = 0; i < 2; i++) {
+		int fd;
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "%s/%s", j->work, names[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		while ((n = pread(fd, buf, sizeof(buf), j->relayed[i])) > 0) {
+			j->sink->output(j->sink->ctx, i + 1, buf, n);
+			j->relayed[i] += n;
+		}
+		close(fd);
+	}
+}
+
+/* One line of the script's reports (scripts/vm/run: phase, info, error, rc). */
+static void status_line(struct vm_job *j, char *l)
+{
+	char *text = strchr(l, ' ');
+
+	if (!text)
+		return;
+	*text++ = '\0';
+	if (!strcmp(l, "phase")) {
+		char *what = text;
+
+		text = strchr(text, ' ');
+		if (text)
+			*text++ = '\0';
+		j->sink->phase(j->sink->ctx, what, text ? text : "");
+	} else if (!strcmp(l, "info")) {
+		j->sink->info(j->sink->ctx, text);
+	} else if (!strcmp(l, "error") || !strcmp(l, "hosterror")) {
+		j->error = true;
+		j->host = l[0] == 'h';
+		j->sink->error(j->sink->ctx, text);
+	} else if (!strcmp(l, "rc")) {
+		j->rc = atoi(text);
+	}
+}
+
+static void read_status(struct vm_job *j)
+{
+	char buf[4096];
+	ssize_t n = read(j->status_fd, buf, sizeof(buf));
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	for (ssize_t i = 0; i < n; i++) {
+		if (buf[i] != '\n') {
+			if (j->nline < sizeof(j->line) - 1)
+				j->line[j->nline++] = buf[i];
+			continue;
+		}
+		j->line[j->nline] = '\0';
+		status_line(j, j->line);
+		j->nline = 0;
+	}
+	if (n <= 0) {
+		close(j->status_fd);
+		j->status_fd = -1;
+	}
+}
+
+/* The job's status once its script ended (or a signal SIGNO stopped it). */
+static int script_status(struct vm_job *j, int signo)
+{
+	for (int i = 0; i < 64 && j->status_fd >= 0; i++)
+		read_status(j);
+	relay(j);
+	if (signo)
+		return 128 + signo;
+	if (j->rc >= 0)
+		return j->rc;
+	if (WIFEXITED(j->status) && WEXITSTATUS(j->status) == EXIT_USAGE)
+		return EXIT_USAGE;
+	/* (a script that died unannounced: killed or broken on this machine) */
+	if (!j->error && !j->stopped) {
+		j->host = true;
+		j->sink->error(j->sink->ctx, "the guest's script ended without a result");
+	}
+	return EXIT_FAIL;
+}
+
+/* The job ended with an error and without its result file (a bench that skipped a scenario has
+ * one). */
+static bool no_result(const struct vm_job *j)
+{
+	return j->ret && (!j->json || access(j->json, F_OK));
+}
+
+/* Side by side, a guest without a result leaves nothing to compare: the others stop. */
+static void stop_others(struct vm_job *jobs, int n, int failed)
+{
+	for (int i = 0; i < n; i++)
+		if (i != failed && jobs[i].pid > 0 && !jobs[i].stopped) {
+			jobs[i].stopped = true;
+			jobs[i].sink->info(jobs[i].sink->ctx,
+					   "stopped: the other guest gave no result");
+			kill(-jobs[i].pid, SIGTERM);
+		}
+}
+
+/*
+ * Waits for the N jobs' scripts, relaying each one's reports and output as
+ * they come. SIGINT/SIGTERM/SIGHUP: every script stops its qemu and exits
+ * (each in its process group); SIGCHLD: one did. Returns the signal, or 0.
+ */
+static int wait_scripts(struct vm_job *jobs, int n, int sig_fd)
+{
+	int running = 0, signo = 0;
+
+	for (int i = 0; i < n; i++)
+		running += jobs[i].pid > 0;
+	while (running) {
+		struct pollfd pfd[VM_MAX_GUESTS + 1] = { { sig_fd, POLLIN, 0 } };
+		struct signalfd_siginfo si;
+		int np = 1;
+
+		for (int i = 0; i < n; i++)
+			if (jobs[i].status_fd >= 0)
+				pfd[np++] = (struct pollfd){ jobs[i].status_fd, POLLIN, 0 };
+		if (poll(pfd, np, 200) < 0 && errno != EINTR)
+			break;
+		for (int i = 0; i < n; i++)
+			if (jobs[i].status_fd >= 0)
+				for (int k = 1; k < np; k++)
+					if (pfd[k].fd == jobs[i].status_fd && pfd[k].revents)
+						read_status(&jobs[i]);
+		if (pfd[0].revents && read(sig_fd, &si, sizeof(si)) == sizeof(si)) {
+			if (si.ssi_signo != SIGCHLD) {
+				signo = si.ssi_signo;
+				for (int i = 0; i < n; i++)
+					if (jobs[i].pid > 0)
+						kill(-jobs[i].pid, SIGTERM);
+			}
+			/* (SIGCHLDs merge: ask each script) */
+			for (int i = 0; i < n; i++)
+				if (jobs[i].pid > 0 &&
+				    waitpid(jobs[i].pid, &jobs[i].status, WNOHANG) == jobs[i].pid) {
+					jobs[i].pid = 0;
+					jobs[i].ret = script_status(&jobs[i], signo);
+					running--;
+					if (!signo && no_result(&jobs[i]))
+						stop_others(jobs, n, i);
+				}
+		}
+		for (int i = 0; i < n; i++) {
+			relay(&jobs[i]);
+			jobs[i].sink->tick(jobs[i].sink->ctx);
+		}
+	}
+	return signo;
+}
+
+static int start(struct vm_job *j)
+{
+	int pipefd[2];
+	sigset_t mask;
+
+	stop_signals(&mask, true);
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -errno;
+	fflush(NULL);
+	j->pid = fork();
+	if (j->pid < 0) {
+		j->pid = 0;
+		return -errno;
+	}
+	if (j->pid == 0) {
+		sigprocmask(SIG_UNBLOCK, &mask, NULL);
+		spawn(j, pipefd[1]);
+	}
+	setpgid(j->pid, j->pid);
+	close(pipefd[1]);
+	/* Non-blocking: the last reads after the script ended must not wait
+	 * for a child of it that kept the pipe open. */
+	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+	j->status_fd = pipefd[0];
+	return 0;
+}
+
+static int make_work(struct vm_job *j)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(j->work, sizeof(j->work), "%s/ppbench-vm.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(j->work)) {
+		pr_err("cannot make a work directory in %s: %s\n", tmp && *tmp ? tmp : "/tmp",
+		       strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* The checks a refusal leaves nothing after: EXIT_OK, or EXIT_USAGE after one line. */
+static int check_job(struct vm_job *j)
+{
+	const struct vm_cfg *cfg = j->cfg;
+	char why[PATH_MAX + 128];
+
+	find_paths(&j->p);
+	if (host_ready(&j->p, cfg->arch, why, sizeof(why))) {
+		pr_err("%s\n", why);
+		return EXIT_USAGE;
+	}
+	if (cfg->profile &&
+	    vm_profile_plugin(vm_arch_qemu(cfg->arch), j->p.tree[0] ? j->p.tree : NULL, j->p.dir,
+			      j->qplugin, sizeof(j->qplugin)))
+		return EXIT_USAGE;
+	return EXIT_OK;
+}
+
+/* The work directory, its guardian, the job and the script: EXIT_OK, or a status. */
+static int launch(struct vm_job *j)
+{
+	int ret;
+
+	if (make_work(j))
+		return EXIT_USAGE;
+	if (guardian_start(&j->guard, j->work)) {
+		pr_err("cannot start the guardian of %s: %s\n", j->work, strerror(errno));
+		remove_tree(j->work);
+		return EXIT_FAIL;
+	}
+	j->guarded = true;
+	ret = write_job(j->work, j->cfg, &j->p, j->cfg->profile ? j->qplugin : NULL, j->argc,
+			j->argv, &j->json);
+	if (ret) {
+		if (ret != -EINVAL)
+			pr_err("cannot write the job into %s: %s\n", j->work, strerror(-ret));
+		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+	}
+	if (start(j)) {
+		pr_err("cannot start %s/run: %s\n", j->p.dir, strerror(errno));
+		return EXIT_FAIL;
+	}
+	j->launched = true;
+	return EXIT_OK;
+}
+
+/* After the script: the profiles into the result file, the work directory gone. */
+static void finish(struct vm_job *j)
+{
+	j->sink->done(j->sink->ctx);
+	/* (the command's files are at their paths; its capture is still in WORK) */
+	if (j->cfg->profile && j->launched && j->ret == EXIT_OK) {
+		j->ret = vm_profile_finish(j->work, j->json, j->sink);
+		j->host = j->ret != EXIT_OK;
+	}
+	if (j->guarded) {
+		remove_tree(j->work);
+		guardian_stop(&j->guard);
+	}
+}
+
+int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *argv,
+		const struct vm_sink *const *sink, struct vm_end *end)
+{
+	struct vm_job jobs[VM_MAX_GUESTS];
+	sigset_t old;
+	int sig_fd, signo = 0;
+
+	memset(jobs, 0, sizeof(jobs));
+	for (int i = 0; i < n; i++) {
+		jobs[i] = (struct vm_job){ .cfg = cfg[i],
+					   .argc = argc,
+					   .argv = argv[i],
+					   .rc = -1,
+					   .status_fd = -1,
+					   .sink = sink[i] };
+		end[i] = (struct vm_end){ .rc = EXIT_USAGE, .host = true };
+	}
+	/* (all checks before any work directory: a refusal leaves nothing) */
+	for (int i = 0; i < n; i++)
+		if (check_job(&jobs[i]))
+			return EXIT_USAGE;
+	sig_fd = stop_signalfd(&old, true);
+	if (sig_fd < 0) {
+		pr_err("cannot watch signals: %s\n", strerror(-sig_fd));
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return EXIT_FAIL;
+	}
+	for (int i = 0, failed = 0; i < n; i++) {
+		jobs[i].ret = failed ? EXIT_FAIL : launch(&jobs[i]);
+		jobs[i].host = jobs[i].ret != EXIT_OK;
+		if (jobs[i].ret && !failed) /* the others already started stop too */
+			for (int k = 0; k < i; k++)
+				kill(-jobs[k].pid, SIGTERM);
+		failed |= jobs[i].ret;
+	}
+	signo = wait_scripts(jobs, n, sig_fd);
+	for (int i = 0; i < n; i++) {
+		finish(&jobs[i]);
+		end[i] = (struct vm_end){ jobs[i].ret, jobs[i].stopped, jobs[i].host };
+	}
+	close(sig_fd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return signo ? 128 + signo : EXIT_OK;
+}
+
+int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink, bool *host)
+{
+	struct vm_end end;
+	int ret = vm_run_many(1, &cfg, argc, &argv, &sink, &end);
+
+	*host = ret ? ret < 128 : end.host;
+	return ret ? ret : end.rc;
+}
+
+int vm_run_self(char *const *argv)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		pr_err("cannot run 'ppbench %s': %s\n", argv[0], strerror(errno));
+		return -errno;
+	}
+	if (pid == 0) {
+		char **v = NULL;
+		int n = 0;
+
+		while (argv[n])
+			n++;
+		v = calloc(n + 2, sizeof(*v));
+		if (!v)
+			_exit(127);
+		v[0] = "ppbench";
+		memcpy(v + 1, argv, n * sizeof(*v));
+		execv("/proc/self/exe", v);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}

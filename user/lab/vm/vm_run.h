@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_VM_RUN_H
+#define PPBENCH_VM_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+#include "vm/guestin.h"
+#include "vm/kimage.h"
+
+struct prof;
+struct capture;
+
+/* vm --profile: the profiles of the guest's capture, and the command's result file. */
+struct vm_profiles {
+	const struct prof *p; /* N profiles */
+	size_t n;
+	const struct capture *c; /* the capture they came from (its meta) */
+	const char *json;	 /* the result file's host path, or NULL */
+	const char *text;	 /* its bytes (LEN) and what they read as (DOC), or NULL */
+	size_t len;
+	const json_t *doc;
+	bool stream; /* the result file is JSON lines (load's): the profiles join as lines */
+};
+
+/* --clock: qemu's instruction clock (the default), or plain emulation. */
+enum vm_clock { VM_CLOCK_ICOUNT, VM_CLOCK_TCG };
+
+/* --arch: the guest's architecture (its kernels, its static ppbench, its qemu). */
+enum vm_arch { VM_ARCH_X86_64, VM_ARCH_ARM64 };
+
+/* --stall's default, and the floor of a boot's silence whatever --stall says:
+ * a kernel booting with "quiet" prints nothing until init runs. */
+#define VM_STALL_DEFAULT_S 300
+
+/*
+ * An option (--NAME) of the command run in the guest whose value, at
+ * ARGV[ARGI] + AT, is a file it writes (with DIR: a directory it writes files
+ * into): vm rewrites it to a path in the guest and copies the file back there.
+ */
+struct vm_out_arg {
+	const char *name;
+	int argi;
+	size_t at;
+	bool dir;
+};
+
+/* The guest's NIC pair (--nic[=MODEL]): none, or two of one model on a qemu hub. */
+enum vm_nic { VM_NIC_NONE, VM_NIC_VMXNET3, VM_NIC_VIRTIO };
+
+struct vm_cfg {
+	const char *debian;  /* --debian SPEC (default "newest") */
+	const char *kernel;  /* --kernel IMAGE */
+	const char *modules; /* --modules DIR */
+	int clock;	     /* enum vm_clock */
+	int arch;	     /* enum vm_arch */
+	uint32_t cpus;	     /* 0: the clock's default */
+	uint32_t mem_mb;
+	int nic;       /* enum vm_nic: --nic[=MODEL] */
+	uint32_t rate; /* --rate: pktgen frames/s from peer0 to nic0, 0: none */
+	double stall;  /* seconds without a byte from the guest */
+	bool quiet;
+	bool profile; /* --profile: count instructions per function (a qemu TCG plugin) */
+	/* the options of the inner command line that name a file it writes */
+	const struct vm_out_arg *out_args;
+	int nr_out_args;
+	/* the options that name a file it reads (checked: regular, readable) */
+	const struct vm_in_arg *in_args;
+	int nr_in_args;
+};
+
+/*
+ * Where vm's news goes as the guest runs (vm/vm.c hands it to report/),
+ * each with CTX: the script's phase (fetch, build, pack, boot, run, files)
+ * and what it does; a tick every 200 ms; LEN bytes the command wrote to FD
+ * (1 or 2) in the guest; the script's notes and its one-line errors; the end.
+ */
+struct vm_sink {
+	void *ctx;
+	void (*phase)(void *ctx, const char *phase, const char *text);
+	void (*tick)(void *ctx);
+	void (*output)(void *ctx, int fd, const char *buf, size_t len);
+	void (*info)(void *ctx, const char *text);
+	void (*error)(void *ctx, const char *text);
+	void (*done)(void *ctx);
+	/* vm --profile, after the command's output: the profiles, to merge into the
+	 * result file and show; returns the exit status */
+	int (*profile)(void *ctx, const struct vm_profiles *v);
+};
+
+/*
+ * Boots the guest and runs ppbench ARGV[0] ARGV[1..] (the command line after
+ * "--", checked by the caller) in it; the command's stdout and stderr go to
+ * SINK as it prints them, its files to the paths its options named
+ * (cfg->out_args); the files it reads (cfg->in_args) are copied in.
+ * Returns the command's exit status, or EXIT_USAGE (the guest could not run
+ * it: the one-line reason is printed), or EXIT_FAIL; *HOST: a failure was
+ * this machine's (struct vm_end), not the kernel's or the command's.
+ */
+int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink, bool *host);
+
+/* At most this many guests side by side (vm --against-*: two). */
+#define VM_MAX_GUESTS 2
+
+/*
+ * How a guest ended: its exit status (the command's, or EXIT_USAGE or
+ * EXIT_FAIL when it could not run it), whether it was stopped because another
+ * guest ended with an error and without its result, and whether its failure
+ * was this machine's (a tool, a file, a write, the network: what would fail
+ * any kernel alike) rather than its kernel's or the command's.
+ */
+struct vm_end {
+	int rc;
+	bool stopped, host;
+};
+
+/*
+ * N guests side by side, each booted and run as vm_run() would: CFG[i],
+ * ARGV[i] (the same command; its output paths may differ) and SINK[i]; how
+ * each ended into END[i]. Returns EXIT_OK once every guest ended, EXIT_USAGE
+ * when nothing could start (the one-line reason printed, nothing left
+ * behind), or 128 + the signal (SIGINT, SIGTERM, SIGHUP) that stopped them all.
+ */
+int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *argv,
+		const struct vm_sink *const *sink, struct vm_end *end);
+
+/*
+ * What the guest side needs of this machine for a guest of ARCH (its qemu,
+ * the initramfs's tools, busybox, vm's scripts, an installed static
+ * ppbench): 0, or -ENOENT and one line into WHY naming what to install.
+ */
+int vm_host_check(int arch, char *why, size_t len);
+
+/*
+ * Runs this ppbench's command ARGV[0] with ARGV[1..] (NULL-terminated) in a
+ * child, its output where ours goes; returns its exit status (128 + the
+ * signal that ended it; 127: the child could not run it), or -errno when no
+ * child ran.
+ */
+int vm_run_self(char *const *argv);
+
+/*
+ * The kind of the kernel image at PATH, whose first LEN bytes are HEAD; a
+ * gzip-compressed image is looked at inside.
+ */
+enum kimage_kind vm_image_kind(const char *path, const unsigned char *head, size_t len);
+/* The number of CPUs a guest gets when --cpus is not given. */
+uint32_t vm_default_cpus(int clock);
+/* ARCH's name ("x86-64", "arm64"), qemu program and Debian package of it. */
+const char *vm_arch_name(int arch);
+const char *vm_arch_qemu(int arch);
+const char *vm_arch_qemu_pkg(int arch);
+/* The image kind a guest of ARCH boots. */
+enum kimage_kind vm_arch_image(int arch);
+
+#endif
