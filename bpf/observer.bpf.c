@@ -112,8 +112,6 @@ struct {
 	__type(value, struct dev_pools);
 } dev_pools SEC(".maps");
 
-/* Calls whose recursion protection or map lookups failed: reported, not hidden. */
-__u64 fentry_missed;
 /* Records marked GONE: user space reads the maps when enough wait (obs_drain()). */
 __u64 pools_gone;
 

@@ -106,11 +106,6 @@ void recipe_set_prof_tag(struct recipe_ctx *c, uint32_t tag)
 	c->prof_tag = tag;
 }
 
-struct xdpo *recipe_xdpo(struct recipe_ctx *c)
-{
-	return c->x;
-}
-
 static int pin(struct recipe_ctx *c, int cpu)
 {
 	cpu_set_t set;

@@ -87,7 +87,6 @@ void recipe_set_loops(struct recipe_ctx *c, uint32_t repeat, uint32_t runs);
  * (sys/profcap.h), each counting what the test-run timer times; 0: none.
  */
 void recipe_set_prof_tag(struct recipe_ctx *c, uint32_t tag);
-struct xdpo *recipe_xdpo(struct recipe_ctx *c);
 /* Cross-CPU recipes: whether the consumer kthread runs at SCHED_FIFO. */
 bool recipe_consumer_fifo(const struct recipe_ctx *c);
 

@@ -502,11 +502,6 @@ const struct ppb_obs_config *obs_config(const struct observer *o)
 	return &o->skel->rodata->obs_cfg;
 }
 
-uint64_t obs_fentry_missed(const struct observer *o)
-{
-	return o->skel->bss->fentry_missed;
-}
-
 /*
  * A whole hash map in batches (BPF_MAP_LOOKUP_BATCH): a few system calls
  * instead of two per entry. Per-CPU values come as nr_cpus slots of 8-byte

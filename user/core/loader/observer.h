@@ -57,7 +57,6 @@ int obs_untracked_fd(const struct observer *o);
 int obs_set_elems_active(struct observer *o, bool on);
 /* The observer rodata config, for other objects that include pool.bpf.h. */
 const struct ppb_obs_config *obs_config(const struct observer *o);
-uint64_t obs_fentry_missed(const struct observer *o);
 
 /*
  * Copy every pool's record and per-CPU counts (in batches), and the retired

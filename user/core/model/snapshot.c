@@ -85,14 +85,6 @@ int snap_append(struct obs_snapshot *s, const struct pool_snap *p)
 	return 0;
 }
 
-const struct pool_snap *snap_find(const struct obs_snapshot *s, uint64_t ptr, uint32_t id)
-{
-	for (int i = 0; i < s->nr_pools; i++)
-		if (s->pools[i].key.ptr == ptr && s->pools[i].key.id == id && !s->pools[i].retired)
-			return &s->pools[i];
-	return NULL;
-}
-
 static struct pool_snap *find_key(const struct obs_snapshot *s, const struct ppb_pool_key *k)
 {
 	for (int i = 0; i < s->nr_pools; i++)

@@ -55,7 +55,6 @@ int snap_append(struct obs_snapshot *s, const struct pool_snap *p);
 bool snap_gone(const struct pool_snap *p);
 /* Pools in s that are not freed (retired, folded and gone rows left out). */
 int snap_live_pools(const struct obs_snapshot *s);
-const struct pool_snap *snap_find(const struct obs_snapshot *s, uint64_t ptr, uint32_t id);
 /* Tracepoint backend, a freed pool whose allocations were counted: the
  * returns it did not see (after destroy began) as ret.unclassified. */
 void snap_settle_unclassified(struct pool_snap *p, bool fentry);

@@ -258,29 +258,16 @@ int rtnl_link_get_nsid(struct nl_sock *s, int netnsid, int ifindex, struct link_
 	return nl_talk(s, &m, link_cb, out);
 }
 
-static int link_change(struct nl_sock *s, int ifindex, unsigned int flags, unsigned int change,
-		       int mtu)
+int rtnl_link_set_up(struct nl_sock *s, int ifindex)
 {
 	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC,
 				 .ifi_index = ifindex,
-				 .ifi_flags = flags,
-				 .ifi_change = change };
+				 .ifi_flags = IFF_UP,
+				 .ifi_change = IFF_UP };
 	struct nl_msg m;
 
 	msg_init(&m, RTM_NEWLINK, NLM_F_ACK, &ifi, sizeof(ifi));
-	if (mtu)
-		attr_put_u32(&m, IFLA_MTU, mtu);
 	return nl_talk(s, &m, NULL, NULL);
-}
-
-int rtnl_link_set_up(struct nl_sock *s, int ifindex)
-{
-	return link_change(s, ifindex, IFF_UP, IFF_UP, 0);
-}
-
-int rtnl_link_set_mtu(struct nl_sock *s, int ifindex, int mtu)
-{
-	return link_change(s, ifindex, 0, 0, mtu);
 }
 
 static size_t ip_len(const struct ip_addr *a)

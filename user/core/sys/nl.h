@@ -37,7 +37,6 @@ int rtnl_link_get(struct nl_sock *s, const char *name, int ifindex, struct link_
 /* The same for ifindex in the namespace with id netnsid (as seen from ours). */
 int rtnl_link_get_nsid(struct nl_sock *s, int netnsid, int ifindex, struct link_info *out);
 int rtnl_link_set_up(struct nl_sock *s, int ifindex);
-int rtnl_link_set_mtu(struct nl_sock *s, int ifindex, int mtu);
 int rtnl_addr_add(struct nl_sock *s, int ifindex, const struct ip_addr *a, int prefixlen);
 int rtnl_neigh_add(struct nl_sock *s, int ifindex, const struct ip_addr *a, const uint8_t mac[6]);
 /* First neighbour entry on ifindex with a link-layer address (for defaults). */

@@ -28,19 +28,6 @@ const char *pmu_counter_name(enum pmu_counter i)
 	return counters[i].name;
 }
 
-const char *pmu_counter_words(enum pmu_counter i)
-{
-	return counters[i].words;
-}
-
-int pmu_counter_by_name(const char *name)
-{
-	for (int i = 0; i < NR_PMU_COUNTERS; i++)
-		if (!strcmp(name, counters[i].name))
-			return i;
-	return -1;
-}
-
 static int open_one(enum pmu_counter i, int group)
 {
 	struct perf_event_attr a = {

@@ -46,10 +46,6 @@ const char *pmu_window_words(enum pmu_window w);
 
 /* The name of counter I in results and exports: "kernel_instructions", ... */
 const char *pmu_counter_name(enum pmu_counter i);
-/* Its unit in a sentence: "kernel instructions", ... */
-const char *pmu_counter_words(enum pmu_counter i);
-/* The counter of NAME (pmu_counter_name()), or -1. */
-int pmu_counter_by_name(const char *name);
 
 /*
  * Opens the group for the calling thread: instructions, and cycles too if
