@@ -258,10 +258,9 @@ $(BUILD)/qprof-v%.so: $(QPROF_SRCS) user/lab/vm/qprof/qpdecode.h include/vmprof.
 	$(Q)$(CC) $(QPROF_CFLAGS) -DQPROF_API=$* $(QPROF_SRCS) -o $@
 
 # Every object's includes and calls against LAYERS, before any link.
-$(BUILD)/layers.ok: scripts/layers.sh $(CORE_OBJS) $(LAB_OBJS) $(BUILD)/user/ppbench.o \
-		    $(BUILD)/user/core/main.o
+$(BUILD)/layers.ok: scripts/layers.sh $(USER_OBJS)
 	$(call msg,LAYERS,$(BUILD)/user)
-	$(Q)NM=$(NM) scripts/layers.sh $(BUILD) '$(LAYERS)' && touch $@
+	$(Q)NM=$(NM) scripts/layers.sh $(BUILD) '$(LAYERS)' $(USER_OBJS) && touch $@
 
 # STATIC=1 builds the guests' program, the measuring core alone.
 ifeq ($(STATIC),1)

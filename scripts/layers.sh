@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# layers.sh BUILD 'UNIT:DEP,DEP ...': every object of BUILD/user/ against the
+# layers.sh BUILD 'UNIT:DEP,DEP ...' OBJ...: the objects (of BUILD/user/) against the
 # layers the Makefile states (LAYERS). A unit is a directory of user/ (".":
 # the files at its top); each may include the headers of, and call the
 # functions and data of, only itself and the units it names. The includes come
@@ -11,8 +11,8 @@
 set -eu
 BUILD=$1
 RULES=$2
-
-mapfile -t objs < <(find "$BUILD/user" -name '*.o' ! -path '*/qprof/*' | sort)
+shift 2
+objs=("$@")
 {
 	printf 'R %s\n' $RULES
 	# dependency files: "OBJ: SRC HDR ...", continued with backslashes
