@@ -120,7 +120,7 @@ static void print_summary(FILE *f, const struct trend_view *v, bool md)
 static void cp_title(FILE *f, const struct trend_view *v, const struct series_fig *g,
 		     const struct trend_cp *cp, bool md)
 {
-	char ch[16], lo[16], hi[16], abs[80];
+	char ch[16], lo[16], hi[16], abs[80], p[24] = "";
 
 	fmt_pct(cp->change_pct, ch, sizeof(ch));
 	fmt_pct(cp->lo_pct, lo, sizeof(lo));
@@ -133,9 +133,12 @@ static void cp_title(FILE *f, const struct trend_view *v, const struct series_fi
 	if (isfinite(g->floor_pct))
 		snprintf(abs + strlen(abs), sizeof(abs) - strlen(abs), "; one pair's floor %.1f%%",
 			 g->floor_pct);
-	fprintf(f, "\n%s%s %s: %s between \"%s\" and \"%s\" (p %.3g): %s [%s, %s]%s%s\n",
-		md ? "**" : "", g->scenario, series_figure_unit(g->fig), trend_kind_name(cp->kind),
-		label_at(v, g, cp->at - 1), label_at(v, g, cp->at), cp->p, ch, lo, hi, abs,
+	/* (a change no level sees on both sides has no test) */
+	if (isfinite(cp->p))
+		snprintf(p, sizeof(p), " (p %.3g)", cp->p);
+	fprintf(f, "\n%s%s %s: %s between \"%s\" and \"%s\"%s: %s [%s, %s]%s%s\n", md ? "**" : "",
+		g->scenario, series_figure_unit(g->fig), trend_kind_name(cp->kind),
+		label_at(v, g, cp->at - 1), label_at(v, g, cp->at), p, ch, lo, hi, abs,
 		md ? "**" : "");
 }
 
