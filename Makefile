@@ -103,7 +103,7 @@ USER_DEPS	:= $(USER_OBJS:.o=.d)
 MODEL_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(wildcard user/model/*.c user/judge/model/*.c)) \
 		   $(patsubst %,$(BUILD)/user/sys/%.o,log util)
 # (and the plugin's pure logic: its decoders and protocol)
-UNIT_LIB_OBJS	:= $(MODEL_OBJS) $(BUILD)/user/qprof/qpdecode.o
+UNIT_LIB_OBJS	:= $(MODEL_OBJS) $(BUILD)/user/qprof/qpdecode.o $(BUILD)/user/qprof/qpstack.o
 # Helper programs of the integration tests: result-schema checker, PNG checker.
 SCHEMA_CHECK_OBJS := $(MODEL_OBJS)
 TEST_TOOLS	:= $(BUILD)/tests/schema_check $(BUILD)/tests/png_check $(BUILD)/tests/udp_sink \
@@ -158,7 +158,7 @@ FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(FUZZ_SRCS))
 # ppbench vm --profile's qemu TCG plugin (user/qprof/): one source, two builds
 # of qemu's plugin API (1: qemu 7.2 to 8.x; 3: qemu 9.1 and later), loaded by
 # qemu on the host, never linked into ppbench. Host builds only.
-QPROF_SRCS	:= user/qprof/qprof.c user/qprof/qpdecode.c
+QPROF_SRCS	:= user/qprof/qprof.c user/qprof/qpdecode.c user/qprof/qpstack.c
 QPROF_SOS	:= $(if $(CROSS)$(filter 1,$(STATIC) $(SANITIZE)),,$(BUILD)/qprof-v1.so $(BUILD)/qprof-v3.so)
 QPROF_CFLAGS	:= -g -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -pthread \
 		   -Iinclude -Iuser $(CFLAGS)
@@ -224,9 +224,10 @@ $(BUILD)/user/%.o: user/%.c | $(SKELS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
 
--include $(USER_DEPS) $(BUILD)/user/main-table.d $(BUILD)/user/qprof/qpdecode.d
+-include $(USER_DEPS) $(BUILD)/user/main-table.d $(BUILD)/user/qprof/qpdecode.d \
+	 $(BUILD)/user/qprof/qpstack.d
 
-$(BUILD)/qprof-v%.so: $(QPROF_SRCS) user/qprof/qpdecode.h include/vmprof.h | $(BUILD)
+$(BUILD)/qprof-v%.so: $(QPROF_SRCS) user/qprof/qpdecode.h user/qprof/qpstack.h include/vmprof.h | $(BUILD)
 	$(call msg,PLUGIN,$@)
 	$(Q)$(CC) $(QPROF_CFLAGS) -DQPROF_API=$* $(QPROF_SRCS) -o $@
 
