@@ -93,15 +93,10 @@ static uint32_t parent_of(const struct qp_stack *s, int i)
 	return i == 0 || (s->f[i].flags & QPF_ROOT) ? 0 : s->f[i - 1].node;
 }
 
-/* A new top frame (the oldest goes when the stack is full: its return then recovers). */
-static struct qp_frame *push(struct qp_stack *s, uint32_t node, uint64_t fn, uint8_t flags)
+/* A new top frame (the caller made room). */
+static void push(struct qp_stack *s, uint32_t node, uint64_t fn, uint8_t flags)
 {
-	if (s->depth == QP_DEPTH) {
-		memmove(&s->f[0], &s->f[1], (QP_DEPTH - 1) * sizeof(s->f[0]));
-		s->depth--;
-	}
-	s->f[s->depth] = (struct qp_frame){ .node = node, .fn = fn, .flags = flags };
-	return &s->f[s->depth++];
+	s->f[s->depth++] = (struct qp_frame){ .node = node, .fn = fn, .flags = flags };
 }
 
 static void charge_node(struct qp_cg *cg, const struct qp_frame *t, uint64_t n)
@@ -152,6 +147,20 @@ static void drop_to(struct qp_cg *cg, struct qp_stack *s, int depth)
 		settle(cg, &s->f[--s->depth]);
 }
 
+/*
+ * Room for a frame: a full stack is lost (returns went missing in a loop),
+ * counted, and what follows starts from the root, suspect, so that no path
+ * grows deeper than the stack. The flag for the new frame.
+ */
+static uint8_t room(struct qp_cg *cg, struct qp_stack *s)
+{
+	if (s->depth < QP_DEPTH)
+		return 0;
+	cg->note(cg->ctx, QPN_UNMATCHED, 0, s->f[s->depth - 1].fn, 0);
+	drop_to(cg, s, 0);
+	return QPF_SUSPECT;
+}
+
 void qp_cg_flush(struct qp_cg *cg, struct qp_stack *s, uint64_t n)
 {
 	qp_cg_charge(cg, s, n);
@@ -197,18 +206,19 @@ static int tail_find(const struct qp_stack *s, int i, uint64_t fn)
  */
 static int jump(struct qp_cg *cg, struct qp_stack *s, uint64_t key, uint64_t fn)
 {
-	struct qp_frame *t = top(s);
 	int i = tail_find(s, s->depth - 1, fn);
+	uint8_t flags = QPF_POPTHRU | room(cg, s);
+	struct qp_frame *t = top(s);
 	uint32_t node;
 
-	if (i >= 0) {
+	if (i >= 0 && !(flags & QPF_SUSPECT)) {
 		drop_to(cg, s, i + 1);
 		return 0;
 	}
-	node = qp_cct_child(&cg->cct, t->node, key);
+	node = qp_cct_child(&cg->cct, t ? t->node : 0, key);
 	if (node == UINT32_MAX)
 		return -ENOMEM;
-	push(s, node, fn, QPF_POPTHRU | (t->flags & QPF_SUSPECT));
+	push(s, node, fn, flags | (t ? t->flags & QPF_SUSPECT : 0));
 	return 0;
 }
 
@@ -292,11 +302,11 @@ static int sync(struct qp_cg *cg, struct qp_stack *s, const struct qp_ev *ev, ui
 
 static int call(struct qp_cg *cg, struct qp_stack *s, struct qp_ev *ev)
 {
+	uint8_t flags = room(cg, s) | (ev->flags & QPE_F_POPTHRU ? QPF_POPTHRU : 0);
 	struct qp_frame *t = top(s);
 	uint32_t parent = t ? t->node : 0, node = ev->cache_child;
-	uint8_t flags =
-		(t ? t->flags & QPF_SUSPECT : 0) | (ev->flags & QPE_F_POPTHRU ? QPF_POPTHRU : 0);
 
+	flags |= t ? t->flags & QPF_SUSPECT : 0;
 	if (ev->kind == QPE_CALL_IND) { /* (the caller's, should it never be learnt) */
 		push(s, parent, 0, flags | QPF_UNRES);
 		return 0;
@@ -348,10 +358,15 @@ static int apply(struct qp_cg *cg, struct qp_stack *s, struct qp_ev *ev)
 		t->jcc_key = ev->target;
 		return 0;
 	case QPE_JMP_IND: /* (a frame below it, as a jump's, once its code is known) */
-		if (ev->flags & QPE_F_THUNK)
+		if (ev->flags & QPE_F_THUNK) {
 			t->flags |= QPF_UNRES;
-		else
-			push(s, t->node, 0, QPF_UNRES | QPF_POPTHRU | (t->flags & QPF_SUSPECT));
+		} else { /* (room first: the frame's node is the one below's, until learnt) */
+			uint8_t lost = room(cg, s);
+
+			t = top(s);
+			push(s, t ? t->node : 0, 0,
+			     QPF_UNRES | QPF_POPTHRU | lost | (t ? t->flags & QPF_SUSPECT : 0));
+		}
 		return 0;
 	case QPE_IRET:
 		iret(cg, s, ev);
@@ -372,7 +387,7 @@ int qp_cg_event(struct qp_cg *cg, struct qp_stack *s, struct qp_ev *ev, uint64_t
 		if (node == UINT32_MAX)
 			return -ENOMEM;
 		qp_cg_charge(cg, s, delta - own);
-		push(s, node, ev->block_fn, QPF_ROOT);
+		push(s, node, ev->block_fn, QPF_ROOT | room(cg, s));
 		delta = own;
 	}
 	err = sync(cg, s, ev, delta);
