@@ -277,6 +277,7 @@ void profcap_sites_free(struct profcap_sites *s)
 
 static bool armed, told; /* (told: the plugin has the kernel's symbols) */
 
+#if defined(__x86_64__)
 /* Function starts: the first whole, the others as the step from the one before. */
 static void send_fns(const uint64_t *fn, size_t n)
 {
@@ -286,6 +287,7 @@ static void send_fns(const uint64_t *fn, size_t n)
 		else
 			vmmark_send(VMPROF_FN_AT, fn[i]);
 }
+#endif
 
 void profcap_arm(void)
 {
@@ -312,13 +314,15 @@ void profcap_arm(void)
 		vmmark_send(VMPROF_SITE_LO, s.lo[i]);
 		vmmark_send(VMPROF_SITE_HI, s.hi[i]);
 	}
+#if defined(__x86_64__) /* (the call graph is x86-64's) */
 	for (size_t i = 0; i < s.nr; i++) {
 		vmmark_send(VMPROF_SITE_LO, s.r[i].lo);
 		vmmark_send(s.r[i].op, s.r[i].hi);
 	}
 	send_fns(s.fn, s.nfn);
-	vmmark_op(VMPROF_ARM);
 	told = true;
+#endif
+	vmmark_op(VMPROF_ARM);
 	profcap_sites_free(&s);
 }
 
