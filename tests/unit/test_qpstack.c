@@ -107,11 +107,14 @@ static uint64_t self_of(const struct rec *r, const char *p)
 	return sum;
 }
 
-/* Every instruction charged once: the tree's sum is what ran. */
-static bool conserved(struct rec *r)
+/* The end of a sequence: every instruction charged once (and, CLEAN, no recovery). */
+static void done(struct rec *r, bool clean)
 {
+	if (clean)
+		ASSERT_EQ(r->notes[QPN_RECOVER] + r->notes[QPN_UNMATCHED], 0, "no recovery");
 	qp_cg_flush(&r->cg, &r->st, 0);
-	return ASSERT_EQ(r->charged, r->in, "every instruction charged once");
+	ASSERT_EQ(r->charged, r->in, "every instruction charged once");
+	qp_cg_free(&r->cg);
 }
 
 void test_qpstack_call_return(void)
@@ -132,9 +135,7 @@ void test_qpstack_call_return(void)
 	ASSERT_EQ(self_of(&r, "AF"), 7, "F, before and after its call");
 	ASSERT_EQ(self_of(&r, "AFG"), 4, "G under F under A");
 	ASSERT_EQ(r.st.depth, 0, "nothing left on the stack");
-	ASSERT_EQ(r.notes[QPN_RECOVER] + r.notes[QPN_UNMATCHED], 0, "no recovery");
-	conserved(&r);
-	qp_cg_free(&r.cg);
+	done(&r, true);
 }
 
 void test_qpstack_thunk_return(void)
@@ -159,10 +160,7 @@ void test_qpstack_thunk_return(void)
 	ASSERT_EQ(self_of(&r, "AFR"), 2, "the thunk's, below F that jumped to it");
 	ASSERT_EQ(self_of(&r, "AFRS"), 2, "SRSO's inner return");
 	ASSERT_EQ(self_of(&r, "A"), 6, "A's");
-	ASSERT_EQ(r.notes[QPN_RECOVER] + r.notes[QPN_UNMATCHED], 0,
-		  "the thunk's return leaves F's frame: no recovery");
-	conserved(&r);
-	qp_cg_free(&r.cg);
+	done(&r, true);
 }
 
 void test_qpstack_indirect_thunk(void)
@@ -192,9 +190,7 @@ void test_qpstack_indirect_thunk(void)
 	ASSERT_EQ(self_of(&r, "AKH"), 3, "an indirect tail call's, below the one that jumped");
 	ASSERT_EQ(self_of(&r, "A"), 6, "A's");
 	ASSERT_EQ(r.st.depth, 0, "H's return was K's");
-	ASSERT_EQ(r.notes[QPN_RECOVER] + r.notes[QPN_UNMATCHED], 0, "no recovery");
-	conserved(&r);
-	qp_cg_free(&r.cg);
+	done(&r, true);
 }
 
 void test_qpstack_tail_call(void)
@@ -216,9 +212,7 @@ void test_qpstack_tail_call(void)
 	ASSERT_EQ(self_of(&r, "AFH"), 6, "H, from the taken jump on");
 	ASSERT_EQ(self_of(&r, "A"), 5, "A's, back from G's and H's returns");
 	ASSERT_EQ(r.st.depth, 0, "G's and H's returns were F's");
-	ASSERT_EQ(r.notes[QPN_RECOVER] + r.notes[QPN_UNMATCHED], 0, "no recovery");
-	conserved(&r);
-	qp_cg_free(&r.cg);
+	done(&r, true);
 }
 
 void test_qpstack_interrupt(void)
@@ -242,9 +236,7 @@ void test_qpstack_interrupt(void)
 	ASSERT_EQ(self_of(&r, "IJ"), 5, "its handler below it");
 	ASSERT_EQ(self_of(&r, "AFI") + self_of(&r, "AFIJ"), 0, "nothing under F");
 	ASSERT_EQ(self_of(&r, "AK"), 7, "the indirect call's target, from before the interrupt");
-	ASSERT_EQ(r.notes[QPN_RECOVER] + r.notes[QPN_UNMATCHED], 0, "no recovery");
-	conserved(&r);
-	qp_cg_free(&r.cg);
+	done(&r, true);
 }
 
 void test_qpstack_missed_return(void)
@@ -279,8 +271,7 @@ void test_qpstack_missed_return(void)
 	ASSERT_EQ(r.notes[QPN_FALLTHROUGH], 1, "a fall-through");
 	ASSERT_EQ(r.notes[QPN_RECOVER] + r.notes[QPN_UNMATCHED], 2, "not a recovery");
 	ASSERT_EQ(r.st.depth, 0, "the entry's frame left at its iret");
-	conserved(&r);
-	qp_cg_free(&r.cg);
+	done(&r, false);
 }
 
 /* Calls that never return (their returns missed): the stack is lost when full, no path deeper. */
@@ -304,8 +295,7 @@ void test_qpstack_overflow(void)
 	ASSERT_EQ(r.notes[QPN_UNMATCHED], 2, "the stack lost twice, counted");
 	ASSERT_EQ(deepest && deepest <= QP_DEPTH ? 0 : deepest, 0, "no path deeper than the stack");
 	ASSERT_TRUE(r.st.depth < QP_DEPTH, "room again");
-	conserved(&r);
-	qp_cg_free(&r.cg);
+	done(&r, false);
 }
 
 static const struct qp_syms *test_syms(struct qp_syms *s)
