@@ -13,8 +13,8 @@
  *
  * NN is the op. Ops 0x00-0x0f are nibbles: acc = acc << 4 | NN. Every other
  * op uses acc and then clears it, so a 64-bit value is up to 16 nibbles
- * followed by its op. The plugin honours markers only in user space (below
- * the kernel's half of the address space).
+ * followed by its op (a small one, FN_NEXT's, fewer). The plugin honours
+ * markers only in user space (below the kernel's half of the address space).
  */
 #ifndef PPBENCH_VMPROF_H
 #define PPBENCH_VMPROF_H
@@ -25,12 +25,19 @@
 enum vmprof_op {
 	VMPROF_NIBBLE = 0x00,	   /* 0x00..0x0f: acc = acc << 4 | n */
 	VMPROF_KTIME = 0x10,	   /* acc = ktime_get's address */
-	VMPROF_SITE_LO = 0x11,	   /* acc = start of a function that may call ktime_get */
-	VMPROF_SITE_HI = 0x12,	   /* acc = its end (the next symbol): the range is complete */
+	VMPROF_SITE_LO = 0x11,	   /* acc = the start of a range (any of the *_HI ops ends it) */
+	VMPROF_SITE_HI = 0x12,	   /* acc = its end: a function that may call ktime_get */
 	VMPROF_ARM = 0x13,	   /* configuration complete: retranslate everything */
 	VMPROF_BEGIN_TIMER = 0x14, /* acc = tag: count between the test-run timer's reads */
 	VMPROF_BEGIN_WHOLE = 0x15, /* acc = tag: count everything until END */
 	VMPROF_END = 0x16,	   /* acc = the window's elements */
+	/* the call graph's symbols (before ARM; BPF ones after, each window's then ARM again) */
+	VMPROF_ENTRY_HI = 0x17,	   /* a block starting in the range enters an interrupt, ... */
+	VMPROF_RETTHUNK_HI = 0x18, /* the range is a return thunk's */
+	VMPROF_INDTHUNK_HI = 0x19, /* the range is an indirect-branch thunk's */
+	VMPROF_FN_AT = 0x1a,	   /* acc = a function's start */
+	VMPROF_FN_NEXT = 0x1b,	   /* acc = the next function's start less the last one's */
+	VMPROF_BPF_CLEAR = 0x1c,   /* the last window's programs are gone */
 	VMPROF_NR_OPS
 };
 

@@ -65,7 +65,8 @@ test_profile_refuses_qemu() {
 # FUNCTION [user] lies below the kernel's half, [unmapped] in it without a
 # symbol, @bpf is a program of bpf-TAG, @veth a module's. Each function is a
 # block of one 4-byte instruction at an address of its own; SHIFT moves the
-# kernel (KASLR).
+# kernel (KASLR). With CAPTURE_GRAPH=1 each function is also a chain of its
+# own in the call graph, its instructions its node's.
 make_capture() { # DIR [SHIFT]
 	local dir=$1 kbase=$((0xffffffff81000000 + ${2:-0})) mbase=$((0xffffffffc0001000))
 	local bbase=$((0xffffffffc1000000)) what tag a b c d rest
@@ -111,16 +112,24 @@ make_capture() { # DIR [SHIFT]
 		esac
 	done
 	{
-		printf 'qprof 1\napi 1 0 1\ntarget x86_64\n'
+		printf 'qprof %d\napi 1 0 1\ntarget x86_64\n' $((1 + ${CAPTURE_GRAPH:-0}))
 		for fn in "${!slot[@]}"; do
 			printf 'tb %d %x 1 4 %s\n' "${slot[$fn]}" "${addr[$fn]}" \
 				"$([ "${rep[$fn]}" = rep ] && echo 0 || echo -)"
 		done
+		if [ "${CAPTURE_GRAPH:-0}" = 1 ]; then
+			for fn in "${!slot[@]}"; do
+				printf 'n %d 0 %x\n' "${slot[$fn]}" "${addr[$fn]}"
+			done | sort -k2,2n
+		fi
 		for tag in "${tags[@]}"; do
 			local sum=0 k
 			for k in "${keys[@]}"; do [ "${k%% *}" != "$tag" ] || sum=$((sum + count[$k])); done
 			echo "tag $tag windows 8 spans 8 elems ${elems[$tag]} errors 0 insns $sum"
 			for k in "${keys[@]}"; do [ "${k%% *}" != "$tag" ] || echo "c ${k#* } ${count[$k]}"; done
+			[ "${CAPTURE_GRAPH:-0}" = 1 ] || continue
+			for k in "${keys[@]}"; do [ "${k%% *}" != "$tag" ] || echo "s ${k#* } ${count[$k]}"; done
+			echo "cg recoveries 0 unmatched 0 fallthroughs 0 recovered 0 switches 0"
 		done
 		echo end
 	} >"$dir/qprof.txt"
@@ -221,13 +230,15 @@ unmerge() { # FILE
 
 # The host side end to end, the guest a stand-in: the job says --profile and
 # the plugin; the profiles go into the result file beside what bench wrote,
-# which stays byte for byte; the report follows the command's output.
+# which stays byte for byte; the report follows the command's output. Each
+# scenario's call graph goes into its profile, its chains into the report
+# and its folded stacks beside the result file, named after both.
 test_profile_host_side() {
 	local r=$TMPD/r.json
 	need_guest_tools
 	stand_in_qemu 7.2.22 elf
 	stand_in_guest
-	ring_capture "$TMPD/cap"
+	CAPTURE_GRAPH=1 ring_capture "$TMPD/cap"
 	expect_exit 0 vm_fake "$DATA/icount.json" "$TMPD/cap" -q --profile -- bench --json "$r"
 	grep -qx "VM_PROFILE=1" "$TMPD/job.conf" || fail "job.conf: no VM_PROFILE=1"
 	grep -qx "VM_QPLUGIN='$TMPD/lib/vm/qprof-v1.so'" "$TMPD/job.conf" ||
@@ -270,6 +281,23 @@ test_profile_host_side() {
 		fail "the rest of the file changed: $(diff <(unmerge "$r") "$DATA/icount.json" | head -20)"
 	assert_eq "$(grep -c 18446744073709551615 "$r")" 1 "a number no reader keeps, kept"
 	assert_eq "$(vm_dirs)" "" "no work directory left"
+	# the call graph: each function its own chain here
+	assert_match "$LAST_OUT" "^ +81\.03 +81\.03  page_pool_put_unrefed_netmem$" "a chain in the report"
+	jq -e '.scenarios[] | select(.name == "ring") | .profile as $p | $p.callgraph |
+		.per_elem == $p.per_elem and .recoveries == 0 and .chain_floor == 0.05 and
+		([.functions[] | select(.name == "xdp_drop") | .module == "bpf" and .self == 6 and
+			.children == 6] | length) == 1 and
+		([.chains[] | select(.chain == "[unmapped]")] | length) == 0 and
+		([.chains[] | select(.chain == "page_pool_put_unrefed_netmem")][0].children == 81.03)' \
+		"$r" >/dev/null || fail "ring's call graph: $(jq -c '.scenarios[0].profile.callgraph |
+			del(.what) | .chains |= .[0:3]' "$r")"
+	assert_eq "$(ls "$TMPD"/*.folded | xargs -n1 basename | tr '\n' ' ')" "r.ring.folded r.slow.folded " \
+		"folded stacks beside the result, one per profiled scenario"
+	assert_eq "$(awk '{ n += $NF } END { print n }' "$TMPD/r.ring.folded")" \
+		"$(jq '.scenarios[] | select(.name == "ring") | .profile.instructions' "$r")" \
+		"ring's folded stacks: every instruction of its windows"
+	grep -qx "page_pool_put_unrefed_netmem 81030" "$TMPD/r.ring.folded" ||
+		fail "a function's stack: $(head -3 "$TMPD/r.ring.folded")"
 }
 
 # vm --profile -- load: the attached run's profile, per packet load counted,

@@ -221,6 +221,38 @@ upstream_module_checks() {
 	done
 }
 
+# callgraph_checks FILE FOLDED: the call graph of ring's profile in FILE
+# (test_vm_ab_two_kernels) is exact: each function's self is the flat
+# profile's (within 0.1 % of each of 1 instruction per element or more, and
+# 0.1 % of the figure in all), the root's children the profile's figure (its
+# own check puts that within 0.5 % of the clock's), at most 0.1 % of its
+# instructions charged after a recovery; an interrupt is a chain of its own,
+# rooted at its entry; FOLDED holds every instruction of the windows.
+callgraph_checks() {
+	local f=$1 folded=$2
+	jq -e '.scenarios[] | select(.name == "ring") | .profile as $p | $p.callgraph as $g |
+		def key: .name + "|" + (.module // "");
+		($g.functions | map({key: key, value: .self}) | from_entries) as $self |
+		($p.functions | map({key: key, value: .per_elem}) | from_entries) as $flat |
+		([$flat | to_entries[] | {f: .value, d: (($self[.key] // 0) - .value)}] +
+		 [$self | to_entries[] | select($flat[.key] == null) | {f: 0, d: .value}]) as $rows |
+		($rows | all(.f < 1 or (.d | fabs) <= 0.001 * .f)) and
+		([$rows[].d | fabs] | add) <= 0.001 * $p.per_elem and
+		(($g.per_elem - $p.per_elem) | fabs) <= 1e-9 * $p.per_elem and
+		$g.recovered_pct <= 0.1 and
+		([$g.chains[].chain | select(test("irq_entries_start|asm_sysvec_|asm_exc_")) |
+			select(test("(irq_entries_start|asm_sysvec_[a-z_]+|asm_exc_[a-z_]+)$") | not)] |
+			length) == 0' "$f" >/dev/null ||
+		fail "$f: ring's call graph is not exact: $(jq -c '.scenarios[] | select(.name == "ring") |
+			.profile as $p | $p.callgraph | {per_elem, flat: $p.per_elem, recoveries,
+			unmatched, recovered_pct, causes: .causes[0:3],
+			self: [.functions[] | {(.name): .self}][0:8] | add,
+			chains: [.chains[] | select(.chain | test("interrupt|irq_entries"))][0:3]}' "$f")"
+	assert_eq "$(awk '{ n += $NF } END { print n }' "$folded")" \
+		"$(jq '.scenarios[] | select(.name == "ring") | .profile.callgraph.instructions' "$f")" \
+		"$folded: every instruction of ring's windows"
+}
+
 # Two real boots side by side (vm --against-debian): Debian's 6.12 (a, the
 # baseline) and newest (b) run the same bench; each result comes back under
 # its name (b's replacing an older file by a rename), each guest's output
@@ -232,8 +264,10 @@ upstream_module_checks() {
 # from the profile, the guest's page size in it (the bound of the kernel's
 # code among the modules), no task switched in inside a span (bench's timed chunks
 # run at SCHED_FIFO there, and vm keeps the stopper and the fair server out),
-# and compare's profile diff after its table. b's file is then checked as one
-# boot's: its clock, its kernel, its mode, its exports.
+# and compare's profile diff after its table; its call graph exact
+# (callgraph_checks), and newest's with page_pool's return reached through
+# XDP's (a chain of tail calls). b's file is then checked as one boot's: its
+# clock, its kernel, its mode, its exports.
 # Both also load the upstream module the kernel matrix builds for newest
 # (bench --upstream-module, carried into each guest): 6.12 refuses it, which
 # is ring's failed cross-check with the kernel's reason, and newest runs it:
@@ -295,7 +329,11 @@ test_vm_ab_two_kernels() {
 		assert_eq "$(jq -r '[.scenarios[].profile.functions[] | select(.name == "__schedule") |
 			.instructions] | add // 0' "$TMPD/r.$side.json")" 0 \
 			"$side: instructions of __schedule inside ring's spans"
+		callgraph_checks "$TMPD/r.$side.json" "$TMPD/r.$side.ring.folded"
 	done
+	jq -e '[.scenarios[] | select(.name == "ring") | .profile.callgraph.chains[] |
+		select(.chain | startswith("page_pool_put_unrefed_netmem.__xdp_return.xdp_return_buff."))] |
+		length > 0' "$b" >/dev/null || fail "b: no chain of page_pool's return through XDP's"
 	[ ${#mod[@]} = 0 ] || upstream_module_checks "$a" "$b"
 	expect_exit 0 "$PPBENCH" compare "$a" "$b"
 	assert_eq "$(jq_get "$b" .host.clock.kind)" icount "host.clock.kind"

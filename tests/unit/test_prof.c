@@ -298,7 +298,7 @@ void test_prof_qprof_errors(void)
 {
 	expect_qprof_error("", "qprof.txt is empty");
 	expect_qprof_error("something else\n", "qprof.txt:1: not the plugin's output");
-	expect_qprof_error("qprof 2\nend\n", "qprof.txt:1: version 2");
+	expect_qprof_error("qprof 3\nend\n", "qprof.txt:1: version 3");
 	expect_qprof_error("qprof 1\ntb 1 ffff 2 4 -\nend\n", "qprof.txt:2: tb 1: 1 lengths for 2");
 	expect_qprof_error("qprof 1\ntb 1 ffff 1 0 -\nend\n", "length '0' is not a hex digit");
 	expect_qprof_error("qprof 1\ntb 1 ffff 1 4 1\nend\n", "rep index '1' is not one of its 1");
@@ -312,6 +312,28 @@ void test_prof_qprof_errors(void)
 	expect_qprof_error("qprof 1\nc 1 4\nend\n", "qprof.txt:2: a 'c' line before any 'tag'");
 	expect_qprof_error("qprof 1\nend\ntb 1 ffff 1 4 -\n", "qprof.txt:3: 'tb' after the 'end'");
 	expect_qprof_error("qprof 1\nfoo 1\nend\n", "qprof.txt:2: unknown line 'foo'");
+	/* the call graph's */
+	expect_qprof_error("qprof 1\nn 1 0 ffff\nend\n", "qprof.txt:2: a 'n' line in version 1");
+	expect_qprof_error("qprof 2\nn 2 1 ffff\nend\n",
+			   "qprof.txt:2: node 2: its parent 1 is not listed before it");
+	expect_qprof_error("qprof 2\nn 2 0 ffff\nn 1 0 fff0\nend\n", "node 1 out of order");
+	expect_qprof_error("qprof 2\ntag 3 windows 1 spans 1 elems 1 errors 0 insns 0\n"
+			   "n 1 0 ffff\nend\n",
+			   "qprof.txt:3: node 1 after a tag");
+	expect_qprof_error("qprof 2\ns 0 4\nend\n", "a 's' line before any 'tag' line");
+	expect_qprof_error("qprof 2\ntag 3 windows 1 spans 1 elems 1 errors 0 insns 0\ns 5 1\n"
+			   "end\n",
+			   "s 5: no node 5");
+	expect_qprof_error("qprof 2\ntb 1 ffff 1 4 -\ntag 3 windows 1 spans 1 elems 1 errors 0 "
+			   "insns 4\nc 1 4\ns 0 3\ncg recoveries 0 unmatched 0 fallthroughs 0 "
+			   "recovered 0 switches 0\nend\n",
+			   "tag 3: its call graph charges 3 instructions, its 'insns' says 4");
+	expect_qprof_error("qprof 2\ntb 1 ffff 1 4 -\ntag 3 windows 1 spans 1 elems 1 errors 0 "
+			   "insns 4\nc 1 4\ns 0 4\nend\n",
+			   "tag 3: a call graph without its 'cg' line");
+	expect_qprof_error("qprof 2\ntag 3 windows 1 spans 1 elems 1 errors 0 insns 0\n"
+			   "rc lost 1 2 3 4\nend\n",
+			   "expected 'rc recover|unmatched SITE EXPECTED COUNT INSNS'");
 }
 
 void test_prof_syms_errors(void)

@@ -168,6 +168,15 @@ static const char kallsyms[] = "ffffffff81000000 T _stext\n"
 			       "ffffffff81abcff0 T bpf_prog_test_run_xdp_other\n"
 			       "ffffffff81abd000 T bpf_test_run_xdp_livelier\n"
 			       "ffffffff81abd100 T bpf_test_finish\n"
+			       "ffffffff81abd200 T irq_entries_start\n"
+			       "ffffffff81abd400 T asm_exc_page_fault\n"
+			       "ffffffff81abd440 T asm_common_interrupt\n"
+			       "ffffffff81abd480 T __x86_return_thunk\n"
+			       "ffffffff81abd490 T __x86_indirect_thunk_rax\n"
+			       "ffffffff81abd490 T __x86_indirect_thunk_array\n"
+			       "ffffffff81abd4b0 T __pfx_veth_like\n"
+			       "ffffffff81abd4c0 T veth_like\n"
+			       "ffffffff81abd4c0 T veth_like_alias\n"
 			       "ffffffffc0001000 t bpf_test_run\t[some_module]\n"
 			       "ffffffffc0002000 t bpf_prog_6deef7357e7b4530_ppb_xdp_bare\t[bpf]\n";
 
@@ -193,13 +202,31 @@ void test_profcap_sites(void)
 	ASSERT_EQ(s.hi[1], 0xffffffff81abc600ull, "ends at the next text symbol, not data");
 	ASSERT_EQ(s.lo[2], 0xffffffff81abc610ull, "bpf_prog_test_run_xdp");
 	ASSERT_EQ(s.hi[2], 0xffffffff81abcff0ull, "its end");
+	/* the call graph's: function starts, entries, thunks */
+	ASSERT_EQ(s.nfn, 16, "every text symbol's start but the padded ones' own, once");
+	ASSERT_EQ(s.fn[s.nfn - 1], 0xffffffffc0001000ull, "a module's function, not a program");
+	ASSERT_EQ(s.fn[s.nfn - 2], 0xffffffff81abd4b0ull, "veth_like: from its padding");
+	if (ASSERT_EQ(s.nr, 4, "two entries, two thunks")) {
+		ASSERT_TRUE(s.r[0].op == VMPROF_ENTRY_HI && s.r[0].lo == 0xffffffff81abd200ull &&
+				    s.r[0].hi == 0xffffffff81abd400ull,
+			    "the IRQ stubs: any block in them");
+		ASSERT_TRUE(s.r[1].op == VMPROF_ENTRY_HI && s.r[1].hi == s.r[1].lo + 1,
+			    "asm_exc_page_fault: its first block (asm_common_interrupt: none)");
+		ASSERT_TRUE(s.r[2].op == VMPROF_RETTHUNK_HI && s.r[2].hi == 0xffffffff81abd490ull,
+			    "the return thunk, to the next symbol");
+		ASSERT_TRUE(s.r[3].op == VMPROF_INDTHUNK_HI && s.r[3].hi == 0xffffffff81abd4b0ull,
+			    "an indirect-branch thunk");
+	}
+	profcap_sites_free(&s);
 
 	f = fmemopen((void *)hidden, sizeof(hidden) - 1, "r");
 	ASSERT_EQ(profcap_parse_sites(f, &s), -EPERM, "addresses hidden (kptr_restrict)");
 	fclose(f);
+	profcap_sites_free(&s);
 	f = fmemopen((void *)none, sizeof(none) - 1, "r");
 	ASSERT_EQ(profcap_parse_sites(f, &s), -ENOENT, "no timer function");
 	fclose(f);
+	profcap_sites_free(&s);
 }
 
 void test_vmmark_cmdline(void)

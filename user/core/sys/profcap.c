@@ -42,6 +42,48 @@ static bool is_timer_func(const char *name)
 	return false;
 }
 
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static bool ends(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/*
+ * What the call graph needs to know of a kernel function by its name: the
+ * IDT's and the syscall instructions' entry points (a block starting there
+ * is an interrupt's, an exception's or a syscall's; the stub tables: any
+ * block in them, whose stubs jump on to asm_common_interrupt and
+ * asm_spurious_interrupt, no entries of their own), the return thunks and
+ * the indirect-branch thunks.
+ */
+static int range_op(const char *name, bool *table)
+{
+	static const char *const entries[] = {
+		"asm_int80_emulation", "asm_fred_entrypoint_user", "asm_fred_entrypoint_kernel",
+		"entry_SYSCALL_64",    "entry_SYSCALL_compat",	   "entry_SYSENTER_compat",
+		"entry_INT80_compat",  "entry_SYSCALL32_ignore",
+	};
+
+	*table = !strcmp(name, "irq_entries_start") || !strcmp(name, "spurious_entries_start");
+	if (*table || starts(name, "asm_exc_") || starts(name, "asm_sysvec_"))
+		return VMPROF_ENTRY_HI;
+	for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++)
+		if (!strcmp(name, entries[i]))
+			return VMPROF_ENTRY_HI;
+	if (ends(name, "return_thunk") || ends(name, "srso_safe_ret") ||
+	    ends(name, "srso_alias_safe_ret"))
+		return VMPROF_RETTHUNK_HI;
+	if (starts(name, "__x86_indirect_") && strstr(name, "thunk"))
+		return VMPROF_INDTHUNK_HI;
+	return -1;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -65,60 +107,190 @@ static uint64_t next_above(const uint64_t *addr, size_t n, uint64_t a)
 	return lo < n ? addr[lo] : 0;
 }
 
+static int grow(void **a, size_t *cap, size_t n, size_t size)
+{
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*a, (*cap = *cap ? 2 * *cap : 4096) * size);
+	if (!p)
+		return -ENOMEM;
+	*a = p;
+	return 0;
+}
+
+/* A text symbol of the kernel or a module: where it is, and whose padding it is. */
+struct tsym {
+	uint64_t addr, name; /* name: a hash of the function's name */
+	bool pad;	     /* __pfx_NAME, __cfi_NAME: NAME's padding, its true start */
+};
+
+static int by_tsym(const void *a, const void *b)
+{
+	const struct tsym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (int)y->pad - (int)x->pad;
+}
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 0x100000001b3ull;
+	return h;
+}
+
+/*
+ * Every function's start, once: a function with padding starts at its
+ * padding, and its own address (with any alias there) starts nothing.
+ */
+static int fn_starts(struct tsym *t, size_t n, struct profcap_sites *s)
+{
+	uint64_t pad_addr = 0, pad_name = 0, *skip = calloc(n + 1, sizeof(*skip));
+	size_t k = 0, nskip = 0, j = 0;
+
+	s->fn = calloc(n + 1, sizeof(*s->fn));
+	if (!s->fn || !skip) {
+		free(skip);
+		return -ENOMEM;
+	}
+	if (n)
+		qsort(t, n, sizeof(*t), by_tsym);
+	for (size_t i = 0; i < n; i++) /* (the pads sort first at an address) */
+		if (t[i].pad) {
+			pad_addr = t[i].addr;
+			pad_name = t[i].name;
+		} else if (t[i].name == pad_name && t[i].addr - pad_addr <= 64 &&
+			   (!nskip || skip[nskip - 1] != t[i].addr)) {
+			skip[nskip++] = t[i].addr;
+		}
+	for (size_t i = 0; i < n; i++) {
+		while (j < nskip && skip[j] < t[i].addr)
+			j++;
+		if ((j < nskip && skip[j] == t[i].addr) || (k && s->fn[k - 1] == t[i].addr))
+			continue;
+		s->fn[k++] = t[i].addr;
+	}
+	s->nfn = k;
+	free(skip);
+	return 0;
+}
+
+struct parse {
+	uint64_t *text; /* the kernel's own text symbols */
+	size_t ntext, captext, captsym, caprange;
+	struct tsym *tsym; /* and the modules' */
+	size_t ntsym;
+	uint64_t starts[PROFCAP_MAX_SITES];
+	int nstarts;
+	bool nonzero;
+};
+
+/* One line: "ADDR TYPE NAME" for the kernel's own, "ADDR TYPE NAME\t[MODULE]" else. */
+static int parse_line(struct parse *p, struct profcap_sites *s, const char *line)
+{
+	char type, name[256];
+	const char *fn = name;
+	bool module = strchr(line, '[') != NULL, table;
+	uint64_t a;
+	int op;
+
+	if (sscanf(line, "%" SCNx64 " %c %255s", &a, &type, name) != 3)
+		return 0;
+	p->nonzero |= a != 0;
+	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+		return 0;
+	if (module && strstr(line, "[bpf]"))
+		return 0; /* (a window's programs, sent with the window) */
+	if (grow((void **)&p->tsym, &p->captsym, p->ntsym, sizeof(*p->tsym)))
+		return -ENOMEM;
+	if (starts(name, "__pfx_") || starts(name, "__cfi_"))
+		fn = name + 6;
+	p->tsym[p->ntsym++] = (struct tsym){ a, name_hash(fn), fn != name };
+	if (module)
+		return 0;
+	if (grow((void **)&p->text, &p->captext, p->ntext, sizeof(*p->text)))
+		return -ENOMEM;
+	p->text[p->ntext++] = a;
+	if (!strcmp(name, "ktime_get"))
+		s->ktime = a;
+	else if (is_timer_func(name) && p->nstarts < PROFCAP_MAX_SITES)
+		p->starts[p->nstarts++] = a;
+	op = range_op(name, &table);
+	if (op < 0 || (s->nr && s->r[s->nr - 1].lo == a && s->r[s->nr - 1].op == op))
+		return 0; /* (an alias: __x86_indirect_thunk_array is _rax) */
+	if (grow((void **)&s->r, &p->caprange, s->nr, sizeof(*s->r)))
+		return -ENOMEM;
+	/* (the end is found once all are read: 0 for an entry point alone) */
+	s->r[s->nr++] = (struct profcap_range){ a, table || op != VMPROF_ENTRY_HI ? 0 : a + 1, op };
+	return 0;
+}
+
 int profcap_parse_sites(FILE *f, struct profcap_sites *s)
 {
-	uint64_t *text = NULL, starts[PROFCAP_MAX_SITES], a;
-	size_t n = 0, cap = 0;
-	int nstarts = 0, err = 0;
-	bool nonzero = false;
-	char line[512], type, name[256];
+	struct parse p = { 0 };
+	char line[512];
+	int err = 0;
 
 	memset(s, 0, sizeof(*s));
-	while (fgets(line, sizeof(line), f)) {
-		/* "ADDR TYPE NAME" for the kernel's own, "ADDR TYPE NAME [MODULE]" else */
-		if (sscanf(line, "%" SCNx64 " %c %255s", &a, &type, name) != 3 || strchr(line, '['))
-			continue;
-		nonzero |= a != 0;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-			continue;
-		if (n == cap) {
-			uint64_t *t = realloc(text, (cap = cap ? 2 * cap : 65536) * sizeof(*t));
-
-			if (!t) {
-				err = -ENOMEM;
-				goto out;
-			}
-			text = t;
-		}
-		text[n++] = a;
-		if (!strcmp(name, "ktime_get"))
-			s->ktime = a;
-		else if (is_timer_func(name) && nstarts < PROFCAP_MAX_SITES)
-			starts[nstarts++] = a;
-	}
-	if (!nonzero) {
+	while (!err && fgets(line, sizeof(line), f))
+		err = parse_line(&p, s, line);
+	if (!err && !p.nonzero)
 		err = -EPERM;
+	if (err)
 		goto out;
-	}
-	qsort(text, n, sizeof(*text), cmp_u64);
-	for (int i = 0; i < nstarts; i++) {
-		uint64_t end = next_above(text, n, starts[i]);
+	qsort(p.text, p.ntext, sizeof(*p.text), cmp_u64);
+	for (int i = 0; i < p.nstarts; i++) {
+		uint64_t end = next_above(p.text, p.ntext, p.starts[i]);
 
 		if (!end)
 			continue;
-		s->lo[s->n] = starts[i];
+		s->lo[s->n] = p.starts[i];
 		s->hi[s->n++] = end;
 	}
-	if (!s->ktime || !s->n)
+	for (size_t i = 0; i < s->nr; i++)
+		if (!s->r[i].hi)
+			s->r[i].hi = next_above(p.text, p.ntext, s->r[i].lo) ?: s->r[i].lo + 1;
+	err = fn_starts(p.tsym, p.ntsym, s);
+	if (!err && (!s->ktime || !s->n))
 		err = -ENOENT;
 out:
-	free(text);
+	free(p.text);
+	free(p.tsym);
+	if (err && err != -ENOENT)
+		profcap_sites_free(s);
 	return err;
 }
 
+void profcap_sites_free(struct profcap_sites *s)
+{
+	free(s->fn);
+	free(s->r);
+	s->fn = NULL;
+	s->r = NULL;
+	s->nfn = s->nr = 0;
+}
+
+static bool armed, told; /* (told: the plugin has the kernel's symbols) */
+
+#if defined(__x86_64__)
+/* Function starts: the first whole, the others as the step from the one before. */
+static void send_fns(const uint64_t *fn, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (i)
+			vmmark_send_short(VMPROF_FN_NEXT, fn[i] - fn[i - 1]);
+		else
+			vmmark_send(VMPROF_FN_AT, fn[i]);
+}
+#endif
+
 void profcap_arm(void)
 {
-	static bool armed;
 	struct profcap_sites s;
 	FILE *f;
 	int err;
@@ -134,6 +306,7 @@ void profcap_arm(void)
 		pr_warn("profile: cannot find ktime_get and the test-run timer in /proc/kallsyms "
 			"(%s): its timed runs count nothing\n",
 			strerror(-err));
+		profcap_sites_free(&s);
 		return;
 	}
 	vmmark_send(VMPROF_KTIME, s.ktime);
@@ -141,7 +314,16 @@ void profcap_arm(void)
 		vmmark_send(VMPROF_SITE_LO, s.lo[i]);
 		vmmark_send(VMPROF_SITE_HI, s.hi[i]);
 	}
+#if defined(__x86_64__) /* (the call graph is x86-64's) */
+	for (size_t i = 0; i < s.nr; i++) {
+		vmmark_send(VMPROF_SITE_LO, s.r[i].lo);
+		vmmark_send(s.r[i].op, s.r[i].hi);
+	}
+	send_fns(s.fn, s.nfn);
+	told = true;
+#endif
 	vmmark_op(VMPROF_ARM);
+	profcap_sites_free(&s);
 }
 
 /* DIR/NAME in $PPBENCH_PROF_DIR, opened to append; NULL when there is none. */
@@ -377,14 +559,39 @@ void profcap_mod_syms(uint32_t tag, const char *module)
 	fclose(out);
 }
 
+/* The programs of TEXT ([bpf] lines) told the plugin in place of the last window's. */
+static void bpf_fns(const char *text)
+{
+	unsigned long long a;
+
+	if (!told)
+		return;
+	vmmark_op(VMPROF_BPF_CLEAR);
+	for (const char *l = text; *l; l += strcspn(l, "\n"), l += *l == '\n')
+		if (sscanf(l, "%llx", &a) == 1)
+			vmmark_send(VMPROF_FN_AT, a);
+	vmmark_op(VMPROF_ARM); /* (blocks translated before are classified again) */
+}
+
 void profcap_bpf_syms(uint32_t tag)
 {
 	uint32_t id = 0;
-	FILE *out = syms_file(tag);
+	FILE *out = syms_file(tag), *m;
+	char *text = NULL;
+	size_t len = 0;
 
 	if (!out)
 		return;
-	kallsyms_of(out, "bpf");
+	m = open_memstream(&text, &len);
+	if (m) {
+		kallsyms_of(m, "bpf");
+		fclose(m);
+	}
+	if (text) {
+		fputs(text, out);
+		bpf_fns(text);
+	}
+	free(text);
 	while (!bpf_prog_get_next_id(id, &id)) {
 		int fd = bpf_prog_get_fd_by_id(id);
 

@@ -48,6 +48,12 @@ static void mark(int op)
 		CASE(VMPROF_BEGIN_TIMER);
 		CASE(VMPROF_BEGIN_WHOLE);
 		CASE(VMPROF_END);
+		CASE(VMPROF_ENTRY_HI);
+		CASE(VMPROF_RETTHUNK_HI);
+		CASE(VMPROF_INDTHUNK_HI);
+		CASE(VMPROF_FN_AT);
+		CASE(VMPROF_FN_NEXT);
+		CASE(VMPROF_BPF_CLEAR);
 	default:
 		break;
 	}
@@ -88,6 +94,19 @@ void vmmark_send(int op, uint64_t value)
 		return;
 	/* all 16: whatever a killed sender left in the plugin's value shifts out */
 	for (int i = 60; i >= 0; i -= 4)
+		mark(VMPROF_NIBBLE + (int)((value >> i) & 0xf));
+	mark(op);
+}
+
+void vmmark_send_short(int op, uint64_t value)
+{
+	int i = 60;
+
+	if (!vmmark_active())
+		return;
+	while (i > 0 && !(value >> i))
+		i -= 4;
+	for (; i >= 0; i -= 4)
 		mark(VMPROF_NIBBLE + (int)((value >> i) & 0xf));
 	mark(op);
 }

@@ -20,6 +20,8 @@ bool vmmark_cmdline(const char *cmdline);
 void vmmark_set_active(bool on);
 /* OP (enum vmprof_op) with VALUE: 16 nibbles, then the op. */
 void vmmark_send(int op, uint64_t value);
+/* OP with VALUE in as few nibbles as it takes (after a vmmark_send(): the value starts clear). */
+void vmmark_send_short(int op, uint64_t value);
 /* OP alone (its value is 0). */
 void vmmark_op(int op);
 

@@ -342,6 +342,7 @@ static void prof_free_one(struct prof *p)
 		free(p->fn[k].module);
 	}
 	free(p->fn);
+	prof_graph_free(p->graph);
 	free(p->kind);
 	free(p->name);
 	free(p->extra);
@@ -413,6 +414,7 @@ static int build_one(const struct capture *c, const struct cap_tag *t, struct pr
 		p->insns += (int64_t)(q->insns * w[i]);
 	}
 	ret = ret ?: collect(&tl, p);
+	ret = ret ?: prof_graph_build(c, w, &p->graph);
 	tally_free(&tl);
 	free(w);
 	return ret;

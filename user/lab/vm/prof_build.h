@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "vm/prof_capture.h"
+#include "vm/prof_graph.h"
 #include "vm/prof_syms.h"
 
 /*
@@ -70,6 +71,7 @@ struct prof {
 	int64_t group_insns[PG_NR], group_rep[PG_NR];
 	struct prof_fn *fn; /* by instructions, most first */
 	size_t nfn;
+	struct prof_graph *graph; /* its call graph, NULL where the capture has none */
 };
 
 /*

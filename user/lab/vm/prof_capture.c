@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include "vm/prof_capture.h"
 
 struct qp_parse {
@@ -15,7 +16,7 @@ struct qp_parse {
 	char *err;
 	size_t errlen;
 	bool ended, begun;
-	size_t captb, captag, capc;
+	size_t captb, captag, capc, capnode, caps, caprc;
 };
 
 __attribute__((format(printf, 2, 3))) static int bad(struct qp_parse *p, const char *fmt, ...)
@@ -160,8 +161,128 @@ static int parse_tag(struct qp_parse *p, char **w, int n)
 	if (!t->tag)
 		return -ENOMEM;
 	q->ntags++;
-	p->capc = 0;
+	p->capc = p->caps = p->caprc = 0;
 	return 0;
+}
+
+/* The index of node ID among the nodes listed so far (0: the root), or -1. */
+static ssize_t node_index(const struct qprof *q, uint64_t id)
+{
+	size_t lo = 0, hi = q->nnode;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (q->node[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < q->nnode && q->node[lo].id == id ? (ssize_t)lo : -1;
+}
+
+/* "n NODE PARENT KEY", before any tag, in increasing order, each after its parent */
+static int parse_node(struct qp_parse *p, char **w, int n)
+{
+	struct qprof *q = p->q;
+	uint64_t id, parent, key;
+	ssize_t pi;
+
+	if (n != 4 || !u64_of(w[1], 10, &id) || !u64_of(w[2], 10, &parent) ||
+	    !u64_of(w[3], 16, &key) || !id)
+		return bad(p, "expected 'n NODE PARENT KEY' (decimal, decimal, hex)");
+	if (q->ntags)
+		return bad(p, "node %llu after a tag", (unsigned long long)id);
+	if (!q->nnode) { /* the root */
+		q->node = calloc(1, sizeof(*q->node));
+		if (!q->node)
+			return -ENOMEM;
+		q->nnode = p->capnode = 1;
+	}
+	if (id <= q->node[q->nnode - 1].id)
+		return bad(p, "node %llu out of order", (unsigned long long)id);
+	pi = node_index(q, parent);
+	if (pi < 0)
+		return bad(p, "node %llu: its parent %llu is not listed before it",
+			   (unsigned long long)id, (unsigned long long)parent);
+	if (grow((void **)&q->node, &p->capnode, q->nnode, sizeof(*q->node)))
+		return -ENOMEM;
+	q->node[q->nnode++] = (struct qp_gnode){ id, key, (size_t)pi };
+	return 0;
+}
+
+/* "s NODE SELF", of the last tag */
+static int parse_s(struct qp_parse *p, char **w, int n)
+{
+	struct qp_tag *t = &p->q->tags[p->q->ntags - 1];
+	uint64_t id, self;
+	ssize_t i;
+
+	if (n != 3 || !u64_of(w[1], 10, &id) || !u64_of(w[2], 10, &self))
+		return bad(p, "expected 's NODE SELF'");
+	i = id ? node_index(p->q, id) : 0;
+	if (i < 0)
+		return bad(p, "s %llu: no node %llu ('n %llu ...')", (unsigned long long)id,
+			   (unsigned long long)id, (unsigned long long)id);
+	if (grow((void **)&t->s, &p->caps, t->ns, sizeof(*t->s)))
+		return -ENOMEM;
+	t->s[t->ns++] = (struct qp_self){ (size_t)i, self };
+	return 0;
+}
+
+/* "cg recoveries R unmatched U fallthroughs F recovered I switches W", of the last tag */
+static int parse_cg(struct qp_parse *p, char **w, int n)
+{
+	static const char *const keys[] = { "recoveries", "unmatched", "fallthroughs", "recovered",
+					    "switches" };
+	struct qp_tag *t = &p->q->tags[p->q->ntags - 1];
+	uint64_t *v[] = { &t->recoveries, &t->unmatched, &t->fallthroughs, &t->recovered,
+			  &t->switches };
+
+	if (n != 11 || t->has_cg)
+		return bad(p,
+			   t->has_cg ? "a second 'cg' line for tag %s"
+				     : "expected 'cg recoveries R unmatched U fallthroughs F "
+				       "recovered I switches W'",
+			   t->tag);
+	for (int i = 0; i < 5; i++)
+		if (strcmp(w[1 + 2 * i], keys[i]) || !u64_of(w[2 + 2 * i], 10, v[i]))
+			return bad(p, "expected 'cg recoveries R unmatched U fallthroughs F "
+				      "recovered I switches W'");
+	t->has_cg = true;
+	return 0;
+}
+
+/* "rc KIND SITE EXPECTED COUNT INSNS", of the last tag */
+static int parse_rc(struct qp_parse *p, char **w, int n)
+{
+	struct qp_tag *t = &p->q->tags[p->q->ntags - 1];
+	struct qp_cause c = { 0 };
+
+	if (n != 6 || (strcmp(w[1], "recover") && strcmp(w[1], "unmatched")) ||
+	    !u64_of(w[2], 16, &c.site) || !u64_of(w[3], 16, &c.expected) ||
+	    !u64_of(w[4], 10, &c.count) || !u64_of(w[5], 10, &c.insns))
+		return bad(p, "expected 'rc recover|unmatched SITE EXPECTED COUNT INSNS'");
+	c.unmatched = !strcmp(w[1], "unmatched");
+	if (grow((void **)&t->rc, &p->caprc, t->nrc, sizeof(*t->rc)))
+		return -ENOMEM;
+	t->rc[t->nrc++] = c;
+	return 0;
+}
+
+/* The call graph's lines: version 2, and but for nodes, of a tag. */
+static int parse_graph(struct qp_parse *p, char **w, int n)
+{
+	if (p->q->version < 2)
+		return bad(p, "a '%s' line in version %d, which has no call graph", w[0],
+			   p->q->version);
+	if (!strcmp(w[0], "n"))
+		return parse_node(p, w, n);
+	if (!p->q->ntags)
+		return bad(p, "a '%s' line before any 'tag' line", w[0]);
+	if (!strcmp(w[0], "s"))
+		return parse_s(p, w, n);
+	return !strcmp(w[0], "cg") ? parse_cg(p, w, n) : parse_rc(p, w, n);
 }
 
 /* "c SLOT COUNT", of the last tag */
@@ -211,8 +332,10 @@ static int parse_line(struct qp_parse *p, char *line)
 		if (p->begun || n != 2 || strcmp(w[0], "qprof"))
 			return bad(p, "not the plugin's output: the first line is not 'qprof 1'");
 		p->begun = true;
-		return strcmp(w[1], "1") ? bad(p, "version %s: this ppbench reads version 1", w[1])
-					 : 0;
+		if (strcmp(w[1], "1") && strcmp(w[1], "2"))
+			return bad(p, "version %s: this ppbench reads versions 1 and 2", w[1]);
+		p->q->version = w[1][0] - '0';
+		return 0;
 	}
 	if (!strcmp(w[0], "tb"))
 		return parse_tb(p, w, n);
@@ -220,6 +343,8 @@ static int parse_line(struct qp_parse *p, char *line)
 		return parse_tag(p, w, n);
 	if (!strcmp(w[0], "c"))
 		return parse_c(p, w, n);
+	if (!strcmp(w[0], "n") || !strcmp(w[0], "s") || !strcmp(w[0], "cg") || !strcmp(w[0], "rc"))
+		return parse_graph(p, w, n);
 	if (!strcmp(w[0], "api") || !strcmp(w[0], "target"))
 		return parse_head(p, w, n);
 	if (!strcmp(w[0], "end") && n == 1) {
@@ -241,6 +366,25 @@ static const struct qp_block *find_block(const struct qprof *q, uint64_t slot)
 	struct qp_block key = { .slot = slot };
 
 	return q->ntb ? bsearch(&key, q->tb, q->ntb, sizeof(*q->tb), by_slot) : NULL;
+}
+
+/* A tag's call graph charges its instructions, each once. */
+static int resolve_graph(struct qp_parse *p, const struct qp_tag *t)
+{
+	unsigned __int128 sum = 0;
+
+	if (!t->ns && !t->has_cg)
+		return 0;
+	for (size_t k = 0; k < t->ns; k++)
+		sum += t->s[k].self;
+	if (sum == t->insns && t->has_cg)
+		return 0;
+	snprintf(p->err, p->errlen,
+		 t->has_cg ? "%s: tag %s: its call graph charges %llu instructions, its 'insns' "
+			     "says %llu"
+			   : "%s: tag %s: a call graph without its 'cg' line",
+		 p->label, t->tag, (unsigned long long)sum, (unsigned long long)t->insns);
+	return -EINVAL;
 }
 
 /* Every count's block, and each tag's insns: the sum of COUNT x NINSNS. */
@@ -279,6 +423,8 @@ static int resolve(struct qp_parse *p)
 				(unsigned long long)t->insns);
 			return -EINVAL;
 		}
+		if (resolve_graph(p, t))
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -332,8 +478,11 @@ void qprof_free(struct qprof *q)
 	for (size_t i = 0; i < q->ntags; i++) {
 		free(q->tags[i].tag);
 		free(q->tags[i].c);
+		free(q->tags[i].s);
+		free(q->tags[i].rc);
 	}
 	free(q->tb);
+	free(q->node);
 	free(q->tags);
 	memset(q, 0, sizeof(*q));
 }

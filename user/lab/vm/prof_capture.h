@@ -19,18 +19,26 @@
  *               (NAME: ring, fast, ...), recipe or module
  *   meta        "key value" lines: arch, release, qemu, api, cpu_flags
  *
- * qprof.txt, version 1 ('#' starts a comment):
+ * qprof.txt, version 2 ('#' starts a comment; version 1 has no call graph):
  *
- *   qprof 1
+ *   qprof 2
  *   api CUR MIN BUILT
  *   target NAME
  *   tb SLOT VADDR NINSNS LENS REP     a block: its address (hex), its
  *                                     instructions' lengths (a hex digit
  *                                     each) and the indices of its
  *                                     rep-prefixed string instructions (or -)
+ *   n NODE PARENT KEY                 a node of the call graph: KEY an
+ *                                     address (hex) of its function; after
+ *                                     its parent (0: the root, not listed)
  *   tag TAG windows W spans S elems E errors X insns N
  *   c SLOT COUNT                      the block's executions in TAG's spans
+ *   s NODE SELF                       instructions charged to the node in them
+ *   cg recoveries R unmatched U fallthroughs F recovered I switches W
+ *   rc KIND SITE EXPECTED COUNT INSNS a recovery's cause (KIND recover or
+ *                                     unmatched; addresses hex)
  *   end
+ * A tag's SELF add up to its N: the call graph charges every instruction.
  */
 struct qp_block {
 	uint64_t slot, vaddr;
@@ -45,18 +53,43 @@ struct qp_count {
 	const struct qp_block *b; /* resolved after parsing */
 };
 
+/* A node of the call graph, and what one tag charged to one. */
+struct qp_gnode {
+	uint64_t id, key; /* the plugin's number, and the address */
+	size_t parent;	  /* an index of qprof's nodes: 0, the root */
+};
+
+struct qp_self {
+	size_t node; /* an index of qprof's nodes */
+	uint64_t self;
+};
+
+/* A recovery's cause: at SITE, the frame in force was EXPECTED's. */
+struct qp_cause {
+	bool unmatched; /* no frame held the code (else: back to a frame further down) */
+	uint64_t site, expected, count, insns;
+};
+
 struct qp_tag {
 	char *tag;
 	uint64_t windows, spans, elems, errors, insns;
 	struct qp_count *c;
 	size_t nc;
+	struct qp_self *s;
+	size_t ns;
+	bool has_cg; /* a 'cg' line: */
+	uint64_t recoveries, unmatched, fallthroughs, recovered, switches;
+	struct qp_cause *rc;
+	size_t nrc;
 };
 
 struct qprof {
-	int api_cur, api_min, api_built;
+	int version, api_cur, api_min, api_built;
 	char target[32];
 	struct qp_block *tb; /* sorted by slot */
 	size_t ntb;
+	struct qp_gnode *node; /* node[0]: the root; the others by number */
+	size_t nnode;
 	struct qp_tag *tags;
 	size_t ntags;
 };

@@ -143,6 +143,62 @@ static void print_functions(FILE *f, const struct prof *p, double total)
 	}
 }
 
+struct by_what {
+	const struct prof_graph *g;
+	bool self;
+};
+
+static int by_node(const void *x, const void *y, void *ctx)
+{
+	const struct by_what *w = ctx;
+	const struct pg_node *a = &w->g->node[*(const size_t *)x],
+			     *b = &w->g->node[*(const size_t *)y];
+	int64_t u = w->self ? a->self : a->total, v = w->self ? b->self : b->total;
+
+	if (u != v)
+		return u > v ? -1 : 1;
+	return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
+}
+
+/* The indices of G's nodes but the root, by their self (else total), most first. */
+static size_t *nodes_by(const struct prof_graph *g, bool self)
+{
+	struct by_what w = { g, self };
+	size_t *ix = calloc(g->nnode, sizeof(*ix));
+
+	for (size_t i = 1; ix && i < g->nnode; i++)
+		ix[i - 1] = i;
+	if (ix && g->nnode > 1)
+		qsort_r(ix, g->nnode - 1, sizeof(*ix), by_node, &w);
+	return ix;
+}
+
+static void print_chains(FILE *f, const struct prof *p)
+{
+	const struct prof_graph *g = p->graph;
+	size_t *ix = nodes_by(g, true);
+
+	fprintf(f,
+		"  call chains, leaf first, that run the most themselves (instr/elem: their own, "
+		"with all below):\n  %9s %9s  %s\n",
+		"self", "children", "chain");
+	for (size_t i = 0; ix && i < PROF_CHAINS_SHOWN && i + 1 < g->nnode; i++) {
+		char *c = prof_graph_chain(g, ix[i], ".", true);
+
+		if (c && strlen(c) > 76)
+			strcpy(c + 73, "...");
+		fprintf(f, "  %9.2f %9.2f  %s\n", prof_per_elem(p, g->node[ix[i]].self),
+			prof_per_elem(p, g->node[ix[i]].total), c ? c : "?");
+		free(c);
+	}
+	free(ix);
+	fprintf(f,
+		"  %llu recoveries, %llu unmatched: %.3f %% of the windows' instructions charged "
+		"after one\n",
+		(unsigned long long)g->recoveries, (unsigned long long)g->unmatched,
+		g->insns ? 100.0 * g->recovered / g->insns : 0.0);
+}
+
 void prof_report_print(FILE *f, const struct prof *p, double clock)
 {
 	double total = prof_per_elem(p, p->insns);
@@ -154,6 +210,8 @@ void prof_report_print(FILE *f, const struct prof *p, double clock)
 	}
 	print_groups(f, p, total);
 	print_functions(f, p, total);
+	if (p->graph)
+		print_chains(f, p);
 }
 
 /* The scenario's figure by the clock in DOC (a bench result), or NAN. */
@@ -292,6 +350,106 @@ static const char *prof_what(const struct prof *p)
 	       "timed runs, per element (qemu TCG plugin)";
 }
 
+static void json_causes(struct json *j, const struct prof_graph *g)
+{
+	json_arr_begin(j, "causes");
+	for (size_t i = 0; i < g->ncause; i++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "kind", g->cause[i].unmatched ? "unmatched" : "recover");
+		json_str(j, "at", g->cause[i].at);
+		json_str(j, "frame", g->cause[i].frame);
+		json_u64(j, "count", g->cause[i].count);
+		json_u64(j, "instructions", g->cause[i].insns);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static int by_children(const void *x, const void *y, void *ctx)
+{
+	const struct prof_graph *g = ctx;
+	const struct pg_fn *a = &g->fn[*(const size_t *)x], *b = &g->fn[*(const size_t *)y];
+
+	if (a->children != b->children)
+		return a->children > b->children ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* Every function's self and children, the most inclusive first. */
+static void json_graph_fns(struct json *j, const struct prof *p)
+{
+	const struct prof_graph *g = p->graph;
+	size_t *ix = calloc(g->nfn + 1, sizeof(*ix));
+
+	for (size_t i = 0; ix && i < g->nfn; i++)
+		ix[i] = i;
+	if (ix && g->nfn)
+		qsort_r(ix, g->nfn, sizeof(*ix), by_children, (void *)g);
+	json_arr_begin(j, "functions");
+	for (size_t n = 0; ix && n < g->nfn; n++) {
+		const struct pg_fn *f = &g->fn[ix[n]];
+
+		json_obj_begin(j, NULL);
+		json_str(j, "name", f->name);
+		if (f->module)
+			json_str(j, "module", f->module);
+		json_double(j, "self", prof_per_elem(p, f->self));
+		json_double(j, "children", prof_per_elem(p, f->children));
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	free(ix);
+}
+
+/* The chains of at least PROF_CHAIN_FLOOR per element, the most inclusive first. */
+static void json_chains(struct json *j, const struct prof *p)
+{
+	const struct prof_graph *g = p->graph;
+	size_t *ix = nodes_by(g, false);
+
+	json_arr_begin(j, "chains");
+	for (size_t i = 0; ix && i + 1 < g->nnode; i++) {
+		const struct pg_node *n = &g->node[ix[i]];
+		char *c;
+
+		if (fabs(prof_per_elem(p, n->total)) < PROF_CHAIN_FLOOR)
+			continue;
+		c = prof_graph_chain(g, ix[i], ".", true);
+		json_obj_begin(j, NULL);
+		json_str(j, "chain", c ? c : "?");
+		json_double(j, "children", prof_per_elem(p, n->total));
+		json_double(j, "self", prof_per_elem(p, n->self));
+		json_obj_end(j);
+		free(c);
+	}
+	json_arr_end(j);
+	free(ix);
+}
+
+static void json_graph(struct json *j, const struct prof *p)
+{
+	const struct prof_graph *g = p->graph;
+
+	json_obj_begin(j, "callgraph");
+	json_str(j, "what",
+		 "the instructions per element of each call chain (leaf first, LKP's calltrace) "
+		 "and function, itself (self) and with all it calls (children), from a shadow "
+		 "call stack per vCPU; interrupts and syscalls are chains of their own");
+	json_i64(j, "instructions", g->node[0].total);
+	json_double(j, "per_elem", prof_per_elem(p, g->node[0].total));
+	json_u64(j, "recoveries", g->recoveries);
+	json_u64(j, "unmatched", g->unmatched);
+	json_u64(j, "fallthroughs", g->fallthroughs);
+	json_u64(j, "switches", g->switches);
+	json_u64(j, "recovered_instructions", g->recovered);
+	json_double(j, "recovered_pct", g->insns ? 100.0 * g->recovered / g->insns : 0);
+	json_causes(j, g);
+	json_double(j, "chain_floor", PROF_CHAIN_FLOOR);
+	json_graph_fns(j, p);
+	json_chains(j, p);
+	json_obj_end(j);
+}
+
 void prof_json(struct json *j, const char *key, const struct prof *p, const struct capture *meta)
 {
 	json_obj_begin(j, key);
@@ -322,6 +480,8 @@ void prof_json(struct json *j, const char *key, const struct prof *p, const stru
 	for (size_t i = 0; i < p->nfn; i++)
 		json_fn(j, p, &p->fn[i], true);
 	json_arr_end(j);
+	if (p->graph)
+		json_graph(j, p);
 	json_obj_end(j);
 }
 
@@ -649,6 +809,54 @@ int prof_stream_append(const char *path, const struct prof *p, size_t n, const s
 	if (fclose(f) || err) {
 		pr_err("%s: cannot add the profile: %s\n", path, strerror(err ? -err : errno));
 		return -1;
+	}
+	return 0;
+}
+
+static int folded_one(const char *path, const struct prof *p)
+{
+	const struct prof_graph *g = p->graph;
+	struct outfile out;
+
+	if (outfile_open(&out, path, OUTFILE_WHOLE))
+		return -1;
+	for (size_t i = 1; g && i < g->nnode; i++) {
+		char *c;
+
+		if (g->node[i].self <= 0)
+			continue;
+		c = prof_graph_chain(g, i, ";", false);
+		if (!c) {
+			pr_err("%s: out of memory\n", path);
+			outfile_discard(&out);
+			return -1;
+		}
+		fprintf(out.f, "%s %lld\n", c, (long long)g->node[i].self);
+		free(c);
+	}
+	return outfile_commit(&out) ? -1 : 0;
+}
+
+int prof_folded_write(const char *json, const struct prof *p, size_t n)
+{
+	size_t base = strlen(json);
+	char path[PATH_MAX];
+
+	if (base > 5 && !strcmp(json + base - 5, ".json"))
+		base -= 5;
+	for (size_t i = 0; i < n; i++) {
+		bool scn = !strcmp(p[i].kind, "scenario");
+
+		if (!p[i].graph || !strcmp(p[i].kind, "module"))
+			continue;
+		if (snprintf(path, sizeof(path), "%.*s.%s%s%s.folded", (int)base, json,
+			     scn ? "" : p[i].kind, scn ? "" : "-",
+			     p[i].name) >= (int)sizeof(path)) {
+			pr_err("%s: a name too long for its folded stacks\n", json);
+			return -1;
+		}
+		if (folded_one(path, &p[i]))
+			return -1;
 	}
 	return 0;
 }

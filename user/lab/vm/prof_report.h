@@ -11,6 +11,10 @@
 #define PROF_LIST_PCT 0.5
 /* A function whose two sides differ by less is not listed as carrying a gap (instr/elem). */
 #define PROF_GAP_MIN 0.1
+/* Call chains of at least this many instructions per element go into the JSON. */
+#define PROF_CHAIN_FLOOR 0.05
+/* The report's call chains: those that run the most themselves. */
+#define PROF_CHAINS_SHOWN 8
 
 /*
  * The text of one profile: its windows and figure (beside CLOCK, the
@@ -58,6 +62,15 @@ int prof_result_merge(const char *path, const char *text, size_t len, const json
  * profile of P; 0, or -1 after a one-line error naming the file.
  */
 int prof_stream_append(const char *path, const struct prof *p, size_t n, const struct capture *c);
+/*
+ * The call graph of each of P's profiles as folded stacks, "ROOT;...;LEAF
+ * N" (flamegraph.pl's input), N the instructions the leaf ran itself in all
+ * the windows (those above 0), beside the result file JSON: JSON less its
+ * ".json", then ".SCENARIO.folded" (a recipe's, a reference recipe's,
+ * load's: ".KIND-NAME.folded"; a module loop's, a difference: none), each
+ * written whole. 0, or -1 after a one-line error.
+ */
+int prof_folded_write(const char *json, const struct prof *p, size_t n);
 /* The profile of the upstream module's loop run beside SCENARIO among P, or NULL. */
 const struct prof *prof_module(const struct prof *p, size_t n, const char *scenario);
 /* The profile of KIND NAME among P, or NULL. */

@@ -597,6 +597,8 @@ static int show_profile(void *p, const struct vm_profiles *v)
 				"as it was\n",
 				v->json);
 	}
+	if (v->json && prof_folded_write(v->json, v->p, v->n))
+		return EXIT_FAIL;
 	/*
 	 * Two guests side by side: compare's profile diff says it for both; each
 	 * side's upstream module against its scenarios is its own.

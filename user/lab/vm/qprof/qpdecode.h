@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The pure logic of the profile plugin (qprof.c), apart from qemu's API so
- * that unit tests can run it: the instruction decoding it needs (direct
- * calls, rep-prefixed string instructions), the marker protocol's state
- * (include/vmprof.h) and the window's state machine.
+ * that unit tests can run it: the instruction decoding it needs (branches,
+ * rep-prefixed string instructions), the marker protocol's state
+ * (include/vmprof.h), the window's state machine, and the guest's symbols
+ * that make a block an event of the call graph (qpstack.h).
  */
 #ifndef PPBENCH_QPDECODE_H
 #define PPBENCH_QPDECODE_H
@@ -11,12 +12,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "vm/qprof/qpstack.h"
 
 /*
- * x86-64: whether the LEN bytes at B are a direct near call (E8 rel32,
- * possibly after segment-override prefixes, which change nothing in 64-bit
- * mode) and if so its TARGET, for an instruction at VADDR.
+ * x86-64: how the LEN bytes at B, an instruction at VADDR, change the flow
+ * (enum qp_ek of qpstack.h: QPE_NONE for any other instruction), and for a
+ * direct call or jump its TARGET. Segment overrides (no-ops in 64-bit mode,
+ * which compilers pad with) and rep/bnd prefixes may come first; an
+ * operand-size prefix, which would change a branch, may not.
  */
+int qp_x86_branch(const uint8_t *b, size_t len, uint64_t vaddr, uint64_t *target);
+/* x86-64: whether B is a direct near call (E8 rel32), and if so its TARGET. */
 bool qp_x86_call(const uint8_t *b, size_t len, uint64_t vaddr, uint64_t *target);
 /* x86-64: whether B is a string instruction with a rep, repe or repne prefix. */
 bool qp_x86_rep(const uint8_t *b, size_t len);
@@ -36,7 +42,7 @@ struct qp_proto {
 	bool have_lo;
 };
 
-/* A complete message: OP (enum vmprof_op) with its value A (SITE_HI: [A, B)). */
+/* A complete message: OP (enum vmprof_op) with its value A (a *_HI op: [A, B)). */
 struct qp_msg {
 	int op;
 	uint64_t a, b;
@@ -44,7 +50,7 @@ struct qp_msg {
 
 /*
  * Feeds one marker's op. Returns 1 with *M set when it completes a message,
- * 0 for a nibble, -1 for a protocol error (an op out of range, SITE_HI
+ * 0 for a nibble, -1 for a protocol error (an op out of range, a *_HI op
  * without SITE_LO or with an empty range); the state is cleared after
  * anything but a nibble.
  */
@@ -73,5 +79,47 @@ enum qp_act qp_win_begin(struct qp_win *w, uint64_t tag, bool whole);
 enum qp_act qp_win_site(struct qp_win *w);
 /* END. */
 enum qp_act qp_win_end(struct qp_win *w);
+
+/*
+ * The guest's symbols, as the call graph needs them: where functions start
+ * (the kernel's and its modules', and the programs of the window: BPF), and
+ * three kinds of code by address: entries (a block starting there is an
+ * interrupt's, an exception's or a syscall's), return thunks and
+ * indirect-branch thunks.
+ */
+enum qp_rkind { QPR_ENTRY, QPR_RETTHUNK, QPR_INDTHUNK, QPR_NR };
+
+struct qp_range {
+	uint64_t lo, hi;
+};
+
+struct qp_syms {
+	uint64_t *fn, *bpf; /* starts, sorted by qp_syms_sort() */
+	size_t nfn, capfn, nbpf, capbpf;
+	struct qp_range *r[QPR_NR];
+	size_t nr[QPR_NR], capr[QPR_NR];
+};
+
+/* 0, or -ENOMEM. BPF: a program's (until qp_syms_clear_bpf()). */
+int qp_syms_add_fn(struct qp_syms *s, uint64_t start, bool bpf);
+int qp_syms_add_range(struct qp_syms *s, enum qp_rkind k, uint64_t lo, uint64_t hi);
+void qp_syms_clear_bpf(struct qp_syms *s);
+/* Sorted and without duplicates: ready for lookups. */
+void qp_syms_sort(struct qp_syms *s);
+void qp_syms_free(struct qp_syms *s);
+/* The start of the function holding ADDR (the nearest start at or below it), or 0. */
+uint64_t qp_syms_fn(const struct qp_syms *s, uint64_t addr);
+bool qp_syms_in(const struct qp_syms *s, enum qp_rkind k, uint64_t addr);
+
+/*
+ * x86-64: the event of a kernel block at BLOCK of NINSNS instructions whose
+ * last, at SITE, is the LEN bytes at LAST, into EV (QPE_NONE and no flags:
+ * no event). A jump counts only into another function; inside an
+ * indirect-branch thunk a call is none (a retpoline's own) and a return is
+ * the thunk's jump, which makes its frame its target's; a call inside a
+ * return thunk returns with it.
+ */
+void qp_syms_classify(const struct qp_syms *s, uint64_t block, uint32_t ninsns, uint64_t site,
+		      const uint8_t *last, size_t len, struct qp_ev *ev);
 
 #endif

@@ -39,17 +39,38 @@
  * counts everything between the markers. ARM retranslates everything (a
  * reset), so that TBs translated before the configuration are instrumented.
  *
+ * The call graph (x86-64; qpstack.h): ppbench also names every function's
+ * start, the entry points and the thunks (FN_AT, FN_NEXT, *_HI ranges; a
+ * window's BPF programs after BPF_CLEAR, then ARM again). A kernel TB that
+ * ends in a call, a return, a jump into another function or an iret, or
+ * that starts an entry, gets a callback on its last instruction; a clock,
+ * the TBs' instructions added inline (API 1: one for all vCPUs; API 3: per
+ * vCPU), says how many ran since the vCPU's last event, and the stack
+ * machine charges them to the node in force. Within a window every vCPU's
+ * stack starts empty (the window starts in user space); inside its spans
+ * the charges add up to the span's count exactly. With one clock for
+ * several vCPUs, the instructions between two events of different vCPUs go
+ * to the one that ran the first (a switch, counted). Callbacks run on the
+ * one thread -icount allows: they take no lock.
+ *
  * Output (text; '#' lines are comments):
- *   qprof 1
+ *   qprof 2
  *   api CUR MIN BUILT          qemu's API range and this build's version
  *   target NAME                qemu's target (x86_64, aarch64)
  *   tb SLOT VADDR NINSNS LENS REP
  *       VADDR hex without 0x; LENS one hex digit per instruction (its length
  *       in bytes); REP the comma-separated indices of rep-prefixed string
  *       instructions, or -. Only TBs counted in some tag are listed.
+ *   n NODE PARENT KEY          a node of the call graph (KEY hex), after its parent;
+ *                              node 0, the root, is not listed
  *   tag TAG windows W spans S elems E errors X insns N
  *       N is the sum of COUNT x NINSNS over the tag's lines that follow:
  *   c SLOT COUNT               executions of the TB inside the tag's spans
+ *   s NODE SELF                instructions charged to the node inside them
+ *   cg recoveries R unmatched U fallthroughs F recovered I switches W
+ *   rc KIND SITE EXPECTED COUNT INSNS
+ *       KIND recover or unmatched: at SITE, the frame in force was
+ *       EXPECTED's (a function's start, 0 unknown); INSNS charged then
  *   end
  * A rep-prefixed string instruction runs one iteration per execution of its
  * TB under -icount (qemu jumps back to it after each), so its TB's count is
@@ -64,6 +85,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "vm/qprof/qpdecode.h"
+#include "vm/qprof/qpstack.h"
 #include "vmprof.h"
 
 #ifndef QPROF_API
@@ -147,14 +169,39 @@ enum qp_arch { ARCH_X86_64, ARCH_ARM64 };
 struct slot {
 	uint64_t vaddr, hash;
 	uint32_t ninsns;
-	char *lens; /* one hex digit per instruction */
-	char *rep;  /* "i,j" or NULL */
+	char *lens;	  /* one hex digit per instruction */
+	char *rep;	  /* "i,j" or NULL */
+	struct qp_ev *ev; /* its event (NULL: none), as the symbols of generation GEN make it */
+	uint32_t gen;
+};
+
+/* A recovery's cause: where, and what the frame in force was. */
+#define MAX_CAUSES 64
+struct cause {
+	enum qp_note kind;
+	uint64_t site, expected, count, insns;
+};
+
+/* The call graph's counts of a span, or of a tag's spans. */
+struct cgcount {
+	uint64_t notes[QPN_FALLTHROUGH + 1], recovered, switches;
 };
 
 struct tag {
 	uint64_t tag, windows, spans, elems, errors;
 	uint64_t *acc; /* per slot */
 	size_t nacc;
+	uint64_t *self; /* per node */
+	size_t nself;
+	struct cgcount cg;
+	struct cause cause[MAX_CAUSES];
+	size_t ncause;
+};
+
+/* A vCPU's shadow stack, and its clock where each vCPU has one. */
+struct vcpu {
+	struct qp_stack stack;
+	uint64_t clock, last;
 };
 
 static struct {
@@ -184,7 +231,30 @@ static struct {
 	uint64_t *snap; /* counts at the span's start */
 	size_t nsnap;
 	uint64_t translations, resets, proto_errors, calls_found;
-} g = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+	/* the call graph */
+	struct qp_syms syms;
+	bool armed;	  /* the kernel's symbols are in: FN_AT adds a program's */
+	uint32_t gen;	  /* bumped at each ARM: the slots' events are made again */
+	uint64_t fn_last; /* FN_NEXT's base */
+	struct qp_cg cg;
+	struct vcpu **vcpu;
+	size_t nvcpu;
+	/* the clock: API 1's, one for all (then LAST and LAST_VCPU are the events'), or per vCPU */
+	bool one_clock;
+	uint64_t clock, last;
+	unsigned int last_vcpu;
+	struct qemu_plugin_scoreboard *clock_sb;
+	/* the open span's charges, the tag's once the span ends whole */
+	uint64_t *span_self;
+	size_t nspan_self;
+	uint32_t *touched;
+	size_t ntouched, captouched;
+	struct cgcount span;
+	struct qp_ev *evs; /* events are never freed: a flushed TB may still run one */
+	size_t nevs;
+	uint64_t events;
+} g = { .lock = PTHREAD_MUTEX_INITIALIZER, .last_vcpu = UINT32_MAX };
 
 /* qemu cannot go on without its plugin's counts: stop it. */
 static void __attribute__((noreturn)) oom(void)
@@ -282,28 +352,36 @@ static size_t slot_get(uint64_t vaddr, uint64_t hash, uint32_t ninsns, const cha
 	return g.nslots - 1;
 }
 
+static struct vcpu *vcpu_of(unsigned int i);
+
 #if QPROF_API != 1
-/* A TB executed (API 3 with several vCPUs): UDATA is its counter. */
+/* A TB executed (API 3 with several vCPUs): UDATA is its slot. */
 static void tb_exec(unsigned int vcpu, void *udata)
 {
-	(void)vcpu;
-	__atomic_fetch_add((uint64_t *)udata, 1, __ATOMIC_RELAXED);
+	size_t slot = (uintptr_t)udata;
+
+	g.plain[slot / SLOTS_PER_CHUNK][slot % SLOTS_PER_CHUNK]++;
+	(vcpu < g.nvcpu ? g.vcpu[vcpu] : vcpu_of(vcpu))->clock += g.slots[slot].ninsns;
 }
 #endif
 
-static void count_tb(struct qemu_plugin_tb *tb, size_t slot)
+/* The TB's executions into its slot, and its instructions onto the clock. */
+static void count_tb(struct qemu_plugin_tb *tb, size_t slot, uint32_t ninsns)
 {
 	size_t c = slot / SLOTS_PER_CHUNK, o = slot % SLOTS_PER_CHUNK;
 
 #if QPROF_API == 1
 	qemu_plugin_register_vcpu_tb_exec_inline(tb, QP_INLINE_ADD, &g.plain[c][o], 1);
+	qemu_plugin_register_vcpu_tb_exec_inline(tb, QP_INLINE_ADD, &g.clock, ninsns);
 #else
 	if (g.scoreboards) {
-		struct qp_u64 e = { g.sb[c], o * sizeof(uint64_t) };
+		struct qp_u64 e = { g.sb[c], o * sizeof(uint64_t) }, k = { g.clock_sb, 0 };
 
 		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QP_INLINE_ADD, e, 1);
+		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QP_INLINE_ADD, k, ninsns);
 	} else {
-		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QP_CB_NO_REGS, &g.plain[c][o]);
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QP_CB_NO_REGS,
+						     (void *)(uintptr_t)slot);
 	}
 #endif
 }
@@ -342,6 +420,185 @@ static struct tag *tag_of(uint64_t tag)
 	return &g.tags[g.ntags++];
 }
 
+/* ---- the call graph ----------------------------------------------------------- */
+static struct vcpu *vcpu_of(unsigned int i)
+{
+	while (g.nvcpu <= i) {
+		g.vcpu = xrealloc(g.vcpu, (g.nvcpu + 1) * sizeof(*g.vcpu));
+		g.vcpu[g.nvcpu] = calloc(1, sizeof(**g.vcpu));
+		if (!g.vcpu[g.nvcpu++])
+			oom();
+	}
+	return g.vcpu[i];
+}
+
+/* The vCPUs the clocks know: API 3 says how many there are, API 1 those seen. */
+static size_t nvcpus(void)
+{
+#if QPROF_API != 1
+	vcpu_of((unsigned int)qemu_plugin_num_vcpus() - 1);
+#endif
+	return g.nvcpu;
+}
+
+static uint64_t clock_of(unsigned int vcpu)
+{
+#if QPROF_API != 1
+	if (g.scoreboards)
+		return *(uint64_t *)qemu_plugin_scoreboard_find(g.clock_sb, vcpu);
+	if (!g.one_clock)
+		return vcpu_of(vcpu)->clock;
+#endif
+	(void)vcpu;
+	return g.clock;
+}
+
+static void charge(void *ctx, uint32_t node, uint64_t n, bool suspect)
+{
+	(void)ctx;
+	if (node >= g.nspan_self) {
+		size_t cap = node + 1 > 2 * g.nspan_self ? node + 1 : 2 * g.nspan_self;
+
+		g.span_self = xrealloc(g.span_self, cap * sizeof(*g.span_self));
+		memset(g.span_self + g.nspan_self, 0, (cap - g.nspan_self) * sizeof(*g.span_self));
+		g.nspan_self = cap;
+	}
+	if (!g.span_self[node]) {
+		if (g.ntouched == g.captouched) {
+			g.captouched = g.captouched ? 2 * g.captouched : 4096;
+			g.touched = xrealloc(g.touched, g.captouched * sizeof(*g.touched));
+		}
+		g.touched[g.ntouched++] = node;
+	}
+	g.span_self[node] += n;
+	if (suspect)
+		g.span.recovered += n;
+}
+
+static void note(void *ctx, enum qp_note kind, uint64_t site, uint64_t expected, uint64_t n)
+{
+	struct tag *t;
+	size_t i;
+
+	(void)ctx;
+	if (!g.win.span)
+		return;
+	g.span.notes[kind]++;
+	if (kind == QPN_FALLTHROUGH)
+		return;
+	if (kind == QPN_RECOVER) /* (an unmatched one's are a suspect node's) */
+		g.span.recovered += n;
+	t = tag_of(g.win.tag);
+	for (i = 0; i < t->ncause; i++)
+		if (t->cause[i].kind == kind && t->cause[i].site == site &&
+		    t->cause[i].expected == expected)
+			break;
+	if (i == MAX_CAUSES)
+		return; /* (counted above, not named) */
+	if (i == t->ncause)
+		t->cause[t->ncause++] = (struct cause){ kind, site, expected, 0, 0 };
+	t->cause[i].count++;
+	t->cause[i].insns += n;
+}
+
+/* The open span's charges dropped (a span that did not end whole). */
+static void span_clear(void)
+{
+	for (size_t i = 0; i < g.ntouched; i++)
+		g.span_self[g.touched[i]] = 0;
+	g.ntouched = 0;
+	memset(&g.span, 0, sizeof(g.span));
+}
+
+/* A span starts: every vCPU's instructions count from now. */
+static void graph_open(void)
+{
+	span_clear();
+	g.last = g.clock;
+	for (size_t i = 0; i < nvcpus(); i++)
+		g.vcpu[i]->last = clock_of(i);
+}
+
+/* A span ends whole: every vCPU's instructions since its last event, then the tag's. */
+static void graph_close(struct tag *t)
+{
+	for (size_t i = 0; i < nvcpus(); i++) {
+		uint64_t d = g.one_clock ? (i == g.last_vcpu ? g.clock - g.last : 0)
+					 : clock_of(i) - g.vcpu[i]->last;
+
+		qp_cg_flush(&g.cg, &g.vcpu[i]->stack, d);
+	}
+	if (g.one_clock && g.last_vcpu >= g.nvcpu) /* (no event yet: no stack) */
+		charge(NULL, 0, g.clock - g.last, false);
+	if (t->nself < g.nspan_self) {
+		t->self = xrealloc(t->self, g.nspan_self * sizeof(*t->self));
+		memset(t->self + t->nself, 0, (g.nspan_self - t->nself) * sizeof(*t->self));
+		t->nself = g.nspan_self;
+	}
+	for (size_t i = 0; i < g.ntouched; i++)
+		t->self[g.touched[i]] += g.span_self[g.touched[i]];
+	for (int k = 0; k <= QPN_FALLTHROUGH; k++)
+		t->cg.notes[k] += g.span.notes[k];
+	t->cg.recovered += g.span.recovered;
+	t->cg.switches += g.span.switches;
+	span_clear();
+}
+
+/*
+ * The instructions VCPU ran since its last event, 0 outside a span. With
+ * one clock, those since another vCPU's event are that one's, but for EV's
+ * own block.
+ */
+static uint64_t take(unsigned int vcpu, struct vcpu *v, const struct qp_ev *ev)
+{
+	uint64_t now = clock_of(vcpu), d, own;
+
+	if (!g.one_clock) {
+		d = now - v->last;
+		v->last = now;
+		return g.win.span ? d : 0;
+	}
+	d = now - g.last;
+	g.last = now;
+	if (g.win.span && vcpu != g.last_vcpu && g.last_vcpu < g.nvcpu) {
+		own = ev->ninsns < d ? ev->ninsns : d;
+		qp_cg_charge(&g.cg, &g.vcpu[g.last_vcpu]->stack, d - own);
+		g.span.switches++;
+		d = own;
+	}
+	g.last_vcpu = vcpu;
+	return g.win.span ? d : 0;
+}
+
+static void site(void);
+
+/* A block with an event ran to its last instruction: UDATA is the event. */
+static void ev_exec(unsigned int vcpu, void *udata)
+{
+	struct qp_ev *ev = udata;
+	struct vcpu *v;
+
+	if (!g.win.open)
+		return;
+	v = vcpu_of(vcpu);
+	if (qp_cg_event(&g.cg, &v->stack, ev, take(vcpu, v, ev)))
+		oom();
+	if (ev->flags & QPE_F_SITE)
+		site();
+}
+
+static struct qp_ev *ev_new(void)
+{
+	if (!g.nevs) {
+		g.evs = calloc(4096, sizeof(*g.evs));
+		if (!g.evs)
+			oom();
+		g.nevs = 4096;
+	}
+	g.nevs--;
+	return g.evs++;
+}
+
 static void span_start(void)
 {
 	if (g.nsnap < g.nslots)
@@ -374,16 +631,26 @@ static void act(enum qp_act a)
 	switch (a) {
 	case QP_SNAP:
 		span_start();
+		graph_open();
 		break;
 	case QP_ADD:
 		span_add(t);
+		graph_close(t);
 		break;
 	case QP_DROP:
 		t->errors++;
+		span_clear();
 		break;
 	case QP_NONE:
 		break;
 	}
+}
+
+/* A call of ktime_get from the test-run timer's code is about to execute. */
+static void site(void)
+{
+	if (g.win.open)
+		act(qp_win_site(&g.win));
 }
 
 static void window_end(uint64_t elems)
@@ -419,6 +686,29 @@ static void after_reset(qp_id id)
 	register_cbs(id);
 }
 
+/* The call graph's symbols. */
+static int graph_msg(const struct qp_msg *m)
+{
+	switch (m->op) {
+	case VMPROF_ENTRY_HI:
+		return qp_syms_add_range(&g.syms, QPR_ENTRY, m->a, m->b);
+	case VMPROF_RETTHUNK_HI:
+		return qp_syms_add_range(&g.syms, QPR_RETTHUNK, m->a, m->b);
+	case VMPROF_INDTHUNK_HI:
+		return qp_syms_add_range(&g.syms, QPR_INDTHUNK, m->a, m->b);
+	case VMPROF_FN_AT:
+		g.fn_last = m->a;
+		return qp_syms_add_fn(&g.syms, m->a, g.armed);
+	case VMPROF_FN_NEXT:
+		g.fn_last += m->a;
+		return qp_syms_add_fn(&g.syms, g.fn_last, g.armed);
+	case VMPROF_BPF_CLEAR:
+		qp_syms_clear_bpf(&g.syms);
+		return 0;
+	}
+	return 0;
+}
+
 /* A marker executed (in user space): UDATA is its op. */
 static void marker_exec(unsigned int vcpu, void *udata)
 {
@@ -447,6 +737,9 @@ static void marker_exec(unsigned int vcpu, void *udata)
 		break;
 	case VMPROF_ARM:
 		arm = true;
+		qp_syms_sort(&g.syms);
+		g.armed = true;
+		g.gen++;
 		break;
 	case VMPROF_BEGIN_TIMER:
 	case VMPROF_BEGIN_WHOLE:
@@ -454,10 +747,16 @@ static void marker_exec(unsigned int vcpu, void *udata)
 			tag_of(g.win.tag)->errors++;
 			window_end(0);
 		}
+		for (size_t i = 0; i < g.nvcpu; i++) /* (in user space: no kernel frame) */
+			qp_stack_reset(&g.vcpu[i]->stack);
 		act(qp_win_begin(&g.win, m.a, m.op == VMPROF_BEGIN_WHOLE));
 		break;
 	case VMPROF_END:
 		window_end(m.a);
+		break;
+	default:
+		if (graph_msg(&m))
+			oom();
 		break;
 	}
 out:
@@ -465,17 +764,6 @@ out:
 	/* (asynchronous: qemu flushes its TBs when this vCPU next leaves its loop) */
 	if (arm)
 		qemu_plugin_reset(g.id, after_reset);
-}
-
-/* A call of ktime_get from the test-run timer's code is about to execute. */
-static void site_exec(unsigned int vcpu, void *udata)
-{
-	(void)vcpu;
-	(void)udata;
-	pthread_mutex_lock(&g.lock);
-	if (g.win.open)
-		act(qp_win_site(&g.win));
-	pthread_mutex_unlock(&g.lock);
 }
 
 static bool in_sites(uint64_t va)
@@ -512,13 +800,48 @@ static int insn_kind(uint64_t va, const uint8_t *b, size_t len, bool *ktime_call
 	return -1;
 }
 
+/* Whether the call graph has what it needs: x86-64, and the kernel's functions. */
+static bool graph_on(void)
+{
+	return g.arch == ARCH_X86_64 && g.syms.nfn;
+}
+
+/*
+ * The event of slot S (NULL: none), whose last instruction, at SITE, is the
+ * LEN bytes at LAST (KTIME: it calls ktime_get for the timer), made once per
+ * generation of the symbols.
+ */
+static struct qp_ev *slot_event(struct slot *s, uint64_t site, const uint8_t *last, size_t len,
+				bool ktime)
+{
+	struct qp_ev ev = { .ninsns = s->ninsns, .block = s->vaddr, .site = site };
+
+	if (s->gen == g.gen)
+		return s->ev;
+	s->gen = g.gen;
+	s->ev = NULL;
+	if (graph_on() && s->vaddr >> 63)
+		qp_syms_classify(&g.syms, s->vaddr, s->ninsns, site, last, len, &ev);
+	if (ktime)
+		ev.flags |= QPE_F_SITE;
+	if (ev.kind == QPE_NONE && !ev.flags)
+		return NULL;
+	s->ev = ev_new();
+	*s->ev = ev;
+	g.events++;
+	return s->ev;
+}
+
 static void tb_trans(qp_id id, struct qemu_plugin_tb *tb)
 {
-	size_t n = qemu_plugin_tb_n_insns(tb), slot, rl = 0;
-	uint64_t hash = 0xcbf29ce484222325ull;
+	size_t n = qemu_plugin_tb_n_insns(tb), slot, rl = 0, len = 0;
+	uint64_t hash = 0xcbf29ce484222325ull, va = 0;
 	char lens[n + 1], rep[8 * n + 1];
+	uint8_t buf[MAX_INSN];
+	struct qemu_plugin_insn *in = NULL;
+	struct qp_ev *ev;
 	int ops[n + 1];
-	bool calls[n + 1];
+	bool ktime = false;
 
 	(void)id;
 	if (!n)
@@ -527,13 +850,12 @@ static void tb_trans(qp_id id, struct qemu_plugin_tb *tb)
 	pthread_mutex_lock(&g.lock);
 	g.translations++;
 	for (size_t i = 0; i < n; i++) {
-		struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
-		size_t len = qemu_plugin_insn_size(in);
-		uint8_t buf[MAX_INSN] = { 0 };
+		in = qemu_plugin_tb_get_insn(tb, i);
+		len = qemu_plugin_insn_size(in);
+		va = qemu_plugin_insn_vaddr(in);
+		memset(buf, 0, sizeof(buf));
 #if QPROF_API == 1
-		const uint8_t *b = qemu_plugin_insn_data(in);
-
-		memcpy(buf, b, len < MAX_INSN ? len : MAX_INSN);
+		memcpy(buf, qemu_plugin_insn_data(in), len < MAX_INSN ? len : MAX_INSN);
 #else
 		qemu_plugin_insn_data(in, buf, sizeof(buf));
 #endif
@@ -541,28 +863,67 @@ static void tb_trans(qp_id id, struct qemu_plugin_tb *tb)
 			len = 15;
 		hash = fnv(hash, buf, len);
 		lens[i] = "0123456789abcdef"[len];
-		ops[i] = insn_kind(qemu_plugin_insn_vaddr(in), buf, len, &calls[i]);
+		ops[i] = insn_kind(va, buf, len, &ktime);
 		if (g.arch == ARCH_X86_64 && qp_x86_rep(buf, len))
 			rl += snprintf(rep + rl, sizeof(rep) - rl, "%s%zu", rl ? "," : "", i);
 	}
 	lens[n] = '\0';
 	slot = slot_get(qemu_plugin_tb_vaddr(tb), hash, n, lens, rep);
-	count_tb(tb, slot);
-	for (size_t i = 0; i < n; i++) {
-		struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
-
+	count_tb(tb, slot, n);
+	for (size_t i = 0; i < n; i++)
 		if (ops[i] >= 0)
-			qemu_plugin_register_vcpu_insn_exec_cb(in, marker_exec, QP_CB_NO_REGS,
+			qemu_plugin_register_vcpu_insn_exec_cb(qemu_plugin_tb_get_insn(tb, i),
+							       marker_exec, QP_CB_NO_REGS,
 							       (void *)(uintptr_t)ops[i]);
-		if (calls[i]) {
-			g.calls_found++;
-			qemu_plugin_register_vcpu_insn_exec_cb(in, site_exec, QP_CB_NO_REGS, NULL);
-		}
-	}
+	/* (a call ends its TB: the timer's call of ktime_get is the last instruction) */
+	g.calls_found += ktime;
+	ev = slot_event(&g.slots[slot], va, buf, len, ktime);
+	if (ev)
+		qemu_plugin_register_vcpu_insn_exec_cb(in, ev_exec, QP_CB_NO_REGS, ev);
 	pthread_mutex_unlock(&g.lock);
 }
 
 /* ---- output ----------------------------------------------------------------- */
+/* The nodes some tag charged, and their ancestors, listed parent first. */
+static void write_nodes(FILE *f)
+{
+	const struct qp_cct *c = &g.cg.cct;
+	bool *used = calloc(c->nn + 1, sizeof(*used));
+
+	if (!used)
+		oom();
+	for (size_t t = 0; t < g.ntags; t++)
+		for (uint32_t n = 0; n < g.tags[t].nself && n < c->nn; n++)
+			for (uint32_t k = n; g.tags[t].self[n] && k && !used[k]; k = c->n[k].parent)
+				used[k] = true;
+	/* (a child is made after its parent: its number is higher) */
+	for (uint32_t n = 1; n < c->nn; n++)
+		if (used[n])
+			fprintf(f, "n %" PRIu32 " %" PRIu32 " %" PRIx64 "\n", n, c->n[n].parent,
+				c->n[n].key);
+	free(used);
+}
+
+static void write_graph(FILE *f, const struct tag *t)
+{
+	static const char *const kind[] = {
+		[QPN_RECOVER] = "recover", [QPN_UNMATCHED] = "unmatched"
+	};
+
+	for (size_t n = 0; n < t->nself; n++)
+		if (t->self[n])
+			fprintf(f, "s %zu %" PRIu64 "\n", n, t->self[n]);
+	fprintf(f,
+		"cg recoveries %" PRIu64 " unmatched %" PRIu64 " fallthroughs %" PRIu64
+		" recovered %" PRIu64 " switches %" PRIu64 "\n",
+		t->cg.notes[QPN_RECOVER], t->cg.notes[QPN_UNMATCHED], t->cg.notes[QPN_FALLTHROUGH],
+		t->cg.recovered, t->cg.switches);
+	for (size_t i = 0; i < t->ncause; i++)
+		fprintf(f, "rc %s %" PRIx64 " %" PRIx64 " %" PRIu64 " %" PRIu64 "\n",
+			kind[t->cause[i].kind], t->cause[i].site, t->cause[i].expected,
+			t->cause[i].count, t->cause[i].insns);
+}
+
 static void write_tags(FILE *f)
 {
 	bool *used = calloc(g.nslots ? g.nslots : 1, sizeof(*used));
@@ -577,6 +938,8 @@ static void write_tags(FILE *f)
 			fprintf(f, "tb %zu %" PRIx64 " %" PRIu32 " %s %s\n", s, g.slots[s].vaddr,
 				g.slots[s].ninsns, g.slots[s].lens,
 				g.slots[s].rep ? g.slots[s].rep : "-");
+	if (graph_on())
+		write_nodes(f);
 	for (size_t i = 0; i < g.ntags; i++) {
 		struct tag *t = &g.tags[i];
 		uint64_t insns = 0;
@@ -590,6 +953,8 @@ static void write_tags(FILE *f)
 		for (size_t s = 0; s < t->nacc; s++)
 			if (t->acc[s])
 				fprintf(f, "c %zu %" PRIu64 "\n", s, t->acc[s]);
+		if (graph_on())
+			write_graph(f, t);
 	}
 	free(used);
 }
@@ -612,8 +977,13 @@ static void at_exit(qp_id id, void *udata)
 		fprintf(stderr, "qprof: cannot write %s: %s\n", tmp, strerror(errno));
 		goto out;
 	}
-	fprintf(f, "qprof 1\n");
+	fprintf(f, "qprof 2\n");
 	fprintf(f, "# ppbench vm --profile: TB executions inside the guest's windows\n");
+	fprintf(f,
+		"# functions %zu programs %zu entries %zu thunks %zu %zu events %" PRIu64
+		" nodes %" PRIu32 "\n",
+		g.syms.nfn, g.syms.nbpf, g.syms.nr[QPR_ENTRY], g.syms.nr[QPR_RETTHUNK],
+		g.syms.nr[QPR_INDTHUNK], g.events, g.cg.cct.nn);
 	fprintf(f,
 		"# slots %zu translations %" PRIu64 " resets %" PRIu64 " protocol_errors %" PRIu64
 		" ktime_calls %" PRIu64 "\n",
@@ -662,6 +1032,15 @@ QP_EXPORT int qemu_plugin_install(qp_id id, const struct qp_info *info, int argc
 	}
 	snprintf(g.target, sizeof(g.target), "%s", info->target_name);
 	g.scoreboards = QPROF_API != 1 && info->system.smp_vcpus == 1;
+	g.one_clock = QPROF_API == 1;
+#if QPROF_API != 1
+	if (g.scoreboards)
+		g.clock_sb = qemu_plugin_scoreboard_new(sizeof(uint64_t));
+#endif
+	g.cg.charge = charge;
+	g.cg.note = note;
+	if (qp_cg_init(&g.cg))
+		oom();
 	g.id = id;
 	g.api_min = info->version.min;
 	g.api_cur = info->version.cur;
