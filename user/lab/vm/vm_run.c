@@ -23,6 +23,7 @@
 #include "vm/vm_run.h"
 #include "sys/guardian.h"
 #include "sys/log.h"
+#include "sys/spawn.h"
 #include "sys/ticker.h"
 #include "sys/util.h"
 #include "vm/vm_job.h"
@@ -353,7 +354,7 @@ struct vm_job {
 	bool guarded;	 /* the guardian runs (the work directory exists) */
 	bool launched;	 /* its script started */
 	pid_t pid;	 /* the script, leader of its process group; 0 when none runs */
-	int status;	 /* its wait status */
+	int status;	 /* its exit status (spawn_status()) */
 	int status_fd;	 /* its reports, -1 when closed */
 	char line[1024]; /* the status line being read */
 	size_t nline;
@@ -365,20 +366,6 @@ struct vm_job {
 	int ret;	  /* the job's exit status, once it ended */
 	const struct vm_sink *sink;
 };
-
-static void spawn(struct vm_job *j, int status_w)
-{
-	char run[sizeof(((struct vm_paths *)0)->dir) + 8];
-
-	snprintf(run, sizeof(run), "%s/run", j->p.dir);
-	if (guardian_adopt_self(&j->guard) || dup2(status_w, 3) < 0)
-		_exit(127);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	execl("/bin/bash", "bash", run, j->work, (char *)NULL);
-	_exit(127);
-}
 
 static void relay(struct vm_job *j)
 {
@@ -460,7 +447,7 @@ static int script_status(struct vm_job *j, int signo)
 		return 128 + signo;
 	if (j->rc >= 0)
 		return j->rc;
-	if (WIFEXITED(j->status) && WEXITSTATUS(j->status) == EXIT_USAGE)
+	if (j->status == EXIT_USAGE)
 		return EXIT_USAGE;
 	/* (a script that died unannounced: killed or broken on this machine) */
 	if (!j->error && !j->stopped) {
@@ -525,7 +512,7 @@ static int wait_scripts(struct vm_job *jobs, int n, int sig_fd)
 			/* (SIGCHLDs merge: ask each script) */
 			for (int i = 0; i < n; i++)
 				if (jobs[i].pid > 0 &&
-				    waitpid(jobs[i].pid, &jobs[i].status, WNOHANG) == jobs[i].pid) {
+				    (jobs[i].status = spawn_wait(jobs[i].pid, 1)) != -EAGAIN) {
 					jobs[i].pid = 0;
 					jobs[i].ret = script_status(&jobs[i], signo);
 					running--;
@@ -541,26 +528,26 @@ static int wait_scripts(struct vm_job *jobs, int n, int sig_fd)
 	return signo;
 }
 
+/* scripts/vm/run WORK: a job of its own, which the guardian ends should ppbench die. */
 static int start(struct vm_job *j)
 {
+	char run[sizeof(j->p.dir) + 8];
+	const char *argv[] = { "bash", run, j->work, NULL };
 	int pipefd[2];
-	sigset_t mask;
+	struct spawn s = { .argv = argv, .path = "/bin/bash", .guard = &j->guard };
 
-	stop_signals(&mask, true);
+	snprintf(run, sizeof(run), "%s/run", j->p.dir);
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
-	fflush(NULL);
-	j->pid = fork();
+	s.fd3 = pipefd[1];
+	j->pid = spawn_start(&s);
+	close(pipefd[1]);
 	if (j->pid < 0) {
+		close(pipefd[0]);
+		errno = -j->pid;
 		j->pid = 0;
 		return -errno;
 	}
-	if (j->pid == 0) {
-		sigprocmask(SIG_UNBLOCK, &mask, NULL);
-		spawn(j, pipefd[1]);
-	}
-	setpgid(j->pid, j->pid);
-	close(pipefd[1]);
 	/* Non-blocking: the last reads after the script ended must not wait
 	 * for a child of it that kept the pipe open. */
 	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
