@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 #include "vm/vm_profile.h"
@@ -58,6 +57,14 @@ const char *vm_arch_qemu_pkg(int arch)
 enum kimage_kind vm_arch_image(int arch)
 {
 	return arches[arch].image;
+}
+
+void vm_cfg_init(struct vm_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->clock = VM_CLOCK_ICOUNT;
+	cfg->mem_mb = 1024;
+	cfg->stall = VM_STALL_DEFAULT_S;
 }
 
 uint32_t vm_default_cpus(int clock)
@@ -681,35 +688,4 @@ int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink
 
 	*host = ret ? ret < 128 : end.host;
 	return ret ? ret : end.rc;
-}
-
-int vm_run_self(char *const *argv)
-{
-	int status;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		pr_err("cannot run 'ppbench %s': %s\n", argv[0], strerror(errno));
-		return -errno;
-	}
-	if (pid == 0) {
-		char **v = NULL;
-		int n = 0;
-
-		while (argv[n])
-			n++;
-		v = calloc(n + 2, sizeof(*v));
-		if (!v)
-			_exit(127);
-		v[0] = "ppbench";
-		memcpy(v + 1, argv, n * sizeof(*v));
-		execv("/proc/self/exe", v);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }

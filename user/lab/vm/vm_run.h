@@ -133,18 +133,12 @@ int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *
 int vm_host_check(int arch, char *why, size_t len);
 
 /*
- * Runs this ppbench's command ARGV[0] with ARGV[1..] (NULL-terminated) in a
- * child, its output where ours goes; returns its exit status (128 + the
- * signal that ended it; 127: the child could not run it), or -errno when no
- * child ran.
- */
-int vm_run_self(char *const *argv);
-
-/*
  * The kind of the kernel image at PATH, whose first LEN bytes are HEAD; a
  * gzip-compressed image is looked at inside.
  */
 enum kimage_kind vm_image_kind(const char *path, const unsigned char *head, size_t len);
+/* ppbench vm's defaults: the instruction clock, 1024 MB, a stall of VM_STALL_DEFAULT_S. */
+void vm_cfg_init(struct vm_cfg *cfg);
 /* The number of CPUs a guest gets when --cpus is not given. */
 uint32_t vm_default_cpus(int clock);
 /* ARCH's name ("x86-64", "arm64"), qemu program and Debian package of it. */
