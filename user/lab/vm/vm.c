@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "vm/vm_run.h"
+#include "vm/vm.h"
 #include "vm/abpair.h"
 #include "compare/compare.h"
 #include "vm/kimage.h"
@@ -596,23 +596,31 @@ static void free_files(struct vm_cfg *cfg)
 /* A failure of vm itself, on this machine: with --bisect, git bisect run stops. */
 static int vm_failed(const struct vm_cmd_cfg *cfg)
 {
-	return cfg->g.bisect ? AB_STOP : EXIT_FAIL;
+	return cfg->g.bisect ? BISECT_STOP : EXIT_FAIL;
 }
 
-/* One guest; with --bisect its end as git bisect run reads it (ab_one_status()). */
-static int run_one(struct vm_cmd_cfg *ccfg, int argc, char **argv)
+int vm_guest(struct vm_cfg *cfg, int argc, char **argv, struct vm_end *end)
 {
-	struct vm_cfg *cfg = &ccfg->vm;
 	struct vm_progress p;
 	struct vm_sink sink = sink_of(&p);
-	struct ab_end e = { 0 };
 
-	if (list_files(cfg, argc, argv))
-		return vm_failed(ccfg);
+	if (list_files(cfg, argc, argv)) {
+		*end = (struct vm_end){ .rc = EXIT_FAIL, .host = true };
+		return EXIT_FAIL;
+	}
 	vm_progress_init(&p, cfg->quiet);
-	e.rc = vm_run(cfg, argc, argv, &sink, &e.host);
+	vm_run(cfg, argc, argv, &sink, end);
 	free_files(cfg);
-	return ccfg->g.bisect ? ab_one_status(&e) : e.rc;
+	return end->rc;
+}
+
+/* One guest; with --bisect its end as git bisect run reads it. */
+static int run_one(struct vm_cmd_cfg *ccfg, int argc, char **argv)
+{
+	struct vm_end end;
+	int rc = vm_guest(&ccfg->vm, argc, argv, &end);
+
+	return ccfg->g.bisect ? bisect_guest_status(rc, end.host) : rc;
 }
 
 /* The default result file of A/B when bench has no --json: ab.json (ab.a.json, ab.b.json). */
@@ -715,7 +723,7 @@ static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
 	ret = vm_run_many(2, cp, argc, v, sp, end);
 	free_files(&cfg[1]);
 	if (ret)
-		return ret < 128 && ccfg->g.bisect ? AB_STOP : ret;
+		return ret < 128 && ccfg->g.bisect ? BISECT_STOP : ret;
 	ret = ab_end(ccfg, end, json, &t0);
 	if (ret >= 0)
 		return ret;

@@ -370,6 +370,7 @@ struct vm_job {
 	bool error;	  /* the script said why it could not run the command */
 	bool host;	  /* this machine failed, not the kernel or the command (vm_end) */
 	bool stopped;	  /* ended by us: another guest failed */
+	char why[256];	  /* the first error the job reported */
 	int ret;	  /* the job's exit status, once it ended */
 	const struct vm_sink *sink;
 };
@@ -395,6 +396,14 @@ static void relay(struct vm_job *j)
 	}
 }
 
+/* The job's one-line ERROR, reported and the first kept. */
+static void job_error(struct vm_job *j, const char *error)
+{
+	if (!j->why[0])
+		snprintf(j->why, sizeof(j->why), "%s", error);
+	j->sink->error(j->sink->ctx, error);
+}
+
 /* One line of the script's reports (scripts/vm/run: phase, info, error, rc). */
 static void status_line(struct vm_job *j, char *l)
 {
@@ -415,7 +424,7 @@ static void status_line(struct vm_job *j, char *l)
 	} else if (!strcmp(l, "error") || !strcmp(l, "hosterror")) {
 		j->error = true;
 		j->host = l[0] == 'h';
-		j->sink->error(j->sink->ctx, text);
+		job_error(j, text);
 	} else if (!strcmp(l, "rc")) {
 		j->rc = atoi(text);
 	}
@@ -459,7 +468,7 @@ static int script_status(struct vm_job *j, int signo)
 	/* (a script that died unannounced: killed or broken on this machine) */
 	if (!j->error && !j->stopped) {
 		j->host = true;
-		j->sink->error(j->sink->ctx, "the guest's script ended without a result");
+		job_error(j, "the guest's script ended without a result");
 	}
 	return EXIT_FAIL;
 }
@@ -675,17 +684,21 @@ int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *
 	for (int i = 0; i < n; i++) {
 		finish(&jobs[i]);
 		end[i] = (struct vm_end){ jobs[i].ret, jobs[i].stopped, jobs[i].host };
+		snprintf(end[i].why, sizeof(end[i].why), "%s", jobs[i].why);
 	}
 	close(sig_fd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return signo ? 128 + signo : EXIT_OK;
 }
 
-int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink, bool *host)
+int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink,
+	   struct vm_end *end)
 {
-	struct vm_end end;
-	int ret = vm_run_many(1, &cfg, argc, &argv, &sink, &end);
+	int ret = vm_run_many(1, &cfg, argc, &argv, &sink, end);
 
-	*host = ret ? ret < 128 : end.host;
-	return ret ? ret : end.rc;
+	if (ret) {
+		end->rc = ret;
+		end->host = ret < 128;
+	}
+	return end->rc;
 }
