@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "sys/guardian.h"
 #include "sys/spawn.h"
@@ -93,22 +92,6 @@ int spawn_run(const struct spawn *s)
 	return pid < 0 ? pid : spawn_wait(pid, 0);
 }
 
-/* PID's status by END (0: whenever it ends), else killed with SIGKILL. */
-static int wait_until(pid_t pid, uint64_t end)
-{
-	const struct timespec tick = { 0, 10000000 };
-	int st;
-
-	if (!end)
-		return spawn_wait(pid, 0);
-	while ((st = spawn_wait(pid, 1)) == -EAGAIN && now_ns() < end)
-		nanosleep(&tick, NULL);
-	if (st != -EAGAIN)
-		return st;
-	kill(pid, SIGKILL);
-	return spawn_wait(pid, 0);
-}
-
 int spawn_capture(const struct spawn *s, char *buf, size_t len, uint64_t timeout_ns)
 {
 	uint64_t end = timeout_ns ? now_ns() + timeout_ns : 0;
@@ -139,5 +122,10 @@ int spawn_capture(const struct spawn *s, char *buf, size_t len, uint64_t timeout
 	}
 	close(fd[0]);
 	buf[n] = '\0';
-	return pid < 0 ? pid : wait_until(pid, end);
+	if (pid < 0)
+		return pid;
+	/* (a program that may hang: it has ended, unless it hung) */
+	if (end)
+		kill(pid, SIGKILL);
+	return spawn_wait(pid, 0);
 }

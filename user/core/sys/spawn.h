@@ -51,7 +51,8 @@ int spawn_run(const struct spawn *s);
 /*
  * spawn_run() with the child's stdout into BUF (LEN bytes with the NUL; what
  * does not fit is read and dropped, so that the child never blocks on a full
- * pipe). After TIMEOUT_NS (0: none) the child is killed with SIGKILL.
+ * pipe). With TIMEOUT_NS (0: none), for a program that may hang, the child is
+ * killed with SIGKILL once its stdout closed or the time is up.
  */
 int spawn_capture(const struct spawn *s, char *buf, size_t len, uint64_t timeout_ns);
 
