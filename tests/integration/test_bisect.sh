@@ -8,8 +8,8 @@
 # boots, from the good commit, same.json another boot of it, planted.json a boot of
 # the commit that planted 10 empty iterations on page_pool's slow release path), and
 # ppbench-bisect under a real `git bisect run` in a stand-in kernel tree: a
-# make that builds nothing and a ppbench whose vm returns one of those files
-# (PPBENCH_BISECT_PPBENCH), so that the steps' statuses are checked without
+# make that builds nothing and a guest side of vm (PPBENCH_LIBDIR's vm/run) that
+# returns one of those files, so that the steps' statuses are checked without
 # building or booting a kernel. The real bisection is checked by hand.
 
 DATA=$TOP/tests/data
@@ -104,12 +104,12 @@ test_compare_bisect_statuses() {
 	expect_exit 2 "$PPBENCH" compare --limit slow=5400 "$DATA/icount.json" "$TMPD/none.json"
 }
 
-# A stand-in kernel tree (a git repository) in $TMPD/k, its make, its ppbench and the
-# kernel build's other tools in $TMPD/bin: make fails where the tree has BUILD_FAILS, as
-# a machine without flex does where it has NO_FLEX; vm --bisect's kernel panics where it
-# has BOOT_FAILS (125), this machine fails where it has HOST_FAILS (128), and it returns
-# slower.json where the tree has SLOWER, else icount2.json; with GOOD and BAD set, those
-# files instead.
+# A stand-in kernel tree (a git repository) in $TMPD/k, its make and the kernel build's
+# other tools in $TMPD/bin, and vm's guest side in $TMPD/lib (PPBENCH_LIBDIR) with its qemu
+# in $TMPD/guest: make fails where the tree has BUILD_FAILS, as a machine without flex does
+# where it has NO_FLEX; the guest's kernel panics where it has BOOT_FAILS (125), this
+# machine fails where it has HOST_FAILS (128), and bench's result is slower.json where the
+# tree has SLOWER, else icount2.json; with GOOD and BAD set, those files instead.
 stand_in_tree() {
 	local k=$TMPD/k t
 	mkdir -p "$k/scripts/kconfig" "$TMPD/bin"
@@ -140,22 +140,28 @@ stand_in_tree() {
 		fi
 		mkdir -p arch/x86/boot && echo image >arch/x86/boot/bzImage
 	EOF
-	cat >"$TMPD/bin/ppbench" <<-EOF
+	mkdir -p "$TMPD/lib/vm" "$TMPD/guest" "$TMPD/tmp"
+	cp "$TOP/scripts/vm/ppbench.config" "$TMPD/lib/vm/"
+	printf '#!/bin/sh\n' >"$TMPD/lib/ppbench-static"
+	printf '#!/bin/sh\n' >"$TMPD/guest/qemu-system-x86_64"
+	cat >"$TMPD/lib/vm/run" <<-EOF
 		#!/bin/bash
-		[ "\$1" = vm ] || exec "$PPBENCH" "\$@"
-		echo "\$*" >>"$TMPD/vm.calls"
-		while [ \$# -gt 0 ]; do [ "\$1" = --json ] && out=\$2; shift; done
+		. "\$1/job.conf"
+		echo "\$VM_ARCH \$VM_KERNEL: \$(cat "\$1/cmd")" >>"$TMPD/vm.calls"
 		if [ -e BOOT_FAILS ]; then
-			echo "ppbench vm: error: the guest kernel panicked: Kernel panic - planted" >&2
-			exit 125
+			echo "error the guest kernel panicked: Kernel panic - planted" >&3
+			exit 2
 		fi
 		if [ -e HOST_FAILS ]; then
-			echo "ppbench vm: error: cannot build the initramfs" >&2
-			exit 128
+			echo "hosterror cannot build the initramfs" >&3
+			exit 1
 		fi
-		[ -e SLOWER ] && cp "\${BAD:-$TMPD/slower.json}" "\$out" || cp "\${GOOD:-$DATA/icount2.json}" "\$out"
+		[ -e SLOWER ] && f=\${BAD:-$TMPD/slower.json} || f=\${GOOD:-$DATA/icount2.json}
+		while read -r n kind path; do cp "\$f" "\$path"; done <"\$1/outputs"
+		echo "rc 0" >&3
 	EOF
-	chmod +x "$TMPD/bin/make" "$TMPD/bin/ppbench"
+	chmod +x "$TMPD/bin/make" "$TMPD/lib/vm/run" "$TMPD/lib/ppbench-static" \
+		"$TMPD/guest/qemu-system-x86_64"
 	variant slower '(.scenarios[] | select(.name == "slow") | .cycles_per_elem.median) *= 1.1'
 	git -C "$k" init -q -b master && printf '.*\n/arch/x86/boot/\n' >"$k/.gitignore" &&
 		git -C "$k" add -A && git -C "$k" -c user.name=t -c user.email=t@t commit -qm base ||
@@ -168,21 +174,26 @@ commit_in() { # file message
 		fail "git commit"
 }
 
+in_tree() { # command...: in the stand-in tree, with its tools and vm's guest side
+	(cd "$TMPD/k" && PATH=$TMPD/guest:$TMPD/bin:$PATH PPBENCH_LIBDIR=$TMPD/lib \
+		TMPDIR=$TMPD/tmp "$@")
+}
+
 bisect() { # args...: ppbench-bisect in the stand-in tree
-	(cd "$TMPD/k" && PATH="$TMPD/bin:$PATH" PPBENCH_BISECT_PPBENCH="$TMPD/bin/ppbench" \
-		"$PPBENCH" bisect "$@")
+	in_tree "$PPBENCH" bisect "$@"
 }
 
 test_bisect_steps_stand_ins() {
 	local A=(--baseline "$DATA/icount.json" --scenario slow --limit slow=5400)
+	need_guest_tools
 	stand_in_tree
 	expect_exit 0 bisect "${A[@]}" --jobs 3
 	assert_match "$LAST_OUT" '^ppbench-bisect: [0-9a-f]+ base: good \(0\): slow instr/elem 5299\.34, limit 5400 \[build [0-9]+ s, boot and bench [0-9]+ s\]; log \.ppbench-bisect/[0-9a-f]+\.log$' \
 		"one line: commit, verdict, why, times, log"
 	assert_eq "$(wc -l <"$LAST_OUT")" 1 "one line per step"
 	assert_eq "$(cat "$TMPD/make.calls")" "-j3 bzImage" "make's arguments"
-	assert_match "$(cat "$TMPD/vm.calls")" '^vm --bisect --quiet --arch x86-64 --kernel \./arch/x86/boot/bzImage -- bench --quiet --scenario slow --json \.ppbench-bisect/[0-9a-f]+\.json$' \
-		"vm's arguments"
+	assert_match "$(cat "$TMPD/vm.calls")" "^x86-64 /.*/k/arch/x86/boot/bzImage: exec /bin/ppbench 'bench' '--quiet' '--scenario' 'slow' '--json' '/vm/out/1/[0-9a-f]+\.json'$" \
+		"the guest's kernel and command"
 	assert_match "$TMPD/k/.config" '^CONFIG_DEBUG_INFO_BTF=y$' "the fragment merged into .config"
 	assert_match "$TMPD/k/.config" '^CONFIG_64BIT=y$' "over defconfig"
 	echo CONFIG_MINE=y >"$TMPD/my.config"
@@ -198,8 +209,8 @@ test_bisect_steps_stand_ins() {
 	rm "$TMPD/k/BUILD_FAILS"
 	commit_in BOOT_FAILS "does not boot"
 	expect_exit 125 bisect "${A[@]}"
-	assert_match "$LAST_OUT" 'does not boot: skip \(125\): no result from the kernel .*: ppbench vm: error: the guest kernel panicked: Kernel panic - planted' \
-		"a boot that fails: skip, with vm's line"
+	assert_match "$LAST_OUT" 'does not boot: skip \(125\): no result from the kernel .*: the guest kernel panicked: Kernel panic - planted' \
+		"a boot that fails: skip, with the guest side's reason"
 	rm "$TMPD/k/BOOT_FAILS"
 	# this machine failing during a step stops: the build's command not found, vm's own
 	commit_in NO_FLEX "flex gone"
@@ -209,7 +220,7 @@ test_bisect_steps_stand_ins() {
 	rm "$TMPD/k/NO_FLEX"
 	commit_in HOST_FAILS "no initramfs"
 	expect_exit 128 bisect "${A[@]}"
-	assert_match "$LAST_OUT" 'no initramfs: stop \(128\): this machine could not boot the kernel \(vm exit 128\): ppbench vm: error: cannot build the initramfs' \
+	assert_match "$LAST_OUT" 'no initramfs: stop \(128\): this machine could not boot the kernel: cannot build the initramfs' \
 		"vm's failure on this machine: stop"
 	rm "$TMPD/k/HOST_FAILS"
 	# mistakes of the command itself stop, before any build
@@ -271,6 +282,7 @@ test_bisect_host_needs_before_build() {
 # one pseudo-randomly, so the number of steps varies.
 test_bisect_git_bisect_run() {
 	local good bad
+	need_guest_tools
 	stand_in_tree
 	good=$(git -C "$TMPD/k" rev-parse HEAD)
 	commit_in SLOWER "slow: planted"
@@ -280,7 +292,9 @@ test_bisect_git_bisect_run() {
 	commit_in b "harmless"
 	bad=$(git -C "$TMPD/k" rev-parse HEAD)
 	(cd "$TMPD/k" && git bisect start "$bad" "$good" >/dev/null) || fail "git bisect start"
-	expect_exit 0 bash -c "cd '$TMPD/k' && PATH='$TMPD/bin:$PATH' PPBENCH_BISECT_PPBENCH='$TMPD/bin/ppbench' GOOD='$DATA/bisect-same.json' BAD='$DATA/bisect-planted.json' git bisect run '$PPBENCH' bisect --baseline '$DATA/bisect-base.json' --noise '$DATA/bisect-noise.json' --scenario slow --fail-above 0.5"
+	expect_exit 0 in_tree env GOOD="$DATA/bisect-same.json" BAD="$DATA/bisect-planted.json" \
+		git bisect run "$PPBENCH" bisect --baseline "$DATA/bisect-base.json" \
+		--noise "$DATA/bisect-noise.json" --scenario slow --fail-above 0.5
 	assert_match "$LAST_OUT" "is the first bad commit" "git named a commit"
 	assert_match "$LAST_OUT" "^    slow: planted$" "the planted commit"
 	assert_match "$LAST_OUT" "does not build: skip \(125\)" "the broken commit was skipped"

@@ -779,8 +779,9 @@ test_vm_no_shell_errors() {
 	assert_nothing_left "after a kernel without a NIC for --nic"
 }
 
-# What compare needs of two kernels' results is checked before either boots: one line, exit
-# 2 (128 with --bisect), and no guest side ran (input_guest keeps every job it runs).
+# What compare needs of two kernels' results is checked before either boots (a noise profile
+# of the guests' instruction clock among it): one line, exit 2 (128 with --bisect), and no
+# guest side ran (input_guest keeps every job it runs).
 test_vm_ab_gate_inputs_before_boot() {
 	local ab=(--against-debian 6.12)
 	need_guest_tools
@@ -791,6 +792,8 @@ test_vm_ab_gate_inputs_before_boot() {
 	expect_one_line_error "^ppbench vm compare: error: .*none\.json"
 	expect_exit 128 vm_input "${ab[@]}" --bisect --limit ring=1 --noise "$DATA/icount.json" -- bench
 	expect_one_line_error "^ppbench vm compare: error: .*icount\.json"
+	expect_exit 2 vm_input "${ab[@]}" --fail-above 1 --noise "$DATA/profile.json" -- bench
+	expect_one_line_error "^ppbench vm compare: error: .*profile\.json counts cycles \(tsc clock\) and vm's guests instructions \(icount clock\)"
 	expect_exit 2 vm_input "${ab[@]}" --clock tcg --limit ring=1 -- bench
 	expect_one_line_error "--against-\* compares figures of the instruction clock"
 	expect_exit 128 vm_input "${ab[@]}" --bisect -- bench

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* vm --against-*: the result files' names and the run's status (vm/abpair.h). */
+/* vm --against-* and --bisect: the result files' names and the run's status (vm/abpair.h). */
+#include <errno.h>
 #include <stdlib.h>
+#include "compare/bisect_status.h"
 #include "vm/abpair.h"
 #include "unit.h"
 
@@ -36,15 +38,17 @@ void test_ab_status(void)
 	ASSERT_EQ(st(true, 1, true, false, 1, true, false), -1,
 		  "both, a bench that skipped a scenario");
 	/* the kernel under test did not boot or run; a was stopped for it */
-	ASSERT_EQ(st(true, 1, false, true, 2, false, false), AB_SKIP, "bisect: b failed: skip");
-	ASSERT_EQ(st(true, 0, true, false, 2, false, false), AB_SKIP, "bisect: b failed after a");
+	ASSERT_EQ(st(true, 1, false, true, 2, false, false), BISECT_SKIP, "bisect: b failed: skip");
+	ASSERT_EQ(st(true, 0, true, false, 2, false, false), BISECT_SKIP,
+		  "bisect: b failed after a");
 	ASSERT_EQ(st(false, 1, false, true, 2, false, false), 2, "b failed: its status");
 	ASSERT_EQ(st(false, 0, true, false, 0, false, false), 1, "b exited 0 without a file: 1");
 	/* the baseline did not; b was stopped for it */
-	ASSERT_EQ(st(true, 2, false, false, 1, false, true), AB_STOP, "bisect: a failed: stop");
-	ASSERT_EQ(st(true, 2, false, false, 0, true, false), AB_STOP, "bisect: a failed after b");
+	ASSERT_EQ(st(true, 2, false, false, 1, false, true), BISECT_STOP, "bisect: a failed: stop");
+	ASSERT_EQ(st(true, 2, false, false, 0, true, false), BISECT_STOP,
+		  "bisect: a failed after b");
 	ASSERT_EQ(st(false, 2, false, false, 1, false, true), 2, "a failed: its status");
-	ASSERT_EQ(st(true, 1, false, false, 1, false, false), AB_SKIP,
+	ASSERT_EQ(st(true, 1, false, false, 1, false, false), BISECT_SKIP,
 		  "bisect: both failed on their own: b's skip");
 	/* a signal stays a signal */
 	ASSERT_EQ(st(true, 143, false, false, 143, false, false), 143, "SIGTERM");
@@ -56,23 +60,21 @@ void test_ab_status_host(void)
 {
 	struct ab_end a = { 0, true, false, false }, b = { 1, false, false, true };
 
-	ASSERT_EQ(ab_status(true, &a, &b), AB_STOP, "b failed for this machine: stop, not skip");
+	ASSERT_EQ(ab_status(true, &a, &b), BISECT_STOP,
+		  "b failed for this machine: stop, not skip");
 	ASSERT_EQ(ab_status(false, &a, &b), 1, "without --bisect: its status");
 	b.host = false;
-	ASSERT_EQ(ab_status(true, &a, &b), AB_SKIP, "b's kernel failed: skip");
+	ASSERT_EQ(ab_status(true, &a, &b), BISECT_SKIP, "b's kernel failed: skip");
 }
 
-void test_ab_one_status(void)
+/* vm --bisect with one kernel: the guest's end (compare/bisect_status.h). */
+void test_bisect_guest_status(void)
 {
-	struct ab_end e = { 0 };
-
-	ASSERT_EQ(ab_one_status(&e), 0, "the command exited 0");
-	e.rc = 3;
-	ASSERT_EQ(ab_one_status(&e), AB_SKIP, "the command failed in the kernel: skip");
-	e.rc = 2;
-	ASSERT_EQ(ab_one_status(&e), AB_SKIP, "the kernel did not boot: skip");
-	e.host = true;
-	ASSERT_EQ(ab_one_status(&e), AB_STOP, "this machine failed: stop");
-	e.rc = 143;
-	ASSERT_EQ(ab_one_status(&e), 143, "a signal stays a signal");
+	ASSERT_EQ(bisect_guest_status(0, false), 0, "the command exited 0");
+	ASSERT_EQ(bisect_guest_status(3, false), BISECT_SKIP,
+		  "the command failed in the kernel: skip");
+	ASSERT_EQ(bisect_guest_status(2, false), BISECT_SKIP, "the kernel did not boot: skip");
+	ASSERT_EQ(bisect_guest_status(2, true), BISECT_STOP, "this machine failed: stop");
+	ASSERT_EQ(bisect_guest_status(143, true), 143, "a signal stays a signal");
+	ASSERT_EQ(bisect_guest_status(-ENOMEM, false), BISECT_STOP, "no guest ran: stop");
 }

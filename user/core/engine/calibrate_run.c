@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "engine/calibrate_run.h"
@@ -22,6 +21,7 @@
 #include "model/counterview.h"
 #include "sys/log.h"
 #include "sys/progress.h"
+#include "sys/spawn.h"
 #include "sys/util.h"
 
 #define POLL_NS 200000000ull /* how often a wait looks at its child and the clock */
@@ -51,13 +51,20 @@ static void run_path(const struct cal *c, unsigned int i, const char *ext, char 
 	snprintf(buf, len, "%s/run-%02u.%s", c->dir, i + 1, ext);
 }
 
-/* The child: bench with the calibration's options, results to DIR/run-NN.json. */
-static void exec_bench(const struct cal *c, unsigned int i)
+/*
+ * bench with the calibration's options, its result to DIR/run-NN.json and its
+ * stderr to DIR/run-NN.err: a separate invocation of ppbench, never a call,
+ * because the invocation (its namespaces, programs, pools and TSC
+ * calibration) is the unit whose noise calibrate measures. Its pid, or -errno.
+ */
+static pid_t start_bench(const struct cal *c, unsigned int i)
 {
 	const struct calibrate_cfg *cfg = c->cfg;
 	char json[PATH_MAX], err[PATH_MAX], rep[16], loops[24], cpu[16];
 	const char *argv[20];
-	int n = 0, fd;
+	struct spawn s = { .argv = argv, .path = "/proc/self/exe", .out = SPAWN_NULL };
+	int n = 0;
+	pid_t pid;
 
 	run_path(c, i, "json", json, sizeof(json));
 	run_path(c, i, "err", err, sizeof(err));
@@ -86,14 +93,13 @@ static void exec_bench(const struct cal *c, unsigned int i)
 	argv[n++] = "--json";
 	argv[n++] = json;
 	argv[n] = NULL;
-	fd = open("/dev/null", O_WRONLY);
-	if (fd >= 0)
-		dup2(fd, STDOUT_FILENO);
-	fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd >= 0)
-		dup2(fd, STDERR_FILENO);
-	execv("/proc/self/exe", (char **)argv);
-	_exit(127);
+	s.err = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (s.err < 0)
+		s.err = SPAWN_INHERIT;
+	pid = spawn_start(&s);
+	if (s.err > 0)
+		close(s.err);
+	return pid;
 }
 
 static void show(struct cal *c, unsigned int i, const char *what, double secs)
@@ -143,27 +149,24 @@ static void last_err_line(const struct cal *c, unsigned int i, char *buf, size_t
 static int run_one(struct cal *c, unsigned int i)
 {
 	char why[512], path[PATH_MAX];
+	pid_t pid = start_bench(c, i);
 	int status;
-	pid_t pid;
 
-	pid = fork();
 	if (pid < 0) {
-		pr_err("cannot start bench: %s\n", strerror(errno));
-		return -errno;
+		pr_err("cannot start bench: %s\n", strerror(-pid));
+		return pid;
 	}
-	if (pid == 0)
-		exec_bench(c, i);
-	while (waitpid(pid, &status, WNOHANG) == 0) {
+	while ((status = spawn_wait(pid, 1)) == -EAGAIN) {
 		show(c, i, "running", 0);
 		sleep_ns(POLL_NS);
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+	if (status) {
 		last_err_line(c, i, why, sizeof(why));
 		if (c->progress)
 			progress_clear();
-		pr_err("bench run %u failed (%s %d): %s\n", i + 1,
-		       WIFEXITED(status) ? "exit" : "signal",
-		       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), why);
+		/* (bench's own exit codes are below 128: above, a signal ended it) */
+		pr_err("bench run %u failed (%s %d): %s\n", i + 1, status > 128 ? "signal" : "exit",
+		       status > 128 ? status - 128 : status, why);
 		return -EIO;
 	}
 	run_path(c, i, "json", path, sizeof(path));

@@ -2,7 +2,7 @@
 /*
  * ppbench-bisect (also 'ppbench bisect'): one step of `git bisect run`, in a
  * kernel tree: configure, build, boot under ppbench vm with bench, compare
- * with the baseline, and exit as git reads it (model/bisect_status.h).
+ * with the baseline, and exit as git reads it (compare/bisect_status.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,8 +12,6 @@
 #include "bisect/bisect_run.h"
 #include "vm/vm_run.h"
 #include "compare/bisect_status.h"
-#include "compare/compare_stats.h"
-#include "compare/hardlimit.h"
 #include "model/scenario.h"
 #include "compare/bisect_report.h"
 #include "sys/log.h"
@@ -22,13 +20,6 @@
 enum { OPT_SCENARIO = 1, OPT_LIMIT };
 
 #define B(m) CLI_MEMBER(struct bisect_cfg, m)
-
-static const struct cli_word metrics[] = {
-	{ "cycles", FIG_CYCLES },
-	{ "ns", FIG_NS },
-	{ "path", FIG_PATH },
-	{ NULL },
-};
 
 static const struct cli_word arches[] = {
 	{ "x86-64", VM_ARCH_X86_64 },
@@ -45,21 +36,7 @@ static const struct cli_opt bisect_opts[] = {
 	  "the scenarios bench runs in each kernel and compare gates (ring, fast, slow; "
 	  "comma-separated)",
 	  OPT_SCENARIO },
-	{ "fail-above", 0, "PCT",
-	  "a commit is bad when the gating rule finds a regression above PCT % against the "
-	  "baseline (compare --fail-above)",
-	  .kind = CLI_NUMBER, B(fail_above), .dmin = 0, .dmax = 1e9,
-	  CLI_MARK(struct bisect_cfg, gate), .flags = CLI_F_PERCENT | CLI_F_PROSE_RANGE },
-	{ "noise", 0, "PROFILE",
-	  "the noise between boots of the baseline's kernel, from 'ppbench vm --kernel IMAGE -- "
-	  "calibrate -o PROFILE' (compare --noise): what --fail-above needs with one file a side",
-	  .kind = CLI_STRING, B(noise) },
-	{ "metric", 0, NULL, "the figure --fail-above gates (default cycles: instructions here)",
-	  .kind = CLI_ENUM, B(metric), .words = metrics },
-	{ "limit", 0, "SCENARIO[:FIGURE]=MAX",
-	  "a commit is bad when its figure is above MAX, baseline or not (compare --limit); "
-	  "repeat for more",
-	  OPT_LIMIT },
+	CMP_GATE_OPTS(struct bisect_cfg, g, OPT_LIMIT),
 	{ "config", 'c', "FILE",
 	  "merge the fragment over this config instead of the architecture's defconfig",
 	  .kind = CLI_STRING, B(config) },
@@ -86,7 +63,8 @@ static void bisect_init(void *c)
 {
 	struct bisect_cfg *cfg = c;
 
-	cfg->metric = FIG_CYCLES;
+	cmp_gate_init(&cfg->g);
+	cfg->g.bisect = true;
 	cfg->out = ".ppbench-bisect";
 }
 
@@ -110,23 +88,12 @@ static int check_scenarios(const char *arg)
 static int bisect_opt(void *c, int key, const char *arg)
 {
 	struct bisect_cfg *cfg = c;
-	struct hard_limit l;
-	char err[256];
 
 	if (key == OPT_SCENARIO) {
 		cfg->scenario = arg;
 		return check_scenarios(arg);
 	}
-	if (cfg->nlimits == BISECT_MAX_LIMITS) {
-		pr_err("too many --limit options (at most %d)\n", BISECT_MAX_LIMITS);
-		return -E2BIG;
-	}
-	if (hard_limit_parse(arg, &l, err, sizeof(err))) {
-		pr_err("%s\n", err);
-		return -EINVAL;
-	}
-	cfg->limits[cfg->nlimits++] = arg;
-	return 0;
+	return cmp_gate_limit(&cfg->g, arg);
 }
 
 static int bisect_check(void *c, int argc, char **argv)
@@ -135,7 +102,7 @@ static int bisect_check(void *c, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	if (!cfg->baseline && cfg->gate) {
+	if (!cfg->baseline && cfg->g.gate) {
 		pr_err("--fail-above compares with a baseline: give --baseline FILE, the good "
 		       "kernel's bench result\n");
 		return EXIT_USAGE;
@@ -144,7 +111,7 @@ static int bisect_check(void *c, int argc, char **argv)
 		pr_err("no scenario: give --scenario LIST, what bench runs and compare gates\n");
 		return EXIT_USAGE;
 	}
-	if (!cfg->gate && !cfg->nlimits) {
+	if (!cfg->g.gate && !cfg->g.nlimits) {
 		pr_err("nothing decides good from bad: give --fail-above PCT or --limit\n");
 		return EXIT_USAGE;
 	}
@@ -198,9 +165,9 @@ const struct cli_cmd cmd_bisect = {
 		"\n"
 		"Each step configures the kernel with ppbench's config fragment (the kernel's\n"
 		"scripts/kconfig/merge_config.sh over the architecture's defconfig, or over\n"
-		"--config), builds it incrementally, boots it under 'ppbench vm' running\n"
-		"'bench --scenario LIST', compares the result with the baseline through\n"
-		"'compare --bisect', prints one line saying what it decided and why, and\n"
+		"--config), builds it incrementally, boots it as 'ppbench vm' does running\n"
+		"'bench --scenario LIST', judges the result against the baseline as\n"
+		"'compare --bisect' does, prints one line saying what it decided and why, and\n"
 		"exits as git bisect run reads it:\n"
 		"  0    good: no gate fired\n"
 		"  1    bad: --fail-above's rule or a --limit fired\n"

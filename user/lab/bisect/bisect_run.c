@@ -2,10 +2,11 @@
 /*
  * ppbench-bisect's step: in a kernel tree that git bisect has checked out,
  * configure (the kernel's merge_config.sh: ppbench's fragment over defconfig
- * or the user's config), build incrementally, boot under ppbench vm running
- * bench, and compare with the baseline (compare --bisect). Each tool runs as
- * a child with its output in the step's log; what each returns becomes git
- * bisect run's status through model/bisect_status.h.
+ * or the user's config), build incrementally, boot under vm running bench,
+ * and judge the result against the baseline as compare --bisect does. The
+ * kernel's tools run as children, vm and compare in-process; each stage's
+ * output goes to the step's log, and what each returns becomes git bisect
+ * run's status through compare/bisect_status.h.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -15,21 +16,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "bisect/bisect_run.h"
-#include "vm/vm_run.h"
+#include "vm/vm.h"
 #include "compare/bisect_status.h"
-#include "compare/compare_stats.h"
+#include "compare/compare.h"
 #include "model/result.h"
 #include "sys/log.h"
+#include "sys/spawn.h"
 #include "sys/util.h"
 
 #ifndef PPBENCH_LIBDIR
 #define PPBENCH_LIBDIR "/usr/local/lib/ppbench"
 #endif
 
-#define MAX_ARGS (32 + 2 * BISECT_MAX_LIMITS)
+#define MAX_ARGS 16
 
 /* The kernel's own config of each guest architecture, and the image qemu boots. */
 static const struct {
@@ -51,19 +52,6 @@ static void arg(struct argv_buf *a, const char *s)
 	if (a->n < MAX_ARGS)
 		a->v[a->n++] = s;
 	a->v[a->n] = NULL;
-}
-
-/* The ppbench that runs vm and compare: this one, or a stand-in (tests), whose vm is its own. */
-static const char *ppbench_stand_in(void)
-{
-	const char *p = getenv("PPBENCH_BISECT_PPBENCH");
-
-	return p && *p ? p : NULL;
-}
-
-static const char *ppbench_exe(void)
-{
-	return ppbench_stand_in() ?: "/proc/self/exe";
 }
 
 void bisect_default_fragment(char *buf, size_t len)
@@ -91,69 +79,61 @@ void bisect_default_fragment(char *buf, size_t len)
 	snprintf(buf, len, "%s/vm/ppbench.config", PPBENCH_LIBDIR);
 }
 
-/* Exit status of a child: its code, or 128 + the signal that ended it (as a shell says). */
-static int child_status(int ws)
+/*
+ * Runs the tool ARGV with stdin from /dev/null and stdout and stderr
+ * appended to LOG (NULL: discarded), ENV added to its environment. Its
+ * status (spawn_status()), or -errno when it could not start.
+ */
+static int run(const char *const *argv, const char *log, const char *const *env)
 {
-	if (WIFEXITED(ws))
-		return WEXITSTATUS(ws);
-	return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : 255;
+	struct spawn s = { .argv = argv, .env = env, .in = SPAWN_NULL };
+	int fd = SPAWN_NULL, st;
+
+	if (log && (fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) < 0)
+		return -errno;
+	s.out = s.err = fd;
+	st = spawn_run(&s);
+	if (fd > 0)
+		close(fd);
+	return st;
 }
 
 /*
- * Runs ARGV with stdin from /dev/null and stdout and stderr appended to LOG,
- * or stdout into CAP (LOG NULL: stderr discarded). Returns its status, or
- * -errno when it could not start; 127: no such program.
+ * A stage run in-process prints where ppbench prints, as COMMAND: into LOG
+ * while it runs, as a tool's output goes (SAVED: our stdout and stderr, for
+ * std_back()). 0, or -errno.
  */
-static int run(const char *const *argv, const char *log, char *cap, size_t caplen,
-	       const char *const *env)
+static int std_to(const char *log, const char *command, int saved[2])
 {
-	int fd[2] = { -1, -1 }, ws, out;
-	pid_t pid;
+	int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 
-	if (cap && pipe2(fd, O_CLOEXEC))
+	if (fd < 0)
 		return -errno;
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int in = open("/dev/null", O_RDONLY);
-
-		out = log ? open(log, O_WRONLY | O_CREAT | O_APPEND, 0644)
-			  : open("/dev/null", O_WRONLY);
-		if (in < 0 || out < 0)
-			_exit(126);
-		dup2(in, STDIN_FILENO);
-		dup2(cap ? fd[1] : out, STDOUT_FILENO);
-		dup2(out, STDERR_FILENO);
-		for (size_t i = 0; env && env[i]; i++)
-			putenv((char *)env[i]);
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	if (cap) {
-		char rest[256];
-		size_t n = 0;
-		ssize_t r = 1;
-
-		close(fd[1]);
-		while (n < caplen - 1 && (r = read(fd[0], cap + n, caplen - 1 - n)) > 0)
-			n += r;
-		cap[n] = 0;
-		/* the rest, so that the child never blocks on a full pipe */
-		while (r > 0)
-			r = read(fd[0], rest, sizeof(rest));
-		close(fd[0]);
-	}
-	while (waitpid(pid, &ws, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return child_status(ws);
+	fflush(NULL);
+	saved[0] = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	saved[1] = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+	log_set_command(command);
+	return 0;
 }
 
-/* Writes ARGV into LOG as the stage's header: "== STAGE: argv...". */
+static void std_back(const int saved[2])
+{
+	fflush(NULL);
+	log_set_command("bisect");
+	for (int i = 0; i < 2; i++) {
+		dup2(saved[i], STDOUT_FILENO + i);
+		close(saved[i]);
+	}
+}
+
+/* Writes ARGV into LOG as the stage's header: "== STAGE: argv..." (STAGE NULL: the line's end). */
 static void log_cmd(const char *log, const char *stage, const char *const *argv)
 {
-	log_append(log, "== %s:", stage);
+	if (stage)
+		log_append(log, "== %s:", stage);
 	for (int i = 0; argv[i]; i++)
 		log_append(log, " %s", argv[i]);
 	log_append(log, "\n");
@@ -225,50 +205,39 @@ __attribute__((format(printf, 3, 4))) static int decide(struct bisect_outcome *o
 static void commit_of(struct bisect_outcome *o, char *hash, size_t len)
 {
 	const char *argv[] = { "git", "log", "-1", "--format=%h %s", NULL };
+	const struct spawn git = { .argv = argv, .in = SPAWN_NULL, .err = SPAWN_NULL };
 	char cap[sizeof(o->commit)];
 
 	snprintf(hash, len, "step");
 	o->commit[0] = 0;
-	if (run(argv, NULL, cap, sizeof(cap), NULL) || !cap[0])
+	if (spawn_capture(&git, cap, sizeof(cap), 0) || !cap[0])
 		return;
 	cap[strcspn(cap, "\n")] = 0;
 	snprintf(o->commit, sizeof(o->commit), "%s", cap);
 	snprintf(hash, len, "%.*s", (int)strcspn(cap, " "), cap);
 }
 
-/* compare's gate options, for the preflight and for each step. */
-static void gate_args(const struct bisect_cfg *cfg, struct argv_buf *a, char *pct, size_t len)
+/*
+ * compare's verdict on NEW against OLD (NULL: NEW alone, for the limits),
+ * printed into LOG as compare --bisect prints it: git bisect run's status,
+ * and what decided it into WHY.
+ */
+static int judge(const struct bisect_cfg *cfg, const char *old, const char *new, const char *log,
+		 char *why, size_t len)
 {
-	arg(a, "--bisect");
-	if (cfg->noise) {
-		arg(a, "--noise");
-		arg(a, cfg->noise);
-	}
-	if (cfg->gate) {
-		snprintf(pct, len, "%.17g", cfg->fail_above);
-		arg(a, "--fail-above");
-		arg(a, pct);
-		arg(a, "--metric");
-		arg(a, fig_name(cfg->metric));
-	}
-	for (size_t i = 0; i < cfg->nlimits; i++) {
-		arg(a, "--limit");
-		arg(a, cfg->limits[i]);
-	}
-}
+	struct verdict v;
+	int saved[2], st;
 
-/* The text of compare --bisect's verdict line in LOG after FROM, into WHY. */
-static void compare_why(const char *log, long from, char *why, size_t len)
-{
-	static const char *const verdict[] = { "ppbench compare: bisect: ", NULL };
-	static const char *const *const prefs[] = { verdict, NULL };
-	char line[512];
-	const char *p;
-
-	log_pick(log, from, prefs, line, sizeof(line));
-	p = strstr(line, verdict[0]);
-	p = p ? strchr(p + strlen(verdict[0]), ':') : NULL;
-	snprintf(why, len, "%s", p ? p + 2 : line);
+	log_append(log, "== compare: %s%s%s\n", old ? old : "", old ? " " : "", new);
+	if (std_to(log, "compare", saved)) {
+		snprintf(why, len, "cannot write the log %s: %s", log, strerror(errno));
+		return BISECT_STOP;
+	}
+	compare_judge(&cfg->g, old, new, &v);
+	st = compare_status(&cfg->g, &v);
+	std_back(saved);
+	snprintf(why, len, "%s", v.why);
+	return st;
 }
 
 /* Each scenario of the list in the baseline, with the gated figure. */
@@ -291,7 +260,7 @@ static int check_baseline(const struct bisect_cfg *cfg, struct bisect_outcome *o
 			ret = decide(o, BISECT_STOP,
 				     "--scenario %s: skipped in the baseline %s: %s", s,
 				     cfg->baseline, sc->reason ? sc->reason : "no reason");
-		else if (cfg->gate && cfg->metric == FIG_PATH && !sc->has_path_cost)
+		else if (cfg->g.gate && cfg->g.metric == FIG_PATH && !sc->has_path_cost)
 			ret = decide(o, BISECT_STOP,
 				     "--scenario %s: no path figure in the baseline %s to gate "
 				     "--metric path on",
@@ -328,7 +297,7 @@ static bool host_has(const char *what)
 	if (what[0] != '<')
 		return prog_in_path(what);
 	snprintf(hdr, sizeof(hdr), "%.*s", (int)strlen(what) - 2, what + 1);
-	return !run(cc, NULL, NULL, 0, NULL);
+	return !run(cc, NULL, NULL);
 }
 
 /*
@@ -391,10 +360,7 @@ static int kbuild_ready(const struct bisect_cfg *cfg, const char *base, char *wh
 static int preflight(const struct bisect_cfg *cfg, const char *log, struct bisect_outcome *o)
 {
 	const char *base = cfg->config ? cfg->config : karch[cfg->arch].defconfig;
-	struct argv_buf a = { 0 };
-	char pct[32], why[PATH_MAX + 128];
-	long from = file_size(log);
-	int st;
+	char why[PATH_MAX + 128];
 
 	if (access(cfg->fragment, R_OK))
 		return decide(o, BISECT_STOP, "--fragment: cannot read '%s': %s", cfg->fragment,
@@ -402,23 +368,15 @@ static int preflight(const struct bisect_cfg *cfg, const char *log, struct bisec
 	if (cfg->config && access(cfg->config, R_OK))
 		return decide(o, BISECT_STOP, "--config: cannot read '%s': %s", cfg->config,
 			      strerror(errno));
-	if (kbuild_ready(cfg, base, why, sizeof(why)) ||
-	    (!ppbench_stand_in() && vm_host_check(cfg->arch, why, sizeof(why))))
+	if (kbuild_ready(cfg, base, why, sizeof(why)) || vm_host_check(cfg->arch, why, sizeof(why)))
 		return decide(o, BISECT_STOP, "%s", why);
 	if (!cfg->baseline)
 		return 0;
 	if (check_baseline(cfg, o))
 		return o->status;
-	arg(&a, ppbench_exe());
-	arg(&a, "compare");
-	gate_args(cfg, &a, pct, sizeof(pct));
-	arg(&a, cfg->baseline);
-	arg(&a, cfg->baseline);
-	log_cmd(log, "check: the baseline against itself", a.v);
-	st = run(a.v, log, NULL, 0, NULL);
-	if (st == 0)
+	log_append(log, "== check: the baseline against itself\n");
+	if (!judge(cfg, cfg->baseline, cfg->baseline, log, why, sizeof(why)))
 		return 0;
-	compare_why(log, from, why, sizeof(why));
 	return decide(o, BISECT_STOP, "the baseline against itself: %s", why);
 }
 
@@ -472,7 +430,7 @@ static int configure(const struct bisect_cfg *cfg, const char *log, struct bisec
 	arg(&a, cfg->config ? cfg->config : karch[cfg->arch].defconfig);
 	arg(&a, cfg->fragment);
 	log_cmd(log, "config", a.v);
-	st = run(a.v, log, NULL, 0, env);
+	st = run(a.v, log, env);
 	return st ? stage_failed(o, BISECT_AT_CONFIG, st, log, from, prefs,
 				 "the config did not merge", "merge_config.sh")
 		  : 0;
@@ -505,81 +463,86 @@ static int build(const struct bisect_cfg *cfg, const char *log, struct bisect_ou
 	}
 	arg(&a, karch[cfg->arch].target);
 	log_cmd(log, "build", a.v);
-	st = run(a.v, log, NULL, 0, NULL);
+	st = run(a.v, log, NULL);
 	o->build_s = secs_since(t0);
 	return st ? stage_failed(o, BISECT_AT_BUILD, st, log, from, prefs, "the build failed",
 				 "make")
 		  : 0;
 }
 
-/* vm --bisect: 0 a result, 125 the kernel did not boot or bench failed in it, 128 this machine. */
-static int boot(const struct bisect_cfg *cfg, const char *image, const char *json, const char *log,
+/* Why a guest that ended as END gave no result, in a clause. */
+static void boot_why(const struct vm_end *end, char *buf, size_t len)
+{
+	if (end->why[0])
+		snprintf(buf, len, "%s", end->why);
+	else if (end->rc >= 128)
+		snprintf(buf, len, "stopped by signal %d", end->rc - 128);
+	else if (end->host)
+		snprintf(buf, len, "vm could not run the guest (the log says why)");
+	else if (end->rc)
+		snprintf(buf, len, "bench exited %d in it (the log has its output)", end->rc);
+	else
+		snprintf(buf, len, "bench left no result file");
+}
+
+/*
+ * The kernel IMAGE booted under vm (the instruction clock) running bench,
+ * its result into JSON: 0, a skip when the kernel did not boot or bench
+ * failed in it, a stop when this machine failed.
+ */
+static int boot(const struct bisect_cfg *cfg, char *image, char *json, const char *log,
 		struct bisect_outcome *o)
 {
-	static const char *const err[] = { "error:", "rror", NULL };
-	static const char *const *const prefs[] = { err, NULL };
-	char rep[32], line[512];
-	struct argv_buf a = { 0 };
-	long from = file_size(log);
+	char rep[32], why[256], *argv[12];
+	struct vm_cfg vm;
+	struct vm_end end;
 	uint64_t t0 = now_ns();
-	int st, vm;
+	int argc = 0, saved[2], st;
 
-	arg(&a, ppbench_exe());
-	arg(&a, "vm");
-	arg(&a, "--bisect");
-	arg(&a, "--quiet");
-	arg(&a, "--arch");
-	arg(&a, vm_arch_name(cfg->arch));
-	arg(&a, "--kernel");
-	arg(&a, image);
-	arg(&a, "--");
-	arg(&a, "bench");
-	arg(&a, "--quiet");
-	arg(&a, "--scenario");
-	arg(&a, cfg->scenario);
+	vm_cfg_init(&vm);
+	vm.kernel = image;
+	vm.arch = cfg->arch;
+	vm.cpus = vm_default_cpus(vm.clock);
+	vm.quiet = true;
+	argv[argc++] = "bench";
+	argv[argc++] = "--quiet";
+	argv[argc++] = "--scenario";
+	argv[argc++] = (char *)cfg->scenario;
 	if (cfg->repeat) {
 		snprintf(rep, sizeof(rep), "%u", cfg->repeat);
-		arg(&a, "--repeat");
-		arg(&a, rep);
+		argv[argc++] = "--repeat";
+		argv[argc++] = rep;
 	}
-	arg(&a, "--json");
-	arg(&a, json);
-	log_cmd(log, "boot", a.v);
+	argv[argc++] = "--json";
+	argv[argc++] = json;
+	argv[argc] = NULL;
+	log_append(log, "== boot: vm --arch %s --kernel %s --", vm_arch_name(cfg->arch), image);
+	log_cmd(log, NULL, (const char *const *)argv);
 	/* a file of an earlier bisection is no result of this kernel */
 	unlink(json);
-	vm = run(a.v, log, NULL, 0, NULL);
+	if (std_to(log, "vm", saved))
+		return decide(o, BISECT_STOP, "cannot write the log %s: %s", log, strerror(errno));
+	vm_guest(&vm, argc, argv, &end);
+	std_back(saved);
 	o->boot_s = secs_since(t0);
-	st = bisect_step_status(BISECT_AT_BOOT, vm, file_exists(json), false);
+	st = bisect_step_status(BISECT_AT_BOOT, end.rc, file_exists(json), end.host);
 	if (!st)
 		return 0;
-	log_pick(log, from, prefs, line, sizeof(line));
+	boot_why(&end, why, sizeof(why));
 	if (st == BISECT_SKIP)
 		return decide(o, st,
 			      "no result from the kernel (it did not boot, or bench failed in it): "
 			      "%s",
-			      line);
-	return decide(o, st, "this machine could not boot the kernel (vm exit %d): %s", vm,
-		      vm < 0 ? strerror(-vm) : line);
+			      why);
+	return decide(o, st, "this machine could not boot the kernel: %s", why);
 }
 
 static int compare(const struct bisect_cfg *cfg, const char *json, const char *log,
 		   struct bisect_outcome *o)
 {
-	struct argv_buf a = { 0 };
-	char pct[32], why[sizeof(o->why)];
-	long from = file_size(log);
-	int st;
+	char why[sizeof(o->why)];
 
-	arg(&a, ppbench_exe());
-	arg(&a, "compare");
-	gate_args(cfg, &a, pct, sizeof(pct));
-	if (cfg->baseline)
-		arg(&a, cfg->baseline);
-	arg(&a, json);
-	log_cmd(log, "compare", a.v);
-	st = run(a.v, log, NULL, 0, NULL);
-	compare_why(log, from, why, sizeof(why));
-	return decide(o, bisect_step_status(BISECT_AT_COMPARE, st, true, false), "%s", why);
+	return decide(o, judge(cfg, cfg->baseline, json, log, why, sizeof(why)), "%s", why);
 }
 
 static int make_dir(const char *opt, const char *dir, struct bisect_outcome *o)

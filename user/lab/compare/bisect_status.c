@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* compare --bisect's and ppbench-bisect's exit statuses, as git bisect run reads them. */
+/* git bisect run's statuses: compare --bisect's, vm --bisect's and ppbench-bisect's. */
 #include <stdio.h>
 #include <string.h>
 #include "compare/bisect_status.h"
@@ -22,28 +22,24 @@ int bisect_compare_status(enum cmp_outcome o)
 	return BISECT_STOP;
 }
 
+int bisect_guest_status(int rc, bool host)
+{
+	if (rc < 0)
+		return BISECT_STOP;
+	if (!rc || rc >= BISECT_STOP)
+		return rc;
+	return host ? BISECT_STOP : BISECT_SKIP;
+}
+
 int bisect_step_status(enum bisect_stage stage, int status, bool have_result, bool host)
 {
+	if (stage == BISECT_AT_BOOT)
+		return status || have_result ? bisect_guest_status(status, host) : BISECT_SKIP;
 	if (status < 0 || (status && host))
 		return BISECT_STOP;
-	switch (stage) {
-	case BISECT_AT_CONFIG:
-	case BISECT_AT_BUILD:
-		/* (126, 127: the tool could not run; 128 and above: a signal) */
-		if (status < 126)
-			return status ? BISECT_SKIP : BISECT_GOOD;
-		break;
-	case BISECT_AT_BOOT:
-		if (!status)
-			return have_result ? BISECT_GOOD : BISECT_SKIP;
-		if (status == BISECT_SKIP)
-			return status;
-		break;
-	case BISECT_AT_COMPARE:
-		if (status == BISECT_GOOD || status == BISECT_BAD || status == BISECT_SKIP)
-			return status;
-		break;
-	}
+	/* (126, 127: the tool could not run; 128 and above: a signal) */
+	if (status < 126)
+		return status ? BISECT_SKIP : BISECT_GOOD;
 	return status > BISECT_STOP ? status : BISECT_STOP;
 }
 

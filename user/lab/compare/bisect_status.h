@@ -10,10 +10,10 @@
 /*
  * Exit statuses as `git bisect run` reads them: 0 the commit is good, 1-127
  * but 125 it is bad, 125 it cannot be tested (skip), 128 and above stop the
- * bisection. compare --bisect and ppbench-bisect map their outcomes onto
- * these, so that a kernel that did not build or boot is skipped, never
- * called bad, and a mistake in the bisection's own command line stops it at
- * its first step instead of marking every commit.
+ * bisection. compare --bisect, vm --bisect and ppbench-bisect map their
+ * outcomes onto these, so that a kernel that did not build or boot is
+ * skipped, never called bad, and a mistake in the bisection's own command
+ * line stops it at its first step instead of marking every commit.
  */
 enum {
 	BISECT_GOOD = 0,
@@ -37,26 +37,33 @@ enum cmp_outcome {
 /* compare --bisect's status for an outcome. */
 int bisect_compare_status(enum cmp_outcome o);
 
+/*
+ * A guest's end as git bisect run reads it: RC its command's exit status
+ * (vm_run()'s: below 0 no guest ran, 128 and above a signal's), HOST whether
+ * its failure was this machine's. 0 and a signal's status stay themselves;
+ * this machine's failure stops, since it would fail any kernel alike; any
+ * other failure is the kernel's (it did not boot, or the command failed in
+ * it): a skip.
+ */
+int bisect_guest_status(int rc, bool host);
+
 /* Where a step of ppbench-bisect ended. */
 enum bisect_stage {
-	BISECT_AT_CONFIG,  /* merging the config fragment */
-	BISECT_AT_BUILD,   /* make */
-	BISECT_AT_BOOT,	   /* ppbench vm --bisect: booting the kernel and running bench in it */
-	BISECT_AT_COMPARE, /* compare --bisect against the baseline */
+	BISECT_AT_CONFIG, /* merging the config fragment */
+	BISECT_AT_BUILD,  /* make */
+	BISECT_AT_BOOT,	  /* booting the kernel under vm and running bench in it */
 };
 
 /*
- * ppbench-bisect's status for a step that ended at STAGE with the stage's
- * exit STATUS (a signal's death as 128 + the signal; below 0: it could not
- * start); HAVE_RESULT: the boot left a result file; HOST: the stage's output
- * names a failure of this machine (a command not found, a full disk). A
- * config or build that fails is a skip, the commit cannot be measured,
- * unless the machine failed or the tool could not run at all (126, 127):
- * that would fail every step alike, and stops. The boot's vm --bisect gives
- * 0, 125 (the kernel failed) or 128 and above (this machine did), passed
- * through; anything else from it is no verdict on the kernel and stops.
- * compare's 0, 1 and 125 pass through; anything else from it (a usage
- * error, a compare without --bisect, a signal) stops.
+ * ppbench-bisect's status for a step that ended at STAGE with STATUS: the
+ * config's or the build's exit (a signal's death as 128 + the signal; below
+ * 0: it could not start), or the boot's guest (bisect_guest_status());
+ * HAVE_RESULT: the boot left a result file; HOST: the failure was this
+ * machine's (the tool's output names one: a command not found, a full disk;
+ * the guest side said so). A config or build that fails is a skip, the
+ * commit cannot be measured, unless the machine failed or the tool could
+ * not run at all (126, 127): that would fail every step alike, and stops. A
+ * boot without its result file is a skip.
  */
 int bisect_step_status(enum bisect_stage stage, int status, bool have_result, bool host);
 

@@ -12,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "compare/bisect_status.h"
-#include "compare/compare_stats.h"
+#include "compare/compare.h"
 #include "model/counterview.h"
 #include "compare/hardlimit.h"
 #include "compare/bisect_report.h"
@@ -24,7 +23,6 @@
 #include "sys/util.h"
 
 #define MAX_FILES 64
-#define MAX_LIMITS 16
 
 enum { SIDE_POS, SIDE_OLD, SIDE_NEW };
 
@@ -37,19 +35,15 @@ struct cmp_cfg {
 	/* each --new starts a column: where its files start among the new side's */
 	size_t col_start[MAX_FILES];
 	size_t ncols;
-	bool force, markdown, bpp, org, ktap, gate, gate_unstable, qemu_change;
-	double fail_above, alpha;
-	enum fig metric;
+	bool force, markdown, bpp, org, ktap, gate_unstable, qemu_change;
+	double alpha;
 	enum sig_test test;
 	const char *json;
-	const char *noise;   /* --noise PROFILE */
 	const char *counter; /* --counter NAME: the files' view (model/counterview.h) */
-	bool bisect;
-	struct hard_limit limits[MAX_LIMITS];
-	size_t nlimits;
+	struct cmp_gate g;
 };
 
-static const struct cli_word metrics[] = {
+const struct cli_word cmp_metrics[] = {
 	{ "cycles", FIG_CYCLES }, { "ns", FIG_NS }, { "path", FIG_PATH },
 	{ "purity", FIG_PURITY }, { NULL },
 };
@@ -71,14 +65,6 @@ static const struct cli_opt compare_opts[] = {
 	  OPT_NEW },
 	{ "force", 'f', NULL, "compare even when TSC Hz or CPU model say the hosts differ",
 	  .kind = CLI_FLAG, C(force) },
-	{ "fail-above", 0, "PCT",
-	  "exit 3 if the gating rule finds a regression on --metric above PCT %",
-	  .kind = CLI_NUMBER, C(fail_above), .dmin = 0, .dmax = 1e9, CLI_MARK(struct cmp_cfg, gate),
-	  .flags = CLI_F_PERCENT | CLI_F_PROSE_RANGE },
-	{ "noise", 0, "PROFILE",
-	  "this host's noise between invocations, from 'ppbench calibrate -o PROFILE': what "
-	  "a comparison of one file a side is judged against",
-	  .kind = CLI_STRING, C(noise) },
 	{ "allow-qemu-change", 0, NULL,
 	  "gate instruction files counted by two qemu releases or on guest CPUs of other "
 	  "features: the difference is intended (refused otherwise)",
@@ -92,8 +78,6 @@ static const struct cli_opt compare_opts[] = {
 	  "gate figures whose setups sit on two or more levels on their medians' change, "
 	  "even where the levels explain it",
 	  .kind = CLI_FLAG, C(gate_unstable) },
-	{ "metric", 0, NULL, "figure --fail-above gates (default cycles)", .kind = CLI_ENUM,
-	  C(metric), .words = metrics },
 	{ "test", 0, NULL, "significance test (default welch)", .kind = CLI_ENUM, C(test),
 	  .words = tests },
 	{ "alpha", 0, "P", "significance level, 0 < P < 0.5 (default 0.05)", .kind = CLI_NUMBER,
@@ -112,17 +96,12 @@ static const struct cli_opt compare_opts[] = {
 	  .kind = CLI_FLAG, C(ktap) },
 	CLI_OPT_JSON(struct cmp_cfg, json,
 		     "also write the comparison as JSON to FILE ('-': stdout only)"),
-	{ "limit", 0, "SCENARIO[:FIGURE]=MAX",
-	  "exit 3 if the figure (cycles, ns or path; default cycles, which counts "
-	  "instructions in files of the instruction clock) of SCENARIO in a file of the new "
-	  "side, or in the one file given, is above MAX; instruction files only; repeat for "
-	  "more limits",
-	  OPT_LIMIT },
-	{ "bisect", 0, NULL,
-	  "exit as 'git bisect run' reads it: 0 no gate fired, 1 one did, 125 no verdict on "
-	  "the new file (missing, invalid, or without the gated figure), 128 a mistake in the "
-	  "command line or the baseline (the bisection stops)",
-	  .kind = CLI_FLAG, C(bisect) },
+	CMP_GATE_OPTS(struct cmp_cfg, g, OPT_LIMIT),
+	CMP_OPT_BISECT(
+		struct cmp_cfg, g,
+		"exit as 'git bisect run' reads it: 0 no gate fired, 1 one did, 125 no "
+		"verdict on the new file (missing, invalid, or without the gated figure), 128 a "
+		"mistake in the command line or the baseline (the bisection stops)"),
 	{ NULL },
 };
 
@@ -130,8 +109,8 @@ static void compare_init(void *c)
 {
 	struct cmp_cfg *cfg = c;
 
+	cmp_gate_init(&cfg->g);
 	cfg->alpha = 0.05;
-	cfg->metric = FIG_CYCLES;
 	cfg->test = TEST_WELCH;
 }
 
@@ -145,19 +124,25 @@ static int add_file(struct cmp_cfg *cfg, int side, const char *path)
 	return 0;
 }
 
-static int add_limit(struct cmp_cfg *cfg, const char *arg)
+void cmp_gate_init(struct cmp_gate *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->metric = FIG_CYCLES;
+}
+
+int cmp_gate_limit(struct cmp_gate *g, const char *arg)
 {
 	char err[256];
 
-	if (cfg->nlimits == MAX_LIMITS) {
-		pr_err("too many --limit options (at most %d)\n", MAX_LIMITS);
+	if (g->nlimits == CMP_MAX_LIMITS) {
+		pr_err("too many --limit options (at most %d)\n", CMP_MAX_LIMITS);
 		return -E2BIG;
 	}
-	if (hard_limit_parse(arg, &cfg->limits[cfg->nlimits], err, sizeof(err))) {
+	if (hard_limit_parse(arg, &g->limits[g->nlimits], err, sizeof(err))) {
 		pr_err("%s\n", err);
 		return -EINVAL;
 	}
-	cfg->nlimits++;
+	g->nlimits++;
 	return 0;
 }
 
@@ -167,7 +152,7 @@ static int compare_opt(void *c, int key, const char *arg)
 	struct cmp_cfg *cfg = c;
 
 	if (key == OPT_LIMIT)
-		return add_limit(cfg, arg);
+		return cmp_gate_limit(&cfg->g, arg);
 	if (key == CLI_KEY_ARG)
 		return add_file(cfg, cfg->side, arg);
 	if (cfg->nfiles[SIDE_POS]) {
@@ -190,15 +175,6 @@ static void free_results(struct result *r, size_t n)
 		result_free(&r[i]);
 	free(r);
 }
-
-/*
- * What a run found, for the exit status: an outcome (model/bisect_status.h) and
- * what decided it. The first error wins; the gates' verdict comes last.
- */
-struct verdict {
-	enum cmp_outcome out;
-	char why[512];
-};
 
 __attribute__((format(printf, 3, 4))) static int fail(struct verdict *v, enum cmp_outcome out,
 						      const char *fmt, ...)
@@ -254,7 +230,7 @@ static int check_host(const struct cmp_cfg *cfg, const struct result *base, cons
 	if (result_same_clock(base, r, why, sizeof(why)))
 		return fail(v, CMP_BAD_NEW, "%s: figures of two clocks never compare", why);
 	/* (a mistake that fails every step of a bisection alike: 128) */
-	if (cfg->gate && !cfg->qemu_change && result_same_qemu(base, r, why, sizeof(why)))
+	if (cfg->g.gate && !cfg->qemu_change && result_same_qemu(base, r, why, sizeof(why)))
 		return fail(v, CMP_BAD_USAGE,
 			    "%s: their instructions do not gate against each other "
 			    "(--allow-qemu-change if the difference is intended)",
@@ -277,6 +253,18 @@ static int check_host(const struct cmp_cfg *cfg, const struct result *base, cons
 	return 0;
 }
 
+/* A profile P (the file PATH) of another clock than LIKE's: refused, whatever --force says. */
+static int check_clock(const struct noise_profile *p, const char *path, const struct result *like,
+		       struct verdict *v)
+{
+	char why[2 * PATH_MAX]; /* two file names and their clocks */
+
+	if (!noise_clock_check(p, path, like, why, sizeof(why)))
+		return 0;
+	return fail(v, CMP_BAD_USAGE, "%s: a profile of one clock cannot judge figures of another",
+		    why);
+}
+
 /*
  * The profile must describe the host and kernel of the baseline (the new
  * side may run another kernel: that is what is being compared).
@@ -284,35 +272,34 @@ static int check_host(const struct cmp_cfg *cfg, const struct result *base, cons
 static int load_profile(const struct cmp_cfg *cfg, const struct result *base,
 			struct noise_profile *p, struct verdict *v)
 {
-	char err[512], why[2 * PATH_MAX]; /* two file names and their clocks */
+	char err[512], why[512];
 
-	if (noise_load(cfg->noise, p, err, sizeof(err)))
+	if (noise_load(cfg->g.noise, p, err, sizeof(err)))
 		return fail(v, CMP_BAD_USAGE, "%s", err);
-	if (noise_clock_check(p, cfg->noise, base, why, sizeof(why))) {
+	if (check_clock(p, cfg->g.noise, base, v)) {
 		noise_free(p);
-		return fail(v, CMP_BAD_USAGE,
-			    "%s: a profile of one clock cannot judge figures of another", why);
+		return -EINVAL;
 	}
 	if (!noise_host_check(p, base, why, sizeof(why)))
 		return 0;
 	if (cfg->force) {
 		pr_warn("noise profile %s is of another host than %s: %s; using it anyway "
 			"(--force)\n",
-			cfg->noise, base->path, why);
+			cfg->g.noise, base->path, why);
 		return 0;
 	}
 	noise_free(p);
 	return fail(v, CMP_BAD_USAGE,
 		    "noise profile %s is of another host or kernel than %s: %s; run 'ppbench "
 		    "calibrate' there (--force uses it anyway)",
-		    cfg->noise, base->path, why);
+		    cfg->g.noise, base->path, why);
 }
 
 /* A gate on path figures of two methods: refused, whatever the figures say. */
 static int check_gate_methods(const struct cmp_cfg *cfg, const struct comparison *c,
 			      struct verdict *v)
 {
-	for (size_t k = 0; cfg->gate && cfg->metric == FIG_PATH && k < c->nrows; k++) {
+	for (size_t k = 0; cfg->g.gate && cfg->g.metric == FIG_PATH && k < c->nrows; k++) {
 		const struct row *r = &c->rows[k];
 
 		if (r->kind != FIG_PATH || !r->other_method)
@@ -333,7 +320,7 @@ static int check_gate(const struct cmp_cfg *cfg, struct verdict *v)
 {
 	bool pos = cfg->nfiles[SIDE_POS];
 
-	if (!cfg->gate || cfg->noise ||
+	if (!cfg->g.gate || cfg->g.noise ||
 	    (!pos && cfg->nfiles[SIDE_OLD] >= 2 && cfg->nfiles[SIDE_NEW] >= 2))
 		return 0;
 	return fail(v, CMP_BAD_USAGE,
@@ -357,15 +344,15 @@ static int check_limit_methods(const struct cmp_cfg *cfg, const struct result *f
 	const char *a = NULL, *b = NULL;
 	char name[64];
 
-	for (size_t k = 0; k < cfg->nlimits; k++) {
-		if (cfg->limits[k].fig != FIG_PATH ||
-		    comparison_one_method(&c, cfg->limits[k].scenario, &a, &b))
+	for (size_t k = 0; k < cfg->g.nlimits; k++) {
+		if (cfg->g.limits[k].fig != FIG_PATH ||
+		    comparison_one_method(&c, cfg->g.limits[k].scenario, &a, &b))
 			continue;
-		hard_limit_name(&cfg->limits[k], name, sizeof(name));
+		hard_limit_name(&cfg->g.limits[k], name, sizeof(name));
 		return fail(v, CMP_BAD_NEW,
 			    "--limit %s: %s's path figures are of two methods, %s and %s: a "
 			    "limit holds for one; give files of one method",
-			    name, cfg->limits[k].scenario, a ? a : "unnamed", b);
+			    name, cfg->g.limits[k].scenario, a ? a : "unnamed", b);
 	}
 	return 0;
 }
@@ -377,7 +364,7 @@ static int check_limit_methods(const struct cmp_cfg *cfg, const struct result *f
 static struct limit_check *check_limits(const struct cmp_cfg *cfg, const struct result *files,
 					size_t n, struct verdict *v)
 {
-	struct limit_check *l = calloc(cfg->nlimits * n + 1, sizeof(*l));
+	struct limit_check *l = calloc(cfg->g.nlimits * n + 1, sizeof(*l));
 	char why[512];
 
 	if (!l) {
@@ -390,10 +377,10 @@ static struct limit_check *check_limits(const struct cmp_cfg *cfg, const struct 
 			free(l);
 			return NULL;
 		}
-		for (size_t k = 0; k < cfg->nlimits; k++) {
-			struct limit_check *c = &l[i * cfg->nlimits + k];
+		for (size_t k = 0; k < cfg->g.nlimits; k++) {
+			struct limit_check *c = &l[i * cfg->g.nlimits + k];
 
-			hard_limit_check(&cfg->limits[k], &files[i], c);
+			hard_limit_check(&cfg->g.limits[k], &files[i], c);
 			if (!c->has_value && v->out == CMP_PASS)
 				fail(v, CMP_NO_FIGURE, "%s", c->gap);
 		}
@@ -406,15 +393,15 @@ static void check_figures(const struct cmp_cfg *cfg, const struct cmp_set *set, 
 {
 	char why[256];
 
-	for (size_t i = 0; cfg->bisect && cfg->gate && i < set->n; i++) {
-		enum cmp_outcome o = bisect_figures(&set->cmps[i], cfg->metric, why, sizeof(why));
+	for (size_t i = 0; cfg->g.bisect && cfg->g.gate && i < set->n; i++) {
+		enum cmp_outcome o = bisect_figures(&set->cmps[i], cfg->g.metric, why, sizeof(why));
 
 		if (o == CMP_NO_BASELINE_FIG || (o == CMP_NO_FIGURE && v->out == CMP_PASS))
 			fail(v, o, "%s", why);
 	}
 }
 
-static int build_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall,
+static int build_comparisons(const struct cmp_cfg *cfg, struct result *all, size_t nall,
 			     struct cmp_set *set, struct verdict *v)
 {
 	bool pos = cfg->nfiles[SIDE_POS];
@@ -440,16 +427,16 @@ static int build_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nal
 	return 0;
 }
 
-static void run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall, size_t nold,
+static void run_comparisons(const struct cmp_cfg *cfg, struct result *all, size_t nall, size_t nold,
 			    const struct noise_profile *profile, struct verdict *v)
 {
 	struct cmp_opts o = { .test = cfg->test, .alpha = cfg->alpha, .profile = profile };
 	struct cmp_set set = {
 		.opts = &o,
-		.gate = cfg->gate,
+		.gate = cfg->g.gate,
 		.gate_unstable = cfg->gate_unstable,
-		.metric = cfg->metric,
-		.fail_above = cfg->fail_above,
+		.metric = cfg->g.metric,
+		.fail_above = cfg->g.fail_above,
 		/* kselftest's convention on slow VMs and hardware: its format, its env */
 		.machine_slow = cfg->ktap && ksft_machine_slow(),
 	};
@@ -463,11 +450,11 @@ static void run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall
 			goto out;
 	if (check_limit_methods(cfg, all, nall, v))
 		goto out;
-	limits = cfg->nlimits ? check_limits(cfg, &all[nold], nall - nold, v) : NULL;
-	if (cfg->nlimits && !limits)
+	limits = cfg->g.nlimits ? check_limits(cfg, &all[nold], nall - nold, v) : NULL;
+	if (cfg->g.nlimits && !limits)
 		goto out;
 	set.limits = limits;
-	set.nlimits = cfg->nlimits * (nall - nold);
+	set.nlimits = cfg->g.nlimits * (nall - nold);
 	check_figures(cfg, &set, v);
 	if (compare_output(&set,
 			   (cfg->markdown ? CMP_OUT_MARKDOWN : 0) | (cfg->bpp ? CMP_OUT_BPP : 0) |
@@ -478,14 +465,14 @@ static void run_comparisons(struct cmp_cfg *cfg, struct result *all, size_t nall
 		snprintf(v->why, sizeof(v->why), "no comparison written");
 		goto out;
 	}
-	if (cfg->gate)
+	if (cfg->g.gate)
 		gated |= compare_gate(&set);
 	gated |= limit_gate(set.limits, set.nlimits);
 	if (v->out == CMP_NO_BASELINE_FIG)
 		goto out;
 	if (gated)
 		v->out = CMP_GATED;
-	if (cfg->bisect && (v->out == CMP_PASS || v->out == CMP_GATED))
+	if (cfg->g.bisect && (v->out == CMP_PASS || v->out == CMP_GATED))
 		bisect_gates_why(&set, v->why, sizeof(v->why));
 out:
 	for (size_t i = 0; i < set.n; i++)
@@ -496,7 +483,7 @@ out:
 
 static int check_args(const struct cmp_cfg *cfg)
 {
-	if (cfg->nfiles[SIDE_POS] == 1 && !cfg->nlimits) {
+	if (cfg->nfiles[SIDE_POS] == 1 && !cfg->g.nlimits) {
 		pr_err("needs at least two result files: OLD.json NEW.json (one file takes only "
 		       "--limit)\n");
 		return -EINVAL;
@@ -507,12 +494,12 @@ static int check_args(const struct cmp_cfg *cfg)
 							     : "result files: OLD.json NEW.json");
 		return -EINVAL;
 	}
-	if (cfg->nfiles[SIDE_POS] == 1 && cfg->gate) {
+	if (cfg->nfiles[SIDE_POS] == 1 && cfg->g.gate) {
 		pr_err("--fail-above compares two sides: give OLD.json NEW.json (one file takes "
 		       "only --limit)\n");
 		return -EINVAL;
 	}
-	if (cfg->bisect && !cfg->gate && !cfg->nlimits) {
+	if (cfg->g.bisect && !cfg->g.gate && !cfg->g.nlimits) {
 		pr_err("--bisect needs a gate to decide with: --fail-above PCT or --limit\n");
 		return -EINVAL;
 	}
@@ -529,8 +516,7 @@ static int check_args(const struct cmp_cfg *cfg)
 	return 0;
 }
 
-/* The exit status of outcome O: compare's own, or git bisect run's with --bisect. */
-static int exit_status(const struct cmp_cfg *cfg, const struct verdict *v)
+int compare_status(const struct cmp_gate *g, const struct verdict *v)
 {
 	static const int plain[] = {
 		[CMP_PASS] = EXIT_OK,	    [CMP_GATED] = EXIT_REGRESSION,
@@ -540,70 +526,114 @@ static int exit_status(const struct cmp_cfg *cfg, const struct verdict *v)
 	};
 	int status;
 
-	if (!cfg->bisect)
+	if (!g->bisect)
 		return plain[v->out];
 	status = bisect_compare_status(v->out);
 	bisect_print_verdict(status, v->why);
 	return status;
 }
 
-static int compare_run(void *c, int argc, char **argv)
+/*
+ * What compare refuses before it reads a result file: a --fail-above
+ * without what its rule needs, a noise profile that is none or (LIKE given)
+ * of another clock than LIKE.
+ */
+static int gate_check(const struct cmp_cfg *cfg, const struct result *like, struct verdict *v)
 {
-	struct cmp_cfg *cfg = c;
+	struct noise_profile p;
+	char err[512];
+	int ret;
+
+	if (check_gate(cfg, v))
+		return -EINVAL;
+	if (!cfg->g.noise)
+		return 0;
+	if (noise_load(cfg->g.noise, &p, err, sizeof(err)))
+		return fail(v, CMP_BAD_USAGE, "%s", err);
+	ret = like ? check_clock(&p, cfg->g.noise, like, v) : 0;
+	noise_free(&p);
+	return ret;
+}
+
+/* Loads CFG's files, compares them and prints the comparison; what it found into V. */
+static void judge(const struct cmp_cfg *cfg, struct verdict *v)
+{
 	const char *files[2 * MAX_FILES];
 	struct noise_profile profile = { 0 };
-	struct verdict v = { CMP_PASS, "" };
 	struct result *all;
 	size_t n = 0, nold;
 
-	(void)argc;
-	(void)argv;
 	for (int s = SIDE_POS; s <= SIDE_NEW; s++)
 		for (size_t i = 0; i < cfg->nfiles[s]; i++)
 			files[n++] = cfg->files[s][i];
 	/* one file alone is the new side: the limits' */
 	nold = cfg->nfiles[SIDE_POS] ? (n > 1) : cfg->nfiles[SIDE_OLD];
-	all = load_files(files, n, nold, cfg->counter, &v);
+	all = load_files(files, n, nold, cfg->counter, v);
 	if (!all)
-		return exit_status(cfg, &v);
+		return;
 	for (size_t i = 1; nold && i < n; i++)
-		if (check_host(cfg, &all[0], &all[i], &v))
+		if (check_host(cfg, &all[0], &all[i], v))
 			goto out;
-	if (cfg->noise && nold && load_profile(cfg, &all[0], &profile, &v))
+	if (cfg->g.noise && nold && load_profile(cfg, &all[0], &profile, v))
 		goto out;
-	run_comparisons(cfg, all, n, nold, cfg->noise && nold ? &profile : NULL, &v);
+	run_comparisons(cfg, all, n, nold, cfg->g.noise && nold ? &profile : NULL, v);
 	noise_free(&profile);
 out:
 	free_results(all, n);
-	return exit_status(cfg, &v);
 }
 
-/*
- * What compare refuses before it reads a result file, and so what vm
- * --against-* asks of it before either guest boots: the command line, a
- * --fail-above without what its rule needs, a noise profile that is none.
- */
+/* One file a side (or NEW alone) of G's gate. */
+static void one_a_side(struct cmp_cfg *cfg, const struct cmp_gate *g, const char *old,
+		       const char *new)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	compare_init(cfg);
+	cfg->g = *g;
+	if (old)
+		cfg->files[SIDE_POS][cfg->nfiles[SIDE_POS]++] = old;
+	cfg->files[SIDE_POS][cfg->nfiles[SIDE_POS]++] = new;
+}
+
+int cmp_gate_check(const struct cmp_gate *g, const struct result *like, struct verdict *v)
+{
+	struct cmp_cfg cfg;
+
+	one_a_side(&cfg, g, "old", "new");
+	*v = (struct verdict){ CMP_PASS, "" };
+	return gate_check(&cfg, like, v);
+}
+
+void compare_judge(const struct cmp_gate *g, const char *old, const char *new, struct verdict *v)
+{
+	struct cmp_cfg cfg;
+
+	one_a_side(&cfg, g, old, new);
+	*v = (struct verdict){ CMP_PASS, "" };
+	if (!gate_check(&cfg, NULL, v))
+		judge(&cfg, v);
+}
+
+static int compare_run(void *c, int argc, char **argv)
+{
+	struct verdict v = { CMP_PASS, "" };
+
+	(void)argc;
+	(void)argv;
+	judge(c, &v);
+	return compare_status(&((struct cmp_cfg *)c)->g, &v);
+}
+
+/* The command line, then what compare refuses before it reads a result file. */
 static int compare_check(void *c, int argc, char **argv)
 {
 	struct cmp_cfg *cfg = c;
 	struct verdict v = { CMP_PASS, "" };
-	struct noise_profile p;
-	char err[512];
 
 	(void)argc;
 	(void)argv;
 	if (check_args(cfg))
 		return EXIT_USAGE;
-	if (check_gate(cfg, &v))
-		return exit_status(cfg, &v);
-	if (!cfg->noise)
-		return EXIT_OK;
-	if (noise_load(cfg->noise, &p, err, sizeof(err))) {
-		fail(&v, CMP_BAD_USAGE, "%s", err);
-		return exit_status(cfg, &v);
-	}
-	noise_free(&p);
-	return EXIT_OK;
+	return gate_check(cfg, NULL, &v) ? compare_status(&cfg->g, &v) : EXIT_OK;
 }
 
 /* With --bisect, a mistake on the command line stops the bisection instead of marking a commit. */

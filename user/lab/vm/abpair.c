@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "vm/abpair.h"
+#include "compare/bisect_status.h"
 
 char *ab_tagged_path(const char *path, const char *tag)
 {
@@ -21,19 +22,13 @@ char *ab_tagged_path(const char *path, const char *tag)
 int ab_status(bool bisect, const struct ab_end *a, const struct ab_end *b)
 {
 	const struct ab_end *cause;
+	int rc;
 
 	if (a->have && b->have)
 		return -1;
 	/* b failed first, or alone, or both failed on their own: b's */
 	cause = !b->have && !b->stopped ? b : a;
-	if (cause->rc >= AB_STOP || !bisect)
-		return cause->rc ? cause->rc : 1;
-	return cause == b && !cause->host ? AB_SKIP : AB_STOP;
-}
-
-int ab_one_status(const struct ab_end *e)
-{
-	if (!e->rc || e->rc >= AB_STOP)
-		return e->rc;
-	return e->host ? AB_STOP : AB_SKIP;
+	rc = cause->rc ? cause->rc : 1;
+	/* (a baseline that cannot run fails every step alike) */
+	return bisect ? bisect_guest_status(rc, cause->host || cause == a) : rc;
 }

@@ -3,16 +3,11 @@
 #define PPBENCH_ABPAIR_H
 
 #include <stdbool.h>
-#include "sys/log.h"
 
 /*
  * Two kernels side by side (vm --against-*): guest a, the baseline
  * (compare's old side), and b, the kernel under test (its new side).
  */
-
-/* git bisect run's statuses: skip this commit, stop the bisection. */
-#define AB_SKIP EXIT_BISECT_SKIP
-#define AB_STOP EXIT_BISECT_STOP
 
 /*
  * PATH with ".TAG" before the extension of its last component: r.json ->
@@ -40,12 +35,5 @@ struct ab_end {
  * A signal's status (128 and above) stays itself: git stops on it too.
  */
 int ab_status(bool bisect, const struct ab_end *a, const struct ab_end *b);
-
-/*
- * vm --bisect with one kernel, the one under test: its command's 0, a stop
- * when this machine failed, a skip when the kernel did (it did not boot, or
- * the command failed in it); a signal's status stays itself.
- */
-int ab_one_status(const struct ab_end *e);
 
 #endif

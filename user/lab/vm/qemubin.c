@@ -11,15 +11,12 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "vm/qemubin.h"
-#include "sys/util.h"
+#include "sys/spawn.h"
 
 static int find_on_path(const char *prog, char *out, size_t len)
 {
@@ -118,42 +115,12 @@ static int elf_behind(const char *path, const char *prog, char *out, size_t len)
 /* The first line PATH -version prints on stdout, within 10 s. */
 static int version_line(const char *path, char *out, size_t len)
 {
-	int fd[2], status;
-	size_t n = 0;
-	pid_t pid;
+	const char *argv[] = { path, "-version", NULL };
+	struct spawn s = { .argv = argv, .path = path, .in = SPAWN_NULL, .err = SPAWN_NULL };
 
-	if (pipe2(fd, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		int null = open("/dev/null", O_RDWR);
-
-		dup2(fd[1], 1);
-		dup2(null, 0);
-		dup2(null, 2);
-		execl(path, path, "-version", (char *)NULL);
-		_exit(127);
-	}
-	close(fd[1]);
-	for (uint64_t end = now_ns() + 10000000000ull; n < len - 1 && now_ns() < end;) {
-		struct pollfd p = { fd[0], POLLIN, 0 };
-		ssize_t r;
-
-		if (poll(&p, 1, 200) <= 0)
-			continue;
-		r = read(fd[0], out + n, len - 1 - n);
-		if (r <= 0)
-			break;
-		n += r;
-	}
-	close(fd[0]);
-	kill(pid, SIGKILL); /* (it has exited unless it hung) */
-	waitpid(pid, &status, 0);
-	out[n] = '\0';
+	spawn_capture(&s, out, len, 10000000000ull);
 	out[strcspn(out, "\n")] = '\0';
-	return n ? 0 : -EIO;
+	return out[0] ? 0 : -EIO;
 }
 
 int qemu_bin_probe(const char *prog, struct qemu_bin *q)

@@ -15,11 +15,13 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "vm/vm_run.h"
+#include "vm/vm.h"
 #include "vm/abpair.h"
+#include "compare/compare.h"
 #include "vm/kimage.h"
 #include "vm/prof_report.h"
 #include "vm/vm_report.h"
+#include "sys/instclock.h"
 #include "sys/log.h"
 #include "sys/util.h"
 
@@ -27,24 +29,17 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-/* At most this many --limit options (compare's own limit is larger). */
-#define AB_MAX_LIMITS 16
-
 enum { OPT_LIMIT = 1 };
 
 /*
  * vm's options: the guest's (VM), and for two kernels side by side (A/B)
- * the other kernel and what compare is asked of the two results.
+ * the other kernel and the gate compare judges the two results by.
  */
 struct vm_cmd_cfg {
 	struct vm_cfg vm; /* B, the kernel under test: --debian or --kernel */
 	/* A, the baseline (compare's old side): --against-debian or --against-kernel */
 	const char *ag_debian, *ag_kernel, *ag_modules;
-	/* passed to compare */
-	const char *fail_above, *noise;
-	const char *limits[AB_MAX_LIMITS];
-	size_t nlimits;
-	bool bisect;
+	struct cmp_gate g; /* and with --bisect alone, how one guest's end is read */
 };
 
 #define V(m) CLI_MEMBER(struct vm_cmd_cfg, vm.m)
@@ -129,46 +124,28 @@ static const struct cli_opt vm_opts[] = {
 	  VC(ag_kernel) },
 	{ "against-modules", 0, "DIR", "--against-kernel's modules (as --modules)",
 	  .kind = CLI_STRING, VC(ag_modules) },
-	{ "fail-above", 0, "PCT",
-	  "with --against-*: compare --fail-above PCT of the two results (exit 3 on a "
-	  "regression; needs --noise)",
-	  .kind = CLI_STRING, VC(fail_above) },
-	{ "noise", 0, "PROFILE", "with --against-*: compare --noise PROFILE", .kind = CLI_STRING,
-	  VC(noise) },
-	{ "limit", 0, "SCENARIO[:FIGURE]=MAX",
-	  "with --against-*: compare --limit on the kernel under test's result; repeat for "
-	  "more",
-	  OPT_LIMIT },
-	{ "bisect", 0, NULL,
-	  "exit as 'git bisect run' reads it: 125 when the kernel under test does not boot or "
-	  "its command fails in it, 128 when this machine fails, the command line is wrong or "
-	  "(with --against-*) the baseline does not run; else 0, or with --against-* compare "
-	  "--bisect's 0 or 1",
-	  .kind = CLI_FLAG, VC(bisect) },
+	CMP_GATE_OPTS(struct vm_cmd_cfg, g, OPT_LIMIT),
+	CMP_OPT_BISECT(struct vm_cmd_cfg, g,
+		       "exit as 'git bisect run' reads it: 125 when the kernel under test does not "
+		       "boot or its command fails in it, 128 when this machine fails, the command "
+		       "line is wrong or (with --against-*) the baseline does not run; else 0, or "
+		       "with --against-* compare --bisect's 0 or 1"),
 	{ "quiet", 'q', NULL, "no progress line", .kind = CLI_FLAG, V(quiet) },
 	{ NULL },
 };
 
 static int vm_opt(void *c, int key, const char *arg)
 {
-	struct vm_cmd_cfg *cfg = c;
-
 	(void)key;
-	if (cfg->nlimits == AB_MAX_LIMITS) {
-		pr_err("too many --limit options (at most %d)\n", AB_MAX_LIMITS);
-		return -E2BIG;
-	}
-	cfg->limits[cfg->nlimits++] = arg;
-	return 0;
+	return cmp_gate_limit(&((struct vm_cmd_cfg *)c)->g, arg);
 }
 
 static void vm_init(void *c)
 {
-	struct vm_cfg *cfg = &((struct vm_cmd_cfg *)c)->vm;
+	struct vm_cmd_cfg *cfg = c;
 
-	cfg->clock = VM_CLOCK_ICOUNT;
-	cfg->mem_mb = 1024;
-	cfg->stall = VM_STALL_DEFAULT_S;
+	vm_cfg_init(&cfg->vm);
+	cmp_gate_init(&cfg->g);
 }
 
 /* Commands that run until Ctrl-C unless --duration or --count ends them. */
@@ -328,62 +305,25 @@ static bool is_ab(const struct vm_cmd_cfg *cfg)
 	return cfg->ag_debian || cfg->ag_kernel || cfg->ag_modules;
 }
 
-/* compare's command line for A/B's two files (NULL-terminated, into V, at most N words). */
-static int compare_argv(const struct vm_cmd_cfg *cfg, const char *a, const char *b, char **v, int n)
-{
-	int k = 0;
-
-	if (n < 8 + 2 * (int)cfg->nlimits)
-		return -E2BIG;
-	v[k++] = "compare";
-	if (cfg->fail_above) {
-		v[k++] = "--fail-above";
-		v[k++] = (char *)cfg->fail_above;
-	}
-	if (cfg->noise) {
-		v[k++] = "--noise";
-		v[k++] = (char *)cfg->noise;
-	}
-	for (size_t i = 0; i < cfg->nlimits; i++) {
-		v[k++] = "--limit";
-		v[k++] = (char *)cfg->limits[i];
-	}
-	if (cfg->bisect)
-		v[k++] = "--bisect";
-	v[k++] = (char *)a;
-	v[k++] = (char *)b;
-	v[k] = NULL;
-	return k;
-}
-
 /*
- * compare's options, checked by compare's own table and check before any boot
- * (its noise profile, what --fail-above needs); without --bisect, which vm
- * maps itself, so that a refusal is compare's one line.
+ * What compare will refuse of the two results, checked before either guest
+ * boots as compare's one line: what --fail-above needs, a noise profile that
+ * is none, or one of another clock than the guests' instructions.
  */
-static int check_compare_opts(const struct vm_cmd_cfg *cfg)
+static int check_compare_gate(const struct vm_cmd_cfg *cfg)
 {
-	const struct cli_cmd *cmp = cli_find("compare");
-	struct vm_cmd_cfg plain = *cfg;
-	char *v[8 + 2 * AB_MAX_LIMITS];
-	int argc, nargs, ret;
-	void *inner;
+	const struct inst_clock icount = { .icount = true };
+	const struct result guests = {
+		.path = "vm's guests",
+		.host.clock = { .kind = inst_clock_kind(&icount),
+				.unit = inst_clock_unit(&icount) },
+	};
+	struct verdict v;
+	int ret;
 
-	plain.bisect = false;
-	argc = compare_argv(&plain, "a.json", "b.json", v, ARRAY_SIZE(v));
-	if (!cmp || argc < 0)
-		return EXIT_USAGE;
-	inner = calloc(1, cmp->cfg_size ? cmp->cfg_size : 1);
-	if (!inner)
-		return EXIT_FAIL;
-	if (cmp->cfg_init)
-		cmp->cfg_init(inner);
 	log_set_command("vm compare");
-	ret = cli_parse(cmp, inner, argc, v, &nargs);
-	if (!ret && cmp->check)
-		ret = cmp->check(inner, nargs, v + optind);
+	ret = cmp_gate_check(&cfg->g, &guests, &v);
 	log_set_command("vm");
-	free(inner);
 	return ret ? EXIT_USAGE : EXIT_OK;
 }
 
@@ -399,7 +339,7 @@ static int find_json(void *ctx, const struct cli_opt *o, int argi, size_t at)
 
 /*
  * What the two results will need that vm decides: figures of the instruction
- * clock, and a gate when --bisect is to read compare's verdict.
+ * clock, and a gate when --bisect is to act on compare's verdict.
  */
 static int check_gate_inputs(const struct vm_cmd_cfg *cfg)
 {
@@ -408,7 +348,7 @@ static int check_gate_inputs(const struct vm_cmd_cfg *cfg)
 		       "timings mean nothing (drop --clock tcg)\n");
 		return EXIT_USAGE;
 	}
-	if (cfg->bisect && !cfg->fail_above && !cfg->nlimits) {
+	if (cfg->g.bisect && !cfg->g.gate && !cfg->g.nlimits) {
 		pr_err("--bisect with --against-* needs a gate to decide with: --fail-above PCT "
 		       "or --limit\n");
 		return EXIT_USAGE;
@@ -420,7 +360,7 @@ static int check_gate_inputs(const struct vm_cmd_cfg *cfg)
 static int check_ab(struct vm_cmd_cfg *cfg, int argc, char **argv)
 {
 	const char *json[2] = { NULL, (const char *)argv };
-	bool gate = cfg->fail_above || cfg->noise || cfg->nlimits;
+	bool gate = cfg->g.gate || cfg->g.noise || cfg->g.nlimits;
 
 	if (!is_ab(cfg)) {
 		if (!gate)
@@ -444,7 +384,7 @@ static int check_ab(struct vm_cmd_cfg *cfg, int argc, char **argv)
 		       "the file a name (F.json gives F.a.json and F.b.json)\n");
 		return EXIT_USAGE;
 	}
-	return check_compare_opts(cfg) ?: check_gate_inputs(cfg);
+	return check_gate_inputs(cfg) ?: check_compare_gate(cfg);
 }
 
 static bool is_input(const struct cli_opt *o)
@@ -658,23 +598,31 @@ static void free_files(struct vm_cfg *cfg)
 /* A failure of vm itself, on this machine: with --bisect, git bisect run stops. */
 static int vm_failed(const struct vm_cmd_cfg *cfg)
 {
-	return cfg->bisect ? AB_STOP : EXIT_FAIL;
+	return cfg->g.bisect ? BISECT_STOP : EXIT_FAIL;
 }
 
-/* One guest; with --bisect its end as git bisect run reads it (ab_one_status()). */
-static int run_one(struct vm_cmd_cfg *ccfg, int argc, char **argv)
+int vm_guest(struct vm_cfg *cfg, int argc, char **argv, struct vm_end *end)
 {
-	struct vm_cfg *cfg = &ccfg->vm;
 	struct vm_progress p;
 	struct vm_sink sink = sink_of(&p);
-	struct ab_end e = { 0 };
 
-	if (list_files(cfg, argc, argv))
-		return vm_failed(ccfg);
+	if (list_files(cfg, argc, argv)) {
+		*end = (struct vm_end){ .rc = EXIT_FAIL, .host = true };
+		return EXIT_FAIL;
+	}
 	vm_progress_init(&p, cfg->quiet);
-	e.rc = vm_run(cfg, argc, argv, &sink, &e.host);
+	vm_run(cfg, argc, argv, &sink, end);
 	free_files(cfg);
-	return ccfg->bisect ? ab_one_status(&e) : e.rc;
+	return end->rc;
+}
+
+/* One guest; with --bisect its end as git bisect run reads it. */
+static int run_one(struct vm_cmd_cfg *ccfg, int argc, char **argv)
+{
+	struct vm_end end;
+	int rc = vm_guest(&ccfg->vm, argc, argv, &end);
+
+	return ccfg->g.bisect ? bisect_guest_status(rc, end.host) : rc;
 }
 
 /* The default result file of A/B when bench has no --json: ab.json (ab.a.json, ab.b.json). */
@@ -728,10 +676,10 @@ static int ab_end(const struct vm_cmd_cfg *cfg, const struct vm_end end[2], cons
 		return -1;
 	pr_err("%s gave no result (exit %d): nothing to compare\n",
 	       blame_b ? "b, the kernel under test," : "a, the baseline,", blame_b ? b.rc : a.rc);
-	return ab_status(cfg->bisect, &a, &b);
+	return ab_status(cfg->g.bisect, &a, &b);
 }
 
-/* Two guests side by side: A the baseline, B the kernel under test; then compare A B. */
+/* Two guests side by side: A the baseline, B the kernel under test; then compare judges them. */
 static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
 {
 	struct vm_cfg cfg[2] = { ccfg->vm, ccfg->vm };
@@ -740,7 +688,8 @@ static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
 	struct vm_sink sink[2] = { sink_of(&p[0]), sink_of(&p[1]) };
 	const struct vm_sink *sp[2] = { &sink[0], &sink[1] };
 	const char *json[2] = { NULL, NULL }, *has[2] = { NULL, (const char *)argv };
-	char **v[2], **full = argv, *cmp[8 + 2 * AB_MAX_LIMITS];
+	char **v[2], **full = argv;
+	struct verdict verdict;
 	struct timespec t0;
 	struct vm_end end[2];
 	int ret;
@@ -776,16 +725,14 @@ static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
 	ret = vm_run_many(2, cp, argc, v, sp, end);
 	free_files(&cfg[1]);
 	if (ret)
-		return ret < 128 && ccfg->bisect ? AB_STOP : ret;
+		return ret < 128 && ccfg->g.bisect ? BISECT_STOP : ret;
 	ret = ab_end(ccfg, end, json, &t0);
 	if (ret >= 0)
 		return ret;
-	if (compare_argv(ccfg, json[0], json[1], cmp, ARRAY_SIZE(cmp)) < 0)
-		return vm_failed(ccfg);
-	/* (compare --bisect maps its own statuses, and never gives 127) */
-	ret = vm_run_self(cmp);
-	if (ret < 0 || (ret == 127 && ccfg->bisect))
-		return vm_failed(ccfg);
+	log_set_command("compare");
+	compare_judge(&ccfg->g, json[0], json[1], &verdict);
+	ret = compare_status(&ccfg->g, &verdict);
+	log_set_command("vm");
 	return ret;
 }
 

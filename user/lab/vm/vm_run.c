@@ -16,13 +16,13 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 #include "vm/vm_profile.h"
 #include "vm/vm_run.h"
 #include "sys/guardian.h"
 #include "sys/log.h"
+#include "sys/spawn.h"
 #include "sys/ticker.h"
 #include "sys/util.h"
 #include "vm/vm_job.h"
@@ -57,6 +57,14 @@ const char *vm_arch_qemu_pkg(int arch)
 enum kimage_kind vm_arch_image(int arch)
 {
 	return arches[arch].image;
+}
+
+void vm_cfg_init(struct vm_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->clock = VM_CLOCK_ICOUNT;
+	cfg->mem_mb = 1024;
+	cfg->stall = VM_STALL_DEFAULT_S;
 }
 
 uint32_t vm_default_cpus(int clock)
@@ -353,7 +361,7 @@ struct vm_job {
 	bool guarded;	 /* the guardian runs (the work directory exists) */
 	bool launched;	 /* its script started */
 	pid_t pid;	 /* the script, leader of its process group; 0 when none runs */
-	int status;	 /* its wait status */
+	int status;	 /* its exit status (spawn_status()) */
 	int status_fd;	 /* its reports, -1 when closed */
 	char line[1024]; /* the status line being read */
 	size_t nline;
@@ -362,23 +370,10 @@ struct vm_job {
 	bool error;	  /* the script said why it could not run the command */
 	bool host;	  /* this machine failed, not the kernel or the command (vm_end) */
 	bool stopped;	  /* ended by us: another guest failed */
+	char why[256];	  /* the first error the job reported */
 	int ret;	  /* the job's exit status, once it ended */
 	const struct vm_sink *sink;
 };
-
-static void spawn(struct vm_job *j, int status_w)
-{
-	char run[sizeof(((struct vm_paths *)0)->dir) + 8];
-
-	snprintf(run, sizeof(run), "%s/run", j->p.dir);
-	if (guardian_adopt_self(&j->guard) || dup2(status_w, 3) < 0)
-		_exit(127);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	execl("/bin/bash", "bash", run, j->work, (char *)NULL);
-	_exit(127);
-}
 
 static void relay(struct vm_job *j)
 {
@@ -401,6 +396,14 @@ static void relay(struct vm_job *j)
 	}
 }
 
+/* The job's one-line ERROR, reported and the first kept. */
+static void job_error(struct vm_job *j, const char *error)
+{
+	if (!j->why[0])
+		snprintf(j->why, sizeof(j->why), "%s", error);
+	j->sink->error(j->sink->ctx, error);
+}
+
 /* One line of the script's reports (scripts/vm/run: phase, info, error, rc). */
 static void status_line(struct vm_job *j, char *l)
 {
@@ -421,7 +424,7 @@ static void status_line(struct vm_job *j, char *l)
 	} else if (!strcmp(l, "error") || !strcmp(l, "hosterror")) {
 		j->error = true;
 		j->host = l[0] == 'h';
-		j->sink->error(j->sink->ctx, text);
+		job_error(j, text);
 	} else if (!strcmp(l, "rc")) {
 		j->rc = atoi(text);
 	}
@@ -460,12 +463,12 @@ static int script_status(struct vm_job *j, int signo)
 		return 128 + signo;
 	if (j->rc >= 0)
 		return j->rc;
-	if (WIFEXITED(j->status) && WEXITSTATUS(j->status) == EXIT_USAGE)
+	if (j->status == EXIT_USAGE)
 		return EXIT_USAGE;
 	/* (a script that died unannounced: killed or broken on this machine) */
 	if (!j->error && !j->stopped) {
 		j->host = true;
-		j->sink->error(j->sink->ctx, "the guest's script ended without a result");
+		job_error(j, "the guest's script ended without a result");
 	}
 	return EXIT_FAIL;
 }
@@ -525,7 +528,7 @@ static int wait_scripts(struct vm_job *jobs, int n, int sig_fd)
 			/* (SIGCHLDs merge: ask each script) */
 			for (int i = 0; i < n; i++)
 				if (jobs[i].pid > 0 &&
-				    waitpid(jobs[i].pid, &jobs[i].status, WNOHANG) == jobs[i].pid) {
+				    (jobs[i].status = spawn_wait(jobs[i].pid, 1)) != -EAGAIN) {
 					jobs[i].pid = 0;
 					jobs[i].ret = script_status(&jobs[i], signo);
 					running--;
@@ -541,26 +544,26 @@ static int wait_scripts(struct vm_job *jobs, int n, int sig_fd)
 	return signo;
 }
 
+/* scripts/vm/run WORK: a job of its own, which the guardian ends should ppbench die. */
 static int start(struct vm_job *j)
 {
+	char run[sizeof(j->p.dir) + 8];
+	const char *argv[] = { "bash", run, j->work, NULL };
 	int pipefd[2];
-	sigset_t mask;
+	struct spawn s = { .argv = argv, .path = "/bin/bash", .guard = &j->guard };
 
-	stop_signals(&mask, true);
+	snprintf(run, sizeof(run), "%s/run", j->p.dir);
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
-	fflush(NULL);
-	j->pid = fork();
+	s.fd3 = pipefd[1];
+	j->pid = spawn_start(&s);
+	close(pipefd[1]);
 	if (j->pid < 0) {
+		close(pipefd[0]);
+		errno = -j->pid;
 		j->pid = 0;
 		return -errno;
 	}
-	if (j->pid == 0) {
-		sigprocmask(SIG_UNBLOCK, &mask, NULL);
-		spawn(j, pipefd[1]);
-	}
-	setpgid(j->pid, j->pid);
-	close(pipefd[1]);
 	/* Non-blocking: the last reads after the script ended must not wait
 	 * for a child of it that kept the pipe open. */
 	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
@@ -681,48 +684,21 @@ int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *
 	for (int i = 0; i < n; i++) {
 		finish(&jobs[i]);
 		end[i] = (struct vm_end){ jobs[i].ret, jobs[i].stopped, jobs[i].host };
+		snprintf(end[i].why, sizeof(end[i].why), "%s", jobs[i].why);
 	}
 	close(sig_fd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return signo ? 128 + signo : EXIT_OK;
 }
 
-int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink, bool *host)
+int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink,
+	   struct vm_end *end)
 {
-	struct vm_end end;
-	int ret = vm_run_many(1, &cfg, argc, &argv, &sink, &end);
+	int ret = vm_run_many(1, &cfg, argc, &argv, &sink, end);
 
-	*host = ret ? ret < 128 : end.host;
-	return ret ? ret : end.rc;
-}
-
-int vm_run_self(char *const *argv)
-{
-	int status;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		pr_err("cannot run 'ppbench %s': %s\n", argv[0], strerror(errno));
-		return -errno;
+	if (ret) {
+		end->rc = ret;
+		end->host = ret < 128;
 	}
-	if (pid == 0) {
-		char **v = NULL;
-		int n = 0;
-
-		while (argv[n])
-			n++;
-		v = calloc(n + 2, sizeof(*v));
-		if (!v)
-			_exit(127);
-		v[0] = "ppbench";
-		memcpy(v + 1, argv, n * sizeof(*v));
-		execv("/proc/self/exe", v);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+	return end->rc;
 }

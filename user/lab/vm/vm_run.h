@@ -71,6 +71,20 @@ struct vm_cfg {
 };
 
 /*
+ * How a guest ended: its exit status (the command's, or EXIT_USAGE or
+ * EXIT_FAIL when it could not run it), whether it was stopped because another
+ * guest ended with an error and without its result, and whether its failure
+ * was this machine's (a tool, a file, a write, the network: what would fail
+ * any kernel alike) rather than its kernel's or the command's; WHY, the
+ * guest side's first one-line error, or "".
+ */
+struct vm_end {
+	int rc;
+	bool stopped, host;
+	char why[256];
+};
+
+/*
  * Where vm's news goes as the guest runs (vm/vm.c hands it to report/),
  * each with CTX: the script's phase (fetch, build, pack, boot, run, files)
  * and what it does; a tick every 200 ms; LEN bytes the command wrote to FD
@@ -94,26 +108,15 @@ struct vm_sink {
  * "--", checked by the caller) in it; the command's stdout and stderr go to
  * SINK as it prints them, its files to the paths its options named
  * (cfg->out_args); the files it reads (cfg->in_args) are copied in.
- * Returns the command's exit status, or EXIT_USAGE (the guest could not run
- * it: the one-line reason is printed), or EXIT_FAIL; *HOST: a failure was
- * this machine's (struct vm_end), not the kernel's or the command's.
+ * How it ended into END, whose status it returns: the command's exit
+ * status, or EXIT_USAGE (the guest could not run it: the one-line reason is
+ * printed), or EXIT_FAIL, or 128 + the signal that stopped it.
  */
-int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink, bool *host);
+int vm_run(const struct vm_cfg *cfg, int argc, char **argv, const struct vm_sink *sink,
+	   struct vm_end *end);
 
 /* At most this many guests side by side (vm --against-*: two). */
 #define VM_MAX_GUESTS 2
-
-/*
- * How a guest ended: its exit status (the command's, or EXIT_USAGE or
- * EXIT_FAIL when it could not run it), whether it was stopped because another
- * guest ended with an error and without its result, and whether its failure
- * was this machine's (a tool, a file, a write, the network: what would fail
- * any kernel alike) rather than its kernel's or the command's.
- */
-struct vm_end {
-	int rc;
-	bool stopped, host;
-};
 
 /*
  * N guests side by side, each booted and run as vm_run() would: CFG[i],
@@ -133,18 +136,12 @@ int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *
 int vm_host_check(int arch, char *why, size_t len);
 
 /*
- * Runs this ppbench's command ARGV[0] with ARGV[1..] (NULL-terminated) in a
- * child, its output where ours goes; returns its exit status (128 + the
- * signal that ended it; 127: the child could not run it), or -errno when no
- * child ran.
- */
-int vm_run_self(char *const *argv);
-
-/*
  * The kind of the kernel image at PATH, whose first LEN bytes are HEAD; a
  * gzip-compressed image is looked at inside.
  */
 enum kimage_kind vm_image_kind(const char *path, const unsigned char *head, size_t len);
+/* ppbench vm's defaults: the instruction clock, 1024 MB, a stall of VM_STALL_DEFAULT_S. */
+void vm_cfg_init(struct vm_cfg *cfg);
 /* The number of CPUs a guest gets when --cpus is not given. */
 uint32_t vm_default_cpus(int clock);
 /* ARCH's name ("x86-64", "arm64"), qemu program and Debian package of it. */

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PPBENCH_COMPARE_H
+#define PPBENCH_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "cli/cli.h"
+#include "compare/bisect_status.h"
+#include "compare/compare_stats.h"
+#include "compare/hardlimit.h"
+#include "model/result.h"
+
+/*
+ * The comparison as a function, for compare itself and for the commands
+ * that judge results they made (vm --against-*, bisect): it prints what
+ * compare prints and hands the verdict back as a value.
+ */
+
+#define CMP_MAX_LIMITS 16
+
+/* The gate's options: what decides a verdict. */
+struct cmp_gate {
+	bool gate; /* --fail-above given */
+	double fail_above;
+	enum fig metric;
+	const char *noise; /* --noise PROFILE */
+	struct hard_limit limits[CMP_MAX_LIMITS];
+	size_t nlimits;
+	bool bisect; /* exit as git bisect run reads it */
+};
+
+extern const struct cli_word cmp_metrics[];
+
+/*
+ * The gate's options as compare, vm and bisect take them, each rule and
+ * help once, into the struct cmp_gate M of TYPE: CMP_GATE_OPTS, with --limit
+ * to the command's opt() as LIMIT_KEY (cmp_gate_limit()). --bisect says what
+ * the command's statuses become: CMP_OPT_BISECT, with the command's HELP.
+ */
+#define CMP_OPT_FAIL_ABOVE(type, m)                                                                \
+	{                                                                                          \
+		"fail-above", 0, "PCT",                                                            \
+			"the gate fires when the gating rule finds a regression on --metric "      \
+			"above PCT % against the old side, the baseline (one file a side: with "   \
+			"--noise)",                                                                \
+			.kind = CLI_NUMBER, CLI_MEMBER(type, m.fail_above), .dmin = 0,             \
+			.dmax = 1e9, CLI_MARK(type, m.gate),                                       \
+			.flags = CLI_F_PERCENT | CLI_F_PROSE_RANGE                                 \
+	}
+#define CMP_OPT_NOISE(type, m)                                                                     \
+	{                                                                                          \
+		"noise", 0, "PROFILE",                                                             \
+			"the noise between invocations (for kernels under vm, between boots of "   \
+			"the baseline's kernel), from 'ppbench calibrate -o PROFILE': what "       \
+			"--fail-above judges a comparison of one file a side against",             \
+			.kind = CLI_STRING, CLI_MEMBER(type, m.noise)                              \
+	}
+#define CMP_OPT_METRIC(type, m)                                                                    \
+	{                                                                                          \
+		"metric", 0, NULL,                                                                 \
+			"the figure --fail-above gates (default cycles, which counts "             \
+			"instructions in files of the instruction clock)",                         \
+			.kind = CLI_ENUM, CLI_MEMBER(type, m.metric), .words = cmp_metrics         \
+	}
+#define CMP_OPT_LIMIT(limit_key)                                                                   \
+	{                                                                                          \
+		"limit", 0, "SCENARIO[:FIGURE]=MAX",                                               \
+			"the gate fires when the figure (cycles, ns or path; default cycles) of "  \
+			"SCENARIO in a file of the new side (the kernel under test), or in the "   \
+			"one file given, is above MAX, baseline or not; instruction files only; "  \
+			"repeat for more",                                                         \
+			limit_key                                                                  \
+	}
+#define CMP_GATE_OPTS(type, m, limit_key)                                                          \
+	CMP_OPT_FAIL_ABOVE(type, m), CMP_OPT_NOISE(type, m), CMP_OPT_METRIC(type, m),              \
+		CMP_OPT_LIMIT(limit_key)
+#define CMP_OPT_BISECT(type, m, help)                                                              \
+	{                                                                                          \
+		"bisect", 0, NULL, help, .kind = CLI_FLAG, CLI_MEMBER(type, m.bisect)              \
+	}
+
+/* G's defaults: the cycles figure, no gate. */
+void cmp_gate_init(struct cmp_gate *g);
+/* --limit ARG into G: 0, or a negative errno after its one line. */
+int cmp_gate_limit(struct cmp_gate *g, const char *arg);
+
+/* What a comparison found: the outcome, and what decided it (the first error wins). */
+struct verdict {
+	enum cmp_outcome out;
+	char why[512];
+};
+
+/*
+ * What compare refuses of G before it reads a result file, for a comparison
+ * of one file a side whose files are of the kind of LIKE (its path names
+ * them; NULL: not known yet): --fail-above without --noise, a noise profile
+ * that is none, or that counts on another clock than LIKE. 0, or -EINVAL
+ * with V filled and its one line printed.
+ */
+int cmp_gate_check(const struct cmp_gate *g, const struct result *like, struct verdict *v);
+
+/*
+ * Compares the result file NEW with OLD (NULL: NEW alone, for limits) as
+ * compare does, printing its table and its gate's lines, and fills V.
+ */
+void compare_judge(const struct cmp_gate *g, const char *old, const char *new, struct verdict *v);
+
+/*
+ * The exit status of V: compare's own (0, 3 a gate fired, 2, 1), or with
+ * G's bisect git bisect run's, whose one line is then printed.
+ */
+int compare_status(const struct cmp_gate *g, const struct verdict *v);
+
+#endif
