@@ -145,8 +145,8 @@ const struct result_clock *result_clock_of(const struct result *r);
  * The smallest change called real in figures of UNIT, however small the
  * noise measured: 1 % of TSC cycles (a VM's kernel work moves by more than
  * that between invocations, and a short run cannot show it), 0.1 % of
- * instructions (two boots of one kernel under the instruction clock
- * differed by up to 0.08 % per scenario figure).
+ * instructions (just above what two boots of one kernel under the
+ * instruction clock differ by per scenario figure).
  */
 double unit_floor_pct(const char *unit);
 /* UNIT (host.clock.unit) counts instructions: qemu's instruction clock, or the
