@@ -182,10 +182,11 @@ FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(FUZZ_SRCS))
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-# ppbench vm --profile's qemu TCG plugin (user/lab/vm/qprof/): one source, two builds
-# of qemu's plugin API (1: qemu 7.2 to 8.x; 3: qemu 9.1 and later), loaded by
-# qemu on the host, never linked into ppbench. Host builds only.
-QPROF_SRCS	:= user/lab/vm/qprof/qprof.c user/lab/vm/qprof/qpdecode.c user/lab/vm/qprof/qpstack.c
+# ppbench vm --profile's qemu TCG plugin (user/lab/vm/qprof/): one source, a build
+# per plugin API version (which qemu takes which: user/lab/vm/qemu_api.c), loaded
+# by qemu on the host, never linked into ppbench. Host builds only.
+QPROF_SRCS	:= user/lab/vm/qprof/qprof.c user/lab/vm/qprof/qpdecode.c \
+		   user/lab/vm/qprof/qpstack.c
 QPROF_SOS	:= $(if $(CROSS)$(filter 1,$(STATIC) $(SANITIZE)),,$(BUILD)/qprof-v1.so $(BUILD)/qprof-v3.so)
 QPROF_CFLAGS	:= -g -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -pthread \
 		   -Iinclude -Iuser/lab $(CFLAGS)

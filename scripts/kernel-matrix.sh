@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Kernel matrix: boot stock Debian kernels under qemu (TCG: KVM does not work
-# here) with a small initramfs holding a static ppbench, run the guest tests of
+# Kernel matrix: boot stock Debian kernels under qemu (TCG: no KVM needed)
+# with a small initramfs holding a static ppbench, run the guest tests of
 # tests/guest/ inside, and report them as "PASS|FAIL|SKIP kernel-TAG/NAME".
 #
 #   scripts/kernel-matrix.sh                      every kernel, every guest test
@@ -53,11 +53,10 @@ QEMU=${QEMU:-qemu-system-x86_64}
 
 kernels=${PPB_KERNELS:-}
 tests=${PPB_GUEST_TESTS:-}
-# Limits are no-progress limits and a cap, never one machine's speed: the
-# machines of our kind differ about 2x in TCG speed. The slowest guest test
-# takes about 50 s on the slower ones; a guest is ended only when its console
-# has printed no new test line for stall_limit seconds, longer than the
-# guest's own per-test limit (PPB_TEST_TIMEOUT, 400 s), which fires first
+# Limits are no-progress limits and a cap, never one machine's speed, which
+# differs between machines of our kind. A guest is ended only when its
+# console has printed no new test line for stall_limit seconds, longer than
+# the guest's own per-test limit (PPB_TEST_TIMEOUT, 400 s), which fires first
 # and names the test. matrix_cap bounds a matrix that keeps progressing.
 stall_limit=${PPB_STALL_LIMIT:-480}
 matrix_cap=${PPB_MATRIX_CAP:-3000}
@@ -186,9 +185,9 @@ if [ "$mem_mb" -lt $((GUEST_MEM_MB + 256)) ]; then
 	unavailable "only ${mem_mb} MiB of memory available, a guest needs ${GUEST_MEM_MB} MiB"
 	finish
 fi
-# Under TCG a guest keeps about one host CPU busy, though it has 2 vCPUs
-# (the whole suite ran at 101 % CPU on a 2-CPU host, guests one by one): boot
-# as many at a time as the host has CPUs and memory for. Nothing in a guest is
+# Under TCG a guest keeps about one host CPU busy, though it has 2 vCPUs (its
+# vCPUs take turns in one thread): boot as many at a time as the host has
+# CPUs and memory for. Nothing in a guest is
 # limited by time, only by progress (scripts/vm/watch.sh), so guests that
 # share the CPUs are slower, not wrong. PPB_MATRIX_SLOTS overrides.
 slots=${PPB_MATRIX_SLOTS:-$(nproc)}
@@ -281,8 +280,8 @@ guest_arch() {
 # tracepoints, both accounting backends' counts, bulk returns, the kernel's
 # own checks). The rest (bench end to end, load and watch on a NIC, signals)
 # runs the same code on every version, and under TCG each such test costs
-# 10-70 s per kernel: on a machine whose qemu is twice as slow, three full
-# guests alone took the suite past its 12 minutes.
+# tens of seconds per kernel, which three full guests could not fit in the
+# suite's time.
 MIDDLE_TESTS="probe_* env_veth modules_loaded nic_present nic_hub acct_* observer_loads
 	nic_load_tx_bulk upstream_module_crosscheck virtio_present counters_* kernel_clean"
 
@@ -366,8 +365,7 @@ make_initrd() {
 # shellcheck source=scripts/upstream-module.sh
 . "$TOP/scripts/upstream-module.sh"
 
-# The clock of a guest. Under icount idle waits cost no wall time: the 6.12
-# and 7.3 guests ran 7-9 % faster than under tcg, their tests green, and the
+# The clock of a guest. Under icount idle waits cost no wall time, and the
 # upstream module's cross-check gets the instruction clock, where its method
 # error is the same from boot to boot. Debian's 6.1 hangs under icount while it
 # brings up its second CPU, which its cross-CPU tests need: it stays on tcg.
@@ -410,29 +408,29 @@ runs_module_check() {
 # shows no new test line for stall_limit seconds, when its kernel hangs
 # (watch_guest), or at the matrix cap.
 boot() {
-	local tag=$1 nicmode=$2 d=$work/$1 rc=0 t0 qpid why qemu=$QEMU
-	local GUEST_ARCH
+	local tag=$1 nicmode=$2 d=$work/$1 rc=0 t0 qpid why
+	local GUEST_ARCH GUEST_QEMU=$QEMU
 	GUEST_ARCH=$(guest_arch "$tag")
-	[ "$GUEST_ARCH" = x86-64 ] || qemu=${QEMU_ARM64:-qemu-system-aarch64}
+	[ "$GUEST_ARCH" = x86-64 ] || GUEST_QEMU=${QEMU_ARM64:-qemu-system-aarch64}
 	# vmxnet3's pair where its driver has XDP, and always virtio-net's
 	local qnics=virtio
 	[ "$nicmode" = none ] || qnics=both
 	guest_args "$d/kernel" "$d/initrd.gz" "$(clock_of "$tag")" 2 "$qnics" "${PPB_KERNEL_APPEND:-}"
-	# Plain TCG with a host thread per vCPU (MTTCG) has hung Debian's 6.1 on
-	# a loaded host: both vCPUs in soft lockup, for minutes, during bench. One
-	# thread for both vCPUs, which take turns as under the instruction clock.
-	local args=("${GUEST_ARGS[@]/#tcg/tcg,thread=single}")
+	# Plain TCG with a host thread per vCPU (MTTCG) can leave both vCPUs of
+	# Debian's 6.1 in soft lockup on a loaded host: one thread for both
+	# vCPUs, which take turns as under the instruction clock.
+	GUEST_ARGS=("${GUEST_ARGS[@]/#tcg/tcg,thread=single}")
 	# x86-64: with ERMS and FSRM the kernel copies and clears memory with rep
-	# movsb/stosb, which TCG runs one iteration per block; without them, 8 bytes
-	# an instruction: a recipe and a short bench cost the host 8.5 CPU-s in
-	# place of 10.2. Only the upstream module's cross-check depends on the CPU
-	# (its bounds are the method error on ppbench vm's -cpu max: fast -14 % there,
-	# -19 % without ERMS and FSRM), so a guest that runs it keeps -cpu max whole.
+	# movsb/stosb, which TCG runs an iteration per block; without them 8
+	# bytes an instruction, which costs the host less. Only the
+	# upstream module's cross-check depends on the CPU (its bounds are the
+	# method error on ppbench vm's -cpu max), so a guest that runs it keeps
+	# -cpu max whole.
 	[ "$GUEST_ARCH" != x86-64 ] || runs_module_check "$tag" ||
-		args=("${args[@]/#max/max,-erms,-fsrm}")
+		GUEST_ARGS=("${GUEST_ARGS[@]/#max/max,-erms,-fsrm}")
 	t0=$(date +%s.%N)
-	"$qemu" "${args[@]}" </dev/null >"$d/console.log" 2>"$d/qemu.err" &
-	qpid=$!
+	guest_start "$d/console.log" "$d/qemu.err"
+	qpid=$GUEST_PID
 	# No guest outlives its watch (this runs in a subshell of its own).
 	echo "$qpid" >"$d/qpid"
 	# (expanded now: the local is gone when the trap runs)
@@ -444,9 +442,9 @@ boot() {
 	elapsed "$t0" >"$d/secs"
 }
 
-# boot_checked TAG NICMODE: boot; under TCG a stock kernel has been seen to
-# oops while booting, before any test of ours ran (at random, in the
-# scheduler): then boot it once more.
+# boot_checked TAG NICMODE: boot; under TCG a stock kernel may oops while
+# booting, before any test of ours ran (at random, in the scheduler): then
+# boot it once more.
 boot_checked() {
 	boot "$1" "$2"
 	if boot_crashed "$1"; then
@@ -458,8 +456,8 @@ boot_checked() {
 }
 
 # The tests of a split kernel's second guest: the NIC tests and one long one,
-# about half of the whole by time (the first guest's end takes the 6.1 guest,
-# the second's the 6.12 one, of about the same length).
+# about half of the whole by time, so that the pool's guests end close
+# together.
 SECOND_GUEST_TESTS="nic_* acct_pp_stats_crosscheck kernel_clean"
 
 # The test that needs ppbench vm's CPU whole (boot's comment): with the

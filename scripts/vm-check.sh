@@ -16,10 +16,7 @@
 #   4. the injection must land in the burner's own BPF program (ppb_burn) and
 #      nowhere else: no other function moves by 0.1 instructions per element
 #      or more, compare's table of the change names it first, and it carries
-#      slow's change within 0.1 (three pairs on 7.3.4, 2026-12-05: within
-#      0.039-0.058, no other function above 0.005; before bench ran its
-#      timed chunks at SCHED_FIFO, tasks a timer woke ran inside spans as the
-#      tick fell, and the gap was 0.12-1.27).
+#      slow's change within 0.1.
 # VM_CHECK_PAIRS (1) pairs, VM_CHECK_RUNS (5) calibrate runs. Exits 1 when a
 # pair's verdict is not that.
 # VM_CHECK_COUNTER=kernel_instructions: the same through the CPU's own

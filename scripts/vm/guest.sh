@@ -109,18 +109,19 @@ qemu_version() {
 }
 
 # guest_args KERNELDIR INITRD CLOCK CPUS NICMODE APPEND: the qemu options of a
-# guest, in the array GUEST_ARGS. CLOCK is tcg (plain emulation, one host
-# thread per vCPU) or icount (the instruction clock: vCPUs take turns in one
+# guest of GUEST_QEMU (default: GUEST_ARCH's qemu), in the array GUEST_ARGS,
+# with the kernel command line of every guest, ppbench vm's and the kernel
+# matrix's alike, and APPEND. CLOCK is tcg (plain emulation, one host thread
+# per vCPU) or icount (the instruction clock: vCPUs take turns in one
 # thread). The console is serial 0 on stdout (-nographic). arm64: qemu's virt
 # machine with the most capable CPU it emulates (-cpu max, as on x86-64).
 # NICMODE: none, xdp (two vmxnet3 NICs, NIC_MACS), virtio (two virtio-net
 # NICs, VNIC_MACS) or both (the two pairs, on hubs of their own).
 guest_args() {
-	local kdir=$1 initrd=$2 clock=$3 cpus=$4 nicmode=$5 append=$6 mac_a mac_b img
+	local kdir=$1 initrd=$2 clock=$3 cpus=$4 nicmode=$5 append=$6 img ver
 	# x86-64: the kernel's ELF at its PVH entry, where kernel.sh could unpack
-	# it (x86_pvh); the same kernel as its vmlinuz, whose decompressor and
-	# KASLR are left out (7.3.4's ring, fast and slow per element agreed within
-	# 0.02 % between the two boots, as between two boots of either).
+	# it (x86_pvh): the same kernel as its vmlinuz, without the decompressor's
+	# run under emulation and without KASLR.
 	img=$kdir/vmlinuz
 	[ "$GUEST_ARCH" = arm64 ] || [ ! -f "$kdir/vmlinux.pvh" ] || img=$kdir/vmlinux.pvh
 	GUEST_ARGS=(-accel tcg -cpu max -smp "$cpus" -m "$GUEST_MEM_MB" -nographic -no-reboot
@@ -130,9 +131,11 @@ guest_args() {
 	# emulate: the same instructions execute, only faster.
 	[ "$GUEST_ARCH" != arm64 ] ||
 		GUEST_ARGS=(-M virt "${GUEST_ARGS[@]/#max/max,pauth-impdef=on}")
-	# which qemu ran it (GUEST_QEMU_VERSION, where the caller knows): its
-	# -cpu max, and so the kernel's code alternatives, differ by release
-	[ -z "${GUEST_QEMU_VERSION:-}" ] || append="$append ppbench.qemu=$GUEST_QEMU_VERSION"
+	append=$(guest_cmdline "$kdir" "$append")
+	# which qemu ran it: its -cpu max, and so the kernel's code alternatives,
+	# differ by release
+	ver=$(qemu_version "${GUEST_QEMU:-$(guest_qemu)}")
+	[ -z "$ver" ] || append="$append ppbench.qemu=$ver"
 	if [ "$clock" = icount ]; then
 		GUEST_ARGS+=(-icount "$ICOUNT_OPTS")
 		append="$append ppbench.clock=icount:$ICOUNT_OPTS"
@@ -141,15 +144,11 @@ guest_args() {
 		append="$append ppbench.clock=tcg"
 	fi
 	# x86-64, one CPU, no NIC (vm's default guest): no local APIC timer, so no
-	# calibration of it: the kernel spins 100 ms of guest time on rdtsc and
-	# PAUSE, and qemu's TCG leaves its execution loop at every PAUSE: 2.4 s of
-	# a host CPU, a third of a boot. The tick comes from the HPET instead.
-	# ring, fast and slow per element moved by +0.006 to +0.012 % (6.1, 6.12,
-	# 7.3.4), their path figures by at most 0.003 %: a fifth of what two boots
-	# of one kernel differ by. Not with a second CPU, whose tick the HPET would
-	# broadcast, nor with NICs: 6.12's guest of two CPUs and two vmxnet3 NICs
-	# then hung in XDP_TX's test in 4 boots of 10 and dropped frames for want
-	# of RX buffers in every one, as it never did with the APIC timer.
+	# calibration of it, which spins 100 ms of guest time on rdtsc and PAUSE,
+	# and TCG leaves its execution loop at every PAUSE; the tick comes from
+	# the HPET. Not with a second CPU, whose tick the HPET would broadcast,
+	# nor with NICs, whose receive rings run dry and XDP_TX stalls without
+	# the APIC timer.
 	[ "$GUEST_ARCH" = arm64 ] || [ "$cpus" != 1 ] || [ "$nicmode" != none ] ||
 		append="noapictimer $append"
 	GUEST_ARGS+=(-append "console=$(guest_console) panic=-1 quiet $append")
@@ -162,6 +161,35 @@ guest_args() {
 		;;
 	*) guest_nic_pair vmxnet3 0 $NIC_MACS ;;
 	esac
+}
+
+# guest_cmdline KERNELDIR APPEND: the words every guest's kernel boots with,
+# then APPEND. They keep deferred work out of bench's timed spans: the
+# instruction clock counts every instruction of the guest, and work that runs
+# where a tick happens to fall moves a figure from boot to boot.
+guest_cmdline() {
+	local w
+	# RCU callbacks in a kthread (offloaded), not in a softirq after the tick:
+	# each live-frames BPF_PROG_RUN creates and destroys a page_pool, whose
+	# teardown frees its IDs' xarray nodes and its allocator through RCU.
+	w="rcu_nocbs=all"
+	# The soft-lockup watchdog's hrtimer queues work for the CPU's stopper
+	# thread every 4 s, which preempts even bench's SCHED_FIFO chunks
+	# (user/core/sys/spanprio.h). The kernel matrix's guests turn it back on
+	# (scripts/vm/init): their host ends a guest by its lockup reports.
+	w="$w nowatchdog"
+	# DAMON_STAT (7.x, on by default) samples memory accesses from a kthread
+	# every few milliseconds, which lazy preemption runs inside a span.
+	! grep -qx 'CONFIG_DAMON_STAT=y' "$1/config" 2>/dev/null || w="$w damon_stat.enabled=N"
+	echo "$w${2:+ $2}"
+}
+
+# guest_start CONSOLE QEMU_ERR: GUEST_QEMU (default: GUEST_ARCH's) started
+# with GUEST_ARGS in the background, the guest's console into CONSOLE and
+# qemu's own messages into QEMU_ERR; its PID in GUEST_PID.
+guest_start() {
+	"${GUEST_QEMU:-$(guest_qemu)}" "${GUEST_ARGS[@]}" </dev/null >"$1" 2>"$2" 3>&- &
+	GUEST_PID=$!
 }
 
 # guest_nic_pair DEVICE HUB MAC_A MAC_B: two NICs of qemu's DEVICE on hub HUB.

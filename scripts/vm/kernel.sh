@@ -165,8 +165,8 @@ apt_stamp() {
 }
 
 # resolve_once PKG: resolve_apt's answer, from $KCACHE/apt/resolved where
-# it was given under the same apt_stamp. Asking apt costs 0.5-1 CPU-s a
-# question, and vm asks a few each time it names a kernel.
+# it was given under the same apt_stamp. Each question loads apt's package
+# cache, and vm asks a few each time it names a kernel.
 resolve_once() {
 	local key hit r=0 f=$KCACHE/apt/resolved
 	key="${APT_CONFIG:-host} $1 $(apt_stamp)"
@@ -316,8 +316,7 @@ arm64_kernel() {
 # ELF vmlinux), into OUT, where the kernel has a PVH entry point (CONFIG_PVH:
 # the Xen PHYS32_ENTRY note), at which qemu starts the kernel directly from
 # its ELF. The bzImage's own decompressor would otherwise unpack it inside
-# the guest, under emulation: 1.5 s of a host CPU per boot of Debian's zstd
-# 7.3.4, more for 6.1's xz. Fails for any other image (not a bzImage, a
+# the guest, under emulation, at every boot. Fails for any other image (not a bzImage, a
 # compression other than zstd, xz and gzip, no PVH note).
 x86_pvh() {
 	local img=$1 out=$2 setup off len dec

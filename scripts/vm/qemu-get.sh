@@ -3,8 +3,8 @@
 # shellcheck shell=bash
 #
 # A newer qemu than the host's, unpacked privately: Debian's qemu-system-x86
-# and qemu-system-arm of another suite (default bookworm-backports: 10.0.2 on
-# 2026-12-04, plugin API [2, 4]; Debian 12's own 7.2 serves API [0, 1]),
+# and qemu-system-arm of another suite (default bookworm-backports), which
+# may take the other build of vm --profile's plugin (user/lab/vm/qemu_api.c),
 # downloaded through the kernels' private apt configuration of that suite
 # (scripts/vm/kernel.sh, use_suite) and unpacked with dpkg-deb -x. Nothing is
 # installed into the host's dpkg and no apt source of the host changes.

@@ -98,7 +98,8 @@ test_nic_hub() {
 	run_ok "$IP" netns exec nsa ping -c 3 -W 2 10.0.0.2
 }
 
-# No kernel warning, BUG or oops since /init started (the runner puts it last).
+# No kernel warning, BUG or oops since /init started, and the soft-lockup
+# watchdog on (the runner puts it last).
 test_kernel_clean() {
 	start=$(cat /run/dmesg-start)
 	dmesg | tail -n +$((start + 1)) >new.log
@@ -106,6 +107,10 @@ test_kernel_clean() {
 		fail "kernel log: $(grep -m1 -E 'WARNING:|BUG:|Oops|general protection|Call Trace' new.log)"
 	fi
 	echo "$(wc -l <new.log) new kernel log lines, none alarming"
+	# every guest boots with nowatchdog; the host ends a hung one by the
+	# watchdog's reports, and init turns it back on
+	[ "$(cat /proc/sys/kernel/watchdog)" = 1 ] ||
+		fail "the soft-lockup watchdog is off: the host would not see a hung kernel"
 }
 
 # ---- path accounting: fentry and tracepoint backends on the same recipes ----

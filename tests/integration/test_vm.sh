@@ -80,9 +80,11 @@ test_vm_image_btf_carves_section() {
 }
 
 # An x86-64 guest boots its kernel's ELF at the PVH entry, and one of one CPU
-# without NICs boots without the local APIC timer: x86_pvh unpacks Debian's bzImage (zstd) into an ELF with the PVH
-# note, refuses what is no bzImage, and guest_args boots vmlinux.pvh where the
-# kernel directory has it, vmlinuz where not, and an arm64 Image as it is.
+# without NICs boots without the local APIC timer: x86_pvh unpacks Debian's
+# bzImage (zstd) into an ELF with the PVH note, refuses what is no bzImage,
+# and guest_args boots vmlinux.pvh where the kernel directory has it, vmlinuz
+# where not, and an arm64 Image as it is, every guest (vm's and the kernel
+# matrix's) with one kernel command line.
 test_vm_x86_boot() {
 	local k=$TMPD/k
 	need_kernel newest
@@ -111,6 +113,12 @@ test_vm_x86_boot() {
 	assert_match "${GUEST_ARGS[*]}" "-kernel $k/vmlinuz " "arm64: its Image"
 	[[ "${GUEST_ARGS[*]}" != *noapictimer* ]] || fail "arm64 has no APIC: noapictimer on its command line"
 	[ -s "$K_DIR/vmlinux.pvh" ] || fail "kernel_get left no vmlinux.pvh in $K_DIR"
+	# the kernel matrix's guests boot with vm's command line: deferred work
+	# kept out of the spans, the qemu release named, the caller's words after
+	guest_args "$K_DIR" "$TMPD/initrd" icount 2 both "loglevel=7"
+	assert_match "${GUEST_ARGS[*]}" \
+		" quiet rcu_nocbs=all nowatchdog damon_stat.enabled=N loglevel=7 ppbench\.qemu=[0-9]" \
+		"every guest's command line"
 }
 
 # apt's answer to "which kernel package is KERNEL" is kept in the cache and

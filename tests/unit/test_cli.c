@@ -8,6 +8,7 @@
 #include "engine/load_run.h"
 #include "vm/vm_run.h"
 #include "model/bench_types.h"
+#include "model/scenario.h"
 #include "sys/log.h"
 #include "unit.h"
 
@@ -135,4 +136,25 @@ void test_cli_bisect_options_whole(void)
 	ASSERT_EQ(parse(&cmd_bisect, base, NULL), EXIT_USAGE, "bisect: --base refused");
 	base[1] = "--baseline";
 	ASSERT_EQ(parse(&cmd_bisect, base, NULL), EXIT_OK, "bisect: --baseline whole");
+}
+
+/* An option's help made when shown (help_fn): --help and the page say the table's names. */
+void test_cli_help_from_table(void)
+{
+	const struct cli_opt *o = cmd_bench.opts;
+	char help[512], want[128];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	while (o->name && strcmp(o->name, "scenario"))
+		o++;
+	ASSERT_TRUE(o->name && o->help_fn && !o->help, "bench --scenario's help is made");
+	cli_opt_help(o, help, sizeof(help));
+	snprintf(want, sizeof(want), "comma separated: %s (default: all)", scenario_name_list());
+	ASSERT_TRUE(strstr(help, want), "names the scenarios");
+	cli_print_help(&cmd_bench, f);
+	fclose(f);
+	ASSERT_TRUE(strstr(text, want), "--help shows it");
+	free(text);
 }

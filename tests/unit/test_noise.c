@@ -2,7 +2,10 @@
 /* Noise profiles: the floor, building from invocations, loading and the host check. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "model/counterview.h"
 #include "model/noise.h"
+#include "report/noise_report.h"
 #include "unit.h"
 
 /*
@@ -171,4 +174,79 @@ void test_noise_path_one_method(void)
 		ASSERT_STREQ(p.sc[0].path_method, "fentry", "its method");
 		noise_free(&p);
 	}
+}
+
+/*
+ * A profile's host block is its first run's, written by bench, read back by
+ * the results' own reader; its clock is what the runs counted: COUNTER's view
+ * (kind pmu) or the file's. FILE's host block must come back whole.
+ */
+static void host_block_round_trip(const char *file, const char *counter, const char *kind,
+				  const char *unit)
+{
+	char path[] = "/tmp/ppbench-unit-noise.XXXXXX", err[100];
+	struct result r[2] = { 0 };
+	struct noise_profile p, q;
+	json_t *doc = NULL, *want = NULL, *got;
+	int fd = mkstemp(path);
+
+	ASSERT_TRUE(fd >= 0, "temporary file");
+	close(fd);
+	for (int i = 0; i < 2; i++)
+		if (!ASSERT_OK(result_load_view(file, &r[i], counter, err, sizeof(err)), err))
+			return;
+	if (ASSERT_OK(noise_build(r, 2, &p), "build")) {
+		ASSERT_OK(noise_write(&p, path, "unit"), "write");
+		if (ASSERT_OK(noise_load(path, &q, err, sizeof(err)), err)) {
+			ASSERT_STREQ(q.host.clock.kind, kind, "the clock's kind");
+			ASSERT_STREQ(q.host.clock.unit, unit, "the clock's unit");
+			ASSERT_STREQ(q.host.hostname, r[0].host.hostname, "the run's hostname");
+			noise_free(&q);
+		}
+		noise_free(&p);
+	}
+	doc = jparse_file(path, err, sizeof(err));
+	want = json_deep_copy(json_object_get(r[0].doc, "host"));
+	if (ASSERT_TRUE(doc && want, "both read")) {
+		got = json_object_get(doc, "host");
+		json_object_del(got, "clock");
+		json_object_del(want, "clock");
+		ASSERT_TRUE(json_equal(got, want), "the run's host block, whole");
+	}
+	json_decref(doc);
+	json_decref(want);
+	result_free(&r[0]);
+	result_free(&r[1]);
+	unlink(path);
+}
+
+void test_noise_host_block_is_the_runs(void)
+{
+	host_block_round_trip("tests/data/counters.json", "kernel_instructions", "pmu",
+			      "kernel_instructions");
+	host_block_round_trip("tests/data/counters.json", NULL, "icount", "instructions");
+	host_block_round_trip("tests/data/base.json", NULL, "tsc", "cycles");
+}
+
+/* A profile's clock follows the results' rule: kind and unit agree. */
+void test_noise_clock_rule_is_the_results(void)
+{
+	char path[] = "/tmp/ppbench-unit-noise.XXXXXX", err[200];
+	json_t *doc = jparse_file("tests/data/profile.json", err, sizeof(err));
+	struct noise_profile p;
+	int fd = mkstemp(path);
+
+	if (!ASSERT_TRUE(doc && fd >= 0, "profile.json and a file"))
+		return;
+	close(fd);
+	json_object_set_new(json_object_get(doc, "host"), "clock",
+			    json_pack("{s:s, s:s}", "kind", "icount", "unit", "cycles"));
+	ASSERT_OK(json_dump_file(doc, path, 0), "written");
+	if (ASSERT_ERR(noise_load(path, &p, err, sizeof(err)), "icount counting cycles"))
+		ASSERT_TRUE(strstr(err, "host.clock.unit: \"cycles\" with kind \"icount\""),
+			    "the results' message");
+	else
+		noise_free(&p);
+	json_decref(doc);
+	unlink(path);
 }

@@ -614,3 +614,15 @@ void test_qemu_api_builds(void)
 	ASSERT_EQ(build_for("QEMU emulator version 4.1.1"), -200, "before plugins");
 	ASSERT_EQ(build_for("qemu-system-x86_64: not a version"), -100, "no version");
 }
+
+/* Which releases each build serves, as vm's refusal names them: from the one table. */
+void test_qemu_api_releases(void)
+{
+	char buf[64];
+
+	ASSERT_OK(qemu_api_releases(1, buf, sizeof(buf)), "API 1");
+	ASSERT_STREQ(buf, "qemu 6.0 to 8.2", "API 1's releases");
+	ASSERT_OK(qemu_api_releases(3, buf, sizeof(buf)), "API 3");
+	ASSERT_STREQ(buf, "qemu 9.1 and later", "API 3's releases, open-ended");
+	ASSERT_EQ(qemu_api_releases(2, buf, sizeof(buf)), -ENOENT, "no build is API 2");
+}

@@ -2,6 +2,7 @@
 /* Purity from path counts: count sets the recipes gave on real kernels. */
 #include <math.h>
 #include "model/proof.h"
+#include "model/scenario.h"
 #include "ppbench.h"
 #include "unit.h"
 
@@ -106,4 +107,19 @@ void test_proof_no_pool(void)
 	ASSERT_NEAR(p.purity, 0, 1e-12, "no element on the path");
 	ASSERT_FALSE(proof_pure(&p, 0.5), "not pure");
 	ASSERT_HAS_SUBSTR(p.note, "no system pool took part", "the note says why");
+}
+
+/* bench, calibrate and bisect read --scenario alike, and name the table's scenarios. */
+void test_scenario_list_parse(void)
+{
+	bool want[NR_SCENARIOS] = { false };
+	char err[128];
+
+	ASSERT_STREQ(scenario_name_list(), "ring, ring-xcpu, fast, slow", "the table's order");
+	ASSERT_OK(scenario_list_parse("slow,ring-xcpu", want, err, sizeof(err)), "two names");
+	ASSERT_TRUE(want[SC_SLOW] && want[SC_RING_XCPU] && !want[SC_RING] && !want[SC_FAST],
+		    "those two only");
+	ASSERT_OK(scenario_list_parse("fast", NULL, err, sizeof(err)), "checked only");
+	ASSERT_ERR(scenario_list_parse("ring,warp", want, err, sizeof(err)), "unknown");
+	ASSERT_STREQ(err, "unknown scenario 'warp' (ring, ring-xcpu, fast, slow)", "names it");
 }

@@ -68,19 +68,19 @@ static void range_text(const struct cli_opt *o, char *buf, size_t len)
 /* The range goes before the last parenthesis, where the defaults are. */
 void cli_opt_help(const struct cli_opt *o, char *buf, size_t len)
 {
-	const char *paren = NULL;
+	const char *help = o->help_fn ? o->help_fn() : o->help, *paren = NULL;
 	int head;
 	char range[64];
 
-	for (const char *p = strstr(o->help, " ("); p; p = strstr(p + 1, " ("))
+	for (const char *p = strstr(help, " ("); p; p = strstr(p + 1, " ("))
 		paren = p;
-	head = paren ? (int)(paren - o->help) : (int)strlen(o->help);
+	head = paren ? (int)(paren - help) : (int)strlen(help);
 
 	range_text(o, range, sizeof(range));
 	if (!range[0])
-		snprintf(buf, len, "%s", o->help);
+		snprintf(buf, len, "%s", help);
 	else
-		snprintf(buf, len, "%.*s, %s%s", head, o->help, range, o->help + head);
+		snprintf(buf, len, "%.*s, %s%s", head, help, range, help + head);
 }
 
 static void print_opt(FILE *f, const struct cli_opt *o)

@@ -57,6 +57,8 @@ struct cli_opt {
 	bool has_mark; /* also set the bool at mark_off when the option is given */
 	size_t mark_off;
 	unsigned flags; /* CLI_F_* */
+	/* instead of help: the help made when it is shown, from a table of the program's */
+	const char *(*help_fn)(void);
 };
 
 #define CLI_MEMBER(type, m) .off = offsetof(type, m), .size = sizeof(((type *)0)->m)

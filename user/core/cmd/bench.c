@@ -46,11 +46,18 @@ enum { OPT_SCENARIO = 1, OPT_COUNTERS, OPT_LOOPS };
 #define STR(x) STR_(x)
 #define UPMOD_LOOPS_STR STR(UPMOD_LOOPS)
 
+/* --scenario's help, with the scenario table's names. */
+static const char *scenario_help(void)
+{
+	static char help[128];
+
+	snprintf(help, sizeof(help), "scenarios to run, comma separated: %s (default: all)",
+		 scenario_name_list());
+	return help;
+}
+
 static const struct cli_opt bench_opts[] = {
-	{ "scenario", 's', "LIST",
-	  "scenarios to run, comma separated: ring, ring-xcpu, fast, slow "
-	  "(default: all)",
-	  OPT_SCENARIO },
+	{ "scenario", 's', "LIST", .help_fn = scenario_help, .key = OPT_SCENARIO },
 	{ "repeat", 'r', "N",
 	  "setups per scenario, each built afresh, warmed up and timed (default 5)",
 	  .kind = CLI_UINT, B(repeat), .min = 1, .max = 1000 },
@@ -119,18 +126,12 @@ static void bench_init(void *c)
 
 static int parse_scenarios(struct bench_cfg *cfg, const char *arg)
 {
-	char buf[256], *tok, *save = NULL;
+	char err[256];
 
-	snprintf(buf, sizeof(buf), "%s", arg);
 	memset(cfg->want, 0, sizeof(cfg->want));
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int id = scenario_by_name(tok);
-
-		if (id < 0) {
-			pr_err("unknown scenario '%s' (ring, ring-xcpu, fast, slow)\n", tok);
-			return -EINVAL;
-		}
-		cfg->want[id] = true;
+	if (scenario_list_parse(arg, cfg->want, err, sizeof(err))) {
+		pr_err("%s\n", err);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -165,7 +166,7 @@ static int parse_sc_loops(struct bench_cfg *cfg, char *tok)
 	*eq = '\0';
 	id = scenario_by_name(tok);
 	if (id < 0) {
-		pr_err("--loops: unknown scenario '%s' (ring, ring-xcpu, fast, slow)\n", tok);
+		pr_err("--loops: unknown scenario '%s' (%s)\n", tok, scenario_name_list());
 		return -EINVAL;
 	}
 	errno = 0;

@@ -68,16 +68,14 @@ static void calibrate_init(void *c)
 static int calibrate_opt(void *c, int key, const char *arg)
 {
 	struct calibrate_cfg *cfg = c;
-	char buf[256], *tok, *save = NULL;
+	char err[256];
 
 	if (key != OPT_SCENARIO)
 		return -EINVAL;
-	snprintf(buf, sizeof(buf), "%s", arg);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		if (scenario_by_name(tok) < 0) {
-			pr_err("unknown scenario '%s' (ring, ring-xcpu, fast, slow)\n", tok);
-			return -EINVAL;
-		}
+	if (scenario_list_parse(arg, NULL, err, sizeof(err))) {
+		pr_err("%s\n", err);
+		return -EINVAL;
+	}
 	cfg->scenario = arg;
 	return 0;
 }

@@ -167,23 +167,15 @@ static int build_scenario(const struct result *files, size_t n, const char *name
 
 int noise_build(const struct result *files, size_t n, struct noise_profile *p)
 {
-	const struct result_host *h;
 	size_t family = 0;
 	int err = 0;
 
 	memset(p, 0, sizeof(*p));
 	if (n < 2)
 		return -EINVAL;
-	h = &files[0].host;
-	p->host = (struct noise_host){ .kernel = h->kernel,
-				       .clock = *result_clock_of(&files[0]),
-				       .cpu_model = h->cpu_model,
-				       .clocksource = h->clocksource,
-				       .tsc_hz = h->tsc_hz,
-				       .nr_cpus = h->nr_cpus,
-				       .mitigations = h->mitigations,
-				       .config = h->config };
-	p->host.kernel_version = json_string_value(jpath(files[0].doc, "host.kernel_version"));
+	p->host = files[0].host;
+	p->host.clock = *result_clock_of(&files[0]);
+	p->host_doc = json_object_get(files[0].doc, "host");
 	p->invocations = n;
 	p->first = files[0].created;
 	p->last = files[n - 1].created;
@@ -272,28 +264,6 @@ static int load_scenario(struct jcheck *c, const json_t *s, const char *where, d
 	return c->failed ? -EINVAL : 0;
 }
 
-static int load_host(struct jcheck *c, const json_t *root, struct noise_host *h)
-{
-	const json_t *o = jc_req(c, root, "", "host", J_OBJ);
-
-	h->kernel = jc_str(c, o, "host", "kernel");
-	h->kernel_version = json_string_value(json_object_get(o, "kernel_version")); /* optional */
-	h->cpu_model = jc_str(c, o, "host", "cpu_model");
-	h->clocksource = jc_str(c, o, "host", "clocksource");
-	jc_num(c, o, "host", "tsc_hz", 0, INFINITY, false, &h->tsc_hz);
-	jc_count(c, o, "host", "nr_cpus", 1, &h->nr_cpus);
-	h->mitigations = jc_req(c, o, "host", "mitigations", J_OBJ);
-	h->config = jc_req(c, o, "host", "config", J_OBJ);
-	h->clock = (struct result_clock){ .kind = "tsc", .unit = "cycles" };
-	if (json_object_get(o, "clock")) { /* profiles before the instruction clock: the TSC */
-		const json_t *k = jc_req(c, o, "host", "clock", J_OBJ);
-
-		h->clock.kind = jc_str(c, k, "host.clock", "kind");
-		h->clock.unit = jc_str(c, k, "host.clock", "unit");
-	}
-	return c->failed ? -EINVAL : 0;
-}
-
 /* The last "YYYY-MM-DD" in S (a kernel's build date in uname -v), or "". */
 static void date_in(const char *s, char out[11])
 {
@@ -341,7 +311,8 @@ static int load_top(struct jcheck *c, struct noise_profile *p)
 	jc_count(c, root, "", "invocations", 2, &p->invocations);
 	jc_count(c, root, "", "repeat", 1, &p->repeat);
 	jc_num(c, root, "", "span_s", 0, INFINITY, false, &p->span_s);
-	if (load_host(c, root, &p->host))
+	p->host_doc = json_object_get(root, "host");
+	if (result_host_load(c, root, &p->host, false))
 		return -EINVAL;
 	check_dates(c, p);
 	arr = jc_req(c, root, "", "scenarios", J_ARR);
@@ -420,9 +391,7 @@ static bool map_differs(const char *what, const json_t *a, const json_t *b, char
 
 int noise_host_check(const struct noise_profile *p, const struct result *r, char *why, size_t len)
 {
-	const struct noise_host *a = &p->host;
-	const struct result_host *b = &r->host;
-	const char *kv = json_string_value(jpath(r->doc, "host.kernel_version"));
+	const struct result_host *a = &p->host, *b = &r->host;
 	double hi = fmax(a->tsc_hz, b->tsc_hz);
 
 	if (strcmp(a->cpu_model, b->cpu_model))
@@ -431,8 +400,10 @@ int noise_host_check(const struct noise_profile *p, const struct result *r, char
 		snprintf(why, len, "TSC %.0f Hz vs %.0f Hz", a->tsc_hz, b->tsc_hz);
 	else if (strcmp(a->kernel, b->kernel))
 		snprintf(why, len, "kernel %s vs %s", a->kernel, b->kernel);
-	else if (a->kernel_version && kv && strcmp(a->kernel_version, kv))
-		snprintf(why, len, "kernel build \"%s\" vs \"%s\"", a->kernel_version, kv);
+	else if (a->kernel_version && b->kernel_version &&
+		 strcmp(a->kernel_version, b->kernel_version))
+		snprintf(why, len, "kernel build \"%s\" vs \"%s\"", a->kernel_version,
+			 b->kernel_version);
 	else if (!map_differs("mitigation", a->mitigations, b->mitigations, why, len) &&
 		 !map_differs("config", a->config, b->config, why, len))
 		return 0;
@@ -442,13 +413,7 @@ int noise_host_check(const struct noise_profile *p, const struct result *r, char
 int noise_clock_check(const struct noise_profile *p, const char *path, const struct result *r,
 		      char *why, size_t len)
 {
-	const struct result_clock *a = &p->host.clock, *b = result_clock_of(r);
-
-	if (!strcmp(a->kind, b->kind) && !strcmp(a->unit, b->unit))
-		return 0;
-	snprintf(why, len, "%s counts %s (%s clock) and %s %s (%s clock)", path, a->unit, a->kind,
-		 r->path, b->unit, b->kind);
-	return -EINVAL;
+	return result_clock_same(&p->host.clock, path, result_clock_of(r), r->path, why, len);
 }
 
 void noise_test(const struct noise_fig *f, double change_pct, struct ttest *t)

@@ -51,22 +51,19 @@ struct noise_scenario {
 /* A result's level probe median for scenario NAME (ns), or NAN (older files). */
 double result_level_probe(const struct result *r, const char *name);
 
-/* What the profile describes: compare refuses to apply it to other hosts. */
-struct noise_host {
-	const char *kernel, *kernel_version, *cpu_model, *clocksource;
-	struct result_clock clock; /* what the runs counted (host.clock) */
-	double tsc_hz;
-	uint64_t nr_cpus;
-	const json_t *mitigations, *config; /* objects of strings */
-};
-
 struct noise_profile {
 	const char *path;	      /* the file it was loaded from, or NULL */
 	const char *created;	      /* UTC ISO 8601 */
 	const char *first, *last;     /* created times of the first and last invocation */
 	double span_s;		      /* first to last invocation */
 	uint64_t invocations, repeat; /* bench runs sampled; setups per run */
-	struct noise_host host;
+	/*
+	 * The host it describes, which compare refuses to apply it to others:
+	 * the first run's host block (HOST_DOC, as read or as the run wrote it),
+	 * its clock what the runs counted (a counter's view under --counter).
+	 */
+	struct result_host host;
+	const json_t *host_doc;
 	struct noise_scenario *sc;
 	size_t nr_sc;
 	json_t *doc; /* a loaded profile's strings point into it */

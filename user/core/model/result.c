@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/counterview.h"
 #include "model/counts.h"
 #include "model/pathfig.h"
 #include "model/jcheck.h"
@@ -92,18 +93,24 @@ static void load_clock(struct jcheck *c, const json_t *h, struct result_clock *k
 	else if (!strcmp(k->kind, "ktime") && strcmp(k->unit, "ns"))
 		jc_err(c, "host.clock.unit", "\"%s\" with kind \"ktime\" (expected \"ns\")",
 		       k->unit);
-	else if (strcmp(k->kind, "tsc") && strcmp(k->kind, "icount") && strcmp(k->kind, "ktime"))
-		jc_err(c, "host.clock.kind", "\"%s\" is not \"tsc\", \"icount\" or \"ktime\"",
-		       k->kind);
+	else if (!strcmp(k->kind, "pmu") && !unit_is_counter(k->unit))
+		jc_err(c, "host.clock.unit", "\"%s\" with kind \"pmu\" (expected a counter's name)",
+		       k->unit);
+	else if (strcmp(k->kind, "tsc") && strcmp(k->kind, "icount") && strcmp(k->kind, "ktime") &&
+		 strcmp(k->kind, "pmu"))
+		jc_err(c, "host.clock.kind",
+		       "\"%s\" is not \"tsc\", \"icount\", \"ktime\" or \"pmu\"", k->kind);
 }
 
-static int load_host(struct jcheck *c, struct result *r)
+int result_host_load(struct jcheck *c, const json_t *root, struct result_host *o, bool whole)
 {
-	const json_t *h = jc_req(c, r->doc, "", "host", J_OBJ);
-	struct result_host *o = &r->host;
+	const json_t *h = jc_req(c, root, "", "host", J_OBJ);
 
 	o->kernel = jc_str(c, h, "host", "kernel");
-	o->hostname = jc_str(c, h, "host", "hostname");
+	if (json_object_get(h, "kernel_version"))
+		o->kernel_version = jc_str(c, h, "host", "kernel_version");
+	if (whole || json_object_get(h, "hostname"))
+		o->hostname = jc_str(c, h, "host", "hostname");
 	o->cpu_model = jc_str(c, h, "host", "cpu_model");
 	jc_count(c, h, "host", "nr_cpus", 1, &o->nr_cpus);
 	/* 0: no usable TSC on that machine (probe reports it that way). */
@@ -111,8 +118,10 @@ static int load_host(struct jcheck *c, struct result *r)
 	o->clocksource = jc_str(c, h, "host", "clocksource");
 	o->mitigations = req_str_map(c, h, "mitigations");
 	o->config = req_str_map(c, h, "config");
-	jc_bool(c, h, "host", "fentry", &o->fentry);
-	jc_bool(c, h, "host", "live_frames", &o->live_frames);
+	if (whole) {
+		jc_bool(c, h, "host", "fentry", &o->fentry);
+		jc_bool(c, h, "host", "live_frames", &o->live_frames);
+	}
 	load_clock(c, h, &o->clock);
 	return c->failed ? -EINVAL : 0;
 }
@@ -429,7 +438,8 @@ int result_load(const char *path, struct result *r, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, perr);
 		return -EINVAL;
 	}
-	if (load_top(&c, r) || load_host(&c, r) || load_scenarios(&c, r)) {
+	if (load_top(&c, r) || result_host_load(&c, r->doc, &r->host, true) ||
+	    load_scenarios(&c, r)) {
 		result_free(r);
 		return -EINVAL;
 	}
@@ -480,15 +490,20 @@ const struct result_clock *result_clock_of(const struct result *r)
 	return r->host.clock.kind && r->host.clock.unit ? &r->host.clock : &tsc;
 }
 
+int result_clock_same(const struct result_clock *a, const char *ap, const struct result_clock *b,
+		      const char *bp, char *why, size_t len)
+{
+	if (!strcmp(a->kind, b->kind) && !strcmp(a->unit, b->unit))
+		return 0;
+	snprintf(why, len, "%s counts %s (%s clock) and %s %s (%s clock)", ap, a->unit, a->kind, bp,
+		 b->unit, b->kind);
+	return -EINVAL;
+}
+
 int result_same_clock(const struct result *a, const struct result *b, char *why, size_t len)
 {
-	const struct result_clock *x = result_clock_of(a), *y = result_clock_of(b);
-
-	if (!strcmp(x->kind, y->kind) && !strcmp(x->unit, y->unit))
-		return 0;
-	snprintf(why, len, "%s counts %s (%s clock) and %s %s (%s clock)", a->path, x->unit,
-		 x->kind, b->path, y->unit, y->kind);
-	return -EINVAL;
+	return result_clock_same(result_clock_of(a), a->path, result_clock_of(b), b->path, why,
+				 len);
 }
 
 /* WORD's value in WORDS ("7.0.edx" in "... 7.0.edx=00000010 ..."), NAMELEN long; NULL if none. */

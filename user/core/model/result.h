@@ -99,6 +99,7 @@ struct result_clock {
 
 struct result_host {
 	const char *kernel, *hostname, *cpu_model, *clocksource;
+	const char *kernel_version; /* uname -v; NULL where the file has none */
 	struct result_clock clock;
 	uint64_t nr_cpus;
 	double tsc_hz;
@@ -139,14 +140,30 @@ int result_same_clock(const struct result *a, const struct result *b, char *why,
  * features, so the counts may differ with no change of the kernel.
  */
 int result_same_qemu(const struct result *a, const struct result *b, char *why, size_t len);
+struct jcheck;
+/*
+ * The "host" block of ROOT (a result's or a noise profile's) into O, checked,
+ * its clock by the one rule every file's clock follows (tsc counts cycles,
+ * icount instructions, ktime ns, pmu a counter of a view; absent: tsc). WHOLE
+ * (a result's) also requires hostname, fentry and live_frames, which older
+ * profiles lack; kernel_version is optional.
+ */
+int result_host_load(struct jcheck *c, const json_t *root, struct result_host *o, bool whole);
+/*
+ * 0 when clocks A (of the file AP) and B (of BP) count the same unit on the
+ * same clock; else -EINVAL with "AP counts instructions (icount clock) and
+ * BP cycles (tsc clock)" in WHY.
+ */
+int result_clock_same(const struct result_clock *a, const char *ap, const struct result_clock *b,
+		      const char *bp, char *why, size_t len);
 /* R's clock, "tsc"/"cycles" where nothing set it (a result made by hand). */
 const struct result_clock *result_clock_of(const struct result *r);
 /*
  * The smallest change called real in figures of UNIT, however small the
  * noise measured: 1 % of TSC cycles (a VM's kernel work moves by more than
  * that between invocations, and a short run cannot show it), 0.1 % of
- * instructions (two boots of one kernel under the instruction clock
- * differed by up to 0.08 % per scenario figure).
+ * instructions (just above what two boots of one kernel under the
+ * instruction clock differ by per scenario figure).
  */
 double unit_floor_pct(const char *unit);
 /* UNIT (host.clock.unit) counts instructions: qemu's instruction clock, or the

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The bench scenarios and the candidate recipes of each, in the order they are tried. */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include "model/scenario.h"
 
@@ -35,4 +37,35 @@ int scenario_by_name(const char *name)
 		if (!strcmp(scenario_defs[i].name, name))
 			return i;
 	return -1;
+}
+
+const char *scenario_name_list(void)
+{
+	static char names[64];
+	size_t n = 0;
+
+	if (names[0])
+		return names;
+	for (int i = 0; i < NR_SCENARIOS && n < sizeof(names); i++)
+		n += snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
+			      scenario_defs[i].name);
+	return names;
+}
+
+int scenario_list_parse(const char *list, bool *want, char *err, size_t len)
+{
+	char buf[256], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int id = scenario_by_name(tok);
+
+		if (id < 0) {
+			snprintf(err, len, "unknown scenario '%s' (%s)", tok, scenario_name_list());
+			return -EINVAL;
+		}
+		if (want)
+			want[id] = true;
+	}
+	return 0;
 }

@@ -3,6 +3,7 @@
 #define PPBENCH_SCENARIO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -48,5 +49,13 @@ struct scenario_def {
 };
 extern const struct scenario_def scenario_defs[NR_SCENARIOS];
 int scenario_by_name(const char *name);
+/* "ring, ring-xcpu, fast, slow": the table's names, for messages and option help. */
+const char *scenario_name_list(void);
+/*
+ * The names of the comma-separated LIST into WANT (NULL: only checked). At
+ * the first unknown one -EINVAL, with "unknown scenario 'NAME' (the names)"
+ * in ERR.
+ */
+int scenario_list_parse(const char *list, bool *want, char *err, size_t len);
 
 #endif

@@ -117,6 +117,63 @@ void json_clock(struct json *j)
 	json_obj_end(j);
 }
 
+/* V, a value read back, written as it is. */
+static void json_value(struct json *j, const char *key, const json_t *v)
+{
+	const char *k;
+	json_t *m;
+	size_t i;
+
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		json_obj_begin(j, key);
+		json_object_foreach((json_t *)v, k, m)
+			json_value(j, k, m);
+		json_obj_end(j);
+		break;
+	case JSON_ARRAY:
+		json_arr_begin(j, key);
+		json_array_foreach(v, i, m)
+			json_value(j, NULL, m);
+		json_arr_end(j);
+		break;
+	case JSON_STRING:
+		json_str(j, key, json_string_value(v));
+		break;
+	case JSON_INTEGER:
+		json_i64(j, key, json_integer_value(v));
+		break;
+	case JSON_REAL:
+		json_double_exact(j, key, json_real_value(v));
+		break;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		json_bool(j, key, json_is_true(v));
+		break;
+	default:
+		json_none(j, key);
+	}
+}
+
+void json_host_copy(struct json *j, const json_t *host, const struct result_clock *clock)
+{
+	const char *k;
+	json_t *v;
+
+	json_obj_begin(j, "host");
+	json_object_foreach((json_t *)host, k, v)
+		if (strcmp(k, "clock"))
+			json_value(j, k, v);
+	json_obj_begin(j, "clock");
+	json_str(j, "kind", clock->kind);
+	json_str(j, "unit", clock->unit);
+	json_object_foreach(json_object_get(host, "clock"), k, v)
+		if (strcmp(k, "kind") && strcmp(k, "unit"))
+			json_value(j, k, v);
+	json_obj_end(j);
+	json_obj_end(j);
+}
+
 void json_host(struct json *j, const struct tsc_info *tsc, bool fentry, bool live_frames)
 {
 	char host[256] = "";

@@ -3,6 +3,7 @@
 #define PPBENCH_HOSTINFO_H
 
 #include <stdbool.h>
+#include "model/result.h"
 #include "report/json.h"
 #include "sys/tsc.h"
 
@@ -13,6 +14,12 @@
  * costs, fentry and live frames.
  */
 void json_host(struct json *j, const struct tsc_info *tsc, bool fentry, bool live_frames);
+/*
+ * HOST, a host block json_host() wrote and a loader read back, written again
+ * as it is (a noise profile's, of its first run), but for its clock's kind
+ * and unit, which are CLOCK's (a counter's view: "pmu").
+ */
+void json_host_copy(struct json *j, const json_t *host, const struct result_clock *clock);
 /*
  * The "clock" object: what the figures count, TSC cycles or, under qemu's
  * instruction clock, guest instructions ({"kind", "unit", "qemu"}).

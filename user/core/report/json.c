@@ -233,6 +233,19 @@ void json_double(struct json *j, const char *key, double v)
 	fputs(text, j->f);
 }
 
+void json_double_exact(struct json *j, const char *key, double v)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%.10g", v);
+	if (!isfinite(v) || strtod(text, NULL) == v) {
+		json_double(j, key, v);
+		return;
+	}
+	begin_value(j, key);
+	fprintf(j->f, "%.17g", v);
+}
+
 void json_bool(struct json *j, const char *key, bool v)
 {
 	begin_value(j, key);

@@ -38,6 +38,8 @@ void json_str(struct json *j, const char *key, const char *v);
 void json_u64(struct json *j, const char *key, uint64_t v);
 void json_i64(struct json *j, const char *key, int64_t v);
 void json_double(struct json *j, const char *key, double v);
+/* V with every digit it holds: a number read back, written again as it was read. */
+void json_double_exact(struct json *j, const char *key, double v);
 void json_bool(struct json *j, const char *key, bool v);
 /* JSON's null (the name json_null is jansson's, the reader's). */
 void json_none(struct json *j, const char *key);

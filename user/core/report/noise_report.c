@@ -4,40 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "report/hostinfo.h"
 #include "report/json.h"
 #include "report/noise_report.h"
 #include "report/report.h"
 #include "sys/log.h"
-
-static void json_map(struct json *j, const char *key, const json_t *m)
-{
-	const char *name;
-	json_t *v;
-
-	json_obj_begin(j, key);
-	json_object_foreach((json_t *)m, name, v)
-		json_str(j, name, json_string_value(v));
-	json_obj_end(j);
-}
-
-static void json_noise_host(struct json *j, const struct noise_host *h)
-{
-	json_obj_begin(j, "host");
-	json_str(j, "kernel", h->kernel);
-	if (h->kernel_version)
-		json_str(j, "kernel_version", h->kernel_version);
-	json_str(j, "cpu_model", h->cpu_model);
-	json_u64(j, "nr_cpus", h->nr_cpus);
-	json_double(j, "tsc_hz", h->tsc_hz);
-	json_str(j, "clocksource", h->clocksource);
-	json_map(j, "mitigations", h->mitigations);
-	json_map(j, "config", h->config);
-	json_obj_begin(j, "clock");
-	json_str(j, "kind", h->clock.kind);
-	json_str(j, "unit", h->clock.unit);
-	json_obj_end(j);
-	json_obj_end(j);
-}
 
 /* (METHOD: a path figure's, or NULL) */
 static void json_fig(struct json *j, const char *key, const struct noise_fig *f, const char *method)
@@ -102,7 +73,7 @@ int noise_write(const struct noise_profile *p, const char *path, const char *cmd
 	json_double(j, "span_s", p->span_s);
 	json_u64(j, "invocations", p->invocations);
 	json_u64(j, "repeat", p->repeat);
-	json_noise_host(j, &p->host);
+	json_host_copy(j, p->host_doc, &p->host.clock);
 	json_arr_begin(j, "scenarios");
 	for (size_t i = 0; i < p->nr_sc; i++) {
 		json_obj_begin(j, NULL);

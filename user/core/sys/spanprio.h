@@ -6,9 +6,9 @@
  * Under qemu's instruction clock, a timed chunk of a recipe the kernel clocks
  * (BPF_PROG_RUN's loop, which waits for no other task) runs at SCHED_FIFO 1, so that
  * no other task of the guest runs inside its timed spans: the clock counts
- * every instruction of the guest, and a task that a timer woke ran there as
- * the tick happened to fall (7.x preempts lazily, at the tick), which moved
- * profiles from boot to boot. spanprio_enter() first lets the tasks already
+ * every instruction of the guest, and a task that a timer woke would run
+ * there as the tick happens to fall (7.x preempts lazily, at the tick),
+ * moving the figures from boot to boot. spanprio_enter() first lets the tasks already
  * woken run (a sleep: idle guest time costs nothing under sleep=off);
  * spanprio_leave() returns to SCHED_OTHER, so that deferred work (RCU
  * callbacks, the page_pools' release) runs between chunks. Elsewhere both do

@@ -70,18 +70,16 @@ static void bisect_init(void *c)
 
 static int check_scenarios(const char *arg)
 {
-	char buf[256], *tok, *save = NULL;
+	char err[256];
 
-	if (strlen(arg) >= sizeof(buf)) {
+	if (strlen(arg) >= sizeof(err)) {
 		pr_err("--scenario: list too long\n");
 		return -EINVAL;
 	}
-	snprintf(buf, sizeof(buf), "%s", arg);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		if (scenario_by_name(tok) < 0) {
-			pr_err("unknown scenario '%s' (ring, ring-xcpu, fast, slow)\n", tok);
-			return -EINVAL;
-		}
+	if (scenario_list_parse(arg, NULL, err, sizeof(err))) {
+		pr_err("%s\n", err);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -56,8 +56,8 @@ int hard_limit_parse(const char *arg, struct hard_limit *l, char *err, size_t le
 	}
 	memcpy(l->scenario, arg, sn);
 	if (scenario_by_name(l->scenario) < 0) {
-		snprintf(err, len, "--limit '%s': no scenario '%s' (ring, ring-xcpu, fast, slow)",
-			 arg, l->scenario);
+		snprintf(err, len, "--limit '%s': no scenario '%s' (%s)", arg, l->scenario,
+			 scenario_name_list());
 		return -EINVAL;
 	}
 	if (colon && parse_fig(colon + 1, eq - colon - 1, &l->fig)) {

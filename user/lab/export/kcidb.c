@@ -39,11 +39,6 @@ static void path_node(const char *name, char *buf, size_t len)
 	buf[i] = 0;
 }
 
-static const char *kernel_version(const struct result *r)
-{
-	return json_string_value(jpath(r->doc, "host.kernel_version"));
-}
-
 static void kernel_id(const struct kcidb_opts *o, const struct result *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s:ppbench-kernel-%s", o->origin, r->host.kernel);
@@ -98,8 +93,8 @@ static void checkouts_builds(struct json *j, const struct result *r, size_t n,
 			continue;
 		kernel_id(o, &r[i], id, sizeof(id));
 		snprintf(comment, sizeof(comment), "Linux %s%s%s", r[i].host.kernel,
-			 kernel_version(&r[i]) ? " " : "",
-			 kernel_version(&r[i]) ? kernel_version(&r[i]) : "");
+			 r[i].host.kernel_version ? " " : "",
+			 r[i].host.kernel_version ? r[i].host.kernel_version : "");
 		json_obj_begin(j, NULL);
 		json_str(j, "id", id);
 		json_str(j, "origin", o->origin);
@@ -107,7 +102,7 @@ static void checkouts_builds(struct json *j, const struct result *r, size_t n,
 		json_str(j, "comment", comment);
 		json_obj_begin(j, "misc");
 		json_str(j, "kernel", r[i].host.kernel);
-		put_str(j, "kernel_version", kernel_version(&r[i]));
+		put_str(j, "kernel_version", r[i].host.kernel_version);
 		put_str_map(j, "config", r[i].host.config);
 		json_obj_end(j);
 		json_obj_end(j);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host levels of a series. The machines ppbench runs on move kernel-side work
- * between speeds about 1.6x apart, at random, for seconds to minutes: over a
+ * Host levels of a series. The machines ppbench runs on may move kernel-side
+ * work between speeds far apart, at random, for seconds to minutes: over a
  * series of invocations the values of one figure fall into clusters, and
  * which cluster a point lands in says nothing about the code it measured.
  * So the clusters that alternate in time are levels, compared only within

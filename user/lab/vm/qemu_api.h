@@ -5,21 +5,12 @@
 #include <stddef.h>
 
 /*
- * Which build of ppbench's qemu TCG plugin (user/qprof/) a qemu can load.
- * A plugin exports the API version it was built for; qemu's loader takes it
- * when that version lies in qemu's [min, cur] range, which is fixed at
- * qemu's build and visible only to a loaded plugin. So the range comes from
- * qemu's release (qemu's include/qemu/qemu-plugin.h and plugins/plugin.h):
- *
- *   4.2 - 5.2    min 0, cur 0
- *   6.0 - 8.2    min 0, cur 1   (Debian 12's 7.2)
- *   9.0          min 2, cur 2   (v2 removed the plain-pointer inline adds)
- *   9.1          min 2, cur 3   (v3 changed qemu_plugin_insn_data())
- *   9.2 - 10.0   min 2, cur 4
- *   10.1 -       min 2, cur 5   (the newest release read: 10.2)
- *
- * Releases after the newest one read are taken to keep min 2, as every
- * release since 9.0 has.
+ * Which build of ppbench's qemu TCG plugin (user/lab/vm/qprof/) a qemu can
+ * load. A plugin exports the API version it was built for; qemu's loader
+ * takes it when that version lies in qemu's [min, cur] range, which is fixed
+ * at qemu's build and visible only to a loaded plugin. So the range comes
+ * from qemu's release: the table in qemu_api.c, the one place that says
+ * which release takes which API.
  */
 struct qemu_version {
 	unsigned int major, minor, micro;
@@ -38,5 +29,10 @@ int qemu_version_parse(const char *text, struct qemu_version *v);
 int qemu_api_range(const struct qemu_version *v, int *min, int *cur);
 /* The API version of the build that [MIN, CUR] takes (the newest that fits), or -ENOENT. */
 int qemu_api_pick(int min, int cur);
+/*
+ * The releases whose build is API's, into BUF: "qemu 6.0 to 8.2", "qemu 9.1
+ * and later"; -ENOENT when no release takes it.
+ */
+int qemu_api_releases(int api, char *buf, size_t len);
 
 #endif

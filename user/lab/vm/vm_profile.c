@@ -17,15 +17,22 @@
 /* Why no build fits API [MIN, CUR]: the builds and the releases they serve. */
 static void no_build(const struct qemu_bin *q, const struct qemu_version *v, int min, int cur)
 {
-	char api[32];
+	char api[32], builds[160] = "", rel[48];
+	size_t n = 0;
 
 	if (min == cur)
 		snprintf(api, sizeof(api), "API %d only", cur);
 	else
 		snprintf(api, sizeof(api), "APIs %d to %d", min, cur);
+	for (int i = 0; i < QEMU_API_NR_BUILDS && n < sizeof(builds); i++) {
+		if (qemu_api_releases(qemu_api_builds[i], rel, sizeof(rel)))
+			continue;
+		n += snprintf(builds + n, sizeof(builds) - n, "%sAPI %d (%s)", n ? " and " : "",
+			      qemu_api_builds[i], rel);
+	}
 	pr_err("--profile: qemu %u.%u.%u (%s) serves TCG plugin %s; ppbench's plugin is built "
-	       "for API 1 (qemu 6.0 to 8.2) and API 3 (qemu 9.1 and later)\n",
-	       v->major, v->minor, v->micro, q->path, api);
+	       "for %s\n",
+	       v->major, v->minor, v->micro, q->path, api, builds);
 }
 
 int vm_profile_plugin(const char *qemu, const char *tree, const char *libvm, char *plugin,

@@ -7,14 +7,12 @@
  *
  *   qemu-system-x86_64 ... -icount shift=0 -plugin qprof-v1.so,out=FILE
  *
- * One source, two builds (QPROF_API): API 1 for qemu 7.2 to 8.x (an inline
- * add to a plain pointer; qemu_plugin_insn_data() returns a pointer), API 3
- * for qemu 9.1 and later (per-vCPU scoreboards, and qemu_plugin_insn_data()
- * copies into a buffer). qemu loads a plugin only when its qemu_plugin_version
- * lies in qemu's [min, cur] range: 7.2 has [0, 1], 9.0 [2, 2], 9.1 [2, 3],
- * 9.2 and 10.0 [2, 4], 10.1 [2, 5] (7.2 and 10.0 seen at load, the others
- * from qemu's header history). The declarations below are ours, written from
- * the documented ABI.
+ * One source, two builds (QPROF_API): API 1 (an inline add to a plain
+ * pointer; qemu_plugin_insn_data() returns a pointer) and API 3 (per-vCPU
+ * scoreboards, and qemu_plugin_insn_data() copies into a buffer). qemu loads
+ * a plugin only when its qemu_plugin_version lies in qemu's [min, cur] range,
+ * which user/lab/vm/qemu_api.c gives by release. The declarations below are
+ * ours, written from the documented ABI.
  *
  * Counting: every TB gets an inline add of 1 per execution into its slot;
  * slots never move (chunks of SLOTS_PER_CHUNK, since API 1's inline op holds
@@ -92,7 +90,7 @@
 #define QPROF_API 1
 #endif
 #if QPROF_API != 1 && QPROF_API != 3
-#error "QPROF_API: 1 (qemu 7.2 to 8.x) or 3 (qemu 9.1 and later)"
+#error "QPROF_API: 1 or 3 (user/lab/vm/qemu_api.c)"
 #endif
 
 #define QP_EXPORT __attribute__((visibility("default")))
