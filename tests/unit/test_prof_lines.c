@@ -155,7 +155,7 @@ void test_prof_lines(void)
 	if (!ASSERT_OK(tiny_capture(&c, fn, 0, err, sizeof(err)), err))
 		goto out;
 	if (!ASSERT_OK(prof_dbg_open(path, &c.dbg, err, sizeof(err)), err) ||
-	    !ASSERT_OK(prof_dbg_match(c.dbg, &c.syms, err, sizeof(err)), err))
+	    !ASSERT_OK(prof_dbg_match(c.dbg, &c, err, sizeof(err)), err))
 		goto free;
 	ASSERT_EQ(prof_dbg_slide(c.dbg), (long long)(BOOT_TEXT - ELF_TEXT), "the KASLR slide");
 	if (ASSERT_OK(prof_dbg_line(c.dbg, boot(fn[0].addr) + 1, &file, &line), "a boot address")) {
@@ -172,7 +172,7 @@ free:
 	/* a boot of another build: page_pool_b 16 bytes off where this vmlinux has it */
 	if (ASSERT_OK(tiny_capture(&c, fn, 16, err, sizeof(err)), err) &&
 	    ASSERT_OK(prof_dbg_open(path, &c.dbg, err, sizeof(err)), err)) {
-		ASSERT_ERR(prof_dbg_match(c.dbg, &c.syms, err, sizeof(err)), "another build");
+		ASSERT_ERR(prof_dbg_match(c.dbg, &c, err, sizeof(err)), "another build");
 		ASSERT_HAS_SUBSTR(err, "is not the booted kernel's vmlinux: no page_pool_b at",
 				  "says so");
 	}

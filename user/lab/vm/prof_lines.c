@@ -28,7 +28,8 @@ struct prof_dbg {
 	size_t nsym;
 	uint64_t text; /* the vmlinux's _text */
 	bool has_text;
-	int64_t slide; /* the boot's _text less it */
+	int64_t slide;	      /* the boot's _text less it */
+	signed char *path_of; /* per symbol of the boot: 1 of the path, -1 not, 0 not yet known */
 };
 
 static int by_daddr(const void *a, const void *b)
@@ -127,6 +128,7 @@ void prof_dbg_close(struct prof_dbg *d)
 	if (d->fd >= 0)
 		close(d->fd);
 	free(d->sym);
+	free(d->path_of);
 	free(d->path);
 	free(d);
 }
@@ -168,28 +170,49 @@ static bool has_sym(const struct prof_dbg *d, uint64_t addr, const char *name)
 	return false;
 }
 
-int prof_dbg_match(struct prof_dbg *d, const struct prof_syms *s, char *why, size_t len)
+/* Whether F is a kernel function of the path (remembered per symbol of the boot). */
+static bool of_path(const struct prof_dbg *d, const struct prof_syms *s, const struct prof_sym *f)
 {
+	size_t i = f ? (size_t)(f - s->base.sym) : 0;
+
+	if (!f || f->kind != PK_KERNEL || f < s->base.sym || i >= s->base.n)
+		return false;
+	if (!d->path_of[i])
+		d->path_of[i] =
+			prof_groups[prof_group_of(f->kind, f->name)].cls == PCLS_PATH ? 1 : -1;
+	return d->path_of[i] > 0;
+}
+
+int prof_dbg_match(struct prof_dbg *d, const struct capture *c, char *why, size_t len)
+{
+	const struct prof_syms *s = &c->syms;
+
 	if (!s->has_text) {
 		snprintf(why, len, "the boot's kallsyms has no _text");
 		return -EINVAL;
 	}
 	d->slide = (int64_t)(s->text - d->text);
-	for (size_t i = 0; i < s->base.n; i++) {
-		const struct prof_sym *f = &s->base.sym[i];
+	free(d->path_of);
+	d->path_of = calloc(s->base.n + 1, sizeof(*d->path_of));
+	if (!d->path_of) {
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t t = 0; t < c->q.ntags; t++)
+		for (size_t k = 0; k < c->q.tags[t].nc; k++) {
+			const struct prof_sym *f =
+				prof_syms_find(s, -1, c->q.tags[t].c[k].b->vaddr);
+			uint64_t at = f ? f->start - (uint64_t)d->slide : 0;
 
-		if (f->kind != PK_KERNEL ||
-		    prof_groups[prof_group_of(f->kind, f->name)].cls != PCLS_PATH)
-			continue;
-		if (!has_sym(d, f->start - (uint64_t)d->slide, f->name)) {
+			if (!f || d->path_of[f - s->base.sym] || !of_path(d, s, f) ||
+			    has_sym(d, at, f->name))
+				continue;
 			snprintf(why, len,
 				 "%s is not the booted kernel's vmlinux: no %s at 0x%llx (the "
 				 "boot's less its KASLR slide)",
-				 d->path, f->name,
-				 (unsigned long long)(f->start - (uint64_t)d->slide));
+				 d->path, f->name, (unsigned long long)at);
 			return -EINVAL;
 		}
-	}
 	return 0;
 }
 
@@ -249,12 +272,6 @@ static int hit_add(struct hits *hs, uint64_t addr, const char *fn, int64_t insns
 	return 0;
 }
 
-static bool of_path(const struct prof_sym *f)
-{
-	return f && f->kind == PK_KERNEL &&
-	       prof_groups[prof_group_of(f->kind, f->name)].cls == PCLS_PATH;
-}
-
 /* Each instruction of TAG's blocks in a kernel function of the path, counted W times. */
 static int tag_hits(struct hits *hs, const struct capture *c, const struct qp_tag *q, uint64_t w)
 {
@@ -269,7 +286,7 @@ static int tag_hits(struct hits *hs, const struct capture *c, const struct qp_ta
 		for (uint32_t i = 0; i < b->ninsns; addr += b->len[i++]) {
 			if (!f || addr < f->start || addr >= f->end) {
 				f = prof_syms_find(&c->syms, bpf, addr);
-				path = of_path(f);
+				path = of_path(c->dbg, &c->syms, f);
 			}
 			if (path && hit_add(hs, addr, f->name, (int64_t)(q->c[k].count * w)))
 				return -ENOMEM;

@@ -6,7 +6,6 @@
 #include <stdint.h>
 
 struct capture;
-struct prof_syms;
 
 /*
  * A profile per source line: the instructions of the kernel's functions of
@@ -30,12 +29,12 @@ void prof_dbg_close(struct prof_dbg *d);
 const char *prof_dbg_path(const struct prof_dbg *d);
 
 /*
- * Sets D against the boot of S: the boot's _text less the vmlinux's. 0, or
- * -EINVAL with one line in WHY where the vmlinux is not the booted kernel
- * (a function of the path where the vmlinux has no symbol of its name, or
- * no _text on either side).
+ * Sets D against the boot of capture C: the boot's _text less the
+ * vmlinux's. 0, or -EINVAL with one line in WHY where the vmlinux is not
+ * the booted kernel (a path function that ran in C's windows where the
+ * vmlinux has no symbol of its name, or no _text in the boot).
  */
-int prof_dbg_match(struct prof_dbg *d, const struct prof_syms *s, char *why, size_t len);
+int prof_dbg_match(struct prof_dbg *d, const struct capture *c, char *why, size_t len);
 /* The boot's _text less the vmlinux's (after prof_dbg_match()). */
 int64_t prof_dbg_slide(const struct prof_dbg *d);
 
