@@ -729,6 +729,8 @@ test_profile_lines() {
 	assert_match "$LAST_OUT" "^ +$s1\.00 +\+300\.0% +$((4 * s1))\.00  net/core/page_pool\.c:1 \+$pe\.00 \(page_pool_put_unrefed_netmem\)$" \
 		"compare: the line that moved, and by how much"
 	! grep -q 'page_pool\.c:2 ' "$LAST_OUT" || fail "compare: a line that did not move"
+	expect_exit 0 "$PPBENCH" compare "$a" "$a"
+	assert_match "$LAST_OUT" "^no source line moved by 0\.1 or more$" "compare: none moved, in one line"
 	expect_exit 0 "$PPBENCH" compare --markdown "$a" "$b"
 	# shellcheck disable=SC2016 # (backquotes of Markdown)
 	assert_match "$LAST_OUT" "^\| $s1\.00 \| \+300\.0% \| $((4 * s1))\.00 \| \`net/core/page_pool\.c:1\` \| \+$pe\.00 \|" \

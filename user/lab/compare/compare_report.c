@@ -347,13 +347,17 @@ static void print_ldiff(FILE *f, const struct comparison *c, const char *scenari
 
 	if (ldiff_build(c->old, c->nold, c->new, c->nnew, scenario, &d))
 		return;
-	if (md)
+	if (!d.nlisted)
+		fprintf(f,
+			md ? "\nNo source line moved by %g or more.\n"
+			   : "no source line moved by %g or more\n",
+			PDIFF_MIN);
+	else if (md)
 		fprintf(f, "\n| old | %%change | new | line | change | function |\n"
 			   "|---:|---:|---:|:---|---:|:---|\n");
 	else
 		fprintf(f, "%12s %10s %12s  %s\n", "old", "%change", "new",
-			d.nlisted ? "source line (the path's kernel functions)"
-				  : "no source line changed by 0.1 or more");
+			"source line (of the path's kernel functions)");
 	for (size_t k = 0; k < d.nlisted; k++) {
 		const struct ldiff_line *l = &d.l[k];
 		struct pdiff_fn fn = { .old = l->old, .new = l->new };
