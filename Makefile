@@ -161,6 +161,9 @@ JSON_LIBS	= $(shell $(PKG_CONFIG) $(PC_STATIC) --libs jansson)
 link_libs	= $(shell $(PKG_CONFIG) $(1) --libs libxdp libbpf lowdown) \
 		  $(shell $(PKG_CONFIG) $(1) --libs jansson) -lelf -lz -lm -lpthread $(if $(1),-lzstd)
 USER_LIBS	= $(call link_libs,$(PC_STATIC))
+# The lab alone reads the kernel's DWARF (vm --profile's lines: libdw, elfutils);
+# the core never links it.
+LAB_LIBS	:= -ldw
 USER_LDFLAGS	= $(if $(filter 1,$(STATIC)),-static) $(CROSS_FLAGS) $(SAN_FLAGS) $(LDFLAGS)
 # Each command's manual page: the prose beside it (user/core/cmd/CMD.md,
 # user/lab/CMD/CMD.md; ppbench(8)'s is user/core/cli/ppbench.md) is compiled
@@ -271,7 +274,7 @@ else
 $(BUILD)/ppbench: $(CORE_OBJS) $(LAB_OBJS) $(BUILD)/user/ppbench.o $(GEN_OBJS) | $(BUILD)/layers.ok
 endif
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(USER_LDFLAGS) $^ $(USER_LIBS) -o $@
+	$(Q)$(CC) $(USER_LDFLAGS) $^ $(USER_LIBS) $(if $(filter 1,$(STATIC)),,$(LAB_LIBS)) -o $@
 
 # The measuring core linked alone, as the guests run it: a core object that
 # calls the lab fails this link.
@@ -357,7 +360,7 @@ $(BUILD)/tests/unit: tests/unit/main.c tests/unit/unit.h $(BUILD)/tests/unit_tes
 		     $(UNIT_TEST_OBJS) $(QPDECODE_OBJ) $(BUILD)/libppbench.a
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(USER_CFLAGS) -Iuser/lab -Itests/unit -I$(BUILD)/tests tests/unit/main.c $(UNIT_TEST_OBJS) \
-		$(QPDECODE_OBJ) $(BUILD)/libppbench.a $(USER_LIBS) -lm -o $@
+		$(QPDECODE_OBJ) $(BUILD)/libppbench.a $(USER_LIBS) $(LAB_LIBS) -lm -o $@
 
 # BPF tests: the same runner, its own group name and list of tests.
 $(BUILD)/tests/bpf_tests.h: $(BPF_TEST_TOBJS) $(BUILD)/tests/bpf.objs
@@ -379,7 +382,7 @@ $(BUILD)/libppbench.a: $(CORE_OBJS) $(LAB_OBJS) $(GEN_OBJS)
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(BUILD)/libppbench.a
 	$(call msg,FUZZ,$@)
 	$(Q)$(CC) $(USER_CFLAGS) -fsanitize=fuzzer -Iuser/lab -Itests/fuzz $< $(BUILD)/libppbench.a \
-		$(USER_LIBS) -o $@
+		$(USER_LIBS) $(LAB_LIBS) -o $@
 
 ifeq ($(SANITIZE),1)
 fuzz-targets: $(FUZZ_BINS)

@@ -11,10 +11,11 @@ set -euo pipefail
 
 # libjansson-dev reads JSON; liblowdown-dev writes the manual pages, and
 # libbsd-dev and libmd-dev are what it links statically (make STATIC=1, the
-# kernel matrix's guests).
+# kernel matrix's guests); libdw-dev reads a kernel's DWARF (vm --profile's
+# lines, the lab only).
 build_pkgs=(make gcc libc6-dev clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev
-	    libzstd-dev libjansson-dev liblowdown-dev libbsd-dev libmd-dev pkg-config iproute2
-	    ethtool)
+	    libzstd-dev libjansson-dev liblowdown-dev libbsd-dev libmd-dev libdw-dev pkg-config
+	    iproute2 ethtool)
 # libclang-rt-dev: clang's sanitizer and libFuzzer runtimes (the sanitized
 # build and the fuzz targets); clang only recommends them, and recommends are
 # not installed here.

@@ -501,6 +501,72 @@ kernel_get() {
 		'BEGIN { printf "%.1f", b - a }') s)"
 }
 
+# ---- the kernel's debug info (vm --profile's lines) ------------------------------
+
+# dbg_cached KEY PKG VERSION: the cached vmlinux of Debian's PKG-dbg VERSION
+# under $KCACHE/KEY/dbg, or nothing.
+dbg_cached() {
+	local d=$KCACHE/$1/dbg
+	[ -f "$d/vmlinux" ] && [ "$(cat "$d/STAMP" 2>/dev/null)" = "$2-dbg $3" ] && echo "$d/vmlinux"
+}
+
+# dbg_fetch KEY PKG VERSION SUITE RELEASE: $KCACHE/KEY/dbg/vmlinux, the
+# vmlinux with DWARF of Debian's PKG-dbg package of that VERSION (7.3.4's
+# .deb is 1.2 GB, 7.8 GB installed; its vmlinux 431 MB): only the vmlinux is
+# extracted (boot/vmlinux-RELEASE, or lib/modules/RELEASE/vmlinux that it
+# links to), and the .deb is removed. A lock of its own: the kernels' lock
+# would hold every other vm for the minutes this takes.
+dbg_fetch() {
+	local key=$1 pkg=$2-dbg ver=$3 suite=$4 rel=$5 d=$KCACHE/$1/dbg deb f
+	(
+		flock 9
+		dbg_cached "$key" "$2" "$ver" >/dev/null && exit 0
+		use_suite "$suite"
+		rm -rf "$d/vmlinux" "$d/STAMP" "$d/x" && mkdir -p "$d/x" || exit 1
+		deb=$(download "$d" "$pkg" "$ver") || exit 1
+		say "$rel: extracting the vmlinux of ${deb##*/}"
+		# (tar fails on the member it does not find: the file decides)
+		dpkg-deb --fsys-tarfile "$deb" | tar -xf - -C "$d/x" \
+			"./usr/lib/debug/boot/vmlinux-$rel" "./usr/lib/debug/lib/modules/$rel/vmlinux" \
+			2>/dev/null
+		f=$(readlink -f "$d/x/usr/lib/debug/boot/vmlinux-$rel")
+		[ -s "$f" ] || f=$d/x/usr/lib/debug/lib/modules/$rel/vmlinux
+		[ -s "$f" ] && mv "$f" "$d/vmlinux" && rm -rf "$d/x" "$deb" || exit 1
+		echo "$pkg $ver" >"$d/STAMP"
+	) 9>"$KCACHE/$1.dbg.lock"
+}
+
+# kernel_debug_info KERNELDIR [FILE|debian]: the vmlinux with DWARF of that
+# kernel (vm --profile's source lines) where one is at hand: FILE; beside a
+# --kernel image (VM_KERNEL) or at the top of its build tree; a Debian
+# kernel's (kernel_get's K_*) -dbg package in the cache, downloaded first
+# with "debian". Its path into DEBUG_INFO, else why not into DEBUG_WHY.
+kernel_debug_info() {
+	local want=${2:-} rel f
+	DEBUG_INFO='' DEBUG_WHY=''
+	if [ -n "$want" ] && [ "$want" != debian ]; then
+		DEBUG_INFO=$want
+		return
+	fi
+	rel=$(cat "$1/RELEASE")
+	if [ -n "${VM_KERNEL:-}" ]; then
+		for f in "${VM_KERNEL%/*}/vmlinux" "${VM_KERNEL%/*}/../../../vmlinux"; do
+			[ -f "$f" ] && { DEBUG_INFO=$(realpath "$f"); return; }
+		done
+		DEBUG_WHY="no vmlinux beside $VM_KERNEL or at the top of its build tree (--debug-info FILE names one)"
+		return
+	fi
+	DEBUG_INFO=$(dbg_cached "$K_KEY" "$K_PKG" "$K_VER") && return
+	if [ "$want" != debian ]; then
+		DEBUG_WHY="$rel's debug info ($K_PKG-dbg) is not in the kernel cache: --debug-info debian downloads it (1.2 GB for 7.3.4)"
+		return
+	fi
+	say "$rel: its debug info ($K_PKG-dbg)"
+	DEBUG_INFO=$(dbg_fetch "$K_KEY" "$K_PKG" "$K_VER" "$K_SUITE" "$rel" &&
+		dbg_cached "$K_KEY" "$K_PKG" "$K_VER") ||
+		DEBUG_WHY="cannot download or unpack $K_PKG-dbg $K_VER from $K_WHERE"
+}
+
 # ---- a kernel given by path ----------------------------------------------------
 
 # modules_release DIR: the release of a modules tree: DIR itself

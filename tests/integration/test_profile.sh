@@ -654,3 +654,151 @@ test_profile_damaged_capture() {
 	expect_one_line_error "--profile: the guest's capture: .*/profile/qprof\.txt: No such file"
 	assert_eq "$(vm_dirs)" "" "no work directory left"
 }
+
+# A kernel with DWARF built here (gcc -g -O1): three functions on lines 1-3
+# of DIR/net/core/page_pool.c, in DIR/vmlinux, its _text at 0x400000.
+tiny_vmlinux() { # DIR
+	command -v gcc >/dev/null && command -v nm >/dev/null || skip "no gcc or nm for a vmlinux"
+	mkdir -p "$1/net/core"
+	cat >"$1/net/core/page_pool.c" <<'EOC'
+int page_pool_put_unrefed_netmem(int x) { return x * 3 + 1; }
+int page_pool_alloc_netmems(int x) { return x ^ 5; }
+int xdp_test_run_batch(int x) { return x - 1; }
+EOC
+	(cd "$1" && gcc -g -O1 -nostdlib -static -no-pie -Wl,-e,xdp_test_run_batch \
+		-Wl,--defsym,_text=0x400000 -o vmlinux net/core/page_pool.c) || fail "gcc"
+}
+
+# A capture of ring (1000 elements) on the tiny kernel, moved by SHIFT (its
+# _text at 0xffffffff81000000 + SHIFT): each of its functions one block, a
+# byte an instruction, run N1, N2 and N3 times; META's lines end its meta.
+lines_capture() { # DIR VMLINUX SHIFT N1 N2 N3 META
+	local dir=$1 text=$((0xffffffff81000000 + $3)) n=("$4" "$5" "$6") i=0 sum=0 a s t name
+	mkdir -p "$dir"
+	echo "1 scenario ring recipe=lf-drop" >"$dir/tags"
+	printf '%016x T _text\n%016x T _stext\n' $text $text >"$dir/kallsyms"
+	printf 'qprof 1\napi 1 0 1\ntarget x86_64\n' >"$dir/qprof.txt"
+	while read -r a s t name; do
+		printf '%016x T %s\n' $((text + 0x$a - 0x400000)) "$name" >>"$dir/kallsyms"
+		printf 'tb %d %x %d %s -\n' $((i + 1)) $((text + 0x$a - 0x400000)) $((0x$s)) \
+			"$(printf '1%.0s' $(seq $((0x$s))))" >>"$dir/qprof.txt"
+		sum=$((sum + 0x$s * n[i]))
+		i=$((i + 1))
+	done < <(nm -S -n "$2" | awk 'NF == 4 && $3 == "T"')
+	printf '%016x T _etext\n' $((text + 0x100000)) >>"$dir/kallsyms"
+	{
+		echo "tag 1 windows 8 spans 8 elems 1000 errors 0 insns $sum"
+		for i in 0 1 2; do echo "c $((i + 1)) ${n[i]}"; done
+		echo end
+	} >>"$dir/qprof.txt"
+	printf 'arch x86-64\nrelease 7.3.4+deb13-amd64\nqemu 7.2.22\napi 1\n%s\n' "$7" >"$dir/meta"
+}
+
+# Per source line, with the kernel's debug info: the path's kernel functions'
+# instructions per element at each file:line in the report and the JSON (the
+# boot moved by KASLR, the frame's function left out); compare names the lines
+# that moved; without debug info, one line says why and the rest stays.
+test_profile_lines() {
+	local k=$TMPD/k a=$TMPD/a.json b=$TMPD/b.json s1 s2 pe
+	need_guest_tools
+	stand_in_qemu 7.2.22 elf
+	stand_in_guest
+	tiny_vmlinux "$k"
+	s1=$((0x$(nm -S "$k/vmlinux" | awk '$4 == "page_pool_put_unrefed_netmem" { print $2 }')))
+	s2=$((0x$(nm -S "$k/vmlinux" | awk '$4 == "page_pool_alloc_netmems" { print $2 }')))
+	lines_capture "$TMPD/ca" "$k/vmlinux" 0x2a00000 1000 2000 3000 "debug_info $k/vmlinux"
+	lines_capture "$TMPD/cb" "$k/vmlinux" 0x1200000 4000 2000 3000 "debug_info $k/vmlinux"
+	expect_exit 0 vm_fake "$DATA/icount.json" "$TMPD/ca" -q --profile -- bench --json "$a"
+	assert_match "$LAST_OUT" "^ +$s1\.00  net/core/page_pool\.c:1 +page_pool_put_unrefed_netmem$" \
+		"a line in the report"
+	assert_match "$LAST_OUT" "^ +$((s1 + 2 * s2))\.00  in 2 lines, of the path's $((s1 + 2 * s2))\.00 in the kernel; 0\.00 where" \
+		"all of the path's at a line"
+	! grep -q 'page_pool\.c:3' "$LAST_OUT" || fail "the frame's function has lines"
+	jq -e --arg k "$k/vmlinux" --argjson s1 $s1 --argjson s2 $s2 '.scenarios[] |
+		select(.name == "ring") | .profile.lines | .debug_info == $k and
+		.per_elem == $s1 + 2 * $s2 and .no_line_per_elem == 0 and
+		(.rows | sort_by(.line)) == [{line: "net/core/page_pool.c:1",
+			function: "page_pool_put_unrefed_netmem", instructions: (1000 * $s1),
+			per_elem: $s1}, {line: "net/core/page_pool.c:2",
+			function: "page_pool_alloc_netmems", instructions: (2000 * $s2),
+			per_elem: (2 * $s2)}] and .rows[0].per_elem >= .rows[1].per_elem' \
+		"$a" >/dev/null || fail "the lines in the file: $(jq -c '.scenarios[0].profile.lines' "$a")"
+	expect_exit 0 vm_fake "$DATA/icount.json" "$TMPD/cb" -q --profile -- bench --json "$b"
+	expect_exit 0 "$PPBENCH" compare "$a" "$b"
+	pe=$((3 * s1))
+	assert_match "$LAST_OUT" "^ +$s1\.00 +\+300\.0% +$((4 * s1))\.00  net/core/page_pool\.c:1 \+$pe\.00 \(page_pool_put_unrefed_netmem\)$" \
+		"compare: the line that moved, and by how much"
+	! grep -q 'page_pool\.c:2 ' "$LAST_OUT" || fail "compare: a line that did not move"
+	expect_exit 0 "$PPBENCH" compare "$a" "$a"
+	assert_match "$LAST_OUT" "^no source line moved by 0\.1 or more$" "compare: none moved, in one line"
+	expect_exit 0 "$PPBENCH" compare --markdown "$a" "$b"
+	# shellcheck disable=SC2016 # (backquotes of Markdown)
+	assert_match "$LAST_OUT" "^\| $s1\.00 \| \+300\.0% \| $((4 * s1))\.00 \| \`net/core/page_pool\.c:1\` \| \+$pe\.00 \|" \
+		"compare --markdown"
+	expect_exit 0 "$PPBENCH" compare --json "$TMPD/c.json" "$a" "$b"
+	jq -e --argjson pe $pe '.comparisons[0].profiles[] | select(.scenario == "ring") | .lines ==
+		[{line: "net/core/page_pool.c:1", function: "page_pool_put_unrefed_netmem",
+		  old: ($pe / 3), new: ($pe / 3 * 4), change: $pe}]' "$TMPD/c.json" >/dev/null ||
+		fail "compare's JSON: $(jq -c '.comparisons[0].profiles' "$TMPD/c.json")"
+	# without debug info: one line, and the rest as it was; no line rows in compare
+	lines_capture "$TMPD/cn" "$k/vmlinux" 0x2a00000 1000 2000 3000 "debug_info_why no vmlinux here"
+	expect_exit 0 vm_fake "$DATA/icount.json" "$TMPD/cn" -q --profile -- bench --json "$TMPD/n.json"
+	assert_eq "$(grep -c 'no source lines\|page_pool\.c:' "$LAST_OUT")" 1 "one line"
+	assert_match "$LAST_OUT" "^no source lines: no vmlinux here$" "why"
+	assert_match "$LAST_OUT" "^ +$s1\.00 .* page_pool_put_unrefed_netmem$" "the rest stays"
+	jq -e '.scenarios[] | select(.name == "ring") | .profile | has("lines") | not' \
+		"$TMPD/n.json" >/dev/null || fail "lines without debug info"
+	expect_exit 0 "$PPBENCH" compare "$TMPD/n.json" "$b"
+	! grep -q 'source line' "$LAST_OUT" || fail "compare: lines with one side without"
+}
+
+# Where vm finds the kernel's debug info (scripts/vm/kernel.sh): --debug-info
+# FILE; beside a --kernel image, or at the top of its build tree; a Debian
+# kernel's -dbg package in the cache, of its version only; else why not.
+# vm's checks of --debug-info come before anything runs, one line each.
+test_profile_debug_info_at_hand() {
+	local kd=$TMPD/kdir t=$TMPD/tree k=$TMPD/k dbg
+	need_guest_tools
+	# shellcheck source=scripts/vm/kernel.sh
+	. "$TOP/scripts/vm/kernel.sh"
+	KCACHE=$TMPD/kc
+	dbg=$KCACHE/newest/dbg
+	mkdir -p "$kd" "$t/arch/x86/boot" "$dbg"
+	echo 7.3.4+deb13-amd64 >"$kd/RELEASE"
+	kernel_debug_info "$kd" /x/vmlinux
+	assert_eq "$DEBUG_INFO" /x/vmlinux "--debug-info FILE"
+	: >"$t/arch/x86/boot/bzImage"
+	: >"$t/vmlinux"
+	VM_KERNEL=$t/arch/x86/boot/bzImage kernel_debug_info "$kd"
+	assert_eq "$DEBUG_INFO" "$(realpath "$t/vmlinux")" "the build tree's"
+	VM_KERNEL=$TMPD/bzImage kernel_debug_info "$kd"
+	assert_match "$DEBUG_WHY" "^no vmlinux beside $TMPD/bzImage or at the top of its build tree" \
+		"a lone image"
+	K_KEY=newest K_PKG=linux-image-7.3.4+deb13-amd64 K_VER=7.3.4-1~bpo13+1
+	: >"$dbg/vmlinux"
+	kernel_debug_info "$kd"
+	assert_match "$DEBUG_WHY" "^7\.3\.4\+deb13-amd64's debug info \(linux-image-7\.3\.4\+deb13-amd64-dbg\) is not in the kernel cache: --debug-info debian downloads it" \
+		"not cached, and how to have it"
+	echo "linux-image-7.3.4+deb13-amd64-dbg 7.3.4-1~bpo13+1" >"$dbg/STAMP"
+	kernel_debug_info "$kd"
+	assert_eq "$DEBUG_INFO" "$dbg/vmlinux" "cached"
+	K_VER=7.3.4-2 kernel_debug_info "$kd"
+	assert_eq "$DEBUG_INFO" "" "another version's is not this kernel's"
+	# vm's checks; FILE goes to the job whole
+	stand_in_qemu 7.2.22 elf
+	stand_in_guest
+	tiny_vmlinux "$k"
+	expect_exit 2 vm --debug-info debian -- bench
+	expect_one_line_error "error: --debug-info gives --profile's source lines: give --profile too$"
+	expect_exit 2 vm --profile --debug-info "$TMPD/none" -- bench
+	expect_one_line_error "error: --debug-info $TMPD/none: No such file or directory$"
+	expect_exit 2 vm --profile --debug-info "$k/net/core/page_pool.c" -- bench
+	expect_one_line_error "page_pool\.c: not an ELF file"
+	expect_exit 2 vm --profile --kernel "$k/vmlinux" --debug-info debian -- bench
+	expect_one_line_error "error: --debug-info debian fetches a Debian kernel's, and --kernel boots your own"
+	ring_capture "$TMPD/cap"
+	(cd "$k" && expect_exit 0 vm_fake "$DATA/icount.json" "$TMPD/cap" -q --profile \
+		--debug-info vmlinux -- bench --json "$TMPD/r.json") || fail "vm --debug-info FILE"
+	grep -qx "VM_DEBUG_INFO='$k/vmlinux'" "$TMPD/job.conf" ||
+		fail "job.conf: $(grep DEBUG "$TMPD/job.conf")"
+}

@@ -16,6 +16,7 @@
 #include "report/json.h"
 #include "compare/ktap.h"
 #include "compare/limit_report.h"
+#include "compare/line_diff.h"
 #include "compare/orgtable.h"
 #include "report/report.h"
 #include "sys/log.h"
@@ -338,6 +339,38 @@ static void pdiff_head(FILE *f, const struct pdiff *d, bool md)
 		fprint_wrapped(f, "", line);
 }
 
+/* The scenario's source lines that moved, where both sides' profiles have lines. */
+static void print_ldiff(FILE *f, const struct comparison *c, const char *scenario, bool md)
+{
+	struct ldiff d;
+	char ch[16];
+
+	if (ldiff_build(c->old, c->nold, c->new, c->nnew, scenario, &d))
+		return;
+	if (!d.nlisted)
+		fprintf(f,
+			md ? "\nNo source line moved by %g or more.\n"
+			   : "no source line moved by %g or more\n",
+			PDIFF_MIN);
+	else if (md)
+		fprintf(f, "\n| old | %%change | new | line | change | function |\n"
+			   "|---:|---:|---:|:---|---:|:---|\n");
+	else
+		fprintf(f, "%12s %10s %12s  %s\n", "old", "%change", "new",
+			"source line (of the path's kernel functions)");
+	for (size_t k = 0; k < d.nlisted; k++) {
+		const struct ldiff_line *l = &d.l[k];
+		struct pdiff_fn fn = { .old = l->old, .new = l->new };
+
+		fmt_fn_change(&fn, ch, sizeof(ch));
+		fprintf(f,
+			md ? "| %.2f | %s | %.2f | `%s` | %+.2f | `%s` |\n"
+			   : "%12.2f %10s %12.2f  %s %+.2f (%s)\n",
+			l->old, ch, l->new, l->at, l->new - l->old, l->fn);
+	}
+	ldiff_free(&d);
+}
+
 static void print_pdiffs(FILE *f, const struct comparison *c, bool md)
 {
 	char ch[16], name[200];
@@ -354,8 +387,10 @@ static void print_pdiffs(FILE *f, const struct comparison *c, bool md)
 		const struct pdiff *d = &c->pd[i];
 
 		pdiff_head(f, d, md);
-		if (!d->nlisted)
+		if (!d->nlisted) {
+			print_ldiff(f, c, d->scenario, md);
 			continue;
+		}
 		if (md)
 			fprintf(f, "\n| old | %%change | new | function | group |\n"
 				   "|---:|---:|---:|:---|:---|\n");
@@ -373,7 +408,29 @@ static void print_pdiffs(FILE *f, const struct comparison *c, bool md)
 				fprintf(f, "%12.2f %10s %12.2f  %s (%s)\n", fn->old, ch, fn->new,
 					name, fn->group);
 		}
+		print_ldiff(f, c, d->scenario, md);
 	}
+}
+
+/* The scenario's source lines that moved, as print_ldiff() shows them. */
+static void json_ldiff(struct json *j, const struct comparison *c, const char *scenario)
+{
+	struct ldiff d;
+
+	if (ldiff_build(c->old, c->nold, c->new, c->nnew, scenario, &d))
+		return;
+	json_arr_begin(j, "lines");
+	for (size_t k = 0; k < d.nlisted; k++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "line", d.l[k].at);
+		json_str(j, "function", d.l[k].fn);
+		json_double(j, "old", d.l[k].old);
+		json_double(j, "new", d.l[k].new);
+		json_double(j, "change", d.l[k].new - d.l[k].old);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	ldiff_free(&d);
 }
 
 static void json_pdiffs(struct json *j, const struct comparison *c)
@@ -403,6 +460,7 @@ static void json_pdiffs(struct json *j, const struct comparison *c)
 			json_obj_end(j);
 		}
 		json_arr_end(j);
+		json_ldiff(j, c, d->scenario);
 		json_obj_end(j);
 	}
 	json_arr_end(j);

@@ -343,6 +343,8 @@ static void prof_free_one(struct prof *p)
 	}
 	free(p->fn);
 	prof_graph_free(p->graph);
+	prof_lines_free(p->lines);
+	free(p->nolines);
 	free(p->kind);
 	free(p->name);
 	free(p->extra);
@@ -415,6 +417,10 @@ static int build_one(const struct capture *c, const struct cap_tag *t, struct pr
 	}
 	ret = ret ?: collect(&tl, p);
 	ret = ret ?: prof_graph_build(c, w, &p->graph);
+	if (!ret && c->dbg)
+		ret = prof_lines_build(c, w, &p->lines);
+	else if (!ret && c->nolines)
+		ret = (p->nolines = strdup(c->nolines)) ? 0 : -ENOMEM;
 	tally_free(&tl);
 	free(w);
 	return ret;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "vm/prof_capture.h"
 #include "vm/prof_graph.h"
+#include "vm/prof_lines.h"
 #include "vm/prof_syms.h"
 
 /*
@@ -72,6 +73,8 @@ struct prof {
 	struct prof_fn *fn; /* by instructions, most first */
 	size_t nfn;
 	struct prof_graph *graph; /* its call graph, NULL where the capture has none */
+	struct prof_lines *lines; /* per source line, NULL without the kernel's debug info */
+	char *nolines;		  /* then why (NULL: none was looked for) */
 };
 
 /*

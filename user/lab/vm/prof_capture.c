@@ -724,6 +724,8 @@ void capture_free(struct capture *c)
 		free(c->tags[i].extra);
 	}
 	free(c->tags);
+	prof_dbg_close(c->dbg);
+	free(c->nolines);
 	for (size_t i = 0; i < c->nmeta; i++) {
 		free(c->meta[i][0]);
 		free(c->meta[i][1]);

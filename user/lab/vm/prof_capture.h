@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "vm/prof_lines.h"
 #include "vm/prof_syms.h"
 
 /*
@@ -118,6 +119,10 @@ struct capture {
 	size_t ntags;
 	char *meta[8][2]; /* key, value */
 	size_t nmeta;
+	/* the kernel's debug info, matched to the boot (prof_lines.h), or NULL
+	 * and why there is none (NULL: none was looked for); freed with it */
+	struct prof_dbg *dbg;
+	char *nolines;
 };
 
 /*

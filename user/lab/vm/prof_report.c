@@ -199,6 +199,24 @@ static void print_chains(FILE *f, const struct prof *p)
 		g->insns ? 100.0 * g->recovered / g->insns : 0.0);
 }
 
+static void print_lines(FILE *f, const struct prof *p)
+{
+	const struct prof_lines *l = p->lines;
+
+	fprintf(f,
+		"  source lines of the path's kernel functions that run the most (instr/elem; "
+		"inlined code at its callee's line):\n  %9s  %-44s %s\n",
+		"instr/el", "line", "function");
+	for (size_t i = 0; i < l->nline && i < PROF_LINES_SHOWN; i++)
+		fprintf(f, "  %9.2f  %-44s %s\n", prof_per_elem(p, l->line[i].insns), l->line[i].at,
+			l->line[i].fn);
+	fprintf(f,
+		"  %9.2f  in %zu lines, of the path's %.2f in the kernel; %.2f where the "
+		"line table has none\n",
+		prof_per_elem(p, l->insns - l->no_line), l->nline, prof_per_elem(p, l->insns),
+		prof_per_elem(p, l->no_line));
+}
+
 void prof_report_print(FILE *f, const struct prof *p, double clock)
 {
 	double total = prof_per_elem(p, p->insns);
@@ -212,6 +230,8 @@ void prof_report_print(FILE *f, const struct prof *p, double clock)
 	print_functions(f, p, total);
 	if (p->graph)
 		print_chains(f, p);
+	if (p->lines)
+		print_lines(f, p);
 }
 
 /* The scenario's figure by the clock in DOC (a bench result), or NAN. */
@@ -297,6 +317,8 @@ void prof_report_all(FILE *f, const struct prof *p, size_t n, const json_t *doc)
 		fprintf(f, "\n");
 		prof_report_print(f, &p[i], doc ? clock_figure(doc, &p[i]) : NAN);
 	}
+	if (n && p[0].nolines)
+		fprintf(f, "\nno source lines: %s\n", p[0].nolines);
 	prof_report_gaps(f, p, n, "");
 }
 
@@ -450,6 +472,33 @@ static void json_graph(struct json *j, const struct prof *p)
 	json_obj_end(j);
 }
 
+static void json_lines(struct json *j, const struct prof *p, const struct capture *c)
+{
+	const struct prof_lines *l = p->lines;
+
+	json_obj_begin(j, "lines");
+	json_str(j, "what",
+		 "the instructions per element of each source line of the path's kernel "
+		 "functions, by the kernel's DWARF line table; inlined code counts at the inlined "
+		 "callee's line");
+	if (c && c->dbg)
+		json_str(j, "debug_info", prof_dbg_path(c->dbg));
+	json_i64(j, "instructions", l->insns);
+	json_double(j, "per_elem", prof_per_elem(p, l->insns));
+	json_double(j, "no_line_per_elem", prof_per_elem(p, l->no_line));
+	json_arr_begin(j, "rows");
+	for (size_t i = 0; i < l->nline; i++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "line", l->line[i].at);
+		json_str(j, "function", l->line[i].fn);
+		json_i64(j, "instructions", l->line[i].insns);
+		json_double(j, "per_elem", prof_per_elem(p, l->line[i].insns));
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
 void prof_json(struct json *j, const char *key, const struct prof *p, const struct capture *meta)
 {
 	json_obj_begin(j, key);
@@ -482,6 +531,8 @@ void prof_json(struct json *j, const char *key, const struct prof *p, const stru
 	json_arr_end(j);
 	if (p->graph)
 		json_graph(j, p);
+	if (p->lines)
+		json_lines(j, p, meta);
 	json_obj_end(j);
 }
 

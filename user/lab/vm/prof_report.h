@@ -15,6 +15,8 @@
 #define PROF_CHAIN_FLOOR 0.05
 /* The report's call chains: those that run the most themselves. */
 #define PROF_CHAINS_SHOWN 8
+/* The report's source lines: those that run the most. */
+#define PROF_LINES_SHOWN 12
 
 /*
  * The text of one profile: its windows and figure (beside CLOCK, the

@@ -455,6 +455,8 @@ int prof_syms_load(struct prof_syms *s, const char *kallsyms, const char *module
 	for (size_t i = 0; !ret && i < all.n; i++)
 		ret = list_add(all.k[i].module ? &mods : &core, &all.k[i]);
 	ret = ret ?: kernel_ranges(&rs, core.k, core.n, err, errlen);
+	if (!ret)
+		s->text = find_addr(core.k, core.n, "_text", &s->has_text);
 	ret = ret ?: module_ranges(&rs, mods.k, mods.n, km, nkm, page_size);
 	if (!ret)
 		finish(&s->base, &rs);

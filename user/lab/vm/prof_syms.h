@@ -50,6 +50,8 @@ struct prof_syms {
 	struct prof_symset base; /* kernel, modules, [bpf] of the final kallsyms */
 	struct prof_symset *bpf; /* per window tag */
 	size_t nbpf;
+	uint64_t text; /* the kernel's _text, where KASLR put it (has_text) */
+	bool has_text;
 	char **strings; /* every name, freed with the table */
 	size_t nstrings, capstrings;
 };

@@ -59,6 +59,8 @@ int vm_job_write_conf(const char *work, const struct vm_job_desc *d)
 	if (d->qplugin) {
 		fputs("VM_PROFILE=1\n", f);
 		put_var(f, "VM_QPLUGIN", d->qplugin);
+		if (d->debug_info)
+			put_var(f, "VM_DEBUG_INFO", d->debug_info);
 	}
 	if (d->tree)
 		put_var(f, "VM_TREE", d->tree);

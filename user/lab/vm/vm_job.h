@@ -27,7 +27,8 @@ struct vm_job_desc {
 	/* self-checks: a static program for the guest's /bin, and words before
 	 * ppbench on its command line (PPBENCH_VM_BIN, PPBENCH_VM_WRAP) */
 	const char *extra_bin, *wrap;
-	const char *qplugin; /* --profile: the qemu plugin build to load, else NULL */
+	const char *qplugin;	/* --profile: the qemu plugin build to load, else NULL */
+	const char *debug_info; /* with it: --debug-info FILE (absolute) or "debian", or NULL */
 };
 
 struct vm_output {

@@ -99,6 +99,27 @@ static int read_result(const char *json, char **text, size_t *len, json_t **doc)
 	return EXIT_OK;
 }
 
+/*
+ * The kernel's debug info the script found (meta's debug_info), opened and
+ * matched to the boot, into C; else why there is none (meta's
+ * debug_info_why, or what was wrong with it), for the report's one line.
+ */
+static void attach_debug_info(struct capture *c)
+{
+	const char *path = capture_meta(c, "debug_info"), *why = capture_meta(c, "debug_info_why");
+	char err[600];
+
+	if (!path && !why)
+		return; /* (none was looked for) */
+	if (path && !prof_dbg_open(path, &c->dbg, err, sizeof(err)) &&
+	    prof_dbg_match(c->dbg, c, err, sizeof(err))) {
+		prof_dbg_close(c->dbg);
+		c->dbg = NULL;
+	}
+	if (!c->dbg)
+		c->nolines = strdup(path ? err : why);
+}
+
 int vm_profile_finish(const char *work, const char *json, const struct vm_sink *sink)
 {
 	struct vm_profiles v = { .json = json };
@@ -115,6 +136,7 @@ int vm_profile_finish(const char *work, const char *json, const struct vm_sink *
 		pr_err("--profile: the guest's capture: %s\n", err);
 		return EXIT_FAIL;
 	}
+	attach_debug_info(&c);
 	if (prof_build(&c, &p, &n, err, sizeof(err))) {
 		pr_err("--profile: %s\n", err);
 		capture_free(&c);

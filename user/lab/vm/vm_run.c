@@ -302,7 +302,8 @@ static int note_inputs(const char *work, const struct vm_cfg *cfg, int argc, cha
 static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm_paths *p,
 		     const char *qplugin, int argc, char **argv, const char **json)
 {
-	char kernel[PATH_MAX], modules[PATH_MAX];
+	char kernel[PATH_MAX], modules[PATH_MAX], dbg[PATH_MAX];
+	bool file = cfg->debug_info && strcmp(cfg->debug_info, "debian");
 	struct vm_job_desc d = {
 		.debian = cfg->debian,
 		.kernel = cfg->kernel && realpath(cfg->kernel, kernel) ? kernel : cfg->kernel,
@@ -322,6 +323,7 @@ static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm
 		.extra_bin = getenv("PPBENCH_VM_BIN"),
 		.wrap = getenv("PPBENCH_VM_WRAP"),
 		.qplugin = qplugin,
+		.debug_info = file && realpath(cfg->debug_info, dbg) ? dbg : cfg->debug_info,
 	};
 	struct outputs out = { .argv = calloc(argc + 1, sizeof(char *)) };
 	char **guest = calloc(argc + 1, sizeof(char *));

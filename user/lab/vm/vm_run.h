@@ -61,7 +61,8 @@ struct vm_cfg {
 	uint32_t rate; /* --rate: pktgen frames/s from peer0 to nic0, 0: none */
 	double stall;  /* seconds without a byte from the guest */
 	bool quiet;
-	bool profile; /* --profile: count instructions per function (a qemu TCG plugin) */
+	bool profile;		/* --profile: count instructions per function (a qemu TCG plugin) */
+	const char *debug_info; /* --debug-info: a vmlinux with DWARF, or "debian" */
 	/* the options of the inner command line that name a file it writes */
 	const struct vm_out_arg *out_args;
 	int nr_out_args;
