@@ -263,9 +263,12 @@ $(BUILD)/qprof-v%.so: $(QPROF_SRCS) user/lab/vm/qprof/qpdecode.h user/lab/vm/qpr
 	$(Q)$(CC) $(QPROF_CFLAGS) -DQPROF_API=$* $(QPROF_SRCS) -o $@
 
 # Every object's includes and calls against LAYERS, before any link.
-$(BUILD)/layers.ok: scripts/layers.sh $(USER_OBJS)
+# A static build is the guests' core program: it compiles, and checks, no lab
+# object (the lab's libraries, libdw among them, are not in a cross sysroot).
+LAYER_OBJS	:= $(if $(filter 1,$(STATIC)),$(CORE_OBJS) $(BUILD)/user/core/main.o,$(USER_OBJS))
+$(BUILD)/layers.ok: scripts/layers.sh $(LAYER_OBJS)
 	$(call msg,LAYERS,$(BUILD)/user)
-	$(Q)NM=$(NM) scripts/layers.sh $(BUILD) '$(LAYERS)' $(USER_OBJS) && touch $@
+	$(Q)NM=$(NM) scripts/layers.sh $(BUILD) '$(LAYERS)' $(LAYER_OBJS) && touch $@
 
 # STATIC=1 builds the guests' program, the measuring core alone.
 ifeq ($(STATIC),1)
