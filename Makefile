@@ -128,7 +128,7 @@ LAYERS		:= core/sys: \
 # (the plugin's pure logic, for the unit tests: its decoders, protocol and shadow stack)
 QPDECODE_OBJ	:= $(BUILD)/user/lab/vm/qprof/qpdecode.o $(BUILD)/user/lab/vm/qprof/qpstack.o
 TEST_TOOLS	:= $(BUILD)/tests/schema_check $(BUILD)/tests/png_check $(BUILD)/tests/udp_sink \
-		   $(BUILD)/tests/fail_pthread.so $(BUILD)/tests/ppb-burn
+		   $(BUILD)/tests/fail_pthread.so $(BUILD)/tests/ppb-burn $(BUILD)/tests/host-can
 UNIT_SRCS	:= $(filter-out tests/unit/main.c,$(wildcard tests/unit/*.c))
 UNIT_TEST_OBJS	:= $(patsubst tests/%.c,$(BUILD)/tests/obj/%.o,$(UNIT_SRCS))
 # BPF tests: our XDP programs under BPF_PROG_RUN, built with the unit runner
@@ -424,6 +424,11 @@ $(BUILD)/tests/snap-time: tests/tools/snap_time.c $(BPF_TEST_OBJS) $(SKELS) | $(
 $(BUILD)/tests/udp_sink: tests/tools/udp_sink.c | $(BUILD)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
+
+# What the host's kernel refuses, asked without ppbench's code (tests/lib.sh).
+$(BUILD)/tests/host-can: tests/tools/host_can.c | $(BUILD)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(USER_CFLAGS) $< $(USER_LIBS) -o $@
 
 $(BUILD)/tests/png_check: tests/tools/png_check.c | $(BUILD)/tests
 	$(call msg,BINARY,$@)

@@ -30,6 +30,14 @@ unavailable() {
 	skip "$*"
 }
 
+# What this host's kernel refuses root (live-frames BPF_PROG_RUN, fentry), as
+# tests/tools/host_can.c finds it with plain libbpf calls, not with the code
+# under test: a skip that names the refusal. No install can change it.
+needs_host() { # live-frames|fentry
+	local why
+	why=$("$TOP/build/tests/host-can" "$1") || skip "this host refuses $why"
+}
+
 # expect_exit CODE CMD...: run CMD, require exit CODE; its stderr goes to $LAST_ERR.
 expect_exit() {
 	local want=$1 rc

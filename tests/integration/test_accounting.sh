@@ -32,6 +32,7 @@ check_closed_pool() { # KIND ELEMS
 }
 
 test_acct_lf_drop_batch64() {
+	needs_host live-frames
 	local n=100000
 	recipe_json lf-drop --batch 64 --repeat $n
 	assert_eq "$(jq_get "$R" .elems)" $n "elements"
@@ -47,6 +48,7 @@ test_acct_lf_drop_batch64() {
 }
 
 test_acct_lf_drop_batch1_slow() {
+	needs_host live-frames
 	recipe_json lf-drop --batch 1 --repeat 64 --runs 20
 	assert_eq "$(jq_get "$R" '.pools[0].pools')" 20 "a new pool per syscall"
 	assert_eq "$(pv test-run .alloc.slow)" 20 "one slow call per syscall"
@@ -64,6 +66,7 @@ test_acct_lf_drop_batch1_slow() {
 }
 
 test_acct_lf_drop_batch16_transient() {
+	needs_host live-frames
 	recipe_json lf-drop --batch 16 --repeat 1024
 	assert_eq "$(pv test-run .alloc.slow_pages)" 64 "one bulk of 64"
 	assert_eq "$(pv test-run .ret.release)" 48 "64 - 16 ring-full releases"
@@ -73,6 +76,7 @@ test_acct_lf_drop_batch16_transient() {
 }
 
 test_acct_lf_veth_peer_drop() {
+	needs_host live-frames
 	local n=20000
 	recipe_json lf-veth --batch 64 --repeat $n
 	assert_eq "$(jq_get "$R" .packets.gen)" $n "frames generated"
@@ -83,6 +87,7 @@ test_acct_lf_veth_peer_drop() {
 }
 
 test_acct_veth_skb_tx_slow() {
+	needs_host live-frames
 	local n=2000
 	recipe_json veth-tx --repeat $n --size 1500
 	assert_eq "$(jq_get "$R" .elems)" $n "packets through XDP_TX"
@@ -116,6 +121,7 @@ test_acct_generic_frags_direct() {
 # so every copy is a cache allocation recycled directly; its twin keeps the
 # headroom (no copy) and its pages return through the test-run pool's ring.
 test_acct_lf_fastpass() {
+	needs_host live-frames
 	local n=20000 e
 	recipe_json lf-fastpass --repeat $n --size 1500
 	if [ "$(jq '[.pools[] | select(.kind == "system")] | length' "$R")" = 0 ]; then
@@ -141,6 +147,7 @@ test_acct_lf_fastpass() {
 }
 
 test_acct_xcpu() {
+	needs_host live-frames
 	[ "$(nproc)" -ge 2 ] || skip "cpumap recipe needs 2 CPUs"
 	local n=50000
 	recipe_json xcpu --batch 64 --repeat $n --cpu 0 --remote-cpu 1

@@ -28,6 +28,7 @@ check_xcpu_purity() {
 }
 
 test_bench_all_scenarios_short() {
+	needs_host live-frames
 	local j=$TMPD/b.json
 	# 100k elements: ring-xcpu's proof then spans ~15 ms, so the pool's first
 	# fill weighs little in its purity.
@@ -99,6 +100,7 @@ test_bench_all_scenarios_short() {
 }
 
 test_bench_proof_counts_in_output() {
+	needs_host live-frames
 	expect_exit 0 "$PPBENCH" bench --scenario ring --loops 100000 --repeat 1
 	assert_match "$LAST_OUT" 'proof \((tracepoint|fentry) backend, 100000 elements\): alloc cache [0-9]+ refill [0-9]+ slow 1 \(64 pages\) \| ret cache 0 ring 100000 release 0' \
 		"ring proof counts"
@@ -108,6 +110,7 @@ test_bench_proof_counts_in_output() {
 # Another tool's page_pool probes perturb the figures: bench says so, and
 # does not count its own programs.
 test_bench_foreign_probes() {
+	needs_host live-frames
 	local j=$TMPD/b.json out=$TMPD/w.out
 	expect_exit 0 "$PPBENCH" bench --scenario ring --loops 20000 --repeat 1 --json "$j"
 	assert_eq "$(jq_get "$j" '.scenarios[0].foreign_probes')" 0 "alone: no foreign probes"
@@ -125,6 +128,7 @@ test_bench_foreign_probes() {
 # needs it, and the recipe says so; without CAP_SYS_NICE bench warns and
 # runs it as it is.
 test_bench_xcpu_consumer_fifo() {
+	needs_host live-frames
 	[ "$(nproc)" -ge 2 ] || skip "ring-xcpu needs 2 CPUs"
 	local j=$TMPD/b.json seen=$TMPD/ps.out
 	"$PPBENCH" bench --scenario ring-xcpu --loops 1000000 --repeat 5 --json "$j" \
@@ -228,6 +232,7 @@ test_bench_bad_input() {
 # module at all) is the scenario's failed cross-check, with the kernel's
 # reason, and the scenario's own figure stands.
 test_bench_upstream_module() {
+	needs_host live-frames
 	local j=$TMPD/b.json ko=$TMPD/x.ko
 	expect_exit 2 "$PPBENCH" bench --upstream-module "$TMPD/none.ko"
 	expect_one_line_error "--upstream-module $TMPD/none.ko: No such file or directory"
@@ -284,6 +289,7 @@ test_bench_without_live_frames() {
 # programs, and no figure of another tool (those are in README.md, with
 # their date and machine).
 test_bench_script_own_figures() {
+	needs_host live-frames
 	BENCH_QUICK=1 BENCH_OUT=$TMPD/q PPBENCH=$PPBENCH "$TOP/scripts/bench.sh" >"$TMPD/out" 2>&1 ||
 		{ cat "$TMPD/out"; fail "scripts/bench.sh exited $?"; }
 	assert_match "$TMPD/out" '^ring +[0-9.]+ +[0-9.]+ +[0-9.]+ ' "make bench: the table"
@@ -316,6 +322,7 @@ test_bench_script_own_figures() {
 # lf-fastpass's twin, which holds a 1500-byte copy (or, without that recipe,
 # fast has only its scenario figure), so the NOTE must say so.
 test_bench_order_note() {
+	needs_host live-frames
 	local j=$TMPD/b.json out=$TMPD/b.out rc ordered
 	"$PPBENCH" bench --scenario ring,fast,slow --loops 5000 --repeat 1 --json "$j" >"$out" 2>&1
 	rc=$?
@@ -344,6 +351,7 @@ test_bench_order_note() {
 # cpumap entry (a new map, a new program in the entry, a new kthread) and
 # its own pools, and the JSON keeps each setup's value.
 test_bench_fresh_setup_each_repetition() {
+	needs_host live-frames
 	[ "$(nproc)" -ge 2 ] || skip "ring-xcpu needs 2 CPUs"
 	local j=$TMPD/b.json sel='.scenarios[] | select(.name == "ring-xcpu")' k
 	expect_exit 0 "$PPBENCH" bench --scenario ring,ring-xcpu --loops 40000 --repeat 3 --json "$j"
@@ -395,6 +403,7 @@ test_bench_fresh_pools_each_setup() {
 # and then reads the path figure; scenario figures keep ppbench_ names (the
 # summary says why), and compare --bpp reads the files as before.
 test_bench_upstream_names() {
+	needs_host live-frames
 	local j=$TMPD/u.json out=$TMPD/u.out t s v got want
 	"$PPBENCH" bench --upstream-names --loops 5000 --repeat 2 --json "$j" >"$out" 2>&1 ||
 		{ cat "$out"; fail "bench exited $?"; }
@@ -441,6 +450,7 @@ lock_file() {
 # One bench at a time: a second one refuses at once naming the first's PID;
 # after a SIGKILL of the first, the kernel has dropped the lock; --wait queues.
 test_bench_one_at_a_time() {
+	needs_host live-frames
 	local first=$TMPD/first.out queued=$TMPD/queued.out t0 pid qpid
 	"$PPBENCH" bench --scenario ring --repeat 50 --loops 2000000 --quiet >"$first" 2>&1 &
 	pid=$!

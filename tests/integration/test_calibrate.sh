@@ -7,6 +7,7 @@
 # figure in the profile is asserted.
 
 test_calibrate_profile() {
+	needs_host live-frames
 	local p=$TMPD/p.json keep=$TMPD/runs
 	local args=(--runs 2 --duration 1 --scenario ring --repeat 2 --loops 20000)
 	[ -x "$TOP/build/tests/schema_check" ] || make -s -C "$TOP" build/tests/schema_check ||

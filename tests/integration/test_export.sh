@@ -67,6 +67,7 @@ check_figures() { # f
 # have written it (test_vm_ab_two_kernels exports a real one). Then every format of each, the otava series of them, and compare's
 # verdicts of r1 and r2 as KTAP, Org and KCIDB.
 test_export_real_results() {
+	needs_host live-frames
 	local lkp=$TMPD/lkp r1=$TMPD/r1.json r2=$TMPD/lkp/ppbench.json r3=$TMPD/r3.json f
 	local P=(--noise "$DATA/profile.json" --force --fail-above 5)
 	mkdir -p "$lkp"

@@ -70,6 +70,7 @@ sc_drop() {
 }
 
 test_gen_load_drop_exact() {
+	needs_host live-frames
 	in_env start_load summary_of xdp_packets in_b sc_drop
 }
 
@@ -90,6 +91,7 @@ sc_pass() {
 }
 
 test_load_pass_udp_delivery() {
+	needs_host live-frames
 	in_env start_load summary_of in_b sc_pass
 }
 
@@ -107,6 +109,7 @@ sc_tx() {
 }
 
 test_load_tx_bounce() {
+	needs_host live-frames
 	in_env start_load summary_of in_b sc_tx
 }
 
@@ -141,10 +144,12 @@ sc_redirect() {
 }
 
 test_load_redirect_devmap() {
+	needs_host live-frames
 	in_env start_load summary_of in_b sc_redirect "sc_redirect ''"
 }
 
 test_load_redirect_egress_drop() {
+	needs_host live-frames
 	in_env start_load summary_of in_b sc_redirect "sc_redirect --egress-drop"
 }
 
@@ -164,6 +169,7 @@ sc_cpu() {
 }
 
 test_load_cpumap_remote_drop() {
+	needs_host live-frames
 	[ "$(nproc)" -ge 2 ] || skip "cpumap test needs 2 CPUs"
 	in_env start_load summary_of in_b sc_cpu
 }
@@ -184,6 +190,7 @@ sc_path_mix() {
 }
 
 test_load_veth_pool_path_mix() {
+	needs_host live-frames
 	in_env start_load summary_of in_b sc_path_mix
 }
 
@@ -346,6 +353,7 @@ sc_multiprog() {
 }
 
 test_load_multiprog_and_bpffs() {
+	needs_host live-frames
 	in_env in_b sc_multiprog
 }
 
@@ -362,6 +370,7 @@ sc_ipv6() {
 }
 
 test_gen_ipv6() {
+	needs_host live-frames
 	in_env start_load summary_of in_b sc_ipv6
 }
 
@@ -378,6 +387,7 @@ sc_ipv6_default_size() {
 }
 
 test_gen_ipv6_default_size() {
+	needs_host live-frames
 	in_env start_load summary_of in_b sc_ipv6_default_size
 }
 
@@ -449,6 +459,7 @@ sc_gen_thread_fails() {
 }
 
 test_gen_thread_fails() {
+	needs_host live-frames
 	in_env start_load summary_of in_b sc_gen_thread_fails
 }
 
@@ -470,6 +481,7 @@ sc_frags_cpu() {
 }
 
 test_load_frags_cpumap() {
+	needs_host live-frames
 	[ "$(nproc)" -ge 2 ] || skip "cpumap test needs 2 CPUs"
 	in_env start_load summary_of in_b sc_frags_cpu
 }

@@ -43,6 +43,7 @@ expect_full() { # file cmd...
 }
 
 test_outfile_bench_full_disk() {
+	needs_host live-frames
 	full_fs F.json
 	expect_full "$FULL/F.json" "$PPBENCH" bench --scenario ring --repeat 1 --loops 100000 \
 		--quiet --json "$FULL/F.json"
@@ -71,6 +72,7 @@ test_outfile_reports_full_disk() {
 # SIGKILL of bench at 1, 2 and 3 s (setting up, measuring): the previous
 # result stays, and nothing else appears beside it.
 test_outfile_bench_sigkill() {
+	needs_host live-frames
 	local d=$TMPD/k s pid rc
 	mkdir "$d"
 	cp "$OLD" "$d/F.json"

@@ -158,6 +158,7 @@ test_trend_bad_input() {
 
 # Real results: four short bench runs labelled v1..v4, given out of order.
 test_trend_real_bench() {
+	needs_host live-frames
 	local i files=()
 	for i in 3 1 4 2; do
 		expect_exit 0 "$PPBENCH" bench --scenario ring,slow --loops 20000 --repeat 1 --quiet \

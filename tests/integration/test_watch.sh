@@ -81,6 +81,7 @@ test_watch_bad_input() {
 # the table is full is untracked, counted and said. How many depends on how
 # often watch runs; without reads all but the room's first would be.
 test_watch_map_bounded() {
+	needs_host live-frames
 	local j=$TMPD/w.json out=$TMPD/w.txt n=20000
 	"$PPBENCH" watch --interval 0.25 --json "$j" >"$out" 2>&1 &
 	local pid=$!

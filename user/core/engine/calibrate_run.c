@@ -104,12 +104,12 @@ static pid_t start_bench(const struct cal *c, unsigned int i)
 
 static void show(struct cal *c, unsigned int i, const char *what, double secs)
 {
-	const char *fmt = c->last_name[0] ? " (last: %s %.1f cycles)" : "%s%s";
 	char last[96] = "";
 
 	if (!c->progress)
 		return;
-	snprintf(last, sizeof(last), fmt, c->last_name, c->last_ring);
+	if (c->last_name[0])
+		snprintf(last, sizeof(last), " (last: %s %.1f cycles)", c->last_name, c->last_ring);
 	if (secs > 0)
 		progress_show(c->t0, "bench run %u/%u: %s %.0f s%s", i + 1, c->cfg->runs, what,
 			      secs, last);
