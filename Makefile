@@ -293,6 +293,16 @@ build/static/ppbench: $(CORE_PROG_OBJS) | $(BUILD)/layers.ok
 	$(call msg,STATIC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -static $(LDFLAGS) $^ $(call link_libs,--static) -o $@
+
+# The BPF tests for the x86-64 guests, whose kernels run live frames that a
+# host may refuse (the kernel matrix's bpf_programs).
+build/static/bpf_tests: tests/unit/main.c tests/unit/unit.h $(BUILD)/tests/bpf_tests.h \
+			$(BPF_TEST_TOBJS) $(BPF_TEST_OBJS)
+	$(call msg,STATIC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -static $(LDFLAGS) -Iuser/lab -DTEST_GROUP='"bpf"' \
+		-DTESTS_H='"bpf_tests.h"' -Itests/unit -I$(BUILD)/tests tests/unit/main.c \
+		$(BPF_TEST_TOBJS) $(BPF_TEST_OBJS) $(call link_libs,--static) -o $@
 endif
 
 # The prose of the pages as C strings, one per command (struct man_prose):

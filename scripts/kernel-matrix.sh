@@ -223,7 +223,7 @@ say "building static ppbench ($STATIC_BUILD)"
 mkdir -p "$TOP/build"
 # (ppbench vm builds the same, perhaps at the same time: scripts/vm/run)
 if ! flock "$TOP/build/.static.lock" make -C "$TOP" --no-print-directory -j"$(nproc)" \
-	"$STATIC_BUILD/ppbench" >"$work/build.log" 2>&1; then
+	"$STATIC_BUILD/ppbench" "$STATIC_BUILD/bpf_tests" >"$work/build.log" 2>&1; then
 	fail_line kernel-matrix/build "make $STATIC_BUILD/ppbench failed"
 	tail -n 20 "$work/build.log" | sed 's/^/    /'
 	finish
@@ -333,6 +333,7 @@ make_initrd() {
 	guest_root "$root" "$kdir" "$ppb" "$TOP/scripts/vm/init"
 	mkdir -p "$root"/{upstream,tests}
 	install -m 0755 "$sink" "$root/bin/udp_sink"
+	[ "$ppb" != "$PPB_STATIC" ] || install -m 0755 "$TOP/$STATIC_BUILD/bpf_tests" "$root/bin/"
 	install -m 0644 "$TOP"/tests/guest/*.sh "$root/tests/"
 	# Not in /modules: init would insmod it, and loading it runs the benchmark.
 	cp "$work/$tag/upstream/bench_page_pool.ko" "$work/$tag/upstream/BUILT" \

@@ -28,6 +28,17 @@ test_probe_live_frames() {
 	assert_eq "$(json_get probe.json ring)" true "ring scenario available"
 }
 
+# The BPF tests (tests/bpf) on a kernel that runs live frames, which a host
+# may refuse root: the observer's and the proof's among them. x86-64 only.
+test_bpf_programs() {
+	[ -x /bin/bpf_tests ] || skip "no /bin/bpf_tests (only the x86-64 guests carry it)"
+	/bin/bpf_tests >bpf.txt 2>&1
+	rc=$?
+	cat bpf.txt
+	[ $rc = 0 ] || fail "the BPF tests exited $rc"
+	! grep -q '^SKIP' bpf.txt || fail "a BPF test skipped on a kernel with live frames"
+}
+
 # The host ships the package's config as /boot/config-RELEASE: probe must read
 # it (the Debian kernels have no /proc/config.gz).
 test_probe_kconfig() {
