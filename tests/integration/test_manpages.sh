@@ -212,7 +212,7 @@ to about [0-9.]+ ?%' '
 # The pages describe: no dated measurement, no lab notebook (outside the code
 # blocks, whose sample outputs carry their files' times), no measured figure
 # (the README's Measured table holds them, the commit log their history), and
-# bench(8) is read in one sitting.
+# bench(8) and vm(8) are read in one sitting.
 test_pages_describe() {
 	local f n
 	for f in "$TOP"/user/core/cmd/*.md "$TOP"/user/lab/*/*.md "$TOP"/user/core/cli/ppbench.md; do
@@ -223,4 +223,6 @@ test_pages_describe() {
 	done
 	n=$(wc -l <"$TOP/user/core/cmd/bench.md")
 	[ "$n" -lt 350 ] || fail "user/core/cmd/bench.md has $n lines (under 350)"
+	n=$(wc -l <"$TOP/user/lab/vm/vm.md")
+	[ "$n" -le 300 ] || fail "user/lab/vm/vm.md has $n lines (300 at most)"
 }
