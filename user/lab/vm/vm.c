@@ -118,7 +118,7 @@ static const struct cli_opt vm_opts[] = {
 	{ "debug-info", 0, "FILE|debian",
 	  "with --profile, the profiles' source lines: the kernel's vmlinux with DWARF (FILE), "
 	  "or Debian's linux-image-*-dbg package of a --debian kernel, downloaded once into "
-	  "the kernel cache (1.2 GB for 7.3.4, of which its 431 MB vmlinux is kept) (default: "
+	  "the kernel cache, of which only its vmlinux is kept (default: "
 	  "--kernel's build tree's vmlinux, or a Debian kernel's in the cache)",
 	  .kind = CLI_STRING, V(debug_info) },
 	{ "against-debian", 0, "SPEC",
@@ -810,7 +810,7 @@ const struct cli_cmd cmd_vm = {
 		"ARGS' inside, and return its output, its files and its exit status. Under\n"
 		"qemu's -icount shift=0,sleep=off the guest's TSC and ktime advance once per\n"
 		"guest instruction, so bench's cycles(tsc) and ns are instructions per element:\n"
-		"the same from boot to boot to about 0.1 %, whatever else the host runs. They\n"
+		"the same from boot to boot, whatever else the host runs. They\n"
 		"measure a path's length, not memory stalls, lock contention or another CPU.\n"
 		"Kernels: Debian's (--debian, cached as the kernel matrix caches them) or one\n"
 		"given by path (--kernel, --modules). The files COMMAND writes (--json F, -o F,\n"
