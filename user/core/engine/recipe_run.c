@@ -182,11 +182,11 @@ static struct xdpo_opts xdpo_opts_for(const struct recipe_ctx *c)
 		/*
 		 * Half the queue: a deep pipeline, as the queue itself would
 		 * make, but no queue-full drops. (A shallow one, about the pool's
-		 * ring and cache, avoids the one-time growth of the pool by
-		 * slow allocations, but producer and consumer then touch the
-		 * same pages in lockstep: 2x the cycles here.) Never within two
-		 * batches: a consumer that went to sleep mid-batch is woken only
-		 * when the batch is flushed.
+		 * ring and cache, would avoid the pool's one-time growth by slow
+		 * allocations, but producer and consumer would then touch the
+		 * same pages in lockstep.) Never within two batches: a consumer
+		 * that went to sleep mid-batch is woken only when the batch is
+		 * flushed.
 		 */
 		o.pace_limit =
 			c->p.qsize / 2 > 2 * c->p.batch + 64 ? c->p.qsize / 2 : 2 * c->p.batch + 64;

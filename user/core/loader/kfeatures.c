@@ -56,7 +56,7 @@ const char *ppb_btf_custom_path(void)
 /*
  * The kernel BTF, parsed at the first call and kept for the life of the
  * process (the running kernel's BTF does not change): every module of the
- * loader asks here, so a run parses it once (up to 0.2 s under qemu TCG).
+ * loader asks here, so a run parses it once.
  */
 struct btf *ppb_vmlinux_btf(void)
 {

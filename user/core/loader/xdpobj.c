@@ -507,7 +507,7 @@ int xdpo_set_devmap(struct xdpo *x, int ifindex, bool egress_prog)
 
 /*
  * BPF_PROG_RUN with repeat > 1 swaps the program into the XDP dispatcher and
- * out again, each time with synchronize_rcu(): ~25 ms per syscall here. A
+ * out again, each time with synchronize_rcu(): a grace period per syscall. A
  * program that is already attached somewhere is in the dispatcher, and then
  * the swap is a refcount. So keep the program attached (generic mode) to the
  * loopback of a namespace of our own, where no packet ever flows.
