@@ -511,8 +511,8 @@ dbg_cached() {
 }
 
 # dbg_fetch KEY PKG VERSION SUITE RELEASE: $KCACHE/KEY/dbg/vmlinux, the
-# vmlinux with DWARF of Debian's PKG-dbg package of that VERSION (7.3.4's
-# .deb is 1.2 GB, 7.8 GB installed; its vmlinux 431 MB): only the vmlinux is
+# vmlinux with DWARF of Debian's PKG-dbg package of that VERSION (a .deb of
+# gigabytes, its vmlinux a fraction of them): only the vmlinux is
 # extracted (boot/vmlinux-RELEASE, or lib/modules/RELEASE/vmlinux that it
 # links to), and the .deb is removed. A lock of its own: the kernels' lock
 # would hold every other vm for the minutes this takes.
@@ -558,7 +558,7 @@ kernel_debug_info() {
 	fi
 	DEBUG_INFO=$(dbg_cached "$K_KEY" "$K_PKG" "$K_VER") && return
 	if [ "$want" != debian ]; then
-		DEBUG_WHY="$rel's debug info ($K_PKG-dbg) is not in the kernel cache: --debug-info debian downloads it (1.2 GB for 7.3.4)"
+		DEBUG_WHY="$rel's debug info ($K_PKG-dbg) is not in the kernel cache: --debug-info debian downloads it (over a gigabyte)"
 		return
 	fi
 	say "$rel: its debug info ($K_PKG-dbg)"

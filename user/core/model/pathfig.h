@@ -57,11 +57,9 @@ double class_ns(uint64_t ns, uint64_t calls, uint64_t clean, uint64_t clean_ns);
 
 /*
  * The call classes that make a scenario's path, one bit each (PATH_CLASS()).
- * A path figure takes only these: the pool's first fill (one 64-page bulk
- * from the page allocator, about 310 000 instructions) is not fast's or
- * ring's path, and spread over the proof run's elements it made their
- * figures follow its length (fast 77.5 instructions with --loops 20000, 65.1
- * with 100000).
+ * A path figure takes only these: the pool's first fill (a bulk refill from
+ * the page allocator) is not fast's or ring's path, and spread over the
+ * proof run's elements it would make their figures follow its length.
  */
 #define PATH_CLASS(cls) (1u << (cls))
 /*

@@ -4,7 +4,7 @@
 #include "sys/cpuprobe.h"
 #include "sys/util.h"
 
-#define PROBE_STEPS 200000 /* ~0.2 ms a round */
+#define PROBE_STEPS 200000 /* a round */
 #define PROBE_ROUNDS 5
 
 double cpu_probe_ns(void)

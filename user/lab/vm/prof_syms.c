@@ -394,8 +394,8 @@ static int module_ranges(struct ranges *rs, struct ksym *k, size_t n, const stru
 		 * The kernel's own code in the modules' area (ftrace's and kprobes'
 		 * trampolines, "[__builtin__ftrace]"): no /proc/modules line bounds
 		 * it, but each lies in pages of its own, and the page after may be
-		 * a module's loaded and gone before kallsyms was read (a module
-		 * loop's 24 instructions per loop went to ftrace_trampoline).
+		 * a module's loaded and gone before kallsyms was read, whose code
+		 * a range up to the next symbol would charge to the trampoline.
 		 */
 		builtin = !m && !strncmp(k[i].module, BUILTIN, sizeof(BUILTIN) - 1);
 		if (text_ranges(rs, k + i, j - i, lo, hi, hi == UINT64_MAX ? PROF_SYM_MAX_LEN : 0,
