@@ -16,7 +16,8 @@
 #   4. the injection must land in the burner's own BPF program (ppb_burn) and
 #      nowhere else: no other function moves by 0.1 instructions per element
 #      or more, compare's table of the change names it first, and it carries
-#      slow's change within 0.1.
+#      slow's change within 0.1; of the call chains, one through ppb_burn
+#      moves, and no other but its callers.
 # VM_CHECK_PAIRS (1) pairs, VM_CHECK_RUNS (5) calibrate runs. Exits 1 when a
 # pair's verdict is not that.
 # VM_CHECK_COUNTER=kernel_instructions: the same through the CPU's own
@@ -88,6 +89,24 @@ profile_where() {
 		+ " ppb_burn elsewhere \($away | r); largest other change \($other.d | r) (\($other.s) \($other.k))"'
 }
 
+# chains_where REF BURN: the call chains of slow that moved by 0.1 instructions
+# per element or more: one chain ends in ppb_burn, and every other one is a
+# caller of it; "WRONG ..." when not.
+chains_where() {
+	jq -rn --slurpfile a "$1" --slurpfile b "$2" '
+		def ch($f): [$f[0].scenarios[] | select(.name == "slow") | .profile.callgraph.chains // []
+			| .[] | {key: .chain, value: .children}] | from_entries;
+		ch($a) as $x | ch($b) as $y
+		| [([$x, $y] | map(keys) | add | unique[]) as $k | {k: $k, d: (($y[$k] // 0) - ($x[$k] // 0))}
+			| select(.d | fabs >= 0.1)] as $moved
+		| [$moved[] | select(.k | startswith("ppb_burn."))] as $burn
+		| [$moved[] | select(.k | startswith("ppb_burn.") | not)
+			| select(.k as $k | $burn | any(.k | endswith("." + $k)) | not)] as $other
+		| (if ($burn | length) == 1 and ($other | length) == 0 then "" else "WRONG: " end)
+		+ "\($burn | length) chain through ppb_burn (\($burn | map(.d * 1000 | round / 1000)
+			| join(", "))), \($other | length) other chain moved by 0.1 or more"'
+}
+
 echo "(under the instruction clock the burner's \"ns\" are guest instructions)"
 echo "== noise profile: calibrate in one guest ($KERNEL), the burner attached without its loop"
 vm_burn 0 "$OUT/profile" calibrate --quiet --runs "${VM_CHECK_RUNS:-5}" --scenario "$SCENARIOS" \
@@ -116,9 +135,12 @@ for i in $(seq "$PAIRS"); do
 	if [ ${#PROFILE[@]} -gt 0 ]; then
 		where=$(profile_where "$OUT/ref-$i.json" "$OUT/burn-$i.json")
 		echo "pair $i: profiles: $where"
+		chains=$(chains_where "$OUT/ref-$i.json" "$OUT/burn-$i.json")
+		echo "pair $i: call chains: $chains"
+		where="$chains $where"
 		first=$(awk '/^slow .* instr\/elem \(/ { getline; getline; print $4; exit }' "$OUT/cmp-$i.txt")
 		case "$where" in
-		WRONG*) verdict="WRONG (profile)"; bad=1 ;;
+		*WRONG*) verdict="WRONG (profile)"; bad=1 ;;
 		esac
 		[ "$first" = "ppb_burn" ] || { verdict="WRONG (compare names '${first:-nothing}' first in slow)"; bad=1; }
 	fi
