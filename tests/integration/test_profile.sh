@@ -444,18 +444,20 @@ make_prof_fixtures() { # DIR
 		--json "$1/prof-new.json"
 }
 
-# The fixtures are what the host side makes today (to remake them:
+# The fixtures, with their folded stacks, are what the host side makes today (to remake them:
 # PPB_REMAKE_FIXTURES=1 tests/run.sh test_profile_fixtures_current).
 test_profile_fixtures_current() {
 	need_guest_tools
 	stand_in_qemu 7.2.22 elf
 	stand_in_guest
 	make_prof_fixtures "$TMPD/fix"
+	local f
 	if [ -n "${PPB_REMAKE_FIXTURES:-}" ]; then
-		cp "$TMPD/fix/prof-old.json" "$TMPD/fix/prof-new.json" "$DATA/"
+		cp "$TMPD/fix/"prof-*.json "$TMPD/fix/"prof-*.folded "$DATA/"
 	fi
-	cmp -s "$TMPD/fix/prof-old.json" "$DATA/prof-old.json" || fail "prof-old.json is not current"
-	cmp -s "$TMPD/fix/prof-new.json" "$DATA/prof-new.json" || fail "prof-new.json is not current"
+	for f in prof-old.json prof-new.json prof-{old,new}.{ring,fast,slow}.folded; do
+		cmp -s "$TMPD/fix/$f" "$DATA/$f" || fail "$f is not current"
+	done
 }
 
 # Each scenario's rows in compare's text FILE: "KIND |CHANGE|" per row, in order.
