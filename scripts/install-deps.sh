@@ -19,9 +19,14 @@ build_pkgs=(make gcc libc6-dev clang llvm libbpf-dev libxdp-dev bpftool libelf-d
 # libclang-rt-dev: clang's sanitizer and libFuzzer runtimes (the sanitized
 # build and the fuzz targets); clang only recommends them, and recommends are
 # not installed here.
-# strace: kills bench at the fsync of its result (test_outfile.sh).
+# strace: kills bench at the fsync of its result (test_outfile.sh). chromium and
+# nodejs: the flame graph's test in a real browser (test_flame.sh), driven by npm's
+# playwright-core, which goes into NPM_DIR as tests/browser/package-lock.json pins
+# it (1.61, the last that runs on Debian 12's nodejs 18); it downloads no browser.
 test_pkgs=(jq procps util-linux iputils-ping librsvg2-bin groff-base man-db bsdextrautils
-	clang-format libclang-rt-dev strace)
+	clang-format libclang-rt-dev strace chromium nodejs)
+NPM_DIR=${PPBENCH_NPM_DIR:-/var/cache/ppbench-npm}
+LOCK=$(cd "$(dirname "$0")/.." && pwd)/tests/browser/package-lock.json
 # The kernel matrix: qemu (TCG), a static busybox for the guests, cpio + gzip
 # for the initramfs, xz/zstd for compressed modules, readelf (binutils) to
 # check that what goes into a guest is static, jq for the guests (copied in with
@@ -43,9 +48,15 @@ kbuild_pkgs=(flex bison bc dwarves libssl-dev cpio)
 
 want=("${build_pkgs[@]}")
 check_only=0
+npm=0
 for arg in "$@"; do
 	case "$arg" in
-	--tests) want+=("${test_pkgs[@]}") ;;
+	--tests)
+		want+=("${test_pkgs[@]}")
+		# (nodejs from elsewhere than Debian may bring its own npm)
+		command -v npm >/dev/null || want+=(npm)
+		npm=1
+		;;
 	--kernels) want+=("${kernel_pkgs[@]}") ;;
 	--kernel-build) want+=("${kbuild_pkgs[@]}") ;;
 	--check) check_only=1 ;;
@@ -60,6 +71,21 @@ for arg in "$@"; do
 	esac
 done
 
+# The npm packages of the tests: current when NPM_DIR holds the lock file's copy and
+# what it installed.
+npm_current() {
+	cmp -s "$LOCK" "$NPM_DIR/package-lock.json" && [ -d "$NPM_DIR/node_modules/playwright-core" ]
+}
+
+npm_install() {
+	echo "install-deps: installing tests/browser's npm packages into $NPM_DIR"
+	mkdir -p "$NPM_DIR"
+	cp "$(dirname "$LOCK")/package.json" "$LOCK" "$NPM_DIR/"
+	# --ignore-scripts: no package's install script runs (nor fetches a browser)
+	(cd "$NPM_DIR" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --ignore-scripts --no-audit \
+		--no-fund --loglevel=error >/dev/null)
+}
+
 missing=()
 for p in "${want[@]}"; do
 	# dpkg-query prints "install ok installed" only for a fully installed package.
@@ -67,25 +93,32 @@ for p in "${want[@]}"; do
 		missing+=("$p")
 	fi
 done
+npm_missing=0
+[ $npm -eq 0 ] || npm_current || npm_missing=1
+what=${missing[*]}
+[ $npm_missing -eq 0 ] || what+="${what:+ }playwright-core (npm, in $NPM_DIR)"
 
-if [ ${#missing[@]} -eq 0 ]; then
+if [ -z "$what" ]; then
 	echo "install-deps: all ${#want[@]} packages present"
 	exit 0
 fi
 if [ $check_only -eq 1 ]; then
-	echo "install-deps: missing: ${missing[*]}"
+	echo "install-deps: missing: $what"
 	exit 1
 fi
 if [ "$(id -u)" -ne 0 ]; then
-	echo "install-deps: missing ${missing[*]}; run as root (or: sudo apt-get install ${missing[*]})" >&2
+	echo "install-deps: missing $what; run as root" >&2
 	exit 1
 fi
 
-echo "install-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-# A fresh machine may have empty package lists: update once, then install.
-if ! apt-get install -qq -y --no-install-recommends "${missing[@]}" >/dev/null; then
-	apt-get -qq update
-	apt-get install -qq -y --no-install-recommends "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "install-deps: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	# A fresh machine may have empty package lists: update once, then install.
+	if ! apt-get install -qq -y --no-install-recommends "${missing[@]}" >/dev/null; then
+		apt-get -qq update
+		apt-get install -qq -y --no-install-recommends "${missing[@]}" >/dev/null
+	fi
 fi
+[ $npm_missing -eq 0 ] || npm_install
 echo "install-deps: done"

@@ -113,11 +113,12 @@ kcidb_check() { # file
 		{ head -c 1500 "$1"; fail "$1 is not KCIDB v5.0: $out"; }
 }
 
-# An LKP parse's stats lines (intel/lkp-tests, doc/add-testcase.md; the issue's rule).
+# An LKP parse's stats lines (intel/lkp-tests, doc/add-testcase.md; the issue's rule),
+# a profile's rows named as LKP's perf-profile rows, function names as they are.
 lkp_check() { # file
 	[ -s "$1" ] || fail "$1: no stats lines"
 	local bad
-	bad=$(grep -vE '^[a-z0-9_.]+: -?[0-9.e+-]+$' "$1")
+	bad=$(grep -vE '^[a-z0-9_.]+(\.perf-profile\.(calltrace|children|self)\.instructions-pp\.[A-Za-z0-9_.-]+)?: -?[0-9.e+-]+$' "$1")
 	[ -z "$bad" ] || fail "$1: not LKP stats lines: $(echo "$bad" | head -3)"
 }
 

@@ -85,7 +85,12 @@ static void check_lkp(const struct result *r)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	if (!f || (!compiled && regcomp(&re, "^[a-z0-9_.]+: -?[0-9.e+-]+$", REG_EXTENDED)))
+	if (!f ||
+	    (!compiled &&
+	     regcomp(&re,
+		     "^[a-z0-9_.]+(\\.perf-profile\\.(calltrace|children|self)\\.instructions-pp"
+		     "\\.[A-Za-z0-9_.-]+)?: -?[0-9.e+-]+$",
+		     REG_EXTENDED)))
 		abort();
 	compiled = true;
 	lkp_write(f, r, true);

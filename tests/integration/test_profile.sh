@@ -8,6 +8,8 @@
 # (tests/data/prof-*.json, which test_profile_fixtures_current remakes).
 
 DATA=$TOP/tests/data
+# shellcheck source=tests/formats.sh
+. "$TOP/tests/formats.sh"
 
 vm_dirs() { find "$TMPD/tmp" -maxdepth 1 -name 'ppbench-vm.*' 2>/dev/null; }
 
@@ -65,14 +67,37 @@ test_profile_refuses_qemu() {
 # FUNCTION [user] lies below the kernel's half, [unmapped] in it without a
 # symbol, @bpf is a program of bpf-TAG, @veth a module's. Each function is a
 # block of one 4-byte instruction at an address of its own; SHIFT moves the
-# kernel (KASLR). With CAPTURE_GRAPH=1 each function is also a chain of its
-# own in the call graph, its instructions its node's.
+# kernel (KASLR). With CAPTURE_GRAPH=1 the capture has a call graph too:
+# FUNCTION may then be a chain, CALLER;...;FUNCTION (root first, as folded
+# stacks), PER_ELEM its leaf's own; a lone function is a chain of its own.
 make_capture() { # DIR [SHIFT]
 	local dir=$1 kbase=$((0xffffffff81000000 + ${2:-0})) mbase=$((0xffffffffc0001000))
-	local bbase=$((0xffffffffc1000000)) what tag a b c d rest
-	local -A elems=() addr=() slot=() rep=() count=() nb=()
-	local -a tags=() fns=() keys=()
+	local bbase=$((0xffffffffc1000000)) what tag a b c d rest fn key f path parent n
+	local -A elems=() addr=() slot=() rep=() count=() nb=() node=() self=()
+	local -a tags=() fns=() keys=() nodes=() nkeys=() frames=()
 	local nk=0 nm=0 ns=0
+	# capture_fn_addr TAG FUNCTION: its address in addr[$fn] (fn: its key there)
+	capture_fn_addr() {
+		fn=$2
+		case $fn in
+		'[user]') addr[$fn]=$((0x401000)) ;;
+		'[unmapped]') addr[$fn]=$((0xfffffe0000001000)) ;;
+		*@bpf)
+			fn="$1/$fn"
+			[ -z "${addr[$fn]:-}" ] || return 0
+			addr[$fn]=$((bbase + 256 * ${nb[$1]:-0}))
+			nb[$1]=$((${nb[$1]:-0} + 1))
+			printf '%016x t bpf_prog_0123456789abcdef_%s\t[bpf]\nlen %016x 64\n' \
+				"${addr[$fn]}" "${2%@bpf}" "${addr[$fn]}" >>"$dir/bpf-$1"
+			;;
+		*@*)
+			[ -n "${addr[$fn]:-}" ] || { addr[$fn]=$((mbase + 256 * nm)); nm=$((nm + 1)); fns+=("$fn"); }
+			;;
+		*)
+			[ -n "${addr[$fn]:-}" ] || { nk=$((nk + 1)); addr[$fn]=$((kbase + 4096 * nk)); fns+=("$fn"); }
+			;;
+		esac
+	}
 	mkdir -p "$dir"
 	: >"$dir/tags"
 	while read -r what tag a b c d rest; do
@@ -83,31 +108,26 @@ make_capture() { # DIR [SHIFT]
 			echo "$tag $a $b${d:+ $d}${rest:+ $rest}" >>"$dir/tags"
 			;;
 		fn)
-			local fn=$a key
-			case $fn in
-			'[user]') addr[$fn]=$((0x401000)) ;;
-			'[unmapped]') addr[$fn]=$((0xfffffe0000001000)) ;;
-			*@bpf)
-				key="$tag/$fn"
-				if [ -z "${addr[$key]:-}" ]; then
-					addr[$key]=$((bbase + 256 * ${nb[$tag]:-0}))
-					nb[$tag]=$((${nb[$tag]:-0} + 1))
-					printf '%016x t bpf_prog_0123456789abcdef_%s\t[bpf]\nlen %016x 64\n' \
-						"${addr[$key]}" "${fn%@bpf}" "${addr[$key]}" >>"$dir/bpf-$tag"
+			n=$(awk -v v="$b" -v e="${elems[$tag]}" 'BEGIN { printf "%d", v * e + 0.5 }')
+			IFS=';' read -ra frames <<<"$a"
+			path=
+			parent=0
+			for f in "${frames[@]}"; do
+				capture_fn_addr "$tag" "$f"
+				path+=";$fn"
+				if [ -z "${node[$path]:-}" ]; then
+					node[$path]=$((${#nodes[@]} + 1))
+					nodes+=("$parent ${addr[$fn]}")
 				fi
-				fn=$key
-				;;
-			*@*)
-				[ -n "${addr[$fn]:-}" ] || { addr[$fn]=$((mbase + 256 * nm)); nm=$((nm + 1)); fns+=("$fn"); }
-				;;
-			*)
-				[ -n "${addr[$fn]:-}" ] || { nk=$((nk + 1)); addr[$fn]=$((kbase + 4096 * nk)); fns+=("$fn"); }
-				;;
-			esac
+				parent=${node[$path]}
+			done
 			[ -n "${slot[$fn]:-}" ] || { ns=$((ns + 1)); slot[$fn]=$ns; rep[$fn]=${c:-}; }
 			key="$tag ${slot[$fn]}"
 			[ -n "${count[$key]:-}" ] || keys+=("$key")
-			count[$key]=$(awk -v v="$b" -v e="${elems[$tag]}" 'BEGIN { printf "%d", v * e + 0.5 }')
+			count[$key]=$((${count[$key]:-0} + n))
+			key="$tag $parent"
+			[ -n "${self[$key]:-}" ] || nkeys+=("$key")
+			self[$key]=$((${self[$key]:-0} + n))
 			;;
 		esac
 	done
@@ -118,9 +138,9 @@ make_capture() { # DIR [SHIFT]
 				"$([ "${rep[$fn]}" = rep ] && echo 0 || echo -)"
 		done
 		if [ "${CAPTURE_GRAPH:-0}" = 1 ]; then
-			for fn in "${!slot[@]}"; do
-				printf 'n %d 0 %x\n' "${slot[$fn]}" "${addr[$fn]}"
-			done | sort -k2,2n
+			for n in "${!nodes[@]}"; do
+				printf 'n %d %d %x\n' $((n + 1)) ${nodes[$n]}
+			done
 		fi
 		for tag in "${tags[@]}"; do
 			local sum=0 k
@@ -128,7 +148,7 @@ make_capture() { # DIR [SHIFT]
 			echo "tag $tag windows 8 spans 8 elems ${elems[$tag]} errors 0 insns $sum"
 			for k in "${keys[@]}"; do [ "${k%% *}" != "$tag" ] || echo "c ${k#* } ${count[$k]}"; done
 			[ "${CAPTURE_GRAPH:-0}" = 1 ] || continue
-			for k in "${keys[@]}"; do [ "${k%% *}" != "$tag" ] || echo "s ${k#* } ${count[$k]}"; done
+			for k in "${nkeys[@]}"; do [ "${k%% *}" != "$tag" ] || echo "s ${k#* } ${self[$k]}"; done
 			echo "cg recoveries 0 unmatched 0 fallthroughs 0 recovered 0 switches 0"
 		done
 		echo end
@@ -335,26 +355,32 @@ EOS
 }
 
 # The fixtures tests/data/prof-old.json and prof-new.json: icount.json and
-# icount2.json with profiles, made by the host side from synthetic captures.
-# New has ring +17 instructions per element (page_pool_put_unrefed_netmem
-# +12, a new page_pool_dma_sync_for_device 5), slow +53 (a new BPF program,
-# ppb_burn), fast the same but for 0.02 in one function: the figures by the
-# clock are moved to match.
+# icount2.json with profiles and call graphs, made by the host side from
+# synthetic captures. New has ring +17 instructions per element
+# (page_pool_put_unrefed_netmem +12 and a new page_pool_dma_sync_for_device
+# 5 below it, through xdp_return_buff and __xdp_return), slow +53 (a new BPF
+# program, ppb_burn, called by the XDP program), fast the same but for 0.02
+# in one function: the figures by the clock are moved to match.
 prof_capture() { # DIR old|new
+	local sys='entry_SYSCALL_64;__sys_bpf' run put alloc free
+	run="$sys;xdp_test_run_batch.constprop.0"
+	put="$run;xdp_return_buff;__xdp_return;page_pool_put_unrefed_netmem"
+	alloc="$run;__page_pool_alloc_netmems_slow;alloc_pages_bulk_noprof"
+	free="$put;page_pool_return_netmem;__folio_put;__free_frozen_pages"
 	{
-		cat <<'EOS'
+		cat <<EOS
 tag 1 scenario ring 1000 recipe=lf-drop
-fn 1 page_pool_refill_alloc_cache 41.69
-fn 1 page_pool_alloc_netmems 21.94
-fn 1 xdp_test_run_batch.constprop.0 56.61
-fn 1 __xdp_return 34
-fn 1 xdp_return_buff 29
-fn 1 _raw_spin_lock 8
-fn 1 _raw_spin_unlock 6
-fn 1 ppb_xdp_bare@bpf 9
-fn 1 page_pool_alloc_pages 6
-fn 1 bpf_dispatcher_xdp_func 3
-fn 1 bpf_test_timer_continue 4.61
+fn 1 $run;page_pool_alloc_netmems;page_pool_refill_alloc_cache 41.69
+fn 1 $run;page_pool_alloc_netmems 21.94
+fn 1 $run 56.61
+fn 1 $run;xdp_return_buff;__xdp_return 34
+fn 1 $run;xdp_return_buff 29
+fn 1 $put;_raw_spin_lock 8
+fn 1 $put;_raw_spin_unlock 6
+fn 1 $run;bpf_dispatcher_xdp_func;ppb_xdp_bare@bpf 9
+fn 1 $run;page_pool_alloc_netmems;page_pool_refill_alloc_cache;page_pool_alloc_pages 6
+fn 1 $run;bpf_dispatcher_xdp_func 3
+fn 1 $sys;bpf_test_timer_continue 4.61
 tag 2 scenario fast 100 recipe=lf-fastpass
 fn 2 memcpy_orig 1500
 fn 2 __netif_receive_skb_core.constprop.0 600
@@ -366,35 +392,35 @@ fn 2 ppb_xdp_pass@bpf 9
 fn 2 bpf_test_timer_continue 190.71
 fn 2 [user] 0.05
 tag 3 scenario slow 1000 recipe=lf-drop-b1
-fn 3 clear_highpages_kasan_tagged 4108 rep
-fn 3 xdp_test_run_batch.constprop.0 158
-fn 3 __free_frozen_pages 134.88
-fn 3 free_frozen_page_commit 105.44
-fn 3 xdp_test_run_init_page 88
-fn 3 __rmqueue_pcplist 85.02
-fn 3 page_pool_put_unrefed_netmem 73.16
-fn 3 page_pool_return_netmem 45.28
-fn 3 memcpy_orig 41.02
-fn 3 alloc_pages_bulk_noprof 36.17
-fn 3 __folio_put 35.44
-fn 3 __xdp_return 34
-fn 3 xdp_return_buff 29
-fn 3 __page_pool_alloc_netmems_slow 27.03
-fn 3 ppb_xdp_bare@bpf 9
-fn 3 native_sched_clock 0.43
+fn 3 $alloc;clear_highpages_kasan_tagged 4108 rep
+fn 3 $run 158
+fn 3 $free 134.88
+fn 3 $free;free_frozen_page_commit 105.44
+fn 3 $run;xdp_test_run_init_page 88
+fn 3 $alloc;__rmqueue_pcplist 85.02
+fn 3 $put 73.16
+fn 3 $put;page_pool_return_netmem 45.28
+fn 3 $run;xdp_test_run_init_page;memcpy_orig 41.02
+fn 3 $alloc 36.17
+fn 3 $put;page_pool_return_netmem;__folio_put 35.44
+fn 3 $run;xdp_return_buff;__xdp_return 34
+fn 3 $run;xdp_return_buff 29
+fn 3 $run;__page_pool_alloc_netmems_slow 27.03
+fn 3 $run;ppb_xdp_bare@bpf 9
+fn 3 $sys;bpf_test_timer_continue;native_sched_clock 0.43
 fn 3 [unmapped] 0.01
-fn 3 bpf_test_timer_continue 287.43
+fn 3 $sys;bpf_test_timer_continue 287.43
 EOS
 		if [ "$2" = new ]; then
-			echo "fn 1 page_pool_put_unrefed_netmem 93.03"
-			echo "fn 1 page_pool_dma_sync_for_device 5"
+			echo "fn 1 $put 93.03"
+			echo "fn 1 $put;page_pool_dma_sync_for_device 5"
 			echo "fn 2 native_sched_clock 0.35"
-			echo "fn 3 ppb_burn@bpf 53"
+			echo "fn 3 $run;ppb_xdp_bare@bpf;ppb_burn@bpf 53"
 		else
-			echo "fn 1 page_pool_put_unrefed_netmem 81.03"
+			echo "fn 1 $put 81.03"
 			echo "fn 2 native_sched_clock 0.33"
 		fi
-	} | make_capture "$1"
+	} | CAPTURE_GRAPH=1 make_capture "$1"
 }
 
 # A result file's figures of scenario NAME moved by D (runs, min, median, mean).
@@ -418,48 +444,100 @@ make_prof_fixtures() { # DIR
 		--json "$1/prof-new.json"
 }
 
-# The fixtures are what the host side makes today (to remake them:
+# The fixtures, with their folded stacks, are what the host side makes today (to remake them:
 # PPB_REMAKE_FIXTURES=1 tests/run.sh test_profile_fixtures_current).
 test_profile_fixtures_current() {
 	need_guest_tools
 	stand_in_qemu 7.2.22 elf
 	stand_in_guest
 	make_prof_fixtures "$TMPD/fix"
+	local f
 	if [ -n "${PPB_REMAKE_FIXTURES:-}" ]; then
-		cp "$TMPD/fix/prof-old.json" "$TMPD/fix/prof-new.json" "$DATA/"
+		cp "$TMPD/fix/"prof-*.json "$TMPD/fix/"prof-*.folded "$DATA/"
 	fi
-	cmp -s "$TMPD/fix/prof-old.json" "$DATA/prof-old.json" || fail "prof-old.json is not current"
-	cmp -s "$TMPD/fix/prof-new.json" "$DATA/prof-new.json" || fail "prof-new.json is not current"
+	for f in prof-old.json prof-new.json prof-{old,new}.{ring,fast,slow}.folded; do
+		cmp -s "$TMPD/fix/$f" "$DATA/$f" || fail "$f is not current"
+	done
 }
 
-# compare of two files with profiles: LKP's old %change new function for the
-# functions that carry each scenario's change, and how much of it they
-# carry; the table shows each figure once, in instructions.
+# Each scenario's rows in compare's text FILE: "KIND |CHANGE|" per row, in order.
+prof_rows() { # FILE SCENARIO
+	awk -v s="$2" '$1 == s && / instr\/elem \(/ { on = 1; next }
+		on && /^[a-z]/ { on = 0 }
+		on && $4 ~ /^perf-profile\./ { split($4, k, "."); c = $2; sub(/^[-+]/, "", c)
+			print k[2], c }' "$1"
+}
+
+# compare of two files with profiles: LKP's perf-profile rows, old change new,
+# for calltrace (leaf first), children and self, largest change first and
+# only those of the floor (--profile-floor) or more; how much of each
+# scenario's change the functions carry; a file of an older vm --profile,
+# without a call graph, gets self rows only. The table shows each figure
+# once, in instructions.
 test_profile_compare_names_the_change() {
-	local old=$DATA/prof-old.json new=$DATA/prof-new.json
+	local old=$DATA/prof-old.json new=$DATA/prof-new.json chain
+	chain='xdp_test_run_batch\.constprop\.0\.__sys_bpf\.entry_SYSCALL_64'
 	expect_exit 0 "$PPBENCH" compare "$old" "$new"
-	assert_match "$LAST_OUT" '^ +old +%change +new +function$' "LKP's layout"
+	assert_match "$LAST_OUT" '^ +old +change +new +row$' "LKP's layout"
 	assert_match "$LAST_OUT" '^ring \+17\.00 instr/elem \(300\.88 -> 317\.88, \+5\.65 %\): 2 functions carry \+17\.00 \(100\.0 %\)$' \
 		"ring: the change and what carries it"
-	assert_match "$LAST_OUT" '^ +81\.03 +\+14\.8% +93\.03  page_pool_put_unrefed_netmem \(page_pool\)$' "a grown function"
-	assert_match "$LAST_OUT" '^ +0\.00 +new +5\.00  page_pool_dma_sync_for_device \(page_pool\)$' "a new one"
+	assert_eq "$(grep -A1 '^ring +17' "$LAST_OUT" | tail -1 | tr -s ' ')" " old change new row" \
+		"ring: its rows below it"
+	assert_eq "$(grep -A2 '^ring +17' "$LAST_OUT" | tail -1)" \
+		"       95.03      +17.00       112.03  perf-profile.calltrace.instructions-pp.page_pool_put_unrefed_netmem.__xdp_return.xdp_return_buff.xdp_test_run_batch.constprop.0.__sys_bpf.entry_SYSCALL_64" \
+		"ring's first row: the deepest chain that carries +17, leaf first"
+	assert_match "$LAST_OUT" "^ +0\\.00 +\\+5\\.00 +5\\.00  perf-profile\\.calltrace\\.instructions-pp\\.page_pool_dma_sync_for_device\\.page_pool_put_unrefed_netmem\\.__xdp_return\\.xdp_return_buff\\.$chain\$" \
+		"a new chain"
+	assert_match "$LAST_OUT" '^ +95\.03 +\+17\.00 +112\.03  perf-profile\.children\.instructions-pp\.page_pool_put_unrefed_netmem$' \
+		"a function with all it calls"
+	assert_match "$LAST_OUT" '^ +81\.03 +\+12\.00 +93\.03  perf-profile\.self\.instructions-pp\.page_pool_put_unrefed_netmem$' \
+		"the function alone"
+	assert_match "$LAST_OUT" '^ +0\.00 +\+5\.00 +5\.00  perf-profile\.self\.instructions-pp\.page_pool_dma_sync_for_device$' "a new one"
+	assert_eq "$(prof_rows "$LAST_OUT" ring | awk '{ print $1 }' | uniq | tr '\n' ' ')" \
+		"calltrace children self " "ring: calltrace, children, self, as LKP lists them"
+	assert_eq "$(prof_rows "$LAST_OUT" ring | awk 'k != $1 { k = $1; m = 1e9 } $2 > m { print } { m = $2 }')" "" \
+		"ring: each kind's rows, largest change first"
 	assert_match "$LAST_OUT" '^slow \+53\.00 instr/elem .*: 1 function carries \+53\.00 \(100\.0 %\)$' "slow"
-	assert_match "$LAST_OUT" '^ +0\.00 +new +53\.00  ppb_burn \[bpf\] \(bpf\)$' "the planted program, by name"
+	assert_match "$LAST_OUT" "^ +0\\.00 +\\+53\\.00 +53\\.00  perf-profile\\.calltrace\\.instructions-pp\\.ppb_burn\\.ppb_xdp_bare\\.$chain\$" \
+		"the planted program, by name, in its chain"
+	assert_match "$LAST_OUT" '^ +0\.00 +\+53\.00 +53\.00  perf-profile\.self\.instructions-pp\.ppb_burn$' "and alone"
 	assert_match "$LAST_OUT" '^fast \+0\.02 instr/elem .*: no function changed by 0\.1 or more$' "fast: none"
+	assert_eq "$(prof_rows "$LAST_OUT" fast)" "" "fast: no row"
 	assert_eq "$(grep -c 'native_sched_clock' "$LAST_OUT")" 0 "a change below 0.1 is not named"
+	# the floor
+	expect_exit 0 "$PPBENCH" compare --profile-floor 15 "$old" "$new"
+	assert_eq "$(prof_rows "$LAST_OUT" ring | sort -u | tr '\n' ' ')" "calltrace 17.00 children 17.00 " \
+		"--profile-floor 15: ring's rows of 15 or more, no self row (+12, +5)"
+	assert_match "$LAST_OUT" '^ring \+17\.00 .*: no function changed by 15 or more$' "the head says the floor"
+	expect_exit 2 "$PPBENCH" compare --profile-floor 0 "$old" "$new"
+	expect_one_line_error "profile-floor"
+	# an older file: self rows only, and the file named
+	jq 'del(.scenarios[].profile.callgraph)' "$old" >"$TMPD/older.json"
+	expect_exit 0 "$PPBENCH" compare "$TMPD/older.json" "$new"
+	assert_match "$LAST_OUT" "^  self rows only: $TMPD/older\\.json has no call graph\$" "said"
+	assert_eq "$(prof_rows "$LAST_OUT" ring | awk '{ print $1 }' | sort -u)" self "ring: self rows only"
+	assert_match "$LAST_OUT" '^ +81\.03 +\+12\.00 +93\.03  perf-profile\.self\.instructions-pp\.page_pool_put_unrefed_netmem$' \
+		"the same self rows"
 	# each figure once, in its own unit
 	assert_eq "$(grep -c ' ring instr/elem$' "$LAST_OUT")" 1 "ring's figure once"
 	! grep -qE 'guest ns/elem|cpu0 run' "$LAST_OUT" || fail "a figure repeated as guest ns or cpu0's"
 	assert_match "$LAST_OUT" '^each figure once: guest ns and a lone CPU' "and the legend says why"
 	expect_exit 0 "$PPBENCH" compare --markdown "$old" "$new"
 	# shellcheck disable=SC2016 # (backquotes of Markdown)
-	assert_match "$LAST_OUT" '^\| 0\.00 \| new \| 53\.00 \| `ppb_burn \[bpf\]` \| bpf \|$' "Markdown"
+	assert_match "$LAST_OUT" '^\| 0\.00 \| \+53\.00 \| 53\.00 \| `perf-profile\.self\.instructions-pp\.ppb_burn` \|$' \
+		"Markdown"
 	! grep -q 'guest ns/elem' "$LAST_OUT" || fail "Markdown: guest ns repeated"
 	expect_exit 0 "$PPBENCH" compare --json "$TMPD/c.json" "$old" "$new"
 	jq -e '.comparisons[0].profiles | length == 3 and
 		(.[] | select(.scenario == "slow") | .change == 53 and .explained == 53 and
-			.functions[0].name == "ppb_burn" and .functions[0].module == "bpf") and
-		(.[] | select(.scenario == "fast") | .functions == [])' "$TMPD/c.json" >/dev/null ||
+			.floor == 0.1 and .call_graphs and
+			(.rows[0] | .kind == "calltrace" and .change == 53 and
+				.chain == "ppb_burn.ppb_xdp_bare.xdp_test_run_batch.constprop.0.__sys_bpf.entry_SYSCALL_64" and
+				.name == "perf-profile.calltrace.instructions-pp." + .chain) and
+			(.rows[-1] | .kind == "self" and .function == "ppb_burn" and .module == "bpf" and
+				.group == "bpf" and .old == 0 and .new == 53)) and
+		(.[] | select(.scenario == "ring") | [.rows[].kind] | length == 16) and
+		(.[] | select(.scenario == "fast") | .rows == [])' "$TMPD/c.json" >/dev/null ||
 		fail "JSON profiles: $(jq -c '.comparisons[0].profiles' "$TMPD/c.json")"
 	jq -e '[.comparisons[0].rows[] | select(.figure == "ns") | .repeats] | all(. == "cycles")' \
 		"$TMPD/c.json" >/dev/null || fail "JSON: the guest ns rows say they repeat the figure"
@@ -475,6 +553,20 @@ test_profile_compare_names_the_change() {
 		"lkp: bench's path figure, its method in the name"
 	assert_match "$LAST_OUT" '^ppbench\.ring\.path_profile_instructions_per_elem: 167\.66$' \
 		"lkp: the profile's beside it"
+	lkp_check "$LAST_OUT"
+	assert_match "$LAST_OUT" "^ppbench\\.ring\\.perf-profile\\.calltrace\\.instructions-pp\\.page_pool_put_unrefed_netmem\\.__xdp_return\\.xdp_return_buff\\.$chain: 112\\.03\$" \
+		"lkp: a chain, leaf first, per element"
+	assert_match "$LAST_OUT" '^ppbench\.slow\.perf-profile\.children\.instructions-pp\.ppb_xdp_bare: 62$' \
+		"lkp: a function with all it calls"
+	assert_match "$LAST_OUT" '^ppbench\.slow\.perf-profile\.self\.instructions-pp\.ppb_burn: 53$' "lkp: alone"
+	assert_match "$LAST_OUT" '^ppbench\.fast\.perf-profile\.self\.instructions-pp\.user: 0\.05$' \
+		"lkp: [user] without its brackets"
+	! grep -q 'unmapped' "$LAST_OUT" || fail "lkp: [unmapped]'s 0.01, below the chains' floor"
+	expect_exit 0 "$PPBENCH" export lkp "$TMPD/older.json"
+	assert_eq "$(grep -c 'perf-profile\.\(calltrace\|children\)' "$LAST_OUT")" 0 \
+		"lkp: a file without a call graph has no calltrace or children rows"
+	assert_match "$LAST_OUT" '^ppbench\.ring\.perf-profile\.self\.instructions-pp\.page_pool_put_unrefed_netmem: 81\.03$' \
+		"lkp: but its self rows"
 	expect_exit 0 "$PPBENCH" export otava "$old" "$new"
 	expect_exit 0 "$PPBENCH" export bmf "$new"
 	assert_eq "$(jq -c '."ppbench.ring" | [."path-fentry-instructions-per-elem".value,

@@ -5,9 +5,12 @@
  * RGB and their alpha forms, not interlaced), composites it on white and
  * requires at least 1% of the pixels to differ from the corner pixel and
  * 3 distinct colours; each --color must cover at least 40 pixels (within 8
- * per channel, to allow for anti-aliasing). Prints what it found.
+ * per channel, to allow for anti-aliasing), and each --at X,Y=RRGGBB must be
+ * the pixel at column X, row Y (from the top left) within as much. Prints
+ * what it found.
  * Exit 0 ok, 1 blank or colour missing, 2 unreadable or unsupported file.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,7 +166,27 @@ static size_t count_near(const struct image *im, unsigned int rgb)
 	return n;
 }
 
-static int check(const char *path, const struct image *im, char **colors, int ncolors)
+/* "X,Y=RRGGBB": whether the pixel there has that colour. */
+static bool pixel_is(const char *path, const struct image *im, const char *spec)
+{
+	unsigned int x, y, rgb;
+	const uint8_t *p;
+	bool ok;
+
+	if (sscanf(spec, "%u,%u=%x", &x, &y, &rgb) != 3 || x >= im->w || y >= im->h) {
+		printf("  --at %s: no such pixel - MISSING\n", spec);
+		return false;
+	}
+	p = im->rgb + ((size_t)y * im->w + x) * 3;
+	ok = abs(p[0] - (int)(rgb >> 16)) <= 8 && abs(p[1] - (int)(rgb >> 8 & 0xff)) <= 8 &&
+	     abs(p[2] - (int)(rgb & 0xff)) <= 8;
+	printf("  %s: pixel %u,%u is %02x%02x%02x%s\n", path, x, y, p[0], p[1], p[2],
+	       ok ? "" : " - NOT IT");
+	return ok;
+}
+
+static int check(const char *path, const struct image *im, char **colors, int ncolors, char **at,
+		 int nat)
 {
 	size_t npx = (size_t)im->w * im->h, differ = 0, distinct = 0;
 	uint8_t *seen = calloc(1 << 21, 1); /* one bit per 24-bit colour */
@@ -189,23 +212,28 @@ static int check(const char *path, const struct image *im, char **colors, int nc
 		printf("  colour #%s: %zu pixels%s\n", colors[i], n, n >= 40 ? "" : " - MISSING");
 		ok &= n >= 40;
 	}
+	for (int i = 0; i < nat; i++)
+		ok &= pixel_is(path, im, at[i]);
 	return ok ? 0 : 1;
 }
 
 int main(int argc, char **argv)
 {
 	struct image im = { 0 };
-	char *colors[16];
-	int ncolors = 0, ret;
+	char *colors[16], *at[16];
+	int ncolors = 0, nat = 0, ret;
 	const char *err;
 	uint8_t *file;
 	size_t len = 0;
 
-	for (int i = 2; i + 1 < argc && ncolors < 16; i += 2)
+	for (int i = 2; i + 1 < argc && ncolors < 16 && nat < 16; i += 2)
 		if (!strcmp(argv[i], "--color"))
 			colors[ncolors++] = argv[i + 1] + (argv[i + 1][0] == '#');
+		else if (!strcmp(argv[i], "--at"))
+			at[nat++] = argv[i + 1];
 	if (argc < 2 || argc % 2 != 0) {
-		fprintf(stderr, "Usage: png_check FILE.png [--color RRGGBB]...\n");
+		fprintf(stderr,
+			"Usage: png_check FILE.png [--color RRGGBB]... [--at X,Y=RRGGBB]...\n");
 		return 2;
 	}
 	file = read_file(argv[1], &len);
@@ -213,7 +241,7 @@ int main(int argc, char **argv)
 		return fail(argv[1], "cannot read");
 	err = parse_chunks(file, len, &im);
 	err = err ?: decode(&im);
-	ret = err ? fail(argv[1], err) : check(argv[1], &im, colors, ncolors);
+	ret = err ? fail(argv[1], err) : check(argv[1], &im, colors, ncolors, at, nat);
 	free(file);
 	free(im.idat);
 	free(im.rgb);

@@ -102,7 +102,7 @@ void test_export_figures_of_a_result(void)
 	ASSERT_STREQ(x.why, "needs 2 online CPUs", "why: the skip reason");
 }
 
-/* LKP's rule for a stats line: ^[a-z0-9_.]+: -?[0-9.e+-]+$ */
+/* LKP's rule for a stats line: ^[a-z0-9_.]+: -?[0-9.e+-]+$, or a perf-profile row */
 static bool lkp_lines_ok(const char *text, size_t *nlines)
 {
 	regex_t re;
@@ -111,7 +111,10 @@ static bool lkp_lines_ok(const char *text, size_t *nlines)
 	bool ok = true;
 
 	*nlines = 0;
-	if (regcomp(&re, "^[a-z0-9_.]+: -?[0-9.e+-]+$", REG_EXTENDED | REG_NOSUB))
+	if (regcomp(&re,
+		    "^[a-z0-9_.]+(\\.perf-profile\\.(calltrace|children|self)\\.instructions-pp"
+		    "\\.[A-Za-z0-9_.-]+)?: -?[0-9.e+-]+$",
+		    REG_EXTENDED | REG_NOSUB))
 		return false;
 	while (*p) {
 		const char *e = strchr(p, '\n');

@@ -314,6 +314,68 @@ static int load_pfn(struct jcheck *c, const json_t *e, const char *where, struct
 	return c->failed ? -EINVAL : 0;
 }
 
+/* An entry of "callgraph.functions" or (CHAIN) "callgraph.chains". */
+static int load_cg_entry(struct jcheck *c, const json_t *e, const char *where, bool chain,
+			 struct result_profile *p, size_t i)
+{
+	double *self, *children;
+
+	if (!json_is_object(e)) {
+		jc_err(c, where, "expected an object, got %s", jtype_name(e));
+		return -EINVAL;
+	}
+	if (chain) {
+		p->chain[i].chain = jc_str(c, e, where, "chain");
+		self = &p->chain[i].self;
+		children = &p->chain[i].children;
+	} else {
+		p->gfn[i].name = jc_str(c, e, where, "name");
+		if (json_object_get(e, "module"))
+			p->gfn[i].module = jc_str(c, e, where, "module");
+		self = &p->gfn[i].self;
+		children = &p->gfn[i].children;
+	}
+	jc_num(c, e, where, "self", -INFINITY, INFINITY, false, self);
+	jc_num(c, e, where, "children", -INFINITY, INFINITY, false, children);
+	return c->failed ? -EINVAL : 0;
+}
+
+/* "callgraph" of a profile, optional: its functions and its chains. */
+static int load_graph(struct jcheck *c, const json_t *prof, const char *where,
+		      struct result_profile *p)
+{
+	const json_t *o, *fns, *chains;
+	char at[192], el[224];
+
+	if (!json_object_get(prof, "callgraph"))
+		return 0;
+	o = jc_req(c, prof, where, "callgraph", J_OBJ);
+	jc_join(at, sizeof(at), where, "callgraph");
+	jc_num(c, o, at, "chain_floor", 0, INFINITY, false, &p->chain_floor);
+	fns = jc_req(c, o, at, "functions", J_ARR);
+	chains = jc_req(c, o, at, "chains", J_ARR);
+	if (c->failed)
+		return -EINVAL;
+	p->gfn = calloc(json_array_size(fns) + 1, sizeof(*p->gfn));
+	p->chain = calloc(json_array_size(chains) + 1, sizeof(*p->chain));
+	if (!p->gfn || !p->chain) {
+		jc_err(c, at, "out of memory");
+		return -ENOMEM;
+	}
+	for (p->ngfn = 0; p->ngfn < json_array_size(fns); p->ngfn++) {
+		snprintf(el, sizeof(el), "%s.functions[%zu]", at, p->ngfn);
+		if (load_cg_entry(c, json_array_get(fns, p->ngfn), el, false, p, p->ngfn))
+			return -EINVAL;
+	}
+	for (p->nchain = 0; p->nchain < json_array_size(chains); p->nchain++) {
+		snprintf(el, sizeof(el), "%s.chains[%zu]", at, p->nchain);
+		if (load_cg_entry(c, json_array_get(chains, p->nchain), el, true, p, p->nchain))
+			return -EINVAL;
+	}
+	p->has_graph = true;
+	return 0;
+}
+
 /* "profile" (ppbench vm --profile), optional: its figure and functions. */
 static int load_profile(struct jcheck *c, const json_t *s, const char *where,
 			struct result_profile *p)
@@ -328,6 +390,8 @@ static int load_profile(struct jcheck *c, const json_t *s, const char *where,
 	jc_num(c, o, at, "per_elem", 0, INFINITY, false, &p->per_elem);
 	if (json_object_get(o, "rep_per_elem"))
 		jc_num(c, o, at, "rep_per_elem", 0, INFINITY, false, &p->rep_per_elem);
+	if (json_object_get(o, "elems"))
+		jc_num(c, o, at, "elems", 0, INFINITY, false, &p->elems);
 	arr = jc_req(c, o, at, "functions", J_ARR);
 	if (c->failed)
 		return -EINVAL;
@@ -343,7 +407,7 @@ static int load_profile(struct jcheck *c, const json_t *s, const char *where,
 			return -EINVAL;
 	}
 	p->has = true;
-	return 0;
+	return load_graph(c, o, at, p);
 }
 
 /* The figures of a scenario whose status is "ok". */
@@ -457,6 +521,8 @@ void result_free(struct result *r)
 			free(sc->per_cpu[j].cycles.runs);
 		free(sc->per_cpu);
 		free(sc->prof.fn);
+		free(sc->prof.gfn);
+		free(sc->prof.chain);
 	}
 	free(r->sc);
 	json_decref(r->doc);

@@ -43,14 +43,35 @@ struct result_pfn {
 	double per_elem, rep_per_elem;
 };
 
+/* A function of a profile's call graph: instructions per element, its own and with all below. */
+struct result_cgfn {
+	const char *name;
+	const char *module; /* NULL in the kernel */
+	double self, children;
+};
+
+/* A chain of a profile's call graph: its functions leaf first, joined by '.' (LKP's calltrace). */
+struct result_chain {
+	const char *chain;
+	double children, self; /* instructions per element */
+};
+
 /* A scenario's "profile", where ppbench vm --profile put one. */
 struct result_profile {
 	bool has;
 	double per_elem, rep_per_elem; /* instructions per element; of them rep iterations */
+	double elems;		       /* the elements of its windows; 0 where the file has none */
 	bool has_path;
 	double path;	       /* the path figure from it (path_cost_profile), method "profile" */
 	struct result_pfn *fn; /* as the file lists them: most first */
 	size_t nfn;
+	/* its "callgraph" (files of an older vm --profile, and arm64's, have none) */
+	bool has_graph;
+	double chain_floor; /* the chains below it per element are not in the file */
+	struct result_cgfn *gfn;
+	size_t ngfn;
+	struct result_chain *chain;
+	size_t nchain;
 };
 
 struct result_scenario {

@@ -36,7 +36,7 @@ struct cmp_cfg {
 	size_t col_start[MAX_FILES];
 	size_t ncols;
 	bool force, markdown, bpp, org, ktap, gate_unstable, qemu_change;
-	double alpha;
+	double alpha, prof_floor;
 	enum sig_test test;
 	const char *json;
 	const char *counter; /* --counter NAME: the files' view (model/counterview.h) */
@@ -82,6 +82,11 @@ static const struct cli_opt compare_opts[] = {
 	  .words = tests },
 	{ "alpha", 0, "P", "significance level, 0 < P < 0.5 (default 0.05)", .kind = CLI_NUMBER,
 	  C(alpha), .dmin = 1e-9, .dmax = 0.5, .flags = CLI_F_PROSE_RANGE },
+	{ "profile-floor", 0, "N",
+	  "files of 'vm --profile': list the perf-profile rows (calltrace, children, self) "
+	  "whose instructions per element changed by N or more (default 0.1)",
+	  .kind = CLI_NUMBER, C(prof_floor), .dmin = 1e-9, .dmax = 1e9,
+	  .flags = CLI_F_PROSE_RANGE },
 	{ "markdown", 'm', NULL, "print Markdown tables (for mail or an issue) instead of text",
 	  .kind = CLI_FLAG, C(markdown) },
 	{ "bpp", 0, NULL, "print bench_page_pool_simple-style fast/ptr_ring/slow tables",
@@ -430,7 +435,10 @@ static int build_comparisons(const struct cmp_cfg *cfg, struct result *all, size
 static void run_comparisons(const struct cmp_cfg *cfg, struct result *all, size_t nall, size_t nold,
 			    const struct noise_profile *profile, struct verdict *v)
 {
-	struct cmp_opts o = { .test = cfg->test, .alpha = cfg->alpha, .profile = profile };
+	struct cmp_opts o = { .test = cfg->test,
+			      .alpha = cfg->alpha,
+			      .profile = profile,
+			      .prof_floor = cfg->prof_floor };
 	struct cmp_set set = {
 		.opts = &o,
 		.gate = cfg->g.gate,

@@ -16,8 +16,8 @@
 #include "report/json.h"
 #include "compare/ktap.h"
 #include "compare/limit_report.h"
-#include "compare/line_diff.h"
 #include "compare/orgtable.h"
+#include "compare/pdiff_report.h"
 #include "report/report.h"
 #include "sys/log.h"
 
@@ -282,190 +282,6 @@ static void text_row(FILE *f, const struct row *r)
 		r->label);
 }
 
-/* ---- instruction profiles: LKP's old %change new function -------------------- */
-
-/* "+12.3%", "new" (from nothing), "gone" (to nothing), "0.0%". */
-static void fmt_fn_change(const struct pdiff_fn *f, char *buf, size_t len)
-{
-	double ch = f->old > 0 ? 100 * (f->new - f->old) / f->old : NAN;
-
-	if (!(f->old > 0))
-		snprintf(buf, len, "new");
-	else if (!(f->new > 0))
-		snprintf(buf, len, "gone");
-	else if (fabs(ch) < 0.05)
-		snprintf(buf, len, "0.0%%");
-	else
-		snprintf(buf, len, "%+.1f%%", ch);
-}
-
-/* "page_pool_put_unrefed_netmem", "ppb_burn [bpf]" */
-static const char *pfn_label(const struct pdiff_fn *f, char *buf, size_t len)
-{
-	if (f->module)
-		snprintf(buf, len, "%s [%s]", f->name, f->module);
-	else
-		snprintf(buf, len, "%s", f->name);
-	return buf;
-}
-
-/* "ring +17.00 instr/elem (300.88 -> 317.88, +5.65 %): 2 functions carry +17.00 (100.0 %)" */
-static void pdiff_head(FILE *f, const struct pdiff *d, bool md)
-{
-	double ch = d->new_total - d->old_total;
-	char line[400], files[64] = "";
-	int n;
-
-	if (d->nold > 1 || d->nnew > 1)
-		snprintf(files, sizeof(files), ", means of %zu and %zu files", d->nold, d->nnew);
-	n = snprintf(line, sizeof(line),
-		     "%s%s%s %+.2f instr/elem (%.2f -> %.2f, %+.2f %%%s): ", md ? "**" : "",
-		     d->scenario, md ? "**" : "", ch, d->old_total, d->new_total,
-		     d->old_total > 0 ? 100 * ch / d->old_total : 0.0, files);
-	if (!d->nlisted)
-		snprintf(line + n, sizeof(line) - n, "no function changed by %g or more",
-			 PDIFF_MIN);
-	else if (fabs(ch) < PDIFF_MIN)
-		snprintf(line + n, sizeof(line) - n,
-			 "%zu function%s changed by %g or more, net %+.2f", d->nlisted,
-			 d->nlisted == 1 ? "" : "s", PDIFF_MIN, d->explained);
-	else
-		snprintf(line + n, sizeof(line) - n, "%zu function%s carr%s %+.2f (%.1f %%)",
-			 d->nlisted, d->nlisted == 1 ? "" : "s", d->nlisted == 1 ? "ies" : "y",
-			 d->explained, 100 * d->explained / ch);
-	if (md)
-		fprintf(f, "\n%s\n", line);
-	else
-		fprint_wrapped(f, "", line);
-}
-
-/* The scenario's source lines that moved, where both sides' profiles have lines. */
-static void print_ldiff(FILE *f, const struct comparison *c, const char *scenario, bool md)
-{
-	struct ldiff d;
-	char ch[16];
-
-	if (ldiff_build(c->old, c->nold, c->new, c->nnew, scenario, &d))
-		return;
-	if (!d.nlisted)
-		fprintf(f,
-			md ? "\nNo source line moved by %g or more.\n"
-			   : "no source line moved by %g or more\n",
-			PDIFF_MIN);
-	else if (md)
-		fprintf(f, "\n| old | %%change | new | line | change | function |\n"
-			   "|---:|---:|---:|:---|---:|:---|\n");
-	else
-		fprintf(f, "%12s %10s %12s  %s\n", "old", "%change", "new",
-			"source line (of the path's kernel functions)");
-	for (size_t k = 0; k < d.nlisted; k++) {
-		const struct ldiff_line *l = &d.l[k];
-		struct pdiff_fn fn = { .old = l->old, .new = l->new };
-
-		fmt_fn_change(&fn, ch, sizeof(ch));
-		fprintf(f,
-			md ? "| %.2f | %s | %.2f | `%s` | %+.2f | `%s` |\n"
-			   : "%12.2f %10s %12.2f  %s %+.2f (%s)\n",
-			l->old, ch, l->new, l->at, l->new - l->old, l->fn);
-	}
-	ldiff_free(&d);
-}
-
-static void print_pdiffs(FILE *f, const struct comparison *c, bool md)
-{
-	char ch[16], name[200];
-
-	if (!c->npd)
-		return;
-	fprintf(f, md ? "\n#### Instruction profiles\n\n"
-			"Instructions per element, exact and the same from boot to boot (no test): "
-			"the "
-			"functions that carry each scenario's change, largest first.\n"
-		      : "\nprofiles: instructions per element, exact (no test); the functions that "
-			"carry each change\n");
-	for (size_t i = 0; i < c->npd; i++) {
-		const struct pdiff *d = &c->pd[i];
-
-		pdiff_head(f, d, md);
-		if (!d->nlisted) {
-			print_ldiff(f, c, d->scenario, md);
-			continue;
-		}
-		if (md)
-			fprintf(f, "\n| old | %%change | new | function | group |\n"
-				   "|---:|---:|---:|:---|:---|\n");
-		else
-			fprintf(f, "%12s %10s %12s  %s\n", "old", "%change", "new", "function");
-		for (size_t k = 0; k < d->nlisted; k++) {
-			const struct pdiff_fn *fn = &d->fn[k];
-
-			fmt_fn_change(fn, ch, sizeof(ch));
-			pfn_label(fn, name, sizeof(name));
-			if (md)
-				fprintf(f, "| %.2f | %s | %.2f | `%s` | %s |\n", fn->old, ch,
-					fn->new, name, fn->group);
-			else
-				fprintf(f, "%12.2f %10s %12.2f  %s (%s)\n", fn->old, ch, fn->new,
-					name, fn->group);
-		}
-		print_ldiff(f, c, d->scenario, md);
-	}
-}
-
-/* The scenario's source lines that moved, as print_ldiff() shows them. */
-static void json_ldiff(struct json *j, const struct comparison *c, const char *scenario)
-{
-	struct ldiff d;
-
-	if (ldiff_build(c->old, c->nold, c->new, c->nnew, scenario, &d))
-		return;
-	json_arr_begin(j, "lines");
-	for (size_t k = 0; k < d.nlisted; k++) {
-		json_obj_begin(j, NULL);
-		json_str(j, "line", d.l[k].at);
-		json_str(j, "function", d.l[k].fn);
-		json_double(j, "old", d.l[k].old);
-		json_double(j, "new", d.l[k].new);
-		json_double(j, "change", d.l[k].new - d.l[k].old);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	ldiff_free(&d);
-}
-
-static void json_pdiffs(struct json *j, const struct comparison *c)
-{
-	json_arr_begin(j, "profiles");
-	for (size_t i = 0; i < c->npd; i++) {
-		const struct pdiff *d = &c->pd[i];
-
-		json_obj_begin(j, NULL);
-		json_str(j, "scenario", d->scenario);
-		json_u64(j, "files_old", d->nold);
-		json_u64(j, "files_new", d->nnew);
-		json_double(j, "old", d->old_total);
-		json_double(j, "new", d->new_total);
-		json_double(j, "change", d->new_total - d->old_total);
-		json_double(j, "explained", d->explained);
-		json_arr_begin(j, "functions");
-		for (size_t k = 0; k < d->nlisted; k++) {
-			json_obj_begin(j, NULL);
-			json_str(j, "name", d->fn[k].name);
-			if (d->fn[k].module)
-				json_str(j, "module", d->fn[k].module);
-			json_str(j, "group", d->fn[k].group);
-			json_double(j, "old", d->fn[k].old);
-			json_double(j, "new", d->fn[k].new);
-			json_double(j, "change", pdiff_change(&d->fn[k]));
-			json_obj_end(j);
-		}
-		json_arr_end(j);
-		json_ldiff(j, c, d->scenario);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-}
-
 static void print_text(FILE *f, const struct cmp_set *set, const struct comparison *c)
 {
 	char noise[NOISE_LEN];
@@ -487,7 +303,7 @@ static void print_text(FILE *f, const struct cmp_set *set, const struct comparis
 		fprintf(f, "%12s(no scenario was measured on both sides)\n", "");
 	fprintf(f, "\n");
 	legend(f, set, c, false);
-	print_pdiffs(f, c, false);
+	pdiff_print(f, c->pd, c->npd, false);
 }
 
 /* Markdown's words for the marks other than '*' (bold). */
@@ -536,7 +352,7 @@ static void print_markdown(FILE *f, const struct cmp_set *set, const struct comp
 		if (!c->rows[i].repeats)
 			md_row(f, &c->rows[i]);
 	legend(f, set, c, true);
-	print_pdiffs(f, c, true);
+	pdiff_print(f, c->pd, c->npd, true);
 }
 
 static const struct row *find_row(const struct comparison *c, const char *scn, enum fig kind)
@@ -712,7 +528,7 @@ static void json_comparison(struct json *j, const struct cmp_set *set, const str
 		json_row(j, set, c, &c->rows[i]);
 	json_arr_end(j);
 	if (c->npd)
-		json_pdiffs(j, c);
+		pdiff_json(j, c->pd, c->npd);
 	json_obj_end(j);
 }
 
@@ -892,7 +708,7 @@ static void col_pdiffs(FILE *f, const struct cmp_set *set, const struct col_tabl
 			continue;
 		fprintf(f, md ? "\n##### %s against %s\n" : "\n%s against %s:\n", t->names[i + 1],
 			t->names[0]);
-		print_pdiffs(f, &set->cmps[i], md);
+		pdiff_print(f, set->cmps[i].pd, set->cmps[i].npd, md);
 	}
 }
 

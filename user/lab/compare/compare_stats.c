@@ -839,6 +839,7 @@ static int profile_level_note(struct comparison *c, const struct result *f, cons
 
 int comparison_build(struct comparison *c, const struct cmp_opts *o)
 {
+	double floor = o->prof_floor > 0 ? o->prof_floor : PDIFF_FLOOR;
 	const char **names;
 	size_t n;
 	int err;
@@ -858,7 +859,7 @@ int comparison_build(struct comparison *c, const struct cmp_opts *o)
 	for (size_t i = 0; !err && i < n; i++)
 		err = add_scenario(c, o, names[i]) ?: c->level_noted ? 0 : level_note(c, names[i]);
 	free(names);
-	return err ?: pdiff_build(c->old, c->nold, c->new, c->nnew, &c->pd, &c->npd);
+	return err ?: pdiff_build(c->old, c->nold, c->new, c->nnew, floor, &c->pd, &c->npd);
 }
 
 void comparison_free(struct comparison *c)

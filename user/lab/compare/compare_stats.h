@@ -36,6 +36,7 @@ struct cmp_opts {
 	enum sig_test test;
 	double alpha;
 	const struct noise_profile *profile; /* --noise, or NULL */
+	double prof_floor; /* the profile rows' floor, instructions per element; 0: PDIFF_FLOOR */
 };
 
 /*

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare/line_diff.h"
-#include "compare/prof_diff.h"
 
 /* The rows of SCENARIO's profile.lines in R, or NULL. */
 static const json_t *rows_of(const struct result *r, const char *scenario)
@@ -89,7 +88,7 @@ static int by_change(const void *a, const void *b)
 }
 
 int ldiff_build(const struct result *old, size_t nold, const struct result *new, size_t nnew,
-		const char *scenario, struct ldiff *d)
+		const char *scenario, double floor, struct ldiff *d)
 {
 	int err;
 
@@ -103,8 +102,7 @@ int ldiff_build(const struct result *old, size_t nold, const struct result *new,
 	}
 	if (d->n)
 		qsort(d->l, d->n, sizeof(*d->l), by_change);
-	while (d->nlisted < d->n && d->nlisted < PDIFF_MAX_LIST &&
-	       fabs(d->l[d->nlisted].new - d->l[d->nlisted].old) >= PDIFF_MIN)
+	while (d->nlisted < d->n && fabs(d->l[d->nlisted].new - d->l[d->nlisted].old) >= floor)
 		d->nlisted++;
 	return 0;
 }

@@ -1,96 +1,202 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The functions that carry a scenario's change between two profiles (prof_diff.h). */
+/* The perf-profile rows of a scenario's change between two profiles (prof_diff.h). */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "compare/prof_diff.h"
 
-double pdiff_change(const struct pdiff_fn *f)
+double prow_change(const struct prow *r)
 {
-	return f->new - f->old;
+	return r->new - r->old;
 }
 
-static bool same_fn(const struct pdiff_fn *f, const struct result_pfn *r)
+const char *prow_kind_name(enum prow_kind k)
 {
-	return !strcmp(f->name, r->name) && !strcmp(f->module ?: "", r->module ?: "");
+	static const char *const names[NR_PROW_KINDS] = { "calltrace", "children", "self" };
+
+	return names[k];
 }
 
-/* Adds a side's profile (one file's) into D, weighted 1/NFILES. */
-static int add_profile(struct pdiff *d, const struct result_profile *p, bool new, double w)
+char *prow_lkp_name(enum prow_kind k, const char *name)
 {
-	for (size_t i = 0; i < p->nfn; i++) {
-		const struct result_pfn *r = &p->fn[i];
-		struct pdiff_fn *f = NULL;
+	char *s;
 
-		for (size_t k = 0; k < d->nfn && !f; k++)
-			if (same_fn(&d->fn[k], r))
-				f = &d->fn[k];
-		if (!f) {
-			f = realloc(d->fn, (d->nfn + 1) * sizeof(*f));
-			if (!f)
-				return -ENOMEM;
-			d->fn = f;
-			f = &d->fn[d->nfn++];
-			*f = (struct pdiff_fn){ r->name, r->module, r->group, 0, 0 };
-		}
-		*(new ? &f->new : &f->old) += r->per_elem * w;
+	return asprintf(&s, "perf-profile.%s." PROW_EVENT ".%s", prow_kind_name(k), name) < 0 ? NULL
+											      : s;
+}
+
+/* The rows of one scenario, every entry of every file before they merge. */
+struct rows {
+	struct prow *r;
+	size_t n, cap;
+};
+
+static int add(struct rows *v, enum prow_kind k, const char *name, const char *module,
+	       const char *group, bool new, double value)
+{
+	if (v->n == v->cap) {
+		struct prow *r = realloc(v->r, (v->cap = v->cap ? 2 * v->cap : 64) * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		v->r = r;
 	}
-	*(new ? &d->new_total : &d->old_total) += p->per_elem * w;
+	v->r[v->n++] = (struct prow){ .kind = k,
+				      .name = name,
+				      .module = module,
+				      .group = group,
+				      .old = new ? 0 : value,
+				      .new = new ? value : 0 };
 	return 0;
+}
+
+/* One file's profile P into V, weighted W (1 / its side's files); GRAPH: its chains too. */
+static int add_profile(struct rows *v, const struct result_profile *p, bool new, double w,
+		       bool graph)
+{
+	int err = 0;
+
+	for (size_t i = 0; !err && i < p->nfn; i++)
+		err = add(v, PROW_SELF, p->fn[i].name, p->fn[i].module, p->fn[i].group, new,
+			  p->fn[i].per_elem * w);
+	for (size_t i = 0; graph && !err && i < p->ngfn; i++)
+		err = add(v, PROW_CHILDREN, p->gfn[i].name, p->gfn[i].module, NULL, new,
+			  p->gfn[i].children * w);
+	for (size_t i = 0; graph && !err && i < p->nchain; i++)
+		err = add(v, PROW_CALLTRACE, p->chain[i].chain, NULL, NULL, new,
+			  p->chain[i].children * w);
+	return err;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	const struct prow *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return strcmp(x->name, y->name) ?: strcmp(x->module ?: "", y->module ?: "");
+}
+
+/*
+ * By kind (LKP's order), then the largest |change| first; of chains that
+ * change alike, the longer first: a chain's callers' chains are shorter, so
+ * the deepest, which says the most, leads.
+ */
+static int by_change(const void *a, const void *b)
+{
+	const struct prow *x = a, *y = b;
+	double cx = fabs(prow_change(x)), cy = fabs(prow_change(y));
+	size_t lx = strlen(x->name), ly = strlen(y->name);
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	if (x->kind == PROW_CALLTRACE && lx != ly)
+		return lx > ly ? -1 : 1;
+	return by_key(a, b);
+}
+
+/* V's entries of one key summed into one row, and only the rows of FLOOR or more kept. */
+static int merge(struct pdiff *d, struct rows *v)
+{
+	size_t n = 0;
+
+	if (v->n)
+		qsort(v->r, v->n, sizeof(*v->r), by_key);
+	for (size_t i = 0; i < v->n; i++) {
+		if (n && !by_key(&v->r[n - 1], &v->r[i])) {
+			v->r[n - 1].old += v->r[i].old;
+			v->r[n - 1].new += v->r[i].new;
+			v->r[n - 1].group = v->r[n - 1].group ?: v->r[i].group;
+		} else {
+			v->r[n++] = v->r[i];
+		}
+	}
+	d->nrow = 0;
+	for (size_t i = 0; i < n; i++)
+		if (fabs(prow_change(&v->r[i])) + 1e-9 >= d->floor) /* (0.1 is no double) */
+			v->r[d->nrow++] = v->r[i];
+	d->row = v->r;
+	v->r = NULL;
+	if (d->nrow)
+		qsort(d->row, d->nrow, sizeof(*d->row), by_change);
+	for (size_t i = 0; i < d->nrow; i++) {
+		struct prow *r = &d->row[i];
+
+		d->nkind[r->kind]++;
+		if (r->kind == PROW_SELF)
+			d->explained += prow_change(r);
+		r->lkp = prow_lkp_name(r->kind, r->name);
+		if (!r->lkp)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static const struct result_scenario *profiled(const struct result *r, const char *name)
+{
+	const struct result_scenario *sc = result_find(r, name);
+
+	return sc && sc->ok && sc->prof.has ? sc : NULL;
 }
 
 static size_t with_profile(const struct result *files, size_t n, const char *name)
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct result_scenario *sc = result_find(&files[i], name);
-
-		k += sc && sc->ok && sc->prof.has;
-	}
+	for (size_t i = 0; i < n; i++)
+		k += !!profiled(&files[i], name);
 	return k;
 }
 
-static int add_side(struct pdiff *d, const struct result *files, size_t n, size_t with, bool new)
+/* The first file of FILES whose profile of D's scenario has no call graph. */
+static void find_no_graph(struct pdiff *d, const struct result *files, size_t n)
 {
+	for (size_t i = 0; i < n && !d->no_graph; i++) {
+		const struct result_scenario *sc = profiled(&files[i], d->scenario);
+
+		if (sc && !sc->prof.has_graph)
+			d->no_graph = files[i].path;
+	}
+}
+
+static int add_side(struct pdiff *d, struct rows *v, const struct result *files, size_t n, bool new)
+{
+	size_t with = new ? d->nnew : d->nold;
+
 	for (size_t i = 0; i < n; i++) {
-		const struct result_scenario *sc = result_find(&files[i], d->scenario);
-		int err = sc && sc->ok && sc->prof.has ? add_profile(d, &sc->prof, new, 1.0 / with)
-						       : 0;
+		const struct result_scenario *sc = profiled(&files[i], d->scenario);
+		int err = sc ? add_profile(v, &sc->prof, new, 1.0 / with, !d->no_graph) : 0;
 
 		if (err)
 			return err;
+		if (sc)
+			*(new ? &d->new_total : &d->old_total) += sc->prof.per_elem / with;
 	}
 	return 0;
 }
 
-static int by_change(const void *a, const void *b)
+static int build_one(struct pdiff *d, const struct result *old, size_t nold,
+		     const struct result *new, size_t nnew)
 {
-	double x = fabs(pdiff_change(a)), y = fabs(pdiff_change(b));
+	struct rows v = { 0 };
+	int err;
 
-	if (x != y)
-		return x > y ? -1 : 1;
-	return strcmp(((const struct pdiff_fn *)a)->name, ((const struct pdiff_fn *)b)->name);
-}
-
-/* The functions named: at least PDIFF_MIN and PDIFF_SHARE % of the change, largest first. */
-static void choose(struct pdiff *d)
-{
-	double change = fabs(d->new_total - d->old_total);
-	double floor = fmax(PDIFF_MIN, change * PDIFF_SHARE / 100);
-
-	if (d->nfn)
-		qsort(d->fn, d->nfn, sizeof(*d->fn), by_change);
-	for (d->nlisted = 0; d->nlisted < d->nfn && d->nlisted < PDIFF_MAX_LIST; d->nlisted++) {
-		if (fabs(pdiff_change(&d->fn[d->nlisted])) < floor)
-			break;
-		d->explained += pdiff_change(&d->fn[d->nlisted]);
-	}
+	find_no_graph(d, old, nold);
+	find_no_graph(d, new, nnew);
+	err = add_side(d, &v, old, nold, false) ?: add_side(d, &v, new, nnew, true) ?: merge(d, &v);
+	free(v.r);
+	if (!err)
+		err = ldiff_build(old, nold, new, nnew, d->scenario, d->floor, &d->lines);
+	d->has_lines = !err;
+	return err > 0 ? 0 : err;
 }
 
 int pdiff_build(const struct result *old, size_t nold, const struct result *new, size_t nnew,
-		struct pdiff **out, size_t *n)
+		double floor, struct pdiff **out, size_t *n)
 {
 	struct pdiff *d = NULL;
 	size_t nd = 0;
@@ -109,13 +215,9 @@ int pdiff_build(const struct result *old, size_t nold, const struct result *new,
 			break;
 		}
 		d = g;
-		g = memset(&d[nd++], 0, sizeof(*g));
-		g->scenario = name;
-		g->nold = wo;
-		g->nnew = wn;
-		err = add_side(g, old, nold, wo, false) ?: add_side(g, new, nnew, wn, true);
-		if (!err)
-			choose(g);
+		d[nd++] =
+			(struct pdiff){ .scenario = name, .nold = wo, .nnew = wn, .floor = floor };
+		err = build_one(&d[nd - 1], old, nold, new, nnew);
 	}
 	if (err) {
 		pdiff_free(d, nd);
@@ -128,7 +230,11 @@ int pdiff_build(const struct result *old, size_t nold, const struct result *new,
 
 void pdiff_free(struct pdiff *d, size_t n)
 {
-	for (size_t i = 0; d && i < n; i++)
-		free(d[i].fn);
+	for (size_t i = 0; d && i < n; i++) {
+		for (size_t k = 0; k < d[i].nrow; k++)
+			free(d[i].row[k].lkp);
+		free(d[i].row);
+		ldiff_free(&d[i].lines);
+	}
 	free(d);
 }

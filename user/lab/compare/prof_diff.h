@@ -4,42 +4,64 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "compare/line_diff.h"
 #include "model/result.h"
 
 /*
- * compare of files with instruction profiles: per scenario, each
- * function's instructions per element before and after, and the functions
- * that carry the scenario's change, largest first. A profile is exact and
- * the same from boot to boot, so there is no test: a function that moved
- * by PDIFF_MIN instructions per element moved.
+ * compare of files with instruction profiles: per scenario, the rows of the
+ * LKP robot's three kinds of perf-profile row, each a figure per element
+ * before and after: a call chain with all below it (calltrace), a function
+ * with all it calls (children), a function alone (self). A profile is
+ * exact and the same from boot to boot, so there is no test: a row that
+ * moved by the floor moved.
  */
-#define PDIFF_MIN 0.1	  /* instructions per element: below it, no function is named */
-#define PDIFF_SHARE 1.0	  /* % of the scenario's change a named function carries at least */
-#define PDIFF_MAX_LIST 20 /* at most this many are named */
+#define PDIFF_FLOOR 0.1 /* instructions per element: the default floor of a row's change */
 
-struct pdiff_fn {
-	const char *name, *module, *group;
-	double old, new; /* instructions per element, each side's mean over its files */
+enum prow_kind { PROW_CALLTRACE, PROW_CHILDREN, PROW_SELF, NR_PROW_KINDS };
+
+/*
+ * The third part of a row's name, LKP's perf event (cycles:pp becomes
+ * cycles-pp in its rows): the event here is an instruction, charged to its
+ * exact address.
+ */
+#define PROW_EVENT "instructions-pp"
+
+struct prow {
+	enum prow_kind kind;
+	const char *name;   /* the function, or the chain: leaf first, '.' between */
+	const char *module; /* self, children: NULL in the kernel, "bpf" for BPF code */
+	const char *group;  /* self: the function's group in the profile */
+	char *lkp;	    /* "perf-profile.KIND.instructions-pp.NAME" */
+	double old, new;    /* instructions per element, each side's mean over its files */
 };
 
 struct pdiff {
 	const char *scenario;
 	size_t nold, nnew;	     /* files with its profile on each side */
 	double old_total, new_total; /* the profiles' figures */
-	struct pdiff_fn *fn;	     /* every function of either side, largest |change| first */
-	size_t nfn;
-	size_t nlisted;	  /* the first nlisted carry the change */
-	double explained; /* their change, summed */
+	double floor;		     /* of the rows' change */
+	/* the first file of either side without a call graph (self rows only), or NULL */
+	const char *no_graph;
+	/* the rows whose change is at least the floor: by kind, then largest |change| first */
+	struct prow *row;
+	size_t nrow, nkind[NR_PROW_KINDS];
+	double explained;   /* the self rows' change, summed */
+	struct ldiff lines; /* its source lines, where both sides have them (has_lines) */
+	bool has_lines;
 };
 
 /*
  * The profile diffs of the scenarios profiled on both sides (OLD: NOLD
- * files, NEW: NNEW), in the order of the old files' scenarios. 0 or -ENOMEM.
+ * files, NEW: NNEW), in the order of the old files' scenarios, with the
+ * rows that changed by FLOOR or more (instructions per element). 0 or -ENOMEM.
  */
 int pdiff_build(const struct result *old, size_t nold, const struct result *new, size_t nnew,
-		struct pdiff **out, size_t *n);
+		double floor, struct pdiff **out, size_t *n);
 void pdiff_free(struct pdiff *d, size_t n);
-/* F's change, new - old. */
-double pdiff_change(const struct pdiff_fn *f);
+/* R's change, new - old. */
+double prow_change(const struct prow *r);
+const char *prow_kind_name(enum prow_kind k); /* "calltrace", "children", "self" */
+/* "perf-profile.KIND.instructions-pp.NAME", malloc'ed; NULL without memory. */
+char *prow_lkp_name(enum prow_kind k, const char *name);
 
 #endif

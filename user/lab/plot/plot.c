@@ -3,7 +3,8 @@
  * ppbench plot RESULT.json... -o FILE.svg: one group per scenario, one box
  * per file (quartiles, median line, mean dot, min-max whiskers) on a common
  * linear axis from 0, so sizes compare honestly. Plain SVG 1.1 with no
- * scripts or external fonts, so browsers and rsvg render it alike.
+ * scripts or external fonts, so browsers and rsvg render it alike. --flame
+ * draws flame graphs instead (flame_svg.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "cli/cli.h"
 #include "model/result.h"
 #include "plot/plot_svg.h"
+#include "plot/flame_svg.h"
 #include "plot/prof_svg.h"
 #include "sys/log.h"
 #include "sys/util.h"
@@ -40,6 +42,11 @@ static const struct cli_opt plot_opts[] = {
 	  "draw the scenarios' instruction profiles (ppbench vm --profile): a bar per file, "
 	  "stacked by group and function",
 	  .kind = CLI_FLAG, P(profile) },
+	{ "flame", 0, NULL,
+	  "draw a flame graph of the folded stacks of 'ppbench vm --profile' (F.SCENARIO.folded, "
+	  "or the result file F.json with --scenario, per element); of two files (old, new) the "
+	  "differential one",
+	  .kind = CLI_FLAG, P(flame) },
 	{ NULL },
 };
 
@@ -183,7 +190,13 @@ static int plot_run(void *c, int argc, char **argv)
 	if (!p)
 		return EXIT_FAIL;
 	p->cfg = cfg;
-	if (plot_checks(cfg) || load_all(p, names))
+	if (plot_checks(cfg))
+		goto out;
+	if (cfg->flame) {
+		ret = plot_flame(cfg);
+		goto out;
+	}
+	if (load_all(p, names))
 		goto out;
 	/* a copy to cut up: p->scn[] points into it until the SVG is out */
 	snprintf(list, sizeof(list), "%s", cfg->scenarios ? cfg->scenarios : "");
@@ -215,7 +228,7 @@ out:
 
 const struct cli_cmd cmd_plot = {
 	.name = "plot",
-	.args = "RESULT.json... -o FILE.svg",
+	.args = "RESULT.json... -o FILE.svg | --flame [OLD] NEW -o FILE.svg",
 	.summary = "draw bench results as an SVG: per-scenario cost with spread",
 	.description =
 		"Draw 'ppbench bench --json' result files as an SVG picture: one group per\n"
@@ -230,15 +243,20 @@ const struct cli_cmd cmd_plot = {
 		"clock (TSC frequency, or the instruction clock) and kernel of the first file.\n"
 		"Hovering a box in a browser shows its numbers. --profile draws the\n"
 		"instruction profiles of 'ppbench vm --profile' instead: per file a bar stacked\n"
-		"by group and function.\n"
+		"by group and function. --flame draws the flame graph of one file's call graph\n"
+		"(folded stacks, F.SCENARIO.folded of 'ppbench vm --profile', or F.json and\n"
+		"--scenario), or the differential one of two (width from the new, colour from\n"
+		"the change).\n"
 		"\n"
-		"The SVG is self-contained (SVG 1.1, no scripts, generic fonts) and renders in\n"
-		"browsers and with rsvg-convert. Every file is checked against the ppbench/1\n"
-		"schema first; a bad file is one line on stderr and exit status 2.",
+		"The SVG is self-contained (SVG 1.1, generic fonts; a flame graph's small script\n"
+		"zooms and searches in a browser) and renders in browsers and with rsvg-convert.\n"
+		"Every file is checked first; a bad file is one line on stderr and exit status 2.",
 	.examples = "  ppbench plot before.json after.json -o cmp.svg\n"
 		    "  ppbench plot -l 6.12 a.json -l 6.18 b.json -t '6.12 vs 6.18' -o p.svg\n"
 		    "  ppbench plot --scenario fast,ring,slow --metric ns run.json -o ns.svg\n"
 		    "  ppbench plot --profile 6.12.json 7.3.json -o where.svg\n"
+		    "  ppbench plot --flame 7.3.slow.folded -o slow.svg\n"
+		    "  ppbench plot --flame 6.12.json 7.3.json -s ring -o ring-diff.svg\n"
 		    "  rsvg-convert -o p.png p.svg   # a PNG for mail\n",
 	.opts = plot_opts,
 	.cfg_size = sizeof(struct plot_cfg),

@@ -20,6 +20,7 @@ struct plot_cfg {
 	bool ns;
 	const char *scenarios; /* --scenario LIST, or NULL */
 	bool profile;	       /* --profile: the instruction profiles, stacked */
+	bool flame;	       /* --flame: a flame graph of folded stacks */
 };
 
 /* One file's figures for one scenario. */
