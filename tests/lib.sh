@@ -34,8 +34,9 @@ unavailable() {
 # tests/tools/host_can.c finds it with plain libbpf calls, not with the code
 # under test: a skip that names the refusal. No install can change it.
 needs_host() { # live-frames|fentry
-	local why
-	why=$("$TOP/build/tests/host-can" "$1") || skip "this host refuses $why"
+	local why tool=$TOP/build/tests/host-can
+	[ -x "$tool" ] || fail "no $tool (make build/tests/host-can)"
+	why=$("$tool" "$1") || skip "this host refuses $why"
 }
 
 # expect_exit CODE CMD...: run CMD, require exit CODE; its stderr goes to $LAST_ERR.
