@@ -12,3 +12,23 @@ void test_pmu_window_of(void)
 	ASSERT_EQ(pmu_window_of(1000, 0), PMU_UNSCHEDULED, "never ran: counted nothing");
 	ASSERT_EQ(pmu_window_of(0, 0), PMU_UNSCHEDULED, "never enabled: nothing to trust");
 }
+
+/* The help's list of names is the table's, in its order. */
+void test_pmu_counter_names(void)
+{
+	char list[200] = "";
+	size_t n = 0;
+
+	for (int k = 0; k < NR_PMU_COUNTERS; k++)
+		n += snprintf(list + n, sizeof(list) - n, "%s%s",
+			      !k			 ? ""
+			      : k == NR_PMU_COUNTERS - 1 ? " or "
+							 : ", ",
+			      pmu_counter_name(k));
+	ASSERT_STREQ(list, PMU_COUNTER_NAMES, "PMU_COUNTER_NAMES");
+	for (int k = 0; k < NR_PMU_COUNTERS; k++)
+		ASSERT_EQ(pmu_counter_by_name(pmu_counter_name(k)), k, pmu_counter_name(k));
+	ASSERT_EQ(pmu_counter_by_name("instructions"), -1, "the clock's unit is no counter");
+	ASSERT_TRUE(pmu_counter_instructions(PMU_INSTR_USER), "user_instructions");
+	ASSERT_FALSE(pmu_counter_instructions(PMU_CYCLES_KERNEL), "kernel_cycles");
+}

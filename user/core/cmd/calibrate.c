@@ -47,9 +47,8 @@ static const struct cli_opt calibrate_opts[] = {
 	{ "keep", 0, "DIR", "keep the runs' bench results (run-NN.json) in DIR", .kind = CLI_STRING,
 	  K(keep), .flags = CLI_F_OUTDIR },
 	{ "counter", 0, "NAME",
-	  "profile the hardware counter NAME (the runs are bench --counters): "
-	  "kernel_instructions, user_instructions, kernel_cycles or user_cycles, for "
-	  "compare --counter NAME --noise",
+	  "profile the hardware counter NAME (the runs are bench --counters): " PMU_COUNTER_NAMES
+	  ", for compare --counter NAME --noise",
 	  .kind = CLI_STRING, K(counter) },
 	{ "quiet", 'q', NULL, "no progress line", .kind = CLI_FLAG, K(quiet) },
 	{ NULL },
@@ -98,7 +97,8 @@ static int calibrate_check(void *c, int argc, char **argv)
 			pr_err("--counter: %s\n", why);
 			return EXIT_USAGE;
 		}
-		if (pmu_open(&p, strstr(cfg->counter, "cycles"), why, sizeof(why))) {
+		if (pmu_open(&p, !pmu_counter_instructions(pmu_counter_by_name(cfg->counter)), why,
+			     sizeof(why))) {
 			pr_err("--counter: %s\n", why);
 			return EXIT_USAGE;
 		}

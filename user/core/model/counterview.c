@@ -7,25 +7,16 @@
 #include <string.h>
 #include "model/counterview.h"
 
-static const char *const names[] = { "kernel_instructions", "user_instructions", "kernel_cycles",
-				     "user_cycles" };
-
 bool unit_is_counter(const char *unit)
 {
-	for (size_t i = 0; unit && i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(unit, names[i]))
-			return true;
-	return false;
+	return pmu_counter_by_name(unit) >= 0;
 }
 
 bool counter_name_ok(const char *name, char *err, size_t len)
 {
 	if (unit_is_counter(name))
 		return true;
-	snprintf(err, len,
-		 "no counter '%s' (kernel_instructions, user_instructions, kernel_cycles or "
-		 "user_cycles)",
-		 name);
+	snprintf(err, len, "no counter '%s' (" PMU_COUNTER_NAMES ")", name);
 	return false;
 }
 
@@ -137,10 +128,9 @@ int result_view_counter(struct result *r, const char *name, char *err, size_t le
 			 r->path);
 		return -EINVAL;
 	}
-	r->host.clock = (struct result_clock){ .kind = "pmu", .unit = NULL };
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(names[i], name))
-			r->host.clock.unit = names[i];
+	/* (the table's string: the name given may not outlive R) */
+	name = pmu_counter_name(pmu_counter_by_name(name));
+	r->host.clock = (struct result_clock){ .kind = "pmu", .unit = name };
 	return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "model/result.h"
+#include "sys/pmu.h"
 
 /*
  * A bench --counters file seen through one of its counters: each scenario's
@@ -14,8 +15,7 @@
  * it by the rules they apply to the clock's figures, and never set it against
  * a clock's (their clock check refuses). A scenario without the counter is
  * skipped with the file's reason; path figures and per-CPU figures are the
- * clock's and go. NAME: kernel_instructions, user_instructions,
- * kernel_cycles or user_cycles. -EINVAL with one line in ERR when the file
+ * clock's and go. NAME: one of PMU_COUNTER_NAMES. -EINVAL with one line in ERR when the file
  * has no such counter anywhere.
  */
 int result_view_counter(struct result *r, const char *name, char *err, size_t len);

@@ -15,6 +15,7 @@
 #include "model/pathfig.h"
 #include "model/jcheck.h"
 #include "model/result.h"
+#include "sys/pmu.h"
 
 static int load_top(struct jcheck *c, struct result *r)
 {
@@ -539,9 +540,10 @@ const struct result_scenario *result_find(const struct result *r, const char *na
 
 bool unit_counts_instructions(const char *unit)
 {
+	int k = pmu_counter_by_name(unit);
+
 	/* the instruction clock's, or a hardware counter's (model/counterview.h) */
-	return unit && (!strcmp(unit, "instructions") || !strcmp(unit, "kernel_instructions") ||
-			!strcmp(unit, "user_instructions"));
+	return (unit && !strcmp(unit, "instructions")) || (k >= 0 && pmu_counter_instructions(k));
 }
 
 double unit_floor_pct(const char *unit)

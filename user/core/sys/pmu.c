@@ -28,6 +28,19 @@ const char *pmu_counter_name(enum pmu_counter i)
 	return counters[i].name;
 }
 
+int pmu_counter_by_name(const char *name)
+{
+	for (int i = 0; name && i < NR_PMU_COUNTERS; i++)
+		if (!strcmp(name, counters[i].name))
+			return i;
+	return -1;
+}
+
+bool pmu_counter_instructions(enum pmu_counter i)
+{
+	return counters[i].config == PERF_COUNT_HW_INSTRUCTIONS;
+}
+
 static int open_one(enum pmu_counter i, int group)
 {
 	struct perf_event_attr a = {

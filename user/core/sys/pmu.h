@@ -46,6 +46,12 @@ const char *pmu_window_words(enum pmu_window w);
 
 /* The name of counter I in results and exports: "kernel_instructions", ... */
 const char *pmu_counter_name(enum pmu_counter i);
+/* The counter named NAME, or -1. */
+int pmu_counter_by_name(const char *name);
+/* Whether counter I counts instructions (not cycles). */
+bool pmu_counter_instructions(enum pmu_counter i);
+/* The names as an option's help lists them (a unit test holds them to pmu_counter_name()). */
+#define PMU_COUNTER_NAMES "kernel_instructions, user_instructions, kernel_cycles or user_cycles"
 
 /*
  * Opens the group for the calling thread: instructions, and cycles too if

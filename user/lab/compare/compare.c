@@ -71,8 +71,8 @@ static const struct cli_opt compare_opts[] = {
 	  .kind = CLI_FLAG, C(qemu_change) },
 	{ "counter", 0, "NAME",
 	  "compare the hardware counter NAME of bench --counters files instead of the clock's "
-	  "figure: kernel_instructions, user_instructions, kernel_cycles or user_cycles, per "
-	  "element (a --noise profile must be of that counter: calibrate --counter)",
+	  "figure: " PMU_COUNTER_NAMES
+	  ", per element (a --noise profile must be of that counter: calibrate --counter)",
 	  .kind = CLI_STRING, C(counter) },
 	{ "gate-unstable", 0, NULL,
 	  "gate figures whose setups sit on two or more levels on their medians' change, "

@@ -57,8 +57,8 @@ static const struct cli_opt export_opts[] = {
 	  .kind = CLI_STRING, X(build_id) },
 	{ "counter", 0, "NAME",
 	  "export the hardware counter NAME of bench --counters result files instead of the "
-	  "clock's figure: kernel_instructions, user_instructions, kernel_cycles or "
-	  "user_cycles, per element (named so: kernel_instructions_per_elem)",
+	  "clock's figure: " PMU_COUNTER_NAMES ", per element (named so: "
+	  "kernel_instructions_per_elem)",
 	  .kind = CLI_STRING, X(counter) },
 	{ "no-prefix", 0, NULL,
 	  "lkp: keys without the leading 'ppbench.', as an LKP parse prints them (LKP adds the "

@@ -56,8 +56,7 @@ static const struct cli_opt trend_opts[] = {
 	  .kind = CLI_UINT, T(permutations), .min = 19, .max = 99999 },
 	{ "counter", 0, "NAME",
 	  "the series of the hardware counter NAME of bench --counters files instead of the "
-	  "clock's figure: kernel_instructions, user_instructions, kernel_cycles or "
-	  "user_cycles, per element",
+	  "clock's figure: " PMU_COUNTER_NAMES ", per element",
 	  .kind = CLI_STRING, T(counter) },
 	{ "scenario", 's', "LIST", "only these scenarios, comma separated (default: all)",
 	  .kind = CLI_STRING, T(scenarios) },
