@@ -111,12 +111,13 @@ USER_DEPS	:= $(USER_OBJS:.o=.d)
 # symbols): a file that includes across a rule, or calls across one, fails
 # the build. Lab directories each hold one feature.
 LAYERS		:= core/sys: \
+		   core/instr:core/sys \
 		   core/model:core/sys \
 		   core/cli:core/sys \
 		   core/loader:core/model,core/sys \
 		   core/report:core/model,core/sys \
-		   core/engine:core/loader,core/model,core/sys \
-		   core/cmd:core/cli,core/engine,core/loader,core/model,core/report,core/sys \
+		   core/engine:core/instr,core/loader,core/model,core/sys \
+		   core/cmd:core/cli,core/engine,core/instr,core/loader,core/model,core/report,core/sys \
 		   core:core/cli,core/cmd,core/loader,core/model,core/sys \
 		   lab/compare:core/cli,core/model,core/report,core/sys \
 		   lab/vm:lab/compare,core/cli,core/model,core/report,core/sys \

@@ -6,9 +6,9 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include "sys/profcap.h"
+#include "instr/guest_profile.h"
 #include "vm/qprof/qpdecode.h"
-#include "sys/vmmark.h"
+#include "instr/markers.h"
 #include "unit.h"
 #include "vmprof.h"
 
@@ -98,7 +98,7 @@ void test_qprof_markers(void)
 	ASSERT_EQ(vmprof_a64_op(0xd503201fu), -1, "nop");
 }
 
-/* Feeds VALUE as 16 nibbles and then OP, as vmmark_send() does. */
+/* Feeds VALUE as 16 nibbles and then OP, as marker_send() does. */
 static int send(struct qp_proto *p, int op, uint64_t value, struct qp_msg *m)
 {
 	for (int i = 60; i >= 0; i -= 4)
@@ -180,9 +180,9 @@ static const char kallsyms[] = "ffffffff81000000 T _stext\n"
 			       "ffffffffc0001000 t bpf_test_run\t[some_module]\n"
 			       "ffffffffc0002000 t bpf_prog_6deef7357e7b4530_ppb_xdp_bare\t[bpf]\n";
 
-void test_profcap_sites(void)
+void test_guest_prof_sites(void)
 {
-	struct profcap_sites s;
+	struct guest_prof_sites s;
 	FILE *f = fmemopen((void *)kallsyms, sizeof(kallsyms) - 1, "r");
 	static const char hidden[] = "0000000000000000 T _stext\n"
 				     "0000000000000000 T ktime_get\n";
@@ -191,7 +191,7 @@ void test_profcap_sites(void)
 
 	if (!ASSERT_TRUE(f != NULL, "fmemopen"))
 		return;
-	ASSERT_OK(profcap_parse_sites(f, &s), "parse");
+	ASSERT_OK(guest_prof_parse_sites(f, &s), "parse");
 	fclose(f);
 	ASSERT_EQ(s.ktime, 0xffffffff81100000ull, "ktime_get");
 	if (!ASSERT_EQ(s.n, 3, "three timer functions (not the module's, not _livelier)"))
@@ -217,38 +217,38 @@ void test_profcap_sites(void)
 		ASSERT_TRUE(s.r[3].op == VMPROF_INDTHUNK_HI && s.r[3].hi == 0xffffffff81abd4b0ull,
 			    "an indirect-branch thunk");
 	}
-	profcap_sites_free(&s);
+	guest_prof_sites_free(&s);
 
 	f = fmemopen((void *)hidden, sizeof(hidden) - 1, "r");
-	ASSERT_EQ(profcap_parse_sites(f, &s), -EPERM, "addresses hidden (kptr_restrict)");
+	ASSERT_EQ(guest_prof_parse_sites(f, &s), -EPERM, "addresses hidden (kptr_restrict)");
 	fclose(f);
-	profcap_sites_free(&s);
+	guest_prof_sites_free(&s);
 	f = fmemopen((void *)none, sizeof(none) - 1, "r");
-	ASSERT_EQ(profcap_parse_sites(f, &s), -ENOENT, "no timer function");
+	ASSERT_EQ(guest_prof_parse_sites(f, &s), -ENOENT, "no timer function");
 	fclose(f);
-	profcap_sites_free(&s);
+	guest_prof_sites_free(&s);
 }
 
-void test_vmmark_cmdline(void)
+void test_marker_cmdline(void)
 {
-	ASSERT_TRUE(vmmark_cmdline("ppbench.profile=1"), "alone");
-	ASSERT_TRUE(vmmark_cmdline("console=ttyS0 ppbench.profile=1 quiet"), "among others");
-	ASSERT_TRUE(vmmark_cmdline("quiet ppbench.profile=1\n"), "last, with a newline");
-	ASSERT_FALSE(vmmark_cmdline("quiet ppbench.profile=10"), "another value");
-	ASSERT_FALSE(vmmark_cmdline("xppbench.profile=1"), "inside another word");
-	ASSERT_FALSE(vmmark_cmdline("ppbench.clock=icount"), "absent");
+	ASSERT_TRUE(marker_cmdline("ppbench.profile=1"), "alone");
+	ASSERT_TRUE(marker_cmdline("console=ttyS0 ppbench.profile=1 quiet"), "among others");
+	ASSERT_TRUE(marker_cmdline("quiet ppbench.profile=1\n"), "last, with a newline");
+	ASSERT_FALSE(marker_cmdline("quiet ppbench.profile=10"), "another value");
+	ASSERT_FALSE(marker_cmdline("xppbench.profile=1"), "inside another word");
+	ASSERT_FALSE(marker_cmdline("ppbench.clock=icount"), "absent");
 }
 
 /* Every marker runs on this CPU as the no-op it claims to be. */
-void test_vmmark_nop(void)
+void test_marker_nop(void)
 {
 	volatile uint64_t before = 0x1234, after;
 
-	vmmark_set_active(true);
-	vmmark_send(VMPROF_KTIME, 0xfedcba9876543210ull);
+	marker_set_active(true);
+	marker_send(VMPROF_KTIME, 0xfedcba9876543210ull);
 	for (int op = VMPROF_KTIME; op < VMPROF_NR_OPS; op++)
-		vmmark_op(op);
-	vmmark_set_active(false);
+		marker_op(op);
+	marker_set_active(false);
 	after = before;
 	ASSERT_EQ(after, 0x1234, "still running, nothing touched");
 }

@@ -12,8 +12,8 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
-#include "sys/profcap.h"
 #include "engine/recipe_run.h"
+#include "instr/guest_profile.h"
 #include "loader/kfeatures.h"
 #include "loader/observer.h"
 #include "model/counts.h"
@@ -151,7 +151,7 @@ static int recipe_cmd(void *c, int argc, char **argv)
 	(void)argc;
 	if (run_lock_take("recipe", cfg->wait))
 		return EXIT_FAIL;
-	profcap_arm();
+	guest_prof_arm();
 	if (obs_open(&obs, &oo))
 		return EXIT_FAIL;
 	if (cfg->backend == OBS_WANT_FENTRY && obs_backend(obs) != OBS_FENTRY) {
@@ -162,12 +162,14 @@ static int recipe_cmd(void *c, int argc, char **argv)
 		goto out;
 	if (!recipe_setup(&rc, id, &env, obs, &cfg->p)) {
 		/* vm --profile: the live runs are the windows of a tag of their own */
-		uint32_t tag = recipes[id].live ? profcap_tag("recipe", argv[0], NULL) : 0;
+		struct guest_prof prof;
 
-		profcap_bpf_syms(tag);
-		recipe_set_prof_tag(rc, tag);
+		guest_prof_add(&prof,
+			       recipes[id].live ? guest_prof_tag("recipe", argv[0], NULL) : 0);
+		guest_prof_bpf_syms(prof.tag);
 		if (!recipe_run(rc, true, &res))
 			ret = report(cfg, id, obs, &res);
+		instr_remove(&prof.in);
 	}
 	recipe_result_free(&res);
 	recipe_teardown(rc);

@@ -12,7 +12,9 @@
 #include "engine/bench_run.h"
 #include "engine/recipe_run.h"
 #include "engine/upmod_run.h"
-#include "sys/profcap.h"
+#include "instr/counters.h"
+#include "instr/fifo_chunks.h"
+#include "instr/guest_profile.h"
 #include "loader/kfeatures.h"
 #include "loader/levelprobe.h"
 #include "loader/observer.h"
@@ -24,7 +26,6 @@
 #include "sys/cpuprobe.h"
 #include "sys/cpus.h"
 #include "sys/instclock.h"
-#include "sys/spanprio.h"
 #include "sys/kconfig.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"
@@ -41,6 +42,7 @@ struct sc_env {
 	int remote_cpu;
 	struct sc_result ref[NR_SCENARIOS];   /* reference recipes (path figures without fentry) */
 	struct recipe_ctx *nic[NR_SCENARIOS]; /* an interface's XDP: attached once */
+	struct counters cnt;		      /* --counters: open on the bench thread */
 };
 
 /* The kind of pool a recipe allocates from. */
@@ -127,8 +129,7 @@ static struct recipe_params make_params(const struct sc_env *e, const struct can
 				   .cpu = e->b->cfg->cpu,
 				   .remote_cpu = e->remote_cpu,
 				   .qsize = 2048,
-				   .sample_shift = sample_shift(loops),
-				   .pmu = e->b->pmu_on ? &e->b->pmu : NULL };
+				   .sample_shift = sample_shift(loops) };
 
 	loops_to_runs(c, loops, &p.repeat, &p.runs);
 	return p;
@@ -280,9 +281,7 @@ static int measure(struct sc_env *e, struct recipe_ctx *rc, const struct candida
 		f->ns = role_ns(&res, role, cpu);
 	f->clock_syscalls = res.clock_syscalls;
 	f->clock_resolved = res.clock_resolved;
-	f->pmu_short = res.pmu_short;
-	for (int k = 0; k < NR_PMU_COUNTERS; k++)
-		f->pmu[k] = res.pmu_frames ? (double)res.pmu[k] / res.pmu_frames : NAN;
+	f->pmu_short = counters_take(&e->cnt, f->pmu);
 	f->prod_ns = f->ns;
 	f->prod_elems = c->recipe == RCP_XCPU ? res.roles[role].percpu[cpu].packets : res.elems;
 	if (recipe_kernel_clocked(c->recipe))
@@ -388,7 +387,35 @@ static uint32_t prof_tag(struct sc_env *e, const struct sc_result *r, const stru
 	if (!recipe_kernel_clocked(c->recipe))
 		return 0;
 	snprintf(extra, sizeof(extra), "recipe=%s", recipes[c->recipe].name);
-	return profcap_tag(ref ? "reference" : "scenario", scenario_defs[r->id].name, extra);
+	return guest_prof_tag(ref ? "reference" : "scenario", scenario_defs[r->id].name, extra);
+}
+
+/*
+ * The instruments of a setup's timed runs, into the hook: those of a recipe
+ * the kernel clocks (whose timed syscalls are the figure); PROF, its
+ * profile's windows.
+ */
+static void instruments_add(struct sc_env *e, const struct sc_result *r, const struct candidate *c,
+			    struct guest_prof *prof)
+{
+	uint32_t tag = prof_tag(e, r, c);
+
+	/* this setup's programs, loaded now */
+	guest_prof_bpf_syms(tag);
+	guest_prof_add(prof, tag);
+	if (!recipe_kernel_clocked(c->recipe))
+		return;
+	/* (it waits for no other task) */
+	instr_add(&fifo_chunks);
+	if (e->b->pmu_on)
+		instr_add(&e->cnt.in);
+}
+
+static void instruments_remove(struct sc_env *e, struct guest_prof *prof)
+{
+	instr_remove(&prof->in);
+	instr_remove(&fifo_chunks);
+	instr_remove(&e->cnt.in);
 }
 
 /* The timed run in SETUP_CHUNKS chunks; the setup's figure is the chunk at
@@ -398,26 +425,23 @@ static int timed_chunks(struct sc_env *e, struct recipe_ctx *rc, const struct ca
 {
 	struct recipe_params p = make_params(e, c, r->loops / SETUP_CHUNKS);
 	struct run_fig f[SETUP_CHUNKS];
-	uint32_t tag = prof_tag(e, r, c);
+	struct guest_prof prof;
 	int err = 0;
 
 	recipe_set_loops(rc, p.repeat, p.runs);
-	/* this setup's programs, loaded now */
-	profcap_bpf_syms(tag);
-	recipe_set_prof_tag(rc, tag);
+	instruments_add(e, r, c, &prof);
 	for (s->nr_chunks = 0; s->nr_chunks < SETUP_CHUNKS; s->nr_chunks++) {
-		/* (a recipe the kernel clocks waits for no other task) */
-		if (recipe_kernel_clocked(c->recipe))
-			spanprio_enter();
-		err = measure(e, rc, c, &f[s->nr_chunks]);
-		spanprio_leave();
+		struct instr_window w = { INSTR_CHUNK };
+
+		err = instr_begin(&w) ?: measure(e, rc, c, &f[s->nr_chunks]);
+		err = instr_end(&w, 0, err);
 		if (err)
 			break;
 		r->clock_syscalls += f[s->nr_chunks].clock_syscalls;
 		r->clock_resolved += f[s->nr_chunks].clock_resolved;
 		s->chunk_cycles[s->nr_chunks] = ns_to_cycles(e->b, f[s->nr_chunks].ns);
 	}
-	recipe_set_prof_tag(rc, 0);
+	instruments_remove(e, &prof);
 	if (err)
 		return err;
 	qsort(f, SETUP_CHUNKS, sizeof(f[0]), cmp_fig);
@@ -920,7 +944,7 @@ static int bench_prepare(struct bench_ctx *b, struct sc_env *e, struct ppb_env *
 	if (b->cfg->counters) {
 		char why[200];
 
-		if (pmu_open(&b->pmu, b->cfg->counter_cycles, why, sizeof(why))) {
+		if (counters_open(&e->cnt, b->cfg->counter_cycles, why, sizeof(why))) {
 			pr_err("--counters: %s\n", why);
 			return -ENOENT;
 		}
@@ -948,7 +972,7 @@ int bench_main(struct bench_ctx *b, const struct bench_sink *sink)
 	int ret = -EINVAL;
 
 	/* vm --profile: before anything is translated for the runs */
-	profcap_arm();
+	guest_prof_arm();
 	if (bench_prepare(b, &e, &env))
 		goto out;
 	obs_describe(e.obs, &od);
@@ -979,7 +1003,7 @@ out:
 		free_runs(&e.ref[i]);
 	}
 	if (b->pmu_on)
-		pmu_close(&b->pmu);
+		counters_close(&e.cnt);
 	return ret;
 }
 

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "engine/load_run.h"
+#include "instr/guest_profile.h"
 #include "loader/ifattach.h"
 #include "loader/observer.h"
 #include "loader/progcost.h"
@@ -15,7 +16,6 @@
 #include "sys/cpus.h"
 #include "sys/log.h"
 #include "sys/nl.h"
-#include "sys/profcap.h"
 #include "sys/ticker.h"
 #include "sys/tsc.h"
 #include "sys/util.h"
@@ -391,15 +391,16 @@ int load_main(struct load_cfg *cfg, const struct load_sink *sink)
 			  .nr_cpus = nr_possible_cpus(),
 			  .att = { .link = -1, .reaper = { .pid = -1, .fd = -1 } },
 			  .sink = sink };
+	struct instr_window w = { INSTR_WHOLE };
+	struct guest_prof prof;
 	uint64_t packets = 0;
 	char extra[32];
-	uint32_t tag;
 	int err;
 
 	if (l.nr_cpus < 0)
 		return EXIT_FAIL;
 	/* vm --profile: before anything is translated for the window */
-	profcap_arm();
+	guest_prof_arm();
 	tsc_calibrate(&l.tsc);
 	err = open_objects(&l) ?: setup_maps(&l) ?: attach(&l);
 	/*
@@ -409,10 +410,9 @@ int load_main(struct load_cfg *cfg, const struct load_sink *sink)
 	 * are written, which takes long enough for thousands of packets.
 	 */
 	snprintf(extra, sizeof(extra), "action=%s", action_names[cfg->action]);
-	tag = err ? 0 : profcap_tag("load", cfg->ifname, extra);
-	profcap_bpf_syms(tag);
-	profcap_begin_whole(tag);
-	err = err ?: init_state(&l);
+	guest_prof_add(&prof, err ? 0 : guest_prof_tag("load", cfg->ifname, extra));
+	guest_prof_bpf_syms(prof.tag);
+	err = err ?: instr_begin(&w) ?: init_state(&l);
 	if (!err && cfg->prog_costs)
 		err = costs_start(&l);
 	if (!err) {
@@ -421,7 +421,8 @@ int load_main(struct load_cfg *cfg, const struct load_sink *sink)
 		if (!err && !cfg->bare)
 			report(&l, true, &packets);
 	}
-	profcap_end(tag, packets);
+	err = instr_end(&w, packets, err);
+	instr_remove(&prof.in);
 	if (!err && cfg->prog_costs)
 		costs_report(&l);
 	progcost_close(&l.pc);

@@ -10,8 +10,8 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-#include "sys/profcap.h"
 #include "engine/recipe_run.h"
+#include "instr/instrument.h"
 #include "model/counts.h"
 #include "model/kclock.h"
 #include "model/pkt.h"
@@ -74,7 +74,6 @@ struct recipe_ctx {
 	uint64_t drops0;    /* cpumap queue drops when the run began */
 	double fixed_ns;    /* kernel-clocked runs: a syscall's cost outside the loop */
 	bool fixed_known;
-	uint32_t prof_tag; /* vm --profile: the tag of the live runs' windows (0: none) */
 };
 
 /*
@@ -99,11 +98,6 @@ void recipe_set_loops(struct recipe_ctx *c, uint32_t repeat, uint32_t runs)
 {
 	c->p.repeat = repeat;
 	c->p.runs = runs;
-}
-
-void recipe_set_prof_tag(struct recipe_ctx *c, uint32_t tag)
-{
-	c->prof_tag = tag;
 }
 
 static int pin(struct recipe_ctx *c, int cpu)
@@ -417,23 +411,13 @@ static int drive_live(struct recipe_ctx *c, struct recipe_result *res)
 		c->fixed_known = !err;
 	}
 	for (uint32_t i = 0; !err && i < c->p.runs; i++) {
-		/* the counters' window: the syscall from its entry to its exit */
-		if (c->p.pmu && bare(c))
-			err = pmu_start(c->p.pmu);
-		/* (outside the wall-clock reads around the syscall) */
-		profcap_begin_timer(c->prof_tag);
-		err = err
+		/* the instruments' window, outside the wall-clock reads around the syscall */
+		struct instr_window w = { INSTR_TIMED };
+
+		err = instr_begin(&w)
 			      ?: xdpo_live_run_wall(c->x, prog, c->p.batch, c->p.repeat, c->pkt,
 						    c->pkt_len, &dur, &wall);
-		profcap_end(c->prof_tag, err ? 0 : c->p.repeat);
-		if (!err && c->p.pmu && bare(c)) {
-			err = pmu_stop(c->p.pmu, res->pmu);
-			if (err > 0)
-				res->pmu_short++;
-			else if (!err)
-				res->pmu_frames += c->p.repeat;
-			err = err > 0 ? 0 : err;
-		}
+		err = instr_end(&w, c->p.repeat, err);
 		if (err)
 			break;
 		/* each syscall's pool is freed at its end: out of the observer's maps */

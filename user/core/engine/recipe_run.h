@@ -16,7 +16,6 @@
 #define NIC_WAIT_S 10
 #include "model/counts.h"
 #include "model/scenario.h"
-#include "sys/pmu.h"
 #include "sys/vethenv.h"
 
 /*
@@ -34,7 +33,6 @@ struct recipe_params {
 	uint32_t qsize;	       /* RCP_XCPU: cpumap queue size */
 	uint32_t sample_shift; /* timing sample every 2^shift elements (0: 10) */
 	bool no_proof;	       /* timed runs only: skip what only proof runs need */
-	struct pmu *pmu;       /* kernel-clocked runs: count around each BPF_PROG_RUN (or NULL) */
 };
 
 struct recipe_desc {
@@ -67,10 +65,6 @@ struct recipe_result {
 	uint64_t cpumap_drops; /* xcpu: frames the full cpumap queue dropped (producer CPU) */
 	bool proof;
 	struct obs_snapshot counts; /* observer delta (proof runs) */
-	/* recipe_params.pmu: counts of the timed syscalls counted whole, their
-	 * frames, and the syscalls whose counts were not (pmu_stop()) */
-	uint64_t pmu[NR_PMU_COUNTERS], pmu_frames;
-	uint32_t pmu_short;
 };
 
 struct recipe_ctx;
@@ -82,11 +76,6 @@ void recipe_result_free(struct recipe_result *res);
 void recipe_teardown(struct recipe_ctx *c);
 /* Change the amount of work of the next runs (proof runs are shorter). */
 void recipe_set_loops(struct recipe_ctx *c, uint32_t repeat, uint32_t runs);
-/*
- * vm --profile: the next live runs' BPF_PROG_RUN syscalls are windows of TAG
- * (sys/profcap.h), each counting what the test-run timer times; 0: none.
- */
-void recipe_set_prof_tag(struct recipe_ctx *c, uint32_t tag);
 /* Cross-CPU recipes: whether the consumer kthread runs at SCHED_FIFO. */
 bool recipe_consumer_fifo(const struct recipe_ctx *c);
 

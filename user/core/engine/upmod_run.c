@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "engine/upmod_run.h"
+#include "instr/guest_profile.h"
 #include "sys/kmod.h"
 #include "sys/log.h"
-#include "sys/profcap.h"
 #include "sys/progress.h"
 
 /* The module's test of each scenario and its bit of run_flags (bit 0, its baselines, stays off). */
@@ -84,20 +84,21 @@ static void refused(struct upmod_fig *u, const char *file, int err)
 static int load_window(struct bench_ctx *b, struct upmod_fig *u, enum scenario_id id, int k,
 		       char *name, size_t len)
 {
+	struct instr_window w = { INSTR_WHOLE };
 	char params[96], extra[160];
-	uint32_t tag;
+	struct guest_prof prof;
 	int err;
 
 	snprintf(params, sizeof(params), "loops=%" PRIu64 " run_flags=%u", u->loops[k],
 		 tests[id].flag);
 	snprintf(extra, sizeof(extra), "scenario=%s loops=%" PRIu64, scenario_defs[id].name,
 		 u->loops[k]);
-	tag = profcap_tag("module", u->test, extra);
-	profcap_begin_whole(tag);
-	err = kmod_load(b->cfg->upstream_module, params, name, len);
-	profcap_end(tag, err ? 0 : u->loops[k]);
+	guest_prof_add(&prof, guest_prof_tag("module", u->test, extra));
+	err = instr_begin(&w) ?: kmod_load(b->cfg->upstream_module, params, name, len);
+	err = instr_end(&w, u->loops[k], err);
+	instr_remove(&prof.in);
 	if (!err) {
-		profcap_mod_syms(tag, name);
+		guest_prof_mod_syms(prof.tag, name);
 		err = kmod_unload(name);
 		if (err)
 			why(u, "cannot unload %s: %s", name, err);

@@ -140,8 +140,7 @@ struct bench_ctx {
 	int nr_cpus; /* possible CPUs (per-CPU map entries) */
 	struct sc_result res[NR_SCENARIOS];
 	uint64_t t0;
-	struct pmu pmu; /* --counters: open on the bench thread */
-	bool pmu_on;
+	bool pmu_on; /* --counters: the CPU's counters are open */
 };
 
 /* What bench --overhead measured: ns per frame, and the pairs' differences in %. */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The markers of vm --profile (vmmark.h). */
+/* The markers of vm --profile (markers.h). */
 #include <string.h>
+#include "instr/markers.h"
 #include "sys/util.h"
-#include "sys/vmmark.h"
 #include "vmprof.h"
 
 #if defined(__x86_64__)
@@ -59,7 +59,7 @@ static void mark(int op)
 	}
 }
 
-bool vmmark_cmdline(const char *cmdline)
+bool marker_cmdline(const char *cmdline)
 {
 	const char *word = VMPROF_CMDLINE;
 	size_t n = strlen(word);
@@ -72,25 +72,25 @@ bool vmmark_cmdline(const char *cmdline)
 
 static int active = -1;
 
-void vmmark_set_active(bool on)
+void marker_set_active(bool on)
 {
 	active = HAVE_MARKERS && on;
 }
 
-bool vmmark_active(void)
+bool marker_active(void)
 {
 	char cmdline[4096];
 
 	if (active < 0)
 		active = HAVE_MARKERS &&
 			 read_file_str("/proc/cmdline", cmdline, sizeof(cmdline)) >= 0 &&
-			 vmmark_cmdline(cmdline);
+			 marker_cmdline(cmdline);
 	return active;
 }
 
-void vmmark_send(int op, uint64_t value)
+void marker_send(int op, uint64_t value)
 {
-	if (!vmmark_active())
+	if (!marker_active())
 		return;
 	/* all 16: whatever a killed sender left in the plugin's value shifts out */
 	for (int i = 60; i >= 0; i -= 4)
@@ -98,11 +98,11 @@ void vmmark_send(int op, uint64_t value)
 	mark(op);
 }
 
-void vmmark_send_short(int op, uint64_t value)
+void marker_send_short(int op, uint64_t value)
 {
 	int i = 60;
 
-	if (!vmmark_active())
+	if (!marker_active())
 		return;
 	while (i > 0 && !(value >> i))
 		i -= 4;
@@ -111,8 +111,8 @@ void vmmark_send_short(int op, uint64_t value)
 	mark(op);
 }
 
-void vmmark_op(int op)
+void marker_op(int op)
 {
-	if (vmmark_active())
+	if (marker_active())
 		mark(op);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The guest's side of vm --profile (profcap.h). */
+/* The guest's side of vm --profile (guest_profile.h). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -9,10 +9,10 @@
 #include <sys/file.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include "sys/profcap.h"
+#include "instr/guest_profile.h"
+#include "instr/markers.h"
 #include "sys/log.h"
 #include "sys/util.h"
-#include "sys/vmmark.h"
 #include "vmprof.h"
 
 /*
@@ -26,9 +26,9 @@ static const char *const timer_funcs[] = {
 	"bpf_test_run",		"bpf_prog_test_run_xdp",
 };
 
-bool profcap_active(void)
+bool guest_prof_active(void)
 {
-	return vmmark_active();
+	return marker_active();
 }
 
 static bool is_timer_func(const char *name)
@@ -148,7 +148,7 @@ static uint64_t name_hash(const char *s)
  * Every function's start, once: a function with padding starts at its
  * padding, and its own address (with any alias there) starts nothing.
  */
-static int fn_starts(struct tsym *t, size_t n, struct profcap_sites *s)
+static int fn_starts(struct tsym *t, size_t n, struct guest_prof_sites *s)
 {
 	uint64_t pad_addr = 0, pad_name = 0, *skip = calloc(n + 1, sizeof(*skip));
 	size_t k = 0, nskip = 0, j = 0;
@@ -185,13 +185,13 @@ struct parse {
 	size_t ntext, captext, captsym, caprange;
 	struct tsym *tsym; /* and the modules' */
 	size_t ntsym;
-	uint64_t starts[PROFCAP_MAX_SITES];
+	uint64_t starts[GUEST_PROF_MAX_SITES];
 	int nstarts;
 	bool nonzero;
 };
 
 /* One line: "ADDR TYPE NAME" for the kernel's own, "ADDR TYPE NAME\t[MODULE]" else. */
-static int parse_line(struct parse *p, struct profcap_sites *s, const char *line)
+static int parse_line(struct parse *p, struct guest_prof_sites *s, const char *line)
 {
 	char type, name[256];
 	const char *fn = name;
@@ -218,7 +218,7 @@ static int parse_line(struct parse *p, struct profcap_sites *s, const char *line
 	p->text[p->ntext++] = a;
 	if (!strcmp(name, "ktime_get"))
 		s->ktime = a;
-	else if (is_timer_func(name) && p->nstarts < PROFCAP_MAX_SITES)
+	else if (is_timer_func(name) && p->nstarts < GUEST_PROF_MAX_SITES)
 		p->starts[p->nstarts++] = a;
 	op = range_op(name, &table);
 	if (op < 0 || (s->nr && s->r[s->nr - 1].lo == a && s->r[s->nr - 1].op == op))
@@ -226,11 +226,12 @@ static int parse_line(struct parse *p, struct profcap_sites *s, const char *line
 	if (grow((void **)&s->r, &p->caprange, s->nr, sizeof(*s->r)))
 		return -ENOMEM;
 	/* (the end is found once all are read: 0 for an entry point alone) */
-	s->r[s->nr++] = (struct profcap_range){ a, table || op != VMPROF_ENTRY_HI ? 0 : a + 1, op };
+	s->r[s->nr++] =
+		(struct guest_prof_range){ a, table || op != VMPROF_ENTRY_HI ? 0 : a + 1, op };
 	return 0;
 }
 
-int profcap_parse_sites(FILE *f, struct profcap_sites *s)
+int guest_prof_parse_sites(FILE *f, struct guest_prof_sites *s)
 {
 	struct parse p = { 0 };
 	char line[512];
@@ -262,11 +263,11 @@ out:
 	free(p.text);
 	free(p.tsym);
 	if (err && err != -ENOENT)
-		profcap_sites_free(s);
+		guest_prof_sites_free(s);
 	return err;
 }
 
-void profcap_sites_free(struct profcap_sites *s)
+void guest_prof_sites_free(struct guest_prof_sites *s)
 {
 	free(s->fn);
 	free(s->r);
@@ -283,47 +284,47 @@ static void send_fns(const uint64_t *fn, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (i)
-			vmmark_send_short(VMPROF_FN_NEXT, fn[i] - fn[i - 1]);
+			marker_send_short(VMPROF_FN_NEXT, fn[i] - fn[i - 1]);
 		else
-			vmmark_send(VMPROF_FN_AT, fn[i]);
+			marker_send(VMPROF_FN_AT, fn[i]);
 }
 #endif
 
-void profcap_arm(void)
+void guest_prof_arm(void)
 {
-	struct profcap_sites s;
+	struct guest_prof_sites s;
 	FILE *f;
 	int err;
 
-	if (armed || !profcap_active())
+	if (armed || !guest_prof_active())
 		return;
 	armed = true;
 	f = fopen("/proc/kallsyms", "re");
-	err = f ? profcap_parse_sites(f, &s) : -errno;
+	err = f ? guest_prof_parse_sites(f, &s) : -errno;
 	if (f)
 		fclose(f);
 	if (err) {
 		pr_warn("profile: cannot find ktime_get and the test-run timer in /proc/kallsyms "
 			"(%s): its timed runs count nothing\n",
 			strerror(-err));
-		profcap_sites_free(&s);
+		guest_prof_sites_free(&s);
 		return;
 	}
-	vmmark_send(VMPROF_KTIME, s.ktime);
+	marker_send(VMPROF_KTIME, s.ktime);
 	for (int i = 0; i < s.n; i++) {
-		vmmark_send(VMPROF_SITE_LO, s.lo[i]);
-		vmmark_send(VMPROF_SITE_HI, s.hi[i]);
+		marker_send(VMPROF_SITE_LO, s.lo[i]);
+		marker_send(VMPROF_SITE_HI, s.hi[i]);
 	}
 #if defined(__x86_64__) /* (the call graph is x86-64's) */
 	for (size_t i = 0; i < s.nr; i++) {
-		vmmark_send(VMPROF_SITE_LO, s.r[i].lo);
-		vmmark_send(s.r[i].op, s.r[i].hi);
+		marker_send(VMPROF_SITE_LO, s.r[i].lo);
+		marker_send(s.r[i].op, s.r[i].hi);
 	}
 	send_fns(s.fn, s.nfn);
 	told = true;
 #endif
-	vmmark_op(VMPROF_ARM);
-	profcap_sites_free(&s);
+	marker_op(VMPROF_ARM);
+	guest_prof_sites_free(&s);
 }
 
 /* DIR/NAME in $PPBENCH_PROF_DIR, opened to append; NULL when there is none. */
@@ -338,16 +339,16 @@ static FILE *prof_file(const char *name)
 	return fopen(path, "a+e");
 }
 
-uint32_t profcap_tag(const char *kind, const char *name, const char *extra)
+uint32_t guest_prof_tag(const char *kind, const char *name, const char *extra)
 {
 	static uint32_t last;
 	uint32_t tag = 1;
 	char line[512];
 	FILE *f;
 
-	if (!profcap_active())
+	if (!guest_prof_active())
 		return 0;
-	profcap_arm();
+	guest_prof_arm();
 	f = prof_file("tags");
 	if (!f) /* no directory: tags of this process only */
 		return ++last;
@@ -535,7 +536,7 @@ static int cache_fill(const char *module, const struct mod_secs *secs)
 	return 0;
 }
 
-void profcap_mod_syms(uint32_t tag, const char *module)
+void guest_prof_mod_syms(uint32_t tag, const char *module)
 {
 	FILE *out = syms_file(tag);
 	struct mod_secs now;
@@ -566,14 +567,14 @@ static void bpf_fns(const char *text)
 
 	if (!told)
 		return;
-	vmmark_op(VMPROF_BPF_CLEAR);
+	marker_op(VMPROF_BPF_CLEAR);
 	for (const char *l = text; *l; l += strcspn(l, "\n"), l += *l == '\n')
 		if (sscanf(l, "%llx", &a) == 1)
-			vmmark_send(VMPROF_FN_AT, a);
-	vmmark_op(VMPROF_ARM); /* (blocks translated before are classified again) */
+			marker_send(VMPROF_FN_AT, a);
+	marker_op(VMPROF_ARM); /* (blocks translated before are classified again) */
 }
 
-void profcap_bpf_syms(uint32_t tag)
+void guest_prof_bpf_syms(uint32_t tag)
 {
 	uint32_t id = 0;
 	FILE *out = syms_file(tag), *m;
@@ -603,20 +604,28 @@ void profcap_bpf_syms(uint32_t tag)
 	fclose(out);
 }
 
-void profcap_begin_timer(uint32_t tag)
+static int window_begin(struct instrument *in, enum instr_span span)
 {
-	if (tag)
-		vmmark_send(VMPROF_BEGIN_TIMER, tag);
+	marker_send(span == INSTR_TIMED ? VMPROF_BEGIN_TIMER : VMPROF_BEGIN_WHOLE,
+		    ((struct guest_prof *)in)->tag);
+	return 0;
 }
 
-void profcap_begin_whole(uint32_t tag)
+static int window_end(struct instrument *in, enum instr_span span, uint64_t elems, int err)
 {
-	if (tag)
-		vmmark_send(VMPROF_BEGIN_WHOLE, tag);
+	(void)in;
+	(void)span;
+	(void)err;
+	marker_send(VMPROF_END, elems);
+	return 0;
 }
 
-void profcap_end(uint32_t tag, uint64_t elems)
+void guest_prof_add(struct guest_prof *p, uint32_t tag)
 {
+	*p = (struct guest_prof){ .in = { .spans = 1u << INSTR_TIMED | 1u << INSTR_WHOLE,
+					  .begin = window_begin,
+					  .end = window_end },
+				  .tag = tag };
 	if (tag)
-		vmmark_send(VMPROF_END, elems);
+		instr_add(&p->in);
 }
