@@ -95,6 +95,8 @@ void test_instrument_errors(void)
 	ASSERT_OK(instr_begin(&w), "all begin");
 	ASSERT_EQ(instr_end(&w, 8, 0), -ENODATA, "the first end to fail (c, ended first)");
 	ASSERT_STREQ(trail, "ba bb bc ec:8:0 eb:8:0 ea:8:0 ", "every one ended all the same");
+	ASSERT_OK(instr_begin(&w), "all begin again");
+	ASSERT_EQ(instr_end(&w, 8, -EINTR), -EINTR, "the window's error before an instrument's");
 	instr_remove(&a.in);
 	instr_remove(&b.in);
 	instr_remove(&c.in);

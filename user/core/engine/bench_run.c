@@ -271,6 +271,8 @@ static int measure(struct sc_env *e, struct recipe_ctx *rc, const struct candida
 
 	memset(f, 0, sizeof(*f));
 	err = recipe_run(rc, false, &res);
+	/* (this run's counts only, whatever its outcome) */
+	f->pmu_short = counters_take(&e->cnt, f->pmu);
 	if (err)
 		return err;
 	if (recipe_kernel_clocked(c->recipe))
@@ -281,7 +283,6 @@ static int measure(struct sc_env *e, struct recipe_ctx *rc, const struct candida
 		f->ns = role_ns(&res, role, cpu);
 	f->clock_syscalls = res.clock_syscalls;
 	f->clock_resolved = res.clock_resolved;
-	f->pmu_short = counters_take(&e->cnt, f->pmu);
 	f->prod_ns = f->ns;
 	f->prod_elems = c->recipe == RCP_XCPU ? res.roles[role].percpu[cpu].packets : res.elems;
 	if (recipe_kernel_clocked(c->recipe))

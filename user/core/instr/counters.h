@@ -26,7 +26,7 @@ void counters_close(struct counters *c);
 /*
  * Each counter per element of the windows counted whole since the last
  * take (NAN without any) into PER_ELEM; returns how many windows were not
- * counted whole, and starts over.
+ * counted whole, and starts over (take after every run, failed ones too).
  */
 uint32_t counters_take(struct counters *c, double per_elem[NR_PMU_COUNTERS]);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* One hook around what ppbench times (instrument.h). */
-#include <stdbool.h>
+#include <errno.h>
 #include <stddef.h>
 #include "instr/instrument.h"
 
@@ -27,45 +27,32 @@ void instr_remove(struct instrument *in)
 		}
 }
 
-static bool takes(const struct instrument *in, enum instr_span span)
-{
-	return in->spans & (1u << span);
-}
-
-/* The first N instruments from IN that take W's span, ended last to first. */
-static int end_from(struct instrument *in, int n, const struct instr_window *w, uint64_t elems,
-		    int err)
-{
-	int later, own;
-
-	while (in && !takes(in, w->span))
-		in = in->next;
-	if (!in || !n)
-		return err;
-	later = end_from(in->next, n - 1, w, elems, err);
-	own = in->end ? in->end(in, w->span, elems, err) : 0;
-	return later ?: own;
-}
-
 int instr_begin(struct instr_window *w)
 {
 	int err = 0;
 
-	w->begun = 0;
+	w->n = 0;
 	for (struct instrument *in = instruments; in && !err; in = in->next) {
-		if (!takes(in, w->span))
+		if (!(in->spans & (1u << w->span)))
 			continue;
-		err = in->begin ? in->begin(in, w->span) : 0;
-		w->begun += !err;
+		err = w->n == INSTR_MAX ? -E2BIG : in->begin ? in->begin(in, w->span) : 0;
+		if (!err)
+			w->begun[w->n++] = in;
 	}
-	if (err) {
-		end_from(instruments, w->begun, w, 0, err);
-		w->begun = 0;
-	}
+	if (err)
+		instr_end(w, 0, err);
 	return err;
 }
 
 int instr_end(struct instr_window *w, uint64_t elems, int err)
 {
-	return end_from(instruments, w->begun, w, err ? 0 : elems, err);
+	int first = 0;
+
+	while (w->n > 0) {
+		struct instrument *in = w->begun[--w->n];
+		int ret = in->end ? in->end(in, w->span, err ? 0 : elems, err) : 0;
+
+		first = first ?: ret;
+	}
+	return err ?: first;
 }

@@ -27,10 +27,14 @@ struct instrument {
 	struct instrument *next; /* (the hook's list) */
 };
 
-/* One window: its span, and what the hook began in it. */
+/* At most this many instruments begin one window. */
+#define INSTR_MAX 8
+
+/* One window: its span, and the instruments that began it. */
 struct instr_window {
 	enum instr_span span;
-	int begun;
+	int n;
+	struct instrument *begun[INSTR_MAX];
 };
 
 /* IN, after those registered before it; once (a second add does nothing). */
@@ -39,14 +43,14 @@ void instr_add(struct instrument *in);
 void instr_remove(struct instrument *in);
 /*
  * Begins W in each instrument that takes its span, in the order they were
- * added: 0, or the first one's -errno, when those begun are ended again
- * (with that error) and the window must not run.
+ * added: 0, or the first one's -errno (-E2BIG past INSTR_MAX), when those
+ * begun are ended again (with that error) and the window must not run.
  */
 int instr_begin(struct instr_window *w);
 /*
- * Ends W in each instrument it began, in reverse order, with ERR, the
- * window's outcome, and ELEMS (0 when ERR): ERR, or else the first -errno of
- * an instrument's end.
+ * Ends W in each instrument it began, in reverse order (the last begun,
+ * nearest the timed work, first), with ERR, the window's outcome, and ELEMS
+ * (0 when ERR): ERR, or else the first -errno of an instrument's end.
  */
 int instr_end(struct instr_window *w, uint64_t elems, int err);
 
