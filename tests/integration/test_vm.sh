@@ -327,7 +327,7 @@ test_vm_ab_two_kernels() {
 	assert_match "$LAST_OUT" ' ring instr/elem$' "compare's table of the two"
 	assert_match "$LAST_OUT" 'ring.*EXCEEDED' "the limit's line"
 	assert_match "$LAST_OUT" '^ring [-+][0-9.]+ instr/elem \([0-9.]+ -> [0-9.]+, ' "compare's profile diff"
-	assert_match "$LAST_OUT" '^ +[0-9.]+ +([-+][0-9.]+%|new|gone) +[0-9.]+ +page_pool_[a-z_]+ \(page_pool\)$' \
+	assert_match "$LAST_OUT" '^ +[0-9.]+ +[-+][0-9.]+ +[0-9.]+  perf-profile\.self\.instructions-pp\.page_pool_[a-z_]+$' \
 		"page_pool's functions in the diff"
 	for side in a b; do
 		jq -e '.scenarios[] | select(.name == "ring") | .profile as $p |
