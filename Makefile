@@ -127,7 +127,7 @@ LAYERS		:= core/sys: \
 		   lab/bisect:lab/vm,lab/compare,core/cli,core/model,core/report,core/sys \
 		   .:core/cli,core/cmd,core/loader,core/model,core/sys,lab/compare,lab/vm,lab/plot,lab/trend,lab/export,lab/bisect
 # (the plugin's pure logic, for the unit tests: its decoders, protocol and shadow stack)
-QPDECODE_OBJ	:= $(BUILD)/user/lab/vm/qprof/qpdecode.o $(BUILD)/user/lab/vm/qprof/qpstack.o
+QPDECODE_OBJ	:= $(BUILD)/user/lab/vm/qprof/qprof_logic.o $(BUILD)/user/lab/vm/qprof/qpstack.o
 TEST_TOOLS	:= $(BUILD)/tests/schema_check $(BUILD)/tests/png_check $(BUILD)/tests/udp_sink \
 		   $(BUILD)/tests/fail_pthread.so $(BUILD)/tests/ppb-burn $(BUILD)/tests/host-can
 UNIT_SRCS	:= $(filter-out tests/unit/main.c,$(wildcard tests/unit/*.c))
@@ -189,7 +189,7 @@ FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(FUZZ_SRCS))
 # ppbench vm --profile's qemu TCG plugin (user/lab/vm/qprof/): one source, a build
 # per plugin API version (which qemu takes which: user/lab/vm/qemu_api.c), loaded
 # by qemu on the host, never linked into ppbench. Host builds only.
-QPROF_SRCS	:= user/lab/vm/qprof/qprof.c user/lab/vm/qprof/qpdecode.c \
+QPROF_SRCS	:= user/lab/vm/qprof/qprof.c user/lab/vm/qprof/qprof_logic.c \
 		   user/lab/vm/qprof/qpstack.c
 QPROF_SOS	:= $(if $(CROSS)$(filter 1,$(STATIC) $(SANITIZE)),,$(BUILD)/qprof-v1.so $(BUILD)/qprof-v3.so)
 QPROF_CFLAGS	:= -g -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -pthread \
@@ -258,7 +258,7 @@ $(BUILD)/user/%.o: user/%.c | $(SKELS)
 
 -include $(USER_DEPS) $(QPDECODE_OBJ:.o=.d)
 
-$(BUILD)/qprof-v%.so: $(QPROF_SRCS) user/lab/vm/qprof/qpdecode.h user/lab/vm/qprof/qpstack.h \
+$(BUILD)/qprof-v%.so: $(QPROF_SRCS) user/lab/vm/qprof/qprof_logic.h user/lab/vm/qprof/qpstack.h \
 		      include/vmprof.h | $(BUILD)
 	$(call msg,PLUGIN,$@)
 	$(Q)$(CC) $(QPROF_CFLAGS) -DQPROF_API=$* $(QPROF_SRCS) -o $@

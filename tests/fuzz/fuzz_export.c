@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ppbench export's readers and writers: the input as a compare document
- * (compare/cmpdoc.c) or a result file, then every format of it. What they
+ * (compare/compare_readback.c) or a result file, then every format of it. What they
  * write must hold what the formats promise: KCIDB and BMF are JSON that
  * reads back, KCIDB without a null; every LKP line is "key: number".
  *   fuzz-seeds: tests/data
@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <regex.h>
 #include "fuzz.h"
-#include "compare/cmpdoc.h"
+#include "compare/compare_readback.h"
 #include "model/result.h"
 #include "export/bmf.h"
 #include "export/kcidb.h"
@@ -103,7 +103,7 @@ static void check_lkp(const struct result *r)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *path;
-	struct cmpdoc d;
+	struct compare_readback d;
 	struct result r;
 	json_t *doc;
 	char err[512];
@@ -111,10 +111,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fuzz_quiet();
 	path = fuzz_file(data, size);
-	e = cmpdoc_load(path, &d, err, sizeof(err));
+	e = readback_load(path, &d, err, sizeof(err));
 	if (!e) {
 		check_kcidb(kcidb_compare, &d);
-		cmpdoc_free(&d);
+		readback_free(&d);
 		return 0;
 	}
 	if (e != -ENOMSG) {

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "compare/cmpdoc.h"
-#include "export/exportfig.h"
+#include "compare/compare_readback.h"
+#include "export/export_figures.h"
 #include "export/lkpstats.h"
 #include "compare/orgtable.h"
 #include "unit.h"
@@ -209,9 +209,9 @@ void test_export_org_printed_digits(void)
 	free(buf);
 }
 
-static int load_text(const char *text, struct cmpdoc *d, char *err, size_t len)
+static int load_text(const char *text, struct compare_readback *d, char *err, size_t len)
 {
-	char path[] = "/tmp/ppbench-cmpdoc-XXXXXX";
+	char path[] = "/tmp/ppbench-readback-XXXXXX";
 	int fd = mkstemp(path), ret;
 	FILE *f;
 
@@ -220,7 +220,7 @@ static int load_text(const char *text, struct cmpdoc *d, char *err, size_t len)
 	f = fdopen(fd, "w");
 	fputs(text, f);
 	fclose(f);
-	ret = cmpdoc_load(path, d, err, len);
+	ret = readback_load(path, d, err, len);
 	unlink(path);
 	return ret;
 }
@@ -239,7 +239,7 @@ static const char cmp_good[] =
 void test_export_cmpdoc(void)
 {
 	char text[2048], err[256] = "";
-	struct cmpdoc d;
+	struct compare_readback d;
 
 	snprintf(text, sizeof(text), cmp_good, "true");
 	if (!ASSERT_OK(load_text(text, &d, err, sizeof(err)), err))
@@ -253,7 +253,7 @@ void test_export_cmpdoc(void)
 	ASSERT_TRUE(d.cmps[0].rows[0].gated, "gated, as compare decided");
 	ASSERT_NEAR(d.cmps[0].rows[0].change_pct, 10, 0, "change");
 	ASSERT_EQ(d.cmps[0].rows[0].new.n, 5, "new n");
-	cmpdoc_free(&d);
+	readback_free(&d);
 	snprintf(text, sizeof(text), cmp_good, "\"yes\"");
 	ASSERT_EQ(load_text(text, &d, err, sizeof(err)), -EINVAL, "a string for a boolean");
 	ASSERT_HAS_SUBSTR(err, "comparisons[0].rows[0].gated: expected a boolean, got a string",

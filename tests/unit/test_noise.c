@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "model/counterview.h"
+#include "model/by_counter.h"
 #include "model/noise.h"
 #include "report/noise_report.h"
 #include "unit.h"

@@ -12,7 +12,7 @@
 #include "cli/manpage.h"
 #include "vm/prof_build.h"
 #include "vm/prof_gap.h"
-#include "vm/jspan.h"
+#include "vm/json_splice.h"
 #include "vm/prof_capture.h"
 #include "vm/qemu_api.h"
 #include "unit.h"
@@ -550,32 +550,32 @@ void test_prof_gap(void)
 	prof_gap_free(&g);
 }
 
-/* Byte ranges in JSON text (vm/jspan.c): strings with braces and escapes, nesting. */
+/* Byte ranges in JSON text (vm/json_splice.c): strings with braces and escapes, nesting. */
 void test_jspan_members(void)
 {
 	static const char t[] = "{\n  \"a\": \"x}\\\"{\",\n  \"b\": [1, {\"c\": [2]}, \"]\"],\n"
 				"  \"n\": 18446744073709551615\n}\n";
 	size_t len = strlen(t);
-	struct jspan top, m, v, el;
+	struct json_span top, m, v, el;
 	char indent[16];
 
-	if (!ASSERT_OK(jspan_value(t, len, 0, &top), "the document"))
+	if (!ASSERT_OK(json_span_value(t, len, 0, &top), "the document"))
 		return;
 	ASSERT_EQ(top.end, len - 1, "to its closing brace");
-	ASSERT_OK(jspan_member(t, len, top, "b", &m, &v), "member b");
+	ASSERT_OK(json_span_member(t, len, top, "b", &m, &v), "member b");
 	ASSERT_EQ(t[v.start], '[', "its value");
 	ASSERT_EQ(t[v.end - 1], ']', "whole");
 	ASSERT_EQ(t[m.start], '"', "the member from its key");
-	ASSERT_OK(jspan_element(t, len, v, 1, &el), "element 1");
+	ASSERT_OK(json_span_element(t, len, v, 1, &el), "element 1");
 	ASSERT_TRUE(!strncmp(t + el.start, "{\"c\": [2]}", el.end - el.start), "the object");
-	ASSERT_OK(jspan_element(t, len, v, 2, &el), "element 2");
+	ASSERT_OK(json_span_element(t, len, v, 2, &el), "element 2");
 	ASSERT_TRUE(!strncmp(t + el.start, "\"]\"", el.end - el.start), "a string with ]");
-	ASSERT_EQ(jspan_element(t, len, v, 3, &el), -ENOENT, "past the end");
-	ASSERT_OK(jspan_member(t, len, top, "n", &m, &v), "member n");
+	ASSERT_EQ(json_span_element(t, len, v, 3, &el), -ENOENT, "past the end");
+	ASSERT_OK(json_span_member(t, len, top, "n", &m, &v), "member n");
 	ASSERT_TRUE(!strncmp(t + v.start, "18446744073709551615", v.end - v.start), "a number");
-	ASSERT_EQ(jspan_member(t, len, top, "x", &m, &v), -ENOENT, "no member x");
-	ASSERT_EQ(jspan_member(t, len, top, "}", &m, &v), -ENOENT, "not inside a string");
-	jspan_indent(t, top, indent, sizeof(indent));
+	ASSERT_EQ(json_span_member(t, len, top, "x", &m, &v), -ENOENT, "no member x");
+	ASSERT_EQ(json_span_member(t, len, top, "}", &m, &v), -ENOENT, "not inside a string");
+	json_span_indent(t, top, indent, sizeof(indent));
 	ASSERT_STREQ(indent, "  ", "the members' indentation");
 }
 

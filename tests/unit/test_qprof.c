@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vm --profile's pure logic: the plugin's instruction decoding, marker
- * protocol and windows (user/lab/vm/qprof/qpdecode.c, include/vmprof.h), and the
+ * protocol and windows (user/lab/vm/qprof/qprof_logic.c, include/vmprof.h), and the
  * guest's reading of /proc/kallsyms and of its command line.
  */
 #include <errno.h>
 #include <stdio.h>
 #include "instr/guest_profile.h"
-#include "vm/qprof/qpdecode.h"
+#include "vm/qprof/qprof_logic.h"
 #include "instr/markers.h"
 #include "unit.h"
 #include "vmprof.h"

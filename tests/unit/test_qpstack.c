@@ -9,7 +9,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "vm/qprof/qpdecode.h"
+#include "vm/qprof/qprof_logic.h"
 #include "vm/qprof/qpstack.h"
 #include "unit.h"
 

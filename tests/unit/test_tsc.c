@@ -2,7 +2,7 @@
 /* /proc/cpuinfo's reader (sys/tsc.c), fed text. */
 #include <stdlib.h>
 #include "sys/cpufeat.h"
-#include "sys/instclock.h"
+#include "sys/tsc_clock.h"
 #include "sys/tsc.h"
 #include "unit.h"
 
@@ -52,7 +52,7 @@ void test_tsc_cpuinfo_line_ends_at_colon(void)
 	free(text);
 }
 
-/* What the figures count on each kind of CPU and clock (sys/instclock.c). */
+/* What the figures count on each kind of CPU and clock (sys/tsc_clock.c). */
 void test_clock_kind_and_unit(void)
 {
 	struct inst_clock x86 = { .tsc = true, .counter = "TSC" };

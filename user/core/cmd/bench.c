@@ -24,7 +24,7 @@
 #include "engine/bench_run.h"
 #include "engine/overhead.h"
 #include "engine/recipe_run.h"
-#include "engine/upmod_run.h"
+#include "engine/upstream_module_run.h"
 #include "loader/kfeatures.h"
 #include "loader/observer.h"
 #include "model/counts.h"
@@ -271,7 +271,7 @@ static int check_module(const struct bench_cfg *cfg)
 		return -EINVAL;
 	}
 	for (int i = 0; i < NR_SCENARIOS; i++)
-		any |= cfg->want[i] && upmod_test(i);
+		any |= cfg->want[i] && upstream_module_test(i);
 	if (!any) {
 		pr_err("--upstream-module: no scenario to set it beside: the module's loops are "
 		       "fast's, ring's and slow's\n");
@@ -384,7 +384,7 @@ static int bench_figures(struct cli_fig *f)
 		{ "fast_size", FASTPASS_MIN_SIZE },
 		{ "fastpass_adjust", FASTPASS_ADJUST },
 		{ "nic_wait", NIC_WAIT_S },
-		{ "upmod_loops", UPMOD_LOOPS },
+		{ "upstream_module_loops", UPMOD_LOOPS },
 	};
 
 	return CLI_FIGURES(f, v);

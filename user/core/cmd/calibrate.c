@@ -14,7 +14,7 @@
 #include "model/bench_types.h"
 #include "model/noise.h"
 #include "model/result.h"
-#include "model/counterview.h"
+#include "model/by_counter.h"
 #include "model/scenario.h"
 #include "model/spread.h"
 #include "report/noise_report.h"

@@ -11,7 +11,7 @@
 #include <bpf/libbpf.h>
 #include "engine/bench_run.h"
 #include "engine/recipe_run.h"
-#include "engine/upmod_run.h"
+#include "engine/upstream_module_run.h"
 #include "instr/counters.h"
 #include "instr/fifo_chunks.h"
 #include "instr/guest_profile.h"
@@ -25,7 +25,7 @@
 #include "model/pkt.h"
 #include "sys/cpuprobe.h"
 #include "sys/cpus.h"
-#include "sys/instclock.h"
+#include "sys/tsc_clock.h"
 #include "sys/kconfig.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"
@@ -259,7 +259,7 @@ struct run_fig {
 	uint32_t pmu_short;	     /* ... of which this many were not counted whole */
 	uint64_t prod_elems, cons_elems;
 	double waited_ns;			 /* paced producer: its wait per element */
-	uint32_t clock_syscalls, clock_resolved; /* kernel-clocked: see model/kclock.h */
+	uint32_t clock_syscalls, clock_resolved; /* kernel-clocked: see model/testrun_clock.h */
 };
 
 static int measure(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
@@ -990,7 +990,7 @@ int bench_main(struct bench_ctx *b, const struct bench_sink *sink)
 			finish_scenario(&e, i);
 	/* after the scenarios: the module's loops are not among their timed runs */
 	if (cfg->upstream_module) {
-		upmod_run(b);
+		upstream_module_run(b);
 		if (progress_wanted(cfg->quiet))
 			progress_clear();
 	}

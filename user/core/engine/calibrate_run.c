@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include "engine/calibrate_run.h"
 #include "model/noise.h"
-#include "model/counterview.h"
+#include "model/by_counter.h"
 #include "sys/log.h"
 #include "sys/progress.h"
 #include "sys/spawn.h"

@@ -9,7 +9,7 @@
 #include "engine/overhead.h"
 #include "loader/kfeatures.h"
 #include "loader/xdpobj.h"
-#include "model/kclock.h"
+#include "model/testrun_clock.h"
 #include "model/stats.h"
 #include "sys/log.h"
 #include "sys/util.h"
@@ -32,7 +32,7 @@ static double ns_per_frame(struct ovh_run *o, const char *prog, bool kernel_cloc
 	if (xdpo_live_run_wall(o->x, prog, 64, o->n, o->pkt, sizeof(o->pkt), &dur, &wall))
 		return NAN;
 	if (kernel_clock)
-		return kclock_loop_ns(dur, o->n, wall, o->fixed_ns) / o->n;
+		return testrun_clock_loop_ns(dur, o->n, wall, o->fixed_ns) / o->n;
 	return wall / o->n;
 }
 

@@ -13,7 +13,7 @@
 #include "engine/recipe_run.h"
 #include "instr/instrument.h"
 #include "model/counts.h"
-#include "model/kclock.h"
+#include "model/testrun_clock.h"
 #include "model/pkt.h"
 #include "sys/log.h"
 #include "sys/pagesz.h"
@@ -424,8 +424,8 @@ static int drive_live(struct recipe_ctx *c, struct recipe_result *res)
 		if (res->proof)
 			obs_drain(c->obs);
 		res->duration_ns_sum += (double)dur * c->p.repeat;
-		res->clock_ns_sum += kclock_loop_ns(dur, c->p.repeat, wall, c->fixed_ns);
-		res->clock_resolved += kclock_resolved(dur, c->p.repeat, wall, c->fixed_ns);
+		res->clock_ns_sum += testrun_clock_loop_ns(dur, c->p.repeat, wall, c->fixed_ns);
+		res->clock_resolved += testrun_clock_resolved(dur, c->p.repeat, wall, c->fixed_ns);
 		res->clock_syscalls++;
 		res->duration_frames += c->p.repeat;
 	}

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "instr/fifo_chunks.h"
-#include "sys/instclock.h"
+#include "sys/tsc_clock.h"
 #include "sys/log.h"
 
 /* 5 ms of guest time: the kthreads and workers a chunk's setup woke are done */

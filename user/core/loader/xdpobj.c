@@ -14,7 +14,7 @@
 #include "loader/kfeatures.h"
 #include "loader/observer.h"
 #include "loader/xdpobj.h"
-#include "model/kclock.h"
+#include "model/testrun_clock.h"
 #include "model/pkt.h"
 #include "model/stats.h"
 #include "sys/cpus.h"
@@ -250,7 +250,7 @@ int xdpo_live_fixed_ns(struct xdpo *x, const char *prog, uint32_t batch, uint32_
 		err = xdpo_live_run_wall(x, prog, batch, n, pkt, len, &dur, &wall);
 		if (err)
 			return err;
-		f[i] = kclock_fixed_ns(dur, n, wall);
+		f[i] = testrun_clock_fixed_ns(dur, n, wall);
 	}
 	err = summarize(f, FIXED_RUNS, &s);
 	*fixed_ns = err ? 0 : s.median;

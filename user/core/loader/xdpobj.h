@@ -79,7 +79,7 @@ int xdpo_live_run(struct xdpo *x, const char *prog, int ingress_ifindex, uint32_
 int xdpo_live_run_wall(struct xdpo *x, const char *prog, uint32_t batch, uint32_t repeat,
 		       const void *pkt, uint32_t len, uint32_t *duration, double *wall_ns);
 /*
- * A syscall's cost outside the kernel's timed loop (model/kclock.h): the
+ * A syscall's cost outside the kernel's timed loop (model/testrun_clock.h): the
  * median of a few syscalls of one batch, at least 64 frames (so that their
  * pools end as longer ones do, with the same pages to release at teardown),
  * or of REPEAT frames when that is fewer.

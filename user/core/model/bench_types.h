@@ -47,7 +47,7 @@ struct bench_cfg {
  * and the profile of the scenario's loop is their difference.
  */
 #define UPMOD_LOADS 2
-struct upmod_fig {
+struct upstream_module_fig {
 	bool tried;
 	bool ran;	  /* both loads ran and printed their figure */
 	char why[200];	  /* !ran: why not */
@@ -125,7 +125,7 @@ struct sc_result {
 	char pmu_why[160]; /* !has_pmu: why this scenario has none */
 	double *pmu[NR_PMU_COUNTERS];
 	struct summary pmu_s[NR_PMU_COUNTERS];
-	struct upmod_fig up; /* --upstream-module */
+	struct upstream_module_fig up; /* --upstream-module */
 	/* path figure */
 	bool has_path;
 	double path_cycles;

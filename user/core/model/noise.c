@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/jcheck.h"
+#include "model/json_reader.h"
 #include "model/noise.h"
 #include "model/pathfig.h"
 
@@ -202,7 +202,7 @@ int noise_build(const struct result *files, size_t n, struct noise_profile *p)
 
 /* ---- loading ---- */
 
-static void load_fig(struct jcheck *c, const json_t *o, const char *where, double min_pct,
+static void load_fig(struct json_reader *c, const json_t *o, const char *where, double min_pct,
 		     struct noise_fig *f)
 {
 	const json_t *lv;
@@ -236,7 +236,7 @@ static void load_fig(struct jcheck *c, const json_t *o, const char *where, doubl
 	}
 }
 
-static int load_scenario(struct jcheck *c, const json_t *s, const char *where, double min_pct,
+static int load_scenario(struct json_reader *c, const json_t *s, const char *where, double min_pct,
 			 struct noise_scenario *ns)
 {
 	const json_t *path = json_object_get(s, "path_cost_cycles"),
@@ -280,7 +280,7 @@ static void date_in(const char *s, char out[11])
 }
 
 /* A profile cannot describe a kernel built after it was taken. */
-static void check_dates(struct jcheck *c, const struct noise_profile *p)
+static void check_dates(struct json_reader *c, const struct noise_profile *p)
 {
 	char built[11];
 
@@ -291,7 +291,7 @@ static void check_dates(struct jcheck *c, const struct noise_profile *p)
 		       p->created, built);
 }
 
-static int load_top(struct jcheck *c, struct noise_profile *p)
+static int load_top(struct json_reader *c, struct noise_profile *p)
 {
 	const json_t *root = p->doc, *arr;
 	const char *schema;
@@ -335,7 +335,7 @@ static int load_top(struct jcheck *c, struct noise_profile *p)
 
 int noise_load(const char *path, struct noise_profile *p, char *err, size_t errlen)
 {
-	struct jcheck c = { .err = err, .errlen = errlen, .file = path };
+	struct json_reader c = { .err = err, .errlen = errlen, .file = path };
 	char perr[200];
 
 	memset(p, 0, sizeof(*p));

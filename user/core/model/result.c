@@ -10,14 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/counterview.h"
+#include "model/by_counter.h"
 #include "model/counts.h"
 #include "model/pathfig.h"
-#include "model/jcheck.h"
+#include "model/json_reader.h"
 #include "model/result.h"
 #include "sys/pmu.h"
 
-static int load_top(struct jcheck *c, struct result *r)
+static int load_top(struct json_reader *c, struct result *r)
 {
 	const json_t *root = r->doc, *tool;
 
@@ -48,7 +48,7 @@ static int load_top(struct jcheck *c, struct result *r)
 }
 
 /* An object whose members are all strings (mitigations, config). */
-static const json_t *req_str_map(struct jcheck *c, const json_t *obj, const char *key)
+static const json_t *req_str_map(struct json_reader *c, const json_t *obj, const char *key)
 {
 	const json_t *m = jc_req(c, obj, "host", key, J_OBJ), *v;
 	const char *name;
@@ -65,7 +65,7 @@ static const json_t *req_str_map(struct jcheck *c, const json_t *obj, const char
 }
 
 /* host.clock: optional (older files are TSC cycles), else kind and unit agree. */
-static void load_clock(struct jcheck *c, const json_t *h, struct result_clock *k)
+static void load_clock(struct json_reader *c, const json_t *h, struct result_clock *k)
 {
 	const json_t *o = json_object_get(h, "clock");
 
@@ -103,7 +103,7 @@ static void load_clock(struct jcheck *c, const json_t *h, struct result_clock *k
 		       "\"%s\" is not \"tsc\", \"icount\", \"ktime\" or \"pmu\"", k->kind);
 }
 
-int result_host_load(struct jcheck *c, const json_t *root, struct result_host *o, bool whole)
+int result_host_load(struct json_reader *c, const json_t *root, struct result_host *o, bool whole)
 {
 	const json_t *h = jc_req(c, root, "", "host", J_OBJ);
 
@@ -127,7 +127,7 @@ int result_host_load(struct jcheck *c, const json_t *root, struct result_host *o
 	return c->failed ? -EINVAL : 0;
 }
 
-static int load_stat(struct jcheck *c, const json_t *obj, const char *where, const char *key,
+static int load_stat(struct json_reader *c, const json_t *obj, const char *where, const char *key,
 		     uint64_t repeat, struct result_stat *st)
 {
 	const json_t *b = jc_req(c, obj, where, key, J_OBJ), *runs;
@@ -169,7 +169,7 @@ static int load_stat(struct jcheck *c, const json_t *obj, const char *where, con
 
 /* A path count: a number, or null where the accounting backend could not
  * know it on that kernel (kept as NaN). */
-static void path_num(struct jcheck *c, const json_t *obj, const char *where, const char *key,
+static void path_num(struct json_reader *c, const json_t *obj, const char *where, const char *key,
 		     double *out)
 {
 	const json_t *v = json_object_get(obj, key);
@@ -180,7 +180,8 @@ static void path_num(struct jcheck *c, const json_t *obj, const char *where, con
 		jc_num(c, obj, where, key, 0, INFINITY, false, out);
 }
 
-static int load_path(struct jcheck *c, const json_t *s, const char *where, struct result_path *p)
+static int load_path(struct json_reader *c, const json_t *s, const char *where,
+		     struct result_path *p)
 {
 	const json_t *path, *alloc, *ret;
 	char at[160], sub[176];
@@ -197,7 +198,7 @@ static int load_path(struct jcheck *c, const json_t *s, const char *where, struc
 }
 
 /* Path figure KEY of S: its value (null: not derivable) and its method's text. */
-static void load_pathfig(struct jcheck *c, const json_t *s, const char *where, const char *key,
+static void load_pathfig(struct json_reader *c, const json_t *s, const char *where, const char *key,
 			 bool *has, double *value, const char **method)
 {
 	const json_t *pc = jc_req(c, s, where, key, J_OBJ), *v;
@@ -217,7 +218,7 @@ static void load_pathfig(struct jcheck *c, const json_t *s, const char *where, c
  * of an older vm --profile hold the profile's in path_cost_cycles and
  * bench's in path_cost_fentry.
  */
-static int load_path_cost(struct jcheck *c, const json_t *s, const char *where,
+static int load_path_cost(struct json_reader *c, const json_t *s, const char *where,
 			  struct result_scenario *sc)
 {
 	bool older = json_object_get(s, "path_cost_fentry");
@@ -236,7 +237,7 @@ static int load_path_cost(struct jcheck *c, const json_t *s, const char *where,
 	return c->failed ? -EINVAL : 0;
 }
 
-static int load_cpu(struct jcheck *c, const json_t *e, const char *where, uint64_t repeat,
+static int load_cpu(struct json_reader *c, const json_t *e, const char *where, uint64_t repeat,
 		    struct result_cpu *pc)
 {
 	const json_t *role = json_object_get(e, "role");
@@ -255,7 +256,7 @@ static int load_cpu(struct jcheck *c, const json_t *e, const char *where, uint64
 	return load_stat(c, e, where, "cycles_per_elem", repeat, &pc->cycles);
 }
 
-static int load_per_cpu(struct jcheck *c, const json_t *s, const char *where,
+static int load_per_cpu(struct json_reader *c, const json_t *s, const char *where,
 			struct result_scenario *sc)
 {
 	const json_t *arr = json_object_get(s, "per_cpu");
@@ -280,7 +281,7 @@ static int load_per_cpu(struct jcheck *c, const json_t *s, const char *where,
 	return 0;
 }
 
-static int load_cpus(struct jcheck *c, const json_t *s, const char *where,
+static int load_cpus(struct json_reader *c, const json_t *s, const char *where,
 		     struct result_scenario *sc)
 {
 	char at[160];
@@ -299,7 +300,7 @@ static int load_cpus(struct jcheck *c, const json_t *s, const char *where,
 	return c->failed ? -EINVAL : 0;
 }
 
-static int load_pfn(struct jcheck *c, const json_t *e, const char *where, struct result_pfn *f)
+static int load_pfn(struct json_reader *c, const json_t *e, const char *where, struct result_pfn *f)
 {
 	if (!json_is_object(e)) {
 		jc_err(c, where, "expected an object, got %s", jtype_name(e));
@@ -316,7 +317,7 @@ static int load_pfn(struct jcheck *c, const json_t *e, const char *where, struct
 }
 
 /* An entry of "callgraph.functions" or (CHAIN) "callgraph.chains". */
-static int load_cg_entry(struct jcheck *c, const json_t *e, const char *where, bool chain,
+static int load_cg_entry(struct json_reader *c, const json_t *e, const char *where, bool chain,
 			 struct result_profile *p, size_t i)
 {
 	double *self, *children;
@@ -342,7 +343,7 @@ static int load_cg_entry(struct jcheck *c, const json_t *e, const char *where, b
 }
 
 /* "callgraph" of a profile, optional: its functions and its chains. */
-static int load_graph(struct jcheck *c, const json_t *prof, const char *where,
+static int load_graph(struct json_reader *c, const json_t *prof, const char *where,
 		      struct result_profile *p)
 {
 	const json_t *o, *fns, *chains;
@@ -378,7 +379,7 @@ static int load_graph(struct jcheck *c, const json_t *prof, const char *where,
 }
 
 /* "profile" (ppbench vm --profile), optional: its figure and functions. */
-static int load_profile(struct jcheck *c, const json_t *s, const char *where,
+static int load_profile(struct json_reader *c, const json_t *s, const char *where,
 			struct result_profile *p)
 {
 	const json_t *o, *arr;
@@ -412,7 +413,7 @@ static int load_profile(struct jcheck *c, const json_t *s, const char *where,
 }
 
 /* The figures of a scenario whose status is "ok". */
-static int load_figures(struct jcheck *c, const json_t *s, const char *where,
+static int load_figures(struct json_reader *c, const json_t *s, const char *where,
 			struct result_scenario *sc)
 {
 	sc->recipe = jc_str(c, s, where, "recipe");
@@ -436,7 +437,7 @@ static int load_figures(struct jcheck *c, const json_t *s, const char *where,
 	return load_per_cpu(c, s, where, sc) ?: load_profile(c, s, where, &sc->prof);
 }
 
-static int load_scenario(struct jcheck *c, const json_t *s, const char *where,
+static int load_scenario(struct json_reader *c, const json_t *s, const char *where,
 			 struct result_scenario *sc)
 {
 	if (!json_is_object(s)) {
@@ -463,7 +464,7 @@ static int load_scenario(struct jcheck *c, const json_t *s, const char *where,
 	return load_figures(c, s, where, sc);
 }
 
-static int load_scenarios(struct jcheck *c, struct result *r)
+static int load_scenarios(struct json_reader *c, struct result *r)
 {
 	const json_t *arr = jc_req(c, r->doc, "", "scenarios", J_ARR);
 	char at[64];
@@ -493,7 +494,7 @@ static int load_scenarios(struct jcheck *c, struct result *r)
 
 int result_load(const char *path, struct result *r, char *err, size_t errlen)
 {
-	struct jcheck c = { .err = err, .errlen = errlen, .file = path };
+	struct json_reader c = { .err = err, .errlen = errlen, .file = path };
 	char perr[200];
 
 	memset(r, 0, sizeof(*r));
@@ -542,7 +543,7 @@ bool unit_counts_instructions(const char *unit)
 {
 	int k = pmu_counter_by_name(unit);
 
-	/* the instruction clock's, or a hardware counter's (model/counterview.h) */
+	/* the instruction clock's, or a hardware counter's (model/by_counter.h) */
 	return (unit && !strcmp(unit, "instructions")) || (k >= 0 && pmu_counter_instructions(k));
 }
 

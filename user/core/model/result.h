@@ -161,7 +161,7 @@ int result_same_clock(const struct result *a, const struct result *b, char *why,
  * features, so the counts may differ with no change of the kernel.
  */
 int result_same_qemu(const struct result *a, const struct result *b, char *why, size_t len);
-struct jcheck;
+struct json_reader;
 /*
  * The "host" block of ROOT (a result's or a noise profile's) into O, checked,
  * its clock by the one rule every file's clock follows (tsc counts cycles,
@@ -169,7 +169,7 @@ struct jcheck;
  * (a result's) also requires hostname, fentry and live_frames, which older
  * profiles lack; kernel_version is optional.
  */
-int result_host_load(struct jcheck *c, const json_t *root, struct result_host *o, bool whole);
+int result_host_load(struct json_reader *c, const json_t *root, struct result_host *o, bool whole);
 /*
  * 0 when clocks A (of the file AP) and B (of BP) count the same unit on the
  * same clock; else -EINVAL with "AP counts instructions (icount clock) and
@@ -188,7 +188,7 @@ const struct result_clock *result_clock_of(const struct result *r);
  */
 double unit_floor_pct(const char *unit);
 /* UNIT (host.clock.unit) counts instructions: qemu's instruction clock, or the
- * CPU's instruction counters (model/counterview.h). */
+ * CPU's instruction counters (model/by_counter.h). */
 bool unit_counts_instructions(const char *unit);
 
 #endif

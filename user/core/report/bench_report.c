@@ -14,7 +14,7 @@
 #include "report/hostinfo.h"
 #include "report/json.h"
 #include "report/report.h"
-#include "sys/instclock.h"
+#include "sys/tsc_clock.h"
 #include "sys/log.h"
 #include "sys/util.h"
 
@@ -286,7 +286,7 @@ static void print_upmod(const struct bench_ctx *b)
 	       "beside bench's path figure\n",
 	       b->cfg->upstream_module, unit);
 	for (int i = 0; i < NR_SCENARIOS; i++) {
-		const struct upmod_fig *u = &b->res[i].up;
+		const struct upstream_module_fig *u = &b->res[i].up;
 		const struct sc_result *r = &b->res[i];
 
 		if (!u->tried)
@@ -476,7 +476,7 @@ static void json_counters(struct json *j, const struct bench_ctx *b, const struc
 /* --upstream-module: the module's loop of this scenario, its figures per load. */
 static void json_upmod(struct json *j, const struct bench_ctx *b, const struct sc_result *r)
 {
-	const struct upmod_fig *u = &r->up;
+	const struct upstream_module_fig *u = &r->up;
 
 	if (!u->tried)
 		return;

@@ -8,7 +8,7 @@
 #include "sys/cpufeat.h"
 #include "sys/cpus.h"
 #include "sys/hostenv.h"
-#include "sys/instclock.h"
+#include "sys/tsc_clock.h"
 #include "sys/kconfig.h"
 #include "sys/util.h"
 

@@ -6,7 +6,7 @@
 #include "report/hostinfo.h"
 #include "report/json.h"
 #include "report/probe_report.h"
-#include "sys/instclock.h"
+#include "sys/tsc_clock.h"
 #include "sys/log.h"
 #include "sys/nl.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "compare/compare.h"
-#include "model/counterview.h"
+#include "model/by_counter.h"
 #include "compare/hardlimit.h"
 #include "compare/bisect_report.h"
 #include "compare/compare_report.h"
@@ -39,7 +39,7 @@ struct cmp_cfg {
 	double alpha, prof_floor;
 	enum sig_test test;
 	const char *json;
-	const char *counter; /* --counter NAME: the files' view (model/counterview.h) */
+	const char *counter; /* --counter NAME: the files' view (model/by_counter.h) */
 	struct cmp_gate g;
 };
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare/cmpcols.h"
-#include "model/counterview.h"
+#include "model/by_counter.h"
 #include "compare/compare_stats.h"
 #include "compare/compare_report.h"
 #include "report/json.h"

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/counterview.h"
+#include "model/by_counter.h"
 #include "compare/compare_stats.h"
 #include "model/pathfig.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ppbench export bmf: a result file as Bencher's BMF JSON. */
 #include <stdio.h>
-#include "export/exportfig.h"
+#include "export/export_figures.h"
 #include "export/bmf.h"
 #include "report/json.h"
 

@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "compare/cmpdoc.h"
+#include "compare/compare_readback.h"
 #include "model/result.h"
 #include "trend/series.h"
 #include "export/bmf.h"
 #include "export/kcidb.h"
 #include "export/lkpstats.h"
 #include "export/otava.h"
-#include "model/counterview.h"
+#include "model/by_counter.h"
 #include "sys/log.h"
 #include "sys/outfile.h"
 
@@ -34,7 +34,7 @@ struct export_cfg {
 	const char *origin, *build_id, *output;
 	enum series_order order;
 	bool order_set, force, no_prefix;
-	const char *counter; /* --counter NAME: the files' view (model/counterview.h) */
+	const char *counter; /* --counter NAME: the files' view (model/by_counter.h) */
 };
 
 static const struct cli_word orders[] = { { "created", SERIES_CREATED },
@@ -197,16 +197,16 @@ static int kcidb(const struct export_cfg *cfg, char **files, size_t n, FILE *out
 {
 	struct kcidb_opts o = { .origin = cfg->origin, .build_id = cfg->build_id };
 	struct result *r;
-	struct cmpdoc d;
+	struct compare_readback d;
 	char err[600];
 	int e;
 
 	for (size_t i = 0; i < n; i++) {
-		e = cmpdoc_load(files[i], &d, err, sizeof(err));
+		e = readback_load(files[i], &d, err, sizeof(err));
 		if (e == -ENOMSG)
 			continue;
 		if (!e && n > 1) {
-			cmpdoc_free(&d);
+			readback_free(&d);
 			pr_err("%s is a compare document: export it alone, or result files\n",
 			       files[i]);
 			e = -EINVAL;
@@ -214,7 +214,7 @@ static int kcidb(const struct export_cfg *cfg, char **files, size_t n, FILE *out
 			pr_err("%s\n", err);
 		} else {
 			kcidb_write_compare(out, &d, &o);
-			cmpdoc_free(&d);
+			readback_free(&d);
 		}
 		return e ? EXIT_USAGE : EXIT_OK;
 	}

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "export/exportfig.h"
+#include "export/export_figures.h"
 #include "report/json.h"
 #include "export/kcidb.h"
 #include "sys/util.h"
@@ -281,8 +281,8 @@ void kcidb_write_results(FILE *out, const struct result *r, size_t n, const stru
  * compare's own verdict: with a gate on this figure FAIL where the gate fired
  * and PASS where it could test; no gate (or another figure): DONE.
  */
-static const char *cmp_status(const struct cmpdoc *d, const struct cmpdoc_cmp *m,
-			      const struct cmpdoc_row *w)
+static const char *cmp_status(const struct compare_readback *d, const struct readback_cmp *m,
+			      const struct readback_row *w)
 {
 	if (!d->gate || strcmp(w->figure, d->metric) || !m->verdict)
 		return "DONE";
@@ -299,8 +299,8 @@ static void str_array(struct json *j, const char *key, const json_t *a)
 	json_arr_end(j);
 }
 
-static void cmp_misc(struct json *j, const struct cmpdoc *d, const struct cmpdoc_cmp *m,
-		     const struct cmpdoc_row *w)
+static void cmp_misc(struct json *j, const struct compare_readback *d, const struct readback_cmp *m,
+		     const struct readback_row *w)
 {
 	json_obj_begin(j, "misc");
 	str_array(j, "old", m->old);
@@ -326,10 +326,10 @@ static void cmp_misc(struct json *j, const struct cmpdoc *d, const struct cmpdoc
 	json_obj_end(j);
 }
 
-static void cmp_test(struct json *j, const struct cmpdoc *d, size_t k, const struct cmpdoc_row *w,
-		     const struct kcidb_opts *o)
+static void cmp_test(struct json *j, const struct compare_readback *d, size_t k,
+		     const struct readback_row *w, const struct kcidb_opts *o)
 {
-	const struct cmpdoc_cmp *m = &d->cmps[k];
+	const struct readback_cmp *m = &d->cmps[k];
 	const char *status = cmp_status(d, m, w);
 	const char *first = json_string_value(json_array_get(m->new, 0));
 	char stem[256], path[240], id[800], build[400], comment[600], lim[48] = "";
@@ -371,7 +371,7 @@ static void cmp_test(struct json *j, const struct cmpdoc *d, size_t k, const str
 	json_obj_end(j);
 }
 
-void kcidb_write_compare(FILE *out, const struct cmpdoc *d, const struct kcidb_opts *o)
+void kcidb_write_compare(FILE *out, const struct compare_readback *d, const struct kcidb_opts *o)
 {
 	struct json *j = begin(out);
 
@@ -380,7 +380,7 @@ void kcidb_write_compare(FILE *out, const struct cmpdoc *d, const struct kcidb_o
 	json_arr_begin(j, "tests");
 	for (size_t k = 0; k < d->ncmps; k++) {
 		for (size_t i = 0; i < d->cmps[k].nrows; i++) {
-			const struct cmpdoc_row *w = &d->cmps[k].rows[i];
+			const struct readback_row *w = &d->cmps[k].rows[i];
 
 			/* one test per scenario and per path figure, as for result files */
 			if (!strcmp(w->figure, "cycles") || !strcmp(w->figure, "path") ||

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "compare/cmpdoc.h"
+#include "compare/compare_readback.h"
 #include "model/result.h"
 
 /*
@@ -30,6 +30,6 @@ struct kcidb_opts {
 /* The tests of N result files: per scenario ppbench.SCENARIO, DONE or SKIP, and its path figure. */
 void kcidb_write_results(FILE *f, const struct result *r, size_t n, const struct kcidb_opts *o);
 /* The rows of compare's verdicts: ppbench.compare.SCENARIO[.path], PASS or FAIL where gated. */
-void kcidb_write_compare(FILE *f, const struct cmpdoc *d, const struct kcidb_opts *o);
+void kcidb_write_compare(FILE *f, const struct compare_readback *d, const struct kcidb_opts *o);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare/prof_diff.h"
-#include "export/exportfig.h"
+#include "export/export_figures.h"
 #include "export/lkpstats.h"
 
 static void line(FILE *f, bool prefix, const char *scn, const char *key, const char *sub, double v)

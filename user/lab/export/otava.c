@@ -3,7 +3,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "export/exportfig.h"
+#include "export/export_figures.h"
 #include "export/otava.h"
 #include "sys/log.h"
 

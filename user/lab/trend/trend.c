@@ -20,7 +20,7 @@
 #include "trend/trendjson.h"
 #include "trend/trendreport.h"
 #include "trend/trendsvg.h"
-#include "model/counterview.h"
+#include "model/by_counter.h"
 #include "sys/log.h"
 #include "sys/util.h"
 
@@ -31,7 +31,7 @@ struct trend_cfg {
 	double alpha, fail_pct;
 	enum series_figure metric;
 	const char *json, *svg, *title, *scenarios, *noise;
-	const char *counter; /* --counter NAME: the files' view (model/counterview.h) */
+	const char *counter; /* --counter NAME: the files' view (model/by_counter.h) */
 };
 
 static const struct cli_word orders[] = { { "created", SERIES_CREATED },

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "model/counterview.h"
+#include "model/by_counter.h"
 #include "compare/ktap.h"
 #include "trend/trendreport.h"
 #include "report/report.h"
@@ -257,7 +257,7 @@ static void print_series(FILE *f, const struct trend_view *v, bool md)
 {
 	char unit[48];
 
-	/* a hardware counter's view names it (model/counterview.h) */
+	/* a hardware counter's view names it (model/by_counter.h) */
 	if (unit_is_counter(v->s->clock_unit) && v->metric != SFIG_PATH)
 		snprintf(unit, sizeof(unit), "%s/elem", v->s->clock_unit);
 	else

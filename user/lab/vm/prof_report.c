@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-#include "vm/jspan.h"
+#include "vm/json_splice.h"
 #include "model/pathfig.h"
 #include "vm/prof_gap.h"
 #include "vm/prof_report.h"
@@ -624,7 +624,7 @@ static char *members_text(member_fn fn, const struct prof *p, const struct prof 
 }
 
 /* Where the last member of the object OBJ ends: a new one goes there. */
-static size_t object_tail(const struct edit *e, struct jspan obj)
+static size_t object_tail(const struct edit *e, struct json_span obj)
 {
 	size_t at = obj.end - 1; /* its '}' */
 
@@ -637,16 +637,16 @@ static size_t object_tail(const struct edit *e, struct jspan obj)
  * Member KEY of OBJ set to what FN writes: in its place, or else at AFTER
  * (0: after the last member).
  */
-static void put_member(struct edit *e, struct jspan obj, const char *key, size_t after,
+static void put_member(struct edit *e, struct json_span obj, const char *key, size_t after,
 		       member_fn fn, const struct prof *p, const struct prof *q,
 		       const struct capture *c)
 {
-	struct jspan m, v;
+	struct json_span m, v;
 	char indent[64], *t, *sep;
 	size_t at = after ? after : object_tail(e, obj);
 
-	jspan_indent(e->text, obj, indent, sizeof(indent));
-	if (!jspan_member(e->text, e->len, obj, key, &m, &v)) {
+	json_span_indent(e->text, obj, indent, sizeof(indent));
+	if (!json_span_member(e->text, e->len, obj, key, &m, &v)) {
 		splice(e, m.start, m.end, members_text(fn, p, q, c, indent, true));
 		return;
 	}
@@ -656,7 +656,7 @@ static void put_member(struct edit *e, struct jspan obj, const char *key, size_t
 	splice(e, at, at, sep);
 }
 
-static void set_member(struct edit *e, struct jspan obj, const char *key, member_fn fn,
+static void set_member(struct edit *e, struct json_span obj, const char *key, member_fn fn,
 		       const struct prof *p, const struct prof *q, const struct capture *c)
 {
 	put_member(e, obj, key, 0, fn, p, q, c);
@@ -699,13 +699,13 @@ static void member_profile_path(struct json *j, const struct prof *p, const stru
  * was. REF: the profile of the reference recipe whose figure bench
  * subtracted from it, or NULL.
  */
-static void edit_scenario(struct edit *e, struct jspan obj, const json_t *s, const struct prof *p,
-			  const struct prof *ref, const struct capture *c)
+static void edit_scenario(struct edit *e, struct json_span obj, const json_t *s,
+			  const struct prof *p, const struct prof *ref, const struct capture *c)
 {
 	bool ok = !strcmp(json_string_value(json_object_get(s, "status")) ?: "", "ok");
-	struct jspan m, v;
+	struct json_span m, v;
 
-	if (ok && p->elems && !jspan_member(e->text, e->len, obj, "path_cost_cycles", &m, &v))
+	if (ok && p->elems && !json_span_member(e->text, e->len, obj, "path_cost_cycles", &m, &v))
 		put_member(e, obj, "path_cost_profile", v.end, member_profile_path, p, NULL, c);
 	set_member(e, obj, "profile", member_profile, p, NULL, c);
 	if (ref)
@@ -759,12 +759,12 @@ static void member_error(struct json *j, const struct prof *p, const struct prof
 }
 
 /* The module loop run beside scenario SP: its profile and path figure, and the method error. */
-static void edit_module(struct edit *e, struct jspan obj, const struct prof *sp,
+static void edit_module(struct edit *e, struct json_span obj, const struct prof *sp,
 			const struct prof *mp, const struct capture *c)
 {
-	struct jspan m, v;
+	struct json_span m, v;
 
-	if (!mp || jspan_member(e->text, e->len, obj, "upstream_module", &m, &v))
+	if (!mp || json_span_member(e->text, e->len, obj, "upstream_module", &m, &v))
 		return;
 	set_member(e, v, "profile", member_profile, mp, NULL, c);
 	if (!mp->elems)
@@ -805,18 +805,18 @@ int prof_result_merge(const char *path, const char *text, size_t len, const json
 	const json_t *arr = json_object_get(doc, "scenarios"), *s;
 	const struct prof *rp =
 		prof_find(p, n, "recipe", json_string_value(json_object_get(doc, "recipe")) ?: "");
-	struct jspan top, m, sv, el;
+	struct json_span top, m, sv, el;
 	int merged = 0, ret;
 	size_t i;
 
-	if (jspan_value(text, len, 0, &top))
+	if (json_span_value(text, len, 0, &top))
 		return -EINVAL;
-	if (!jspan_member(text, len, top, "scenarios", &m, &sv))
+	if (!json_span_member(text, len, top, "scenarios", &m, &sv))
 		json_array_foreach(arr, i, s) {
 			const char *name = json_string_value(json_object_get(s, "name"));
 			const struct prof *sp = prof_find(p, n, "scenario", name ?: "");
 
-			if (!sp || !json_is_object(s) || jspan_element(text, len, sv, i, &el))
+			if (!sp || !json_is_object(s) || json_span_element(text, len, sv, i, &el))
 				continue;
 			edit_scenario(&e, el, s, sp, prof_find(p, n, "reference", name), c);
 			edit_module(&e, el, sp, prof_module(p, n, name), c);

@@ -18,10 +18,10 @@
 #include "vm/vm.h"
 #include "vm/abpair.h"
 #include "compare/compare.h"
-#include "vm/kimage.h"
+#include "vm/kernel_image.h"
 #include "vm/prof_report.h"
 #include "vm/vm_report.h"
-#include "sys/instclock.h"
+#include "sys/tsc_clock.h"
 #include "sys/log.h"
 #include "sys/util.h"
 
@@ -163,7 +163,7 @@ static const char *const host_only[] = { "compare", "plot", "trend", "export", "
 static int check_kernel_image(const char *opt, const char *path, int arch)
 {
 	unsigned char buf[4096];
-	enum kimage_kind k;
+	enum kernel_image_kind k;
 	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
@@ -178,7 +178,7 @@ static int check_kernel_image(const char *opt, const char *path, int arch)
 		return 0;
 	if (k == KIMAGE_ARM64 || k == KIMAGE_X86_64)
 		pr_err("--%s: '%s' is an %s kernel image, not an %s one%s\n", opt, path,
-		       kimage_name(k), vm_arch_name(arch),
+		       kernel_image_name(k), vm_arch_name(arch),
 		       k == KIMAGE_ARM64 ? " (--arch arm64 boots it)"
 					 : " (--arch x86-64 boots it)");
 	else

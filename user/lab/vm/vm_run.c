@@ -33,7 +33,7 @@
 
 static const struct {
 	const char *name, *qemu, *pkg;
-	enum kimage_kind image;
+	enum kernel_image_kind image;
 } arches[] = {
 	[VM_ARCH_X86_64] = { "x86-64", "qemu-system-x86_64", "qemu-system-x86", KIMAGE_X86_64 },
 	[VM_ARCH_ARM64] = { "arm64", "qemu-system-aarch64", "qemu-system-arm", KIMAGE_ARM64 },
@@ -54,7 +54,7 @@ const char *vm_arch_qemu_pkg(int arch)
 	return arches[arch].pkg;
 }
 
-enum kimage_kind vm_arch_image(int arch)
+enum kernel_image_kind vm_arch_image(int arch)
 {
 	return arches[arch].image;
 }
@@ -74,9 +74,9 @@ uint32_t vm_default_cpus(int clock)
 	return clock == VM_CLOCK_ICOUNT ? 1 : 2;
 }
 
-enum kimage_kind vm_image_kind(const char *path, const unsigned char *head, size_t len)
+enum kernel_image_kind vm_image_kind(const char *path, const unsigned char *head, size_t len)
 {
-	enum kimage_kind k = kimage_sniff(head, len);
+	enum kernel_image_kind k = kernel_image_sniff(head, len);
 	unsigned char buf[4096];
 	gzFile gz;
 	int n;
@@ -88,7 +88,7 @@ enum kimage_kind vm_image_kind(const char *path, const unsigned char *head, size
 		return KIMAGE_UNKNOWN;
 	n = gzread(gz, buf, sizeof(buf));
 	gzclose(gz);
-	k = n > 0 ? kimage_sniff(buf, n) : KIMAGE_UNKNOWN;
+	k = n > 0 ? kernel_image_sniff(buf, n) : KIMAGE_UNKNOWN;
 	return k == KIMAGE_GZIP ? KIMAGE_UNKNOWN : k;
 }
 

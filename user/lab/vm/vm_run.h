@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
-#include "vm/guestin.h"
-#include "vm/kimage.h"
+#include "vm/guest_infiles.h"
+#include "vm/kernel_image.h"
 
 struct prof;
 struct capture;
@@ -140,7 +140,7 @@ int vm_host_check(int arch, char *why, size_t len);
  * The kind of the kernel image at PATH, whose first LEN bytes are HEAD; a
  * gzip-compressed image is looked at inside.
  */
-enum kimage_kind vm_image_kind(const char *path, const unsigned char *head, size_t len);
+enum kernel_image_kind vm_image_kind(const char *path, const unsigned char *head, size_t len);
 /* ppbench vm's defaults: the instruction clock, 1024 MB, a stall of VM_STALL_DEFAULT_S. */
 void vm_cfg_init(struct vm_cfg *cfg);
 /* The number of CPUs a guest gets when --cpus is not given. */
@@ -150,6 +150,6 @@ const char *vm_arch_name(int arch);
 const char *vm_arch_qemu(int arch);
 const char *vm_arch_qemu_pkg(int arch);
 /* The image kind a guest of ARCH boots. */
-enum kimage_kind vm_arch_image(int arch);
+enum kernel_image_kind vm_arch_image(int arch);
 
 #endif

@@ -82,7 +82,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "vm/qprof/qpdecode.h"
+#include "vm/qprof/qprof_logic.h"
 #include "vm/qprof/qpstack.h"
 #include "vmprof.h"
 

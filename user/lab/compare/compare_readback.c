@@ -5,11 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare/cmpdoc.h"
-#include "model/jcheck.h"
+#include "compare/compare_readback.h"
+#include "model/json_reader.h"
 
 /* A number or null (NAN). */
-static double num_or_null(struct jcheck *c, const json_t *o, const char *where, const char *key)
+static double num_or_null(struct json_reader *c, const json_t *o, const char *where,
+			  const char *key)
 {
 	const json_t *v = json_object_get(o, key);
 	double d = NAN;
@@ -20,8 +21,8 @@ static double num_or_null(struct jcheck *c, const json_t *o, const char *where, 
 	return d;
 }
 
-static void load_side(struct jcheck *c, const json_t *row, const char *where, const char *key,
-		      struct cmpdoc_side *s)
+static void load_side(struct json_reader *c, const json_t *row, const char *where, const char *key,
+		      struct readback_side *s)
 {
 	const json_t *o = jc_req(c, row, where, key, J_OBJ);
 	uint64_t n = 0;
@@ -35,7 +36,8 @@ static void load_side(struct jcheck *c, const json_t *row, const char *where, co
 }
 
 /* "method", and "methods_differ": two names, where the files' methods differ. */
-static void load_method(struct jcheck *c, const json_t *o, const char *where, struct cmpdoc_row *r)
+static void load_method(struct json_reader *c, const json_t *o, const char *where,
+			struct readback_row *r)
 {
 	const json_t *m = json_object_get(o, "method"), *d = json_object_get(o, "methods_differ");
 	char at[192];
@@ -54,7 +56,8 @@ static void load_method(struct jcheck *c, const json_t *o, const char *where, st
 	r->differ[1] = json_string_value(json_array_get(d, 1));
 }
 
-static void load_row(struct jcheck *c, const json_t *o, const char *where, struct cmpdoc_row *r)
+static void load_row(struct json_reader *c, const json_t *o, const char *where,
+		     struct readback_row *r)
 {
 	r->scenario = jc_str(c, o, where, "scenario");
 	r->figure = jc_str(c, o, where, "figure");
@@ -73,7 +76,8 @@ static void load_row(struct jcheck *c, const json_t *o, const char *where, struc
 }
 
 /* An array of strings (the files of a side). */
-static const json_t *files(struct jcheck *c, const json_t *o, const char *where, const char *key)
+static const json_t *files(struct json_reader *c, const json_t *o, const char *where,
+			   const char *key)
 {
 	const json_t *a = jc_req(c, o, where, key, J_ARR);
 	char at[160];
@@ -87,7 +91,8 @@ static const json_t *files(struct jcheck *c, const json_t *o, const char *where,
 	return a;
 }
 
-static int load_cmp(struct jcheck *c, const json_t *o, const char *where, struct cmpdoc_cmp *m)
+static int load_cmp(struct json_reader *c, const json_t *o, const char *where,
+		    struct readback_cmp *m)
 {
 	const json_t *noise, *rows;
 	char at[160];
@@ -116,7 +121,7 @@ static int load_cmp(struct jcheck *c, const json_t *o, const char *where, struct
 	return c->failed ? -EINVAL : 0;
 }
 
-static int load_doc(struct jcheck *c, struct cmpdoc *d)
+static int load_doc(struct json_reader *c, struct compare_readback *d)
 {
 	const json_t *gate = json_object_get(d->doc, "gate"), *cmps;
 	char at[64];
@@ -151,9 +156,9 @@ static int load_doc(struct jcheck *c, struct cmpdoc *d)
 	return 0;
 }
 
-int cmpdoc_load(const char *path, struct cmpdoc *d, char *err, size_t errlen)
+int readback_load(const char *path, struct compare_readback *d, char *err, size_t errlen)
 {
-	struct jcheck c = { .err = err, .errlen = errlen, .file = path };
+	struct json_reader c = { .err = err, .errlen = errlen, .file = path };
 	const char *schema;
 	char perr[200];
 	int ret;
@@ -168,18 +173,18 @@ int cmpdoc_load(const char *path, struct cmpdoc *d, char *err, size_t errlen)
 	}
 	schema = json_string_value(json_object_get(d->doc, "schema"));
 	if (!json_is_object(d->doc) || !schema || strcmp(schema, CMPDOC_SCHEMA)) {
-		cmpdoc_free(d);
+		readback_free(d);
 		return -ENOMSG;
 	}
 	ret = load_doc(&c, d);
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", path);
 	if (ret)
-		cmpdoc_free(d);
+		readback_free(d);
 	return ret;
 }
 
-void cmpdoc_free(struct cmpdoc *d)
+void readback_free(struct compare_readback *d)
 {
 	for (size_t i = 0; d->cmps && i < d->ncmps; i++)
 		free(d->cmps[i].rows);

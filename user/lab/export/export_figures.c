@@ -3,8 +3,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "model/counterview.h"
-#include "export/exportfig.h"
+#include "model/by_counter.h"
+#include "export/export_figures.h"
 #include "model/pathfig.h"
 
 static double largest(const struct result_stat *st)

@@ -11,26 +11,27 @@
  * survives no reader's round trip). The text must be valid JSON: the
  * reader (model/jsonparse.h) checks it first; these only find their way.
  */
-struct jspan {
+struct json_span {
 	size_t start, end; /* [start, end) */
 };
 
 /* The value starting at or after AT (white space skipped); -EINVAL where none does. */
-int jspan_value(const char *text, size_t len, size_t at, struct jspan *v);
+int json_span_value(const char *text, size_t len, size_t at, struct json_span *v);
 /*
  * Member KEY of the object OBJ: its value in *VAL and, in *MEMBER, the
  * member from its key's opening quote to the value's end. -ENOENT if OBJ
  * has no such member (keys compared as written, without escapes).
  */
-int jspan_member(const char *text, size_t len, struct jspan obj, const char *key,
-		 struct jspan *member, struct jspan *val);
+int json_span_member(const char *text, size_t len, struct json_span obj, const char *key,
+		     struct json_span *member, struct json_span *val);
 /* Element I of the array ARR; -ENOENT past its end. */
-int jspan_element(const char *text, size_t len, struct jspan arr, size_t i, struct jspan *el);
+int json_span_element(const char *text, size_t len, struct json_span arr, size_t i,
+		      struct json_span *el);
 /*
  * The white space before the first member of the object OBJ after its last
  * newline (the members' indentation), into BUF; "" for an empty or
  * one-line object.
  */
-void jspan_indent(const char *text, struct jspan obj, char *buf, size_t len);
+void json_span_indent(const char *text, struct json_span obj, char *buf, size_t len);
 
 #endif

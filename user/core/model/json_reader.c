@@ -8,9 +8,9 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include "model/jcheck.h"
+#include "model/json_reader.h"
 
-void jc_err(struct jcheck *c, const char *where, const char *fmt, ...)
+void jc_err(struct json_reader *c, const char *where, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -33,7 +33,7 @@ void jc_join(char *buf, size_t len, const char *where, const char *key)
 }
 
 /* Member KEY of OBJ of type T; on absence or another type, reports it and returns NULL. */
-const json_t *jc_req(struct jcheck *c, const json_t *obj, const char *where, const char *key,
+const json_t *jc_req(struct json_reader *c, const json_t *obj, const char *where, const char *key,
 		     enum jtype t)
 {
 	const json_t *v;
@@ -54,14 +54,14 @@ const json_t *jc_req(struct jcheck *c, const json_t *obj, const char *where, con
 	return v;
 }
 
-const char *jc_str(struct jcheck *c, const json_t *obj, const char *where, const char *key)
+const char *jc_str(struct json_reader *c, const json_t *obj, const char *where, const char *key)
 {
 	return json_string_value(jc_req(c, obj, where, key, J_STR));
 }
 
 /* A number in [min, max]; whole numbers only when INTEGER. */
-bool jc_num(struct jcheck *c, const json_t *obj, const char *where, const char *key, double min,
-	    double max, bool integer, double *out)
+bool jc_num(struct json_reader *c, const json_t *obj, const char *where, const char *key,
+	    double min, double max, bool integer, double *out)
 {
 	const json_t *v = jc_req(c, obj, where, key, J_NUM);
 	double n = json_number_value(v);
@@ -78,8 +78,8 @@ bool jc_num(struct jcheck *c, const json_t *obj, const char *where, const char *
 	return !c->failed;
 }
 
-bool jc_count(struct jcheck *c, const json_t *obj, const char *where, const char *key, double min,
-	      uint64_t *out)
+bool jc_count(struct json_reader *c, const json_t *obj, const char *where, const char *key,
+	      double min, uint64_t *out)
 {
 	double d = 0;
 	/* up to 2^53: every whole number below is exact in a double */
@@ -89,7 +89,8 @@ bool jc_count(struct jcheck *c, const json_t *obj, const char *where, const char
 	return ok;
 }
 
-bool jc_bool(struct jcheck *c, const json_t *obj, const char *where, const char *key, bool *out)
+bool jc_bool(struct json_reader *c, const json_t *obj, const char *where, const char *key,
+	     bool *out)
 {
 	const json_t *v = jc_req(c, obj, where, key, J_BOOL);
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The kind of a kernel image from its first bytes (kimage.h). */
+/* The kind of a kernel image from its first bytes (kernel_image.h). */
 #include <stdint.h>
 #include <string.h>
-#include "vm/kimage.h"
+#include "vm/kernel_image.h"
 
 #define ELF_MACHINE_X86_64 62
 #define ELF_MACHINE_AARCH64 183
@@ -18,7 +18,7 @@ static uint16_t le16(const unsigned char *p)
 	return p[0] | p[1] << 8;
 }
 
-static enum kimage_kind elf_kind(const unsigned char *b, size_t len)
+static enum kernel_image_kind elf_kind(const unsigned char *b, size_t len)
 {
 	uint16_t m;
 
@@ -31,7 +31,7 @@ static enum kimage_kind elf_kind(const unsigned char *b, size_t len)
 }
 
 /* A PE image: its machine, at the COFF header that 0x3c points to. */
-static enum kimage_kind pe_kind(const unsigned char *b, size_t len)
+static enum kernel_image_kind pe_kind(const unsigned char *b, size_t len)
 {
 	uint32_t pe;
 
@@ -43,7 +43,7 @@ static enum kimage_kind pe_kind(const unsigned char *b, size_t len)
 	return le16(b + pe + 4) == PE_MACHINE_ARM64 ? KIMAGE_ARM64 : KIMAGE_UNKNOWN;
 }
 
-enum kimage_kind kimage_sniff(const unsigned char *b, size_t len)
+enum kernel_image_kind kernel_image_sniff(const unsigned char *b, size_t len)
 {
 	if (len >= 4 && !memcmp(b,
 				"\x7f"
@@ -61,7 +61,7 @@ enum kimage_kind kimage_sniff(const unsigned char *b, size_t len)
 	return KIMAGE_UNKNOWN;
 }
 
-const char *kimage_name(enum kimage_kind k)
+const char *kernel_image_name(enum kernel_image_kind k)
 {
 	switch (k) {
 	case KIMAGE_X86_64:

@@ -16,15 +16,15 @@
  * misjudged): then the middle of the interval, at most 0.5 ns per frame
  * off. Returns the loop's ns for the syscall (not per frame).
  */
-double kclock_loop_ns(uint32_t duration, uint32_t frames, double wall_ns, double fixed_ns);
+double testrun_clock_loop_ns(uint32_t duration, uint32_t frames, double wall_ns, double fixed_ns);
 /* Whether the wall time fell inside the kernel's interval (else: its middle). */
-bool kclock_resolved(uint32_t duration, uint32_t frames, double wall_ns, double fixed_ns);
+bool testrun_clock_resolved(uint32_t duration, uint32_t frames, double wall_ns, double fixed_ns);
 
 /*
  * The fixed cost of one syscall, from one of few frames: its wall time
  * less the loop's, taken at the middle of the truncation interval (so the
  * error is at most frames / 2 ns).
  */
-double kclock_fixed_ns(uint32_t duration, uint32_t frames, double wall_ns);
+double testrun_clock_fixed_ns(uint32_t duration, uint32_t frames, double wall_ns);
 
 #endif

@@ -14,7 +14,7 @@
 #define UPMOD_LOOPS 50000
 
 /* The module's test of scenario ID ("no-softirq-page_pool01"), or NULL (ring-xcpu). */
-const char *upmod_test(enum scenario_id id);
+const char *upstream_module_test(enum scenario_id id);
 
 /*
  * bench --upstream-module: for each scenario that ran, its loop of the module
@@ -23,6 +23,6 @@ const char *upmod_test(enum scenario_id id);
  * run says why there. Returns 0, or -ENOEXEC when no loop ran (the reasons
  * are in the results).
  */
-int upmod_run(struct bench_ctx *b);
+int upstream_module_run(struct bench_ctx *b);
 
 #endif

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A result file seen through one of its hardware counters (counterview.h). */
+/* A result file seen through one of its hardware counters (by_counter.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/counterview.h"
+#include "model/by_counter.h"
 
 bool unit_is_counter(const char *unit)
 {

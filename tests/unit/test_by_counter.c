@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A bench --counters file seen through one of its counters (model/counterview.c). */
+/* A bench --counters file seen through one of its counters (model/by_counter.c). */
 #include <math.h>
 #include <string.h>
-#include "model/counterview.h"
+#include "model/by_counter.h"
 #include "unit.h"
 
 /* tests/data/counters.json: an arm64 guest's bench --counters instructions,cycles. */

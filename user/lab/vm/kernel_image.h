@@ -12,15 +12,15 @@
  * machine (0xaa64) in the PE header; Debian's older arm64 vmlinuz is a gzip
  * of an Image (qemu unpacks it), an ELF vmlinux names its machine.
  */
-enum kimage_kind {
+enum kernel_image_kind {
 	KIMAGE_UNKNOWN,
 	KIMAGE_X86_64, /* bzImage, or an x86-64 ELF vmlinux */
 	KIMAGE_ARM64,  /* Image, EFI zboot, or an aarch64 ELF vmlinux */
-	KIMAGE_GZIP,   /* compressed: kimage_sniff_gzip() looks inside */
+	KIMAGE_GZIP,   /* compressed: kernel_image_sniff_gzip() looks inside */
 };
 
-enum kimage_kind kimage_sniff(const unsigned char *buf, size_t len);
+enum kernel_image_kind kernel_image_sniff(const unsigned char *buf, size_t len);
 /* "x86-64", "arm64", "gzip-compressed", "not a kernel image". */
-const char *kimage_name(enum kimage_kind k);
+const char *kernel_image_name(enum kernel_image_kind k);
 
 #endif

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The inputs of vm's guest command line (vm/guestin.h). */
+/* The inputs of vm's guest command line (vm/guest_infiles.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "vm/guestin.h"
+#include "vm/guest_infiles.h"
 
 /* WORD with its value from AT replaced by input N's guest path. */
 static char *guest_word(const char *word, size_t at, int n)

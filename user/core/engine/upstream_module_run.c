@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "engine/upmod_run.h"
+#include "engine/upstream_module_run.h"
 #include "instr/guest_profile.h"
 #include "sys/kmod.h"
 #include "sys/log.h"
@@ -26,7 +26,7 @@ static const struct {
 	[SC_SLOW] = { "no-softirq-page_pool03", 1u << 3 },
 };
 
-const char *upmod_test(enum scenario_id id)
+const char *upstream_module_test(enum scenario_id id)
 {
 	return tests[id].test;
 }
@@ -55,13 +55,13 @@ static void scan_line(void *ctx, const char *msg)
 	}
 }
 
-static void why(struct upmod_fig *u, const char *fmt, const char *a, int err)
+static void why(struct upstream_module_fig *u, const char *fmt, const char *a, int err)
 {
 	snprintf(u->why, sizeof(u->why), fmt, a, strerror(-err));
 }
 
 /* Why the kernel would not load FILE, in its terms. */
-static void refused(struct upmod_fig *u, const char *file, int err)
+static void refused(struct upstream_module_fig *u, const char *file, int err)
 {
 	const char *hint = "";
 
@@ -81,8 +81,8 @@ static void refused(struct upmod_fig *u, const char *file, int err)
  * Load K of U's test (U->loops[K] elements), as a window of its own with the
  * module's symbols as this load placed them; NAME gets the module's name.
  */
-static int load_window(struct bench_ctx *b, struct upmod_fig *u, enum scenario_id id, int k,
-		       char *name, size_t len)
+static int load_window(struct bench_ctx *b, struct upstream_module_fig *u, enum scenario_id id,
+		       int k, char *name, size_t len)
 {
 	struct instr_window w = { INSTR_WHOLE };
 	char params[96], extra[160];
@@ -112,7 +112,7 @@ static int load_window(struct bench_ctx *b, struct upmod_fig *u, enum scenario_i
 }
 
 /* Load K of U's test, and its time_bench line from the kernel log. */
-static int one_load(struct bench_ctx *b, struct upmod_fig *u, enum scenario_id id, int k)
+static int one_load(struct bench_ctx *b, struct upstream_module_fig *u, enum scenario_id id, int k)
 {
 	struct tb_line l = { .test = u->test };
 	char name[64];
@@ -142,11 +142,11 @@ static int one_load(struct bench_ctx *b, struct upmod_fig *u, enum scenario_id i
 
 static int one_test(struct bench_ctx *b, struct sc_result *r)
 {
-	struct upmod_fig *u = &r->up;
+	struct upstream_module_fig *u = &r->up;
 	uint64_t n = UPMOD_LOOPS;
 
 	u->tried = true;
-	u->test = upmod_test(r->id);
+	u->test = upstream_module_test(r->id);
 	for (int k = 0; k < UPMOD_LOADS; k++)
 		u->loops[k] = n * (k + 1);
 	for (int k = 0; k < UPMOD_LOADS; k++) {
@@ -160,14 +160,14 @@ static int one_test(struct bench_ctx *b, struct sc_result *r)
 	return 0;
 }
 
-int upmod_run(struct bench_ctx *b)
+int upstream_module_run(struct bench_ctx *b)
 {
 	int ran = 0;
 
 	for (int i = 0; i < NR_SCENARIOS; i++) {
 		struct sc_result *r = &b->res[i];
 
-		if (!b->cfg->want[i] || !r->ok || !upmod_test(i))
+		if (!b->cfg->want[i] || !r->ok || !upstream_module_test(i))
 			continue;
 		ran += !one_test(b, r);
 	}

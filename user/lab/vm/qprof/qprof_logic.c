@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The plugin's pure logic (qpdecode.h). */
+/* The plugin's pure logic (qprof_logic.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "vm/qprof/qpdecode.h"
+#include "vm/qprof/qprof_logic.h"
 #include "vmprof.h"
 
 /* Segment overrides: ignored in 64-bit mode, and a compiler may pad with them. */

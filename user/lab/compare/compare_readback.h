@@ -14,12 +14,12 @@
  */
 #define CMPDOC_SCHEMA "ppbench-compare/1"
 
-struct cmpdoc_side {
+struct readback_side {
 	size_t n;
 	double mean, median;
 };
 
-struct cmpdoc_row {
+struct readback_row {
 	/* figure: "cycles", "ns", "path", "profile_path", "purity", "cpu" */
 	const char *scenario, *figure, *label;
 	/* path rows: the method (NULL: none in the file); where two differ, DIFFER */
@@ -27,24 +27,24 @@ struct cmpdoc_row {
 	double change_pct;   /* NAN: none (old was 0) */
 	double floor_pct, p; /* NAN: none */
 	bool testable, real, unstable, regression, gated;
-	struct cmpdoc_side old, new;
+	struct readback_side old, new;
 };
 
-struct cmpdoc_cmp {
+struct readback_cmp {
 	const json_t *old, *new; /* arrays of file names */
 	const char *noise;	 /* "files", "profile" or "setups" */
 	bool verdict;		 /* the noise between invocations was known */
 	const char *unit;	 /* "cycles" or "instructions"; "cycles" in older documents */
-	struct cmpdoc_row *rows;
+	struct readback_row *rows;
 	size_t nrows;
 };
 
-struct cmpdoc {
+struct compare_readback {
 	const char *path;
 	bool gate;	    /* compare ran with --fail-above */
 	const char *metric; /* the gate's figure */
 	double fail_above;  /* percent */
-	struct cmpdoc_cmp *cmps;
+	struct readback_cmp *cmps;
 	size_t ncmps;
 	json_t *doc; /* the strings above point into it */
 };
@@ -55,7 +55,7 @@ struct cmpdoc {
  * -EINVAL with one line in ERR naming the file and the field, e.g.
  * "cmp.json: comparisons[0].rows[2].gated: expected a boolean, got a string".
  */
-int cmpdoc_load(const char *path, struct cmpdoc *d, char *err, size_t errlen);
-void cmpdoc_free(struct cmpdoc *d);
+int readback_load(const char *path, struct compare_readback *d, char *err, size_t errlen);
+void readback_free(struct compare_readback *d);
 
 #endif

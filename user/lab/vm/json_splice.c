@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Byte ranges of values in a JSON text (jspan.h). */
+/* Byte ranges of values in a JSON text (json_splice.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "vm/jspan.h"
+#include "vm/json_splice.h"
 
 static size_t skip_ws(const char *t, size_t len, size_t at)
 {
@@ -24,7 +24,7 @@ static size_t string_end(const char *t, size_t len, size_t at)
 	return len + 1; /* (unterminated) */
 }
 
-int jspan_value(const char *t, size_t len, size_t at, struct jspan *v)
+int json_span_value(const char *t, size_t len, size_t at, struct json_span *v)
 {
 	size_t depth = 0;
 
@@ -55,28 +55,28 @@ int jspan_value(const char *t, size_t len, size_t at, struct jspan *v)
 	return -EINVAL;
 }
 
-int jspan_member(const char *t, size_t len, struct jspan obj, const char *key, struct jspan *member,
-		 struct jspan *val)
+int json_span_member(const char *t, size_t len, struct json_span obj, const char *key,
+		     struct json_span *member, struct json_span *val)
 {
 	size_t at = obj.start + 1, klen = strlen(key);
 
 	if (obj.start >= len || t[obj.start] != '{')
 		return -EINVAL;
 	for (;;) {
-		struct jspan k, v;
+		struct json_span k, v;
 
 		at = skip_ws(t, obj.end, at);
 		if (at < obj.end && t[at] == ',')
 			at = skip_ws(t, obj.end, at + 1);
 		if (at >= obj.end || t[at] != '"')
 			return -ENOENT;
-		if (jspan_value(t, len, at, &k))
+		if (json_span_value(t, len, at, &k))
 			return -EINVAL;
 		at = skip_ws(t, obj.end, k.end);
-		if (at >= obj.end || t[at] != ':' || jspan_value(t, len, at + 1, &v))
+		if (at >= obj.end || t[at] != ':' || json_span_value(t, len, at + 1, &v))
 			return -EINVAL;
 		if (k.end - k.start == klen + 2 && !memcmp(t + k.start + 1, key, klen)) {
-			*member = (struct jspan){ k.start, v.end };
+			*member = (struct json_span){ k.start, v.end };
 			*val = v;
 			return 0;
 		}
@@ -84,7 +84,8 @@ int jspan_member(const char *t, size_t len, struct jspan obj, const char *key, s
 	}
 }
 
-int jspan_element(const char *t, size_t len, struct jspan arr, size_t i, struct jspan *el)
+int json_span_element(const char *t, size_t len, struct json_span arr, size_t i,
+		      struct json_span *el)
 {
 	size_t at = arr.start + 1;
 
@@ -94,7 +95,7 @@ int jspan_element(const char *t, size_t len, struct jspan arr, size_t i, struct 
 		at = skip_ws(t, arr.end, at);
 		if (k && at < arr.end && t[at] == ',')
 			at++;
-		if (jspan_value(t, arr.end, at, el))
+		if (json_span_value(t, arr.end, at, el))
 			return -ENOENT;
 		if (k == i)
 			return 0;
@@ -102,7 +103,7 @@ int jspan_element(const char *t, size_t len, struct jspan arr, size_t i, struct 
 	}
 }
 
-void jspan_indent(const char *t, struct jspan obj, char *buf, size_t len)
+void json_span_indent(const char *t, struct json_span obj, char *buf, size_t len)
 {
 	size_t at = obj.start + 1, nl = 0;
 	bool seen = false;

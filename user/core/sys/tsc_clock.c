@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Which clock the TSC runs on: the kernel command line says (instclock.h). */
+/* Which clock the TSC runs on: the kernel command line says (tsc_clock.h). */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "sys/instclock.h"
+#include "sys/tsc_clock.h"
 #include "sys/util.h"
 
 #define CLOCK_PARAM "ppbench.clock=icount"
