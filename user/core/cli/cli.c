@@ -494,6 +494,51 @@ const struct cli_cmd *cli_find(const char *name)
 	return NULL;
 }
 
+/* The running command's words (ARGV[0] its name), for cli_command_line(). */
+static int cmd_argc;
+static char **cmd_argv;
+
+static size_t put(char *out, size_t n, const char *s, size_t k)
+{
+	if (out)
+		memcpy(out + n, s, k);
+	return n + k;
+}
+
+/* WORD as a shell takes it back, into OUT at its start (NULL: only measured): bare, or in '...'. */
+static size_t quote_word(char *out, const char *w)
+{
+	bool bare = *w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				    "0123456789_@%+=:,./-") == strlen(w);
+	size_t n = bare ? 0 : put(out, 0, "'", 1);
+
+	/* (a quote ends the quoted part, comes escaped, and opens the next) */
+	for (; *w; w++)
+		n = *w == '\'' ? put(out, n, "'\\''", 4) : put(out, n, w, 1);
+	return bare ? n : put(out, n, "'", 1);
+}
+
+char *cli_command_line(void)
+{
+	size_t len = strlen("ppbench") + 1;
+	char *s;
+
+	if (!cmd_argv)
+		return NULL;
+	for (int i = 0; i < cmd_argc; i++)
+		len += 1 + quote_word(NULL, cmd_argv[i]);
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	len = sprintf(s, "ppbench");
+	for (int i = 0; i < cmd_argc; i++) {
+		s[len++] = ' ';
+		len += quote_word(s + len, cmd_argv[i]);
+	}
+	s[len] = 0;
+	return s;
+}
+
 static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	bool bisect = cmd->for_bisect && cmd->for_bisect(argc, argv);
@@ -504,6 +549,8 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 	if (!cfg)
 		return bisect ? EXIT_BISECT_STOP : EXIT_FAIL;
 	log_set_command(cmd->name);
+	cmd_argc = argc;
+	cmd_argv = argv;
 	if (cmd->cfg_init)
 		cmd->cfg_init(cfg);
 	ret = cli_parse(cmd, cfg, argc, argv, &nargs);

@@ -185,6 +185,13 @@ extern const struct cli_opt cli_common_opts[];
 /* A program's main(): 'ppbench-CMD' as 'ppbench CMD', 'ppbench help CMD', a command. */
 int cli_start(const struct cli_program *prog, int argc, char **argv);
 /*
+ * The running command's line as a shell reads it, "ppbench bench --scenario
+ * ring,slow --json r.json" (words quoted where a shell would split them), for
+ * the files that record what made them; malloc'ed, NULL outside a command or
+ * without memory.
+ */
+char *cli_command_line(void);
+/*
  * Whether a word of ARGV before "--" gives the long option NAME: --NAME,
  * --NAME=VALUE or a prefix of two letters or more that getopt would take
  * for it (--bis for --bisect).

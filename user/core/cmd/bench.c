@@ -307,6 +307,16 @@ static void show_banner(void *ctx, const struct bench_ctx *b, const struct obs_d
 	bench_print_banner(b, o, where);
 }
 
+/* The result file, with the command line that made it (its reproduction). */
+static int write_json(const struct bench_ctx *b, const char *path)
+{
+	char *line = cli_command_line();
+	int ret = bench_write_json(b, path, line ? line : "ppbench bench");
+
+	free(line);
+	return ret;
+}
+
 /* The scenarios' lines, the summary and the JSON of what bench_main() measured. */
 static int bench_measure(struct bench_cfg *cfg)
 {
@@ -325,7 +335,7 @@ static int bench_measure(struct bench_cfg *cfg)
 		ret = ok ? EXIT_OK : EXIT_FAIL;
 		if (!ok)
 			pr_err("no scenario could run here (the summary says why)\n");
-		if (cfg->json && bench_write_json(&b, cfg->json, "ppbench bench"))
+		if (cfg->json && write_json(&b, cfg->json))
 			ret = EXIT_FAIL;
 	}
 	bench_free(&b);
