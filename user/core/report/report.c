@@ -51,13 +51,18 @@ void json_path(struct json *j, const char *key, const struct ppb_pool_counts *c,
 
 void fprint_wrapped(FILE *f, const char *prefix, const char *text)
 {
+	fprint_wrapped_at(f, prefix, text, 100);
+}
+
+void fprint_wrapped_at(FILE *f, const char *prefix, const char *text, int width)
+{
 	int col = fprintf(f, "%s", prefix), indent = col;
 
 	text += strspn(text, " ");
 	while (*text) {
 		int w = strcspn(text, " ");
 
-		if (col > indent && col + 1 + w > 100)
+		if (col > indent && col + 1 + w > width)
 			col = fprintf(f, "\n%*s", indent, "") - 1;
 		else if (col > indent)
 			col += fprintf(f, " ");

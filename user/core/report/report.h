@@ -21,6 +21,8 @@ void json_path(struct json *j, const char *key, const struct ppb_pool_counts *c,
  * TEXT's first column; a word longer than a line (a path) stays whole.
  */
 void fprint_wrapped(FILE *f, const char *prefix, const char *text);
+/* The same at WIDTH columns (a mail's prose: 72). */
+void fprint_wrapped_at(FILE *f, const char *prefix, const char *text, int width);
 /*
  * "alloc cache N refill N slow N (P pages) | ret cache N ring N release N",
  * n/a for the counts KNOWN leaves out; TEARDOWN adds " (teardown N)" after the
