@@ -621,6 +621,40 @@ void compare_judge(const struct cmp_gate *g, const char *old, const char *new, s
 		judge(&cfg, v);
 }
 
+int compare_load(const char *const *files, size_t n, const struct cmp_opts *o,
+		 struct cmp_files *out)
+{
+	struct verdict v = { CMP_PASS, "" };
+	struct cmp_cfg cfg = { 0 };
+
+	memset(out, 0, sizeof(*out));
+	out->set.opts = o;
+	for (size_t i = 0; i < n; i++)
+		if (add_file(&cfg, SIDE_POS, files[i]))
+			return -EINVAL;
+	out->files = load_files(files, n, 1, NULL, &v);
+	if (!out->files)
+		return v.out == CMP_FAILED ? -ENOMEM : -EINVAL;
+	out->n = n;
+	for (size_t i = 1; i < n; i++)
+		if (check_host(&cfg, &out->files[0], &out->files[i], &v))
+			goto fail;
+	if (!build_comparisons(&cfg, out->files, n, &out->set, &v))
+		return 0;
+fail:
+	compare_unload(out);
+	return v.out == CMP_FAILED ? -ENOMEM : -EINVAL;
+}
+
+void compare_unload(struct cmp_files *f)
+{
+	for (size_t i = 0; i < f->set.n; i++)
+		comparison_free(&f->set.cmps[i]);
+	free(f->set.cmps);
+	free_results(f->files, f->n);
+	memset(f, 0, sizeof(*f));
+}
+
 static int compare_run(void *c, int argc, char **argv)
 {
 	struct verdict v = { CMP_PASS, "" };

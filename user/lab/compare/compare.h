@@ -105,6 +105,23 @@ int cmp_gate_check(const struct cmp_gate *g, const struct result *like, struct v
  */
 void compare_judge(const struct cmp_gate *g, const char *old, const char *new, struct verdict *v);
 
+/* 'compare BASE A B...' as data: the files, and a comparison per column in SET. */
+struct cmp_files {
+	struct result *files; /* the base, then a column each */
+	size_t n;
+	struct cmp_set set;
+};
+
+/*
+ * Loads FILES (N of them, the base first) as compare does, refusing what
+ * compare refuses of them (a file that is no result, figures of two clocks,
+ * two hosts), and compares each later file with the base under O, which
+ * must outlive OUT. 0; -EINVAL after compare's one line; -ENOMEM.
+ */
+int compare_load(const char *const *files, size_t n, const struct cmp_opts *o,
+		 struct cmp_files *out);
+void compare_unload(struct cmp_files *f);
+
 /*
  * The exit status of V: compare's own (0, 3 a gate fired, 2, 1), or with
  * G's bisect git bisect run's, whose one line is then printed.

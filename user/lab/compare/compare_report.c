@@ -712,10 +712,8 @@ static void col_pdiffs(FILE *f, const struct cmp_set *set, const struct col_tabl
 	}
 }
 
-/* Text or Markdown: one table, a column per comparison, as LKP's reports have it. */
-static void print_columns(FILE *f, const struct cmp_set *set, const struct col_table *t, bool md)
+void compare_print_table(FILE *f, const struct col_table *t, bool md)
 {
-	col_context(f, set, t, md);
 	if (md)
 		col_md_head(f, t);
 	else
@@ -724,6 +722,13 @@ static void print_columns(FILE *f, const struct cmp_set *set, const struct col_t
 		(md ? col_line_md : col_line_text)(f, &t->lines[i], t->ncols);
 	if (!t->nlines)
 		fprintf(f, "%12s(no scenario was measured in the base and a column)\n", "");
+}
+
+/* Text or Markdown: one table, a column per comparison, as LKP's reports have it. */
+static void print_columns(FILE *f, const struct cmp_set *set, const struct col_table *t, bool md)
+{
+	col_context(f, set, t, md);
+	compare_print_table(f, t, md);
 	if (!md)
 		fprintf(f, "\n");
 	legend(f, set, &set->cmps[0], md);

@@ -3,6 +3,8 @@
 #define PPBENCH_COMPARE_REPORT_H
 
 #include <stdbool.h>
+#include <stdio.h>
+#include "compare/cmpcols.h"
 #include "compare/compare_stats.h"
 
 /* The formats of stdout: text when none is chosen. */
@@ -18,6 +20,13 @@ enum {
  * JSON to JSON_PATH if given ("-": JSON only). Returns an exit code.
  */
 int compare_output(const struct cmp_set *set, unsigned formats, const char *json_path);
+/*
+ * The table of T alone, LKP's: a line per figure, the base's value, then per
+ * column its change against the base, mark and value, the line's label
+ * last; in text (a head of the columns' names, their rules and labels) or
+ * Markdown (MD).
+ */
+void compare_print_table(FILE *f, const struct col_table *t, bool md);
 /* Names each gated row on stderr; EXIT_REGRESSION if there is one, else EXIT_OK. */
 int compare_gate(const struct cmp_set *set);
 
