@@ -96,7 +96,7 @@ BPF_OBJS	:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS		:= $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 # user/core/: the measuring core, a program of its own (core/main.c), the one
 # vm's guests run; user/lab/: vm and its profiler, A/B, bisect, compare, trend,
-# plot, export, a directory each; user/ppbench.c and commands.c: the program
+# plot, export, report, a directory each; user/ppbench.c and commands.c: the program
 # with every command. (user/lab/vm/qprof/ is the qemu plugin of vm --profile,
 # built apart below.)
 CORE_OBJS	:= $(patsubst user/%.c,$(BUILD)/user/%.o,$(filter-out user/core/main.c, \
@@ -125,7 +125,8 @@ LAYERS		:= core/sys: \
 		   lab/trend:lab/plot,lab/compare,core/cli,core/model,core/report,core/sys \
 		   lab/export:lab/trend,lab/compare,core/cli,core/model,core/report,core/sys \
 		   lab/bisect:lab/vm,lab/compare,core/cli,core/model,core/report,core/sys \
-		   .:core/cli,core/cmd,core/loader,core/model,core/sys,lab/compare,lab/vm,lab/plot,lab/trend,lab/export,lab/bisect
+		   lab/report:lab/export,lab/plot,lab/vm,lab/compare,core/cli,core/model,core/report,core/sys \
+		   .:core/cli,core/cmd,core/loader,core/model,core/sys,lab/compare,lab/vm,lab/plot,lab/trend,lab/export,lab/bisect,lab/report
 # (the plugin's pure logic, for the unit tests: its decoders, protocol and shadow stack)
 QPDECODE_OBJ	:= $(BUILD)/user/lab/vm/qprof/qprof_logic.o $(BUILD)/user/lab/vm/qprof/qpstack.o
 TEST_TOOLS	:= $(BUILD)/tests/schema_check $(BUILD)/tests/png_check $(BUILD)/tests/udp_sink \
