@@ -363,6 +363,29 @@ test_vm_ab_two_kernels() {
 	prof=$(jq_get "$b" '.scenarios[] | select(.name == "ring") | .ns_per_elem.median')
 	assert_boots_agree "$plain" "$prof" "ring's figure without the profile, and with it"
 	expect_exit 0 "$PPBENCH" compare "$a" "$b"
+	# bench records its command line; the report of the A/B gives it back as one vm command
+	assert_match "$(jq_get "$b" .command)" \
+		'^ppbench bench --scenario ring --repeat 2 --loops 50000 .*--json [^ ]+$' "b: bench's command"
+	expect_exit 0 "$PPBENCH" report "$f"
+	assert_eq "$(grep '^  ppbench vm ' "$LAST_OUT")" "  ppbench vm --debian linux-image-$(cat \
+		"$K_DIR/RELEASE") --against-debian linux-image-$rel_a --profile -- bench --scenario ring \
+--repeat 2 --loops 50000${mod:+ --upstream-module ${ko##*/}} --json r.json" "report: the A/B's command"
+	assert_eq "$(grep -m1 -o 'perf-profile\.self\.instructions-pp\..*' "$LAST_OUT")" \
+		"perf-profile.self.instructions-pp.$("$PPBENCH" compare --json - "$a" "$b" |
+			jq -r '[.comparisons[0].profiles[0].rows[] | select(.kind == "self")][0].function')" \
+		"report: its first self row is compare's function of the largest change"
+	# the call graphs' rows: each children row of ring has the files' figures
+	local old new name rows=0
+	while read -r old _ new name; do
+		rows=$((rows + 1))
+		assert_eq "$old $new" "$(for side in a b; do jq -r --arg f "${name##*instructions-pp.}" \
+			'.scenarios[] | select(.name == "ring") | [.profile.callgraph.functions[] |
+			select(.name == $f) | .children][0] // 0' "$TMPD/r.$side.json"
+			done | xargs printf '%.2f %.2f')" "report: $name, the call graphs' figures"
+	done < <(grep -E '^ +[0-9.]+ +[-+][0-9.]+ +[0-9.]+ +ppbench\.ring\.perf-profile\.children\.' "$LAST_OUT")
+	assert_ge "$rows" 1 "report: ring's children rows"
+	assert_match "$LAST_OUT" '^ +[0-9.]+ +[-+][0-9.]+ +[0-9.]+ +ppbench\.ring\.perf-profile\.calltrace\.instructions-pp\.[^ ]+\.[^ ]+$' \
+		"report: ring's calltrace rows"
 	assert_eq "$(jq_get "$b" .host.clock.kind)" icount "host.clock.kind"
 	assert_eq "$(jq_get "$b" .host.clock.unit)" instructions "host.clock.unit"
 	assert_eq "$(jq_get "$b" .host.clock.qemu)" "-icount shift=0,sleep=off" "host.clock.qemu"
