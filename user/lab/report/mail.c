@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ppbench report: the mail, head to table (the profile rows: mailprof.c; reproduce: mailrepro.c).
+/* ppbench report: the mail, head to table (the profile rows: mail_profile.c; reproduce:
+ * mail_reproduce.c).
  */
 #include <errno.h>
 #include <jansson.h>
@@ -9,7 +10,7 @@
 #include "compare/compare_report.h"
 #include "export/export_figures.h"
 #include "report/mail.h"
-#include "report/mailrepro.h"
+#include "report/mail_reproduce.h"
 #include "report/report.h"
 #include "sys/cpufeat.h"
 #include "sys/log.h"

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include "compare/compare.h"
 #include "compare/cmpcols.h"
-#include "report/mailin.h"
+#include "report/mail_inputs.h"
 
 /*
  * The mail of ppbench report, laid out as the kernel test robot's: the
@@ -53,7 +53,7 @@ void mail_subject(char *buf, size_t len, const char *id, const char *subject, co
 /* The stat export lkp names R's figure by: "ppbench.slow.instructions_per_elem". */
 const char *mail_stat(const struct row *r, const char *unit, char *buf, size_t len);
 
-/* The profile rows that explain the change (mailprof.c), in text or Markdown. */
+/* The profile rows that explain the change (mail_profile.c), in text or Markdown. */
 void mail_profile(FILE *f, const struct mail *m);
 /* Whether any comparison of M has profiles on both sides. */
 bool mail_has_profiles(const struct mail *m);

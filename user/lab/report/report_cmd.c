@@ -17,7 +17,7 @@
 #include "compare/compare.h"
 #include "plot/flame_svg.h"
 #include "report/mail.h"
-#include "report/mailin.h"
+#include "report/mail_inputs.h"
 #include "sys/log.h"
 #include "sys/outfile.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef PPBENCH_MAILREPRO_H
-#define PPBENCH_MAILREPRO_H
+#ifndef PPBENCH_MAIL_REPRODUCE_H
+#define PPBENCH_MAIL_REPRODUCE_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef PPBENCH_MAILIN_H
-#define PPBENCH_MAILIN_H
+#ifndef PPBENCH_MAIL_INPUTS_H
+#define PPBENCH_MAIL_INPUTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
