@@ -140,6 +140,11 @@ BPF_TEST_SRCS	:= $(wildcard tests/bpf/*.c)
 BPF_TEST_TOBJS	:= $(patsubst tests/%.c,$(BUILD)/tests/obj/%.o,$(BPF_TEST_SRCS))
 BPF_TEST_OBJS	:= $(filter $(BUILD)/user/core/loader/% $(BUILD)/user/core/model/% \
 			    $(BUILD)/user/core/sys/%, $(CORE_OBJS))
+# The runner and the tests, as the host's bpf_tests and the guests' static one link them.
+BPF_TESTS_DEPS	:= tests/unit/main.c tests/unit/unit.h $(BUILD)/tests/bpf_tests.h \
+		   $(BPF_TEST_TOBJS) $(BPF_TEST_OBJS)
+BPF_TESTS_BUILD	:= -Iuser/lab -DTEST_GROUP='"bpf"' -DTESTS_H='"bpf_tests.h"' -Itests/unit \
+		   -I$(BUILD)/tests tests/unit/main.c $(BPF_TEST_TOBJS) $(BPF_TEST_OBJS)
 
 # clang -target bpf does not see the multiarch include dir; add the host's
 # default system include paths after its own (as libbpf-bootstrap does).
@@ -298,13 +303,10 @@ build/static/ppbench: $(CORE_PROG_OBJS) | $(BUILD)/layers.ok
 
 # The BPF tests for the x86-64 guests, whose kernels run live frames that a
 # host may refuse (the kernel matrix's bpf_programs).
-build/static/bpf_tests: tests/unit/main.c tests/unit/unit.h $(BUILD)/tests/bpf_tests.h \
-			$(BPF_TEST_TOBJS) $(BPF_TEST_OBJS)
+build/static/bpf_tests: $(BPF_TESTS_DEPS)
 	$(call msg,STATIC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(USER_CFLAGS) -static $(LDFLAGS) -Iuser/lab -DTEST_GROUP='"bpf"' \
-		-DTESTS_H='"bpf_tests.h"' -Itests/unit -I$(BUILD)/tests tests/unit/main.c \
-		$(BPF_TEST_TOBJS) $(BPF_TEST_OBJS) $(call link_libs,--static) -o $@
+	$(Q)$(CC) $(USER_CFLAGS) -static $(LDFLAGS) $(BPF_TESTS_BUILD) $(call link_libs,--static) -o $@
 endif
 
 # The prose of the pages as C strings, one per command (struct man_prose):
@@ -381,12 +383,9 @@ $(BUILD)/tests/unit: tests/unit/main.c tests/unit/unit.h $(BUILD)/tests/unit_tes
 $(BUILD)/tests/bpf_tests.h: $(BPF_TEST_TOBJS) $(BUILD)/tests/bpf.objs
 	$(TEST_LIST)
 
-$(BUILD)/tests/bpf_tests: tests/unit/main.c tests/unit/unit.h $(BUILD)/tests/bpf_tests.h \
-			  $(BPF_TEST_TOBJS) $(BPF_TEST_OBJS)
+$(BUILD)/tests/bpf_tests: $(BPF_TESTS_DEPS)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(USER_CFLAGS) $(USER_LDFLAGS) -Iuser/lab -DTEST_GROUP='"bpf"' -DTESTS_H='"bpf_tests.h"' \
-		-Itests/unit -I$(BUILD)/tests tests/unit/main.c $(BPF_TEST_TOBJS) $(BPF_TEST_OBJS) \
-		$(USER_LIBS) -o $@
+	$(Q)$(CC) $(USER_CFLAGS) $(USER_LDFLAGS) $(BPF_TESTS_BUILD) $(USER_LIBS) -o $@
 
 # The objects of every command, without a main(), in one archive for the
 # fuzz targets and the tests: each links only what it uses.
