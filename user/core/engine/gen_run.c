@@ -30,6 +30,7 @@ struct sender {
 	int cpu;
 	uint64_t quota; /* 0: unlimited */
 	_Atomic uint64_t sent;
+	uint64_t t_end; /* when its last frame went */
 	int err;
 };
 
@@ -69,6 +70,7 @@ static void *send_loop(void *arg)
 		}
 		atomic_fetch_add(&s->sent, n);
 	}
+	s->t_end = now_ns();
 	return NULL;
 }
 
@@ -187,6 +189,18 @@ static int run(struct gen *g)
 	return err;
 }
 
+/* The senders' time, from the start to the last frame: not the reporting
+ * loop's, which notices the end of a --count run only at its next tick. */
+static double send_secs(const struct gen *g)
+{
+	uint64_t t = g->t0;
+
+	for (int i = 0; i < g->nr; i++)
+		if (g->s[i].t_end > t)
+			t = g->s[i].t_end;
+	return (t - g->t0) / 1e9;
+}
+
 static int stop_senders(struct gen *g)
 {
 	int err = 0;
@@ -236,7 +250,7 @@ int gen_main(struct gen_cfg *cfg, const struct gen_sink *sink)
 		err = err ?: run(&g);
 		err = stop_senders(&g) ?: err;
 		read_totals(&g, &t);
-		sink->summary(sink->ctx, &t, (now_ns() - g.t0) / 1e9, g.nr);
+		sink->summary(sink->ctx, &t, send_secs(&g), g.nr);
 	}
 	xdpo_unpin_dispatcher(g.pin_link);
 	free(g.s);
