@@ -20,10 +20,11 @@
 #include "pool.bpf.h"
 
 const volatile __u32 sample_shift = 10;	    /* timing sample every 1024 elements */
-const volatile __u32 action = PPB_ACT_DROP; /* ppb_xdp_act */
+const volatile __u32 action = PPB_ACT_DROP; /* ppb_xdp_act, _load, _paths */
+const volatile __u32 verdict = XDP_DROP;    /* action's: XDP_REDIRECT for a devmap or cpumap */
 const volatile __u32 remote_action = XDP_DROP;
 const volatile __u32 gen_ifindex; /* ppb_xdp_gen: bpf_redirect target, 0: devmap */
-const volatile bool count_bytes;  /* load's Mbit/s; bench reports none: skip */
+const volatile bool count_bytes;  /* load's second stage's Mbit/s; bench reports none */
 const volatile __u32 pace_limit;  /* cpumap recipe: most frames in flight (0: off) */
 const volatile __u32 fp_adjust;	  /* fast-pass recipe: bytes the head moves down (0: twin) */
 const volatile __u8 fp_byte0;	  /* fast-pass recipe: the frame's first byte, restored */
@@ -38,7 +39,6 @@ const volatile __u32 page_shift;
 __u64 run_gen;	   /* bumped before each run: spans never cross runs */
 __u32 proof;	   /* sample pool state every 2^proof_shift frames per CPU */
 __u32 proof_shift; /* 0 in proof runs; load: 6, or half the pool's ring if more */
-__u32 napi_clock;  /* ACTION timing per NAPI poll (load) instead of every 2^n elements */
 __u32 elems_role;  /* enum ppb_role whose frames are the pool's allocations */
 __u64 calib_pool;  /* calibration: the test-run pool of the last frame */
 __u64 calib_page;  /* ... and its page, for user space to check k */
@@ -54,12 +54,22 @@ __u32 xmit_netns;
 __u32 cpumap_id;
 __u64 pace_offset; /* producer minus consumer frames when the run began */
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, PPB_NR_ROLES);
-	__type(key, __u32);
-	__type(value, struct ppb_xdp_stats);
-} xdp_stats SEC(".maps");
+/*
+ * Per-CPU statistics in global data: the slot is an address computed from
+ * the CPU number, no map lookup, key on the stack or NULL check on the
+ * packet path. User space reads them through the mmap of .bss (xdpo_stats()).
+ */
+struct ppb_cpu_stats xdp_stats[PPB_MAX_CPUS];
+
+static __always_inline struct ppb_xdp_stats *stats_on(__u32 cpu, int role)
+{
+	return &xdp_stats[cpu & (PPB_MAX_CPUS - 1)].role[role];
+}
+
+static __always_inline struct ppb_xdp_stats *stats_of(int role)
+{
+	return stats_on(bpf_get_smp_processor_id(), role);
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_DEVMAP);
@@ -82,29 +92,32 @@ struct {
 	__type(value, struct ppb_xdp_errs);
 } xdp_errs SEC(".maps");
 
-/* First program run of a batch (NAPI poll, cpumap kthread loop): start the
- * clock on one batch in four; the batch's end tracepoint stops it. The
- * clock lives in the role's stats: one map lookup per packet. */
-static __always_inline void batch_start(struct ppb_xdp_stats *st)
+/*
+ * First program run of a batch (NAPI poll, cpumap kthread loop), found by
+ * the count before it, the one the last batch's end left in batch_mark:
+ * start the clock on one batch in four; the batch's end tracepoint stops
+ * it. Not inlined: the packet path only compares and calls.
+ */
+static __noinline void batch_start(struct ppb_xdp_stats *st)
 {
-	if (!st->batch_n && !(st->batches & 3))
+	if (!(st->batches & 3))
 		st->last_ts = bpf_ktime_get_ns();
-	st->batch_n++;
 }
 
-static __always_inline void batch_end(__u32 role)
+static __always_inline void batch_end(int role)
 {
-	struct ppb_xdp_stats *st = bpf_map_lookup_elem(&xdp_stats, &role);
+	struct ppb_xdp_stats *st = stats_of(role);
+	__u64 n = st->packets;
 
-	if (!st || !st->batch_n)
-		return;
+	if (n == st->batch_mark)
+		return; /* no packet in this batch */
 	if (st->last_ts && st->gen == run_gen) {
 		st->timed_ns += bpf_ktime_get_ns() - st->last_ts;
-		st->timed_elems += st->batch_n;
+		st->timed_elems += n - st->batch_mark;
 	}
 	st->gen = run_gen;
 	st->last_ts = 0;
-	st->batch_n = 0;
+	st->batch_mark = n;
 	st->batches++;
 }
 
@@ -272,27 +285,60 @@ static __always_inline void calibrate(struct xdp_md *ctx)
 /* ---- per-CPU accounting -------------------------------------------------- */
 
 /*
+ * Proof runs: sample the frame's pool, every frame (proof_shift 0) or
+ * sparsely. Not inlined, and called first: the packet path of a program
+ * without an observer keeps nothing across a call.
+ */
+static __noinline void proof_step(struct xdp_md *ctx, int role)
+{
+	struct proof_cpu *pc;
+	__u32 zero = 0;
+
+	if (!proof)
+		return;
+	if (role != elems_role) {
+		/* this packet's number, counted next */
+		if (!((stats_of(role)->packets + 1) & ((1ULL << proof_shift) - 1)))
+			proof_sample(ctx, role, NULL);
+		return;
+	}
+	pc = bpf_map_lookup_elem(&proof_cpu, &zero);
+	/* Proof runs sample every frame; sparse sampling on the CPU's first frame
+	 * (its period is 0 until then), then every sparse_period() frames. */
+	if (pc && ++pc->unsampled >= (proof_shift ? pc->period : 1))
+		proof_sample(ctx, role, pc);
+}
+
+/* What account() does besides counting packets: constants of each program. */
+enum acct {
+	ACCT_BATCHED = 1 << 0, /* the batch clock, not a sample every 2^sample_shift */
+	ACCT_BYTES = 1 << 1,
+	ACCT_PROOF = 1 << 2, /* proof runs: sample the frame's pool (proof_step()) */
+};
+
+/*
  * Count the packet; time it either by a sample every 2^sample_shift
  * elements, or (batched: load's NAPI polls, the cpumap kthread) by the
  * batch clock, whose spans exclude the idle time between batches. Returns the
- * role's stats on this CPU (NULL only if the lookup failed).
+ * role's stats on this CPU.
  */
-static __always_inline struct ppb_xdp_stats *account(struct xdp_md *ctx, int role, bool batched)
+static __always_inline struct ppb_xdp_stats *account(struct xdp_md *ctx, int role, __u32 how)
 {
 	struct ppb_xdp_stats *st;
-	struct proof_cpu *pc;
-	__u32 key = role, zero = 0;
-	__u64 now;
+	__u64 n, now;
 
-	st = bpf_map_lookup_elem(&xdp_stats, &key);
-	if (!st)
-		return NULL;
-	st->packets++;
-	if (count_bytes)
+	if (how & ACCT_PROOF)
+		proof_step(ctx, role);
+	st = stats_of(role);
+	barrier_var(st); /* one address in one register, not recomputed at each use */
+	n = st->packets;
+	st->packets = n + 1;
+	if (how & ACCT_BYTES)
 		st->bytes += (__u64)ctx->data_end - (__u64)ctx->data;
-	if (batched)
-		batch_start(st);
-	else if (!(st->packets & ((1ULL << sample_shift) - 1))) {
+	if (how & ACCT_BATCHED) {
+		if (n == st->batch_mark)
+			batch_start(st);
+	} else if (!((n + 1) & ((1ULL << sample_shift) - 1))) {
 		now = bpf_ktime_get_ns();
 		if (st->gen == run_gen && st->last_ts) {
 			st->timed_ns += now - st->last_ts;
@@ -301,35 +347,19 @@ static __always_inline struct ppb_xdp_stats *account(struct xdp_md *ctx, int rol
 		st->last_ts = now;
 		st->gen = run_gen;
 	}
-	if (!proof)
-		return st;
-	if (role != elems_role) {
-		if (!(st->packets & ((1ULL << proof_shift) - 1)))
-			proof_sample(ctx, role, NULL);
-		return st;
-	}
-	pc = bpf_map_lookup_elem(&proof_cpu, &zero);
-	/* Proof runs sample every frame; sparse sampling on the CPU's first frame
-	 * (its period is 0 until then), then every sparse_period() frames. */
-	if (pc && ++pc->unsampled >= (proof_shift ? pc->period : 1))
-		proof_sample(ctx, role, pc);
 	return st;
 }
 
-static __always_inline int do_action(struct xdp_md *ctx, __u32 act)
+/* The verdict of action, a constant to the verifier, or the redirect. */
+static __always_inline int do_action(void)
 {
-	switch (act) {
-	case PPB_ACT_PASS:
-		return XDP_PASS;
-	case PPB_ACT_TX:
-		return XDP_TX;
-	case PPB_ACT_REDIRECT:
-		return bpf_redirect_map(&tx_devmap, 0, 0);
-	case PPB_ACT_CPU:
+	__u32 v = verdict;
+
+	if (v != XDP_REDIRECT)
+		return v;
+	if (action == PPB_ACT_CPU)
 		return bpf_redirect_map(&tx_cpumap, cpu_target, 0);
-	default:
-		return XDP_DROP;
-	}
+	return bpf_redirect_map(&tx_devmap, 0, 0);
 }
 
 /* ---- cross-CPU pacing ------------------------------------------------------ */
@@ -346,10 +376,9 @@ struct pace {
 static long pace_poll(__u64 i, void *arg)
 {
 	struct pace *p = arg;
-	__u32 key = PPB_ROLE_SECOND;
-	struct ppb_xdp_stats *r = bpf_map_lookup_percpu_elem(&xdp_stats, &key, p->cpu);
+	struct ppb_xdp_stats *r = stats_on(p->cpu, PPB_ROLE_SECOND);
 
-	if (!r || p->sent - r->packets < pace_limit) {
+	if (p->sent - r->packets < pace_limit) {
 		p->done = 1;
 		return 1;
 	}
@@ -410,11 +439,11 @@ static __always_inline int fastpass(struct xdp_md *ctx, bool counted)
 	if (*d == FP_MARK) {
 		*d = fp_byte0; /* the twin's page is the frame's: leave it as it was */
 		if (counted)
-			account(ctx, PPB_ROLE_SECOND, false);
+			account(ctx, PPB_ROLE_SECOND, ACCT_PROOF);
 		return XDP_DROP;
 	}
 	if (counted)
-		account(ctx, PPB_ROLE_ACTION, false);
+		account(ctx, PPB_ROLE_ACTION, ACCT_PROOF);
 	if (bpf_xdp_adjust_head(ctx, -(int)fp_adjust))
 		return XDP_ABORTED;
 	d = (void *)(long)ctx->data;
@@ -443,14 +472,35 @@ int ppb_xdp_fastpass_bare(struct xdp_md *ctx)
 	return fastpass(ctx, false);
 }
 
+/* The recipes' action program: timing samples every 2^sample_shift frames. */
 SEC("xdp")
 int ppb_xdp_act(struct xdp_md *ctx)
 {
-	struct ppb_xdp_stats *st = account(ctx, PPB_ROLE_ACTION, napi_clock);
+	struct ppb_xdp_stats *st =
+		account(ctx, PPB_ROLE_ACTION, (count_bytes ? ACCT_BYTES : 0) | ACCT_PROOF);
 
-	if (action == PPB_ACT_CPU && pace_limit && st)
+	if (action == PPB_ACT_CPU && pace_limit)
 		pace(st);
-	return do_action(ctx, action);
+	return do_action();
+}
+
+/*
+ * load's: packets and bytes, and the batch clock of the NAPI polls; on the
+ * packet path two adds and a compare, nothing kept across a call.
+ */
+SEC("xdp")
+int ppb_xdp_load(struct xdp_md *ctx)
+{
+	account(ctx, PPB_ROLE_ACTION, ACCT_BATCHED | ACCT_BYTES);
+	return do_action();
+}
+
+/* load --paths: the same, and the frames' pools sampled for the path mix. */
+SEC("xdp")
+int ppb_xdp_paths(struct xdp_md *ctx)
+{
+	account(ctx, PPB_ROLE_ACTION, ACCT_BATCHED | ACCT_BYTES | ACCT_PROOF);
+	return do_action();
 }
 
 /* Calibration run only (repeat 1): find vmemmap_k, drop. */
@@ -477,7 +527,7 @@ int ppb_xdp_gen_bare(struct xdp_md *ctx)
 SEC("xdp")
 int ppb_xdp_gen(struct xdp_md *ctx)
 {
-	account(ctx, PPB_ROLE_GEN, false);
+	account(ctx, PPB_ROLE_GEN, ACCT_PROOF);
 	if (gen_ifindex)
 		return bpf_redirect(gen_ifindex, 0);
 	return bpf_redirect_map(&tx_devmap, 0, 0);
@@ -495,7 +545,7 @@ int ppb_xdp_bare(struct xdp_md *ctx)
 SEC("xdp/cpumap")
 int ppb_cpumap_prog(struct xdp_md *ctx)
 {
-	account(ctx, PPB_ROLE_SECOND, true);
+	account(ctx, PPB_ROLE_SECOND, ACCT_BATCHED | (count_bytes ? ACCT_BYTES : 0) | ACCT_PROOF);
 	if (remote_action == XDP_REDIRECT)
 		return bpf_redirect_map(&tx_devmap, 0, 0);
 	return remote_action;
@@ -595,7 +645,7 @@ int BPF_PROG(ppb_tp_cpumap_enqueue, int map_id, unsigned int processed, unsigned
 SEC("xdp/devmap")
 int ppb_devmap_prog(struct xdp_md *ctx)
 {
-	account(ctx, PPB_ROLE_SECOND, false);
+	account(ctx, PPB_ROLE_SECOND, (count_bytes ? ACCT_BYTES : 0) | ACCT_PROOF);
 	return remote_action;
 }
 

@@ -206,7 +206,7 @@ enum ppb_role {
 	PPB_NR_ROLES,
 };
 
-/* Per-CPU statistics of one XDP program (percpu array, index 0). */
+/* Statistics of one XDP program on one CPU. */
 struct ppb_xdp_stats {
 	__u64 packets;
 	__u64 bytes;
@@ -214,11 +214,17 @@ struct ppb_xdp_stats {
 	__u64 timed_elems; /* elements in those spans */
 	__u64 last_ts;	   /* last timing sample, or start of the timed batch */
 	__u64 gen;	   /* run generation of last_ts */
-	__u64 batch_n;	   /* batch clock: elements in the current batch */
+	__u64 batch_mark;  /* batch clock: packets when the last batch ended */
 	__u64 batches;	   /* batch clock: batches seen */
 	__u64 paced_ns;	   /* cross-CPU pacing: time waited for the consumer (not timed) */
 	__u64 pace_gen;	   /* run generation in which pacing gave up (consumer stalled) */
 };
+
+/* A CPU's statistics of every role (xdp.bpf.c's xdp_stats[cpu]), a cache
+ * line apart from the next CPU's. */
+struct ppb_cpu_stats {
+	struct ppb_xdp_stats role[PPB_NR_ROLES];
+} __attribute__((aligned(64)));
 
 /* Per-CPU error and transmit counters from the xdp tracepoints (index 0). */
 struct ppb_xdp_errs {
@@ -252,6 +258,7 @@ _Static_assert(sizeof(struct ppb_untracked) % 8 == 0, "struct ppb_untracked");
 _Static_assert(sizeof(struct ppb_obs_config) % 8 == 0, "struct ppb_obs_config");
 _Static_assert(sizeof(struct ppb_obs_ctl) % 8 == 0, "struct ppb_obs_ctl");
 _Static_assert(sizeof(struct ppb_xdp_stats) % 8 == 0, "struct ppb_xdp_stats");
+_Static_assert(sizeof(struct ppb_cpu_stats) % 64 == 0, "struct ppb_cpu_stats");
 _Static_assert(sizeof(struct ppb_xdp_errs) % 8 == 0, "struct ppb_xdp_errs");
 _Static_assert(sizeof(struct ppb_frame_map) % 8 == 0, "struct ppb_frame_map");
 

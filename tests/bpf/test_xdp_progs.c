@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The XDP data path without a veth pair: ppb_xdp_act run by BPF_PROG_RUN on a
- * canned 64-byte UDP frame, normal and with live frames, then the maps read.
+ * The XDP data path without a veth pair: ppb_xdp_act (and load's programs)
+ * run by BPF_PROG_RUN on a canned 64-byte UDP frame, normal and with live
+ * frames, then the maps read.
  *
  *   account():      the per-CPU ppb_xdp_stats of the action role
  *   proof counting: the proof sampler and the observer's pool maps, which
@@ -413,6 +414,63 @@ void test_proof_lf_drop_pool_counts(void)
 		total += pc->repeat;
 		if (role_sum(&f, PPB_ROLE_ACTION, &r))
 			ASSERT_EQ(r.all.packets, total, "packets of the proof runs");
+	}
+out:
+	fixture_close(&f);
+}
+
+/* Elements any pool of a snapshot counted. */
+static uint64_t all_elems(const struct obs_snapshot *d)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < d->nr_pools; i++)
+		n += d->pools[i].total.elems;
+	return n;
+}
+
+/*
+ * load's programs, live frames with proof on: both count every packet and
+ * its bytes, and start the batch clock at the first; ppb_xdp_load (the
+ * default) samples no pool, ppb_xdp_paths (--paths) gives the run's pool its
+ * exact path mix.
+ */
+void test_account_load_programs(void)
+{
+	/* proof_cases[0]'s kind of run, shorter: 10 batches of 64 */
+	static const struct proof_case pc = { .batch = 64,
+					      .repeat = 640,
+					      .cls = { [PPB_ALLOC_SLOW] = 1,
+						       [PPB_ALLOC_REFILL] = 9,
+						       [PPB_ALLOC_CACHE] = 630,
+						       [PPB_RET_RING] = 640 },
+					      .slow_pages = 64,
+					      .rel_teardown = 64 };
+	static const char *const progs[] = { "ppb_xdp_load", "ppb_xdp_paths" };
+	struct xdpo_opts o = { .action = PPB_ACT_DROP };
+	struct obs_snapshot d = {};
+	const struct pool_snap *p;
+	struct fixture f;
+	struct role_sum r;
+
+	if (!can_run(true))
+		return;
+	if (!fixture_open(&f, o, true))
+		goto out;
+	for (int i = 0; i < 2; i++) {
+		if (!observed_run(&f, progs[i], true, pc.batch, pc.repeat, &d) ||
+		    !role_sum(&f, PPB_ROLE_ACTION, &r))
+			break;
+		ASSERT_EQ(r.here.packets, (i + 1) * pc.repeat, progs[i]);
+		ASSERT_EQ(r.here.bytes, (i + 1) * pc.repeat * FRAME_LEN, "bytes, counted always");
+		/* No NAPI poll ends here: the first batch's clock stays open. */
+		ASSERT_TRUE(r.here.last_ts, "the first packet started the batch clock");
+		ASSERT_EQ(r.here.timed_elems, 0, "timed elements, no batch ended");
+		if (!i)
+			ASSERT_EQ(all_elems(&d), 0, "ppb_xdp_load: elements of a pool");
+		else if ((p = counted_pool(&d)))
+			check_pool_counts(&pc, p);
+		snap_free(&d);
 	}
 out:
 	fixture_close(&f);

@@ -64,8 +64,8 @@ sc_drop() {
 	grep -q '^summary: ' "$TMPD/load.out" || fail "no load summary"
 	# --prog-costs: the kernel's run-time stats saw the XDP program run once per frame
 	assert_eq "$(jq -r 'select(.type == "prog_costs") | .programs[] |
-		select(.name == "ppb_xdp_act") | .runs' "$TMPD/load.json")" $n "ppb_xdp_act runs"
-	grep -qE '^  all of ours +[0-9.]+  \(packets: the runs of ppb_xdp_act\)$' "$TMPD/load.out" ||
+		select(.name == "ppb_xdp_paths") | .runs' "$TMPD/load.json")" $n "ppb_xdp_paths runs"
+	grep -qE '^  all of ours +[0-9.]+  \(packets: the runs of ppb_xdp_paths\)$' "$TMPD/load.out" ||
 		fail "no per-packet total of the program costs"
 }
 

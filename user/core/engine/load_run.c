@@ -48,7 +48,7 @@ static int open_objects(struct load *l)
 	struct load_cfg *c = l->cfg;
 	struct obs_opts oo = { .no_fentry = c->backend == OBS_WANT_TRACEPOINT };
 	/* --bare: the reference program alone, no tracepoint of ours beside it. */
-	struct xdpo_opts o = { .progs = XDPO_ACT,
+	struct xdpo_opts o = { .progs = XDPO_LOAD,
 			       .action = c->action,
 			       .remote_action = c->remote_action,
 			       .frags = c->frags,
@@ -65,7 +65,7 @@ static int open_objects(struct load *l)
 		if (obs_open(&l->obs, &oo) || obs_start(l->obs))
 			return -EINVAL;
 		o.obs = l->obs;
-		o.progs |= XDPO_CALIB;
+		o.progs = XDPO_PATHS | XDPO_CALIB;
 	}
 	if (xdpo_open(&l->x, &o))
 		return -EINVAL;
@@ -107,6 +107,12 @@ static int setup_maps(struct load *l)
 	return err ?: xdpo_attach_tracing(l->x);
 }
 
+/* The XDP program load attaches: bare, counting, or counting and sampling pools. */
+static const char *xdp_prog(const struct load *l)
+{
+	return l->cfg->bare ? "ppb_xdp_bare" : l->obs ? "ppb_xdp_paths" : "ppb_xdp_load";
+}
+
 static int attach(struct load *l)
 {
 	struct load_cfg *c = l->cfg;
@@ -114,7 +120,7 @@ static int attach(struct load *l)
 	int err;
 
 	ifattach_init(a, c->ifindex, c->ifname, c->skb, c->multiprog, c->force);
-	err = ifattach_attach(a, l->x, c->bare ? "ppb_xdp_bare" : "ppb_xdp_act");
+	err = ifattach_attach(a, l->x, xdp_prog(l));
 	if (!err && a->dispatcher_known)
 		l->sink->libxdp(l->sink->ctx, a->legacy, a->dispatcher_id, a->prog_id, a->nr_progs);
 	return err;
@@ -373,7 +379,7 @@ static int costs_start(struct load *l)
 /* Per packet: divided by the runs of the attached XDP program (ours or libxdp's copy). */
 static void costs_report(struct load *l)
 {
-	const char *xdp = l->cfg->bare ? "ppb_xdp_bare" : "ppb_xdp_act";
+	const char *xdp = xdp_prog(l);
 	struct prog_cost c[PROGCOST_MAX];
 	uint64_t packets = 0;
 

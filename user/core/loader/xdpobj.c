@@ -43,7 +43,9 @@ static void select_progs(struct xdp_bpf *s, unsigned int want)
 		unsigned int in;
 	} progs[] = {
 		{ s->progs.ppb_xdp_act, XDPO_ACT },
-		{ s->progs.ppb_xdp_bare, XDPO_ACT },
+		{ s->progs.ppb_xdp_load, XDPO_LOAD },
+		{ s->progs.ppb_xdp_paths, XDPO_PATHS },
+		{ s->progs.ppb_xdp_bare, XDPO_ACT | XDPO_LOAD },
 		{ s->progs.ppb_xdp_fastpass, XDPO_FASTPASS },
 		{ s->progs.ppb_xdp_fastpass_bare, XDPO_FASTPASS },
 		{ s->progs.ppb_xdp_gen, XDPO_GEN },
@@ -55,6 +57,22 @@ static void select_progs(struct xdp_bpf *s, unsigned int want)
 		bpf_program__set_autoload(progs[i].p, progs[i].in & want);
 }
 
+/* What the XDP program returns for a PPB_ACT_* (ppb_xdp_act, _load, _paths). */
+static uint32_t act_verdict(uint32_t action)
+{
+	switch (action) {
+	case PPB_ACT_PASS:
+		return XDP_PASS;
+	case PPB_ACT_TX:
+		return XDP_TX;
+	case PPB_ACT_REDIRECT:
+	case PPB_ACT_CPU:
+		return XDP_REDIRECT;
+	default:
+		return XDP_DROP;
+	}
+}
+
 static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
 {
 	struct bpf_program *p;
@@ -63,6 +81,7 @@ static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
 
 	s->rodata->sample_shift = o->sample_shift ? o->sample_shift : 10;
 	s->rodata->action = o->action;
+	s->rodata->verdict = act_verdict(o->action);
 	s->rodata->remote_action = o->remote_action;
 	s->rodata->gen_ifindex = o->gen_ifindex;
 	s->rodata->count_bytes = o->count_bytes;
@@ -93,7 +112,6 @@ static void configure(struct xdp_bpf *s, const struct xdpo_opts *o)
 				  o->xmits && ppb_tracepoint_present("xdp_devmap_xmit"));
 	bpf_program__set_autoload(s->progs.ppb_tp_cpumap_enqueue,
 				  o->cpumap_drops && ppb_tracepoint_present("xdp_cpumap_enqueue"));
-	s->bss->napi_clock = o->napi_clock;
 	/* Second-stage programs must carry the same frags flag as the main one,
 	 * or the kernel refuses them in the map entry (xdp-tools 1.6.3's bug). */
 	if (o->frags)
@@ -133,8 +151,8 @@ int xdpo_open(struct xdpo **out, const struct xdpo_opts *o)
 		return -ENOMEM;
 	ppb_open_opts(&oo);
 	x->nr_cpus = nr_possible_cpus();
-	if (x->nr_cpus < 0) {
-		err = x->nr_cpus;
+	if (x->nr_cpus < 0 || x->nr_cpus > PPB_MAX_CPUS) {
+		err = x->nr_cpus < 0 ? x->nr_cpus : -E2BIG;
 		goto fail;
 	}
 	x->skel = xdp_bpf__open_opts(&oo);
@@ -162,7 +180,9 @@ int xdpo_open(struct xdpo **out, const struct xdpo_opts *o)
 	if (err)
 		goto fail;
 	/* The error tracepoints count only our programs. */
-	x->skel->bss->prog_id[PPB_ROLE_ACTION] = prog_id(x->skel->progs.ppb_xdp_act);
+	x->skel->bss->prog_id[PPB_ROLE_ACTION] =
+		prog_id(x->skel->progs.ppb_xdp_act) ?: prog_id(x->skel->progs.ppb_xdp_load)
+			?: prog_id(x->skel->progs.ppb_xdp_paths);
 	x->skel->bss->prog_id[PPB_ROLE_GEN] = prog_id(x->skel->progs.ppb_xdp_gen);
 	x->skel->bss->prog_id[PPB_ROLE_SECOND] = prog_id(x->skel->progs.ppb_cpumap_prog);
 	x->skel->bss->cpumap_id = map_id(x->skel->maps.tx_cpumap);
@@ -341,10 +361,8 @@ void xdpo_set_pace_offset(struct xdpo *x, uint64_t offset)
 
 int xdpo_stats(struct xdpo *x, enum ppb_role role, struct ppb_xdp_stats *percpu)
 {
-	__u32 key = role;
-
-	if (bpf_map_lookup_elem(bpf_map__fd(x->skel->maps.xdp_stats), &key, percpu))
-		return -errno;
+	for (int c = 0; c < x->nr_cpus; c++)
+		percpu[c] = x->skel->bss->xdp_stats[c].role[role];
 	return 0;
 }
 

@@ -24,12 +24,14 @@ enum xdpo_progs {
 	XDPO_GEN = 1 << 2,	/* ppb_xdp_gen and ppb_xdp_gen_bare */
 	XDPO_GEN_BARE = 1 << 3, /* ppb_xdp_gen_bare alone */
 	XDPO_CALIB = 1 << 4,	/* ppb_xdp_calib, for xdpo_calibrate() */
+	XDPO_LOAD = 1 << 5,	/* ppb_xdp_load and ppb_xdp_bare */
+	XDPO_PATHS = 1 << 6,	/* ppb_xdp_paths (load --paths) */
 };
 
 struct xdpo_opts {
 	unsigned int progs;	/* enum xdpo_progs (0: all) */
 	struct observer *obs;	/* share its pool maps for proof runs (may be NULL) */
-	uint32_t action;	/* PPB_ACT_* of ppb_xdp_act */
+	uint32_t action;	/* PPB_ACT_* of ppb_xdp_act, _load and _paths */
 	uint32_t remote_action; /* XDP_* verdict of the cpumap/devmap program */
 	uint32_t gen_ifindex;	/* ppb_xdp_gen: redirect target (0: devmap slot 0) */
 	uint32_t sample_shift;	/* timing sample every 2^shift elements (default 10) */
@@ -40,7 +42,7 @@ struct xdpo_opts {
 	uint8_t fp_byte0;	/* PPB_ACT_FASTPASS: the frame's first byte */
 	bool second_stage;	/* load the cpumap/devmap programs */
 	bool cpumap_timing;	/* consumer timing via xdp_cpumap_kthread */
-	bool napi_clock;	/* ACTION timing per NAPI poll (traffic that comes and goes) */
+	bool napi_clock;	/* the napi_poll program that closes ppb_xdp_load's batch clock */
 	bool errors;		/* xdp tracepoints: exceptions, redirect errors */
 	bool xmits;		/* xdp_devmap_xmit: frames the target device took */
 	bool cpumap_drops;	/* xdp_cpumap_enqueue: remote queue full */
