@@ -140,11 +140,11 @@ echo "   vs the bare program timed over the whole syscall; and the counting prog
 # gen on one end of the private pair, load --action drop on the other, both on
 # CPU 0 (the peer's NAPI runs where the frames are sent). 60-byte frames are
 # 64 bytes on a wire with FCS. gen is the same in every run (--bare: no
-# tracepoint either), so only load differs: with its path mix (the default),
-# with per-CPU rates and cycles only (--no-paths), and bare (--bare: no maps,
-# no clock, no tracepoint). The host's level changes within seconds, so the
-# three run in rounds, in a rotating order, in one pair; the ratio is taken
-# within each round and its median reported.
+# tracepoint either), so only load differs: with its path mix (--paths), with
+# what it counts by default (per-CPU packets, bytes and cycles), and bare
+# (--bare: no maps, no clock, no tracepoint). The host's level changes within
+# seconds, so the three run in rounds, in a rotating order, in one pair; the
+# ratio is taken within each round and its median reported.
 rounds=$([ "${BENCH_QUICK:-0}" = 1 ] && echo 1 || echo 7)
 "$PPBENCH" env -- bash -c "
 	# gen starts once load's program is on the peer (a busy host may take
@@ -167,8 +167,8 @@ rounds=$([ "${BENCH_QUICK:-0}" = 1 ] && echo 1 || echo 7)
 		for k in 0 1 2; do
 			case \$(( (r + k) % 3 )) in
 			0) b=\$(one --bare) ;;
-			1) p=\$(one '') ;;
-			2) s=\$(one --no-paths) ;;
+			1) p=\$(one --paths) ;;
+			2) s=\$(one '') ;;
 			esac
 		done
 		echo \$p \$s \$b
@@ -188,11 +188,11 @@ awk '
 	$3 > 0 { n++; p[n] = $1; s[n] = $2; b[n] = $3; rp[n] = $1 / $3; rs[n] = $2 / $3 }
 	END {
 		if (!n) { print "  no round completed"; exit }
-		printf "  load, per-CPU stats and path mix     %6.2f Mpps (median of rounds)\n", med(p, n) / 1e6
-		printf "  load --no-paths (per-CPU stats)      %6.2f Mpps\n", med(s, n) / 1e6
+		printf "  load --paths (stats and path mix)    %6.2f Mpps (median of rounds)\n", med(p, n) / 1e6
+		printf "  load (its defaults: per-CPU stats)   %6.2f Mpps\n", med(s, n) / 1e6
 		printf "  load --bare (no maps, no clock)      %6.2f Mpps\n", med(b, n) / 1e6
 		for (i = 1; i <= n; i++) { lo = (i == 1 || rp[i] < lo) ? rp[i] : lo; hi = (i == 1 || rp[i] > hi) ? rp[i] : hi }
-		printf "  ratio to bare: %.3f with path mix, %.3f with stats only " \
+		printf "  ratio to bare: %.3f with path mix, %.3f with the defaults " \
 		       "(medians of the ratios per round; path mix %.3f ... %.3f)\n", med(rp, n), med(rs, n), lo, hi
 	}' "$OUT/gen-load.txt"
 

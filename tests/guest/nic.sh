@@ -300,16 +300,26 @@ test_nic_load_drop_pktgen() {
 	check_fast_mix tracepoint $n
 }
 
-# The same with `ppbench gen` as the source (live frames redirected out of A).
+# `ppbench gen` as the source (live frames redirected out of A), and what
+# load counts by default: exactly N packets of 60 bytes, cycles per packet
+# from its NAPI poll clock, and no observer, so no pool.
 test_nic_load_drop_gen() {
 	nic_setup
 	n=10000
 	XDP0=$(xdp_packets "$B")
 	load_start gen-drop "$B" --action drop --count $n --duration 60
+	grep -q '^observer: none' gen-drop.out || fail "an observer by default: $(sed -n 2p gen-drop.out)"
 	deliver $n gen_send
 	wait $LOAD_PID || fail "load exited $?: $(tail -n 3 gen-drop.out)"
-	check_drop gen-drop $n
-	check_fast_mix gen-drop $n
+	jq_vars gen-drop.json G 'select(.type == "summary") | {PACKETS: .total.packets,
+		BYTES: .total.bytes, CPP: (.total.cycles_per_packet // 0), POOLS: (.pools // [] | length)}'
+	assert_eq "$G_PACKETS" $n "packets load counted"
+	assert_eq "$(xdp_delta)" $n "xdp packets of $B's driver (ethtool -S)"
+	assert_eq "$G_BYTES" $((n * 60)) "bytes of the 60-byte frames"
+	assert_eq "$G_POOLS" 0 "pools in the summary without --paths"
+	awk -v c="$G_CPP" 'BEGIN { exit !(c > 0) }' ||
+		fail "no cycles per packet: $(summary gen-drop.json '.per_cpu | tojson')"
+	note "gen-drop: $n packets, $G_CPP cycles/packet (load's defaults)"
 }
 
 # XDP_PASS: a UDP socket behind NIC B receives every datagram, and the pages
@@ -321,7 +331,7 @@ test_nic_load_pass_udp() {
 	size=100
 	pktgen_setup $n $size
 	XDP0=$(xdp_packets "$B")
-	load_start pass "$B" --action pass --duration 90
+	load_start pass "$B" --action pass --paths --duration 90
 	udp_sink 9 $n $((size - 42)) 60 >sink.out 2>&1 &
 	sink=$!
 	BG="$BG $sink"
@@ -362,7 +372,7 @@ test_nic_watch_pools() {
 	pktgen_setup $n
 	for g in 1 2; do
 		XDP0=$(xdp_packets "$B")
-		load_start g$g "$B" --action drop --count $n --duration 60
+		load_start g$g "$B" --action drop --paths --count $n --duration 60
 		deliver $n pktgen_send
 		wait $LOAD_PID || fail "load $g exited $?: $(tail -n 3 g$g.out)"
 		eval "pool$g=\$(summary g$g.json '[.pools[] | select(.kind == \"nic\")][0].id')"
@@ -409,7 +419,7 @@ test_nic_load_tx_bulk() {
 	n=5000
 	pktgen_setup $n
 	XDP0=$(xdp_packets "$B")
-	load_start tx "$B" --action tx --duration 120
+	load_start tx "$B" --action tx --paths --duration 120
 	grep -q 'observer: fentry backend' tx.out || fail "load did not use fentry: $(head -n 2 tx.out)"
 	deliver $n pktgen_send
 	# TX completions come in later NAPI polls: give the last ones a moment.
@@ -429,11 +439,11 @@ test_nic_load_tx_bulk() {
 }
 
 # SIGKILL of load: the kernel drops its bpf_link, so the program leaves NIC B,
-# which then passes traffic again. (--no-paths: the observer's links go the
+# which then passes traffic again. (No --paths: the observer's links go the
 # same way, and kernel_clean checks that nothing of ours is left.)
 test_nic_load_sigkill() {
 	nic_setup
-	load_start k "$B" --action drop --no-paths
+	load_start k "$B" --action drop
 	"$IP" link show "$B" | grep -q ' xdp' || fail "nothing attached to $B: $("$IP" link show "$B")"
 	kill -9 $LOAD_PID
 	wait $LOAD_PID
@@ -526,7 +536,7 @@ test_nic_pool_paths() {
 	pktgen_setup $n
 	for a in drop pass; do
 		XDP0=$(xdp_packets "$B")
-		load_start $a "$B" --action $a --count $n --duration 60 --no-paths
+		load_start $a "$B" --action $a --count $n --duration 60
 		deliver $n pktgen_send
 		wait $LOAD_PID || fail "load --action $a exited $?: $(tail -n 3 $a.out)"
 	done

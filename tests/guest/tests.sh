@@ -328,9 +328,9 @@ test_load_multiprog_sigkill() {
 	run_ok "$IP" -n ppbm link set pma up
 	run_ok "$IP" -n ppbm link set pmb up
 	# ip netns exec mounts a fresh /sys, without bpffs: libxdp needs it.
-	# --no-paths: what is tested is the dispatcher and the reaper; attaching
+	# No --paths: what is tested is the dispatcher and the reaper; attaching
 	# the observer's fentry programs costs this emulated guest half a minute.
-	in_ppbm_bpffs pid "$PPBENCH" load pmb --multiprog --no-paths --count 300 --interval 0.5 \
+	in_ppbm_bpffs pid "$PPBENCH" load pmb --multiprog --count 300 --interval 0.5 \
 		--json c.json >c.out 2>&1 &
 	cpid=$!
 	wait_until 30 grep -q '^time ' c.out || fail "load did not start: $(cat c.out)"
@@ -346,7 +346,7 @@ test_load_multiprog_sigkill() {
 		"frames the dispatcher's copy of our program counted"
 	has_xdp() { "$IP" -n ppbm link show pmb | grep -q ' xdp'; }
 	has_xdp && fail "a clean exit left: $("$IP" -n ppbm link show pmb)"
-	in_ppbm_bpffs pid "$PPBENCH" load pmb --multiprog --no-paths --interval 0.5 >m.out 2>&1 &
+	in_ppbm_bpffs pid "$PPBENCH" load pmb --multiprog --interval 0.5 >m.out 2>&1 &
 	wait_until 30 grep -q '^time ' m.out || fail "load did not start: $(cat m.out)"
 	has_xdp || fail "nothing attached"
 	kill -9 "$(cat pid)"

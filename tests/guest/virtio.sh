@@ -119,11 +119,11 @@ test_virtio_pool_paths() {
 	watch_start
 	pktgen_setup $n $size
 	XDP0=$(xdp_packets "$B")
-	load_start drop "$B" --action drop --count $n --duration 60 --no-paths
+	load_start drop "$B" --action drop --count $n --duration 60
 	deliver $n pktgen_send
 	wait $LOAD_PID || fail "load --action drop exited $?: $(tail -n 3 drop.out)"
 	XDP0=$(xdp_packets "$B")
-	load_start pass "$B" --action pass --duration 120 --no-paths
+	load_start pass "$B" --action pass --duration 120
 	udp_sink 9 $n $((size - 42)) 120 >sink.out 2>&1 &
 	sink=$!
 	BG="$BG $sink"
@@ -168,7 +168,7 @@ test_virtio_pp_stats_crosscheck() {
 	nic_setup
 	n=5000
 	pktgen_setup $n
-	load_start drop "$B" --action drop --duration 300 --no-paths
+	load_start drop "$B" --action drop --duration 300
 	probe_json k0.json "$B"
 	watch_start
 	XDP0=$(xdp_packets "$B")

@@ -190,7 +190,7 @@ test_acct_backends_agree() {
 sc_pp_stats() {
 	local n=400 k
 	ethtool -S "$PPB_IF_A" >/dev/null 2>&1
-	nsenter --net="$PPB_NS_B" "$PPBENCH" load "$PPB_IF_B" --action drop \
+	nsenter --net="$PPB_NS_B" "$PPBENCH" load "$PPB_IF_B" --action drop --paths \
 		--interval 0.2 --json "$TMPD/l.json" >"$TMPD/l.out" 2>&1 &
 	local pid=$!
 	wait_for_output "$TMPD/l.out" '^time ' 10

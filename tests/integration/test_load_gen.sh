@@ -64,8 +64,8 @@ sc_drop() {
 	grep -q '^summary: ' "$TMPD/load.out" || fail "no load summary"
 	# --prog-costs: the kernel's run-time stats saw the XDP program run once per frame
 	assert_eq "$(jq -r 'select(.type == "prog_costs") | .programs[] |
-		select(.name == "ppb_xdp_paths") | .runs' "$TMPD/load.json")" $n "ppb_xdp_paths runs"
-	grep -qE '^  all of ours +[0-9.]+  \(packets: the runs of ppb_xdp_paths\)$' "$TMPD/load.out" ||
+		select(.name == "ppb_xdp_load") | .runs' "$TMPD/load.json")" $n "ppb_xdp_load runs"
+	grep -qE '^  all of ours +[0-9.]+  \(packets: the runs of ppb_xdp_load\)$' "$TMPD/load.out" ||
 		fail "no per-packet total of the program costs"
 }
 
@@ -178,7 +178,7 @@ test_load_cpumap_remote_drop() {
 
 sc_path_mix() {
 	local n=300
-	start_load b load "$PPB_IF_B" --action drop --count $n --interval 0.2
+	start_load b load "$PPB_IF_B" --action drop --paths --count $n --interval 0.2
 	ping -q -c $n -i 0.002 -W 0.2 -s 1472 "$PPB_IP_B" >/dev/null
 	wait "$PID_load"
 	local pool='.pools[] | select(.kind == "veth")'
@@ -215,7 +215,7 @@ sc_untracked() {
 	"$PPBENCH" watch --interval 0.2 --json "$TMPD/watch.json" >"$TMPD/watch.out" 2>&1 &
 	local wpid=$!
 	wait_for_output "$TMPD/watch.out" '^time ' 10
-	start_load b load "$PPB_IF_B" --action drop --count $n --interval 0.2
+	start_load b load "$PPB_IF_B" --action drop --paths --count $n --interval 0.2
 	ping -q -c $n -i 0.002 -W 0.2 -s 1472 "$PPB_IP_B" >/dev/null
 	wait "$PID_load" || fail "load exited $?"
 	kill -INT $wpid

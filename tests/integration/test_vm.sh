@@ -811,7 +811,7 @@ test_vm_virtio_nic_load_watch() {
 	need_kernel newest
 	export PPBENCH_VM_WRAP="sh -c '/bin/ppbench watch nic0 --duration 4 >/tmp/w.out 2>&1 & \"\$@\"; r=\$?; wait; cat /tmp/w.out; exit \$r' sh"
 	expect_exit 0 vm -q --clock tcg --cpus 1 --nic=virtio-net --rate 2000 -- \
-		load nic0 --duration 3 --json "$j"
+		load nic0 --paths --duration 3 --json "$j"
 	unset PPBENCH_VM_WRAP
 	assert_match "$LAST_OUT" '^ppbench load nic0 \(ifindex [0-9]+, driver virtio_net, native XDP yes\)' \
 		"load on virtio_net, native XDP"

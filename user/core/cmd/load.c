@@ -2,7 +2,8 @@
 /*
  * ppbench load IFACE --action ACTION: attach an XDP action program to an
  * interface and report, per interval and CPU, packets/s, sampled cycles per
- * packet, errors, and the page_pool path mix of the pages the packets used.
+ * packet, errors, and with --paths the page_pool path mix of the pages the
+ * packets used.
  * This file is the command line; engine/load_run.c attaches and reports.
  */
 #include <errno.h>
@@ -61,14 +62,17 @@ static const struct cli_opt load_opts[] = {
 	  "attach a drop program with no maps and no clock, and no tracepoint "
 	  "program (the reference for overhead measurements; reports nothing)",
 	  .kind = CLI_FLAG, L(bare) },
-	CLI_OPT_BACKEND(struct load_cfg, backend, backend_words,
-			"page_pool accounting backend (default auto: fentry where the kernel "
-			"allows it)"),
-	{ "per-cpu", 'C', NULL, "path mix per CPU too (JSON)", .kind = CLI_FLAG, L(per_cpu) },
-	{ "no-paths", 'P', NULL,
-	  "no page_pool observer: packet rates and cycles only (the "
-	  "cheapest instrumented run)",
-	  .kind = CLI_FLAG, L(no_paths) },
+	/* no short name: -P was --no-paths, the default now */
+	{ "paths", 0, NULL,
+	  "the page_pool path mix too: the observer, and the program samples the "
+	  "packets' pools (costs per packet: ppbench-load(8), COST)",
+	  .kind = CLI_FLAG, L(paths) },
+	{ "backend", 'B', NULL,
+	  "path mix backend, implies --paths (default auto: fentry where the kernel "
+	  "allows it)",
+	  .kind = CLI_ENUM, L(backend), .words = backend_words, CLI_MARK(struct load_cfg, paths) },
+	{ "per-cpu", 'C', NULL, "path mix per CPU too (JSON), implies --paths", .kind = CLI_FLAG,
+	  L(per_cpu), CLI_MARK(struct load_cfg, paths) },
 	{ NULL },
 };
 
@@ -257,20 +261,19 @@ static int load_run(void *c, int argc, char **argv)
 const struct cli_cmd cmd_load = {
 	.name = "load",
 	.args = "IFACE [DEV|N]",
-	.summary =
-		"attach an XDP action to an interface: per-CPU rates, cycles, page_pool path mix",
+	.summary = "attach an XDP action to an interface: per-CPU rates, cycles; --paths: path mix",
 	.description =
 		"Attach an XDP program that drops, passes, transmits back (tx), redirects to DEV\n"
 		"through a devmap, or redirects to CPU N through a cpumap (whose program then\n"
 		"drops, passes or redirects) every packet IFACE receives, and report per\n"
 		"interval and CPU: packets/s, Mbit/s, cycles per packet, errors and redirect\n"
-		"failures (xdp tracepoints), and which page_pool path the packets' pages took:\n"
-		"allocations from the cache, ring refills, the page allocator; returns to the\n"
-		"cache, the ring, the page allocator (the page_pool observer; the program\n"
-		"samples pool state every half ring, 64 to 1024 packets). Cycles per packet are\n"
-		"TSC cycles of the CPU's NAPI polls, from the poll's first XDP run to its end,\n"
-		"sampled in one poll of four; for cpumap, the remote CPU's kthread batches\n"
-		"likewise.\n"
+		"failures (xdp tracepoints). Cycles per packet are TSC cycles of the CPU's NAPI\n"
+		"polls, from the poll's first XDP run to its end, sampled in one poll of four;\n"
+		"for cpumap, the remote CPU's kthread batches likewise. --paths adds which\n"
+		"page_pool path the packets' pages took: allocations from the cache, ring\n"
+		"refills, the page allocator; returns to the cache, the ring, the page allocator\n"
+		"(the page_pool observer; the program samples pool state every half ring, 64 to\n"
+		"1024 packets), at a cost per packet (ppbench-load(8), COST).\n"
 		"The program is attached with a bpf_link: the kernel detaches it when ppbench\n"
 		"exits for any reason, even SIGKILL. It refuses to replace an XDP program that\n"
 		"is already there unless --force. Native mode unless --skb.",

@@ -61,7 +61,7 @@ static int open_objects(struct load *l)
 						     c->remote_action == XDP_REDIRECT),
 			       .cpumap_drops = c->action == PPB_ACT_CPU && !c->bare };
 
-	if (!c->bare && !c->no_paths) {
+	if (!c->bare && c->paths) {
 		if (obs_open(&l->obs, &oo) || obs_start(l->obs))
 			return -EINVAL;
 		o.obs = l->obs;

@@ -21,7 +21,7 @@ struct load_cfg {
 	uint32_t qsize;
 	bool egress_drop, skb, frags, multiprog, force, bare, per_cpu;
 	int backend;	 /* --backend: enum obs_want */
-	bool no_paths;	 /* no observer: rates and cycles only */
+	bool paths;	 /* the observer and the pool sampler: the path mix */
 	bool prog_costs; /* our programs' run time, from the kernel's BPF stats */
 	double interval, duration;
 	uint64_t count;

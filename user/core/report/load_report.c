@@ -181,6 +181,9 @@ void load_report_banner(const struct load_view *v, const struct load_setup *s)
 		printf("observer: %s backend%s%s; cycles/pkt: TSC cycles per packet, NAPI polls\n",
 		       o->backend_name, o->fentry_reason ? ", " : "",
 		       o->fentry_reason ? o->fentry_reason : "");
+	else if (!s->bare)
+		printf("observer: none (--paths adds the path mix); cycles/pkt: TSC cycles per "
+		       "packet, NAPI polls\n");
 	if (o && o->not_counted)
 		printf("  not counted: %s\n", o->not_counted);
 	if (s->bare)
