@@ -564,8 +564,8 @@ static const double burner[24] = {
 	1058, 1063, 1166, 1091, 1075, 1252, 1286, 1122, 1124, 1117, 1088, 1041,
 };
 
-/* V[0..24) as the results "1".."24", fitted and gated as CI would (3 %, window 12). */
-static size_t gate_values(const double *v, struct series *s, struct series_hit *hits, size_t max)
+/* V[0..24), with level probes PROBE (NULL: none), as the results "1".."24", fitted. */
+static bool fit_values(const double *v, const double *probe, struct series *s)
 {
 	struct trend_opts o;
 	struct fake f;
@@ -576,11 +576,18 @@ static size_t gate_values(const double *v, struct series *s, struct series_hit *
 	for (int i = 0; i < 24; i++) {
 		snprintf(lab, sizeof(lab), "%d", i + 1);
 		fake_result(&f, i, lab, "2026-12-01T10:00:00Z", v[i]);
+		f.sc.level_probe_ns = probe ? probe[i] : 0;
 		if (!ASSERT_OK(series_add(s, &f.r, false, err, sizeof(err)), "add"))
-			return SIZE_MAX;
+			return false;
 	}
-	if (!ASSERT_OK(series_finish(s, SERIES_GIVEN, err, sizeof(err)), "finish") ||
-	    !ASSERT_OK(series_fit(s, &o), "fit"))
+	return ASSERT_OK(series_finish(s, SERIES_GIVEN, err, sizeof(err)), "finish") &&
+	       ASSERT_OK(series_fit(s, &o), "fit");
+}
+
+/* V[0..24) fitted and gated as CI would (3 %, window 12). */
+static size_t gate_values(const double *v, struct series *s, struct series_hit *hits, size_t max)
+{
+	if (!fit_values(v, NULL, s))
 		return SIZE_MAX;
 	return series_gate(s, SFIG_CYCLES, 3, 12, hits, max);
 }
@@ -743,6 +750,54 @@ void test_trend_step_gated_beside_level(void)
 		ASSERT_FALSE(hits[0].unstable, "the step: gated");
 		ASSERT_EQ(hits[0].cp->at, 12, "where it is");
 		ASSERT_EQ(s.figs[0].fit.status, TREND_UNSTABLE, "the level named");
+	}
+	series_free(&s);
+}
+
+/*
+ * Two series of 24 bench invocations (slow, cycles/elem, and the level
+ * probe's ns per run) recorded on an AMD EPYC host whose kernel-side work
+ * moves between levels. Without a burner the host moved to a level 1.5x
+ * higher at the 9th and stayed: its loop moved with it, so the step is the
+ * host's, named and not gated however wide the window. With a burner from
+ * the 13th the loop stayed: a step, gated.
+ */
+void test_trend_host_level_switch(void)
+{
+	static const double plain[24] = { 5214, 6194, 5166, 5167, 6723, 5126, 5091, 5143,
+					  8225, 8250, 8258, 7973, 7886, 7743, 7763, 8069,
+					  7799, 7611, 7453, 7529, 7593, 7972, 7560, 7824 };
+	static const double plain_probe[24] = { 19.5, 19.5, 19, 19,   21.5, 18.5, 16,	15.5,
+						23,   22.5, 23, 23,   22.5, 23,	  23,	23.5,
+						22.5, 22.5, 20, 22.5, 22.5, 22.5, 22.5, 22.5 };
+	static const double burn[24] = { 7292, 7616, 8167, 8165, 7910, 7614, 7760, 7462,
+					 7260, 7904, 7550, 7750, 8828, 8537, 8577, 8249,
+					 8531, 5867, 8670, 9193, 8283, 5925, 8981, 7978 };
+	static const double burn_probe[24] = { 21.5, 22.5, 22,	 22.5, 22, 22.5, 22,   23.5,
+					       22.5, 23,   23,	 22,   23, 22,	 22,   21.5,
+					       21.5, 20.5, 22.5, 21.5, 22, 20.5, 21.5, 21.5 };
+	struct series_hit hits[4];
+	struct series s;
+
+	if (fit_values(plain, plain_probe, &s) &&
+	    ASSERT_TRUE(s.figs[0].fit.ncps >= 1, "the switch is a change point") &&
+	    ASSERT_EQ(series_gate(&s, SFIG_CYCLES, 3, 24, hits, 4), 1, "one rise in 24")) {
+		ASSERT_EQ(hits[0].cp->at, 8, "at the 9th");
+		ASSERT_EQ(hits[0].cp->kind, TREND_HOST, "the host's");
+		ASSERT_TRUE(hits[0].unstable, "named, not gated");
+		ASSERT_NEAR(hits[0].cp->alt_pct, 21, 3, "the loop's own step");
+		ASSERT_EQ(s.figs[0].fit.status, TREND_UNSTABLE, "unstable");
+	}
+	series_free(&s);
+	if (fit_values(plain, NULL, &s) &&
+	    ASSERT_EQ(series_gate(&s, SFIG_CYCLES, 3, 24, hits, 4), 1, "no probes: one rise"))
+		ASSERT_EQ(hits[0].cp->kind, TREND_STEP, "no probes: a step");
+	series_free(&s);
+	if (fit_values(burn, burn_probe, &s) &&
+	    ASSERT_EQ(series_gate(&s, SFIG_CYCLES, 3, 12, hits, 4), 1, "the burner")) {
+		ASSERT_EQ(hits[0].cp->at, 12, "at the 13th");
+		ASSERT_EQ(hits[0].cp->kind, TREND_STEP, "a step");
+		ASSERT_FALSE(hits[0].unstable, "gated");
 	}
 	series_free(&s);
 }

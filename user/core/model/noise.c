@@ -72,18 +72,9 @@ int noise_fig_from(const double *v, const double *within, size_t n, size_t famil
 
 double result_level_probe(const struct result *r, const char *name)
 {
-	const json_t *arr = json_object_get(r->doc, "scenarios");
-	double v;
+	const struct result_scenario *sc = result_find(r, name);
 
-	for (size_t i = 0; i < json_array_size(arr); i++) {
-		if (strcmp(json_string_value(json_object_get(json_array_get(arr, i), "name")) ?: "",
-			   name))
-			continue;
-		v = json_number_value(jpath(json_array_get(arr, i), "level_probe.median_ns"));
-		if (v > 0)
-			return v;
-	}
-	return NAN;
+	return sc && sc->level_probe_ns > 0 ? sc->level_probe_ns : NAN;
 }
 
 /* Cycles against the level probe over the runs: what a linear fit leaves. */

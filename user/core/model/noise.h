@@ -50,6 +50,8 @@ struct noise_scenario {
 
 /* A result's level probe median for scenario NAME (ns), or NAN (older files). */
 double result_level_probe(const struct result *r, const char *name);
+/* Level probes this far apart, %: the host was on another level (compare, trend). */
+#define LEVEL_NOTE_PCT 10.0
 
 struct noise_profile {
 	const char *path;	      /* the file it was loaded from, or NULL */

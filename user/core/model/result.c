@@ -432,6 +432,7 @@ static int load_figures(struct json_reader *c, const json_t *s, const char *wher
 	    load_path(c, s, where, &sc->path))
 		return -EINVAL;
 	jc_num(c, s, where, "purity", 0, 1, false, &sc->purity);
+	sc->level_probe_ns = fmax(json_number_value(jpath(s, "level_probe.median_ns")), 0);
 	if (c->failed || load_path_cost(c, s, where, sc))
 		return -EINVAL;
 	return load_per_cpu(c, s, where, sc) ?: load_profile(c, s, where, &sc->prof);

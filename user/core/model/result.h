@@ -88,6 +88,8 @@ struct result_scenario {
 	struct result_stat cycles, ns;
 	struct result_path path;
 	double purity; /* 0..1 */
+	/* the page_pool-free kernel loop beside the setups: median ns per run; 0: none */
+	double level_probe_ns;
 	/*
 	 * bench's path figure (path_cost_cycles; in files of an older vm
 	 * --profile path_cost_fentry), its method's text and the method's name

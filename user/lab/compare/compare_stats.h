@@ -91,9 +91,6 @@ struct row {
 /* Sides whose machine-speed probes differ this much get a note. */
 #define MACHINE_NOTE_PCT 2.0
 
-/* Sides whose level probes (a page_pool-free kernel loop) differ this much get a note. */
-#define LEVEL_NOTE_PCT 10.0
-
 /* A difference in host metadata or scenario recipe, shown above the table. */
 struct diff {
 	char what[96];

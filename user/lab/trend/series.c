@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/noise.h"
+#include "model/stats.h"
 #include "trend/series.h"
 #include "model/pathfig.h"
 #include "sys/util.h"
@@ -109,9 +110,9 @@ static int grow(struct series *s)
 	s->pt = pt;
 	for (size_t i = 0; i < s->nfigs; i++) {
 		struct series_fig *g = &s->figs[i];
-		double **arr[] = { &g->raw_v, &g->raw_lo, &g->raw_hi };
+		double **arr[] = { &g->raw_v, &g->raw_lo, &g->raw_hi, &g->raw_probe };
 
-		for (size_t k = 0; k < 3; k++) {
+		for (size_t k = 0; k < 4; k++) {
 			double *a = realloc(*arr[k], cap * sizeof(double));
 
 			if (!a)
@@ -135,7 +136,7 @@ static double *nan_array(size_t n)
 }
 
 static int put(struct series *s, const char *scenario, enum series_figure f, size_t at, double v,
-	       double lo, double hi)
+	       double lo, double hi, double probe)
 {
 	struct series_fig *g;
 
@@ -148,12 +149,14 @@ static int put(struct series *s, const char *scenario, enum series_figure f, siz
 		g->raw_v = nan_array(s->cap);
 		g->raw_lo = nan_array(s->cap);
 		g->raw_hi = nan_array(s->cap);
-		if (!g->raw_v || !g->raw_lo || !g->raw_hi)
+		g->raw_probe = nan_array(s->cap);
+		if (!g->raw_v || !g->raw_lo || !g->raw_hi || !g->raw_probe)
 			return -ENOMEM;
 	}
 	g->raw_v[at] = v;
 	g->raw_lo[at] = lo;
 	g->raw_hi[at] = hi;
+	g->raw_probe[at] = probe;
 	return 0;
 }
 
@@ -201,7 +204,7 @@ static int put_path(struct series *s, const struct result_scenario *sc, size_t a
 		g->aside = NULL;
 		return -ENOMEM;
 	}
-	return put(s, sc->name, SFIG_PATH, at, v, v, v);
+	return put(s, sc->name, SFIG_PATH, at, v, v, v, 0);
 }
 
 /*
@@ -217,9 +220,10 @@ static int put_scenario(struct series *s, const struct result_scenario *sc, size
 		return 0;
 	if (sc->cycles.median > 0)
 		err = put(s, sc->name, SFIG_CYCLES, at, sc->cycles.median, sc->cycles.min,
-			  max_of(&sc->cycles));
+			  max_of(&sc->cycles), sc->level_probe_ns);
 	if (!err && sc->ns.median > 0)
-		err = put(s, sc->name, SFIG_NS, at, sc->ns.median, sc->ns.min, max_of(&sc->ns));
+		err = put(s, sc->name, SFIG_NS, at, sc->ns.median, sc->ns.min, max_of(&sc->ns),
+			  sc->level_probe_ns);
 	return err ?: put_path(s, sc, at);
 }
 
@@ -307,7 +311,7 @@ static int reorder(struct series *s, const size_t *ord)
 		struct series_fig *g = &s->figs[i];
 
 		if (permute(g->raw_v, ord, s->npts) || permute(g->raw_lo, ord, s->npts) ||
-		    permute(g->raw_hi, ord, s->npts))
+		    permute(g->raw_hi, ord, s->npts) || permute(g->raw_probe, ord, s->npts))
 			return -ENOMEM;
 	}
 	return 0;
@@ -346,7 +350,8 @@ static int compact(const struct series *s, struct series_fig *g)
 	g->v = calloc(s->npts + 1, sizeof(*g->v));
 	g->lo = calloc(s->npts + 1, sizeof(*g->lo));
 	g->hi = calloc(s->npts + 1, sizeof(*g->hi));
-	if (!g->pt || !g->v || !g->lo || !g->hi)
+	g->probe = calloc(s->npts + 1, sizeof(*g->probe));
+	if (!g->pt || !g->v || !g->lo || !g->hi || !g->probe)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->npts; i++) {
 		if (isnan(g->raw_v[i]))
@@ -355,6 +360,7 @@ static int compact(const struct series *s, struct series_fig *g)
 		g->v[n] = g->raw_v[i];
 		g->lo[n] = g->raw_lo[i];
 		g->hi[n] = g->raw_hi[i];
+		g->probe[n] = g->raw_probe[i];
 		n++;
 	}
 	g->n = n;
@@ -435,18 +441,66 @@ void series_use_profile(struct series *s, const struct noise_profile *p)
 	}
 }
 
+/* G's level probes in points [A, B), the unprobed left out; how many. */
+static size_t probes(const struct series_fig *g, size_t a, size_t b, double *out)
+{
+	size_t k = 0;
+
+	for (size_t i = a; i < b; i++)
+		if (g->probe[i] > 0)
+			out[k++] = g->probe[i];
+	return k;
+}
+
+/*
+ * Was step K of G the host's? The level probe over the regimes on either
+ * side (Mann-Whitney: its values are coarse, with ties) moved at least
+ * LEVEL_NOTE_PCT the way the figure did, at significance ALPHA. A kernel
+ * change to page_pool does not move the probe; a host level switch does.
+ */
+static void host_step(struct series_fig *g, size_t k, double alpha, double *buf)
+{
+	struct trend_cp *cp = &g->fit.cps[k];
+	size_t a = k ? g->fit.cps[k - 1].at : 0;
+	size_t b = k + 1 < g->fit.ncps ? g->fit.cps[k + 1].at : g->n;
+	size_t na = probes(g, a, cp->at, buf), nb = probes(g, cp->at, b, buf + na);
+	struct ttest t;
+	double ch;
+
+	if (cp->kind != TREND_STEP || na < 3 || nb < 3 ||
+	    mann_whitney_u(buf, na, buf + na, nb, &t) || !t.testable || t.p > alpha)
+		return;
+	ch = pct_change(median_of(buf, na), median_of(buf + na, nb));
+	if (fabs(ch) < LEVEL_NOTE_PCT || (ch > 0) != (cp->change_pct > 0))
+		return;
+	cp->kind = TREND_HOST;
+	cp->alt_pct = ch;
+	g->fit.status = TREND_UNSTABLE;
+	snprintf(g->fit.reason, sizeof(g->fit.reason),
+		 "the change at point %zu (%+.1f%%) came with one of the page_pool-free "
+		 "kernel loop (%+.1f%%, p %.2g): the host changed level",
+		 cp->at + 1, cp->change_pct, ch, t.p);
+}
+
 int series_fit(struct series *s, const struct trend_opts *o)
 {
 	for (size_t i = 0; i < s->nfigs; i++) {
+		struct series_fig *g = &s->figs[i];
 		struct trend_opts fo = *o;
+		double *buf;
 		int err;
 
-		memcpy(fo.level_ratio, s->figs[i].level_ratio, sizeof(fo.level_ratio));
-		fo.nlevel_ratios = s->figs[i].nlevel_ratios;
-		err = trend_fit(s->figs[i].v, s->figs[i].n, &fo, &s->figs[i].fit);
-
+		memcpy(fo.level_ratio, g->level_ratio, sizeof(fo.level_ratio));
+		fo.nlevel_ratios = g->nlevel_ratios;
+		err = trend_fit(g->v, g->n, &fo, &g->fit);
 		if (err)
 			return err;
+		buf = malloc((g->n + 1) * sizeof(*buf));
+		if (!buf)
+			return -ENOMEM;
+		for (size_t k = 0; g->fig != SFIG_PATH && k < g->fit.ncps; k++)
+			host_step(g, k, o->alpha, buf);
+		free(buf);
 	}
 	return 0;
 }
@@ -460,9 +514,11 @@ void series_fig_free(struct series_fig *g)
 	free(g->v);
 	free(g->lo);
 	free(g->hi);
+	free(g->probe);
 	free(g->raw_v);
 	free(g->raw_lo);
 	free(g->raw_hi);
+	free(g->raw_probe);
 	trend_fit_free(&g->fit);
 	memset(g, 0, sizeof(*g));
 }

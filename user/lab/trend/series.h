@@ -32,7 +32,9 @@ struct series_fig {
 	size_t n;	     /* points that have this figure */
 	size_t *pt;	     /* their indices into the series' points */
 	double *v, *lo, *hi; /* value (median over the setups), least and largest setup */
-	double *raw_v, *raw_lo, *raw_hi; /* per series point while adding; NAN: none */
+	/* cycles and ns: the scenario's level probe at each point (0: none) */
+	double *probe;
+	double *raw_v, *raw_lo, *raw_hi, *raw_probe; /* per series point while adding; NAN: none */
 	/* from a noise profile: its level ratios and single-pair floor (NAN: none) */
 	double level_ratio[TREND_MAX_RATIOS];
 	size_t nlevel_ratios;
@@ -83,7 +85,11 @@ int series_host_differs(const char *cpu_a, double tsc_a, const char *cpu_b, doub
 struct noise_profile;
 /* Takes each figure's level ratios and floor from profile P (after series_finish). */
 void series_use_profile(struct series *s, const struct noise_profile *p);
-/* Fits every figure; 0 or -errno. */
+/*
+ * Fits every figure; 0 or -errno. A step of cycles or ns at which the
+ * scenario's level probe (the page_pool-free kernel loop bench times beside
+ * each setup) steps too, the same way, is the host's: kind TREND_HOST.
+ */
 int series_fit(struct series *s, const struct trend_opts *o);
 void series_free(struct series *s);
 /* Frees one figure (series_free does it for all). */

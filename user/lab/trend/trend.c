@@ -485,6 +485,7 @@ static int trend_figures(struct cli_fig *f)
 		{ "min_run", TREND_MIN_RUN },
 		{ "level_match", TREND_LEVEL_MATCH },
 		{ "drift_bic", TREND_DRIFT_BIC },
+		{ "level_note", LEVEL_NOTE_PCT },
 	};
 
 	return CLI_FIGURES(f, v);

@@ -31,7 +31,7 @@ const char *trend_status_name(enum trend_status s)
 
 const char *trend_kind_name(enum trend_kind k)
 {
-	static const char *const names[] = { "step", "spread", "drift", "unseen", "level" };
+	static const char *const names[] = { "step", "spread", "drift", "unseen", "level", "host" };
 
 	return names[k];
 }

@@ -65,6 +65,7 @@ enum trend_kind {
 	TREND_DRIFT,  /* a line fits clearly better than the steps: no single change point */
 	TREND_UNSEEN, /* no level has points on both sides: not measurable */
 	TREND_LEVEL,  /* readings that disagree, or a step the size of a level ratio */
+	TREND_HOST,   /* the page_pool-free kernel loop stepped with it (series.c) */
 };
 
 /* One side of a change point inside one stratum. */
@@ -86,7 +87,7 @@ struct trend_cp {
 	double change_pct;     /* the step, % (e^shift - 1) */
 	double lo_pct, hi_pct; /* its 95 % interval */
 	double change_abs;     /* in the figure's unit, at the most populated level before */
-	double alt_pct;	       /* kind level: the other reading, %; NAN: none */
+	double alt_pct;	       /* %: kind level the other reading, host the probe's; NAN */
 	size_t nlv;
 	struct trend_lvchange lv[LEVELS_MAX];
 };

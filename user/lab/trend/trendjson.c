@@ -75,6 +75,8 @@ static void json_cp(struct json *j, const struct series *s, const struct series_
 	json_double(j, NULL, cp->hi_pct);
 	json_arr_end(j);
 	json_double(j, "change", cp->change_abs);
+	if (cp->kind == TREND_HOST)
+		json_double(j, "level_probe_change_pct", cp->alt_pct);
 	json_arr_begin(j, "levels");
 	for (size_t k = 0; k < cp->nlv; k++) {
 		json_obj_begin(j, NULL);
