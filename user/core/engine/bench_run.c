@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "engine/bench_run.h"
 #include "engine/recipe_run.h"
@@ -16,14 +17,11 @@
 #include "instr/fifo_chunks.h"
 #include "instr/guest_profile.h"
 #include "loader/kfeatures.h"
-#include "loader/levelprobe.h"
 #include "loader/observer.h"
-#include "loader/ppconst.h"
 #include "loader/xdpobj.h"
 #include "model/counts.h"
 #include "model/pathfig.h"
 #include "model/pkt.h"
-#include "sys/cpuprobe.h"
 #include "sys/cpus.h"
 #include "sys/tsc_clock.h"
 #include "sys/kconfig.h"
@@ -33,6 +31,7 @@
 #include "sys/progress.h"
 #include "sys/pagesz.h"
 #include "sys/util.h"
+#include "probe.skel.h"
 #include <unistd.h>
 
 struct sc_env {
@@ -448,6 +447,87 @@ static int timed_chunks(struct sc_env *e, struct recipe_ctx *rc, const struct ca
 	qsort(f, SETUP_CHUNKS, sizeof(f[0]), cmp_fig);
 	*pick = f[CHUNK_RANK];
 	return 0;
+}
+
+/*
+ * How fast this CPU runs right now: ns per step of a chain of dependent
+ * multiply-adds in user space, the fastest of a few short rounds. Its work
+ * never changes, so when it takes longer the machine is slower (in a VM:
+ * the host runs the vCPU slower or beside other work).
+ */
+#define CPU_PROBE_STEPS 200000 /* a round */
+#define CPU_PROBE_ROUNDS 5
+
+static double cpu_probe_ns(void)
+{
+	double best = 0;
+
+	for (int r = 0; r < CPU_PROBE_ROUNDS; r++) {
+		uint64_t t0 = now_ns(), acc = r;
+		double ns;
+
+		for (int i = 0; i < CPU_PROBE_STEPS; i++) {
+			acc = acc * 0x9E3779B97F4A7C15ull + i;
+			__asm__ volatile("" : "+r"(acc)); /* keeps every step */
+		}
+		ns = (double)(now_ns() - t0) / CPU_PROBE_STEPS;
+		if (!r || ns < best)
+			best = ns; /* an interrupt only makes a round slower */
+	}
+	return best;
+}
+
+/*
+ * The host's level, as guest kernel-side work sees it: ns per run of a
+ * trivial XDP program (returns XDP_DROP) under non-live BPF_PROG_RUN, so no
+ * page_pool code. On a VM whose host runs guest kernel work on levels, this
+ * loop moves with them while user-space loops do not. A call takes the
+ * median of LEVEL_ROUNDS syscalls of LEVEL_REPEAT runs, each timed as the
+ * kernel times its loop (time given up to other tasks is not counted); NAN
+ * where the program cannot load or run.
+ */
+#define LEVEL_ROUNDS 5
+#define LEVEL_REPEAT 100000
+
+/* Loaded once per process: every setup probes, and a load costs more than a probe. */
+static struct probe_bpf *level_skel;
+static int level_load_err;
+
+static double level_probe_ns(void)
+{
+	unsigned char pkt[64] = { [12] = 0x08, [13] = 0x00, [14] = 0x45 };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt, .data_size_in = sizeof(pkt),
+		    .repeat = LEVEL_REPEAT);
+	double v[LEVEL_ROUNDS];
+
+	if (!level_skel && !level_load_err)
+		level_skel = ppb_probe_xdp_load(&level_load_err);
+	if (!level_skel)
+		return NAN;
+	for (int i = 0; i < LEVEL_ROUNDS; i++) {
+		uint64_t t = now_ns();
+		double wall;
+
+		if (bpf_prog_test_run_opts(bpf_program__fd(level_skel->progs.ppb_probe_xdp), &o))
+			return NAN;
+		/*
+		 * The kernel's duration leaves out the time the loop yielded the
+		 * CPU, but is whole ns per run; wall time is finer but counts a
+		 * yield in. Wall time where it agrees with the kernel's, else the
+		 * middle of the kernel's ns.
+		 */
+		wall = (double)(now_ns() - t) / LEVEL_REPEAT;
+		v[i] = wall < o.duration + 1.0 ? wall : o.duration + 0.5;
+	}
+	return median_of(v, LEVEL_ROUNDS);
+}
+
+/* Unloads the level probe's program (level_probe_ns() loads it again when called). */
+static void level_probe_close(void)
+{
+	probe_bpf__destroy(level_skel);
+	level_skel = NULL;
+	level_load_err = 0;
 }
 
 /* Setup I of a scenario: its own recipe instance, warmed up, then timed. */

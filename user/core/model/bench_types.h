@@ -78,8 +78,8 @@ struct setup_rec {
 	bool settled;	  /* the last two warm-ups agreed (else the bound ended it) */
 	uint32_t prog_id, cpumap_id, cpumap_prog_id;
 	int kthread_pid;
-	double cpu_probe_ns;   /* the machine's speed around the timed chunks (sys/cpuprobe.h) */
-	double level_probe_ns; /* the host's level, before and after them (loader/levelprobe.h) */
+	double cpu_probe_ns;   /* the machine's speed around the timed chunks (cpu_probe_ns()) */
+	double level_probe_ns; /* the host's level, before and after them (level_probe_ns()) */
 };
 
 struct sc_result {
