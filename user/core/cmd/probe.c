@@ -10,7 +10,6 @@
 #include <bpf/libbpf.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
-#include "loader/drvpool.h"
 #include "loader/kfeatures.h"
 #include "report/probe_report.h"
 #include "sys/log.h"

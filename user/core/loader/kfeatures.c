@@ -22,7 +22,6 @@
 #include <bpf/libbpf.h>
 #include "ppbench.h"
 #include "loader/kfeatures.h"
-#include "loader/ppconst.h"
 #include "sys/cpus.h"
 #include "sys/vethenv.h"
 #include "sys/kconfig.h"
@@ -521,4 +520,95 @@ int ppb_count_pp_probes(void)
 		close(fd);
 	}
 	return n;
+}
+
+/* page_pool's page-size dependent constants from the kernel's BTF. */
+/* Elements of the array member NAME of struct STRUCT (0: not found). */
+static uint32_t array_len(const char *strct, const char *name)
+{
+	const struct btf *btf = ppb_vmlinux_btf();
+	const struct btf_member *m;
+	const struct btf_type *t;
+	int id;
+
+	id = btf ? btf__find_by_name_kind(btf, strct, BTF_KIND_STRUCT) : -1;
+	if (id <= 0)
+		return 0;
+	t = btf__type_by_id(btf, id);
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		const struct btf_type *a;
+
+		if (strcmp(btf__name_by_offset(btf, m->name_off), name))
+			continue;
+		a = btf__type_by_id(btf, m->type);
+		return a && btf_is_array(a) ? btf_array(a)->nelems : 0;
+	}
+	return 0;
+}
+
+uint32_t ppb_pool_cache_size(void)
+{
+	static uint32_t n;
+
+	if (!n)
+		n = array_len("pp_alloc_cache", "cache") ?: 128;
+	return n;
+}
+
+uint32_t ppb_pool_refill(void)
+{
+	return ppb_pool_cache_size() / 2;
+}
+
+/* Does a driver module hold page_pools? Its BTF says. */
+/* Through typedefs and qualifiers to the type id a member's type names. */
+static const struct btf_type *skip_mods(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
+		t = btf__type_by_id(btf, t->type);
+	return t;
+}
+
+static bool points_to_page_pool(const struct btf *btf, __u32 type)
+{
+	const struct btf_type *t = skip_mods(btf, type);
+
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = skip_mods(btf, t->type);
+	return t && btf_is_struct(t) && !strcmp(btf__name_by_offset(btf, t->name_off), "page_pool");
+}
+
+int ppb_driver_page_pool(const char *driver, char *member, size_t len)
+{
+	struct btf *base = ppb_vmlinux_btf(), *mod;
+	char path[256];
+	int found = 0;
+
+	snprintf(path, sizeof(path), "/sys/kernel/btf/%s", driver);
+	mod = base ? btf__parse_split(path, base) : NULL;
+	if (!mod)
+		return -ENOENT;
+	/* the module's own types follow the kernel's in a split BTF */
+	for (__u32 id = btf__type_cnt(base); id < btf__type_cnt(mod) && !found; id++) {
+		const struct btf_type *t = btf__type_by_id(mod, id);
+		const struct btf_member *m;
+
+		if (!btf_is_struct(t))
+			continue;
+		m = btf_members(t);
+		for (int i = 0; i < btf_vlen(t); i++, m++) {
+			if (!points_to_page_pool(mod, m->type))
+				continue;
+			snprintf(member, len, "%s.%s", btf__name_by_offset(mod, t->name_off),
+				 btf__name_by_offset(mod, m->name_off));
+			found = 1;
+			break;
+		}
+	}
+	btf__free(mod);
+	return found;
 }

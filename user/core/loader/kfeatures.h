@@ -3,6 +3,8 @@
 #define PPBENCH_KFEATURES_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <linux/types.h>
 #include "model/features.h"
 
@@ -57,5 +59,27 @@ int ppb_probe_fentry(void);
 int ppb_count_pp_probes(void);
 /* PPBENCH_DISABLE=live_frames,fentry: test the degraded paths. */
 bool ppb_disabled(const char *feature);
+
+/*
+ * page_pool's constants that follow the kernel's page size, read from its
+ * BTF (a macro itself is not in BTF; the array it sizes is):
+ * PP_ALLOC_CACHE_SIZE, the entries of a pool's alloc cache (struct
+ * pp_alloc_cache's cache[]: 128 on 4K pages; 32 on 16K and 8 on 64K pages in
+ * kernels that scale it, as 7.3 does), and PP_ALLOC_CACHE_REFILL, half of
+ * it: the pages one slow allocation brings in bulk. 128 and 64 where the
+ * BTF lacks the type.
+ */
+uint32_t ppb_pool_cache_size(void);
+uint32_t ppb_pool_refill(void);
+
+/*
+ * Whether a driver module keeps its RX buffers in page_pools: one of its own
+ * structs has a member that points to a struct page_pool (vmxnet3's
+ * vmxnet3_rx_queue.page_pool, virtio_net's receive_queue.page_pool), in the
+ * module's BTF (/sys/kernel/btf/DRIVER). 1 with "struct.member" in member, 0
+ * if none has, -ENOENT when the driver has no module BTF of its own (built
+ * into the kernel, or no CONFIG_DEBUG_INFO_BTF_MODULES): then nothing is known.
+ */
+int ppb_driver_page_pool(const char *driver, char *member, size_t len);
 
 #endif
