@@ -25,7 +25,6 @@
 #include "model/counts.h"
 #include "model/pkt.h"
 #include "sys/log_libbpf.h"
-#include "sys/pagesz.h"
 #include "sys/util.h"
 #include "unit.h"
 

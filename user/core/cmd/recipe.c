@@ -22,7 +22,6 @@
 #include "sys/cpus.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"
-#include "sys/pagesz.h"
 #include "sys/runlock.h"
 #include "sys/util.h"
 

@@ -29,7 +29,6 @@
 #include "sys/log.h"
 #include "sys/nl.h"
 #include "sys/progress.h"
-#include "sys/pagesz.h"
 #include "sys/util.h"
 #include "probe.skel.h"
 #include <unistd.h>

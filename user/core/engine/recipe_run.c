@@ -16,7 +16,6 @@
 #include "model/testrun_clock.h"
 #include "model/pkt.h"
 #include "sys/log.h"
-#include "sys/pagesz.h"
 #include "sys/util.h"
 
 const struct recipe_desc recipes[NR_RECIPES] = {

@@ -27,7 +27,6 @@
 #include "sys/kconfig.h"
 #include "sys/log.h"
 #include "sys/nl.h"
-#include "sys/pagesz.h"
 #include "sys/util.h"
 #include "probe.skel.h"
 

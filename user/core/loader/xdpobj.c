@@ -19,7 +19,6 @@
 #include "model/stats.h"
 #include "sys/cpus.h"
 #include "sys/kconfig.h"
-#include "sys/pagesz.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"
 #include "sys/log_libbpf.h"

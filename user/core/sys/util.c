@@ -174,6 +174,16 @@ void format_mac(const uint8_t mac[6], char *buf, size_t len)
 		 mac[5]);
 }
 
+long sys_page_size(void)
+{
+	return sysconf(_SC_PAGESIZE); /* never fails on Linux */
+}
+
+unsigned int sys_page_shift(void)
+{
+	return (unsigned int)__builtin_ctzl((unsigned long)sys_page_size());
+}
+
 uint64_t now_ns(void)
 {
 	struct timespec ts;

@@ -33,6 +33,14 @@ void format_mac(const uint8_t mac[6], char *buf, size_t len);
 /* IFACE's index; else "WHAT: interface 'IFACE' does not exist" (no "WHAT: " if NULL). */
 int iface_index(const char *name, const char *what, int *ifindex);
 
+/*
+ * The running kernel's PAGE_SIZE and its log2. The page size a process sees
+ * (AT_PAGESZ) is the kernel's base page: 4K on x86-64, 4K, 16K or 64K on
+ * arm64, chosen when the kernel is built.
+ */
+long sys_page_size(void);
+unsigned int sys_page_shift(void);
+
 /* Time and files. */
 uint64_t now_ns(void);					    /* CLOCK_MONOTONIC */
 int read_file_str(const char *path, char *buf, size_t len); /* trims a trailing newline */
