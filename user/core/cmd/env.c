@@ -19,7 +19,7 @@
 #include "cli/cli.h"
 #include "cmd/cmd.h"
 #include "loader/kfeatures.h"
-#include "report/env_report.h"
+#include "report/report.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"
 #include "sys/ticker.h"

@@ -12,7 +12,6 @@
 #include <bpf/libbpf.h>
 #include "engine/bench_run.h"
 #include "engine/recipe_run.h"
-#include "engine/upstream_module_run.h"
 #include "instr/counters.h"
 #include "instr/fifo_chunks.h"
 #include "instr/guest_profile.h"

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <unistd.h>
 #include "engine/bench_run.h"
-#include "engine/overhead.h"
 #include "loader/kfeatures.h"
 #include "loader/xdpobj.h"
 #include "model/testrun_clock.h"

@@ -10,5 +10,6 @@ void bench_print_banner(const struct bench_ctx *b, const struct obs_desc *o, con
 void bench_print_line(const struct bench_ctx *b, const struct sc_result *r);
 void bench_print_summary(const struct bench_ctx *b);
 int bench_write_json(const struct bench_ctx *b, const char *path, const char *cmdline);
+void overhead_report(const struct overhead_figs *f);
 
 #endif

@@ -352,3 +352,12 @@ void report_untracked(struct json *j, const char *indent, uint64_t pools, uint64
 	json_u64(j, "events", events);
 	json_obj_end(j);
 }
+
+void env_report_up(const char *const ifname[2], const char *const ip[2], const char *const ns[2])
+{
+	printf("private environment up (Ctrl-C to remove it):\n");
+	for (int i = 0; i < 2; i++)
+		printf("  %s  %s  nsenter --net=%s\n", ifname[i], ip[i], ns[i]);
+	/* a script reads these lines while we wait */
+	fflush(stdout);
+}

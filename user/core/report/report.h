@@ -67,4 +67,7 @@ void json_per_cpu_paths(struct json *j, const struct ppb_pool_counts *percpu, in
 int report_json_open(struct json **j, const char *path);
 int report_json_close(struct json **j);
 
+/* `ppbench env` without a command: each side's interface, address and namespace. */
+void env_report_up(const char *const ifname[2], const char *const ip[2], const char *const ns[2]);
+
 #endif
