@@ -4,7 +4,20 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "loader/reaper.h"
+#include <sys/types.h>
+
+/*
+ * libxdp attaches through netlink, not through a bpf_link, so the kernel
+ * keeps its program on the interface when ppbench dies. A child process
+ * waits on a pipe that only ppbench holds open: when the pipe reads EOF
+ * (ppbench exited, however: even SIGKILL) it removes the program from the
+ * interface if it is still ours. It ignores SIGINT/SIGTERM/SIGHUP and runs
+ * in its own session, so a Ctrl-C or a group kill reaches ppbench only.
+ */
+struct reaper {
+	pid_t pid;
+	int fd; /* write end of the pipe */
+};
 
 struct xdpo;
 struct xdp_program;
