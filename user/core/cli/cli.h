@@ -228,4 +228,7 @@ void cli_opt_help(const struct cli_opt *o, char *buf, size_t len);
 /* The metavar, generated for enums ("auto|tracepoint"); NULL for a flag. */
 const char *cli_opt_metavar(const struct cli_opt *o, char *buf, size_t len);
 
+/* The bash completion of ppbench, from the command tables (completion.c). */
+void cli_completion(FILE *f);
+
 #endif

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "cli/completion.h"
 
 /* How a value or an argument is completed: a bash word the script acts on. */
 static const char *value_kind(const struct cli_opt *o)

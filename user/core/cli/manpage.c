@@ -26,7 +26,6 @@
 #include <sys/queue.h> /* lowdown.h needs it */
 #include <lowdown.h>
 #include "cli/cli.h"
-#include "cli/completion.h"
 #include "cli/manpage.h"
 #include "sys/log.h"
 

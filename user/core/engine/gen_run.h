@@ -5,7 +5,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "ppbench.h"
-#include "model/gen_types.h"
 #include "model/pkt.h"
 #include "sys/cpus.h"
 #include "sys/util.h"

@@ -44,4 +44,9 @@ uint16_t pkt_csum(const void *data, size_t len, uint32_t initial);
 /* Header size for the family (Ethernet + IP + UDP). */
 size_t pkt_hdr_size(int family);
 
+/* Frames sent, and what the interface did with them (summed over CPUs). */
+struct gen_totals {
+	uint64_t frames, taken, not_taken, redirect_err;
+};
+
 #endif

@@ -5,7 +5,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "model/gen_types.h"
 #include "model/pkt.h"
 #include "report/report.h"
 
