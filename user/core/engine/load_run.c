@@ -7,11 +7,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include "engine/load_run.h"
 #include "instr/guest_profile.h"
 #include "loader/ifattach.h"
 #include "loader/observer.h"
-#include "loader/progcost.h"
 #include "loader/xdpobj.h"
 #include "sys/cpus.h"
 #include "sys/log.h"
@@ -23,6 +24,92 @@
 /* A pool-state sample every 64 packets per CPU at least, every half ring of
  * the pool if that is more (bpf/xdp.bpf.c). */
 #define PROOF_SHIFT 6
+
+/*
+ * What our BPF programs cost per run, from the kernel's BPF run-time stats
+ * (BPF_ENABLE_STATS: on while the returned fd is open, so they go off when
+ * the process ends, however it ends).
+ */
+#define PROGCOST_MAX 32
+
+struct prog_costs {
+	bool on; /* stats_fd holds the stats on */
+	int stats_fd;
+	int n;
+	int fd[PROGCOST_MAX];
+	struct prog_cost first[PROGCOST_MAX]; /* at progcost_start() */
+};
+
+/* Turn the stats on; -errno if the kernel refuses. */
+static int progcost_enable(struct prog_costs *pc)
+{
+	memset(pc, 0, sizeof(*pc));
+	pc->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (pc->stats_fd < 0)
+		return -errno;
+	pc->on = true;
+	return 0;
+}
+
+/* Follow every loaded program of obj. */
+static void progcost_add(struct prog_costs *pc, struct bpf_object *obj)
+{
+	struct bpf_program *p;
+
+	if (!obj)
+		return;
+	bpf_object__for_each_program(p, obj) {
+		if (bpf_program__fd(p) < 0 || pc->n >= PROGCOST_MAX)
+			continue;
+		pc->fd[pc->n] = bpf_program__fd(p);
+		snprintf(pc->first[pc->n].name, sizeof(pc->first[0].name), "%s",
+			 bpf_program__name(p));
+		pc->n++;
+	}
+}
+
+static int read_one(int fd, struct prog_cost *c)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	c->run_ns = info.run_time_ns;
+	c->runs = info.run_cnt;
+	return 0;
+}
+
+/* The counters now, as the baseline. */
+static int progcost_start(struct prog_costs *pc)
+{
+	for (int i = 0; i < pc->n; i++)
+		if (read_one(pc->fd[i], &pc->first[i]))
+			return -EIO;
+	return 0;
+}
+
+/* Each program's runs and time since progcost_start(), into out[pc->n]. */
+static int progcost_read(const struct prog_costs *pc, struct prog_cost *out)
+{
+	for (int i = 0; i < pc->n; i++) {
+		struct prog_cost now;
+
+		if (read_one(pc->fd[i], &now))
+			return -EIO;
+		out[i] = pc->first[i];
+		out[i].run_ns = now.run_ns - pc->first[i].run_ns;
+		out[i].runs = now.runs - pc->first[i].runs;
+	}
+	return 0;
+}
+
+static void progcost_close(struct prog_costs *pc)
+{
+	if (pc->on)
+		close(pc->stats_fd);
+	pc->on = false;
+}
 
 struct load {
 	struct load_cfg *cfg;
