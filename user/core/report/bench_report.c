@@ -7,8 +7,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "model/fmt.h"
-#include "model/order.h"
 #include "model/snapshot.h"
 #include "report/bench_report.h"
 #include "report/hostinfo.h"
@@ -17,6 +15,71 @@
 #include "sys/tsc_clock.h"
 #include "sys/log.h"
 #include "sys/util.h"
+
+int fmt_time_bench(char *buf, size_t len, const char *name, uint64_t tsc_total, uint64_t ns_total,
+		   uint64_t invoked)
+{
+	unsigned long long c = invoked ? tsc_total / invoked : 0;
+	unsigned long long ns = invoked ? ns_total / invoked : 0;
+	/* three decimals of the per-element ns, truncated (time_bench does the same) */
+	unsigned long long frac = invoked ? (ns_total % invoked) * 1000 / invoked : 0;
+
+	return snprintf(buf, len,
+			"Type:%s Per elem: %llu cycles(tsc) %llu.%03llu ns (step:0) - (measurement "
+			"period time:%llu.%09llu sec time_interval:%llu) - (invoke count:%llu "
+			"tsc_interval:%llu)",
+			name, c, ns, frac, (unsigned long long)(ns_total / 1000000000ull),
+			(unsigned long long)(ns_total % 1000000000ull),
+			(unsigned long long)ns_total, (unsigned long long)invoked,
+			(unsigned long long)tsc_total);
+}
+
+static double shown(const struct sc_result *r)
+{
+	return r->has_path ? r->path_cycles : r->cyc.median;
+}
+
+bool bench_order_note(const struct sc_result res[NR_SCENARIOS], const char *unit, char *note,
+		      size_t len)
+{
+	static const enum scenario_id order[] = { SC_FAST, SC_RING, SC_SLOW };
+	static const char *const upstream[] = { "fast", "ptr_ring", "slow" };
+	const struct sc_result *f = &res[SC_FAST], *r = &res[SC_RING], *s = &res[SC_SLOW];
+	bool all_path = true;
+	int n;
+
+	note[0] = '\0';
+	if (!f->ok || !r->ok || !s->ok || (shown(f) < shown(r) && shown(r) < shown(s)))
+		return false;
+	n = snprintf(note, len,
+		     "fast %.1f, ptr_ring %.1f, slow %.1f %s/elem do not order "
+		     "fast < ptr_ring < slow as bench_page_pool_simple's paths do",
+		     shown(f), shown(r), shown(s), unit);
+	for (size_t i = 0; i < 3 && n > 0 && (size_t)n < len; i++) {
+		if (res[order[i]].has_path && res[order[i]].cand &&
+		    res[order[i]].cand->recipe == RCP_LF_FASTPASS) {
+			n += snprintf(note + n, len - n,
+				      "%s fast's path figure is its difference to a twin, and "
+				      "holds a 1500-byte copy into the system page besides the "
+				      "alloc and the direct recycle",
+				      all_path ? ":" : ";");
+			all_path = false;
+			continue;
+		}
+		if (res[order[i]].has_path)
+			continue;
+		n += snprintf(note + n, len - n,
+			      "%s %s is a scenario figure (no path figure on "
+			      "this kernel)",
+			      all_path ? ":" : ";", upstream[i]);
+		all_path = false;
+	}
+	if (all_path && n > 0 && (size_t)n < len)
+		snprintf(note + n, len - n,
+			 ": all three are path figures; see each scenario's "
+			 "proof and path method");
+	return true;
+}
 
 static const char *const upstream_name[NR_SCENARIOS] = {
 	[SC_FAST] = "no-softirq-page_pool01",
