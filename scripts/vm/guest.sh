@@ -175,7 +175,7 @@ guest_cmdline() {
 	w="rcu_nocbs=all"
 	# The soft-lockup watchdog's hrtimer queues work for the CPU's stopper
 	# thread every 4 s, which preempts even bench's SCHED_FIFO chunks
-	# (user/core/instr/fifo_chunks.h). The kernel matrix's guests turn it back on
+	# (fifo_chunks, user/core/instr/instrument.h). The kernel matrix's guests turn it back on
 	# (scripts/vm/init): their host ends a guest by its lockup reports.
 	w="$w nowatchdog"
 	# DAMON_STAT (7.x, on by default) samples memory accesses from a kthread

@@ -12,8 +12,7 @@
 #include <bpf/libbpf.h>
 #include "engine/bench_run.h"
 #include "engine/recipe_run.h"
-#include "instr/counters.h"
-#include "instr/fifo_chunks.h"
+#include "instr/instrument.h"
 #include "instr/guest_profile.h"
 #include "loader/kfeatures.h"
 #include "loader/observer.h"
