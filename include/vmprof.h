@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The marker protocol of `ppbench vm --profile`: how ppbench inside a guest
- * (user/core/instr/markers.c) talks to the qemu TCG plugin that counts the guest's
- * instructions (user/lab/vm/qprof/qprof.c), without a device, a hypercall or any
+ * (user/core/instr/guest_profile.c) talks to the qemu TCG plugin that counts the
+ * guest's instructions (user/lab/vm/qprof/qprof.c), without a device, a hypercall or any
  * memory access: the plugin sees every instruction qemu translates, and a
  * marker is an instruction no compiler emits whose operand carries 8 bits.
  *

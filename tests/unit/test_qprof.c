@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include "instr/guest_profile.h"
 #include "vm/qprof/qprof_logic.h"
-#include "instr/markers.h"
 #include "unit.h"
 #include "vmprof.h"
 
