@@ -108,7 +108,8 @@ void marker_send(int op, uint64_t value)
 	mark(op);
 }
 
-void marker_send_short(int op, uint64_t value)
+/* OP with VALUE in as few nibbles as it takes (after a marker_send(): the value starts clear). */
+static void marker_send_short(int op, uint64_t value)
 {
 	int i = 60;
 
@@ -138,7 +139,7 @@ static const char *const timer_funcs[] = {
 	"bpf_test_run",		"bpf_prog_test_run_xdp",
 };
 
-bool guest_prof_active(void)
+static bool guest_prof_active(void)
 {
 	return marker_active();
 }

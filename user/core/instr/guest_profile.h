@@ -40,12 +40,8 @@ bool marker_cmdline(const char *cmdline);
 void marker_set_active(bool on);
 /* OP (enum vmprof_op) with VALUE: 16 nibbles, then the op. */
 void marker_send(int op, uint64_t value);
-/* OP with VALUE in as few nibbles as it takes (after a marker_send(): the value starts clear). */
-void marker_send_short(int op, uint64_t value);
 /* OP alone (its value is 0). */
 void marker_op(int op);
-
-bool guest_prof_active(void);
 
 /*
  * Once per process: tells the plugin ktime_get's address, the functions of

@@ -44,7 +44,8 @@ const char *ppb_btf_path(void)
 	return p && *p ? p : "/sys/kernel/btf/vmlinux";
 }
 
-const char *ppb_btf_custom_path(void)
+/* BTF to hand to libbpf's open opts (NULL when the default path is used). */
+static const char *ppb_btf_custom_path(void)
 {
 	const char *p = getenv("PPBENCH_BTF");
 
@@ -243,7 +244,8 @@ struct probe_bpf *ppb_probe_xdp_load(int *err)
 	return load_one(pick_xdp, err);
 }
 
-int ppb_ksym_lookup(const char *const *names, __u64 *addrs, int n)
+/* Kernel symbols' addresses by name, modules included (0: no such symbol). */
+static int ppb_ksym_lookup(const char *const *names, __u64 *addrs, int n)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, o);
 	struct probe_bpf *skel;
@@ -297,7 +299,7 @@ void ppb_pool_ksyms(struct ppb_obs_config *c)
  * (live_frames, fentry), so that the degraded paths can be tested on a
  * kernel that has it - like PPBENCH_BTF for a kernel without BTF.
  */
-bool ppb_disabled(const char *feature)
+static bool ppb_disabled(const char *feature)
 {
 	const char *v = getenv("PPBENCH_DISABLE");
 	size_t n = strlen(feature);

@@ -10,8 +10,6 @@
 
 /* Path of the kernel BTF: $PPBENCH_BTF or /sys/kernel/btf/vmlinux. */
 const char *ppb_btf_path(void);
-/* BTF to hand to libbpf's open opts (NULL when the default path is used). */
-const char *ppb_btf_custom_path(void);
 /* The kernel BTF at ppb_btf_path(), parsed once per process (NULL: none). */
 struct btf;
 struct btf *ppb_vmlinux_btf(void);
@@ -24,8 +22,6 @@ bool ppb_tracepoint_present(const char *name);
 /* The trivial XDP program of bpf/probe.bpf.c (returns XDP_DROP), loaded alone. */
 struct probe_bpf;
 struct probe_bpf *ppb_probe_xdp_load(int *err);
-/* Kernel symbols' addresses by name, modules included (0: no such symbol). */
-int ppb_ksym_lookup(const char *const *names, __u64 *addrs, int n);
 /*
  * The functions that tell test-run and veth pools apart, into an object's
  * config just before it loads (veth's appear once veth.ko is loaded).
@@ -57,8 +53,6 @@ int ppb_probe_fentry(void);
 /* BPF links of other processes on page_pool tracepoints/functions, napi_poll
  * and mem_connect. */
 int ppb_count_pp_probes(void);
-/* PPBENCH_DISABLE=live_frames,fentry: test the degraded paths. */
-bool ppb_disabled(const char *feature);
 
 /*
  * page_pool's constants that follow the kernel's page size, read from its

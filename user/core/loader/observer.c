@@ -448,7 +448,8 @@ const char *obs_fentry_reason(const struct observer *o)
 	return o->fentry_reason[0] ? o->fentry_reason : NULL;
 }
 
-const char *obs_not_counted(const struct observer *o)
+/* What this observer cannot count on this kernel, or NULL (one line). */
+static const char *obs_not_counted(const struct observer *o)
 {
 	return o->not_counted[0] ? o->not_counted : NULL;
 }

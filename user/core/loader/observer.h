@@ -42,8 +42,6 @@ enum obs_backend obs_backend(const struct observer *o);
 const char *obs_backend_name(const struct observer *o);
 /* Why fentry is not used, or NULL. */
 const char *obs_fentry_reason(const struct observer *o);
-/* What this observer cannot count on this kernel, or NULL (one line). */
-const char *obs_not_counted(const struct observer *o);
 /* All four above, for the report layer. */
 void obs_describe(const struct observer *o, struct obs_desc *d);
 /* Map fds for other BPF objects to share (bpf_map__reuse_fd). */

@@ -206,7 +206,7 @@ void xdpo_close(struct xdpo *x)
 	free(x);
 }
 
-struct bpf_program *xdpo_prog(struct xdpo *x, const char *name)
+static struct bpf_program *xdpo_prog(struct xdpo *x, const char *name)
 {
 	return bpf_object__find_program_by_name(x->skel->obj, name);
 }

@@ -55,7 +55,6 @@ int xdpo_open(struct xdpo **x, const struct xdpo_opts *o);
 void xdpo_close(struct xdpo *x);
 /* The loaded BPF objects: i = 0 ours, 1 libxdp's copy of a program (or NULL). */
 struct bpf_object *xdpo_object(struct xdpo *x, int i);
-struct bpf_program *xdpo_prog(struct xdpo *x, const char *name);
 int xdpo_prog_fd(struct xdpo *x, const char *name);
 
 /*

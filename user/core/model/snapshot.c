@@ -235,7 +235,8 @@ static struct pool_snap *folded_row(struct obs_snapshot *s, const struct ppb_poo
 	return NULL;
 }
 
-int snap_fold_into(struct obs_snapshot *s, const struct pool_snap *p)
+/* Add pool p (its counts) into the folded row of its kind in s. */
+static int snap_fold_into(struct obs_snapshot *s, const struct pool_snap *p)
 {
 	struct pool_snap *f = folded_row(s, &p->info), *np;
 

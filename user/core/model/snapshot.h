@@ -74,7 +74,5 @@ int snap_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struc
  * by the thousand) by one row summing them, if there are more than 'max'.
  */
 int snap_fold_kind(struct obs_snapshot *s, uint32_t kind, int max);
-/* Add pool p (its counts) into the folded row of its kind in s. */
-int snap_fold_into(struct obs_snapshot *s, const struct pool_snap *p);
 
 #endif

@@ -108,7 +108,8 @@ static void fmt_levels(const struct noise_fig *f, char *buf, size_t len)
 			      f->levels[i].count);
 }
 
-void noise_print(FILE *f, const struct noise_profile *p)
+/* The per-scenario table calibrate prints: spread between and within, levels, floor. */
+static void noise_print(FILE *f, const struct noise_profile *p)
 {
 	const char *unit = p->host.clock.unit ? p->host.clock.unit : "cycles";
 	bool ic = unit_counts_instructions(unit);

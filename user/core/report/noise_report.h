@@ -10,8 +10,6 @@
  * the current time and CMDLINE. 0, or -1 after a one-line error.
  */
 int noise_write(const struct noise_profile *p, const char *path, const char *cmdline);
-/* The per-scenario table calibrate prints: spread between and within, levels, floor. */
-void noise_print(FILE *f, const struct noise_profile *p);
 /* calibrate's result: the profile, and the file it was written to. */
 void calibrate_report(const struct noise_profile *p, const char *path);
 

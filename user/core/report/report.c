@@ -103,7 +103,7 @@ bool pool_same_netns(const struct ppb_pool_info *pi)
 	return !pi->netns_ino || pi->netns_ino == my_netns();
 }
 
-void pool_dev_name(const struct ppb_pool_info *pi, char *buf, size_t len)
+static void pool_dev_name(const struct ppb_pool_info *pi, char *buf, size_t len)
 {
 	char name[IF_NAMESIZE];
 
@@ -115,7 +115,7 @@ void pool_dev_name(const struct ppb_pool_info *pi, char *buf, size_t len)
 		snprintf(buf, len, "if%d@ns", pi->ifindex); /* another namespace */
 }
 
-int32_t pool_inflight(const struct ppb_pool_info *pi)
+static int32_t pool_inflight(const struct ppb_pool_info *pi)
 {
 	if (pi->flags & PPB_POOL_F_DYING)
 		return pi->final_inflight;

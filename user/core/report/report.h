@@ -37,8 +37,6 @@ const char *fmt_count(uint64_t v, char *buf, size_t len);
 struct pool_snap;
 struct ppb_pool_info;
 bool pool_same_netns(const struct ppb_pool_info *pi);
-void pool_dev_name(const struct ppb_pool_info *pi, char *buf, size_t len);
-int32_t pool_inflight(const struct ppb_pool_info *pi);
 void pool_header(void);
 void pool_row(const char *when, const char *pool, const struct ppb_pool_info *pi,
 	      const struct ppb_pool_counts *c, double secs, unsigned known);

@@ -122,7 +122,8 @@ enum pmu_window pmu_window_of(uint64_t enabled, uint64_t running)
 	return running < enabled ? PMU_MULTIPLEXED : PMU_WHOLE;
 }
 
-const char *pmu_window_words(enum pmu_window w)
+/* "multiplexed with other events", "never scheduled" ("" for PMU_WHOLE). */
+static const char *pmu_window_words(enum pmu_window w)
 {
 	static const char *const words[] = { "", "multiplexed with other events",
 					     "never scheduled" };

@@ -41,8 +41,6 @@ enum pmu_window {
 };
 /* The verdict on a window ENABLED ns long of which the group ran RUNNING (pure). */
 enum pmu_window pmu_window_of(uint64_t enabled, uint64_t running);
-/* "multiplexed with other events", "never scheduled" ("" for PMU_WHOLE). */
-const char *pmu_window_words(enum pmu_window w);
 
 /* The name of counter I in results and exports: "kernel_instructions", ... */
 const char *pmu_counter_name(enum pmu_counter i);

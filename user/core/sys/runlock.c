@@ -14,7 +14,8 @@
  * so a child that outlives us cannot keep the lock). */
 static int lock_fd = -1;
 
-const char *run_lock_path(void)
+/* The lock file's path (PPBENCH_LOCK_FILE overrides it). */
+static const char *run_lock_path(void)
 {
 	const char *env = getenv("PPBENCH_LOCK_FILE");
 

@@ -20,7 +20,4 @@
  */
 int run_lock_take(const char *what, bool wait);
 
-/* The lock file's path (PPBENCH_LOCK_FILE overrides it). */
-const char *run_lock_path(void);
-
 #endif
