@@ -1,20 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Attaching one of our XDP programs to a named interface, and removing it. */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/if_link.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <xdp/libxdp.h>
 #include "loader/ifattach.h"
 #include "loader/kfeatures.h"
 #include "loader/xdpobj.h"
+#include "sys/guardian.h"
 #include "sys/log.h"
 
 /* Our program, if it is still on the interface: as its only program
@@ -46,58 +43,20 @@ static void remove_if_ours(int ifindex, uint32_t prog_id)
 	xdp_multiprog__close(mp);
 }
 
-static void __attribute__((noreturn)) reaper_main(int rfd, int ifindex, uint32_t prog_id)
+/* The reaper's child: waits for the pipe's end-of-file, then removes the program. */
+struct reaper_args {
+	int ifindex;
+	uint32_t prog_id;
+};
+
+static void reaper_main(void *ctx)
 {
+	const struct reaper_args *a = ctx;
 	char c;
 
-	setsid();
-	prctl(PR_SET_NAME, "ppbench-reaper");
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
-	/* Hold nothing of ppbench's: its maps, links and the pipe's write end. */
-	if (dup2(rfd, 3) < 0)
-		_exit(1);
-	close_range(4, ~0U, 0);
 	while (read(3, &c, 1) < 0 && errno == EINTR)
 		;
-	remove_if_ours(ifindex, prog_id);
-	_exit(0);
-}
-
-static int reaper_start(struct reaper *r, int ifindex, uint32_t prog_id)
-{
-	int p[2];
-
-	r->pid = -1;
-	r->fd = -1;
-	if (pipe2(p, O_CLOEXEC))
-		return -errno;
-	fflush(NULL);
-	r->pid = fork();
-	if (r->pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -errno;
-	}
-	if (r->pid == 0)
-		reaper_main(p[0], ifindex, prog_id);
-	close(p[0]);
-	r->fd = p[1];
-	return 0;
-}
-
-/* After a normal detach: the child finds nothing of ours and exits. */
-static void reaper_stop(struct reaper *r)
-{
-	if (r->fd >= 0)
-		close(r->fd);
-	if (r->pid > 0)
-		while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
-			;
-	r->fd = -1;
-	r->pid = -1;
+	remove_if_ours(a->ifindex, a->prog_id);
 }
 
 void ifattach_init(struct ifattach *a, int ifindex, const char *ifname, bool skb, bool multiprog,
@@ -137,6 +96,7 @@ static int existing_prog(struct ifattach *a)
 
 static int attach_multiprog(struct ifattach *a, struct xdpo *x, const char *prog)
 {
+	struct reaper_args ra = { a->ifindex };
 	struct xdp_multiprog *mp;
 	const char *bpffs;
 	int err;
@@ -158,7 +118,8 @@ static int attach_multiprog(struct ifattach *a, struct xdpo *x, const char *prog
 		a->xp = NULL;
 		return err;
 	}
-	err = reaper_start(&a->reaper, a->ifindex, xdp_program__id(a->xp));
+	ra.prog_id = xdp_program__id(a->xp);
+	err = guardian_fork(&a->reaper, "ppbench-reaper", reaper_main, &ra);
 	if (err)
 		pr_warn("no watcher for a killed ppbench (%s): if it is killed, remove the program "
 			"with 'ip link set %s xdp off'\n",
@@ -202,5 +163,5 @@ void ifattach_detach(struct ifattach *a)
 		xdp_program__close(a->xp);
 		a->xp = NULL;
 	}
-	reaper_stop(&a->reaper);
+	guardian_reap(&a->reaper);
 }

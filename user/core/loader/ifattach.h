@@ -4,28 +4,17 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/types.h>
-
-/*
- * libxdp attaches through netlink, not through a bpf_link, so the kernel
- * keeps its program on the interface when ppbench dies. A child process
- * waits on a pipe that only ppbench holds open: when the pipe reads EOF
- * (ppbench exited, however: even SIGKILL) it removes the program from the
- * interface if it is still ours. It ignores SIGINT/SIGTERM/SIGHUP and runs
- * in its own session, so a Ctrl-C or a group kill reaches ppbench only.
- */
-struct reaper {
-	pid_t pid;
-	int fd; /* write end of the pipe */
-};
+#include "sys/guardian.h"
 
 struct xdpo;
 struct xdp_program;
 
 /*
  * One of our XDP programs on a named interface: through a bpf_link (the
- * kernel removes it if we die), or through libxdp's dispatcher (--multiprog;
- * netlink, so a reaper process removes it if we die).
+ * kernel removes it if we die), or through libxdp's dispatcher (--multiprog).
+ * libxdp attaches through netlink, not through a bpf_link, so the kernel
+ * keeps its program on the interface when ppbench dies: a reaper, a
+ * guardian's child, removes it then if it is still ours.
  */
 struct ifattach {
 	int ifindex;
@@ -35,7 +24,7 @@ struct ifattach {
 	bool force;	/* replace a program already there */
 	int link;	/* bpf_link fd, or -1 */
 	struct xdp_program *xp;
-	struct reaper reaper;
+	struct guardian reaper;
 	/* What libxdp made of it (multiprog only): */
 	bool dispatcher_known; /* the fields below are set */
 	bool legacy;	       /* fell back to a single program, no dispatcher */

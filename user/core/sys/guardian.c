@@ -28,22 +28,59 @@ int remove_tree(const char *dir)
 	return nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) ? -errno : 0;
 }
 
-/* Records on the pipe: a process group (> 0), or 0 for "done". */
-static void __attribute__((noreturn)) guardian_main(int rfd, const char *dir)
+int guardian_fork(struct guardian *g, const char *name, void (*fn)(void *ctx), void *ctx)
 {
+	int p[2];
+
+	g->pid = -1;
+	g->fd = -1;
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	fflush(NULL);
+	g->pid = fork();
+	if (g->pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -errno;
+	}
+	if (g->pid == 0) {
+		setsid();
+		prctl(PR_SET_NAME, name);
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGPIPE, SIG_IGN);
+		/* Hold nothing of ppbench's: its maps, links and the pipe's write end. */
+		if (dup2(p[0], 3) < 0)
+			_exit(1);
+		close_range(4, ~0U, 0);
+		fn(ctx);
+		_exit(0);
+	}
+	close(p[0]);
+	g->fd = p[1];
+	return 0;
+}
+
+void guardian_reap(struct guardian *g)
+{
+	if (g->fd >= 0)
+		close(g->fd);
+	if (g->pid > 0)
+		while (waitpid(g->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	g->fd = -1;
+	g->pid = -1;
+}
+
+/* Records on the pipe: a process group (> 0), or 0 for "done". */
+static void guardian_main(void *ctx)
+{
+	const char *dir = ctx;
 	int32_t rec, pgid = 0;
 	int done = 0;
 	ssize_t n;
 
-	setsid();
-	prctl(PR_SET_NAME, "ppbench-guard");
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
-	if (dup2(rfd, 3) < 0)
-		_exit(1);
-	close_range(4, ~0U, 0);
 	while ((n = read(3, &rec, sizeof(rec))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -59,29 +96,11 @@ static void __attribute__((noreturn)) guardian_main(int rfd, const char *dir)
 			kill(-pgid, SIGKILL);
 		remove_tree(dir);
 	}
-	_exit(0);
 }
 
 int guardian_start(struct guardian *g, const char *dir)
 {
-	int p[2];
-
-	g->pid = -1;
-	g->fd = -1;
-	if (pipe2(p, O_CLOEXEC))
-		return -errno;
-	fflush(NULL);
-	g->pid = fork();
-	if (g->pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -errno;
-	}
-	if (g->pid == 0)
-		guardian_main(p[0], dir);
-	close(p[0]);
-	g->fd = p[1];
-	return 0;
+	return guardian_fork(g, "ppbench-guard", guardian_main, (void *)dir);
 }
 
 int guardian_adopt_self(const struct guardian *g)
@@ -99,13 +118,7 @@ void guardian_stop(struct guardian *g)
 
 	/* Should the write fail, it kills a group that is gone and removes a
 	 * removed tree: harmless. */
-	if (g->fd >= 0) {
+	if (g->fd >= 0)
 		(void)!write(g->fd, &done, sizeof(done));
-		close(g->fd);
-	}
-	if (g->pid > 0)
-		while (waitpid(g->pid, NULL, 0) < 0 && errno == EINTR)
-			;
-	g->fd = -1;
-	g->pid = -1;
+	guardian_reap(g);
 }

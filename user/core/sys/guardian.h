@@ -26,6 +26,16 @@ int guardian_start(struct guardian *g, const char *dir);
 int guardian_adopt_self(const struct guardian *g);
 /* The work ended and was cleaned up: the guardian leaves without a kill. */
 void guardian_stop(struct guardian *g);
+/*
+ * The child behind a guardian, for any cleanup that must outlive ppbench:
+ * forks one that runs in its own session as NAME, ignores SIGINT, SIGTERM,
+ * SIGHUP and SIGPIPE (a Ctrl-C or a group kill reaches ppbench only), holds
+ * only the pipe's read end, as fd 3, and runs FN(CTX), which reads fd 3
+ * until end-of-file. 0, or a negative errno.
+ */
+int guardian_fork(struct guardian *g, const char *name, void (*fn)(void *ctx), void *ctx);
+/* Closes the write end and waits for the child to leave. */
+void guardian_reap(struct guardian *g);
 /* Removes DIR and everything under it (no symlink is followed). */
 int remove_tree(const char *dir);
 
