@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The readers behind a result's "host" object, fed strings: /proc/cpuinfo's
- * text (sys/tsc.c) and a sysfs value file (sys/util.c read_file_str, as for
+ * text (sys/tsc_clock.c) and a sysfs value file (sys/util.c read_file_str, as for
  * the clock source and the mitigations), the input split at the first NUL.
  * What they read goes into the JSON writer (report/json.c) as hostinfo.c
  * writes it, and must read back unchanged (a byte that is no UTF-8 as
@@ -9,7 +9,7 @@
  *   fuzz-options: -max_len=16384
  */
 #include "fuzz.h"
-#include "sys/tsc.h"
+#include "sys/tsc_clock.h"
 #include "sys/util.h"
 
 /*

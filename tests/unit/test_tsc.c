@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* /proc/cpuinfo's reader (sys/tsc.c), fed text. */
+/* /proc/cpuinfo's reader (sys/tsc_clock.c), fed text. */
 #include <stdlib.h>
 #include "sys/cpufeat.h"
 #include "sys/tsc_clock.h"
-#include "sys/tsc.h"
 #include "unit.h"
 
 static void parse(const char *text, size_t len, struct tsc_info *t)

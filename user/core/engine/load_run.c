@@ -18,7 +18,7 @@
 #include "sys/log.h"
 #include "sys/nl.h"
 #include "sys/ticker.h"
-#include "sys/tsc.h"
+#include "sys/tsc_clock.h"
 #include "sys/util.h"
 
 /* A pool-state sample every 64 packets per CPU at least, every half ring of

@@ -10,7 +10,7 @@
 #include "model/spread.h"
 #include "model/stats.h"
 #include "sys/pmu.h"
-#include "sys/tsc.h"
+#include "sys/tsc_clock.h"
 
 /* --repeat's and --batch's defaults. */
 #define BENCH_REPEAT 5

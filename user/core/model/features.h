@@ -3,7 +3,7 @@
 #define PPBENCH_FEATURES_H
 
 #include <stdbool.h>
-#include "sys/tsc.h"
+#include "sys/tsc_clock.h"
 
 /* Tracepoints ppbench knows about; present = a btf_trace_<name> type in BTF. */
 struct tp_desc {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include "ppbench.h"
 #include "model/snapshot.h"
-#include "sys/tsc.h"
+#include "sys/tsc_clock.h"
 
 /* Packets of one CPU (or all) over an interval, and the time our program measured. */
 struct load_rates {

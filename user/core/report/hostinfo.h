@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include "model/result.h"
 #include "report/json.h"
-#include "sys/tsc.h"
+#include "sys/tsc_clock.h"
 
 /*
  * The "host" object of a result (ppbench-bench(8), "JSON"): what a

@@ -7,7 +7,7 @@
 #include "ppbench.h"
 #include "model/load_types.h"
 #include "report/report.h"
-#include "sys/tsc.h"
+#include "sys/tsc_clock.h"
 
 /* What `ppbench load` shows and where. */
 struct load_view {
