@@ -35,16 +35,17 @@ static void file_name(const char *path, char *name, size_t len)
 /* /proc/modules' text (freed by the caller), or NULL. */
 static char *modules_text(void)
 {
-	char *text = NULL, buf[4096];
-	size_t len = 0, n;
-	FILE *in = fopen("/proc/modules", "re"), *out = open_memstream(&text, &len);
+	FILE *in = fopen("/proc/modules", "re");
+	char *text = NULL;
+	size_t cap = 0;
 
-	while (in && out && (n = fread(buf, 1, sizeof(buf), in)) > 0)
-		fwrite(buf, 1, n, out);
+	/* one read to its end: the text holds no NUL */
+	if (!in || getdelim(&text, &cap, '\0', in) < 0) {
+		free(text);
+		text = strdup("");
+	}
 	if (in)
 		fclose(in);
-	if (out)
-		fclose(out);
 	return text;
 }
 
