@@ -108,20 +108,6 @@ void marker_send(int op, uint64_t value)
 	mark(op);
 }
 
-/* OP with VALUE in as few nibbles as it takes (after a marker_send(): the value starts clear). */
-static void marker_send_short(int op, uint64_t value)
-{
-	int i = 60;
-
-	if (!marker_active())
-		return;
-	while (i > 0 && !(value >> i))
-		i -= 4;
-	for (; i >= 0; i -= 4)
-		mark(VMPROF_NIBBLE + (int)((value >> i) & 0xf));
-	mark(op);
-}
-
 void marker_op(int op)
 {
 	if (marker_active())
@@ -392,6 +378,20 @@ void guest_prof_sites_free(struct guest_prof_sites *s)
 static bool armed, told; /* (told: the plugin has the kernel's symbols) */
 
 #if defined(__x86_64__)
+/* OP with VALUE in as few nibbles as it takes (after a marker_send(): the value starts clear). */
+static void marker_send_short(int op, uint64_t value)
+{
+	int i = 60;
+
+	if (!marker_active())
+		return;
+	while (i > 0 && !(value >> i))
+		i -= 4;
+	for (; i >= 0; i -= 4)
+		mark(VMPROF_NIBBLE + (int)((value >> i) & 0xf));
+	mark(op);
+}
+
 /* Function starts: the first whole, the others as the step from the one before. */
 static void send_fns(const uint64_t *fn, size_t n)
 {
