@@ -35,12 +35,19 @@ test_compare_regression_gated() {
 	assert_match "$LAST_OUT" "Welch's t-test" "test named"
 	assert_match "$LAST_OUT" '^noise: only the setups inside each file' "noise named: setups"
 	assert_eq "$(marked_rows "$LAST_OUT" | wc -l)" 2 "only ring cycles and ns are marked"
-	expect_exit 3 "$PPBENCH" compare "${P[@]}" --fail-above 5 "$DATA/base.json" "$DATA/regress.json"
 	# the profile's file name, whole, on the noise line or on its own after it when
-	# the checkout's path makes it too long for the line's 100 columns
+	# the checkout's path makes it too long for the line's 100 columns; a deep copy
+	# tries the second case from a checkout of any path
+	local deep prof
+	deep=$TMPD/$(printf 'd%.0s' {1..120})
+	mkdir -p "$deep" && cp "$DATA/profile.json" "$deep/"
+	for prof in "$deep/profile.json" "$DATA/profile.json"; do
+		expect_exit 3 "$PPBENCH" compare --noise "$prof" --fail-above 5 "$DATA/base.json" \
+			"$DATA/regress.json"
+		grep -qE -- "(^| )${prof//./\\.}( |$)" "$LAST_OUT" ||
+			fail "the profile's file name is not whole on a line: $(grep -A1 '^noise:' "$LAST_OUT")"
+	done
 	assert_match "$LAST_OUT" '^noise: between invocations, from the profile' "noise named: the profile"
-	grep -qE -- "(^| )$DATA/profile\.json( |$)" "$LAST_OUT" ||
-		fail "the profile's file name is not whole on a line: $(grep -A1 '^noise:' "$LAST_OUT")"
 	assert_match "$LAST_OUT" '^ +142\.50 +±0\.4% +\+10\.0% \* +156\.75 +±0\.4%  ring cycles/elem$' \
 		"ring cycles row, real against the profile"
 	assert_match "$LAST_ERR" 'regression: ring cycles/elem \+10\.0% \(limit 5%, floor 8\.0% from the profile' \
