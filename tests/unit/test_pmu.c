@@ -3,14 +3,33 @@
 #include "sys/pmu.h"
 #include "unit.h"
 
-/* Counted whole only when the group ran all the time it was enabled. */
-void test_pmu_window_of(void)
+/* A read of the group adds its counts only when the group ran all the time it was enabled. */
+void test_pmu_window_add(void)
 {
-	ASSERT_EQ(pmu_window_of(1000, 1000), PMU_WHOLE, "ran all the window");
-	ASSERT_EQ(pmu_window_of(1000, 999), PMU_MULTIPLEXED, "ran all but 1 ns: multiplexed");
-	ASSERT_EQ(pmu_window_of(1000, 250), PMU_MULTIPLEXED, "a quarter of it");
-	ASSERT_EQ(pmu_window_of(1000, 0), PMU_UNSCHEDULED, "never ran: counted nothing");
-	ASSERT_EQ(pmu_window_of(0, 0), PMU_UNSCHEDULED, "never enabled: nothing to trust");
+	static const struct {
+		uint64_t enabled, running;
+		enum pmu_window want;
+		const char *what;
+	} cases[] = {
+		{ 1000, 1000, PMU_WHOLE, "ran all the window" },
+		{ 1000, 999, PMU_MULTIPLEXED, "ran all but 1 ns: multiplexed" },
+		{ 1000, 250, PMU_MULTIPLEXED, "a quarter of it" },
+		{ 1000, 0, PMU_UNSCHEDULED, "never ran: counted nothing" },
+		{ 0, 0, PMU_UNSCHEDULED, "never enabled: nothing to trust" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		/* nr, enabled, running, then two counts the group read */
+		uint64_t v[3 + NR_PMU_COUNTERS] = { 2, cases[i].enabled, cases[i].running, 300,
+						    70 };
+		uint64_t acc[NR_PMU_COUNTERS] = { 1, 1, 1, 1 };
+		bool whole = cases[i].want == PMU_WHOLE;
+
+		ASSERT_EQ(pmu_window_add(v, acc), cases[i].want, cases[i].what);
+		ASSERT_EQ(acc[PMU_INSTR_KERNEL], whole ? 301 : 1, cases[i].what);
+		ASSERT_EQ(acc[PMU_INSTR_USER], whole ? 71 : 1, cases[i].what);
+		ASSERT_EQ(acc[PMU_CYCLES_KERNEL], 1, "a counter the group does not hold");
+	}
 }
 
 /* The help's list of names is the table's, in its order. */

@@ -115,11 +115,15 @@ int pmu_start(struct pmu *p)
 	return 0;
 }
 
-enum pmu_window pmu_window_of(uint64_t enabled, uint64_t running)
+enum pmu_window pmu_window_add(const uint64_t *v, uint64_t acc[NR_PMU_COUNTERS])
 {
-	if (!running)
+	if (!v[2])
 		return PMU_UNSCHEDULED;
-	return running < enabled ? PMU_MULTIPLEXED : PMU_WHOLE;
+	if (v[2] < v[1])
+		return PMU_MULTIPLEXED;
+	for (uint64_t i = 0; i < v[0] && i < NR_PMU_COUNTERS; i++)
+		acc[i] += v[3 + i];
+	return PMU_WHOLE;
 }
 
 /* "multiplexed with other events", "never scheduled" ("" for PMU_WHOLE). */
@@ -133,9 +137,7 @@ static const char *pmu_window_words(enum pmu_window w)
 
 int pmu_stop(struct pmu *p, uint64_t acc[NR_PMU_COUNTERS])
 {
-	/* nr, time enabled, time running, then the values in group order */
 	uint64_t v[3 + NR_PMU_COUNTERS] = { 0 };
-	enum pmu_window w;
 	ssize_t n;
 
 	if (ioctl(p->fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP))
@@ -145,12 +147,7 @@ int pmu_stop(struct pmu *p, uint64_t acc[NR_PMU_COUNTERS])
 		return n < 0 ? -errno : -EIO;
 	p->enabled = v[1];
 	p->running = v[2];
-	w = pmu_window_of(v[1], v[2]);
-	if (w != PMU_WHOLE)
-		return w;
-	for (uint64_t i = 0; i < v[0] && i < NR_PMU_COUNTERS; i++)
-		acc[i] += v[3 + i];
-	return PMU_WHOLE;
+	return pmu_window_add(v, acc);
 }
 
 int pmu_trial(struct pmu *p, char *why, size_t len)

@@ -39,8 +39,12 @@ enum pmu_window {
 	PMU_MULTIPLEXED,
 	PMU_UNSCHEDULED,
 };
-/* The verdict on a window ENABLED ns long of which the group ran RUNNING (pure). */
-enum pmu_window pmu_window_of(uint64_t enabled, uint64_t running);
+/*
+ * One read of the group V (nr, time enabled, time running, then the counts
+ * in group order; pure): a window counted whole adds its counts to ACC and
+ * returns PMU_WHOLE; any other adds nothing and returns its pmu_window.
+ */
+enum pmu_window pmu_window_add(const uint64_t *v, uint64_t acc[NR_PMU_COUNTERS]);
 
 /* The name of counter I in results and exports: "kernel_instructions", ... */
 const char *pmu_counter_name(enum pmu_counter i);
