@@ -23,7 +23,7 @@ test_user_file_names_unique() {
 }
 
 # One layer prints: the core's engine/ and cmd/, and in each feature of the lab
-# its command (lab/F/F.c) and its runners (*_run.c), return data and call the
+# its command (lab/F/F.c or F_cmd.c) and its runners (*_run.c), return data and call the
 # printers (core/report/, the feature's own) for every line of output and
 # every JSON key; their errors go through the log functions (core/sys/log.c).
 # Comments and string literals are taken out first, so only calls count.
@@ -33,7 +33,7 @@ test_engine_cmd_print_nothing() {
 	local f hits found=0
 
 	for f in "$TOP"/user/core/engine/*.c "$TOP"/user/core/cmd/*.c "$TOP"/user/lab/*/*_run.c \
-		$(for d in "$TOP"/user/lab/*/; do echo "$d$(basename "$d").c"; done); do
+		$(for d in "$TOP"/user/lab/*/; do ls "$d$(basename "$d").c" "$d$(basename "$d")_cmd.c" 2>/dev/null; done); do
 		hits=$(${CC:-cc} -fpreprocessed -dD -E -P "$f" 2>/dev/null |
 			sed -E 's/"([^"\\]|\\.)*"/""/g' | grep -E "$calls|$json")
 		grep -q '#include "report/json.h"' "$f" && hits+=$'\n#include "report/json.h"'

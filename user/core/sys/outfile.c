@@ -290,3 +290,30 @@ int outfile_check(const char *path, const char *what)
 		pr_err("%s: cannot write '%s': %s\n", what, path, strerror(-err));
 	return err;
 }
+
+int outfile_copy(const char *src, const char *dst)
+{
+	char buf[65536];
+	struct outfile o;
+	FILE *in = fopen(src, "r");
+	size_t k;
+	int e = 0;
+
+	if (!in) {
+		pr_err("%s: %s\n", src, strerror(errno));
+		return -1;
+	}
+	if (outfile_open(&o, dst, OUTFILE_WHOLE)) {
+		fclose(in);
+		return -1;
+	}
+	while ((k = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, k, o.f);
+	if (ferror(in)) {
+		pr_err("%s: %s\n", src, strerror(errno));
+		outfile_discard(&o);
+		e = -1;
+	}
+	fclose(in);
+	return e ?: outfile_commit(&o) ? -1 : 0;
+}

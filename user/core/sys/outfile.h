@@ -43,6 +43,8 @@ int outfile_open(struct outfile *o, const char *path, enum outfile_mode mode);
 int outfile_commit(struct outfile *o);
 /* Drops what was written: PATH stays as it was. */
 void outfile_discard(struct outfile *o);
+/* SRC's bytes into DST, whole or not at all; 0, or -1 after the one-line error. */
+int outfile_copy(const char *src, const char *dst);
 /*
  * Can PATH be written (for an option's value), without creating anything?
  * A file that is replaced needs its directory writable, and itself.

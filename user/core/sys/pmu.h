@@ -39,6 +39,7 @@ enum pmu_window {
 	PMU_MULTIPLEXED,
 	PMU_UNSCHEDULED,
 };
+
 /*
  * One read of the group V (nr, time enabled, time running, then the counts
  * in group order; pure): a window counted whole adds its counts to ACC and

@@ -40,6 +40,8 @@ struct mail {
 int mail_build(struct mail *m);
 void mail_free(struct mail *m);
 void mail_write(FILE *f, const struct mail *m);
+/* The mail into PATH (whole or not at all) and on stdout; 0, or -errno after the error. */
+int mail_save(const struct mail *m, const char *path);
 
 /* "regression" (real, worse), "improvement" (real, better) or "change" (not real). */
 const char *mail_word(const struct row *r);

@@ -187,58 +187,11 @@ static int att_flames(const struct mail *m, struct atts *t, const char *dir)
 	return ret;
 }
 
-/* SRC's bytes into DIR/NAME, whole or not at all. */
-static int copy(const char *src, const char *dir, const char *name)
-{
-	char dst[PATH_MAX + 300], buf[65536];
-	struct outfile o;
-	FILE *in = fopen(src, "r");
-	size_t k;
-	int e = 0;
-
-	if (!in) {
-		pr_err("%s: %s\n", src, strerror(errno));
-		return -1;
-	}
-	snprintf(dst, sizeof(dst), "%s/%s", dir, name);
-	if (outfile_open(&o, dst, OUTFILE_WHOLE)) {
-		fclose(in);
-		return -1;
-	}
-	while ((k = fread(buf, 1, sizeof(buf), in)) > 0)
-		fwrite(buf, 1, k, o.f);
-	if (ferror(in)) {
-		pr_err("%s: %s\n", src, strerror(errno));
-		outfile_discard(&o);
-		e = -1;
-	}
-	fclose(in);
-	return e ?: outfile_commit(&o) ? -1 : 0;
-}
-
-/* The mail as text, into a string. */
-static char *render(const struct mail *m, size_t *len)
-{
-	char *s = NULL;
-	FILE *f = open_memstream(&s, len);
-
-	if (!f)
-		return NULL;
-	mail_write(f, m);
-	if (fclose(f)) {
-		free(s);
-		return NULL;
-	}
-	return s;
-}
-
 /* DIR: the attachments, then the mail naming them. */
 static int write_dir(struct mail *m, struct atts *t, const char *dir)
 {
-	char *names[MAX_ATT], *s, path[PATH_MAX + 16];
+	char *names[MAX_ATT], path[PATH_MAX + 300];
 	bool made = !mkdir(dir, 0755);
-	struct outfile o;
-	size_t len;
 	int ret;
 
 	if (!made && errno != EEXIST) {
@@ -252,29 +205,20 @@ static int write_dir(struct mail *m, struct atts *t, const char *dir)
 			rmdir(dir);
 		return ret;
 	}
-	for (size_t i = 0; i < t->n; i++)
-		if (*t->a[i].src && copy(t->a[i].src, dir, t->a[i].name))
+	for (size_t i = 0; i < t->n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, t->a[i].name);
+		if (*t->a[i].src && outfile_copy(t->a[i].src, path))
 			return EXIT_FAIL;
+	}
 	for (size_t i = 0; i < t->n; i++)
 		names[i] = t->a[i].name;
 	m->att = names;
 	m->natt = t->n;
 	m->outdir = dir;
-	s = render(m, &len);
-	m->att = NULL;
-	if (!s) {
-		pr_err("out of memory\n");
-		return EXIT_FAIL;
-	}
 	snprintf(path, sizeof(path), "%s/mail.%s", dir, m->md ? "md" : "txt");
-	if (outfile_open(&o, path, OUTFILE_WHOLE)) {
-		free(s);
-		return EXIT_FAIL;
-	}
-	fwrite(s, 1, len, o.f);
-	fputs(s, stdout);
-	free(s);
-	return outfile_commit(&o) ? EXIT_FAIL : EXIT_OK;
+	ret = mail_save(m, path);
+	m->att = NULL;
+	return ret ? EXIT_FAIL : EXIT_OK;
 }
 
 static int report_run(void *c, int argc, char **argv)
