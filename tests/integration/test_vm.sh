@@ -903,3 +903,17 @@ test_vm_bisect_host_or_kernel() {
 	expect_one_line_error "'--bis' is short for --bisect: write it whole"
 	assert_nothing_left "after stand-in guests that failed"
 }
+
+# The harness itself: without a kernel, need_kernel fails under CI=true and
+# skips otherwise (an empty cache, no network: nothing can be fetched).
+test_vm_no_kernel_fails_under_ci() {
+	local out
+	export -f need_kernel unavailable fail skip
+	export TOP TMPD SKIP_RC
+	out=$(CI=true PPBENCH_KCACHE=$TMPD/none unshare -n bash -c 'need_kernel newest; echo reached')
+	assert_eq "$?" 1 "CI=true: a failure"
+	assert_match "$out" '^FAIL: kernel newest is not available here: .*it must run here' "why"
+	out=$(CI= PPBENCH_REQUIRE_KERNELS=0 PPBENCH_KCACHE=$TMPD/none unshare -n bash -c \
+		'need_kernel newest; echo reached')
+	assert_eq "$?" "$SKIP_RC" "outside CI: a skip"
+}
