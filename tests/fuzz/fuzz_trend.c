@@ -13,9 +13,7 @@
  */
 #include "fuzz.h"
 #include "trend/series.h"
-#include "trend/trendjson.h"
 #include "trend/trendreport.h"
-#include "trend/trendsvg.h"
 
 #define MAX_FILES 16
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include "report/json.h"
-#include "trend/trendjson.h"
+#include "trend/trendreport.h"
 #include "sys/log.h"
 
 #define MAX_HITS 64
@@ -208,7 +208,7 @@ int trend_write_json(const struct trend_view *v, const char *path)
 		return EXIT_FAIL;
 	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	json_obj_begin(j, NULL);
-	json_str(j, "schema", TREND_SCHEMA);
+	json_str(j, "schema", "ppbench-trend/1");
 	json_obj_begin(j, "tool");
 	json_str(j, "name", "ppbench");
 	json_str(j, "version", PPBENCH_VERSION);

@@ -49,4 +49,9 @@ bool trend_xfail(const struct trend_view *v);
  */
 void trend_print_ktap(FILE *f, const struct trend_view *v);
 
+/* Writes the series, levels, change points and gate as JSON to PATH ("-": stdout); an exit code. */
+int trend_write_json(const struct trend_view *v, const char *path);
+/* Draws the --metric figure of every scenario to PATH ("-": stdout); an exit code. */
+int trend_write_svg(const struct trend_view *v, const char *path);
+
 #endif
