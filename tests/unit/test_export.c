@@ -12,7 +12,7 @@
 #include "compare/compare_readback.h"
 #include "export/export_figures.h"
 #include "export/lkpstats.h"
-#include "compare/orgtable.h"
+#include "compare/compare_report.h"
 #include "unit.h"
 
 struct fake {

@@ -13,7 +13,6 @@
 #include "vm/vm_run.h"
 #include "compare/bisect_status.h"
 #include "model/scenario.h"
-#include "compare/bisect_report.h"
 #include "sys/log.h"
 #include "sys/util.h"
 

@@ -22,7 +22,7 @@ struct bisect_cfg {
 	uint32_t repeat;       /* bench --repeat, 0: bench's default */
 };
 
-/* One step: what it decided, and why (compare/bisect_report.h prints it). */
+/* One step: what it decided, and why (bisect_print_step prints it). */
 struct bisect_outcome {
 	char commit[128]; /* "3a1b2c4 subject", "" outside git */
 	int status;	  /* BISECT_* (compare/bisect_status.h) */

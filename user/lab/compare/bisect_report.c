@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include "compare/bisect_report.h"
-#include "compare/limit_report.h"
+#include "compare/bisect_status.h"
+#include "compare/compare_report.h"
 
 __attribute__((format(printf, 3, 4))) static void append(char *buf, size_t len, const char *fmt,
 							 ...)

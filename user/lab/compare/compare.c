@@ -15,10 +15,9 @@
 #include "compare/compare.h"
 #include "model/by_counter.h"
 #include "compare/hardlimit.h"
-#include "compare/bisect_report.h"
+#include "compare/bisect_status.h"
 #include "compare/compare_report.h"
 #include "compare/ktap.h"
-#include "compare/limit_report.h"
 #include "sys/log.h"
 #include "sys/util.h"
 

@@ -15,9 +15,6 @@
 #include "compare/compare_report.h"
 #include "report/json.h"
 #include "compare/ktap.h"
-#include "compare/limit_report.h"
-#include "compare/orgtable.h"
-#include "compare/pdiff_report.h"
 #include "report/report.h"
 #include "sys/log.h"
 

@@ -2,7 +2,7 @@
 /* compare --limit: the limits' lines, their JSON and the gate's messages. */
 #include <stdio.h>
 #include <string.h>
-#include "compare/limit_report.h"
+#include "compare/compare_report.h"
 #include "sys/log.h"
 
 /* "path instr/elem (fentry)": a path figure names its method. */

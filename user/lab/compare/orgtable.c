@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare/orgtable.h"
+#include "compare/compare_report.h"
 
 static const struct row *find(const struct comparison *c, const char *scn, enum fig kind)
 {

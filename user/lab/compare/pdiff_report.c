@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* compare's instruction profiles: LKP's perf-profile rows, old change new (pdiff_report.h). */
+/* compare's instruction profiles: LKP's perf-profile rows, old change new. */
 #include <math.h>
-#include "compare/pdiff_report.h"
+#include "compare/compare_report.h"
 #include "report/report.h"
 
 /* "ring +17.00 instr/elem (300.88 -> 317.88, +5.65 %): 2 functions carry +17.00 (100.0 %)" */
