@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "plot/flame.h"
-#include "plot/flame_svg.h"
+#include "plot/plot_svg.h"
 #include "unit.h"
 
 static int add(struct flame *fl, const char *line, int side)

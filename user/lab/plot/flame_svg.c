@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ppbench plot --flame: flame graphs of folded stacks as SVG (flame_svg.h). */
+/* ppbench plot --flame: flame graphs of folded stacks as SVG. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include "model/result.h"
 #include "plot/flame.h"
-#include "plot/flame_svg.h"
+#include "plot/plot_svg.h"
 #include "sys/log.h"
 #include "sys/util.h"
 

@@ -4,7 +4,7 @@
  * per file (quartiles, median line, mean dot, min-max whiskers) on a common
  * linear axis from 0, so sizes compare honestly. Plain SVG 1.1 with no
  * scripts or external fonts, so browsers and rsvg render it alike. --flame
- * draws flame graphs instead (flame_svg.h).
+ * draws flame graphs instead (flame_svg.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,8 +13,6 @@
 #include "cli/cli.h"
 #include "model/result.h"
 #include "plot/plot_svg.h"
-#include "plot/flame_svg.h"
-#include "plot/prof_svg.h"
 #include "sys/log.h"
 #include "sys/util.h"
 

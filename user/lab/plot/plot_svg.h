@@ -63,4 +63,29 @@ int svg_output(const char *path, int (*write)(FILE *f, const void *ctx), const v
 /* Writes the SVG to PATH ("-": stdout); returns an exit code. */
 int output_svg(const struct plot *p, const char *path);
 
+/*
+ * ppbench plot --profile: per scenario a panel with its own axis, per file
+ * a bar of the scenario's instruction profile, stacked by group (the path's
+ * own code at the bottom, so that the path figure is the bar's lower part)
+ * and within a group by function: those carrying at least PROF_LIST_PCT of
+ * the figure apart, the rest of the group as one piece. Writes the SVG to
+ * PATH; returns an exit code.
+ */
+int output_prof_svg(const struct plot *p, const char *path);
+
+/*
+ * ppbench plot --flame: the flame graph of one file's folded stacks, or the
+ * differential one of two (old, new): each frame as wide as the new file's
+ * instructions in it and below it, coloured by the change of its own (red
+ * more, blue fewer). A result file and its scenario stand for the folded
+ * stacks beside it, F.SCENARIO.folded, with its elements: then the figures
+ * are per element. The SVG draws every frame as a plain picture; in a
+ * browser a small script zooms on a click and searches (Ctrl-F). Writes
+ * cfg->output; returns an exit code.
+ */
+int plot_flame(const struct plot_cfg *cfg);
+
+/* What a frame of WIDTH pixels shows of NAME: all, its start and "..", or nothing. */
+const char *flame_label(const char *name, double width, char *buf, size_t len);
+
 #endif

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Stacked bars of instruction profiles, by group and function (prof_svg.h). */
+/* Stacked bars of instruction profiles, by group and function. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "vm/prof_build.h"
 #include "vm/prof_report.h"
-#include "plot/prof_svg.h"
+#include "plot/plot_svg.h"
 #include "sys/util.h"
 
 #define TOP 70

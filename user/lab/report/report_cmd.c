@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include "cli/cli.h"
 #include "compare/compare.h"
-#include "plot/flame_svg.h"
+#include "plot/plot_svg.h"
 #include "report/mail.h"
 #include "report/mail_inputs.h"
 #include "sys/log.h"
