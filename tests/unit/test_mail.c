@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/mail.h"
-#include "report/mail_inputs.h"
-#include "report/mail_reproduce.h"
 #include "report/report.h"
 #include "unit.h"
 

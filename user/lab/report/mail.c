@@ -10,7 +10,6 @@
 #include "compare/compare_report.h"
 #include "export/export_figures.h"
 #include "report/mail.h"
-#include "report/mail_reproduce.h"
 #include "report/report.h"
 #include "sys/cpufeat.h"
 #include "sys/log.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "report/mail_inputs.h"
+#include "report/mail.h"
 #include "sys/log.h"
 #include "sys/spawn.h"
 #include "sys/util.h"

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/mail.h"
-#include "report/mail_reproduce.h"
 #include "report/report.h"
 #include "sys/util.h"
 #include "vm/guest_infiles.h"

@@ -17,7 +17,6 @@
 #include "compare/compare.h"
 #include "plot/plot_svg.h"
 #include "report/mail.h"
-#include "report/mail_inputs.h"
 #include "sys/log.h"
 #include "sys/outfile.h"
 
