@@ -13,9 +13,7 @@
 #include "fuzz.h"
 #include "compare/compare_readback.h"
 #include "model/result.h"
-#include "export/bmf.h"
-#include "export/kcidb.h"
-#include "export/lkpstats.h"
+#include "export/export_formats.h"
 
 static bool has_null(const json_t *v)
 {

@@ -10,8 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "compare/compare_readback.h"
-#include "export/export_figures.h"
-#include "export/lkpstats.h"
+#include "export/export_formats.h"
 #include "compare/compare_report.h"
 #include "unit.h"
 

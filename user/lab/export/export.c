@@ -2,9 +2,9 @@
 /*
  * ppbench export FORMAT FILE...: result files (and compare's verdicts) in
  * the formats other systems read: KernelCI's KCIDB, an LKP parse's stats
- * lines, Apache Otava's CSV, Bencher's BMF. The conversions are report/
- * code (kcidb, lkpstats, otava, bmf); this file checks the arguments, loads
- * the files and writes the output whole or not at all.
+ * lines, Apache Otava's CSV, Bencher's BMF. The conversions are in
+ * kcidb.c and export_formats.c; this file checks the arguments, loads the
+ * files and writes the output whole or not at all.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,10 +14,7 @@
 #include "compare/compare_readback.h"
 #include "model/result.h"
 #include "trend/series.h"
-#include "export/bmf.h"
-#include "export/kcidb.h"
-#include "export/lkpstats.h"
-#include "export/otava.h"
+#include "export/export_formats.h"
 #include "model/by_counter.h"
 #include "sys/log.h"
 #include "sys/outfile.h"

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ppbench export kcidb: result files and compare's verdicts as KCIDB v5
- * tests (report/kcidb.h says what the schema asks of them).
+ * tests (export_formats.h says what the schema asks of them).
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "export/export_figures.h"
+#include "compare/compare_readback.h"
+#include "export/export_formats.h"
 #include "report/json.h"
-#include "export/kcidb.h"
 #include "sys/util.h"
 
 /* KCIDB forbids null: an unknown string or number is left out. */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare/compare_report.h"
-#include "export/export_figures.h"
+#include "export/export_formats.h"
 #include "report/mail.h"
 #include "report/report.h"
 #include "sys/cpufeat.h"

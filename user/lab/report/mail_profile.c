@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "export/export_figures.h"
+#include "export/export_formats.h"
 #include "report/mail.h"
 #include "report/report.h"
 
