@@ -193,7 +193,7 @@ FUZZ_BINS	:= $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(FUZZ_SRCS))
 .SECONDARY:
 
 # ppbench vm --profile's qemu TCG plugin (user/lab/vm/qprof/): one source, a build
-# per plugin API version (which qemu takes which: user/lab/vm/qemu_api.c), loaded
+# per plugin API version (which qemu takes which: user/lab/vm/vm_profile.c), loaded
 # by qemu on the host, never linked into ppbench. Host builds only.
 QPROF_SRCS	:= user/lab/vm/qprof/qprof.c user/lab/vm/qprof/qprof_logic.c \
 		   user/lab/vm/qprof/qpstack.c

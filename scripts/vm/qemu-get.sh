@@ -4,7 +4,7 @@
 #
 # A newer qemu than the host's, unpacked privately: Debian's qemu-system-x86
 # and qemu-system-arm of another suite (default bookworm-backports), which
-# may take the other build of vm --profile's plugin (user/lab/vm/qemu_api.c),
+# may take the other build of vm --profile's plugin (user/lab/vm/vm_profile.c),
 # downloaded through the kernels' private apt configuration of that suite
 # (scripts/vm/kernel.sh, use_suite) and unpacked with dpkg-deb -x. Nothing is
 # installed into the host's dpkg and no apt source of the host changes.

@@ -14,7 +14,7 @@
 #include "vm/prof_gap.h"
 #include "vm/json_splice.h"
 #include "vm/prof_capture.h"
-#include "vm/qemu_api.h"
+#include "vm/vm_profile.h"
 #include "unit.h"
 
 #define KBASE 0xffffffff81000000ull
@@ -579,7 +579,7 @@ void test_jspan_members(void)
 	ASSERT_STREQ(indent, "  ", "the members' indentation");
 }
 
-/* qemu's version -> its plugin API range -> the build that loads (vm/qemu_api.c). */
+/* qemu's version -> its plugin API range -> the build that loads (vm/vm_profile.c). */
 static int build_for(const char *version_line)
 {
 	struct qemu_version v;

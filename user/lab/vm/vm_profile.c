@@ -1,18 +1,246 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ppbench vm --profile's host side: the plugin to load, the capture to read (vm_profile.h). */
+/*
+ * ppbench vm --profile's host side: before a boot, the qemu program and the
+ * plugin build it takes; after the guest, the capture it brought back.
+ */
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "sys/spawn.h"
+#include "sys/util.h"
 #include "vm/vm_profile.h"
 #include "model/jsonparse.h"
 #include "vm/prof_build.h"
 #include "vm/prof_capture.h"
-#include "vm/qemu_api.h"
 #include "sys/log.h"
-#include "vm/qemubin.h"
+
+/*
+ * A qemu binary's version and whether it has the TCG plugin API. qemu built
+ * without plugins (--disable-plugins) exports no qemu_plugin_* symbol, and
+ * its -plugin option fails only once a machine boots: so the symbols are
+ * read here, before anything starts: of the binary on PATH, or of the one a
+ * wrapper script there runs.
+ */
+struct qemu_bin {
+	char path[4096];   /* where PATH finds it */
+	char version[160]; /* the first line of "-version" ("QEMU emulator version ...") */
+	char binary[4096]; /* the ELF file: path itself, or the one a wrapper script runs */
+	bool plugins;	   /* its dynamic symbols export qemu_plugin_* (the TCG plugin API) */
+};
+
+static int find_on_path(const char *prog, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(out, len, "%.*s/%s", (int)n, p, prog);
+		if (n && !access(out, X_OK))
+			return 0;
+		p += n + (p[n] == ':');
+	}
+	return -ENOENT;
+}
+
+/* Whether the ELF file at PATH exports a dynamic symbol named qemu_plugin_*. */
+static bool exports_plugin_api(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf_Scn *scn = NULL;
+	bool found = false;
+	Elf *e;
+
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	while (e && !found && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize && !found; i++) {
+			GElf_Sym s;
+			const char *name;
+
+			if (!gelf_getsym(d, i, &s) || s.st_shndx == SHN_UNDEF)
+				continue;
+			name = elf_strptr(e, sh.sh_link, s.st_name);
+			found = name && !strncmp(name, "qemu_plugin_", strlen("qemu_plugin_"));
+		}
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return found;
+}
+
+static bool is_elf(const char *path)
+{
+	unsigned char m[4] = { 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool elf = fd >= 0 && read(fd, m, 4) == 4 && !memcmp(m, "\177ELF", 4);
+
+	if (fd >= 0)
+		close(fd);
+	return elf;
+}
+
+/*
+ * The ELF file PATH runs: PATH itself, or for a wrapper script (a private
+ * qemu of another suite, scripts/vm/qemu-get.sh) the absolute path it names
+ * whose base name is PROG's and which is an ELF file. 0, or -ENOENT.
+ */
+static int elf_behind(const char *path, const char *prog, char *out, size_t len)
+{
+	char text[8192], *save, *w;
+	ssize_t n;
+	int fd;
+
+	if (is_elf(path)) {
+		snprintf(out, len, "%s", path);
+		return 0;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n < 2 || text[0] != '#' || text[1] != '!')
+		return -ENOENT;
+	text[n] = '\0';
+	for (w = strtok_r(text, " \t\n\"'", &save); w; w = strtok_r(NULL, " \t\n\"'", &save)) {
+		const char *base = strrchr(w, '/');
+
+		if (w[0] == '/' && base && !strcmp(base + 1, prog) && is_elf(w)) {
+			snprintf(out, len, "%s", w);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* The first line PATH -version prints on stdout, within 10 s. */
+static int version_line(const char *path, char *out, size_t len)
+{
+	const char *argv[] = { path, "-version", NULL };
+	struct spawn s = { .argv = argv, .path = path, .in = SPAWN_NULL, .err = SPAWN_NULL };
+
+	spawn_capture(&s, out, len, 10000000000ull);
+	out[strcspn(out, "\n")] = '\0';
+	return out[0] ? 0 : -EIO;
+}
+
+/*
+ * Finds PROG on PATH, runs "PROG -version" (at most 10 s) and reads the
+ * ELF dynamic symbol table of it, or of the qemu binary it runs when it is
+ * a wrapper script (the absolute path in it that ends in /PROG). 0, or -ENOENT (not on PATH), -EIO
+ * (it printed no version line): no message, the caller says what it needed.
+ */
+static int qemu_bin_probe(const char *prog, struct qemu_bin *q)
+{
+	char real[PATH_MAX];
+	int err;
+
+	memset(q, 0, sizeof(*q));
+	err = find_on_path(prog, q->path, sizeof(q->path));
+	err = err ?: version_line(q->path, q->version, sizeof(q->version));
+	if (err)
+		return err;
+	if (!realpath(q->path, real))
+		snprintf(real, sizeof(real), "%s", q->path);
+	q->plugins = !elf_behind(real, prog, q->binary, sizeof(q->binary)) &&
+		     exports_plugin_api(q->binary);
+	return 0;
+}
+
+/* The plugin API range of a qemu release, and the build that fits it. */
+
+const int qemu_api_builds[QEMU_API_NR_BUILDS] = { 1, 3 };
+
+int qemu_version_parse(const char *text, struct qemu_version *v)
+{
+	const char *at = strstr(text, "version ");
+	unsigned int x, y, z = 0;
+
+	if (!at || sscanf(at + strlen("version "), "%u.%u", &x, &y) != 2)
+		return -EINVAL;
+	/* the micro number is optional (a tree's "9.2.50" has it, "10.0" may not) */
+	sscanf(at + strlen("version "), "%*u.%*u.%u", &z);
+	*v = (struct qemu_version){ x, y, z };
+	return 0;
+}
+
+/*
+ * qemu's plugin API range by release, newest first (qemu's
+ * include/qemu/qemu-plugin.h and plugins/plugin.h). Releases after the
+ * newest one read are taken to keep min 2, as every release since 9.0 has.
+ */
+struct qemu_release {
+	unsigned int major, minor;
+};
+
+static const struct {
+	struct qemu_release first, last; /* last {0, 0}: every later release */
+	int min, cur;
+} ranges[] = {
+	{ { 10, 1 }, { 0, 0 }, 2, 5 }, /* the newest release read: 10.2 */
+	{ { 9, 2 }, { 10, 0 }, 2, 4 }, /* bookworm-backports' 10.0 */
+	{ { 9, 1 }, { 9, 1 }, 2, 3 },  /* v3 changed qemu_plugin_insn_data() */
+	{ { 9, 0 }, { 9, 0 }, 2, 2 },  /* v2 removed the plain-pointer inline adds */
+	{ { 6, 0 }, { 8, 2 }, 0, 1 },  /* Debian 12's 7.2 */
+	{ { 4, 2 }, { 5, 2 }, 0, 0 },
+};
+
+int qemu_api_range(const struct qemu_version *v, int *min, int *cur)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(ranges); i++) {
+		const struct qemu_release *f = &ranges[i].first;
+
+		if (v->major < f->major || (v->major == f->major && v->minor < f->minor))
+			continue;
+		*min = ranges[i].min;
+		*cur = ranges[i].cur;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int qemu_api_pick(int min, int cur)
+{
+	for (int i = QEMU_API_NR_BUILDS - 1; i >= 0; i--)
+		if (qemu_api_builds[i] >= min && qemu_api_builds[i] <= cur)
+			return qemu_api_builds[i];
+	return -ENOENT;
+}
+
+int qemu_api_releases(int api, char *buf, size_t len)
+{
+	int lo = -1, hi = -1;
+
+	for (int i = 0; i < (int)ARRAY_SIZE(ranges); i++)
+		if (qemu_api_pick(ranges[i].min, ranges[i].cur) == api) {
+			hi = hi < 0 ? i : hi;
+			lo = i;
+		}
+	if (lo < 0)
+		return -ENOENT;
+	if (!ranges[hi].last.major)
+		snprintf(buf, len, "qemu %u.%u and later", ranges[lo].first.major,
+			 ranges[lo].first.minor);
+	else
+		snprintf(buf, len, "qemu %u.%u to %u.%u", ranges[lo].first.major,
+			 ranges[lo].first.minor, ranges[hi].last.major, ranges[hi].last.minor);
+	return 0;
+}
 
 /* Why no build fits API [MIN, CUR]: the builds and the releases they serve. */
 static void no_build(const struct qemu_bin *q, const struct qemu_version *v, int min, int cur)

@@ -11,7 +11,7 @@
  * pointer; qemu_plugin_insn_data() returns a pointer) and API 3 (per-vCPU
  * scoreboards, and qemu_plugin_insn_data() copies into a buffer). qemu loads
  * a plugin only when its qemu_plugin_version lies in qemu's [min, cur] range,
- * which user/lab/vm/qemu_api.c gives by release. The declarations below are
+ * which user/lab/vm/vm_profile.c gives by release. The declarations below are
  * ours, written from the documented ABI.
  *
  * Counting: every TB gets an inline add of 1 per execution into its slot;
@@ -90,7 +90,7 @@
 #define QPROF_API 1
 #endif
 #if QPROF_API != 1 && QPROF_API != 3
-#error "QPROF_API: 1 or 3 (user/lab/vm/qemu_api.c)"
+#error "QPROF_API: 1 or 3 (user/lab/vm/vm_profile.c)"
 #endif
 
 #define QP_EXPORT __attribute__((visibility("default")))
