@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* vm --against-* and --bisect: the result files' names and the run's status (vm/abpair.h). */
+/* vm --against-* and --bisect: the result files' names and the run's status (vm/vm.c). */
 #include <errno.h>
 #include <stdlib.h>
 #include "compare/bisect_status.h"
-#include "vm/abpair.h"
+#include "vm/vm.h"
 #include "unit.h"
 
 static void tagged_is(const char *path, const char *tag, const char *want)
