@@ -17,7 +17,7 @@
 #include "cli/cli.h"
 #include "vm/vm.h"
 #include "compare/compare.h"
-#include "vm/kernel_image.h"
+#include "vm/vm_run.h"
 #include "vm/prof_report.h"
 #include "vm/vm_report.h"
 #include "sys/tsc_clock.h"

@@ -2,15 +2,32 @@
 #ifndef PPBENCH_VM_RUN_H
 #define PPBENCH_VM_RUN_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <jansson.h>
 #include "vm/guest_infiles.h"
-#include "vm/kernel_image.h"
 
 struct prof;
 struct capture;
+
+/*
+ * What a kernel image file is, from its first bytes: the boot protocols
+ * qemu's -kernel takes. The x86 boot protocol puts "HdrS" at 0x202 of a
+ * bzImage; an arm64 Image has "ARM\x64" at 0x38; an EFI zboot image (arm64's
+ * vmlinuz since CONFIG_EFI_ZBOOT) is a PE file with "zimg" at 4 and its
+ * machine (0xaa64) in the PE header; Debian's older arm64 vmlinuz is a gzip
+ * of an Image (qemu unpacks it), an ELF vmlinux names its machine.
+ */
+enum kernel_image_kind {
+	KIMAGE_UNKNOWN,
+	KIMAGE_X86_64, /* bzImage, or an x86-64 ELF vmlinux */
+	KIMAGE_ARM64,  /* Image, EFI zboot, or an aarch64 ELF vmlinux */
+	KIMAGE_GZIP,   /* compressed: vm_image_kind() looks inside */
+};
+
+/* "x86-64", "arm64", "gzip-compressed", "not a kernel image". */
+const char *kernel_image_name(enum kernel_image_kind k);
 
 /* vm --profile: the profiles of the guest's capture, and the command's result file. */
 struct vm_profiles {
