@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* vm's input files: the guest command line's rewrite (vm/guest_infiles.h). */
+/* vm's input files: the guest command line's rewrite (vm/vm_job.c). */
 #include <stdlib.h>
 #include "cli/cli.h"
-#include "vm/guest_infiles.h"
+#include "vm/vm_job.h"
 #include "unit.h"
 
 /*

@@ -7,7 +7,6 @@
 #include "report/mail.h"
 #include "report/report.h"
 #include "sys/util.h"
-#include "vm/guest_infiles.h"
 #include "vm/vm_run.h"
 
 /*

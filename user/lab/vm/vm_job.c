@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The job files of ppbench vm (vm_job.h). */
+/*
+ * The job files of ppbench vm for scripts/vm/run, and the guest's command
+ * line with its input files' guest paths.
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "vm/vm_job.h"
 
 static void put_quoted(FILE *f, const char *s)
@@ -105,4 +110,42 @@ int vm_job_write_inputs(const char *work, const struct vm_input *in, int n)
 	for (int i = 0; i < n; i++)
 		fprintf(f, "%d %s\n", in[i].n, in[i].host);
 	return fclose(f) ? -EIO : 0;
+}
+
+/* WORD with its value from AT replaced by input N's guest path. */
+static char *guest_word(const char *word, size_t at, int n)
+{
+	const char *val = word + at, *slash = strrchr(val, '/');
+	char *s;
+
+	if (asprintf(&s, "%.*s" VM_IN_DIR "/%d/%s", (int)at, word, n, slash ? slash + 1 : val) < 0)
+		return NULL;
+	return s;
+}
+
+void vm_in_free(int argc, char *const *argv, char **out)
+{
+	for (int i = 0; i < argc; i++)
+		if (out[i] != argv[i]) {
+			free(out[i]);
+			out[i] = argv[i];
+		}
+}
+
+int vm_in_rewrite(int argc, char *const *argv, const struct vm_in_arg *a, int n, char **out,
+		  const char **host)
+{
+	memcpy(out, argv, argc * sizeof(*out));
+	out[argc] = NULL;
+	for (int k = 0; k < n; k++) {
+		char *w = guest_word(argv[a[k].argi], a[k].at, k + 1);
+
+		if (!w) {
+			vm_in_free(argc, argv, out);
+			return -ENOMEM;
+		}
+		host[k] = argv[a[k].argi] + a[k].at;
+		out[a[k].argi] = w;
+	}
+	return 0;
 }

@@ -25,7 +25,6 @@
 #include "sys/spawn.h"
 #include "sys/ticker.h"
 #include "sys/util.h"
-#include "vm/vm_job.h"
 
 #ifndef PPBENCH_LIBDIR
 #define PPBENCH_LIBDIR "/usr/local/lib/ppbench"

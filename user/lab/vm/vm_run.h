@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "vm/guest_infiles.h"
+#include "vm/vm_job.h"
 
 struct prof;
 struct capture;
