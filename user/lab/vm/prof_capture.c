@@ -31,18 +31,6 @@ __attribute__((format(printf, 2, 3))) static int bad(struct qp_parse *p, const c
 	return -EINVAL;
 }
 
-static int words(char *line, char **w, int max)
-{
-	int n = 0;
-
-	for (char *save, *t = strtok_r(line, " \t\r", &save); t; t = strtok_r(NULL, " \t\r", &save))
-		if (n < max)
-			w[n++] = t;
-		else
-			return max + 1;
-	return n;
-}
-
 static bool u64_of(const char *s, int base, uint64_t *out)
 {
 	char *end;
@@ -323,7 +311,7 @@ static int parse_line(struct qp_parse *p, char *line)
 	int n;
 
 	line[strcspn(line, "#")] = '\0';
-	n = words(line, w, 12);
+	n = prof_split_words(line, w, 12);
 	if (!n)
 		return 0;
 	if (p->ended)

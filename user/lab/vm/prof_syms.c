@@ -66,8 +66,7 @@ static const char *bpf_name(const char *name)
 	return p + 17;
 }
 
-/* Splits LINE into at most MAX blank-separated words, in place. */
-static int split(char *line, char **w, int max)
+int prof_split_words(char *line, char **w, int max)
 {
 	int n = 0;
 
@@ -95,7 +94,7 @@ static int parse_hex(const char *s, uint64_t *out)
 static int parse_ksym(char *line, struct ksym *k)
 {
 	char *w[5];
-	int n = split(line, w, 4);
+	int n = prof_split_words(line, w, 4);
 	size_t ml;
 
 	if (!n)
@@ -176,7 +175,7 @@ static int read_lines(struct prof_syms *s, const char *text, const char *label, 
 		if (lens && !strncmp(line, "len ", 4)) {
 			uint64_t bytes;
 
-			if (split(line, w, 3) != 3 || parse_hex(w[1], &k.addr) ||
+			if (prof_split_words(line, w, 3) != 3 || parse_hex(w[1], &k.addr) ||
 			    sscanf(w[2], "%llu", (unsigned long long *)&bytes) != 1) {
 				snprintf(err, errlen, "%s:%zu: '%s': expected 'len ADDRESS BYTES'",
 					 label, no, shown);
@@ -338,7 +337,7 @@ static int parse_modules(struct prof_syms *s, const char *text, struct kmod **ou
 	for (line = copy ? strtok_r(copy, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *w[8];
-		int nw = split(line, w, 7);
+		int nw = prof_split_words(line, w, 7);
 		struct kmod m;
 
 		no++;

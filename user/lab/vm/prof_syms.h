@@ -88,5 +88,7 @@ int prof_syms_bpf_set(const struct prof_syms *s, const char *tag);
 const struct prof_sym *prof_syms_find(const struct prof_syms *s, int bpf, uint64_t addr);
 enum prof_kind prof_addr_kind(uint64_t addr);
 void prof_syms_free(struct prof_syms *s);
+/* Splits LINE into its blank-separated words, in place: their number, or MAX + 1 past MAX. */
+int prof_split_words(char *line, char **w, int max);
 
 #endif
