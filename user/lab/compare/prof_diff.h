@@ -4,8 +4,25 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "compare/line_diff.h"
 #include "model/result.h"
+
+/*
+ * compare of files whose profiles have source lines (ppbench vm --profile
+ * with the kernel's debug info: profile.lines): per scenario, each line of
+ * the path's kernel functions, its instructions per element before and
+ * after (each side's mean over its files with lines), the lines that moved
+ * by the floor or more first, largest change first.
+ */
+struct ldiff_line {
+	const char *at, *fn; /* "net/core/page_pool.c:914", the function that ran most of it */
+	double old, new;
+};
+
+struct ldiff {
+	struct ldiff_line *l;
+	size_t n;
+	size_t nlisted; /* the first nlisted moved */
+};
 
 /*
  * compare of files with instruction profiles: per scenario, the rows of the
