@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* git bisect run's statuses (model/bisect_status.h) and compare --limit's checks
- * (model/hardlimit.h). */
+ * (compare/hardlimit.h). */
 #include <errno.h>
 #include <string.h>
 #include "compare/bisect_status.h"

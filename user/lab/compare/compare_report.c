@@ -13,6 +13,7 @@
 #include "model/by_counter.h"
 #include "compare/compare_stats.h"
 #include "compare/compare_report.h"
+#include "compare/hardlimit.h"
 #include "report/json.h"
 #include "compare/ktap.h"
 #include "report/report.h"

@@ -7,7 +7,6 @@
 #include "compare/cmpcols.h"
 #include "compare/compare_stats.h"
 #include "report/json.h"
-#include "compare/hardlimit.h"
 
 /* The formats of stdout: text when none is chosen. */
 enum {
@@ -39,18 +38,6 @@ int compare_gate(const struct cmp_set *set);
 void pdiff_print(FILE *f, const struct pdiff *d, size_t n, bool md);
 /* The same as JSON: the array "profiles". */
 void pdiff_json(struct json *j, const struct pdiff *d, size_t n);
-
-/*
- * compare --limit's output: a line per limit and file after the tables
- * ("limit slow:cycles=1000  r.json  slow instr/elem  999.0  ok"), the same
- * in the JSON ("limits": [...]), and on stderr a line per limit exceeded.
- */
-void limit_print_text(FILE *f, const struct limit_check *l, size_t n);
-void limit_json(struct json *j, const struct limit_check *l, size_t n);
-/* Names each limit exceeded on stderr; EXIT_REGRESSION if one is, else EXIT_OK. */
-int limit_gate(const struct limit_check *l, size_t n);
-/* "slow instr/elem 999.0, limit 1000" or the gap, for KTAP and one-line verdicts. */
-void limit_desc(const struct limit_check *l, char *buf, size_t len);
 
 /*
  * compare --org: the Org table page_pool's maintainers post with

@@ -125,7 +125,7 @@ struct cmp_set {
 	double fail_above; /* percent */
 	/* kselftest's KSFT_MACHINE_SLOW=yes: a timing gate that fires is an expected failure */
 	bool machine_slow;
-	/* compare --limit: each limit against each file of the new side (model/hardlimit.h) */
+	/* compare --limit: each limit against each file of the new side (compare/hardlimit.h) */
 	const struct limit_check *limits;
 	size_t nlimits;
 };

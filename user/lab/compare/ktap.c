@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare/ktap.h"
-#include "compare/compare_report.h"
+#include "compare/hardlimit.h"
 #include "sys/util.h"
 
 struct ktap_test *ktap_add(struct ktap *k)
