@@ -28,7 +28,8 @@ const char *sig_test_name(enum sig_test t)
 	return t == TEST_WELCH ? "Welch's t-test" : "Mann-Whitney U test";
 }
 
-enum noise_src comparison_noise(const struct comparison *c, const struct cmp_opts *o)
+/* The noise C's verdict uses: files with >= 2 a side, else a profile, else setups. */
+static enum noise_src comparison_noise(const struct comparison *c, const struct cmp_opts *o)
 {
 	if (c->nold >= 2 && c->nnew >= 2)
 		return NOISE_FILES;

@@ -142,8 +142,6 @@ bool comparison_one_method(const struct comparison *c, const char *name, const c
 int comparison_build(struct comparison *c, const struct cmp_opts *o);
 void comparison_free(struct comparison *c);
 
-/* The noise C's verdict uses: files with >= 2 a side, else a profile, else setups. */
-enum noise_src comparison_noise(const struct comparison *c, const struct cmp_opts *o);
 const char *noise_src_name(enum noise_src n); /* "files", "profile", "setups" */
 
 /* "cycles", "ns", "path", "profile_path", "purity", "cpu" */

@@ -102,8 +102,6 @@ const char *mail_stat(const struct row *r, const char *unit, char *buf, size_t l
 
 /* The profile rows that explain the change (mail_profile.c), in text or Markdown. */
 void mail_profile(FILE *f, const struct mail *m);
-/* Whether any comparison of M has profiles on both sides. */
-bool mail_has_profiles(const struct mail *m);
 
 /*
  * "To reproduce": the commands that give the mail's figures again, from what

@@ -119,7 +119,8 @@ static int by_key(const void *a, const void *b)
 	return strcmp(x->label, y->label) ?: strcmp(x->r->module ?: "", y->r->module ?: "");
 }
 
-bool mail_has_profiles(const struct mail *m)
+/* Whether any comparison of M has profiles on both sides. */
+static bool mail_has_profiles(const struct mail *m)
 {
 	for (size_t i = 0; i < m->cf->set.n; i++)
 		if (m->cf->set.cmps[i].npd)

@@ -13,7 +13,9 @@
 #include "sys/log.h"
 #include "sys/outfile.h"
 
-const struct prof *prof_find(const struct prof *p, size_t n, const char *kind, const char *name)
+/* The profile of KIND NAME among P, or NULL. */
+static const struct prof *prof_find(const struct prof *p, size_t n, const char *kind,
+				    const char *name)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(p[i].kind, kind) && !strcmp(p[i].name, name))
@@ -21,7 +23,8 @@ const struct prof *prof_find(const struct prof *p, size_t n, const char *kind, c
 	return NULL;
 }
 
-const struct prof *prof_module(const struct prof *p, size_t n, const char *scenario)
+/* The profile of the upstream module's loop run beside SCENARIO among P, or NULL. */
+static const struct prof *prof_module(const struct prof *p, size_t n, const char *scenario)
 {
 	char want[96];
 
@@ -217,7 +220,12 @@ static void print_lines(FILE *f, const struct prof *p)
 		prof_per_elem(p, l->no_line));
 }
 
-void prof_report_print(FILE *f, const struct prof *p, double clock)
+/*
+ * The text of one profile: its windows and figure (beside CLOCK, the
+ * scenario's figure by the clock, or NAN), the groups, the path figure and
+ * the functions at or above PROF_LIST_PCT of the figure.
+ */
+static void prof_report_print(FILE *f, const struct prof *p, double clock)
 {
 	double total = prof_per_elem(p, p->insns);
 
@@ -499,7 +507,9 @@ static void json_lines(struct json *j, const struct prof *p, const struct captur
 	json_obj_end(j);
 }
 
-void prof_json(struct json *j, const char *key, const struct prof *p, const struct capture *meta)
+/* The profile object of P as KEY; META: the capture's meta (arch, release, qemu, api) or NULL. */
+static void prof_json(struct json *j, const char *key, const struct prof *p,
+		      const struct capture *meta)
 {
 	json_obj_begin(j, key);
 	json_str(j, "unit", "instructions");
@@ -536,7 +546,8 @@ void prof_json(struct json *j, const char *key, const struct prof *p, const stru
 	json_obj_end(j);
 }
 
-void prof_json_path(struct json *j, const char *key, const struct prof *p)
+/* A path figure of P as KEY: the path's own groups per element, method "profile". */
+static void prof_json_path(struct json *j, const char *key, const struct prof *p)
 {
 	json_obj_begin(j, key);
 	json_double(j, "value", prof_path_per_elem(p));

@@ -19,13 +19,6 @@
 #define PROF_LINES_SHOWN 12
 
 /*
- * The text of one profile: its windows and figure (beside CLOCK, the
- * scenario's figure by the clock, or NAN), the groups, the path figure and
- * the functions at or above PROF_LIST_PCT of the figure.
- */
-void prof_report_print(FILE *f, const struct prof *p, double clock);
-
-/*
  * Every profile of P, each after an empty line, beside its scenario's
  * figure by the clock in DOC (a bench result; NULL: none); then each
  * scenario's path figure against its upstream module loop's, function by
@@ -38,11 +31,6 @@ void prof_report_all(FILE *f, const struct prof *p, size_t n, const json_t *doc)
  * by function (what prof_report_all() ends with), each line after PFX.
  */
 void prof_report_gaps(FILE *f, const struct prof *p, size_t n, const char *pfx);
-
-/* The profile object of P as KEY; META: the capture's meta (arch, release, qemu, api) or NULL. */
-void prof_json(struct json *j, const char *key, const struct prof *p, const struct capture *meta);
-/* A path figure of P as KEY: the path's own groups per element, method "profile". */
-void prof_json_path(struct json *j, const char *key, const struct prof *p);
 
 /*
  * Rewrites the result file PATH, whose TEXT (LEN bytes) reads as DOC,
@@ -73,9 +61,5 @@ int prof_stream_append(const char *path, const struct prof *p, size_t n, const s
  * written whole. 0, or -1 after a one-line error.
  */
 int prof_folded_write(const char *json, const struct prof *p, size_t n);
-/* The profile of the upstream module's loop run beside SCENARIO among P, or NULL. */
-const struct prof *prof_module(const struct prof *p, size_t n, const char *scenario);
-/* The profile of KIND NAME among P, or NULL. */
-const struct prof *prof_find(const struct prof *p, size_t n, const char *kind, const char *name);
 
 #endif

@@ -43,16 +43,6 @@ const char *vm_arch_name(int arch)
 	return arches[arch].name;
 }
 
-const char *vm_arch_qemu(int arch)
-{
-	return arches[arch].qemu;
-}
-
-const char *vm_arch_qemu_pkg(int arch)
-{
-	return arches[arch].pkg;
-}
-
 enum kernel_image_kind vm_arch_image(int arch)
 {
 	return arches[arch].image;
@@ -220,7 +210,7 @@ static int host_ready(const struct vm_paths *p, int arch, char *why, size_t len)
 	const struct {
 		const char *prog, *pkg;
 	} need[] = {
-		{ vm_arch_qemu(arch), vm_arch_qemu_pkg(arch) },
+		{ arches[arch].qemu, arches[arch].pkg },
 		{ "cpio", "cpio" },
 		{ "gzip", "gzip" },
 		{ "readelf", "binutils" },
@@ -388,7 +378,7 @@ static int write_job(const char *work, const struct vm_cfg *cfg, const struct vm
 		.stall = cfg->stall,
 		.boot_stall = VM_STALL_DEFAULT_S,
 		.arch = vm_arch_name(cfg->arch),
-		.qemu = vm_arch_qemu(cfg->arch),
+		.qemu = arches[cfg->arch].qemu,
 		.tree = p->tree[0] ? p->tree : NULL,
 		.ppbench = p->ppbench,
 		.extra_bin = getenv("PPBENCH_VM_BIN"),
@@ -669,7 +659,7 @@ static int check_job(struct vm_job *j)
 		return EXIT_USAGE;
 	}
 	if (cfg->profile &&
-	    vm_profile_plugin(vm_arch_qemu(cfg->arch), j->p.tree[0] ? j->p.tree : NULL, j->p.dir,
+	    vm_profile_plugin(arches[cfg->arch].qemu, j->p.tree[0] ? j->p.tree : NULL, j->p.dir,
 			      j->qplugin, sizeof(j->qplugin)))
 		return EXIT_USAGE;
 	return EXIT_OK;

@@ -162,10 +162,8 @@ enum kernel_image_kind vm_image_kind(const char *path, const unsigned char *head
 void vm_cfg_init(struct vm_cfg *cfg);
 /* The number of CPUs a guest gets when --cpus is not given. */
 uint32_t vm_default_cpus(int clock);
-/* ARCH's name ("x86-64", "arm64"), qemu program and Debian package of it. */
+/* ARCH's name: "x86-64", "arm64". */
 const char *vm_arch_name(int arch);
-const char *vm_arch_qemu(int arch);
-const char *vm_arch_qemu_pkg(int arch);
 /* The image kind a guest of ARCH boots. */
 enum kernel_image_kind vm_arch_image(int arch);
 
