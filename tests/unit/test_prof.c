@@ -12,7 +12,7 @@
 #include "cli/manpage.h"
 #include "vm/prof_build.h"
 #include "vm/prof_gap.h"
-#include "vm/json_splice.h"
+#include "vm/prof_report.h"
 #include "vm/prof_capture.h"
 #include "vm/vm_profile.h"
 #include "unit.h"
@@ -550,7 +550,7 @@ void test_prof_gap(void)
 	prof_gap_free(&g);
 }
 
-/* Byte ranges in JSON text (vm/json_splice.c): strings with braces and escapes, nesting. */
+/* Byte ranges in JSON text (vm/prof_report.c): strings with braces and escapes, nesting. */
 void test_jspan_members(void)
 {
 	static const char t[] = "{\n  \"a\": \"x}\\\"{\",\n  \"b\": [1, {\"c\": [2]}, \"]\"],\n"
