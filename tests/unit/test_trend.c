@@ -9,10 +9,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "trend/edivisive.h"
-#include "trend/levels.h"
-#include "trend/series.h"
 #include "trend/trendfit.h"
+#include "trend/series.h"
 #include "unit.h"
 
 #define LEVEL_RATIO 1.6

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "trend/edivisive.h"
+#include "trend/trendfit.h"
 
 /* Running counts and sums of the values inserted so far, indexed by rank. */
 struct fenwick {

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "trend/levels.h"
+#include "trend/trendfit.h"
 #include "model/spread.h"
 #include "model/stats.h"
 

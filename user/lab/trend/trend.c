@@ -11,11 +11,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli/cli.h"
-#include "trend/levels.h"
+#include "trend/trendfit.h"
 #include "model/noise.h"
 #include "trend/series.h"
 #include "model/spread.h"
-#include "trend/trendfit.h"
 #include "compare/ktap.h"
 #include "trend/trendreport.h"
 #include "model/by_counter.h"

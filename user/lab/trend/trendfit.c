@@ -9,10 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "trend/edivisive.h"
+#include "trend/trendfit.h"
 #include "model/spread.h"
 #include "model/stats.h"
-#include "trend/trendfit.h"
 
 void trend_opts_default(struct trend_opts *o)
 {

@@ -5,7 +5,95 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "trend/levels.h"
+
+/*
+ * The host levels of a series: the values a figure takes when the machine
+ * runs kernel-side work at one of its speeds. A level is a cluster of values
+ * (split at gaps wider than the noise, as bench's modes are) whose members
+ * come and go over the series. A gap whose two sides follow one another in
+ * time - everything below it first, everything above it after (or the
+ * reverse) - is a change, not a level, and does not split, unless the
+ * cluster would be wider than the host's levels are apart: no level is. That
+ * bound is the largest ratio between the levels of a noise profile, else the
+ * largest ratio between two clusters that alternate in time (their medians
+ * over the time both are seen in); two that alternate but are nearer than
+ * half of it are one level's noise. Clusters of fewer than LEVEL_MIN_POINTS
+ * values are outliers.
+ *
+ * Pure: no I/O. Works on the logarithms of the values, so a gap is a ratio.
+ */
+#define LEVELS_MAX 8
+#define LEVEL_MIN_POINTS 2
+/* Points on each side for a gap to count as a change in time. */
+#define LEVEL_TEMPORAL_SIDE 2
+
+struct level {
+	double median, lo, hi; /* of the values (not their logarithms) */
+	size_t count;
+};
+
+struct level_set {
+	size_t nlevels;
+	struct level lv[LEVELS_MAX]; /* lowest first */
+	size_t noutliers;
+	double ratio; /* the widest a level may be (max / min), NAN: unbounded */
+};
+
+/*
+ * Assigns each of the N points (logarithms LOGX, in time order) a level:
+ * STRATUM[i] is its index in OUT->lv (0: lowest), or -1 for an outlier.
+ * MAX_RATIO (> 1) is the host's widest ratio between levels when a noise
+ * profile knows it; otherwise (0) the data's own bounds a level's width.
+ * 0, or -EINVAL / -ENOMEM.
+ */
+int levels_assign(const double *logx, size_t n, double max_ratio, int *stratum,
+		  struct level_set *out);
+
+/*
+ * Change points of a series by e-divisive means (Matteson and James, "A
+ * Nonparametric Approach for Multiple Change Point Analysis of Multivariate
+ * Data", JASA 109(505), 2014): split where the energy distance between the
+ * points before and after is largest, keep the split if a permutation test
+ * finds it significant, then look again in each part.
+ *
+ * Stratified: every point belongs to a stratum (a host level), and only
+ * points of the same stratum are compared. The statistic of a split is the
+ * sum of the strata's statistics, and the permutation test shuffles points
+ * only among their stratum's positions, so a series that moves between
+ * strata at random has no change point however far apart they are. Points
+ * of stratum -1 (outliers) take part in nothing but the min_run counts.
+ *
+ * Pure: no I/O, no global state; the same input gives the same answer (the
+ * permutations come from a generator seeded by the options and the segment).
+ */
+struct ediv_opts {
+	size_t min_run;	       /* points on each side of a change point, >= 1 */
+	double alpha;	       /* a split is kept when its p-value is <= alpha */
+	unsigned permutations; /* of the test; p = (exceedances + 1) / (permutations + 1) */
+	uint64_t seed;
+};
+
+struct ediv_cp {
+	size_t at;   /* index of the first point after the change */
+	double stat; /* the split's statistic (sum over the strata) */
+	double p;    /* its permutation p-value */
+};
+
+/*
+ * The statistic of every split of X[0..N) into x[0..j) and x[j..n):
+ * Q[j] = j (n - j) / n * (2/(j (n-j)) sum |a - b| - sum_{a<a'} |a - a'| / C(j, 2)
+ *        - sum_{b<b'} |b - b'| / C(n - j, 2)),
+ * a term without pairs counting 0, and Q[0] = Q[n] = 0. O(n log n). 0 or -errno.
+ */
+int ediv_splits(const double *x, size_t n, double *q);
+
+/*
+ * Change points of X[0..N) whose strata are STRATUM[0..N) (-1: none), at
+ * most MAX of them, in increasing order of position into CPS. Returns their
+ * number, or -EINVAL / -ENOMEM.
+ */
+int ediv_find(const double *x, const int *stratum, size_t n, const struct ediv_opts *o,
+	      struct ediv_cp *cps, size_t max);
 
 /*
  * One figure's series (one value per result, in series order): its host
