@@ -99,9 +99,9 @@ int ediv_find(const double *x, const int *stratum, size_t n, const struct ediv_o
  * One figure's series (one value per result, in series order): its host
  * levels, its change points and what each one is. Pure: no I/O.
  *
- * The change points come from e-divisive means inside strata (see
- * edivisive.h): a point's stratum is the rank of its level among the levels
- * seen in its regime (between two change points), so a change larger than
+ * The change points come from e-divisive means inside strata (above): a
+ * point's stratum is the rank of its level among the levels seen in its
+ * regime (between two change points), so a change larger than
  * the levels' spacing still compares the lowest level before with the
  * lowest after. A run of min_run points on none of the levels of the regime
  * before (beyond a prediction interval of its noise) is a change too, at
