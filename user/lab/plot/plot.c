@@ -4,7 +4,7 @@
  * per file (quartiles, median line, mean dot, min-max whiskers) on a common
  * linear axis from 0, so sizes compare honestly. Plain SVG 1.1 with no
  * scripts or external fonts, so browsers and rsvg render it alike. --flame
- * draws flame graphs instead (flame_svg.c).
+ * draws flame graphs instead (flame.c).
  */
 #include <errno.h>
 #include <stdio.h>
