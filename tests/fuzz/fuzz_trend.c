@@ -56,8 +56,8 @@ static void report(struct series *s, uint8_t how)
 				 .fail_pct = 1,
 				 .window = 3,
 				 .title = "fuzz" };
-	trend_print_text(null, &v);
-	trend_print_markdown(null, &v);
+	trend_print(null, &v, false);
+	trend_print(null, &v, true);
 	trend_write_json(&v, "/dev/null");
 	trend_write_svg(&v, "/dev/null");
 	trend_gate(&v);

@@ -408,10 +408,8 @@ static int report(struct trend_cfg *cfg, struct trend_view *v)
 	if (!json_only && !(cfg->svg && !strcmp(cfg->svg, "-"))) {
 		if (cfg->ktap)
 			trend_print_ktap(stdout, v);
-		else if (cfg->markdown)
-			trend_print_markdown(stdout, v);
 		else
-			trend_print_text(stdout, v);
+			trend_print(stdout, v, cfg->markdown);
 	}
 	if (cfg->json)
 		ret = trend_write_json(v, cfg->json);

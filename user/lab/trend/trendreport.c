@@ -308,22 +308,13 @@ static void print_held(FILE *f, const struct trend_view *v, bool md)
 	fprint_wrapped(f, "", line);
 }
 
-void trend_print_text(FILE *f, const struct trend_view *v)
+void trend_print(FILE *f, const struct trend_view *v, bool md)
 {
-	print_header(f, v, false);
-	print_summary(f, v, false);
-	print_held(f, v, false);
-	print_cps(f, v, false);
-	print_series(f, v, false);
-}
-
-void trend_print_markdown(FILE *f, const struct trend_view *v)
-{
-	print_header(f, v, true);
-	print_summary(f, v, true);
-	print_held(f, v, true);
-	print_cps(f, v, true);
-	print_series(f, v, true);
+	print_header(f, v, md);
+	print_summary(f, v, md);
+	print_held(f, v, md);
+	print_cps(f, v, md);
+	print_series(f, v, md);
 }
 
 /* "between "12" and "13"" of a change point. */

@@ -25,9 +25,11 @@ struct trend_view {
 
 const char *trend_order_name(enum series_order o); /* "given", "created", "label" */
 
-/* The report: summary, each change point (LKP-style rows per level), the series. */
-void trend_print_text(FILE *f, const struct trend_view *v);
-void trend_print_markdown(FILE *f, const struct trend_view *v);
+/*
+ * The report, in text or Markdown (MD): summary, each change point
+ * (LKP-style rows per level), the series.
+ */
+void trend_print(FILE *f, const struct trend_view *v, bool md);
 /*
  * --fail-on-regression: names every regression in the window on stderr
  * (unstable figures too, marked as not gated). EXIT_REGRESSION when a
