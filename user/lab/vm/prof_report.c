@@ -712,15 +712,18 @@ static void splice(struct edit *e, size_t at, size_t end, char *text)
 	e->sp[e->n++] = (struct splice){ at, end, text };
 }
 
-/* Q: a second profile some members set beside P (the scenario's, beside its module loop's) */
-typedef void (*member_fn)(struct json *j, const struct prof *p, const struct prof *q,
-			  const struct capture *c);
+/*
+ * Writes member KEY of P; Q: a second profile some members set beside P
+ * (the scenario's, beside its module loop's).
+ */
+typedef void (*member_fn)(struct json *j, const char *key, const struct prof *p,
+			  const struct prof *q, const struct capture *c);
 
 /*
  * The members FN writes, pretty-printed at INDENT (the object's own
  * members'), each line indented; the first line too unless BARE.
  */
-static char *members_text(member_fn fn, const struct prof *p, const struct prof *q,
+static char *members_text(member_fn fn, const char *key, const struct prof *p, const struct prof *q,
 			  const struct capture *c, const char *indent, bool bare)
 {
 	char *buf = NULL, *out = NULL, *line, *save;
@@ -735,7 +738,7 @@ static char *members_text(member_fn fn, const struct prof *p, const struct prof 
 		return NULL;
 	}
 	json_obj_begin(j, NULL);
-	fn(j, p, q, c);
+	fn(j, key, p, q, c);
 	json_obj_end(j);
 	json_close(j);
 	fclose(f);
@@ -776,10 +779,10 @@ static void put_member(struct edit *e, struct json_span obj, const char *key, si
 
 	json_span_indent(e->text, obj, indent, sizeof(indent));
 	if (!json_span_member(e->text, e->len, obj, key, &m, &v)) {
-		splice(e, m.start, m.end, members_text(fn, p, q, c, indent, true));
+		splice(e, m.start, m.end, members_text(fn, key, p, q, c, indent, true));
 		return;
 	}
-	t = members_text(fn, p, q, c, indent, false);
+	t = members_text(fn, key, p, q, c, indent, false);
 	sep = t && asprintf(&sep, ",%s%s", *indent ? "\n" : "", t) >= 0 ? sep : NULL;
 	free(t);
 	splice(e, at, at, sep);
@@ -791,34 +794,19 @@ static void set_member(struct edit *e, struct json_span obj, const char *key, me
 	put_member(e, obj, key, 0, fn, p, q, c);
 }
 
-static void member_profile(struct json *j, const struct prof *p, const struct prof *q,
-			   const struct capture *c)
+static void member_profile(struct json *j, const char *key, const struct prof *p,
+			   const struct prof *q, const struct capture *c)
 {
 	(void)q;
-	prof_json(j, "profile", p, c);
+	prof_json(j, key, p, c);
 }
 
-static void member_reference(struct json *j, const struct prof *p, const struct prof *q,
-			     const struct capture *c)
-{
-	(void)q;
-	prof_json(j, "profile_reference", p, c);
-}
-
-static void member_path(struct json *j, const struct prof *p, const struct prof *q,
+static void member_path(struct json *j, const char *key, const struct prof *p, const struct prof *q,
 			const struct capture *c)
 {
 	(void)q;
 	(void)c;
-	prof_json_path(j, "path_cost_cycles", p);
-}
-
-static void member_profile_path(struct json *j, const struct prof *p, const struct prof *q,
-				const struct capture *c)
-{
-	(void)q;
-	(void)c;
-	prof_json_path(j, "path_cost_profile", p);
+	prof_json_path(j, key, p);
 }
 
 /*
@@ -835,10 +823,10 @@ static void edit_scenario(struct edit *e, struct json_span obj, const json_t *s,
 	struct json_span m, v;
 
 	if (ok && p->elems && !json_span_member(e->text, e->len, obj, "path_cost_cycles", &m, &v))
-		put_member(e, obj, "path_cost_profile", v.end, member_profile_path, p, NULL, c);
+		put_member(e, obj, "path_cost_profile", v.end, member_path, p, NULL, c);
 	set_member(e, obj, "profile", member_profile, p, NULL, c);
 	if (ref)
-		set_member(e, obj, "profile_reference", member_reference, ref, NULL, c);
+		set_member(e, obj, "profile_reference", member_profile, ref, NULL, c);
 }
 
 /* The gap's rows: the path's functions of both sides, as prof_gap.h orders them. */
@@ -862,15 +850,15 @@ static void json_gap(struct json *j, const struct prof_gap *g)
 }
 
 /* The method error: scenario Q's path figure against module loop P's, both from profiles. */
-static void member_error(struct json *j, const struct prof *p, const struct prof *q,
-			 const struct capture *c)
+static void member_error(struct json *j, const char *key, const struct prof *p,
+			 const struct prof *q, const struct capture *c)
 {
 	struct prof_gap g;
 
 	(void)c;
 	if (prof_gap_build(p, q, &g))
 		return;
-	json_obj_begin(j, "method_error");
+	json_obj_begin(j, key);
 	json_str(j, "what",
 		 "the scenario's path figure against the module loop's, both from profiles, "
 		 "instructions per element; functions: the path's own of either side");
