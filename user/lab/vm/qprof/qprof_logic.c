@@ -53,7 +53,14 @@ static int x86_0f(const uint8_t *b, size_t left, bool rep, uint64_t end, uint64_
 	return left == 3 && rep && b[1] == 0x01 && b[2] == 0xca ? QPE_IRET : QPE_NONE;
 }
 
-int qp_x86_branch(const uint8_t *b, size_t len, uint64_t vaddr, uint64_t *target)
+/*
+ * x86-64: how the LEN bytes at B, an instruction at VADDR, change the flow
+ * (enum qp_ek of qpstack.h: QPE_NONE for any other instruction), and for a
+ * direct call or jump its TARGET. Segment overrides (no-ops in 64-bit mode,
+ * which compilers pad with) and rep/bnd prefixes may come first; an
+ * operand-size prefix, which would change a branch, may not.
+ */
+static int qp_x86_branch(const uint8_t *b, size_t len, uint64_t vaddr, uint64_t *target)
 {
 	uint64_t end = vaddr + len;
 	bool rep = false;
@@ -291,7 +298,7 @@ uint64_t qp_syms_fn(const struct qp_syms *s, uint64_t addr)
 	return k > b ? k : b;
 }
 
-bool qp_syms_in(const struct qp_syms *s, enum qp_rkind k, uint64_t addr)
+static bool qp_syms_in(const struct qp_syms *s, enum qp_rkind k, uint64_t addr)
 {
 	for (size_t i = 0; i < s->nr[k]; i++)
 		if (addr >= s->r[k][i].lo && addr < s->r[k][i].hi)

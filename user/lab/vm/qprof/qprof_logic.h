@@ -14,14 +14,6 @@
 #include <stdint.h>
 #include "vm/qprof/qpstack.h"
 
-/*
- * x86-64: how the LEN bytes at B, an instruction at VADDR, change the flow
- * (enum qp_ek of qpstack.h: QPE_NONE for any other instruction), and for a
- * direct call or jump its TARGET. Segment overrides (no-ops in 64-bit mode,
- * which compilers pad with) and rep/bnd prefixes may come first; an
- * operand-size prefix, which would change a branch, may not.
- */
-int qp_x86_branch(const uint8_t *b, size_t len, uint64_t vaddr, uint64_t *target);
 /* x86-64: whether B is a direct near call (E8 rel32), and if so its TARGET. */
 bool qp_x86_call(const uint8_t *b, size_t len, uint64_t vaddr, uint64_t *target);
 /* x86-64: whether B is a string instruction with a rep, repe or repne prefix. */
@@ -109,7 +101,6 @@ void qp_syms_sort(struct qp_syms *s);
 void qp_syms_free(struct qp_syms *s);
 /* The start of the function holding ADDR (the nearest start at or below it), or 0. */
 uint64_t qp_syms_fn(const struct qp_syms *s, uint64_t addr);
-bool qp_syms_in(const struct qp_syms *s, enum qp_rkind k, uint64_t addr);
 
 /*
  * x86-64: the event of a kernel block at BLOCK of NINSNS instructions whose

@@ -33,7 +33,8 @@ static int rehash(struct qp_cct *c)
 	return 0;
 }
 
-uint32_t qp_cct_child(struct qp_cct *c, uint32_t parent, uint64_t key)
+/* The child KEY of PARENT, made if new; UINT32_MAX without memory. */
+static uint32_t qp_cct_child(struct qp_cct *c, uint32_t parent, uint64_t key)
 {
 	uint32_t p;
 

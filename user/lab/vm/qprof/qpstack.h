@@ -113,8 +113,6 @@ struct qp_cg {
 /* An empty tree (the root alone); 0, or -ENOMEM. */
 int qp_cg_init(struct qp_cg *cg);
 void qp_cg_free(struct qp_cg *cg);
-/* The child KEY of PARENT, made if new; UINT32_MAX without memory. */
-uint32_t qp_cct_child(struct qp_cct *c, uint32_t parent, uint64_t key);
 
 /*
  * Block EV ran on the vCPU of stack S, its last instruction about to; DELTA
