@@ -94,7 +94,8 @@ int flame_add_line(struct flame *fl, char *line, int side)
 	return 0;
 }
 
-int flame_add_file(struct flame *fl, const char *path, int side, char *err, size_t len)
+/* PATH's lines into FL as SIDE: 0, or -errno with one line in ERR naming PATH and the line. */
+static int flame_add_file(struct flame *fl, const char *path, int side, char *err, size_t len)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;

@@ -41,8 +41,6 @@ void flame_free(struct flame *fl);
  * -ENOMEM. An empty line is none.
  */
 int flame_add_line(struct flame *fl, char *line, int side);
-/* PATH's lines into FL as SIDE: 0, or -errno with one line in ERR naming PATH and the line. */
-int flame_add_file(struct flame *fl, const char *path, int side, char *err, size_t len);
 /* Orders each frame's children by name and places them: x of every frame. */
 int flame_layout(struct flame *fl);
 /* Frame I's figures in the graph's unit: with all it calls, and its own. */

@@ -164,7 +164,8 @@ static int qemu_bin_probe(const char *prog, struct qemu_bin *q)
 
 /* The plugin API range of a qemu release, and the build that fits it. */
 
-const int qemu_api_builds[QEMU_API_NR_BUILDS] = { 1, 3 };
+/* The plugin's builds, by the API version each exports. */
+static const int qemu_api_builds[] = { 1, 3 };
 
 int qemu_version_parse(const char *text, struct qemu_version *v)
 {
@@ -216,7 +217,7 @@ int qemu_api_range(const struct qemu_version *v, int *min, int *cur)
 
 int qemu_api_pick(int min, int cur)
 {
-	for (int i = QEMU_API_NR_BUILDS - 1; i >= 0; i--)
+	for (int i = (int)ARRAY_SIZE(qemu_api_builds) - 1; i >= 0; i--)
 		if (qemu_api_builds[i] >= min && qemu_api_builds[i] <= cur)
 			return qemu_api_builds[i];
 	return -ENOENT;
@@ -252,7 +253,7 @@ static void no_build(const struct qemu_bin *q, const struct qemu_version *v, int
 		snprintf(api, sizeof(api), "API %d only", cur);
 	else
 		snprintf(api, sizeof(api), "APIs %d to %d", min, cur);
-	for (int i = 0; i < QEMU_API_NR_BUILDS && n < sizeof(builds); i++) {
+	for (int i = 0; i < (int)ARRAY_SIZE(qemu_api_builds) && n < sizeof(builds); i++) {
 		if (qemu_api_releases(qemu_api_builds[i], rel, sizeof(rel)))
 			continue;
 		n += snprintf(builds + n, sizeof(builds) - n, "%sAPI %d (%s)", n ? " and " : "",

@@ -40,10 +40,6 @@ struct qemu_version {
 	unsigned int major, minor, micro;
 };
 
-/* QEMU_API_BUILDS: the plugin's builds, by the API version each exports. */
-#define QEMU_API_NR_BUILDS 2
-extern const int qemu_api_builds[QEMU_API_NR_BUILDS];
-
 /*
  * The version in qemu's "-version" output ("QEMU emulator version 7.2.22
  * (Debian 1:7.2+dfsg-7+deb12u18+b3)"); -EINVAL when there is none.
