@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include "unit.h"
+#include "sys/kconfig.h"
 #include "sys/util.h"
 
 void test_parse_u64(void)
@@ -82,4 +83,19 @@ void test_parse_mac_only_hex_pairs(void)
 	ASSERT_ERR(parse_mac("02-00-0a-ff-00-01", "--dst-mac", mac), "dashes");
 	ASSERT_OK(parse_mac("0A:bB:cc:DD:ee:0f", "--dst-mac", mac), "either case");
 	ASSERT_EQ(mac[1], 0xbb, "a pair's value");
+}
+
+void test_kconfig_find(void)
+{
+	const char *text =
+		"#\nCONFIG_HZ=250\nCONFIG_CC_VERSION_TEXT=\"gcc-14 (Debian 14.2.0-19) 14.2.0\"\n"
+		"# CONFIG_KASAN is not set\nCONFIG_EMPTY=\"\"\n";
+	char v[64];
+
+	ASSERT_STREQ(kconfig_find(text, "HZ", v, sizeof(v)), "250", "a value");
+	ASSERT_STREQ(kconfig_find(text, "CC_VERSION_TEXT", v, sizeof(v)),
+		     "gcc-14 (Debian 14.2.0-19) 14.2.0", "a string, without its quotes");
+	ASSERT_STREQ(kconfig_find(text, "EMPTY", v, sizeof(v)), "", "an empty string");
+	ASSERT_STREQ(kconfig_find(text, "KASAN", v, sizeof(v)), "n", "not set");
+	ASSERT_STREQ(kconfig_find(text, "HZ_100", v, sizeof(v)), "n", "absent");
 }

@@ -31,6 +31,10 @@ const char *const host_config_options[] = {
 	"SLUB_DEBUG_ON",
 	"INIT_ON_ALLOC_DEFAULT_ON",
 	"INIT_ON_FREE_DEFAULT_ON",
+	"DEBUG_LIST", /* list checks on every page the allocator takes or frees */
+	"LIST_HARDENED",
+	"MEMCG",	   /* the free path uncharges each page */
+	"CC_VERSION_TEXT", /* what inlines where */
 	"MITIGATION_RETPOLINE",
 	"RETPOLINE",
 	"BPF_JIT_ALWAYS_ON",

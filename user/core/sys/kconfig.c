@@ -69,8 +69,13 @@ const char *kconfig_find(const char *text, const char *name, char *val, size_t l
 	snprintf(key, sizeof(key), "\nCONFIG_%s=", name);
 	p = strstr(text, key);
 	if (p) {
+		size_t n;
+
 		p += strlen(key);
-		snprintf(val, len, "%.*s", (int)strcspn(p, "\n"), p);
+		n = strcspn(p, "\n");
+		if (n >= 2 && p[0] == '"' && p[n - 1] == '"') /* a string option: its text */
+			p++, n -= 2;
+		snprintf(val, len, "%.*s", (int)n, p);
 		return val;
 	}
 	return "n";

@@ -6,8 +6,9 @@
 
 /*
  * The running kernel's config, from /proc/config.gz or /boot/config-$(uname -r).
- * kconfig_get("PAGE_POOL_STATS") returns "y", "m", a value, "n" (explicitly not
- * set), or NULL when no config file could be read.
+ * kconfig_get("PAGE_POOL_STATS") returns "y", "m", a value (a string's without
+ * its quotes), "n" (explicitly not set), or NULL when no config file could be
+ * read.
  */
 const char *kconfig_get(const char *name);
 /* The same lookup in the config TEXT; a value is copied to VAL (LEN bytes). */
