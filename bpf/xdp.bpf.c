@@ -286,16 +286,14 @@ static __always_inline void calibrate(struct xdp_md *ctx)
 
 /*
  * Proof runs: sample the frame's pool, every frame (proof_shift 0) or
- * sparsely. Not inlined, and called first: the packet path of a program
- * without an observer keeps nothing across a call.
+ * sparsely. Not inlined, and called first (only while proof is set): the
+ * packet path keeps nothing across a call.
  */
 static __noinline void proof_step(struct xdp_md *ctx, int role)
 {
 	struct proof_cpu *pc;
 	__u32 zero = 0;
 
-	if (!proof)
-		return;
 	if (role != elems_role) {
 		/* this packet's number, counted next */
 		if (!((stats_of(role)->packets + 1) & ((1ULL << proof_shift) - 1)))
@@ -327,7 +325,7 @@ static __always_inline struct ppb_xdp_stats *account(struct xdp_md *ctx, int rol
 	struct ppb_xdp_stats *st;
 	__u64 n, now;
 
-	if (how & ACCT_PROOF)
+	if ((how & ACCT_PROOF) && proof) /* no call on timed runs */
 		proof_step(ctx, role);
 	st = stats_of(role);
 	barrier_var(st); /* one address in one register, not recomputed at each use */
