@@ -1,11 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench export FORMAT FILE...: result files (and compare's verdicts) in
- * the formats other systems read: KernelCI's KCIDB, an LKP parse's stats
- * lines, Apache Otava's CSV, Bencher's BMF. The conversions are in
- * kcidb.c and export_formats.c; this file checks the arguments, loads the
- * files and writes the output whole or not at all.
- */
+/* ppbench export FORMAT FILE...: the arguments, the files, the output whole or not at all. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +25,7 @@ struct export_cfg {
 	const char *origin, *build_id, *output;
 	enum series_order order;
 	bool order_set, force, no_prefix;
-	const char *counter; /* --counter NAME: the files' view (model/by_counter.h) */
+	const char *counter; /* --counter NAME: the files' view */
 };
 
 static const struct cli_word orders[] = { { "created", SERIES_CREATED },
@@ -77,17 +71,6 @@ static void export_init(void *c)
 	cfg->order = SERIES_GIVEN;
 }
 
-/* KCIDB v5: an origin is [a-z0-9_]+, every id "ORIGIN:" and anything. */
-static bool origin_ok(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
-			return false;
-	return true;
-}
-
 static int check_kcidb(const struct export_cfg *cfg)
 {
 	size_t n;
@@ -97,12 +80,13 @@ static int check_kcidb(const struct export_cfg *cfg)
 		       "KCIDB requires of every object ([a-z0-9_]+)\n");
 		return EXIT_USAGE;
 	}
-	if (!origin_ok(cfg->origin)) {
+	n = strlen(cfg->origin);
+	/* KCIDB v5: an origin is [a-z0-9_]+, every id "ORIGIN:" and anything */
+	if (!n || strspn(cfg->origin, "abcdefghijklmnopqrstuvwxyz0123456789_") != n) {
 		pr_err("--origin '%s': a KCIDB origin is lower-case letters, digits and '_'\n",
 		       cfg->origin);
 		return EXIT_USAGE;
 	}
-	n = strlen(cfg->origin);
 	if (cfg->build_id && (strncmp(cfg->build_id, cfg->origin, n) || cfg->build_id[n] != ':')) {
 		pr_err("--build-id '%s': a KCIDB id starts with its origin and a colon "
 		       "('%s:...')\n",
@@ -162,8 +146,6 @@ static int export_check(void *c, int argc, char **argv)
 	}
 	return EXIT_OK;
 }
-
-/* ---- the formats ------------------------------------------------------------ */
 
 static void free_results(struct result *r, size_t n)
 {

@@ -72,42 +72,39 @@ static void checkouts_builds(struct json *j, const struct result *r, size_t n,
 {
 	char id[400], comment[600];
 
-	json_arr_begin(j, "checkouts");
-	for (size_t i = 0; i < n; i++) {
-		if (kernel_seen(r, i))
-			continue;
-		kernel_id(o, &r[i], id, sizeof(id));
-		snprintf(comment, sizeof(comment),
-			 "Linux %s, as ppbench found it running (no source checkout known)",
-			 r[i].host.kernel);
-		json_obj_begin(j, NULL);
-		json_str(j, "id", id);
-		json_str(j, "origin", o->origin);
-		json_str(j, "comment", comment);
-		json_obj_end(j);
+	for (int b = 0; b < 2; b++) {
+		json_arr_begin(j, b ? "builds" : "checkouts");
+		for (size_t i = 0; i < n; i++) {
+			const struct result_host *h = &r[i].host;
+
+			if (kernel_seen(r, i))
+				continue;
+			kernel_id(o, &r[i], id, sizeof(id));
+			if (b)
+				snprintf(comment, sizeof(comment), "Linux %s%s%s", h->kernel,
+					 h->kernel_version ? " " : "", h->kernel_version ?: "");
+			else
+				snprintf(comment, sizeof(comment),
+					 "Linux %s, as ppbench found it running (no source "
+					 "checkout known)",
+					 h->kernel);
+			json_obj_begin(j, NULL);
+			json_str(j, "id", id);
+			json_str(j, "origin", o->origin);
+			if (b)
+				json_str(j, "checkout_id", id);
+			json_str(j, "comment", comment);
+			if (b) {
+				json_obj_begin(j, "misc");
+				json_str(j, "kernel", h->kernel);
+				put_str(j, "kernel_version", h->kernel_version);
+				put_str_map(j, "config", h->config);
+				json_obj_end(j);
+			}
+			json_obj_end(j);
+		}
+		json_arr_end(j);
 	}
-	json_arr_end(j);
-	json_arr_begin(j, "builds");
-	for (size_t i = 0; i < n; i++) {
-		if (kernel_seen(r, i))
-			continue;
-		kernel_id(o, &r[i], id, sizeof(id));
-		snprintf(comment, sizeof(comment), "Linux %s%s%s", r[i].host.kernel,
-			 r[i].host.kernel_version ? " " : "",
-			 r[i].host.kernel_version ? r[i].host.kernel_version : "");
-		json_obj_begin(j, NULL);
-		json_str(j, "id", id);
-		json_str(j, "origin", o->origin);
-		json_str(j, "checkout_id", id);
-		json_str(j, "comment", comment);
-		json_obj_begin(j, "misc");
-		json_str(j, "kernel", r[i].host.kernel);
-		put_str(j, "kernel_version", r[i].host.kernel_version);
-		put_str_map(j, "config", r[i].host.config);
-		json_obj_end(j);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
 }
 
 static void environment(struct json *j, const struct result *r)
@@ -186,6 +183,24 @@ static void test_path(const char *prefix, const char *scenario, bool path, const
 	snprintf(buf, len, "%s.%s%s%s", prefix, node, path ? ".path" : "", path ? m : "");
 }
 
+/* A test's object up to its number (HAS: one, V in UNIT); its build the CI's, else BUILD. */
+static void test_head(struct json *j, const struct kcidb_opts *o, const char *id, const char *build,
+		      const char *path, const char *status, bool has, double v, const char *unit)
+{
+	json_obj_begin(j, NULL);
+	json_str(j, "id", id);
+	json_str(j, "origin", o->origin);
+	json_str(j, "build_id", o->build_id ?: build);
+	json_str(j, "path", path);
+	json_str(j, "status", status);
+	if (!has)
+		return;
+	json_obj_begin(j, "number");
+	json_double(j, "value", v);
+	json_str(j, "unit", unit);
+	json_obj_end(j);
+}
+
 static void one_test(struct json *j, const struct result *r, const struct result_scenario *sc,
 		     const struct xfig *f, const struct kcidb_opts *o)
 {
@@ -195,10 +210,7 @@ static void one_test(struct json *j, const struct result *r, const struct result
 	test_path("ppbench", sc->name, pathfig, f->has ? f->method : NULL, path, sizeof(path));
 	snprintf(id, sizeof(id), "%s:ppbench-%s-%s-%s", o->origin, r->host.hostname, r->created,
 		 path);
-	if (o->build_id)
-		snprintf(build, sizeof(build), "%s", o->build_id);
-	else
-		kernel_id(o, r, build, sizeof(build));
+	kernel_id(o, r, build, sizeof(build));
 	xfig_unit(f->kind, r->host.clock.unit, unit, sizeof(unit));
 	if (f->has && pathfig)
 		snprintf(comment, sizeof(comment), "%s: %.10g %s, the path figure by %s", sc->name,
@@ -208,18 +220,7 @@ static void one_test(struct json *j, const struct result *r, const struct result
 			 f->value, unit);
 	else
 		snprintf(comment, sizeof(comment), "%s: %s", sc->name, f->why);
-	json_obj_begin(j, NULL);
-	json_str(j, "id", id);
-	json_str(j, "origin", o->origin);
-	json_str(j, "build_id", build);
-	json_str(j, "path", path);
-	json_str(j, "status", f->has ? "DONE" : "SKIP");
-	if (f->has) {
-		json_obj_begin(j, "number");
-		json_double(j, "value", f->value);
-		json_str(j, "unit", unit);
-		json_obj_end(j);
-	}
+	test_head(j, o, id, build, path, f->has ? "DONE" : "SKIP", f->has, f->value, unit);
 	json_str(j, "start_time", r->created);
 	json_str(j, "comment", comment);
 	environment(j, r);
@@ -339,10 +340,7 @@ static void cmp_test(struct json *j, const struct compare_readback *d, size_t k,
 	test_path("ppbench.compare", w->scenario, strcmp(w->figure, "cycles"), w->method, path,
 		  sizeof(path));
 	snprintf(id, sizeof(id), "%s:ppbench-compare-%s-%zu-%s", o->origin, stem, k, path);
-	if (o->build_id)
-		snprintf(build, sizeof(build), "%s", o->build_id);
-	else
-		snprintf(build, sizeof(build), "%s:ppbench-compare-%s", o->origin, stem);
+	snprintf(build, sizeof(build), "%s:ppbench-compare-%s", o->origin, stem);
 	if (d->gate)
 		snprintf(lim, sizeof(lim), ", limit %g%%", d->fail_above);
 	if (isfinite(w->change_pct))
@@ -354,18 +352,8 @@ static void cmp_test(struct json *j, const struct compare_readback *d, size_t k,
 		snprintf(fl, sizeof(fl), "%.1f%%", w->floor_pct);
 	snprintf(comment, sizeof(comment), "%s: %s (floor %s%s; noise from the %s)", w->label, ch,
 		 fl, lim, m->noise);
-	json_obj_begin(j, NULL);
-	json_str(j, "id", id);
-	json_str(j, "origin", o->origin);
-	json_str(j, "build_id", build);
-	json_str(j, "path", path);
-	json_str(j, "status", status);
-	if (strcmp(status, "SKIP") && isfinite(w->change_pct)) {
-		json_obj_begin(j, "number");
-		json_double(j, "value", w->change_pct);
-		json_str(j, "unit", "%");
-		json_obj_end(j);
-	}
+	test_head(j, o, id, build, path, status, strcmp(status, "SKIP") && isfinite(w->change_pct),
+		  w->change_pct, "%");
 	json_str(j, "comment", comment);
 	cmp_misc(j, d, m, w);
 	json_obj_end(j);
