@@ -13,7 +13,6 @@
 #include "report/report.h"
 #include "sys/cpufeat.h"
 #include "sys/log.h"
-#include "sys/outfile.h"
 
 static const enum xfig_kind xkind[] = {
 	[FIG_CYCLES] = XFIG_CYCLES, [FIG_NS] = XFIG_NS,		[FIG_PATH] = XFIG_PATH,
@@ -93,11 +92,6 @@ int mail_build(struct mail *m)
 		snprintf(m->t.names[i], COL_NAME_LEN, "%.*s", MAIL_HASH_SHORT,
 			 !i && m->in->base_baseline ? "baseline" : m->in->commit[i].hash);
 	return 0;
-}
-
-void mail_free(struct mail *m)
-{
-	col_table_free(&m->t);
 }
 
 /* Prose: wrapped at MAIL_WIDTH, then an empty line. */
@@ -303,40 +297,4 @@ void mail_write(FILE *f, const struct mail *m)
 		m->outdir);
 	for (size_t i = 0; i < m->natt; i++)
 		fprintf(f, m->md ? "- `%s`\n" : "  %s\n", m->att[i]);
-}
-
-/* The mail as text, into a string. */
-static char *render(const struct mail *m, size_t *len)
-{
-	char *s = NULL;
-	FILE *f = open_memstream(&s, len);
-
-	if (!f)
-		return NULL;
-	mail_write(f, m);
-	if (fclose(f)) {
-		free(s);
-		return NULL;
-	}
-	return s;
-}
-
-int mail_save(const struct mail *m, const char *path)
-{
-	struct outfile o;
-	size_t len;
-	char *s = render(m, &len);
-
-	if (!s) {
-		pr_err("out of memory\n");
-		return -ENOMEM;
-	}
-	if (outfile_open(&o, path, OUTFILE_WHOLE)) {
-		free(s);
-		return -EIO;
-	}
-	fwrite(s, 1, len, o.f);
-	fputs(s, stdout);
-	free(s);
-	return outfile_commit(&o) ? -EIO : 0;
 }

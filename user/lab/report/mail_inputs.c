@@ -25,13 +25,6 @@ static int git(const char *tree, const char *const *args, char *buf, size_t len)
 	return spawn_capture(&s, buf, len, 0) ? -1 : 0;
 }
 
-static bool is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 static int add(struct mail_in *in, const char *path)
 {
 	if (in->n == MAIL_MAX_FILES) {
@@ -148,23 +141,19 @@ static char *slurp(const char *path)
 	return s;
 }
 
-/* The baseline the step's log compared with: "== compare: BASELINE NEW" (relative to TREE). */
+/* The baseline the step's LOG compared with: "== compare: BASELINE NEW" (relative to TREE). */
 static bool log_baseline(const char *log, const char *tree, char *buf, size_t len)
 {
-	char *s = log ? slurp(log) : NULL, *at = s, *last = NULL;
+	const char *at = log, *last = NULL;
 
 	while (at && (at = strstr(at, "== compare: ")))
 		last = at += strlen("== compare: ");
 	/* (one file there is the step's own: limits alone, no baseline) */
-	if (last && last[strcspn(last, " \n")] != ' ')
-		last = NULL;
-	if (last) {
-		last[strcspn(last, " ")] = 0;
-		snprintf(buf, len, "%s%s%s", *last == '/' ? "" : tree, *last == '/' ? "" : "/",
-			 last);
-	}
-	free(s);
-	return last && file_exists(buf);
+	if (!last || last[strcspn(last, " \n")] != ' ')
+		return false;
+	snprintf(buf, len, "%s%s%.*s", *last == '/' ? "" : tree, *last == '/' ? "" : "/",
+		 (int)strcspn(last, " "), last);
+	return file_exists(buf);
 }
 
 /* The hash of LINE's "# KEY: [HASH] subject" onto OUT's end, after a space; false if no such. */
@@ -238,7 +227,7 @@ static int bisection(struct mail_in *in, const char *dir, const char *tree, cons
 		return -EINVAL;
 	}
 	snprintf(log, sizeof(log), "%.*s.log", (int)(strlen(step) - 5), step);
-	in->log = file_exists(log) ? strdup(log) : NULL;
+	in->log = slurp(log);
 	if (step_of(dir, base->hash, log, sizeof(log)))
 		return add(in, log) ?: add(in, step);
 	if (!log_baseline(in->log, tree, log, sizeof(log))) {
@@ -253,10 +242,11 @@ static int bisection(struct mail_in *in, const char *dir, const char *tree, cons
 
 int mail_in_open(struct mail_in *in, char **args, int nargs, const char *tree, const char *commit)
 {
+	struct stat st;
 	int e = 0;
 
 	memset(in, 0, sizeof(*in));
-	if (nargs == 1 && is_dir(args[0]))
+	if (nargs == 1 && !stat(args[0], &st) && S_ISDIR(st.st_mode))
 		return bisection(in, args[0], tree, commit);
 	if (commit && !tree) {
 		pr_err("--commit names a commit of a kernel tree: give --tree DIR too\n");

@@ -200,14 +200,8 @@ static void bisect_commit(FILE *f, const struct mail *m, const char *log, size_t
 static void bisection(FILE *f, const struct mail *m)
 {
 	const struct mail_in *in = m->in;
-	char *log = NULL, *steps = in->steps ? strdup(in->steps) : NULL, *line, *save;
-	FILE *lf = in->log ? fopen(in->log, "r") : NULL;
-	size_t len = 0;
+	char *steps = in->steps ? strdup(in->steps) : NULL, *line, *save;
 
-	if (lf && getdelim(&log, &len, 0, lf) < 0)
-		len = 0;
-	if (lf)
-		fclose(lf);
 	cmd(f, m,
 	    "# in the kernel tree: the bisection as git bisect log has it (git bisect "
 	    "replay takes it)");
@@ -222,11 +216,10 @@ static void bisection(FILE *f, const struct mail *m)
 	if (in->base_baseline)
 		one_file(f, m, &m->cf->files[0], "baseline.json");
 	for (size_t i = in->base_baseline; i < 2; i++)
-		bisect_commit(f, m, len ? log : NULL, i);
+		bisect_commit(f, m, in->log, i);
 	cmd(f, m, "ppbench report %.*s.json %.*s.json", MAIL_HASH_SHORT, m->t.names[0],
 	    MAIL_HASH_SHORT, in->commit[1].hash);
 	free(steps);
-	free(log);
 }
 
 void mail_reproduce(FILE *f, const struct mail *m)

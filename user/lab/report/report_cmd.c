@@ -19,6 +19,7 @@
 #include "report/mail.h"
 #include "sys/log.h"
 #include "sys/outfile.h"
+#include "sys/util.h"
 
 #define MAX_ATT (4 * MAIL_MAX_FILES + 16)
 
@@ -87,14 +88,10 @@ static void att_add(struct atts *t, const char *src, const char *stem, const cha
 /* File I's name among the attachments: its commit's short hash, else its own, made unique. */
 static void att_stem(const struct mail *m, struct atts *t, size_t i)
 {
-	const char *p = m->in->file[i], *slash = strrchr(p, '/');
 	char *s = t->stem[i];
 
-	if (m->in->kind == MAIL_BISECT)
-		snprintf(s, sizeof(t->stem[i]), "%s", m->t.names[i]);
-	else
-		snprintf(s, sizeof(t->stem[i]), "%s", slash ? slash + 1 : p);
-	s[strlen(s) > 5 && !strcmp(s + strlen(s) - 5, ".json") ? strlen(s) - 5 : strlen(s)] = 0;
+	path_stem(m->in->kind == MAIL_BISECT ? m->t.names[i] : m->in->file[i], s,
+		  sizeof(t->stem[i]));
 	for (size_t k = 0; k < i; k++)
 		if (!strcmp(t->stem[k], s)) {
 			char own[256];
@@ -191,6 +188,7 @@ static int write_dir(struct mail *m, struct atts *t, const char *dir)
 {
 	char *names[MAX_ATT], path[PATH_MAX + 300];
 	bool made = !mkdir(dir, 0755);
+	struct outfile o;
 	int ret;
 
 	if (!made && errno != EEXIST) {
@@ -215,9 +213,11 @@ static int write_dir(struct mail *m, struct atts *t, const char *dir)
 	m->natt = t->n;
 	m->outdir = dir;
 	snprintf(path, sizeof(path), "%s/mail.%s", dir, m->md ? "md" : "txt");
-	ret = mail_save(m, path);
-	m->att = NULL;
-	return ret ? EXIT_FAIL : EXIT_OK;
+	if (outfile_open(&o, path, OUTFILE_WHOLE))
+		return EXIT_FAIL;
+	mail_write(o.f, m); /* (whole or not at all, and on stdout) */
+	mail_write(stdout, m);
+	return outfile_commit(&o) ? EXIT_FAIL : EXIT_OK;
 }
 
 static int report_run(void *c, int argc, char **argv)
@@ -261,7 +261,7 @@ static int report_run(void *c, int argc, char **argv)
 	}
 out:
 	free(t);
-	mail_free(&m);
+	col_table_free(&m.t);
 	compare_unload(&cf);
 	mail_in_free(&in);
 	return ret;
