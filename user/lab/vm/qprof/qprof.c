@@ -1,78 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * qprof: the qemu TCG plugin of `ppbench vm --profile`. It counts the
- * executions of every translation block (TB) of the guest inside the windows
- * that ppbench marks from the guest (include/vmprof.h), and writes them out
- * when qemu exits:
+ * qprof: the qemu TCG plugin of `ppbench vm --profile`
+ * (qemu-system-x86_64 ... -icount shift=0 -plugin qprof-v1.so,out=FILE). It counts every
+ * translation block's (TB's) executions inside the windows the guest marks (include/vmprof.h)
+ * and writes them at qemu's exit in the format vm/prof_capture.h reads.
  *
- *   qemu-system-x86_64 ... -icount shift=0 -plugin qprof-v1.so,out=FILE
+ * One source, two builds (QPROF_API): qemu loads a plugin only when its qemu_plugin_version
+ * lies in qemu's [min, cur] (vm_profile.c picks by release); the declarations below are
+ * ours, from the documented ABI. Slots never move (API 1's inline op holds a raw pointer); a
+ * retranslated TB with the same address and bytes gets its old slot back. Under -icount one
+ * vCPU runs at a time and a TB runs whole, so the counts are exact. qemu 10.0's per-vCPU
+ * inline ops break -icount with two or more vCPUs ("Bad icount read"): API 3 counts there
+ * with a callback per TB execution.
  *
- * One source, two builds (QPROF_API): API 1 (an inline add to a plain
- * pointer; qemu_plugin_insn_data() returns a pointer) and API 3 (per-vCPU
- * scoreboards, and qemu_plugin_insn_data() copies into a buffer). qemu loads
- * a plugin only when its qemu_plugin_version lies in qemu's [min, cur] range,
- * which user/lab/vm/vm_profile.c gives by release. The declarations below are
- * ours, written from the documented ABI.
- *
- * Counting: every TB gets an inline add of 1 per execution into its slot;
- * slots never move (chunks of SLOTS_PER_CHUNK, since API 1's inline op holds
- * a raw pointer). A retranslated TB with the same address and bytes gets its
- * old slot back. Under -icount TCG runs one vCPU at a time and a TB runs to
- * its end, so the counts are exact (a TB left early by an exception is counted
- * whole). qemu 10.0's per-vCPU inline ops stop a guest of two or more vCPUs
- * under -icount ("Bad icount read" as the second CPU comes up), so API 3
- * counts there with a callback per TB execution instead, slower but the same
- * counts.
- *
- * Windows: BEGIN_TIMER(tag) ... END(elems) counts the spans between the
- * test-run timer's reads of ktime_get. ppbench names ktime_get's address and
- * the functions that may call it (KTIME, SITE_LO/SITE_HI); a direct call of
- * ktime_get found inside those ranges gets an exec callback on the call
- * instruction itself, which is the last of its TB. The 1st, 3rd, ... call in
- * a window snapshots every counter, the 2nd, 4th, ... adds the counts since
- * to the tag: the span runs from one call to the next, as the clock does
- * from one read of the time to the next (each span holds one whole
- * ktime_get). A call instruction ends its TB, so counting the caller's TB
- * whole at the end and not at the start is exact. BEGIN_WHOLE(tag) ... END
- * counts everything between the markers. ARM retranslates everything (a
- * reset), so that TBs translated before the configuration are instrumented.
- *
- * The call graph (x86-64; qpstack.h): ppbench also names every function's
- * start, the entry points and the thunks (FN_AT, FN_NEXT, *_HI ranges; a
- * window's BPF programs after BPF_CLEAR, then ARM again). A kernel TB that
- * ends in a call, a return, a jump into another function or an iret, or
- * that starts an entry, gets a callback on its last instruction; a clock,
- * the TBs' instructions added inline (API 1: one for all vCPUs; API 3: per
- * vCPU), says how many ran since the vCPU's last event, and the stack
- * machine charges them to the node in force. Within a window every vCPU's
- * stack starts empty (the window starts in user space); inside its spans
- * the charges add up to the span's count exactly. With one clock for
- * several vCPUs, the instructions between two events of different vCPUs go
- * to the one that ran the first (a switch, counted). Callbacks run on the
- * one thread -icount allows: they take no lock.
- *
- * Output (text; '#' lines are comments):
- *   qprof 2
- *   api CUR MIN BUILT          qemu's API range and this build's version
- *   target NAME                qemu's target (x86_64, aarch64)
- *   tb SLOT VADDR NINSNS LENS REP
- *       VADDR hex without 0x; LENS one hex digit per instruction (its length
- *       in bytes); REP the comma-separated indices of rep-prefixed string
- *       instructions, or -. Only TBs counted in some tag are listed.
- *   n NODE PARENT KEY          a node of the call graph (KEY hex), after its parent;
- *                              node 0, the root, is not listed
- *   tag TAG windows W spans S elems E errors X insns N
- *       N is the sum of COUNT x NINSNS over the tag's lines that follow:
- *   c SLOT COUNT               executions of the TB inside the tag's spans
- *   s NODE SELF                instructions charged to the node inside them
- *   cg recoveries R unmatched U fallthroughs F recovered I switches W
- *   rc KIND SITE EXPECTED COUNT INSNS
- *       KIND recover or unmatched: at SITE, the frame in force was
- *       EXPECTED's (a function's start, 0 unknown); INSNS charged then
- *   end
- * A rep-prefixed string instruction runs one iteration per execution of its
- * TB under -icount (qemu jumps back to it after each), so its TB's count is
- * its iterations, as the instruction clock counts them.
+ * A timer window counts the spans between the test-run timer's calls of ktime_get (found
+ * in the SITE ranges; a call ends its TB, so the count at the call is exact). ARM
+ * retranslates everything so that TBs translated earlier get instrumented. The call graph
+ * (x86-64; qpstack.h): a kernel TB with an event gets a callback on its last instruction, a
+ * clock of instructions added inline says how many ran since the vCPU's last event. With one
+ * clock for all vCPUs (API 1) those between two vCPUs' events go to the first (a switch,
+ * counted). Callbacks run on the one thread -icount allows: they take no lock. A
+ * rep-prefixed string instruction runs one iteration per execution of its TB under -icount.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -116,17 +64,14 @@ struct qemu_plugin_tb;
 struct qemu_plugin_insn;
 struct qemu_plugin_scoreboard;
 
-typedef void (*qp_tb_trans_cb)(qp_id id, struct qemu_plugin_tb *tb);
 typedef void (*qp_exec_cb)(unsigned int vcpu, void *udata);
-typedef void (*qp_udata_cb)(qp_id id, void *udata);
-typedef void (*qp_simple_cb)(qp_id id);
 
 enum { QP_CB_NO_REGS = 0 }; /* enum qemu_plugin_cb_flags */
 enum { QP_INLINE_ADD = 0 }; /* enum qemu_plugin_op: add an immediate to a u64 */
 
-void qemu_plugin_register_vcpu_tb_trans_cb(qp_id id, qp_tb_trans_cb cb);
-void qemu_plugin_register_atexit_cb(qp_id id, qp_udata_cb cb, void *udata);
-void qemu_plugin_reset(qp_id id, qp_simple_cb cb);
+void qemu_plugin_register_vcpu_tb_trans_cb(qp_id id, void (*cb)(qp_id, struct qemu_plugin_tb *));
+void qemu_plugin_register_atexit_cb(qp_id id, void (*cb)(qp_id, void *), void *udata);
+void qemu_plugin_reset(qp_id id, void (*cb)(qp_id));
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
@@ -701,7 +646,7 @@ static int graph_msg(const struct qp_msg *m)
 		g.fn_last += m->a;
 		return qp_syms_add_fn(&g.syms, g.fn_last, g.armed);
 	case VMPROF_BPF_CLEAR:
-		qp_syms_clear_bpf(&g.syms);
+		g.syms.nbpf = 0;
 		return 0;
 	}
 	return 0;
@@ -746,7 +691,7 @@ static void marker_exec(unsigned int vcpu, void *udata)
 			window_end(0);
 		}
 		for (size_t i = 0; i < g.nvcpu; i++) /* (in user space: no kernel frame) */
-			qp_stack_reset(&g.vcpu[i]->stack);
+			g.vcpu[i]->stack.depth = 0;
 		act(qp_win_begin(&g.win, m.a, m.op == VMPROF_BEGIN_WHOLE));
 		break;
 	case VMPROF_END:

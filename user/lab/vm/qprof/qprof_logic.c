@@ -31,15 +31,9 @@ static int rel_branch(int k, const uint8_t *b, size_t left, size_t n, uint64_t e
 /* FF /2 /3 call, /4 /5 jmp: through a register or memory. */
 static int x86_ff(uint8_t modrm)
 {
-	switch ((modrm >> 3) & 7) {
-	case 2:
-	case 3:
-		return QPE_CALL_IND;
-	case 4:
-	case 5:
-		return QPE_JMP_IND;
-	}
-	return QPE_NONE;
+	int reg = (modrm >> 3) & 7;
+
+	return reg == 2 || reg == 3 ? QPE_CALL_IND : reg == 4 || reg == 5 ? QPE_JMP_IND : QPE_NONE;
 }
 
 /* The two-byte opcodes (0F xx) that branch: jcc rel32, sysret, sysexit, FRED's eretu/erets. */
@@ -54,11 +48,8 @@ static int x86_0f(const uint8_t *b, size_t left, bool rep, uint64_t end, uint64_
 }
 
 /*
- * x86-64: how the LEN bytes at B, an instruction at VADDR, change the flow
- * (enum qp_ek of qpstack.h: QPE_NONE for any other instruction), and for a
- * direct call or jump its TARGET. Segment overrides (no-ops in 64-bit mode,
- * which compilers pad with) and rep/bnd prefixes may come first; an
- * operand-size prefix, which would change a branch, may not.
+ * x86-64: how the LEN bytes at B, an instruction at VADDR, change the flow (enum qp_ek), and
+ * a direct branch's TARGET. An operand-size prefix, which would change a branch, is refused.
  */
 static int qp_x86_branch(const uint8_t *b, size_t len, uint64_t vaddr, uint64_t *target)
 {
@@ -234,11 +225,6 @@ int qp_syms_add_range(struct qp_syms *s, enum qp_rkind k, uint64_t lo, uint64_t 
 	}
 	s->r[k][s->nr[k]++] = (struct qp_range){ lo, hi };
 	return 0;
-}
-
-void qp_syms_clear_bpf(struct qp_syms *s)
-{
-	s->nbpf = 0;
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -77,11 +77,6 @@ void qp_cg_free(struct qp_cg *cg)
 	memset(&cg->cct, 0, sizeof(cg->cct));
 }
 
-void qp_stack_reset(struct qp_stack *s)
-{
-	s->depth = 0;
-}
-
 /* ---- the stack ------------------------------------------------------------------ */
 static struct qp_frame *top(struct qp_stack *s)
 {

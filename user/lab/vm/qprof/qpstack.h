@@ -1,27 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The call graph of the profile plugin (qprof.c), apart from qemu's API so
- * that unit tests can drive it with synthetic events: a shadow call stack
- * per vCPU, moved by the blocks that end in a call, a return, a jump into
- * another function or an iret, and by the blocks that start an interrupt,
- * exception or syscall; and the calling-context tree (CCT) whose nodes the
- * instructions between two events are charged to.
- *
- * A node is (parent, key): the key is an address of its function (a call's
- * target, a jump's, an entry's block, or for a target learned only when it
- * ran, the first event's instruction inside it); the host names it with the
- * boot's symbols. Node 0 is the root: what runs with no kernel frame (user
- * space) is charged to it, and every interrupt, exception or syscall is a
- * chain of its own under it, never a child of the code it interrupted.
- *
- * Functions are known by their start (0: unknown), as the guest told the
- * plugin (include/vmprof.h): the code an event's instruction lies in must be
- * the function of the frame in force. When it is not (a return to a frame
- * further down, a missed event, a stack switch), the stack recovers to the
- * nearest frame of that function; when no frame holds it, the top frame is
- * replaced by one of that function, marked suspect, as is everything it
- * calls. A few bytes ahead of the frame's own function (asm code that runs
- * on into the next symbol) is a fall-through, not a recovery.
+ * The plugin's call graph, apart from qemu's API for the unit tests: a shadow call stack per
+ * vCPU, moved by the blocks that end in a call, return, jump into another function or iret
+ * and by those that start an entry (interrupt, exception, syscall), and the calling-context
+ * tree whose nodes the instructions between two events are charged to. A node is (parent,
+ * key), the key an address in its function; node 0, the root, holds user space, and each
+ * entry is a chain of its own under it. Where the code an event's instruction lies in is not
+ * the frame's function (a missed event, a stack switch), the stack recovers to the nearest
+ * frame of it, else the top frame becomes one of it, suspect with all it calls; a little
+ * past the frame's function (asm running on into the next symbol) is a fall-through.
  */
 #ifndef PPBENCH_QPSTACK_H
 #define PPBENCH_QPSTACK_H
@@ -102,10 +89,7 @@ struct qp_cg {
 	struct qp_cct cct;
 	/* N instructions for NODE; SUSPECT: a node a recovery put in place, or under one */
 	void (*charge)(void *ctx, uint32_t node, uint64_t n, bool suspect);
-	/*
-	 * A recovery (qp_note) at SITE, where the frame in force was EXPECTED's;
-	 * N charged then (QPN_UNMATCHED's to a suspect node: charge() says so too)
-	 */
+	/* A recovery at SITE, where the frame in force was EXPECTED's; N charged then */
 	void (*note)(void *ctx, enum qp_note kind, uint64_t site, uint64_t expected, uint64_t n);
 	void *ctx;
 };
@@ -115,17 +99,14 @@ int qp_cg_init(struct qp_cg *cg);
 void qp_cg_free(struct qp_cg *cg);
 
 /*
- * Block EV ran on the vCPU of stack S, its last instruction about to; DELTA
- * instructions ran since the vCPU's last event (0 outside the spans
- * counted): charged to the frame in force before the event (an entry's
- * own block, ev->ninsns of them, to the entry), then the event moves the
- * stack. Returns -ENOMEM when the tree cannot grow.
+ * Block EV's last instruction is about to run on stack S's vCPU, DELTA instructions since its
+ * last event (0 outside the spans): charged to the frame in force (an entry's own block to
+ * the entry), then the event moves the stack. 0, or -ENOMEM.
  */
 int qp_cg_event(struct qp_cg *cg, struct qp_stack *s, struct qp_ev *ev, uint64_t delta);
 /* N instructions to the frame in force (where another vCPU's event ended them). */
 void qp_cg_charge(struct qp_cg *cg, struct qp_stack *s, uint64_t n);
 /* At a span's end: N to the frame in force, and what undecided frames hold to theirs. */
 void qp_cg_flush(struct qp_cg *cg, struct qp_stack *s, uint64_t n);
-void qp_stack_reset(struct qp_stack *s);
 
 #endif
