@@ -107,8 +107,6 @@ QP_EXPORT int qemu_plugin_install(qp_id id, const struct qp_info *info, int argc
 #define MAX_INSN 16 /* bytes: x86-64's longest instruction is 15 */
 #define MAX_SITES 64
 
-enum qp_arch { ARCH_X86_64, ARCH_ARM64 };
-
 struct slot {
 	uint64_t vaddr, hash;
 	uint32_t ninsns;
@@ -149,7 +147,7 @@ struct vcpu {
 
 static struct {
 	qp_id id;
-	enum qp_arch arch;
+	bool x86; /* else aarch64 */
 	char *out, target[32];
 	int api_min, api_cur;
 	pthread_mutex_t lock;
@@ -487,11 +485,7 @@ static void graph_close(struct tag *t)
 	span_clear();
 }
 
-/*
- * The instructions VCPU ran since its last event, 0 outside a span. With
- * one clock, those since another vCPU's event are that one's, but for EV's
- * own block.
- */
+/* VCPU's instructions since its last event, 0 outside a span (one clock: see the top). */
 static uint64_t take(unsigned int vcpu, struct vcpu *v, const struct qp_ev *ev)
 {
 	uint64_t now = clock_of(vcpu), d, own;
@@ -724,7 +718,7 @@ static int insn_kind(uint64_t va, const uint8_t *b, size_t len, bool *ktime_call
 	bool call;
 
 	*ktime_call = false;
-	if (g.arch == ARCH_X86_64) {
+	if (g.x86) {
 		if (!(va >> 63))
 			return vmprof_x86_op(b, len);
 		call = qp_x86_call(b, len, va, &target);
@@ -746,14 +740,10 @@ static int insn_kind(uint64_t va, const uint8_t *b, size_t len, bool *ktime_call
 /* Whether the call graph has what it needs: x86-64, and the kernel's functions. */
 static bool graph_on(void)
 {
-	return g.arch == ARCH_X86_64 && g.syms.nfn;
+	return g.x86 && g.syms.nfn;
 }
 
-/*
- * The event of slot S (NULL: none), whose last instruction, at SITE, is the
- * LEN bytes at LAST (KTIME: it calls ktime_get for the timer), made once per
- * generation of the symbols.
- */
+/* Slot S's event (NULL: none) per generation of the symbols; KTIME: it calls ktime_get. */
 static struct qp_ev *slot_event(struct slot *s, uint64_t site, const uint8_t *last, size_t len,
 				bool ktime)
 {
@@ -807,7 +797,7 @@ static void tb_trans(qp_id id, struct qemu_plugin_tb *tb)
 		hash = fnv(hash, buf, len);
 		lens[i] = "0123456789abcdef"[len];
 		ops[i] = insn_kind(va, buf, len, &ktime);
-		if (g.arch == ARCH_X86_64 && qp_x86_rep(buf, len))
+		if (g.x86 && qp_x86_rep(buf, len))
 			rl += snprintf(rep + rl, sizeof(rep) - rl, "%s%zu", rl ? "," : "", i);
 	}
 	lens[n] = '\0';
@@ -965,11 +955,8 @@ QP_EXPORT int qemu_plugin_install(qp_id id, const struct qp_info *info, int argc
 		fprintf(stderr, "qprof: counts a guest system, not a user-mode program\n");
 		return -1;
 	}
-	if (!strcmp(info->target_name, "x86_64")) {
-		g.arch = ARCH_X86_64;
-	} else if (!strcmp(info->target_name, "aarch64")) {
-		g.arch = ARCH_ARM64;
-	} else {
+	g.x86 = !strcmp(info->target_name, "x86_64");
+	if (!g.x86 && strcmp(info->target_name, "aarch64")) {
 		fprintf(stderr, "qprof: target %s: only x86_64 and aarch64\n", info->target_name);
 		return -1;
 	}
