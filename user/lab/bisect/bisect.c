@@ -1,13 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ppbench-bisect (also 'ppbench bisect'): one step of `git bisect run`, in a
- * kernel tree that git bisect has checked out: configure (the kernel's
- * merge_config.sh: ppbench's fragment over defconfig or the user's config),
- * build incrementally, boot under vm running bench, and judge the result
- * against the baseline as compare --bisect does. The kernel's tools run as
- * children, vm and compare in-process; each stage's output goes to the
- * step's log, and what each returns becomes git bisect run's status
- * (compare/bisect_status.h).
+ * ppbench-bisect: one step of `git bisect run` (ppbench-bisect(8)). The kernel's tools run
+ * as children, vm and compare in-process; every stage's output goes to the step's log.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -32,7 +26,6 @@
 #include "cli/cli.h"
 #include "model/scenario.h"
 
-/* ppbench-bisect's options. */
 struct bisect_cfg {
 	const char *baseline;  /* --baseline FILE: the good kernel's bench result, or NULL */
 	const char *scenario;  /* --scenario LIST: what bench runs and compare gates */
@@ -83,10 +76,7 @@ static void arg(struct argv_buf *a, const char *s)
 	a->v[a->n] = NULL;
 }
 
-/*
- * The fragment a kernel for ppbench vm needs: beside vm's scripts, in this
- * source tree or the installation (PPBENCH_LIBDIR). Into BUF.
- */
+/* The fragment a kernel for ppbench vm needs: this source tree's, or the installation's. */
 static void bisect_default_fragment(char *buf, size_t len)
 {
 	const char *lib = getenv("PPBENCH_LIBDIR");
@@ -112,11 +102,7 @@ static void bisect_default_fragment(char *buf, size_t len)
 	snprintf(buf, len, "%s/vm/ppbench.config", PPBENCH_LIBDIR);
 }
 
-/*
- * Runs the tool ARGV with stdin from /dev/null and stdout and stderr
- * appended to LOG (NULL: discarded), ENV added to its environment. Its
- * status (spawn_status()), or -errno when it could not start.
- */
+/* ARGV's status, its output appended to LOG (NULL: discarded), ENV added; -errno. */
 static int run(const char *const *argv, const char *log, const char *const *env)
 {
 	struct spawn s = { .argv = argv, .env = env, .in = SPAWN_NULL };
@@ -131,11 +117,7 @@ static int run(const char *const *argv, const char *log, const char *const *env)
 	return st;
 }
 
-/*
- * A stage run in-process prints where ppbench prints, as COMMAND: into LOG
- * while it runs, as a tool's output goes (SAVED: our stdout and stderr, for
- * std_back()). 0, or -errno.
- */
+/* An in-process stage's output into LOG, as COMMAND's (SAVED: for std_back()). 0, -errno. */
 static int std_to(const char *log, const char *command, int saved[2])
 {
 	int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -162,7 +144,7 @@ static void std_back(const int saved[2])
 	}
 }
 
-/* Writes ARGV into LOG as the stage's header: "== STAGE: argv..." (STAGE NULL: the line's end). */
+/* "== STAGE: ARGV..." into LOG (STAGE NULL: ARGV alone). */
 static void log_cmd(const char *log, const char *stage, const char *const *argv)
 {
 	if (stage)
@@ -187,10 +169,7 @@ static bool has_word(const char *line, const char *const *words)
 	return false;
 }
 
-/*
- * The first line of LOG after offset FROM that holds one of WORDS (in order
- * of preference), else its last line, trimmed, into BUF.
- */
+/* LOG's first line after FROM with a word of PREFS (in their order), else its last. */
 static void log_pick(const char *log, long from, const char *const *const *prefs, char *buf,
 		     size_t len)
 {
@@ -250,11 +229,7 @@ static void commit_of(struct bisect_outcome *o, char *hash, size_t len)
 	snprintf(hash, len, "%.*s", (int)strcspn(cap, " "), cap);
 }
 
-/*
- * compare's verdict on NEW against OLD (NULL: NEW alone, for the limits),
- * printed into LOG as compare --bisect prints it: git bisect run's status,
- * and what decided it into WHY.
- */
+/* compare --bisect's status of NEW against OLD (NULL: the limits alone), logged; WHY. */
 static int judge(const struct bisect_cfg *cfg, const char *old, const char *new, const char *log,
 		 char *why, size_t len)
 {
@@ -333,13 +308,7 @@ static bool host_has(const char *what)
 	return !run(cc, NULL, NULL);
 }
 
-/*
- * What building the kernel needs of this machine, into WHY as one line
- * naming the package: make, the compilers (the host's, and arm64's cross
- * compiler), kconfig's flex and bison, bc, pahole (without it kconfig drops
- * BTF, which ppbench needs), libelf (objtool, resolve_btfids), and OpenSSL's
- * headers where the config signs modules or keeps a keyring.
- */
+/* What building the kernel needs here (pahole: kconfig drops BTF without it); WHY names it. */
 static int kbuild_ready(const struct bisect_cfg *cfg, const char *base, char *why, size_t len)
 {
 	static const char *const signs[] = { "CONFIG_MODULE_SIG=y",
@@ -383,13 +352,7 @@ static int kbuild_ready(const struct bisect_cfg *cfg, const char *base, char *wh
 	return 0;
 }
 
-/*
- * What fails the same at every step stops the bisection before a build:
- * an unreadable fragment or config, a tool or file the build or the boot
- * needs, a baseline without the scenario, and whatever compare --bisect
- * refuses of the baseline against itself (the noise profile, the gate's
- * options, a limit the good kernel already exceeds).
- */
+/* What fails the same at every step stops the bisection before a build. */
 static int preflight(const struct bisect_cfg *cfg, const char *log, struct bisect_outcome *o)
 {
 	const char *base = cfg->config ? cfg->config : karch[cfg->arch].defconfig;
@@ -413,12 +376,7 @@ static int preflight(const struct bisect_cfg *cfg, const char *log, struct bisec
 	return decide(o, BISECT_STOP, "the baseline against itself: %s", why);
 }
 
-/*
- * Why a config or build stage AT ended with ST, from its part of LOG (after
- * FROM): the first line of PREFS, or of this machine's failures (a command
- * not found, make's Error 127 for it, a full disk), which stop the
- * bisection instead of skipping the commit.
- */
+/* Why stage AT ended with ST, from LOG after FROM; this machine's failures stop. */
 static int stage_failed(struct bisect_outcome *o, enum bisect_stage at, int st, const char *log,
 			long from, const char *const *const *prefs, const char *what,
 			const char *tool)
@@ -518,11 +476,7 @@ static void boot_why(const struct vm_end *end, char *buf, size_t len)
 		snprintf(buf, len, "bench left no result file");
 }
 
-/*
- * The kernel IMAGE booted under vm (the instruction clock) running bench,
- * its result into JSON: 0, a skip when the kernel did not boot or bench
- * failed in it, a stop when this machine failed.
- */
+/* IMAGE booted under vm running bench into JSON: 0, a skip, or a stop (this machine's). */
 static int boot(const struct bisect_cfg *cfg, char *image, char *json, const char *log,
 		struct bisect_outcome *o)
 {
@@ -570,14 +524,6 @@ static int boot(const struct bisect_cfg *cfg, char *image, char *json, const cha
 	return decide(o, st, "this machine could not boot the kernel: %s", why);
 }
 
-static int compare(const struct bisect_cfg *cfg, const char *json, const char *log,
-		   struct bisect_outcome *o)
-{
-	char why[sizeof(o->why)];
-
-	return decide(o, judge(cfg, cfg->baseline, json, log, why, sizeof(why)), "%s", why);
-}
-
 static int make_dir(const char *opt, const char *dir, struct bisect_outcome *o)
 {
 	char p[PATH_MAX];
@@ -596,17 +542,10 @@ static int make_dir(const char *opt, const char *dir, struct bisect_outcome *o)
 	return 0;
 }
 
-/*
- * One step of a bisection, in the kernel tree that is the current directory:
- * merge the config, build, boot the kernel under vm running bench, judge
- * the result against the baseline as compare does. First checks what would
- * make every step fail the same way (the baseline, the gate, the tree):
- * that stops the bisection. Fills O; returns O->status. What each stage
- * prints goes to the step's log.
- */
+/* One step in the kernel tree that is the current directory: O, and O->status. */
 static int bisect_step(const struct bisect_cfg *cfg, struct bisect_outcome *o)
 {
-	char hash[64], json[PATH_MAX + 80], image[PATH_MAX + 80];
+	char hash[64], json[PATH_MAX + 80], image[PATH_MAX + 80], why[sizeof(o->why)];
 
 	memset(o, 0, sizeof(*o));
 	o->build_s = o->boot_s = -1;
@@ -627,7 +566,7 @@ static int bisect_step(const struct bisect_cfg *cfg, struct bisect_outcome *o)
 	if (preflight(cfg, o->log, o) || configure(cfg, o->log, o) || build(cfg, o->log, o) ||
 	    boot(cfg, image, json, o->log, o))
 		return o->status;
-	return compare(cfg, json, o->log, o);
+	return decide(o, judge(cfg, cfg->baseline, json, o->log, why, sizeof(why)), "%s", why);
 }
 
 enum { OPT_SCENARIO = 1, OPT_LIMIT };
