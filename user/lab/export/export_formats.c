@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench export's figures of a result file, named once for every format,
- * and the formats short enough to share a file: Bencher's BMF JSON,
- * Apache Otava's CSV, the stats lines of an LKP parse (KCIDB: kcidb.c).
- */
+/* ppbench export's figures, named once for every format, and the formats but KCIDB. */
 #include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
@@ -290,11 +286,7 @@ static void prof_line(FILE *f, bool prefix, const char *scn, enum prow_kind k, c
 	free(key);
 }
 
-/*
- * A profile's rows: the chains the file lists (those of its chain floor
- * or more), the functions of that floor or more; a file without a call
- * graph has the functions' self only, every one.
- */
+/* A profile's rows of its chain floor or more (no call graph: every function's self). */
 static void prof_lines(FILE *f, bool prefix, const char *scn, const struct result_profile *p)
 {
 	double floor = p->has_graph ? p->chain_floor : 0;

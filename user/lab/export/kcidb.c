@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench export kcidb: result files and compare's verdicts as KCIDB v5
- * tests (export_formats.h says what the schema asks of them).
- */
+/* ppbench export kcidb: result files and compare's verdicts as KCIDB v5 tests. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -164,12 +161,7 @@ static void test_misc(struct json *j, const struct result *r, const struct resul
 	json_obj_end(j);
 }
 
-/*
- * A test's path: "ppbench.ring", a path figure's with its method
- * ("ppbench.ring.path.fentry"; one that is n/a "ppbench.ring.path"), so
- * that no path names figures of two methods. PREFIX: "ppbench" or
- * "ppbench.compare".
- */
+/* PREFIX.SCENARIO, a path figure's with its method: no path names figures of two methods. */
 static void test_path(const char *prefix, const char *scenario, bool path, const char *method,
 		      char *buf, size_t len)
 {
@@ -278,10 +270,7 @@ void kcidb_write_results(FILE *out, const struct result *r, size_t n, const stru
 	end(j);
 }
 
-/*
- * compare's own verdict: with a gate on this figure FAIL where the gate fired
- * and PASS where it could test; no gate (or another figure): DONE.
- */
+/* compare's own verdict: where no gate is on this figure, DONE. */
 static const char *cmp_status(const struct compare_readback *d, const struct readback_cmp *m,
 			      const struct readback_row *w)
 {

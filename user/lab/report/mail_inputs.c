@@ -167,11 +167,7 @@ static bool mark(const char *line, const char *key, char *out)
 	return true;
 }
 
-/*
- * git bisect log's commands (its comments dropped): what git bisect replay
- * takes, its start with the hashes its comments resolve (start's own words
- * may be HEAD~3). The first bad commit into FIRST_BAD.
- */
+/* git bisect log's commands, start's words (HEAD~3) as hashes; the first bad into FIRST_BAD. */
 static char *bisect_steps(const char *tree, char *first_bad)
 {
 	const char *args[] = { "bisect", "log", NULL };

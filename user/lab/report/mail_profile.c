@@ -1,11 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench report's profile rows: compare's perf-profile rows of each
- * column (calltrace, children and self, LKP's), old, then per column its
- * change and new, in instructions per element (exact: no test): the
- * headline's scenario first, then the others, each by kind, the largest
- * change first.
- */
+/* ppbench report's profile rows: per column its change and new, exact (no test). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,10 +59,7 @@ static struct pline *pnew(struct ptable *t, size_t scn, const struct prow *r)
 	return l;
 }
 
-/*
- * Column COL's rows of scenario D. compare gives every row of either side
- * (the floor is the report's), so a row the column lacks is 0 on both.
- */
+/* Column COL's rows of scenario D: compare gives every row, so one it lacks is 0 on both. */
 static int pdiff_rows(struct ptable *t, size_t col, const struct pdiff *d)
 {
 	size_t scn = 0;

@@ -9,10 +9,7 @@
 #include "sys/util.h"
 #include "vm/vm_run.h"
 
-/*
- * The K characters of word W into BUF, a file vm carried into the guest
- * (/vm/in/N/NAME) as NAME, the name it had on the host. Its length.
- */
+/* Word W (K characters) into BUF, a file vm carried in (/vm/in/N/NAME) as NAME; its length. */
 static int guest_in(const char *w, int k, char *buf, size_t len)
 {
 	const char *in = memmem(w, k, VM_IN_DIR "/", strlen(VM_IN_DIR "/"));

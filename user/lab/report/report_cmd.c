@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench report: an A/B, a bisection's directory or several result files
- * as the mail the kernel test robot sends (report/mail.h), with its
- * attachments written beside it.
- */
+/* ppbench report: the command, and the attachments written beside the mail. */
 #include <errno.h>
 #include <float.h>
 #include <glob.h>
@@ -143,12 +139,7 @@ static bool has_folded(const char *path, const char *scn)
 	return !access(f, R_OK);
 }
 
-/*
- * DIR/SCENARIO.diff.svg: plot's differential flame graph, per element, of
- * each scenario the base and the first column profiled with call graphs
- * whose folded stacks lie beside them. An exit code; on a failure none of
- * them is left.
- */
+/* DIR/SCENARIO.diff.svg of each scenario with folded stacks beside both: none on a failure. */
 static int att_flames(const struct mail *m, struct atts *t, const char *dir)
 {
 	const struct comparison *c = &m->cf->set.cmps[0];
