@@ -3,13 +3,10 @@
  * ppbench-bisect: one step of `git bisect run` (ppbench-bisect(8)). The kernel's tools run
  * as children, vm and compare in-process; every stage's output goes to the step's log.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
-#include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,6 @@
 /* ppbench export's figures, named once for every format, and the formats but KCIDB. */
 #include <ctype.h>
 #include <math.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

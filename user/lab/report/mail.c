@@ -71,15 +71,11 @@ int mail_build(struct mail *m)
 {
 	struct cmp_set *set = &m->cf->set;
 	const char *unit = result_clock_of(m->cf->files)->unit;
-	char name[96];
 
 	for (size_t i = 0; i < set->n; i++)
-		for (size_t k = 0; k < set->cmps[i].nrows; k++) {
-			struct row *r = &set->cmps[i].rows[k];
-
-			snprintf(r->label, sizeof(r->label), "%s",
-				 mail_stat(r, unit, name, sizeof(name)));
-		}
+		for (size_t k = 0; k < set->cmps[i].nrows; k++)
+			mail_stat(&set->cmps[i].rows[k], unit, set->cmps[i].rows[k].label,
+				  sizeof(set->cmps[i].rows[k].label));
 	m->head = headline(&set->cmps[0], m->metric);
 	if (!m->head) {
 		pr_err("%s and %s have no %s figure of one scenario: nothing to report\n",

@@ -25,13 +25,10 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "vm/qprof/qprof_logic.h"
-#include "vm/qprof/qpstack.h"
 #include "vmprof.h"
 
 #ifndef QPROF_API
