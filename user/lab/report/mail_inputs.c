@@ -12,16 +12,11 @@
 #include "sys/spawn.h"
 #include "sys/util.h"
 
-/* git -C TREE ARGS...: its stdout into BUF, or -1 when git failed. */
-static int git(const char *tree, const char *const *args, char *buf, size_t len)
+/* git's stdout into BUF, or -1 when git failed. */
+static int git(const char *const *argv, char *buf, size_t len)
 {
-	const char *argv[12] = { "git", "-C", tree };
 	const struct spawn s = { .argv = argv, .in = SPAWN_NULL, .err = SPAWN_NULL };
-	size_t n = 3;
 
-	while (*args && n < 11)
-		argv[n++] = *args++;
-	argv[n] = NULL;
 	return spawn_capture(&s, buf, len, 0) ? -1 : 0;
 }
 
@@ -80,10 +75,11 @@ static void ab_named(struct mail_in *in)
 static int resolve(const char *tree, const char *rev, struct mail_commit *c,
 		   struct mail_commit *parent)
 {
-	const char *args[] = { "log", "-1", "--format=%H%n%P%n%s", rev, "--", NULL };
+	const char *args[] = { "git", "-C", tree, "log", "-1", "--format=%H%n%P%n%s",
+			       rev,   "--", NULL };
 	char out[1024], *nl, *nl2;
 
-	if (git(tree, args, out, sizeof(out)) || !(nl = strchr(out, '\n')) ||
+	if (git(args, out, sizeof(out)) || !(nl = strchr(out, '\n')) ||
 	    !(nl2 = strchr(nl + 1, '\n'))) {
 		pr_err("%s: git names no commit '%s' there\n", tree, rev);
 		return -EINVAL;
@@ -170,11 +166,11 @@ static bool mark(const char *line, const char *key, char *out)
 /* git bisect log's commands, start's words (HEAD~3) as hashes; the first bad into FIRST_BAD. */
 static char *bisect_steps(const char *tree, char *first_bad)
 {
-	const char *args[] = { "bisect", "log", NULL };
+	const char *args[] = { "git", "-C", tree, "bisect", "log", NULL };
 	char *log = malloc(65536), *out = log ? calloc(1, 65536) : NULL, *line, *save;
 	char bad[64] = "", good[4096] = "";
 
-	if (!out || git(tree, args, log, 65536)) {
+	if (!out || git(args, log, 65536)) {
 		free(log);
 		free(out);
 		return NULL;

@@ -912,8 +912,8 @@ static void at_exit(qp_id id, void *udata)
 	fprintf(f,
 		"# functions %zu programs %zu entries %zu thunks %zu %zu events %" PRIu64
 		" nodes %" PRIu32 "\n",
-		g.syms.nfn, g.syms.nbpf, g.syms.nr[QPR_ENTRY], g.syms.nr[QPR_RETTHUNK],
-		g.syms.nr[QPR_INDTHUNK], g.events, g.cg.cct.nn);
+		g.syms.nfn, g.syms.nbpf, g.syms.nr[QPR_ENTRY] / 2, g.syms.nr[QPR_RETTHUNK] / 2,
+		g.syms.nr[QPR_INDTHUNK] / 2, g.events, g.cg.cct.nn);
 	fprintf(f,
 		"# slots %zu translations %" PRIu64 " resets %" PRIu64 " protocol_errors %" PRIu64
 		" ktime_calls %" PRIu64 "\n",

@@ -214,17 +214,8 @@ int qp_syms_add_fn(struct qp_syms *s, uint64_t start, bool bpf)
 
 int qp_syms_add_range(struct qp_syms *s, enum qp_rkind k, uint64_t lo, uint64_t hi)
 {
-	if (s->nr[k] == s->capr[k]) {
-		size_t c = s->capr[k] ? 2 * s->capr[k] : 64;
-		struct qp_range *r = realloc(s->r[k], c * sizeof(*r));
-
-		if (!r)
-			return -ENOMEM;
-		s->r[k] = r;
-		s->capr[k] = c;
-	}
-	s->r[k][s->nr[k]++] = (struct qp_range){ lo, hi };
-	return 0;
+	return add_u64(&s->r[k], &s->nr[k], &s->capr[k], lo)
+		       ?: add_u64(&s->r[k], &s->nr[k], &s->capr[k], hi);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -286,8 +277,8 @@ uint64_t qp_syms_fn(const struct qp_syms *s, uint64_t addr)
 
 static bool qp_syms_in(const struct qp_syms *s, enum qp_rkind k, uint64_t addr)
 {
-	for (size_t i = 0; i < s->nr[k]; i++)
-		if (addr >= s->r[k][i].lo && addr < s->r[k][i].hi)
+	for (size_t i = 0; i + 1 < s->nr[k]; i += 2)
+		if (addr >= s->r[k][i] && addr < s->r[k][i + 1])
 			return true;
 	return false;
 }

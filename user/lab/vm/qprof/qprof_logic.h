@@ -56,14 +56,10 @@ enum qp_act qp_win_end(struct qp_win *w);
 /* The guest's symbols: functions' starts (BPF: the window's programs) and ranges of code. */
 enum qp_rkind { QPR_ENTRY, QPR_RETTHUNK, QPR_INDTHUNK, QPR_NR };
 
-struct qp_range {
-	uint64_t lo, hi;
-};
-
 struct qp_syms {
 	uint64_t *fn, *bpf; /* starts, sorted by qp_syms_sort() */
 	size_t nfn, capfn, nbpf, capbpf;
-	struct qp_range *r[QPR_NR];
+	uint64_t *r[QPR_NR]; /* lo, hi, lo, ...: NR[K] / 2 ranges of kind K */
 	size_t nr[QPR_NR], capr[QPR_NR];
 };
 
