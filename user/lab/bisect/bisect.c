@@ -477,21 +477,18 @@ static void boot_why(const struct vm_end *end, char *buf, size_t len)
 static int boot(const struct bisect_cfg *cfg, char *image, char *json, const char *log,
 		struct bisect_outcome *o)
 {
-	char rep[32], why[256], *argv[12];
+	char rep[32], why[256],
+		*argv[12] = { "bench", "--quiet", "--scenario", (char *)cfg->scenario };
 	struct vm_cfg vm;
 	struct vm_end end;
 	uint64_t t0 = now_ns();
-	int argc = 0, saved[2], st;
+	int argc = 4, saved[2], st;
 
 	vm_cfg_init(&vm);
 	vm.kernel = image;
 	vm.arch = cfg->arch;
 	vm.cpus = vm_default_cpus(vm.clock);
 	vm.quiet = true;
-	argv[argc++] = "bench";
-	argv[argc++] = "--quiet";
-	argv[argc++] = "--scenario";
-	argv[argc++] = (char *)cfg->scenario;
 	if (cfg->repeat) {
 		snprintf(rep, sizeof(rep), "%u", cfg->repeat);
 		argv[argc++] = "--repeat";
