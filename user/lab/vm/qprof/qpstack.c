@@ -143,11 +143,7 @@ static void drop_to(struct qp_cg *cg, struct qp_stack *s, int depth)
 		settle(cg, &s->f[--s->depth]);
 }
 
-/*
- * Room for a frame: a full stack is lost (returns went missing in a loop),
- * counted, and what follows starts from the root, suspect, so that no path
- * grows deeper than the stack. The flag for the new frame.
- */
+/* Room for a frame: a full stack (returns went missing) is dropped, the new frame suspect. */
 static uint8_t room(struct qp_cg *cg, struct qp_stack *s)
 {
 	if (s->depth < QP_DEPTH)
@@ -196,10 +192,7 @@ static int tail_find(const struct qp_stack *s, int i, uint64_t fn)
 	return -1;
 }
 
-/*
- * A jump into FN (at KEY): a tail call, a frame below the one that jumped,
- * whose return is that one's too; or back to a frame of FN that jumped on.
- */
+/* A jump into FN (at KEY): a tail call's frame, popped with the jumper's; or back to FN's. */
 static int jump(struct qp_cg *cg, struct qp_stack *s, uint64_t key, uint64_t fn)
 {
 	int i = tail_find(s, s->depth - 1, fn);
@@ -258,10 +251,7 @@ static int decide(struct qp_cg *cg, struct qp_stack *s, const struct qp_ev *ev)
 	return err;
 }
 
-/*
- * The frame in force made to hold the code of EV's instruction: an
- * undecided frame decided, a frame found further down, a fall-through.
- */
+/* The frame in force made to hold the code of EV's instruction. */
 static int sync(struct qp_cg *cg, struct qp_stack *s, const struct qp_ev *ev, uint64_t delta)
 {
 	struct qp_frame *t = top(s);
