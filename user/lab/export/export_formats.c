@@ -125,17 +125,9 @@ const char *xfig_unit(enum xfig_kind kind, const char *unit, char *buf, size_t l
 
 const char *xfig_key_part(const char *name, char *buf, size_t len)
 {
-	size_t i = 0;
-
-	for (; len && name[i] && i < len - 1; i++) {
-		char c = name[i];
-
-		buf[i] = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ? c
-			 : c >= 'A' && c <= 'Z' ? c - 'A' + 'a'
-						: '_';
-	}
-	if (len)
-		buf[i] = 0;
+	snprintf(buf, len, "%s", name);
+	for (char *p = buf; len && *p; p++)
+		*p = isalnum((unsigned char)*p) ? tolower((unsigned char)*p) : '_';
 	return buf;
 }
 

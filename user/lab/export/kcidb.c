@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ppbench export kcidb: result files and compare's verdicts as KCIDB v5 tests. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,16 +25,10 @@ static void put_num(struct json *j, const char *key, double v)
 /* A test path's node: every character outside [a-zA-Z0-9_-] becomes '_'. */
 static void path_node(const char *name, char *buf, size_t len)
 {
-	size_t i = 0;
-
-	for (; name[i] && i + 1 < len; i++) {
-		char c = name[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '_' || c == '-';
-
-		buf[i] = ok ? c : '_';
-	}
-	buf[i] = 0;
+	snprintf(buf, len, "%s", name);
+	for (char *p = buf; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-')
+			*p = '_';
 }
 
 static void kernel_id(const struct kcidb_opts *o, const struct result *r, char *buf, size_t len)
