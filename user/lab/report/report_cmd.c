@@ -238,17 +238,14 @@ static int report_run(void *c, int argc, char **argv)
 		goto out;
 	}
 	ret = EXIT_FAIL;
-	t = cfg->outdir ? calloc(1, sizeof(*t)) : NULL;
-	if (cfg->outdir && !t) {
-		pr_err("out of memory\n");
-		goto out;
-	}
-	if (t) {
-		att_plan(&m, t);
-		ret = write_dir(&m, t, cfg->outdir);
-	} else {
+	if (!cfg->outdir) {
 		mail_write(stdout, &m);
 		ret = EXIT_OK;
+	} else if (!(t = calloc(1, sizeof(*t)))) {
+		pr_err("out of memory\n");
+	} else {
+		att_plan(&m, t);
+		ret = write_dir(&m, t, cfg->outdir);
 	}
 out:
 	free(t);
