@@ -109,12 +109,17 @@ static int cmp_by_value(const void *pa, const void *pb, void *ctx)
 	return x[a] < x[b] ? -1 : x[a] > x[b] ? 1 : (a > b) - (a < b);
 }
 
-/* RANK[i]: position of x[i] in sorted order (ties by index). IDX is scratch. */
-static void ranks_of(const double *x, size_t n, size_t *idx, size_t *rank)
+void trend_sort_idx(const double *x, size_t n, size_t *idx)
 {
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	qsort_r(idx, n, sizeof(*idx), cmp_by_value, (void *)x);
+}
+
+/* RANK[i]: position of x[i] in sorted order (ties by index). IDX is scratch. */
+static void ranks_of(const double *x, size_t n, size_t *idx, size_t *rank)
+{
+	trend_sort_idx(x, n, idx);
 	for (size_t i = 0; i < n; i++)
 		rank[idx[i]] = i;
 }
@@ -127,7 +132,7 @@ struct work {
 	size_t *start; /* stratum k: val[start[k] .. start[k + 1]) */
 	int *step;     /* stratum of the point at each position, -1: none */
 	double *q;     /* stratum k: Q over its splits at q[start[k] + k ..] */
-	double *pre, *suf, *scratch_d;
+	double *pre, *suf;
 	size_t *scratch_i;
 	struct fenwick fw;
 };
@@ -136,36 +141,27 @@ static void work_free(struct work *w)
 {
 	free(w->val);
 	free(w->rank);
-	free(w->start);
 	free(w->step);
-	free(w->q);
-	free(w->pre);
-	free(w->suf);
-	free(w->scratch_d);
-	free(w->scratch_i);
-	free(w->fw.cnt);
-	free(w->fw.sum);
 }
 
+/* Three blocks: the doubles, the indices, the strata. */
 static int work_alloc(struct work *w, size_t n)
 {
 	memset(w, 0, sizeof(*w));
-	w->val = calloc(n + 1, sizeof(*w->val));
-	w->rank = calloc(n + 1, sizeof(*w->rank));
-	w->start = calloc(n + 2, sizeof(*w->start));
+	w->val = calloc(7 * n + 9, sizeof(*w->val));
+	w->rank = calloc(3 * n + 4, sizeof(*w->rank));
 	w->step = calloc(n + 1, sizeof(*w->step));
-	w->q = calloc(2 * n + 2, sizeof(*w->q));
-	w->pre = calloc(n + 1, sizeof(*w->pre));
-	w->suf = calloc(n + 1, sizeof(*w->suf));
-	w->scratch_d = calloc(n + 1, sizeof(*w->scratch_d));
-	w->scratch_i = calloc(n + 1, sizeof(*w->scratch_i));
-	w->fw.cnt = calloc(n + 2, sizeof(*w->fw.cnt));
-	w->fw.sum = calloc(n + 2, sizeof(*w->fw.sum));
-	if (!w->val || !w->rank || !w->start || !w->step || !w->q || !w->pre || !w->suf ||
-	    !w->scratch_d || !w->scratch_i || !w->fw.cnt || !w->fw.sum) {
+	if (!w->val || !w->rank || !w->step) {
 		work_free(w);
 		return -ENOMEM;
 	}
+	w->q = w->val + n + 1;
+	w->pre = w->q + 2 * n + 2;
+	w->suf = w->pre + n + 1;
+	w->fw.cnt = w->suf + n + 1;
+	w->fw.sum = w->fw.cnt + n + 2;
+	w->start = w->rank + n + 1;
+	w->scratch_i = w->start + n + 2;
 	return 0;
 }
 

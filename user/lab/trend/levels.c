@@ -36,14 +36,6 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int cmp_idx_value(const void *pa, const void *pb, void *ctx)
-{
-	const double *x = ctx;
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-
-	return x[a] < x[b] ? -1 : x[a] > x[b] ? 1 : (a > b) - (a < b);
-}
-
 /* The narrowest gap between levels: bench's mode rule, on logarithms. */
 static double gap_floor(const struct lctx *c, size_t lo, size_t hi)
 {
@@ -51,8 +43,7 @@ static double gap_floor(const struct lctx *c, size_t lo, size_t hi)
 
 	for (size_t i = 0; i < m; i++)
 		c->gaps[i] = c->x[c->idx[lo + i + 1]] - c->x[c->idx[lo + i]];
-	qsort(c->gaps, m, sizeof(*c->gaps), cmp_double);
-	return fmax(log1p(MODE_GAP_REL), MODE_GAP_K * quantile_sorted(c->gaps, m, 0.5));
+	return fmax(log1p(MODE_GAP_REL), MODE_GAP_K * median_of(c->gaps, m));
 }
 
 /*
@@ -113,8 +104,7 @@ static double median_between(struct lctx *c, size_t lo, size_t hi, size_t t0, si
 	for (size_t i = lo; i < hi; i++)
 		if (c->idx[i] >= t0 && c->idx[i] <= t1)
 			c->gaps[m++] = c->x[c->idx[i]];
-	qsort(c->gaps, m, sizeof(*c->gaps), cmp_double);
-	return m ? quantile_sorted(c->gaps, m, 0.5) : NAN;
+	return median_of(c->gaps, m);
 }
 
 /*
@@ -267,9 +257,7 @@ int levels_assign(const double *logx, size_t n, double max_ratio, int *stratum,
 	buf = calloc(n, sizeof(*buf));
 	err = -ENOMEM;
 	if (c.idx && c.gaps && c.upper && c.cluster && buf) {
-		for (size_t i = 0; i < n; i++)
-			c.idx[i] = i;
-		qsort_r(c.idx, n, sizeof(*c.idx), cmp_idx_value, (void *)logx);
+		trend_sort_idx(logx, n, c.idx);
 		if (max_ratio > 1)
 			c.cap = log(max_ratio);
 		err = split(&c, 0, n);

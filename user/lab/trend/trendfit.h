@@ -48,6 +48,8 @@ struct level_set {
  */
 int levels_assign(const double *logx, size_t n, double max_ratio, int *stratum,
 		  struct level_set *out);
+/* IDX[0..N): the indices of X in order of value, ties by index. */
+void trend_sort_idx(const double *x, size_t n, size_t *idx);
 
 /*
  * Change points of a series by e-divisive means (Matteson and James, "A
