@@ -16,6 +16,7 @@
  */
 enum series_order { SERIES_GIVEN, SERIES_CREATED, SERIES_LABEL };
 enum series_figure { SFIG_CYCLES, SFIG_NS, SFIG_PATH, NR_SFIGS };
+#define NR_RAW 4
 
 struct series_point {
 	char *file, *label, *created, *kernel;
@@ -34,7 +35,7 @@ struct series_fig {
 	double *v, *lo, *hi; /* value (median over the setups), least and largest setup */
 	/* cycles and ns: the scenario's level probe at each point (0: none) */
 	double *probe;
-	double *raw_v, *raw_lo, *raw_hi, *raw_probe; /* per series point while adding; NAN: none */
+	double *raw[NR_RAW]; /* v, lo, hi, probe per series point while adding; NAN: none */
 	/* from a noise profile: its level ratios and single-pair floor (NAN: none) */
 	double level_ratio[TREND_MAX_RATIOS];
 	size_t nlevel_ratios;
