@@ -499,7 +499,7 @@ static void head(FILE *f, const struct fgraph *g, int h)
 		PAD, W - PAD);
 }
 
-static int write_flame(FILE *f, const void *ctx)
+static void write_flame(FILE *f, const void *ctx)
 {
 	const struct fgraph *g = ctx;
 	int h = TOP + (int)(g->fl.depth + 1) * FRAME_H + BOTTOM;
@@ -513,7 +513,6 @@ static int write_flame(FILE *f, const void *ctx)
 		"<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n"
 		"<text id=\"matched\" x=\"%d\" y=\"%d\" text-anchor=\"end\"> </text>\n</svg>\n",
 		PAD, h - 10, W - PAD, h - 10);
-	return ferror(f) ? -EIO : 0;
 }
 
 int plot_flame(const struct plot_cfg *cfg)

@@ -210,13 +210,8 @@ static int plot_run(void *c, int argc, char **argv)
 		goto out;
 	}
 	ret = EXIT_FAIL;
-	if (cfg->profile) {
-		ret = output_prof_svg(p, cfg->output);
-		goto out;
-	}
-	if (build_plot(p))
-		goto out;
-	ret = output_svg(p, cfg->output);
+	if (cfg->profile || !build_plot(p))
+		ret = svg_output(cfg->output, cfg->profile ? write_prof_svg : write_plot_svg, p);
 out:
 	for (size_t i = 0; i < p->nfiles; i++)
 		result_free(&p->res[i]);

@@ -5,7 +5,6 @@
  * shared one), one box per file (quartiles, median line, mean dot, min-max
  * whiskers). Plain SVG 1.1 with no scripts or external fonts.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,27 +28,57 @@
 const char *const palette[PALETTE_N] = { "#0072b2", "#e69f00", "#009e73", "#d55e00",
 					 "#cc79a7", "#56b4e9", "#f0e442", "#000000" };
 
-/* Text content and attribute values: escape what XML reserves. */
 void xml_text(FILE *f, const char *s)
 {
+	static const char *const ent[] = {
+		['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;"
+	};
+
 	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
+		if ((unsigned char)*s < ARRAY_SIZE(ent) && ent[(unsigned char)*s])
+			fputs(ent[(unsigned char)*s], f);
+		else
 			fputc(*s, f);
-		}
 	}
+}
+
+void svg_begin(FILE *f, int w, int h, int x, int y_title, int y_sub, const char *title)
+{
+	fprintf(f,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, "
+		"Helvetica, sans-serif\" font-size=\"12\" fill=\"#222222\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
+		"<text x=\"%d\" y=\"%d\" font-size=\"17\" font-weight=\"bold\">",
+		w, h, w, h, x, y_title);
+	xml_text(f, title);
+	fprintf(f, "</text>\n<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555555\">", x, y_sub);
+}
+
+void svg_ytitle(FILE *f, int y, const char *unit)
+{
+	fprintf(f,
+		"<text transform=\"translate(22,%d) rotate(-90)\" text-anchor=\"middle\" "
+		"font-size=\"13\">%s</text>\n",
+		y, unit);
+}
+
+void svg_yaxis(FILE *f, int ax, int right, int top, int h, double ymax, double ystep)
+{
+	for (double v = 0; v <= ymax + ystep / 2; v += ystep) {
+		double y = top + h - v / ymax * h;
+
+		fprintf(f,
+			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n",
+			ax, y, right, y);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", ax - 6,
+			y + 4, v);
+	}
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n", ax, top,
+		ax, top + h);
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n", ax,
+		top + h, right, top + h);
 }
 
 static int fill_box(struct box *b, const struct result_stat *st)
@@ -136,29 +165,6 @@ static double y_of(const struct plot *p, size_t s, double v)
 	return PLOT_TOP + PLOT_H - v / p->ymax[s] * PLOT_H;
 }
 
-/* Scenario S's axis: grid lines, tick labels, the axis lines. */
-static void svg_panel_axis(FILE *f, const struct plot *p, size_t s)
-{
-	int ax = panel_x(p, s) + PANEL_AXIS, right = panel_x(p, s) + panel_w(p);
-	char num[32];
-
-	for (double v = 0; v <= p->ymax[s] + p->ystep[s] / 2; v += p->ystep[s]) {
-		double y = y_of(p, s, v);
-
-		snprintf(num, sizeof(num), "%g", v);
-		fprintf(f,
-			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-			"stroke=\"#dddddd\"/>\n",
-			ax, y, right, y);
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", ax - 6,
-			y + 4, num);
-	}
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n", ax,
-		PLOT_TOP, ax, PLOT_TOP + PLOT_H);
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n", ax,
-		PLOT_TOP + PLOT_H, right, PLOT_TOP + PLOT_H);
-}
-
 /* The y axis's unit: each file's clock says what its figures count. */
 static const char *axis_unit(const struct plot *p)
 {
@@ -171,14 +177,6 @@ static const char *axis_unit(const struct plot *p)
 	if (!strcmp(k->kind, "ktime"))
 		return "ns per element (kernel clock)";
 	return "TSC cycles per element";
-}
-
-static void svg_axis_title(FILE *f, const struct plot *p)
-{
-	fprintf(f,
-		"<text transform=\"translate(22,%d) rotate(-90)\" text-anchor=\"middle\" "
-		"font-size=\"13\">%s</text>\n",
-		PLOT_TOP + PLOT_H / 2, axis_unit(p));
 }
 
 /* "AMD EPYC, TSC 2.445 GHz, kernel 6.18.44": what the figures were measured on. */
@@ -245,7 +243,8 @@ static void svg_panels(FILE *f, const struct plot *p)
 		double x0 = panel_x(p, s) + PANEL_AXIS + PANEL_PAD;
 
 		fprintf(f, "<g class=\"scenario\">\n");
-		svg_panel_axis(f, p, s);
+		svg_yaxis(f, panel_x(p, s) + PANEL_AXIS, panel_x(p, s) + panel_w(p), PLOT_TOP,
+			  PLOT_H, p->ymax[s], p->ystep[s]);
 		for (size_t i = 0; i < p->nfiles; i++)
 			svg_box(f, p, s, i, x0 + i * BOX_W);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">",
@@ -275,45 +274,26 @@ static void svg_legend(FILE *f, const struct plot *p)
 		x, y + 14, x, x, x, x);
 }
 
-static int write_svg(const struct plot *p, FILE *f)
+void write_plot_svg(FILE *f, const void *ctx)
 {
-	fprintf(f,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, "
-		"Helvetica, sans-serif\" font-size=\"12\" fill=\"#222222\">\n",
-		p->width, p->height, p->width, p->height);
-	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
-	fprintf(f, "<text x=\"%d\" y=\"28\" font-size=\"17\" font-weight=\"bold\">", PLOT_LEFT);
-	xml_text(f, p->cfg->title ? p->cfg->title : "page_pool scenario cost per element");
-	fprintf(f, "</text>\n<text x=\"%d\" y=\"48\" font-size=\"11\" fill=\"#555555\">",
-		PLOT_LEFT);
+	const struct plot *p = ctx;
+
+	svg_begin(f, p->width, p->height, PLOT_LEFT, 28, 48,
+		  p->cfg->title ? p->cfg->title : "page_pool scenario cost per element");
 	svg_subtitle(f, &p->res[0], p->nfiles);
 	fprintf(f, "</text>\n");
-	svg_axis_title(f, p);
+	svg_ytitle(f, PLOT_TOP + PLOT_H / 2, axis_unit(p));
 	svg_panels(f, p);
 	svg_legend(f, p);
 	fprintf(f, "</svg>\n");
-	return fflush(f) || ferror(f) ? -EIO : 0;
 }
 
-int svg_output(const char *path, int (*write)(FILE *f, const void *ctx), const void *ctx)
+int svg_output(const char *path, void (*write)(FILE *f, const void *ctx), const void *ctx)
 {
 	struct outfile out;
 
 	if (outfile_open(&out, path, OUTFILE_WHOLE))
 		return EXIT_FAIL;
-	/* (WRITE fails only when a write did: the commit finds and names that) */
-	write(out.f, ctx);
+	write(out.f, ctx); /* the commit finds a failed write and names it */
 	return outfile_commit(&out) ? EXIT_FAIL : EXIT_OK;
-}
-
-static int write_plot(FILE *f, const void *p)
-{
-	return write_svg(p, f);
-}
-
-int output_svg(const struct plot *p, const char *path)
-{
-	return svg_output(path, write_plot, p);
 }

@@ -50,28 +50,36 @@ extern const char *const palette[PALETTE_N];
 void xml_text(FILE *f, const char *s);
 /* An axis from 0 past TOP: a 1-2-5 tick step giving 4 to 10 ticks, and the top tick. */
 void axis_scale(double top, double *ymax, double *ystep);
+/*
+ * A picture of W x H: the SVG element, a white ground, TITLE at (X, Y_TITLE)
+ * and, open for the caller to fill and close, the subtitle's text at Y_SUB.
+ */
+void svg_begin(FILE *f, int w, int h, int x, int y_title, int y_sub, const char *title);
+/* The y axis's title, turned, centred on Y. */
+void svg_ytitle(FILE *f, int y, const char *unit);
+/* A panel's y axis at AX, grid lines to RIGHT, over [TOP, TOP + H]: 0 to YMAX by YSTEP. */
+void svg_yaxis(FILE *f, int ax, int right, int top, int h, double ymax, double ystep);
 
 /* The subtitle's text: R's CPU, its clock and its kernel ("(first file)" of several). */
 void svg_subtitle(FILE *f, const struct result *r, size_t nfiles);
 /* Boxes, axis scales and picture size from the loaded files; 0 or -errno. */
 int build_plot(struct plot *p);
 /*
- * Opens PATH ("-": stdout), lets WRITE fill it (0 or -errno) and closes it;
- * failures are one line on stderr. Returns an exit code.
+ * Opens PATH ("-": stdout), lets WRITE fill it and closes it; failures are
+ * one line on stderr. Returns an exit code.
  */
-int svg_output(const char *path, int (*write)(FILE *f, const void *ctx), const void *ctx);
-/* Writes the SVG to PATH ("-": stdout); returns an exit code. */
-int output_svg(const struct plot *p, const char *path);
+int svg_output(const char *path, void (*write)(FILE *f, const void *ctx), const void *ctx);
+/* The boxes of plot P (build_plot()). */
+void write_plot_svg(FILE *f, const void *p);
 
 /*
  * ppbench plot --profile: per scenario a panel with its own axis, per file
  * a bar of the scenario's instruction profile, stacked by group (the path's
  * own code at the bottom, so that the path figure is the bar's lower part)
  * and within a group by function: those carrying at least PROF_LIST_PCT of
- * the figure apart, the rest of the group as one piece. Writes the SVG to
- * PATH; returns an exit code.
+ * the figure apart, the rest of the group as one piece.
  */
-int output_prof_svg(const struct plot *p, const char *path);
+void write_prof_svg(FILE *f, const void *p);
 
 /*
  * ppbench plot --flame: the flame graph of one file's folded stacks, or the

@@ -8,7 +8,6 @@
  * Each panel's y axis starts at 0 (sizes compare honestly). Plain SVG 1.1,
  * no scripts, generic fonts, like plot's.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -217,7 +216,7 @@ static void svg_legend(FILE *f, double x, double y)
 	fprintf(f, "</text>\n");
 }
 
-static int write_svg(FILE *f, const void *ctx)
+static void write_svg(FILE *f, const void *ctx)
 {
 	const struct trend_view *v = ctx;
 	struct geom g = { .x0 = LEFT, .n = v->s->npts };
@@ -226,25 +225,14 @@ static int write_svg(FILE *f, const void *ctx)
 	g.w = fmin(1100, fmax(360, 14.0 * g.n));
 	width = LEFT + (int)g.w + LEGEND_W;
 	height = TOP + (int)npanels(v) * (PANEL_H + PANEL_GAP) + 20;
-	fprintf(f,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, "
-		"Helvetica, sans-serif\" font-size=\"12\" fill=\"#222222\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
-		"<text x=\"%d\" y=\"26\" font-size=\"17\" font-weight=\"bold\">",
-		width, height, width, height, LEFT);
-	xml_text(f, v->title ? v->title : "page_pool cost over a series of results");
-	fprintf(f, "</text>\n<text x=\"%d\" y=\"44\" font-size=\"11\" fill=\"#555555\">", LEFT);
+	svg_begin(f, width, height, LEFT, 26, 44,
+		  v->title ? v->title : "page_pool cost over a series of results");
 	xml_text(f, v->s->cpu_model);
 	fprintf(f,
 		", TSC %.3f GHz, %zu results (order %s), e-divisive means inside host levels"
 		"</text>\n",
 		v->s->tsc_hz / 1e9, v->s->npts, trend_order_name(v->order));
-	fprintf(f,
-		"<text transform=\"translate(22,%d) rotate(-90)\" text-anchor=\"middle\" "
-		"font-size=\"13\">%s</text>\n",
-		TOP + PANEL_GAP / 2 + PANEL_H / 2, series_figure_unit(v->metric));
+	svg_ytitle(f, TOP + PANEL_GAP / 2 + PANEL_H / 2, series_figure_unit(v->metric));
 	g.y0 = TOP + PANEL_GAP / 2;
 	for (size_t i = 0; i < v->s->nfigs; i++) {
 		if (v->s->figs[i].fig != v->metric || !v->s->figs[i].n)
@@ -254,7 +242,6 @@ static int write_svg(FILE *f, const void *ctx)
 	}
 	svg_legend(f, LEFT + g.w + 130, TOP + PANEL_GAP / 2 + PANEL_H * 0.45);
 	fprintf(f, "</svg>\n");
-	return fflush(f) || ferror(f) ? -EIO : 0;
 }
 
 int trend_write_svg(const struct trend_view *v, const char *path)
