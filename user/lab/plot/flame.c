@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ppbench plot --flame: a flame graph's frames from folded stacks (flame.h),
+ * ppbench plot --flame: a flame graph's frames from folded stacks (plot_svg.h),
  * drawn as SVG.
  */
 #include <errno.h>
@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "plot/flame.h"
 #include "model/result.h"
 #include "plot/plot_svg.h"
 #include "sys/log.h"

@@ -16,7 +16,6 @@
 #include "trend/series.h"
 #include "model/spread.h"
 #include "compare/ktap.h"
-#include "trend/trendreport.h"
 #include "model/by_counter.h"
 #include "sys/log.h"
 #include "sys/util.h"

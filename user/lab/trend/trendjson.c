@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include "report/json.h"
-#include "trend/trendreport.h"
+#include "trend/series.h"
 #include "sys/log.h"
 
 #define MAX_HITS 64

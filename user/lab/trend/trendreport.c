@@ -9,7 +9,7 @@
 #include <string.h>
 #include "model/by_counter.h"
 #include "compare/ktap.h"
-#include "trend/trendreport.h"
+#include "trend/series.h"
 #include "report/report.h"
 #include "sys/log.h"
 

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "plot/plot_svg.h"
-#include "trend/trendreport.h"
+#include "trend/series.h"
 #include "sys/log.h"
 
 #define TOP 64	     /* title and subtitle above the first panel */
