@@ -24,10 +24,7 @@ const char *series_figure_name(enum series_figure f)
 
 const char *series_fig_label(const struct series_fig *g, char *buf, size_t len)
 {
-	if (g->method)
-		snprintf(buf, len, "%s (%s)", series_figure_name(g->fig), g->method);
-	else
-		snprintf(buf, len, "%s", series_figure_name(g->fig));
+	snprintf(buf, len, g->method ? "%s (%s)" : "%s", series_figure_name(g->fig), g->method);
 	return buf;
 }
 
@@ -542,12 +539,11 @@ size_t series_gate(const struct series *s, enum series_figure metric, double pct
 			if (!gated_cp(g, cp, pct, first))
 				continue;
 			if (n < max)
-				hits[n] = (struct series_hit){
+				hits[n++] = (struct series_hit){
 					.fig = g,
 					.cp = cp,
 					.unstable = cp->kind != TREND_STEP,
 				};
-			n++;
 		}
 	}
 	return n;

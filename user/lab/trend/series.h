@@ -113,8 +113,9 @@ struct series_hit {
  * The regressions larger than PCT % among the change points of figure
  * METRIC whose first point after the change is one of the last WINDOW
  * points of the series. Steps only; higher is worse. Fills at most MAX
- * into HITS and returns how many there are.
+ * into HITS and returns how many it filled.
  */
+#define TREND_MAX_HITS 64
 size_t series_gate(const struct series *s, enum series_figure metric, double pct, size_t window,
 		   struct series_hit *hits, size_t max);
 /*

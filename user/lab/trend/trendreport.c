@@ -13,8 +13,6 @@
 #include "report/report.h"
 #include "sys/log.h"
 
-#define MAX_HITS 64
-
 const char *trend_order_name(enum series_order o)
 {
 	static const char *const names[] = { "given", "created", "label" };
@@ -359,11 +357,12 @@ static bool not_counted(const struct trend_view *v, const struct series_hit *h, 
 
 int trend_gate(const struct trend_view *v)
 {
-	struct series_hit hits[MAX_HITS];
-	size_t n = series_gate(v->s, v->metric, v->fail_pct, v->window, hits, MAX_HITS), gated = 0;
+	struct series_hit hits[TREND_MAX_HITS];
+	size_t n = series_gate(v->s, v->metric, v->fail_pct, v->window, hits, TREND_MAX_HITS);
+	size_t gated = 0;
 	char ch[16], where[200];
 
-	for (size_t i = 0; i < n && i < MAX_HITS; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const struct series_hit *h = &hits[i];
 
 		fmt_pct(h->cp->change_pct, ch, sizeof(ch));
@@ -394,8 +393,6 @@ int trend_gate(const struct trend_view *v)
 }
 
 /* ---- trend --ktap ------------------------------------------------------ */
-
-#define KTAP_MAX_HITS 64
 
 /*
  * --stable-after: a held figure says so, its regression a SKIP; on a slow
@@ -472,14 +469,12 @@ static void trend_test(struct ktap *k, const struct trend_view *v, const struct 
 
 void trend_print_ktap(FILE *f, const struct trend_view *v)
 {
-	struct series_hit hits[KTAP_MAX_HITS];
+	struct series_hit hits[TREND_MAX_HITS];
 	size_t n =
-		v->gate ? series_gate(v->s, v->metric, v->fail_pct, v->window, hits, KTAP_MAX_HITS)
+		v->gate ? series_gate(v->s, v->metric, v->fail_pct, v->window, hits, TREND_MAX_HITS)
 			: 0;
 	struct ktap k = { 0 };
 
-	if (n > KTAP_MAX_HITS)
-		n = KTAP_MAX_HITS;
 	ktap_diag(&k, "ppbench trend: %zu results from \"%s\" to \"%s\", %s", v->s->npts,
 		  v->s->pt[0].label, v->s->pt[v->s->npts - 1].label, series_figure_name(v->metric));
 	for (size_t i = 0; i < v->s->nfigs; i++)
