@@ -183,18 +183,30 @@ int ediv_splits(const double *x, size_t n, double *q)
 	return 0;
 }
 
+struct run {
+	const double *x;
+	const int *stratum;
+	size_t n, maxid;
+	int *map;
+	struct work w;
+	struct seg *segs;
+	size_t nsegs;
+};
+
 /*
- * Loads segment [A, B) into W: the strata present (renumbered 0..K-1 in
+ * Loads segment [A, B) into R->w: the strata present (renumbered 0..K-1 in
  * order of first appearance), their values in time order and their ranks.
  */
-static void load_segment(struct work *w, const double *x, const int *stratum, size_t a, size_t b,
-			 int *map, size_t maxid)
+static void load_segment(struct run *r, size_t a, size_t b)
 {
+	struct work *w = &r->w;
+	const int *stratum = r->stratum;
+	int *map = r->map;
 	size_t k, fill;
 
 	w->len = b - a;
 	w->nstrata = 0;
-	for (size_t i = 0; i <= maxid; i++)
+	for (size_t i = 0; i <= r->maxid; i++)
 		map[i] = -1;
 	for (size_t i = a; i < b; i++) {
 		w->step[i - a] = stratum[i] < 0 ? -1 : stratum[i];
@@ -213,7 +225,7 @@ static void load_segment(struct work *w, const double *x, const int *stratum, si
 			continue;
 		w->step[i] = map[w->step[i]];
 		fill = w->start[w->step[i]]++;
-		w->val[fill] = x[a + i];
+		w->val[fill] = r->x[a + i];
 	}
 	for (k = w->nstrata; k > 0; k--)
 		w->start[k] = w->start[k - 1];
@@ -346,8 +358,7 @@ static int cmp_cp(const void *pa, const void *pb)
 }
 
 /* Best split of segment S (once), from the unshuffled values. */
-static void seg_best(struct seg *s, struct work *w, const double *x, const int *stratum, int *map,
-		     size_t maxid, size_t min_run)
+static void seg_best(struct run *r, struct seg *s, size_t min_run)
 {
 	size_t off;
 
@@ -358,9 +369,9 @@ static void seg_best(struct seg *s, struct work *w, const double *x, const int *
 	s->q = -INFINITY;
 	if (s->b - s->a < 2 * min_run)
 		return;
-	load_segment(w, x, stratum, s->a, s->b, map, maxid);
-	strata_q(w);
-	off = best_split(w, min_run, &s->q);
+	load_segment(r, s->a, s->b);
+	strata_q(&r->w);
+	off = best_split(&r->w, min_run, &s->q);
 	s->at = off ? s->a + off : 0;
 }
 
@@ -371,23 +382,13 @@ static uint64_t seg_seed(const struct ediv_opts *o, const struct seg *s)
 	return rng_next(&z);
 }
 
-struct run {
-	const double *x;
-	const int *stratum;
-	size_t n, maxid;
-	int *map;
-	struct work w;
-	struct seg *segs;
-	size_t nsegs;
-};
-
 /* The segment with the largest best split, or -1 when none can be split. */
 static int pick_segment(struct run *r, const struct ediv_opts *o)
 {
 	int pick = -1;
 
 	for (size_t i = 0; i < r->nsegs; i++) {
-		seg_best(&r->segs[i], &r->w, r->x, r->stratum, r->map, r->maxid, o->min_run);
+		seg_best(r, &r->segs[i], o->min_run);
 		if (r->segs[i].at && (pick < 0 || r->segs[i].q > r->segs[pick].q))
 			pick = (int)i;
 	}
@@ -408,7 +409,7 @@ static int divide(struct run *r, const struct ediv_opts *o, struct ediv_cp *cps,
 		if (i < 0)
 			break;
 		s = &r->segs[i];
-		load_segment(&r->w, r->x, r->stratum, s->a, s->b, r->map, r->maxid);
+		load_segment(r, s->a, s->b);
 		p = perm_p(&r->w, s->q, o, seg_seed(o, s));
 		if (p > o->alpha)
 			break;

@@ -804,20 +804,18 @@ int trend_fit(const double *v, size_t n, const struct trend_opts *o, struct tren
 			 o->min_run);
 		return 0;
 	}
-	x.y = y = calloc(n, sizeof(*y));
-	x.st = calloc(n, sizeof(*x.st));
-	x.alt = calloc(n, sizeof(*x.alt));
-	x.buf = calloc(n, sizeof(*x.buf));
+	x.y = y = calloc(2 * n, sizeof(*y)); /* and x.buf */
+	x.st = calloc(2 * n, sizeof(*x.st)); /* and x.alt */
 	out->level = calloc(n, sizeof(*out->level));
-	if (y && x.st && x.alt && x.buf && out->level) {
+	if (y && x.st && out->level) {
+		x.buf = y + n;
+		x.alt = x.st + n;
 		for (size_t i = 0; i < n; i++)
 			y[i] = log(v[i]);
 		err = fit_levels_and_changes(out, &x, o);
 	}
 	free(y);
 	free(x.st);
-	free(x.alt);
-	free(x.buf);
 	if (err)
 		trend_fit_free(out);
 	return err;
