@@ -34,13 +34,6 @@ static const struct result_profile *prof_of(const struct plot *p, size_t s, size
 	return sc && sc->ok && sc->prof.has ? &sc->prof : NULL;
 }
 
-static enum prof_group group_of(const struct result_pfn *fn)
-{
-	enum prof_group g = prof_group_named(fn->group);
-
-	return g == PG_NR ? PG_OTHER : g;
-}
-
 static int panel_w(const struct plot *p)
 {
 	return AXIS + 2 * PAD + (int)p->nfiles * (BAR_W + BAR_GAP) - BAR_GAP;
@@ -116,8 +109,9 @@ static void bar(FILE *f, const struct plot *p, size_t s, size_t fi, double x, do
 
 		for (size_t i = 0; i < pr->nfn; i++) {
 			const struct result_pfn *fn = &pr->fn[i];
+			enum prof_group fg = prof_group_named(fn->group);
 
-			if (group_of(fn) != (enum prof_group)g)
+			if ((fg == PG_NR ? PG_OTHER : fg) != (enum prof_group)g)
 				continue;
 			if (fn->per_elem < floor) {
 				rest += fn->per_elem;

@@ -24,13 +24,6 @@ struct fenwick {
 	double *cnt, *sum;
 };
 
-static void fw_reset(struct fenwick *f, size_t n)
-{
-	f->n = n;
-	memset(f->cnt, 0, (n + 1) * sizeof(*f->cnt));
-	memset(f->sum, 0, (n + 1) * sizeof(*f->sum));
-}
-
 static void fw_add(struct fenwick *f, size_t rank, double x)
 {
 	for (size_t i = rank + 1; i <= f->n; i += i & -i) {
@@ -39,23 +32,15 @@ static void fw_add(struct fenwick *f, size_t rank, double x)
 	}
 }
 
-/* Count and sum of the inserted values of rank < RANK. */
-static void fw_below(const struct fenwick *f, size_t rank, double *cnt, double *sum)
-{
-	*cnt = 0;
-	*sum = 0;
-	for (size_t i = rank; i > 0; i -= i & -i) {
-		*cnt += f->cnt[i];
-		*sum += f->sum[i];
-	}
-}
-
-/* Sum of |x - y| over the inserted y; TOTC/TOTS are all inserted so far. */
+/* Sum of |x - y| over the inserted y, from those of rank < RANK; TOTC/TOTS: all inserted. */
 static double fw_dist(const struct fenwick *f, size_t rank, double x, double totc, double tots)
 {
-	double c, s;
+	double c = 0, s = 0;
 
-	fw_below(f, rank, &c, &s);
+	for (size_t i = rank; i > 0; i -= i & -i) {
+		c += f->cnt[i];
+		s += f->sum[i];
+	}
 	return (x * c - s) + ((tots - s) - x * (totc - c));
 }
 
@@ -65,7 +50,9 @@ static void side_sums(const double *x, const size_t *rank, size_t n, struct fenw
 {
 	double c = 0, s = 0;
 
-	fw_reset(f, n);
+	f->n = n;
+	memset(f->cnt, 0, (n + 1) * sizeof(*f->cnt));
+	memset(f->sum, 0, (n + 1) * sizeof(*f->sum));
 	w[fwd ? 0 : n] = 0;
 	for (size_t k = 0; k < n; k++) {
 		size_t i = fwd ? k : n - 1 - k;

@@ -47,21 +47,6 @@ struct fitctx {
 	size_t nlr;
 };
 
-/* Strata of [a, b), one regime: each level's rank among the levels seen there. */
-static void rank_regime(const struct fitctx *x, size_t a, size_t b, int *st)
-{
-	bool seen[LEVELS_MAX] = { false };
-	int rank[LEVELS_MAX], next = 0;
-
-	for (size_t i = a; i < b; i++)
-		if (x->level[i] >= 0)
-			seen[x->level[i]] = true;
-	for (size_t k = 0; k < x->ns; k++)
-		rank[k] = seen[k] ? next++ : -1;
-	for (size_t i = a; i < b; i++)
-		st[i] = x->level[i] < 0 ? -1 : rank[x->level[i]];
-}
-
 /*
  * Strata of the points: each point's level ranked among the levels seen in
  * its regime, the stretch between two of the NB bounds. A change that moves
@@ -72,8 +57,16 @@ static void regime_ranks(struct fitctx *x, const size_t *bound, size_t nb)
 {
 	for (size_t r = 0, a = 0; r <= nb; r++) {
 		size_t b = r < nb ? bound[r] : x->n;
+		bool seen[LEVELS_MAX] = { false };
+		int rank[LEVELS_MAX], next = 0;
 
-		rank_regime(x, a, b, x->st);
+		for (size_t i = a; i < b; i++)
+			if (x->level[i] >= 0)
+				seen[x->level[i]] = true;
+		for (size_t k = 0; k < x->ns; k++)
+			rank[k] = seen[k] ? next++ : -1;
+		for (size_t i = a; i < b; i++)
+			x->st[i] = x->level[i] < 0 ? -1 : rank[x->level[i]];
 		a = b;
 	}
 }
@@ -135,45 +128,6 @@ static bool same_at(const struct ediv_cp *ec, int n, const size_t *bound, size_t
 		if (ec[i].at != bound[i])
 			return false;
 	return true;
-}
-
-/* Least-squares sums of [a, b), each stratum's means taken out: y on s (1 from AT on). */
-struct fitsums {
-	double yy, ys, ss;
-	size_t npts, nst;
-};
-
-static void window_sums(const double *y, const int *st, size_t ns, size_t a, size_t at, size_t b,
-			struct fitsums *f)
-{
-	memset(f, 0, sizeof(*f));
-	for (size_t k = 0; k < ns; k++) {
-		double sy = 0, my, ms;
-		size_t c = 0, after = 0;
-
-		for (size_t i = a; i < b; i++) {
-			if (st[i] != (int)k)
-				continue;
-			sy += y[i];
-			after += i >= at;
-			c++;
-		}
-		if (c < 2)
-			continue;
-		my = sy / c;
-		ms = (double)after / c;
-		f->nst++;
-		f->npts += c;
-		for (size_t i = a; i < b; i++) {
-			double dy = y[i] - my, ds = (i >= at) - ms;
-
-			if (st[i] != (int)k)
-				continue;
-			f->yy += dy * dy;
-			f->ys += dy * ds;
-			f->ss += ds * ds;
-		}
-	}
 }
 
 /*
@@ -371,18 +325,48 @@ struct reading {
 	size_t off; /* points of the side with fewer levels that sit on no level of the other */
 };
 
-/* The step at AT in [a, b) by least squares, one intercept per stratum; false if unseen. */
+/*
+ * The step at AT in [a, b) by least squares of y on s (1 from AT on), one
+ * intercept per stratum (its means taken out); false if unseen.
+ */
 static bool fit_step(const double *y, const int *st, size_t ns, size_t a, size_t at, size_t b,
 		     struct reading *r)
 {
-	struct fitsums f;
+	double yy = 0, ys = 0, ss = 0;
+	size_t npts = 0, nst = 0;
 
-	window_sums(y, st, ns, a, at, b, &f);
-	r->df = (double)f.npts - f.nst - 1;
-	if (f.ss <= 0 || r->df < 1)
+	for (size_t k = 0; k < ns; k++) {
+		double sy = 0, my, ms;
+		size_t c = 0, after = 0;
+
+		for (size_t i = a; i < b; i++) {
+			if (st[i] != (int)k)
+				continue;
+			sy += y[i];
+			after += i >= at;
+			c++;
+		}
+		if (c < 2)
+			continue;
+		my = sy / c;
+		ms = (double)after / c;
+		nst++;
+		npts += c;
+		for (size_t i = a; i < b; i++) {
+			double dy = y[i] - my, ds = (i >= at) - ms;
+
+			if (st[i] != (int)k)
+				continue;
+			yy += dy * dy;
+			ys += dy * ds;
+			ss += ds * ds;
+		}
+	}
+	r->df = (double)npts - nst - 1;
+	if (ss <= 0 || r->df < 1)
 		return false;
-	r->s = f.ys / f.ss;
-	r->se = sqrt(fmax(0, f.yy - f.ys * f.ys / f.ss) / r->df / f.ss);
+	r->s = ys / ss;
+	r->se = sqrt(fmax(0, yy - ys * ys / ss) / r->df / ss);
 	return true;
 }
 
