@@ -155,24 +155,18 @@ static int trend_check(void *c, int argc, char **argv)
 /* The file list: each argument, or the *.json files of a directory in name order. */
 struct flist {
 	char **v;
-	size_t n, cap;
+	size_t n;
 };
 
 static int flist_add(struct flist *l, char *path)
 {
-	if (!path)
-		return -ENOMEM;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 256;
-		char **v = realloc(l->v, cap * sizeof(*v));
+	char **v = path ? realloc(l->v, (l->n + 1) * sizeof(*v)) : NULL;
 
-		if (!v) {
-			free(path);
-			return -ENOMEM;
-		}
-		l->v = v;
-		l->cap = cap;
+	if (!v) {
+		free(path);
+		return -ENOMEM;
 	}
+	l->v = v;
 	l->v[l->n++] = path;
 	return 0;
 }

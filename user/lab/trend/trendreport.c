@@ -315,13 +315,6 @@ void trend_print(FILE *f, const struct trend_view *v, bool md)
 	print_series(f, v, md);
 }
 
-/* "between "12" and "13"" of a change point. */
-static void fmt_where(const struct trend_view *v, const struct series_hit *h, char *buf, size_t len)
-{
-	snprintf(buf, len, "between \"%s\" and \"%s\"", v->s->pt[h->fig->pt[h->cp->at - 1]].label,
-		 v->s->pt[h->fig->pt[h->cp->at]].label);
-}
-
 bool trend_held(const struct trend_view *v, const struct series_fig *g, size_t *passes)
 {
 	*passes = series_passes(v->s, g, v->fail_pct, v->window);
@@ -366,7 +359,8 @@ int trend_gate(const struct trend_view *v)
 		const struct series_hit *h = &hits[i];
 
 		fmt_pct(h->cp->change_pct, ch, sizeof(ch));
-		fmt_where(v, h, where, sizeof(where));
+		snprintf(where, sizeof(where), "between \"%s\" and \"%s\"",
+			 label_at(v, h->fig, h->cp->at - 1), label_at(v, h->fig, h->cp->at));
 		if (h->unstable) {
 			fprintf(stderr,
 				"ppbench trend: unstable, not gated: %s %s %s (%s%s%s) %s\n",
@@ -449,8 +443,8 @@ static void trend_test(struct ktap *k, const struct trend_view *v, const struct 
 		ktap_pct(h->cp->change_pct, ch, sizeof(ch));
 		snprintf(t->desc + strlen(t->desc), sizeof(t->desc) - strlen(t->desc),
 			 ", %s %s between \"%s\" and \"%s\", floor %s, limit %g%%",
-			 trend_kind_name(h->cp->kind), ch, v->s->pt[g->pt[at - 1]].label,
-			 v->s->pt[g->pt[at]].label, fl, v->fail_pct);
+			 trend_kind_name(h->cp->kind), ch, label_at(v, g, at - 1),
+			 label_at(v, g, at), fl, v->fail_pct);
 	} else if (v->gate) {
 		snprintf(t->desc + strlen(t->desc), sizeof(t->desc) - strlen(t->desc),
 			 ", no regression above %g%% in the last %zu results, floor %s",
