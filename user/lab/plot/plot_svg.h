@@ -74,21 +74,16 @@ int svg_output(const char *path, void (*write)(FILE *f, const void *ctx), const 
 void write_plot_svg(FILE *f, const void *p);
 
 /*
- * ppbench plot --profile: per scenario a panel with its own axis, per file
- * a bar of the scenario's instruction profile, stacked by group (the path's
- * own code at the bottom, so that the path figure is the bar's lower part)
- * and within a group by function: those carrying at least PROF_LIST_PCT of
- * the figure apart, the rest of the group as one piece.
+ * ppbench plot --profile: per scenario a panel, per file a bar of its
+ * instruction profile stacked by group (the path's own code at the bottom)
+ * and function (those under PROF_LIST_PCT as one piece).
  */
 void write_prof_svg(FILE *f, const void *p);
 
 /*
- * A flame graph's frames from folded stacks ("root;...;leaf N" a line, the
- * F.SCENARIO.folded of ppbench vm --profile, flamegraph tools' input): a
- * frame per function of a path, merged where a path repeats, the frames
- * above one in the order of their names, each as wide as its instructions
- * with all it calls. Of two files (a differential graph) the widths are the
- * new file's and each frame also carries the old file's counts.
+ * A flame graph's frames from folded stacks ("root;...;leaf N" a line): a
+ * frame per function of a path, merged where paths repeat; of two files the
+ * widths are the new one's, and each frame carries both files' counts.
  */
 #define FLAME_NONE SIZE_MAX
 enum { FLAME_OLD, FLAME_NEW };
@@ -111,11 +106,7 @@ struct flame {
 /* An empty graph: its root only. 0 or -ENOMEM. */
 int flame_init(struct flame *fl);
 void flame_free(struct flame *fl);
-/*
- * One folded line of SIDE (its newline gone) into FL: 0, -EINVAL (not
- * "frame;...;frame count", or the count is no number of 0 or more) or
- * -ENOMEM. An empty line is none.
- */
+/* One folded line of SIDE into FL (an empty one is none): 0, -EINVAL or -ENOMEM. */
 int flame_add_line(struct flame *fl, char *line, int side);
 /* Orders each frame's children by name and places them: x of every frame. */
 int flame_layout(struct flame *fl);
@@ -125,13 +116,7 @@ double flame_self(const struct flame *fl, size_t i, int side);
 
 /*
  * ppbench plot --flame: the flame graph of one file's folded stacks, or the
- * differential one of two (old, new): each frame as wide as the new file's
- * instructions in it and below it, coloured by the change of its own (red
- * more, blue fewer). A result file and its scenario stand for the folded
- * stacks beside it, F.SCENARIO.folded, with its elements: then the figures
- * are per element. The SVG draws every frame as a plain picture; in a
- * browser a small script zooms on a click and searches (Ctrl-F). Writes
- * cfg->output; returns an exit code.
+ * differential one of two (old, new), to cfg->output; an exit code.
  */
 int plot_flame(const struct plot_cfg *cfg);
 

@@ -1,15 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * E-divisive means with a permutation test, one-dimensional, distance
- * exponent 1, every split's statistic from running sums.
- *
- * For one split the within-side sums of |x - y| are what a Fenwick tree over
- * the values' ranks gives in O(log n) per point added: the points below x
- * contribute x * count - sum, those above sum - x * count. A pass forward
- * gives the sums within every prefix, one backward those within every suffix,
- * and the sum across a split is the total minus both. So one permutation
- * costs O(n log n), not the O(n^2) of the pairwise definition, and a
- * thousand-point series stays fast.
+ * exponent 1. A Fenwick tree over the values' ranks gives the within-side
+ * sums of |x - y| of every prefix (and suffix) in O(n log n); the sum across
+ * a split is the total minus both, so a permutation costs no O(n^2).
  */
 #include <errno.h>
 #include <math.h>
@@ -400,7 +394,7 @@ static int divide(struct run *r, const struct ediv_opts *o, struct ediv_cp *cps,
 		p = perm_p(&r->w, s->q, o, seg_seed(o, s));
 		if (p > o->alpha)
 			break;
-		cps[ncp++] = (struct ediv_cp){ .at = s->at, .stat = s->q, .p = p };
+		cps[ncp++] = (struct ediv_cp){ .at = s->at, .p = p };
 		r->segs[r->nsegs++] = (struct seg){ .a = s->at, .b = s->b };
 		s->b = s->at;
 		s->known = false;

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host levels of a series. The machines ppbench runs on may move kernel-side
- * work between speeds far apart, at random, for seconds to minutes: over a
- * series of invocations the values of one figure fall into clusters, and
- * which cluster a point lands in says nothing about the code it measured.
- * So the clusters that alternate in time are levels, compared only within
- * themselves; a gap that separates before from after is left to the change
- * point search.
+ * Host levels of a series: a host may run kernel-side work at speeds far
+ * apart, at random, so clusters that alternate in time are levels, compared
+ * only within themselves; a gap between before and after is a change's.
  */
 #include <errno.h>
 #include <math.h>
@@ -47,10 +43,9 @@ static double gap_floor(const struct lctx *c, size_t lo, size_t hi)
 }
 
 /*
- * Do the values of [lo, cut) and [cut, hi) follow one another in time? Yes
- * when one cut in time puts (nearly) all of one side before it and all of
- * the other after it, with LEVEL_TEMPORAL_SIDE points at least on each side
- * of the cut. One point in sixteen may be on the wrong side (a spike).
+ * Do [lo, cut) and [cut, hi) follow one another in time: one cut in time,
+ * LEVEL_TEMPORAL_SIDE points a side, puts one before and the other after,
+ * but for one point in sixteen (a spike)?
  */
 static bool follows_in_time(struct lctx *c, size_t lo, size_t cut, size_t hi)
 {
@@ -108,10 +103,9 @@ static double median_between(struct lctx *c, size_t lo, size_t hi, size_t t0, si
 }
 
 /*
- * The ratio of two clusters that alternate, [lo, cut) below [cut, hi), in
- * logarithms: their medians over the time both are seen in, so that values a
- * change brought into one of them after the other ended do not count. NAN
- * if a side has fewer than LEVEL_MIN_POINTS points.
+ * The ratio (logarithms) of alternating [lo, cut) and [cut, hi): their
+ * medians over the time both are seen in, so that what a change brought
+ * after one ended does not count; NAN for fewer than LEVEL_MIN_POINTS a side.
  */
 static double alt_ratio(struct lctx *c, size_t lo, size_t cut, size_t hi)
 {

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The series trend reads: result files reduced to one point each (label,
- * time, kernel, and per scenario the figures), ordered, checked for one
- * host and unique labels, then fitted figure by figure.
- */
+/* The series trend reads: a point per result file, ordered, checked, fitted. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -195,8 +191,7 @@ static int put_path(struct series *s, const struct result_scenario *sc, size_t a
 
 /*
  * The figures of one scenario of point AT: the median over the setups, with
- * the least and largest setup; the path figure has one value per file. Only
- * positive values: the fit works on ratios.
+ * the least and largest; only positive values, the fit works on ratios.
  */
 static int put_scenario(struct series *s, const struct result_scenario *sc, size_t at)
 {
