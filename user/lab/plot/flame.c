@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench plot --flame: a flame graph's frames from folded stacks (plot_svg.h),
- * drawn as SVG.
- */
+/* ppbench plot --flame: a flame graph's frames from folded stacks, drawn as SVG. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -409,11 +406,9 @@ static void frame(FILE *f, const struct fgraph *g, size_t i)
 }
 
 /*
- * The script: a click on a frame zooms on it (it fills the width, the
- * frames below it stay as wide, those beside it go), a click on "all" or
- * "Reset zoom" undoes it; "Search" and Ctrl-F ask for a regular expression,
- * paint the frames it matches and say their share of the whole. "Search"
- * shows once it runs: a plain picture offers no control that does nothing.
+ * The script: a click zooms on a frame, one on "all" or "Reset zoom" undoes
+ * it; "Search" (Ctrl-F) paints the frames a regular expression matches. It
+ * shows "Search" itself: a plain picture offers no control that does nothing.
  */
 static const char flame_js[] =
 	"var W=1200,P=10,CW=6.6,fr=[],last='';\n"

@@ -1,11 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench plot RESULT.json... -o FILE.svg: one group per scenario, one box
- * per file (quartiles, median line, mean dot, min-max whiskers) on a common
- * linear axis from 0, so sizes compare honestly. Plain SVG 1.1 with no
- * scripts or external fonts, so browsers and rsvg render it alike. --flame
- * draws flame graphs instead (flame.c).
- */
+/* ppbench plot RESULT.json... -o FILE.svg: boxes (plot_svg.c), profiles or flame graphs. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

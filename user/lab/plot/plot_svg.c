@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The SVG of ppbench plot: one panel per scenario, each with its own linear
- * axis from 0 (fast's thousands of cycles would flatten ring and slow on a
- * shared one), one box per file (quartiles, median line, mean dot, min-max
- * whiskers). Plain SVG 1.1 with no scripts or external fonts.
+ * The SVG of ppbench plot: a panel per scenario, each with its own axis from
+ * 0 (fast's thousands of cycles would flatten ring and slow on a shared
+ * one), a box per file. Plain SVG 1.1 with no scripts or external fonts.
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench trend FILE...|DIR: a series of bench results (CI over time), per
- * scenario and figure its host levels and change points, reported like the
- * kernel test robot does, with a gate on the newest results.
- */
+/* ppbench trend FILE...|DIR: host levels and change points of a series, and a gate. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -285,10 +281,7 @@ static int same_qemu(const struct trend_cfg *cfg, const struct result *first,
 	return -EINVAL;
 }
 
-/*
- * Path figures of two methods left the series: each said in its line, and
- * a gate on path refused, since it would judge what is left.
- */
+/* Path figures of two methods left the series: each said, and a gate on path refused. */
 static int set_aside(const struct trend_cfg *cfg, const struct series *s)
 {
 	char name[64];

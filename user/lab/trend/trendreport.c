@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Text and Markdown of ppbench trend, in the kernel test robot's manner:
- * for each change point the runs before and after it, per host level, as
- * "before ±%stddev %change after ±%stddev". Lines stay within 100 columns.
+ * "before ±%stddev %change after ±%stddev" per level. Lines within 100 columns.
  */
 #include <math.h>
 #include <stdio.h>

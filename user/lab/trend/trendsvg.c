@@ -1,12 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The SVG of ppbench trend: one panel per scenario, stacked, sharing the x
- * axis of the series. Each point is the median over its result's setups,
- * with a line over the setups' range; the host levels are bands; the mean
- * of each level between two change points is a short bar, so a step shows
- * as bars that jump; each change point is a vertical line with its size.
- * Each panel's y axis starts at 0 (sizes compare honestly). Plain SVG 1.1,
- * no scripts, generic fonts, like plot's.
+ * The SVG of ppbench trend: a panel per scenario, stacked on the series' x
+ * axis, each y axis from 0 so that sizes compare honestly. Plain SVG 1.1.
  */
 #include <math.h>
 #include <stdio.h>
