@@ -110,17 +110,6 @@ void axis_scale(double top, double *ymax, double *ystep)
 	*ymax = ceil(top * 1.08 / *ystep) * *ystep;
 }
 
-/* Scenario S's axis: from its largest value. */
-static void y_scale(struct plot *p, size_t s)
-{
-	double top = 0;
-
-	for (size_t f = 0; f < p->nfiles; f++)
-		if (p->box[s][f].have)
-			top = fmax(top, p->box[s][f].max);
-	axis_scale(top, &p->ymax[s], &p->ystep[s]);
-}
-
 static int panel_w(const struct plot *p)
 {
 	return PANEL_AXIS + 2 * PANEL_PAD + (int)p->nfiles * BOX_W;
@@ -137,6 +126,8 @@ int build_plot(struct plot *p)
 	int err;
 
 	for (size_t s = 0; s < p->nscn; s++) {
+		double top = 0; /* each scenario's axis from its largest value */
+
 		for (size_t f = 0; f < p->nfiles; f++) {
 			const struct result_scenario *sc = result_find(&p->res[f], p->scn[s]);
 
@@ -145,8 +136,9 @@ int build_plot(struct plot *p)
 			err = fill_box(&p->box[s][f], p->cfg->ns ? &sc->ns : &sc->cycles);
 			if (err)
 				return err;
+			top = fmax(top, p->box[s][f].max);
 		}
-		y_scale(p, s);
+		axis_scale(top, &p->ymax[s], &p->ystep[s]);
 	}
 	/* Room for the longest label at about 7 px per character of the 12 px font. */
 	p->legend_w = LEGEND_MIN_W;
@@ -178,22 +170,22 @@ static const char *axis_unit(const struct plot *p)
 	return "TSC cycles per element";
 }
 
-/* "AMD EPYC, TSC 2.445 GHz, kernel 6.18.44": what the figures were measured on. */
-void svg_subtitle(FILE *f, const struct result *r, size_t nfiles)
+void plot_head(FILE *f, const struct plot *p, int w, int h, const char *title)
 {
-	const struct result_host *h = &r->host;
-	const struct result_clock *k = result_clock_of(r);
+	const struct result_host *host = &p->res[0].host;
+	const struct result_clock *k = result_clock_of(&p->res[0]);
 
-	xml_text(f, h->cpu_model);
+	svg_begin(f, w, h, PLOT_LEFT, 28, 48, p->cfg->title ? p->cfg->title : title);
+	xml_text(f, host->cpu_model);
 	if (unit_counts_instructions(k->unit))
 		fprintf(f, ", qemu's instruction clock (%s)", k->qemu ? k->qemu : "-icount");
 	else if (!strcmp(k->kind, "ktime"))
 		fprintf(f, ", kernel clock");
 	else
-		fprintf(f, ", TSC %.3f GHz", h->tsc_hz / 1e9);
+		fprintf(f, ", TSC %.3f GHz", host->tsc_hz / 1e9);
 	fprintf(f, ", kernel ");
-	xml_text(f, h->kernel);
-	fprintf(f, nfiles > 1 ? " (first file)" : "");
+	xml_text(f, host->kernel);
+	fprintf(f, p->nfiles > 1 ? " (first file)</text>\n" : "</text>\n");
 }
 
 static void svg_box(FILE *f, const struct plot *p, size_t s, size_t i, double x)
@@ -277,10 +269,7 @@ void write_plot_svg(FILE *f, const void *ctx)
 {
 	const struct plot *p = ctx;
 
-	svg_begin(f, p->width, p->height, PLOT_LEFT, 28, 48,
-		  p->cfg->title ? p->cfg->title : "page_pool scenario cost per element");
-	svg_subtitle(f, &p->res[0], p->nfiles);
-	fprintf(f, "</text>\n");
+	plot_head(f, p, p->width, p->height, "page_pool scenario cost per element");
 	svg_ytitle(f, PLOT_TOP + PLOT_H / 2, axis_unit(p));
 	svg_panels(f, p);
 	svg_legend(f, p);

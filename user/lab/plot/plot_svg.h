@@ -61,8 +61,11 @@ void svg_ytitle(FILE *f, int y, const char *unit);
 /* A panel's y axis at AX, grid lines to RIGHT, over [TOP, TOP + H]: 0 to YMAX by YSTEP. */
 void svg_yaxis(FILE *f, int ax, int right, int top, int h, double ymax, double ystep);
 
-/* The subtitle's text: R's CPU, its clock and its kernel ("(first file)" of several). */
-void svg_subtitle(FILE *f, const struct result *r, size_t nfiles);
+/*
+ * The head of P's picture of W x H: --title, else TITLE, and the subtitle: the
+ * first file's CPU, clock and kernel ("AMD EPYC, TSC 2.445 GHz, kernel 6.18").
+ */
+void plot_head(FILE *f, const struct plot *p, int w, int h, const char *title);
 /* Boxes, axis scales and picture size from the loaded files; 0 or -errno. */
 int build_plot(struct plot *p);
 /*

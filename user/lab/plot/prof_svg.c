@@ -201,10 +201,7 @@ void write_prof_svg(FILE *f, const void *ctx)
 
 	if (width < 800) /* (room for the subtitle) */
 		width = 800;
-	svg_begin(f, width, height, LEFT, 28, 48,
-		  p->cfg->title ? p->cfg->title : "where the instructions go, per element");
-	svg_subtitle(f, &p->res[0], p->nfiles);
-	fprintf(f, "</text>\n");
+	plot_head(f, p, width, height, "where the instructions go, per element");
 	svg_ytitle(f, TOP + H / 2, "instructions per element");
 	panels(f, p);
 	legend(f, width - LEGEND_W + 4);
