@@ -6,7 +6,6 @@
 #include "vm/prof_build.h"
 #include "vm/prof_report.h"
 #include "plot/plot_svg.h"
-#include "sys/util.h"
 
 #define TOP 70
 #define H 340

@@ -229,7 +229,6 @@ int series_add(struct series *s, const struct result *r, bool force, char *err, 
 		return -ENOMEM;
 	p = &s->pt[at];
 	memset(p, 0, sizeof(*p));
-	p->given = at;
 	p->file = strdup(r->path);
 	/* a file without a label is named by its base name */
 	p->label = strdup(r->label ? r->label : path_stem(r->path, stem, sizeof(stem)));
@@ -288,7 +287,7 @@ static int reorder(struct series *s, const size_t *ord)
 	return err;
 }
 
-/* Two points with one label: names the one given later, and the other. */
+/* Two points with one label: names the one given later (ties sort by index) and the other. */
 static int check_labels(const struct series *s, size_t *idx, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < s->npts; i++)
@@ -299,12 +298,6 @@ static int check_labels(const struct series *s, size_t *idx, char *err, size_t e
 
 		if (strcmp(a->label, b->label))
 			continue;
-		if (a->given > b->given) {
-			const struct series_point *t = a;
-
-			a = b;
-			b = t;
-		}
 		snprintf(err, errlen, "%s: label \"%s\" is also the label of %s", b->file, b->label,
 			 a->file);
 		return -EINVAL;

@@ -20,7 +20,6 @@ enum series_figure { SFIG_CYCLES, SFIG_NS, SFIG_PATH, NR_SFIGS };
 
 struct series_point {
 	char *file, *label, *created, *kernel;
-	size_t given; /* position on the command line */
 };
 
 struct series_fig {

@@ -14,7 +14,6 @@
 #include "compare/ktap.h"
 #include "model/by_counter.h"
 #include "sys/log.h"
-#include "sys/util.h"
 
 struct trend_cfg {
 	enum series_order order;

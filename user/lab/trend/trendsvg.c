@@ -8,7 +8,6 @@
 #include <string.h>
 #include "plot/plot_svg.h"
 #include "trend/series.h"
-#include "sys/log.h"
 
 #define TOP 64	     /* title and subtitle above the first panel */
 #define LEFT 96	     /* axis title and tick labels */
