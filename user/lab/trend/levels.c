@@ -196,14 +196,11 @@ static void fill_level(const struct lctx *c, int k, struct level *l, double *buf
 /* Clusters big enough become levels, numbered from the lowest; the rest outliers. */
 static int number_levels(struct lctx *c, int *stratum, struct level_set *out, double *buf)
 {
-	int *id = calloc(c->nclusters + 1, sizeof(*id));
-	size_t *count = calloc(c->nclusters + 1, sizeof(*count));
+	size_t *count = calloc(2 * (c->nclusters + 1), sizeof(*count)), *id;
 
-	if (!id || !count) {
-		free(id);
-		free(count);
+	if (!count)
 		return -ENOMEM;
-	}
+	id = count + c->nclusters + 1; /* a cluster's level + 1, 0: none */
 	for (size_t i = 0; i < c->n; i++)
 		count[c->cluster[i]]++;
 	/* the value order of idx[] visits clusters from the lowest up */
@@ -217,13 +214,12 @@ static int number_levels(struct lctx *c, int *stratum, struct level_set *out, do
 			continue;
 		}
 		fill_level(c, k, &out->lv[out->nlevels], buf);
-		id[k] = (int)++out->nlevels;
+		id[k] = ++out->nlevels;
 	}
 	for (size_t i = 0; i < c->n; i++) {
-		stratum[i] = id[c->cluster[i]] - 1;
+		stratum[i] = (int)id[c->cluster[i]] - 1;
 		out->noutliers += stratum[i] < 0;
 	}
-	free(id);
 	free(count);
 	return 0;
 }
@@ -245,12 +241,12 @@ int levels_assign(const double *logx, size_t n, double max_ratio, int *stratum,
 	if (!n)
 		return 0;
 	c.idx = calloc(n, sizeof(*c.idx));
-	c.gaps = calloc(n, sizeof(*c.gaps));
+	c.gaps = calloc(2 * n, sizeof(*c.gaps));
 	c.upper = calloc(n, sizeof(*c.upper));
 	c.cluster = calloc(n, sizeof(*c.cluster));
-	buf = calloc(n, sizeof(*buf));
+	buf = c.gaps + n;
 	err = -ENOMEM;
-	if (c.idx && c.gaps && c.upper && c.cluster && buf) {
+	if (c.idx && c.gaps && c.upper && c.cluster) {
 		trend_sort_idx(logx, n, c.idx);
 		if (max_ratio > 1)
 			c.cap = log(max_ratio);
@@ -269,6 +265,5 @@ int levels_assign(const double *logx, size_t n, double max_ratio, int *stratum,
 	free(c.gaps);
 	free(c.upper);
 	free(c.cluster);
-	free(buf);
 	return err;
 }
