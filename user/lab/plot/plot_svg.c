@@ -82,19 +82,11 @@ void svg_yaxis(FILE *f, int ax, int right, int top, int h, double ymax, double y
 
 static int fill_box(struct box *b, const struct result_stat *st)
 {
-	struct summary s;
-	int err = summarize(st->runs, st->nruns, &s);
+	int err = summarize(st->runs, st->nruns, &b->s);
 
 	err = err ?: quartiles(st->runs, st->nruns, &b->q1, &b->q3);
-	if (err)
-		return err;
-	b->have = true;
-	b->min = s.min;
-	b->max = s.max;
-	b->median = s.median;
-	b->mean = s.mean;
-	b->n = s.n;
-	return 0;
+	b->have = !err;
+	return err;
 }
 
 void axis_scale(double top, double *ymax, double *ystep)
@@ -136,7 +128,7 @@ int build_plot(struct plot *p)
 			err = fill_box(&p->box[s][f], p->cfg->ns ? &sc->ns : &sc->cycles);
 			if (err)
 				return err;
-			top = fmax(top, p->box[s][f].max);
+			top = fmax(top, p->box[s][f].s.max);
 		}
 		axis_scale(top, &p->ymax[s], &p->ystep[s]);
 	}
@@ -190,11 +182,12 @@ void plot_head(FILE *f, const struct plot *p, int w, int h, const char *title)
 
 static void svg_box(FILE *f, const struct plot *p, size_t s, size_t i, double x)
 {
-	const struct box *b = &p->box[s][i];
+	const struct box *bx = &p->box[s][i];
+	const struct summary *b = &bx->s;
 	const char *col = palette[i % ARRAY_SIZE(palette)];
 	double cx = x + BOX_W / 2.0, w = BOX_W - 8;
 
-	if (!b->have) {
+	if (!bx->have) {
 		fprintf(f,
 			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">"
 			"n/a</text>\n",
@@ -216,7 +209,7 @@ static void svg_box(FILE *f, const struct plot *p, size_t s, size_t i, double x)
 	fprintf(f,
 		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
 		"fill-opacity=\"0.35\"/>\n",
-		cx - w / 2, y_of(p, s, b->q3), w, fmax(1, y_of(p, s, b->q1) - y_of(p, s, b->q3)),
+		cx - w / 2, y_of(p, s, bx->q3), w, fmax(1, y_of(p, s, bx->q1) - y_of(p, s, bx->q3)),
 		col);
 	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke-width=\"3\"/>\n",
 		cx - w / 2, y_of(p, s, b->median), cx + w / 2, y_of(p, s, b->median));

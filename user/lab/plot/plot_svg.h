@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "model/result.h"
+#include "model/stats.h"
 
 #define MAX_FILES 16
 #define MAX_SCN 32
@@ -27,8 +28,8 @@ struct plot_cfg {
 /* One file's figures for one scenario. */
 struct box {
 	bool have;
-	double min, q1, median, q3, max, mean;
-	size_t n;
+	struct summary s;
+	double q1, q3;
 };
 
 /* The picture: the loaded files, their boxes, the scale and the size. */
