@@ -93,9 +93,9 @@ struct series_hit {
  * The change points of METRIC up by more than PCT % whose first point after
  * is among the last WINDOW: at most MAX into HITS, their number returned.
  */
-#define TREND_MAX_HITS 64
 size_t series_gate(const struct series *s, enum series_figure metric, double pct, size_t window,
 		   struct series_hit *hits, size_t max);
+#define TREND_MAX_HITS 64 /* the hits a report takes */
 /*
  * How many times in a row G passed that gate, as netdev's CI counts a new
  * test's: its points since its last step up by more than PCT, up to the
