@@ -26,7 +26,7 @@ static void fw_add(struct fenwick *f, size_t rank, double x)
 	}
 }
 
-/* Sum of |x - y| over the inserted y, from those of rank < RANK; TOTC/TOTS: all inserted. */
+/* Sum of |x - y| over the inserted y; TOTC/TOTS are all inserted so far. */
 static double fw_dist(const struct fenwick *f, size_t rank, double x, double totc, double tots)
 {
 	double c = 0, s = 0;
