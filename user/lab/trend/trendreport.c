@@ -174,13 +174,6 @@ static void print_cp(FILE *f, const struct trend_view *v, const struct series_fi
 	}
 }
 
-static void print_cps(FILE *f, const struct trend_view *v, bool md)
-{
-	for (size_t i = 0; i < v->s->nfigs; i++)
-		for (size_t k = 0; k < v->s->figs[i].fit.ncps; k++)
-			print_cp(f, v, &v->s->figs[i], &v->s->figs[i].fit.cps[k], md);
-}
-
 /* The change point of G whose first point after it is series point P, or NULL. */
 static const struct trend_cp *cp_before(const struct series_fig *g, size_t p)
 {
@@ -310,7 +303,9 @@ void trend_print(FILE *f, const struct trend_view *v, bool md)
 	print_header(f, v, md);
 	print_summary(f, v, md);
 	print_held(f, v, md);
-	print_cps(f, v, md);
+	for (size_t i = 0; i < v->s->nfigs; i++)
+		for (size_t k = 0; k < v->s->figs[i].fit.ncps; k++)
+			print_cp(f, v, &v->s->figs[i], &v->s->figs[i].fit.cps[k], md);
 	print_series(f, v, md);
 }
 

@@ -152,19 +152,14 @@ static void svg_cps(FILE *f, const struct geom *g, const struct trend_view *v,
 	}
 }
 
-static double fig_top(const struct series_fig *fig)
+static void svg_panel(FILE *f, struct geom *g, const struct trend_view *v,
+		      const struct series_fig *fig)
 {
 	double top = 0;
 
 	for (size_t i = 0; i < fig->n; i++)
 		top = fmax(top, fig->hi[i]);
-	return top;
-}
-
-static void svg_panel(FILE *f, struct geom *g, const struct trend_view *v,
-		      const struct series_fig *fig)
-{
-	axis_scale(fig_top(fig), &g->ymax, &g->ystep);
+	axis_scale(top, &g->ymax, &g->ystep);
 	fprintf(f,
 		"<g class=\"scenario\">\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"14\" "
 		"font-weight=\"bold\">",
@@ -186,15 +181,6 @@ static void svg_panel(FILE *f, struct geom *g, const struct trend_view *v,
 	fprintf(f, "</g>\n");
 }
 
-static size_t npanels(const struct trend_view *v)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < v->s->nfigs; i++)
-		n += v->s->figs[i].fig == v->metric && v->s->figs[i].n;
-	return n;
-}
-
 static void svg_legend(FILE *f, double x, double y)
 {
 	static const char *const lines[] = {
@@ -214,11 +200,13 @@ static void write_svg(FILE *f, const void *ctx)
 {
 	const struct trend_view *v = ctx;
 	struct geom g = { .x0 = LEFT, .n = v->s->npts };
-	int width, height;
+	int width, height = TOP + 20;
 
+	for (size_t i = 0; i < v->s->nfigs; i++)
+		height +=
+			v->s->figs[i].fig == v->metric && v->s->figs[i].n ? PANEL_H + PANEL_GAP : 0;
 	g.w = fmin(1100, fmax(360, 14.0 * g.n));
 	width = LEFT + (int)g.w + LEGEND_W;
-	height = TOP + (int)npanels(v) * (PANEL_H + PANEL_GAP) + 20;
 	svg_begin(f, width, height, LEFT, 26, 44,
 		  v->title ? v->title : "page_pool cost over a series of results");
 	xml_text(f, v->s->cpu_model);
