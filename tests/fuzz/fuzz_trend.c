@@ -13,7 +13,6 @@
  */
 #include "fuzz.h"
 #include "trend/series.h"
-#include "trend/trendreport.h"
 
 #define MAX_FILES 16
 

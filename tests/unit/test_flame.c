@@ -2,7 +2,6 @@
 /* Flame graphs' frames from folded stacks: merging, order, places, labels. */
 #include <errno.h>
 #include <stdlib.h>
-#include "plot/flame.h"
 #include "plot/plot_svg.h"
 #include "unit.h"
 

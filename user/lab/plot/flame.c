@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench plot --flame: a flame graph's frames from folded stacks (flame.h),
- * drawn as SVG.
- */
+/* ppbench plot --flame: a flame graph's frames from folded stacks, drawn as SVG. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "plot/flame.h"
 #include "model/result.h"
 #include "plot/plot_svg.h"
 #include "sys/log.h"
@@ -410,11 +406,9 @@ static void frame(FILE *f, const struct fgraph *g, size_t i)
 }
 
 /*
- * The script: a click on a frame zooms on it (it fills the width, the
- * frames below it stay as wide, those beside it go), a click on "all" or
- * "Reset zoom" undoes it; "Search" and Ctrl-F ask for a regular expression,
- * paint the frames it matches and say their share of the whole. "Search"
- * shows once it runs: a plain picture offers no control that does nothing.
+ * The script: a click zooms on a frame, one on "all" or "Reset zoom" undoes
+ * it; "Search" (Ctrl-F) paints the frames a regular expression matches. It
+ * shows "Search" itself: a plain picture offers no control that does nothing.
  */
 static const char flame_js[] =
 	"var W=1200,P=10,CW=6.6,fr=[],last='';\n"
@@ -499,7 +493,7 @@ static void head(FILE *f, const struct fgraph *g, int h)
 		PAD, W - PAD);
 }
 
-static int write_flame(FILE *f, const void *ctx)
+static void write_flame(FILE *f, const void *ctx)
 {
 	const struct fgraph *g = ctx;
 	int h = TOP + (int)(g->fl.depth + 1) * FRAME_H + BOTTOM;
@@ -513,7 +507,6 @@ static int write_flame(FILE *f, const void *ctx)
 		"<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n"
 		"<text id=\"matched\" x=\"%d\" y=\"%d\" text-anchor=\"end\"> </text>\n</svg>\n",
 		PAD, h - 10, W - PAD, h - 10);
-	return ferror(f) ? -EIO : 0;
 }
 
 int plot_flame(const struct plot_cfg *cfg)

@@ -1,11 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench plot RESULT.json... -o FILE.svg: one group per scenario, one box
- * per file (quartiles, median line, mean dot, min-max whiskers) on a common
- * linear axis from 0, so sizes compare honestly. Plain SVG 1.1 with no
- * scripts or external fonts, so browsers and rsvg render it alike. --flame
- * draws flame graphs instead (flame.c).
- */
+/* ppbench plot RESULT.json... -o FILE.svg: boxes (plot_svg.c), profiles or flame graphs. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,13 +204,8 @@ static int plot_run(void *c, int argc, char **argv)
 		goto out;
 	}
 	ret = EXIT_FAIL;
-	if (cfg->profile) {
-		ret = output_prof_svg(p, cfg->output);
-		goto out;
-	}
-	if (build_plot(p))
-		goto out;
-	ret = output_svg(p, cfg->output);
+	if (cfg->profile || !build_plot(p))
+		ret = svg_output(cfg->output, cfg->profile ? write_prof_svg : write_plot_svg, p);
 out:
 	for (size_t i = 0; i < p->nfiles; i++)
 		result_free(&p->res[i]);

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The SVG of ppbench plot: one panel per scenario, each with its own linear
- * axis from 0 (fast's thousands of cycles would flatten ring and slow on a
- * shared one), one box per file (quartiles, median line, mean dot, min-max
- * whiskers). Plain SVG 1.1 with no scripts or external fonts.
+ * The SVG of ppbench plot: a panel per scenario, each with its own axis from
+ * 0 (fast's thousands of cycles would flatten ring and slow on a shared
+ * one), a box per file. Plain SVG 1.1 with no scripts or external fonts.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,44 +27,66 @@
 const char *const palette[PALETTE_N] = { "#0072b2", "#e69f00", "#009e73", "#d55e00",
 					 "#cc79a7", "#56b4e9", "#f0e442", "#000000" };
 
-/* Text content and attribute values: escape what XML reserves. */
 void xml_text(FILE *f, const char *s)
 {
+	static const char *const ent[] = {
+		['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;"
+	};
+
 	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
+		if ((unsigned char)*s < ARRAY_SIZE(ent) && ent[(unsigned char)*s])
+			fputs(ent[(unsigned char)*s], f);
+		else
 			fputc(*s, f);
-		}
 	}
+}
+
+void svg_begin(FILE *f, int w, int h, int x, int y_title, int y_sub, const char *title)
+{
+	fprintf(f,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, "
+		"Helvetica, sans-serif\" font-size=\"12\" fill=\"#222222\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
+		"<text x=\"%d\" y=\"%d\" font-size=\"17\" font-weight=\"bold\">",
+		w, h, w, h, x, y_title);
+	xml_text(f, title);
+	fprintf(f, "</text>\n<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555555\">", x, y_sub);
+}
+
+void svg_ytitle(FILE *f, int y, const char *unit)
+{
+	fprintf(f,
+		"<text transform=\"translate(22,%d) rotate(-90)\" text-anchor=\"middle\" "
+		"font-size=\"13\">%s</text>\n",
+		y, unit);
+}
+
+void svg_yaxis(FILE *f, int ax, int right, int top, int h, double ymax, double ystep)
+{
+	for (double v = 0; v <= ymax + ystep / 2; v += ystep) {
+		double y = top + h - v / ymax * h;
+
+		fprintf(f,
+			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n",
+			ax, y, right, y);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", ax - 6,
+			y + 4, v);
+	}
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n", ax, top,
+		ax, top + h);
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n", ax,
+		top + h, right, top + h);
 }
 
 static int fill_box(struct box *b, const struct result_stat *st)
 {
-	struct summary s;
-	int err = summarize(st->runs, st->nruns, &s);
+	int err = summarize(st->runs, st->nruns, &b->s);
 
 	err = err ?: quartiles(st->runs, st->nruns, &b->q1, &b->q3);
-	if (err)
-		return err;
-	b->have = true;
-	b->min = s.min;
-	b->max = s.max;
-	b->median = s.median;
-	b->mean = s.mean;
-	b->n = s.n;
-	return 0;
+	b->have = !err;
+	return err;
 }
 
 void axis_scale(double top, double *ymax, double *ystep)
@@ -80,17 +100,6 @@ void axis_scale(double top, double *ymax, double *ystep)
 	frac = raw / mag;
 	*ystep = (frac <= 1 ? 1 : frac <= 2 ? 2 : frac <= 5 ? 5 : 10) * mag;
 	*ymax = ceil(top * 1.08 / *ystep) * *ystep;
-}
-
-/* Scenario S's axis: from its largest value. */
-static void y_scale(struct plot *p, size_t s)
-{
-	double top = 0;
-
-	for (size_t f = 0; f < p->nfiles; f++)
-		if (p->box[s][f].have)
-			top = fmax(top, p->box[s][f].max);
-	axis_scale(top, &p->ymax[s], &p->ystep[s]);
 }
 
 static int panel_w(const struct plot *p)
@@ -109,6 +118,8 @@ int build_plot(struct plot *p)
 	int err;
 
 	for (size_t s = 0; s < p->nscn; s++) {
+		double top = 0; /* each scenario's axis from its largest value */
+
 		for (size_t f = 0; f < p->nfiles; f++) {
 			const struct result_scenario *sc = result_find(&p->res[f], p->scn[s]);
 
@@ -117,8 +128,9 @@ int build_plot(struct plot *p)
 			err = fill_box(&p->box[s][f], p->cfg->ns ? &sc->ns : &sc->cycles);
 			if (err)
 				return err;
+			top = fmax(top, p->box[s][f].s.max);
 		}
-		y_scale(p, s);
+		axis_scale(top, &p->ymax[s], &p->ystep[s]);
 	}
 	/* Room for the longest label at about 7 px per character of the 12 px font. */
 	p->legend_w = LEGEND_MIN_W;
@@ -136,29 +148,6 @@ static double y_of(const struct plot *p, size_t s, double v)
 	return PLOT_TOP + PLOT_H - v / p->ymax[s] * PLOT_H;
 }
 
-/* Scenario S's axis: grid lines, tick labels, the axis lines. */
-static void svg_panel_axis(FILE *f, const struct plot *p, size_t s)
-{
-	int ax = panel_x(p, s) + PANEL_AXIS, right = panel_x(p, s) + panel_w(p);
-	char num[32];
-
-	for (double v = 0; v <= p->ymax[s] + p->ystep[s] / 2; v += p->ystep[s]) {
-		double y = y_of(p, s, v);
-
-		snprintf(num, sizeof(num), "%g", v);
-		fprintf(f,
-			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-			"stroke=\"#dddddd\"/>\n",
-			ax, y, right, y);
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", ax - 6,
-			y + 4, num);
-	}
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n", ax,
-		PLOT_TOP, ax, PLOT_TOP + PLOT_H);
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n", ax,
-		PLOT_TOP + PLOT_H, right, PLOT_TOP + PLOT_H);
-}
-
 /* The y axis's unit: each file's clock says what its figures count. */
 static const char *axis_unit(const struct plot *p)
 {
@@ -173,39 +162,32 @@ static const char *axis_unit(const struct plot *p)
 	return "TSC cycles per element";
 }
 
-static void svg_axis_title(FILE *f, const struct plot *p)
+void plot_head(FILE *f, const struct plot *p, int w, int h, const char *title)
 {
-	fprintf(f,
-		"<text transform=\"translate(22,%d) rotate(-90)\" text-anchor=\"middle\" "
-		"font-size=\"13\">%s</text>\n",
-		PLOT_TOP + PLOT_H / 2, axis_unit(p));
-}
+	const struct result_host *host = &p->res[0].host;
+	const struct result_clock *k = result_clock_of(&p->res[0]);
 
-/* "AMD EPYC, TSC 2.445 GHz, kernel 6.18.44": what the figures were measured on. */
-void svg_subtitle(FILE *f, const struct result *r, size_t nfiles)
-{
-	const struct result_host *h = &r->host;
-	const struct result_clock *k = result_clock_of(r);
-
-	xml_text(f, h->cpu_model);
+	svg_begin(f, w, h, PLOT_LEFT, 28, 48, p->cfg->title ? p->cfg->title : title);
+	xml_text(f, host->cpu_model);
 	if (unit_counts_instructions(k->unit))
 		fprintf(f, ", qemu's instruction clock (%s)", k->qemu ? k->qemu : "-icount");
 	else if (!strcmp(k->kind, "ktime"))
 		fprintf(f, ", kernel clock");
 	else
-		fprintf(f, ", TSC %.3f GHz", h->tsc_hz / 1e9);
+		fprintf(f, ", TSC %.3f GHz", host->tsc_hz / 1e9);
 	fprintf(f, ", kernel ");
-	xml_text(f, h->kernel);
-	fprintf(f, nfiles > 1 ? " (first file)" : "");
+	xml_text(f, host->kernel);
+	fprintf(f, p->nfiles > 1 ? " (first file)</text>\n" : "</text>\n");
 }
 
 static void svg_box(FILE *f, const struct plot *p, size_t s, size_t i, double x)
 {
-	const struct box *b = &p->box[s][i];
+	const struct box *bx = &p->box[s][i];
+	const struct summary *b = &bx->s;
 	const char *col = palette[i % ARRAY_SIZE(palette)];
 	double cx = x + BOX_W / 2.0, w = BOX_W - 8;
 
-	if (!b->have) {
+	if (!bx->have) {
 		fprintf(f,
 			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">"
 			"n/a</text>\n",
@@ -227,7 +209,7 @@ static void svg_box(FILE *f, const struct plot *p, size_t s, size_t i, double x)
 	fprintf(f,
 		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
 		"fill-opacity=\"0.35\"/>\n",
-		cx - w / 2, y_of(p, s, b->q3), w, fmax(1, y_of(p, s, b->q1) - y_of(p, s, b->q3)),
+		cx - w / 2, y_of(p, s, bx->q3), w, fmax(1, y_of(p, s, bx->q1) - y_of(p, s, bx->q3)),
 		col);
 	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke-width=\"3\"/>\n",
 		cx - w / 2, y_of(p, s, b->median), cx + w / 2, y_of(p, s, b->median));
@@ -245,7 +227,8 @@ static void svg_panels(FILE *f, const struct plot *p)
 		double x0 = panel_x(p, s) + PANEL_AXIS + PANEL_PAD;
 
 		fprintf(f, "<g class=\"scenario\">\n");
-		svg_panel_axis(f, p, s);
+		svg_yaxis(f, panel_x(p, s) + PANEL_AXIS, panel_x(p, s) + panel_w(p), PLOT_TOP,
+			  PLOT_H, p->ymax[s], p->ystep[s]);
 		for (size_t i = 0; i < p->nfiles; i++)
 			svg_box(f, p, s, i, x0 + i * BOX_W);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">",
@@ -275,45 +258,23 @@ static void svg_legend(FILE *f, const struct plot *p)
 		x, y + 14, x, x, x, x);
 }
 
-static int write_svg(const struct plot *p, FILE *f)
+void write_plot_svg(FILE *f, const void *ctx)
 {
-	fprintf(f,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, "
-		"Helvetica, sans-serif\" font-size=\"12\" fill=\"#222222\">\n",
-		p->width, p->height, p->width, p->height);
-	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
-	fprintf(f, "<text x=\"%d\" y=\"28\" font-size=\"17\" font-weight=\"bold\">", PLOT_LEFT);
-	xml_text(f, p->cfg->title ? p->cfg->title : "page_pool scenario cost per element");
-	fprintf(f, "</text>\n<text x=\"%d\" y=\"48\" font-size=\"11\" fill=\"#555555\">",
-		PLOT_LEFT);
-	svg_subtitle(f, &p->res[0], p->nfiles);
-	fprintf(f, "</text>\n");
-	svg_axis_title(f, p);
+	const struct plot *p = ctx;
+
+	plot_head(f, p, p->width, p->height, "page_pool scenario cost per element");
+	svg_ytitle(f, PLOT_TOP + PLOT_H / 2, axis_unit(p));
 	svg_panels(f, p);
 	svg_legend(f, p);
 	fprintf(f, "</svg>\n");
-	return fflush(f) || ferror(f) ? -EIO : 0;
 }
 
-int svg_output(const char *path, int (*write)(FILE *f, const void *ctx), const void *ctx)
+int svg_output(const char *path, void (*write)(FILE *f, const void *ctx), const void *ctx)
 {
 	struct outfile out;
 
 	if (outfile_open(&out, path, OUTFILE_WHOLE))
 		return EXIT_FAIL;
-	/* (WRITE fails only when a write did: the commit finds and names that) */
-	write(out.f, ctx);
+	write(out.f, ctx); /* the commit finds a failed write and names it */
 	return outfile_commit(&out) ? EXIT_FAIL : EXIT_OK;
-}
-
-static int write_plot(FILE *f, const void *p)
-{
-	return write_svg(p, f);
-}
-
-int output_svg(const struct plot *p, const char *path)
-{
-	return svg_output(path, write_plot, p);
 }

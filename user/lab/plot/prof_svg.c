@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Stacked bars of instruction profiles, by group and function. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "vm/prof_build.h"
 #include "vm/prof_report.h"
 #include "plot/plot_svg.h"
-#include "sys/util.h"
 
 #define TOP 70
 #define H 340
@@ -35,13 +33,6 @@ static const struct result_profile *prof_of(const struct plot *p, size_t s, size
 	return sc && sc->ok && sc->prof.has ? &sc->prof : NULL;
 }
 
-static enum prof_group group_of(const struct result_pfn *fn)
-{
-	enum prof_group g = prof_group_named(fn->group);
-
-	return g == PG_NR ? PG_OTHER : g;
-}
-
 static int panel_w(const struct plot *p)
 {
 	return AXIS + 2 * PAD + (int)p->nfiles * (BAR_W + BAR_GAP) - BAR_GAP;
@@ -65,23 +56,6 @@ static void scale(const struct plot *p, size_t s, double *ymax, double *ystep)
 		if (prof_of(p, s, f))
 			top = fmax(top, prof_of(p, s, f)->per_elem);
 	axis_scale(top, ymax, ystep);
-}
-
-static void axis(FILE *f, const struct plot *p, size_t s, double ymax, double ystep)
-{
-	int ax = panel_x(p, s) + AXIS, right = panel_x(p, s) + panel_w(p);
-
-	for (double v = 0; v <= ymax + ystep / 2; v += ystep) {
-		fprintf(f,
-			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n",
-			ax, y_of(ymax, v), right, y_of(ymax, v));
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", ax - 6,
-			y_of(ymax, v) + 4, v);
-	}
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n", ax, TOP,
-		ax, TOP + H);
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n", ax,
-		TOP + H, right, TOP + H);
 }
 
 /* One piece of a bar: [LO, HI) instructions per element, a function or a group's rest. */
@@ -134,8 +108,9 @@ static void bar(FILE *f, const struct plot *p, size_t s, size_t fi, double x, do
 
 		for (size_t i = 0; i < pr->nfn; i++) {
 			const struct result_pfn *fn = &pr->fn[i];
+			enum prof_group fg = prof_group_named(fn->group);
 
-			if (group_of(fn) != (enum prof_group)g)
+			if ((fg == PG_NR ? PG_OTHER : fg) != (enum prof_group)g)
 				continue;
 			if (fn->per_elem < floor) {
 				rest += fn->per_elem;
@@ -180,7 +155,7 @@ static void panels(FILE *f, const struct plot *p)
 
 		scale(p, s, &ymax, &ystep);
 		fprintf(f, "<g class=\"scenario\">\n");
-		axis(f, p, s, ymax, ystep);
+		svg_yaxis(f, panel_x(p, s) + AXIS, panel_x(p, s) + panel_w(p), TOP, H, ymax, ystep);
 		for (size_t i = 0; i < p->nfiles; i++) {
 			double x = x0 + i * (BAR_W + BAR_GAP);
 
@@ -218,37 +193,16 @@ static void legend(FILE *f, int x)
 		x, y + 10, x, PROF_LIST_PCT, x, x, x);
 }
 
-static int write_prof_svg(FILE *f, const void *ctx)
+void write_prof_svg(FILE *f, const void *ctx)
 {
 	const struct plot *p = ctx;
 	int width = panel_x(p, p->nscn) + 10 + LEGEND_W, height = TOP + H + 60;
 
 	if (width < 800) /* (room for the subtitle) */
 		width = 800;
-
-	fprintf(f,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, "
-		"Helvetica, sans-serif\" font-size=\"12\" fill=\"#222222\">\n",
-		width, height, width, height);
-	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
-	fprintf(f, "<text x=\"%d\" y=\"28\" font-size=\"17\" font-weight=\"bold\">", LEFT);
-	xml_text(f, p->cfg->title ? p->cfg->title : "where the instructions go, per element");
-	fprintf(f, "</text>\n<text x=\"%d\" y=\"48\" font-size=\"11\" fill=\"#555555\">", LEFT);
-	svg_subtitle(f, &p->res[0], p->nfiles);
-	fprintf(f, "</text>\n");
-	fprintf(f,
-		"<text transform=\"translate(22,%d) rotate(-90)\" text-anchor=\"middle\" "
-		"font-size=\"13\">instructions per element</text>\n",
-		TOP + H / 2);
+	plot_head(f, p, width, height, "where the instructions go, per element");
+	svg_ytitle(f, TOP + H / 2, "instructions per element");
 	panels(f, p);
 	legend(f, width - LEGEND_W + 4);
 	fprintf(f, "</svg>\n");
-	return fflush(f) || ferror(f) ? -EIO : 0;
-}
-
-int output_prof_svg(const struct plot *p, const char *path)
-{
-	return svg_output(path, write_prof_svg, p);
 }

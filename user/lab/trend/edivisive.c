@@ -1,15 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * E-divisive means with a permutation test, one-dimensional, distance
- * exponent 1, every split's statistic from running sums.
- *
- * For one split the within-side sums of |x - y| are what a Fenwick tree over
- * the values' ranks gives in O(log n) per point added: the points below x
- * contribute x * count - sum, those above sum - x * count. A pass forward
- * gives the sums within every prefix, one backward those within every suffix,
- * and the sum across a split is the total minus both. So one permutation
- * costs O(n log n), not the O(n^2) of the pairwise definition, and a
- * thousand-point series stays fast.
+ * exponent 1. A Fenwick tree over the values' ranks gives the within-side
+ * sums of |x - y| of every prefix (and suffix) in O(n log n); the sum across
+ * a split is the total minus both, so a permutation costs no O(n^2).
  */
 #include <errno.h>
 #include <math.h>
@@ -24,13 +18,6 @@ struct fenwick {
 	double *cnt, *sum;
 };
 
-static void fw_reset(struct fenwick *f, size_t n)
-{
-	f->n = n;
-	memset(f->cnt, 0, (n + 1) * sizeof(*f->cnt));
-	memset(f->sum, 0, (n + 1) * sizeof(*f->sum));
-}
-
 static void fw_add(struct fenwick *f, size_t rank, double x)
 {
 	for (size_t i = rank + 1; i <= f->n; i += i & -i) {
@@ -39,23 +26,15 @@ static void fw_add(struct fenwick *f, size_t rank, double x)
 	}
 }
 
-/* Count and sum of the inserted values of rank < RANK. */
-static void fw_below(const struct fenwick *f, size_t rank, double *cnt, double *sum)
-{
-	*cnt = 0;
-	*sum = 0;
-	for (size_t i = rank; i > 0; i -= i & -i) {
-		*cnt += f->cnt[i];
-		*sum += f->sum[i];
-	}
-}
-
 /* Sum of |x - y| over the inserted y; TOTC/TOTS are all inserted so far. */
 static double fw_dist(const struct fenwick *f, size_t rank, double x, double totc, double tots)
 {
-	double c, s;
+	double c = 0, s = 0;
 
-	fw_below(f, rank, &c, &s);
+	for (size_t i = rank; i > 0; i -= i & -i) {
+		c += f->cnt[i];
+		s += f->sum[i];
+	}
 	return (x * c - s) + ((tots - s) - x * (totc - c));
 }
 
@@ -65,7 +44,9 @@ static void side_sums(const double *x, const size_t *rank, size_t n, struct fenw
 {
 	double c = 0, s = 0;
 
-	fw_reset(f, n);
+	f->n = n;
+	memset(f->cnt, 0, (n + 1) * sizeof(*f->cnt));
+	memset(f->sum, 0, (n + 1) * sizeof(*f->sum));
 	w[fwd ? 0 : n] = 0;
 	for (size_t k = 0; k < n; k++) {
 		size_t i = fwd ? k : n - 1 - k;
@@ -109,12 +90,17 @@ static int cmp_by_value(const void *pa, const void *pb, void *ctx)
 	return x[a] < x[b] ? -1 : x[a] > x[b] ? 1 : (a > b) - (a < b);
 }
 
-/* RANK[i]: position of x[i] in sorted order (ties by index). IDX is scratch. */
-static void ranks_of(const double *x, size_t n, size_t *idx, size_t *rank)
+void trend_sort_idx(const double *x, size_t n, size_t *idx)
 {
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	qsort_r(idx, n, sizeof(*idx), cmp_by_value, (void *)x);
+}
+
+/* RANK[i]: position of x[i] in sorted order (ties by index). IDX is scratch. */
+static void ranks_of(const double *x, size_t n, size_t *idx, size_t *rank)
+{
+	trend_sort_idx(x, n, idx);
 	for (size_t i = 0; i < n; i++)
 		rank[idx[i]] = i;
 }
@@ -127,7 +113,7 @@ struct work {
 	size_t *start; /* stratum k: val[start[k] .. start[k + 1]) */
 	int *step;     /* stratum of the point at each position, -1: none */
 	double *q;     /* stratum k: Q over its splits at q[start[k] + k ..] */
-	double *pre, *suf, *scratch_d;
+	double *pre, *suf;
 	size_t *scratch_i;
 	struct fenwick fw;
 };
@@ -136,36 +122,27 @@ static void work_free(struct work *w)
 {
 	free(w->val);
 	free(w->rank);
-	free(w->start);
 	free(w->step);
-	free(w->q);
-	free(w->pre);
-	free(w->suf);
-	free(w->scratch_d);
-	free(w->scratch_i);
-	free(w->fw.cnt);
-	free(w->fw.sum);
 }
 
+/* Three blocks: the doubles, the indices, the strata. */
 static int work_alloc(struct work *w, size_t n)
 {
 	memset(w, 0, sizeof(*w));
-	w->val = calloc(n + 1, sizeof(*w->val));
-	w->rank = calloc(n + 1, sizeof(*w->rank));
-	w->start = calloc(n + 2, sizeof(*w->start));
+	w->val = calloc(7 * n + 9, sizeof(*w->val));
+	w->rank = calloc(3 * n + 4, sizeof(*w->rank));
 	w->step = calloc(n + 1, sizeof(*w->step));
-	w->q = calloc(2 * n + 2, sizeof(*w->q));
-	w->pre = calloc(n + 1, sizeof(*w->pre));
-	w->suf = calloc(n + 1, sizeof(*w->suf));
-	w->scratch_d = calloc(n + 1, sizeof(*w->scratch_d));
-	w->scratch_i = calloc(n + 1, sizeof(*w->scratch_i));
-	w->fw.cnt = calloc(n + 2, sizeof(*w->fw.cnt));
-	w->fw.sum = calloc(n + 2, sizeof(*w->fw.sum));
-	if (!w->val || !w->rank || !w->start || !w->step || !w->q || !w->pre || !w->suf ||
-	    !w->scratch_d || !w->scratch_i || !w->fw.cnt || !w->fw.sum) {
+	if (!w->val || !w->rank || !w->step) {
 		work_free(w);
 		return -ENOMEM;
 	}
+	w->q = w->val + n + 1;
+	w->pre = w->q + 2 * n + 2;
+	w->suf = w->pre + n + 1;
+	w->fw.cnt = w->suf + n + 1;
+	w->fw.sum = w->fw.cnt + n + 2;
+	w->start = w->rank + n + 1;
+	w->scratch_i = w->start + n + 2;
 	return 0;
 }
 
@@ -187,18 +164,30 @@ int ediv_splits(const double *x, size_t n, double *q)
 	return 0;
 }
 
+struct run {
+	const double *x;
+	const int *stratum;
+	size_t n, maxid;
+	int *map;
+	struct work w;
+	struct seg *segs;
+	size_t nsegs;
+};
+
 /*
- * Loads segment [A, B) into W: the strata present (renumbered 0..K-1 in
+ * Loads segment [A, B) into R->w: the strata present (renumbered 0..K-1 in
  * order of first appearance), their values in time order and their ranks.
  */
-static void load_segment(struct work *w, const double *x, const int *stratum, size_t a, size_t b,
-			 int *map, size_t maxid)
+static void load_segment(struct run *r, size_t a, size_t b)
 {
+	struct work *w = &r->w;
+	const int *stratum = r->stratum;
+	int *map = r->map;
 	size_t k, fill;
 
 	w->len = b - a;
 	w->nstrata = 0;
-	for (size_t i = 0; i <= maxid; i++)
+	for (size_t i = 0; i <= r->maxid; i++)
 		map[i] = -1;
 	for (size_t i = a; i < b; i++) {
 		w->step[i - a] = stratum[i] < 0 ? -1 : stratum[i];
@@ -217,7 +206,7 @@ static void load_segment(struct work *w, const double *x, const int *stratum, si
 			continue;
 		w->step[i] = map[w->step[i]];
 		fill = w->start[w->step[i]]++;
-		w->val[fill] = x[a + i];
+		w->val[fill] = r->x[a + i];
 	}
 	for (k = w->nstrata; k > 0; k--)
 		w->start[k] = w->start[k - 1];
@@ -350,8 +339,7 @@ static int cmp_cp(const void *pa, const void *pb)
 }
 
 /* Best split of segment S (once), from the unshuffled values. */
-static void seg_best(struct seg *s, struct work *w, const double *x, const int *stratum, int *map,
-		     size_t maxid, size_t min_run)
+static void seg_best(struct run *r, struct seg *s, size_t min_run)
 {
 	size_t off;
 
@@ -362,9 +350,9 @@ static void seg_best(struct seg *s, struct work *w, const double *x, const int *
 	s->q = -INFINITY;
 	if (s->b - s->a < 2 * min_run)
 		return;
-	load_segment(w, x, stratum, s->a, s->b, map, maxid);
-	strata_q(w);
-	off = best_split(w, min_run, &s->q);
+	load_segment(r, s->a, s->b);
+	strata_q(&r->w);
+	off = best_split(&r->w, min_run, &s->q);
 	s->at = off ? s->a + off : 0;
 }
 
@@ -375,23 +363,13 @@ static uint64_t seg_seed(const struct ediv_opts *o, const struct seg *s)
 	return rng_next(&z);
 }
 
-struct run {
-	const double *x;
-	const int *stratum;
-	size_t n, maxid;
-	int *map;
-	struct work w;
-	struct seg *segs;
-	size_t nsegs;
-};
-
 /* The segment with the largest best split, or -1 when none can be split. */
 static int pick_segment(struct run *r, const struct ediv_opts *o)
 {
 	int pick = -1;
 
 	for (size_t i = 0; i < r->nsegs; i++) {
-		seg_best(&r->segs[i], &r->w, r->x, r->stratum, r->map, r->maxid, o->min_run);
+		seg_best(r, &r->segs[i], o->min_run);
 		if (r->segs[i].at && (pick < 0 || r->segs[i].q > r->segs[pick].q))
 			pick = (int)i;
 	}
@@ -412,11 +390,11 @@ static int divide(struct run *r, const struct ediv_opts *o, struct ediv_cp *cps,
 		if (i < 0)
 			break;
 		s = &r->segs[i];
-		load_segment(&r->w, r->x, r->stratum, s->a, s->b, r->map, r->maxid);
+		load_segment(r, s->a, s->b);
 		p = perm_p(&r->w, s->q, o, seg_seed(o, s));
 		if (p > o->alpha)
 			break;
-		cps[ncp++] = (struct ediv_cp){ .at = s->at, .stat = s->q, .p = p };
+		cps[ncp++] = (struct ediv_cp){ .at = s->at, .p = p };
 		r->segs[r->nsegs++] = (struct seg){ .a = s->at, .b = s->b };
 		s->b = s->at;
 		s->known = false;

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host levels of a series. The machines ppbench runs on may move kernel-side
- * work between speeds far apart, at random, for seconds to minutes: over a
- * series of invocations the values of one figure fall into clusters, and
- * which cluster a point lands in says nothing about the code it measured.
- * So the clusters that alternate in time are levels, compared only within
- * themselves; a gap that separates before from after is left to the change
- * point search.
+ * Host levels of a series: a host may run kernel-side work at speeds far
+ * apart, at random, so clusters that alternate in time are levels, compared
+ * only within themselves; a gap between before and after is a change's.
  */
 #include <errno.h>
 #include <math.h>
@@ -36,14 +32,6 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int cmp_idx_value(const void *pa, const void *pb, void *ctx)
-{
-	const double *x = ctx;
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-
-	return x[a] < x[b] ? -1 : x[a] > x[b] ? 1 : (a > b) - (a < b);
-}
-
 /* The narrowest gap between levels: bench's mode rule, on logarithms. */
 static double gap_floor(const struct lctx *c, size_t lo, size_t hi)
 {
@@ -51,15 +39,13 @@ static double gap_floor(const struct lctx *c, size_t lo, size_t hi)
 
 	for (size_t i = 0; i < m; i++)
 		c->gaps[i] = c->x[c->idx[lo + i + 1]] - c->x[c->idx[lo + i]];
-	qsort(c->gaps, m, sizeof(*c->gaps), cmp_double);
-	return fmax(log1p(MODE_GAP_REL), MODE_GAP_K * quantile_sorted(c->gaps, m, 0.5));
+	return fmax(log1p(MODE_GAP_REL), MODE_GAP_K * median_of(c->gaps, m));
 }
 
 /*
- * Do the values of [lo, cut) and [cut, hi) follow one another in time? Yes
- * when one cut in time puts (nearly) all of one side before it and all of
- * the other after it, with LEVEL_TEMPORAL_SIDE points at least on each side
- * of the cut. One point in sixteen may be on the wrong side (a spike).
+ * Do [lo, cut) and [cut, hi) follow one another in time: one cut in time,
+ * LEVEL_TEMPORAL_SIDE points a side, puts one before and the other after,
+ * but for one point in sixteen (a spike)?
  */
 static bool follows_in_time(struct lctx *c, size_t lo, size_t cut, size_t hi)
 {
@@ -113,15 +99,13 @@ static double median_between(struct lctx *c, size_t lo, size_t hi, size_t t0, si
 	for (size_t i = lo; i < hi; i++)
 		if (c->idx[i] >= t0 && c->idx[i] <= t1)
 			c->gaps[m++] = c->x[c->idx[i]];
-	qsort(c->gaps, m, sizeof(*c->gaps), cmp_double);
-	return m ? quantile_sorted(c->gaps, m, 0.5) : NAN;
+	return median_of(c->gaps, m);
 }
 
 /*
- * The ratio of two clusters that alternate, [lo, cut) below [cut, hi), in
- * logarithms: their medians over the time both are seen in, so that values a
- * change brought into one of them after the other ended do not count. NAN
- * if a side has fewer than LEVEL_MIN_POINTS points.
+ * The ratio (logarithms) of alternating [lo, cut) and [cut, hi): their
+ * medians over the time both are seen in, so that what a change brought
+ * after one ended does not count; NAN for fewer than LEVEL_MIN_POINTS a side.
  */
 static double alt_ratio(struct lctx *c, size_t lo, size_t cut, size_t hi)
 {
@@ -212,14 +196,11 @@ static void fill_level(const struct lctx *c, int k, struct level *l, double *buf
 /* Clusters big enough become levels, numbered from the lowest; the rest outliers. */
 static int number_levels(struct lctx *c, int *stratum, struct level_set *out, double *buf)
 {
-	int *id = calloc(c->nclusters + 1, sizeof(*id));
-	size_t *count = calloc(c->nclusters + 1, sizeof(*count));
+	size_t *count = calloc(2 * (c->nclusters + 1), sizeof(*count)), *id;
 
-	if (!id || !count) {
-		free(id);
-		free(count);
+	if (!count)
 		return -ENOMEM;
-	}
+	id = count + c->nclusters + 1; /* a cluster's level + 1, 0: none */
 	for (size_t i = 0; i < c->n; i++)
 		count[c->cluster[i]]++;
 	/* the value order of idx[] visits clusters from the lowest up */
@@ -233,13 +214,12 @@ static int number_levels(struct lctx *c, int *stratum, struct level_set *out, do
 			continue;
 		}
 		fill_level(c, k, &out->lv[out->nlevels], buf);
-		id[k] = (int)++out->nlevels;
+		id[k] = ++out->nlevels;
 	}
 	for (size_t i = 0; i < c->n; i++) {
-		stratum[i] = id[c->cluster[i]] - 1;
+		stratum[i] = (int)id[c->cluster[i]] - 1;
 		out->noutliers += stratum[i] < 0;
 	}
-	free(id);
 	free(count);
 	return 0;
 }
@@ -261,15 +241,13 @@ int levels_assign(const double *logx, size_t n, double max_ratio, int *stratum,
 	if (!n)
 		return 0;
 	c.idx = calloc(n, sizeof(*c.idx));
-	c.gaps = calloc(n, sizeof(*c.gaps));
+	c.gaps = calloc(2 * n, sizeof(*c.gaps));
 	c.upper = calloc(n, sizeof(*c.upper));
 	c.cluster = calloc(n, sizeof(*c.cluster));
-	buf = calloc(n, sizeof(*buf));
+	buf = c.gaps + n;
 	err = -ENOMEM;
-	if (c.idx && c.gaps && c.upper && c.cluster && buf) {
-		for (size_t i = 0; i < n; i++)
-			c.idx[i] = i;
-		qsort_r(c.idx, n, sizeof(*c.idx), cmp_idx_value, (void *)logx);
+	if (c.idx && c.gaps && c.upper && c.cluster) {
+		trend_sort_idx(logx, n, c.idx);
 		if (max_ratio > 1)
 			c.cap = log(max_ratio);
 		err = split(&c, 0, n);
@@ -287,6 +265,5 @@ int levels_assign(const double *logx, size_t n, double max_ratio, int *stratum,
 	free(c.gaps);
 	free(c.upper);
 	free(c.cluster);
-	free(buf);
 	return err;
 }

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The series trend reads: result files reduced to one point each (label,
- * time, kernel, and per scenario the figures), ordered, checked for one
- * host and unique labels, then fitted figure by figure.
- */
+/* The series trend reads: a point per result file, ordered, checked, fitted. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,10 +20,7 @@ const char *series_figure_name(enum series_figure f)
 
 const char *series_fig_label(const struct series_fig *g, char *buf, size_t len)
 {
-	if (g->method)
-		snprintf(buf, len, "%s (%s)", series_figure_name(g->fig), g->method);
-	else
-		snprintf(buf, len, "%s", series_figure_name(g->fig));
+	snprintf(buf, len, g->method ? "%s (%s)" : "%s", series_figure_name(g->fig), g->method);
 	return buf;
 }
 
@@ -99,6 +92,19 @@ static struct series_fig *fig_of(struct series *s, const char *scenario, enum se
 	return g;
 }
 
+/* *A grown to CAP doubles, those from FROM on NAN (none yet). */
+static int nan_grow(double **a, size_t from, size_t cap)
+{
+	double *n = realloc(*a, (cap ? cap : 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (size_t j = from; j < cap; j++)
+		n[j] = NAN;
+	*a = n;
+	return 0;
+}
+
 /* Per-point arrays of every figure follow the points' capacity. */
 static int grow(struct series *s)
 {
@@ -108,36 +114,18 @@ static int grow(struct series *s)
 	if (!pt)
 		return -ENOMEM;
 	s->pt = pt;
-	for (size_t i = 0; i < s->nfigs; i++) {
-		struct series_fig *g = &s->figs[i];
-		double **arr[] = { &g->raw_v, &g->raw_lo, &g->raw_hi, &g->raw_probe };
-
-		for (size_t k = 0; k < 4; k++) {
-			double *a = realloc(*arr[k], cap * sizeof(double));
-
-			if (!a)
+	for (size_t i = 0; i < s->nfigs; i++)
+		for (size_t k = 0; k < NR_RAW; k++)
+			if (nan_grow(&s->figs[i].raw[k], s->cap, cap))
 				return -ENOMEM;
-			for (size_t j = s->cap; j < cap; j++)
-				a[j] = NAN;
-			*arr[k] = a;
-		}
-	}
 	s->cap = cap;
 	return 0;
-}
-
-static double *nan_array(size_t n)
-{
-	double *a = malloc((n ? n : 1) * sizeof(*a));
-
-	for (size_t i = 0; a && i < n; i++)
-		a[i] = NAN;
-	return a;
 }
 
 static int put(struct series *s, const char *scenario, enum series_figure f, size_t at, double v,
 	       double lo, double hi, double probe)
 {
+	double val[NR_RAW] = { v, lo, hi, probe };
 	struct series_fig *g;
 
 	if (s->figmask && !(s->figmask & (1u << f)))
@@ -145,18 +133,12 @@ static int put(struct series *s, const char *scenario, enum series_figure f, siz
 	g = fig_of(s, scenario, f);
 	if (!g)
 		return -ENOMEM;
-	if (!g->raw_v) { /* a new figure: NAN for every point before this one */
-		g->raw_v = nan_array(s->cap);
-		g->raw_lo = nan_array(s->cap);
-		g->raw_hi = nan_array(s->cap);
-		g->raw_probe = nan_array(s->cap);
-		if (!g->raw_v || !g->raw_lo || !g->raw_hi || !g->raw_probe)
+	for (size_t k = 0; k < NR_RAW; k++) {
+		/* a new figure: NAN for every point before this one */
+		if (!g->raw[k] && nan_grow(&g->raw[k], 0, s->cap))
 			return -ENOMEM;
+		g->raw[k][at] = val[k];
 	}
-	g->raw_v[at] = v;
-	g->raw_lo[at] = lo;
-	g->raw_hi[at] = hi;
-	g->raw_probe[at] = probe;
 	return 0;
 }
 
@@ -173,7 +155,7 @@ static double max_of(const struct result_stat *st)
 static const char *first_file(const struct series *s, const struct series_fig *g)
 {
 	for (size_t i = 0; i < s->npts; i++)
-		if (!isnan(g->raw_v[i]))
+		if (!isnan(g->raw[0][i]))
 			return s->pt[i].file;
 	return "?";
 }
@@ -193,9 +175,9 @@ static int put_path(struct series *s, const struct result_scenario *sc, size_t a
 	g = fig_of(s, sc->name, SFIG_PATH);
 	if (!g)
 		return -ENOMEM;
-	if (!g->raw_v && m && !(g->method = strdup(m)))
+	if (!g->raw[0] && m && !(g->method = strdup(m)))
 		return -ENOMEM;
-	if (g->raw_v && !g->aside && !path_methods_agree(g->method, m) &&
+	if (g->raw[0] && !g->aside && !path_methods_agree(g->method, m) &&
 	    asprintf(&g->aside,
 		     "%s path: %s in %s, %s in %s: figures of two methods make no series; "
 		     "left out",
@@ -209,8 +191,7 @@ static int put_path(struct series *s, const struct result_scenario *sc, size_t a
 
 /*
  * The figures of one scenario of point AT: the median over the setups, with
- * the least and largest setup; the path figure has one value per file. Only
- * positive values: the fit works on ratios.
+ * the least and largest; only positive values, the fit works on ratios.
  */
 static int put_scenario(struct series *s, const struct result_scenario *sc, size_t at)
 {
@@ -248,7 +229,6 @@ int series_add(struct series *s, const struct result *r, bool force, char *err, 
 		return -ENOMEM;
 	p = &s->pt[at];
 	memset(p, 0, sizeof(*p));
-	p->given = at;
 	p->file = strdup(r->path);
 	/* a file without a label is named by its base name */
 	p->label = strdup(r->label ? r->label : path_stem(r->path, stem, sizeof(stem)));
@@ -283,41 +263,31 @@ static int cmp_created(const void *pa, const void *pb, void *ctx)
 	return c ?: (a > b) - (a < b);
 }
 
-/* Applies the permutation ORD (new position i holds old point ord[i]) to A. */
-static int permute(double *a, const size_t *ord, size_t n)
+/* Applies the permutation ORD (new position i holds old element ord[i]) to N of SIZE at A. */
+static int permute(void *a, size_t size, const size_t *ord, size_t n)
 {
-	double *t = malloc((n ? n : 1) * sizeof(*t));
+	char *t = malloc((n ? n : 1) * size);
 
 	if (!t)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
-		t[i] = a[ord[i]];
-	memcpy(a, t, n * sizeof(*t));
+		memcpy(t + i * size, (char *)a + ord[i] * size, size);
+	memcpy(a, t, n * size);
 	free(t);
 	return 0;
 }
 
 static int reorder(struct series *s, const size_t *ord)
 {
-	struct series_point *pt = malloc(s->npts * sizeof(*pt));
+	int err = permute(s->pt, sizeof(*s->pt), ord, s->npts);
 
-	if (!pt)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->npts; i++)
-		pt[i] = s->pt[ord[i]];
-	memcpy(s->pt, pt, s->npts * sizeof(*pt));
-	free(pt);
-	for (size_t i = 0; i < s->nfigs; i++) {
-		struct series_fig *g = &s->figs[i];
-
-		if (permute(g->raw_v, ord, s->npts) || permute(g->raw_lo, ord, s->npts) ||
-		    permute(g->raw_hi, ord, s->npts) || permute(g->raw_probe, ord, s->npts))
-			return -ENOMEM;
-	}
-	return 0;
+	for (size_t i = 0; !err && i < s->nfigs; i++)
+		for (size_t k = 0; !err && k < NR_RAW; k++)
+			err = permute(s->figs[i].raw[k], sizeof(double), ord, s->npts);
+	return err;
 }
 
-/* Two points with one label: names the one given later, and the other. */
+/* Two points with one label: names the one given later (ties sort by index) and the other. */
 static int check_labels(const struct series *s, size_t *idx, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < s->npts; i++)
@@ -328,12 +298,6 @@ static int check_labels(const struct series *s, size_t *idx, char *err, size_t e
 
 		if (strcmp(a->label, b->label))
 			continue;
-		if (a->given > b->given) {
-			const struct series_point *t = a;
-
-			a = b;
-			b = t;
-		}
 		snprintf(err, errlen, "%s: label \"%s\" is also the label of %s", b->file, b->label,
 			 a->file);
 		return -EINVAL;
@@ -344,26 +308,22 @@ static int check_labels(const struct series *s, size_t *idx, char *err, size_t e
 /* The points that have figure G, compacted. */
 static int compact(const struct series *s, struct series_fig *g)
 {
-	size_t n = 0;
+	double **out[NR_RAW] = { &g->v, &g->lo, &g->hi, &g->probe };
 
 	g->pt = calloc(s->npts + 1, sizeof(*g->pt));
-	g->v = calloc(s->npts + 1, sizeof(*g->v));
-	g->lo = calloc(s->npts + 1, sizeof(*g->lo));
-	g->hi = calloc(s->npts + 1, sizeof(*g->hi));
-	g->probe = calloc(s->npts + 1, sizeof(*g->probe));
-	if (!g->pt || !g->v || !g->lo || !g->hi || !g->probe)
+	if (!g->pt)
 		return -ENOMEM;
+	for (size_t k = 0; k < NR_RAW; k++)
+		if (!(*out[k] = calloc(s->npts + 1, sizeof(double))))
+			return -ENOMEM;
 	for (size_t i = 0; i < s->npts; i++) {
-		if (isnan(g->raw_v[i]))
+		if (isnan(g->raw[0][i]))
 			continue;
-		g->pt[n] = i;
-		g->v[n] = g->raw_v[i];
-		g->lo[n] = g->raw_lo[i];
-		g->hi[n] = g->raw_hi[i];
-		g->probe[n] = g->raw_probe[i];
-		n++;
+		g->pt[g->n] = i;
+		for (size_t k = 0; k < NR_RAW; k++)
+			(*out[k])[g->n] = g->raw[k][i];
+		g->n++;
 	}
-	g->n = n;
 	return 0;
 }
 
@@ -515,10 +475,8 @@ void series_fig_free(struct series_fig *g)
 	free(g->lo);
 	free(g->hi);
 	free(g->probe);
-	free(g->raw_v);
-	free(g->raw_lo);
-	free(g->raw_hi);
-	free(g->raw_probe);
+	for (size_t k = 0; k < NR_RAW; k++)
+		free(g->raw[k]);
 	trend_fit_free(&g->fit);
 	memset(g, 0, sizeof(*g));
 }
@@ -569,12 +527,11 @@ size_t series_gate(const struct series *s, enum series_figure metric, double pct
 			if (!gated_cp(g, cp, pct, first))
 				continue;
 			if (n < max)
-				hits[n] = (struct series_hit){
+				hits[n++] = (struct series_hit){
 					.fig = g,
 					.cp = cp,
 					.unstable = cp->kind != TREND_STEP,
 				};
-			n++;
 		}
 	}
 	return n;

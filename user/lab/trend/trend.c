@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench trend FILE...|DIR: a series of bench results (CI over time), per
- * scenario and figure its host levels and change points, reported like the
- * kernel test robot does, with a gate on the newest results.
- */
+/* ppbench trend FILE...|DIR: host levels and change points of a series, and a gate. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -16,10 +12,8 @@
 #include "trend/series.h"
 #include "model/spread.h"
 #include "compare/ktap.h"
-#include "trend/trendreport.h"
 #include "model/by_counter.h"
 #include "sys/log.h"
-#include "sys/util.h"
 
 struct trend_cfg {
 	enum series_order order;
@@ -156,24 +150,18 @@ static int trend_check(void *c, int argc, char **argv)
 /* The file list: each argument, or the *.json files of a directory in name order. */
 struct flist {
 	char **v;
-	size_t n, cap;
+	size_t n;
 };
 
 static int flist_add(struct flist *l, char *path)
 {
-	if (!path)
-		return -ENOMEM;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 256;
-		char **v = realloc(l->v, cap * sizeof(*v));
+	char **v = path ? realloc(l->v, (l->n + 1) * sizeof(*v)) : NULL;
 
-		if (!v) {
-			free(path);
-			return -ENOMEM;
-		}
-		l->v = v;
-		l->cap = cap;
+	if (!v) {
+		free(path);
+		return -ENOMEM;
 	}
+	l->v = v;
 	l->v[l->n++] = path;
 	return 0;
 }
@@ -292,10 +280,7 @@ static int same_qemu(const struct trend_cfg *cfg, const struct result *first,
 	return -EINVAL;
 }
 
-/*
- * Path figures of two methods left the series: each said in its line, and
- * a gate on path refused, since it would judge what is left.
- */
+/* Path figures of two methods left the series: each said, and a gate on path refused. */
 static int set_aside(const struct trend_cfg *cfg, const struct series *s)
 {
 	char name[64];

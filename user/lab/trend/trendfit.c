@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A figure's series: levels, change points, and for each change point its
- * size, interval and kind. Everything is computed on logarithms, so a shift
- * is a ratio and the same change reads the same on every level.
+ * A figure's levels, change points, and each change's size, interval and
+ * kind, on logarithms: a shift is a ratio, the same on every level.
  */
 #include <errno.h>
 #include <math.h>
@@ -47,33 +46,25 @@ struct fitctx {
 	size_t nlr;
 };
 
-/* Strata of [a, b), one regime: each level's rank among the levels seen there. */
-static void rank_regime(const struct fitctx *x, size_t a, size_t b, int *st)
-{
-	bool seen[LEVELS_MAX] = { false };
-	int rank[LEVELS_MAX], next = 0;
-
-	for (size_t i = a; i < b; i++)
-		if (x->level[i] >= 0)
-			seen[x->level[i]] = true;
-	for (size_t k = 0; k < x->ns; k++)
-		rank[k] = seen[k] ? next++ : -1;
-	for (size_t i = a; i < b; i++)
-		st[i] = x->level[i] < 0 ? -1 : rank[x->level[i]];
-}
-
 /*
- * Strata of the points: each point's level ranked among the levels seen in
- * its regime, the stretch between two of the NB bounds. A change that moves
- * every level past the next keeps the lowest before paired with the lowest
- * after; one that moves them less keeps every level's rank.
+ * Strata: each point's level ranked among those seen in its regime (between
+ * two of the NB bounds), so that a change moving every level past the next
+ * still pairs the lowest before with the lowest after.
  */
 static void regime_ranks(struct fitctx *x, const size_t *bound, size_t nb)
 {
 	for (size_t r = 0, a = 0; r <= nb; r++) {
 		size_t b = r < nb ? bound[r] : x->n;
+		bool seen[LEVELS_MAX] = { false };
+		int rank[LEVELS_MAX], next = 0;
 
-		rank_regime(x, a, b, x->st);
+		for (size_t i = a; i < b; i++)
+			if (x->level[i] >= 0)
+				seen[x->level[i]] = true;
+		for (size_t k = 0; k < x->ns; k++)
+			rank[k] = seen[k] ? next++ : -1;
+		for (size_t i = a; i < b; i++)
+			x->st[i] = x->level[i] < 0 ? -1 : rank[x->level[i]];
 		a = b;
 	}
 }
@@ -88,11 +79,9 @@ static bool bound_near(const size_t *bound, size_t nb, size_t at, size_t min_run
 }
 
 /*
- * More regimes: where a level ends for good before another begins, a change
- * moved every level (none is seen on both sides), and the search inside
- * the levels cannot see it. The bound is midway between the last point of
- * the one and the first of the other. Adds them to the NB sorted BOUNDs
- * unless one is near; returns the new NB.
+ * More regimes: where a level ends for good before another begins (a change
+ * no level sees from both sides), a bound midway, added to the NB sorted
+ * BOUNDs unless one is near; returns the new NB.
  */
 static size_t add_swaps(const struct fitctx *x, size_t min_run, size_t *bound, size_t nb,
 			size_t max)
@@ -137,45 +126,6 @@ static bool same_at(const struct ediv_cp *ec, int n, const size_t *bound, size_t
 	return true;
 }
 
-/* Least-squares sums of [a, b), each stratum's means taken out: y on s (1 from AT on). */
-struct fitsums {
-	double yy, ys, ss;
-	size_t npts, nst;
-};
-
-static void window_sums(const double *y, const int *st, size_t ns, size_t a, size_t at, size_t b,
-			struct fitsums *f)
-{
-	memset(f, 0, sizeof(*f));
-	for (size_t k = 0; k < ns; k++) {
-		double sy = 0, my, ms;
-		size_t c = 0, after = 0;
-
-		for (size_t i = a; i < b; i++) {
-			if (st[i] != (int)k)
-				continue;
-			sy += y[i];
-			after += i >= at;
-			c++;
-		}
-		if (c < 2)
-			continue;
-		my = sy / c;
-		ms = (double)after / c;
-		f->nst++;
-		f->npts += c;
-		for (size_t i = a; i < b; i++) {
-			double dy = y[i] - my, ds = (i >= at) - ms;
-
-			if (st[i] != (int)k)
-				continue;
-			f->yy += dy * dy;
-			f->ys += dy * ds;
-			f->ss += ds * ds;
-		}
-	}
-}
-
 /*
  * Level L's points in [a, b): the mean of their logarithms (NAN if none)
  * and how far from it one of them may still lie: the noise's gap, or twice
@@ -200,11 +150,8 @@ static double level_mean(const struct fitctx *x, size_t a, size_t b, int l, doub
 }
 
 /*
- * The side of a change point I goes with, by its level's points in [a0, b0)
- * before and [a1, b1) after: -1 before, 1 after, 0 if they cannot tell. A
- * level seen on one side only claims the points within its reach; one seen
- * on both, the points nearer to one side's mean when the two are farther
- * apart than the noise's gap.
+ * The side point I goes with by its level's points in [a0, b0) and [a1, b1):
+ * -1 before, 1 after, 0 if they cannot tell (means within the noise's gap).
  */
 static int side_for(const struct fitctx *x, size_t i, size_t a0, size_t b0, size_t a1, size_t b1)
 {
@@ -222,11 +169,9 @@ static int side_for(const struct fitctx *x, size_t i, size_t a0, size_t b0, size
 }
 
 /*
- * The first point after a change is the first of the new regime, whatever
- * level it sits on. The search compares points of one stratum, so where
- * the strata tie it can be a few points off. The change near AT moves, by
- * up to MIN_RUN - 1, to where the fewest points in reach sit on the side
- * their level's points farther away do not go with (the nearest such place).
+ * The search compares points of one stratum, so where strata tie it can be
+ * a few points off: the change near AT moves, by up to MIN_RUN - 1, to the
+ * nearest place with the fewest points on a side their level does not go with.
  */
 static size_t place(struct fitctx *x, size_t a, size_t at, size_t b, size_t min_run)
 {
@@ -267,10 +212,8 @@ static int keep_bounds(struct ediv_cp *ec, int n, const size_t *bound, size_t nb
 }
 
 /*
- * The change points: e-divisive means on the strata of the regimes, whose
- * bounds are the change points of the round before (and, after the first
- * round, where levels swap), until the two agree. EC gets them (their
- * number returned); BOUND and PREV are scratch.
+ * The change points into EC (their number returned): e-divisive means on the
+ * strata of the regimes the round before found, until two rounds agree.
  */
 static int search(struct fitctx *x, const struct trend_opts *o, struct ediv_cp *ec, size_t *bound,
 		  int *prev)
@@ -304,10 +247,9 @@ static int search(struct fitctx *x, const struct trend_opts *o, struct ediv_cp *
 }
 
 /*
- * Is each of the MIN_RUN points from S on none of the levels of [a, s)? A
- * level's points reach as far from its mean as a 99 % prediction interval
- * of the levels' pooled noise, or the noise's gap if wider. [a, s) must
- * show two levels: one alone may be the host's other.
+ * Is each of the MIN_RUN points from S beyond the 99 % prediction interval
+ * (or the noise's gap) of every level of [a, s)? [a, s) must show two
+ * levels: one alone may be the host's other.
  */
 static bool run_off_levels(const struct fitctx *x, size_t a, size_t s, size_t min_run)
 {
@@ -341,12 +283,9 @@ static bool run_off_levels(const struct fitctx *x, size_t a, size_t s, size_t mi
 }
 
 /*
- * More change points: a run of MIN_RUN points on none of the levels of the
- * regime before is a change at its first point. The search misses some: a
- * new level of one or two points is outliers, or joins an old level's
- * cluster too few to test. The regime before needs 2 x MIN_RUN points, so
- * that it shows the host's levels. Inserts them (p NAN) into the N sorted
- * EC; returns the new N.
+ * More change points, which the search misses when a new level's points are
+ * too few to test: a run of MIN_RUN points on none of the levels of the 2 x
+ * MIN_RUN before. Inserts them (p NAN) into the N sorted EC; the new N.
  */
 static int add_runs(const struct fitctx *x, size_t min_run, struct ediv_cp *ec, int n, size_t max)
 {
@@ -371,18 +310,48 @@ struct reading {
 	size_t off; /* points of the side with fewer levels that sit on no level of the other */
 };
 
-/* The step at AT in [a, b) by least squares, one intercept per stratum; false if unseen. */
+/*
+ * The step at AT in [a, b) by least squares of y on s (1 from AT on), one
+ * intercept per stratum (its means taken out); false if unseen.
+ */
 static bool fit_step(const double *y, const int *st, size_t ns, size_t a, size_t at, size_t b,
 		     struct reading *r)
 {
-	struct fitsums f;
+	double yy = 0, ys = 0, ss = 0;
+	size_t npts = 0, nst = 0;
 
-	window_sums(y, st, ns, a, at, b, &f);
-	r->df = (double)f.npts - f.nst - 1;
-	if (f.ss <= 0 || r->df < 1)
+	for (size_t k = 0; k < ns; k++) {
+		double sy = 0, my, ms;
+		size_t c = 0, after = 0;
+
+		for (size_t i = a; i < b; i++) {
+			if (st[i] != (int)k)
+				continue;
+			sy += y[i];
+			after += i >= at;
+			c++;
+		}
+		if (c < 2)
+			continue;
+		my = sy / c;
+		ms = (double)after / c;
+		nst++;
+		npts += c;
+		for (size_t i = a; i < b; i++) {
+			double dy = y[i] - my, ds = (i >= at) - ms;
+
+			if (st[i] != (int)k)
+				continue;
+			yy += dy * dy;
+			ys += dy * ds;
+			ss += ds * ds;
+		}
+	}
+	r->df = (double)npts - nst - 1;
+	if (ss <= 0 || r->df < 1)
 		return false;
-	r->s = f.ys / f.ss;
-	r->se = sqrt(fmax(0, f.yy - f.ys * f.ys / f.ss) / r->df / f.ss);
+	r->s = ys / ss;
+	r->se = sqrt(fmax(0, yy - ys * ys / ss) / r->df / ss);
 	return true;
 }
 
@@ -451,9 +420,8 @@ static void set_reading(struct fitctx *x, size_t a, size_t at, size_t b, bool af
 }
 
 /*
- * How many points of the side with fewer levels, outliers too, sit on no
- * level of the other side once shift S is taken out (farther than a quarter
- * of the levels' spacing from each).
+ * The points of the side with fewer levels that, shift S taken out, sit
+ * farther than a quarter of the levels' spacing from each of the other's.
  */
 static size_t off_levels(const struct fitctx *x, size_t a, size_t at, size_t b, bool after_fewer,
 			 double s)
@@ -488,12 +456,11 @@ static bool holds_zero(const struct reading *r)
 }
 
 /*
- * The readings of the change at CP->at in [a, b). When one side shows fewer
- * of the host's levels than the other, which of them it sat on is not
- * known: each is a reading, and those that leave the fewest points off the
- * other side's levels are kept. Returns the kept one of the smallest shift,
- * or where the kept ones differ in sign the rise (its strata in X->alt); -1
- * if no level sees both sides; AMBIGUOUS when one of them holds 0.
+ * The change at CP->at in [a, b). Where one side shows fewer levels, each
+ * placement of it is a reading; of those leaving the fewest points off
+ * levels, the smallest shift, or the rise if they differ in sign (its strata
+ * in X->alt). 1 for one level a side, -1 if no level sees both sides;
+ * AMBIGUOUS when a kept reading holds 0.
  */
 static int pick_reading(struct fitctx *x, size_t a, size_t b, struct trend_cp *cp, bool *ambiguous)
 {
@@ -535,11 +502,7 @@ static int pick_reading(struct fitctx *x, size_t a, size_t b, struct trend_cp *c
 	return kb == 1 && ka == 1 ? 1 : 0;
 }
 
-/*
- * Size, interval and kind of the change at CP->at, from the points in [a,
- * b): 'level' when its readings disagree, or when each side shows one level
- * and the step is as large as a ratio between the host's levels.
- */
+/* Size, interval and kind of the change at CP->at, from the points in [a, b). */
 static void measure(struct fitctx *x, size_t a, size_t b, struct trend_cp *cp)
 {
 	bool ambiguous;
@@ -648,13 +611,10 @@ static void global_level(const struct trend_fit *f, const double *y, int lv, str
 }
 
 /*
- * Steps or a line, over the whole series? Least squares with one intercept
- * per level either way (a change that moved every level to new ones is no
- * part of a line): a step at every change point measured as one, or a
- * single straight line. The line wins when its BIC (n ln(RSS/n) + k ln n) is
- * lower by more than TREND_DRIFT_BIC: it fits clearly better, and a
- * staircase that only follows a line as well stays steps. Returns the line's
- * slope (per point, in logarithms) and the BIC it wins by, else NAN.
+ * Steps or a line? Least squares with an intercept per level, a step at each
+ * change point or one line: the line's slope (per point, logarithms) if its
+ * BIC is lower by more than TREND_DRIFT_BIC (*BY), so a staircase that
+ * merely follows a line stays steps; else NAN.
  */
 static double line_beats_steps(const struct trend_fit *f, const double *y, double *by)
 {
@@ -804,20 +764,18 @@ int trend_fit(const double *v, size_t n, const struct trend_opts *o, struct tren
 			 o->min_run);
 		return 0;
 	}
-	x.y = y = calloc(n, sizeof(*y));
-	x.st = calloc(n, sizeof(*x.st));
-	x.alt = calloc(n, sizeof(*x.alt));
-	x.buf = calloc(n, sizeof(*x.buf));
+	x.y = y = calloc(2 * n, sizeof(*y)); /* and x.buf */
+	x.st = calloc(2 * n, sizeof(*x.st)); /* and x.alt */
 	out->level = calloc(n, sizeof(*out->level));
-	if (y && x.st && x.alt && x.buf && out->level) {
+	if (y && x.st && out->level) {
+		x.buf = y + n;
+		x.alt = x.st + n;
 		for (size_t i = 0; i < n; i++)
 			y[i] = log(v[i]);
 		err = fit_levels_and_changes(out, &x, o);
 	}
 	free(y);
 	free(x.st);
-	free(x.alt);
-	free(x.buf);
 	if (err)
 		trend_fit_free(out);
 	return err;

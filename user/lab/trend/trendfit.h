@@ -7,20 +7,9 @@
 #include <stdint.h>
 
 /*
- * The host levels of a series: the values a figure takes when the machine
- * runs kernel-side work at one of its speeds. A level is a cluster of values
- * (split at gaps wider than the noise, as bench's modes are) whose members
- * come and go over the series. A gap whose two sides follow one another in
- * time - everything below it first, everything above it after (or the
- * reverse) - is a change, not a level, and does not split, unless the
- * cluster would be wider than the host's levels are apart: no level is. That
- * bound is the largest ratio between the levels of a noise profile, else the
- * largest ratio between two clusters that alternate in time (their medians
- * over the time both are seen in); two that alternate but are nearer than
- * half of it are one level's noise. Clusters of fewer than LEVEL_MIN_POINTS
- * values are outliers.
- *
- * Pure: no I/O. Works on the logarithms of the values, so a gap is a ratio.
+ * The host levels of a series (ppbench-trend(8), Levels): clusters of a
+ * figure's values whose members come and go over the series. Pure; works on
+ * logarithms, so a gap is a ratio.
  */
 #define LEVELS_MAX 8
 #define LEVEL_MIN_POINTS 2
@@ -48,23 +37,16 @@ struct level_set {
  */
 int levels_assign(const double *logx, size_t n, double max_ratio, int *stratum,
 		  struct level_set *out);
+/* IDX[0..N): the indices of X in order of value, ties by index. */
+void trend_sort_idx(const double *x, size_t n, size_t *idx);
 
 /*
- * Change points of a series by e-divisive means (Matteson and James, "A
- * Nonparametric Approach for Multiple Change Point Analysis of Multivariate
- * Data", JASA 109(505), 2014): split where the energy distance between the
- * points before and after is largest, keep the split if a permutation test
- * finds it significant, then look again in each part.
- *
- * Stratified: every point belongs to a stratum (a host level), and only
- * points of the same stratum are compared. The statistic of a split is the
- * sum of the strata's statistics, and the permutation test shuffles points
- * only among their stratum's positions, so a series that moves between
- * strata at random has no change point however far apart they are. Points
- * of stratum -1 (outliers) take part in nothing but the min_run counts.
- *
- * Pure: no I/O, no global state; the same input gives the same answer (the
- * permutations come from a generator seeded by the options and the segment).
+ * Change points by e-divisive means (Matteson and James, JASA 109(505),
+ * 2014) inside strata: only points of one stratum are compared, and the
+ * permutation test shuffles them only among their stratum's positions, so
+ * moving between strata at random is no change. Stratum -1 (outliers) counts
+ * for min_run only. Pure and deterministic: the permutations' generator is
+ * seeded by the options and the segment.
  */
 struct ediv_opts {
 	size_t min_run;	       /* points on each side of a change point, >= 1 */
@@ -74,9 +56,8 @@ struct ediv_opts {
 };
 
 struct ediv_cp {
-	size_t at;   /* index of the first point after the change */
-	double stat; /* the split's statistic (sum over the strata) */
-	double p;    /* its permutation p-value */
+	size_t at; /* index of the first point after the change */
+	double p;  /* its permutation p-value */
 };
 
 /*
@@ -96,24 +77,8 @@ int ediv_find(const double *x, const int *stratum, size_t n, const struct ediv_o
 	      struct ediv_cp *cps, size_t max);
 
 /*
- * One figure's series (one value per result, in series order): its host
- * levels, its change points and what each one is. Pure: no I/O.
- *
- * The change points come from e-divisive means inside strata (above): a
- * point's stratum is the rank of its level among the levels seen in its
- * regime (between two change points), so a change larger than
- * the levels' spacing still compares the lowest level before with the
- * lowest after. A run of min_run points on none of the levels of the regime
- * before (beyond a prediction interval of its noise) is a change too, at
- * its first point: the search cannot test a new level of one or two points.
- * Each change is measured against the points between its neighbours: the
- * least-squares step of the logarithms with one intercept per stratum, with
- * a t interval. When one side shows fewer levels than the other each
- * placement of it is a reading; readings that disagree in sign, or one that
- * holds 0, make it a 'level', as does a step as large as a ratio between
- * the host's levels where each side shows one level. One straight line that
- * fits the whole series clearly better than its steps (by the BIC) makes
- * them a drift.
+ * One figure's series (a value per result, in series order): its host
+ * levels, its change points and what each one is (ppbench-trend(8)). Pure.
  */
 #define TREND_MIN_RUN 4
 #define TREND_ALPHA 0.01
@@ -130,11 +95,7 @@ struct trend_opts {
 	double alpha;	       /* of the permutation test */
 	unsigned permutations; /* of the test */
 	uint64_t seed;
-	/*
-	 * Ratios between the host's levels known from a noise profile (> 1):
-	 * the largest bounds a level's width, and a step of about one of them
-	 * with one level on each side may be a level the host stayed on.
-	 */
+	/* a noise profile's ratios between the host's levels (> 1) */
 	double level_ratio[TREND_MAX_RATIOS];
 	size_t nlevel_ratios;
 };

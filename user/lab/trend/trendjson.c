@@ -8,10 +8,8 @@
 #include <string.h>
 #include <time.h>
 #include "report/json.h"
-#include "trend/trendreport.h"
+#include "trend/series.h"
 #include "sys/log.h"
-
-#define MAX_HITS 64
 
 static void json_method(struct json *j, const struct trend_view *v)
 {
@@ -170,8 +168,9 @@ static void json_held(struct json *j, const struct trend_view *v)
 
 static void json_gate(struct json *j, const struct trend_view *v)
 {
-	struct series_hit hits[MAX_HITS];
-	size_t n = series_gate(v->s, v->metric, v->fail_pct, v->window, hits, MAX_HITS), passes;
+	struct series_hit hits[TREND_MAX_HITS];
+	size_t n = series_gate(v->s, v->metric, v->fail_pct, v->window, hits, TREND_MAX_HITS);
+	size_t passes;
 	bool fired = false;
 
 	json_obj_begin(j, "gate");
@@ -179,7 +178,7 @@ static void json_gate(struct json *j, const struct trend_view *v)
 	json_double(j, "fail_on_regression_pct", v->fail_pct);
 	json_u64(j, "window", v->window);
 	json_arr_begin(j, "regressions");
-	for (size_t i = 0; i < n && i < MAX_HITS; i++) {
+	for (size_t i = 0; i < n; i++) {
 		bool held = trend_held(v, hits[i].fig, &passes);
 		bool gated = !hits[i].unstable && !held && !trend_xfail(v);
 

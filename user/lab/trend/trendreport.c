@@ -1,19 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Text and Markdown of ppbench trend, in the kernel test robot's manner:
- * for each change point the runs before and after it, per host level, as
- * "before ±%stddev %change after ±%stddev". Lines stay within 100 columns.
+ * "before ±%stddev %change after ±%stddev" per level. Lines within 100 columns.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "model/by_counter.h"
 #include "compare/ktap.h"
-#include "trend/trendreport.h"
+#include "trend/series.h"
 #include "report/report.h"
 #include "sys/log.h"
-
-#define MAX_HITS 64
 
 const char *trend_order_name(enum series_order o)
 {
@@ -177,13 +174,6 @@ static void print_cp(FILE *f, const struct trend_view *v, const struct series_fi
 	}
 }
 
-static void print_cps(FILE *f, const struct trend_view *v, bool md)
-{
-	for (size_t i = 0; i < v->s->nfigs; i++)
-		for (size_t k = 0; k < v->s->figs[i].fit.ncps; k++)
-			print_cp(f, v, &v->s->figs[i], &v->s->figs[i].fit.cps[k], md);
-}
-
 /* The change point of G whose first point after it is series point P, or NULL. */
 static const struct trend_cp *cp_before(const struct series_fig *g, size_t p)
 {
@@ -313,15 +303,10 @@ void trend_print(FILE *f, const struct trend_view *v, bool md)
 	print_header(f, v, md);
 	print_summary(f, v, md);
 	print_held(f, v, md);
-	print_cps(f, v, md);
+	for (size_t i = 0; i < v->s->nfigs; i++)
+		for (size_t k = 0; k < v->s->figs[i].fit.ncps; k++)
+			print_cp(f, v, &v->s->figs[i], &v->s->figs[i].fit.cps[k], md);
 	print_series(f, v, md);
-}
-
-/* "between "12" and "13"" of a change point. */
-static void fmt_where(const struct trend_view *v, const struct series_hit *h, char *buf, size_t len)
-{
-	snprintf(buf, len, "between \"%s\" and \"%s\"", v->s->pt[h->fig->pt[h->cp->at - 1]].label,
-		 v->s->pt[h->fig->pt[h->cp->at]].label);
 }
 
 bool trend_held(const struct trend_view *v, const struct series_fig *g, size_t *passes)
@@ -359,15 +344,17 @@ static bool not_counted(const struct trend_view *v, const struct series_hit *h, 
 
 int trend_gate(const struct trend_view *v)
 {
-	struct series_hit hits[MAX_HITS];
-	size_t n = series_gate(v->s, v->metric, v->fail_pct, v->window, hits, MAX_HITS), gated = 0;
+	struct series_hit hits[TREND_MAX_HITS];
+	size_t n = series_gate(v->s, v->metric, v->fail_pct, v->window, hits, TREND_MAX_HITS);
+	size_t gated = 0;
 	char ch[16], where[200];
 
-	for (size_t i = 0; i < n && i < MAX_HITS; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const struct series_hit *h = &hits[i];
 
 		fmt_pct(h->cp->change_pct, ch, sizeof(ch));
-		fmt_where(v, h, where, sizeof(where));
+		snprintf(where, sizeof(where), "between \"%s\" and \"%s\"",
+			 label_at(v, h->fig, h->cp->at - 1), label_at(v, h->fig, h->cp->at));
 		if (h->unstable) {
 			fprintf(stderr,
 				"ppbench trend: unstable, not gated: %s %s %s (%s%s%s) %s\n",
@@ -394,8 +381,6 @@ int trend_gate(const struct trend_view *v)
 }
 
 /* ---- trend --ktap ------------------------------------------------------ */
-
-#define KTAP_MAX_HITS 64
 
 /*
  * --stable-after: a held figure says so, its regression a SKIP; on a slow
@@ -452,8 +437,8 @@ static void trend_test(struct ktap *k, const struct trend_view *v, const struct 
 		ktap_pct(h->cp->change_pct, ch, sizeof(ch));
 		snprintf(t->desc + strlen(t->desc), sizeof(t->desc) - strlen(t->desc),
 			 ", %s %s between \"%s\" and \"%s\", floor %s, limit %g%%",
-			 trend_kind_name(h->cp->kind), ch, v->s->pt[g->pt[at - 1]].label,
-			 v->s->pt[g->pt[at]].label, fl, v->fail_pct);
+			 trend_kind_name(h->cp->kind), ch, label_at(v, g, at - 1),
+			 label_at(v, g, at), fl, v->fail_pct);
 	} else if (v->gate) {
 		snprintf(t->desc + strlen(t->desc), sizeof(t->desc) - strlen(t->desc),
 			 ", no regression above %g%% in the last %zu results, floor %s",
@@ -472,14 +457,12 @@ static void trend_test(struct ktap *k, const struct trend_view *v, const struct 
 
 void trend_print_ktap(FILE *f, const struct trend_view *v)
 {
-	struct series_hit hits[KTAP_MAX_HITS];
+	struct series_hit hits[TREND_MAX_HITS];
 	size_t n =
-		v->gate ? series_gate(v->s, v->metric, v->fail_pct, v->window, hits, KTAP_MAX_HITS)
+		v->gate ? series_gate(v->s, v->metric, v->fail_pct, v->window, hits, TREND_MAX_HITS)
 			: 0;
 	struct ktap k = { 0 };
 
-	if (n > KTAP_MAX_HITS)
-		n = KTAP_MAX_HITS;
 	ktap_diag(&k, "ppbench trend: %zu results from \"%s\" to \"%s\", %s", v->s->npts,
 		  v->s->pt[0].label, v->s->pt[v->s->npts - 1].label, series_figure_name(v->metric));
 	for (size_t i = 0; i < v->s->nfigs; i++)

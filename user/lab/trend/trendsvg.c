@@ -1,20 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The SVG of ppbench trend: one panel per scenario, stacked, sharing the x
- * axis of the series. Each point is the median over its result's setups,
- * with a line over the setups' range; the host levels are bands; the mean
- * of each level between two change points is a short bar, so a step shows
- * as bars that jump; each change point is a vertical line with its size.
- * Each panel's y axis starts at 0 (sizes compare honestly). Plain SVG 1.1,
- * no scripts, generic fonts, like plot's.
+ * The SVG of ppbench trend: a panel per scenario, stacked on the series' x
+ * axis, each y axis from 0 so that sizes compare honestly. Plain SVG 1.1.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "plot/plot_svg.h"
-#include "trend/trendreport.h"
-#include "sys/log.h"
+#include "trend/series.h"
 
 #define TOP 64	     /* title and subtitle above the first panel */
 #define LEFT 96	     /* axis title and tick labels */
@@ -159,19 +152,14 @@ static void svg_cps(FILE *f, const struct geom *g, const struct trend_view *v,
 	}
 }
 
-static double fig_top(const struct series_fig *fig)
+static void svg_panel(FILE *f, struct geom *g, const struct trend_view *v,
+		      const struct series_fig *fig)
 {
 	double top = 0;
 
 	for (size_t i = 0; i < fig->n; i++)
 		top = fmax(top, fig->hi[i]);
-	return top;
-}
-
-static void svg_panel(FILE *f, struct geom *g, const struct trend_view *v,
-		      const struct series_fig *fig)
-{
-	axis_scale(fig_top(fig), &g->ymax, &g->ystep);
+	axis_scale(top, &g->ymax, &g->ystep);
 	fprintf(f,
 		"<g class=\"scenario\">\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"14\" "
 		"font-weight=\"bold\">",
@@ -193,15 +181,6 @@ static void svg_panel(FILE *f, struct geom *g, const struct trend_view *v,
 	fprintf(f, "</g>\n");
 }
 
-static size_t npanels(const struct trend_view *v)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < v->s->nfigs; i++)
-		n += v->s->figs[i].fig == v->metric && v->s->figs[i].n;
-	return n;
-}
-
 static void svg_legend(FILE *f, double x, double y)
 {
 	static const char *const lines[] = {
@@ -217,34 +196,25 @@ static void svg_legend(FILE *f, double x, double y)
 	fprintf(f, "</text>\n");
 }
 
-static int write_svg(FILE *f, const void *ctx)
+static void write_svg(FILE *f, const void *ctx)
 {
 	const struct trend_view *v = ctx;
 	struct geom g = { .x0 = LEFT, .n = v->s->npts };
-	int width, height;
+	int width, height = TOP + 20;
 
+	for (size_t i = 0; i < v->s->nfigs; i++)
+		height +=
+			v->s->figs[i].fig == v->metric && v->s->figs[i].n ? PANEL_H + PANEL_GAP : 0;
 	g.w = fmin(1100, fmax(360, 14.0 * g.n));
 	width = LEFT + (int)g.w + LEGEND_W;
-	height = TOP + (int)npanels(v) * (PANEL_H + PANEL_GAP) + 20;
-	fprintf(f,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, "
-		"Helvetica, sans-serif\" font-size=\"12\" fill=\"#222222\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
-		"<text x=\"%d\" y=\"26\" font-size=\"17\" font-weight=\"bold\">",
-		width, height, width, height, LEFT);
-	xml_text(f, v->title ? v->title : "page_pool cost over a series of results");
-	fprintf(f, "</text>\n<text x=\"%d\" y=\"44\" font-size=\"11\" fill=\"#555555\">", LEFT);
+	svg_begin(f, width, height, LEFT, 26, 44,
+		  v->title ? v->title : "page_pool cost over a series of results");
 	xml_text(f, v->s->cpu_model);
 	fprintf(f,
 		", TSC %.3f GHz, %zu results (order %s), e-divisive means inside host levels"
 		"</text>\n",
 		v->s->tsc_hz / 1e9, v->s->npts, trend_order_name(v->order));
-	fprintf(f,
-		"<text transform=\"translate(22,%d) rotate(-90)\" text-anchor=\"middle\" "
-		"font-size=\"13\">%s</text>\n",
-		TOP + PANEL_GAP / 2 + PANEL_H / 2, series_figure_unit(v->metric));
+	svg_ytitle(f, TOP + PANEL_GAP / 2 + PANEL_H / 2, series_figure_unit(v->metric));
 	g.y0 = TOP + PANEL_GAP / 2;
 	for (size_t i = 0; i < v->s->nfigs; i++) {
 		if (v->s->figs[i].fig != v->metric || !v->s->figs[i].n)
@@ -254,7 +224,6 @@ static int write_svg(FILE *f, const void *ctx)
 	}
 	svg_legend(f, LEFT + g.w + 130, TOP + PANEL_GAP / 2 + PANEL_H * 0.45);
 	fprintf(f, "</svg>\n");
-	return fflush(f) || ferror(f) ? -EIO : 0;
 }
 
 int trend_write_svg(const struct trend_view *v, const char *path)
