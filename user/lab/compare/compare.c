@@ -400,7 +400,8 @@ static void check_figures(const struct cmp_cfg *cfg, const struct cmp_set *set, 
 	for (size_t i = 0; cfg->g.bisect && cfg->g.gate && i < set->n; i++) {
 		enum cmp_outcome o = bisect_figures(&set->cmps[i], cfg->g.metric, why, sizeof(why));
 
-		if (o == CMP_NO_BASELINE_FIG || (o == CMP_NO_FIGURE && v->out == CMP_PASS))
+		if (o == CMP_FAILED || o == CMP_NO_BASELINE_FIG ||
+		    (o == CMP_NO_FIGURE && v->out == CMP_PASS))
 			fail(v, o, "%s", why);
 	}
 }

@@ -353,14 +353,6 @@ static void print_markdown(FILE *f, const struct cmp_set *set, const struct comp
 	pdiff_print(f, c->pd, c->npd, true);
 }
 
-static const struct row *find_row(const struct comparison *c, const char *scn, enum fig kind)
-{
-	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].kind == kind && !strcmp(c->rows[i].scenario, scn))
-			return &c->rows[i];
-	return NULL;
-}
-
 /* One line of the bpp table: cycles (integers, as time_bench prints them) and ns. */
 static void bpp_line(FILE *f, const struct comparison *c, const char *test, const char *scn)
 {

@@ -795,11 +795,11 @@ static bool listed(const char **names, size_t n, const char *name)
 	return false;
 }
 
-/* Scenario names in the order the files list them, old side first, each once. */
-static const char **scenario_names(const struct comparison *c, size_t *n)
+const char **scenario_names(const struct result *a, size_t na, const struct result *b, size_t nb,
+			    size_t *n)
 {
-	const struct result *sides[2] = { c->old, c->new };
-	size_t nfiles[2] = { c->nold, c->nnew }, cap = 1;
+	const struct result *sides[2] = { a, b };
+	size_t nfiles[2] = { na, nb }, cap = 1;
 	const char **names;
 
 	for (int s = 0; s < 2; s++)
@@ -813,6 +813,14 @@ static const char **scenario_names(const struct comparison *c, size_t *n)
 				if (!listed(names, *n, sides[s][f].sc[k].name))
 					names[(*n)++] = sides[s][f].sc[k].name;
 	return names;
+}
+
+const struct row *find_row(const struct comparison *c, const char *scn, enum fig kind)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].kind == kind && !strcmp(c->rows[i].scenario, scn))
+			return &c->rows[i];
+	return NULL;
 }
 
 /*
@@ -854,7 +862,7 @@ int comparison_build(struct comparison *c, const struct cmp_opts *o)
 	err = err ?: side_notes(c, c->old, c->nold, "old");
 	err = err ?: side_notes(c, c->new, c->nnew, "new");
 	err = err ?: machine_note(c);
-	names = err ? NULL : scenario_names(c, &n);
+	names = err ? NULL : scenario_names(c->old, c->nold, c->new, c->nnew, &n);
 	if (!names)
 		return -ENOMEM;
 	for (size_t i = 0; !err && i < n; i++)

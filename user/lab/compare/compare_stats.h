@@ -138,6 +138,12 @@ struct cmp_set {
 bool comparison_one_method(const struct comparison *c, const char *name, const char **a,
 			   const char **b);
 
+/* The names of the scenarios of files A then B, in their order, each once; NULL without memory. */
+const char **scenario_names(const struct result *a, size_t na, const struct result *b, size_t nb,
+			    size_t *n);
+/* C's row of figure KIND of scenario SCN, or NULL. */
+const struct row *find_row(const struct comparison *c, const char *scn, enum fig kind);
+
 /* Fills rows, diffs and notes of C from its files; 0 or -ENOMEM. */
 int comparison_build(struct comparison *c, const struct cmp_opts *o);
 void comparison_free(struct comparison *c);

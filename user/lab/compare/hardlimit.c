@@ -82,6 +82,23 @@ void hard_limit_name(const struct hard_limit *l, char *buf, size_t len)
 	snprintf(buf, len, "%s:%s=%g", l->scenario, limit_fig_word(l->fig), l->max);
 }
 
+bool figure_gap(const struct result *r, const char *scn, enum fig f, char *buf, size_t len)
+{
+	const struct result_scenario *sc = result_find(r, scn);
+
+	if (!sc)
+		snprintf(buf, len, "%s: not in %s", scn, r->path);
+	else if (!sc->ok)
+		snprintf(buf, len, "%s: skipped in %s: %s", scn, r->path,
+			 sc->reason ? sc->reason : "no reason given");
+	else if (f == FIG_PATH && !sc->has_path_cost)
+		snprintf(buf, len, "%s: no path figure in %s (%s)", scn, r->path,
+			 sc->path_cost_method ? sc->path_cost_method : "n/a");
+	else
+		return false;
+	return true;
+}
+
 void hard_limit_check(const struct hard_limit *l, const struct result *r, struct limit_check *out)
 {
 	const struct result_scenario *sc = result_find(r, l->scenario);
@@ -89,15 +106,7 @@ void hard_limit_check(const struct hard_limit *l, const struct result *r, struct
 	memset(out, 0, sizeof(*out));
 	out->limit = l;
 	out->file = r;
-	if (!sc)
-		snprintf(out->gap, sizeof(out->gap), "%s: not in %s", l->scenario, r->path);
-	else if (!sc->ok)
-		snprintf(out->gap, sizeof(out->gap), "%s: skipped in %s: %s", l->scenario, r->path,
-			 sc->reason ? sc->reason : "no reason given");
-	else if (l->fig == FIG_PATH && !sc->has_path_cost)
-		snprintf(out->gap, sizeof(out->gap), "%s: no path figure in %s (%s)", l->scenario,
-			 r->path, sc->path_cost_method ? sc->path_cost_method : "n/a");
-	if (out->gap[0])
+	if (figure_gap(r, l->scenario, l->fig, out->gap, sizeof(out->gap)))
 		return;
 	out->has_value = true;
 	out->method = l->fig == FIG_PATH ? sc->path_method : NULL;

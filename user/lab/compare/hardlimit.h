@@ -39,6 +39,8 @@ struct limit_check {
 	char gap[256];	    /* !has_value: why, e.g. "slow: skipped in r.json: no frames" */
 };
 
+/* Why R has no figure F of scenario SCN ("slow: not in r.json") into BUF; false if it has. */
+bool figure_gap(const struct result *r, const char *scn, enum fig f, char *buf, size_t len);
 void hard_limit_check(const struct hard_limit *l, const struct result *r, struct limit_check *out);
 
 /*

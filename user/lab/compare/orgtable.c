@@ -7,14 +7,6 @@
 #include <string.h>
 #include "compare/compare_report.h"
 
-static const struct row *find(const struct comparison *c, const char *scn, enum fig kind)
-{
-	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].kind == kind && !strcmp(c->rows[i].scenario, scn))
-			return &c->rows[i];
-	return NULL;
-}
-
 /*
  * The cycles and ns of scenario SCN as printed, then the diffs and the
  * change computed from those printed strings, as the TBLFM line computes
@@ -22,8 +14,8 @@ static const struct row *find(const struct comparison *c, const char *scn, enum 
  */
 static void org_row(FILE *f, const struct cmp_set *set, const char *scn)
 {
-	const struct row *cy0 = find(&set->cmps[0], scn, FIG_CYCLES);
-	const struct row *ns0 = find(&set->cmps[0], scn, FIG_NS);
+	const struct row *cy0 = find_row(&set->cmps[0], scn, FIG_CYCLES);
+	const struct row *ns0 = find_row(&set->cmps[0], scn, FIG_NS);
 	char cb[32], ca[32], nb[32], na[32], nd[32];
 	double before_ns, diff_ns;
 
@@ -32,12 +24,12 @@ static void org_row(FILE *f, const struct cmp_set *set, const char *scn)
 	before_ns = strtod(nb, NULL);
 	fprintf(f, "| %-10s | %8s |", scn, cb);
 	for (size_t i = 0; i < set->n; i++) {
-		snprintf(ca, sizeof(ca), "%.0f", find(&set->cmps[i], scn, FIG_CYCLES)->nfig);
+		snprintf(ca, sizeof(ca), "%.0f", find_row(&set->cmps[i], scn, FIG_CYCLES)->nfig);
 		fprintf(f, " %8s | %6lld |", ca, strtoll(ca, NULL, 10) - strtoll(cb, NULL, 10));
 	}
 	fprintf(f, " %9s |", nb);
 	for (size_t i = 0; i < set->n; i++) {
-		snprintf(na, sizeof(na), "%.3f", find(&set->cmps[i], scn, FIG_NS)->nfig);
+		snprintf(na, sizeof(na), "%.3f", find_row(&set->cmps[i], scn, FIG_NS)->nfig);
 		snprintf(nd, sizeof(nd), "%.3f", strtod(na, NULL) - before_ns);
 		diff_ns = strtod(nd, NULL);
 		fprintf(f, " %9s | %8s |", na, nd);
@@ -53,7 +45,8 @@ static void org_row(FILE *f, const struct cmp_set *set, const char *scn)
 static bool in_every_column(const struct cmp_set *set, const char *scn)
 {
 	for (size_t i = 0; i < set->n; i++)
-		if (!find(&set->cmps[i], scn, FIG_CYCLES) || !find(&set->cmps[i], scn, FIG_NS))
+		if (!find_row(&set->cmps[i], scn, FIG_CYCLES) ||
+		    !find_row(&set->cmps[i], scn, FIG_NS))
 			return false;
 	return true;
 }
