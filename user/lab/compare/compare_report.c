@@ -133,6 +133,18 @@ static void fmt_noise(const struct comparison *c, char *buf, size_t len)
 	}
 }
 
+/* The noise sentence: wrapped in text, after "**Noise:**" in Markdown (MD). */
+static void print_noise(FILE *f, const struct comparison *c, bool md)
+{
+	char noise[NOISE_LEN];
+
+	fmt_noise(c, noise, sizeof(noise));
+	if (md)
+		fprintf(f, "\n**Noise:** %s\n", noise + strlen("noise: "));
+	else
+		fprint_wrapped(f, "", noise);
+}
+
 /* Differences and notes, as "  what  old -> new" lines, or Markdown list items. */
 static void print_context(FILE *f, const struct comparison *c, bool md)
 {
@@ -280,30 +292,6 @@ static void text_row(FILE *f, const struct row *r)
 		r->label);
 }
 
-static void print_text(FILE *f, const struct cmp_set *set, const struct comparison *c)
-{
-	char noise[NOISE_LEN];
-
-	fprintf(f, "old: ");
-	file_list(f, c->old, c->nold, "");
-	fprintf(f, "\nnew: ");
-	file_list(f, c->new, c->nnew, "");
-	fprintf(f, "\n");
-	print_context(f, c, false);
-	fmt_noise(c, noise, sizeof(noise));
-	fprint_wrapped(f, "", noise);
-	fprintf(f, "\n%12s %8s %10s   %12s %8s  %s\n", "old", "±%stddev", "%change", "new",
-		"±%stddev", "figure");
-	for (size_t i = 0; i < c->nrows; i++)
-		if (!c->rows[i].repeats)
-			text_row(f, &c->rows[i]);
-	if (!c->nrows)
-		fprintf(f, "%12s(no scenario was measured on both sides)\n", "");
-	fprintf(f, "\n");
-	legend(f, set, c, false);
-	pdiff_print(f, c->pd, c->npd, false);
-}
-
 /* Markdown's words for the marks other than '*' (bold). */
 static const char *md_tag(const struct row *r)
 {
@@ -332,25 +320,31 @@ static void md_row(FILE *f, const struct row *r)
 		md_tag(r), n, nsd, r->t.testable ? p : "?");
 }
 
-static void print_markdown(FILE *f, const struct cmp_set *set, const struct comparison *c)
+/* One comparison in text or Markdown (MD). */
+static void print_one(FILE *f, const struct cmp_set *set, const struct comparison *c, bool md)
 {
-	char noise[NOISE_LEN];
-
-	fprintf(f, "#### ppbench compare: old ");
-	file_list(f, c->old, c->nold, "`");
-	fprintf(f, " vs new ");
-	file_list(f, c->new, c->nnew, "`");
+	fprintf(f, md ? "#### ppbench compare: old " : "old: ");
+	file_list(f, c->old, c->nold, md ? "`" : "");
+	fprintf(f, md ? " vs new " : "\nnew: ");
+	file_list(f, c->new, c->nnew, md ? "`" : "");
 	fprintf(f, "\n");
-	print_context(f, c, true);
-	fmt_noise(c, noise, sizeof(noise));
-	fprintf(f, "\n**Noise:** %s\n", noise + strlen("noise: "));
-	fprintf(f, "\n| figure | old | ±%%stddev | %%change | new | ±%%stddev | p |\n"
-		   "|:---|---:|---:|---:|---:|---:|---:|\n");
+	print_context(f, c, md);
+	print_noise(f, c, md);
+	if (md)
+		fprintf(f, "\n| figure | old | ±%%stddev | %%change | new | ±%%stddev | p |\n"
+			   "|:---|---:|---:|---:|---:|---:|---:|\n");
+	else
+		fprintf(f, "\n%12s %8s %10s   %12s %8s  %s\n", "old", "±%stddev", "%change", "new",
+			"±%stddev", "figure");
 	for (size_t i = 0; i < c->nrows; i++)
 		if (!c->rows[i].repeats)
-			md_row(f, &c->rows[i]);
-	legend(f, set, c, true);
-	pdiff_print(f, c->pd, c->npd, true);
+			(md ? md_row : text_row)(f, &c->rows[i]);
+	if (!md && !c->nrows)
+		fprintf(f, "%12s(no scenario was measured on both sides)\n", "");
+	if (!md)
+		fprintf(f, "\n");
+	legend(f, set, c, md);
+	pdiff_print(f, c->pd, c->npd, md);
 }
 
 /* One line of the bpp table: cycles (integers, as time_bench prints them) and ns. */
@@ -377,8 +371,6 @@ static void bpp_line(FILE *f, const struct comparison *c, const char *test, cons
 /* Markdown whose rule line also starts with "|-", so org-mode reads it as a table too. */
 static void print_bpp(FILE *f, const struct cmp_set *set, const struct comparison *c)
 {
-	char noise[NOISE_LEN];
-
 	fprintf(f, "page_pool path cost, bench_page_pool_simple style (mean per element): old ");
 	file_list(f, c->old, c->nold, "");
 	fprintf(f, ", new ");
@@ -394,8 +386,7 @@ static void print_bpp(FILE *f, const struct cmp_set *set, const struct compariso
 		c->noise == NOISE_PROFILE ? "t-test against the noise profile"
 					  : sig_test_name(set->opts->test),
 		set->opts->alpha);
-	fmt_noise(c, noise, sizeof(noise));
-	fprint_wrapped(f, "", noise);
+	print_noise(f, c, false);
 }
 
 static void json_summary(struct json *j, const char *key, const struct summary *s)
@@ -582,8 +573,6 @@ static void col_files(FILE *f, const char *name, const struct result *files, siz
 /* The columns, then each one's differences from the base, notes and noise. */
 static void col_context(FILE *f, const struct cmp_set *set, const struct col_table *t, bool md)
 {
-	char noise[640];
-
 	fprintf(f,
 		md ? "#### ppbench compare: columns against `%s`\n\n"
 		   : "columns, each against the first (%s):\n",
@@ -595,11 +584,7 @@ static void col_context(FILE *f, const struct cmp_set *set, const struct col_tab
 		fprintf(f, md ? "\n##### %s against %s\n" : "\n%s against %s:\n", t->names[i + 1],
 			t->names[0]);
 		print_context(f, &set->cmps[i], md);
-		fmt_noise(&set->cmps[i], noise, sizeof(noise));
-		if (md)
-			fprintf(f, "\n**Noise:** %s\n", noise + strlen("noise: "));
-		else
-			fprint_wrapped(f, "", noise);
+		print_noise(f, &set->cmps[i], md);
 	}
 }
 
@@ -725,32 +710,29 @@ static void print_columns(FILE *f, const struct cmp_set *set, const struct col_t
 	col_pdiffs(f, set, t, md);
 }
 
-/* Several columns: one table of them in text, Markdown and Org; bpp's per column. */
-static int output_columns(const struct cmp_set *set, unsigned formats)
+/* One comparison, or a table of its columns, in text, Markdown and Org; bpp's per comparison. */
+static int output_tables(const struct cmp_set *set, unsigned formats)
 {
-	struct col_table t;
-	bool sep = false;
+	struct col_table t = { 0 };
+	bool cols = set->n > 1, md = formats & CMP_OUT_MARKDOWN, sep = md;
 
-	if (col_table_build(set, &t)) {
+	if (cols && col_table_build(set, &t)) {
 		pr_err("comparing failed: out of memory\n");
 		return EXIT_FAIL;
 	}
-	if (!formats)
-		print_columns(stdout, set, &t, false);
-	if (formats & CMP_OUT_MARKDOWN) {
-		print_columns(stdout, set, &t, true);
-		sep = true;
-	}
-	for (size_t i = 0; (formats & CMP_OUT_BPP) && i < set->n; i++) {
+	if (cols && (!formats || md))
+		print_columns(stdout, set, &t, md);
+	else if (!formats || md)
+		print_one(stdout, set, &set->cmps[0], md);
+	for (size_t i = 0; (formats & CMP_OUT_BPP) && i < set->n; i++, sep = true) {
 		if (sep)
 			printf("\n");
 		print_bpp(stdout, set, &set->cmps[i]);
-		sep = true;
 	}
 	if (formats & CMP_OUT_ORG) {
 		if (sep)
 			printf("\n");
-		compare_print_org(stdout, set, t.names);
+		compare_print_org(stdout, set, cols ? t.names : NULL);
 	}
 	col_table_free(&t);
 	return EXIT_OK;
@@ -759,37 +741,13 @@ static int output_columns(const struct cmp_set *set, unsigned formats)
 int compare_output(const struct cmp_set *set, unsigned formats, const char *json_path)
 {
 	bool json_only = json_path && !strcmp(json_path, "-");
-	bool cols = set->n > 1 && !json_only && !(formats & CMP_OUT_KTAP);
+	bool tables = !json_only && !(formats & CMP_OUT_KTAP);
 
 	if (!json_only && (formats & CMP_OUT_KTAP))
 		compare_print_ktap(stdout, set);
-	if (cols && output_columns(set, formats))
+	if (tables && set->n && output_tables(set, formats))
 		return EXIT_FAIL;
-	for (size_t i = 0; !cols && !json_only && !(formats & CMP_OUT_KTAP) && i < set->n; i++) {
-		const struct comparison *c = &set->cmps[i];
-		bool sep = false;
-
-		if (i)
-			printf("\n");
-		if (!formats)
-			print_text(stdout, set, c);
-		if (formats & CMP_OUT_MARKDOWN) {
-			print_markdown(stdout, set, c);
-			sep = true;
-		}
-		if (formats & CMP_OUT_BPP) {
-			if (sep)
-				printf("\n");
-			print_bpp(stdout, set, c);
-			sep = true;
-		}
-		if (formats & CMP_OUT_ORG) {
-			if (sep)
-				printf("\n");
-			compare_print_org(stdout, set, NULL);
-		}
-	}
-	if (!json_only && !(formats & CMP_OUT_KTAP) && set->nlimits) {
+	if (tables && set->nlimits) {
 		if (set->n)
 			printf("\n");
 		limit_print_text(stdout, set->limits, set->nlimits);
