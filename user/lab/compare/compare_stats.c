@@ -104,6 +104,13 @@ static const double *setup_values(const struct result_scenario *sc, enum fig kin
 	}
 }
 
+static int sig_test(const struct cmp_opts *o, const struct sample *a, const struct sample *b,
+		    struct ttest *t)
+{
+	return o->test == TEST_WELCH ? welch_t_test(a->v, a->n, b->v, b->n, t)
+				     : mann_whitney_u(a->v, a->n, b->v, b->n, t);
+}
+
 /* One side's values of a figure: per setup, or per file (BY_FILE: each file's median). */
 struct side {
 	struct sample v;
@@ -307,8 +314,7 @@ static int level_verdict(struct row *r, const struct side *a, const struct side 
 		floor_pct = r->nf->floor_pct;
 	} else if (r->noise == NOISE_FILES) {
 		r->level_change = pct_change(x.mean, y.mean);
-		err = o->test == TEST_WELCH ? welch_t_test(so->v, so->n, sn->v, sn->n, &t)
-					    : mann_whitney_u(so->v, so->n, sn->v, sn->n, &t);
+		err = sig_test(o, so, sn, &t);
 		if (err)
 			return err;
 		floor_pct = fmax(r->unit_floor_pct,
@@ -329,12 +335,8 @@ static int row_stats(struct row *r, const struct side *a, const struct side *b,
 	bool worse;
 	int err;
 
-	err = summarize(a->v.v, a->v.n, &r->o);
-	err = err ?: summarize(b->v.v, b->v.n, &r->n);
-	if (o->test == TEST_WELCH)
-		err = err ?: welch_t_test(a->v.v, a->v.n, b->v.v, b->v.n, &r->t);
-	else
-		err = err ?: mann_whitney_u(a->v.v, a->v.n, b->v.v, b->v.n, &r->t);
+	err = summarize(a->v.v, a->v.n, &r->o) ?: summarize(b->v.v, b->v.n, &r->n);
+	err = err ?: sig_test(o, &a->v, &b->v, &r->t);
 	if (err)
 		return err;
 	/*
@@ -602,22 +604,35 @@ static int machine_note(struct comparison *c)
 	return err;
 }
 
-/* The median level probe of scenario NAME over a side's files; NAN if one lacks it. */
-static double side_level(const struct result *files, size_t n, const char *name)
+#define PAIR_MAX 64
+
+/* Per file of a side: level probe and median cycles of NAME; 0 if a file lacks the probe. */
+static size_t level_values(const struct result *files, size_t n, const char *name, double *lv,
+			   double *cy)
 {
-	double v[64];
 	size_t k = 0;
 
-	for (size_t i = 0; i < n && k < 64; i++) {
+	for (size_t i = 0; i < n && k < PAIR_MAX; i++) {
 		const struct result_scenario *sc = result_find(&files[i], name);
 
 		if (!sc || !sc->ok)
 			continue;
-		v[k] = result_level_probe(&files[i], name);
-		if (!isfinite(v[k++]))
-			return NAN;
+		lv[k] = result_level_probe(&files[i], name);
+		cy[k] = median_of(sc->cycles.runs, sc->cycles.nruns);
+		if (!isfinite(lv[k]) || !isfinite(cy[k]))
+			return 0;
+		k++;
 	}
-	return k ? median_of(v, k) : NAN;
+	return k;
+}
+
+/* The median level probe of scenario NAME over a side's files; NAN if one lacks it. */
+static double side_level(const struct result *files, size_t n, const char *name)
+{
+	double lv[PAIR_MAX], cy[PAIR_MAX];
+	size_t k = level_values(files, n, name, lv, cy);
+
+	return k ? median_of(lv, k) : NAN;
 }
 
 /*
@@ -682,28 +697,6 @@ static int missing_note(struct comparison *c, const char *name)
 				n->reason);
 	return add_note(c, "%s: skipped in %s: %s", name, o->ok ? "new" : "old",
 			o->ok ? n->reason : o->reason);
-}
-
-#define PAIR_MAX 64
-
-/* Per file of a side: level probe and median cycles of NAME; 0 if a file lacks the probe. */
-static size_t level_values(const struct result *files, size_t n, const char *name, double *lv,
-			   double *cy)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n && k < PAIR_MAX; i++) {
-		const struct result_scenario *sc = result_find(&files[i], name);
-
-		if (!sc || !sc->ok)
-			continue;
-		lv[k] = result_level_probe(&files[i], name);
-		cy[k] = median_of(sc->cycles.runs, sc->cycles.nruns);
-		if (!isfinite(lv[k]) || !isfinite(cy[k]))
-			return 0;
-		k++;
-	}
-	return k;
 }
 
 /*
