@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * git bisect run's statuses (compare --bisect's, vm --bisect's and
- * ppbench-bisect's), and the one-line verdicts of compare --bisect and of
- * each ppbench-bisect step.
- */
+/* git bisect run's statuses, and the one-line verdicts of compare --bisect and ppbench-bisect. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -72,10 +68,8 @@ static bool side_lacks(const struct result *files, size_t n, const char *scn, en
 }
 
 /*
- * A scenario neither side has a figure of (ring-xcpu, which no guest of the
- * instruction clock runs) is no gate: nobody measured it. But when that
- * leaves nothing to decide on, the baseline cannot judge the scenarios
- * benched. The first gap of each kind is kept.
+ * A scenario neither side has a figure of (ring-xcpu under the instruction
+ * clock) is no gate, unless that leaves nothing to decide on.
  */
 enum cmp_outcome bisect_figures(const struct comparison *c, enum fig metric, char *why, size_t len)
 {

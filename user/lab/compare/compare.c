@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench compare: before/after tables of `bench --json` results in the style
- * of kernel regression reports (old ±%stddev %change new ±%stddev), with a
- * significance test on the per-setup values and an exit code for CI gates.
- */
+/* ppbench compare: before/after tables of bench results, a significance test and a CI gate. */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -541,11 +537,7 @@ int compare_status(const struct cmp_gate *g, const struct verdict *v)
 	return status;
 }
 
-/*
- * What compare refuses before it reads a result file: a --fail-above
- * without what its rule needs, a noise profile that is none or (LIKE given)
- * of another clock than LIKE.
- */
+/* What compare refuses before it reads a result file (LIKE: one of the files, or NULL). */
 static int gate_check(const struct cmp_cfg *cfg, const struct result *like, struct verdict *v)
 {
 	struct noise_profile p;

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Output of `ppbench compare`: the text table (<= 100 columns), Markdown,
- * the bench_page_pool_simple-style fast/ptr_ring/slow table, JSON, and the
- * --fail-above gate.
- */
+/* compare's output: text, Markdown, bench_page_pool_simple's table, JSON; the gate's lines. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Rows of a comparison: for every scenario measured on both sides, one row
- * per figure with the pooled repetitions summarized and tested; plus the
- * host and recipe differences and the notes printed above the table.
- */
+/* A comparison's rows, one per scenario and figure, and the differences and notes above them. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -194,11 +190,7 @@ const char *fig_words(enum fig f, bool instructions, char *buf, size_t len)
 	return buf;
 }
 
-/*
- * "ring cycles/elem", "ring cpu0 run cycles/elem" (fig_words()); a hardware
- * counter's view names its mode: "ring kernel instr/elem"; a path figure
- * its method: "ring path instr/elem (fentry)".
- */
+/* "ring cpu0 run cycles/elem"; a counter's view names its mode, a path figure its method. */
 static void row_label(struct row *r, const struct result *file)
 {
 	const char *unit = result_clock_of(file)->unit;
@@ -265,11 +257,7 @@ static void profile_verdict(struct row *r, const struct noise_profile *p)
 	r->floor_pct = r->nf->floor_pct;
 }
 
-/*
- * Is R's new figure inside the range one more run of the profile's host falls
- * in, on the side of the change? (ns rows are tested on cycles: the profile's
- * host has one TSC rate.)
- */
+/* Whether V lies where one more run of the profile's host falls (ns: as its cycles). */
 static bool new_within_profile(const struct row *r, const struct noise_profile *p, double v,
 			       double change)
 {
@@ -285,13 +273,9 @@ static bool new_within_profile(const struct row *r, const struct noise_profile *
 }
 
 /*
- * A file whose setups sit on two or more levels has its median on one of
- * them, and one more run may land on another. The change that no level
- * explains is the one between the nearest levels of the two sides: for a
- * figure where higher is worse, old's highest level against new's lowest
- * (each file on one level counts with its median). Tested as the row was:
- * against the profile (its floor, and beyond where one more run falls), or
- * between the files (the test, and the floor of their spread).
+ * The change no level explains, since one more run may land on another
+ * level: between the sides' nearest levels (where higher is worse, old's
+ * highest against new's lowest), tested as the row was.
  */
 static int level_verdict(struct row *r, const struct side *a, const struct side *b,
 			 const struct cmp_opts *o)
@@ -339,12 +323,7 @@ static int row_stats(struct row *r, const struct side *a, const struct side *b,
 	err = err ?: sig_test(o, &a->v, &b->v, &r->t);
 	if (err)
 		return err;
-	/*
-	 * A profile's spread is that of single files' medians of setups (each
-	 * calibrate run is summed up by its median), so with a profile a side's
-	 * figure is its median too: a mean would carry one outlying setup into a
-	 * change the profile never measured.
-	 */
+	/* a profile measured files' medians: a mean would carry in an outlying setup */
 	r->ofig = r->noise == NOISE_PROFILE ? r->o.median : r->o.mean;
 	r->nfig = r->noise == NOISE_PROFILE ? r->n.median : r->n.mean;
 	r->change = pct_change(r->ofig, r->nfig);
@@ -355,11 +334,8 @@ static int row_stats(struct row *r, const struct side *a, const struct side *b,
 	r->significant = r->t.testable && r->t.p < o->alpha;
 	r->real = r->significant && fabs(r->change) >= r->floor_pct;
 	/*
-	 * The floor covers the largest change between two runs the profile saw, so
-	 * from an old figure inside its range a change beyond the floor lands
-	 * outside it. A new figure still where one more run of this host falls
-	 * means old sat on a level the profile never saw: this host's noise can
-	 * neither explain the change away nor call it real.
+	 * New still where one more run of this host falls: old sat on a level the
+	 * profile never saw, whose noise can neither explain the change nor confirm it.
 	 */
 	if (r->real && r->nf && new_within_profile(r, o->profile, r->nfig, r->change)) {
 		r->real = false;
@@ -635,11 +611,7 @@ static double side_level(const struct result *files, size_t n, const char *name)
 	return k ? median_of(lv, k) : NAN;
 }
 
-/*
- * The page_pool-free kernel loop bench runs next to each setup follows the
- * host's levels: sides whose loops differ ran on different levels, and part
- * of any change is the host's. First scenario that shows it.
- */
+/* The page_pool-free loop bench runs beside each setup follows the host's levels: a note. */
 static int level_note(struct comparison *c, const char *name)
 {
 	double a = side_level(c->old, c->nold, name), b = side_level(c->new, c->nnew, name);
@@ -700,10 +672,8 @@ static int missing_note(struct comparison *c, const char *name)
 }
 
 /*
- * Like with like: each old file paired with the unused new file whose level
- * probe is nearest. Where the host's levels make the spread between files,
- * the paired changes agree better than the sides do. A note for the reader
- * to weigh; the verdict stays the files' test.
+ * Each old file paired with the unused new file of the nearest level probe:
+ * a note to weigh; the verdict stays the files' test.
  */
 static int pair_note(struct comparison *c, const char *name)
 {

@@ -7,11 +7,7 @@
 #include <string.h>
 #include "compare/compare_report.h"
 
-/*
- * The cycles and ns of scenario SCN as printed, then the diffs and the
- * change computed from those printed strings, as the TBLFM line computes
- * them: the base's, then per column after and diff; the same for ns, with %.
- */
+/* Scenario SCN's figures as printed, and diffs computed from those strings, as TBLFM does. */
 static void org_row(FILE *f, const struct cmp_set *set, const char *scn)
 {
 	const struct row *cy0 = find_row(&set->cmps[0], scn, FIG_CYCLES);
