@@ -19,6 +19,8 @@
 #define LABEL_WIDTH 42
 /* the noise sentence: its words and the profile's file name */
 #define NOISE_LEN (640 + PATH_MAX)
+/* A column's cell after its separating space: %change, mark, value, ±%stddev. */
+#define COL_WIDTH 34
 
 static void fmt_val(enum fig kind, double v, char *buf, size_t len)
 {
@@ -270,24 +272,6 @@ static const char *differs(const struct row *r, char *buf, size_t len)
 	return buf;
 }
 
-static void text_row(FILE *f, const struct row *r)
-{
-	char o[24], n[24], ch[16], osd[32], nsd[32], why[160];
-
-	if (r->other_method) {
-		fprintf(f, "%12s %-43s  %.*s\n", "", differs(r, why, sizeof(why)), LABEL_WIDTH,
-			r->label);
-		return;
-	}
-	fmt_val(r->kind, r->ofig, o, sizeof(o));
-	fmt_val(r->kind, r->nfig, n, sizeof(n));
-	fmt_change(r, ch, sizeof(ch));
-	fmt_sd(&r->o, osd, sizeof(osd), false);
-	fmt_sd(&r->n, nsd, sizeof(nsd), false);
-	fprintf(f, "%12s %s %10s %c %12s %s  %.*s\n", o, osd, ch, mark(r), n, nsd, LABEL_WIDTH,
-		r->label);
-}
-
 /* Markdown's words for the marks other than '*' (bold). */
 static const char *md_tag(const struct row *r)
 {
@@ -297,23 +281,75 @@ static const char *md_tag(const struct row *r)
 					    : "";
 }
 
+/* A column's cell: its change against the base, its mark, its figure. */
+static void col_cell(FILE *f, const struct row *r, bool md)
+{
+	char v[24], ch[16], sd[32], why[160];
+	const char *b = r && row_real(r) ? "**" : "";
+
+	if (!r || r->other_method) {
+		if (md)
+			fprintf(f, r ? " %s | | |" : " | %s | |",
+				r ? differs(r, why, sizeof(why)) : "n/a");
+		else if (r)
+			fprintf(f, " %*s", COL_WIDTH, differs(r, why, sizeof(why)));
+		else
+			fprintf(f, " %10s   %12s %8s", "", "n/a", "");
+		return;
+	}
+	fmt_val(r->kind, r->nfig, v, sizeof(v));
+	fmt_change(r, ch, sizeof(ch));
+	fmt_sd(&r->n, sd, sizeof(sd), md);
+	if (md)
+		fprintf(f, " %s%s%s%s | %s | %s |", b, ch, b, md_tag(r), v, sd);
+	else
+		fprintf(f, " %10s %c %12s %s", ch, mark(r), v, sd);
+}
+
+/* The base's figure and spread, blank without R. */
+static void base_cell(FILE *f, const struct row *r, bool md)
+{
+	char v[24] = "", sd[32] = "";
+
+	if (r) {
+		fmt_val(r->kind, r->ofig, v, sizeof(v));
+		fmt_sd(&r->o, sd, sizeof(sd), md);
+	}
+	if (md)
+		fprintf(f, " %s | %s |", v, sd);
+	else if (r)
+		fprintf(f, "%12s %s", v, sd);
+	else
+		fprintf(f, "%21s", "");
+}
+
+static void text_row(FILE *f, const struct row *r)
+{
+	char why[160];
+
+	if (r->other_method) {
+		fprintf(f, "%12s %-43s  %.*s\n", "", differs(r, why, sizeof(why)), LABEL_WIDTH,
+			r->label);
+		return;
+	}
+	base_cell(f, r, false);
+	col_cell(f, r, false);
+	fprintf(f, "  %.*s\n", LABEL_WIDTH, r->label);
+}
+
 static void md_row(FILE *f, const struct row *r)
 {
-	char o[24], n[24], ch[16], p[16], osd[32], nsd[32], why[160];
-	const char *b = row_real(r) ? "**" : "";
+	char p[16], why[160];
 
 	if (r->other_method) {
 		fprintf(f, "| %s | | | %s | | | |\n", r->label, differs(r, why, sizeof(why)));
 		return;
 	}
-	fmt_val(r->kind, r->ofig, o, sizeof(o));
-	fmt_val(r->kind, r->nfig, n, sizeof(n));
-	fmt_change(r, ch, sizeof(ch));
 	fmt_p(r, p, sizeof(p));
-	fmt_sd(&r->o, osd, sizeof(osd), true);
-	fmt_sd(&r->n, nsd, sizeof(nsd), true);
-	fprintf(f, "| %s | %s | %s | %s%s%s%s | %s | %s | %s |\n", r->label, o, osd, b, ch, b,
-		md_tag(r), n, nsd, r->t.testable ? p : "?");
+	fprintf(f, "| %s |", r->label);
+	base_cell(f, r, true);
+	col_cell(f, r, true);
+	fprintf(f, " %s |\n", r->t.testable ? p : "?");
 }
 
 /* One comparison in text or Markdown (MD). */
@@ -556,9 +592,6 @@ static int write_json(const struct cmp_set *set, const char *path)
 
 /* ---- several columns: LKP's table, each column against the base ------------- */
 
-/* A column's cell after its separating space: %change, mark, value, ±%stddev. */
-#define COL_WIDTH 34
-
 static void col_files(FILE *f, const char *name, const struct result *files, size_t n, bool md)
 {
 	fprintf(f, md ? "- **%s**: " : "  %-16s ", name);
@@ -602,62 +635,15 @@ static void col_head(FILE *f, const struct col_table *t)
 	fprintf(f, "\n");
 }
 
-/* One column's cell: its change against the base, its mark, its figure. */
-static void col_cell(FILE *f, const struct row *r)
+static void col_line(FILE *f, const struct col_line *l, size_t ncols, bool md)
 {
-	char v[24], ch[16], sd[32], why[160];
-
-	if (!r) {
-		fprintf(f, " %10s   %12s %8s", "", "n/a", "");
-		return;
-	}
-	if (r->other_method) {
-		fprintf(f, " %*s", COL_WIDTH, differs(r, why, sizeof(why)));
-		return;
-	}
-	fmt_val(r->kind, r->nfig, v, sizeof(v));
-	fmt_change(r, ch, sizeof(ch));
-	fmt_sd(&r->n, sd, sizeof(sd), false);
-	fprintf(f, " %10s %c %12s %s", ch, mark(r), v, sd);
-}
-
-static void col_line_text(FILE *f, const struct col_line *l, size_t ncols)
-{
-	char v[24], sd[32];
-
-	if (l->base) {
-		fmt_val(l->base->kind, l->base->ofig, v, sizeof(v));
-		fmt_sd(&l->base->o, sd, sizeof(sd), false);
-		fprintf(f, "%12s %s", v, sd);
-	} else {
-		fprintf(f, "%21s", "");
-	}
+	if (md)
+		fprintf(f, "| %s |", l->named->label);
+	base_cell(f, l->base, md);
 	for (size_t i = 0; i < ncols; i++)
-		col_cell(f, l->cell[i]);
-	fprintf(f, "  %s\n", l->named->label);
-}
-
-static void col_line_md(FILE *f, const struct col_line *l, size_t ncols)
-{
-	char v[24], sd[32], ch[16], why[160];
-
-	fmt_val(l->named->kind, l->base ? l->base->ofig : NAN, v, sizeof(v));
-	fmt_sd(l->base ? &l->base->o : &l->named->o, sd, sizeof(sd), true);
-	fprintf(f, "| %s | %s | %s |", l->named->label, l->base ? v : "", l->base ? sd : "");
-	for (size_t i = 0; i < ncols; i++) {
-		const struct row *r = l->cell[i];
-		const char *b = r && row_real(r) ? "**" : "";
-
-		if (!r || r->other_method) {
-			fprintf(f, r ? " %s | | |" : " | %s | |",
-				r ? differs(r, why, sizeof(why)) : "n/a");
-			continue;
-		}
-		fmt_change(r, ch, sizeof(ch));
-		fmt_val(r->kind, r->nfig, v, sizeof(v));
-		fmt_sd(&r->n, sd, sizeof(sd), true);
-		fprintf(f, " %s%s%s%s | %s | %s |", b, ch, b, md_tag(r), v, sd);
-	}
+		col_cell(f, l->cell[i], md);
+	if (!md)
+		fprintf(f, "  %s", l->named->label);
 	fprintf(f, "\n");
 }
 
@@ -690,7 +676,7 @@ void compare_print_table(FILE *f, const struct col_table *t, bool md)
 	else
 		col_head(f, t);
 	for (size_t i = 0; i < t->nlines; i++)
-		(md ? col_line_md : col_line_text)(f, &t->lines[i], t->ncols);
+		col_line(f, &t->lines[i], t->ncols, md);
 	if (!t->nlines)
 		fprintf(f, "%12s(no scenario was measured in the base and a column)\n", "");
 }
