@@ -12,28 +12,12 @@
 #include "model/scenario.h"
 #include "sys/log.h"
 
-static const struct {
-	const char *word;
-	enum fig fig;
-} limit_figs[] = {
-	{ "cycles", FIG_CYCLES },
-	{ "ns", FIG_NS },
-	{ "path", FIG_PATH },
-};
-
-static const char *limit_fig_word(enum fig f)
-{
-	for (size_t i = 0; i < sizeof(limit_figs) / sizeof(limit_figs[0]); i++)
-		if (limit_figs[i].fig == f)
-			return limit_figs[i].word;
-	return "?";
-}
-
+/* FIGURE: cycles, ns or path, fig_name()'s words of the first three. */
 static int parse_fig(const char *w, size_t n, enum fig *f)
 {
-	for (size_t i = 0; i < sizeof(limit_figs) / sizeof(limit_figs[0]); i++)
-		if (strlen(limit_figs[i].word) == n && !strncmp(limit_figs[i].word, w, n)) {
-			*f = limit_figs[i].fig;
+	for (enum fig k = FIG_CYCLES; k <= FIG_PATH; k++)
+		if (strlen(fig_name(k)) == n && !strncmp(fig_name(k), w, n)) {
+			*f = k;
 			return 0;
 		}
 	return -EINVAL;
@@ -79,7 +63,7 @@ int hard_limit_parse(const char *arg, struct hard_limit *l, char *err, size_t le
 
 void hard_limit_name(const struct hard_limit *l, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s:%s=%g", l->scenario, limit_fig_word(l->fig), l->max);
+	snprintf(buf, len, "%s:%s=%g", l->scenario, fig_name(l->fig), l->max);
 }
 
 bool figure_gap(const struct result *r, const char *scn, enum fig f, char *buf, size_t len)
