@@ -2,8 +2,6 @@
 /* git bisect run's statuses, and the one-line verdicts of compare --bisect and ppbench-bisect. */
 #include <math.h>
 #include <stdarg.h>
-#include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "compare/bisect_status.h"

@@ -2,8 +2,6 @@
 #ifndef PPBENCH_BISECT_STATUS_H
 #define PPBENCH_BISECT_STATUS_H
 
-#include <stdbool.h>
-#include <stddef.h>
 #include <stdio.h>
 #include "compare/compare_stats.h"
 #include "sys/log.h"

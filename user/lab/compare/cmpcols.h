@@ -2,7 +2,6 @@
 #ifndef PPBENCH_CMPCOLS_H
 #define PPBENCH_CMPCOLS_H
 
-#include <stddef.h>
 #include "compare/compare_stats.h"
 
 /*

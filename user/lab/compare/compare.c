@@ -4,18 +4,12 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/cli.h"
 #include "compare/compare.h"
 #include "model/by_counter.h"
-#include "compare/hardlimit.h"
-#include "compare/bisect_status.h"
 #include "compare/compare_report.h"
 #include "compare/ktap.h"
-#include "sys/log.h"
-#include "sys/util.h"
 
 #define MAX_FILES 64
 

@@ -2,13 +2,9 @@
 #ifndef PPBENCH_COMPARE_H
 #define PPBENCH_COMPARE_H
 
-#include <stdbool.h>
-#include <stddef.h>
 #include "cli/cli.h"
 #include "compare/bisect_status.h"
-#include "compare/compare_stats.h"
 #include "compare/hardlimit.h"
-#include "model/result.h"
 
 /* The comparison as a function, for compare and for vm --against-* and bisect. */
 

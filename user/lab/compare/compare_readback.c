@@ -164,7 +164,6 @@ int readback_load(const char *path, struct compare_readback *d, char *err, size_
 	int ret;
 
 	memset(d, 0, sizeof(*d));
-	d->path = path;
 	d->doc = jparse_file(path, perr, sizeof(perr));
 	if (!d->doc) {
 		snprintf(err, errlen, "%s: %s", path, perr);

@@ -35,7 +35,6 @@ struct readback_cmp {
 };
 
 struct compare_readback {
-	const char *path;
 	bool gate;	    /* compare ran with --fail-above */
 	const char *metric; /* the gate's figure */
 	double fail_above;  /* percent */

@@ -2,15 +2,11 @@
 /* compare's output: text, Markdown, bench_page_pool_simple's table, JSON; the gate's lines. */
 #include <limits.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare/cmpcols.h"
 #include "model/by_counter.h"
-#include "compare/compare_stats.h"
 #include "compare/compare_report.h"
 #include "compare/hardlimit.h"
-#include "report/json.h"
 #include "compare/ktap.h"
 #include "report/report.h"
 #include "sys/log.h"

@@ -2,10 +2,8 @@
 #ifndef PPBENCH_COMPARE_REPORT_H
 #define PPBENCH_COMPARE_REPORT_H
 
-#include <stdbool.h>
 #include <stdio.h>
 #include "compare/cmpcols.h"
-#include "compare/compare_stats.h"
 #include "report/json.h"
 
 /* The formats of stdout: text when none is chosen. */

@@ -2,11 +2,8 @@
 #ifndef PPBENCH_COMPARE_STATS_H
 #define PPBENCH_COMPARE_STATS_H
 
-#include <stdbool.h>
-#include <stddef.h>
 #include "model/noise.h"
 #include "compare/prof_diff.h"
-#include "model/result.h"
 #include "model/spread.h"
 #include "model/stats.h"
 

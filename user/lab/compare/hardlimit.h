@@ -2,8 +2,6 @@
 #ifndef PPBENCH_HARDLIMIT_H
 #define PPBENCH_HARDLIMIT_H
 
-#include <stdbool.h>
-#include <stddef.h>
 #include <stdio.h>
 #include "compare/compare_stats.h"
 #include "report/json.h"

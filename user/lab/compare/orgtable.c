@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* compare --org: the page_pool maintainers' Org table, with its #+TBLFM. */
 #include <ctype.h>
-#include <math.h>
-#include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 #include "compare/compare_report.h"
 
 /* Scenario SCN's figures as printed, and diffs computed from those strings, as TBLFM does. */

@@ -2,8 +2,6 @@
 #ifndef PPBENCH_PROF_DIFF_H
 #define PPBENCH_PROF_DIFF_H
 
-#include <stdbool.h>
-#include <stddef.h>
 #include "model/result.h"
 
 /*
