@@ -21,14 +21,6 @@ void compare_print_table(FILE *f, const struct col_table *t, bool md);
 /* Names each gated row on stderr; EXIT_REGRESSION if there is one, else EXIT_OK. */
 int compare_gate(const struct cmp_set *set);
 
-/* Text and Markdown (MD) show at most this many rows of a kind; JSON has them all. */
-#define PDIFF_SHOWN 20
-
-/* The profile diffs D (N of them) in text or Markdown: per scenario its head and its rows. */
-void pdiff_print(FILE *f, const struct pdiff *d, size_t n, bool md);
-/* The same as JSON: the array "profiles". */
-void pdiff_json(struct json *j, const struct pdiff *d, size_t n);
-
 /*
  * compare --org: the Org table page_pool's maintainers post, cycles and ns
  * before, after and diff, under a #+TBLFM line whose arithmetic on the
