@@ -79,16 +79,12 @@ static void pdiff_row(FILE *f, const struct pdiff *d, size_t i, size_t *shown, b
 /* "+12.3%", "new" (from nothing), "gone" (to nothing), "0.0%": a line's change. */
 static void fmt_pct(double old, double new, char *buf, size_t len)
 {
-	double ch = old > 0 ? 100 * (new - old) / old : NAN;
-
 	if (!(old > 0))
 		snprintf(buf, len, "new");
 	else if (!(new > 0))
 		snprintf(buf, len, "gone");
-	else if (fabs(ch) < 0.05)
-		snprintf(buf, len, "0.0%%");
 	else
-		snprintf(buf, len, "%+.1f%%", ch);
+		ktap_pct(100 * (new - old) / old, buf, len);
 }
 
 /* D's source lines that moved, where both sides' profiles have lines. */
