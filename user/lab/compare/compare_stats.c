@@ -46,23 +46,16 @@ bool fig_higher_is_worse(enum fig f)
 
 struct sample {
 	double *v;
-	size_t n, cap;
+	size_t n;
 };
 
 static int sample_add(struct sample *s, const double *v, size_t n)
 {
-	if (s->n + n > s->cap) {
-		size_t cap = s->cap ? s->cap : 16;
-		double *nv;
+	double *nv = realloc(s->v, (s->n + n) * sizeof(*nv));
 
-		while (cap < s->n + n)
-			cap *= 2;
-		nv = realloc(s->v, cap * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		s->v = nv;
-		s->cap = cap;
-	}
+	if (!nv)
+		return -ENOMEM;
+	s->v = nv;
 	memcpy(s->v + s->n, v, n * sizeof(*v));
 	s->n += n;
 	return 0;
