@@ -70,10 +70,10 @@ static void pdiff_row(FILE *f, const struct pdiff *d, size_t i, size_t *shown, b
 		return;
 	}
 	if (md)
-		fprintf(f, "| %.2f | %+.2f | %.2f | `%s` |\n", r->old, prow_change(r), r->new,
+		fprintf(f, "| %.2f | %+.2f | %.2f | `%s` |\n", r->old, r->new - r->old, r->new,
 			r->lkp);
 	else
-		fprintf(f, "%12.2f %+11.2f %12.2f  %s\n", r->old, prow_change(r), r->new, r->lkp);
+		fprintf(f, "%12.2f %+11.2f %12.2f  %s\n", r->old, r->new - r->old, r->new, r->lkp);
 }
 
 /* "+12.3%", "new" (from nothing), "gone" (to nothing), "0.0%": a line's change. */
@@ -204,7 +204,7 @@ static void pdiff_json(struct json *j, const struct pdiff *d, size_t n)
 				json_str(j, "group", r->group);
 			json_double(j, "old", r->old);
 			json_double(j, "new", r->new);
-			json_double(j, "change", prow_change(r));
+			json_double(j, "change", r->new - r->old);
 			json_obj_end(j);
 		}
 		json_arr_end(j);

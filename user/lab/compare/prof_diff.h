@@ -59,8 +59,6 @@ struct pdiff {
 int pdiff_build(const struct result *old, size_t nold, const struct result *new, size_t nnew,
 		double floor, struct pdiff **out, size_t *n);
 void pdiff_free(struct pdiff *d, size_t n);
-/* R's change, new - old. */
-double prow_change(const struct prow *r);
 const char *prow_kind_name(enum prow_kind k); /* "calltrace", "children", "self" */
 /* "perf-profile.KIND.instructions-pp.NAME", malloc'ed; NULL without memory. */
 char *prow_lkp_name(enum prow_kind k, const char *name);
