@@ -70,29 +70,6 @@ static const struct result_cpu *find_cpu(const struct result_scenario *sc,
 	return NULL;
 }
 
-/* Per-setup values of figure KIND of one scenario (the same pointer as runs), or NULL. */
-static const double *setup_values(const struct result_scenario *sc, enum fig kind,
-				  const struct result_cpu *cpu, size_t *n)
-{
-	const struct result_cpu *pc;
-
-	*n = 0;
-	switch (kind) {
-	case FIG_CYCLES:
-		*n = sc->cycles.nruns;
-		return sc->cycles.runs;
-	case FIG_NS:
-		*n = sc->ns.nruns;
-		return sc->ns.runs;
-	case FIG_CPU:
-		pc = find_cpu(sc, cpu);
-		*n = pc ? pc->cycles.nruns : 0;
-		return pc ? pc->cycles.runs : NULL;
-	default:
-		return NULL; /* one value per file */
-	}
-}
-
 static int sig_test(const struct cmp_opts *o, const struct sample *a, const struct sample *b,
 		    struct ttest *t)
 {
@@ -135,22 +112,25 @@ static int side_setups(struct side *sd, const double *v, size_t n, bool by_file)
 	return by_file ? sample_add(&sd->v, &s.median, 1) : sample_add(&sd->v, v, n);
 }
 
-/* Adds figure KIND of one scenario's result to SD. */
+/* Adds figure KIND of one scenario's result to SD: its setups' values, or the file's one. */
 static int sample_figure(struct side *sd, const struct result_scenario *sc, enum fig kind,
 			 const struct result_cpu *cpu, bool by_file)
 {
-	size_t n;
-	const double *v = setup_values(sc, kind, cpu, &n);
-	double x;
+	const struct result_cpu *pc = kind == FIG_CPU ? find_cpu(sc, cpu) : NULL;
+	double x = sc->purity * 100; /* shown in percent */
 
-	if (v)
-		return side_setups(sd, v, n, by_file);
-	if (kind == FIG_PATH)
+	switch (kind) {
+	case FIG_CYCLES:
+		return side_setups(sd, sc->cycles.runs, sc->cycles.nruns, by_file);
+	case FIG_NS:
+		return side_setups(sd, sc->ns.runs, sc->ns.nruns, by_file);
+	case FIG_CPU:
+		return pc ? side_setups(sd, pc->cycles.runs, pc->cycles.nruns, by_file) : 0;
+	case FIG_PATH:
 		return sc->has_path_cost ? sample_add(&sd->v, &sc->path_cost, 1) : 0;
-	if (kind == FIG_PPATH)
+	case FIG_PPATH:
 		return sc->prof.has_path ? sample_add(&sd->v, &sc->prof.path, 1) : 0;
-	if (kind == FIG_PURITY) {
-		x = sc->purity * 100; /* shown in percent */
+	case FIG_PURITY:
 		return sample_add(&sd->v, &x, 1);
 	}
 	return 0;
