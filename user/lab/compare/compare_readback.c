@@ -8,7 +8,6 @@
 #include "compare/compare_readback.h"
 #include "model/json_reader.h"
 
-/* A number or null (NAN). */
 static double num_or_null(struct json_reader *c, const json_t *o, const char *where,
 			  const char *key)
 {

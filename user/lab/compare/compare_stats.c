@@ -24,7 +24,6 @@ const char *sig_test_name(enum sig_test t)
 	return t == TEST_WELCH ? "Welch's t-test" : "Mann-Whitney U test";
 }
 
-/* The noise C's verdict uses: files with >= 2 a side, else a profile, else setups. */
 static enum noise_src comparison_noise(const struct comparison *c, const struct cmp_opts *o)
 {
 	if (c->nold >= 2 && c->nnew >= 2)
@@ -136,7 +135,6 @@ static int sample_figure(struct side *sd, const struct result_scenario *sc, enum
 	return 0;
 }
 
-/* The values of one figure over the files of one side. */
 static int collect(const struct result *files, size_t n, const char *name, enum fig kind,
 		   const struct result_cpu *cpu, bool by_file, struct side *sd)
 {
@@ -369,9 +367,8 @@ static int add_row(struct comparison *c, const struct cmp_opts *o, const char *n
 	struct row *rows, *r;
 	int err;
 
-	err = collect(c->old, c->nold, name, kind, cpu, by_file, &a);
-	if (!err)
-		err = collect(c->new, c->nnew, name, kind, cpu, by_file, &b);
+	err = collect(c->old, c->nold, name, kind, cpu, by_file, &a)
+		      ?: collect(c->new, c->nnew, name, kind, cpu, by_file, &b);
 	if (err || !a.v.n || !b.v.n)
 		goto out;
 	rows = realloc(c->rows, (c->nrows + 1) * sizeof(*rows));
