@@ -652,10 +652,7 @@ static void json_row(struct json *j, const struct cmp_set *set, const struct com
 	json_summary(j, "new", &r->n);
 	json_double(j, "change_pct", r->change);
 	json_bool(j, "testable", r->t.testable);
-	if (r->t.testable)
-		json_double(j, "p", r->t.p);
-	else
-		json_none(j, "p");
+	json_double(j, "p", r->t.testable ? r->t.p : NAN); /* null: untested */
 	json_bool(j, "significant", r->significant);
 	json_double(j, "floor_pct", r->floor_pct);
 	if (r->noise == NOISE_FILES) {
