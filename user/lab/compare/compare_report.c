@@ -847,17 +847,6 @@ static void col_md_head(FILE *f, const struct col_table *t)
 	fprintf(f, "\n");
 }
 
-static void col_pdiffs(FILE *f, const struct cmp_set *set, const struct col_table *t, bool md)
-{
-	for (size_t i = 0; i < set->n; i++) {
-		if (!set->cmps[i].npd)
-			continue;
-		fprintf(f, md ? "\n##### %s against %s\n" : "\n%s against %s:\n", t->names[i + 1],
-			t->names[0]);
-		pdiff_print(f, set->cmps[i].pd, set->cmps[i].npd, md);
-	}
-}
-
 void compare_print_table(FILE *f, const struct col_table *t, bool md)
 {
 	if (md)
@@ -878,7 +867,13 @@ static void print_columns(FILE *f, const struct cmp_set *set, const struct col_t
 	if (!md)
 		fprintf(f, "\n");
 	legend(f, set, &set->cmps[0], md);
-	col_pdiffs(f, set, t, md);
+	for (size_t i = 0; i < set->n; i++) {
+		if (!set->cmps[i].npd)
+			continue;
+		fprintf(f, md ? "\n##### %s against %s\n" : "\n%s against %s:\n", t->names[i + 1],
+			t->names[0]);
+		pdiff_print(f, set->cmps[i].pd, set->cmps[i].npd, md);
+	}
 }
 
 /* One comparison, or a table of its columns, in text, Markdown and Org; bpp's per comparison. */
