@@ -20,8 +20,7 @@ static const json_t *rows_of(const struct result *r, const char *scenario)
 		const char *name = json_string_value(json_object_get(s, "name"));
 
 		if (name && !strcmp(name, scenario))
-			return json_object_get(
-				json_object_get(json_object_get(s, "profile"), "lines"), "rows");
+			return jpath(s, "profile.lines.rows");
 	}
 	return NULL;
 }
