@@ -10,17 +10,13 @@
 
 struct ktap_test *ktap_add(struct ktap *k)
 {
-	if (k->n == k->cap) {
-		size_t cap = k->cap ? 2 * k->cap : 16;
-		struct ktap_test *t = realloc(k->t, cap * sizeof(*t));
+	struct ktap_test *t = realloc(k->t, (k->n + 1) * sizeof(*t));
 
-		if (!t)
-			return NULL;
-		k->t = t;
-		k->cap = cap;
-	}
-	memset(&k->t[k->n], 0, sizeof(k->t[0]));
-	return &k->t[k->n++];
+	if (!t)
+		return NULL;
+	k->t = t;
+	memset(&t[k->n], 0, sizeof(*t));
+	return &t[k->n++];
 }
 
 /* KTAP's fields are one line, and '#' starts the directive. */

@@ -23,7 +23,7 @@ struct ktap_test {
 
 struct ktap {
 	struct ktap_test *t;
-	size_t n, cap;
+	size_t n;
 	char diag[8][640]; /* "# " lines after the plan */
 	size_t ndiag;
 };
