@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * git bisect run's statuses (compare --bisect's, vm --bisect's and
- * ppbench-bisect's), and the one-line verdicts of compare --bisect and of
- * each ppbench-bisect step.
- */
+/* git bisect run's statuses, and the one-line verdicts of compare --bisect and ppbench-bisect. */
 #include <math.h>
 #include <stdarg.h>
-#include <stdbool.h>
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "compare/bisect_status.h"
 #include "compare/hardlimit.h"
@@ -64,63 +59,39 @@ const char *bisect_status_name(int status)
 static bool side_lacks(const struct result *files, size_t n, const char *scn, enum fig metric,
 		       char *why, size_t len)
 {
-	for (size_t i = 0; i < n; i++) {
-		const struct result_scenario *sc = result_find(&files[i], scn);
-
-		if (!sc)
-			snprintf(why, len, "%s: not in %s", scn, files[i].path);
-		else if (!sc->ok)
-			snprintf(why, len, "%s: skipped in %s: %s", scn, files[i].path,
-				 sc->reason ? sc->reason : "no reason given");
-		else if (metric == FIG_PATH && !sc->has_path_cost)
-			snprintf(why, len, "%s: no path figure in %s (%s)", scn, files[i].path,
-				 sc->path_cost_method ? sc->path_cost_method : "n/a");
-		else
-			continue;
-		return true;
-	}
-	return false;
-}
-
-static bool named_before(const struct result *files, size_t file, size_t sc)
-{
-	for (size_t i = 0; i <= file; i++)
-		for (size_t k = 0; k < (i < file ? files[i].nr_sc : sc); k++)
-			if (!strcmp(files[i].sc[k].name, files[file].sc[sc].name))
-				return true;
+	for (size_t i = 0; i < n; i++)
+		if (figure_gap(&files[i], scn, metric, why, len))
+			return true;
 	return false;
 }
 
 /*
- * A scenario neither side has a figure of (ring-xcpu, which no guest of the
- * instruction clock runs) is no gate: nobody measured it. But when that
- * leaves nothing to decide on, the baseline cannot judge the scenarios
- * benched. The first gap of each kind is kept.
+ * A scenario neither side has a figure of (ring-xcpu under the instruction
+ * clock) is no gate, unless that leaves nothing to decide on.
  */
 enum cmp_outcome bisect_figures(const struct comparison *c, enum fig metric, char *why, size_t len)
 {
 	char old_why[256] = "", new_why[256] = "", w_old[256], w_new[256];
-	size_t decided = 0, named = 0;
+	size_t decided = 0, named;
+	const char **names = scenario_names(c->new, c->nnew, NULL, 0, &named);
 
-	for (size_t i = 0; i < c->nnew; i++) {
-		for (size_t k = 0; k < c->new[i].nr_sc; k++) {
-			const char *scn = c->new[i].sc[k].name;
-			bool lo, ln;
-
-			if (named_before(c->new, i, k))
-				continue;
-			named++;
-			lo = side_lacks(c->old, c->nold, scn, metric, w_old, sizeof(w_old));
-			ln = side_lacks(c->new, c->nnew, scn, metric, w_new, sizeof(w_new));
-			if (lo && ln)
-				continue;
-			if (lo && !old_why[0])
-				snprintf(old_why, sizeof(old_why), "%s", w_old);
-			if (ln && !new_why[0])
-				snprintf(new_why, sizeof(new_why), "%s", w_new);
-			decided += !lo && !ln;
-		}
+	if (!names) {
+		snprintf(why, len, "out of memory");
+		return CMP_FAILED;
 	}
+	for (size_t i = 0; i < named; i++) {
+		bool lo = side_lacks(c->old, c->nold, names[i], metric, w_old, sizeof(w_old));
+		bool ln = side_lacks(c->new, c->nnew, names[i], metric, w_new, sizeof(w_new));
+
+		if (lo && ln)
+			continue;
+		if (lo && !old_why[0])
+			snprintf(old_why, sizeof(old_why), "%s", w_old);
+		if (ln && !new_why[0])
+			snprintf(new_why, sizeof(new_why), "%s", w_new);
+		decided += !lo && !ln;
+	}
+	free(names);
 	if (old_why[0]) {
 		snprintf(why, len, "%s", old_why);
 		return CMP_NO_BASELINE_FIG;

@@ -2,19 +2,14 @@
 #ifndef PPBENCH_BISECT_STATUS_H
 #define PPBENCH_BISECT_STATUS_H
 
-#include <stdbool.h>
-#include <stddef.h>
 #include <stdio.h>
 #include "compare/compare_stats.h"
 #include "sys/log.h"
 
 /*
- * Exit statuses as `git bisect run` reads them: 0 the commit is good, 1-127
- * but 125 it is bad, 125 it cannot be tested (skip), 128 and above stop the
- * bisection. compare --bisect, vm --bisect and ppbench-bisect map their
- * outcomes onto these, so that a kernel that did not build or boot is
- * skipped, never called bad, and a mistake in the bisection's own command
- * line stops it at its first step instead of marking every commit.
+ * Exit statuses as `git bisect run` reads them: a kernel that did not build
+ * or boot is skipped, never bad, and a mistake in the command line stops
+ * the bisection instead of marking every commit.
  */
 enum {
 	BISECT_GOOD = 0,
@@ -29,8 +24,7 @@ enum cmp_outcome {
 	CMP_GATED,	     /* a gate fired: --fail-above or a --limit */
 	CMP_NO_FIGURE,	     /* a gated scenario has no figure in the kernel under test's file */
 	CMP_NO_BASELINE_FIG, /* ... or none in the baseline */
-	CMP_BAD_NEW,	     /* the kernel under test's file: missing, unreadable, invalid,
-				another clock or host */
+	CMP_BAD_NEW,	     /* the kernel under test's file: missing, invalid, another host */
 	CMP_BAD_USAGE,	     /* the command line, the baseline, the noise profile */
 	CMP_FAILED,	     /* a runtime error: out of memory, an output not written */
 };
@@ -39,12 +33,8 @@ enum cmp_outcome {
 int bisect_compare_status(enum cmp_outcome o);
 
 /*
- * A guest's end as git bisect run reads it: RC its command's exit status
- * (vm_run()'s: below 0 no guest ran, 128 and above a signal's), HOST whether
- * its failure was this machine's. 0 and a signal's status stay themselves;
- * this machine's failure stops, since it would fail any kernel alike; any
- * other failure is the kernel's (it did not boot, or the command failed in
- * it): a skip.
+ * A guest's end (RC: vm_run()'s) as git bisect run reads it: this machine's
+ * failure (HOST) stops, since it would fail any kernel alike; the kernel's skips.
  */
 int bisect_guest_status(int rc, bool host);
 
@@ -56,15 +46,10 @@ enum bisect_stage {
 };
 
 /*
- * ppbench-bisect's status for a step that ended at STAGE with STATUS: the
- * config's or the build's exit (a signal's death as 128 + the signal; below
- * 0: it could not start), or the boot's guest (bisect_guest_status());
- * HAVE_RESULT: the boot left a result file; HOST: the failure was this
- * machine's (the tool's output names one: a command not found, a full disk;
- * the guest side said so). A config or build that fails is a skip, the
- * commit cannot be measured, unless the machine failed or the tool could
- * not run at all (126, 127): that would fail every step alike, and stops. A
- * boot without its result file is a skip.
+ * ppbench-bisect's status for a step that ended at STAGE with STATUS (below
+ * 0: it could not start), HAVE_RESULT a result file, HOST the failure this
+ * machine's: a failed config or build skips, unless it would fail every
+ * step alike (HOST, 126, 127): that stops.
  */
 int bisect_step_status(enum bisect_stage stage, int status, bool have_result, bool host);
 
@@ -72,20 +57,12 @@ int bisect_step_status(enum bisect_stage stage, int status, bool have_result, bo
 const char *bisect_status_name(int status);
 
 /*
- * Whether every scenario the new side names has the figure of METRIC on
- * both sides (the new side's scenarios are the gated ones: a bisection
- * benches the scenarios it gates). CMP_NO_BASELINE_FIG takes precedence
- * over CMP_NO_FIGURE: a baseline without the figure makes every step
- * undecidable. Otherwise CMP_PASS. WHY gets the first gap, e.g. "slow: not
- * in new.json".
+ * Whether every scenario the new side names has the METRIC figure on both
+ * sides: CMP_PASS, or the gap (a baseline's first) with its reason in WHY.
  */
 enum cmp_outcome bisect_figures(const struct comparison *c, enum fig metric, char *why, size_t len);
 
-/*
- * What the gates of SET decided, in a few words for a bisection's line: the
- * first gated row or limit exceeded ("slow instr/elem +412.3%, limit
- * 0.5%"), else each gated figure's change or value.
- */
+/* What SET's gates decided, for a bisection's line: the first that fired, else each figure. */
 void bisect_gates_why(const struct cmp_set *set, char *buf, size_t len);
 
 /* compare --bisect's verdict on stderr: "ppbench compare: bisect: bad (1): WHY". */

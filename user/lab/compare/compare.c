@@ -1,25 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench compare: before/after tables of `bench --json` results in the style
- * of kernel regression reports (old ±%stddev %change new ±%stddev), with a
- * significance test on the per-setup values and an exit code for CI gates.
- */
+/* ppbench compare: before/after tables of bench results, a significance test and a CI gate. */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/cli.h"
 #include "compare/compare.h"
 #include "model/by_counter.h"
-#include "compare/hardlimit.h"
-#include "compare/bisect_status.h"
 #include "compare/compare_report.h"
 #include "compare/ktap.h"
-#include "sys/log.h"
-#include "sys/util.h"
 
 #define MAX_FILES 64
 
@@ -195,30 +185,6 @@ __attribute__((format(printf, 3, 4))) static int fail(struct verdict *v, enum cm
 }
 
 /*
- * Loads FILES, through COUNTER's view when one is given; the first bad one's
- * error is blamed on the new side from index NOLD on.
- */
-static struct result *load_files(const char *const *files, size_t n, size_t nold,
-				 const char *counter, struct verdict *v)
-{
-	struct result *r = calloc(n, sizeof(*r));
-	char err[512];
-
-	if (!r) {
-		fail(v, CMP_FAILED, "out of memory");
-		return NULL;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (result_load_view(files[i], &r[i], counter, err, sizeof(err))) {
-			fail(v, i < nold ? CMP_BAD_USAGE : CMP_BAD_NEW, "%s", err);
-			free_results(r, i);
-			return NULL;
-		}
-	}
-	return r;
-}
-
-/*
  * TSC Hz and CPU model must match: otherwise cycles measure different clocks.
  * A refusal is the new file's: it is what differs from the baseline.
  */
@@ -257,6 +223,35 @@ static int check_host(const struct cmp_cfg *cfg, const struct result *base, cons
 	return 0;
 }
 
+/*
+ * Loads FILES, through CFG's --counter view, each checked against the first's
+ * host; the first bad one's error is blamed on the new side from index NOLD on.
+ */
+static struct result *load_files(const struct cmp_cfg *cfg, const char *const *files, size_t n,
+				 size_t nold, struct verdict *v)
+{
+	struct result *r = calloc(n, sizeof(*r));
+	char err[512];
+
+	if (!r) {
+		fail(v, CMP_FAILED, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (result_load_view(files[i], &r[i], cfg->counter, err, sizeof(err))) {
+			fail(v, i < nold ? CMP_BAD_USAGE : CMP_BAD_NEW, "%s", err);
+			free_results(r, i);
+			return NULL;
+		}
+	}
+	for (size_t i = 1; nold && i < n; i++)
+		if (check_host(cfg, &r[0], &r[i], v)) {
+			free_results(r, n);
+			return NULL;
+		}
+	return r;
+}
+
 /* A profile P (the file PATH) of another clock than LIKE's: refused, whatever --force says. */
 static int check_clock(const struct noise_profile *p, const char *path, const struct result *like,
 		       struct verdict *v)
@@ -271,7 +266,7 @@ static int check_clock(const struct noise_profile *p, const char *path, const st
 
 /*
  * The profile must describe the host and kernel of the baseline (the new
- * side may run another kernel: that is what is being compared).
+ * side may run another kernel); P is the caller's to free, loaded or not.
  */
 static int load_profile(const struct cmp_cfg *cfg, const struct result *base,
 			struct noise_profile *p, struct verdict *v)
@@ -280,10 +275,8 @@ static int load_profile(const struct cmp_cfg *cfg, const struct result *base,
 
 	if (noise_load(cfg->g.noise, p, err, sizeof(err)))
 		return fail(v, CMP_BAD_USAGE, "%s", err);
-	if (check_clock(p, cfg->g.noise, base, v)) {
-		noise_free(p);
+	if (check_clock(p, cfg->g.noise, base, v))
 		return -EINVAL;
-	}
 	if (!noise_host_check(p, base, why, sizeof(why)))
 		return 0;
 	if (cfg->force) {
@@ -292,7 +285,6 @@ static int load_profile(const struct cmp_cfg *cfg, const struct result *base,
 			cfg->g.noise, base->path, why);
 		return 0;
 	}
-	noise_free(p);
 	return fail(v, CMP_BAD_USAGE,
 		    "noise profile %s is of another host or kernel than %s: %s; run 'ppbench "
 		    "calibrate' there (--force uses it anyway)",
@@ -400,7 +392,8 @@ static void check_figures(const struct cmp_cfg *cfg, const struct cmp_set *set, 
 	for (size_t i = 0; cfg->g.bisect && cfg->g.gate && i < set->n; i++) {
 		enum cmp_outcome o = bisect_figures(&set->cmps[i], cfg->g.metric, why, sizeof(why));
 
-		if (o == CMP_NO_BASELINE_FIG || (o == CMP_NO_FIGURE && v->out == CMP_PASS))
+		if (o == CMP_FAILED || o == CMP_NO_BASELINE_FIG ||
+		    (o == CMP_NO_FIGURE && v->out == CMP_PASS))
 			fail(v, o, "%s", why);
 	}
 }
@@ -540,11 +533,7 @@ int compare_status(const struct cmp_gate *g, const struct verdict *v)
 	return status;
 }
 
-/*
- * What compare refuses before it reads a result file: a --fail-above
- * without what its rule needs, a noise profile that is none or (LIKE given)
- * of another clock than LIKE.
- */
+/* What compare refuses before it reads a result file (LIKE: one of the files, or NULL). */
 static int gate_check(const struct cmp_cfg *cfg, const struct result *like, struct verdict *v)
 {
 	struct noise_profile p;
@@ -575,17 +564,12 @@ static void judge(const struct cmp_cfg *cfg, struct verdict *v)
 			files[n++] = cfg->files[s][i];
 	/* one file alone is the new side: the limits' */
 	nold = cfg->nfiles[SIDE_POS] ? (n > 1) : cfg->nfiles[SIDE_OLD];
-	all = load_files(files, n, nold, cfg->counter, v);
+	all = load_files(cfg, files, n, nold, v);
 	if (!all)
 		return;
-	for (size_t i = 1; nold && i < n; i++)
-		if (check_host(cfg, &all[0], &all[i], v))
-			goto out;
-	if (cfg->g.noise && nold && load_profile(cfg, &all[0], &profile, v))
-		goto out;
-	run_comparisons(cfg, all, n, nold, cfg->g.noise && nold ? &profile : NULL, v);
+	if (!cfg->g.noise || !nold || !load_profile(cfg, &all[0], &profile, v))
+		run_comparisons(cfg, all, n, nold, cfg->g.noise && nold ? &profile : NULL, v);
 	noise_free(&profile);
-out:
 	free_results(all, n);
 }
 
@@ -631,16 +615,12 @@ int compare_load(const char *const *files, size_t n, const struct cmp_opts *o,
 	for (size_t i = 0; i < n; i++)
 		if (add_file(&cfg, SIDE_POS, files[i]))
 			return -EINVAL;
-	out->files = load_files(files, n, 1, NULL, &v);
+	out->files = load_files(&cfg, files, n, 1, &v);
 	if (!out->files)
 		return v.out == CMP_FAILED ? -ENOMEM : -EINVAL;
 	out->n = n;
-	for (size_t i = 1; i < n; i++)
-		if (check_host(&cfg, &out->files[0], &out->files[i], &v))
-			goto fail;
 	if (!build_comparisons(&cfg, out->files, n, &out->set, &v))
 		return 0;
-fail:
 	compare_unload(out);
 	return v.out == CMP_FAILED ? -ENOMEM : -EINVAL;
 }

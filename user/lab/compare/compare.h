@@ -2,19 +2,11 @@
 #ifndef PPBENCH_COMPARE_H
 #define PPBENCH_COMPARE_H
 
-#include <stdbool.h>
-#include <stddef.h>
 #include "cli/cli.h"
 #include "compare/bisect_status.h"
-#include "compare/compare_stats.h"
 #include "compare/hardlimit.h"
-#include "model/result.h"
 
-/*
- * The comparison as a function, for compare itself and for the commands
- * that judge results they made (vm --against-*, bisect): it prints what
- * compare prints and hands the verdict back as a value.
- */
+/* The comparison as a function, for compare and for vm --against-* and bisect. */
 
 #define CMP_MAX_LIMITS 16
 
@@ -32,10 +24,8 @@ struct cmp_gate {
 extern const struct cli_word cmp_metrics[];
 
 /*
- * The gate's options as compare, vm and bisect take them, each rule and
- * help once, into the struct cmp_gate M of TYPE: CMP_GATE_OPTS, with --limit
- * to the command's opt() as LIMIT_KEY (cmp_gate_limit()). --bisect says what
- * the command's statuses become: CMP_OPT_BISECT, with the command's HELP.
+ * The gate's options as compare, vm and bisect take them, into the struct
+ * cmp_gate M of TYPE; --limit goes to the command's opt() as LIMIT_KEY.
  */
 #define CMP_OPT_FAIL_ABOVE(type, m)                                                                \
 	{                                                                                          \
@@ -91,18 +81,12 @@ struct verdict {
 };
 
 /*
- * What compare refuses of G before it reads a result file, for a comparison
- * of one file a side whose files are of the kind of LIKE (its path names
- * them; NULL: not known yet): --fail-above without --noise, a noise profile
- * that is none, or that counts on another clock than LIKE. 0, or -EINVAL
- * with V filled and its one line printed.
+ * What compare refuses of G before it reads a result file (LIKE: one of the
+ * files, or NULL): 0, or -EINVAL with V filled and its one line printed.
  */
 int cmp_gate_check(const struct cmp_gate *g, const struct result *like, struct verdict *v);
 
-/*
- * Compares the result file NEW with OLD (NULL: NEW alone, for limits) as
- * compare does, printing its table and its gate's lines, and fills V.
- */
+/* Compares NEW with OLD (NULL: NEW alone, for limits) as compare does, into V. */
 void compare_judge(const struct cmp_gate *g, const char *old, const char *new, struct verdict *v);
 
 /* 'compare BASE A B...' as data: the files, and a comparison per column in SET. */
@@ -113,19 +97,15 @@ struct cmp_files {
 };
 
 /*
- * Loads FILES (N of them, the base first) as compare does, refusing what
- * compare refuses of them (a file that is no result, figures of two clocks,
- * two hosts), and compares each later file with the base under O, which
- * must outlive OUT. 0; -EINVAL after compare's one line; -ENOMEM.
+ * Loads FILES (the base first) and compares each later one with the base
+ * under O, which must outlive OUT, as compare does: 0, -EINVAL after its
+ * one line, or -ENOMEM.
  */
 int compare_load(const char *const *files, size_t n, const struct cmp_opts *o,
 		 struct cmp_files *out);
 void compare_unload(struct cmp_files *f);
 
-/*
- * The exit status of V: compare's own (0, 3 a gate fired, 2, 1), or with
- * G's bisect git bisect run's, whose one line is then printed.
- */
+/* The exit status of V: compare's, or with G's bisect git bisect run's, after its line. */
 int compare_status(const struct cmp_gate *g, const struct verdict *v);
 
 #endif

@@ -8,7 +8,6 @@
 #include "compare/compare_readback.h"
 #include "model/json_reader.h"
 
-/* A number or null (NAN). */
 static double num_or_null(struct json_reader *c, const json_t *o, const char *where,
 			  const char *key)
 {
@@ -164,7 +163,6 @@ int readback_load(const char *path, struct compare_readback *d, char *err, size_
 	int ret;
 
 	memset(d, 0, sizeof(*d));
-	d->path = path;
 	d->doc = jparse_file(path, perr, sizeof(perr));
 	if (!d->doc) {
 		snprintf(err, errlen, "%s: %s", path, perr);

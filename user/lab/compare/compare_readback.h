@@ -6,12 +6,7 @@
 #include <stddef.h>
 #include "model/jsonparse.h"
 
-/*
- * A `ppbench compare --json` document (schema "ppbench-compare/1",
- * ppbench-compare(8), "JSON") read back, for `ppbench export kcidb`: the
- * verdicts as compare made them (each row's "gated" is what its gate
- * decided), never decided again here.
- */
+/* A `compare --json` document read back for export kcidb: its verdicts, never decided again. */
 #define CMPDOC_SCHEMA "ppbench-compare/1"
 
 struct readback_side {
@@ -40,7 +35,6 @@ struct readback_cmp {
 };
 
 struct compare_readback {
-	const char *path;
 	bool gate;	    /* compare ran with --fail-above */
 	const char *metric; /* the gate's figure */
 	double fail_above;  /* percent */
@@ -50,10 +44,8 @@ struct compare_readback {
 };
 
 /*
- * Loads PATH. -ENOMSG when it is JSON but no compare document (its schema is
- * another or absent: a result file, say), with nothing written to ERR;
- * -EINVAL with one line in ERR naming the file and the field, e.g.
- * "cmp.json: comparisons[0].rows[2].gated: expected a boolean, got a string".
+ * Loads PATH: 0; -ENOMSG, ERR untouched, for JSON of another schema; -EINVAL
+ * with one line in ERR naming the file and the field.
  */
 int readback_load(const char *path, struct compare_readback *d, char *err, size_t errlen);
 void readback_free(struct compare_readback *d);

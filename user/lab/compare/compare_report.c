@@ -1,20 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Output of `ppbench compare`: the text table (<= 100 columns), Markdown,
- * the bench_page_pool_simple-style fast/ptr_ring/slow table, JSON, and the
- * --fail-above gate.
- */
+/* compare's output: text, Markdown, bench_page_pool_simple's table, JSON; the gate's lines. */
+#include <ctype.h>
 #include <limits.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare/cmpcols.h"
 #include "model/by_counter.h"
-#include "compare/compare_stats.h"
 #include "compare/compare_report.h"
 #include "compare/hardlimit.h"
-#include "report/json.h"
 #include "compare/ktap.h"
 #include "report/report.h"
 #include "sys/log.h"
@@ -23,6 +16,203 @@
 #define LABEL_WIDTH 42
 /* the noise sentence: its words and the profile's file name */
 #define NOISE_LEN (640 + PATH_MAX)
+/* A column's cell after its separating space: %change, mark, value, ±%stddev. */
+#define COL_WIDTH 34
+
+/* Text and Markdown show at most this many profile rows of a kind; JSON has them all. */
+#define PDIFF_SHOWN 20
+
+/* ---- instruction profiles: LKP's perf-profile rows, old change new ---------- */
+
+/* "ring +17.00 instr/elem (300.88 -> 317.88, +5.65 %): 2 functions carry +17.00 (100.0 %)" */
+static void pdiff_head(FILE *f, const struct pdiff *d, bool md)
+{
+	double ch = d->new_total - d->old_total;
+	size_t nself = d->nkind[PROW_SELF];
+	char line[400], files[64] = "";
+	int n;
+
+	if (d->nold > 1 || d->nnew > 1)
+		snprintf(files, sizeof(files), ", means of %zu and %zu files", d->nold, d->nnew);
+	n = snprintf(line, sizeof(line),
+		     "%s%s%s %+.2f instr/elem (%.2f -> %.2f, %+.2f %%%s): ", md ? "**" : "",
+		     d->scenario, md ? "**" : "", ch, d->old_total, d->new_total,
+		     d->old_total > 0 ? 100 * ch / d->old_total : 0.0, files);
+	if (!nself)
+		snprintf(line + n, sizeof(line) - n, "no function changed by %g or more", d->floor);
+	else if (fabs(ch) < d->floor)
+		snprintf(line + n, sizeof(line) - n,
+			 "%zu function%s changed by %g or more, net %+.2f", nself,
+			 nself == 1 ? "" : "s", d->floor, d->explained);
+	else
+		snprintf(line + n, sizeof(line) - n, "%zu function%s carr%s %+.2f (%.1f %%)", nself,
+			 nself == 1 ? "" : "s", nself == 1 ? "ies" : "y", d->explained,
+			 100 * d->explained / ch);
+	if (md)
+		fprintf(f, "\n%s\n", line);
+	else
+		fprint_wrapped(f, "", line);
+}
+
+/* A row, or past PDIFF_SHOWN of its kind the one line that counts the rest. */
+static void pdiff_row(FILE *f, const struct pdiff *d, size_t i, size_t *shown, bool md)
+{
+	const struct prow *r = &d->row[i];
+	size_t *k = &shown[r->kind];
+
+	if (++*k > PDIFF_SHOWN) {
+		if (*k == PDIFF_SHOWN + 1 && md)
+			fprintf(f, "| | | | %zu more %s rows (`--json` lists them) |\n",
+				d->nkind[r->kind] - PDIFF_SHOWN, prow_kind_name(r->kind));
+		else if (*k == PDIFF_SHOWN + 1)
+			fprintf(f, "%39s%zu more %s rows (--json lists them)\n", "",
+				d->nkind[r->kind] - PDIFF_SHOWN, prow_kind_name(r->kind));
+		return;
+	}
+	if (md)
+		fprintf(f, "| %.2f | %+.2f | %.2f | `%s` |\n", r->old, r->new - r->old, r->new,
+			r->lkp);
+	else
+		fprintf(f, "%12.2f %+11.2f %12.2f  %s\n", r->old, r->new - r->old, r->new, r->lkp);
+}
+
+/* "+12.3%", "new" (from nothing), "gone" (to nothing), "0.0%": a line's change. */
+static void fmt_pct(double old, double new, char *buf, size_t len)
+{
+	if (!(old > 0))
+		snprintf(buf, len, "new");
+	else if (!(new > 0))
+		snprintf(buf, len, "gone");
+	else
+		ktap_pct(100 * (new - old) / old, buf, len);
+}
+
+/* D's source lines that moved, where both sides' profiles have lines. */
+static void print_lines(FILE *f, const struct pdiff *d, bool md)
+{
+	const struct ldiff *ld = &d->lines;
+	char ch[16];
+
+	if (!d->has_lines)
+		return;
+	if (!ld->nlisted)
+		fprintf(f,
+			md ? "\nNo source line moved by %g or more.\n"
+			   : "no source line moved by %g or more\n",
+			d->floor);
+	else if (md)
+		fprintf(f, "\n| old | %%change | new | line | change | function |\n"
+			   "|---:|---:|---:|:---|---:|:---|\n");
+	else
+		fprintf(f, "%12s %10s %12s  %s\n", "old", "%change", "new",
+			"source line (of the path's kernel functions)");
+	for (size_t k = 0; k < ld->nlisted && k < PDIFF_SHOWN; k++) {
+		const struct ldiff_line *l = &ld->l[k];
+
+		fmt_pct(l->old, l->new, ch, sizeof(ch));
+		fprintf(f,
+			md ? "| %.2f | %s | %.2f | `%s` | %+.2f | `%s` |\n"
+			   : "%12.2f %10s %12.2f  %s %+.2f (%s)\n",
+			l->old, ch, l->new, l->at, l->new - l->old, l->fn);
+	}
+	if (ld->nlisted > PDIFF_SHOWN && md)
+		fprintf(f, "\n%zu more lines (`--json` lists them)\n", ld->nlisted - PDIFF_SHOWN);
+	else if (ld->nlisted > PDIFF_SHOWN)
+		fprintf(f, "%39s%zu more lines (--json lists them)\n", "",
+			ld->nlisted - PDIFF_SHOWN);
+}
+
+static void pdiff_print(FILE *f, const struct pdiff *d, size_t n, bool md)
+{
+	if (!n)
+		return;
+	fprintf(f, md ? "\n#### Instruction profiles\n\n"
+			"Instructions per element, exact and the same from boot to boot (no test): "
+			"LKP's perf-profile rows that changed by the floor or more, largest first; "
+			"`change` is a difference of instructions per element, not a percentage.\n"
+		      : "\n");
+	if (!md)
+		fprint_wrapped(f, "",
+			       "profiles: instructions per element, exact (no test); LKP's "
+			       "perf-profile rows, their change a difference of instructions per "
+			       "element");
+	for (size_t i = 0; i < n; i++) {
+		size_t shown[NR_PROW_KINDS] = { 0 };
+
+		pdiff_head(f, &d[i], md);
+		if (d[i].no_graph)
+			fprintf(f,
+				md ? "\nself rows only: `%s` has no call graph\n"
+				   : "  self rows only: %s has no call graph\n",
+				d[i].no_graph);
+		if (d[i].nrow)
+			fprintf(f,
+				md ? "\n| old | change | new | row |\n|---:|---:|---:|:---|\n"
+				   : "%12s %11s %12s  %s\n",
+				"old", "change", "new", "row");
+		for (size_t k = 0; k < d[i].nrow; k++)
+			pdiff_row(f, &d[i], k, shown, md);
+		print_lines(f, &d[i], md);
+	}
+}
+
+/* D's source lines that moved, as print_lines() shows them. */
+static void json_lines(struct json *j, const struct pdiff *d)
+{
+	if (!d->has_lines)
+		return;
+	json_arr_begin(j, "lines");
+	for (size_t k = 0; k < d->lines.nlisted; k++) {
+		const struct ldiff_line *l = &d->lines.l[k];
+
+		json_obj_begin(j, NULL);
+		json_str(j, "line", l->at);
+		json_str(j, "function", l->fn);
+		json_double(j, "old", l->old);
+		json_double(j, "new", l->new);
+		json_double(j, "change", l->new - l->old);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void pdiff_json(struct json *j, const struct pdiff *d, size_t n)
+{
+	json_arr_begin(j, "profiles");
+	for (size_t i = 0; i < n; i++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "scenario", d[i].scenario);
+		json_u64(j, "files_old", d[i].nold);
+		json_u64(j, "files_new", d[i].nnew);
+		json_double(j, "old", d[i].old_total);
+		json_double(j, "new", d[i].new_total);
+		json_double(j, "change", d[i].new_total - d[i].old_total);
+		json_double(j, "explained", d[i].explained);
+		json_double(j, "floor", d[i].floor);
+		json_bool(j, "call_graphs", !d[i].no_graph);
+		json_arr_begin(j, "rows");
+		for (size_t k = 0; k < d[i].nrow; k++) {
+			const struct prow *r = &d[i].row[k];
+
+			json_obj_begin(j, NULL);
+			json_str(j, "name", r->lkp);
+			json_str(j, "kind", prow_kind_name(r->kind));
+			json_str(j, r->kind == PROW_CALLTRACE ? "chain" : "function", r->name);
+			if (r->module)
+				json_str(j, "module", r->module);
+			if (r->group)
+				json_str(j, "group", r->group);
+			json_double(j, "old", r->old);
+			json_double(j, "new", r->new);
+			json_double(j, "change", r->new - r->old);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_lines(j, &d[i]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
 
 static void fmt_val(enum fig kind, double v, char *buf, size_t len)
 {
@@ -131,6 +321,18 @@ static void fmt_noise(const struct comparison *c, char *buf, size_t len)
 			"'ppbench calibrate', or two or more files a side)");
 		break;
 	}
+}
+
+/* The noise sentence: wrapped in text, after "**Noise:**" in Markdown (MD). */
+static void print_noise(FILE *f, const struct comparison *c, bool md)
+{
+	char noise[NOISE_LEN];
+
+	fmt_noise(c, noise, sizeof(noise));
+	if (md)
+		fprintf(f, "\n**Noise:** %s\n", noise + strlen("noise: "));
+	else
+		fprint_wrapped(f, "", noise);
 }
 
 /* Differences and notes, as "  what  old -> new" lines, or Markdown list items. */
@@ -262,48 +464,6 @@ static const char *differs(const struct row *r, char *buf, size_t len)
 	return buf;
 }
 
-static void text_row(FILE *f, const struct row *r)
-{
-	char o[24], n[24], ch[16], osd[32], nsd[32], why[160];
-
-	if (r->other_method) {
-		fprintf(f, "%12s %-43s  %.*s\n", "", differs(r, why, sizeof(why)), LABEL_WIDTH,
-			r->label);
-		return;
-	}
-	fmt_val(r->kind, r->ofig, o, sizeof(o));
-	fmt_val(r->kind, r->nfig, n, sizeof(n));
-	fmt_change(r, ch, sizeof(ch));
-	fmt_sd(&r->o, osd, sizeof(osd), false);
-	fmt_sd(&r->n, nsd, sizeof(nsd), false);
-	fprintf(f, "%12s %s %10s %c %12s %s  %.*s\n", o, osd, ch, mark(r), n, nsd, LABEL_WIDTH,
-		r->label);
-}
-
-static void print_text(FILE *f, const struct cmp_set *set, const struct comparison *c)
-{
-	char noise[NOISE_LEN];
-
-	fprintf(f, "old: ");
-	file_list(f, c->old, c->nold, "");
-	fprintf(f, "\nnew: ");
-	file_list(f, c->new, c->nnew, "");
-	fprintf(f, "\n");
-	print_context(f, c, false);
-	fmt_noise(c, noise, sizeof(noise));
-	fprint_wrapped(f, "", noise);
-	fprintf(f, "\n%12s %8s %10s   %12s %8s  %s\n", "old", "±%stddev", "%change", "new",
-		"±%stddev", "figure");
-	for (size_t i = 0; i < c->nrows; i++)
-		if (!c->rows[i].repeats)
-			text_row(f, &c->rows[i]);
-	if (!c->nrows)
-		fprintf(f, "%12s(no scenario was measured on both sides)\n", "");
-	fprintf(f, "\n");
-	legend(f, set, c, false);
-	pdiff_print(f, c->pd, c->npd, false);
-}
-
 /* Markdown's words for the marks other than '*' (bold). */
 static const char *md_tag(const struct row *r)
 {
@@ -313,52 +473,102 @@ static const char *md_tag(const struct row *r)
 					    : "";
 }
 
+/* A column's cell: its change against the base, its mark, its figure. */
+static void col_cell(FILE *f, const struct row *r, bool md)
+{
+	char v[24], ch[16], sd[32], why[160];
+	const char *b = r && row_real(r) ? "**" : "";
+
+	if (!r || r->other_method) {
+		if (md)
+			fprintf(f, r ? " %s | | |" : " | %s | |",
+				r ? differs(r, why, sizeof(why)) : "n/a");
+		else if (r)
+			fprintf(f, " %*s", COL_WIDTH, differs(r, why, sizeof(why)));
+		else
+			fprintf(f, " %10s   %12s %8s", "", "n/a", "");
+		return;
+	}
+	fmt_val(r->kind, r->nfig, v, sizeof(v));
+	fmt_change(r, ch, sizeof(ch));
+	fmt_sd(&r->n, sd, sizeof(sd), md);
+	if (md)
+		fprintf(f, " %s%s%s%s | %s | %s |", b, ch, b, md_tag(r), v, sd);
+	else
+		fprintf(f, " %10s %c %12s %s", ch, mark(r), v, sd);
+}
+
+/* The base's figure and spread, blank without R. */
+static void base_cell(FILE *f, const struct row *r, bool md)
+{
+	char v[24] = "", sd[32] = "";
+
+	if (r) {
+		fmt_val(r->kind, r->ofig, v, sizeof(v));
+		fmt_sd(&r->o, sd, sizeof(sd), md);
+	}
+	if (md)
+		fprintf(f, " %s | %s |", v, sd);
+	else if (r)
+		fprintf(f, "%12s %s", v, sd);
+	else
+		fprintf(f, "%21s", "");
+}
+
+static void text_row(FILE *f, const struct row *r)
+{
+	char why[160];
+
+	if (r->other_method) {
+		fprintf(f, "%12s %-43s  %.*s\n", "", differs(r, why, sizeof(why)), LABEL_WIDTH,
+			r->label);
+		return;
+	}
+	base_cell(f, r, false);
+	col_cell(f, r, false);
+	fprintf(f, "  %.*s\n", LABEL_WIDTH, r->label);
+}
+
 static void md_row(FILE *f, const struct row *r)
 {
-	char o[24], n[24], ch[16], p[16], osd[32], nsd[32], why[160];
-	const char *b = row_real(r) ? "**" : "";
+	char p[16], why[160];
 
 	if (r->other_method) {
 		fprintf(f, "| %s | | | %s | | | |\n", r->label, differs(r, why, sizeof(why)));
 		return;
 	}
-	fmt_val(r->kind, r->ofig, o, sizeof(o));
-	fmt_val(r->kind, r->nfig, n, sizeof(n));
-	fmt_change(r, ch, sizeof(ch));
 	fmt_p(r, p, sizeof(p));
-	fmt_sd(&r->o, osd, sizeof(osd), true);
-	fmt_sd(&r->n, nsd, sizeof(nsd), true);
-	fprintf(f, "| %s | %s | %s | %s%s%s%s | %s | %s | %s |\n", r->label, o, osd, b, ch, b,
-		md_tag(r), n, nsd, r->t.testable ? p : "?");
+	fprintf(f, "| %s |", r->label);
+	base_cell(f, r, true);
+	col_cell(f, r, true);
+	fprintf(f, " %s |\n", r->t.testable ? p : "?");
 }
 
-static void print_markdown(FILE *f, const struct cmp_set *set, const struct comparison *c)
+/* One comparison in text or Markdown (MD). */
+static void print_one(FILE *f, const struct cmp_set *set, const struct comparison *c, bool md)
 {
-	char noise[NOISE_LEN];
-
-	fprintf(f, "#### ppbench compare: old ");
-	file_list(f, c->old, c->nold, "`");
-	fprintf(f, " vs new ");
-	file_list(f, c->new, c->nnew, "`");
+	fprintf(f, md ? "#### ppbench compare: old " : "old: ");
+	file_list(f, c->old, c->nold, md ? "`" : "");
+	fprintf(f, md ? " vs new " : "\nnew: ");
+	file_list(f, c->new, c->nnew, md ? "`" : "");
 	fprintf(f, "\n");
-	print_context(f, c, true);
-	fmt_noise(c, noise, sizeof(noise));
-	fprintf(f, "\n**Noise:** %s\n", noise + strlen("noise: "));
-	fprintf(f, "\n| figure | old | ±%%stddev | %%change | new | ±%%stddev | p |\n"
-		   "|:---|---:|---:|---:|---:|---:|---:|\n");
+	print_context(f, c, md);
+	print_noise(f, c, md);
+	if (md)
+		fprintf(f, "\n| figure | old | ±%%stddev | %%change | new | ±%%stddev | p |\n"
+			   "|:---|---:|---:|---:|---:|---:|---:|\n");
+	else
+		fprintf(f, "\n%12s %8s %10s   %12s %8s  %s\n", "old", "±%stddev", "%change", "new",
+			"±%stddev", "figure");
 	for (size_t i = 0; i < c->nrows; i++)
 		if (!c->rows[i].repeats)
-			md_row(f, &c->rows[i]);
-	legend(f, set, c, true);
-	pdiff_print(f, c->pd, c->npd, true);
-}
-
-static const struct row *find_row(const struct comparison *c, const char *scn, enum fig kind)
-{
-	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].kind == kind && !strcmp(c->rows[i].scenario, scn))
-			return &c->rows[i];
-	return NULL;
+			(md ? md_row : text_row)(f, &c->rows[i]);
+	if (!md && !c->nrows)
+		fprintf(f, "%12s(no scenario was measured on both sides)\n", "");
+	if (!md)
+		fprintf(f, "\n");
+	legend(f, set, c, md);
+	pdiff_print(f, c->pd, c->npd, md);
 }
 
 /* One line of the bpp table: cycles (integers, as time_bench prints them) and ns. */
@@ -385,8 +595,6 @@ static void bpp_line(FILE *f, const struct comparison *c, const char *test, cons
 /* Markdown whose rule line also starts with "|-", so org-mode reads it as a table too. */
 static void print_bpp(FILE *f, const struct cmp_set *set, const struct comparison *c)
 {
-	char noise[NOISE_LEN];
-
 	fprintf(f, "page_pool path cost, bench_page_pool_simple style (mean per element): old ");
 	file_list(f, c->old, c->nold, "");
 	fprintf(f, ", new ");
@@ -402,8 +610,7 @@ static void print_bpp(FILE *f, const struct cmp_set *set, const struct compariso
 		c->noise == NOISE_PROFILE ? "t-test against the noise profile"
 					  : sig_test_name(set->opts->test),
 		set->opts->alpha);
-	fmt_noise(c, noise, sizeof(noise));
-	fprint_wrapped(f, "", noise);
+	print_noise(f, c, false);
 }
 
 static void json_summary(struct json *j, const char *key, const struct summary *s)
@@ -445,10 +652,7 @@ static void json_row(struct json *j, const struct cmp_set *set, const struct com
 	json_summary(j, "new", &r->n);
 	json_double(j, "change_pct", r->change);
 	json_bool(j, "testable", r->t.testable);
-	if (r->t.testable)
-		json_double(j, "p", r->t.p);
-	else
-		json_none(j, "p");
+	json_double(j, "p", r->t.testable ? r->t.p : NAN); /* null: untested */
 	json_bool(j, "significant", r->significant);
 	json_double(j, "floor_pct", r->floor_pct);
 	if (r->noise == NOISE_FILES) {
@@ -577,9 +781,6 @@ static int write_json(const struct cmp_set *set, const char *path)
 
 /* ---- several columns: LKP's table, each column against the base ------------- */
 
-/* A column's cell after its separating space: %change, mark, value, ±%stddev. */
-#define COL_WIDTH 34
-
 static void col_files(FILE *f, const char *name, const struct result *files, size_t n, bool md)
 {
 	fprintf(f, md ? "- **%s**: " : "  %-16s ", name);
@@ -590,8 +791,6 @@ static void col_files(FILE *f, const char *name, const struct result *files, siz
 /* The columns, then each one's differences from the base, notes and noise. */
 static void col_context(FILE *f, const struct cmp_set *set, const struct col_table *t, bool md)
 {
-	char noise[640];
-
 	fprintf(f,
 		md ? "#### ppbench compare: columns against `%s`\n\n"
 		   : "columns, each against the first (%s):\n",
@@ -603,11 +802,7 @@ static void col_context(FILE *f, const struct cmp_set *set, const struct col_tab
 		fprintf(f, md ? "\n##### %s against %s\n" : "\n%s against %s:\n", t->names[i + 1],
 			t->names[0]);
 		print_context(f, &set->cmps[i], md);
-		fmt_noise(&set->cmps[i], noise, sizeof(noise));
-		if (md)
-			fprintf(f, "\n**Noise:** %s\n", noise + strlen("noise: "));
-		else
-			fprint_wrapped(f, "", noise);
+		print_noise(f, &set->cmps[i], md);
 	}
 }
 
@@ -629,62 +824,15 @@ static void col_head(FILE *f, const struct col_table *t)
 	fprintf(f, "\n");
 }
 
-/* One column's cell: its change against the base, its mark, its figure. */
-static void col_cell(FILE *f, const struct row *r)
+static void col_line(FILE *f, const struct col_line *l, size_t ncols, bool md)
 {
-	char v[24], ch[16], sd[32], why[160];
-
-	if (!r) {
-		fprintf(f, " %10s   %12s %8s", "", "n/a", "");
-		return;
-	}
-	if (r->other_method) {
-		fprintf(f, " %*s", COL_WIDTH, differs(r, why, sizeof(why)));
-		return;
-	}
-	fmt_val(r->kind, r->nfig, v, sizeof(v));
-	fmt_change(r, ch, sizeof(ch));
-	fmt_sd(&r->n, sd, sizeof(sd), false);
-	fprintf(f, " %10s %c %12s %s", ch, mark(r), v, sd);
-}
-
-static void col_line_text(FILE *f, const struct col_line *l, size_t ncols)
-{
-	char v[24], sd[32];
-
-	if (l->base) {
-		fmt_val(l->base->kind, l->base->ofig, v, sizeof(v));
-		fmt_sd(&l->base->o, sd, sizeof(sd), false);
-		fprintf(f, "%12s %s", v, sd);
-	} else {
-		fprintf(f, "%21s", "");
-	}
+	if (md)
+		fprintf(f, "| %s |", l->named->label);
+	base_cell(f, l->base, md);
 	for (size_t i = 0; i < ncols; i++)
-		col_cell(f, l->cell[i]);
-	fprintf(f, "  %s\n", l->named->label);
-}
-
-static void col_line_md(FILE *f, const struct col_line *l, size_t ncols)
-{
-	char v[24], sd[32], ch[16], why[160];
-
-	fmt_val(l->named->kind, l->base ? l->base->ofig : NAN, v, sizeof(v));
-	fmt_sd(l->base ? &l->base->o : &l->named->o, sd, sizeof(sd), true);
-	fprintf(f, "| %s | %s | %s |", l->named->label, l->base ? v : "", l->base ? sd : "");
-	for (size_t i = 0; i < ncols; i++) {
-		const struct row *r = l->cell[i];
-		const char *b = r && row_real(r) ? "**" : "";
-
-		if (!r || r->other_method) {
-			fprintf(f, r ? " %s | | |" : " | %s | |",
-				r ? differs(r, why, sizeof(why)) : "n/a");
-			continue;
-		}
-		fmt_change(r, ch, sizeof(ch));
-		fmt_val(r->kind, r->nfig, v, sizeof(v));
-		fmt_sd(&r->n, sd, sizeof(sd), true);
-		fprintf(f, " %s%s%s%s | %s | %s |", b, ch, b, md_tag(r), v, sd);
-	}
+		col_cell(f, l->cell[i], md);
+	if (!md)
+		fprintf(f, "  %s", l->named->label);
 	fprintf(f, "\n");
 }
 
@@ -699,17 +847,6 @@ static void col_md_head(FILE *f, const struct col_table *t)
 	fprintf(f, "\n");
 }
 
-static void col_pdiffs(FILE *f, const struct cmp_set *set, const struct col_table *t, bool md)
-{
-	for (size_t i = 0; i < set->n; i++) {
-		if (!set->cmps[i].npd)
-			continue;
-		fprintf(f, md ? "\n##### %s against %s\n" : "\n%s against %s:\n", t->names[i + 1],
-			t->names[0]);
-		pdiff_print(f, set->cmps[i].pd, set->cmps[i].npd, md);
-	}
-}
-
 void compare_print_table(FILE *f, const struct col_table *t, bool md)
 {
 	if (md)
@@ -717,7 +854,7 @@ void compare_print_table(FILE *f, const struct col_table *t, bool md)
 	else
 		col_head(f, t);
 	for (size_t i = 0; i < t->nlines; i++)
-		(md ? col_line_md : col_line_text)(f, &t->lines[i], t->ncols);
+		col_line(f, &t->lines[i], t->ncols, md);
 	if (!t->nlines)
 		fprintf(f, "%12s(no scenario was measured in the base and a column)\n", "");
 }
@@ -730,35 +867,38 @@ static void print_columns(FILE *f, const struct cmp_set *set, const struct col_t
 	if (!md)
 		fprintf(f, "\n");
 	legend(f, set, &set->cmps[0], md);
-	col_pdiffs(f, set, t, md);
+	for (size_t i = 0; i < set->n; i++) {
+		if (!set->cmps[i].npd)
+			continue;
+		fprintf(f, md ? "\n##### %s against %s\n" : "\n%s against %s:\n", t->names[i + 1],
+			t->names[0]);
+		pdiff_print(f, set->cmps[i].pd, set->cmps[i].npd, md);
+	}
 }
 
-/* Several columns: one table of them in text, Markdown and Org; bpp's per column. */
-static int output_columns(const struct cmp_set *set, unsigned formats)
+/* One comparison, or a table of its columns, in text, Markdown and Org; bpp's per comparison. */
+static int output_tables(const struct cmp_set *set, unsigned formats)
 {
-	struct col_table t;
-	bool sep = false;
+	struct col_table t = { 0 };
+	bool cols = set->n > 1, md = formats & CMP_OUT_MARKDOWN, sep = md;
 
-	if (col_table_build(set, &t)) {
+	if (cols && col_table_build(set, &t)) {
 		pr_err("comparing failed: out of memory\n");
 		return EXIT_FAIL;
 	}
-	if (!formats)
-		print_columns(stdout, set, &t, false);
-	if (formats & CMP_OUT_MARKDOWN) {
-		print_columns(stdout, set, &t, true);
-		sep = true;
-	}
-	for (size_t i = 0; (formats & CMP_OUT_BPP) && i < set->n; i++) {
+	if (cols && (!formats || md))
+		print_columns(stdout, set, &t, md);
+	else if (!formats || md)
+		print_one(stdout, set, &set->cmps[0], md);
+	for (size_t i = 0; (formats & CMP_OUT_BPP) && i < set->n; i++, sep = true) {
 		if (sep)
 			printf("\n");
 		print_bpp(stdout, set, &set->cmps[i]);
-		sep = true;
 	}
 	if (formats & CMP_OUT_ORG) {
 		if (sep)
 			printf("\n");
-		compare_print_org(stdout, set, t.names);
+		compare_print_org(stdout, set, cols ? t.names : NULL);
 	}
 	col_table_free(&t);
 	return EXIT_OK;
@@ -767,37 +907,13 @@ static int output_columns(const struct cmp_set *set, unsigned formats)
 int compare_output(const struct cmp_set *set, unsigned formats, const char *json_path)
 {
 	bool json_only = json_path && !strcmp(json_path, "-");
-	bool cols = set->n > 1 && !json_only && !(formats & CMP_OUT_KTAP);
+	bool tables = !json_only && !(formats & CMP_OUT_KTAP);
 
 	if (!json_only && (formats & CMP_OUT_KTAP))
 		compare_print_ktap(stdout, set);
-	if (cols && output_columns(set, formats))
+	if (tables && set->n && output_tables(set, formats))
 		return EXIT_FAIL;
-	for (size_t i = 0; !cols && !json_only && !(formats & CMP_OUT_KTAP) && i < set->n; i++) {
-		const struct comparison *c = &set->cmps[i];
-		bool sep = false;
-
-		if (i)
-			printf("\n");
-		if (!formats)
-			print_text(stdout, set, c);
-		if (formats & CMP_OUT_MARKDOWN) {
-			print_markdown(stdout, set, c);
-			sep = true;
-		}
-		if (formats & CMP_OUT_BPP) {
-			if (sep)
-				printf("\n");
-			print_bpp(stdout, set, c);
-			sep = true;
-		}
-		if (formats & CMP_OUT_ORG) {
-			if (sep)
-				printf("\n");
-			compare_print_org(stdout, set, NULL);
-		}
-	}
-	if (!json_only && !(formats & CMP_OUT_KTAP) && set->nlimits) {
+	if (tables && set->nlimits) {
 		if (set->n)
 			printf("\n");
 		limit_print_text(stdout, set->limits, set->nlimits);
@@ -887,4 +1003,138 @@ int compare_gate(const struct cmp_set *set)
 			: fig_name(set->metric),
 		gated == 1 ? "" : "s", set->fail_above);
 	return EXIT_REGRESSION;
+}
+
+/* ---- compare --org: the page_pool maintainers' Org table, with its #+TBLFM ---- */
+
+/* Scenario SCN's figures as printed, and diffs computed from those strings, as TBLFM does. */
+static void org_row(FILE *f, const struct cmp_set *set, const char *scn)
+{
+	const struct row *cy0 = find_row(&set->cmps[0], scn, FIG_CYCLES);
+	const struct row *ns0 = find_row(&set->cmps[0], scn, FIG_NS);
+	char cb[32], ca[32], nb[32], na[32], nd[32];
+	double before_ns, diff_ns;
+
+	snprintf(cb, sizeof(cb), "%.0f", cy0->ofig);
+	snprintf(nb, sizeof(nb), "%.3f", ns0->ofig);
+	before_ns = strtod(nb, NULL);
+	fprintf(f, "| %-10s | %8s |", scn, cb);
+	for (size_t i = 0; i < set->n; i++) {
+		snprintf(ca, sizeof(ca), "%.0f", find_row(&set->cmps[i], scn, FIG_CYCLES)->nfig);
+		fprintf(f, " %8s | %6lld |", ca, strtoll(ca, NULL, 10) - strtoll(cb, NULL, 10));
+	}
+	fprintf(f, " %9s |", nb);
+	for (size_t i = 0; i < set->n; i++) {
+		snprintf(na, sizeof(na), "%.3f", find_row(&set->cmps[i], scn, FIG_NS)->nfig);
+		snprintf(nd, sizeof(nd), "%.3f", strtod(na, NULL) - before_ns);
+		diff_ns = strtod(nd, NULL);
+		fprintf(f, " %9s | %8s |", na, nd);
+		if (before_ns != 0)
+			fprintf(f, " %6.1f |", diff_ns / before_ns * 100);
+		else
+			fprintf(f, " %6s |", "n/a");
+	}
+	fprintf(f, "\n");
+}
+
+/* Whether every column has scenario SCN's cycles and ns. */
+static bool in_every_column(const struct cmp_set *set, const char *scn)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!find_row(&set->cmps[i], scn, FIG_CYCLES) ||
+		    !find_row(&set->cmps[i], scn, FIG_NS))
+			return false;
+	return true;
+}
+
+static bool counts_instructions(const struct comparison *c)
+{
+	return c->nold && unit_counts_instructions(c->old[0].host.clock.unit);
+}
+
+/* The unit's name with a capital, as the header's first cell over the cycles
+ * (8 columns: "Instructions" is cut to "Instr."). */
+static void unit_title(const struct comparison *c, char *buf, size_t len)
+{
+	if (counts_instructions(c)) {
+		snprintf(buf, len, "Instr.");
+		return;
+	}
+	snprintf(buf, len, "%s", c->nold ? c->old[0].host.clock.unit : "cycles");
+	buf[0] = toupper((unsigned char)buf[0]);
+}
+
+/* "$4=$3-$2::$7=$6-$5;%.3f::$8=(($7/$5)*100);%.1f" for one column; more for more. */
+static void org_tblfm(FILE *f, size_t n)
+{
+	size_t nb = 2 * n + 3; /* the base's ns */
+
+	fprintf(f, "#+TBLFM:");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s$%zu=$%zu-$2", i ? "::" : " ", 4 + 2 * i, 3 + 2 * i);
+	for (size_t i = 0, a = nb + 1; i < n; i++, a += 3)
+		fprintf(f, "::$%zu=$%zu-$%zu;%%.3f::$%zu=(($%zu/$%zu)*100);%%.1f", a + 1, a, nb,
+			a + 2, a + 1, nb);
+	fprintf(f, "\n");
+}
+
+/* The header: the unit's titles, then Before and After (with columns, their names). */
+static void org_head(FILE *f, const struct cmp_set *set, const char (*names)[COL_NAME_LEN])
+{
+	const struct comparison *c = &set->cmps[0];
+	char unit[32];
+
+	unit_title(c, unit, sizeof(unit));
+	fprintf(f, "| %-10s | %8s |", "Test name", unit);
+	for (size_t i = 0; i < set->n; i++)
+		fprintf(f, " %8s | %6s |", "", "");
+	fprintf(f, " %9s |", counts_instructions(c) ? "Guest ns" : "Nanosec");
+	for (size_t i = 0; i < set->n; i++)
+		fprintf(f, " %9s | %8s | %6s |", "", "", i ? "" : "%");
+	fprintf(f, "\n| %-10s | %8.8s |", "(ppbench)", names ? names[0] : "Before");
+	for (size_t i = 0; i < set->n; i++)
+		fprintf(f, " %8.8s | %6s |", names ? names[i + 1] : "After", "diff");
+	fprintf(f, " %9.9s |", names ? names[0] : "Before");
+	for (size_t i = 0; i < set->n; i++)
+		fprintf(f, " %9.9s | %8s | %6s |", names ? names[i + 1] : "After", "diff",
+			"change");
+	fprintf(f, "\n|------------+----------");
+	for (size_t i = 0; i < set->n; i++)
+		fprintf(f, "+----------+--------");
+	fprintf(f, "+-----------");
+	for (size_t i = 0; i < set->n; i++)
+		fprintf(f, "+-----------+----------+--------");
+	fprintf(f, "|\n");
+}
+
+static void org_files(FILE *f, const char *side, const struct result *files, size_t n)
+{
+	fprintf(f, "%s", side);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, " %s", files[i].path);
+}
+
+void compare_print_org(FILE *f, const struct cmp_set *set, const char (*names)[COL_NAME_LEN])
+{
+	const struct comparison *c = &set->cmps[0];
+
+	org_files(f, "# ppbench compare: old", c->old, c->nold);
+	for (size_t i = 0; i < set->n; i++)
+		org_files(f, i ? ", then" : ", new", set->cmps[i].new, set->cmps[i].nnew);
+	fprintf(f, "\n# before, after: %s per element, %s; diff and %% change: #+TBLFM below\n",
+		c->noise == NOISE_PROFILE ? "medians" : "means",
+		c->noise == NOISE_FILES ? "of the files' medians" : "of the setups");
+	/* Under qemu's instruction clock the guest's ns advance one per instruction. */
+	if (counts_instructions(c))
+		fprintf(f, "# instruction clock: instructions per element; guest ns are "
+			   "instructions too (one ns per instruction), not time\n");
+	org_head(f, set, names);
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].kind == FIG_CYCLES && in_every_column(set, c->rows[i].scenario))
+			org_row(f, set, c->rows[i].scenario);
+	org_tblfm(f, set->n);
+	for (size_t i = 0; i < set->n; i++)
+		for (size_t k = 0; k < set->cmps[i].nnotes; k++)
+			fprintf(f, "# %s%s%s\n", names ? names[i + 1] : "", names ? ": " : "",
+				set->cmps[i].notes[k]);
 }

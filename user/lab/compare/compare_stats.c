@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Rows of a comparison: for every scenario measured on both sides, one row
- * per figure with the pooled repetitions summarized and tested; plus the
- * host and recipe differences and the notes printed above the table.
- */
+/* A comparison's rows, one per scenario and figure, and the differences and notes above them. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -28,7 +24,6 @@ const char *sig_test_name(enum sig_test t)
 	return t == TEST_WELCH ? "Welch's t-test" : "Mann-Whitney U test";
 }
 
-/* The noise C's verdict uses: files with >= 2 a side, else a profile, else setups. */
 static enum noise_src comparison_noise(const struct comparison *c, const struct cmp_opts *o)
 {
 	if (c->nold >= 2 && c->nnew >= 2)
@@ -50,23 +45,16 @@ bool fig_higher_is_worse(enum fig f)
 
 struct sample {
 	double *v;
-	size_t n, cap;
+	size_t n;
 };
 
 static int sample_add(struct sample *s, const double *v, size_t n)
 {
-	if (s->n + n > s->cap) {
-		size_t cap = s->cap ? s->cap : 16;
-		double *nv;
+	double *nv = realloc(s->v, (s->n + n) * sizeof(*nv));
 
-		while (cap < s->n + n)
-			cap *= 2;
-		nv = realloc(s->v, cap * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		s->v = nv;
-		s->cap = cap;
-	}
+	if (!nv)
+		return -ENOMEM;
+	s->v = nv;
 	memcpy(s->v + s->n, v, n * sizeof(*v));
 	s->n += n;
 	return 0;
@@ -81,27 +69,11 @@ static const struct result_cpu *find_cpu(const struct result_scenario *sc,
 	return NULL;
 }
 
-/* Per-setup values of figure KIND of one scenario (the same pointer as runs), or NULL. */
-static const double *setup_values(const struct result_scenario *sc, enum fig kind,
-				  const struct result_cpu *cpu, size_t *n)
+static int sig_test(const struct cmp_opts *o, const struct sample *a, const struct sample *b,
+		    struct ttest *t)
 {
-	const struct result_cpu *pc;
-
-	*n = 0;
-	switch (kind) {
-	case FIG_CYCLES:
-		*n = sc->cycles.nruns;
-		return sc->cycles.runs;
-	case FIG_NS:
-		*n = sc->ns.nruns;
-		return sc->ns.runs;
-	case FIG_CPU:
-		pc = find_cpu(sc, cpu);
-		*n = pc ? pc->cycles.nruns : 0;
-		return pc ? pc->cycles.runs : NULL;
-	default:
-		return NULL; /* one value per file */
-	}
+	return o->test == TEST_WELCH ? welch_t_test(a->v, a->n, b->v, b->n, t)
+				     : mann_whitney_u(a->v, a->n, b->v, b->n, t);
 }
 
 /* One side's values of a figure: per setup, or per file (BY_FILE: each file's median). */
@@ -139,28 +111,30 @@ static int side_setups(struct side *sd, const double *v, size_t n, bool by_file)
 	return by_file ? sample_add(&sd->v, &s.median, 1) : sample_add(&sd->v, v, n);
 }
 
-/* Adds figure KIND of one scenario's result to SD. */
+/* Adds figure KIND of one scenario's result to SD: its setups' values, or the file's one. */
 static int sample_figure(struct side *sd, const struct result_scenario *sc, enum fig kind,
 			 const struct result_cpu *cpu, bool by_file)
 {
-	size_t n;
-	const double *v = setup_values(sc, kind, cpu, &n);
-	double x;
+	const struct result_cpu *pc = kind == FIG_CPU ? find_cpu(sc, cpu) : NULL;
+	double x = sc->purity * 100; /* shown in percent */
 
-	if (v)
-		return side_setups(sd, v, n, by_file);
-	if (kind == FIG_PATH)
+	switch (kind) {
+	case FIG_CYCLES:
+		return side_setups(sd, sc->cycles.runs, sc->cycles.nruns, by_file);
+	case FIG_NS:
+		return side_setups(sd, sc->ns.runs, sc->ns.nruns, by_file);
+	case FIG_CPU:
+		return pc ? side_setups(sd, pc->cycles.runs, pc->cycles.nruns, by_file) : 0;
+	case FIG_PATH:
 		return sc->has_path_cost ? sample_add(&sd->v, &sc->path_cost, 1) : 0;
-	if (kind == FIG_PPATH)
+	case FIG_PPATH:
 		return sc->prof.has_path ? sample_add(&sd->v, &sc->prof.path, 1) : 0;
-	if (kind == FIG_PURITY) {
-		x = sc->purity * 100; /* shown in percent */
+	case FIG_PURITY:
 		return sample_add(&sd->v, &x, 1);
 	}
 	return 0;
 }
 
-/* The values of one figure over the files of one side. */
 static int collect(const struct result *files, size_t n, const char *name, enum fig kind,
 		   const struct result_cpu *cpu, bool by_file, struct side *sd)
 {
@@ -187,11 +161,7 @@ const char *fig_words(enum fig f, bool instructions, char *buf, size_t len)
 	return buf;
 }
 
-/*
- * "ring cycles/elem", "ring cpu0 run cycles/elem" (fig_words()); a hardware
- * counter's view names its mode: "ring kernel instr/elem"; a path figure
- * its method: "ring path instr/elem (fentry)".
- */
+/* "ring cpu0 run cycles/elem"; a counter's view names its mode, a path figure its method. */
 static void row_label(struct row *r, const struct result *file)
 {
 	const char *unit = result_clock_of(file)->unit;
@@ -258,11 +228,7 @@ static void profile_verdict(struct row *r, const struct noise_profile *p)
 	r->floor_pct = r->nf->floor_pct;
 }
 
-/*
- * Is R's new figure inside the range one more run of the profile's host falls
- * in, on the side of the change? (ns rows are tested on cycles: the profile's
- * host has one TSC rate.)
- */
+/* Whether V lies where one more run of the profile's host falls (ns: as its cycles). */
 static bool new_within_profile(const struct row *r, const struct noise_profile *p, double v,
 			       double change)
 {
@@ -278,13 +244,9 @@ static bool new_within_profile(const struct row *r, const struct noise_profile *
 }
 
 /*
- * A file whose setups sit on two or more levels has its median on one of
- * them, and one more run may land on another. The change that no level
- * explains is the one between the nearest levels of the two sides: for a
- * figure where higher is worse, old's highest level against new's lowest
- * (each file on one level counts with its median). Tested as the row was:
- * against the profile (its floor, and beyond where one more run falls), or
- * between the files (the test, and the floor of their spread).
+ * The change no level explains, since one more run may land on another
+ * level: between the sides' nearest levels (where higher is worse, old's
+ * highest against new's lowest), tested as the row was.
  */
 static int level_verdict(struct row *r, const struct side *a, const struct side *b,
 			 const struct cmp_opts *o)
@@ -307,8 +269,7 @@ static int level_verdict(struct row *r, const struct side *a, const struct side 
 		floor_pct = r->nf->floor_pct;
 	} else if (r->noise == NOISE_FILES) {
 		r->level_change = pct_change(x.mean, y.mean);
-		err = o->test == TEST_WELCH ? welch_t_test(so->v, so->n, sn->v, sn->n, &t)
-					    : mann_whitney_u(so->v, so->n, sn->v, sn->n, &t);
+		err = sig_test(o, so, sn, &t);
 		if (err)
 			return err;
 		floor_pct = fmax(r->unit_floor_pct,
@@ -329,20 +290,11 @@ static int row_stats(struct row *r, const struct side *a, const struct side *b,
 	bool worse;
 	int err;
 
-	err = summarize(a->v.v, a->v.n, &r->o);
-	err = err ?: summarize(b->v.v, b->v.n, &r->n);
-	if (o->test == TEST_WELCH)
-		err = err ?: welch_t_test(a->v.v, a->v.n, b->v.v, b->v.n, &r->t);
-	else
-		err = err ?: mann_whitney_u(a->v.v, a->v.n, b->v.v, b->v.n, &r->t);
+	err = summarize(a->v.v, a->v.n, &r->o) ?: summarize(b->v.v, b->v.n, &r->n);
+	err = err ?: sig_test(o, &a->v, &b->v, &r->t);
 	if (err)
 		return err;
-	/*
-	 * A profile's spread is that of single files' medians of setups (each
-	 * calibrate run is summed up by its median), so with a profile a side's
-	 * figure is its median too: a mean would carry one outlying setup into a
-	 * change the profile never measured.
-	 */
+	/* a profile measured files' medians: a mean would carry in an outlying setup */
 	r->ofig = r->noise == NOISE_PROFILE ? r->o.median : r->o.mean;
 	r->nfig = r->noise == NOISE_PROFILE ? r->n.median : r->n.mean;
 	r->change = pct_change(r->ofig, r->nfig);
@@ -353,11 +305,8 @@ static int row_stats(struct row *r, const struct side *a, const struct side *b,
 	r->significant = r->t.testable && r->t.p < o->alpha;
 	r->real = r->significant && fabs(r->change) >= r->floor_pct;
 	/*
-	 * The floor covers the largest change between two runs the profile saw, so
-	 * from an old figure inside its range a change beyond the floor lands
-	 * outside it. A new figure still where one more run of this host falls
-	 * means old sat on a level the profile never saw: this host's noise can
-	 * neither explain the change away nor call it real.
+	 * New still where one more run of this host falls: old sat on a level the
+	 * profile never saw, whose noise can neither explain the change nor confirm it.
 	 */
 	if (r->real && r->nf && new_within_profile(r, o->profile, r->nfig, r->change)) {
 		r->real = false;
@@ -418,9 +367,8 @@ static int add_row(struct comparison *c, const struct cmp_opts *o, const char *n
 	struct row *rows, *r;
 	int err;
 
-	err = collect(c->old, c->nold, name, kind, cpu, by_file, &a);
-	if (!err)
-		err = collect(c->new, c->nnew, name, kind, cpu, by_file, &b);
+	err = collect(c->old, c->nold, name, kind, cpu, by_file, &a)
+		      ?: collect(c->new, c->nnew, name, kind, cpu, by_file, &b);
 	if (err || !a.v.n || !b.v.n)
 		goto out;
 	rows = realloc(c->rows, (c->nrows + 1) * sizeof(*rows));
@@ -602,29 +550,38 @@ static int machine_note(struct comparison *c)
 	return err;
 }
 
-/* The median level probe of scenario NAME over a side's files; NAN if one lacks it. */
-static double side_level(const struct result *files, size_t n, const char *name)
+#define PAIR_MAX 64
+
+/* Per file of a side: level probe and median cycles of NAME; 0 if a file lacks the probe. */
+static size_t level_values(const struct result *files, size_t n, const char *name, double *lv,
+			   double *cy)
 {
-	double v[64];
 	size_t k = 0;
 
-	for (size_t i = 0; i < n && k < 64; i++) {
+	for (size_t i = 0; i < n && k < PAIR_MAX; i++) {
 		const struct result_scenario *sc = result_find(&files[i], name);
 
 		if (!sc || !sc->ok)
 			continue;
-		v[k] = result_level_probe(&files[i], name);
-		if (!isfinite(v[k++]))
-			return NAN;
+		lv[k] = result_level_probe(&files[i], name);
+		cy[k] = median_of(sc->cycles.runs, sc->cycles.nruns);
+		if (!isfinite(lv[k]) || !isfinite(cy[k]))
+			return 0;
+		k++;
 	}
-	return k ? median_of(v, k) : NAN;
+	return k;
 }
 
-/*
- * The page_pool-free kernel loop bench runs next to each setup follows the
- * host's levels: sides whose loops differ ran on different levels, and part
- * of any change is the host's. First scenario that shows it.
- */
+/* The median level probe of scenario NAME over a side's files; NAN if one lacks it. */
+static double side_level(const struct result *files, size_t n, const char *name)
+{
+	double lv[PAIR_MAX], cy[PAIR_MAX];
+	size_t k = level_values(files, n, name, lv, cy);
+
+	return k ? median_of(lv, k) : NAN;
+}
+
+/* The page_pool-free loop bench runs beside each setup follows the host's levels: a note. */
 static int level_note(struct comparison *c, const char *name)
 {
 	double a = side_level(c->old, c->nold, name), b = side_level(c->new, c->nnew, name);
@@ -684,33 +641,9 @@ static int missing_note(struct comparison *c, const char *name)
 			o->ok ? n->reason : o->reason);
 }
 
-#define PAIR_MAX 64
-
-/* Per file of a side: level probe and median cycles of NAME; 0 if a file lacks the probe. */
-static size_t level_values(const struct result *files, size_t n, const char *name, double *lv,
-			   double *cy)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n && k < PAIR_MAX; i++) {
-		const struct result_scenario *sc = result_find(&files[i], name);
-
-		if (!sc || !sc->ok)
-			continue;
-		lv[k] = result_level_probe(&files[i], name);
-		cy[k] = median_of(sc->cycles.runs, sc->cycles.nruns);
-		if (!isfinite(lv[k]) || !isfinite(cy[k]))
-			return 0;
-		k++;
-	}
-	return k;
-}
-
 /*
- * Like with like: each old file paired with the unused new file whose level
- * probe is nearest. Where the host's levels make the spread between files,
- * the paired changes agree better than the sides do. A note for the reader
- * to weigh; the verdict stays the files' test.
+ * Each old file paired with the unused new file of the nearest level probe:
+ * a note to weigh; the verdict stays the files' test.
  */
 static int pair_note(struct comparison *c, const char *name)
 {
@@ -795,11 +728,11 @@ static bool listed(const char **names, size_t n, const char *name)
 	return false;
 }
 
-/* Scenario names in the order the files list them, old side first, each once. */
-static const char **scenario_names(const struct comparison *c, size_t *n)
+const char **scenario_names(const struct result *a, size_t na, const struct result *b, size_t nb,
+			    size_t *n)
 {
-	const struct result *sides[2] = { c->old, c->new };
-	size_t nfiles[2] = { c->nold, c->nnew }, cap = 1;
+	const struct result *sides[2] = { a, b };
+	size_t nfiles[2] = { na, nb }, cap = 1;
 	const char **names;
 
 	for (int s = 0; s < 2; s++)
@@ -813,6 +746,14 @@ static const char **scenario_names(const struct comparison *c, size_t *n)
 				if (!listed(names, *n, sides[s][f].sc[k].name))
 					names[(*n)++] = sides[s][f].sc[k].name;
 	return names;
+}
+
+const struct row *find_row(const struct comparison *c, const char *scn, enum fig kind)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].kind == kind && !strcmp(c->rows[i].scenario, scn))
+			return &c->rows[i];
+	return NULL;
 }
 
 /*
@@ -854,7 +795,7 @@ int comparison_build(struct comparison *c, const struct cmp_opts *o)
 	err = err ?: side_notes(c, c->old, c->nold, "old");
 	err = err ?: side_notes(c, c->new, c->nnew, "new");
 	err = err ?: machine_note(c);
-	names = err ? NULL : scenario_names(c, &n);
+	names = err ? NULL : scenario_names(c->old, c->nold, c->new, c->nnew, &n);
 	if (!names)
 		return -ENOMEM;
 	for (size_t i = 0; !err && i < n; i++)

@@ -2,33 +2,17 @@
 #ifndef PPBENCH_COMPARE_STATS_H
 #define PPBENCH_COMPARE_STATS_H
 
-#include <stdbool.h>
-#include <stddef.h>
 #include "model/noise.h"
 #include "compare/prof_diff.h"
-#include "model/result.h"
 #include "model/spread.h"
 #include "model/stats.h"
 
-/*
- * The model behind `ppbench compare`: model/compare_stats.c turns two sides of
- * loaded result files into rows (one per scenario and figure) with
- * statistics; report/compare_report.c prints them (text, Markdown,
- * bench_page_pool_simple table, JSON) and applies the --fail-above gate.
- * Both are free of CLI and BPF concerns.
- */
-/*
- * FIG_PATH: bench's path figure (path_cost_cycles), of its method;
- * FIG_PPATH: the profile's beside it (path_cost_profile, vm --profile).
- */
+/* compare's model: two sides of result files as rows, one per scenario and figure. */
+
+/* FIG_PATH: bench's path figure, of its method; FIG_PPATH: vm --profile's beside it. */
 enum fig { FIG_CYCLES, FIG_NS, FIG_PATH, FIG_PPATH, FIG_PURITY, FIG_CPU };
 
-/*
- * A figure's words as compare's labels have them: "cycles/elem", "path
- * cycles/elem" (both path figures), "ns/elem", "purity %"; for files of the instruction clock
- * (INSTRUCTIONS) "instr/elem", "path instr/elem" and "guest ns/elem" (the
- * guest's ns are its instructions again). Returns BUF.
- */
+/* A label's words into BUF: "cycles/elem", "path instr/elem", "guest ns/elem", "purity %". */
 const char *fig_words(enum fig f, bool instructions, char *buf, size_t len);
 enum sig_test { TEST_WELCH, TEST_MANN_WHITNEY };
 
@@ -40,25 +24,16 @@ struct cmp_opts {
 };
 
 /*
- * Which noise a comparison's verdict is measured against. Before and after
- * are different invocations, so the noise between invocations decides:
- * from two or more files a side (each file's median of setups is one
- * value), else from a calibrated profile of the host. Without either only
- * the setups inside each invocation are known: no verdict.
+ * The noise a verdict is measured against: between invocations, from two or
+ * more files a side, else a profile; with only setups there is no verdict.
  */
 enum noise_src { NOISE_SETUPS, NOISE_FILES, NOISE_PROFILE };
 
 struct row {
-	/* "ring cycles/elem", "ring-xcpu cpu1 consumer cycles/elem", "ring path cycles/elem
-	 * (fentry)" */
-	char label[64];
+	char label[64]; /* "ring cpu1 consumer cycles/elem", "ring path cycles/elem (fentry)" */
 	const char *scenario;
 	enum fig kind;
-	/*
-	 * Path figures: their method's name (path_method_name()); OTHER_METHOD,
-	 * where a file's differs, the first that does: then the row has no
-	 * change and no test, only "method differs (METHOD, OTHER_METHOD)".
-	 */
+	/* path figures: the method; OTHER_METHOD, a file's that differs: no change, no test */
 	const char *method, *other_method;
 	const struct result_cpu *cpu; /* FIG_CPU: the old side's entry */
 	struct summary o, n;	      /* of the pooled values of each side */
@@ -66,8 +41,7 @@ struct row {
 	double change;		      /* % change from ofig to nfig; +/-inf when old is 0 */
 	struct ttest t;
 	bool significant;      /* testable and p < alpha */
-	double floor_pct;      /* the practical floor: max(unit_floor_pct, the MDE of the two sides'
-				  spread) */
+	double floor_pct;      /* max(unit_floor_pct, the MDE of the two sides' spread) */
 	double unit_floor_pct; /* 1 % of cycles, 0.1 % of instructions (unit_floor_pct()) */
 	bool real;	       /* significant and |change| >= floor_pct */
 	bool unstable;	       /* a side's values sit on two or more levels (modes) */
@@ -80,12 +54,7 @@ struct row {
 	/* unstable: the change between the sides' nearest levels, and whether it is real */
 	double level_change;
 	bool level_real;
-	/*
-	 * The scenario's own figure again: under the instruction clock guest ns
-	 * are instructions, and a lone CPU's figure is the scenario's. Text and
-	 * Markdown show each figure once; the Org table and JSON keep them.
-	 */
-	bool repeats;
+	bool repeats; /* the scenario's figure again (guest ns, a lone CPU's): text skips it */
 };
 
 /* Sides whose machine-speed probes differ this much get a note. */
@@ -123,20 +92,20 @@ struct cmp_set {
 	bool gate_unstable; /* --gate-unstable: unstable rows gate on their medians' change */
 	enum fig metric;
 	double fail_above; /* percent */
-	/* kselftest's KSFT_MACHINE_SLOW=yes: a timing gate that fires is an expected failure */
-	bool machine_slow;
-	/* compare --limit: each limit against each file of the new side (compare/hardlimit.h) */
-	const struct limit_check *limits;
+	bool machine_slow; /* KSFT_MACHINE_SLOW=yes: a timing gate that fires is expected */
+	const struct limit_check *limits; /* each --limit against each file of the new side */
 	size_t nlimits;
 };
 
-/*
- * Whether every file of C with a value of the path figure of scenario NAME
- * has it of one method: true, or false with the first two methods in
- * *A (the first file's) and *B.
- */
+/* Whether C's path figures of NAME are of one method; else the first two in *A and *B. */
 bool comparison_one_method(const struct comparison *c, const char *name, const char **a,
 			   const char **b);
+
+/* The scenarios files A then B name, in their order, each once; NULL without memory. */
+const char **scenario_names(const struct result *a, size_t na, const struct result *b, size_t nb,
+			    size_t *n);
+/* C's row of figure KIND of scenario SCN, or NULL. */
+const struct row *find_row(const struct comparison *c, const char *scn, enum fig kind);
 
 /* Fills rows, diffs and notes of C from its files; 0 or -ENOMEM. */
 int comparison_build(struct comparison *c, const struct cmp_opts *o);
@@ -150,21 +119,14 @@ const char *sig_test_name(enum sig_test t); /* "Welch's t-test", ... */
 bool fig_higher_is_worse(enum fig f);
 
 /*
- * Whether row R trips the gate: a real regression on the metric above the
- * limit, judged against the noise between invocations (files or a profile),
- * that no level explains: for an unstable row (a file's setups on two or
- * more levels) the change between the sides' nearest levels must be real
- * and above the limit too, unless gate_unstable.
+ * Whether R trips the gate: a real regression on the metric above the limit,
+ * against the noise between invocations, that no level explains (unstable
+ * rows: their nearest levels' change, unless gate_unstable).
  */
 bool row_gated(const struct cmp_set *set, const struct row *r);
 /* Whether R's medians would trip it, but levels explain the change: named, not gated. */
 bool row_unstable_not_gated(const struct cmp_set *set, const struct row *r);
-/*
- * Whether R, gated, is an expected failure: the machine is slow
- * (set->machine_slow) and R's figure a time, TSC cycles or ns, that a slow
- * machine stretches. Instructions (files of the instruction clock, an
- * instruction counter's view) and purity count no time: they still fail.
- */
+/* Whether R, gated, is an expected failure: a slow machine and a figure of time. */
 bool row_xfail(const struct cmp_set *set, const struct comparison *c, const struct row *r);
 
 #endif

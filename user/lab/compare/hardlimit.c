@@ -5,35 +5,18 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "compare/hardlimit.h"
 #include "model/scenario.h"
 #include "sys/log.h"
 
-static const struct {
-	const char *word;
-	enum fig fig;
-} limit_figs[] = {
-	{ "cycles", FIG_CYCLES },
-	{ "ns", FIG_NS },
-	{ "path", FIG_PATH },
-};
-
-static const char *limit_fig_word(enum fig f)
-{
-	for (size_t i = 0; i < sizeof(limit_figs) / sizeof(limit_figs[0]); i++)
-		if (limit_figs[i].fig == f)
-			return limit_figs[i].word;
-	return "?";
-}
-
+/* FIGURE: cycles, ns or path, fig_name()'s words of the first three. */
 static int parse_fig(const char *w, size_t n, enum fig *f)
 {
-	for (size_t i = 0; i < sizeof(limit_figs) / sizeof(limit_figs[0]); i++)
-		if (strlen(limit_figs[i].word) == n && !strncmp(limit_figs[i].word, w, n)) {
-			*f = limit_figs[i].fig;
+	for (enum fig k = FIG_CYCLES; k <= FIG_PATH; k++)
+		if (strlen(fig_name(k)) == n && !strncmp(fig_name(k), w, n)) {
+			*f = k;
 			return 0;
 		}
 	return -EINVAL;
@@ -79,7 +62,24 @@ int hard_limit_parse(const char *arg, struct hard_limit *l, char *err, size_t le
 
 void hard_limit_name(const struct hard_limit *l, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s:%s=%g", l->scenario, limit_fig_word(l->fig), l->max);
+	snprintf(buf, len, "%s:%s=%g", l->scenario, fig_name(l->fig), l->max);
+}
+
+bool figure_gap(const struct result *r, const char *scn, enum fig f, char *buf, size_t len)
+{
+	const struct result_scenario *sc = result_find(r, scn);
+
+	if (!sc)
+		snprintf(buf, len, "%s: not in %s", scn, r->path);
+	else if (!sc->ok)
+		snprintf(buf, len, "%s: skipped in %s: %s", scn, r->path,
+			 sc->reason ? sc->reason : "no reason given");
+	else if (f == FIG_PATH && !sc->has_path_cost)
+		snprintf(buf, len, "%s: no path figure in %s (%s)", scn, r->path,
+			 sc->path_cost_method ? sc->path_cost_method : "n/a");
+	else
+		return false;
+	return true;
 }
 
 void hard_limit_check(const struct hard_limit *l, const struct result *r, struct limit_check *out)
@@ -89,15 +89,7 @@ void hard_limit_check(const struct hard_limit *l, const struct result *r, struct
 	memset(out, 0, sizeof(*out));
 	out->limit = l;
 	out->file = r;
-	if (!sc)
-		snprintf(out->gap, sizeof(out->gap), "%s: not in %s", l->scenario, r->path);
-	else if (!sc->ok)
-		snprintf(out->gap, sizeof(out->gap), "%s: skipped in %s: %s", l->scenario, r->path,
-			 sc->reason ? sc->reason : "no reason given");
-	else if (l->fig == FIG_PATH && !sc->has_path_cost)
-		snprintf(out->gap, sizeof(out->gap), "%s: no path figure in %s (%s)", l->scenario,
-			 r->path, sc->path_cost_method ? sc->path_cost_method : "n/a");
-	if (out->gap[0])
+	if (figure_gap(r, l->scenario, l->fig, out->gap, sizeof(out->gap)))
 		return;
 	out->has_value = true;
 	out->method = l->fig == FIG_PATH ? sc->path_method : NULL;

@@ -2,18 +2,13 @@
 #ifndef PPBENCH_HARDLIMIT_H
 #define PPBENCH_HARDLIMIT_H
 
-#include <stdbool.h>
-#include <stddef.h>
 #include <stdio.h>
 #include "compare/compare_stats.h"
 #include "report/json.h"
 
 /*
- * compare --limit SCENARIO[:FIGURE]=MAX: an absolute ceiling on one figure
- * of one file, with no baseline ("fast's path figure above 70 instructions
- * per element fails"). Only files of the instruction clock take limits:
- * there a figure is the same from boot to boot, while host cycles move by
- * far more between invocations and no single figure is exact.
+ * compare --limit SCENARIO[:FIGURE]=MAX: a ceiling on one figure of one file,
+ * no baseline; of the instruction clock only, whose figures are exact.
  */
 struct hard_limit {
 	char scenario[32];
@@ -21,11 +16,7 @@ struct hard_limit {
 	double max;
 };
 
-/*
- * Parses "fast:path=70" or "slow=5000" (FIGURE: cycles, ns or path; default
- * cycles, which in instruction files is instructions per element). Returns
- * 0, or -EINVAL with one line in ERR.
- */
+/* Parses "fast:path=70" or "slow=5000": 0, or -EINVAL with one line in ERR. */
 int hard_limit_parse(const char *arg, struct hard_limit *l, char *err, size_t len);
 
 /* One limit against one file. */
@@ -39,22 +30,17 @@ struct limit_check {
 	char gap[256];	    /* !has_value: why, e.g. "slow: skipped in r.json: no frames" */
 };
 
+/* Why R has no figure F of scenario SCN ("slow: not in r.json") into BUF; false if it has. */
+bool figure_gap(const struct result *r, const char *scn, enum fig f, char *buf, size_t len);
 void hard_limit_check(const struct hard_limit *l, const struct result *r, struct limit_check *out);
 
-/*
- * 0 when R's figures are exact enough for a limit (the instruction clock);
- * else -EXDEV with the reason in WHY.
- */
+/* 0 when R's figures are exact enough for a limit, else -EXDEV with the reason in WHY. */
 int hard_limit_exact(const struct result *r, char *why, size_t len);
 
 /* "fast:path=70" back, for messages. */
 void hard_limit_name(const struct hard_limit *l, char *buf, size_t len);
 
-/*
- * compare --limit's output: a line per limit and file after the tables
- * ("limit slow:cycles=1000  r.json  slow instr/elem  999.0  ok"), the same
- * in the JSON ("limits": [...]), and on stderr a line per limit exceeded.
- */
+/* compare --limit's output: a line per limit and file, and "limits" in the JSON. */
 void limit_print_text(FILE *f, const struct limit_check *l, size_t n);
 void limit_json(struct json *j, const struct limit_check *l, size_t n);
 /* Names each limit exceeded on stderr; EXIT_REGRESSION if one is, else EXIT_OK. */

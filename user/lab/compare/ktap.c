@@ -10,17 +10,13 @@
 
 struct ktap_test *ktap_add(struct ktap *k)
 {
-	if (k->n == k->cap) {
-		size_t cap = k->cap ? 2 * k->cap : 16;
-		struct ktap_test *t = realloc(k->t, cap * sizeof(*t));
+	struct ktap_test *t = realloc(k->t, (k->n + 1) * sizeof(*t));
 
-		if (!t)
-			return NULL;
-		k->t = t;
-		k->cap = cap;
-	}
-	memset(&k->t[k->n], 0, sizeof(k->t[0]));
-	return &k->t[k->n++];
+	if (!t)
+		return NULL;
+	k->t = t;
+	memset(&t[k->n], 0, sizeof(*t));
+	return &t[k->n++];
 }
 
 /* KTAP's fields are one line, and '#' starts the directive. */
@@ -81,14 +77,6 @@ bool ksft_machine_slow(void)
 
 /* ---- compare ----------------------------------------------------------- */
 
-static const struct row *metric_row(const struct comparison *c, const char *scn, enum fig f)
-{
-	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].kind == f && !strcmp(c->rows[i].scenario, scn))
-			return &c->rows[i];
-	return NULL;
-}
-
 /* Why one side has no value of figure F of scenario SCN; NULL if it has. */
 static const char *side_gap(const struct result *files, size_t n, const char *scn, enum fig f,
 			    const char *side, char *buf, size_t len)
@@ -109,16 +97,6 @@ static const char *side_gap(const struct result *files, size_t n, const char *sc
 		return buf;
 	}
 	return NULL;
-}
-
-static bool seen_before(const struct result *files, size_t n, size_t upto_file, size_t upto_sc,
-			const char *name)
-{
-	for (size_t i = 0; i <= upto_file && i < n; i++)
-		for (size_t k = 0; k < files[i].nr_sc && (i < upto_file || k < upto_sc); k++)
-			if (!strcmp(files[i].sc[k].name, name))
-				return true;
-	return false;
 }
 
 static void cmp_row_test(struct ktap *k, const struct cmp_set *set, const struct comparison *c,
@@ -189,26 +167,18 @@ static void cmp_gap_test(struct ktap *k, const struct cmp_set *set, const struct
 static void cmp_tests(struct ktap *k, const struct cmp_set *set, const struct comparison *c,
 		      const char *prefix)
 {
-	const struct result *sides[2] = { c->old, c->new };
-	size_t ns[2] = { c->nold, c->nnew };
+	size_t n;
+	const char **names = scenario_names(c->old, c->nold, c->new, c->nnew, &n);
 
-	for (int s = 0; s < 2; s++) {
-		for (size_t i = 0; i < ns[s]; i++) {
-			for (size_t q = 0; q < sides[s][i].nr_sc; q++) {
-				const char *name = sides[s][i].sc[q].name;
-				const struct row *r;
+	for (size_t i = 0; names && i < n; i++) {
+		const struct row *r = find_row(c, names[i], set->metric);
 
-				if (seen_before(sides[s], ns[s], i, q, name) ||
-				    (s == 1 && seen_before(c->old, c->nold, c->nold, 0, name)))
-					continue;
-				r = metric_row(c, name, set->metric);
-				if (r)
-					cmp_row_test(k, set, c, r, prefix);
-				else
-					cmp_gap_test(k, set, c, name, prefix);
-			}
-		}
+		if (r)
+			cmp_row_test(k, set, c, r, prefix);
+		else
+			cmp_gap_test(k, set, c, names[i], prefix);
 	}
+	free(names);
 }
 
 /* A limit: "not ok" when the file's figure is above it, "# SKIP" when it has none. */

@@ -6,25 +6,12 @@
 #include "compare/compare_stats.h"
 
 /*
- * Verdicts as KTAP version 1 (the kernel's Documentation/dev-tools/ktap.rst),
- * what kselftest and netdev's CI read: the version line "KTAP version 1",
- * the plan "1..N", then one result line per test, "ok N DESCRIPTION" or
- * "not ok N DESCRIPTION", numbered from 1, optionally followed by "# SKIP
- * REASON"; lines "# TEXT" are diagnostics. A description never holds '#'.
- *
- * compare: one test per scenario of --metric and comparison, "not ok" where
- * its gate fires (row_gated), "ok" where it could test and did not, and
- * "# SKIP" with the reason where nothing decides: no --fail-above, a row it
- * cannot test, a scenario skipped or missing on a side. Then one test per
- * --limit and file: "not ok" above the limit, "# SKIP" without the figure.
+ * Verdicts as KTAP version 1 (Documentation/dev-tools/ktap.rst), for
+ * kselftest and netdev's CI: a test per scenario of --metric and comparison,
+ * "# SKIP" where nothing decides, then one per --limit and file.
  */
 void compare_print_ktap(FILE *f, const struct cmp_set *set);
-/*
- * Whether the environment says KSFT_MACHINE_SLOW=yes: kselftest and netdev's
- * CI export it on slow VMs and hardware, where a gate on time that fires is
- * an expected failure ("ok N DESCRIPTION # XFAIL REASON", as kselftest.h's
- * ksft_test_result_xfail() prints it) and no longer fails the run.
- */
+/* KSFT_MACHINE_SLOW=yes, on slow machines: a gate on time that fires is "# XFAIL". */
 bool ksft_machine_slow(void);
 
 /* The writer: tests in order, a few "# " diagnostics after the plan. */
@@ -36,7 +23,7 @@ struct ktap_test {
 
 struct ktap {
 	struct ktap_test *t;
-	size_t n, cap;
+	size_t n;
 	char diag[8][640]; /* "# " lines after the plan */
 	size_t ndiag;
 };

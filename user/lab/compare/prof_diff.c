@@ -20,8 +20,7 @@ static const json_t *rows_of(const struct result *r, const char *scenario)
 		const char *name = json_string_value(json_object_get(s, "name"));
 
 		if (name && !strcmp(name, scenario))
-			return json_object_get(
-				json_object_get(json_object_get(s, "profile"), "lines"), "rows");
+			return jpath(s, "profile.lines.rows");
 	}
 	return NULL;
 }
@@ -123,11 +122,6 @@ static int ldiff_build(const struct result *old, size_t nold, const struct resul
 	return 0;
 }
 
-double prow_change(const struct prow *r)
-{
-	return r->new - r->old;
-}
-
 const char *prow_kind_name(enum prow_kind k)
 {
 	static const char *const names[NR_PROW_KINDS] = { "calltrace", "children", "self" };
@@ -203,7 +197,7 @@ static int by_key(const void *a, const void *b)
 static int by_change(const void *a, const void *b)
 {
 	const struct prow *x = a, *y = b;
-	double cx = fabs(prow_change(x)), cy = fabs(prow_change(y));
+	double cx = fabs(x->new - x->old), cy = fabs(y->new - y->old);
 	size_t lx = strlen(x->name), ly = strlen(y->name);
 
 	if (x->kind != y->kind)
@@ -233,7 +227,7 @@ static int merge(struct pdiff *d, struct rows *v)
 	}
 	d->nrow = 0;
 	for (size_t i = 0; i < n; i++)
-		if (fabs(prow_change(&v->r[i])) + 1e-9 >= d->floor) /* (0.1 is no double) */
+		if (fabs(v->r[i].new - v->r[i].old) + 1e-9 >= d->floor) /* (0.1 is no double) */
 			v->r[d->nrow++] = v->r[i];
 	d->row = v->r;
 	v->r = NULL;
@@ -244,7 +238,7 @@ static int merge(struct pdiff *d, struct rows *v)
 
 		d->nkind[r->kind]++;
 		if (r->kind == PROW_SELF)
-			d->explained += prow_change(r);
+			d->explained += r->new - r->old;
 		r->lkp = prow_lkp_name(r->kind, r->name);
 		if (!r->lkp)
 			return -ENOMEM;

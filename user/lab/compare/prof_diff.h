@@ -2,16 +2,11 @@
 #ifndef PPBENCH_PROF_DIFF_H
 #define PPBENCH_PROF_DIFF_H
 
-#include <stdbool.h>
-#include <stddef.h>
 #include "model/result.h"
 
 /*
- * compare of files whose profiles have source lines (ppbench vm --profile
- * with the kernel's debug info: profile.lines): per scenario, each line of
- * the path's kernel functions, its instructions per element before and
- * after (each side's mean over its files with lines), the lines that moved
- * by the floor or more first, largest change first.
+ * Profiles with source lines (profile.lines): each line's instructions per
+ * element on each side, the lines that moved by the floor first, largest first.
  */
 struct ldiff_line {
 	const char *at, *fn; /* "net/core/page_pool.c:914", the function that ran most of it */
@@ -25,22 +20,15 @@ struct ldiff {
 };
 
 /*
- * compare of files with instruction profiles: per scenario, the rows of the
- * LKP robot's three kinds of perf-profile row, each a figure per element
- * before and after: a call chain with all below it (calltrace), a function
- * with all it calls (children), a function alone (self). A profile is
- * exact and the same from boot to boot, so there is no test: a row that
+ * Instruction profiles as the LKP robot's perf-profile rows (calltrace,
+ * children, self), per element on each side; exact, so no test: a row that
  * moved by the floor moved.
  */
 #define PDIFF_FLOOR 0.1 /* instructions per element: the default floor of a row's change */
 
 enum prow_kind { PROW_CALLTRACE, PROW_CHILDREN, PROW_SELF, NR_PROW_KINDS };
 
-/*
- * The third part of a row's name, LKP's perf event (cycles:pp becomes
- * cycles-pp in its rows): the event here is an instruction, charged to its
- * exact address.
- */
+/* A row name's event, as LKP spells cycles:pp "cycles-pp". */
 #define PROW_EVENT "instructions-pp"
 
 struct prow {
@@ -67,16 +55,10 @@ struct pdiff {
 	bool has_lines;
 };
 
-/*
- * The profile diffs of the scenarios profiled on both sides (OLD: NOLD
- * files, NEW: NNEW), in the order of the old files' scenarios, with the
- * rows that changed by FLOOR or more (instructions per element). 0 or -ENOMEM.
- */
+/* The diffs of the scenarios profiled on both sides, rows that moved by FLOOR: 0 or -ENOMEM. */
 int pdiff_build(const struct result *old, size_t nold, const struct result *new, size_t nnew,
 		double floor, struct pdiff **out, size_t *n);
 void pdiff_free(struct pdiff *d, size_t n);
-/* R's change, new - old. */
-double prow_change(const struct prow *r);
 const char *prow_kind_name(enum prow_kind k); /* "calltrace", "children", "self" */
 /* "perf-profile.KIND.instructions-pp.NAME", malloc'ed; NULL without memory. */
 char *prow_lkp_name(enum prow_kind k, const char *name);
