@@ -351,13 +351,12 @@ static int warm_up(struct sc_env *e, struct recipe_ctx *rc, const struct candida
 
 static void note_ids(struct recipe_ctx *rc, struct setup_rec *s)
 {
-	struct recipe_ids ids;
+	struct xdpo_ids ids;
 
-	recipe_ids(rc, &ids);
+	recipe_ids(rc, &ids, &s->kthread_pid);
 	s->prog_id = ids.prog;
 	s->cpumap_id = ids.cpumap;
 	s->cpumap_prog_id = ids.cpumap_prog;
-	s->kthread_pid = ids.kthread_pid;
 }
 
 static int cmp_fig(const void *a, const void *b)

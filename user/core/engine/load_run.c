@@ -9,12 +9,15 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <linux/if_link.h>
+#include <xdp/libxdp.h>
 #include "engine/load_run.h"
 #include "instr/guest_profile.h"
-#include "loader/ifattach.h"
+#include "loader/kfeatures.h"
 #include "loader/observer.h"
 #include "loader/xdpobj.h"
 #include "sys/cpus.h"
+#include "sys/guardian.h"
 #include "sys/log.h"
 #include "sys/nl.h"
 #include "sys/ticker.h"
@@ -115,7 +118,14 @@ struct load {
 	struct load_cfg *cfg;
 	struct observer *obs;
 	struct xdpo *x;
-	struct ifattach att;
+	/*
+	 * The attached program: a bpf_link (the kernel removes it if we die), or
+	 * libxdp's dispatcher (--multiprog), which attaches through netlink: then
+	 * a reaper, a guardian's child, removes it if we die.
+	 */
+	int link;
+	struct xdp_program *xp;
+	struct guardian reaper;
 	struct tsc_info tsc;
 	int nr_cpus;
 	struct ppb_xdp_stats *first[2], *prev[2]; /* ACTION, SECOND */
@@ -200,17 +210,145 @@ static const char *xdp_prog(const struct load *l)
 	return l->cfg->bare ? "ppb_xdp_bare" : l->obs ? "ppb_xdp_paths" : "ppb_xdp_load";
 }
 
+/* Our program, if it is still on the interface: as its only program
+ * (libxdp's legacy fallback) or as one of its dispatcher's. */
+static void remove_if_ours(int ifindex, uint32_t prog_id)
+{
+	struct xdp_multiprog *mp = xdp_multiprog__get_from_ifindex(ifindex);
+	struct xdp_program *p = NULL;
+	int err = -ENOENT;
+
+	if (libxdp_get_error(mp))
+		return;
+	if (xdp_multiprog__is_legacy(mp)) {
+		p = xdp_multiprog__main_prog(mp);
+		if (p && xdp_program__id(p) == prog_id)
+			err = xdp_multiprog__detach(mp);
+	} else {
+		while ((p = xdp_multiprog__next_prog(p, mp)) && xdp_program__id(p) != prog_id)
+			;
+		if (p)
+			err = xdp_program__detach(p, ifindex, xdp_multiprog__attach_mode(mp), 0);
+	}
+	if (!err)
+		pr_warn("removed XDP program %u that a dead ppbench left on ifindex %d\n", prog_id,
+			ifindex);
+	else if (err != -ENOENT)
+		pr_err("cannot remove XDP program %u that a dead ppbench left on ifindex %d: %s\n",
+		       prog_id, ifindex, strerror(-err));
+	xdp_multiprog__close(mp);
+}
+
+/* The reaper's child: waits for the pipe's end-of-file, then removes the program. */
+struct reaper_args {
+	int ifindex;
+	uint32_t prog_id;
+};
+
+static void reaper_main(void *ctx)
+{
+	const struct reaper_args *a = ctx;
+	char c;
+
+	while (read(3, &c, 1) < 0 && errno == EINTR)
+		;
+	remove_if_ours(a->ifindex, a->prog_id);
+}
+
+/* An XDP program already there: refuse, or (--force) remove it if we can. */
+static int existing_prog(const struct load_cfg *c)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+
+	if (bpf_xdp_query(c->ifindex, 0, &q) || !q.prog_id)
+		return 0;
+	if (!c->force) {
+		pr_err("%s already has an XDP program (id %u); --force replaces it\n", c->ifname,
+		       q.prog_id);
+		return -EBUSY;
+	}
+	if (bpf_xdp_detach(c->ifindex, q.attach_mode == XDP_ATTACHED_SKB ? XDP_FLAGS_SKB_MODE : 0,
+			   NULL)) {
+		pr_err("cannot remove XDP program %u from %s (held by another process's "
+		       "bpf_link?)\n",
+		       q.prog_id, c->ifname);
+		return -EBUSY;
+	}
+	pr_warn("removed XDP program %u from %s (--force)\n", q.prog_id, c->ifname);
+	return 0;
+}
+
+static int attach_multiprog(struct load *l, const char *prog)
+{
+	struct load_cfg *c = l->cfg;
+	struct reaper_args ra = { c->ifindex };
+	struct xdp_multiprog *mp;
+	uint32_t dispatcher_id;
+	const char *bpffs;
+	int err;
+
+	if (!bpffs_mounted(&bpffs)) {
+		pr_err("bpffs is not mounted at %s: --multiprog needs it for libxdp (mount -t bpf "
+		       "bpf %s)\n",
+		       bpffs, bpffs);
+		return -ENOENT;
+	}
+	l->xp = xdpo_libxdp_prog(l->x, prog);
+	err = libxdp_get_error(l->xp);
+	if (!err)
+		err = xdp_program__attach(l->xp, c->ifindex,
+					  c->skb ? XDP_MODE_SKB : XDP_MODE_NATIVE, 0);
+	if (err) {
+		pr_err("libxdp cannot attach to %s: %s\n", c->ifname, strerror(-err));
+		xdp_program__close(l->xp);
+		l->xp = NULL;
+		return err;
+	}
+	ra.prog_id = xdp_program__id(l->xp);
+	err = guardian_fork(&l->reaper, "ppbench-reaper", reaper_main, &ra);
+	if (err)
+		pr_warn("no watcher for a killed ppbench (%s): if it is killed, remove the program "
+			"with 'ip link set %s xdp off'\n",
+			strerror(-err), c->ifname);
+	mp = xdp_multiprog__get_from_ifindex(c->ifindex);
+	if (libxdp_get_error(mp))
+		return 0;
+	dispatcher_id = xdp_program__id(xdp_multiprog__main_prog(mp));
+	l->sink->libxdp(l->sink->ctx, xdp_multiprog__is_legacy(mp), dispatcher_id,
+			xdp_program__id(l->xp), xdp_multiprog__program_count(mp));
+	/* The xdp tracepoints name the program the driver runs: the dispatcher. */
+	xdpo_set_action_prog_id(l->x, dispatcher_id);
+	xdp_multiprog__close(mp);
+	return 0;
+}
+
 static int attach(struct load *l)
 {
 	struct load_cfg *c = l->cfg;
-	struct ifattach *a = &l->att;
-	int err;
 
-	ifattach_init(a, c->ifindex, c->ifname, c->skb, c->multiprog, c->force);
-	err = ifattach_attach(a, l->x, xdp_prog(l));
-	if (!err && a->dispatcher_known)
-		l->sink->libxdp(l->sink->ctx, a->legacy, a->dispatcher_id, a->prog_id, a->nr_progs);
-	return err;
+	if (existing_prog(c))
+		return -EBUSY;
+	if (c->multiprog)
+		return attach_multiprog(l, xdp_prog(l));
+	l->link = xdpo_attach(l->x, xdp_prog(l), c->ifindex, c->skb);
+	if (l->link < 0) {
+		pr_err("cannot attach XDP (%s mode) to %s: %s\n", c->skb ? "generic" : "native",
+		       c->ifname, strerror(-l->link));
+		return l->link;
+	}
+	return 0;
+}
+
+static void detach(struct load *l)
+{
+	if (l->link >= 0)
+		close(l->link);
+	if (l->xp) {
+		xdp_program__detach(l->xp, l->cfg->ifindex,
+				    l->cfg->skb ? XDP_MODE_SKB : XDP_MODE_NATIVE, 0);
+		xdp_program__close(l->xp);
+	}
+	guardian_reap(&l->reaper);
 }
 
 /* ---- reporting ------------------------------------------------------------ */
@@ -482,7 +620,8 @@ int load_main(struct load_cfg *cfg, const struct load_sink *sink)
 {
 	struct load l = { .cfg = cfg,
 			  .nr_cpus = nr_possible_cpus(),
-			  .att = { .link = -1, .reaper = { .pid = -1, .fd = -1 } },
+			  .link = -1,
+			  .reaper = { .pid = -1, .fd = -1 },
 			  .sink = sink };
 	struct instr_window w = { INSTR_WHOLE };
 	struct guest_prof prof;
@@ -519,7 +658,7 @@ int load_main(struct load_cfg *cfg, const struct load_sink *sink)
 	if (!err && cfg->prog_costs)
 		costs_report(&l);
 	progcost_close(&l.pc);
-	ifattach_detach(&l.att);
+	detach(&l);
 	free_state(&l);
 	xdpo_close(l.x);
 	obs_close(l.obs);

@@ -274,17 +274,13 @@ static const char *main_prog(const struct recipe_ctx *c)
 	return bare(c) ? "ppb_xdp_bare" : "ppb_xdp_act";
 }
 
-void recipe_ids(struct recipe_ctx *c, struct recipe_ids *ids)
+void recipe_ids(struct recipe_ctx *c, struct xdpo_ids *ids, int *kthread_pid)
 {
-	struct xdpo_ids x;
+	int err = xdpo_ids(c->x, main_prog(c), c->id == RCP_XCPU ? c->p.remote_cpu : -1, ids);
 
-	memset(ids, 0, sizeof(*ids));
-	if (xdpo_ids(c->x, main_prog(c), c->id == RCP_XCPU ? c->p.remote_cpu : -1, &x))
-		return;
-	ids->prog = x.prog;
-	ids->cpumap = x.cpumap;
-	ids->cpumap_prog = x.cpumap_prog;
-	ids->kthread_pid = c->kthread_pid;
+	if (err)
+		memset(ids, 0, sizeof(*ids));
+	*kthread_pid = err ? 0 : c->kthread_pid;
 }
 
 int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env,

@@ -37,19 +37,17 @@
 #define BPF_FS_MAGIC 0xcafe4a11
 #endif
 
-const char *ppb_btf_path(void)
-{
-	const char *p = getenv("PPBENCH_BTF");
-
-	return p && *p ? p : "/sys/kernel/btf/vmlinux";
-}
-
 /* BTF to hand to libbpf's open opts (NULL when the default path is used). */
 static const char *ppb_btf_custom_path(void)
 {
 	const char *p = getenv("PPBENCH_BTF");
 
 	return p && *p ? p : NULL;
+}
+
+static const char *ppb_btf_path(void)
+{
+	return ppb_btf_custom_path() ?: "/sys/kernel/btf/vmlinux";
 }
 
 /*
@@ -65,8 +63,6 @@ struct btf *ppb_vmlinux_btf(void)
 	if (!tried) {
 		tried = true;
 		btf = btf__parse(ppb_btf_path(), NULL);
-		if (!btf)
-			btf = NULL;
 	}
 	return btf;
 }
@@ -189,11 +185,11 @@ bool bpffs_mounted(const char **path)
 	return statfs(p, &st) == 0 && st.f_type == BPF_FS_MAGIC;
 }
 
-/* Open the probe skeleton with only PROG set to load; returns the loaded skeleton. */
-static struct probe_bpf *load_one(struct bpf_program *(*pick)(struct probe_bpf *), int *err)
+/* Open the probe skeleton with only program NAME set to load; returns the loaded skeleton. */
+static struct probe_bpf *load_one(const char *name, int *err)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
-	struct bpf_program *p, *want;
+	struct bpf_program *p;
 	struct probe_bpf *skel;
 
 	ppb_open_opts(&oo);
@@ -202,9 +198,8 @@ static struct probe_bpf *load_one(struct bpf_program *(*pick)(struct probe_bpf *
 		*err = -errno;
 		return NULL;
 	}
-	want = pick(skel);
 	bpf_object__for_each_program(p, skel->obj)
-		bpf_program__set_autoload(p, p == want);
+		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), name));
 	*err = probe_bpf__load(skel);
 	if (*err) {
 		probe_bpf__destroy(skel);
@@ -213,35 +208,9 @@ static struct probe_bpf *load_one(struct bpf_program *(*pick)(struct probe_bpf *
 	return skel;
 }
 
-static struct bpf_program *pick_xdp(struct probe_bpf *s)
-{
-	return s->progs.ppb_probe_xdp;
-}
-static struct bpf_program *pick_frags(struct probe_bpf *s)
-{
-	return s->progs.ppb_probe_frags;
-}
-static struct bpf_program *pick_cpumap(struct probe_bpf *s)
-{
-	return s->progs.ppb_probe_cpumap;
-}
-static struct bpf_program *pick_devmap(struct probe_bpf *s)
-{
-	return s->progs.ppb_probe_devmap;
-}
-static struct bpf_program *pick_fentry(struct probe_bpf *s)
-{
-	return s->progs.ppb_probe_fentry;
-}
-
-static struct bpf_program *pick_ksym(struct probe_bpf *s)
-{
-	return s->progs.ppb_probe_ksym;
-}
-
 struct probe_bpf *ppb_probe_xdp_load(int *err)
 {
-	return load_one(pick_xdp, err);
+	return load_one("ppb_probe_xdp", err);
 }
 
 /* Kernel symbols' addresses by name, modules included (0: no such symbol). */
@@ -252,7 +221,7 @@ static int ppb_ksym_lookup(const char *const *names, __u64 *addrs, int n)
 	int err, fd;
 
 	memset(addrs, 0, n * sizeof(*addrs));
-	skel = load_one(pick_ksym, &err);
+	skel = load_one("ppb_probe_ksym", &err);
 	if (!skel)
 		return err;
 	fd = bpf_program__fd(skel->progs.ppb_probe_ksym);
@@ -293,7 +262,6 @@ void ppb_pool_ksyms(struct ppb_obs_config *c)
 	c->ksym_veth_poll = a[2];
 }
 
-/* A 64-byte Ethernet/IPv4/UDP-ish frame is all live frames needs to accept a run. */
 /*
  * PPBENCH_DISABLE=feature[,feature]: pretend the kernel lacks a feature
  * (live_frames, fentry), so that the degraded paths can be tested on a
@@ -320,7 +288,7 @@ int ppb_probe_live_frames(void)
 
 	if (ppb_disabled("live_frames"))
 		return -EOPNOTSUPP;
-	skel = load_one(pick_xdp, &err);
+	skel = load_one("ppb_probe_xdp", &err);
 	if (!skel)
 		return err;
 	o.data_in = pkt;
@@ -331,12 +299,12 @@ int ppb_probe_live_frames(void)
 	return err;
 }
 
-static int probe_load(struct bpf_program *(*pick)(struct probe_bpf *))
+static int probe_load(const char *name)
 {
 	struct probe_bpf *skel;
 	int err;
 
-	skel = load_one(pick, &err);
+	skel = load_one(name, &err);
 	if (skel)
 		probe_bpf__destroy(skel);
 	return err;
@@ -349,7 +317,7 @@ static int probe_generic_frags(void)
 	struct probe_bpf *skel;
 	int orig, err, fd;
 
-	skel = load_one(pick_frags, &err);
+	skel = load_one("ppb_probe_frags", &err);
 	if (!skel)
 		return err;
 	err = netns_private_enter(&orig);
@@ -385,7 +353,7 @@ static void probe_pp_stats(struct ppb_features *f)
 
 int ppb_probe_cpumap_prog(void)
 {
-	return probe_load(pick_cpumap);
+	return probe_load("ppb_probe_cpumap");
 }
 
 /*
@@ -399,7 +367,7 @@ static int probe_fentry_attach(void)
 	struct bpf_link *link;
 	int err;
 
-	skel = load_one(pick_fentry, &err);
+	skel = load_one("ppb_probe_fentry", &err);
 	if (!skel)
 		return err;
 	link = bpf_program__attach(skel->progs.ppb_probe_fentry);
@@ -431,8 +399,8 @@ int features_probe(struct ppb_features *f)
 	f->tsc_ok = tsc_calibrate(&f->tsc) == 0;
 	f->live_frames = ppb_probe_live_frames();
 	f->fentry = ppb_probe_fentry();
-	f->cpumap_prog = probe_load(pick_cpumap);
-	f->devmap_prog = probe_load(pick_devmap);
+	f->cpumap_prog = probe_load("ppb_probe_cpumap");
+	f->devmap_prog = probe_load("ppb_probe_devmap");
 	f->generic_frags = probe_generic_frags();
 	probe_pp_stats(f);
 	for (int i = 0; i < ppb_nr_tracepoints; i++)

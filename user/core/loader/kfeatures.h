@@ -8,9 +8,7 @@
 #include <linux/types.h>
 #include "model/features.h"
 
-/* Path of the kernel BTF: $PPBENCH_BTF or /sys/kernel/btf/vmlinux. */
-const char *ppb_btf_path(void);
-/* The kernel BTF at ppb_btf_path(), parsed once per process (NULL: none). */
+/* The kernel BTF ($PPBENCH_BTF or /sys/kernel/btf/vmlinux), parsed once (NULL: none). */
 struct btf;
 struct btf *ppb_vmlinux_btf(void);
 /* The kernel config values our objects' __kconfig externs read (NULL: none). */

@@ -472,27 +472,12 @@ int obs_pool_counts_fd(const struct observer *o)
 	return bpf_map__fd(o->skel->maps.pool_counts);
 }
 
-int obs_proof_cpu_fd(const struct observer *o)
-{
-	return bpf_map__fd(o->skel->maps.proof_cpu);
-}
-
-int obs_ctl_fd(const struct observer *o)
-{
-	return bpf_map__fd(o->skel->maps.obs_ctl);
-}
-
-int obs_untracked_fd(const struct observer *o)
-{
-	return bpf_map__fd(o->skel->maps.untracked);
-}
-
 int obs_set_elems_active(struct observer *o, bool on)
 {
 	__u32 zero = 0;
 	struct ppb_obs_ctl v = { .elems_active = on };
 
-	if (bpf_map_update_elem(obs_ctl_fd(o), &zero, &v, 0))
+	if (bpf_map_update_elem(bpf_map__fd(o->skel->maps.obs_ctl), &zero, &v, 0))
 		return -errno;
 	/* A common start line: every pool's baseline and every CPU's count now. */
 	return obs_flush(o);
@@ -663,7 +648,7 @@ static void read_untracked(struct observer *o, struct obs_snapshot *s)
 	struct ppb_untracked u[o->nr_cpus];
 	__u32 zero = 0;
 
-	if (bpf_map_lookup_elem(obs_untracked_fd(o), &zero, u))
+	if (bpf_map_lookup_elem(bpf_map__fd(o->skel->maps.untracked), &zero, u))
 		return;
 	for (int c = 0; c < o->nr_cpus; c++) {
 		s->untracked_pools += u[c].pools;

@@ -47,9 +47,6 @@ void obs_describe(const struct observer *o, struct obs_desc *d);
 /* Map fds for other BPF objects to share (bpf_map__reuse_fd). */
 int obs_pool_info_fd(const struct observer *o);
 int obs_pool_counts_fd(const struct observer *o);
-int obs_proof_cpu_fd(const struct observer *o);
-int obs_ctl_fd(const struct observer *o);
-int obs_untracked_fd(const struct observer *o);
 /* Our XDP program counts allocations from now on (or stops): only it and
  * flushes keep the allocation-side ledger; sets a common baseline. */
 int obs_set_elems_active(struct observer *o, bool on);

@@ -140,6 +140,19 @@ static __u32 map_id(struct bpf_map *m)
 	return info.id;
 }
 
+/* The observer's maps that pool.bpf.h declares: proof runs fill them. */
+static int share_obs_maps(struct xdpo *x, struct observer *obs)
+{
+	static const char *const names[] = { "pool_info", "pool_counts", "proof_cpu", "obs_ctl",
+					     "untracked" };
+	int err = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(names) && !err; i++)
+		err = bpf_map__reuse_fd(bpf_object__find_map_by_name(x->skel->obj, names[i]),
+					bpf_object__find_map_fd_by_name(obs_object(obs), names[i]));
+	return err;
+}
+
 int xdpo_open(struct xdpo **out, const struct xdpo_opts *o)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
@@ -161,13 +174,7 @@ int xdpo_open(struct xdpo **out, const struct xdpo_opts *o)
 	}
 	configure(x->skel, o);
 	if (o->obs) {
-		err = bpf_map__reuse_fd(x->skel->maps.pool_info, obs_pool_info_fd(o->obs));
-		err = err
-			      ?: bpf_map__reuse_fd(x->skel->maps.pool_counts,
-						   obs_pool_counts_fd(o->obs));
-		err = err ?: bpf_map__reuse_fd(x->skel->maps.proof_cpu, obs_proof_cpu_fd(o->obs));
-		err = err ?: bpf_map__reuse_fd(x->skel->maps.obs_ctl, obs_ctl_fd(o->obs));
-		err = err ?: bpf_map__reuse_fd(x->skel->maps.untracked, obs_untracked_fd(o->obs));
+		err = share_obs_maps(x, o->obs);
 		if (err)
 			goto fail;
 	} else {
@@ -393,23 +400,18 @@ int xdpo_set_cpumap(struct xdpo *x, int cpu, uint32_t qsize)
 /* Ids that name this instance: a fresh setup has fresh ones. */
 int xdpo_ids(struct xdpo *x, const char *prog, int cpu, struct xdpo_ids *ids)
 {
-	struct bpf_prog_info pi = {};
-	struct bpf_map_info mi = {};
+	struct bpf_program *p = xdpo_prog(x, prog);
 	struct bpf_cpumap_val v = {};
-	__u32 len = sizeof(pi), key = cpu;
-	int fd = xdpo_prog_fd(x, prog);
+	__u32 key = cpu;
 
 	memset(ids, 0, sizeof(*ids));
-	if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &pi, &len))
-		ids->prog = pi.id;
+	ids->prog = p ? prog_id(p) : 0;
 	if (cpu < 0)
 		return 0;
-	len = sizeof(mi);
-	fd = bpf_map__fd(x->skel->maps.tx_cpumap);
-	if (bpf_obj_get_info_by_fd(fd, &mi, &len))
-		return -errno;
-	ids->cpumap = mi.id;
-	if (!bpf_map_lookup_elem(fd, &key, &v))
+	ids->cpumap = map_id(x->skel->maps.tx_cpumap);
+	if (!ids->cpumap)
+		return -EIO;
+	if (!bpf_map_lookup_elem(bpf_map__fd(x->skel->maps.tx_cpumap), &key, &v))
 		ids->cpumap_prog = v.bpf_prog.id;
 	return 0;
 }
@@ -424,17 +426,16 @@ int xdpo_ids(struct xdpo *x, const char *prog, int cpu, struct xdpo_ids *ids)
  */
 int xdpo_cpumap_kthread_fifo(struct xdpo *x, int cpu)
 {
-	struct bpf_map_info info = {};
-	__u32 len = sizeof(info);
 	struct sched_param sp = { .sched_priority = 1 };
+	uint32_t id = map_id(x->skel->maps.tx_cpumap);
 	char want[64], comm[64], path[64];
 	struct dirent *d;
 	int pid = -ESRCH;
 	DIR *dir;
 
-	if (bpf_obj_get_info_by_fd(bpf_map__fd(x->skel->maps.tx_cpumap), &info, &len))
+	if (!id)
 		return -errno;
-	snprintf(want, sizeof(want), "cpumap/%d/map:%u", cpu, info.id);
+	snprintf(want, sizeof(want), "cpumap/%d/map:%u", cpu, id);
 	dir = opendir("/proc");
 	if (!dir)
 		return -errno;
