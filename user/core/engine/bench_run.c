@@ -223,11 +223,6 @@ static int prove(struct sc_env *e, struct recipe_ctx *rc, const struct candidate
 	return err;
 }
 
-static double ns_to_cycles(const struct bench_ctx *b, double ns)
-{
-	return tsc_ns_to_cycles(&b->tsc, ns);
-}
-
 /* ns per element of a role on a CPU, from the BPF timing samples. */
 static double role_ns(const struct recipe_result *res, enum ppb_role role, int cpu)
 {
@@ -308,12 +303,12 @@ static void store(struct sc_env *e, struct sc_result *r, uint32_t i, const struc
 	for (int k = 0; r->has_pmu && k < NR_PMU_COUNTERS; k++)
 		r->pmu[k][i] = f->pmu[k];
 	r->ns[i] = f->ns;
-	r->cycles[i] = ns_to_cycles(e->b, f->ns);
-	r->per_cpu[0].cycles[i] = ns_to_cycles(e->b, f->prod_ns);
+	r->cycles[i] = tsc_ns_to_cycles(&e->b->tsc, f->ns);
+	r->per_cpu[0].cycles[i] = tsc_ns_to_cycles(&e->b->tsc, f->prod_ns);
 	r->per_cpu[0].elems = f->prod_elems;
 	if (r->nr_cpu < 2)
 		return;
-	r->per_cpu[1].cycles[i] = ns_to_cycles(e->b, f->cons_ns);
+	r->per_cpu[1].cycles[i] = tsc_ns_to_cycles(&e->b->tsc, f->cons_ns);
 	r->per_cpu[1].elems = f->cons_elems;
 	if (f->prod_elems)
 		r->delivered = fmin(r->delivered, (double)f->cons_elems / f->prod_elems);
@@ -367,13 +362,9 @@ static int cmp_fig(const void *a, const void *b)
 }
 
 /*
- * vm --profile: a tag for one setup's timed runs of a scenario (or of its
- * reference recipe), 0 for a recipe the kernel does not clock (the profile
- * counts what the test-run timer times, which is their figure). A tag per
- * setup, not per scenario: each setup loads its programs anew, and the JIT
- * puts one setup's program where another's was before, so each setup's
- * addresses are named by the BPF symbols of its own time; the analysis adds
- * up a scenario's tags.
+ * vm --profile: a tag for one setup's timed runs of a scenario (or its
+ * reference), 0 for a recipe the kernel does not clock. A tag per setup: each
+ * loads its programs anew, where the JIT may put another setup's before.
  */
 static uint32_t prof_tag(struct sc_env *e, const struct sc_result *r, const struct candidate *c)
 {
@@ -435,7 +426,7 @@ static int timed_chunks(struct sc_env *e, struct recipe_ctx *rc, const struct ca
 			break;
 		r->clock_syscalls += f[s->nr_chunks].clock_syscalls;
 		r->clock_resolved += f[s->nr_chunks].clock_resolved;
-		s->chunk_cycles[s->nr_chunks] = ns_to_cycles(e->b, f[s->nr_chunks].ns);
+		s->chunk_cycles[s->nr_chunks] = tsc_ns_to_cycles(&e->b->tsc, f[s->nr_chunks].ns);
 	}
 	instruments_remove(e, &prof);
 	if (err)
@@ -474,13 +465,9 @@ static double cpu_probe_ns(void)
 }
 
 /*
- * The host's level, as guest kernel-side work sees it: ns per run of a
- * trivial XDP program (returns XDP_DROP) under non-live BPF_PROG_RUN, so no
- * page_pool code. On a VM whose host runs guest kernel work on levels, this
- * loop moves with them while user-space loops do not. A call takes the
- * median of LEVEL_ROUNDS syscalls of LEVEL_REPEAT runs, each timed as the
- * kernel times its loop (time given up to other tasks is not counted); NAN
- * where the program cannot load or run.
+ * The host's level as guest kernel work sees it (user-space loops do not):
+ * ns per run of a trivial XDP_DROP program under non-live BPF_PROG_RUN, the
+ * median of LEVEL_ROUNDS syscalls of LEVEL_REPEAT runs; NAN if it cannot run.
  */
 #define LEVEL_ROUNDS 5
 #define LEVEL_REPEAT 100000
@@ -705,7 +692,7 @@ static void path_fentry(struct sc_env *e, struct sc_result *r)
 		return;
 	}
 	r->has_path = true;
-	r->path_cycles = ns_to_cycles(e->b, ns);
+	r->path_cycles = tsc_ns_to_cycles(&e->b->tsc, ns);
 	snprintf(r->path_method, sizeof(r->path_method),
 		 PATH_TEXT_FENTRY
 		 " of the proof run: the mean page_pool alloc and "

@@ -54,11 +54,9 @@ void bench_free(struct bench_ctx *b);
 int bench_overhead(struct bench_cfg *cfg, struct overhead_figs *out);
 
 /*
- * The elements of the upstream module's shorter load (the longer has twice
- * as many): long enough that its time_bench figure is not its clock's
- * resolution, short enough to run twice under vm --profile's plugin in
- * seconds. Unlike a scenario's timed run, the loop has no start-up cost to
- * amortize: its pool is filled before the clock starts.
+ * Elements of the upstream module's shorter load (the longer has twice as
+ * many): above its clock's resolution, yet seconds under vm --profile. Its
+ * pool is filled before its clock starts: no start-up cost to amortize.
  */
 #define UPMOD_LOOPS 50000
 

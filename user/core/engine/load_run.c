@@ -43,17 +43,6 @@ struct prog_costs {
 	struct prog_cost first[PROGCOST_MAX]; /* at progcost_start() */
 };
 
-/* Turn the stats on; -errno if the kernel refuses. */
-static int progcost_enable(struct prog_costs *pc)
-{
-	memset(pc, 0, sizeof(*pc));
-	pc->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	if (pc->stats_fd < 0)
-		return -errno;
-	pc->on = true;
-	return 0;
-}
-
 /* Follow every loaded program of obj. */
 static void progcost_add(struct prog_costs *pc, struct bpf_object *obj)
 {
@@ -105,13 +94,6 @@ static int progcost_read(const struct prog_costs *pc, struct prog_cost *out)
 		out[i].runs = now.runs - pc->first[i].runs;
 	}
 	return 0;
-}
-
-static void progcost_close(struct prog_costs *pc)
-{
-	if (pc->on)
-		close(pc->stats_fd);
-	pc->on = false;
 }
 
 struct load {
@@ -589,12 +571,15 @@ static void free_state(struct load *l)
 /* --prog-costs: the kernel's run-time stats on, and every program of ours followed. */
 static int costs_start(struct load *l)
 {
-	int err = progcost_enable(&l->pc);
+	int err;
 
-	if (err) {
+	l->pc.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (l->pc.stats_fd < 0) {
+		err = -errno;
 		pr_err("cannot turn on the kernel's BPF run-time stats: %s\n", strerror(-err));
 		return err;
 	}
+	l->pc.on = true;
 	progcost_add(&l->pc, xdpo_object(l->x, 0));
 	progcost_add(&l->pc, xdpo_object(l->x, 1));
 	progcost_add(&l->pc, obs_object(l->obs));
@@ -657,7 +642,8 @@ int load_main(struct load_cfg *cfg, const struct load_sink *sink)
 	instr_remove(&prof.in);
 	if (!err && cfg->prog_costs)
 		costs_report(&l);
-	progcost_close(&l.pc);
+	if (l.pc.on)
+		close(l.pc.stats_fd);
 	detach(&l);
 	free_state(&l);
 	xdpo_close(l.x);

@@ -162,8 +162,8 @@ static struct xdpo_opts xdpo_opts_for(const struct recipe_ctx *c)
 	case RCP_LF_FASTPASS:
 	case RCP_LF_FASTPASS_TWIN:
 		o.action = PPB_ACT_FASTPASS;
-		o.frags =
-			true; /* generic XDP copies into the system pool only for frags programs */
+		/* generic XDP copies into the system pool only for frags programs */
+		o.frags = true;
 		o.fp_adjust = c->id == RCP_LF_FASTPASS ? FASTPASS_ADJUST : 0;
 		o.fp_byte0 = c->pkt[0];
 		break;
@@ -173,13 +173,9 @@ static struct xdpo_opts xdpo_opts_for(const struct recipe_ctx *c)
 		o.cpumap_timing = true;
 		o.cpumap_drops = true;
 		/*
-		 * Half the queue: a deep pipeline, as the queue itself would
-		 * make, but no queue-full drops. (A shallow one, about the pool's
-		 * ring and cache, would avoid the pool's one-time growth by slow
-		 * allocations, but producer and consumer would then touch the
-		 * same pages in lockstep.) Never within two batches: a consumer
-		 * that went to sleep mid-batch is woken only when the batch is
-		 * flushed.
+		 * Half the queue: a deep pipeline but no queue-full drops; never
+		 * within two batches: a consumer asleep mid-batch wakes only when
+		 * the batch is flushed.
 		 */
 		o.pace_limit =
 			c->p.qsize / 2 > 2 * c->p.batch + 64 ? c->p.qsize / 2 : 2 * c->p.batch + 64;

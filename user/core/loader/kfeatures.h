@@ -53,13 +53,9 @@ int ppb_probe_fentry(void);
 int ppb_count_pp_probes(void);
 
 /*
- * page_pool's constants that follow the kernel's page size, read from its
- * BTF (a macro itself is not in BTF; the array it sizes is):
- * PP_ALLOC_CACHE_SIZE, the entries of a pool's alloc cache (struct
- * pp_alloc_cache's cache[]: 128 on 4K pages; 32 on 16K and 8 on 64K pages in
- * kernels that scale it, as 7.3 does), and PP_ALLOC_CACHE_REFILL, half of
- * it: the pages one slow allocation brings in bulk. 128 and 64 where the
- * BTF lacks the type.
+ * page_pool's PP_ALLOC_CACHE_SIZE (the length of struct pp_alloc_cache's
+ * cache[] in the kernel BTF: kernels such as 7.3 scale it with the page size)
+ * and PP_ALLOC_CACHE_REFILL, half of it; 128 and 64 where the BTF lacks it.
  */
 uint32_t ppb_pool_cache_size(void);
 uint32_t ppb_pool_refill(void);

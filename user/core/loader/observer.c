@@ -154,15 +154,6 @@ static void setup_tracepoints(struct observer *o, bool fentry)
 	}
 }
 
-static void setup_config(struct observer *o, bool fentry)
-{
-	struct ppb_obs_config *c = (void *)&o->skel->rodata->obs_cfg;
-
-	c->fentry = fentry;
-	c->nr_cpus = o->nr_cpus;
-	ppb_pool_ksyms(c);
-}
-
 /*
  * Room for pools. PPBENCH_TEST_MAX_POOLS makes it small, so that the tests
  * can fill it: the untracked count must then say so. 0 leaves no room at all
@@ -209,6 +200,7 @@ static int fill_room(struct observer *o)
 static int load(struct observer *o, bool fentry)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
+	struct ppb_obs_config *c;
 	int err;
 
 	ppb_open_opts(&oo);
@@ -217,7 +209,10 @@ static int load(struct observer *o, bool fentry)
 		return -errno;
 	setup_fentry(o->skel, fentry);
 	setup_tracepoints(o, fentry);
-	setup_config(o, fentry);
+	c = (void *)&o->skel->rodata->obs_cfg;
+	c->fentry = fentry;
+	c->nr_cpus = o->nr_cpus;
+	ppb_pool_ksyms(c);
 	err = bpf_map__set_max_entries(o->skel->maps.pool_info, o->capacity ?: 1)
 		      ?: bpf_map__set_max_entries(o->skel->maps.pool_counts, o->capacity ?: 1)
 		      ?: observer_bpf__load(o->skel) ?: fill_room(o);
@@ -448,18 +443,12 @@ const char *obs_fentry_reason(const struct observer *o)
 	return o->fentry_reason[0] ? o->fentry_reason : NULL;
 }
 
-/* What this observer cannot count on this kernel, or NULL (one line). */
-static const char *obs_not_counted(const struct observer *o)
-{
-	return o->not_counted[0] ? o->not_counted : NULL;
-}
-
 void obs_describe(const struct observer *o, struct obs_desc *d)
 {
 	d->backend = obs_backend(o);
 	d->backend_name = obs_backend_name(o);
 	d->fentry_reason = obs_fentry_reason(o);
-	d->not_counted = obs_not_counted(o);
+	d->not_counted = o->not_counted[0] ? o->not_counted : NULL;
 }
 
 int obs_pool_info_fd(const struct observer *o)
@@ -811,9 +800,8 @@ static int test_run_busy(const struct obs_snapshot *s, const struct pool_snap **
 		const struct pool_snap *ps = &s->pools[p];
 		const struct ppb_pool_info *pi = &ps->info;
 
-		if (ps->retired || pi->kind != PPB_POOL_TEST_RUN || !(pi->flags & PPB_POOL_F_ELEMS))
-			continue;
-		if (snap_gone(ps))
+		if (ps->retired || pi->kind != PPB_POOL_TEST_RUN ||
+		    !(pi->flags & PPB_POOL_F_ELEMS) || snap_gone(ps))
 			continue;
 		if (!n++)
 			*first = ps;

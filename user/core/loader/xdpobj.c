@@ -524,18 +524,11 @@ int xdpo_set_devmap(struct xdpo *x, int ifindex, bool egress_prog)
 }
 
 /*
- * BPF_PROG_RUN with repeat > 1 swaps the program into the XDP dispatcher and
- * out again, each time with synchronize_rcu(): a grace period per syscall. A
- * program that is already attached somewhere is in the dispatcher, and then
- * the swap is a refcount. So keep the program attached (generic mode) to the
- * loopback of a namespace of our own, where no packet ever flows.
- */
-/*
- * The namespaces are kept for the whole process and reused: a namespace's
- * teardown is deferred kernel work that would run into the next timed run,
- * and every namespace whose cleanup lags keeps its program in the
- * dispatcher, which then has more entries to search per packet. Each lo
- * takes one program, so programs pinned at the same time get one each.
+ * BPF_PROG_RUN with repeat > 1 swaps the program into the XDP dispatcher with
+ * a synchronize_rcu() per syscall, unless the program is attached somewhere:
+ * keep it on the lo of a namespace of our own, where no packet flows. The
+ * namespaces live as long as the process (a teardown is deferred kernel work
+ * that would run into the next timed run); each lo takes one program.
  */
 #define PIN_SLOTS 4
 static struct {
