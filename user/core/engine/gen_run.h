@@ -7,7 +7,6 @@
 #include "ppbench.h"
 #include "model/pkt.h"
 #include "sys/cpus.h"
-#include "sys/util.h"
 
 struct gen_cfg {
 	const char *ifname;

@@ -531,32 +531,18 @@ static void batch_free(struct batch_buf *b)
 	free(b->vals);
 }
 
-/* Index of key in the sorted keys of b, or -1. */
-static int batch_find(const struct batch_buf *b, const int *order, const void *key, size_t ksz)
-{
-	int lo = 0, hi = b->n - 1;
-
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
-		int c = memcmp((char *)b->keys + order[mid] * ksz, key, ksz);
-
-		if (!c)
-			return order[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
-}
-
+/* The keys of sort_base in order: indexes into them, sorted, then searched. */
 static const struct batch_buf *sort_base;
 static size_t sort_ksz;
 
+static int key_cmp(const void *key, const void *idx)
+{
+	return memcmp(key, (char *)sort_base->keys + *(const int *)idx * sort_ksz, sort_ksz);
+}
+
 static int order_cmp(const void *a, const void *b)
 {
-	return memcmp((char *)sort_base->keys + *(const int *)a * sort_ksz,
-		      (char *)sort_base->keys + *(const int *)b * sort_ksz, sort_ksz);
+	return key_cmp((char *)sort_base->keys + *(const int *)a * sort_ksz, b);
 }
 
 static int *sorted_order(const struct batch_buf *b, size_t ksz)
@@ -591,11 +577,11 @@ static int add_records(struct obs_snapshot *s, const struct batch_buf *info,
 	for (int i = 0; i < info->n; i++) {
 		struct pool_snap *p = &s->pools[s->nr_pools];
 		const struct ppb_pool_key *key = (void *)((char *)info->keys + i * ksz);
-		int c;
+		const int *c;
 
 		if (!key->ptr) /* fill_room()'s */
 			continue;
-		c = batch_find(counts, order, key, ksz);
+		c = bsearch(key, order, counts->n, sizeof(*order), key_cmp);
 		memset(p, 0, sizeof(*p));
 		memcpy(&p->key, key, ksz);
 		memcpy(&p->info, (char *)info->vals + i * sizeof(p->info), sizeof(p->info));
@@ -605,8 +591,8 @@ static int add_records(struct obs_snapshot *s, const struct batch_buf *info,
 			return -ENOMEM;
 		}
 		/* A pool may have a record but no counts yet. */
-		if (c >= 0)
-			memcpy(p->percpu, (char *)counts->vals + c * csz, csz);
+		if (c)
+			memcpy(p->percpu, (char *)counts->vals + *c * csz, csz);
 		for (int cpu = 0; cpu < s->nr_cpus; cpu++)
 			counts_add(&p->total, &p->percpu[cpu]);
 		snap_settle_unclassified(p, s->fentry);

@@ -7,11 +7,8 @@
 #include "ppbench.h"
 
 struct bpf_object;
-
 struct xdp_program;
-
 struct observer;
-struct bpf_program;
 
 /*
  * The object's XDP programs a user runs (xdpo_opts.progs; 0: all). Each
