@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include "engine/calibrate_run.h"
 #include "model/noise.h"
@@ -38,13 +37,6 @@ struct cal {
 	double last_ring; /* the last run's first figure, shown in the progress line */
 	char last_name[32];
 };
-
-static void sleep_ns(uint64_t ns)
-{
-	struct timespec ts = { .tv_sec = ns / 1000000000ull, .tv_nsec = ns % 1000000000ull };
-
-	nanosleep(&ts, NULL);
-}
 
 static void run_path(const struct cal *c, unsigned int i, const char *ext, char *buf, size_t len)
 {
@@ -104,17 +96,15 @@ static pid_t start_bench(const struct cal *c, unsigned int i)
 
 static void show(struct cal *c, unsigned int i, const char *what, double secs)
 {
-	char last[96] = "";
+	char last[96] = "", left[32] = "";
 
 	if (!c->progress)
 		return;
 	if (c->last_name[0])
 		snprintf(last, sizeof(last), " (last: %s %.1f cycles)", c->last_name, c->last_ring);
 	if (secs > 0)
-		progress_show(c->t0, "bench run %u/%u: %s %.0f s%s", i + 1, c->cfg->runs, what,
-			      secs, last);
-	else
-		progress_show(c->t0, "bench run %u/%u: %s%s", i + 1, c->cfg->runs, what, last);
+		snprintf(left, sizeof(left), " %.0f s", secs);
+	progress_show(c->t0, "bench run %u/%u: %s%s%s", i + 1, c->cfg->runs, what, left, last);
 }
 
 /* Waits until START_NS, showing the countdown. */
@@ -124,7 +114,7 @@ static void wait_until(struct cal *c, unsigned int i, uint64_t start_ns)
 
 	while ((now = now_ns()) < start_ns) {
 		show(c, i, "starts in", (start_ns - now) / 1e9);
-		sleep_ns(start_ns - now < POLL_NS ? start_ns - now : POLL_NS);
+		usleep((start_ns - now < POLL_NS ? start_ns - now : POLL_NS) / 1000);
 	}
 }
 
@@ -158,7 +148,7 @@ static int run_one(struct cal *c, unsigned int i)
 	}
 	while ((status = spawn_wait(pid, 1)) == -EAGAIN) {
 		show(c, i, "running", 0);
-		sleep_ns(POLL_NS);
+		usleep(POLL_NS / 1000);
 	}
 	if (status) {
 		last_err_line(c, i, why, sizeof(why));

@@ -573,6 +573,7 @@ static int costs_start(struct load *l)
 {
 	int err;
 
+	memset(&l->pc, 0, sizeof(l->pc));
 	l->pc.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (l->pc.stats_fd < 0) {
 		err = -errno;
