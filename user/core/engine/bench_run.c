@@ -344,16 +344,6 @@ static int warm_up(struct sc_env *e, struct recipe_ctx *rc, const struct candida
 	return 0;
 }
 
-static void note_ids(struct recipe_ctx *rc, struct setup_rec *s)
-{
-	struct xdpo_ids ids;
-
-	recipe_ids(rc, &ids, &s->kthread_pid);
-	s->prog_id = ids.prog;
-	s->cpumap_id = ids.cpumap;
-	s->cpumap_prog_id = ids.cpumap_prog;
-}
-
 static int cmp_fig(const void *a, const void *b)
 {
 	const struct run_fig *x = a, *y = b;
@@ -505,14 +495,6 @@ static double level_probe_ns(void)
 	return median_of(v, LEVEL_ROUNDS);
 }
 
-/* Unloads the level probe's program (level_probe_ns() loads it again when called). */
-static void level_probe_close(void)
-{
-	probe_bpf__destroy(level_skel);
-	level_skel = NULL;
-	level_load_err = 0;
-}
-
 /* Setup I of a scenario: its own recipe instance, warmed up, then timed. */
 static int one_setup(struct sc_env *e, struct sc_result *r, const struct candidate *c,
 		     struct recipe_ctx *shared, uint32_t i)
@@ -529,7 +511,7 @@ static int one_setup(struct sc_env *e, struct sc_result *r, const struct candida
 		err = recipe_setup(&rc, c->recipe, e->env, e->obs, &p);
 	err = err ?: warm_up(e, rc, c, r, s);
 	if (!err) {
-		note_ids(rc, s);
+		recipe_ids(rc, s);
 		s->cpu_probe_ns = cpu_probe_ns();
 		s->level_probe_ns = level_probe_ns();
 		err = timed_chunks(e, rc, c, r, s, &f);
@@ -794,20 +776,6 @@ struct proof_run {
 	uint64_t elems, drops;
 };
 
-static void save_proof(struct proof_run *p, const struct sc_result *r)
-{
-	*p = (struct proof_run){ r->proof, r->counts, r->known, r->proof_elems, r->proof_drops };
-}
-
-static void restore_proof(struct sc_result *r, const struct proof_run *p)
-{
-	r->proof = p->proof;
-	r->counts = p->counts;
-	r->known = p->known;
-	r->proof_elems = p->elems;
-	r->proof_drops = p->drops;
-}
-
 static int try_candidate(struct sc_env *e, const struct candidate *c, struct sc_result *r,
 			 struct recipe_ctx **rcp)
 {
@@ -875,7 +843,8 @@ static int choose(struct sc_env *e, struct sc_result *r, struct recipe_ctx **rcp
 		if (r->proof.purity > best.proof.purity) {
 			recipe_teardown(best_rc);
 			best_rc = *rcp;
-			save_proof(&best, r);
+			best = (struct proof_run){ r->proof, r->counts, r->known, r->proof_elems,
+						   r->proof_drops };
 			best_i = i;
 		} else {
 			recipe_teardown(*rcp);
@@ -897,7 +866,11 @@ static int choose(struct sc_env *e, struct sc_result *r, struct recipe_ctx **rcp
 			 r->id == SC_FAST && preempt_rt() ? PREEMPT_RT_NO_FAST "; " : "", tried);
 		return -ENOENT;
 	}
-	restore_proof(r, &best);
+	r->proof = best.proof;
+	r->counts = best.counts;
+	r->known = best.known;
+	r->proof_elems = best.elems;
+	r->proof_drops = best.drops;
 	r->cand = &d->cand[best_i];
 	*rcp = best_rc;
 	return 0;
@@ -937,14 +910,6 @@ static void prove_scenario(struct sc_env *e, enum scenario_id id)
 	}
 }
 
-static void fail_scenario(struct sc_env *e, struct sc_result *r)
-{
-	r->ok = false;
-	snprintf(r->reason, sizeof(r->reason), "timed runs failed");
-	recipe_teardown(e->nic[r->id]);
-	e->nic[r->id] = NULL;
-}
-
 /*
  * The timed setups, round-robin over the scenarios: setup i of every
  * scenario before setup i + 1 of any, so a drift of the machine reaches all
@@ -962,7 +927,10 @@ static void run_rounds(struct sc_env *e)
 				continue;
 			bench_progress(e->b, "setup %u/%u: %s", i + 1, n, scenario_defs[id].name);
 			if (one_setup(e, r, r->cand, e->nic[id], i)) {
-				fail_scenario(e, r);
+				r->ok = false;
+				snprintf(r->reason, sizeof(r->reason), "timed runs failed");
+				recipe_teardown(e->nic[id]);
+				e->nic[id] = NULL;
 				continue;
 			}
 			if (ref_of(e, r) && e->ref[id].ok &&
@@ -1047,7 +1015,8 @@ int bench_main(struct bench_ctx *b, const struct bench_sink *sink)
 	run_rounds(&e);
 	if (progress_wanted(cfg->quiet))
 		progress_clear();
-	level_probe_close();
+	probe_bpf__destroy(level_skel);
+	level_skel = NULL;
 	for (int i = 0; i < NR_SCENARIOS; i++)
 		if (cfg->want[i])
 			finish_scenario(&e, i);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "engine/recipe_run.h"
 #include "instr/instrument.h"
+#include "model/bench_types.h"
 #include "model/counts.h"
 #include "model/testrun_clock.h"
 #include "model/pkt.h"
@@ -270,13 +271,17 @@ static const char *main_prog(const struct recipe_ctx *c)
 	return bare(c) ? "ppb_xdp_bare" : "ppb_xdp_act";
 }
 
-void recipe_ids(struct recipe_ctx *c, struct xdpo_ids *ids, int *kthread_pid)
+void recipe_ids(struct recipe_ctx *c, struct setup_rec *s)
 {
-	int err = xdpo_ids(c->x, main_prog(c), c->id == RCP_XCPU ? c->p.remote_cpu : -1, ids);
+	struct xdpo_ids x;
+	int err = xdpo_ids(c->x, main_prog(c), c->id == RCP_XCPU ? c->p.remote_cpu : -1, &x);
 
 	if (err)
-		memset(ids, 0, sizeof(*ids));
-	*kthread_pid = err ? 0 : c->kthread_pid;
+		memset(&x, 0, sizeof(x));
+	s->prog_id = x.prog;
+	s->cpumap_id = x.cpumap;
+	s->cpumap_prog_id = x.cpumap_prog;
+	s->kthread_pid = err ? 0 : c->kthread_pid;
 }
 
 int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env,

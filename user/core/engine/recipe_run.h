@@ -79,9 +79,9 @@ void recipe_set_loops(struct recipe_ctx *c, uint32_t repeat, uint32_t runs);
 /* Cross-CPU recipes: whether the consumer kthread runs at SCHED_FIFO. */
 bool recipe_consumer_fifo(const struct recipe_ctx *c);
 
-/* What names one setup: each recipe_setup() makes new ones (0: none); RCP_XCPU: the
- * cpumap, its entry's program and the entry's kthread too. */
-void recipe_ids(struct recipe_ctx *c, struct xdpo_ids *ids, int *kthread_pid);
+/* What names one setup, into S: each recipe_setup() makes new ones (0: none). */
+struct setup_rec;
+void recipe_ids(struct recipe_ctx *c, struct setup_rec *s);
 
 /* Sum of a result's counts over pools of one kind (all kinds: kind < 0), per CPU too. */
 int recipe_counts_by_kind(const struct recipe_result *res, int kind, int nr_cpus,

@@ -110,12 +110,6 @@ static int kmod_load(const char *path, const char *params, char *name, size_t le
 	return err;
 }
 
-/* Unloads module NAME; 0 or a negative errno. */
-static int kmod_unload(const char *name)
-{
-	return syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
-}
-
 /* /dev/kmsg opened at its end: what is logged from now on; a negative errno. */
 static int kmsg_open_end(void)
 {
@@ -244,7 +238,7 @@ static int load_window(struct bench_ctx *b, struct upstream_module_fig *u, enum 
 	instr_remove(&prof.in);
 	if (!err) {
 		guest_prof_mod_syms(prof.tag, name);
-		err = kmod_unload(name);
+		err = syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
 		if (err)
 			why(u, "cannot unload %s: %s", name, err);
 	} else if (err == -EEXIST) {

@@ -453,23 +453,17 @@ static int own_links(__u32 *ids, int max)
 	return n;
 }
 
-static bool id_in(__u32 id, const __u32 *ids, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (ids[i] == id)
-			return true;
-	return false;
-}
-
 int ppb_count_pp_probes(void)
 {
 	struct bpf_link_info info;
 	char tp[64];
 	__u32 id = 0, len, own[64];
-	int n = 0, fd, nr_own = own_links(own, 64);
+	int n = 0, fd, i, nr_own = own_links(own, 64);
 
 	while (!bpf_link_get_next_id(id, &id)) {
-		if (id_in(id, own, nr_own))
+		for (i = 0; i < nr_own && own[i] != id; i++)
+			;
+		if (i < nr_own)
 			continue;
 		fd = bpf_link_get_fd_by_id(id);
 		if (fd < 0)
