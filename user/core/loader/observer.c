@@ -240,49 +240,47 @@ static int attach_release(struct observer *o)
 	return 0;
 }
 
+/* The fentry backend if it is wanted and loads, else why not in fentry_reason. */
+static void try_fentry(struct observer *o, bool want)
+{
+	char *why = o->fentry_reason;
+	size_t len = sizeof(o->fentry_reason);
+	int err;
+
+	if (!want)
+		snprintf(why, len, "disabled by option");
+	else if (!first_func(alloc_fns))
+		snprintf(why, len, "no page_pool alloc function in BTF");
+	/* A small fentry program first: loading the whole observer only to be
+	 * refused costs the verifier's time twice. */
+	else if ((err = ppb_probe_fentry()) || (err = load(o, true)))
+		snprintf(why, len, "fentry refused (%s)", errno_name(err));
+	else
+		o->backend = OBS_FENTRY;
+}
+
 int obs_open(struct observer **out, const struct obs_opts *opts)
 {
 	struct observer *o = calloc(1, sizeof(*o));
-	bool want_fentry = !(opts && opts->no_fentry);
 	int err;
 
 	if (!o)
 		return -ENOMEM;
 	o->nr_cpus = nr_possible_cpus();
 	o->retired.nr_cpus = o->pending.nr_cpus = o->nr_cpus;
+	o->backend = OBS_TRACEPOINT;
 	err = o->nr_cpus < 0 ? o->nr_cpus : parse_capacity(o);
 	if (err) {
 		free(o);
 		return err;
 	}
-	if (want_fentry && !first_func(alloc_fns))
-		snprintf(o->fentry_reason, sizeof(o->fentry_reason),
-			 "no page_pool alloc function in BTF");
-	else if (!want_fentry)
-		snprintf(o->fentry_reason, sizeof(o->fentry_reason), "disabled by option");
-	/* A small fentry program first: loading the whole observer only to be
-	 * refused costs the verifier's time twice. */
-	if (want_fentry && !o->fentry_reason[0] && (err = ppb_probe_fentry()))
-		snprintf(o->fentry_reason, sizeof(o->fentry_reason), "fentry refused (%s)",
-			 errno_name(err));
-	if (want_fentry && !o->fentry_reason[0]) {
-		err = load(o, true);
-		if (!err) {
-			o->backend = OBS_FENTRY;
-			goto done;
-		}
-		snprintf(o->fentry_reason, sizeof(o->fentry_reason), "fentry refused (%s)",
-			 errno_name(err));
-	}
-	err = load(o, false);
-	if (err) {
+	try_fentry(o, !(opts && opts->no_fentry));
+	if (o->backend == OBS_TRACEPOINT && (err = load(o, false))) {
 		pr_err("cannot load the page_pool observer: %s (%s)\n", strerror(-err),
 		       log_last_libbpf_warning());
 		free(o);
 		return err;
 	}
-	o->backend = OBS_TRACEPOINT;
-done:
 	err = attach_release(o);
 	if (err) {
 		obs_close(o);
