@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
-#include <sched.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +28,6 @@
 #include "sys/progress.h"
 #include "sys/util.h"
 #include "probe.skel.h"
-#include <unistd.h>
 
 struct sc_env {
 	struct bench_ctx *b;

@@ -4,11 +4,9 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <bpf/libbpf.h>
 #include "engine/gen_run.h"
 #include "loader/kfeatures.h"

@@ -3,15 +3,11 @@
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
-#include <stdio.h>
-#include <unistd.h>
 #include "engine/bench_run.h"
 #include "loader/kfeatures.h"
 #include "loader/xdpobj.h"
 #include "model/testrun_clock.h"
 #include "model/stats.h"
-#include "sys/log.h"
-#include "sys/util.h"
 
 #define OVH_PAIRS_MAX 1000
 

@@ -4,11 +4,9 @@
 #include <errno.h>
 #include <linux/bpf.h>
 #include <sched.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 #include "engine/recipe_run.h"
 #include "instr/instrument.h"

@@ -17,7 +17,6 @@
 #include <sys/syscall.h>
 #include "engine/bench_run.h"
 #include "instr/guest_profile.h"
-#include "sys/log.h"
 #include "sys/progress.h"
 
 /* kbuild's name of a module file: its base name to the first '.', '-' as '_'. */
