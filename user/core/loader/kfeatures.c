@@ -50,11 +50,6 @@ static const char *ppb_btf_path(void)
 	return ppb_btf_custom_path() ?: "/sys/kernel/btf/vmlinux";
 }
 
-/*
- * The kernel BTF, parsed at the first call and kept for the life of the
- * process (the running kernel's BTF does not change): every module of the
- * loader asks here, so a run parses it once.
- */
 struct btf *ppb_vmlinux_btf(void)
 {
 	static struct btf *btf;
@@ -68,12 +63,10 @@ struct btf *ppb_vmlinux_btf(void)
 }
 
 /*
- * What the __kconfig externs of our BPF objects read (bpf/pool_compat.bpf.h),
- * as libbpf's in-memory kconfig: from the config sys/kconfig.c reads, the
- * one probe and the result files name, so libbpf reads no file of its own.
- * NULL if that config cannot be read or lacks the option (every x86-64 and
- * arm64 config sets it). PPBENCH_TEST_KCONFIG replaces it: tests plant a
- * wrong value.
+ * The __kconfig values of our BPF objects (bpf/pool_compat.bpf.h) from the
+ * config that sys/kconfig.c reads (the one probe and results name), so that
+ * libbpf reads no file of its own; NULL if it lacks them.
+ * PPBENCH_TEST_KCONFIG replaces it: tests plant a wrong value.
  */
 const char *ppb_bpf_kconfig(void)
 {
