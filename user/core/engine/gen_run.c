@@ -6,7 +6,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <bpf/libbpf.h>
 #include "engine/gen_run.h"
 #include "loader/kfeatures.h"
@@ -224,7 +223,6 @@ int gen_main(struct gen_cfg *cfg, const struct gen_sink *sink)
 			       .xmits = !cfg->bare };
 	struct gen g = { .cfg = cfg, .pin_link = -1, .sink = sink };
 	struct gen_totals t;
-	struct stat st;
 	int err, len;
 
 	len = pkt_build_udp(&cfg->spec, g.pkt, sizeof(g.pkt));
@@ -236,8 +234,7 @@ int gen_main(struct gen_cfg *cfg, const struct gen_sink *sink)
 	g.len = len;
 	if (xdpo_open(&g.x, &o))
 		return EXIT_FAIL;
-	stat("/proc/thread-self/ns/net", &st);
-	xdpo_set_err_filter(g.x, cfg->ifindex, (uint32_t)st.st_ino);
+	xdpo_set_err_filter(g.x, cfg->ifindex);
 	xdpo_track_prog(g.x, PPB_ROLE_GEN, GEN_PROG);
 	err = xdpo_attach_tracing(g.x);
 	g.pin_link = xdpo_pin_dispatcher(g.x, GEN_PROG);

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -156,13 +155,6 @@ static int open_objects(struct load *l)
 	return l->obs ? obs_set_elems_active(l->obs, true) : 0;
 }
 
-static uint32_t netns_inode(void)
-{
-	struct stat st;
-
-	return stat("/proc/thread-self/ns/net", &st) ? 0 : (uint32_t)st.st_ino;
-}
-
 static int setup_maps(struct load *l)
 {
 	struct load_cfg *c = l->cfg;
@@ -178,11 +170,9 @@ static int setup_maps(struct load *l)
 	if (err)
 		pr_err("cannot set up the %s map: %s\n",
 		       c->action == PPB_ACT_CPU ? "cpumap" : "devmap", strerror(-err));
-	xdpo_set_err_filter(l->x,
-			    c->action == PPB_ACT_REDIRECT      ? c->target_ifindex
-			    : c->remote_action == XDP_REDIRECT ? c->remote_ifindex
-							       : 0,
-			    netns_inode());
+	xdpo_set_err_filter(l->x, c->action == PPB_ACT_REDIRECT	     ? c->target_ifindex
+				  : c->remote_action == XDP_REDIRECT ? c->remote_ifindex
+								     : 0);
 	return err ?: xdpo_attach_tracing(l->x);
 }
 

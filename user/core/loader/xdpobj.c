@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -600,10 +601,12 @@ void xdpo_set_proof(struct xdpo *x, bool on, uint32_t shift, enum ppb_role elems
 	x->skel->bss->proof = on && x->calibrated;
 }
 
-void xdpo_set_err_filter(struct xdpo *x, int xmit_ifindex, uint32_t xmit_netns)
+void xdpo_set_err_filter(struct xdpo *x, int xmit_ifindex)
 {
+	struct stat st;
+
 	x->skel->bss->xmit_ifindex = xmit_ifindex;
-	x->skel->bss->xmit_netns = xmit_netns;
+	x->skel->bss->xmit_netns = stat("/proc/thread-self/ns/net", &st) ? 0 : (uint32_t)st.st_ino;
 }
 
 int xdpo_errs(struct xdpo *x, struct ppb_xdp_errs *percpu)

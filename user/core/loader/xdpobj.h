@@ -89,8 +89,8 @@ int xdpo_live_fixed_ns(struct xdpo *x, const char *prog, uint32_t batch, uint32_
 int xdpo_attach_tracing(struct xdpo *x);
 /* Proof sampling for continuous traffic: every 2^shift frames per CPU. */
 void xdpo_set_proof(struct xdpo *x, bool on, uint32_t shift, enum ppb_role elems_role);
-/* Filters of the error tracepoints (ids of our programs, target device, cpumap). */
-void xdpo_set_err_filter(struct xdpo *x, int xmit_ifindex, uint32_t xmit_netns);
+/* Filters of the error tracepoints: the target device, in the caller's namespace. */
+void xdpo_set_err_filter(struct xdpo *x, int xmit_ifindex);
 int xdpo_errs(struct xdpo *x, struct ppb_xdp_errs *percpu);
 /* Count the errors of program NAME as ROLE's (e.g. a bare variant). */
 void xdpo_track_prog(struct xdpo *x, enum ppb_role role, const char *name);
