@@ -292,11 +292,7 @@ int obs_open(struct observer **out, const struct obs_opts *opts)
 	return 0;
 }
 
-/*
- * 20 blocks of 1 000 calls, the median of their means: an interrupt or a
- * softirq inside one block (frequent under emulation) moves one block, not
- * the figure.
- */
+/* An interrupt in a block (frequent under emulation) moves that block, not the median. */
 int obs_probe_overhead(struct observer *o, double *ns_per_call)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, t);
