@@ -39,22 +39,6 @@ struct sc_env {
 	struct counters cnt;		      /* --counters: open on the bench thread */
 };
 
-/* The kind of pool a recipe allocates from. */
-static int recipe_pool_kind(enum recipe_id r)
-{
-	switch (r) {
-	case RCP_VETH_TX:
-		return PPB_POOL_VETH;
-	case RCP_GENERIC_FRAGS:
-	case RCP_LF_FASTPASS:
-		return PPB_POOL_SYSTEM;
-	case RCP_NIC_DROP:
-		return PPB_POOL_NIC;
-	default:
-		return PPB_POOL_TEST_RUN;
-	}
-}
-
 static int next_online_cpu(int cpu)
 {
 	int n = nr_possible_cpus();
@@ -197,7 +181,7 @@ static int prove(struct sc_env *e, struct recipe_ctx *rc, const struct candidate
 	err = recipe_run(rc, true, &res);
 	if (err)
 		return err;
-	err = recipe_counts_by_kind(&res, recipe_pool_kind(c->recipe), res.counts.nr_cpus, &k);
+	err = recipe_counts_by_kind(&res, recipes[c->recipe].pool, res.counts.nr_cpus, &k);
 	if (!err) {
 		r->counts = k.total;
 		r->known = path_known(fentry, k.flags);
@@ -214,7 +198,7 @@ static int prove(struct sc_env *e, struct recipe_ctx *rc, const struct candidate
 		 * page_pool, which the tracepoint backend cannot tell from unknown
 		 * counts) */
 		if (!k.pools && !res.counts.untracked_pools)
-			proof_set_no_pool(&r->proof, pool_kind_name(recipe_pool_kind(c->recipe)));
+			proof_set_no_pool(&r->proof, pool_kind_name(recipes[c->recipe].pool));
 		free(k.percpu);
 	}
 	recipe_result_free(&res);

@@ -19,29 +19,29 @@
 
 const struct recipe_desc recipes[NR_RECIPES] = {
 	[RCP_LF_DROP] = { "lf-drop", "live-frames BPF_PROG_RUN, XDP_DROP (test-run pool)", true,
-			  PPB_ROLE_ACTION },
+			  PPB_ROLE_ACTION, PPB_POOL_TEST_RUN },
 	[RCP_LF_VETH] = { "lf-veth", "live frames redirected out of veth a, XDP_DROP on peer b",
-			  true, PPB_ROLE_GEN },
+			  true, PPB_ROLE_GEN, PPB_POOL_TEST_RUN },
 	[RCP_VETH_TX] = { "veth-tx", "UDP a->b, native XDP_TX on veth b (rq pool, skb path)", false,
-			  PPB_ROLE_ACTION },
+			  PPB_ROLE_ACTION, PPB_POOL_VETH },
 	[RCP_GENERIC_FRAGS] = { "generic-frags",
 				"UDP a->b, generic-XDP xdp.frags XDP_DROP on b (system pool)",
-				false, PPB_ROLE_ACTION },
+				false, PPB_ROLE_ACTION, PPB_POOL_SYSTEM },
 	[RCP_XCPU] = { "xcpu", "live frames redirected to a cpumap on another CPU, XDP_DROP there",
-		       true, PPB_ROLE_ACTION },
+		       true, PPB_ROLE_ACTION, PPB_POOL_TEST_RUN },
 	[RCP_NIC_DROP] = { "nic-drop",
 			   "native XDP_DROP of the traffic the interface receives "
 			   "(driver NAPI)",
-			   false, PPB_ROLE_ACTION, true },
+			   false, PPB_ROLE_ACTION, PPB_POOL_NIC, true },
 	[RCP_LF_FASTPASS] = { "lf-fastpass",
 			      "live frames PASSed 32 B below their headroom to generic-XDP "
 			      "xdp.frags XDP_DROP on a private lo: copied into the system pool, "
 			      "recycled directly",
-			      true, PPB_ROLE_SECOND },
+			      true, PPB_ROLE_SECOND, PPB_POOL_SYSTEM },
 	[RCP_LF_FASTPASS_TWIN] = { "lf-fastpass-twin",
 				   "lf-fastpass with the headroom kept: no copy, the frame's page "
 				   "returns to the test-run pool's ring",
-				   true, PPB_ROLE_SECOND },
+				   true, PPB_ROLE_SECOND, PPB_POOL_TEST_RUN },
 };
 
 static bool is_fastpass(enum recipe_id id)

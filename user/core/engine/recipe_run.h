@@ -40,7 +40,8 @@ struct recipe_desc {
 	const char *text; /* one line, printed as "recipe:" */
 	bool live;	  /* driven by live-frames BPF_PROG_RUN */
 	enum ppb_role elems_role;
-	bool passive; /* waits for traffic that arrives by itself */
+	enum ppb_pool_kind pool; /* the kind of pool it allocates from */
+	bool passive;		 /* waits for traffic that arrives by itself */
 };
 extern const struct recipe_desc recipes[NR_RECIPES];
 int recipe_by_name(const char *name);
