@@ -49,19 +49,6 @@ static int next_online_cpu(int cpu)
 	return -1;
 }
 
-/* Elements -> syscalls: live recipes with a fixed repeat per syscall. */
-static void loops_to_runs(const struct candidate *c, uint64_t loops, uint32_t *repeat,
-			  uint32_t *runs)
-{
-	if (c->repeat) {
-		*repeat = c->repeat == CAND_REPEAT_REFILL ? ppb_pool_refill() : c->repeat;
-		*runs = (uint32_t)((loops + *repeat - 1) / *repeat);
-	} else {
-		*repeat = (uint32_t)loops;
-		*runs = 1;
-	}
-}
-
 static uint64_t sc_loops(const struct bench_ctx *b, enum scenario_id id)
 {
 	return bench_loops(b->cfg, id) ?: scenario_defs[id].default_loops;
@@ -109,7 +96,14 @@ static struct recipe_params make_params(const struct sc_env *e, const struct can
 				   .qsize = 2048,
 				   .sample_shift = sample_shift(loops) };
 
-	loops_to_runs(c, loops, &p.repeat, &p.runs);
+	/* elements -> syscalls: live recipes with a fixed repeat per syscall */
+	if (c->repeat) {
+		p.repeat = c->repeat == CAND_REPEAT_REFILL ? ppb_pool_refill() : c->repeat;
+		p.runs = (uint32_t)((loops + p.repeat - 1) / p.repeat);
+	} else {
+		p.repeat = (uint32_t)loops;
+		p.runs = 1;
+	}
 	return p;
 }
 
@@ -161,11 +155,6 @@ static void describe(const struct sc_env *e, const struct candidate *c, const st
 		 SETUP_CHUNKS, (unsigned long long)(r->loops / SETUP_CHUNKS), CHUNK_RANK + 1);
 }
 
-static uint64_t remote_elems(const struct recipe_result *res, int cpu)
-{
-	return cpu >= 0 ? res->roles[PPB_ROLE_SECOND].percpu[cpu].packets : 0;
-}
-
 /* Proof run: path counts of the recipe on this kernel. */
 static int prove(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
 		 struct sc_result *r)
@@ -187,7 +176,8 @@ static int prove(struct sc_env *e, struct recipe_ctx *rc, const struct candidate
 		r->known = path_known(fentry, k.flags);
 		r->proof_elems = res.elems;
 		r->proof_drops = res.cpumap_drops;
-		proof_eval(r->id, &k.total, res.elems, remote_elems(&res, rcpu),
+		proof_eval(r->id, &k.total, res.elems,
+			   rcpu >= 0 ? res.roles[PPB_ROLE_SECOND].percpu[rcpu].packets : 0,
 			   rcpu >= 0 ? &k.percpu[rcpu] : NULL, fentry, r->known & KNOWN_CACHE,
 			   r->known & KNOWN_RING, &r->proof);
 		proof_set_untracked(&r->proof, res.counts.untracked_pools);
