@@ -40,17 +40,18 @@ static const char *const alloc_fns[] = { "page_pool_alloc_netmems", "page_pool_a
 static const char *const put_fns[] = { "page_pool_put_unrefed_netmem",
 				       "page_pool_put_defragged_page", NULL };
 
-static bool btf_has_func(const char *name)
+/* NAME if the kernel has that function, else NULL. */
+static const char *btf_func(const char *name)
 {
 	struct btf *btf = ppb_vmlinux_btf();
 
-	return btf && btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+	return btf && btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0 ? name : NULL;
 }
 
 static const char *first_func(const char *const *names)
 {
 	for (int i = 0; names[i]; i++)
-		if (btf_has_func(names[i]))
+		if (btf_func(names[i]))
 			return names[i];
 	return NULL;
 }
@@ -95,20 +96,15 @@ static void setup_fentry(struct observer_bpf *s, bool on)
 	const char *put = on ? first_func(put_fns) : NULL;
 	/* The _pages/_page wrappers call the netmem functions: attach to both, the
 	 * programs classify at the outermost exit only. */
-	const char *alloc2 = alloc && strcmp(alloc, "page_pool_alloc_pages") &&
-					     btf_has_func("page_pool_alloc_pages")
-				     ? "page_pool_alloc_pages"
+	const char *alloc2 = alloc && strcmp(alloc, "page_pool_alloc_pages")
+				     ? btf_func("page_pool_alloc_pages")
 				     : NULL;
-	const char *put2 = put && !strcmp(put, "page_pool_put_unrefed_netmem") &&
-					   btf_has_func("page_pool_put_unrefed_page")
-				   ? "page_pool_put_unrefed_page"
+	const char *put2 = put && !strcmp(put, "page_pool_put_unrefed_netmem")
+				   ? btf_func("page_pool_put_unrefed_page")
 				   : NULL;
-	const char *bulk =
-		on && btf_has_func("page_pool_put_page_bulk") ? "page_pool_put_page_bulk" : NULL;
+	const char *bulk = on ? btf_func("page_pool_put_page_bulk") : NULL;
 	/* 6.14+ replaced it by a bulk return whose entries mix pools. */
-	const char *nbulk = on && !bulk && btf_has_func("page_pool_put_netmem_bulk")
-				    ? "page_pool_put_netmem_bulk"
-				    : NULL;
+	const char *nbulk = on && !bulk ? btf_func("page_pool_put_netmem_bulk") : NULL;
 
 	set_target(s->progs.ppb_fe_alloc, alloc);
 	set_target(s->progs.ppb_fx_alloc, alloc);
