@@ -219,12 +219,8 @@ static int ppb_ksym_lookup(const char *const *names, __u64 *addrs, int n)
 		return err;
 	fd = bpf_program__fd(skel->progs.ppb_probe_ksym);
 	for (int i = 0; i < n && !err; i++) {
-		if (strlen(names[i]) >= sizeof(skel->bss->ksym_name)) {
-			err = -ENAMETOOLONG;
-			break;
-		}
-		memset(skel->bss->ksym_name, 0, sizeof(skel->bss->ksym_name));
-		strcpy(skel->bss->ksym_name, names[i]);
+		/* NUL padded, its last byte left 0 (our names are shorter) */
+		strncpy(skel->bss->ksym_name, names[i], sizeof(skel->bss->ksym_name) - 1);
 		if (bpf_prog_test_run_opts(fd, &o))
 			err = -errno;
 		else if (!skel->bss->ksym_err)
