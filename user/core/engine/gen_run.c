@@ -96,15 +96,6 @@ static int start_senders(struct gen *g)
 	return 0;
 }
 
-static uint64_t total_sent(const struct gen *g)
-{
-	uint64_t n = 0;
-
-	for (int i = 0; i < g->nr; i++)
-		n += atomic_load(&g->s[i].sent);
-	return n;
-}
-
 static bool all_done(const struct gen *g)
 {
 	for (int i = 0; i < g->nr; i++)
@@ -121,7 +112,8 @@ static void read_totals(struct gen *g, struct gen_totals *t)
 	struct ppb_xdp_errs e[n];
 
 	memset(t, 0, sizeof(*t));
-	t->frames = total_sent(g);
+	for (int i = 0; i < g->nr; i++)
+		t->frames += atomic_load(&g->s[i].sent);
 	if (xdpo_errs(g->x, e))
 		return;
 	for (int c = 0; c < n; c++) {
