@@ -67,10 +67,9 @@ struct recipe_ctx {
 	uint8_t pkt[PKT_BUF_SIZE];
 	uint32_t pkt_len;
 	cpu_set_t saved_affinity;
-	bool consumer_fifo; /* the cpumap kthread runs at SCHED_FIFO */
-	int kthread_pid;    /* the cpumap kthread, 0 when not found */
-	uint64_t drops0;    /* cpumap queue drops when the run began */
-	double fixed_ns;    /* kernel-clocked runs: a syscall's cost outside the loop */
+	int kthread_pid; /* the cpumap kthread at SCHED_FIFO, or 0 */
+	uint64_t drops0; /* cpumap queue drops when the run began */
+	double fixed_ns; /* kernel-clocked runs: a syscall's cost outside the loop */
 	bool fixed_known;
 };
 
@@ -247,7 +246,6 @@ static void boost_consumer(struct recipe_ctx *c, int cpu)
 {
 	int pid = xdpo_cpumap_kthread_fifo(c->x, cpu);
 
-	c->consumer_fifo = pid > 0;
 	c->kthread_pid = pid > 0 ? pid : 0;
 	if (pid < 0)
 		pr_warn("cannot run the cpumap kthread of CPU %d at SCHED_FIFO (%s): other "
@@ -257,7 +255,7 @@ static void boost_consumer(struct recipe_ctx *c, int cpu)
 
 bool recipe_consumer_fifo(const struct recipe_ctx *c)
 {
-	return c->consumer_fifo;
+	return c->kthread_pid > 0;
 }
 
 static const char *main_prog(const struct recipe_ctx *c)
