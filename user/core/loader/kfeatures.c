@@ -270,8 +270,9 @@ static bool ppb_disabled(const char *feature)
 
 int ppb_probe_live_frames(void)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, o, .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .repeat = 1);
 	unsigned char pkt[64] = { [12] = 0x08, [13] = 0x00, [14] = 0x45 };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .repeat = 1,
+		    .data_in = pkt, .data_size_in = sizeof(pkt));
 	struct probe_bpf *skel;
 	int err;
 
@@ -280,22 +281,16 @@ int ppb_probe_live_frames(void)
 	skel = load_one("ppb_probe_xdp", &err);
 	if (!skel)
 		return err;
-	o.data_in = pkt;
-	o.data_size_in = sizeof(pkt);
-	err = bpf_prog_test_run_opts(bpf_program__fd(skel->progs.ppb_probe_xdp), &o);
-	err = err ? -errno : 0;
+	err = bpf_prog_test_run_opts(bpf_program__fd(skel->progs.ppb_probe_xdp), &o) ? -errno : 0;
 	probe_bpf__destroy(skel);
 	return err;
 }
 
 static int probe_load(const char *name)
 {
-	struct probe_bpf *skel;
 	int err;
 
-	skel = load_one(name, &err);
-	if (skel)
-		probe_bpf__destroy(skel);
+	probe_bpf__destroy(load_one(name, &err));
 	return err;
 }
 
