@@ -519,9 +519,7 @@ int xdpo_set_devmap(struct xdpo *x, int ifindex, bool egress_prog)
 	__u32 key = 0;
 
 	v.bpf_prog.fd = egress_prog ? xdpo_prog_fd(x, "ppb_devmap_prog") : 0;
-	if (bpf_map_update_elem(bpf_map__fd(x->skel->maps.tx_devmap), &key, &v, 0))
-		return -errno;
-	return 0;
+	return bpf_map_update_elem(bpf_map__fd(x->skel->maps.tx_devmap), &key, &v, 0) ? -errno : 0;
 }
 
 /*
