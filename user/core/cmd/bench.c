@@ -297,13 +297,6 @@ static int bench_check(void *c, int argc, char **argv)
 	return cfg->iface && bench_check_iface(cfg) ? EXIT_USAGE : EXIT_OK;
 }
 
-static void show_banner(void *ctx, const struct bench_ctx *b, const struct obs_desc *o,
-			const char *where)
-{
-	(void)ctx;
-	bench_print_banner(b, o, where);
-}
-
 /* The result file, with the command line that made it (its reproduction). */
 static int write_json(const struct bench_ctx *b, const char *path)
 {
@@ -317,7 +310,7 @@ static int write_json(const struct bench_ctx *b, const char *path)
 /* The scenarios' lines, the summary and the JSON of what bench_main() measured. */
 static int bench_measure(struct bench_cfg *cfg)
 {
-	const struct bench_sink sink = { NULL, show_banner };
+	const struct bench_sink sink = { NULL, bench_print_banner };
 	struct bench_ctx b = { .cfg = cfg };
 	int ok = 0, ret = EXIT_FAIL;
 

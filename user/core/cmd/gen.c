@@ -221,23 +221,6 @@ static int gen_check(void *c, int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* The engine's figures, to report/ (the sink's context is the view). */
-static void show_plan(void *v, const struct udp_spec *s, uint64_t count, uint32_t batch)
-{
-	gen_report_plan(v, s, count, batch);
-}
-
-static void show_interval(void *v, const struct gen_totals *a, const struct gen_totals *b,
-			  double secs, double when, int nr, const int *cpu, const uint64_t *sent)
-{
-	gen_report_interval(v, a, b, secs, when, nr, cpu, sent);
-}
-
-static void show_summary(void *v, const struct gen_totals *t, double secs, int nr_cpus)
-{
-	gen_report_summary(v, t, secs, nr_cpus);
-}
-
 static int gen_run(void *c, int argc, char **argv)
 {
 	struct gen_cfg *cfg = c;
@@ -245,15 +228,16 @@ static int gen_run(void *c, int argc, char **argv)
 			      .size = cfg->spec.size,
 			      .quiet = cfg->quiet,
 			      .bare = cfg->bare };
-	const struct gen_sink sink = { &v, show_plan, show_interval, show_summary };
+	const struct gen_sink sink = { &v, gen_report_plan, gen_report_interval,
+				       gen_report_summary };
 	int ret;
 
 	(void)argc;
 	(void)argv;
-	if (report_json_open(&v.j, cfg->json))
+	if (cfg->json && !(v.j = json_open_stream(cfg->json, false)))
 		return EXIT_FAIL;
 	ret = gen_main(cfg, &sink);
-	if (report_json_close(&v.j))
+	if (json_close(v.j))
 		ret = EXIT_FAIL;
 	return ret;
 }

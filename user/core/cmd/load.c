@@ -213,30 +213,6 @@ static int load_check(void *c, int argc, char **argv)
 	return err ? EXIT_USAGE : EXIT_OK;
 }
 
-/* The engine's figures, to report/ (the sink's context is the view). */
-static void show_libxdp(void *v, bool legacy, uint32_t dispatcher_id, uint32_t prog_id,
-			int nr_progs)
-{
-	load_report_libxdp(v, legacy, dispatcher_id, prog_id, nr_progs);
-}
-
-static void show_banner(void *v, const struct load_setup *s)
-{
-	((struct load_view *)v)->tsc = s->tsc;
-	load_report_banner(v, s);
-}
-
-static void show_interval(void *v, const struct load_interval *iv)
-{
-	load_report_interval(v, iv);
-}
-
-static void show_prog_costs(void *v, const struct prog_cost *c, int n, const char *xdp,
-			    uint64_t packets)
-{
-	load_report_prog_costs(v, c, n, xdp, packets);
-}
-
 static int load_run(void *c, int argc, char **argv)
 {
 	struct load_cfg *cfg = c;
@@ -244,16 +220,16 @@ static int load_run(void *c, int argc, char **argv)
 			       .ifindex = cfg->ifindex,
 			       .cpumap = cfg->action == PPB_ACT_CPU,
 			       .per_cpu = cfg->per_cpu };
-	const struct load_sink sink = { &v, show_libxdp, show_banner, show_interval,
-					show_prog_costs };
+	const struct load_sink sink = { &v, load_report_libxdp, load_report_banner,
+					load_report_interval, load_report_prog_costs };
 	int ret;
 
 	(void)argc;
 	(void)argv;
-	if (report_json_open(&v.j, cfg->json))
+	if (cfg->json && !(v.j = json_open_stream(cfg->json, false)))
 		return EXIT_FAIL;
 	ret = load_main(cfg, &sink);
-	if (report_json_close(&v.j))
+	if (json_close(v.j))
 		ret = EXIT_FAIL;
 	return ret;
 }

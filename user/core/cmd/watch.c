@@ -188,10 +188,9 @@ static int watch_run(void *c, int argc, char **argv)
 	(void)argv;
 	if (obs_open(&w.obs, &oo))
 		return EXIT_FAIL;
-	err = report_json_open(&w.v.j, cfg->json);
-	if (err)
-		goto out;
-	err = obs_start(w.obs);
+	if (cfg->json && !(w.v.j = json_open_stream(cfg->json, false)))
+		err = -EIO;
+	err = err ?: obs_start(w.obs);
 	/* The JSON's per-pool path figures subtract it (bench measures it alike). */
 	if (!err && w.v.j && obs_backend(w.obs) == OBS_FENTRY &&
 	    obs_probe_overhead(w.obs, &w.v.probe_ns))
@@ -210,7 +209,7 @@ static int watch_run(void *c, int argc, char **argv)
 out:
 	snap_free(&w.first);
 	snap_free(&w.prev);
-	if (report_json_close(&w.v.j))
+	if (json_close(w.v.j))
 		err = -EIO;
 	obs_close(w.obs);
 	return err ? EXIT_FAIL : EXIT_OK;

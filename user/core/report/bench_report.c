@@ -184,14 +184,15 @@ static void print_setups(const struct sc_result *r)
 		       r->mde_pct, r->mde_pct / 100 * r->cyc.mean, r->nr_setups);
 }
 
-void bench_print_banner(const struct bench_ctx *b, const struct obs_desc *o, const char *where)
+void bench_print_banner(void *ctx, const struct bench_ctx *b, const struct obs_desc *o,
+			const char *where)
 {
 	const char *why = o->fentry_reason;
-
-	if (b->cfg->quiet)
-		return;
 	char clock[384];
 
+	(void)ctx;
+	if (b->cfg->quiet)
+		return;
 	inst_clock_describe(inst_clock(), b->tsc.hz, clock, sizeof(clock));
 	printf("ppbench bench: %s, observer %s%s%s%s, %s\n", clock, o->backend_name,
 	       why ? " (" : "", why ? why : "", why ? ")" : "", where);
@@ -475,16 +476,7 @@ static void json_per_cpu(struct json *j, const struct sc_result *r, uint32_t n)
 
 static void json_modes(struct json *j, const struct modes *m)
 {
-	json_arr_begin(j, "modes");
-	for (size_t i = 0; i < m->nr_modes; i++) {
-		json_obj_begin(j, NULL);
-		json_double(j, "median", m->m[i].median);
-		json_double(j, "min", m->m[i].lo);
-		json_double(j, "max", m->m[i].hi);
-		json_u64(j, "setups", m->m[i].count);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
+	json_levels(j, "modes", m->m, m->nr_modes, "setups");
 	json_arr_begin(j, "outliers");
 	for (size_t i = 0; i < m->nr_outliers && i < MODES_MAX; i++)
 		json_double(j, NULL, m->outlier[i]);

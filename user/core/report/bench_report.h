@@ -5,8 +5,9 @@
 #include "model/bench_types.h"
 
 struct obs_desc;
-/* The first lines: clock, observer, where the scenarios run (nothing with --quiet). */
-void bench_print_banner(const struct bench_ctx *b, const struct obs_desc *o, const char *where);
+/* The first lines (struct bench_sink's banner): clock, observer, where the scenarios run. */
+void bench_print_banner(void *ctx, const struct bench_ctx *b, const struct obs_desc *o,
+			const char *where);
 void bench_print_line(const struct bench_ctx *b, const struct sc_result *r);
 void bench_print_summary(const struct bench_ctx *b);
 int bench_write_json(const struct bench_ctx *b, const char *path, const char *cmdline);

@@ -5,9 +5,9 @@
 #include "report/gen_report.h"
 #include "sys/util.h"
 
-void gen_report_plan(const struct gen_view *v, const struct udp_spec *s, uint64_t count,
-		     uint32_t batch)
+void gen_report_plan(void *view, const struct udp_spec *s, uint64_t count, uint32_t batch)
 {
+	const struct gen_view *v = view;
 	char sm[24], dm[24], si[64], di[64], cnt[32];
 
 	format_mac(s->src_mac, sm, sizeof(sm));
@@ -22,10 +22,10 @@ void gen_report_plan(const struct gen_view *v, const struct udp_spec *s, uint64_
 	       count ? " UDP" : "", s->size, v->ifname, sm, si, s->sport, dm, di, s->dport, batch);
 }
 
-void gen_report_interval(const struct gen_view *v, const struct gen_totals *a,
-			 const struct gen_totals *b, double secs, double when, int nr,
-			 const int *cpu, const uint64_t *sent)
+void gen_report_interval(void *view, const struct gen_totals *a, const struct gen_totals *b,
+			 double secs, double when, int nr, const int *cpu, const uint64_t *sent)
 {
+	const struct gen_view *v = view;
 	char buf[32];
 
 	for (int i = 0; i < nr && !v->quiet; i++)
@@ -57,9 +57,9 @@ void gen_report_interval(const struct gen_view *v, const struct gen_totals *a,
 	json_flush_line(v->j);
 }
 
-void gen_report_summary(const struct gen_view *v, const struct gen_totals *t, double secs,
-			int nr_cpus)
+void gen_report_summary(void *view, const struct gen_totals *t, double secs, int nr_cpus)
 {
+	const struct gen_view *v = view;
 	char a[32], b[32];
 
 	printf("summary: %.2f s, %s frames of %zu bytes from %d CPU%s, %s frames/s; ", secs,

@@ -17,13 +17,11 @@ struct gen_view {
 	struct json *j;
 };
 
-void gen_report_plan(const struct gen_view *v, const struct udp_spec *s, uint64_t count,
-		     uint32_t batch);
+/* The engine's sink (struct gen_sink), VIEW a struct gen_view. */
+void gen_report_plan(void *view, const struct udp_spec *s, uint64_t count, uint32_t batch);
 /* From totals a to b over secs, at `when` s; cpu[i] sent sent[i] frames of them. */
-void gen_report_interval(const struct gen_view *v, const struct gen_totals *a,
-			 const struct gen_totals *b, double secs, double when, int nr,
-			 const int *cpu, const uint64_t *sent);
-void gen_report_summary(const struct gen_view *v, const struct gen_totals *t, double secs,
-			int nr_cpus);
+void gen_report_interval(void *view, const struct gen_totals *a, const struct gen_totals *b,
+			 double secs, double when, int nr, const int *cpu, const uint64_t *sent);
+void gen_report_summary(void *view, const struct gen_totals *t, double secs, int nr_cpus);
 
 #endif

@@ -73,113 +73,81 @@ static void json_config(struct json *j)
 	json_obj_end(j);
 }
 
-/*
- * What the guest can see of a host that may run it on levels: whether
- * virtio_balloon reports free pages to the host (feature bit 5), the
- * reporting order, the steal time the hypervisor reports, and whether a
- * DAMON kdamond runs. Each fact is absent (has_* false) where this machine
- * does not expose it.
- */
-struct hostenv {
-	bool has_balloon, free_page_reporting;
-	bool has_reporting_order;
-	uint64_t reporting_order;
-	bool has_steal;
-	uint64_t steal_ticks; /* since boot, USER_HZ ticks, all CPUs (/proc/stat) */
-	bool damon_kdamond;   /* a kdamond thread runs */
-};
-
 #define VIRTIO_BALLOON_F_REPORTING 5
 
-static void balloon(struct hostenv *h)
+/* Whether virtio_balloon reports free pages to the host. */
+static void json_balloon(struct json *j)
 {
 	char feat[256];
+	bool known = false;
 	glob_t g;
 
-	if (glob("/sys/bus/virtio/drivers/virtio_balloon/virtio*/features", 0, NULL, &g))
-		return;
-	/* one character per feature bit, bit 0 first */
-	if (read_file_str(g.gl_pathv[0], feat, sizeof(feat)) >= 0 &&
-	    strlen(feat) > VIRTIO_BALLOON_F_REPORTING) {
-		h->has_balloon = true;
-		h->free_page_reporting = feat[VIRTIO_BALLOON_F_REPORTING] == '1';
+	if (!glob("/sys/bus/virtio/drivers/virtio_balloon/virtio*/features", 0, NULL, &g)) {
+		/* one character per feature bit, bit 0 first */
+		known = read_file_str(g.gl_pathv[0], feat, sizeof(feat)) >= 0 &&
+			strlen(feat) > VIRTIO_BALLOON_F_REPORTING;
+		globfree(&g);
 	}
-	globfree(&g);
+	if (known)
+		json_bool(j, "free_page_reporting", feat[VIRTIO_BALLOON_F_REPORTING] == '1');
+	else
+		json_none(j, "free_page_reporting");
 }
 
-static void reporting_order(struct hostenv *h)
+static void json_reporting_order(struct json *j)
 {
+	const char *path = "/sys/module/page_reporting/parameters/page_reporting_order";
 	char v[32];
 
-	if (read_file_str("/sys/module/page_reporting/parameters/page_reporting_order", v,
-			  sizeof(v)) < 0)
-		return;
-	h->reporting_order = strtoull(v, NULL, 10);
-	h->has_reporting_order = true;
+	if (read_file_str(path, v, sizeof(v)) < 0)
+		json_none(j, "page_reporting_order");
+	else
+		json_u64(j, "page_reporting_order", strtoull(v, NULL, 10));
 }
 
-/* "cpu  user nice system idle iowait irq softirq steal ...": the 8th number. */
-static void steal(struct hostenv *h)
+/* "cpu  user nice system idle iowait irq softirq steal ...": the 8th number, USER_HZ ticks
+ * since boot, all CPUs. */
+static void json_steal(struct json *j)
 {
-	unsigned long long v[8];
+	unsigned long long steal;
 	FILE *f = fopen("/proc/stat", "r");
+	int n = f ? fscanf(f, "cpu %*u %*u %*u %*u %*u %*u %*u %llu", &steal) : 0;
 
-	if (!f)
-		return;
-	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-		   &v[4], &v[5], &v[6], &v[7]) == 8) {
-		h->has_steal = true;
-		h->steal_ticks = v[7];
-	}
-	fclose(f);
+	if (f)
+		fclose(f);
+	if (n == 1)
+		json_u64(j, "steal_ticks", steal);
+	else
+		json_none(j, "steal_ticks");
 }
 
-static void damon(struct hostenv *h)
+static bool kdamond_runs(void)
 {
 	char path[300], comm[32];
 	DIR *d = opendir("/proc");
 	struct dirent *e;
+	bool found = false;
 
-	while (d && !h->damon_kdamond && (e = readdir(d))) {
+	while (d && !found && (e = readdir(d))) {
 		if (!isdigit((unsigned char)e->d_name[0]))
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
-		if (read_file_str(path, comm, sizeof(comm)) >= 0 && !strncmp(comm, "kdamond", 7))
-			h->damon_kdamond = true;
+		found = read_file_str(path, comm, sizeof(comm)) >= 0 &&
+			!strncmp(comm, "kdamond", 7);
 	}
 	if (d)
 		closedir(d);
-}
-
-static void hostenv_read(struct hostenv *h)
-{
-	memset(h, 0, sizeof(*h));
-	balloon(h);
-	reporting_order(h);
-	steal(h);
-	damon(h);
+	return found;
 }
 
 /* What the guest sees of a host that may run it on levels; null where not exposed. */
 static void json_environment(struct json *j)
 {
-	struct hostenv h;
-
-	hostenv_read(&h);
 	json_obj_begin(j, "environment");
-	if (h.has_balloon)
-		json_bool(j, "free_page_reporting", h.free_page_reporting);
-	else
-		json_none(j, "free_page_reporting");
-	if (h.has_reporting_order)
-		json_u64(j, "page_reporting_order", h.reporting_order);
-	else
-		json_none(j, "page_reporting_order");
-	if (h.has_steal)
-		json_u64(j, "steal_ticks", h.steal_ticks);
-	else
-		json_none(j, "steal_ticks");
-	json_bool(j, "damon_kdamond", h.damon_kdamond);
+	json_balloon(j);
+	json_reporting_order(j);
+	json_steal(j);
+	json_bool(j, "damon_kdamond", kdamond_runs());
 	json_obj_end(j);
 }
 

@@ -6,9 +6,11 @@
 #include "model/counts.h"
 #include "report/load_report.h"
 
-void load_report_libxdp(const struct load_view *v, bool legacy, uint32_t dispatcher_id,
-			uint32_t prog_id, int nr_progs)
+void load_report_libxdp(void *view, bool legacy, uint32_t dispatcher_id, uint32_t prog_id,
+			int nr_progs)
 {
+	const struct load_view *v = view;
+
 	if (legacy)
 		printf("libxdp fell back to a single program on %s (no dispatcher: its reason is "
 		       "above; freplace refused?); no other program can share the interface\n",
@@ -137,8 +139,9 @@ static void rate_header(void)
 	printf("%-6s %-9s %14s %10s %11s\n", "time", "cpu", "packets/s", "Mbit/s", "cycles/pkt");
 }
 
-void load_report_interval(const struct load_view *v, const struct load_interval *iv)
+void load_report_interval(void *view, const struct load_interval *iv)
 {
+	const struct load_view *v = view;
 	struct load_rates tot;
 	char when[32];
 
@@ -170,9 +173,12 @@ void load_report_interval(const struct load_view *v, const struct load_interval 
 	}
 }
 
-void load_report_banner(const struct load_view *v, const struct load_setup *s)
+void load_report_banner(void *view, const struct load_setup *s)
 {
 	const struct obs_desc *o = s->obs;
+	struct load_view *v = view;
+
+	v->tsc = s->tsc;
 
 	printf("ppbench load %s (ifindex %d, driver %s, native XDP %s): %s%s, %s mode, %s\n",
 	       v->ifname, v->ifindex, s->driver, s->native_xdp ? "yes" : "no", s->action, s->target,
@@ -218,9 +224,10 @@ static void prog_costs_json(const struct load_view *v, const struct prog_cost *c
 	json_flush_line(v->j);
 }
 
-void load_report_prog_costs(const struct load_view *v, const struct prog_cost *c, int n,
-			    const char *xdp, uint64_t packets)
+void load_report_prog_costs(void *view, const struct prog_cost *c, int n, const char *xdp,
+			    uint64_t packets)
 {
+	const struct load_view *v = view;
 	uint64_t total = 0;
 	char buf[32];
 

@@ -19,14 +19,15 @@ struct load_view {
 	struct json *j;
 };
 
-/* What libxdp made of --multiprog. */
-void load_report_libxdp(const struct load_view *v, bool legacy, uint32_t dispatcher_id,
-			uint32_t prog_id, int nr_progs);
-void load_report_banner(const struct load_view *v, const struct load_setup *s);
-/* An interval's rows; the summary's come under a head of their own. */
-void load_report_interval(const struct load_view *v, const struct load_interval *iv);
-/* --prog-costs: each of the n programs' runs and time; per packet: per run of xdp. */
-void load_report_prog_costs(const struct load_view *v, const struct prog_cost *c, int n,
-			    const char *xdp, uint64_t packets);
+/* The engine's sink (struct load_sink), VIEW a struct load_view: what libxdp made of
+ * --multiprog, the banner (which sets the view's clock), an interval's rows (the
+ * summary's under a head of their own), and --prog-costs: each of the n programs'
+ * runs and time; per packet: per run of xdp. */
+void load_report_libxdp(void *view, bool legacy, uint32_t dispatcher_id, uint32_t prog_id,
+			int nr_progs);
+void load_report_banner(void *view, const struct load_setup *s);
+void load_report_interval(void *view, const struct load_interval *iv);
+void load_report_prog_costs(void *view, const struct prog_cost *c, int n, const char *xdp,
+			    uint64_t packets);
 
 #endif

@@ -24,16 +24,7 @@ static void json_fig(struct json *j, const char *key, const struct noise_fig *f,
 	json_double(j, "cv_within", f->cv_within);
 	json_double(j, "max_pair_pct", f->max_pair_pct);
 	json_double(j, "floor_pct", f->floor_pct);
-	json_arr_begin(j, "levels");
-	for (size_t i = 0; i < f->nr_levels; i++) {
-		json_obj_begin(j, NULL);
-		json_double(j, "median", f->levels[i].median);
-		json_double(j, "min", f->levels[i].lo);
-		json_double(j, "max", f->levels[i].hi);
-		json_u64(j, "invocations", f->levels[i].count);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
+	json_levels(j, "levels", f->levels, f->nr_levels, "invocations");
 	json_obj_end(j);
 }
 
@@ -108,35 +99,34 @@ static void fmt_levels(const struct noise_fig *f, char *buf, size_t len)
 			      f->levels[i].count);
 }
 
-/* The per-scenario table calibrate prints: spread between and within, levels, floor. */
-static void noise_print(FILE *f, const struct noise_profile *p)
+/* The per-scenario table: spread between and within, levels, floor; and the file. */
+void calibrate_report(const struct noise_profile *p, const char *path)
 {
 	const char *unit = p->host.clock.unit ? p->host.clock.unit : "cycles";
 	bool ic = unit_counts_instructions(unit);
 	char lv[96], text[400];
 
-	fprintf(f, "noise between invocations: %llu bench runs of %llu setups over %.0f s\n",
-		(unsigned long long)p->invocations, (unsigned long long)p->repeat, p->span_s);
-	fprintf(f, "%-10s %10s %10s %10s %8s %8s %8s  levels (%s/elem, runs)\n", "scenario",
-		"median", "min", "max", "CV betw", "CV in", "floor", ic ? "instr" : "cycles");
+	printf("noise between invocations: %llu bench runs of %llu setups over %.0f s\n",
+	       (unsigned long long)p->invocations, (unsigned long long)p->repeat, p->span_s);
+	printf("%-10s %10s %10s %10s %8s %8s %8s  levels (%s/elem, runs)\n", "scenario", "median",
+	       "min", "max", "CV betw", "CV in", "floor", ic ? "instr" : "cycles");
 	for (size_t i = 0; i < p->nr_sc; i++) {
 		const struct noise_fig *c = &p->sc[i].cycles;
 
 		fmt_levels(c, lv, sizeof(lv));
 		/* instructions: floors near 0.1 %, one more digit */
-		fprintf(f, "%-10s %10.1f %10.1f %10.1f %7.*f%% %7.*f%% %7.*f%%  %s\n",
-			p->sc[i].name, c->median, c->min, c->max, ic ? 2 : 1, c->cv_between * 100,
-			ic ? 2 : 1, c->cv_within * 100, ic ? 2 : 1, c->floor_pct, lv);
+		printf("%-10s %10.1f %10.1f %10.1f %7.*f%% %7.*f%% %7.*f%%  %s\n", p->sc[i].name,
+		       c->median, c->min, c->max, ic ? 2 : 1, c->cv_between * 100, ic ? 2 : 1,
+		       c->cv_within * 100, ic ? 2 : 1, c->floor_pct, lv);
 	}
 	for (size_t i = 0; i < p->nr_sc; i++) {
 		const struct noise_scenario *ns = &p->sc[i];
 
 		if (ns->has_level)
-			fprintf(f,
-				"level probe, %s: %.2f ns, r = %.2f with cycles; as a covariate it "
-				"leaves a CV of %.1f%% between runs (of %.1f%%)\n",
-				ns->name, ns->level_median_ns, ns->level_r,
-				ns->level_cv_resid * 100, ns->cycles.cv_between * 100);
+			printf("level probe, %s: %.2f ns, r = %.2f with cycles; as a covariate it "
+			       "leaves a CV of %.1f%% between runs (of %.1f%%)\n",
+			       ns->name, ns->level_median_ns, ns->level_r, ns->level_cv_resid * 100,
+			       ns->cycles.cv_between * 100);
 	}
 	snprintf(text, sizeof(text),
 		 "floor: what a change between two single runs must exceed to count as "
@@ -145,11 +135,6 @@ static void noise_print(FILE *f, const struct noise_profile *p)
 		 "of scenarios a gate tests together (so that a quiet pair of invocations "
 		 "trips none of them with probability 0.95)",
 		 unit_floor_pct(unit), unit);
-	fprint_wrapped(f, "", text);
-}
-
-void calibrate_report(const struct noise_profile *p, const char *path)
-{
-	noise_print(stdout, p);
+	fprint_wrapped(stdout, "", text);
 	printf("profile: %s\n", path);
 }

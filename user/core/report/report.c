@@ -9,6 +9,7 @@
 #include "model/counts.h"
 #include "model/pathfig.h"
 #include "model/snapshot.h"
+#include "model/spread.h"
 #include "report/report.h"
 
 static void maybe_u64(struct json *j, const char *key, uint64_t v, bool known)
@@ -295,6 +296,20 @@ void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_
 	json_obj_end(j);
 }
 
+void json_levels(struct json *j, const char *key, const struct mode *m, size_t n, const char *count)
+{
+	json_arr_begin(j, key);
+	for (size_t i = 0; i < n; i++) {
+		json_obj_begin(j, NULL);
+		json_double(j, "median", m[i].median);
+		json_double(j, "min", m[i].lo);
+		json_double(j, "max", m[i].hi);
+		json_u64(j, count, m[i].count);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 void json_per_cpu_paths(struct json *j, const struct ppb_pool_counts *percpu, int nr_cpus,
 			unsigned known)
 {
@@ -308,22 +323,6 @@ void json_per_cpu_paths(struct json *j, const struct ppb_pool_counts *percpu, in
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-}
-
-int report_json_open(struct json **j, const char *path)
-{
-	*j = NULL;
-	if (path && !(*j = json_open_stream(path, false)))
-		return -1;
-	return 0;
-}
-
-int report_json_close(struct json **j)
-{
-	int err = json_close(*j);
-
-	*j = NULL;
-	return err;
 }
 
 void report_prog_misses(struct json *j, const char *indent, uint64_t n)

@@ -53,17 +53,13 @@ void report_untracked(struct json *j, const char *indent, uint64_t pools, uint64
 /* probe_ns: the fentry probe overhead per call (NAN if unknown), for the timing object. */
 void json_pool(struct json *j, const struct pool_snap *p, bool fentry, bool per_cpu, int nr_cpus,
 	       double probe_ns);
+/* KEY: [{median, min, max, COUNT}] of the N levels M. */
+struct mode;
+void json_levels(struct json *j, const char *key, const struct mode *m, size_t n,
+		 const char *count);
 /* "per_cpu": [{cpu, path}] of the CPUs with counts. */
 void json_per_cpu_paths(struct json *j, const struct ppb_pool_counts *percpu, int nr_cpus,
 			unsigned known);
-
-/*
- * The JSON lines of watch, load and gen: opens PATH ("-": stdout; NULL: no
- * JSON) into *j; 0, or -1 after a one-line error. The close: 0, or a
- * negative errno if writing failed.
- */
-int report_json_open(struct json **j, const char *path);
-int report_json_close(struct json **j);
 
 /* `ppbench env` without a command: each side's interface, address and namespace. */
 void env_report_up(const char *const ifname[2], const char *const ip[2], const char *const ns[2]);
