@@ -631,21 +631,12 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 
 int bench_write_json(const struct bench_ctx *b, const char *path, const char *cmdline)
 {
-	char created[32], note[400];
-	struct json *j;
-	time_t t = time(NULL);
+	struct json *j = json_open(path, true);
+	char note[400];
 
-	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	j = json_open(path, true);
 	if (!j)
 		return -1;
-	json_obj_begin(j, NULL);
-	json_str(j, "schema", "ppbench/1");
-	json_obj_begin(j, "tool");
-	json_str(j, "name", "ppbench");
-	json_str(j, "version", PPBENCH_VERSION);
-	json_obj_end(j);
-	json_str(j, "created", created);
+	json_doc_begin(j, "ppbench/1");
 	if (b->cfg->label)
 		json_str(j, "label", b->cfg->label);
 	json_str(j, "command", cmdline);
@@ -674,11 +665,7 @@ int bench_write_json(const struct bench_ctx *b, const char *path, const char *cm
 				  sizeof(note))
 			 ? note
 			 : NULL);
-	json_obj_end(j);
-	json_flush_line(j);
-	if (json_close(j)) /* its error line names the file */
-		return -1;
-	return 0;
+	return json_doc_end(j) ? -1 : 0; /* its error line names the file */
 }
 
 /* The text of bench --overhead. */

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "report/json.h"
 #include "sys/outfile.h"
 
@@ -73,6 +74,28 @@ void json_flush_line(struct json *j)
 	fputc('\n', j->f);
 	fflush(j->f);
 	j->first[0] = true;
+}
+
+void json_doc_begin(struct json *j, const char *schema)
+{
+	char created[32];
+	time_t t = time(NULL);
+
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	json_obj_begin(j, NULL);
+	json_str(j, "schema", schema);
+	json_obj_begin(j, "tool");
+	json_str(j, "name", "ppbench");
+	json_str(j, "version", PPBENCH_VERSION);
+	json_obj_end(j);
+	json_str(j, "created", created);
+}
+
+int json_doc_end(struct json *j)
+{
+	json_obj_end(j);
+	json_flush_line(j);
+	return json_close(j);
 }
 
 static void indent(struct json *j)

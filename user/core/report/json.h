@@ -29,6 +29,10 @@ struct json *json_open_stream(const char *path, bool pretty);
 int json_close(struct json *j);
 /* Ends a top-level value: newline, flush (for one object per interval). */
 void json_flush_line(struct json *j);
+/* A result file's object, begun with "schema", "tool" {name, version} and "created" (now). */
+void json_doc_begin(struct json *j, const char *schema);
+/* Ends the top-level object and closes J: json_close()'s return. */
+int json_doc_end(struct json *j);
 
 void json_obj_begin(struct json *j, const char *key);
 void json_obj_end(struct json *j);

@@ -43,21 +43,11 @@ static void json_level(struct json *j, const struct noise_scenario *ns)
 
 int noise_write(const struct noise_profile *p, const char *path, const char *cmdline)
 {
-	char created[32];
-	time_t t = time(NULL);
-	struct json *j;
+	struct json *j = json_open(path, true);
 
-	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	j = json_open(path, true);
 	if (!j)
 		return -1;
-	json_obj_begin(j, NULL);
-	json_str(j, "schema", NOISE_SCHEMA);
-	json_obj_begin(j, "tool");
-	json_str(j, "name", "ppbench");
-	json_str(j, "version", PPBENCH_VERSION);
-	json_obj_end(j);
-	json_str(j, "created", created);
+	json_doc_begin(j, NOISE_SCHEMA);
 	json_str(j, "command", cmdline);
 	json_str(j, "first", p->first);
 	json_str(j, "last", p->last);
@@ -78,11 +68,7 @@ int noise_write(const struct noise_profile *p, const char *path, const char *cmd
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	json_obj_end(j);
-	json_flush_line(j);
-	if (json_close(j)) /* its error line names the file */
-		return -1;
-	return 0;
+	return json_doc_end(j) ? -1 : 0; /* its error line names the file */
 }
 
 /* "35.2 (9), 58.4 (3)" or "one" */

@@ -25,11 +25,6 @@ static const char *yes_err(int err)
 	return buf[i];
 }
 
-static const char *backend_name(const struct ppb_features *f)
-{
-	return f->fentry ? "tracepoint" : "fentry";
-}
-
 /* Whether IFACE's driver takes its buffers from page_pools: yes, no or unknown. */
 static const char *pool_verdict(const struct iface_info *ii)
 {
@@ -293,14 +288,12 @@ static void write_json(struct json *j, const struct ppb_features *f, const struc
 		json_obj_end(j);
 	}
 	json_obj_begin(j, "uses");
-	json_str(j, "accounting_backend", backend_name(f));
+	json_str(j, "accounting_backend", f->fentry ? "tracepoint" : "fentry");
 	json_bool(j, "ring", !f->live_frames);
 	json_bool(j, "ring_xcpu", !f->live_frames && !f->cpumap_prog && f->nr_cpus >= 2);
 	json_str(j, "fast", f->generic_frags ? "nic-only" : "generic-xdp-frags");
 	json_bool(j, "slow", true);
 	json_obj_end(j);
-	json_obj_end(j);
-	json_flush_line(j);
 }
 
 int probe_report(const struct ppb_features *f, const struct iface_info *ii, const char *bpffs_path,
@@ -316,7 +309,5 @@ int probe_report(const struct ppb_features *f, const struct iface_info *ii, cons
 	if (!j)
 		return -1;
 	write_json(j, f, ii);
-	if (json_close(j)) /* its error line names the file */
-		return -1;
-	return 0;
+	return json_doc_end(j) ? -1 : 0; /* its error line names the file */
 }

@@ -130,7 +130,5 @@ int recipe_report(const struct recipe_facts *r, const char *json, bool kv)
 	if (!j)
 		return 0;
 	json_arr_end(j);
-	json_obj_end(j);
-	json_flush_line(j);
-	return json_close(j) ? -1 : 0;
+	return json_doc_end(j) ? -1 : 0;
 }
