@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include "cli/cli.h"
@@ -29,7 +28,6 @@
 #include "model/scenario.h"
 #include "model/spread.h"
 #include "report/bench_report.h"
-#include "sys/cpus.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"
 #include "sys/pmu.h"

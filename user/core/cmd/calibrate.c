@@ -21,7 +21,6 @@
 #include "sys/log.h"
 #include "sys/pmu.h"
 #include "sys/runlock.h"
-#include "sys/util.h"
 
 enum { OPT_SCENARIO = 1 };
 

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <linux/netlink.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <linux/bpf.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"

@@ -3,8 +3,6 @@
 #include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <linux/netlink.h>
 #include <linux/if_link.h>
 #include <bpf/libbpf.h>

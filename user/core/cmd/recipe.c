@@ -5,11 +5,9 @@
  * tests (and the kernel matrix, which compares the fentry and tracepoint
  * backends) are built on it; bench uses the same recipes.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
 #include "engine/recipe_run.h"

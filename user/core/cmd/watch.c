@@ -8,9 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "cli/cli.h"
 #include "cmd/cmd.h"
 #include "loader/kfeatures.h"

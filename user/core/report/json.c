@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include "report/json.h"
 #include "sys/outfile.h"

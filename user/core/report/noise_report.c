@@ -2,13 +2,10 @@
 /* Noise profiles: the JSON file calibrate writes and the table it prints. */
 #include <stdbool.h>
 #include <stdio.h>
-#include <string.h>
-#include <time.h>
 #include "report/hostinfo.h"
 #include "report/json.h"
 #include "report/noise_report.h"
 #include "report/report.h"
-#include "sys/log.h"
 
 /* (METHOD: a path figure's, or NULL) */
 static void json_fig(struct json *j, const char *key, const struct noise_fig *f, const char *method)

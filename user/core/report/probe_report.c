@@ -7,7 +7,6 @@
 #include "report/json.h"
 #include "report/probe_report.h"
 #include "sys/tsc_clock.h"
-#include "sys/log.h"
 #include "sys/nl.h"
 
 static const char *yes_err(int err)

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <stdlib.h>
 #include "model/counts.h"
 #include "model/pathfig.h"
 #include "model/snapshot.h"
