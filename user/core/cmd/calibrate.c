@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench calibrate: measure this host's noise between bench invocations and
- * write the profile compare --noise (and trend --noise) judge changes by.
- */
+/* ppbench calibrate: the noise profile compare --noise and trend --noise judge changes by. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -92,11 +89,8 @@ static int calibrate_check(void *c, int argc, char **argv)
 		char why[200];
 		struct pmu p;
 
-		if (!counter_name_ok(cfg->counter, why, sizeof(why))) {
-			pr_err("--counter: %s\n", why);
-			return EXIT_USAGE;
-		}
-		if (pmu_open(&p, !pmu_counter_instructions(pmu_counter_by_name(cfg->counter)), why,
+		if (!counter_name_ok(cfg->counter, why, sizeof(why)) ||
+		    pmu_open(&p, !pmu_counter_instructions(pmu_counter_by_name(cfg->counter)), why,
 			     sizeof(why))) {
 			pr_err("--counter: %s\n", why);
 			return EXIT_USAGE;
@@ -147,7 +141,6 @@ static int calibrate_figures(struct cli_fig *f)
 
 const struct cli_cmd cmd_calibrate = {
 	.name = "calibrate",
-	.args = NULL,
 	.summary = "this host's noise between bench runs: the profile compare --noise uses",
 	.description =
 		"Measure how much bench figures move from one invocation to the next on this\n"

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench env [-- CMD ARGS...]: build the private veth environment, run CMD
- * inside namespace A (or B), tear everything down when CMD ends. Without
- * CMD, print how to reach the namespaces and wait for SIGINT/SIGTERM.
- */
+/* ppbench env [-- CMD ARGS...]: CMD inside the private veth pair, torn down when it ends. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <signal.h>
@@ -190,7 +186,6 @@ const struct cli_cmd cmd_env = {
 	.examples = "  ppbench env -- ping -c 1 10.77.0.2\n"
 		    "  ppbench env -- sh -c 'ppbench probe $PPB_IF_A'\n",
 	.opts = env_opts,
-	.min_args = 0,
 	.max_args = 1 << 20,
 	.cfg_size = sizeof(struct env_cfg),
 	.needs = PPB_NEED_ROOT,

@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench gen IFACE: a live-frames UDP generator. One pinned thread per CPU
- * runs BPF_PROG_RUN (BPF_F_TEST_XDP_LIVE_FRAMES) on a program that redirects
- * every frame out of IFACE, so the frames come from the thread's test-run
- * page_pool. Sends only on IFACE.
- */
+/* ppbench gen IFACE: the command line of the live-frames UDP generator (engine/gen_run.c). */
 #include <errno.h>
 #include <linux/netlink.h>
 #include <stdio.h>
@@ -233,10 +228,10 @@ static int gen_run(void *c, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	if (cfg->json && !(v.j = json_open_stream(cfg->json, false)))
+	if (report_json_open(&v.j, cfg->json))
 		return EXIT_FAIL;
 	ret = gen_main(cfg, &sink);
-	if (json_close(v.j))
+	if (report_json_close(&v.j))
 		ret = EXIT_FAIL;
 	return ret;
 }

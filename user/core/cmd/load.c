@@ -1,11 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench load IFACE --action ACTION: attach an XDP action program to an
- * interface and report, per interval and CPU, packets/s, sampled cycles per
- * packet, errors, and with --paths the page_pool path mix of the pages the
- * packets used.
- * This file is the command line; engine/load_run.c attaches and reports.
- */
+/* ppbench load IFACE --action ACTION: the command line; engine/load_run.c attaches. */
 #include <errno.h>
 #include <linux/bpf.h>
 #include <stdio.h>
@@ -225,10 +219,10 @@ static int load_run(void *c, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	if (cfg->json && !(v.j = json_open_stream(cfg->json, false)))
+	if (report_json_open(&v.j, cfg->json))
 		return EXIT_FAIL;
 	ret = load_main(cfg, &sink);
-	if (json_close(v.j))
+	if (report_json_close(&v.j))
 		ret = EXIT_FAIL;
 	return ret;
 }

@@ -94,7 +94,6 @@ const struct cli_cmd cmd_probe = {
 	.examples = "  ppbench probe\n"
 		    "  ppbench probe eth0 --json probe.json\n",
 	.opts = probe_opts,
-	.min_args = 0,
 	.max_args = 1,
 	.cfg_size = sizeof(struct probe_cfg),
 	.check = probe_check,

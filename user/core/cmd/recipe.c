@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench recipe NAME: run one recipe on the private veth pair with the
- * observer on and print the exact path counts per pool kind and CPU. The
- * tests (and the kernel matrix, which compares the fentry and tracepoint
- * backends) are built on it; bench uses the same recipes.
- */
+/* ppbench recipe NAME: one recipe's exact path counts (the tests are built on it). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

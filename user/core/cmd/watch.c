@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ppbench watch [IFACE]: the live page_pool path mix of every pool (or one
- * device's), per interval, with no XDP program of ours. Like the kernel's
- * page_pool stats, but without CONFIG_PAGE_POOL_STATS and per CPU.
- * The loop is ticker.c's signalfd + timerfd: signals end it cleanly.
- */
+/* ppbench watch [IFACE]: the live path mix of every pool; ticker.c's signals end it cleanly. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -186,9 +181,7 @@ static int watch_run(void *c, int argc, char **argv)
 	(void)argv;
 	if (obs_open(&w.obs, &oo))
 		return EXIT_FAIL;
-	if (cfg->json && !(w.v.j = json_open_stream(cfg->json, false)))
-		err = -EIO;
-	err = err ?: obs_start(w.obs);
+	err = report_json_open(&w.v.j, cfg->json) ?: obs_start(w.obs);
 	/* The JSON's per-pool path figures subtract it (bench measures it alike). */
 	if (!err && w.v.j && obs_backend(w.obs) == OBS_FENTRY &&
 	    obs_probe_overhead(w.obs, &w.v.probe_ns))
@@ -207,7 +200,7 @@ static int watch_run(void *c, int argc, char **argv)
 out:
 	snap_free(&w.first);
 	snap_free(&w.prev);
-	if (json_close(w.v.j))
+	if (report_json_close(&w.v.j))
 		err = -EIO;
 	obs_close(w.obs);
 	return err ? EXIT_FAIL : EXIT_OK;
@@ -248,7 +241,6 @@ const struct cli_cmd cmd_watch = {
 		    "  ppbench watch eth0 --interval 2 --per-cpu\n"
 		    "  ppbench watch --duration 10 --json watch.json\n",
 	.opts = watch_opts,
-	.min_args = 0,
 	.max_args = 1,
 	.cfg_size = sizeof(struct watch_cfg),
 	.cfg_init = watch_init,

@@ -324,6 +324,20 @@ void json_per_cpu_paths(struct json *j, const struct ppb_pool_counts *percpu, in
 	json_arr_end(j);
 }
 
+int report_json_open(struct json **j, const char *path)
+{
+	*j = path ? json_open_stream(path, false) : NULL;
+	return path && !*j ? -1 : 0;
+}
+
+int report_json_close(struct json **j)
+{
+	int err = json_close(*j);
+
+	*j = NULL;
+	return err;
+}
+
 void report_prog_misses(struct json *j, const char *indent, uint64_t n)
 {
 	if (n)

@@ -61,6 +61,14 @@ void json_levels(struct json *j, const char *key, const struct mode *m, size_t n
 void json_per_cpu_paths(struct json *j, const struct ppb_pool_counts *percpu, int nr_cpus,
 			unsigned known);
 
+/*
+ * The JSON lines of watch, load and gen: opens PATH ("-": stdout; NULL: no
+ * JSON) into *j; 0, or -1 after a one-line error. The close: 0, or a
+ * negative errno if writing failed.
+ */
+int report_json_open(struct json **j, const char *path);
+int report_json_close(struct json **j);
+
 /* `ppbench env` without a command: each side's interface, address and namespace. */
 void env_report_up(const char *const ifname[2], const char *const ip[2], const char *const ns[2]);
 
