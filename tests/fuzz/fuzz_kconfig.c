@@ -6,7 +6,7 @@
  *   fuzz-dict: tests/fuzz/kconfig.dict
  */
 #include "fuzz.h"
-#include "report/hostinfo.h"
+#include "report/report.h"
 #include "sys/kconfig.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The time_bench line: the exact format the kselftest greps. */
 #include <regex.h>
-#include "report/bench_report.h"
+#include "report/report.h"
 #include "unit.h"
 
 void test_fmt_time_bench_line(void)

@@ -5,7 +5,7 @@
 #include <unistd.h>
 #include "model/by_counter.h"
 #include "model/noise.h"
-#include "report/noise_report.h"
+#include "report/report.h"
 #include "unit.h"
 
 /*

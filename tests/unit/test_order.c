@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
-#include "report/bench_report.h"
+#include "report/report.h"
 #include "unit.h"
 
 static void fig(struct sc_result *r, double scenario, double path)

@@ -17,7 +17,7 @@
 #include "model/counts.h"
 #include "model/scenario.h"
 #include "model/spread.h"
-#include "report/bench_report.h"
+#include "report/report.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"
 #include "sys/pmu.h"

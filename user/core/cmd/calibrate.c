@@ -14,7 +14,7 @@
 #include "model/by_counter.h"
 #include "model/scenario.h"
 #include "model/spread.h"
-#include "report/noise_report.h"
+#include "report/report.h"
 #include "sys/log.h"
 #include "sys/pmu.h"
 #include "sys/runlock.h"

@@ -9,7 +9,7 @@
 #include "engine/gen_run.h"
 #include "loader/kfeatures.h"
 #include "model/pkt.h"
-#include "report/gen_report.h"
+#include "report/report.h"
 #include "sys/log.h"
 #include "sys/nl.h"
 #include "sys/util.h"

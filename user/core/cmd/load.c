@@ -8,7 +8,7 @@
 #include "cmd/cmd.h"
 #include "engine/load_run.h"
 #include "loader/kfeatures.h"
-#include "report/load_report.h"
+#include "report/report.h"
 #include "sys/cpus.h"
 #include "sys/log.h"
 #include "sys/nl.h"

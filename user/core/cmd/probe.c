@@ -9,7 +9,7 @@
 #include "cli/cli.h"
 #include "cmd/cmd.h"
 #include "loader/kfeatures.h"
-#include "report/probe_report.h"
+#include "report/report.h"
 #include "sys/log.h"
 #include "sys/nl.h"
 #include "sys/util.h"

@@ -11,7 +11,7 @@
 #include "loader/observer.h"
 #include "model/counts.h"
 #include "model/pkt.h"
-#include "report/recipe_report.h"
+#include "report/report.h"
 #include "sys/cpus.h"
 #include "sys/vethenv.h"
 #include "sys/log.h"

@@ -9,7 +9,7 @@
 #include "loader/kfeatures.h"
 #include "loader/observer.h"
 #include "model/counts.h"
-#include "report/watch_report.h"
+#include "report/report.h"
 #include "sys/log.h"
 #include "sys/ticker.h"
 #include "sys/util.h"

@@ -2,14 +2,8 @@
 /* bench output: time_bench lines, the summary table, JSON. */
 #include <inttypes.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
-#include "model/snapshot.h"
-#include "report/bench_report.h"
-#include "report/hostinfo.h"
-#include "report/json.h"
 #include "report/report.h"
-#include "sys/tsc_clock.h"
 
 int fmt_time_bench(char *buf, size_t len, const char *name, uint64_t tsc_total, uint64_t ns_total,
 		   uint64_t invoked)

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The text and JSON of `ppbench gen`: the plan, a line per interval, the summary. */
 #include <arpa/inet.h>
-#include <stdio.h>
-#include "report/gen_report.h"
+#include "report/report.h"
 #include "sys/util.h"
 
 void gen_report_plan(void *view, const struct udp_spec *s, uint64_t count, uint32_t batch)

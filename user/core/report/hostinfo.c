@@ -2,15 +2,13 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <glob.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include "report/hostinfo.h"
+#include "report/report.h"
 #include "sys/cpufeat.h"
 #include "sys/cpus.h"
-#include "sys/tsc_clock.h"
 #include "sys/kconfig.h"
 #include "sys/util.h"
 

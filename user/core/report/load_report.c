@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The text and JSON of `ppbench load`: per interval, rates per CPU, errors, pools. */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
-#include "model/counts.h"
-#include "report/load_report.h"
+#include "report/report.h"
 
 void load_report_libxdp(void *view, bool legacy, uint32_t dispatcher_id, uint32_t prog_id,
 			int nr_progs)

@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Noise profiles: the JSON file calibrate writes and the table it prints. */
-#include <stdbool.h>
-#include <stdio.h>
-#include "report/hostinfo.h"
-#include "report/json.h"
-#include "report/noise_report.h"
 #include "report/report.h"
 
 /* (METHOD: a path figure's, or NULL) */

@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The text and JSON of `ppbench probe`: what the kernel supports, what ppbench will use. */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
-#include "report/hostinfo.h"
-#include "report/json.h"
-#include "report/probe_report.h"
-#include "sys/tsc_clock.h"
-#include "sys/nl.h"
+#include "report/report.h"
 
 static const char *yes_err(int err)
 {

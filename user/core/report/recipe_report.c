@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The text, KIND.FIELD=VALUE lines and JSON of `ppbench recipe NAME`. */
-#include <stdio.h>
 #include <string.h>
-#include "report/recipe_report.h"
 #include "report/report.h"
 
 static void print_kind(const char *name, const struct kind_counts *k, int nr_cpus, unsigned known)

@@ -2,12 +2,9 @@
 /* Output helpers shared by watch, recipe, bench and load. */
 #include <errno.h>
 #include <net/if.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "model/counts.h"
 #include "model/pathfig.h"
-#include "model/snapshot.h"
 #include "model/spread.h"
 #include "report/report.h"
 

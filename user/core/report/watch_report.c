@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The text and JSON of `ppbench watch`: per interval, the pools' path mix. */
-#include <stdio.h>
-#include "model/counts.h"
-#include "model/snapshot.h"
-#include "report/watch_report.h"
+#include "report/report.h"
 
 bool watch_pool_wanted(const struct watch_view *v, const struct pool_snap *p)
 {
