@@ -110,15 +110,6 @@ static const char *pct(double share, char *buf)
 	return buf;
 }
 
-static void print_counts(const struct sc_result *r)
-{
-	char b[256];
-
-	printf("  proof (%s backend, %llu elements): %s\n", r->backend,
-	       (unsigned long long)r->proof_elems,
-	       fmt_classes(b, sizeof(b), &r->counts, r->known, false));
-}
-
 /* "two levels: 3 setups at ~400, 2 at ~1050 cycles; 1 outlier (1095)" */
 static void fmt_levels(const struct modes *m, char *buf, size_t len)
 {
@@ -191,7 +182,7 @@ void bench_print_banner(void *ctx, const struct bench_ctx *b, const struct obs_d
 
 void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 {
-	char line[512], name[64], p[3][16];
+	char line[512], name[64], p[3][16], cls[256];
 
 	tb_name(b, r, name, sizeof(name));
 	if (upstream_line(b, r)) /* the path figure over the median setup's elements */
@@ -212,12 +203,13 @@ void bench_print_line(const struct bench_ctx *b, const struct sc_result *r)
 	printf("  scenario %s: %s\n  recipe: %s\n  timing: %s\n", scenario_defs[r->id].name,
 	       scenario_defs[r->id].isolates, r->recipe, r->method);
 	if (r->clock_syscalls)
-		printf("  kernel clock: the wall time placed %llu of %llu timed syscalls inside "
-		       "the "
-		       "duration's 1-ns interval (the others count at its middle)\n",
+		printf("  kernel clock: the wall time placed %llu of %llu timed syscalls "
+		       "inside the duration's 1-ns interval (the others count at its middle)\n",
 		       (unsigned long long)r->clock_resolved,
 		       (unsigned long long)r->clock_syscalls);
-	print_counts(r);
+	printf("  proof (%s backend, %llu elements): %s\n", r->backend,
+	       (unsigned long long)r->proof_elems,
+	       fmt_classes(cls, sizeof(cls), &r->counts, r->known, false));
 	printf("  purity %s (allocations %s, returns %s)%s%s\n", pct(r->proof.purity, p[0]),
 	       pct(r->proof.alloc_share, p[1]), pct(r->proof.ret_share, p[2]),
 	       r->proof.note[0] ? "; " : "", r->proof.note);
@@ -280,10 +272,8 @@ static void print_upstream_note(const struct bench_ctx *b)
 	if (kept && n < (int)sizeof(note))
 		snprintf(note + n, sizeof(note) - n,
 			 ". A scenario figure holds the loop, program and frame around the "
-			 "page_pool "
-			 "calls, which the upstream module does not time: under an upstream name "
-			 "the "
-			 "kselftest's grep would read it as the module's figure");
+			 "page_pool calls, which the upstream module does not time: under an "
+			 "upstream name the kselftest's grep would read it as the module's figure");
 	fprint_wrapped(stdout, "upstream names: ", note);
 }
 
@@ -406,9 +396,8 @@ void bench_print_summary(const struct bench_ctx *b)
 		       b->cfg->json ? " in the JSON" : " (--json)");
 	else
 		printf("cycles are ns of the kernel's clock (no cycle counter on this CPU), "
-		       "medians "
-		       "of %u setups; MDE:\nsmallest change a run like this could detect (alpha "
-		       "0.05, power 0.9); path cycles:\nsee 'path' methods%s\n",
+		       "medians of %u setups; MDE:\nsmallest change a run like this could detect "
+		       "(alpha 0.05, power 0.9); path cycles:\nsee 'path' methods%s\n",
 		       b->cfg->repeat, b->cfg->json ? " in the JSON" : " (--json)");
 	for (int i = 0; i < NR_SCENARIOS; i++) {
 		const struct sc_result *r = &b->res[i];
