@@ -317,25 +317,21 @@ static int bench_measure(struct bench_cfg *cfg)
 	return ret;
 }
 
-static int overhead(struct bench_cfg *cfg)
-{
-	struct overhead_figs f;
-
-	if (bench_overhead(cfg, &f))
-		return EXIT_FAIL;
-	overhead_report(&f);
-	return EXIT_OK;
-}
-
 static int bench_run(void *c, int argc, char **argv)
 {
 	struct bench_cfg *cfg = c;
+	struct overhead_figs f;
 
 	(void)argc;
 	(void)argv;
 	if (run_lock_take("bench", cfg->wait))
 		return EXIT_FAIL;
-	return cfg->overhead ? overhead(cfg) : bench_measure(cfg);
+	if (!cfg->overhead)
+		return bench_measure(cfg);
+	if (bench_overhead(cfg, &f))
+		return EXIT_FAIL;
+	overhead_report(&f);
+	return EXIT_OK;
 }
 
 /* The figures ppbench-bench(8) states (@{NAME}), from the constants bench uses. */

@@ -169,41 +169,33 @@ static int check_iface(struct load_cfg *cfg)
 }
 
 /* Cross-option checks, once all arguments are known. */
-static int check_args(struct load_cfg *cfg, int argc, char **argv)
+static int load_check(void *c, int argc, char **argv)
 {
+	struct load_cfg *cfg = c;
 	bool needs = cfg->action >= PPB_ACT_REDIRECT;
 	const char *arg = cfg->pending_action ? cfg->pending_action : argc > 1 ? argv[1] : NULL;
 
 	snprintf(cfg->ifname, sizeof(cfg->ifname), "%s", argv[0]);
 	if (argc > 1 && (!needs || cfg->pending_action)) {
 		pr_err("unexpected argument '%s'\n", argv[1]);
-		return -EINVAL;
+		return EXIT_USAGE;
 	}
 	if (needs && (!arg || !*arg)) {
 		pr_err("--action %s needs %s\n", cfg->action == PPB_ACT_CPU ? "cpu" : "redirect",
 		       cfg->action == PPB_ACT_CPU ? "a CPU number" : "a device");
-		return -EINVAL;
+		return EXIT_USAGE;
 	}
 	if (cfg->egress_drop && cfg->action != PPB_ACT_REDIRECT) {
 		pr_err("--egress-drop needs --action redirect\n");
-		return -EINVAL;
+		return EXIT_USAGE;
 	}
 	if (check_iface(cfg) || (needs && check_target(cfg, arg)))
-		return -EINVAL;
-	if (cfg->remote_action == XDP_REDIRECT) {
-		if (iface_index(cfg->remote_dev, "--remote-action redirect", &cfg->remote_ifindex))
-			return -ENODEV;
-		return need_ndo_xmit(cfg->remote_dev, cfg->remote_ifindex);
-	}
-	return 0;
-}
-
-static int load_check(void *c, int argc, char **argv)
-{
-	struct load_cfg *cfg = c;
-	int err = check_args(cfg, argc, argv);
-
-	return err ? EXIT_USAGE : EXIT_OK;
+		return EXIT_USAGE;
+	if (cfg->remote_action == XDP_REDIRECT &&
+	    (iface_index(cfg->remote_dev, "--remote-action redirect", &cfg->remote_ifindex) ||
+	     need_ndo_xmit(cfg->remote_dev, cfg->remote_ifindex)))
+		return EXIT_USAGE;
+	return EXIT_OK;
 }
 
 static int load_run(void *c, int argc, char **argv)
