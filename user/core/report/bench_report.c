@@ -572,10 +572,7 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 	/* "setup": each value of "runs" is its own setup; "run": runs of one */
 	json_str(j, "replication", r->one_setup ? "run" : "setup");
 	json_modes(j, &r->modes);
-	if (isfinite(r->mde_pct))
-		json_double(j, "mde_pct", r->mde_pct);
-	else
-		json_none(j, "mde_pct");
+	json_double(j, "mde_pct", r->mde_pct); /* null if not finite */
 	json_setups(j, r);
 	/* the page_pool-free kernel loop next to the setups: the host's level */
 	json_obj_begin(j, "level_probe");
@@ -595,10 +592,7 @@ static void json_scenario(struct json *j, const struct bench_ctx *b, const struc
 		json_u64(j, "cpumap_drops", r->proof_drops);
 	json_u64(j, "foreign_probes", r->foreign_probes);
 	json_obj_begin(j, "path_cost_cycles");
-	if (r->has_path)
-		json_double(j, "value", r->path_cycles);
-	else
-		json_none(j, "value");
+	json_double(j, "value", r->has_path ? r->path_cycles : NAN);
 	json_str(j, "method", r->path_method);
 	json_obj_end(j);
 	json_per_cpu(j, r, n);

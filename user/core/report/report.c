@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Output helpers shared by watch, recipe, bench and load. */
 #include <errno.h>
+#include <math.h>
 #include <net/if.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -141,12 +142,6 @@ static const char *share(uint64_t part, uint64_t whole, bool known, char *buf)
 	return buf;
 }
 
-/*
- * The classes' counts, each " NAME VALUE" (n/a where KNOWN leaves it out),
- * "alloc" before the allocations, "| ret" before the returns: the
- * allocations from the page allocator followed by their pages, the releases
- * with TEARDOWN by the pool's teardown releases. Returns BUF.
- */
 const char *fmt_classes(char *buf, size_t len, const struct ppb_pool_counts *c, unsigned known,
 			bool teardown)
 {
@@ -250,10 +245,7 @@ void json_timing(struct json *j, const struct ppb_pool_counts *c, double probe_n
 	json_class_field(j, "", c, offsetof(struct ppb_class_count, clean_ns));
 	json_obj_end(j);
 	err = pool_path_ns(c, probe_ns, counts_allocs(c), &path);
-	if (!err)
-		json_double(j, "path_ns_per_elem", path);
-	else
-		json_none(j, "path_ns_per_elem");
+	json_double(j, "path_ns_per_elem", err ? NAN : path);
 	/* Timed calls that took no longer than the probe window measured apart:
 	 * the probes' noise is larger than the path itself (emulation). */
 	if (err == -ERANGE)
