@@ -102,8 +102,6 @@ static int gen_opt(void *c, int key, const char *arg)
 	return -EINVAL;
 }
 
-/* ---- defaults from the interface ------------------------------------------ */
-
 /* The veth peer's MAC, also when the peer lives in another namespace. */
 static int peer_mac(struct nl_sock *s, const struct link_info *li, uint8_t mac[6])
 {

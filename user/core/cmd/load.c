@@ -55,7 +55,6 @@ static const struct cli_opt load_opts[] = {
 	  "attach a drop program with no maps and no clock, and no tracepoint "
 	  "program (the reference for overhead measurements; reports nothing)",
 	  .kind = CLI_FLAG, L(bare) },
-	/* no short name: -P was --no-paths, the default now */
 	{ "paths", 0, NULL,
 	  "the page_pool path mix too: the observer, and the program samples the "
 	  "packets' pools (costs per packet: ppbench-load(8), COST)",

@@ -12,10 +12,8 @@ static const char *yes_err(int err)
 	i = (i + 1) % 8;
 	if (!err)
 		return "ok";
-	if (err == -EPERM || err == -EACCES)
-		snprintf(buf[i], sizeof(buf[i]), "refused (%s)", errno_name(err));
-	else
-		snprintf(buf[i], sizeof(buf[i]), "unsupported (%s)", errno_name(err));
+	snprintf(buf[i], sizeof(buf[i]), "%s (%s)",
+		 err == -EPERM || err == -EACCES ? "refused" : "unsupported", errno_name(err));
 	return buf[i];
 }
 

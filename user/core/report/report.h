@@ -98,7 +98,7 @@ void json_host_copy(struct json *j, const json_t *host, const struct result_cloc
  * instruction clock, guest instructions ({"kind", "unit", "qemu"}).
  */
 void json_clock(struct json *j);
-/* The kernel config options recorded (also printed by bench). */
+/* The kernel config options recorded. */
 extern const char *const host_config_options[];
 
 /* The first lines (struct bench_sink's banner): clock, observer, where the scenarios run. */
