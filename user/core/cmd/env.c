@@ -36,26 +36,20 @@ static const struct cli_opt env_opts[] = {
 /* PPB_* variables describe the environment to CMD (and to tests). */
 static void export_env(const struct ppb_env *e)
 {
-	char name[32], val[128];
+	static const char *const names[] = { "IF", "IFINDEX", "MAC", "IP", "NS" };
+	char name[32], val[5][128];
 
 	for (int i = 0; i < 2; i++) {
-		char s = 'A' + i;
-
-		snprintf(name, sizeof(name), "PPB_IF_%c", s);
-		setenv(name, e->ifname[i], 1);
-		snprintf(name, sizeof(name), "PPB_IFINDEX_%c", s);
-		snprintf(val, sizeof(val), "%d", e->ifindex[i]);
-		setenv(name, val, 1);
-		snprintf(name, sizeof(name), "PPB_MAC_%c", s);
-		format_mac(e->mac[i], val, sizeof(val));
-		setenv(name, val, 1);
-		snprintf(name, sizeof(name), "PPB_IP_%c", s);
-		inet_ntop(AF_INET, &e->ip4[i].v4, val, sizeof(val));
-		setenv(name, val, 1);
+		snprintf(val[0], sizeof(val[0]), "%s", e->ifname[i]);
+		snprintf(val[1], sizeof(val[1]), "%d", e->ifindex[i]);
+		format_mac(e->mac[i], val[2], sizeof(val[2]));
+		inet_ntop(AF_INET, &e->ip4[i].v4, val[3], sizeof(val[3]));
 		/* nsenter --net=$PPB_NS_B reaches the namespace while we live. */
-		snprintf(name, sizeof(name), "PPB_NS_%c", s);
-		snprintf(val, sizeof(val), "/proc/%d/fd/%d", (int)getpid(), e->ns[i]);
-		setenv(name, val, 1);
+		snprintf(val[4], sizeof(val[4]), "/proc/%d/fd/%d", (int)getpid(), e->ns[i]);
+		for (int k = 0; k < 5; k++) {
+			snprintf(name, sizeof(name), "PPB_%s_%c", names[k], 'A' + i);
+			setenv(name, val[k], 1);
+		}
 	}
 }
 
