@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The text and JSON of `ppbench probe`: what the kernel supports, what ppbench will use. */
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 #include "report/report.h"
 
@@ -55,19 +56,14 @@ static void print_pools(const struct iface_info *ii, FILE *o)
 			(unsigned long long)p->inflight);
 		if (p->has_stats)
 			fprintf(o,
-				"; alloc fast %llu slow %llu refill %llu empty %llu waive %llu, "
-				"recycle cached %llu ring %llu cache_full %llu ring_full %llu "
-				"released_refcnt %llu",
-				(unsigned long long)p->alloc_fast,
-				(unsigned long long)p->alloc_slow,
-				(unsigned long long)p->alloc_refill,
-				(unsigned long long)p->alloc_empty,
-				(unsigned long long)p->alloc_waive,
-				(unsigned long long)p->recycle_cached,
-				(unsigned long long)p->recycle_ring,
-				(unsigned long long)p->recycle_cache_full,
-				(unsigned long long)p->recycle_ring_full,
-				(unsigned long long)p->recycle_released_refcnt);
+				"; alloc fast %" PRIu64 " slow %" PRIu64 " refill %" PRIu64
+				" empty %" PRIu64 " waive %" PRIu64 ", recycle cached %" PRIu64
+				" ring %" PRIu64 " cache_full %" PRIu64 " ring_full %" PRIu64
+				" released_refcnt %" PRIu64,
+				p->alloc_fast, p->alloc_slow, p->alloc_refill, p->alloc_empty,
+				p->alloc_waive, p->recycle_cached, p->recycle_ring,
+				p->recycle_cache_full, p->recycle_ring_full,
+				p->recycle_released_refcnt);
 		fprintf(o, "\n");
 	}
 }
