@@ -25,7 +25,6 @@
 #include "sys/vethenv.h"
 #include "sys/log.h"
 #include "sys/nl.h"
-#include "sys/progress.h"
 #include "sys/util.h"
 #include "probe.skel.h"
 
@@ -727,7 +726,7 @@ static void path_figure(struct sc_env *e, struct sc_result *r)
 
 /* --- one scenario --------------------------------------------------------- */
 
-/* Where the run is, on the progress line (sys/progress.h). */
+/* Where the run is, on the progress line (sys/log.h). */
 __attribute__((format(printf, 2, 3))) static void bench_progress(const struct bench_ctx *b,
 								 const char *fmt, ...)
 {

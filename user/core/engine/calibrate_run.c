@@ -19,7 +19,6 @@
 #include "model/noise.h"
 #include "model/by_counter.h"
 #include "sys/log.h"
-#include "sys/progress.h"
 #include "sys/spawn.h"
 #include "sys/util.h"
 

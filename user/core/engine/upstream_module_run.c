@@ -17,7 +17,7 @@
 #include <sys/syscall.h>
 #include "engine/bench_run.h"
 #include "instr/guest_profile.h"
-#include "sys/progress.h"
+#include "sys/log.h"
 
 /* kbuild's name of a module file: its base name to the first '.', '-' as '_'. */
 static void file_name(const char *path, char *name, size_t len)

@@ -2,7 +2,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "sys/log.h"
+#include "sys/util.h"
 
 int log_level = LOG_INFO;
 const char *prog_name = "ppbench";
@@ -55,4 +57,31 @@ void log_append(const char *path, const char *fmt, ...)
 	vfprintf(f, fmt, ap);
 	va_end(ap);
 	fclose(f);
+}
+
+bool progress_wanted(bool quiet)
+{
+	return !quiet && isatty(STDERR_FILENO);
+}
+
+void progress_vshow(uint64_t t0, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "\r\033[K[%5.1fs] ", (now_ns() - t0) / 1e9);
+	vfprintf(stderr, fmt, ap);
+	fflush(stderr);
+}
+
+void progress_show(uint64_t t0, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	progress_vshow(t0, fmt, ap);
+	va_end(ap);
+}
+
+void progress_clear(void)
+{
+	fprintf(stderr, "\r\033[K");
+	fflush(stderr);
 }

@@ -2,7 +2,9 @@
 #ifndef PPBENCH_LOG_H
 #define PPBENCH_LOG_H
 
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /*
  * Exit codes: usage errors are 2, runtime errors 1, a regression (compare
@@ -38,7 +40,17 @@ void pr_log(enum log_level lvl, const char *fmt, ...) __attribute__((format(prin
 
 #define pr_err(...) pr_log(LOG_ERR, __VA_ARGS__)
 #define pr_warn(...) pr_log(LOG_WARN, __VA_ARGS__)
-#define pr_info(...) pr_log(LOG_INFO, __VA_ARGS__)
 #define pr_debug(...) pr_log(LOG_DEBUG, __VA_ARGS__)
+
+/*
+ * Progress of long work on stderr, one line updated in place, prefixed with
+ * the seconds since T0 (now_ns()). Shown only on a terminal and without
+ * --quiet, so logs and pipes never get it.
+ */
+bool progress_wanted(bool quiet);
+void progress_vshow(uint64_t t0, const char *fmt, va_list ap);
+__attribute__((format(printf, 2, 3))) void progress_show(uint64_t t0, const char *fmt, ...);
+/* Clears the line, so what is printed next starts clean. */
+void progress_clear(void);
 
 #endif

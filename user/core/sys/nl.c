@@ -9,6 +9,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/sockios.h>
 #include <linux/veth.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -179,6 +180,13 @@ static void attr_parse(struct nlattr **tb, int max, void *data, int len)
 #define ATTR_DATA(a) ((void *)((char *)(a) + NLA_HDRLEN))
 #define ATTR_LEN(a) ((a)->nla_len - NLA_HDRLEN)
 
+/* The attributes after a message's HDRLEN-byte family header. */
+static void msg_parse(struct nlattr **tb, int max, struct nlmsghdr *nh, size_t hdrlen)
+{
+	attr_parse(tb, max, (char *)NLMSG_DATA(nh) + NLMSG_ALIGN(hdrlen),
+		   nh->nlmsg_len - NLMSG_LENGTH(hdrlen));
+}
+
 int rtnl_veth_create(struct nl_sock *s, const char *a, int ns_a, const char *b, int ns_b)
 {
 	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
@@ -209,11 +217,8 @@ static int link_cb(struct nlmsghdr *nh, void *arg)
 
 	if (nh->nlmsg_type != RTM_NEWLINK)
 		return 0;
-	attr_parse(tb, IFLA_MAX, IFLA_RTA(ifi), nh->nlmsg_len - NLMSG_LENGTH(sizeof(*ifi)));
+	msg_parse(tb, IFLA_MAX, nh, sizeof(*ifi));
 	out->ifindex = ifi->ifi_index;
-	out->up = ifi->ifi_flags & IFF_UP;
-	if (tb[IFLA_IFNAME])
-		snprintf(out->name, sizeof(out->name), "%s", (char *)ATTR_DATA(tb[IFLA_IFNAME]));
 	if (tb[IFLA_ADDRESS] && ATTR_LEN(tb[IFLA_ADDRESS]) == 6)
 		memcpy(out->mac, ATTR_DATA(tb[IFLA_ADDRESS]), 6);
 	if (tb[IFLA_LINK])
@@ -221,8 +226,6 @@ static int link_cb(struct nlmsghdr *nh, void *arg)
 	out->peer_netnsid = -1;
 	if (tb[IFLA_LINK_NETNSID])
 		out->peer_netnsid = *(int32_t *)ATTR_DATA(tb[IFLA_LINK_NETNSID]);
-	if (tb[IFLA_MTU])
-		out->mtu = *(uint32_t *)ATTR_DATA(tb[IFLA_MTU]);
 	if (tb[IFLA_LINKINFO]) {
 		attr_parse(li, IFLA_INFO_MAX, ATTR_DATA(tb[IFLA_LINKINFO]),
 			   ATTR_LEN(tb[IFLA_LINKINFO]));
@@ -317,8 +320,7 @@ static int neigh_cb(struct nlmsghdr *nh, void *arg)
 	if (q->found || nh->nlmsg_type != RTM_NEWNEIGH || nd->ndm_ifindex != q->ifindex ||
 	    nd->ndm_family != q->family)
 		return 0;
-	attr_parse(tb, NDA_MAX, (char *)nd + NLMSG_ALIGN(sizeof(*nd)),
-		   nh->nlmsg_len - NLMSG_LENGTH(sizeof(*nd)));
+	msg_parse(tb, NDA_MAX, nh, sizeof(*nd));
 	if (!tb[NDA_DST] || !tb[NDA_LLADDR] || ATTR_LEN(tb[NDA_LLADDR]) != 6)
 		return 0;
 	if (nd->ndm_state & (NUD_FAILED | NUD_INCOMPLETE | NUD_NOARP))
@@ -358,7 +360,7 @@ static int addr_cb(struct nlmsghdr *nh, void *arg)
 	if (q->found || nh->nlmsg_type != RTM_NEWADDR || (int)ifa->ifa_index != q->ifindex ||
 	    ifa->ifa_family != q->family)
 		return 0;
-	attr_parse(tb, IFA_MAX, IFA_RTA(ifa), nh->nlmsg_len - NLMSG_LENGTH(sizeof(*ifa)));
+	msg_parse(tb, IFA_MAX, nh, sizeof(*ifa));
 	if (!tb[IFA_ADDRESS])
 		return 0;
 	q->a->family = ifa->ifa_family;
@@ -385,11 +387,9 @@ int rtnl_addr_first(struct nl_sock *s, int ifindex, int family, struct ip_addr *
 
 static int family_cb(struct nlmsghdr *nh, void *arg)
 {
-	struct genlmsghdr *g = NLMSG_DATA(nh);
 	struct nlattr *tb[CTRL_ATTR_MAX + 1];
 
-	attr_parse(tb, CTRL_ATTR_MAX, (char *)g + GENL_HDRLEN,
-		   nh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN));
+	msg_parse(tb, CTRL_ATTR_MAX, nh, GENL_HDRLEN);
 	if (tb[CTRL_ATTR_FAMILY_ID])
 		*(int *)arg = *(uint16_t *)ATTR_DATA(tb[CTRL_ATTR_FAMILY_ID]);
 	return 0;
@@ -410,10 +410,8 @@ static int genl_family(struct nl_sock *s, const char *name)
 static int xdp_features_cb(struct nlmsghdr *nh, void *arg)
 {
 	struct nlattr *tb[PPB_NETDEV_A_DEV_XDP_FEATURES + 1];
-	struct genlmsghdr *g = NLMSG_DATA(nh);
 
-	attr_parse(tb, PPB_NETDEV_A_DEV_XDP_FEATURES, (char *)g + GENL_HDRLEN,
-		   nh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN));
+	msg_parse(tb, PPB_NETDEV_A_DEV_XDP_FEATURES, nh, GENL_HDRLEN);
 	if (tb[PPB_NETDEV_A_DEV_XDP_FEATURES])
 		memcpy(arg, ATTR_DATA(tb[PPB_NETDEV_A_DEV_XDP_FEATURES]), sizeof(uint64_t));
 	return 0;
@@ -530,12 +528,10 @@ struct pools_q {
 static int pool_cb(struct nlmsghdr *nh, void *arg)
 {
 	struct nlattr *tb[PPB_NETDEV_A_PAGE_POOL_MAX + 1];
-	struct genlmsghdr *g = NLMSG_DATA(nh);
 	struct pools_q *q = arg;
 	struct nl_page_pool *p;
 
-	attr_parse(tb, PPB_NETDEV_A_PAGE_POOL_MAX, (char *)g + GENL_HDRLEN,
-		   nh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN));
+	msg_parse(tb, PPB_NETDEV_A_PAGE_POOL_MAX, nh, GENL_HDRLEN);
 	if (!tb[PPB_NETDEV_A_PAGE_POOL_ID] ||
 	    (int)attr_uint(tb[PPB_NETDEV_A_PAGE_POOL_IFINDEX]) != q->ifindex || q->n >= q->max)
 		return 0;
@@ -552,13 +548,11 @@ static int pool_stats_cb(struct nlmsghdr *nh, void *arg)
 {
 	struct nlattr *tb[PPB_NETDEV_A_PAGE_POOL_STATS_MAX + 1];
 	struct nlattr *info[PPB_NETDEV_A_PAGE_POOL_MAX + 1];
-	struct genlmsghdr *g = NLMSG_DATA(nh);
 	struct pools_q *q = arg;
 	uint64_t *c[11];
 	uint32_t id;
 
-	attr_parse(tb, PPB_NETDEV_A_PAGE_POOL_STATS_MAX, (char *)g + GENL_HDRLEN,
-		   nh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN));
+	msg_parse(tb, PPB_NETDEV_A_PAGE_POOL_STATS_MAX, nh, GENL_HDRLEN);
 	if (!tb[PPB_NETDEV_A_PAGE_POOL_STATS_INFO])
 		return 0;
 	attr_parse(info, PPB_NETDEV_A_PAGE_POOL_MAX,

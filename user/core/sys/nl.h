@@ -4,7 +4,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <net/if.h>
 #include "sys/util.h"
 
 /*
@@ -22,13 +21,10 @@ void nl_close(struct nl_sock *s);
 
 struct link_info {
 	int ifindex;
-	char name[IF_NAMESIZE];
 	char kind[32]; /* IFLA_INFO_KIND, e.g. "veth"; empty for none */
 	uint8_t mac[6];
-	bool up;
 	int peer_ifindex; /* IFLA_LINK (veth peer), 0 if none */
 	int peer_netnsid; /* IFLA_LINK_NETNSID: peer in another namespace, else -1 */
-	int mtu;
 };
 
 /* veth pair: end A in namespace fd ns_a, end B in ns_b. */
@@ -44,16 +40,9 @@ int rtnl_neigh_first(struct nl_sock *s, int ifindex, int family, struct ip_addr 
 /* First address of family on ifindex. */
 int rtnl_addr_first(struct nl_sock *s, int ifindex, int family, struct ip_addr *a);
 
-/* NETDEV_XDP_ACT_* bits (uapi linux/netdev.h, 6.3+; Debian 12 headers lack it). */
-enum {
-	PPB_XDP_ACT_BASIC = 1 << 0,
-	PPB_XDP_ACT_REDIRECT = 1 << 1,
-	PPB_XDP_ACT_NDO_XMIT = 1 << 2,
-	PPB_XDP_ACT_XSK_ZEROCOPY = 1 << 3,
-	PPB_XDP_ACT_HW_OFFLOAD = 1 << 4,
-	PPB_XDP_ACT_RX_SG = 1 << 5,
-	PPB_XDP_ACT_NDO_XMIT_SG = 1 << 6,
-};
+/* NETDEV_XDP_ACT_* bits (uapi linux/netdev.h, 6.3+; Debian 12 headers lack it), named in
+ * order by xdp_act_names. */
+enum { PPB_XDP_ACT_BASIC = 1 << 0, PPB_XDP_ACT_NDO_XMIT = 1 << 2 };
 extern const char *const xdp_act_names[7];
 
 /* netdev genl family: XDP features of ifindex (-EOPNOTSUPP before 6.3). */

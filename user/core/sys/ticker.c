@@ -9,22 +9,17 @@
 #include <unistd.h>
 #include "sys/ticker.h"
 
-void stop_signals(sigset_t *mask, bool child)
-{
-	sigemptyset(mask);
-	sigaddset(mask, SIGINT);
-	sigaddset(mask, SIGTERM);
-	sigaddset(mask, SIGHUP);
-	if (child)
-		sigaddset(mask, SIGCHLD);
-}
-
 int stop_signalfd(sigset_t *old, bool child)
 {
 	sigset_t mask;
 	int fd;
 
-	stop_signals(&mask, child);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	if (child)
+		sigaddset(&mask, SIGCHLD);
 	/* Blocked signals are queued even if ignored (background jobs ignore SIGINT). */
 	pthread_sigmask(SIG_BLOCK, &mask, old);
 	fd = signalfd(-1, &mask, SFD_CLOEXEC);

@@ -17,12 +17,11 @@ struct ticker {
 };
 
 /*
- * The signals that stop a ppbench command (SIGINT, SIGTERM, SIGHUP, and
- * SIGCHLD with CHILD) in MASK; stop_signalfd() blocks them, keeps the
- * previous mask in OLD and returns a signalfd that reads them (-errno on
- * failure, the signals still blocked: the caller restores OLD).
+ * Blocks the signals that stop a ppbench command (SIGINT, SIGTERM, SIGHUP, and
+ * SIGCHLD with CHILD), keeps the previous mask in OLD and returns a signalfd
+ * that reads them (-errno on failure, the signals still blocked: the caller
+ * restores OLD).
  */
-void stop_signals(sigset_t *mask, bool child);
 int stop_signalfd(sigset_t *old, bool child);
 
 enum tick { TICK_INTERVAL, TICK_SIGNAL, TICK_ERROR, TICK_IDLE };

@@ -192,16 +192,8 @@ void tsc_parse_cpuinfo(FILE *f, struct tsc_info *t)
 			arm64_model(f, t, line);
 			break;
 		}
-		if (!t->cpu_model[0] && !strncmp(line, "model name", 10)) {
-			char *v = strchr(line, ':');
-
-			if (v) {
-				/* ": value"; a line may end at the colon (fgets cut it) */
-				v += v[1] == ' ' ? 2 : 1;
-				v[strcspn(v, "\n")] = '\0';
-				snprintf(t->cpu_model, sizeof(t->cpu_model), "%s", v);
-			}
-		}
+		if (!t->cpu_model[0] && !strncmp(line, "model name", 10))
+			cpuinfo_value(line, t->cpu_model, sizeof(t->cpu_model));
 		if (!strncmp(line, "flags", 5)) {
 			t->constant = strstr(line, " constant_tsc") != NULL;
 			t->nonstop = strstr(line, " nonstop_tsc") != NULL;
@@ -210,22 +202,16 @@ void tsc_parse_cpuinfo(FILE *f, struct tsc_info *t)
 	}
 }
 
-static void read_cpuinfo(struct tsc_info *t)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	if (!f)
-		return;
-	tsc_parse_cpuinfo(f, t);
-	fclose(f);
-}
-
 int tsc_calibrate(struct tsc_info *t)
 {
+	FILE *f = fopen("/proc/cpuinfo", "r");
 	double v[3], tmp;
 
 	memset(t, 0, sizeof(*t));
-	read_cpuinfo(t);
+	if (f) {
+		tsc_parse_cpuinfo(f, t);
+		fclose(f);
+	}
 	if (read_file_str("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 			  t->clocksource, sizeof(t->clocksource)) < 0)
 		snprintf(t->clocksource, sizeof(t->clocksource), "unknown");

@@ -19,6 +19,20 @@ static int open_cur_netns(void)
 	return fd < 0 ? -errno : fd;
 }
 
+/* Brings lo up in the calling thread's namespace. */
+static int lo_up(void)
+{
+	struct link_info li;
+	struct nl_sock s;
+	int err = nl_open(&s, NETLINK_ROUTE);
+
+	if (!err) {
+		err = rtnl_link_get(&s, "lo", 0, &li) ?: rtnl_link_set_up(&s, li.ifindex);
+		nl_close(&s);
+	}
+	return err;
+}
+
 /* New namespace for this thread; returns its fd, and switches back to orig. */
 static int new_netns(int orig)
 {
@@ -180,8 +194,6 @@ void env_destroy(struct ppb_env *e)
 
 int netns_private_enter(int *orig_ns)
 {
-	struct link_info li;
-	struct nl_sock s;
 	int err;
 
 	*orig_ns = open_cur_netns();
@@ -193,12 +205,7 @@ int netns_private_enter(int *orig_ns)
 		*orig_ns = -1;
 		return err;
 	}
-	err = nl_open(&s, NETLINK_ROUTE);
-	if (!err) {
-		err = rtnl_link_get(&s, "lo", 0, &li) ?: rtnl_link_set_up(&s, li.ifindex);
-		nl_close(&s);
-	}
-	return err;
+	return lo_up();
 }
 
 int netns_private_leave(int orig_ns)
@@ -211,20 +218,14 @@ int netns_private_leave(int orig_ns)
 
 int netns_new_fd(void)
 {
-	struct link_info li;
-	struct nl_sock s;
-	int orig, fd, err;
+	int orig, fd;
 
 	orig = open_cur_netns();
 	if (orig < 0)
 		return orig;
 	fd = new_netns(orig);
 	if (fd >= 0 && !setns(fd, CLONE_NEWNET)) {
-		err = nl_open(&s, NETLINK_ROUTE);
-		if (!err) {
-			err = rtnl_link_get(&s, "lo", 0, &li) ?: rtnl_link_set_up(&s, li.ifindex);
-			nl_close(&s);
-		}
+		lo_up();
 		setns(orig, CLONE_NEWNET);
 	}
 	close(orig);

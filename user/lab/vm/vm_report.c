@@ -5,7 +5,6 @@
 #include <unistd.h>
 #include "vm/vm_report.h"
 #include "sys/log.h"
-#include "sys/progress.h"
 #include "sys/util.h"
 
 static const struct {
