@@ -246,23 +246,13 @@ static int parse_enum(const struct cli_opt *o, const char *what, const char *arg
 
 int cli_guest_cpus;
 
-static int parse_guest_cpu(const char *arg, const char *what, int *cpu)
-{
-	uint64_t v;
-	int err = parse_u64(arg, what, 0, cli_guest_cpus - 1, &v);
-
-	if (!err)
-		*cpu = (int)v;
-	return err;
-}
-
 /* Parses ARG by the option's kind into its config member. */
 static int parse_kind(const struct cli_opt *o, void *cfg, const char *arg)
 {
 	void *p = (char *)cfg + o->off;
 	char what[64];
 	uint64_t v;
-	int cpu, err = 0;
+	int cpu = 0, err = 0;
 
 	snprintf(what, sizeof(what), "--%s", o->name);
 	switch (o->kind) {
@@ -290,10 +280,14 @@ static int parse_kind(const struct cli_opt *o, void *cfg, const char *arg)
 		err = parse_number(o, what, arg, p);
 		break;
 	case CLI_CPU:
-		err = cli_guest_cpus > 0 ? parse_guest_cpu(arg, what, &cpu)
-					 : parse_online_cpu(arg, what, &cpu);
+		if (cli_guest_cpus > 0) {
+			err = parse_u64(arg, what, 0, cli_guest_cpus - 1, &v);
+		} else {
+			err = parse_online_cpu(arg, what, &cpu);
+			v = cpu;
+		}
 		if (!err)
-			store_uint(p, o->size, cpu);
+			store_uint(p, o->size, v);
 		break;
 	case CLI_ENUM:
 		err = parse_enum(o, what, arg ? arg : o->words[0].word, p);
@@ -408,7 +402,7 @@ bool cli_names_opt(int argc, char **argv, const char *name)
 	return false;
 }
 
-static int parse_args(const struct cli_cmd *cmd, void *cfg, int argc, char **argv)
+int cli_parse(const struct cli_cmd *cmd, void *cfg, int argc, char **argv, int *nargs)
 {
 	bool whole = cmd->for_bisect && cmd->for_bisect(argc, argv);
 	struct option lo[64];
@@ -431,15 +425,6 @@ static int parse_args(const struct cli_cmd *cmd, void *cfg, int argc, char **arg
 	for (; cmd->ordered_args && optind < argc; optind++)
 		if (cmd->opt(cfg, CLI_KEY_ARG, argv[optind]))
 			return EXIT_USAGE;
-	return EXIT_OK;
-}
-
-int cli_parse(const struct cli_cmd *cmd, void *cfg, int argc, char **argv, int *nargs)
-{
-	int ret = parse_args(cmd, cfg, argc, argv);
-
-	if (ret)
-		return ret;
 	*nargs = cmd->ordered_args ? 0 : argc - optind;
 	return check_nargs(cmd, *nargs, argv + optind);
 }

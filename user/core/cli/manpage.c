@@ -22,12 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/queue.h> /* lowdown.h needs it */
 #include <lowdown.h>
 #include "cli/cli.h"
 #include "cli/manpage.h"
 #include "sys/log.h"
+#include "sys/util.h"
 
 /* Text of the tables in Markdown: its punctuation stays punctuation. */
 static void md_text(FILE *f, const char *s)
@@ -260,23 +260,6 @@ const char *man_prose_of(const char *name)
 	return NULL;
 }
 
-/* man(1) is there to run: an executable 'man' in PATH. */
-static bool have_man(void)
-{
-	const char *path = getenv("PATH");
-	char buf[4096];
-
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-		size_t l = strcspn(p, ":");
-
-		snprintf(buf, sizeof(buf), "%.*s/man", (int)l, l ? p : ".");
-		if (!access(buf, X_OK))
-			return true;
-		p += l + (p[l] == ':');
-	}
-	return false;
-}
-
 /* The page in man(1), which reads it from its standard input: a pager on a terminal, else text. */
 static int show_in_man(const struct cli_cmd *cmd)
 {
@@ -318,7 +301,7 @@ int cli_help(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (!roff && have_man())
+	if (!roff && prog_in_path("man"))
 		return show_in_man(cmd);
 	err = man_render(stdout, roff, cmd, man_prose_of(cmd ? cmd->name : "ppbench"));
 	if (err) {

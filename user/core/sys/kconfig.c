@@ -12,32 +12,22 @@ static int loaded;
 
 static char *slurp_gz(const char *path)
 {
-	size_t cap = 1 << 18, len = 0;
-	char *buf;
-	gzFile f;
+	gzFile f = gzopen(path, "rb");
+	char chunk[65536], *buf = NULL;
+	size_t len = 0;
+	FILE *m;
 	int n;
 
-	f = gzopen(path, "rb");
 	if (!f)
 		return NULL;
-	buf = malloc(cap + 1);
-	while (buf && (n = gzread(f, buf + len, cap - len)) > 0) {
-		len += n;
-		if (len == cap) {
-			char *nb = realloc(buf, cap * 2 + 1);
-
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
+	m = open_memstream(&buf, &len);
+	while (m && (n = gzread(f, chunk, sizeof(chunk))) > 0)
+		fwrite(chunk, 1, n, m);
 	gzclose(f);
-	if (buf)
-		buf[len] = '\0';
+	if (m && fclose(m)) {
+		free(buf);
+		buf = NULL;
+	}
 	return buf;
 }
 

@@ -84,7 +84,6 @@ int pmu_open(struct pmu *p, bool cycles, char *why, size_t len)
 
 	for (int i = 0; i < NR_PMU_COUNTERS; i++)
 		p->fd[i] = -1;
-	p->cycles = cycles;
 	for (int i = 0; i < n; i++) {
 		p->fd[i] = open_one(i, i ? p->fd[0] : -1);
 		if (p->fd[i] < 0) {
@@ -126,15 +125,6 @@ enum pmu_window pmu_window_add(const uint64_t *v, uint64_t acc[NR_PMU_COUNTERS])
 	return PMU_WHOLE;
 }
 
-/* "multiplexed with other events", "never scheduled" ("" for PMU_WHOLE). */
-static const char *pmu_window_words(enum pmu_window w)
-{
-	static const char *const words[] = { "", "multiplexed with other events",
-					     "never scheduled" };
-
-	return words[w];
-}
-
 int pmu_stop(struct pmu *p, uint64_t acc[NR_PMU_COUNTERS])
 {
 	uint64_t v[3 + NR_PMU_COUNTERS] = { 0 };
@@ -152,6 +142,8 @@ int pmu_stop(struct pmu *p, uint64_t acc[NR_PMU_COUNTERS])
 
 int pmu_trial(struct pmu *p, char *why, size_t len)
 {
+	static const char *const words[] = { "", "multiplexed with other events",
+					     "never scheduled" };
 	uint64_t acc[NR_PMU_COUNTERS] = { 0 };
 	int ret = pmu_start(p);
 
@@ -161,7 +153,7 @@ int pmu_trial(struct pmu *p, char *why, size_t len)
 		snprintf(why, len,
 			 "the CPU's counters were %s (counted %llu of %llu ns): their sums would "
 			 "read low; free the PMU (other perf users, the NMI watchdog)",
-			 pmu_window_words(ret), (unsigned long long)p->running,
+			 words[ret], (unsigned long long)p->running,
 			 (unsigned long long)p->enabled);
 		return -EBUSY;
 	}

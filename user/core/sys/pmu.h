@@ -23,8 +23,7 @@ enum pmu_counter {
 };
 
 struct pmu {
-	int fd[NR_PMU_COUNTERS]; /* -1: not counted */
-	bool cycles;
+	int fd[NR_PMU_COUNTERS];   /* -1: not counted */
 	uint64_t enabled, running; /* the last window's times, ns (pmu_stop) */
 };
 

@@ -55,7 +55,7 @@ int run_lock_take(const char *what, bool wait)
 {
 	const char *path = run_lock_path();
 	char holder[64], pid[16];
-	int fd;
+	int fd, err;
 
 	if (lock_fd >= 0)
 		return 0;
@@ -65,11 +65,8 @@ int run_lock_take(const char *what, bool wait)
 		return -errno;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		if (errno != EWOULDBLOCK) {
-			pr_err("cannot lock %s: %s\n", path, strerror(errno));
-			close(fd);
-			return -errno;
-		}
+		if (errno != EWOULDBLOCK)
+			goto fail;
 		read_holder(fd, holder, sizeof(holder));
 		snprintf(pid, sizeof(pid), "%.*s", (int)strcspn(holder, " "), holder);
 		/* calibrate holds it for the bench runs it starts */
@@ -87,13 +84,15 @@ int run_lock_take(const char *what, bool wait)
 			return -EBUSY;
 		}
 		pr_warn("waiting for ppbench PID %s to finish (%s)\n", pid, path);
-		if (flock(fd, LOCK_EX)) {
-			pr_err("cannot lock %s: %s\n", path, strerror(errno));
-			close(fd);
-			return -errno;
-		}
+		if (flock(fd, LOCK_EX))
+			goto fail;
 	}
 	write_holder(fd, what);
 	lock_fd = fd;
 	return 0;
+fail:
+	err = -errno;
+	pr_err("cannot lock %s: %s\n", path, strerror(-err));
+	close(fd);
+	return err;
 }

@@ -236,8 +236,9 @@ bool prog_in_path(const char *prog)
 	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
 		size_t n = strcspn(p, ":");
 
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, prog);
-		if (n && !access(buf, X_OK))
+		/* an empty directory is the current one, as for execvp() */
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? p : ".", prog);
+		if (!access(buf, X_OK))
 			return true;
 		p += n + (p[n] == ':');
 	}
