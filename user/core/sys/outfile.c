@@ -1,24 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Output files written whole or not at all (outfile.h).
- *
- * Why O_TMPFILE: the text goes into an unnamed file in the target's
- * directory, which gets a name only once it is complete and synced. A SIGKILL
- * at any earlier moment leaves nothing: the kernel frees an unnamed file with
- * its last descriptor, where a named temporary file would stay for someone to
- * remove. link(2) cannot replace a file, so the complete file is linked in
- * under a temporary name and renamed over the target: a kill between those two
- * system calls is the one moment that leaves a temporary name behind.
- *
- * File systems without O_TMPFILE (EOPNOTSUPP: vfat, some network and FUSE
- * file systems) get a named temporary file from the start, removed on every
- * error but left by a kill while it is written. Either way it is named
- * ".NAME.tmp-PID-N" beside NAME, in the same file system, so that rename(2)
- * replaces NAME in one step and a reader sees the old file or the new one.
- *
- * The text collects in memory (results are kilobytes) and goes to the file in
- * write(2) calls at the commit: stdio forgets the errno of a buffered write
- * that failed (a full disk read "Input/output error"), write(2) tells it.
+ * Output files written whole or not at all (outfile.h). The text goes into an
+ * unnamed O_TMPFILE file in the target's directory, which the kernel frees if
+ * we are killed; once complete and synced it is linked in as ".NAME.tmp-PID-N"
+ * and renamed over NAME, so a reader sees the old file or the new one (a kill
+ * between link and rename leaves that name behind). File systems without
+ * O_TMPFILE (vfat, some network and FUSE ones) get the named file from the
+ * start, left behind only by a kill while it is written. The text collects in
+ * memory and goes out by write(2) at the commit: stdio forgets the errno of a
+ * buffered write that failed (a full disk read "Input/output error").
  */
 #include <errno.h>
 #include <stdbool.h>

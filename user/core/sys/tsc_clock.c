@@ -11,15 +11,16 @@
 #define TCG_PARAM "ppbench.clock=tcg"
 #define QEMU_PARAM "ppbench.qemu="
 
-/* WORD on the command line as a word of its own (at the start or after a
- * blank, ending at a blank, the end or a ':'); NULL if not. */
-static const char *find_word(const char *cmdline, const char *word)
+/* WORD on the command line at the start of a word (the line's, or after a
+ * blank), ending it (at a blank, the end or a ':') unless PREFIX; NULL if not. */
+static const char *find_word(const char *cmdline, const char *word, bool prefix)
 {
 	const char *p = cmdline;
 	size_t n = strlen(word);
 
 	while ((p = strstr(p, word))) {
-		if ((p == cmdline || p[-1] == ' ') && (!p[n] || p[n] == ' ' || p[n] == ':'))
+		if ((p == cmdline || p[-1] == ' ') &&
+		    (prefix || !p[n] || p[n] == ' ' || p[n] == ':'))
 			return p;
 		p += n;
 	}
@@ -32,20 +33,18 @@ void inst_clock_parse(const char *cmdline, struct inst_clock *c)
 	const char *p;
 
 	memset(c, 0, sizeof(*c));
-	/* the first word that starts with it: "ppbench.qemu=10.0.2" */
-	for (p = cmdline; (p = strstr(p, QEMU_PARAM)); p++)
-		if (p == cmdline || p[-1] == ' ') {
-			p += strlen(QEMU_PARAM);
-			snprintf(c->qemu_version, sizeof(c->qemu_version), "%.*s",
-				 (int)strcspn(p, " \n"), p);
-			break;
-		}
-	if (find_word(cmdline, TCG_PARAM)) {
+	p = find_word(cmdline, QEMU_PARAM, true); /* "ppbench.qemu=10.0.2" */
+	if (p) {
+		p += strlen(QEMU_PARAM);
+		snprintf(c->qemu_version, sizeof(c->qemu_version), "%.*s", (int)strcspn(p, " \n"),
+			 p);
+	}
+	if (find_word(cmdline, TCG_PARAM, false)) {
 		c->tcg = true;
 		snprintf(c->qemu, sizeof(c->qemu), "-accel tcg");
 		return;
 	}
-	p = find_word(cmdline, CLOCK_PARAM);
+	p = find_word(cmdline, CLOCK_PARAM, false);
 	if (!p)
 		return;
 	c->icount = true;
