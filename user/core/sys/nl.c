@@ -549,7 +549,6 @@ static int pool_stats_cb(struct nlmsghdr *nh, void *arg)
 	struct nlattr *tb[PPB_NETDEV_A_PAGE_POOL_STATS_MAX + 1];
 	struct nlattr *info[PPB_NETDEV_A_PAGE_POOL_MAX + 1];
 	struct pools_q *q = arg;
-	uint64_t *c[11];
 	uint32_t id;
 
 	msg_parse(tb, PPB_NETDEV_A_PAGE_POOL_STATS_MAX, nh, GENL_HDRLEN);
@@ -564,20 +563,8 @@ static int pool_stats_cb(struct nlmsghdr *nh, void *arg)
 
 		if (p->id != id)
 			continue;
-		/* the counters' attributes are consecutive, in this order */
-		c[0] = &p->alloc_fast;
-		c[1] = &p->alloc_slow;
-		c[2] = &p->alloc_slow_high_order;
-		c[3] = &p->alloc_empty;
-		c[4] = &p->alloc_refill;
-		c[5] = &p->alloc_waive;
-		c[6] = &p->recycle_cached;
-		c[7] = &p->recycle_cache_full;
-		c[8] = &p->recycle_ring;
-		c[9] = &p->recycle_ring_full;
-		c[10] = &p->recycle_released_refcnt;
-		for (int k = 0; k < 11; k++)
-			*c[k] = attr_uint(tb[PPB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST + k]);
+		for (size_t k = 0; k < ARRAY_SIZE(p->stats); k++)
+			p->stats[k] = attr_uint(tb[PPB_NETDEV_A_PAGE_POOL_STATS_ALLOC_FAST + k]);
 		p->has_stats = true;
 	}
 	return 0;

@@ -60,10 +60,15 @@ struct nl_page_pool {
 	uint32_t napi_id;
 	uint64_t inflight;
 	bool has_stats;
-	uint64_t alloc_fast, alloc_slow, alloc_slow_high_order, alloc_empty, alloc_refill,
-		alloc_waive;
-	uint64_t recycle_cached, recycle_cache_full, recycle_ring, recycle_ring_full,
-		recycle_released_refcnt;
+	union {
+		struct {
+			uint64_t alloc_fast, alloc_slow, alloc_slow_high_order, alloc_empty,
+				alloc_refill, alloc_waive;
+			uint64_t recycle_cached, recycle_cache_full, recycle_ring,
+				recycle_ring_full, recycle_released_refcnt;
+		};
+		uint64_t stats[11]; /* in the order of their netlink attributes */
+	};
 };
 /*
  * The pools of ifindex into out (at most max): their number, or -errno

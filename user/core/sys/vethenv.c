@@ -81,50 +81,42 @@ int env_leave(const struct ppb_env *e)
 	return setns(e->orig_ns, CLONE_NEWNET) < 0 ? -errno : 0;
 }
 
-static int setup_side(struct ppb_env *e, int i)
+/* FN(E, I, S) in side I's namespace, with a netlink socket S there. */
+static int on_side(struct ppb_env *e, int i, int (*fn)(struct ppb_env *, int, struct nl_sock *))
 {
-	struct link_info li;
 	struct nl_sock s;
-	int err;
+	int err = env_enter(e, i);
 
-	err = env_enter(e, i);
 	if (err)
 		return err;
 	err = nl_open(&s, NETLINK_ROUTE);
-	if (err)
-		goto out;
-	err = rtnl_link_get(&s, "lo", 0, &li) ?: rtnl_link_set_up(&s, li.ifindex);
-	if (!err)
-		err = rtnl_link_get(&s, e->ifname[i], 0, &li);
 	if (!err) {
-		e->ifindex[i] = li.ifindex;
-		memcpy(e->mac[i], li.mac, 6);
+		err = fn(e, i, &s);
+		nl_close(&s);
 	}
-	nl_close(&s);
-out:
 	env_leave(e);
 	return err;
 }
 
-static int config_side(struct ppb_env *e, int i)
+static int setup_side(struct ppb_env *e, int i, struct nl_sock *s)
 {
-	struct nl_sock s;
-	int err;
+	struct link_info li;
+	int err = lo_up() ?: rtnl_link_get(s, e->ifname[i], 0, &li);
 
-	err = env_enter(e, i);
-	if (err)
-		return err;
-	err = nl_open(&s, NETLINK_ROUTE);
-	if (err)
-		goto out;
-	err = rtnl_addr_add(&s, e->ifindex[i], &e->ip4[i], 24);
-	/* Static neighbour: no ARP on the wire, and XDP_DROP would drop ARP anyway. */
-	err = err ?: rtnl_neigh_add(&s, e->ifindex[i], &e->ip4[!i], e->mac[!i]);
-	err = err ?: rtnl_link_set_up(&s, e->ifindex[i]);
-	nl_close(&s);
-out:
-	env_leave(e);
+	if (!err) {
+		e->ifindex[i] = li.ifindex;
+		memcpy(e->mac[i], li.mac, 6);
+	}
 	return err;
+}
+
+static int config_side(struct ppb_env *e, int i, struct nl_sock *s)
+{
+	int err = rtnl_addr_add(s, e->ifindex[i], &e->ip4[i], 24);
+
+	/* Static neighbour: no ARP on the wire, and XDP_DROP would drop ARP anyway. */
+	err = err ?: rtnl_neigh_add(s, e->ifindex[i], &e->ip4[!i], e->mac[!i]);
+	return err ?: rtnl_link_set_up(s, e->ifindex[i]);
 }
 
 int env_create(struct ppb_env *e)
@@ -160,9 +152,9 @@ int env_create(struct ppb_env *e)
 		goto fail;
 	}
 	for (i = 0; i < 2 && !err; i++)
-		err = setup_side(e, i);
+		err = on_side(e, i, setup_side);
 	for (i = 0; i < 2 && !err; i++)
-		err = config_side(e, i);
+		err = on_side(e, i, config_side);
 	if (err) {
 		pr_err("cannot configure the private veth pair: %s\n", strerror(-err));
 		goto fail;
