@@ -141,7 +141,8 @@ static void print_main_help(FILE *f)
 /* getopt's value of a long option: where it is, past the short letters and 1. */
 enum { VAL_BASE = 0x1000, VAL_TABLE = 0x400 };
 
-static int build_longopts(const struct cli_cmd *cmd, struct option *lo, char *so, int max)
+/* getopt_long()'s tables for CMD, and getopt reset for a new parse. */
+static void build_longopts(const struct cli_cmd *cmd, struct option *lo, char *so, int max)
 {
 	const struct cli_opt *tables[] = { cmd->opts, cli_common_opts };
 	int n = 0, s = 0;
@@ -173,7 +174,11 @@ static int build_longopts(const struct cli_cmd *cmd, struct option *lo, char *so
 	}
 	so[s] = '\0';
 	memset(&lo[n], 0, sizeof(lo[n]));
-	return n;
+	opterr = 0;
+	/* 0, not 1: glibc then forgets the previous parse too (its place inside
+	 * a "-abc" cluster, its argument-order mode), which a second parse in one
+	 * process would otherwise continue from */
+	optind = 0;
 }
 
 /* The table entry of what getopt returned: a long option's value or a short letter. */
@@ -410,11 +415,6 @@ int cli_parse(const struct cli_cmd *cmd, void *cfg, int argc, char **argv, int *
 	int c, li, ret;
 
 	build_longopts(cmd, lo, so, 64);
-	opterr = 0;
-	/* 0, not 1: glibc then forgets the previous parse too (its place inside
-	 * a "-abc" cluster, its argument-order mode), which a second parse in one
-	 * process would otherwise continue from */
-	optind = 0;
 	for (li = -1; (c = getopt_long(argc, argv, so, lo, &li)) != -1; li = -1) {
 		ret = whole && li >= 0 ? check_whole(lo, li, argv) : EXIT_OK;
 		ret = ret ?: handle_opt(cmd, cfg, c, optarg, argv);
@@ -454,8 +454,6 @@ int cli_walk(const struct cli_cmd *cmd, int argc, char **argv, cli_walk_fn fn, v
 		return -ENOMEM;
 	memcpy(work, argv, argc * sizeof(*work));
 	build_longopts(cmd, lo, so, 64);
-	opterr = 0;
-	optind = 0;
 	while (!ret && (c = getopt_long(argc, work, so, lo, NULL)) != -1) {
 		const struct cli_opt *o = find_opt(cmd, c);
 		size_t at = 0;

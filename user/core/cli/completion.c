@@ -16,22 +16,14 @@ static const char *value_kind(const struct cli_opt *o)
 {
 	const char *mv = o->metavar ? o->metavar : "";
 
-	switch (o->kind) {
-	case CLI_FLAG:
+	if (o->kind == CLI_FLAG || (o->kind == CLI_CUSTOM && !o->metavar))
 		return NULL;
-	case CLI_ENUM:
+	if (o->kind == CLI_ENUM)
 		return "words";
-	case CLI_IFACE:
+	if (o->kind == CLI_IFACE)
 		return "iface";
-	case CLI_OUTPUT:
+	if (o->kind == CLI_OUTPUT)
 		return "file";
-	case CLI_CUSTOM:
-		if (!o->metavar)
-			return NULL;
-		break;
-	default:
-		break;
-	}
 	if (o->kind == CLI_STRING && (o->flags & CLI_F_OUTDIR))
 		return "dir";
 	if (o->kind == CLI_STRING && (o->flags & CLI_F_INFILE))

@@ -96,11 +96,6 @@ static struct nlattr *attr_put(struct nl_msg *m, int type, const void *data, siz
 	return a;
 }
 
-static struct nlattr *nest_begin(struct nl_msg *m, int type)
-{
-	return attr_put(m, type | NLA_F_NESTED, NULL, 0);
-}
-
 static void nest_end(struct nl_msg *m, struct nlattr *a)
 {
 	a->nla_len = (char *)m->buf + m->nh.nlmsg_len - (char *)a;
@@ -196,9 +191,9 @@ int rtnl_veth_create(struct nl_sock *s, const char *a, int ns_a, const char *b, 
 	msg_init(&m, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL | NLM_F_ACK, &ifi, sizeof(ifi));
 	attr_put_str(&m, IFLA_IFNAME, a);
 	attr_put_u32(&m, IFLA_NET_NS_FD, ns_a);
-	li = nest_begin(&m, IFLA_LINKINFO);
+	li = attr_put(&m, IFLA_LINKINFO | NLA_F_NESTED, NULL, 0);
 	attr_put_str(&m, IFLA_INFO_KIND, "veth");
-	data = nest_begin(&m, IFLA_INFO_DATA);
+	data = attr_put(&m, IFLA_INFO_DATA | NLA_F_NESTED, NULL, 0);
 	/* VETH_INFO_PEER carries an ifinfomsg followed by the peer's attributes. */
 	peer = attr_put(&m, VETH_INFO_PEER, &ifi, sizeof(ifi));
 	attr_put_str(&m, IFLA_IFNAME, b);
