@@ -481,45 +481,38 @@ const struct cli_cmd *cli_find(const char *name)
 static int cmd_argc;
 static char **cmd_argv;
 
-static size_t put(char *out, size_t n, const char *s, size_t k)
-{
-	if (out)
-		memcpy(out + n, s, k);
-	return n + k;
-}
-
-/* WORD as a shell takes it back, into OUT at its start (NULL: only measured): bare, or in '...'. */
-static size_t quote_word(char *out, const char *w)
-{
-	bool bare = *w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-				    "0123456789_@%+=:,./-") == strlen(w);
-	size_t n = bare ? 0 : put(out, 0, "'", 1);
-
-	/* (a quote ends the quoted part, comes escaped, and opens the next) */
-	for (; *w; w++)
-		n = *w == '\'' ? put(out, n, "'\\''", 4) : put(out, n, w, 1);
-	return bare ? n : put(out, n, "'", 1);
-}
-
 char *cli_command_line(void)
 {
-	size_t len = strlen("ppbench") + 1;
-	char *s;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f;
 
 	if (!cmd_argv)
 		return NULL;
-	for (int i = 0; i < cmd_argc; i++)
-		len += 1 + quote_word(NULL, cmd_argv[i]);
-	s = malloc(len);
-	if (!s)
+	f = open_memstream(&s, &len);
+	if (!f)
 		return NULL;
-	len = sprintf(s, "ppbench");
+	fputs("ppbench", f);
 	for (int i = 0; i < cmd_argc; i++) {
-		s[len++] = ' ';
-		len += quote_word(s + len, cmd_argv[i]);
+		const char *w = cmd_argv[i];
+		bool bare = *w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					    "0123456789_@%+=:,./-") == strlen(w);
+
+		fputs(bare ? " " : " '", f);
+		/* (a quote ends the quoted part, comes escaped, and opens the next) */
+		for (; *w; w++) {
+			if (*w == '\'')
+				fputs("'\\''", f);
+			else
+				fputc(*w, f);
+		}
+		if (!bare)
+			fputc('\'', f);
 	}
-	s[len] = 0;
-	return s;
+	if (!fclose(f))
+		return s;
+	free(s);
+	return NULL;
 }
 
 static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
