@@ -533,7 +533,6 @@ static int pool_cb(struct nlmsghdr *nh, void *arg)
 	p = &q->out[q->n++];
 	memset(p, 0, sizeof(*p));
 	p->id = (uint32_t)attr_uint(tb[PPB_NETDEV_A_PAGE_POOL_ID]);
-	p->ifindex = q->ifindex;
 	p->napi_id = (uint32_t)attr_uint(tb[PPB_NETDEV_A_PAGE_POOL_NAPI_ID]);
 	p->inflight = attr_uint(tb[PPB_NETDEV_A_PAGE_POOL_INFLIGHT]);
 	return 0;

@@ -56,7 +56,6 @@ int genl_page_pool_stats_supported(void);
  */
 struct nl_page_pool {
 	uint32_t id;
-	int ifindex;
 	uint32_t napi_id;
 	uint64_t inflight;
 	bool has_stats;

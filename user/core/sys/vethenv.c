@@ -159,7 +159,6 @@ int env_create(struct ppb_env *e)
 		pr_err("cannot configure the private veth pair: %s\n", strerror(-err));
 		goto fail;
 	}
-	e->created = true;
 	pr_debug("private env: %s (ifindex %d) <-> %s (ifindex %d)\n", e->ifname[0], e->ifindex[0],
 		 e->ifname[1], e->ifindex[1]);
 	return 0;
@@ -181,7 +180,6 @@ void env_destroy(struct ppb_env *e)
 	if (e->orig_ns >= 0)
 		close(e->orig_ns);
 	e->orig_ns = -1;
-	e->created = false;
 }
 
 int netns_private_enter(int *orig_ns)

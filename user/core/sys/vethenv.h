@@ -3,7 +3,6 @@
 #define PPBENCH_VETHENV_H
 
 #include <net/if.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include "sys/util.h"
 
@@ -26,7 +25,6 @@ struct ppb_env {
 	int ifindex[2];
 	uint8_t mac[2][6];
 	struct ip_addr ip4[2];
-	bool created;
 };
 
 int env_create(struct ppb_env *e);
