@@ -367,16 +367,6 @@ static int handle_opt(const struct cli_cmd *cmd, void *cfg, int c, const char *a
 	return EXIT_OK;
 }
 
-static int check_nargs(const struct cli_cmd *cmd, int nargs, char **args)
-{
-	if (nargs < cmd->min_args)
-		return usage_error("missing argument%s%s", cmd->args ? " " : "",
-				   cmd->args ? cmd->args : "");
-	if (nargs > cmd->max_args)
-		return usage_error("unexpected argument '%s'", args[cmd->max_args]);
-	return EXIT_OK;
-}
-
 /*
  * The long option LO[LI] getopt just returned, as written: under git bisect
  * run a prefix of it is refused, since the usage error a slip makes of the
@@ -426,7 +416,12 @@ int cli_parse(const struct cli_cmd *cmd, void *cfg, int argc, char **argv, int *
 		if (cmd->opt(cfg, CLI_KEY_ARG, argv[optind]))
 			return EXIT_USAGE;
 	*nargs = cmd->ordered_args ? 0 : argc - optind;
-	return check_nargs(cmd, *nargs, argv + optind);
+	if (*nargs < cmd->min_args)
+		return usage_error("missing argument%s%s", cmd->args ? " " : "",
+				   cmd->args ? cmd->args : "");
+	if (*nargs > cmd->max_args)
+		return usage_error("unexpected argument '%s'", argv[optind + cmd->max_args]);
+	return EXIT_OK;
 }
 
 /* The word of ARGV (a copy, before getopt permuted it) that holds VALUE. */

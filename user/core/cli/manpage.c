@@ -179,18 +179,13 @@ static void md_directive(FILE *f, const struct cli_cmd *cmd, const char *d)
 	}
 }
 
-static void upper(char *s)
-{
-	for (; *s; s++)
-		*s = toupper((unsigned char)*s);
-}
-
 int man_markdown(FILE *f, bool meta, const struct cli_cmd *cmd, const char *prose)
 {
 	char title[64];
 
 	snprintf(title, sizeof(title), cmd ? "ppbench-%s" : "ppbench", cmd ? cmd->name : "");
-	upper(title);
+	for (char *s = title; *s; s++)
+		*s = toupper((unsigned char)*s);
 	if (meta)
 		fprintf(f,
 			"title: %s\nsection: 8\ndate: 2026\nsource: ppbench %s\n"
