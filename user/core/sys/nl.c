@@ -300,17 +300,28 @@ int rtnl_neigh_add(struct nl_sock *s, int ifindex, const struct ip_addr *a, cons
 	return nl_talk(s, &m, NULL, NULL);
 }
 
-struct neigh_q {
+struct first_q {
 	int ifindex, family, found;
 	struct ip_addr *a;
 	uint8_t *mac;
 };
 
+static int dump_first(struct nl_sock *s, int type, const void *hdr, size_t len, nl_cb cb,
+		      struct first_q *q)
+{
+	struct nl_msg m;
+	int err;
+
+	msg_init(&m, type, NLM_F_DUMP, hdr, len);
+	err = nl_talk(s, &m, cb, q);
+	return err ? err : q->found ? 0 : -ENOENT;
+}
+
 static int neigh_cb(struct nlmsghdr *nh, void *arg)
 {
 	struct ndmsg *nd = NLMSG_DATA(nh);
 	struct nlattr *tb[NDA_MAX + 1];
-	struct neigh_q *q = arg;
+	struct first_q *q = arg;
 
 	if (q->found || nh->nlmsg_type != RTM_NEWNEIGH || nd->ndm_ifindex != q->ifindex ||
 	    nd->ndm_family != q->family)
@@ -330,27 +341,16 @@ static int neigh_cb(struct nlmsghdr *nh, void *arg)
 int rtnl_neigh_first(struct nl_sock *s, int ifindex, int family, struct ip_addr *a, uint8_t mac[6])
 {
 	struct ndmsg nd = { .ndm_family = family };
-	struct neigh_q q = { ifindex, family, 0, a, mac };
-	struct nl_msg m;
-	int err;
+	struct first_q q = { ifindex, family, 0, a, mac };
 
-	msg_init(&m, RTM_GETNEIGH, NLM_F_DUMP, &nd, sizeof(nd));
-	err = nl_talk(s, &m, neigh_cb, &q);
-	if (err)
-		return err;
-	return q.found ? 0 : -ENOENT;
+	return dump_first(s, RTM_GETNEIGH, &nd, sizeof(nd), neigh_cb, &q);
 }
-
-struct addr_q {
-	int ifindex, family, found;
-	struct ip_addr *a;
-};
 
 static int addr_cb(struct nlmsghdr *nh, void *arg)
 {
 	struct ifaddrmsg *ifa = NLMSG_DATA(nh);
 	struct nlattr *tb[IFA_MAX + 1];
-	struct addr_q *q = arg;
+	struct first_q *q = arg;
 
 	if (q->found || nh->nlmsg_type != RTM_NEWADDR || (int)ifa->ifa_index != q->ifindex ||
 	    ifa->ifa_family != q->family)
@@ -367,15 +367,9 @@ static int addr_cb(struct nlmsghdr *nh, void *arg)
 int rtnl_addr_first(struct nl_sock *s, int ifindex, int family, struct ip_addr *a)
 {
 	struct ifaddrmsg ifa = { .ifa_family = family };
-	struct addr_q q = { ifindex, family, 0, a };
-	struct nl_msg m;
-	int err;
+	struct first_q q = { ifindex, family, 0, a, NULL };
 
-	msg_init(&m, RTM_GETADDR, NLM_F_DUMP, &ifa, sizeof(ifa));
-	err = nl_talk(s, &m, addr_cb, &q);
-	if (err)
-		return err;
-	return q.found ? 0 : -ENOENT;
+	return dump_first(s, RTM_GETADDR, &ifa, sizeof(ifa), addr_cb, &q);
 }
 
 /* ---- generic netlink ---------------------------------------------------- */
