@@ -52,32 +52,22 @@ const char *cli_opt_metavar(const struct cli_opt *o, char *buf, size_t len)
 	return buf;
 }
 
-/* The range a kind enforces, as --help shows it; "" when there is none to show. */
-static void range_text(const struct cli_opt *o, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	if (o->flags & CLI_F_PROSE_RANGE)
-		return;
-	if (o->kind == CLI_UINT && o->max != CLI_U64_NOLIMIT)
-		snprintf(buf, len, "%llu..%llu", (unsigned long long)o->min,
-			 (unsigned long long)o->max);
-	else if (o->kind == CLI_SECONDS || o->kind == CLI_NUMBER)
-		snprintf(buf, len, "%.10g..%.10g", o->dmin, o->dmax);
-}
-
-/* The range goes before the last parenthesis, where the defaults are. */
+/* The range the kind enforces goes before the last parenthesis, where the defaults are. */
 void cli_opt_help(const struct cli_opt *o, char *buf, size_t len)
 {
 	const char *help = o->help_fn ? o->help_fn() : o->help, *paren = NULL;
+	char range[64] = "";
 	int head;
-	char range[64];
 
 	for (const char *p = strstr(help, " ("); p; p = strstr(p + 1, " ("))
 		paren = p;
 	head = paren ? (int)(paren - help) : (int)strlen(help);
-
-	range_text(o, range, sizeof(range));
-	if (!range[0])
+	if (o->kind == CLI_UINT && o->max != CLI_U64_NOLIMIT)
+		snprintf(range, sizeof(range), "%llu..%llu", (unsigned long long)o->min,
+			 (unsigned long long)o->max);
+	else if (o->kind == CLI_SECONDS || o->kind == CLI_NUMBER)
+		snprintf(range, sizeof(range), "%.10g..%.10g", o->dmin, o->dmax);
+	if (!range[0] || (o->flags & CLI_F_PROSE_RANGE))
 		snprintf(buf, len, "%s", help);
 	else
 		snprintf(buf, len, "%.*s, %s%s", head, help, range, help + head);
