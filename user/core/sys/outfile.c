@@ -56,23 +56,26 @@ static int tmp_name(struct outfile *o, int i)
 	return n < sizeof(o->tmp) ? 0 : -ENAMETOOLONG;
 }
 
-static int create_named(struct outfile *o)
+/* OP(O) under the first free temporary name: OP's result, or -errno. */
+static int under_tmp_name(struct outfile *o, int (*op)(struct outfile *o))
 {
-	int fd, err;
+	int ret = 0;
 
 	for (int i = 0; i < TMP_TRIES; i++) {
-		err = tmp_name(o, i);
-		if (err)
-			break;
-		fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (fd >= 0)
-			return fd;
-		err = -errno;
-		if (err != -EEXIST)
+		ret = tmp_name(o, i) ?: op(o);
+		if (ret != -EEXIST)
 			break;
 	}
-	o->tmp[0] = '\0';
-	return err;
+	if (ret < 0)
+		o->tmp[0] = '\0';
+	return ret;
+}
+
+static int create_named(struct outfile *o)
+{
+	int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+
+	return fd < 0 ? -errno : fd;
 }
 
 static int open_whole(struct outfile *o, bool named)
@@ -95,7 +98,7 @@ static int open_whole(struct outfile *o, bool named)
 	}
 	o->kind = fd >= 0 ? K_UNNAMED : K_NAMED;
 	if (fd < 0)
-		fd = create_named(o);
+		fd = under_tmp_name(o, create_named);
 	if (fd < 0)
 		return fd;
 	/* The new file keeps the mode of the one it replaces. */
@@ -141,25 +144,15 @@ int outfile_open(struct outfile *o, const char *path, enum outfile_mode mode)
 /* Gives the complete unnamed file its temporary name. */
 static int link_unnamed(struct outfile *o)
 {
-	int fd = o->fd, err = 0;
 	char proc[64];
 
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	for (int i = 0; i < TMP_TRIES; i++) {
-		err = tmp_name(o, i);
-		if (err)
-			break;
-		if (!linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW))
-			return 0;
-		/* without /proc: the same by descriptor (needs CAP_DAC_READ_SEARCH) */
-		if (errno == ENOENT && !linkat(fd, "", AT_FDCWD, o->tmp, AT_EMPTY_PATH))
-			return 0;
-		err = -errno;
-		if (err != -EEXIST)
-			break;
-	}
-	o->tmp[0] = '\0';
-	return err;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
+	if (!linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW))
+		return 0;
+	/* without /proc: the same by descriptor (needs CAP_DAC_READ_SEARCH) */
+	if (errno == ENOENT && !linkat(o->fd, "", AT_FDCWD, o->tmp, AT_EMPTY_PATH))
+		return 0;
+	return -errno;
 }
 
 /* So that the rename outlives a crash of the machine; the file is in place already. */
@@ -204,7 +197,7 @@ static int complete(struct outfile *o)
 	if (!err && fsync(o->fd))
 		err = -errno;
 	if (!err && o->kind == K_UNNAMED)
-		err = link_unnamed(o);
+		err = under_tmp_name(o, link_unnamed);
 	/* NFS, for one, reports a failed write as late as the close */
 	if (close(o->fd) && !err)
 		err = -errno;
