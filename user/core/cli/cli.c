@@ -187,19 +187,14 @@ static const struct cli_opt *find_opt(const struct cli_cmd *cmd, int c)
 
 static void store_uint(void *p, size_t size, uint64_t v)
 {
-	switch (size) {
-	case 1:
+	if (size == 1)
 		*(uint8_t *)p = v;
-		break;
-	case 2:
+	else if (size == 2)
 		*(uint16_t *)p = v;
-		break;
-	case 4:
+	else if (size == 4)
 		*(uint32_t *)p = v;
-		break;
-	default:
+	else
 		*(uint64_t *)p = v;
-	}
 }
 
 /* A plain number (not seconds): "--alpha '0.7' is not a number in 1e-09..0.5". */

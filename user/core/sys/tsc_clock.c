@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The TSC: its frequency, and which clock it runs on (the kernel command line says). */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -204,7 +205,7 @@ void tsc_parse_cpuinfo(FILE *f, struct tsc_info *t)
 int tsc_calibrate(struct tsc_info *t)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
-	double v[3], tmp;
+	double v[3];
 
 	memset(t, 0, sizeof(*t));
 	if (f) {
@@ -219,13 +220,7 @@ int tsc_calibrate(struct tsc_info *t)
 	for (int i = 0; i < 3; i++)
 		v[i] = measure_once(50 * 1000 * 1000);
 	/* median of three 50 ms windows: robust to one preemption */
-	if (v[0] > v[1])
-		tmp = v[0], v[0] = v[1], v[1] = tmp;
-	if (v[1] > v[2])
-		tmp = v[1], v[1] = v[2], v[2] = tmp;
-	if (v[0] > v[1])
-		tmp = v[0], v[0] = v[1], v[1] = tmp;
-	t->hz = v[1];
+	t->hz = fmax(fmin(v[0], v[1]), fmin(fmax(v[0], v[1]), v[2]));
 	return 0;
 }
 
