@@ -510,27 +510,22 @@ static int run_cmd(const struct cli_cmd *cmd, int argc, char **argv)
 	if (cmd->cfg_init)
 		cmd->cfg_init(cfg);
 	ret = cli_parse(cmd, cfg, argc, argv, &nargs);
-	if (ret) {
-		ret = ret < 0 ? EXIT_OK : ret; /* --help */
-		goto out;
-	}
 	/* (saved: a check may parse another command line, as vm's does) */
 	args = argv + optind;
-	if (resolve_ifaces(cmd, cfg))
+	if (!ret && resolve_ifaces(cmd, cfg))
 		ret = EXIT_USAGE;
 	if (!ret && cmd->check)
 		ret = cmd->check(cfg, nargs, args);
 	if (!ret && cmd->needs && cli_prog->check_needs(cmd->name, cmd->needs))
 		ret = EXIT_FAIL;
-	if (!ret) {
+	if (!ret)
 		ret = cmd->run(cfg, nargs, args);
-		free(cfg);
-		return ret;
-	}
-out:
+	else if (ret < 0) /* --help */
+		ret = EXIT_OK;
+	else if (bisect) /* (git bisect run would read 1 or 2 as "bad") */
+		ret = EXIT_BISECT_STOP;
 	free(cfg);
-	/* (git bisect run would read 1 or 2 as "bad") */
-	return bisect && ret ? EXIT_BISECT_STOP : ret;
+	return ret;
 }
 
 static int cli_main(int argc, char **argv)
