@@ -14,7 +14,6 @@
 #include "sys/util.h"
 #include "vmprof.h"
 
-/* The markers (guest_profile.h): instructions the plugin sees. */
 #if defined(__x86_64__)
 #define MARK(op) asm volatile(".byte 0x0f, 0x1f, 0x80, %c0, 0x42, 0x42, 0x50" ::"i"(op) : "memory")
 #define HAVE_MARKERS 1
@@ -87,7 +86,7 @@ void marker_set_active(bool on)
 	active = HAVE_MARKERS && on;
 }
 
-bool marker_active(void)
+static bool marker_active(void)
 {
 	char cmdline[4096];
 
@@ -98,14 +97,23 @@ bool marker_active(void)
 	return active;
 }
 
-void marker_send(int op, uint64_t value)
+/* ALL 16 nibbles: whatever a killed sender left in the plugin's value shifts out. */
+static void send_value(int op, uint64_t value, bool all)
 {
+	int i = 60;
+
 	if (!marker_active())
 		return;
-	/* all 16: whatever a killed sender left in the plugin's value shifts out */
-	for (int i = 60; i >= 0; i -= 4)
+	while (!all && i > 0 && !(value >> i))
+		i -= 4;
+	for (; i >= 0; i -= 4)
 		mark(VMPROF_NIBBLE + (int)((value >> i) & 0xf));
 	mark(op);
+}
+
+void marker_send(int op, uint64_t value)
+{
+	send_value(op, value, true);
 }
 
 void marker_op(int op)
@@ -116,23 +124,17 @@ void marker_op(int op)
 
 /*
  * The functions of net/bpf/test_run.c that may hold the timer's calls of
- * ktime_get (bpf_test_timer_enter and _continue read the time; they and the
- * runners that call them may be inlined into their callers), with the
- * suffixes the compiler adds to a specialised copy (.isra.0, .constprop.0).
+ * ktime_get (the timer's own may be inlined into the runners), with any
+ * suffix of a specialised copy (.isra.0).
  */
 static const char *const timer_funcs[] = {
 	"bpf_test_timer_enter", "bpf_test_timer_continue", "bpf_test_run_xdp_live",
 	"bpf_test_run",		"bpf_prog_test_run_xdp",
 };
 
-static bool guest_prof_active(void)
-{
-	return marker_active();
-}
-
 static bool is_timer_func(const char *name)
 {
-	for (size_t i = 0; i < sizeof(timer_funcs) / sizeof(timer_funcs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(timer_funcs); i++) {
 		size_t n = strlen(timer_funcs[i]);
 
 		if (!strncmp(name, timer_funcs[i], n) && (!name[n] || name[n] == '.'))
@@ -155,11 +157,9 @@ static bool ends(const char *s, const char *suffix)
 
 /*
  * What the call graph needs to know of a kernel function by its name: the
- * IDT's and the syscall instructions' entry points (a block starting there
- * is an interrupt's, an exception's or a syscall's; the stub tables: any
- * block in them, whose stubs jump on to asm_common_interrupt and
- * asm_spurious_interrupt, no entries of their own), the return thunks and
- * the indirect-branch thunks.
+ * entry points of interrupts, exceptions and syscalls (the stub TABLEs: any
+ * block in them, their stubs having no entries of their own), the return
+ * thunks and the indirect-branch thunks.
  */
 static int range_op(const char *name, bool *table)
 {
@@ -172,7 +172,7 @@ static int range_op(const char *name, bool *table)
 	*table = !strcmp(name, "irq_entries_start") || !strcmp(name, "spurious_entries_start");
 	if (*table || starts(name, "asm_exc_") || starts(name, "asm_sysvec_"))
 		return VMPROF_ENTRY_HI;
-	for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(entries); i++)
 		if (!strcmp(name, entries[i]))
 			return VMPROF_ENTRY_HI;
 	if (ends(name, "return_thunk") || ends(name, "srso_safe_ret") ||
@@ -243,10 +243,7 @@ static uint64_t name_hash(const char *s)
 	return h;
 }
 
-/*
- * Every function's start, once: a function with padding starts at its
- * padding, and its own address (with any alias there) starts nothing.
- */
+/* Every function's start, once: a function with padding starts at its padding. */
 static int fn_starts(struct tsym *t, size_t n, struct guest_prof_sites *s)
 {
 	uint64_t pad_addr = 0, pad_name = 0, *skip = calloc(n + 1, sizeof(*skip));
@@ -259,7 +256,7 @@ static int fn_starts(struct tsym *t, size_t n, struct guest_prof_sites *s)
 	}
 	if (n)
 		qsort(t, n, sizeof(*t), by_tsym);
-	for (size_t i = 0; i < n; i++) /* (the pads sort first at an address) */
+	for (size_t i = 0; i < n; i++) /* (pads sort first at an address) */
 		if (t[i].pad) {
 			pad_addr = t[i].addr;
 			pad_name = t[i].name;
@@ -370,38 +367,10 @@ void guest_prof_sites_free(struct guest_prof_sites *s)
 {
 	free(s->fn);
 	free(s->r);
-	s->fn = NULL;
-	s->r = NULL;
-	s->nfn = s->nr = 0;
+	memset(s, 0, sizeof(*s));
 }
 
 static bool armed, told; /* (told: the plugin has the kernel's symbols) */
-
-#if defined(__x86_64__)
-/* OP with VALUE in as few nibbles as it takes (after a marker_send(): the value starts clear). */
-static void marker_send_short(int op, uint64_t value)
-{
-	int i = 60;
-
-	if (!marker_active())
-		return;
-	while (i > 0 && !(value >> i))
-		i -= 4;
-	for (; i >= 0; i -= 4)
-		mark(VMPROF_NIBBLE + (int)((value >> i) & 0xf));
-	mark(op);
-}
-
-/* Function starts: the first whole, the others as the step from the one before. */
-static void send_fns(const uint64_t *fn, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (i)
-			marker_send_short(VMPROF_FN_NEXT, fn[i] - fn[i - 1]);
-		else
-			marker_send(VMPROF_FN_AT, fn[i]);
-}
-#endif
 
 void guest_prof_arm(void)
 {
@@ -409,7 +378,7 @@ void guest_prof_arm(void)
 	FILE *f;
 	int err;
 
-	if (armed || !guest_prof_active())
+	if (armed || !marker_active())
 		return;
 	armed = true;
 	f = fopen("/proc/kallsyms", "re");
@@ -433,7 +402,9 @@ void guest_prof_arm(void)
 		marker_send(VMPROF_SITE_LO, s.r[i].lo);
 		marker_send(s.r[i].op, s.r[i].hi);
 	}
-	send_fns(s.fn, s.nfn);
+	/* the first start whole, the others as the step from the one before */
+	for (size_t i = 0; i < s.nfn; i++)
+		send_value(i ? VMPROF_FN_NEXT : VMPROF_FN_AT, s.fn[i] - (i ? s.fn[i - 1] : 0), !i);
 	told = true;
 #endif
 	marker_op(VMPROF_ARM);
@@ -459,7 +430,7 @@ uint32_t guest_prof_tag(const char *kind, const char *name, const char *extra)
 	char line[512];
 	FILE *f;
 
-	if (!guest_prof_active())
+	if (!marker_active())
 		return 0;
 	guest_prof_arm();
 	f = prof_file("tags");
@@ -536,9 +507,7 @@ static void kallsyms_of(FILE *out, const char *module)
 
 /*
  * A module's symbols, kept as section and offset: reading /proc/kallsyms
- * formats every symbol of the kernel, which under qemu's plugin cost
- * seconds a load, while a load only moves the module's sections (their
- * addresses: /sys/module/NAME/sections/).
+ * under qemu's plugin costs seconds, and a load only moves the sections.
  */
 #define MOD_SECS 64
 struct mod_secs {
@@ -573,14 +542,13 @@ static int read_secs(const char *module, struct mod_secs *s)
 	while (d && (e = readdir(d)) && s->n < MOD_SECS) {
 		unsigned long long a;
 
-		if (e->d_name[0] != '.' || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+		if (e->d_name[0] != '.' || !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    strlen(e->d_name) >= sizeof(s->name[0]))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		if (read_file_str(path, val, sizeof(val)) < 0 || sscanf(val, "%llx", &a) != 1 || !a)
 			continue;
-		if (strlen(e->d_name) >= sizeof(s->name[0]))
-			continue;
-		memcpy(s->name[s->n], e->d_name, strlen(e->d_name) + 1);
+		strcpy(s->name[s->n], e->d_name);
 		s->base[s->n++] = a;
 	}
 	if (d)

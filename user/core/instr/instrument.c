@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * One hook around what ppbench times (instrument.h), and bench's two small
- * instruments: the CPU's counters around each timed syscall, and timed
- * chunks at SCHED_FIFO under the instruction clock.
- */
+/* The hook around timed runs, and bench's two instruments (instrument.h). */
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
-#include <stddef.h>
 #include <string.h>
 #include <time.h>
 #include "instr/instrument.h"
