@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "model/json_reader.h"
 
 void jc_err(struct json_reader *c, const char *where, const char *fmt, ...)
@@ -32,7 +33,6 @@ void jc_join(char *buf, size_t len, const char *where, const char *key)
 	snprintf(buf, len, "%s%s%s", where, *where ? "." : "", key);
 }
 
-/* Member KEY of OBJ of type T; on absence or another type, reports it and returns NULL. */
 const json_t *jc_req(struct json_reader *c, const json_t *obj, const char *where, const char *key,
 		     enum jtype t)
 {
@@ -59,7 +59,37 @@ const char *jc_str(struct json_reader *c, const json_t *obj, const char *where, 
 	return json_string_value(jc_req(c, obj, where, key, J_STR));
 }
 
-/* A number in [min, max]; whole numbers only when INTEGER. */
+const char *jc_opt_str(struct json_reader *c, const json_t *obj, const char *where, const char *key)
+{
+	return json_object_get(obj, key) ? jc_str(c, obj, where, key) : NULL;
+}
+
+void *jc_array(struct json_reader *c, const json_t *obj, const char *where, const char *key,
+	       size_t size, size_t *n, jc_load_fn *load, const void *arg)
+{
+	const json_t *a = jc_req(c, obj, where, key, J_ARR), *e;
+	char at[224];
+	void *arr;
+	size_t i;
+
+	if (!a)
+		return NULL;
+	arr = calloc(json_array_size(a) + 1, size);
+	if (!arr) {
+		jc_err(c, *where ? where : key, "out of memory");
+		return NULL;
+	}
+	json_array_foreach(a, i, e) {
+		snprintf(at, sizeof(at), "%s%s%s[%zu]", where, *where ? "." : "", key, i);
+		*n = i + 1;
+		if (!json_is_object(e))
+			jc_err(c, at, "expected an object, got %s", jtype_name(e));
+		if (c->failed || load(c, e, at, arr, i, arg))
+			break;
+	}
+	return arr;
+}
+
 bool jc_num(struct json_reader *c, const json_t *obj, const char *where, const char *key,
 	    double min, double max, bool integer, double *out)
 {
@@ -99,7 +129,6 @@ bool jc_bool(struct json_reader *c, const json_t *obj, const char *where, const 
 	return v;
 }
 
-/* "2026-11-30T12:00:00Z", optionally with fractional seconds. */
 bool jc_iso8601_utc(const char *s)
 {
 	const char *pat = "dddd-dd-ddTdd:dd:dd";

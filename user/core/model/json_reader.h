@@ -35,6 +35,19 @@ bool jc_count(struct json_reader *c, const json_t *obj, const char *where, const
 	      double min, uint64_t *out);
 bool jc_bool(struct json_reader *c, const json_t *obj, const char *where, const char *key,
 	     bool *out);
+/* jc_str() of a member that may be absent (NULL then). */
+const char *jc_opt_str(struct json_reader *c, const json_t *obj, const char *where,
+		       const char *key);
+/*
+ * Array KEY of OBJ, each element an object, into an array of SIZE-byte
+ * slots: LOAD(c, element, "WHERE.KEY[I]", the array, I, ARG) fills slot I,
+ * *N counting those begun. The array (free it, also after a failure), or
+ * NULL; check c->failed.
+ */
+typedef int jc_load_fn(struct json_reader *c, const json_t *e, const char *where, void *arr,
+		       size_t i, const void *arg);
+void *jc_array(struct json_reader *c, const json_t *obj, const char *where, const char *key,
+	       size_t size, size_t *n, jc_load_fn *load, const void *arg);
 /* "2026-11-30T12:00:00Z", optionally with fractional seconds. */
 bool jc_iso8601_utc(const char *s);
 

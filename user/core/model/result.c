@@ -42,8 +42,7 @@ static int load_top(struct json_reader *c, struct result *r)
 		jc_err(c, "created", "\"%s\" is not a UTC ISO 8601 time (2026-11-30T12:00:00Z)",
 		       r->created);
 	r->command = jc_str(c, root, "", "command");
-	if (json_object_get(root, "label"))
-		r->label = jc_str(c, root, "", "label");
+	r->label = jc_opt_str(c, root, "", "label");
 	return c->failed ? -EINVAL : 0;
 }
 
@@ -75,14 +74,10 @@ static void load_clock(struct json_reader *c, const json_t *h, struct result_clo
 	o = jc_req(c, h, "host", "clock", J_OBJ);
 	k->kind = jc_str(c, o, "host.clock", "kind");
 	k->unit = jc_str(c, o, "host.clock", "unit");
-	if (json_object_get(o, "qemu"))
-		k->qemu = jc_str(c, o, "host.clock", "qemu");
-	if (json_object_get(o, "qemu_version"))
-		k->qemu_version = jc_str(c, o, "host.clock", "qemu_version");
-	if (json_object_get(o, "cpu_features"))
-		k->cpu_features = jc_str(c, o, "host.clock", "cpu_features");
-	if (json_object_get(o, "cpu_feature_words"))
-		k->cpu_feature_words = jc_str(c, o, "host.clock", "cpu_feature_words");
+	k->qemu = jc_opt_str(c, o, "host.clock", "qemu");
+	k->qemu_version = jc_opt_str(c, o, "host.clock", "qemu_version");
+	k->cpu_features = jc_opt_str(c, o, "host.clock", "cpu_features");
+	k->cpu_feature_words = jc_opt_str(c, o, "host.clock", "cpu_feature_words");
 	if (c->failed)
 		return;
 	if (!strcmp(k->kind, "tsc") && strcmp(k->unit, "cycles"))
@@ -108,8 +103,7 @@ int result_host_load(struct json_reader *c, const json_t *root, struct result_ho
 	const json_t *h = jc_req(c, root, "", "host", J_OBJ);
 
 	o->kernel = jc_str(c, h, "host", "kernel");
-	if (json_object_get(h, "kernel_version"))
-		o->kernel_version = jc_str(c, h, "host", "kernel_version");
+	o->kernel_version = jc_opt_str(c, h, "host", "kernel_version");
 	if (whole || json_object_get(h, "hostname"))
 		o->hostname = jc_str(c, h, "host", "hostname");
 	o->cpu_model = jc_str(c, h, "host", "cpu_model");
@@ -237,48 +231,19 @@ static int load_path_cost(struct json_reader *c, const json_t *s, const char *wh
 	return c->failed ? -EINVAL : 0;
 }
 
-static int load_cpu(struct json_reader *c, const json_t *e, const char *where, uint64_t repeat,
-		    struct result_cpu *pc)
+static int load_cpu(struct json_reader *c, const json_t *e, const char *where, void *arr, size_t i,
+		    const void *repeat)
 {
-	const json_t *role = json_object_get(e, "role");
+	struct result_cpu *pc = (struct result_cpu *)arr + i;
 	uint64_t cpu = 0;
 
-	if (!json_is_object(e)) {
-		jc_err(c, where, "expected an object, got %s", jtype_name(e));
-		return -EINVAL;
-	}
 	jc_count(c, e, where, "cpu", 0, &cpu);
 	pc->cpu = cpu;
-	pc->role = role ? jc_str(c, e, where, "role") : "";
+	pc->role = jc_opt_str(c, e, where, "role") ?: "";
 	jc_num(c, e, where, "elems", 0, INFINITY, false, &pc->elems);
 	if (c->failed)
 		return -EINVAL;
-	return load_stat(c, e, where, "cycles_per_elem", repeat, &pc->cycles);
-}
-
-static int load_per_cpu(struct json_reader *c, const json_t *s, const char *where,
-			struct result_scenario *sc)
-{
-	const json_t *arr = json_object_get(s, "per_cpu");
-	char at[160];
-
-	if (!arr)
-		return 0; /* optional: only scenarios that run on several CPUs have it */
-	arr = jc_req(c, s, where, "per_cpu", J_ARR);
-	if (!arr)
-		return -EINVAL;
-	sc->per_cpu = calloc(json_array_size(arr) + 1, sizeof(*sc->per_cpu));
-	if (!sc->per_cpu) {
-		jc_err(c, where, "out of memory");
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < json_array_size(arr); i++) {
-		snprintf(at, sizeof(at), "%s.per_cpu[%zu]", where, i);
-		sc->nr_per_cpu = i + 1; /* so result_free sees what this one allocates */
-		if (load_cpu(c, json_array_get(arr, i), at, sc->repeat, &sc->per_cpu[i]))
-			return -EINVAL;
-	}
-	return 0;
+	return load_stat(c, e, where, "cycles_per_elem", *(const uint64_t *)repeat, &pc->cycles);
 }
 
 static int load_cpus(struct json_reader *c, const json_t *s, const char *where,
@@ -300,45 +265,43 @@ static int load_cpus(struct json_reader *c, const json_t *s, const char *where,
 	return c->failed ? -EINVAL : 0;
 }
 
-static int load_pfn(struct json_reader *c, const json_t *e, const char *where, struct result_pfn *f)
+static int load_pfn(struct json_reader *c, const json_t *e, const char *where, void *arr, size_t i,
+		    const void *arg)
 {
-	if (!json_is_object(e)) {
-		jc_err(c, where, "expected an object, got %s", jtype_name(e));
-		return -EINVAL;
-	}
+	struct result_pfn *f = (struct result_pfn *)arr + i;
+
+	(void)arg;
 	f->name = jc_str(c, e, where, "name");
 	f->group = jc_str(c, e, where, "group");
-	if (json_object_get(e, "module"))
-		f->module = jc_str(c, e, where, "module");
+	f->module = jc_opt_str(c, e, where, "module");
 	jc_num(c, e, where, "per_elem", 0, INFINITY, false, &f->per_elem);
 	if (json_object_get(e, "rep_per_elem"))
 		jc_num(c, e, where, "rep_per_elem", 0, INFINITY, false, &f->rep_per_elem);
 	return c->failed ? -EINVAL : 0;
 }
 
-/* An entry of "callgraph.functions" or (CHAIN) "callgraph.chains". */
-static int load_cg_entry(struct json_reader *c, const json_t *e, const char *where, bool chain,
-			 struct result_profile *p, size_t i)
+static int load_gfn(struct json_reader *c, const json_t *e, const char *where, void *arr, size_t i,
+		    const void *arg)
 {
-	double *self, *children;
+	struct result_cgfn *f = (struct result_cgfn *)arr + i;
 
-	if (!json_is_object(e)) {
-		jc_err(c, where, "expected an object, got %s", jtype_name(e));
-		return -EINVAL;
-	}
-	if (chain) {
-		p->chain[i].chain = jc_str(c, e, where, "chain");
-		self = &p->chain[i].self;
-		children = &p->chain[i].children;
-	} else {
-		p->gfn[i].name = jc_str(c, e, where, "name");
-		if (json_object_get(e, "module"))
-			p->gfn[i].module = jc_str(c, e, where, "module");
-		self = &p->gfn[i].self;
-		children = &p->gfn[i].children;
-	}
-	jc_num(c, e, where, "self", -INFINITY, INFINITY, false, self);
-	jc_num(c, e, where, "children", -INFINITY, INFINITY, false, children);
+	(void)arg;
+	f->name = jc_str(c, e, where, "name");
+	f->module = jc_opt_str(c, e, where, "module");
+	jc_num(c, e, where, "self", -INFINITY, INFINITY, false, &f->self);
+	jc_num(c, e, where, "children", -INFINITY, INFINITY, false, &f->children);
+	return c->failed ? -EINVAL : 0;
+}
+
+static int load_chain(struct json_reader *c, const json_t *e, const char *where, void *arr,
+		      size_t i, const void *arg)
+{
+	struct result_chain *ch = (struct result_chain *)arr + i;
+
+	(void)arg;
+	ch->chain = jc_str(c, e, where, "chain");
+	jc_num(c, e, where, "self", -INFINITY, INFINITY, false, &ch->self);
+	jc_num(c, e, where, "children", -INFINITY, INFINITY, false, &ch->children);
 	return c->failed ? -EINVAL : 0;
 }
 
@@ -346,44 +309,28 @@ static int load_cg_entry(struct json_reader *c, const json_t *e, const char *whe
 static int load_graph(struct json_reader *c, const json_t *prof, const char *where,
 		      struct result_profile *p)
 {
-	const json_t *o, *fns, *chains;
-	char at[192], el[224];
+	const json_t *o;
+	char at[192];
 
 	if (!json_object_get(prof, "callgraph"))
 		return 0;
 	o = jc_req(c, prof, where, "callgraph", J_OBJ);
 	jc_join(at, sizeof(at), where, "callgraph");
 	jc_num(c, o, at, "chain_floor", 0, INFINITY, false, &p->chain_floor);
-	fns = jc_req(c, o, at, "functions", J_ARR);
-	chains = jc_req(c, o, at, "chains", J_ARR);
-	if (c->failed)
+	if (!jc_req(c, o, at, "functions", J_ARR) || !jc_req(c, o, at, "chains", J_ARR))
 		return -EINVAL;
-	p->gfn = calloc(json_array_size(fns) + 1, sizeof(*p->gfn));
-	p->chain = calloc(json_array_size(chains) + 1, sizeof(*p->chain));
-	if (!p->gfn || !p->chain) {
-		jc_err(c, at, "out of memory");
-		return -ENOMEM;
-	}
-	for (p->ngfn = 0; p->ngfn < json_array_size(fns); p->ngfn++) {
-		snprintf(el, sizeof(el), "%s.functions[%zu]", at, p->ngfn);
-		if (load_cg_entry(c, json_array_get(fns, p->ngfn), el, false, p, p->ngfn))
-			return -EINVAL;
-	}
-	for (p->nchain = 0; p->nchain < json_array_size(chains); p->nchain++) {
-		snprintf(el, sizeof(el), "%s.chains[%zu]", at, p->nchain);
-		if (load_cg_entry(c, json_array_get(chains, p->nchain), el, true, p, p->nchain))
-			return -EINVAL;
-	}
-	p->has_graph = true;
-	return 0;
+	p->gfn = jc_array(c, o, at, "functions", sizeof(*p->gfn), &p->ngfn, load_gfn, NULL);
+	p->chain = jc_array(c, o, at, "chains", sizeof(*p->chain), &p->nchain, load_chain, NULL);
+	p->has_graph = !c->failed;
+	return c->failed ? -EINVAL : 0;
 }
 
 /* "profile" (ppbench vm --profile), optional: its figure and functions. */
 static int load_profile(struct json_reader *c, const json_t *s, const char *where,
 			struct result_profile *p)
 {
-	const json_t *o, *arr;
-	char at[160], el[192];
+	const json_t *o;
+	char at[160];
 
 	if (!json_object_get(s, "profile"))
 		return 0;
@@ -394,20 +341,9 @@ static int load_profile(struct json_reader *c, const json_t *s, const char *wher
 		jc_num(c, o, at, "rep_per_elem", 0, INFINITY, false, &p->rep_per_elem);
 	if (json_object_get(o, "elems"))
 		jc_num(c, o, at, "elems", 0, INFINITY, false, &p->elems);
-	arr = jc_req(c, o, at, "functions", J_ARR);
+	p->fn = jc_array(c, o, at, "functions", sizeof(*p->fn), &p->nfn, load_pfn, NULL);
 	if (c->failed)
 		return -EINVAL;
-	p->fn = calloc(json_array_size(arr) + 1, sizeof(*p->fn));
-	if (!p->fn) {
-		jc_err(c, at, "out of memory");
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < json_array_size(arr); i++) {
-		snprintf(el, sizeof(el), "%s.functions[%zu]", at, i);
-		p->nfn = i + 1;
-		if (load_pfn(c, json_array_get(arr, i), el, &p->fn[i]))
-			return -EINVAL;
-	}
 	p->has = true;
 	return load_graph(c, o, at, p);
 }
@@ -435,62 +371,35 @@ static int load_figures(struct json_reader *c, const json_t *s, const char *wher
 	sc->level_probe_ns = fmax(json_number_value(jpath(s, "level_probe.median_ns")), 0);
 	if (c->failed || load_path_cost(c, s, where, sc))
 		return -EINVAL;
-	return load_per_cpu(c, s, where, sc) ?: load_profile(c, s, where, &sc->prof);
+	if (json_object_get(s, "per_cpu")) /* only scenarios that run on several CPUs have it */
+		sc->per_cpu = jc_array(c, s, where, "per_cpu", sizeof(*sc->per_cpu),
+				       &sc->nr_per_cpu, load_cpu, &sc->repeat);
+	return c->failed ? -EINVAL : load_profile(c, s, where, &sc->prof);
 }
 
-static int load_scenario(struct json_reader *c, const json_t *s, const char *where,
-			 struct result_scenario *sc)
+static int load_scenario(struct json_reader *c, const json_t *s, const char *where, void *arr,
+			 size_t i, const void *arg)
 {
-	if (!json_is_object(s)) {
-		jc_err(c, where, "expected an object, got %s", jtype_name(s));
-		return -EINVAL;
-	}
+	struct result_scenario *all = arr, *sc = &all[i];
+
+	(void)arg;
 	sc->name = jc_str(c, s, where, "name");
 	sc->status = jc_str(c, s, where, "status");
 	if (c->failed)
 		return -EINVAL;
-	if (!*sc->name) {
+	if (!*sc->name)
 		jc_err(c, where, "empty scenario name");
-		return -EINVAL;
-	}
-	if (!strcmp(sc->status, "skipped")) {
+	else if (!strcmp(sc->status, "skipped"))
 		sc->reason = jc_str(c, s, where, "reason");
-		return c->failed ? -EINVAL : 0;
-	}
-	if (strcmp(sc->status, "ok")) {
+	else if (strcmp(sc->status, "ok"))
 		jc_err(c, where, "status \"%s\" is neither \"ok\" nor \"skipped\"", sc->status);
-		return -EINVAL;
-	}
-	sc->ok = true;
-	return load_figures(c, s, where, sc);
-}
-
-static int load_scenarios(struct json_reader *c, struct result *r)
-{
-	const json_t *arr = jc_req(c, r->doc, "", "scenarios", J_ARR);
-	char at[64];
-
-	if (!arr)
-		return -EINVAL;
-	r->sc = calloc(json_array_size(arr) + 1, sizeof(*r->sc));
-	if (!r->sc) {
-		jc_err(c, "scenarios", "out of memory");
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < json_array_size(arr); i++) {
-		snprintf(at, sizeof(at), "scenarios[%zu]", i);
-		r->nr_sc = i + 1;
-		if (load_scenario(c, json_array_get(arr, i), at, &r->sc[i]))
-			return -EINVAL;
-		for (size_t j = 0; j < i; j++) {
-			if (strcmp(r->sc[j].name, r->sc[i].name))
-				continue;
-			jc_err(c, at, "scenario \"%s\" appears twice (also scenarios[%zu])",
-			       r->sc[i].name, j);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	else
+		sc->ok = !load_figures(c, s, where, sc);
+	for (size_t j = 0; !c->failed && j < i; j++)
+		if (!strcmp(all[j].name, sc->name))
+			jc_err(c, where, "scenario \"%s\" appears twice (also scenarios[%zu])",
+			       sc->name, j);
+	return c->failed ? -EINVAL : 0;
 }
 
 int result_load(const char *path, struct result *r, char *err, size_t errlen)
@@ -505,8 +414,10 @@ int result_load(const char *path, struct result *r, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, perr);
 		return -EINVAL;
 	}
-	if (load_top(&c, r) || result_host_load(&c, r->doc, &r->host, true) ||
-	    load_scenarios(&c, r)) {
+	if (!load_top(&c, r) && !result_host_load(&c, r->doc, &r->host, true))
+		r->sc = jc_array(&c, r->doc, "", "scenarios", sizeof(*r->sc), &r->nr_sc,
+				 load_scenario, NULL);
+	if (c.failed) {
 		result_free(r);
 		return -EINVAL;
 	}

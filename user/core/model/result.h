@@ -9,14 +9,13 @@
 #include "model/jsonparse.h"
 
 /*
- * A `ppbench bench --json` result file (schema "ppbench/1", ppbench-bench(8),
- * "JSON"), loaded and checked. result_load() is the schema checker: every field the
- * schema names is required with its type (figures only for scenarios whose
- * status is "ok"); fields it does not name are accepted and ignored.
+ * A `ppbench bench --json` result file (ppbench-bench(8), "JSON"). result_load()
+ * is the schema checker: every field the schema names is required with its
+ * type (figures only where status is "ok"); others are ignored.
  */
 #define RESULT_SCHEMA "ppbench/1"
 
-/* One "cycles_per_elem" / "ns_per_elem" block. */
+/* A "cycles_per_elem" / "ns_per_elem" block. */
 struct result_stat {
 	double min, median, mean, stddev, cv;
 	double *runs; /* one value per repetition: nruns == the scenario's repeat */
@@ -62,11 +61,10 @@ struct result_profile {
 	double per_elem, rep_per_elem; /* instructions per element; of them rep iterations */
 	double elems;		       /* the elements of its windows; 0 where the file has none */
 	bool has_path;
-	double path;	       /* the path figure from it (path_cost_profile), method "profile" */
-	struct result_pfn *fn; /* as the file lists them: most first */
+	double path;	       /* path_cost_profile */
+	struct result_pfn *fn; /* most first */
 	size_t nfn;
-	/* its "callgraph" (files of an older vm --profile, and arm64's, have none) */
-	bool has_graph;
+	bool has_graph;	    /* "callgraph": older files and arm64's have none */
 	double chain_floor; /* the chains below it per element are not in the file */
 	struct result_cgfn *gfn;
 	size_t ngfn;
@@ -79,22 +77,18 @@ struct result_scenario {
 	bool ok;	    /* status "ok": the figures below are valid */
 	const char *reason; /* status "skipped": why */
 	const char *recipe, *method;
-	/* "setup": each run its own setup; "run": runs of one setup; NULL: a file
-	 * older than per-setup runs, whose runs shared one setup */
+	/* "setup": each run its own setup; "run": runs of one setup; NULL: older, one setup */
 	const char *replication;
-	const json_t *setups; /* "setups" array, or NULL (older files) */
+	const json_t *setups; /* NULL in older files */
 	const json_t *cpus;
 	uint64_t loops, repeat, batch;
 	struct result_stat cycles, ns;
 	struct result_path path;
-	double purity; /* 0..1 */
-	/* the page_pool-free kernel loop beside the setups: median ns per run; 0: none */
-	double level_probe_ns;
+	double purity;	       /* 0..1 */
+	double level_probe_ns; /* the page_pool-free kernel loop's median ns per run; 0: none */
 	/*
-	 * bench's path figure (path_cost_cycles; in files of an older vm
-	 * --profile path_cost_fentry), its method's text and the method's name
-	 * (path_method_name(): "fentry", "reference", ...): figures of two
-	 * methods never compare.
+	 * bench's path figure (path_cost_cycles; path_cost_fentry in older vm
+	 * --profile files), its method's text and name (path_method_name())
 	 */
 	bool has_path_cost;
 	double path_cost; /* cycles, valid when has_path_cost */
@@ -105,18 +99,15 @@ struct result_scenario {
 };
 
 /*
- * What a result's figures count (host.clock; files without it were made
- * with the TSC): "cycles" of the TSC, or "instructions" where the kernel ran
- * under qemu's instruction clock (-icount), whose TSC ticks once per guest
- * instruction. The fields keep their names (cycles_per_elem): the unit says
- * what they hold.
+ * What a result's figures count (host.clock; absent: the TSC's cycles). The
+ * fields keep their names (cycles_per_elem) whatever the unit.
  */
 struct result_clock {
-	const char *kind; /* "tsc" or "icount" */
-	const char *unit; /* "cycles" or "instructions" */
+	const char *kind; /* "tsc", "icount", "ktime" or "pmu" */
+	const char *unit; /* "cycles", "instructions", "ns" or a counter's name */
 	const char *qemu; /* icount: the qemu options that made it; else NULL */
-	/* qemu's clocks: its release, the digest of the guest CPU's feature words
-	 * and the words (sys/cpufeat.h); NULL in files that predate them */
+	/* qemu's release, the digest of the guest CPU's feature words and the
+	 * words (sys/cpufeat.h); NULL where the file has none */
 	const char *qemu_version, *cpu_features, *cpu_feature_words;
 };
 
@@ -142,55 +133,38 @@ struct result {
 
 /*
  * Loads and validates PATH. On failure returns -EINVAL (nothing to free) and
- * writes one line to ERR naming the file and the problem, e.g.
- * "old.json: host.tsc_hz: expected a number, got a string".
+ * one line in ERR, e.g. "old.json: host.tsc_hz: expected a number, got a string".
  */
 int result_load(const char *path, struct result *r, char *err, size_t errlen);
 void result_free(struct result *r);
 /* The scenario called NAME, or NULL. */
 const struct result_scenario *result_find(const struct result *r, const char *name);
-/*
- * 0 when A and B count the same unit on the same clock; else -EINVAL with
- * "A counts instructions (icount) and B cycles (tsc)" in WHY. Figures of
- * two clocks never compare, whatever --force says.
- */
+/* 0 when A and B count the same unit on the same clock; else -EINVAL and WHY. */
 int result_same_clock(const struct result *a, const struct result *b, char *why, size_t len);
 /*
  * 0 when A and B, of one of qemu's clocks, were counted by the same qemu
- * release on a guest CPU of the same features, or when a file does not say;
- * else -EINVAL with WHY naming both files and the difference: -cpu max
- * differs between qemu releases, and a kernel picks its code by the CPU's
- * features, so the counts may differ with no change of the kernel.
+ * release on a guest CPU of the same features (or a file does not say);
+ * else -EINVAL and WHY: a kernel picks its code by the CPU's features.
  */
 int result_same_qemu(const struct result *a, const struct result *b, char *why, size_t len);
 struct json_reader;
 /*
- * The "host" block of ROOT (a result's or a noise profile's) into O, checked,
- * its clock by the one rule every file's clock follows (tsc counts cycles,
- * icount instructions, ktime ns, pmu a counter of a view; absent: tsc). WHOLE
- * (a result's) also requires hostname, fentry and live_frames, which older
- * profiles lack; kernel_version is optional.
+ * The "host" block of ROOT (a result's or a noise profile's) into O, checked.
+ * WHOLE (a result's) also requires hostname, fentry and live_frames.
  */
 int result_host_load(struct json_reader *c, const json_t *root, struct result_host *o, bool whole);
-/*
- * 0 when clocks A (of the file AP) and B (of BP) count the same unit on the
- * same clock; else -EINVAL with "AP counts instructions (icount clock) and
- * BP cycles (tsc clock)" in WHY.
- */
+/* result_same_clock() of clocks A (of the file AP) and B (of BP). */
 int result_clock_same(const struct result_clock *a, const char *ap, const struct result_clock *b,
 		      const char *bp, char *why, size_t len);
 /* R's clock, "tsc"/"cycles" where nothing set it (a result made by hand). */
 const struct result_clock *result_clock_of(const struct result *r);
 /*
  * The smallest change called real in figures of UNIT, however small the
- * noise measured: 1 % of TSC cycles (a VM's kernel work moves by more than
- * that between invocations, and a short run cannot show it), 0.1 % of
- * instructions (just above what two boots of one kernel under the
- * instruction clock differ by per scenario figure).
+ * noise measured: 1 % of cycles (a VM's kernel work moves by more between
+ * invocations), 0.1 % of instructions (above two boots' difference).
  */
 double unit_floor_pct(const char *unit);
-/* UNIT (host.clock.unit) counts instructions: qemu's instruction clock, or the
- * CPU's instruction counters (model/by_counter.h). */
+/* UNIT counts instructions: qemu's instruction clock's, or an instruction counter's. */
 bool unit_counts_instructions(const char *unit);
 
 #endif
