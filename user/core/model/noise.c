@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Noise profiles: built from a series of bench invocations of one host,
- * loaded and checked from a "ppbench-noise/1" file, matched against the host
- * of the results they are applied to.
- */
+/* Noise profiles: built from bench results, loaded, matched to a result's host. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,8 +8,6 @@
 #include "model/json_reader.h"
 #include "model/noise.h"
 #include "model/pathfig.h"
-
-/* No change below this is called real, however small the spread (as compare). */
 
 double noise_floor_pct(const double *v, size_t n, size_t family, double min_pct)
 {
@@ -94,29 +88,11 @@ static void level_fit(const double *y, const double *x, size_t n, struct noise_s
 	ns->level_cv_resid = sy.stddev * sqrt((1 - r * r) * (n - 1) / (n - 2)) / sy.mean;
 }
 
-/* The level probe of every run that has NAME's cycles in V; fitted if all have one. */
-static void build_level(const struct result *files, size_t n, const char *name, const double *v,
-			size_t k, struct noise_scenario *ns)
-{
-	double *x = calloc(k + 1, sizeof(*x));
-	size_t j = 0;
-
-	for (size_t i = 0; x && i < n && j < k; i++) {
-		const struct result_scenario *sc = result_find(&files[i], name);
-
-		if (sc && sc->ok)
-			x[j++] = result_level_probe(&files[i], name);
-	}
-	if (x && j == k && isfinite(x[0]))
-		level_fit(v, x, k, ns);
-	free(x);
-}
-
 /* One scenario over the files; 1 if fewer than two files measured it. */
 static int build_scenario(const struct result *files, size_t n, const char *name, size_t family,
 			  struct noise_scenario *ns)
 {
-	double *v = calloc(2 * n + 1, sizeof(*v)), *w = v + n;
+	double *v = calloc(4 * n + 1, sizeof(*v)), *w = v + n, *lv = w + n, *pc = lv + n;
 	double min_pct = unit_floor_pct(result_clock_of(&files[0])->unit);
 	size_t k = 0, kp = 0;
 	bool first = true;
@@ -129,29 +105,23 @@ static int build_scenario(const struct result *files, size_t n, const char *name
 
 		if (!sc || !sc->ok)
 			continue;
-		v[k] = sc->cycles.median;
-		w[k++] = sc->cycles.cv;
 		/* (a path figure of one method only) */
 		if (sc->has_path_cost && first)
 			ns->path_method = sc->path_method;
 		kp += sc->has_path_cost && path_methods_agree(ns->path_method, sc->path_method);
 		first &= !sc->has_path_cost;
+		lv[k] = sc->level_probe_ns > 0 ? sc->level_probe_ns : NAN;
+		pc[k] = sc->path_cost;
+		w[k] = sc->cycles.cv;
+		v[k++] = sc->cycles.median;
 	}
 	ns->name = name;
 	if (k >= 2)
 		err = noise_fig_from(v, w, k, family, min_pct, &ns->cycles);
-	if (!err)
-		build_level(files, n, name, v, k, ns);
-	if (!err && kp == k) {
-		k = 0;
-		for (size_t i = 0; i < n; i++) {
-			const struct result_scenario *sc = result_find(&files[i], name);
-
-			if (sc && sc->ok)
-				v[k++] = sc->path_cost;
-		}
-		ns->has_path = !noise_fig_from(v, NULL, k, family, min_pct, &ns->path);
-	}
+	if (!err && isfinite(lv[0])) /* (fitted where every run has one) */
+		level_fit(v, lv, k, ns);
+	if (!err && kp == k)
+		ns->has_path = !noise_fig_from(pc, NULL, k, family, min_pct, &ns->path);
 	free(v);
 	return err;
 }
@@ -190,8 +160,6 @@ int noise_build(const struct result *files, size_t n, struct noise_profile *p)
 	}
 	return 0;
 }
-
-/* ---- loading ---- */
 
 static void load_fig(struct json_reader *c, const json_t *o, const char *where, double min_pct,
 		     struct noise_fig *f)
@@ -240,8 +208,7 @@ static int load_scenario(struct json_reader *c, const json_t *s, const char *whe
 	if (path && !json_is_null(path)) {
 		jc_join(at, sizeof(at), where, "path_cost_cycles");
 		load_fig(c, jc_req(c, s, where, "path_cost_cycles", J_OBJ), at, min_pct, &ns->path);
-		if (json_object_get(path, "method"))
-			ns->path_method = jc_str(c, path, at, "method");
+		ns->path_method = jc_opt_str(c, path, at, "method");
 		ns->has_path = true;
 	}
 	if (lv && !json_is_null(lv)) {
