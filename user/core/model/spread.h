@@ -6,9 +6,8 @@
 #include <stddef.h>
 
 /*
- * The spread between setups of one figure: the levels (modes) its values
- * cluster at, and the smallest change a comparison of that many setups a
- * side could detect. Pure functions, no I/O.
+ * The spread between setups of one figure (model/stats.c): the levels its
+ * values cluster at, and the smallest change a comparison could detect.
  */
 #define MODES_MAX 4
 
@@ -26,9 +25,8 @@ struct modes {
 };
 
 /*
- * Clusters of V: sorted, split at gaps wider than both MODE_GAP_REL of the
- * median and MODE_GAP_K times the median gap (so noise that spreads the
- * values evenly is never split). 0 or -EINVAL / -ENOMEM.
+ * Clusters of V: split at gaps wider than both MODE_GAP_REL of the median
+ * and MODE_GAP_K times the median gap (so even noise is never split).
  */
 #define MODE_GAP_REL 0.03
 #define MODE_GAP_K 5.0
@@ -38,15 +36,14 @@ int find_modes(const double *v, size_t n, struct modes *out);
 double t_quantile(double p, double df);
 
 /*
- * Smallest detectable change, in percent of the mean, of a two-sided
- * two-sample t-test at level ALPHA with power POWER, for a coefficient of
- * variation CV (a fraction) on both sides and N1, N2 values:
+ * Smallest detectable change, % of the mean, of a two-sided two-sample
+ * t-test at level ALPHA with power POWER, for a CV on both sides:
  *   (t(1 - alpha/2, df) + t(power, df)) * cv * sqrt(1/n1 + 1/n2) * 100,
  * df = n1 + n2 - 2. NAN when a side has fewer than 2 values.
  */
 double mde_pct(double cv, size_t n1, size_t n2, double alpha, double power);
 
-/* The same from two sides' own CVs: sqrt(cv1^2/n1 + cv2^2/n2) replaces cv * sqrt(1/n1 + 1/n2). */
+/* The same from two sides' own CVs: sqrt(cv1^2/n1 + cv2^2/n2). */
 double mde2_pct(double cv1, size_t n1, double cv2, size_t n2, double alpha, double power);
 
 #define MDE_ALPHA 0.05

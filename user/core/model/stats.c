@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Summary statistics and two-sample tests for repetitions of a benchmark
- * figure. Written from the textbook definitions; the Student-t tail comes
- * from the regularized incomplete beta function, evaluated by its continued
- * fraction (modified Lentz), so no statistics library is needed.
+ * Summary statistics, two-sample tests and the modes of a figure's setups.
+ * The Student-t tail comes from the regularized incomplete beta function
+ * (its continued fraction, modified Lentz): no statistics library is needed.
+ * Setups can land on distinct levels, and a level change between two runs
+ * is not a regression: modes are reported, never averaged away.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/spread.h"
 #include "model/stats.h"
 
 static bool all_finite(const double *v, size_t n)
@@ -281,60 +283,32 @@ static int rank_sum_a(const double *a, size_t na, const double *b, size_t nb, do
 }
 
 /*
- * P(U <= u) for sample sizes na, nb without ties. Counts orderings c(i, j, u):
- * the largest of the i + j values is either from a (it beats all j values of
- * b: c(i-1, j, u-j)) or from b (c(i, j-1, u)).
+ * Exact two-sided p for sample sizes na, nb without ties: twice the smaller
+ * tail. Counts orderings c(i, j, u), row by row over j: the largest of the
+ * i + j values is either from a (it beats all j values of b: c(i-1, j, u-j))
+ * or from b (c(i, j-1, u), the row's value before).
  */
-static int mwu_exact_cdf(size_t na, size_t nb, size_t u, double *cdf)
-{
-	size_t umax = na * nb, w = umax + 1;
-	double *prev = calloc((na + 1) * w, sizeof(double));
-	double *cur = calloc((na + 1) * w, sizeof(double));
-	double total = 0, below = 0;
-
-	if (!prev || !cur) {
-		free(prev);
-		free(cur);
-		return -ENOMEM;
-	}
-	for (size_t j = 0; j <= nb; j++) {
-		for (size_t i = 0; i <= na; i++) {
-			for (size_t k = 0; k <= umax; k++) {
-				double *c = &cur[i * w + k];
-
-				if (i == 0 || j == 0)
-					*c = k == 0; /* one ordering, no pairs won */
-				else
-					*c = prev[i * w + k] +
-					     (k >= j ? cur[(i - 1) * w + k - j] : 0);
-			}
-		}
-		memcpy(prev, cur, (na + 1) * w * sizeof(double));
-	}
-	for (size_t k = 0; k <= umax; k++) {
-		total += cur[na * w + k];
-		if (k <= u)
-			below += cur[na * w + k];
-	}
-	*cdf = below / total;
-	free(prev);
-	free(cur);
-	return 0;
-}
-
-/* Exact two-sided p: twice the smaller tail, the distribution being symmetric. */
 static int mwu_exact_p(size_t na, size_t nb, double u, double *p)
 {
-	double lo, hi;
-	size_t ui = (size_t)u;
-	int err;
+	size_t umax = na * nb, w = umax + 1, ui = (size_t)u;
+	double *c = calloc((na + 1) * w, sizeof(double)), total = 0, lo = 0, hi = 0;
 
-	err = mwu_exact_cdf(na, nb, ui, &lo);
-	if (!err)
-		err = mwu_exact_cdf(na, nb, na * nb - ui, &hi); /* P(U >= u) */
-	if (err)
-		return err;
-	*p = fmin(1.0, 2 * fmin(lo, hi));
+	if (!c)
+		return -ENOMEM;
+	for (size_t j = 0; j <= nb; j++)
+		for (size_t i = 0; i <= na; i++)
+			for (size_t k = 0; k <= umax; k++)
+				if (i == 0 || j == 0)
+					c[i * w + k] = k == 0; /* one ordering, no pairs won */
+				else
+					c[i * w + k] += k >= j ? c[(i - 1) * w + k - j] : 0;
+	for (size_t k = 0; k <= umax; k++) {
+		total += c[na * w + k];
+		lo += k <= ui ? c[na * w + k] : 0;
+		hi += k >= ui ? c[na * w + k] : 0;
+	}
+	*p = fmin(1.0, 2 * fmin(lo / total, hi / total));
+	free(c);
 	return 0;
 }
 
@@ -364,4 +338,109 @@ int mann_whitney_u(const double *a, size_t na, const double *b, size_t nb, struc
 	out->z = copysign(dev / sqrt(var), out->stat - mu);
 	out->p = fmin(1.0, erfc(dev / sqrt(var) / M_SQRT2));
 	return 0;
+}
+
+/* A gap wider than the noise between neighbours: a split between levels. */
+static double split_gap(const double *sorted, size_t n)
+{
+	double *gaps, med, mg;
+
+	if (n < 3)
+		return INFINITY; /* two values cannot tell two levels from noise */
+	gaps = malloc((n - 1) * sizeof(*gaps));
+	if (!gaps)
+		return NAN;
+	for (size_t i = 0; i + 1 < n; i++)
+		gaps[i] = sorted[i + 1] - sorted[i];
+	mg = median_of(gaps, n - 1);
+	free(gaps);
+	med = quantile_sorted(sorted, n, 0.5);
+	return fmax(MODE_GAP_REL * fabs(med), MODE_GAP_K * mg);
+}
+
+static void add_cluster(struct modes *out, const double *sorted, size_t lo, size_t hi)
+{
+	size_t cnt = hi - lo;
+
+	if (cnt == 1) {
+		if (out->nr_outliers < MODES_MAX)
+			out->outlier[out->nr_outliers] = sorted[lo];
+		out->nr_outliers++;
+		return;
+	}
+	if (out->nr_modes < MODES_MAX)
+		out->m[out->nr_modes] =
+			(struct mode){ .median = quantile_sorted(sorted + lo, cnt, 0.5),
+				       .lo = sorted[lo],
+				       .hi = sorted[hi - 1],
+				       .count = cnt };
+	out->nr_modes++;
+}
+
+int find_modes(const double *v, size_t n, struct modes *out)
+{
+	double *s, gap;
+	size_t start = 0;
+
+	if (!v || !n || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	s = sorted_copy(v, n);
+	if (!s)
+		return -ENOMEM;
+	gap = split_gap(s, n);
+	if (isnan(gap)) {
+		free(s);
+		return -ENOMEM;
+	}
+	for (size_t i = 1; i <= n; i++) {
+		if (i < n && s[i] - s[i - 1] <= gap)
+			continue;
+		add_cluster(out, s, start, i);
+		start = i;
+	}
+	/* Everything alone: one spread-out level, not n outliers. */
+	if (!out->nr_modes) {
+		memset(out, 0, sizeof(*out));
+		add_cluster(out, s, 0, n);
+	}
+	if (out->nr_modes > MODES_MAX)
+		out->nr_modes = MODES_MAX;
+	out->multi = out->nr_modes >= 2;
+	free(s);
+	return 0;
+}
+
+double t_quantile(double p, double df)
+{
+	double lo = 0, hi = 1e6, want = 2 * (1 - p);
+
+	if (!(p >= 0.5 && p < 1) || !(df > 0))
+		return NAN;
+	/* student_t_p2 falls from 1 (t = 0) towards 0: bisect for the tail. */
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * fmax(1, lo); i++) {
+		double mid = (lo + hi) / 2;
+
+		if (student_t_p2(mid, df) > want)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double mde2_pct(double cv1, size_t n1, double cv2, size_t n2, double alpha, double power)
+{
+	double df, k;
+
+	if (n1 < 2 || n2 < 2 || !(alpha > 0 && alpha < 1) || !(power >= 0.5 && power < 1))
+		return NAN;
+	df = (double)n1 + n2 - 2;
+	k = t_quantile(1 - alpha / 2, df) + t_quantile(power, df);
+	return k * sqrt(cv1 * cv1 / n1 + cv2 * cv2 / n2) * 100;
+}
+
+double mde_pct(double cv, size_t n1, size_t n2, double alpha, double power)
+{
+	return mde2_pct(cv, n1, cv, n2, alpha, power);
 }

@@ -6,10 +6,8 @@
 #include <stddef.h>
 
 /*
- * Statistics over the repetitions of one figure: summaries (median, mean,
- * stddev, CV), quartiles and the two-sided tests compare uses. Pure
- * functions: no I/O, no global state. Every output is finite: inputs that
- * would produce NaN (empty samples, non-finite values) are refused instead.
+ * Statistics over the repetitions of one figure. Every output is finite:
+ * inputs that would produce NaN (empty, non-finite) are refused instead.
  */
 struct summary {
 	size_t n;
@@ -31,10 +29,7 @@ double median_of(const double *v, size_t n);
 /* First and third quartile of V (any order; V is left alone). 0, -EINVAL, -ENOMEM. */
 int quartiles(const double *v, size_t n, double *q1, double *q3);
 
-/*
- * Percent change from OLD to NEW: 0 when both are equal (also both 0),
- * +/-INFINITY when only OLD is 0. Callers print the infinite case as "n/a".
- */
+/* Percent change from OLD to NEW: 0 when equal, +/-INFINITY when only OLD is 0. */
 double pct_change(double old, double new);
 
 /* The outcome of a two-sample test (Welch's t or Mann-Whitney U). */
@@ -49,16 +44,14 @@ struct ttest {
 };
 
 /*
- * Welch's unequal-variance t-test, two-sided. Needs 2 values on each side;
- * with zero variance on both sides, identical means give p = 1 and different
- * means p = 0. Returns 0 (testable or not), or -EINVAL for bad input.
+ * Welch's unequal-variance t-test, two-sided; with no variance at all, equal
+ * means give p = 1, others p = 0. 0 (testable or not), or -EINVAL.
  */
 int welch_t_test(const double *a, size_t na, const double *b, size_t nb, struct ttest *out);
 
 /*
- * Mann-Whitney U test, two-sided. Exact distribution when there are no ties
- * and both samples are small, else the normal approximation with tie and
- * continuity correction. Needs 2 values on each side.
+ * Mann-Whitney U test, two-sided: exact without ties in small samples, else
+ * the normal approximation with tie and continuity correction.
  */
 int mann_whitney_u(const double *a, size_t na, const double *b, size_t nb, struct ttest *out);
 
