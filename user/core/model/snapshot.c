@@ -93,15 +93,16 @@ static struct pool_snap *find_key(const struct obs_snapshot *s, const struct ppb
 	return NULL;
 }
 
-static struct pool_snap *retired_row_find(const struct obs_snapshot *s, uint32_t kind,
-					  int32_t ifindex, uint32_t netns)
+/* The retired (else folded: a retired row is one too) row of a kind, device and namespace. */
+static struct pool_snap *row_find(const struct obs_snapshot *s, uint32_t kind, int32_t ifindex,
+				  uint32_t netns, bool retired)
 {
 	for (int i = 0; i < s->nr_pools; i++) {
-		const struct pool_snap *r = &s->pools[i];
+		struct pool_snap *r = &s->pools[i];
 
-		if (r->retired && r->info.kind == kind && r->info.ifindex == ifindex &&
-		    r->info.netns_ino == netns)
-			return &s->pools[i];
+		if ((retired ? r->retired : r->folded) && r->info.kind == kind &&
+		    r->info.ifindex == ifindex && r->info.netns_ino == netns)
+			return r;
 	}
 	return NULL;
 }
@@ -110,8 +111,8 @@ static struct pool_snap *retired_row_find(const struct obs_snapshot *s, uint32_t
 static struct pool_snap *retired_row_of(const struct obs_snapshot *s,
 					const struct ppb_pool_info *pi)
 {
-	return retired_row_find(s, pi->kind, pi->ifindex, pi->netns_ino)
-		       ?: retired_row_find(s, pi->kind, 0, 0);
+	return row_find(s, pi->kind, pi->ifindex, pi->netns_ino, true)
+		       ?: row_find(s, pi->kind, 0, 0, true);
 }
 
 static int retired_row_new(struct obs_snapshot *acc, uint32_t kind, int32_t ifindex, uint32_t netns)
@@ -129,16 +130,16 @@ int snap_retire(struct obs_snapshot *acc, const struct pool_snap *p, int max_row
 {
 	const struct ppb_pool_info *pi = &p->info;
 	struct pool_snap *r = retired_row_of(acc, pi);
-	int err = 0;
+	bool dev = acc->nr_pools < max_rows; /* else a row of its kind */
+	int err;
 
-	if (!r && acc->nr_pools < max_rows)
-		err = retired_row_new(acc, pi->kind, pi->ifindex, pi->netns_ino);
-	else if (!r)
-		err = retired_row_find(acc, pi->kind, 0, 0) ? 0
-							    : retired_row_new(acc, pi->kind, 0, 0);
-	if (err)
-		return err;
-	r = retired_row_of(acc, pi);
+	if (!r) {
+		err = retired_row_new(acc, pi->kind, dev ? pi->ifindex : 0,
+				      dev ? pi->netns_ino : 0);
+		if (err)
+			return err;
+		r = retired_row_of(acc, pi);
+	}
 	r->folded++;
 	r->info.flags |= pi->flags;
 	counts_add(&r->total, &p->total);
@@ -221,39 +222,24 @@ int snap_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struc
 	return 0;
 }
 
-/* One folded row per kind and device: watch IFACE still finds the folded
- * pools of its device (destroyed at every XDP attach of a NIC). */
-static struct pool_snap *folded_row(struct obs_snapshot *s, const struct ppb_pool_info *pi)
-{
-	for (int i = 0; i < s->nr_pools; i++) {
-		const struct ppb_pool_info *f = &s->pools[i].info;
-
-		if (s->pools[i].folded && f->kind == pi->kind && f->ifindex == pi->ifindex &&
-		    f->netns_ino == pi->netns_ino)
-			return &s->pools[i];
-	}
-	return NULL;
-}
-
-/* Add pool p (its counts) into the folded row of its kind in s. */
+/*
+ * Add pool p (its counts) into the folded row of its kind and device in s:
+ * watch IFACE still finds the folded pools of its device (destroyed at
+ * every XDP attach of a NIC).
+ */
 static int snap_fold_into(struct obs_snapshot *s, const struct pool_snap *p)
 {
-	struct pool_snap *f = folded_row(s, &p->info), *np;
+	const struct ppb_pool_info *pi = &p->info;
+	struct pool_snap *f = row_find(s, pi->kind, pi->ifindex, pi->netns_ino, false);
+	struct pool_snap row = { .info = { .kind = pi->kind,
+					   .ifindex = pi->ifindex,
+					   .netns_ino = pi->netns_ino,
+					   .cpuid = -1 } };
 
 	if (!f) {
-		np = realloc(s->pools, (s->nr_pools + 1) * sizeof(*np));
-		if (!np)
+		if (snap_append(s, &row))
 			return -ENOMEM;
-		s->pools = np;
-		f = &s->pools[s->nr_pools++];
-		memset(f, 0, sizeof(*f));
-		f->info.kind = p->info.kind;
-		f->info.ifindex = p->info.ifindex;
-		f->info.netns_ino = p->info.netns_ino;
-		f->info.cpuid = -1;
-		f->percpu = calloc(s->nr_cpus, sizeof(*f->percpu));
-		if (!f->percpu)
-			return -ENOMEM;
+		f = &s->pools[s->nr_pools - 1];
 	}
 	f->folded += p->folded ? p->folded : 1;
 	f->info.flags |= p->info.flags;

@@ -35,14 +35,12 @@ struct obs_snapshot {
 	int nr_cpus;
 	int nr_pools;
 	struct pool_snap *pools;
-	/* Pools that found the observer's table full, and their events (summed over
-	 * CPUs): nothing of theirs is counted. */
+	/* pools that found the observer's table full, and their events: not counted */
 	uint64_t untracked_pools, untracked_events;
-	/* Runs of the observer's programs the kernel skipped (its recursion
-	 * guard: a hooked call interrupted while the same program ran). */
-	uint64_t prog_misses;
-	int capacity; /* the table's room for pools, live and freed unread */
-	int map_peak; /* most records the maps held at a read since the last snapshot */
+	uint64_t prog_misses; /* runs of the observer's programs the kernel's recursion guard
+				 skipped */
+	int capacity;	      /* the table's room for pools, live and freed unread */
+	int map_peak;	      /* most records the maps held at a read since the last snapshot */
 };
 
 /* Flags of a pool as short words for output ("coarse,no-elems"). */
@@ -55,24 +53,16 @@ int snap_append(struct obs_snapshot *s, const struct pool_snap *p);
 bool snap_gone(const struct pool_snap *p);
 /* Pools in s that are not freed (retired, folded and gone rows left out). */
 int snap_live_pools(const struct obs_snapshot *s);
-/* Tracepoint backend, a freed pool whose allocations were counted: the
- * returns it did not see (after destroy began) as ret.unclassified. */
+/* Tracepoint backend: a freed pool's returns it did not see as ret.unclassified. */
 void snap_settle_unclassified(struct pool_snap *p, bool fentry);
-/*
- * Add a freed pool's counts to its retired row in acc (its kind, device and
- * namespace; once acc holds max_rows rows, its kind's row with no device).
- */
+/* Add a freed pool's counts to its retired row in acc (its kind's once acc holds max_rows). */
 int snap_retire(struct obs_snapshot *acc, const struct pool_snap *p, int max_rows);
 /*
- * d = b - a per row (rows only in b are taken whole). A pool of a that b no
- * longer has was retired in between: what a had counted of it is taken out
- * of its retired row, so d holds only what happened between a and b.
+ * d = b - a per row (rows only in b whole); a pool retired in between has
+ * what a counted of it taken out of its retired row.
  */
 int snap_delta(const struct obs_snapshot *a, const struct obs_snapshot *b, struct obs_snapshot *d);
-/*
- * Replace the pools of a kind that have no device (test-run pools come and go
- * by the thousand) by one row summing them, if there are more than 'max'.
- */
+/* More than MAX pools of KIND with no device (test-run pools) folded into one row. */
 int snap_fold_kind(struct obs_snapshot *s, uint32_t kind, int max);
 
 #endif
