@@ -41,10 +41,9 @@ struct bench_cfg {
 };
 
 /*
- * The upstream bench_page_pool module's loop of a scenario (fast 01, ring
- * 02, slow 03), loaded twice, with LOOPS[0] and LOOPS[1] elements: its own
- * time_bench figures of each load. Under vm --profile each load is a window,
- * and the profile of the scenario's loop is their difference.
+ * The upstream bench_page_pool module's loop of a scenario, loaded with
+ * LOOPS[0] and LOOPS[1] elements: its time_bench figures of each load
+ * (under vm --profile, the loop's profile is the two windows' difference).
  */
 #define UPMOD_LOADS 2
 struct upstream_module_fig {
@@ -73,7 +72,6 @@ struct cpu_fig {
 struct setup_rec {
 	double chunk_cycles[SETUP_CHUNKS]; /* the timed chunks' scenario figures */
 	uint32_t nr_chunks;
-	uint32_t pick;	  /* the chunk that is the setup's figure */
 	uint32_t warmups; /* warm-up runs before the timed ones */
 	bool settled;	  /* the last two warm-ups agreed (else the bound ended it) */
 	uint32_t prog_id, cpumap_id, cpumap_prog_id;
@@ -109,8 +107,7 @@ struct sc_result {
 	uint64_t tb_elems, tb_ns, tb_tsc;
 	/* proof */
 	struct proof proof;
-	/* over the scenario's proof runs: pools that found the observer's table
-	 * full, their events, and the table's room */
+	/* proof runs: pools that found the observer's table full, their events, its room */
 	uint64_t untracked_pools, untracked_events;
 	int pool_room;
 	struct ppb_pool_counts counts;

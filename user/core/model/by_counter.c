@@ -102,7 +102,7 @@ static int view_one(struct result_scenario *sc, const json_t *s, const char *nam
 	return 1;
 }
 
-int result_view_counter(struct result *r, const char *name, char *err, size_t len)
+static int result_view_counter(struct result *r, const char *name, char *err, size_t len)
 {
 	const json_t *arr = json_object_get(r->doc, "scenarios");
 	int n = 0;

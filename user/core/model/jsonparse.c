@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * JSON documents read by jansson (RFC 8259, strict: no comments, no trailing
- * commas, valid UTF-8), with the errors as one line that says where.
- */
+/* JSON documents read by jansson (RFC 8259, strict), errors as one line that says where. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,20 +9,16 @@
 #include "model/jsonparse.h"
 
 /*
- * Any value at the top (the loaders then say what they expected there).
- * Numbers as doubles: the loaders compute with doubles, and a count above
- * 2^63 still reads (as jansson's integers it would be "too big"). A repeated
- * member name is refused: which of two values a reader takes is not
- * defined (RFC 8259, 4), and a result must not mean two things. \u0000 is
- * refused (JSON_ALLOW_NUL is not given): the loaders use C strings.
+ * Any value at the top (the loaders say what they expected there); numbers
+ * as doubles (a count above 2^63 still reads); a repeated member name
+ * refused, a result must not mean two things; \u0000 refused (C strings).
  */
 #define JREAD_FLAGS (JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL | JSON_REJECT_DUPLICATES)
 #define JSON_MAX_FILE (64u << 20)
 
 /*
- * The LEN bytes of text ended inside the value, as a file cut short by a
- * kill or a full disk does: jansson's premature end of input, or a token it
- * could not read that runs to the end ("[tr", "[1.", "[\"\\u00").
+ * The LEN bytes of text ended inside the value, as a file cut short does:
+ * a premature end, or a token it could not read that runs to the end ("[tr").
  */
 static bool cut_short(const json_error_t *e, size_t len)
 {

@@ -18,10 +18,8 @@
 uint32_t pkt_live_max(long page_size);
 /*
  * A frame whose copy by generic XDP into a page_pool (skb_pp_cow_data())
- * takes a whole page, not a fragment: the copy is a fragment while its
- * truesize (the data, the skb_shared_info and the headroom) is at most half
- * a page. 1500 on 4K pages (an Ethernet MTU's frame), half a page on larger
- * ones, where a 1500-byte copy shares its page with others.
+ * takes a whole page, not a fragment (whose truesize is at most half a
+ * page): 1500 on 4K pages, half a page on larger ones.
  */
 uint32_t pkt_page_copy_size(long page_size);
 
@@ -33,13 +31,12 @@ struct udp_spec {
 };
 
 /*
- * Build an Ethernet/IPv4-or-IPv6/UDP frame of spec->size bytes into buf
- * (at least spec->size long), with correct IPv4 header and UDP checksums.
- * Returns the size, or -EINVAL if the size cannot hold the headers or is
- * more than the IP length field can say, or the address families differ.
+ * Build an Ethernet/IPv4-or-IPv6/UDP frame of spec->size bytes, checksums
+ * correct, into buf. The size, or -EINVAL if the size cannot hold the
+ * headers or the IP length field cannot say it, or the families differ.
  */
 int pkt_build_udp(const struct udp_spec *spec, uint8_t *buf, size_t buflen);
-/* RFC 1071 ones'-complement sum, folded; for tests and the builder. */
+/* RFC 1071 ones'-complement sum, folded. */
 uint16_t pkt_csum(const void *data, size_t len, uint32_t initial);
 /* Header size for the family (Ethernet + IP + UDP). */
 size_t pkt_hdr_size(int family);

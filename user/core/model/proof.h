@@ -18,25 +18,17 @@ struct proof {
 struct ppb_pool_counts;
 /*
  * c: counts of the recipe's pool kind; remote: its counts on the remote CPU
- * (ring-xcpu); remote_elems: frames the remote program handled. per_cpu_exact:
- * the backend's per-CPU ring counts are exact (fentry), else they follow the
- * sampler and the remote CPU's ring returns are derived from exact counts.
+ * (ring-xcpu), remote_elems the frames the remote program handled.
+ * per_cpu_exact: the per-CPU ring counts are exact (fentry), else the remote
+ * CPU's ring returns are derived from exact counts.
  */
 void proof_eval(enum scenario_id sc, const struct ppb_pool_counts *c, uint64_t elems,
 		uint64_t remote_elems, const struct ppb_pool_counts *remote, bool per_cpu_exact,
 		bool cache_known, bool ring_known, struct proof *out);
 
-/*
- * Pools the observer could not track during the proof run: their elements
- * are missing from the counts, so the proof is incomplete whatever its
- * purity says. Appends the reason to the note.
- */
+/* Pools the observer could not track: the proof is incomplete whatever its purity. */
 void proof_set_untracked(struct proof *p, uint64_t pools);
-/*
- * No pool of the recipe's kind took part in the proof run: whatever the
- * backend could not count, no element went through that pool, so the proof
- * is complete and its purity 0. KIND names the pool kind in the note.
- */
+/* No pool of the recipe's KIND took part: the proof is complete, its purity 0. */
 void proof_set_no_pool(struct proof *p, const char *kind);
 /* The proof shows the path: known counts, nothing missed, purity >= min. */
 bool proof_pure(const struct proof *p, double min);

@@ -6,10 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/*
- * The recipes bench can choose from (engine/recipe_run.c runs them); named here
- * so that the scenario table below stays pure data.
- */
+/* The recipes bench can choose from (engine/recipe_run.c runs them). */
 enum recipe_id {
 	RCP_LF_DROP,	      /* live frames, XDP_DROP (test-run pool) */
 	RCP_LF_VETH,	      /* live frames -> veth a, XDP_DROP on peer b */
@@ -26,9 +23,8 @@ enum recipe_id {
 enum scenario_id { SC_RING, SC_RING_XCPU, SC_FAST, SC_SLOW, NR_SCENARIOS };
 
 /*
- * candidate.repeat: as many frames per syscall as one slow allocation of the
- * test-run pool brings pages (PP_ALLOC_CACHE_REFILL: 64 on 4K pages, 16 on
- * 16K, 4 on 64K), so that each frame takes a page of the allocator.
+ * candidate.repeat: as many frames per syscall as one slow allocation brings
+ * pages (PP_ALLOC_CACHE_REFILL), so that each frame takes one of the allocator's.
  */
 #define CAND_REPEAT_REFILL UINT32_MAX
 
@@ -51,11 +47,7 @@ extern const struct scenario_def scenario_defs[NR_SCENARIOS];
 int scenario_by_name(const char *name);
 /* "ring, ring-xcpu, fast, slow": the table's names, for messages and option help. */
 const char *scenario_name_list(void);
-/*
- * The names of the comma-separated LIST into WANT (NULL: only checked). At
- * the first unknown one -EINVAL, with "unknown scenario 'NAME' (the names)"
- * in ERR.
- */
+/* The names of the comma-separated LIST into WANT (NULL: only checked); -EINVAL and ERR. */
 int scenario_list_parse(const char *list, bool *want, char *err, size_t len);
 
 #endif
