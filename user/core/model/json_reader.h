@@ -8,7 +8,7 @@
 #include "model/jsonparse.h"
 
 /*
- * Validating reads for loaders of ppbench's JSON files. The first failure
+ * Validating reads for loaders of JSON files (model/jsonparse.c). The first failure
  * writes "FILE: WHERE: PROBLEM" to err and sets failed; later calls then do
  * nothing, so a loader may read on and check failed once.
  */
