@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Arithmetic on the observer's per-pool counters (pure, unit-tested). */
+/* Arithmetic on the observer's per-pool counters. */
 #include <string.h>
 #include "model/counts.h"
 
-/*
- * The functions below walk struct ppb_pool_counts as an array of __u64: it
- * must be __u64 fields only (ppbench.h: 64-bit counters), no padding.
- */
+/* The functions below walk struct ppb_pool_counts as an array of __u64. */
+#define COUNTS_NR_FIELDS (sizeof(struct ppb_pool_counts) / sizeof(__u64))
 _Static_assert(sizeof(struct ppb_pool_counts) % sizeof(__u64) == 0,
 	       "struct ppb_pool_counts is not a whole number of __u64");
 _Static_assert(sizeof(struct ppb_class_count) % sizeof(__u64) == 0,

@@ -6,8 +6,6 @@
 #include <stdint.h>
 #include "ppbench.h"
 
-#define COUNTS_NR_FIELDS (sizeof(struct ppb_pool_counts) / sizeof(__u64))
-
 void counts_add(struct ppb_pool_counts *acc, const struct ppb_pool_counts *c);
 /* r = a - b, field by field (a later snapshot minus an earlier one). */
 void counts_sub(struct ppb_pool_counts *r, const struct ppb_pool_counts *a,

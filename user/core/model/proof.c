@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Which share of a scenario's elements took the path it is named after,
- * from the observer's counts (pure, unit-tested). Shares are by page source
- * and destination: for 'ring', pages that came back through the ring and
- * were refilled from it; for 'fast', pages recycled straight into the cache;
- * for 'slow', pages from and back to the page allocator.
+ * from the observer's counts: by page source and destination.
  */
 #include <math.h>
 #include <stdio.h>
@@ -48,8 +45,7 @@ void proof_eval(enum scenario_id sc, const struct ppb_pool_counts *c, uint64_t e
 		p->alloc_share = share(c->refill_pages, e);
 		p->ret_share = share(ring, e);
 		snprintf(p->note, sizeof(p->note),
-			 "%.1f%% of frames returned to the ring from the "
-			 "remote CPU",
+			 "%.1f%% of frames returned to the ring from the remote CPU",
 			 100 * p->ret_share);
 		break;
 	case SC_FAST:
