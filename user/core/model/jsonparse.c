@@ -138,22 +138,13 @@ json_t *jpath(const json_t *root, const char *path)
 
 enum jtype jtype_of(const json_t *v)
 {
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		return J_OBJ;
-	case JSON_ARRAY:
-		return J_ARR;
-	case JSON_STRING:
-		return J_STR;
-	case JSON_INTEGER:
-	case JSON_REAL:
-		return J_NUM;
-	case JSON_TRUE:
-	case JSON_FALSE:
-		return J_BOOL;
-	default:
-		return J_NULL;
-	}
+	static const enum jtype kind[] = {
+		[JSON_OBJECT] = J_OBJ,	[JSON_ARRAY] = J_ARR, [JSON_STRING] = J_STR,
+		[JSON_INTEGER] = J_NUM, [JSON_REAL] = J_NUM,  [JSON_TRUE] = J_BOOL,
+		[JSON_FALSE] = J_BOOL,	[JSON_NULL] = J_NULL,
+	};
+
+	return kind[json_typeof(v)];
 }
 
 const char *jtype_str(enum jtype t)
