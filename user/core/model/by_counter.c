@@ -55,17 +55,6 @@ static int load_block(const json_t *b, uint64_t repeat, struct result_stat *st)
 		       : -EINVAL;
 }
 
-static void drop_clock_figures(struct result_scenario *sc)
-{
-	for (size_t j = 0; j < sc->nr_per_cpu; j++)
-		free(sc->per_cpu[j].cycles.runs);
-	free(sc->per_cpu);
-	sc->per_cpu = NULL;
-	sc->nr_per_cpu = 0;
-	sc->has_path_cost = false;
-	sc->path_cost_method = "the path figure is the clock's: the counters have none";
-}
-
 /* Scenario SC (its JSON S) through counter NAME: 1 when it has it, 0 if skipped. */
 static int view_one(struct result_scenario *sc, const json_t *s, const char *name)
 {
@@ -98,7 +87,14 @@ static int view_one(struct result_scenario *sc, const json_t *s, const char *nam
 	if (!sc->ns.runs)
 		return -ENOMEM;
 	memcpy(sc->ns.runs, st.runs, st.nruns * sizeof(double));
-	drop_clock_figures(sc);
+	/* path and per-CPU figures are the clock's */
+	for (size_t j = 0; j < sc->nr_per_cpu; j++)
+		free(sc->per_cpu[j].cycles.runs);
+	free(sc->per_cpu);
+	sc->per_cpu = NULL;
+	sc->nr_per_cpu = 0;
+	sc->has_path_cost = false;
+	sc->path_cost_method = "the path figure is the clock's: the counters have none";
 	return 1;
 }
 

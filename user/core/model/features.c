@@ -37,7 +37,6 @@ const char *errno_name(int err)
 	err = err < 0 ? -err : err;
 	if (!err)
 		return "ok";
-	/* The kernel's own ENOTSUPP (524), which BPF returns, has no libc name. */
 	if (err == ENOTSUPP)
 		return "ENOTSUPP";
 	name = strerrorname_np(err);
