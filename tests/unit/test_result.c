@@ -130,6 +130,8 @@ void test_result_load_errors(void)
 		   ": scenarios[0].per_cpu[0].role: expected a string, got a number");
 	expect_bad("\"name\": \"slow\"", "\"name\": \"ring\"",
 		   ": scenarios[1]: scenario \"ring\" appears twice (also scenarios[0])");
+	expect_bad("{\"name\": \"slow\", \"status\": \"skipped\", \"reason\": \"no live frames\"}",
+		   "7", ": scenarios[1]: expected an object, got a number");
 	expect_bad("2026-11-30T12:00:00Z", "30/11/2026",
 		   ": created: \"30/11/2026\" is not a UTC ISO 8601 time (2026-11-30T12:00:00Z)");
 	expect_bad("no such text", "[1, 2]",
