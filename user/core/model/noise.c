@@ -222,27 +222,20 @@ static int load_scenario(struct json_reader *c, const json_t *s, const char *whe
 	return c->failed ? -EINVAL : 0;
 }
 
-/* The last "YYYY-MM-DD" in S (a kernel's build date in uname -v), or "". */
-static void date_in(const char *s, char out[11])
+/* A profile cannot describe a kernel built after it was taken (uname -v's last date). */
+static void check_dates(struct json_reader *c, const struct noise_profile *p)
 {
-	out[0] = 0;
-	for (const char *p = s; p && *p; p++) {
-		const char *pat = "dddd-dd-dd", *q = p;
+	char built[11] = "";
+
+	for (const char *s = p->host.kernel_version; s && *s; s++) {
+		const char *pat = "dddd-dd-dd", *q = s;
 
 		for (; *pat && *q; pat++, q++)
 			if (*pat == 'd' ? (*q < '0' || *q > '9') : *q != *pat)
 				break;
 		if (!*pat)
-			snprintf(out, 11, "%.10s", p);
+			snprintf(built, sizeof(built), "%.10s", s);
 	}
-}
-
-/* A profile cannot describe a kernel built after it was taken. */
-static void check_dates(struct json_reader *c, const struct noise_profile *p)
-{
-	char built[11];
-
-	date_in(p->host.kernel_version, built);
 	if (*built && strncmp(p->created, built, 10) < 0)
 		jc_err(c, "created",
 		       "%.10s is older than the kernel it describes (built %s): calibrate again",

@@ -161,19 +161,6 @@ static int load_stat(struct json_reader *c, const json_t *obj, const char *where
 	return 0;
 }
 
-/* A path count: a number, or null where the accounting backend could not
- * know it on that kernel (kept as NaN). */
-static void path_num(struct json_reader *c, const json_t *obj, const char *where, const char *key,
-		     double *out)
-{
-	const json_t *v = json_object_get(obj, key);
-
-	if (obj && v && json_is_null(v))
-		*out = NAN;
-	else
-		jc_num(c, obj, where, key, 0, INFINITY, false, out);
-}
-
 static int load_path(struct json_reader *c, const json_t *s, const char *where,
 		     struct result_path *p)
 {
@@ -185,8 +172,14 @@ static int load_path(struct json_reader *c, const json_t *s, const char *where,
 	alloc = jc_req(c, path, at, class_side(0), J_OBJ);
 	ret = jc_req(c, path, at, class_side(PPB_NR_ALLOC_CLASSES), J_OBJ);
 	for (int i = 0; i < PPB_NR_CLASSES; i++) {
+		const json_t *side = i < PPB_NR_ALLOC_CLASSES ? alloc : ret;
+
 		jc_join(sub, sizeof(sub), at, class_side(i));
-		path_num(c, i < PPB_NR_ALLOC_CLASSES ? alloc : ret, sub, class_name(i), &p->cls[i]);
+		/* null: the accounting backend could not know it on that kernel */
+		if (json_is_null(json_object_get(side, class_name(i))))
+			p->cls[i] = NAN;
+		else
+			jc_num(c, side, sub, class_name(i), 0, INFINITY, false, &p->cls[i]);
 	}
 	return c->failed ? -EINVAL : 0;
 }
