@@ -19,7 +19,6 @@
 #include "compare/compare.h"
 #include "vm/vm_run.h"
 #include "vm/prof_report.h"
-#include "vm/vm_report.h"
 #include "sys/tsc_clock.h"
 #include "sys/log.h"
 #include "sys/util.h"
@@ -524,35 +523,175 @@ static int note_input(void *ctx, const struct cli_opt *o, int argi, size_t at)
 	return 0;
 }
 
-/* The engine's news, to report/ (the sink's context is the progress line). */
-static void show_phase(void *p, const char *phase, const char *text)
+/*
+ * vm's output: the guest command's stdout and stderr as they come, its
+ * one-line errors, and on a terminal one progress line that the command's
+ * output never lands inside.
+ */
+struct vm_progress {
+	bool on;	      /* stderr is a terminal and no --quiet */
+	uint64_t t0, phase_t; /* now_ns() at the start, and when the phase began */
+	char phase[16], text[160];
+	bool at_bol[3]; /* stdout and stderr end with a newline (index 1 and 2) */
+	bool shown;
+	/* one of two guests side by side (vm --against-*): its name, the other's
+	 * progress (one line shows both), and the start of a line of its output
+	 * not yet printed (each line goes out whole, after "[NAME] ") */
+	const char *tag;
+	struct vm_progress *peer;
+	char part[3][1024];
+	size_t npart[3];
+};
+
+static const struct {
+	const char *phase, *words;
+} phases[] = {
+	{ "fetch", "fetching" }, { "build", "building" }, { "pack", "packing" },
+	{ "boot", "booting" },	 { "run", "running" },	  { "files", "copying back" },
+};
+
+static void vm_progress_init(struct vm_progress *p, bool quiet)
 {
-	vm_report_phase(p, phase, text);
+	memset(p, 0, sizeof(*p));
+	p->on = progress_wanted(quiet);
+	p->t0 = now_ns();
+	p->at_bol[1] = p->at_bol[2] = true;
 }
 
-static void show_tick(void *p)
+static void vm_progress_pair(struct vm_progress *a, struct vm_progress *b, bool quiet,
+			     const char *taga, const char *tagb)
 {
+	vm_progress_init(a, quiet);
+	vm_progress_init(b, quiet);
+	b->t0 = a->t0;
+	a->tag = taga;
+	b->tag = tagb;
+	a->peer = b;
+	b->peer = a;
+}
+
+static const char *words_of(const char *phase)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(phases); i++)
+		if (!strcmp(phases[i].phase, phase))
+			return phases[i].words;
+	return phase;
+}
+
+/* "a: booting 7.3.4+deb13-amd64, 1 CPU(s) (3 s)", "a: done" */
+static void pair_part(const struct vm_progress *p, char *buf, size_t len)
+{
+	if (!p->phase[0])
+		snprintf(buf, len, "%s: starting", p->tag);
+	else if (!strcmp(p->phase, "done"))
+		snprintf(buf, len, "%s: done", p->tag);
+	else
+		snprintf(buf, len, "%s: %s %.28s (%.0f s)", p->tag, words_of(p->phase), p->text,
+			 (now_ns() - p->phase_t) / 1e9);
+}
+
+static void vm_report_tick(void *ctx)
+{
+	struct vm_progress *p = ctx;
+	char a[96], b[96];
+
+	if (!p->on || !p->phase[0] || !p->at_bol[1] || !p->at_bol[2])
+		return;
+	if (!p->peer) {
+		progress_show(p->t0, "vm: %s %s (%.0f s)", words_of(p->phase), p->text,
+			      (now_ns() - p->phase_t) / 1e9);
+		p->shown = true;
+		return;
+	}
+	pair_part(p->tag[0] < p->peer->tag[0] ? p : p->peer, a, sizeof(a));
+	pair_part(p->tag[0] < p->peer->tag[0] ? p->peer : p, b, sizeof(b));
+	progress_show(p->t0, "vm: %s | %s", a, b);
+	p->shown = p->peer->shown = true;
+}
+
+static void vm_report_phase(void *ctx, const char *phase, const char *text)
+{
+	struct vm_progress *p = ctx;
+	snprintf(p->phase, sizeof(p->phase), "%s", phase);
+	snprintf(p->text, sizeof(p->text), "%s", text);
+	p->phase_t = now_ns();
+	if (!p->on)
+		pr_debug("vm: %s %s\n", words_of(phase), text);
 	vm_report_tick(p);
 }
 
-static void show_output(void *p, int fd, const char *buf, size_t len)
+static void clear(struct vm_progress *p)
 {
-	vm_report_output(p, fd, buf, len);
+	if (p->shown)
+		progress_clear();
+	p->shown = false;
+	if (p->peer)
+		p->peer->shown = false;
 }
 
-static void show_info(void *p, const char *text)
+/* A guest of two: whole lines only, each after its guest's name. */
+static void tagged_output(struct vm_progress *p, int fd, const char *buf, size_t len)
 {
-	vm_report_info(p, text);
+	FILE *f = fd == 2 ? stderr : stdout;
+	char *part = p->part[fd];
+	size_t *n = &p->npart[fd];
+
+	for (size_t i = 0; i < len; i++) {
+		if (buf[i] != '\n' && *n < sizeof(p->part[fd]) - 1) {
+			part[(*n)++] = buf[i];
+			continue;
+		}
+		fprintf(f, "[%s] %.*s\n", p->tag, (int)*n, part);
+		*n = 0;
+		if (buf[i] != '\n')
+			part[(*n)++] = buf[i];
+	}
+	fflush(f);
 }
 
-static void show_error(void *p, const char *text)
+static void vm_report_output(void *ctx, int fd, const char *buf, size_t len)
 {
-	vm_report_error(p, text);
+	struct vm_progress *p = ctx;
+	FILE *f = fd == 2 ? stderr : stdout;
+
+	if (!len)
+		return;
+	clear(p);
+	if (p->tag) {
+		tagged_output(p, fd == 2 ? 2 : 1, buf, len);
+		return;
+	}
+	fwrite(buf, 1, len, f);
+	fflush(f);
+	p->at_bol[fd == 2 ? 2 : 1] = buf[len - 1] == '\n';
 }
 
-static void show_done(void *p)
+static void vm_report_info(void *p, const char *text)
 {
-	vm_report_done(p);
+	if (log_level < LOG_DEBUG)
+		return;
+	clear(p);
+	pr_debug("vm: %s\n", text);
+}
+
+static void vm_report_error(void *ctx, const char *text)
+{
+	struct vm_progress *p = ctx;
+	clear(p);
+	if (p->tag)
+		pr_err("%s: %s\n", p->tag, text);
+	else
+		pr_err("%s\n", text);
+}
+
+static void vm_report_done(void *ctx)
+{
+	struct vm_progress *p = ctx;
+	clear(p);
+	for (int fd = 1; p->tag && fd <= 2; fd++)
+		if (p->npart[fd])
+			tagged_output(p, fd, "\n", 1);
+	snprintf(p->phase, sizeof(p->phase), "done");
 }
 
 /* The profiles into the result file (whole, or left as it was), then shown. */
@@ -593,12 +732,12 @@ static int show_profile(void *p, const struct vm_profiles *v)
 static struct vm_sink sink_of(struct vm_progress *p)
 {
 	return (struct vm_sink){ .ctx = p,
-				 .phase = show_phase,
-				 .tick = show_tick,
-				 .output = show_output,
-				 .info = show_info,
-				 .error = show_error,
-				 .done = show_done,
+				 .phase = vm_report_phase,
+				 .tick = vm_report_tick,
+				 .output = vm_report_output,
+				 .info = vm_report_info,
+				 .error = vm_report_error,
+				 .done = vm_report_done,
 				 .profile = show_profile };
 }
 
