@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* vm's input files: the guest command line's rewrite (vm/vm_job.c). */
+/* vm's input files: the guest command line's rewrite (vm/vm_run.c). */
 #include <stdlib.h>
 #include "cli/cli.h"
-#include "vm/vm_job.h"
+#include "vm/vm_run.h"
 #include "unit.h"
 
 /*

@@ -6,7 +6,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "vm/vm_job.h"
 
 struct prof;
 struct capture;
@@ -62,6 +61,31 @@ struct vm_out_arg {
 	size_t at;
 	bool dir;
 };
+
+/*
+ * A file the command run in the guest reads: an option (--NAME) whose value,
+ * at ARGV[ARGI] + AT, names it (CLI_F_INFILE). The guest has the K-th of them
+ * (from 1) at VM_IN_DIR/K/BASENAME, BASENAME the value's last component.
+ */
+struct vm_in_arg {
+	const char *name;
+	int argi;
+	size_t at;
+};
+
+#define VM_IN_DIR "/vm/in"
+
+/*
+ * ARGV (ARGC words) with the value of each of the N inputs A replaced by its
+ * guest path, into OUT (ARGC + 1 words, NULL-terminated): a replaced word is
+ * a new string ("--opt=d/x.ko" -> "--opt=/vm/in/1/x.ko"), the others are
+ * ARGV's. HOST[K - 1] gets the K-th input's value as given (in ARGV). ARGV is
+ * not changed. Returns 0, or -ENOMEM (OUT then holds no new string).
+ */
+int vm_in_rewrite(int argc, char *const *argv, const struct vm_in_arg *a, int n, char **out,
+		  const char **host);
+/* The words of OUT that vm_in_rewrite() made (those not in ARGV), freed. */
+void vm_in_free(int argc, char *const *argv, char **out);
 
 /* The guest's NIC pair (--nic[=MODEL]): none, or two of one model on a qemu hub. */
 enum vm_nic { VM_NIC_NONE, VM_NIC_VMXNET3, VM_NIC_VIRTIO };
