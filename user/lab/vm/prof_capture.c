@@ -53,20 +53,6 @@ static int hexval(char c)
 	return -1;
 }
 
-static int grow(void **arr, size_t *cap, size_t n, size_t size)
-{
-	void *a;
-
-	if (n < *cap)
-		return 0;
-	*cap = *cap ? 2 * *cap : 64;
-	a = realloc(*arr, *cap * size);
-	if (!a)
-		return -ENOMEM;
-	*arr = a;
-	return 0;
-}
-
 /* REP: "-" or "0,3": the indices of rep-prefixed string instructions. */
 static int parse_rep(struct qp_parse *p, struct qp_block *b, char *rep)
 {
@@ -95,7 +81,7 @@ static int parse_tb(struct qp_parse *p, char **w, int n)
 
 	if (n != 6)
 		return bad(p, "expected 'tb SLOT VADDR NINSNS LENS REP'");
-	if (grow((void **)&q->tb, &p->captb, q->ntb, sizeof(*q->tb)))
+	if (prof_grow((void **)&q->tb, &p->captb, q->ntb, sizeof(*q->tb)))
 		return -ENOMEM;
 	b = memset(&q->tb[q->ntb], 0, sizeof(*b));
 	if (!u64_of(w[1], 10, &b->slot) || !u64_of(w[2], 16, &b->vaddr) || !u64_of(w[3], 10, &ni) ||
@@ -133,7 +119,7 @@ static int parse_tag(struct qp_parse *p, char **w, int n)
 	for (size_t i = 0; i < q->ntags; i++)
 		if (!strcmp(q->tags[i].tag, w[1]))
 			return bad(p, "tag %s appears twice", w[1]);
-	if (grow((void **)&q->tags, &p->captag, q->ntags, sizeof(*q->tags)))
+	if (prof_grow((void **)&q->tags, &p->captag, q->ntags, sizeof(*q->tags)))
 		return -ENOMEM;
 	t = memset(&q->tags[q->ntags], 0, sizeof(*t));
 	v[0] = &t->windows;
@@ -193,7 +179,7 @@ static int parse_node(struct qp_parse *p, char **w, int n)
 	if (pi < 0)
 		return bad(p, "node %llu: its parent %llu is not listed before it",
 			   (unsigned long long)id, (unsigned long long)parent);
-	if (grow((void **)&q->node, &p->capnode, q->nnode, sizeof(*q->node)))
+	if (prof_grow((void **)&q->node, &p->capnode, q->nnode, sizeof(*q->node)))
 		return -ENOMEM;
 	q->node[q->nnode++] = (struct qp_gnode){ id, key, (size_t)pi };
 	return 0;
@@ -212,7 +198,7 @@ static int parse_s(struct qp_parse *p, char **w, int n)
 	if (i < 0)
 		return bad(p, "s %llu: no node %llu ('n %llu ...')", (unsigned long long)id,
 			   (unsigned long long)id, (unsigned long long)id);
-	if (grow((void **)&t->s, &p->caps, t->ns, sizeof(*t->s)))
+	if (prof_grow((void **)&t->s, &p->caps, t->ns, sizeof(*t->s)))
 		return -ENOMEM;
 	t->s[t->ns++] = (struct qp_self){ (size_t)i, self };
 	return 0;
@@ -252,7 +238,7 @@ static int parse_rc(struct qp_parse *p, char **w, int n)
 	    !u64_of(w[4], 10, &c.count) || !u64_of(w[5], 10, &c.insns))
 		return bad(p, "expected 'rc recover|unmatched SITE EXPECTED COUNT INSNS'");
 	c.unmatched = !strcmp(w[1], "unmatched");
-	if (grow((void **)&t->rc, &p->caprc, t->nrc, sizeof(*t->rc)))
+	if (prof_grow((void **)&t->rc, &p->caprc, t->nrc, sizeof(*t->rc)))
 		return -ENOMEM;
 	t->rc[t->nrc++] = c;
 	return 0;
@@ -283,7 +269,7 @@ static int parse_c(struct qp_parse *p, char **w, int n)
 		return bad(p, "a 'c' line before any 'tag' line");
 	if (n != 3 || !u64_of(w[1], 10, &c.slot) || !u64_of(w[2], 10, &c.count))
 		return bad(p, "expected 'c SLOT COUNT'");
-	if (grow((void **)&t->c, &p->capc, t->nc, sizeof(*t->c)))
+	if (prof_grow((void **)&t->c, &p->capc, t->nc, sizeof(*t->c)))
 		return -ENOMEM;
 	t->c[t->nc++] = c;
 	return 0;
@@ -595,16 +581,16 @@ int capture_add_bpf(struct capture *c, const char *tag, const char *text, char *
 	return prof_syms_add_bpf(&c->syms, tag, text, label, err, errlen);
 }
 
-/* DIR/NAME's whole text in *OUT (NUL-terminated); -ENOENT if it is not there. */
+/* DIR/NAME's (DIR NULL: NAME's) whole text in *OUT (NUL-terminated); -ENOENT if it is not there. */
 static int slurp(const char *dir, const char *name, char **out, size_t *len, char *err,
 		 size_t errlen)
 {
-	char path[4096];
-	FILE *f;
-	size_t n = 0, cap = 1 << 16;
-	char *buf;
+	char path[4096], buf[65536];
+	size_t n, r;
+	FILE *f, *m;
+	bool rerr, oom;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(path, sizeof(path), "%s%s%s", dir ?: "", dir ? "/" : "", name);
 	f = fopen(path, "re");
 	if (!f) {
 		int e = errno;
@@ -612,31 +598,19 @@ static int slurp(const char *dir, const char *name, char **out, size_t *len, cha
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
 		return e == ENOENT ? -ENOENT : -EINVAL;
 	}
-	buf = malloc(cap);
-	while (buf) {
-		size_t r = fread(buf + n, 1, cap - 1 - n, f);
-
-		n += r;
-		if (n < cap - 1)
-			break;
-		char *b = realloc(buf, cap *= 2);
-
-		if (!b) {
-			free(buf);
-			buf = NULL;
-		} else {
-			buf = b;
-		}
-	}
-	if (!buf || ferror(f)) {
-		snprintf(err, errlen, "%s: %s", path, buf ? "read error" : "out of memory");
-		fclose(f);
-		free(buf);
+	*out = NULL;
+	m = open_memstream(out, &n);
+	while (m && (r = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, r, m);
+	rerr = ferror(f);
+	oom = !m || fclose(m);
+	fclose(f);
+	if (oom || rerr) {
+		snprintf(err, errlen, "%s: %s", path, oom ? "out of memory" : "read error");
+		free(*out);
+		*out = NULL;
 		return -EINVAL;
 	}
-	fclose(f);
-	buf[n] = '\0';
-	*out = buf;
 	if (len)
 		*len = n;
 	return 0;
@@ -723,13 +697,7 @@ void capture_free(struct capture *c)
 
 int prof_read_file(const char *path, char **text, size_t *len)
 {
-	const char *slash = strrchr(path, '/');
-	char dir[4096], err[80];
+	char err[80];
 
-	if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1,
-			 slash ? path : ".");
-	return slurp(dir, slash ? slash + 1 : path, text, len, err, sizeof(err)) ? -EIO : 0;
+	return slurp(NULL, path, text, len, err, sizeof(err)) ? -EIO : 0;
 }

@@ -96,12 +96,8 @@ static size_t fn_of(struct build *b, const struct prof_sym *f, uint64_t addr)
 
 	if (i != g->nfn) /* (known, or SIZE_MAX) */
 		return i;
-	if (g->nfn == b->capfn) {
-		fn = realloc(g->fn, (b->capfn = b->capfn ? 2 * b->capfn : 256) * sizeof(*fn));
-		if (!fn)
-			return SIZE_MAX;
-		g->fn = fn;
-	}
+	if (prof_grow((void **)&g->fn, &b->capfn, g->nfn, sizeof(*g->fn)))
+		return SIZE_MAX;
 	fn = &g->fn[g->nfn++];
 	*fn = (struct pg_fn){ .kind = k, .name = strdup(name) };
 	fn->module = module ? strdup(module) : NULL;
@@ -116,13 +112,8 @@ static size_t child(struct build *b, size_t parent, size_t fn)
 
 	if (i != g->nnode)
 		return i;
-	if (g->nnode == b->capnode) {
-		struct pg_node *n = realloc(g->node, (b->capnode *= 2) * sizeof(*n));
-
-		if (!n)
-			return SIZE_MAX;
-		g->node = n;
-	}
+	if (prof_grow((void **)&g->node, &b->capnode, g->nnode, sizeof(*g->node)))
+		return SIZE_MAX;
 	g->node[g->nnode++] = (struct pg_node){ .parent = parent, .fn = fn };
 	return i;
 }

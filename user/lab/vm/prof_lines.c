@@ -143,14 +143,6 @@ int64_t prof_dbg_slide(const struct prof_dbg *d)
 	return d->slide;
 }
 
-/* NAME without its padding's prefix, as prof_syms.h names the boot's functions. */
-static const char *plain_name(const char *name)
-{
-	if (!strncmp(name, "__pfx_", 6) || !strncmp(name, "__cfi_", 6))
-		return name[6] ? name + 6 : name;
-	return name;
-}
-
 /* Whether the vmlinux has a symbol NAME (its padding's counts) at ADDR. */
 static bool has_sym(const struct prof_dbg *d, uint64_t addr, const char *name)
 {
@@ -165,7 +157,7 @@ static bool has_sym(const struct prof_dbg *d, uint64_t addr, const char *name)
 			hi = mid;
 	}
 	for (; lo < d->nsym && d->sym[lo].addr == addr; lo++)
-		if (!strcmp(plain_name(d->sym[lo].name), name))
+		if (!strcmp(prof_fn_name(d->sym[lo].name), name))
 			return true;
 	return false;
 }
@@ -259,15 +251,8 @@ struct hits {
 
 static int hit_add(struct hits *hs, uint64_t addr, const char *fn, int64_t insns)
 {
-	if (hs->n == hs->cap) {
-		size_t cap = hs->cap ? 2 * hs->cap : 4096;
-		struct hit *h = realloc(hs->h, cap * sizeof(*h));
-
-		if (!h)
-			return -ENOMEM;
-		hs->h = h;
-		hs->cap = cap;
-	}
+	if (prof_grow((void **)&hs->h, &hs->cap, hs->n, sizeof(*hs->h)))
+		return -ENOMEM;
 	hs->h[hs->n++] = (struct hit){ addr, fn, insns };
 	return 0;
 }

@@ -21,19 +21,26 @@ struct kmod {
 	uint64_t base, size;
 };
 
+int prof_grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	void *a;
+
+	if (n < *cap)
+		return 0;
+	a = realloc(*arr, (*cap ? 2 * *cap : 64) * size);
+	if (!a)
+		return -ENOMEM;
+	*arr = a;
+	*cap = *cap ? 2 * *cap : 64;
+	return 0;
+}
+
 static char *keep(struct prof_syms *s, const char *text)
 {
 	char *copy;
 
-	if (s->nstrings == s->capstrings) {
-		size_t cap = s->capstrings ? 2 * s->capstrings : 8;
-		char **n = realloc(s->strings, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		s->strings = n;
-		s->capstrings = cap;
-	}
+	if (prof_grow((void **)&s->strings, &s->capstrings, s->nstrings, sizeof(*s->strings)))
+		return NULL;
 	copy = strdup(text);
 	if (copy)
 		s->strings[s->nstrings++] = copy;
@@ -45,12 +52,9 @@ static bool is_text(char type)
 	return type == 't' || type == 'T' || type == 'W';
 }
 
-/* NAME without its padding's prefix: __pfx_ and __cfi_ are the function's own entry. */
-static const char *fn_name(const char *name)
+const char *prof_fn_name(const char *name)
 {
-	if (!strncmp(name, "__pfx_", 6) && name[6])
-		return name + 6;
-	if (!strncmp(name, "__cfi_", 6) && name[6])
+	if ((!strncmp(name, "__pfx_", 6) || !strncmp(name, "__cfi_", 6)) && name[6])
 		return name + 6;
 	return name;
 }
@@ -126,31 +130,13 @@ struct jitlen {
 
 struct lens {
 	struct jitlen *l;
-	size_t n;
+	size_t n, cap;
 };
-
-static int lens_add(struct lens *ls, uint64_t addr, uint64_t bytes)
-{
-	struct jitlen *n = realloc(ls->l, (ls->n + 1) * sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	ls->l = n;
-	ls->l[ls->n++] = (struct jitlen){ addr, bytes };
-	return 0;
-}
 
 static int list_add(struct list *l, const struct ksym *k)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 1024;
-		struct ksym *n = realloc(l->k, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		l->k = n;
-		l->cap = cap;
-	}
+	if (prof_grow((void **)&l->k, &l->cap, l->n, sizeof(*l->k)))
+		return -ENOMEM;
 	l->k[l->n++] = *k;
 	return 0;
 }
@@ -181,8 +167,9 @@ static int read_lines(struct prof_syms *s, const char *text, const char *label, 
 					 label, no, shown);
 				return -EINVAL;
 			}
-			if (lens_add(lens, k.addr, bytes))
+			if (prof_grow((void **)&lens->l, &lens->cap, lens->n, sizeof(*lens->l)))
 				return -ENOMEM;
+			lens->l[lens->n++] = (struct jitlen){ k.addr, bytes };
 			continue;
 		}
 		ret = parse_ksym(line, &k);
@@ -235,15 +222,8 @@ static int range_add(struct ranges *rs, uint64_t start, uint64_t end, const char
 {
 	if (end <= start)
 		return 0;
-	if (rs->n == rs->cap) {
-		size_t cap = rs->cap ? 2 * rs->cap : 1024;
-		struct prof_sym *n = realloc(rs->r, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		rs->r = n;
-		rs->cap = cap;
-	}
+	if (prof_grow((void **)&rs->r, &rs->cap, rs->n, sizeof(*rs->r)))
+		return -ENOMEM;
 	rs->r[rs->n++] = (struct prof_sym){ start, end, name, module, kind };
 	return 0;
 }
@@ -264,7 +244,7 @@ static int text_ranges(struct ranges *rs, const struct ksym *k, size_t n, uint64
 
 		for (; j < n && k[j].addr == k[i].addr; j++) {
 			const char *name =
-				kind == PK_BPF ? bpf_name(k[j].name) : fn_name(k[j].name);
+				kind == PK_BPF ? bpf_name(k[j].name) : prof_fn_name(k[j].name);
 
 			if (is_text(k[j].type) && (!best || better_name(name, best)))
 				best = name;
@@ -350,13 +330,8 @@ static int parse_modules(struct prof_syms *s, const char *text, struct kmod **ou
 			return -EINVAL;
 		}
 		m.name = w[0];
-		if (*nout == cap) {
-			struct kmod *n = realloc(*out, (cap = cap ? 2 * cap : 32) * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			*out = n;
-		}
+		if (prof_grow((void **)out, &cap, *nout, sizeof(**out)))
+			return -ENOMEM;
 		(*out)[(*nout)++] = m;
 	}
 	return 0;
@@ -472,11 +447,12 @@ int prof_syms_load(struct prof_syms *s, const char *kallsyms, const char *module
 	return ret;
 }
 
-static const struct prof_sym *lookup(const struct prof_symset *set, uint64_t addr)
+/* The index of the first range of SET starting after ADDR. */
+static size_t after(const struct prof_symset *set, uint64_t addr)
 {
 	size_t lo = 0, hi = set->n;
 
-	while (lo < hi) { /* the first range starting after ADDR */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (set->sym[mid].start <= addr)
@@ -484,23 +460,14 @@ static const struct prof_sym *lookup(const struct prof_symset *set, uint64_t add
 		else
 			hi = mid;
 	}
-	return lo && addr < set->sym[lo - 1].end ? &set->sym[lo - 1] : NULL;
+	return lo;
 }
 
-/* Where the base's next symbol after ADDR starts (a program's JIT code ends there at most). */
-static uint64_t base_next(const struct prof_symset *b, uint64_t addr)
+static const struct prof_sym *lookup(const struct prof_symset *set, uint64_t addr)
 {
-	size_t lo = 0, hi = b->n;
+	size_t i = after(set, addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (b->sym[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < b->n ? b->sym[lo].start : UINT64_MAX;
+	return i && addr < set->sym[i - 1].end ? &set->sym[i - 1] : NULL;
 }
 
 static int bpf_ranges(struct prof_syms *s, struct list *syms, const struct lens *lens,
@@ -521,14 +488,15 @@ static int bpf_ranges(struct prof_syms *s, struct list *syms, const struct lens 
 				end = k->addr + lens->l[j].bytes;
 				sized = true;
 			}
-		if (!sized) {
-			uint64_t next = base_next(&s->base, k->addr);
+		if (!sized) { /* (at most to the base's next symbol) */
+			size_t next = after(&s->base, k->addr);
 
-			end = end < next ? end : next;
+			if (next < s->base.n && s->base.sym[next].start < end)
+				end = s->base.sym[next].start;
 			if (end - k->addr > PROF_SYM_MAX_LEN)
 				end = k->addr + PROF_SYM_MAX_LEN;
 		}
-		if (mod && range_add(rs, k->addr, end, fn_name(k->name), k->module, PK_MODULE))
+		if (mod && range_add(rs, k->addr, end, prof_fn_name(k->name), k->module, PK_MODULE))
 			return -ENOMEM;
 		if (!mod && range_add(rs, k->addr, end, bpf_name(k->name), "bpf", PK_BPF))
 			return -ENOMEM;

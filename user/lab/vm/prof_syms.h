@@ -88,6 +88,10 @@ int prof_syms_bpf_set(const struct prof_syms *s, const char *tag);
 const struct prof_sym *prof_syms_find(const struct prof_syms *s, int bpf, uint64_t addr);
 enum prof_kind prof_addr_kind(uint64_t addr);
 void prof_syms_free(struct prof_syms *s);
+/* NAME without its padding's prefix: __pfx_ and __cfi_ are the function's own entry. */
+const char *prof_fn_name(const char *name);
+/* Room in *ARR (*CAP elements of SIZE bytes) for element N, doubling it; 0 or -ENOMEM. */
+int prof_grow(void **arr, size_t *cap, size_t n, size_t size);
 /* Splits LINE into its blank-separated words, in place: their number, or MAX + 1 past MAX. */
 int prof_split_words(char *line, char **w, int max);
 
