@@ -11,10 +11,8 @@
 #include <string.h>
 #include "cli/manpage.h"
 #include "vm/prof_build.h"
-#include "vm/prof_gap.h"
 #include "vm/prof_report.h"
-#include "vm/prof_capture.h"
-#include "vm/vm_profile.h"
+#include "vm/vm_run.h"
 #include "unit.h"
 
 #define KBASE 0xffffffff81000000ull

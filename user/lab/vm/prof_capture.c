@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A capture directory of ppbench vm --profile, read and checked (prof_capture.h). */
+/* A capture directory of ppbench vm --profile, read and checked. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#include "vm/prof_capture.h"
+#include "vm/prof_build.h"
 
 struct qp_parse {
 	struct qprof *q;

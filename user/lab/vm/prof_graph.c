@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A profile's call graph from the plugin's trees (prof_graph.h). */
+/* A profile's call graph from the plugin's trees. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "vm/prof_graph.h"
+#include "vm/prof_build.h"
 
 /* An open-addressing table of (A, B) -> index + 1 (0 empty). */
 struct pairs {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A profile per source line, from the kernel's DWARF line table (prof_lines.h). */
+/* A profile per source line, from the kernel's DWARF line table. */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
@@ -10,8 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "vm/prof_build.h"
-#include "vm/prof_capture.h"
-#include "vm/prof_lines.h"
 
 /* A symbol of the vmlinux: where the boot's functions are checked against it. */
 struct dsym {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The symbols of one boot for an instruction profile (prof_syms.h). */
+/* The symbols of one boot for an instruction profile. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "vm/prof_syms.h"
+#include "vm/prof_build.h"
 
 /* The kernel's own code among the modules: "[__builtin__ftrace]", "[__builtin__kprobes]" */
 #define BUILTIN "__builtin__"

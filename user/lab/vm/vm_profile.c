@@ -14,10 +14,9 @@
 #include <unistd.h>
 #include "sys/spawn.h"
 #include "sys/util.h"
-#include "vm/vm_profile.h"
+#include "vm/vm_run.h"
 #include "model/jsonparse.h"
 #include "vm/prof_build.h"
-#include "vm/prof_capture.h"
 #include "sys/log.h"
 
 /*

@@ -18,7 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
-#include "vm/vm_profile.h"
 #include "vm/vm_run.h"
 #include "sys/guardian.h"
 #include "sys/log.h"
