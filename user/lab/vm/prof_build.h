@@ -172,8 +172,7 @@ struct qp_tag {
 };
 
 struct qprof {
-	int version, api_cur, api_min, api_built;
-	char target[32];
+	int version;
 	struct qp_block *tb; /* sorted by slot */
 	size_t ntb;
 	struct qp_gnode *node; /* node[0]: the root; the others by number */

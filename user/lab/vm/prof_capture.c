@@ -106,13 +106,21 @@ static int parse_tb(struct qp_parse *p, char **w, int n)
 	return parse_rep(p, b, w[5]);
 }
 
+/* W[0], W[2]... are KEYS and W[1], W[3]... their decimal values, into V. */
+static bool pairs(char **w, const char *const *keys, uint64_t **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(w[2 * i], keys[i]) || !u64_of(w[2 * i + 1], 10, v[i]))
+			return false;
+	return true;
+}
+
 /* "tag TAG windows W spans S elems E errors X insns N" */
 static int parse_tag(struct qp_parse *p, char **w, int n)
 {
 	static const char *const keys[] = { "windows", "spans", "elems", "errors", "insns" };
 	struct qprof *q = p->q;
 	struct qp_tag *t;
-	uint64_t *v[5];
 
 	if (n != 12)
 		return bad(p, "expected 'tag TAG windows W spans S elems E errors X insns N'");
@@ -122,15 +130,9 @@ static int parse_tag(struct qp_parse *p, char **w, int n)
 	if (prof_grow((void **)&q->tags, &p->captag, q->ntags, sizeof(*q->tags)))
 		return -ENOMEM;
 	t = memset(&q->tags[q->ntags], 0, sizeof(*t));
-	v[0] = &t->windows;
-	v[1] = &t->spans;
-	v[2] = &t->elems;
-	v[3] = &t->errors;
-	v[4] = &t->insns;
-	for (int i = 0; i < 5; i++)
-		if (strcmp(w[2 + 2 * i], keys[i]) || !u64_of(w[3 + 2 * i], 10, v[i]))
-			return bad(p,
-				   "expected 'tag TAG windows W spans S elems E errors X insns N'");
+	if (!pairs(w + 2, keys,
+		   (uint64_t *[]){ &t->windows, &t->spans, &t->elems, &t->errors, &t->insns }, 5))
+		return bad(p, "expected 'tag TAG windows W spans S elems E errors X insns N'");
 	t->tag = strdup(w[1]);
 	if (!t->tag)
 		return -ENOMEM;
@@ -219,10 +221,9 @@ static int parse_cg(struct qp_parse *p, char **w, int n)
 				     : "expected 'cg recoveries R unmatched U fallthroughs F "
 				       "recovered I switches W'",
 			   t->tag);
-	for (int i = 0; i < 5; i++)
-		if (strcmp(w[1 + 2 * i], keys[i]) || !u64_of(w[2 + 2 * i], 10, v[i]))
-			return bad(p, "expected 'cg recoveries R unmatched U fallthroughs F "
-				      "recovered I switches W'");
+	if (!pairs(w + 1, keys, v, 5))
+		return bad(p, "expected 'cg recoveries R unmatched U fallthroughs F "
+			      "recovered I switches W'");
 	t->has_cg = true;
 	return 0;
 }
@@ -275,20 +276,18 @@ static int parse_c(struct qp_parse *p, char **w, int n)
 	return 0;
 }
 
+/* "api CUR MIN BUILT" and "target NAME": checked, read by no one */
 static int parse_head(struct qp_parse *p, char **w, int n)
 {
-	struct qprof *q = p->q;
+	int v;
 
 	if (!strcmp(w[0], "api")) {
-		if (n != 4 || sscanf(w[1], "%d", &q->api_cur) != 1 ||
-		    sscanf(w[2], "%d", &q->api_min) != 1 || sscanf(w[3], "%d", &q->api_built) != 1)
+		if (n != 4 || sscanf(w[1], "%d", &v) != 1 || sscanf(w[2], "%d", &v) != 1 ||
+		    sscanf(w[3], "%d", &v) != 1)
 			return bad(p, "expected 'api CUR MIN BUILT'");
 		return 0;
 	}
-	if (n != 2)
-		return bad(p, "expected 'target NAME'");
-	snprintf(q->target, sizeof(q->target), "%s", w[1]);
-	return 0;
+	return n != 2 ? bad(p, "expected 'target NAME'") : 0;
 }
 
 static int parse_line(struct qp_parse *p, char *line)

@@ -898,12 +898,6 @@ static void put_member(struct edit *e, struct json_span obj, const char *key, si
 	splice(e, at, at, sep);
 }
 
-static void set_member(struct edit *e, struct json_span obj, const char *key, member_fn fn,
-		       const struct prof *p, const struct prof *q, const struct capture *c)
-{
-	put_member(e, obj, key, 0, fn, p, q, c);
-}
-
 static void member_profile(struct json *j, const char *key, const struct prof *p,
 			   const struct prof *q, const struct capture *c)
 {
@@ -934,9 +928,9 @@ static void edit_scenario(struct edit *e, struct json_span obj, const json_t *s,
 
 	if (ok && p->elems && !json_span_member(e->text, e->len, obj, "path_cost_cycles", &m, &v))
 		put_member(e, obj, "path_cost_profile", v.end, member_path, p, NULL, c);
-	set_member(e, obj, "profile", member_profile, p, NULL, c);
+	put_member(e, obj, "profile", 0, member_profile, p, NULL, c);
 	if (ref)
-		set_member(e, obj, "profile_reference", member_profile, ref, NULL, c);
+		put_member(e, obj, "profile_reference", 0, member_profile, ref, NULL, c);
 }
 
 /* The gap's rows: the path's functions of both sides, as prof_gap_build() orders them. */
@@ -993,11 +987,11 @@ static void edit_module(struct edit *e, struct json_span obj, const struct prof 
 
 	if (!mp || json_span_member(e->text, e->len, obj, "upstream_module", &m, &v))
 		return;
-	set_member(e, v, "profile", member_profile, mp, NULL, c);
+	put_member(e, v, "profile", 0, member_profile, mp, NULL, c);
 	if (!mp->elems)
 		return;
-	set_member(e, v, "path_cost_cycles", member_path, mp, NULL, c);
-	set_member(e, v, "method_error", member_error, mp, sp, c);
+	put_member(e, v, "path_cost_cycles", 0, member_path, mp, NULL, c);
+	put_member(e, v, "method_error", 0, member_error, mp, sp, c);
 }
 
 static int by_at(const void *a, const void *b)
@@ -1050,7 +1044,7 @@ int prof_result_merge(const char *path, const char *text, size_t len, const json
 			merged++;
 		}
 	if (rp) {
-		set_member(&e, top, "profile", member_profile, rp, NULL, c);
+		put_member(&e, top, "profile", 0, member_profile, rp, NULL, c);
 		merged++;
 	}
 	ret = e.nomem ? -ENOMEM : merged ? write_edited(path, &e) : 0;

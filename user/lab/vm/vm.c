@@ -480,46 +480,27 @@ static int vm_check(void *c, int argc, char **argv)
 	return ret || !cfg->profile ? ret : check_profile(cfg, argc, argv);
 }
 
-/* The options of the inner command line that name a file (or directory) it writes. */
-struct out_args {
-	struct vm_out_arg *a;
-	int n;
-};
-
-static int note_output(void *ctx, const struct cli_opt *o, int argi, size_t at)
+/* An option of the inner command line that names a file it writes (or a directory), or reads. */
+static int note_file(void *ctx, const struct cli_opt *o, int argi, size_t at)
 {
-	struct out_args *l = ctx;
+	struct vm_cfg *cfg = ctx;
 	bool dir = o->kind == CLI_STRING && (o->flags & CLI_F_OUTDIR);
-	struct vm_out_arg *a;
+	struct vm_out_arg *out;
+	struct vm_in_arg *in;
 
-	if (o->kind != CLI_OUTPUT && !dir)
-		return 0;
-	a = realloc(l->a, (l->n + 1) * sizeof(*a));
-	if (!a)
-		return -ENOMEM;
-	a[l->n++] = (struct vm_out_arg){ .name = o->name, .argi = argi, .at = at, .dir = dir };
-	l->a = a;
-	return 0;
-}
-
-/* The options of the inner command line that name a file it reads. */
-struct in_args {
-	struct vm_in_arg *a;
-	int n;
-};
-
-static int note_input(void *ctx, const struct cli_opt *o, int argi, size_t at)
-{
-	struct in_args *l = ctx;
-	struct vm_in_arg *a;
-
-	if (!is_input(o))
-		return 0;
-	a = realloc(l->a, (l->n + 1) * sizeof(*a));
-	if (!a)
-		return -ENOMEM;
-	a[l->n++] = (struct vm_in_arg){ .name = o->name, .argi = argi, .at = at };
-	l->a = a;
+	if (o->kind == CLI_OUTPUT || dir) {
+		out = realloc((void *)cfg->out_args, (cfg->nr_out_args + 1) * sizeof(*out));
+		if (!out)
+			return -ENOMEM;
+		out[cfg->nr_out_args++] = (struct vm_out_arg){ o->name, argi, at, dir };
+		cfg->out_args = out;
+	} else if (is_input(o)) {
+		in = realloc((void *)cfg->in_args, (cfg->nr_in_args + 1) * sizeof(*in));
+		if (!in)
+			return -ENOMEM;
+		in[cfg->nr_in_args++] = (struct vm_in_arg){ o->name, argi, at };
+		cfg->in_args = in;
+	}
 	return 0;
 }
 
@@ -741,34 +722,23 @@ static struct vm_sink sink_of(struct vm_progress *p)
 				 .profile = show_profile };
 }
 
-/*
- * The options of ARGV's command that write files and that read them, into
- * CFG (free_files()).
- */
-static int list_files(struct vm_cfg *cfg, int argc, char **argv)
-{
-	const struct cli_cmd *cmd = cli_find(argv[0]);
-	struct out_args outs = { NULL, 0 };
-	struct in_args ins = { NULL, 0 };
-
-	if (cli_walk(cmd, argc, argv, note_output, &outs) ||
-	    cli_walk(cmd, argc, argv, note_input, &ins)) {
-		free(outs.a);
-		free(ins.a);
-		pr_err("cannot list the command's files: %s\n", strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	cfg->out_args = outs.a;
-	cfg->nr_out_args = outs.n;
-	cfg->in_args = ins.a;
-	cfg->nr_in_args = ins.n;
-	return 0;
-}
-
 static void free_files(struct vm_cfg *cfg)
 {
 	free((void *)cfg->out_args);
 	free((void *)cfg->in_args);
+	cfg->out_args = NULL;
+	cfg->in_args = NULL;
+	cfg->nr_out_args = cfg->nr_in_args = 0;
+}
+
+/* The options of ARGV's command that write files and that read them, into CFG (free_files()). */
+static int list_files(struct vm_cfg *cfg, int argc, char **argv)
+{
+	if (!cli_walk(cli_find(argv[0]), argc, argv, note_file, cfg))
+		return 0;
+	free_files(cfg);
+	pr_err("cannot list the command's files: %s\n", strerror(ENOMEM));
+	return -ENOMEM;
 }
 
 /* A failure of vm itself, on this machine: with --bisect, git bisect run stops. */
