@@ -48,19 +48,20 @@ static int find_on_path(const char *prog, char *out, size_t len)
 	return -ENOENT;
 }
 
-/* Whether the ELF file at PATH exports a dynamic symbol named qemu_plugin_*. */
-static bool exports_plugin_api(const char *path)
+/* Whether the file at PATH exports a dynamic symbol named qemu_plugin_*: 1, 0, or -1: not ELF. */
+static int plugin_api(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), found = -1;
 	Elf_Scn *scn = NULL;
-	bool found = false;
 	Elf *e;
 
 	if (fd < 0)
-		return false;
+		return -1;
 	elf_version(EV_CURRENT);
 	e = elf_begin(fd, ELF_C_READ, NULL);
-	while (e && !found && (scn = elf_nextscn(e, scn))) {
+	if (e && elf_kind(e) == ELF_K_ELF)
+		found = 0;
+	while (!found && (scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *d;
 
@@ -83,48 +84,38 @@ static bool exports_plugin_api(const char *path)
 	return found;
 }
 
-static bool is_elf(const char *path)
-{
-	unsigned char m[4] = { 0 };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	bool elf = fd >= 0 && read(fd, m, 4) == 4 && !memcmp(m, "\177ELF", 4);
-
-	if (fd >= 0)
-		close(fd);
-	return elf;
-}
-
 /*
- * The ELF file PATH runs: PATH itself, or for a wrapper script (a private
- * qemu of another suite, scripts/vm/qemu-get.sh) the absolute path it names
- * whose base name is PROG's and which is an ELF file. 0, or -ENOENT.
+ * Whether the ELF file PATH runs exports the plugin API, that file into OUT:
+ * PATH itself, or for a wrapper script (a private qemu of another suite,
+ * scripts/vm/qemu-get.sh) the absolute path it names whose base name is
+ * PROG's and which is an ELF file. OUT stays "" where there is none.
  */
-static int elf_behind(const char *path, const char *prog, char *out, size_t len)
+static bool elf_behind(const char *path, const char *prog, char *out, size_t len)
 {
 	char text[8192], *save, *w;
+	int fd, api = plugin_api(path);
 	ssize_t n;
-	int fd;
 
-	if (is_elf(path)) {
+	if (api >= 0) {
 		snprintf(out, len, "%s", path);
-		return 0;
+		return api;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	n = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
 	if (fd >= 0)
 		close(fd);
 	if (n < 2 || text[0] != '#' || text[1] != '!')
-		return -ENOENT;
+		return false;
 	text[n] = '\0';
 	for (w = strtok_r(text, " \t\n\"'", &save); w; w = strtok_r(NULL, " \t\n\"'", &save)) {
 		const char *base = strrchr(w, '/');
 
-		if (w[0] == '/' && base && !strcmp(base + 1, prog) && is_elf(w)) {
+		if (w[0] == '/' && base && !strcmp(base + 1, prog) && (api = plugin_api(w)) >= 0) {
 			snprintf(out, len, "%s", w);
-			return 0;
+			return api;
 		}
 	}
-	return -ENOENT;
+	return false;
 }
 
 /* The first line PATH -version prints on stdout, within 10 s. */
@@ -156,8 +147,7 @@ static int qemu_bin_probe(const char *prog, struct qemu_bin *q)
 		return err;
 	if (!realpath(q->path, real))
 		snprintf(real, sizeof(real), "%s", q->path);
-	q->plugins = !elf_behind(real, prog, q->binary, sizeof(q->binary)) &&
-		     exports_plugin_api(q->binary);
+	q->plugins = elf_behind(real, prog, q->binary, sizeof(q->binary));
 	return 0;
 }
 
