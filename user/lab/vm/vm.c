@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 #include "cli/cli.h"
 #include "vm/vm.h"
 #include "compare/compare.h"
@@ -158,30 +159,97 @@ static const char *const until_stopped[] = { "watch", "load", "gen", NULL };
 /* Commands that read files and need no kernel of their own. */
 static const char *const host_only[] = { "compare", "plot", "trend", "export", "vm", NULL };
 
+/*
+ * What a kernel image file is, from its first bytes: the boot protocols
+ * qemu's -kernel takes. The x86 boot protocol puts "HdrS" at 0x202 of a
+ * bzImage; an arm64 Image has "ARM\x64" at 0x38; an EFI zboot image (arm64's
+ * vmlinuz since CONFIG_EFI_ZBOOT) is a PE file with "zimg" at 4 and its
+ * machine (0xaa64) in the PE header; Debian's older arm64 vmlinuz is a gzip
+ * of an Image (qemu unpacks it), an ELF vmlinux names its machine.
+ */
+enum kernel_image_kind {
+	KIMAGE_UNKNOWN,
+	KIMAGE_X86_64, /* bzImage, or an x86-64 ELF vmlinux */
+	KIMAGE_ARM64,  /* Image, EFI zboot, or an aarch64 ELF vmlinux */
+};
+
+#define ELF_MACHINE_X86_64 62
+#define ELF_MACHINE_AARCH64 183
+#define PE_MACHINE_ARM64 0xaa64
+
+static uint32_t le32(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint16_t le16(const unsigned char *p)
+{
+	return p[0] | p[1] << 8;
+}
+
+static enum kernel_image_kind elf_kind(const unsigned char *b, size_t len)
+{
+	uint16_t m;
+
+	if (len < 20 || b[5] != 1) /* little-endian only */
+		return KIMAGE_UNKNOWN;
+	m = le16(b + 18);
+	if (m == ELF_MACHINE_X86_64)
+		return KIMAGE_X86_64;
+	return m == ELF_MACHINE_AARCH64 ? KIMAGE_ARM64 : KIMAGE_UNKNOWN;
+}
+
+/* A PE image: its machine, at the COFF header that 0x3c points to. */
+static enum kernel_image_kind pe_kind(const unsigned char *b, size_t len)
+{
+	uint32_t pe;
+
+	if (len < 0x40)
+		return KIMAGE_UNKNOWN;
+	pe = le32(b + 0x3c);
+	if (pe > len - 6 || memcmp(b + pe, "PE\0\0", 4))
+		return KIMAGE_UNKNOWN;
+	return le16(b + pe + 4) == PE_MACHINE_ARM64 ? KIMAGE_ARM64 : KIMAGE_UNKNOWN;
+}
+
+/* The kind of the image at PATH (a gzip-compressed one's: inside), or -errno. */
+static int image_kind(const char *path)
+{
+	unsigned char b[4096];
+	gzFile gz = gzopen(path, "rbe"); /* (reads a file that is no gzip as it is) */
+	int len;
+
+	if (!gz)
+		return errno ? -errno : -ENOMEM;
+	len = gzread(gz, b, sizeof(b));
+	gzclose(gz);
+	if (len >= 4 && !memcmp(b, "\177ELF", 4))
+		return elf_kind(b, len);
+	if (len >= 0x3c && !memcmp(b + 0x38, "ARM\x64", 4))
+		return KIMAGE_ARM64;
+	if (len >= 0x206 && !memcmp(b + 0x202, "HdrS", 4) && b[0x1fe] == 0x55 && b[0x1ff] == 0xaa)
+		return KIMAGE_X86_64;
+	if (len >= 8 && b[0] == 'M' && b[1] == 'Z')
+		return pe_kind(b, len);
+	return KIMAGE_UNKNOWN;
+}
+
 static int check_kernel_image(const char *opt, const char *path, int arch)
 {
-	unsigned char buf[4096];
-	enum kernel_image_kind k;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int k = image_kind(path);
+	const char *name = vm_arch_name(k == KIMAGE_ARM64 ? VM_ARCH_ARM64 : VM_ARCH_X86_64);
 
-	if (fd < 0) {
-		pr_err("--%s: cannot open '%s': %s\n", opt, path, strerror(errno));
-		return -errno;
+	if (k < 0) {
+		pr_err("--%s: cannot open '%s': %s\n", opt, path, strerror(-k));
+		return k;
 	}
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	k = vm_image_kind(path, buf, n < 0 ? 0 : (size_t)n);
-	if (k == vm_arch_image(arch))
+	if (k == (arch == VM_ARCH_ARM64 ? KIMAGE_ARM64 : KIMAGE_X86_64))
 		return 0;
-	if (k == KIMAGE_ARM64 || k == KIMAGE_X86_64)
-		pr_err("--%s: '%s' is an %s kernel image, not an %s one%s\n", opt, path,
-		       kernel_image_name(k), vm_arch_name(arch),
-		       k == KIMAGE_ARM64 ? " (--arch arm64 boots it)"
-					 : " (--arch x86-64 boots it)");
+	if (k != KIMAGE_UNKNOWN)
+		pr_err("--%s: '%s' is an %s kernel image, not an %s one (--arch %s boots it)\n",
+		       opt, path, name, vm_arch_name(arch), name);
 	else
-		pr_err("--%s: '%s' is not a kernel image (no bzImage, arm64 Image or ELF "
-		       "header)\n",
+		pr_err("--%s: '%s' is not a kernel image (no bzImage, arm64 Image or ELF header)\n",
 		       opt, path);
 	return -EINVAL;
 }

@@ -17,7 +17,6 @@
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #include "vm/vm_run.h"
 #include "sys/guardian.h"
 #include "sys/log.h"
@@ -31,20 +30,14 @@
 
 static const struct {
 	const char *name, *qemu, *pkg;
-	enum kernel_image_kind image;
 } arches[] = {
-	[VM_ARCH_X86_64] = { "x86-64", "qemu-system-x86_64", "qemu-system-x86", KIMAGE_X86_64 },
-	[VM_ARCH_ARM64] = { "arm64", "qemu-system-aarch64", "qemu-system-arm", KIMAGE_ARM64 },
+	[VM_ARCH_X86_64] = { "x86-64", "qemu-system-x86_64", "qemu-system-x86" },
+	[VM_ARCH_ARM64] = { "arm64", "qemu-system-aarch64", "qemu-system-arm" },
 };
 
 const char *vm_arch_name(int arch)
 {
 	return arches[arch].name;
-}
-
-enum kernel_image_kind vm_arch_image(int arch)
-{
-	return arches[arch].image;
 }
 
 void vm_cfg_init(struct vm_cfg *cfg)
@@ -60,96 +53,6 @@ uint32_t vm_default_cpus(int clock)
 	/* Under icount one host thread runs the vCPUs in turns: a second one
 	 * only adds its idle loop (and 6.1 hangs bringing it up). */
 	return clock == VM_CLOCK_ICOUNT ? 1 : 2;
-}
-
-/* The kind of a kernel image from its first bytes (the boot protocols: vm_run.h). */
-#define ELF_MACHINE_X86_64 62
-#define ELF_MACHINE_AARCH64 183
-#define PE_MACHINE_ARM64 0xaa64
-
-static uint32_t le32(const unsigned char *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint16_t le16(const unsigned char *p)
-{
-	return p[0] | p[1] << 8;
-}
-
-static enum kernel_image_kind elf_kind(const unsigned char *b, size_t len)
-{
-	uint16_t m;
-
-	if (len < 20 || b[5] != 1) /* little-endian only */
-		return KIMAGE_UNKNOWN;
-	m = le16(b + 18);
-	if (m == ELF_MACHINE_X86_64)
-		return KIMAGE_X86_64;
-	return m == ELF_MACHINE_AARCH64 ? KIMAGE_ARM64 : KIMAGE_UNKNOWN;
-}
-
-/* A PE image: its machine, at the COFF header that 0x3c points to. */
-static enum kernel_image_kind pe_kind(const unsigned char *b, size_t len)
-{
-	uint32_t pe;
-
-	if (len < 0x40)
-		return KIMAGE_UNKNOWN;
-	pe = le32(b + 0x3c);
-	if (pe > len - 6 || memcmp(b + pe, "PE\0\0", 4))
-		return KIMAGE_UNKNOWN;
-	return le16(b + pe + 4) == PE_MACHINE_ARM64 ? KIMAGE_ARM64 : KIMAGE_UNKNOWN;
-}
-
-static enum kernel_image_kind kernel_image_sniff(const unsigned char *b, size_t len)
-{
-	if (len >= 4 && !memcmp(b,
-				"\x7f"
-				"ELF",
-				4))
-		return elf_kind(b, len);
-	if (len >= 2 && b[0] == 0x1f && b[1] == 0x8b)
-		return KIMAGE_GZIP;
-	if (len >= 0x3c && !memcmp(b + 0x38, "ARM\x64", 4))
-		return KIMAGE_ARM64;
-	if (len >= 0x206 && !memcmp(b + 0x202, "HdrS", 4) && b[0x1fe] == 0x55 && b[0x1ff] == 0xaa)
-		return KIMAGE_X86_64;
-	if (len >= 8 && b[0] == 'M' && b[1] == 'Z')
-		return pe_kind(b, len);
-	return KIMAGE_UNKNOWN;
-}
-
-const char *kernel_image_name(enum kernel_image_kind k)
-{
-	switch (k) {
-	case KIMAGE_X86_64:
-		return "x86-64";
-	case KIMAGE_ARM64:
-		return "arm64";
-	case KIMAGE_GZIP:
-		return "gzip-compressed";
-	default:
-		return "not a kernel image";
-	}
-}
-
-enum kernel_image_kind vm_image_kind(const char *path, const unsigned char *head, size_t len)
-{
-	enum kernel_image_kind k = kernel_image_sniff(head, len);
-	unsigned char buf[4096];
-	gzFile gz;
-	int n;
-
-	if (k != KIMAGE_GZIP)
-		return k;
-	gz = gzopen(path, "rb");
-	if (!gz)
-		return KIMAGE_UNKNOWN;
-	n = gzread(gz, buf, sizeof(buf));
-	gzclose(gz);
-	k = n > 0 ? kernel_image_sniff(buf, n) : KIMAGE_UNKNOWN;
-	return k == KIMAGE_GZIP ? KIMAGE_UNKNOWN : k;
 }
 
 /* Where scripts/vm/ and the guest's static ppbench are. */

@@ -10,24 +10,6 @@
 struct prof;
 struct capture;
 
-/*
- * What a kernel image file is, from its first bytes: the boot protocols
- * qemu's -kernel takes. The x86 boot protocol puts "HdrS" at 0x202 of a
- * bzImage; an arm64 Image has "ARM\x64" at 0x38; an EFI zboot image (arm64's
- * vmlinuz since CONFIG_EFI_ZBOOT) is a PE file with "zimg" at 4 and its
- * machine (0xaa64) in the PE header; Debian's older arm64 vmlinuz is a gzip
- * of an Image (qemu unpacks it), an ELF vmlinux names its machine.
- */
-enum kernel_image_kind {
-	KIMAGE_UNKNOWN,
-	KIMAGE_X86_64, /* bzImage, or an x86-64 ELF vmlinux */
-	KIMAGE_ARM64,  /* Image, EFI zboot, or an aarch64 ELF vmlinux */
-	KIMAGE_GZIP,   /* compressed: vm_image_kind() looks inside */
-};
-
-/* "x86-64", "arm64", "gzip-compressed", "not a kernel image". */
-const char *kernel_image_name(enum kernel_image_kind k);
-
 /* vm --profile: the profiles of the guest's capture, and the command's result file. */
 struct vm_profiles {
 	const struct prof *p; /* N profiles */
@@ -177,19 +159,12 @@ int vm_run_many(int n, const struct vm_cfg *const *cfg, int argc, char **const *
  */
 int vm_host_check(int arch, char *why, size_t len);
 
-/*
- * The kind of the kernel image at PATH, whose first LEN bytes are HEAD; a
- * gzip-compressed image is looked at inside.
- */
-enum kernel_image_kind vm_image_kind(const char *path, const unsigned char *head, size_t len);
 /* ppbench vm's defaults: the instruction clock, 1024 MB, a stall of VM_STALL_DEFAULT_S. */
 void vm_cfg_init(struct vm_cfg *cfg);
 /* The number of CPUs a guest gets when --cpus is not given. */
 uint32_t vm_default_cpus(int clock);
 /* ARCH's name: "x86-64", "arm64". */
 const char *vm_arch_name(int arch);
-/* The image kind a guest of ARCH boots. */
-enum kernel_image_kind vm_arch_image(int arch);
 
 /*
  * ppbench vm --profile on the host: before a boot, the qemu and the plugin
