@@ -62,12 +62,10 @@ struct prof_syms {
 #define PROF_SYM_PAGE_MIN 4096
 
 /*
- * Builds the table from the text of /proc/kallsyms and /proc/modules
- * (MODULES may be NULL) of a kernel whose pages are PAGE_SIZE bytes: its
- * own code in the modules' area ends at the end of its page at most.
- * LABEL names the files in errors. 0, or -EINVAL with one line in ERR
- * ("kallsyms:3: no address in 'xyz'", "kallsyms holds no addresses: it was
- * read without the right to see them").
+ * Builds the table from /proc/kallsyms's and /proc/modules's text (MODULES
+ * may be NULL) of a kernel whose pages are PAGE_SIZE bytes: its own code in
+ * the modules' area ends at the end of its page at most. 0, or -EINVAL with
+ * one line in ERR.
  */
 int prof_syms_load(struct prof_syms *s, const char *kallsyms, const char *modules,
 		   uint64_t page_size, char *err, size_t errlen);
@@ -98,7 +96,8 @@ int prof_split_words(char *line, char **w, int max);
 /*
  * What ppbench vm --profile brings back from a guest, a directory of:
  *
- *   qprof.txt   the qemu plugin's counts (below)
+ *   qprof.txt   the qemu plugin's counts (its format: qprof/qprof.c; version 1
+ *               has no call graph)
  *   kallsyms    the guest's /proc/kallsyms at the command's end
  *   modules     the guest's /proc/modules
  *   bpf-TAG     the [bpf] lines of /proc/kallsyms while window TAG's programs
@@ -106,27 +105,6 @@ int prof_split_words(char *line, char **w, int max);
  *   tags        "TAG KIND NAME [KEY=VALUE...]" per window tag; KIND scenario
  *               (NAME: ring, fast, ...), recipe or module
  *   meta        "key value" lines: arch, release, qemu, api, cpu_flags
- *
- * qprof.txt, version 2 ('#' starts a comment; version 1 has no call graph):
- *
- *   qprof 2
- *   api CUR MIN BUILT
- *   target NAME
- *   tb SLOT VADDR NINSNS LENS REP     a block: its address (hex), its
- *                                     instructions' lengths (a hex digit
- *                                     each) and the indices of its
- *                                     rep-prefixed string instructions (or -)
- *   n NODE PARENT KEY                 a node of the call graph: KEY an
- *                                     address (hex) of its function; after
- *                                     its parent (0: the root, not listed)
- *   tag TAG windows W spans S elems E errors X insns N
- *   c SLOT COUNT                      the block's executions in TAG's spans
- *   s NODE SELF                       instructions charged to the node in them
- *   cg recoveries R unmatched U fallthroughs F recovered I switches W
- *   rc KIND SITE EXPECTED COUNT INSNS a recovery's cause (KIND recover or
- *                                     unmatched; addresses hex)
- *   end
- * A tag's SELF add up to its N: the call graph charges every instruction.
  */
 struct qp_block {
 	uint64_t slot, vaddr;
@@ -181,15 +159,9 @@ struct qprof {
 	size_t ntags;
 };
 
-/*
- * Parses TEXT (LEN bytes), qprof.txt's contents; LABEL names it in errors.
- * 0, or -EINVAL with one line in ERR naming the line and the problem
- * ("qprof.txt:12: c 7: no block 7 ('tb 7 ...')", "qprof.txt ends before
- * its 'end' line: the plugin's output was cut short").
- */
+/* Parses qprof.txt's TEXT; 0, or -EINVAL with one line naming LABEL's line in ERR. */
 int qprof_parse(const char *text, size_t len, const char *label, struct qprof *q, char *err,
 		size_t errlen);
-void qprof_free(struct qprof *q);
 
 /* A line of 'tags'. */
 struct cap_tag {
@@ -211,10 +183,7 @@ struct capture {
 	char *nolines;
 };
 
-/*
- * Reads the capture directory DIR. 0, or -EINVAL (-ENOENT: DIR or one of
- * its files is missing) with one line in ERR naming the file and problem.
- */
+/* Reads the capture directory DIR: 0, or -EINVAL (-ENOENT: a file missing) with one line. */
 int capture_load(const char *dir, struct capture *c, char *err, size_t errlen);
 /* Parses the files' texts (what capture_load() reads; the unit tests' way in). */
 int capture_parse(struct capture *c, const char *qprof, const char *kallsyms, const char *modules,
@@ -244,10 +213,7 @@ int prof_read_file(const char *path, char **text, size_t *len);
  */
 struct prof_dbg; /* an opened vmlinux and how the boot sits against it */
 
-/*
- * Opens the vmlinux PATH. 0, or -EINVAL (-ENOENT: no such file) with one
- * line in ERR ("PATH: no DWARF line table (.debug_line)").
- */
+/* Opens the vmlinux PATH: 0, or -EINVAL (-ENOENT: no such file) with one line in ERR. */
 int prof_dbg_open(const char *path, struct prof_dbg **out, char *err, size_t errlen);
 void prof_dbg_close(struct prof_dbg *d);
 const char *prof_dbg_path(const struct prof_dbg *d);
@@ -255,8 +221,7 @@ const char *prof_dbg_path(const struct prof_dbg *d);
 /*
  * Sets D against the boot of capture C: the boot's _text less the
  * vmlinux's. 0, or -EINVAL with one line in WHY where the vmlinux is not
- * the booted kernel (a path function that ran in C's windows where the
- * vmlinux has no symbol of its name, or no _text in the boot).
+ * the booted kernel (it lacks a path function that ran in C's windows).
  */
 int prof_dbg_match(struct prof_dbg *d, const struct capture *c, char *why, size_t len);
 /* The boot's _text less the vmlinux's (after prof_dbg_match()). */
@@ -278,11 +243,7 @@ struct prof_lines {
 	int64_t no_line; /* of them at an address the line table does not hold */
 };
 
-/*
- * The lines of the qprof tags of C whose weights W (indexed as c->q.tags,
- * as prof_build() weighs them) are not 0, against C's debug info
- * (c->dbg, matched). 0 or -ENOMEM.
- */
+/* The lines of C's qprof tags of weight W[i] (as prof_build()'s) against c->dbg; 0 or -ENOMEM. */
 int prof_lines_build(const struct capture *c, const uint64_t *w, struct prof_lines **out);
 void prof_lines_free(struct prof_lines *l);
 
@@ -328,9 +289,8 @@ struct prof_graph {
 };
 
 /*
- * The graph of the qprof tags of C whose weights W (indexed as c->q.tags)
- * are not 0, into *OUT: NULL when the capture has none (no 'n' or 's'
- * lines: a version 1 capture, or an arm64 guest's). 0, or -ENOMEM.
+ * The graph of C's qprof tags of weight W[i] into *OUT: NULL when the
+ * capture has none (a version 1 capture, or an arm64 guest's). 0 or -ENOMEM.
  */
 int prof_graph_build(const struct capture *c, const uint64_t *w, struct prof_graph **out);
 void prof_graph_free(struct prof_graph *g);

@@ -402,6 +402,24 @@ static int resolve(struct qp_parse *p)
 	return 0;
 }
 
+static void qprof_free(struct qprof *q)
+{
+	for (size_t i = 0; i < q->ntb; i++) {
+		free(q->tb[i].len);
+		free(q->tb[i].rep);
+	}
+	for (size_t i = 0; i < q->ntags; i++) {
+		free(q->tags[i].tag);
+		free(q->tags[i].c);
+		free(q->tags[i].s);
+		free(q->tags[i].rc);
+	}
+	free(q->tb);
+	free(q->node);
+	free(q->tags);
+	memset(q, 0, sizeof(*q));
+}
+
 int qprof_parse(const char *text, size_t len, const char *label, struct qprof *q, char *err,
 		size_t errlen)
 {
@@ -440,24 +458,6 @@ int qprof_parse(const char *text, size_t len, const char *label, struct qprof *q
 	if (ret)
 		qprof_free(q);
 	return ret;
-}
-
-void qprof_free(struct qprof *q)
-{
-	for (size_t i = 0; i < q->ntb; i++) {
-		free(q->tb[i].len);
-		free(q->tb[i].rep);
-	}
-	for (size_t i = 0; i < q->ntags; i++) {
-		free(q->tags[i].tag);
-		free(q->tags[i].c);
-		free(q->tags[i].s);
-		free(q->tags[i].rc);
-	}
-	free(q->tb);
-	free(q->node);
-	free(q->tags);
-	memset(q, 0, sizeof(*q));
 }
 
 /* ---- tags, meta, the directory ------------------------------------------------- */

@@ -71,31 +71,19 @@ void prof_gap_free(struct prof_gap *g);
 /* The report's source lines: those that run the most. */
 #define PROF_LINES_SHOWN 12
 
-/*
- * Every profile of P, each after an empty line, beside its scenario's
- * figure by the clock in DOC (a bench result; NULL: none); then each
- * scenario's path figure against its upstream module loop's, function by
- * function.
- */
+/* Every profile of P, beside its figure by the clock in DOC (or NULL); then their gaps. */
 void prof_report_all(FILE *f, const struct prof *p, size_t n, const json_t *doc);
 
-/*
- * Each scenario's path figure against its upstream module loop's, function
- * by function (what prof_report_all() ends with), each line after PFX.
- */
+/* Each scenario's path figure against its upstream module loop's, each line after PFX. */
 void prof_report_gaps(FILE *f, const struct prof *p, size_t n, const char *pfx);
 
 /*
- * Rewrites the result file PATH, whose TEXT (LEN bytes) reads as DOC,
- * whole (a temporary file renamed over it) and byte for byte as it was but
- * for the profiles: a "profile" object in each scenario of a bench result
- * that P has a profile of, with its path figure from it ("path_cost_profile",
- * right after bench's own "path_cost_cycles", which stays), or at the top of
- * a recipe's. A scenario's "upstream_module" gets its loop's profile, path
- * figure ("path_cost_cycles", the loop's only one) and the
- * method error of the scenario's against it. Returns
- * how many profiles went in (0: the file is left alone), or -1 after a
- * one-line error naming the file.
+ * Rewrites the result file PATH (TEXT, read as DOC) whole, byte for byte as
+ * it was but for the profiles: a "profile" in each scenario P has one of,
+ * with its "path_cost_profile" after bench's "path_cost_cycles", or at the
+ * top of a recipe's; a scenario's "upstream_module" gets its loop's profile,
+ * path figure and method error. Returns how many profiles went in (0: the
+ * file is left alone), or -1 after a one-line error.
  */
 int prof_result_merge(const char *path, const char *text, size_t len, const json_t *doc,
 		      const struct prof *p, size_t n, const struct capture *c);
@@ -106,12 +94,10 @@ int prof_result_merge(const char *path, const char *text, size_t len, const json
  */
 int prof_stream_append(const char *path, const struct prof *p, size_t n, const struct capture *c);
 /*
- * The call graph of each of P's profiles as folded stacks, "ROOT;...;LEAF
- * N" (flamegraph.pl's input), N the instructions the leaf ran itself in all
- * the windows (those above 0), beside the result file JSON: JSON less its
- * ".json", then ".SCENARIO.folded" (a recipe's, a reference recipe's,
- * load's: ".KIND-NAME.folded"; a module loop's, a difference: none), each
- * written whole. 0, or -1 after a one-line error.
+ * The call graph of each of P's profiles as folded stacks, "ROOT;...;LEAF N"
+ * (flamegraph.pl's input, N the leaf's own instructions, above 0), beside
+ * JSON: JSON less ".json", then ".SCENARIO.folded" (else ".KIND-NAME.folded";
+ * a module loop, a difference, has none). 0, or -1 after a one-line error.
  */
 int prof_folded_write(const char *json, const struct prof *p, size_t n);
 
