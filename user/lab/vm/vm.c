@@ -280,26 +280,18 @@ static int check_kernel(const char *pfx, const char **debian, const char *kernel
 	return kernel ? check_kernel_image(opt, kernel, arch) : 0;
 }
 
-/* An inner command that runs until stopped: in a guest, Ctrl-C ends the guest. */
-struct bounded {
-	bool has_limit, limited;
-};
-
-static int note_limit(void *ctx, const struct cli_opt *o, int argi, size_t at)
+/* An inner command that runs until stopped needs a limit: in a guest, Ctrl-C ends the guest. */
+static int has_limit(void *ctx, const struct cli_opt *o, int argi, size_t at)
 {
-	struct bounded *b = ctx;
-
+	(void)ctx;
 	(void)argi;
 	(void)at;
-	if (!strcmp(o->name, "duration") || !strcmp(o->name, "count"))
-		b->limited = true;
-	return 0;
+	return !strcmp(o->name, "duration") || !strcmp(o->name, "count");
 }
 
 static int check_inner(const struct vm_cfg *cfg, int argc, char **argv)
 {
 	const struct cli_cmd *cmd = cli_find(argv[0]);
-	struct bounded b = { 0 };
 	char name[32];
 	void *inner;
 	int nargs, ret;
@@ -329,15 +321,13 @@ static int check_inner(const struct vm_cfg *cfg, int argc, char **argv)
 	if (ret)
 		return ret < 0 ? EXIT_USAGE : ret; /* --help of the inner command: nothing to run */
 	for (int i = 0; until_stopped[i]; i++)
-		if (!strcmp(argv[0], until_stopped[i]))
-			b.has_limit = true;
-	cli_walk(cmd, argc, argv, note_limit, &b);
-	if (b.has_limit && !b.limited) {
-		pr_err("'%s' runs until stopped: give it --duration or --count, since Ctrl-C "
-		       "ends the whole guest\n",
-		       argv[0]);
-		return EXIT_USAGE;
-	}
+		if (!strcmp(argv[0], until_stopped[i]) &&
+		    !cli_walk(cmd, argc, argv, has_limit, NULL)) {
+			pr_err("'%s' runs until stopped: give it --duration or --count, since "
+			       "Ctrl-C ends the whole guest\n",
+			       argv[0]);
+			return EXIT_USAGE;
+		}
 	return EXIT_OK;
 }
 
