@@ -140,6 +140,14 @@ enum prof_group prof_group_of(enum prof_kind kind, const char *name)
 	return PG_OTHER;
 }
 
+const struct prof *prof_find(const struct prof *p, size_t n, const char *kind, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(p[i].kind, kind) && !strcmp(p[i].name, name))
+			return &p[i];
+	return NULL;
+}
+
 double prof_per_elem(const struct prof *p, int64_t count)
 {
 	return p->elems ? (double)count / p->elems : NAN;
@@ -327,14 +335,6 @@ static int collect(const struct tally *t, struct prof *p)
 	return 0;
 }
 
-static struct prof *find_prof(struct prof *p, size_t n, const struct cap_tag *t)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(p[i].kind, t->kind) && !strcmp(p[i].name, t->name))
-			return &p[i];
-	return NULL;
-}
-
 static void prof_free_one(struct prof *p)
 {
 	for (size_t k = 0; k < p->nfn; k++) {
@@ -444,7 +444,7 @@ int prof_build(const struct capture *c, struct prof **out, size_t *n, char *err,
 
 		for (size_t k = 0; k < c->q.ntags && !counted; k++)
 			counted = !strcmp(c->q.tags[k].tag, t->tag);
-		if (!counted || find_prof(p, np, t))
+		if (!counted || prof_find(p, np, t->kind, t->name))
 			continue; /* (a window never opened; a kind and name already built) */
 		ret = build_one(c, t, &p[np++]);
 		if (ret == 1) { /* (a module loop not differenced: no profile) */

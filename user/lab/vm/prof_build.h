@@ -384,6 +384,8 @@ struct prof {
 int prof_build(const struct capture *c, struct prof **out, size_t *n, char *err, size_t errlen);
 void prof_free_all(struct prof *p, size_t n);
 
+/* The profile of KIND NAME among P, or NULL. */
+const struct prof *prof_find(const struct prof *p, size_t n, const char *kind, const char *name);
 /* COUNT per element of P (NAN without elements). */
 double prof_per_elem(const struct prof *p, int64_t count);
 /* The path figure: the path's own groups, instructions per element. */

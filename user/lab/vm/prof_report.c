@@ -123,16 +123,6 @@ void prof_gap_free(struct prof_gap *g)
 
 /* ---- profiles as text ---- */
 
-/* The profile of KIND NAME among P, or NULL. */
-static const struct prof *prof_find(const struct prof *p, size_t n, const char *kind,
-				    const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(p[i].kind, kind) && !strcmp(p[i].name, name))
-			return &p[i];
-	return NULL;
-}
-
 /* The profile of the upstream module's loop run beside SCENARIO among P, or NULL. */
 static const struct prof *prof_module(const struct prof *p, size_t n, const char *scenario)
 {

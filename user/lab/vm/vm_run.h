@@ -167,25 +167,17 @@ uint32_t vm_default_cpus(int clock);
 const char *vm_arch_name(int arch);
 
 /*
- * ppbench vm --profile on the host: before a boot, the qemu and the plugin
- * build it loads; after the guest, the capture it brought back, made into
- * profiles, merged into the command's result file and handed to vm's sink.
- */
-
-/*
- * The plugin build qemu program QEMU (on PATH) takes: its path, in the
- * source tree TREE (build/qprof-vN.so) or, without one, under LIBVM
- * (LIBDIR/vm/qprof-vN.so), into PLUGIN. 0, or EXIT_USAGE after one line:
- * a qemu without plugin support, of a release no build serves, or a build
- * that is missing.
+ * vm --profile before a boot: the plugin build qemu program QEMU (on PATH)
+ * takes, in the source tree TREE (build/qprof-vN.so) or else under LIBVM,
+ * into PLUGIN. 0, or EXIT_USAGE after one line.
  */
 int vm_profile_plugin(const char *qemu, const char *tree, const char *libvm, char *plugin,
 		      size_t len);
 
 /*
- * After the guest: reads WORK/profile/, builds its profiles, puts them into
- * JSON (the result file the command wrote on the host, or NULL) and hands them to SINK's profile().
- * EXIT_OK, or EXIT_FAIL after one line.
+ * After the guest: the profiles of the capture in WORK/profile/, handed with
+ * JSON (the command's result file, or NULL) to SINK's profile(). EXIT_OK, or
+ * EXIT_FAIL after one line.
  */
 int vm_profile_finish(const char *work, const char *json, const struct vm_sink *sink);
 
