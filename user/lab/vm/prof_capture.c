@@ -222,8 +222,8 @@ static int parse_cg(struct qp_parse *p, char **w, int n)
 				       "recovered I switches W'",
 			   t->tag);
 	if (!pairs(w + 1, keys, v, 5))
-		return bad(p, "expected 'cg recoveries R unmatched U fallthroughs F "
-			      "recovered I switches W'");
+		return bad(p, "expected 'cg recoveries R unmatched U fallthroughs F recovered I "
+			      "switches W'");
 	t->has_cg = true;
 	return 0;
 }
@@ -388,12 +388,11 @@ static int resolve(struct qp_parse *p)
 			sum += (unsigned __int128)t->c[k].count * t->c[k].b->ninsns;
 		}
 		if (sum != t->insns) {
-			snprintf(
-				p->err, p->errlen,
-				"%s: tag %s: its blocks sum to %llu instructions, its 'insns' says "
-				"%llu",
-				p->label, t->tag, (unsigned long long)sum,
-				(unsigned long long)t->insns);
+			snprintf(p->err, p->errlen,
+				 "%s: tag %s: its blocks sum to %llu instructions, its 'insns' "
+				 "says %llu",
+				 p->label, t->tag, (unsigned long long)sum,
+				 (unsigned long long)t->insns);
 			return -EINVAL;
 		}
 		if (resolve_graph(p, t))

@@ -168,9 +168,8 @@ static void print_head(FILE *f, const struct prof *p, double total, double clock
 		(unsigned long long)p->windows, *p->extra ? " (" : "", p->extra,
 		*p->extra ? ")" : "");
 	if (!strcmp(p->kind, "module"))
-		fprintf(f,
-			"  the longer of its two loads less the shorter (both whole windows: the "
-			"load and\n  teardown drop out), per element of the difference\n");
+		fprintf(f, "  the longer of its two loads less the shorter (both whole windows: "
+			   "the load and\n  teardown drop out), per element of the difference\n");
 	if (isfinite(clock))
 		fprintf(f,
 			"  %.2f instructions per element in the windows; the clock's figure %.2f "
@@ -314,8 +313,8 @@ static void print_lines(FILE *f, const struct prof *p)
 		fprintf(f, "  %9.2f  %-44s %s\n", prof_per_elem(p, l->line[i].insns), l->line[i].at,
 			l->line[i].fn);
 	fprintf(f,
-		"  %9.2f  in %zu lines, of the path's %.2f in the kernel; %.2f where the "
-		"line table has none\n",
+		"  %9.2f  in %zu lines, of the path's %.2f in the kernel; %.2f where the line "
+		"table has none\n",
 		prof_per_elem(p, l->insns - l->no_line), l->nline, prof_per_elem(p, l->insns),
 		prof_per_elem(p, l->no_line));
 }
@@ -407,10 +406,8 @@ void prof_report_gaps(FILE *f, const struct prof *p, size_t n, const char *pfx)
 		if (!head)
 			fprintf(f,
 				"\n%sthe upstream module's loops against the scenarios: path "
-				"figures "
-				"from the profiles,\n%sinstructions per element (module -> "
-				"scenario), "
-				"the path's functions that differ:\n",
+				"figures from the profiles,\n%sinstructions per element (module -> "
+				"scenario), the path's functions that differ:\n",
 				pfx, pfx);
 		head = true;
 		print_gap(f, &p[i], mp, pfx);
@@ -473,11 +470,11 @@ static const char *prof_what(const struct prof *p)
 		       "guest ran, the traffic's sender too), per packet load counted (qemu TCG "
 		       "plugin)";
 	if (!strcmp(p->kind, "module"))
-		return "guest instructions executed while the module's longer load ran less "
-		       "those of its shorter load (each a whole window: the load, the loop, the "
+		return "guest instructions executed while the module's longer load ran less those "
+		       "of its shorter load (each a whole window: the load, the loop, the "
 		       "teardown), per element of the difference (qemu TCG plugin)";
-	return "guest instructions executed between the test-run timer's clock reads of the "
-	       "timed runs, per element (qemu TCG plugin)";
+	return "guest instructions executed between the test-run timer's clock reads of the timed "
+	       "runs, per element (qemu TCG plugin)";
 }
 
 static void json_causes(struct json *j, const struct prof_graph *g)
@@ -563,8 +560,8 @@ static void json_graph(struct json *j, const struct prof *p)
 	json_obj_begin(j, "callgraph");
 	json_str(j, "what",
 		 "the instructions per element of each call chain (leaf first, LKP's calltrace) "
-		 "and function, itself (self) and with all it calls (children), from a shadow "
-		 "call stack per vCPU; interrupts and syscalls are chains of their own");
+		 "and function, itself (self) and with all it calls (children), from a shadow call "
+		 "stack per vCPU; interrupts and syscalls are chains of their own");
 	json_i64(j, "instructions", g->node[0].total);
 	json_double(j, "per_elem", prof_per_elem(p, g->node[0].total));
 	json_u64(j, "recoveries", g->recoveries);
@@ -586,9 +583,9 @@ static void json_lines(struct json *j, const struct prof *p, const struct captur
 
 	json_obj_begin(j, "lines");
 	json_str(j, "what",
-		 "the instructions per element of each source line of the path's kernel "
-		 "functions, by the kernel's DWARF line table; inlined code counts at the inlined "
-		 "callee's line");
+		 "the instructions per element of each source line of the path's kernel functions, "
+		 "by the kernel's DWARF line table; inlined code counts at the inlined callee's "
+		 "line");
 	if (c && c->dbg)
 		json_str(j, "debug_info", prof_dbg_path(c->dbg));
 	json_i64(j, "instructions", l->insns);

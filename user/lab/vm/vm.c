@@ -64,29 +64,27 @@ static const struct cli_word arches[] = {
 
 static const struct cli_opt vm_opts[] = {
 	{ "arch", 'a', NULL,
-	  "the guest's architecture: x86-64 (qemu-system-x86_64) or arm64 (qemu-system-aarch64 "
-	  "-M virt, with a static arm64 ppbench; its Debian kernels are linux-image-*-arm64) "
-	  "(default x86-64)",
+	  "the guest's architecture: x86-64 (qemu-system-x86_64) or arm64 (qemu-system-aarch64 -M "
+	  "virt, with a static arm64 ppbench; its Debian kernels are linux-image-*-arm64) (default "
+	  "x86-64)",
 	  .kind = CLI_ENUM, V(arch), .words = arches },
 	{ "debian", 'D', "SPEC",
 	  "boot a Debian kernel: 6.1, 6.12, newest (trixie-backports' linux-image-amd64), "
-	  "newest-rt or newest-cloud (its PREEMPT_RT and cloud flavours; arm64 also "
-	  "newest-16k, 16K pages) or a linux-image-* package of bookworm or "
-	  "trixie-backports, through the kernel matrix's private apt and cache "
-	  "(default newest)",
+	  "newest-rt or newest-cloud (its PREEMPT_RT and cloud flavours; arm64 also newest-16k, "
+	  "16K pages) or a linux-image-* package of bookworm or trixie-backports, through the "
+	  "kernel matrix's private apt and cache (default newest)",
 	  .kind = CLI_STRING, V(debian) },
 	{ "kernel", 'k', "IMAGE",
-	  "boot this kernel image instead (x86-64: bzImage or vmlinuz; arm64: Image or "
-	  "Image.gz)",
+	  "boot this kernel image instead (x86-64: bzImage or vmlinuz; arm64: Image or Image.gz)",
 	  .kind = CLI_STRING, V(kernel) },
 	{ "modules", 'M', "DIR",
-	  "--kernel's modules: a lib/modules/RELEASE tree (make modules_install) or the "
-	  "kernel's build tree; veth, pktgen and vmxnet3 are loaded from it",
+	  "--kernel's modules: a lib/modules/RELEASE tree (make modules_install) or the kernel's "
+	  "build tree; veth, pktgen and vmxnet3 are loaded from it",
 	  .kind = CLI_STRING, V(modules) },
 	{ "clock", 'C', NULL,
-	  "icount: qemu's instruction clock, one TSC tick per guest instruction (figures "
-	  "are instructions per element); tcg: plain emulation, whose timings mean "
-	  "nothing (default icount)",
+	  "icount: qemu's instruction clock, one TSC tick per guest instruction (figures are "
+	  "instructions per element); tcg: plain emulation, whose timings mean nothing (default "
+	  "icount)",
 	  .kind = CLI_ENUM, V(clock), .words = clocks },
 	{ "cpus", 'c', "N",
 	  "the guest's CPUs (default 1 with icount, whose vCPUs take turns; 2 with tcg)",
@@ -99,30 +97,29 @@ static const struct cli_opt vm_opts[] = {
 	  "keeps its RX buffers in page_pools from 7.x (default vmxnet3)",
 	  .kind = CLI_ENUM, V(nic), .words = nic_models, .flags = CLI_F_OPTIONAL },
 	{ "rate", 'r', "PPS",
-	  "with --nic: pktgen sends 60-byte UDP frames from peer0 to nic0 at PPS frames/s "
-	  "(of guest time) while COMMAND runs (default: no traffic)",
+	  "with --nic: pktgen sends 60-byte UDP frames from peer0 to nic0 at PPS frames/s (of "
+	  "guest time) while COMMAND runs (default: no traffic)",
 	  .kind = CLI_UINT, V(rate), .min = 1, .max = 10000000 },
 	{ "stall", 0, "SECONDS",
 	  "end a guest that printed nothing for this long while its command runs, or hung "
-	  "(default " STR(VM_STALL_DEFAULT_S) "; a boot, silent until init runs, has "
-					      "at least the default)",
+	  "(default " STR(VM_STALL_DEFAULT_S) "; a boot, silent until init runs, has at least "
+					      "the default)",
 	  .kind = CLI_SECONDS, V(stall), .dmin = 10, .dmax = 86400 },
 	{ "profile", 0, NULL,
-	  "count the guest instructions each scenario's timed runs execute, per kernel "
-	  "function, module function and BPF program (a qemu TCG plugin): bench and recipe; "
-	  "a profile per scenario in the result file, its path figure, a report after the "
-	  "command's output; load: all the guest runs while its program is attached, per "
-	  "packet",
+	  "count the guest instructions each scenario's timed runs execute, per kernel function, "
+	  "module function and BPF program (a qemu TCG plugin): bench and recipe; a profile per "
+	  "scenario in the result file, its path figure, a report after the command's output; "
+	  "load: all the guest runs while its program is attached, per packet",
 	  .kind = CLI_FLAG, V(profile) },
 	{ "debug-info", 0, "FILE|debian",
-	  "with --profile, the profiles' source lines: the kernel's vmlinux with DWARF (FILE), "
-	  "or Debian's linux-image-*-dbg package of a --debian kernel, downloaded once into "
-	  "the kernel cache, of which only its vmlinux is kept (default: "
-	  "--kernel's build tree's vmlinux, or a Debian kernel's in the cache)",
+	  "with --profile, the profiles' source lines: the kernel's vmlinux with DWARF (FILE), or "
+	  "Debian's linux-image-*-dbg package of a --debian kernel, downloaded once into the "
+	  "kernel cache, of which only its vmlinux is kept (default: --kernel's build tree's "
+	  "vmlinux, or a Debian kernel's in the cache)",
 	  .kind = CLI_STRING, V(debug_info) },
 	{ "against-debian", 0, "SPEC",
-	  "boot a second kernel beside the first, a Debian one (as --debian), run the same "
-	  "bench in both and compare: this one is the baseline (A, compare's old side)",
+	  "boot a second kernel beside the first, a Debian one (as --debian), run the same bench "
+	  "in both and compare: this one is the baseline (A, compare's old side)",
 	  .kind = CLI_STRING, VC(ag_debian) },
 	{ "against-kernel", 0, "IMAGE",
 	  "the same with a kernel image as the baseline (as --kernel)", .kind = CLI_STRING,
@@ -344,8 +341,8 @@ static int check_profile(const struct vm_cfg *cfg, int argc, char **argv)
 {
 	if (cfg->clock != VM_CLOCK_ICOUNT) {
 		pr_err("--profile counts under the instruction clock only: plain TCG runs each "
-		       "vCPU "
-		       "in a thread of its own, and the counts would race (drop --clock tcg)\n");
+		       "vCPU in a thread of its own, and the counts would race (drop --clock "
+		       "tcg)\n");
 		return EXIT_USAGE;
 	}
 	if (strcmp(argv[0], "bench") && strcmp(argv[0], "recipe") && strcmp(argv[0], "load")) {
@@ -384,8 +381,7 @@ static int check_debug_info(const struct vm_cmd_cfg *ccfg)
 		if (cfg->kernel && !ccfg->ag_debian) {
 			pr_err("--debug-info debian fetches a Debian kernel's, and --kernel boots "
 			       "your own: its build tree's vmlinux is used, or give it as "
-			       "--debug-info "
-			       "FILE\n");
+			       "--debug-info FILE\n");
 			return EXIT_USAGE;
 		}
 		return EXIT_OK;
@@ -437,13 +433,13 @@ static int find_json(void *ctx, const struct cli_opt *o, int argi, size_t at)
 static int check_gate_inputs(const struct vm_cmd_cfg *cfg)
 {
 	if (cfg->vm.clock != VM_CLOCK_ICOUNT) {
-		pr_err("--against-* compares figures of the instruction clock: plain TCG's "
-		       "timings mean nothing (drop --clock tcg)\n");
+		pr_err("--against-* compares figures of the instruction clock: plain TCG's timings "
+		       "mean nothing (drop --clock tcg)\n");
 		return EXIT_USAGE;
 	}
 	if (cfg->g.bisect && !cfg->g.gate && !cfg->g.nlimits) {
-		pr_err("--bisect with --against-* needs a gate to decide with: --fail-above PCT "
-		       "or --limit\n");
+		pr_err("--bisect with --against-* needs a gate to decide with: --fail-above PCT or "
+		       "--limit\n");
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -466,15 +462,15 @@ static int check_ab(struct vm_cmd_cfg *cfg, int argc, char **argv)
 			 cfg->vm.arch))
 		return EXIT_USAGE;
 	if (strcmp(argv[0], "bench")) {
-		pr_err("--against-* compares two kernels' bench results: the command is '%s', "
-		       "not bench\n",
+		pr_err("--against-* compares two kernels' bench results: the command is '%s', not "
+		       "bench\n",
 		       argv[0]);
 		return EXIT_USAGE;
 	}
 	cli_walk(cli_find(argv[0]), argc, argv, find_json, json);
 	if (json[0] && !strcmp(json[0], "-")) {
-		pr_err("--against-* with --json -: two results cannot both go to stdout; give "
-		       "the file a name (F.json gives F.a.json and F.b.json)\n");
+		pr_err("--against-* with --json -: two results cannot both go to stdout; give the "
+		       "file a name (F.json gives F.a.json and F.b.json)\n");
 		return EXIT_USAGE;
 	}
 	return check_gate_inputs(cfg) ?: check_compare_gate(cfg);
@@ -748,8 +744,7 @@ static int show_profile(void *p, const struct vm_profiles *v)
 			return EXIT_FAIL;
 		if (!merged)
 			pr_warn("--profile: %s has no scenario or recipe the profiles name: it "
-				"stays "
-				"as it was\n",
+				"stays as it was\n",
 				v->json);
 	}
 	if (v->json && prof_folded_write(v->json, v->p, v->n))
@@ -1018,21 +1013,20 @@ const struct cli_cmd cmd_vm = {
 		"boots a baseline beside it, runs the same bench in both (F.json gives F.a.json\n"
 		"and F.b.json) and prints compare's table of the two, gated by --fail-above,\n"
 		"--limit, --bisect.",
-	.examples =
-		"  ppbench vm -- bench --json icount.json\n"
-		"  ppbench vm --debian 6.12 -- bench --scenario ring,slow\n"
-		"  ppbench vm --kernel arch/x86/boot/bzImage --modules /tmp/mods/lib/modules/7.3.0 "
-		"-- bench\n"
-		"  ppbench vm --nic --rate 20000 -- bench --iface nic0 --scenario fast\n"
-		"  ppbench vm --profile -- bench --json prof.json\n"
-		"  ppbench vm --profile -- bench --upstream-module bench_page_pool.ko\n"
-		"  ppbench vm --debian newest --against-debian 6.12 -- bench --json r.json\n"
-		"  ppbench vm --kernel bzImage --against-debian newest --profile -- bench\n"
-		"  ppbench vm --nic=virtio-net --rate 20000 -- load nic0 --count 100000\n"
-		"  ppbench vm --clock tcg -- probe\n"
-		"  ppbench vm --arch arm64 --debian newest -- bench\n"
-		"  ppbench vm --arch arm64 --debian newest-16k -- bench\n"
-		"  ppbench vm --debian linux-image-7.3.4+deb13-rt-amd64 -- bench\n",
+	.examples = "  ppbench vm -- bench --json icount.json\n"
+		    "  ppbench vm --debian 6.12 -- bench --scenario ring,slow\n"
+		    "  ppbench vm --kernel arch/x86/boot/bzImage --modules "
+		    "/tmp/mods/lib/modules/7.3.0 -- bench\n"
+		    "  ppbench vm --nic --rate 20000 -- bench --iface nic0 --scenario fast\n"
+		    "  ppbench vm --profile -- bench --json prof.json\n"
+		    "  ppbench vm --profile -- bench --upstream-module bench_page_pool.ko\n"
+		    "  ppbench vm --debian newest --against-debian 6.12 -- bench --json r.json\n"
+		    "  ppbench vm --kernel bzImage --against-debian newest --profile -- bench\n"
+		    "  ppbench vm --nic=virtio-net --rate 20000 -- load nic0 --count 100000\n"
+		    "  ppbench vm --clock tcg -- probe\n"
+		    "  ppbench vm --arch arm64 --debian newest -- bench\n"
+		    "  ppbench vm --arch arm64 --debian newest-16k -- bench\n"
+		    "  ppbench vm --debian linux-image-7.3.4+deb13-rt-amd64 -- bench\n",
 	.figures = vm_figures,
 	.opts = vm_opts,
 	.min_args = 1,

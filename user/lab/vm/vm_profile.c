@@ -248,8 +248,8 @@ static void no_build(const struct qemu_bin *q, const struct qemu_version *v, int
 		n += snprintf(builds + n, sizeof(builds) - n, "%sAPI %d (%s)", n ? " and " : "",
 			      qemu_api_builds[i], rel);
 	}
-	pr_err("--profile: qemu %u.%u.%u (%s) serves TCG plugin %s; ppbench's plugin is built "
-	       "for %s\n",
+	pr_err("--profile: qemu %u.%u.%u (%s) serves TCG plugin %s; ppbench's plugin is built for "
+	       "%s\n",
 	       v->major, v->minor, v->micro, q->path, api, builds);
 }
 
@@ -261,8 +261,8 @@ int vm_profile_plugin(const char *qemu, const char *tree, const char *libvm, cha
 	int min, cur, api;
 
 	if (qemu_bin_probe(qemu, &q) || qemu_version_parse(q.version, &v)) {
-		pr_err("--profile: '%s -version' says no version: which plugin build it takes "
-		       "is unknown\n",
+		pr_err("--profile: '%s -version' says no version: which plugin build it takes is "
+		       "unknown\n",
 		       q.path[0] ? q.path : qemu);
 		return EXIT_USAGE;
 	}
