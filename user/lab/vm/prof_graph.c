@@ -1,71 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A profile's call graph from the plugin's trees. */
 #include <errno.h>
+#include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "vm/prof_build.h"
 
-/* An open-addressing table of (A, B) -> index + 1 (0 empty). */
-struct pairs {
-	uint64_t *a, *b;
-	size_t *v, cap, n;
+/* (A, B) -> V, in a tree of tsearch(). */
+struct pair {
+	uint64_t a, b;
+	size_t v;
 };
 
-static size_t pair_pos(const struct pairs *t, uint64_t a, uint64_t b)
+static int by_pair(const void *x, const void *y)
 {
-	return (size_t)((a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full)) & (t->cap - 1);
+	const struct pair *p = x, *q = y;
+
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	return p->b < q->b ? -1 : p->b > q->b;
 }
 
 /* The index of (A, B), or NEW's when it is not there (then added); SIZE_MAX without memory. */
-static size_t pair_get(struct pairs *t, uint64_t a, uint64_t b, size_t new)
+static size_t pair_get(void **root, uint64_t a, uint64_t b, size_t new)
 {
-	size_t p;
+	struct pair key = { a, b, new }, *k, **f = tfind(&key, root, by_pair);
 
-	if (2 * (t->n + 1) > t->cap) {
-		struct pairs o = *t;
-
-		t->cap = t->cap ? 2 * t->cap : 1024;
-		t->a = calloc(t->cap, sizeof(*t->a));
-		t->b = calloc(t->cap, sizeof(*t->b));
-		t->v = calloc(t->cap, sizeof(*t->v));
-		if (!t->a || !t->b || !t->v)
-			return SIZE_MAX;
-		for (size_t i = 0; i < o.cap; i++)
-			if (o.v[i]) {
-				for (p = pair_pos(t, o.a[i], o.b[i]); t->v[p];
-				     p = (p + 1) & (t->cap - 1))
-					;
-				t->a[p] = o.a[i];
-				t->b[p] = o.b[i];
-				t->v[p] = o.v[i];
-			}
-		free(o.a);
-		free(o.b);
-		free(o.v);
+	if (f)
+		return (*f)->v;
+	k = malloc(sizeof(*k));
+	if (k)
+		*k = key;
+	if (!k || !tsearch(k, root, by_pair)) {
+		free(k);
+		return SIZE_MAX;
 	}
-	for (p = pair_pos(t, a, b); t->v[p]; p = (p + 1) & (t->cap - 1))
-		if (t->a[p] == a && t->b[p] == b)
-			return t->v[p] - 1;
-	t->a[p] = a;
-	t->b[p] = b;
-	t->v[p] = new + 1;
-	t->n++;
 	return new;
-}
-
-static void pairs_free(struct pairs *t)
-{
-	free(t->a);
-	free(t->b);
-	free(t->v);
 }
 
 struct build {
 	const struct capture *c;
 	struct prof_graph *g;
-	struct pairs fns;   /* (symbol or bucket, 0) -> function */
-	struct pairs nodes; /* (parent, function) -> node */
+	void *fns;   /* (symbol or bucket, kind) -> function */
+	void *nodes; /* (parent, function) -> node */
 	size_t capfn, capnode;
 };
 
@@ -242,8 +220,8 @@ int prof_graph_build(const struct capture *c, const uint64_t *w, struct prof_gra
 	for (size_t i = 0; !ret && i < c->q.ntags; i++)
 		if (w[i] && c->q.tags[i].has_cg)
 			ret = add_tag(&b, &c->q.tags[i], w[i]) ?: add_causes(&b, &c->q.tags[i]);
-	pairs_free(&b.fns);
-	pairs_free(&b.nodes);
+	tdestroy(b.fns, free);
+	tdestroy(b.nodes, free);
 	if (ret) {
 		prof_graph_free(b.g);
 		return ret;

@@ -319,11 +319,7 @@ static void print_lines(FILE *f, const struct prof *p)
 		prof_per_elem(p, l->no_line));
 }
 
-/*
- * The text of one profile: its windows and figure (beside CLOCK, the
- * scenario's figure by the clock, or NAN), the groups, the path figure and
- * the functions at or above PROF_LIST_PCT of the figure.
- */
+/* The text of one profile, beside CLOCK, the scenario's figure by the clock (or NAN). */
 static void prof_report_print(FILE *f, const struct prof *p, double clock)
 {
 	double total = prof_per_elem(p, p->insns);

@@ -129,12 +129,7 @@ static int version_line(const char *path, char *out, size_t len)
 	return out[0] ? 0 : -EIO;
 }
 
-/*
- * Finds PROG on PATH, runs "PROG -version" (at most 10 s) and reads the
- * ELF dynamic symbol table of it, or of the qemu binary it runs when it is
- * a wrapper script (the absolute path in it that ends in /PROG). 0, or -ENOENT (not on PATH), -EIO
- * (it printed no version line): no message, the caller says what it needed.
- */
+/* PROG on PATH, probed into Q: 0, or -ENOENT (not on PATH), -EIO (no version line), silently. */
 static int qemu_bin_probe(const char *prog, struct qemu_bin *q)
 {
 	char real[PATH_MAX];

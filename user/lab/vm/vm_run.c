@@ -102,11 +102,7 @@ static void find_paths(struct vm_paths *p)
 	}
 }
 
-/*
- * What the guest side needs of this machine, into WHY as one line naming
- * the package: the tools, busybox, vm's scripts and an installed static
- * ppbench (a source tree builds its own).
- */
+/* vm_host_check() against the paths P (a source tree builds its own static ppbench). */
 static int host_ready(const struct vm_paths *p, int arch, char *why, size_t len)
 {
 	const struct {
