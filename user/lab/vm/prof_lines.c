@@ -119,10 +119,8 @@ void prof_dbg_close(struct prof_dbg *d)
 {
 	if (!d)
 		return;
-	if (d->dw)
-		dwarf_end(d->dw);
-	if (d->elf)
-		elf_end(d->elf);
+	dwarf_end(d->dw); /* (both take NULL) */
+	elf_end(d->elf);
 	if (d->fd >= 0)
 		close(d->fd);
 	free(d->sym);

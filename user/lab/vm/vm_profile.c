@@ -78,8 +78,7 @@ static int plugin_api(const char *path)
 			found = name && !strncmp(name, "qemu_plugin_", strlen("qemu_plugin_"));
 		}
 	}
-	if (e)
-		elf_end(e);
+	elf_end(e);
 	close(fd);
 	return found;
 }
