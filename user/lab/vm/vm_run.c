@@ -580,18 +580,14 @@ static int wait_scripts(struct vm_job *jobs, int n, int sig_fd)
 	while (running) {
 		struct pollfd pfd[VM_MAX_GUESTS + 1] = { { sig_fd, POLLIN, 0 } };
 		struct signalfd_siginfo si;
-		int np = 1;
 
-		for (int i = 0; i < n; i++)
-			if (jobs[i].status_fd >= 0)
-				pfd[np++] = (struct pollfd){ jobs[i].status_fd, POLLIN, 0 };
-		if (poll(pfd, np, 200) < 0 && errno != EINTR)
+		for (int i = 0; i < n; i++) /* (poll() passes over a closed one's -1) */
+			pfd[i + 1] = (struct pollfd){ jobs[i].status_fd, POLLIN, 0 };
+		if (poll(pfd, n + 1, 200) < 0 && errno != EINTR)
 			break;
 		for (int i = 0; i < n; i++)
-			if (jobs[i].status_fd >= 0)
-				for (int k = 1; k < np; k++)
-					if (pfd[k].fd == jobs[i].status_fd && pfd[k].revents)
-						read_status(&jobs[i]);
+			if (pfd[i + 1].revents)
+				read_status(&jobs[i]);
 		if (pfd[0].revents && read(sig_fd, &si, sizeof(si)) == sizeof(si)) {
 			if (si.ssi_signo != SIGCHLD) {
 				signo = si.ssi_signo;
