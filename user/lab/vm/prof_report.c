@@ -42,10 +42,7 @@ static int add_side(struct prof_gap *g, const struct prof *p, bool new)
 			x = &g->fn[g->nfn++];
 			*x = (struct prof_gap_fn){ f->name, f->module, f->group, 0, 0 };
 		}
-		if (new)
-			x->new += v;
-		else
-			x->old += v;
+		*(new ? &x->new : &x->old) += v;
 	}
 	return 0;
 }
@@ -136,12 +133,9 @@ static const struct prof *prof_module(const struct prof *p, size_t n, const char
 }
 
 /* "page_pool_alloc_netmems", "veth_poll [veth]", "xdp_drop [bpf]" */
-static const char *fn_label(const struct prof_fn *f, char *buf, size_t len)
+static const char *fn_label(const char *name, const char *module, char *buf, size_t len)
 {
-	if (f->module)
-		snprintf(buf, len, "%s [%s]", f->name, f->module);
-	else
-		snprintf(buf, len, "%s", f->name);
+	snprintf(buf, len, "%s%s%s%s", name, module ? " [" : "", module ?: "", module ? "]" : "");
 	return buf;
 }
 
@@ -236,7 +230,8 @@ static void print_functions(FILE *f, const struct prof *p, double total)
 		}
 		fmt_rep(prof_per_elem(p, fn->rep), rep, sizeof(rep));
 		fprintf(f, "  %9.2f %6.1f %s  %-16s %s\n", v, pct(v, total), rep,
-			prof_groups[fn->group].name, fn_label(fn, name, sizeof(name)));
+			prof_groups[fn->group].name,
+			fn_label(fn->name, fn->module, name, sizeof(name)));
 	}
 	if (nrest) {
 		fmt_rep(rest_rep, rep, sizeof(rep));
@@ -371,7 +366,6 @@ static void print_gap(FILE *f, const struct prof *sp, const struct prof *mp, con
 		g.new, mp->name, g.old, g.error_pct);
 	for (size_t i = 0; i < g.nfn; i++) {
 		const struct prof_gap_fn *x = &g.fn[i];
-		struct prof_fn fn = { .name = (char *)x->name, .module = (char *)x->module };
 
 		if (fabs(x->new - x->old) < floor) {
 			rest++;
@@ -379,7 +373,8 @@ static void print_gap(FILE *f, const struct prof *sp, const struct prof *mp, con
 		}
 		listed += x->new - x->old;
 		fprintf(f, "%s    %+9.2f  %9.2f -> %9.2f  %s (%s)\n", pfx, x->new - x->old, x->old,
-			x->new, fn_label(&fn, name, sizeof(name)), prof_groups[x->group].name);
+			x->new, fn_label(x->name, x->module, name, sizeof(name)),
+			prof_groups[x->group].name);
 	}
 	fprintf(f, "%s    listed %+.2f of the gap's %+.2f; %zu function%s below %.2f apart\n", pfx,
 		listed, g.new - g.old, rest, rest == 1 ? "" : "s", floor);
