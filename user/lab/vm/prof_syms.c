@@ -84,13 +84,11 @@ int prof_split_words(char *line, char **w, int max)
 
 static int parse_hex(const char *s, uint64_t *out)
 {
-	char *end;
-
 	if (!strncmp(s, "0x", 2))
 		s += 2;
 	if (!*s || strspn(s, "0123456789abcdefABCDEF") != strlen(s) || strlen(s) > 16)
 		return -EINVAL;
-	*out = strtoull(s, &end, 16);
+	*out = strtoull(s, NULL, 16);
 	return 0;
 }
 

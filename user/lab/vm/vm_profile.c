@@ -227,7 +227,7 @@ int qemu_api_releases(int api, char *buf, size_t len)
 }
 
 /* Why no build fits API [MIN, CUR]: the builds and the releases they serve. */
-static void no_build(const struct qemu_bin *q, const struct qemu_version *v, int min, int cur)
+static void no_build(const char *who, int min, int cur)
 {
 	char api[32], builds[160] = "", rel[48];
 	size_t n = 0;
@@ -242,9 +242,8 @@ static void no_build(const struct qemu_bin *q, const struct qemu_version *v, int
 		n += snprintf(builds + n, sizeof(builds) - n, "%sAPI %d (%s)", n ? " and " : "",
 			      qemu_api_builds[i], rel);
 	}
-	pr_err("--profile: qemu %u.%u.%u (%s) serves TCG plugin %s; ppbench's plugin is built for "
-	       "%s\n",
-	       v->major, v->minor, v->micro, q->path, api, builds);
+	pr_err("--profile: %s serves TCG plugin %s; ppbench's plugin is built for %s\n", who, api,
+	       builds);
 }
 
 int vm_profile_plugin(const char *qemu, const char *tree, const char *libvm, char *plugin,
@@ -252,6 +251,7 @@ int vm_profile_plugin(const char *qemu, const char *tree, const char *libvm, cha
 {
 	struct qemu_version v;
 	struct qemu_bin q;
+	char who[4300]; /* "qemu 7.2.22 (PATH)" */
 	int min, cur, api;
 
 	if (qemu_bin_probe(qemu, &q) || qemu_version_parse(q.version, &v)) {
@@ -260,21 +260,20 @@ int vm_profile_plugin(const char *qemu, const char *tree, const char *libvm, cha
 		       q.path[0] ? q.path : qemu);
 		return EXIT_USAGE;
 	}
+	snprintf(who, sizeof(who), "qemu %u.%u.%u (%s)", v.major, v.minor, v.micro, q.path);
 	if (!q.plugins) {
-		pr_err("--profile: qemu %u.%u.%u (%s) has no TCG plugin support (%s exports no "
-		       "qemu_plugin_* symbols)\n",
-		       v.major, v.minor, v.micro, q.path,
-		       q.binary[0] ? "it" : "neither it nor a qemu binary it runs");
+		pr_err("--profile: %s has no TCG plugin support (%s exports no qemu_plugin_* "
+		       "symbols)\n",
+		       who, q.binary[0] ? "it" : "neither it nor a qemu binary it runs");
 		return EXIT_USAGE;
 	}
 	if (qemu_api_range(&v, &min, &cur)) {
-		pr_err("--profile: qemu %u.%u.%u (%s) predates TCG plugins (qemu 4.2)\n", v.major,
-		       v.minor, v.micro, q.path);
+		pr_err("--profile: %s predates TCG plugins (qemu 4.2)\n", who);
 		return EXIT_USAGE;
 	}
 	api = qemu_api_pick(min, cur);
 	if (api < 0) {
-		no_build(&q, &v, min, cur);
+		no_build(who, min, cur);
 		return EXIT_USAGE;
 	}
 	if (tree)
