@@ -231,23 +231,25 @@ static int image_kind(const char *path)
 	return KIMAGE_UNKNOWN;
 }
 
-static int check_kernel_image(const char *opt, const char *path, int arch)
+static int check_kernel_image(const char *pfx, const char *path, int arch)
 {
 	int k = image_kind(path);
 	const char *name = vm_arch_name(k == KIMAGE_ARM64 ? VM_ARCH_ARM64 : VM_ARCH_X86_64);
 
 	if (k < 0) {
-		pr_err("--%s: cannot open '%s': %s\n", opt, path, strerror(-k));
+		pr_err("--%skernel: cannot open '%s': %s\n", pfx, path, strerror(-k));
 		return k;
 	}
 	if (k == (arch == VM_ARCH_ARM64 ? KIMAGE_ARM64 : KIMAGE_X86_64))
 		return 0;
 	if (k != KIMAGE_UNKNOWN)
-		pr_err("--%s: '%s' is an %s kernel image, not an %s one (--arch %s boots it)\n",
-		       opt, path, name, vm_arch_name(arch), name);
+		pr_err("--%skernel: '%s' is an %s kernel image, not an %s one (--arch %s "
+		       "boots it)\n",
+		       pfx, path, name, vm_arch_name(arch), name);
 	else
-		pr_err("--%s: '%s' is not a kernel image (no bzImage, arm64 Image or ELF header)\n",
-		       opt, path);
+		pr_err("--%skernel: '%s' is not a kernel image (no bzImage, arm64 Image "
+		       "or ELF header)\n",
+		       pfx, path);
 	return -EINVAL;
 }
 
@@ -255,8 +257,6 @@ static int check_kernel_image(const char *opt, const char *path, int arch)
 static int check_kernel(const char *pfx, const char **debian, const char *kernel,
 			const char *modules, int arch)
 {
-	char opt[32];
-
 	if (kernel && *debian) {
 		pr_err("--%skernel and --%sdebian both name the kernel: give one\n", pfx, pfx);
 		return -EINVAL;
@@ -273,8 +273,7 @@ static int check_kernel(const char *pfx, const char **debian, const char *kernel
 	}
 	if (!kernel && !*debian)
 		*debian = "newest";
-	snprintf(opt, sizeof(opt), "%skernel", pfx);
-	return kernel ? check_kernel_image(opt, kernel, arch) : 0;
+	return kernel ? check_kernel_image(pfx, kernel, arch) : 0;
 }
 
 /* An inner command that runs until stopped needs a limit: in a guest, Ctrl-C ends the guest. */
