@@ -88,6 +88,8 @@ enum prof_kind prof_addr_kind(uint64_t addr);
 void prof_syms_free(struct prof_syms *s);
 /* NAME without its padding's prefix: __pfx_ and __cfi_ are the function's own entry. */
 const char *prof_fn_name(const char *name);
+/* The order of structs that begin with a uint64_t key, for qsort() and bsearch(). */
+int prof_by_u64(const void *a, const void *b);
 /* Room in *ARR (*CAP elements of SIZE bytes) for element N, doubling it; 0 or -ENOMEM. */
 int prof_grow(void **arr, size_t *cap, size_t n, size_t size);
 /* Splits LINE into its blank-separated words, in place: their number, or MAX + 1 past MAX. */

@@ -327,20 +327,6 @@ static int parse_line(struct qp_parse *p, char *line)
 	return bad(p, "unknown line '%s'", w[0]);
 }
 
-static int by_slot(const void *a, const void *b)
-{
-	const struct qp_block *x = a, *y = b;
-
-	return x->slot < y->slot ? -1 : x->slot > y->slot;
-}
-
-static const struct qp_block *find_block(const struct qprof *q, uint64_t slot)
-{
-	struct qp_block key = { .slot = slot };
-
-	return q->ntb ? bsearch(&key, q->tb, q->ntb, sizeof(*q->tb), by_slot) : NULL;
-}
-
 /* A tag's call graph charges its instructions, each once. */
 static int resolve_graph(struct qp_parse *p, const struct qp_tag *t)
 {
@@ -366,7 +352,7 @@ static int resolve(struct qp_parse *p)
 	struct qprof *q = p->q;
 
 	if (q->ntb) /* (no blocks: no array at all) */
-		qsort(q->tb, q->ntb, sizeof(*q->tb), by_slot);
+		qsort(q->tb, q->ntb, sizeof(*q->tb), prof_by_u64);
 	for (size_t i = 1; i < q->ntb; i++)
 		if (q->tb[i].slot == q->tb[i - 1].slot) {
 			snprintf(p->err, p->errlen, "%s: block %llu is listed twice", p->label,
@@ -378,7 +364,9 @@ static int resolve(struct qp_parse *p)
 		unsigned __int128 sum = 0;
 
 		for (size_t k = 0; k < t->nc; k++) {
-			t->c[k].b = find_block(q, t->c[k].slot);
+			t->c[k].b = q->ntb ? bsearch(&t->c[k].slot, q->tb, q->ntb, sizeof(*q->tb),
+						     prof_by_u64)
+					   : NULL;
 			if (!t->c[k].b) {
 				snprintf(p->err, p->errlen,
 					 "%s: tag %s counts block %llu, which no 'tb' line lists",

@@ -30,13 +30,6 @@ struct prof_dbg {
 	signed char *path_of; /* per symbol of the boot: 1 of the path, -1 not, 0 not yet known */
 };
 
-static int by_daddr(const void *a, const void *b)
-{
-	const struct dsym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
 /* The functions (and _text) of the symbol table in section SCN. */
 static int read_symtab(struct prof_dbg *d, Elf_Scn *scn, const GElf_Shdr *sh)
 {
@@ -64,7 +57,7 @@ static int read_symtab(struct prof_dbg *d, Elf_Scn *scn, const GElf_Shdr *sh)
 		d->sym[d->nsym++] = (struct dsym){ s.st_value, name };
 	}
 	if (d->nsym)
-		qsort(d->sym, d->nsym, sizeof(*d->sym), by_daddr);
+		qsort(d->sym, d->nsym, sizeof(*d->sym), prof_by_u64);
 	return 0;
 }
 
@@ -276,13 +269,6 @@ static int tag_hits(struct hits *hs, const struct capture *c, const struct qp_ta
 	return 0;
 }
 
-static int by_hit(const void *a, const void *b)
-{
-	const struct hit *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
 /* A line's share of one function: sorted by line, then function. */
 struct part {
 	char *at;
@@ -368,7 +354,7 @@ static void unique(struct hits *hs)
 	size_t n = 0;
 
 	if (hs->n)
-		qsort(hs->h, hs->n, sizeof(*hs->h), by_hit);
+		qsort(hs->h, hs->n, sizeof(*hs->h), prof_by_u64);
 	for (size_t i = 0; i < hs->n; i++) {
 		if (n && hs->h[n - 1].addr == hs->h[i].addr)
 			hs->h[n - 1].insns += hs->h[i].insns;

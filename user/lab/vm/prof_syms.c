@@ -21,6 +21,13 @@ struct kmod {
 	uint64_t base, size;
 };
 
+int prof_by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 int prof_grow(void **arr, size_t *cap, size_t n, size_t size)
 {
 	void *a;
@@ -193,15 +200,10 @@ static int by_addr(const void *a, const void *b)
 	return x < y ? -1 : x > y; /* (qsort is not stable: keep the file's order) */
 }
 
-static int leading_underscores(const char *s)
-{
-	return (int)strspn(s, "_");
-}
-
 /* Of two names at one address, the one a reader knows: fewer leading '_', shorter. */
 static bool better_name(const char *a, const char *b)
 {
-	int ua = leading_underscores(a), ub = leading_underscores(b);
+	size_t ua = strspn(a, "_"), ub = strspn(b, "_");
 
 	if (ua != ub)
 		return ua < ub;
@@ -378,18 +380,11 @@ static int module_ranges(struct ranges *rs, struct ksym *k, size_t n, const stru
 	return 0;
 }
 
-static int by_start(const void *a, const void *b)
-{
-	const struct prof_sym *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
 /* Sorted, and each range cut where the next begins: a lookup finds the nearest one. */
 static void finish(struct prof_symset *set, struct ranges *rs)
 {
 	if (rs->n)
-		qsort(rs->r, rs->n, sizeof(*rs->r), by_start);
+		qsort(rs->r, rs->n, sizeof(*rs->r), prof_by_u64);
 	for (size_t i = 0; i + 1 < rs->n; i++)
 		if (rs->r[i].end > rs->r[i + 1].start)
 			rs->r[i].end = rs->r[i + 1].start;

@@ -174,11 +174,6 @@ enum kernel_image_kind {
 #define ELF_MACHINE_AARCH64 183
 #define PE_MACHINE_ARM64 0xaa64
 
-static uint32_t le32(const unsigned char *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static uint16_t le16(const unsigned char *p)
 {
 	return p[0] | p[1] << 8;
@@ -203,7 +198,7 @@ static enum kernel_image_kind pe_kind(const unsigned char *b, size_t len)
 
 	if (len < 0x40)
 		return KIMAGE_UNKNOWN;
-	pe = le32(b + 0x3c);
+	pe = b[0x3c] | b[0x3d] << 8 | b[0x3e] << 16 | (uint32_t)b[0x3f] << 24;
 	if (pe > len - 6 || memcmp(b + pe, "PE\0\0", 4))
 		return KIMAGE_UNKNOWN;
 	return le16(b + pe + 4) == PE_MACHINE_ARM64 ? KIMAGE_ARM64 : KIMAGE_UNKNOWN;

@@ -547,13 +547,6 @@ static int script_status(struct vm_job *j, int signo)
 	return EXIT_FAIL;
 }
 
-/* The job ended with an error and without its result file (a bench that skipped a scenario has
- * one). */
-static bool no_result(const struct vm_job *j)
-{
-	return j->ret && (!j->json || access(j->json, F_OK));
-}
-
 /* Side by side, a guest without a result leaves nothing to compare: the others stop. */
 static void stop_others(struct vm_job *jobs, int n, int failed)
 {
@@ -602,7 +595,9 @@ static int wait_scripts(struct vm_job *jobs, int n, int sig_fd)
 					jobs[i].pid = 0;
 					jobs[i].ret = script_status(&jobs[i], signo);
 					running--;
-					if (!signo && no_result(&jobs[i]))
+					/* (a bench that skipped a scenario has a result) */
+					if (!signo && jobs[i].ret &&
+					    (!jobs[i].json || access(jobs[i].json, F_OK)))
 						stop_others(jobs, n, i);
 				}
 		}
