@@ -193,13 +193,6 @@ static int tally_init(struct tally *t, const struct prof_syms *s)
 	return t->insns && t->rep ? 0 : -ENOMEM;
 }
 
-static void tally_free(struct tally *t)
-{
-	free(t->off);
-	free(t->insns);
-	free(t->rep);
-}
-
 /* The slot of symbol F (of bpf set BPF or of the base), or of ADDR's bucket. */
 static size_t slot_of(const struct tally *t, int bpf, const struct prof_sym *f, uint64_t addr)
 {
@@ -421,7 +414,9 @@ static int build_one(const struct capture *c, const struct cap_tag *t, struct pr
 		ret = prof_lines_build(c, w, &p->lines);
 	else if (!ret && c->nolines)
 		ret = (p->nolines = strdup(c->nolines)) ? 0 : -ENOMEM;
-	tally_free(&tl);
+	free(tl.off);
+	free(tl.insns);
+	free(tl.rep);
 	free(w);
 	return ret;
 }

@@ -238,14 +238,6 @@ struct hits {
 	size_t n, cap;
 };
 
-static int hit_add(struct hits *hs, uint64_t addr, const char *fn, int64_t insns)
-{
-	if (prof_grow((void **)&hs->h, &hs->cap, hs->n, sizeof(*hs->h)))
-		return -ENOMEM;
-	hs->h[hs->n++] = (struct hit){ addr, fn, insns };
-	return 0;
-}
-
 /* Each instruction of TAG's blocks in a kernel function of the path, counted W times. */
 static int tag_hits(struct hits *hs, const struct capture *c, const struct qp_tag *q, uint64_t w)
 {
@@ -262,8 +254,12 @@ static int tag_hits(struct hits *hs, const struct capture *c, const struct qp_ta
 				f = prof_syms_find(&c->syms, bpf, addr);
 				path = of_path(c->dbg, &c->syms, f);
 			}
-			if (path && hit_add(hs, addr, f->name, (int64_t)(q->c[k].count * w)))
+			if (!path)
+				continue;
+			if (prof_grow((void **)&hs->h, &hs->cap, hs->n, sizeof(*hs->h)))
 				return -ENOMEM;
+			hs->h[hs->n++] =
+				(struct hit){ addr, f->name, (int64_t)(q->c[k].count * w) };
 		}
 	}
 	return 0;

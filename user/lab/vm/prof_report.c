@@ -14,13 +14,6 @@
 
 /* ---- a path figure against another, function by function ---- */
 
-static bool same_fn(const struct prof_gap_fn *g, const struct prof_fn *f)
-{
-	const char *a = g->module ? g->module : "", *b = f->module ? f->module : "";
-
-	return !strcmp(g->name, f->name) && !strcmp(a, b);
-}
-
 /* P's path functions into G, as OLD (NEW false) or NEW per element. */
 static int add_side(struct prof_gap *g, const struct prof *p, bool new)
 {
@@ -32,7 +25,8 @@ static int add_side(struct prof_gap *g, const struct prof *p, bool new)
 		if (prof_groups[f->group].cls != PCLS_PATH)
 			continue;
 		for (size_t k = 0; k < g->nfn && !x; k++)
-			if (same_fn(&g->fn[k], f))
+			if (!strcmp(g->fn[k].name, f->name) &&
+			    !strcmp(g->fn[k].module ?: "", f->module ?: ""))
 				x = &g->fn[k];
 		if (!x) {
 			fn = realloc(g->fn, (g->nfn + 1) * sizeof(*fn));

@@ -392,14 +392,6 @@ static void finish(struct prof_symset *set, struct ranges *rs)
 	set->n = rs->n;
 }
 
-static bool all_zero(const struct ksym *k, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (k[i].addr)
-			return false;
-	return true;
-}
-
 int prof_syms_load(struct prof_syms *s, const char *kallsyms, const char *modules,
 		   uint64_t page_size, char *err, size_t errlen)
 {
@@ -407,11 +399,14 @@ int prof_syms_load(struct prof_syms *s, const char *kallsyms, const char *module
 	struct ranges rs = { 0 };
 	struct kmod *km = NULL;
 	size_t nkm = 0;
+	bool zero = true;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	ret = read_lines(s, kallsyms, "kallsyms", &all, NULL, err, errlen);
-	if (!ret && (!all.n || all_zero(all.k, all.n))) {
+	for (size_t i = 0; i < all.n; i++)
+		zero &= !all.k[i].addr;
+	if (!ret && zero) {
 		snprintf(err, errlen,
 			 all.n ? "kallsyms holds no addresses: it was read without the right to "
 				 "see them (kptr_restrict)"

@@ -809,15 +809,6 @@ int vm_guest(struct vm_cfg *cfg, int argc, char **argv, struct vm_end *end)
 	return end->rc;
 }
 
-/* One guest; with --bisect its end as git bisect run reads it. */
-static int run_one(struct vm_cmd_cfg *ccfg, int argc, char **argv)
-{
-	struct vm_end end;
-	int rc = vm_guest(&ccfg->vm, argc, argv, &end);
-
-	return ccfg->g.bisect ? bisect_guest_status(rc, end.host) : rc;
-}
-
 char *ab_tagged_path(const char *path, const char *tag)
 {
 	const char *base = strrchr(path, '/'), *dot;
@@ -963,8 +954,14 @@ static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
 static int vm_cmd_run(void *c, int argc, char **argv)
 {
 	struct vm_cmd_cfg *cfg = c;
+	struct vm_end end;
+	int rc;
 
-	return is_ab(cfg) ? run_ab(cfg, argc, argv) : run_one(cfg, argc, argv);
+	if (is_ab(cfg))
+		return run_ab(cfg, argc, argv);
+	rc = vm_guest(&cfg->vm, argc, argv, &end);
+	/* (with --bisect, one guest's end as git bisect run reads it) */
+	return cfg->g.bisect ? bisect_guest_status(rc, end.host) : rc;
 }
 
 /* With --bisect (before "--"), a mistake on vm's command line stops the bisection. */
