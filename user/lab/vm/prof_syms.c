@@ -295,14 +295,6 @@ static int kernel_ranges(struct ranges *rs, struct ksym *k, size_t n, char *err,
 	return 0;
 }
 
-static const struct kmod *find_mod(const struct kmod *m, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(m[i].name, name))
-			return &m[i];
-	return NULL;
-}
-
 /* /proc/modules: "NAME SIZE REFS DEPS STATE ADDR [TAINTS]" (address 0: not shown to us). */
 static int parse_modules(struct prof_syms *s, const char *text, struct kmod **out, size_t *nout,
 			 char *err, size_t errlen)
@@ -353,13 +345,14 @@ static int module_ranges(struct ranges *rs, struct ksym *k, size_t n, const stru
 		qsort(k, n, sizeof(*k), by_module);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
-		const struct kmod *m;
+		const struct kmod *m = NULL;
 		bool bpf = !strcmp(k[i].module, "bpf"), builtin;
 		uint64_t lo = 0, hi = UINT64_MAX;
 
 		while (j < n && !strcmp(k[j].module, k[i].module))
 			j++;
-		m = find_mod(mods, nmods, k[i].module);
+		for (size_t x = 0; !m && x < nmods; x++)
+			m = strcmp(mods[x].name, k[i].module) ? NULL : &mods[x];
 		if (m && m->base && m->size) {
 			lo = m->base;
 			hi = m->base + m->size;

@@ -117,28 +117,23 @@ static bool elf_behind(const char *path, const char *prog, char *out, size_t len
 	return false;
 }
 
-/* The first line PATH -version prints on stdout, within 10 s. */
-static int version_line(const char *path, char *out, size_t len)
-{
-	const char *argv[] = { path, "-version", NULL };
-	struct spawn s = { .argv = argv, .path = path, .in = SPAWN_NULL, .err = SPAWN_NULL };
-
-	spawn_capture(&s, out, len, 10000000000ull);
-	out[strcspn(out, "\n")] = '\0';
-	return out[0] ? 0 : -EIO;
-}
-
-/* PROG on PATH, probed into Q: 0, or -ENOENT (not on PATH), -EIO (no version line), silently. */
+/*
+ * PROG on PATH, probed into Q (the first line "-version" prints within 10 s):
+ * 0, or -ENOENT (not on PATH), -EIO (no version line), silently.
+ */
 static int qemu_bin_probe(const char *prog, struct qemu_bin *q)
 {
+	const char *argv[] = { q->path, "-version", NULL };
+	struct spawn s = { .argv = argv, .path = q->path, .in = SPAWN_NULL, .err = SPAWN_NULL };
 	char real[PATH_MAX];
-	int err;
 
 	memset(q, 0, sizeof(*q));
-	err = find_on_path(prog, q->path, sizeof(q->path));
-	err = err ?: version_line(q->path, q->version, sizeof(q->version));
-	if (err)
-		return err;
+	if (find_on_path(prog, q->path, sizeof(q->path)))
+		return -ENOENT;
+	spawn_capture(&s, q->version, sizeof(q->version), 10000000000ull);
+	q->version[strcspn(q->version, "\n")] = '\0';
+	if (!q->version[0])
+		return -EIO;
 	if (!realpath(q->path, real))
 		snprintf(real, sizeof(real), "%s", q->path);
 	q->plugins = elf_behind(real, prog, q->binary, sizeof(q->binary));
