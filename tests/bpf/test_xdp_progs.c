@@ -255,7 +255,7 @@ void test_account_live_frames(void)
 		goto out;
 	xdpo_begin_run(f.x, false, PPB_ROLE_ACTION);
 	for (size_t i = 0; i < ARRAY_SIZE(batch); i++) {
-		if (!ASSERT_OK(xdpo_live_run(f.x, "ppb_xdp_act", 0, batch[i], repeat[i], f.pkt,
+		if (!ASSERT_OK(xdpo_live_run(f.x, "ppb_xdp_act", batch[i], repeat[i], f.pkt,
 					     FRAME_LEN, NULL),
 			       "live-frames BPF_PROG_RUN") ||
 		    !role_sum(&f, PPB_ROLE_ACTION, &r))
@@ -287,7 +287,7 @@ static bool observed_run(struct fixture *f, const char *prog, bool proof, uint32
 	     ASSERT_OK(obs_set_elems_active(f->obs, proof), "obs_set_elems_active") &&
 	     ASSERT_OK(obs_snapshot(f->obs, &s0), "snapshot before");
 	xdpo_begin_run(f->x, proof, PPB_ROLE_ACTION);
-	ok = ok && ASSERT_OK(xdpo_live_run(f->x, prog, 0, batch, repeat, f->pkt, FRAME_LEN, NULL),
+	ok = ok && ASSERT_OK(xdpo_live_run(f->x, prog, batch, repeat, f->pkt, FRAME_LEN, NULL),
 			     "live-frames BPF_PROG_RUN");
 	if (ok) {
 		ok = ASSERT_OK(obs_wait_test_run_settled(f->obs, 3.0), "test-run pool freed") &&
@@ -587,9 +587,8 @@ void test_observer_retires_freed_pools(void)
 		goto out;
 	xdpo_begin_run(f.x, true, PPB_ROLE_ACTION);
 	for (int i = 0; i < runs; i++)
-		if (!ASSERT_OK(
-			    xdpo_live_run(f.x, "ppb_xdp_act", 0, 64, 640, f.pkt, FRAME_LEN, NULL),
-			    "live-frames BPF_PROG_RUN"))
+		if (!ASSERT_OK(xdpo_live_run(f.x, "ppb_xdp_act", 64, 640, f.pkt, FRAME_LEN, NULL),
+			       "live-frames BPF_PROG_RUN"))
 			goto out;
 	if (!ASSERT_OK(obs_wait_test_run_settled(f.obs, 3.0), "pools freed") ||
 	    !ASSERT_OK(obs_snapshot(f.obs, &s1), "snapshot after the runs") ||
@@ -630,7 +629,7 @@ void test_observer_counts_untracked_pools(void)
 		goto out;
 	if (!ASSERT_EQ(nr_pool_records(f.obs), 1, "the map full") ||
 	    !ASSERT_OK(obs_start(f.obs), "obs_start") ||
-	    !ASSERT_OK(xdpo_live_run(f.x, "ppb_xdp_act", 0, 64, 640, f.pkt, FRAME_LEN, NULL),
+	    !ASSERT_OK(xdpo_live_run(f.x, "ppb_xdp_act", 64, 640, f.pkt, FRAME_LEN, NULL),
 		       "live-frames BPF_PROG_RUN") ||
 	    !ASSERT_OK(obs_snapshot(f.obs, &s), "snapshot"))
 		goto out;

@@ -11,6 +11,7 @@
 #   newkernel.json  another kernel release, config and mitigation; ring-xcpu skipped
 #   profile.json    a noise profile (ppbench calibrate) of base.json's host: CV 2 % between
 #                   invocations, floor 8 % (path: 3 %, 12 %)
+#   compare-tables.txt  compare's text tables of base, regress and newkernel
 # No BPF here: these run without privileges, but live with the other integration tests.
 
 DATA=$TOP/tests/data
@@ -265,6 +266,17 @@ test_compare_bpp() {
 	jq 'del(.scenarios[] | select(.name == "slow"))' "$DATA/regress.json" >"$TMPD/noslow.json"
 	expect_exit 0 "$PPBENCH" compare --bpp "$DATA/base.json" "$TMPD/noslow.json"
 	assert_match "$LAST_OUT" '^\| slow +\| +n/a \|' "missing slow"
+}
+
+# The text tables byte for byte (the rows above allow any spacing), run in tests/data
+# so that no path shows; after a deliberate change the file is what these print.
+test_compare_tables_exact() {
+	local f=(base.json regress.json)
+	(cd "$DATA" && "$PPBENCH" compare "${f[@]}" && "$PPBENCH" compare "${f[@]}" newkernel.json &&
+		"$PPBENCH" compare --bpp "${f[@]}" && "$PPBENCH" compare --org "${f[@]}" newkernel.json) \
+		>"$TMPD/tables" 2>&1 || fail "compare: $(cat "$TMPD/tables")"
+	diff -u "$DATA/compare-tables.txt" "$TMPD/tables" >"$TMPD/diff" ||
+		fail "text tables differ from tests/data/compare-tables.txt: $(head -12 "$TMPD/diff")"
 }
 
 test_compare_pooled() {

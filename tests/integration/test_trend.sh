@@ -207,6 +207,8 @@ test_trend_level_sized_step() {
 	assert_match "$LAST_OUT" "^noise profile .*/p2\.json: 12 invocations" "profile named"
 	assert_match "$LAST_OUT" '^slow cycles/elem: level between "12" and "13" \(p ' "a level, not a step"
 	assert_match "$LAST_OUT" '^slow cycles: unstable: .*ratio between the host.s levels' "why"
+	assert_eq "$(grep -B1 '^slow cycles: unstable' "$LAST_OUT" | head -1)" "" \
+		"a blank line between the table and its first reason, of a later figure"
 	assert_match "$LAST_ERR" '^ppbench trend: unstable, not gated: slow cycles/elem \+60' \
 		"named, not gated"
 	# a 10 % step is no level: gated, with the profile's single-pair floor beside it

@@ -60,7 +60,7 @@ static void *send_loop(void *arg)
 		uint64_t left = s->quota ? s->quota - s->sent : CHUNK;
 		uint32_t n = left < CHUNK ? (uint32_t)left : CHUNK;
 
-		s->err = xdpo_live_run(g->x, GEN_PROG, 0, g->cfg->batch, n, g->pkt, g->len, NULL);
+		s->err = xdpo_live_run(g->x, GEN_PROG, g->cfg->batch, n, g->pkt, g->len, NULL);
 		if (s->err) {
 			atomic_store(&g->stop, true);
 			break;

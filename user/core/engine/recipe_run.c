@@ -415,7 +415,6 @@ static int drive_live(struct recipe_ctx *c, struct recipe_result *res)
 		/* each syscall's pool is freed at its end: out of the observer's maps */
 		if (res->proof)
 			obs_drain(c->obs);
-		res->duration_ns_sum += (double)dur * c->p.repeat;
 		res->clock_ns_sum += testrun_clock_loop_ns(dur, c->p.repeat, wall, c->fixed_ns);
 		res->clock_resolved += testrun_clock_resolved(dur, c->p.repeat, wall, c->fixed_ns);
 		res->clock_syscalls++;
@@ -569,7 +568,7 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 {
 	struct ppb_xdp_stats *before[PPB_NR_ROLES] = {}, *after[PPB_NR_ROLES] = {};
 	struct obs_snapshot s0 = {}, s1 = {};
-	uint64_t t0, drops0;
+	uint64_t drops0;
 	int err;
 
 	memset(res, 0, sizeof(*res));
@@ -588,9 +587,7 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 					     before[PPB_ROLE_SECOND][c->p.remote_cpu].packets);
 	drops0 = cpumap_drops(c);
 	c->drops0 = drops0;
-	t0 = now_ns();
 	err = err ?: drive(c, res);
-	res->wall_ns = now_ns() - t0;
 	/* Destroy may be deferred to a worker: its returns belong to this run. A
 	 * pool that is not freed in time is named, and the run goes on. */
 	if (proof && !err) {

@@ -56,11 +56,9 @@ struct role_stats {
 };
 
 struct recipe_result {
-	uint64_t elems; /* elements driven (counted by the elems role) */
-	uint64_t wall_ns;
-	uint64_t duration_frames; /* live recipes: sum of duration x repeat ... */
-	double duration_ns_sum;	  /* ... so their ratio is the kernel's ns per frame */
-	double clock_ns_sum;	  /* the same, its truncation resolved (model/testrun_clock.h) */
+	uint64_t elems;		  /* elements driven (counted by the elems role) */
+	uint64_t duration_frames; /* live recipes: frames their syscalls ran ... */
+	double clock_ns_sum; /* ... and their kernel ns, truncation resolved (testrun_clock.h) */
 	uint32_t clock_syscalls, clock_resolved; /* ... by the wall time in how many */
 	struct role_stats roles[PPB_NR_ROLES];
 	uint64_t cpumap_drops; /* xcpu: frames the full cpumap queue dropped (producer CPU) */

@@ -230,8 +230,10 @@ static int attach_release(struct observer *o)
 		return 0;
 	o->release_link = bpf_program__attach(p);
 	if (!o->release_link) {
-		pr_err("cannot attach the page_pool observer: %s\n", strerror(errno));
-		return -errno;
+		int err = -errno; /* pr_err may change errno */
+
+		pr_err("cannot attach the page_pool observer: %s\n", strerror(-err));
+		return err;
 	}
 	return 0;
 }

@@ -231,19 +231,13 @@ int xdpo_nr_cpus(const struct xdpo *x)
 	return x->nr_cpus;
 }
 
-int xdpo_live_run(struct xdpo *x, const char *prog, int ingress_ifindex, uint32_t batch,
-		  uint32_t repeat, const void *pkt, uint32_t len, uint32_t *duration)
+int xdpo_live_run(struct xdpo *x, const char *prog, uint32_t batch, uint32_t repeat,
+		  const void *pkt, uint32_t len, uint32_t *duration)
 {
-	/* test_run wants data_end == the frame length when a context is given */
-	struct xdp_md ctx = { .data_end = len, .ingress_ifindex = ingress_ifindex };
 	LIBBPF_OPTS(bpf_test_run_opts, o, .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .repeat = repeat,
 		    .batch_size = batch, .data_in = pkt, .data_size_in = len);
 	int fd = xdpo_prog_fd(x, prog);
 
-	if (ingress_ifindex) {
-		o.ctx_in = &ctx;
-		o.ctx_size_in = sizeof(ctx);
-	}
 	if (bpf_prog_test_run_opts(fd, &o))
 		return -errno;
 	if (duration)
@@ -255,7 +249,7 @@ int xdpo_live_run_wall(struct xdpo *x, const char *prog, uint32_t batch, uint32_
 		       const void *pkt, uint32_t len, uint32_t *duration, double *wall_ns)
 {
 	uint64_t t0 = now_ns();
-	int err = xdpo_live_run(x, prog, 0, batch, repeat, pkt, len, duration);
+	int err = xdpo_live_run(x, prog, batch, repeat, pkt, len, duration);
 
 	*wall_ns = (double)(now_ns() - t0);
 	return err;
@@ -324,7 +318,7 @@ int xdpo_calibrate(struct xdpo *x)
 	snprintf(x->calib_error, sizeof(x->calib_error), "no live-frames BPF_PROG_RUN");
 	if (ppb_probe_live_frames())
 		return -EOPNOTSUPP; /* the calibration needs one live frame */
-	err = xdpo_live_run(x, "ppb_xdp_calib", 0, 1, 1, pkt, sizeof(pkt), NULL);
+	err = xdpo_live_run(x, "ppb_xdp_calib", 1, 1, pkt, sizeof(pkt), NULL);
 	snprintf(x->calib_error, sizeof(x->calib_error), "its live frame did not run (%s)",
 		 strerror(-err));
 	if (err)

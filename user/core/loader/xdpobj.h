@@ -71,9 +71,9 @@ void xdpo_begin_run(struct xdpo *x, bool proof, enum ppb_role elems_role);
 void xdpo_set_pace_offset(struct xdpo *x, uint64_t offset);
 
 /* One live-frames BPF_PROG_RUN on the calling thread's CPU. duration: ns/frame. */
-int xdpo_live_run(struct xdpo *x, const char *prog, int ingress_ifindex, uint32_t batch,
-		  uint32_t repeat, const void *pkt, uint32_t len, uint32_t *duration);
-/* The same (no ingress device), also timed from user space: wall ns of the syscall. */
+int xdpo_live_run(struct xdpo *x, const char *prog, uint32_t batch, uint32_t repeat,
+		  const void *pkt, uint32_t len, uint32_t *duration);
+/* The same, also timed from user space: wall ns of the syscall. */
 int xdpo_live_run_wall(struct xdpo *x, const char *prog, uint32_t batch, uint32_t repeat,
 		       const void *pkt, uint32_t len, uint32_t *duration, double *wall_ns);
 /*

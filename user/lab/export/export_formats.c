@@ -13,21 +13,12 @@
 #include "compare/prof_diff.h"
 #include "trend/series.h"
 
-static double largest(const struct result_stat *st)
-{
-	double m = st->min;
-
-	for (size_t i = 0; i < st->nruns; i++)
-		m = fmax(m, st->runs[i]);
-	return m;
-}
-
 static void from_setups(const struct result_stat *st, struct xfig *f)
 {
 	f->has = true;
 	f->value = st->median;
 	f->lo = st->min;
-	f->hi = largest(st);
+	f->hi = series_stat_max(st);
 	f->cv = st->cv;
 	f->n = st->nruns;
 }

@@ -142,7 +142,7 @@ static int put(struct series *s, const char *scenario, enum series_figure f, siz
 	return 0;
 }
 
-static double max_of(const struct result_stat *st)
+double series_stat_max(const struct result_stat *st)
 {
 	double m = st->min;
 
@@ -201,10 +201,10 @@ static int put_scenario(struct series *s, const struct result_scenario *sc, size
 		return 0;
 	if (sc->cycles.median > 0)
 		err = put(s, sc->name, SFIG_CYCLES, at, sc->cycles.median, sc->cycles.min,
-			  max_of(&sc->cycles), sc->level_probe_ns);
+			  series_stat_max(&sc->cycles), sc->level_probe_ns);
 	if (!err && sc->ns.median > 0)
-		err = put(s, sc->name, SFIG_NS, at, sc->ns.median, sc->ns.min, max_of(&sc->ns),
-			  sc->level_probe_ns);
+		err = put(s, sc->name, SFIG_NS, at, sc->ns.median, sc->ns.min,
+			  series_stat_max(&sc->ns), sc->level_probe_ns);
 	return err ?: put_path(s, sc, at);
 }
 

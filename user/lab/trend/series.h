@@ -81,6 +81,7 @@ const char *series_figure_name(enum series_figure f); /* "cycles", "ns", "path" 
 /* G's figure with its method, as trend's tables name it: "cycles", "path (fentry)". */
 const char *series_fig_label(const struct series_fig *g, char *buf, size_t len);
 const char *series_figure_unit(enum series_figure f); /* "cycles/elem", ... */
+double series_stat_max(const struct result_stat *st); /* its largest setup: min or a run */
 
 /* A change point the gate looks at: in figure FIG, its change point CP. */
 struct series_hit {

@@ -4,9 +4,6 @@
  * then per scenario and figure its values with level, its levels and its
  * change points; the gate's verdict when one was asked for.
  */
-#include <math.h>
-#include <string.h>
-#include <time.h>
 #include "report/json.h"
 #include "trend/series.h"
 #include "sys/log.h"
@@ -200,19 +197,10 @@ static void json_gate(struct json *j, const struct trend_view *v)
 int trend_write_json(const struct trend_view *v, const char *path)
 {
 	struct json *j = json_open(path, true);
-	char created[32];
-	time_t t = time(NULL);
 
 	if (!j)
 		return EXIT_FAIL;
-	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	json_obj_begin(j, NULL);
-	json_str(j, "schema", "ppbench-trend/1");
-	json_obj_begin(j, "tool");
-	json_str(j, "name", "ppbench");
-	json_str(j, "version", PPBENCH_VERSION);
-	json_obj_end(j);
-	json_str(j, "created", created);
+	json_doc_begin(j, "ppbench-trend/1");
 	json_obj_begin(j, "host");
 	json_str(j, "cpu_model", v->s->cpu_model);
 	json_double(j, "tsc_hz", v->s->tsc_hz);
@@ -226,9 +214,7 @@ int trend_write_json(const struct trend_view *v, const char *path)
 	json_arr_end(j);
 	if (v->gate)
 		json_gate(j, v);
-	json_obj_end(j);
-	json_flush_line(j);
-	if (json_close(j)) /* its error line names the file */
+	if (json_doc_end(j)) /* its error line names the file */
 		return EXIT_FAIL;
 	return EXIT_OK;
 }

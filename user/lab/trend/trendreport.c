@@ -87,6 +87,7 @@ static void print_header(FILE *f, const struct trend_view *v, bool md)
 static void print_summary(FILE *f, const struct trend_view *v, bool md)
 {
 	char lv[64], fig[48];
+	const char *gap = "\n"; /* before the first reason, which ends a Markdown table */
 
 	if (md)
 		fprintf(f, "\n| scenario | figure | points | levels (median x points) | outliers | "
@@ -107,10 +108,12 @@ static void print_summary(FILE *f, const struct trend_view *v, bool md)
 	for (size_t i = 0; i < v->s->nfigs; i++) {
 		const struct series_fig *g = &v->s->figs[i];
 
-		if (g->fit.reason[0])
-			fprintf(f, "%s%s %s: %s: %s\n", i ? "" : "\n", g->scenario,
-				series_fig_label(g, fig, sizeof(fig)),
-				trend_status_name(g->fit.status), g->fit.reason);
+		if (!g->fit.reason[0])
+			continue;
+		fprintf(f, "%s%s %s: %s: %s\n", gap, g->scenario,
+			series_fig_label(g, fig, sizeof(fig)), trend_status_name(g->fit.status),
+			g->fit.reason);
+		gap = "";
 	}
 }
 
