@@ -237,7 +237,7 @@ bool prog_in_path(const char *prog)
 		size_t n = strcspn(p, ":");
 
 		/* an empty directory is the current one, as for execvp() */
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? p : ".", prog);
+		snprintf(buf, sizeof(buf), "%.*s/%s", n ? (int)n : 1, n ? p : ".", prog);
 		if (!access(buf, X_OK))
 			return true;
 		p += n + (p[n] == ':');
