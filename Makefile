@@ -309,6 +309,9 @@ build/static/bpf_tests: $(BPF_TESTS_DEPS)
 	$(Q)$(CC) $(USER_CFLAGS) -static $(LDFLAGS) $(BPF_TESTS_BUILD) $(call link_libs,--static) -o $@
 endif
 
+# A text's lines as the lines of a C string literal.
+C_STRING	= sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/\t  "/' -e 's/$$/\\n"/'
+
 # The prose of the pages as C strings, one per command (struct man_prose):
 # every command's, and the core program's.
 $(BUILD)/gen/man_prose.c: PROSE = $(MAN_PROSE)
@@ -321,7 +324,7 @@ $(BUILD)/gen/%_prose.c: user/core/cli/ppbench.md $(MAN_PROSE) Makefile
 	  echo 'const struct man_prose man_prose[] = {'; \
 	  for f in user/core/cli/ppbench.md $(PROSE); do \
 		n=$${f##*/}; printf '\t{ "%s",\n' "$${n%.md}"; \
-		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/\t  "/' -e 's/$$/\\n"/' "$$f"; \
+		$(C_STRING) "$$f"; \
 		printf '\t},\n'; \
 	  done; \
 	  printf '\t{ NULL },\n};\n'; } > $@.tmp && mv $@.tmp $@
@@ -329,6 +332,13 @@ $(BUILD)/gen/%_prose.c: user/core/cli/ppbench.md $(MAN_PROSE) Makefile
 $(BUILD)/gen/%_prose.o: $(BUILD)/gen/%_prose.c user/core/cli/manpage.h user/core/cli/cli.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
+
+# The completion's functions, completion.c's string (less the file's header).
+$(BUILD)/user/core/cli/completion.o: $(BUILD)/gen/completion.inc
+$(BUILD)/gen/completion.inc: user/core/cli/completion.bash
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)sed '1,/^$$/d' $< | $(C_STRING) > $@.tmp && mv $@.tmp $@
 
 # The man pages come from the same command tables as --help, and the prose.
 $(BUILD)/ppbench.8: $(BUILD)/ppbench
@@ -339,7 +349,7 @@ $(BUILD)/ppbench-%.8: $(BUILD)/ppbench
 	$(call msg,MAN,$@)
 	$(Q)$(BUILD)/ppbench help --man $* > $@.tmp && mv $@.tmp $@
 
-# The bash completion, from the same tables (user/core/cli/completion.c).
+# The bash completion, from the same tables (user/core/cli/completion.c, .bash).
 $(BUILD)/ppbench.bash: $(BUILD)/ppbench
 	$(call msg,GEN,$@)
 	$(Q)$(BUILD)/ppbench help --completion > $@.tmp && mv $@.tmp $@
