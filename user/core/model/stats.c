@@ -34,7 +34,7 @@ static void mean_var(const double *v, size_t n, double *mean, double *var)
 	*var = n > 1 ? ss / (n - 1) : 0;
 }
 
-static int cmp_double(const void *a, const void *b)
+int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 

@@ -22,6 +22,8 @@ int summarize(const double *v, size_t n, struct summary *s);
 /* Pearson's correlation of X and Y; NAN for n < 3 or a constant side. */
 double correlation(const double *x, const double *y, size_t n);
 
+/* qsort(3)'s comparison of doubles, ascending. */
+int cmp_double(const void *a, const void *b);
 /* Quantile q (0..1) of SORTED values, linear interpolation between ranks. */
 double quantile_sorted(const double *sorted, size_t n, double q);
 /* The median of V (any order; V is left alone); NAN for n == 0 or no memory. */

@@ -25,13 +25,6 @@ struct lctx {
 	double ratio; /* the widest ratio between two alternating clusters seen (logarithms) */
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The narrowest gap between levels: bench's mode rule, on logarithms. */
 static double gap_floor(const struct lctx *c, size_t lo, size_t hi)
 {
