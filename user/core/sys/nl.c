@@ -407,38 +407,38 @@ static int xdp_features_cb(struct nlmsghdr *nh, void *arg)
 }
 
 /*
- * A generic netlink socket on the "netdev" family: its id, or -EOPNOTSUPP
- * when the kernel has no such family (before 6.3), with the socket closed.
+ * One request of command CMD to the "netdev" family on a socket of its own
+ * (to ifindex IFINDEX, or a dump): -ENOENT when the kernel has no such
+ * family (before 6.3).
  */
-static int netdev_open(struct nl_sock *s)
+static int netdev_talk(int cmd, bool dump, int ifindex, nl_cb cb, void *arg)
 {
-	int fam, err;
-
-	err = nl_open(s, NETLINK_GENERIC);
-	if (err)
-		return err;
-	fam = genl_family(s, "netdev");
-	if (fam < 0)
-		nl_close(s);
-	return fam == -ENOENT ? -EOPNOTSUPP : fam;
-}
-
-int genl_xdp_features(int ifindex, uint64_t *features)
-{
-	struct genlmsghdr g = { .cmd = PPB_NETDEV_CMD_DEV_GET, .version = 1 };
+	struct genlmsghdr g = { .cmd = cmd, .version = 1 };
 	struct nl_sock s;
 	struct nl_msg m;
 	int fam, err;
 
-	*features = 0;
-	fam = netdev_open(&s);
-	if (fam < 0)
-		return fam;
-	msg_init(&m, fam, 0, &g, sizeof(g));
-	attr_put_u32(&m, PPB_NETDEV_A_DEV_IFINDEX, ifindex);
-	err = nl_talk(&s, &m, xdp_features_cb, features);
+	err = nl_open(&s, NETLINK_GENERIC);
+	if (err)
+		return err;
+	fam = genl_family(&s, "netdev");
+	if (fam >= 0) {
+		msg_init(&m, fam, dump ? NLM_F_DUMP : 0, &g, sizeof(g));
+		if (!dump)
+			attr_put_u32(&m, PPB_NETDEV_A_DEV_IFINDEX, ifindex);
+		fam = nl_talk(&s, &m, cb, arg);
+	}
 	nl_close(&s);
-	return err;
+	return fam;
+}
+
+int genl_xdp_features(int ifindex, uint64_t *features)
+{
+	int err;
+
+	*features = 0;
+	err = netdev_talk(PPB_NETDEV_CMD_DEV_GET, false, ifindex, xdp_features_cb, features);
+	return err == -ENOENT ? -EOPNOTSUPP : err;
 }
 
 static int count_cb(struct nlmsghdr *nh, void *arg)
@@ -450,24 +450,13 @@ static int count_cb(struct nlmsghdr *nh, void *arg)
 
 int genl_page_pool_stats_supported(void)
 {
-	struct genlmsghdr g = { .cmd = PPB_NETDEV_CMD_PAGE_POOL_STATS_GET, .version = 1 };
-	struct nl_sock s;
-	struct nl_msg m;
-	int fam, err, n = 0;
+	int n = 0, err = netdev_talk(PPB_NETDEV_CMD_PAGE_POOL_STATS_GET, true, 0, count_cb, &n);
 
-	fam = netdev_open(&s);
-	if (fam < 0)
-		return fam == -EOPNOTSUPP ? -ENOENT : fam;
-	msg_init(&m, fam, NLM_F_DUMP, &g, sizeof(g));
-	err = nl_talk(&s, &m, count_cb, &n);
 	/* Without CONFIG_PAGE_POOL_STATS the dump fails with EOPNOTSUPP on the first
 	 * pool; with no netlink-visible pool the answer is unknown. */
 	if (err == -EOPNOTSUPP)
-		err = 0;
-	else if (!err)
-		err = n > 0 ? 1 : -ENODATA;
-	nl_close(&s);
-	return err;
+		return 0;
+	return err ? err : n > 0 ? 1 : -ENODATA;
 }
 
 int ethtool_driver(const char *ifname, char *driver, size_t len)
@@ -560,26 +549,13 @@ static int pool_stats_cb(struct nlmsghdr *nh, void *arg)
 
 int genl_page_pools(int ifindex, struct nl_page_pool *out, int max)
 {
-	struct genlmsghdr g = { .cmd = PPB_NETDEV_CMD_PAGE_POOL_GET, .version = 1 };
 	struct pools_q q = { ifindex, out, max, 0 };
-	struct nl_sock s;
-	struct nl_msg m;
-	int fam, err;
+	int err = netdev_talk(PPB_NETDEV_CMD_PAGE_POOL_GET, true, 0, pool_cb, &q);
 
-	fam = netdev_open(&s);
-	if (fam < 0)
-		return fam;
-	msg_init(&m, fam, NLM_F_DUMP, &g, sizeof(g));
-	err = nl_talk(&s, &m, pool_cb, &q);
-	if (err == -EINVAL)
-		err = -EOPNOTSUPP; /* no such command before 6.8 */
-	if (err || !q.n)
-		goto out;
+	if (err == -EINVAL || err == -ENOENT)
+		return -EOPNOTSUPP; /* no such command before 6.8, no family before 6.3 */
 	/* Without CONFIG_PAGE_POOL_STATS this dump fails: the pools stay, without stats. */
-	g.cmd = PPB_NETDEV_CMD_PAGE_POOL_STATS_GET;
-	msg_init(&m, fam, NLM_F_DUMP, &g, sizeof(g));
-	nl_talk(&s, &m, pool_stats_cb, &q);
-out:
-	nl_close(&s);
+	if (!err && q.n)
+		netdev_talk(PPB_NETDEV_CMD_PAGE_POOL_STATS_GET, true, 0, pool_stats_cb, &q);
 	return err ? err : q.n;
 }
