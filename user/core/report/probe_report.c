@@ -68,6 +68,12 @@ static void print_pools(const struct iface_info *ii, FILE *o)
 	}
 }
 
+static const char *const stat_names[] = {
+	"alloc_fast",	"alloc_slow",	     "alloc_slow_high_order",	"alloc_empty",
+	"alloc_refill", "alloc_waive",	     "recycle_cached",		"recycle_cache_full",
+	"recycle_ring", "recycle_ring_full", "recycle_released_refcnt",
+};
+
 static void json_pools(struct json *j, const struct iface_info *ii)
 {
 	json_obj_begin(j, "page_pool");
@@ -88,17 +94,8 @@ static void json_pools(struct json *j, const struct iface_info *ii)
 				json_none(j, "stats");
 			} else {
 				json_obj_begin(j, "stats");
-				json_u64(j, "alloc_fast", p->alloc_fast);
-				json_u64(j, "alloc_slow", p->alloc_slow);
-				json_u64(j, "alloc_slow_high_order", p->alloc_slow_high_order);
-				json_u64(j, "alloc_empty", p->alloc_empty);
-				json_u64(j, "alloc_refill", p->alloc_refill);
-				json_u64(j, "alloc_waive", p->alloc_waive);
-				json_u64(j, "recycle_cached", p->recycle_cached);
-				json_u64(j, "recycle_cache_full", p->recycle_cache_full);
-				json_u64(j, "recycle_ring", p->recycle_ring);
-				json_u64(j, "recycle_ring_full", p->recycle_ring_full);
-				json_u64(j, "recycle_released_refcnt", p->recycle_released_refcnt);
+				for (size_t k = 0; k < ARRAY_SIZE(p->stats); k++)
+					json_u64(j, stat_names[k], p->stats[k]);
 				json_obj_end(j);
 			}
 			json_obj_end(j);
