@@ -42,17 +42,6 @@ static bool u64_of(const char *s, int base, uint64_t *out)
 	return !*end && !errno;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* REP: "-" or "0,3": the indices of rep-prefixed string instructions. */
 static int parse_rep(struct qp_parse *p, struct qp_block *b, char *rep)
 {
@@ -96,12 +85,12 @@ static int parse_tb(struct qp_parse *p, char **w, int n)
 	if (!b->len)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < ni; i++) {
-		int v = hexval(w[4][i]);
+		char digit[2] = { w[4][i] };
 
-		if (v <= 0)
+		if (!strchr("123456789abcdefABCDEF", digit[0]))
 			return bad(p, "tb %llu: length '%c' is not a hex digit 1-f",
 				   (unsigned long long)b->slot, w[4][i]);
-		b->len[i] = (uint8_t)v;
+		b->len[i] = (uint8_t)strtoul(digit, NULL, 16);
 	}
 	return parse_rep(p, b, w[5]);
 }
@@ -144,17 +133,10 @@ static int parse_tag(struct qp_parse *p, char **w, int n)
 /* The index of node ID among the nodes listed so far (0: the root), or -1. */
 static ssize_t node_index(const struct qprof *q, uint64_t id)
 {
-	size_t lo = 0, hi = q->nnode;
+	const struct qp_gnode *g =
+		q->nnode ? bsearch(&id, q->node, q->nnode, sizeof(*q->node), prof_by_u64) : NULL;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (q->node[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < q->nnode && q->node[lo].id == id ? (ssize_t)lo : -1;
+	return g ? g - q->node : -1;
 }
 
 /* "n NODE PARENT KEY", before any tag, in increasing order, each after its parent */

@@ -750,21 +750,13 @@ int json_span_element(const char *t, size_t len, struct json_span arr, size_t i,
 
 void json_span_indent(const char *t, struct json_span obj, char *buf, size_t len)
 {
-	size_t at = obj.start + 1, nl = 0;
-	bool seen = false;
+	const char *in = t + obj.start + 1, *at = in + strspn(in, " \t\r\n");
+	const char *nl = memrchr(in, '\n', at - in);
 
-	while (at < obj.end && strchr(" \t\r\n", t[at]) && t[at]) {
-		if (t[at] == '\n') {
-			nl = at + 1;
-			seen = true;
-		}
-		at++;
-	}
-	if (!seen || at >= obj.end || t[at] == '}') {
-		snprintf(buf, len, "%s", "");
-		return;
-	}
-	snprintf(buf, len, "%.*s", (int)(at - nl), t + nl);
+	/* (no member, or the first on the brace's line: no indent) */
+	if (!nl || at >= t + obj.end || *at == '}')
+		nl = at - 1;
+	snprintf(buf, len, "%.*s", (int)(at - nl - 1), nl + 1);
 }
 
 /* Replace [at, end) of the file's text with TEXT (owned). */
