@@ -258,8 +258,9 @@ static void slot_fn(const struct tally *t, size_t i, struct prof_fn *fn)
 	fn->rep = (int64_t)t->rep[i];
 }
 
-static int cmp_key(const struct prof_fn *a, const struct prof_fn *b)
+static int by_key(const void *x, const void *y)
 {
+	const struct prof_fn *a = x, *b = y;
 	int c = (int)a->kind - (int)b->kind;
 
 	if (c)
@@ -268,18 +269,13 @@ static int cmp_key(const struct prof_fn *a, const struct prof_fn *b)
 	return c ? c : strcmp(a->name, b->name);
 }
 
-static int by_key(const void *a, const void *b)
-{
-	return cmp_key(a, b);
-}
-
 static int by_insns(const void *a, const void *b)
 {
 	const struct prof_fn *x = a, *y = b;
 
 	if (x->insns != y->insns)
 		return x->insns > y->insns ? -1 : 1;
-	return cmp_key(x, y);
+	return by_key(x, y);
 }
 
 /* The tally's counted slots, one function per name (a name's ranges add up). */
@@ -299,7 +295,7 @@ static int collect(const struct tally *t, struct prof *p)
 	for (size_t i = 0; i < n; i++) {
 		struct prof_fn *f = &p->fn[i];
 
-		if (p->nfn && !cmp_key(&p->fn[p->nfn - 1], f)) {
+		if (p->nfn && !by_key(&p->fn[p->nfn - 1], f)) {
 			p->fn[p->nfn - 1].insns += f->insns;
 			p->fn[p->nfn - 1].rep += f->rep;
 			continue;

@@ -477,9 +477,8 @@ static int bpf_ranges(struct prof_syms *s, struct list *syms, const struct lens 
 			if (end - k->addr > PROF_SYM_MAX_LEN)
 				end = k->addr + PROF_SYM_MAX_LEN;
 		}
-		if (mod && range_add(rs, k->addr, end, prof_fn_name(k->name), k->module, PK_MODULE))
-			return -ENOMEM;
-		if (!mod && range_add(rs, k->addr, end, bpf_name(k->name), "bpf", PK_BPF))
+		if (range_add(rs, k->addr, end, mod ? prof_fn_name(k->name) : bpf_name(k->name),
+			      mod ? k->module : "bpf", mod ? PK_MODULE : PK_BPF))
 			return -ENOMEM;
 	}
 	return 0;
