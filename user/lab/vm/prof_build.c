@@ -397,7 +397,6 @@ static int build_one(const struct capture *c, const struct cap_tag *t, struct pr
 		if (!w[i])
 			continue;
 		count_tag(&tl, q, prof_syms_bpf_set(&c->syms, q->tag), w[i]);
-		p->ntags++;
 		p->elems += q->elems * w[i];
 		p->windows += q->windows;
 		p->spans += q->spans;

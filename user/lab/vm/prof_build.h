@@ -360,7 +360,6 @@ struct prof_fn {
 /* A profile: what one scenario's (recipe's, module loop's) windows executed. */
 struct prof {
 	char *kind, *name, *extra; /* the tags line: scenario ring recipe=lf-drop */
-	size_t ntags;		   /* its windows' tags */
 	uint64_t elems, windows, spans, errors;
 	int64_t insns, rep; /* signed: a module loop's are a difference */
 	int64_t group_insns[PG_NR], group_rep[PG_NR];

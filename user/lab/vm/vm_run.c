@@ -93,12 +93,10 @@ static void find_paths(struct vm_paths *p)
 	const char *lib = getenv("PPBENCH_LIBDIR");
 
 	memset(p, 0, sizeof(*p));
-	if (lib && *lib) {
+	if ((lib && *lib) || !find_tree(p)) {
+		lib = lib && *lib ? lib : PPBENCH_LIBDIR;
 		snprintf(p->dir, sizeof(p->dir), "%s/vm", lib);
 		snprintf(p->ppbench, sizeof(p->ppbench), "%s/ppbench-static", lib);
-	} else if (!find_tree(p)) {
-		snprintf(p->dir, sizeof(p->dir), "%s/vm", PPBENCH_LIBDIR);
-		snprintf(p->ppbench, sizeof(p->ppbench), "%s/ppbench-static", PPBENCH_LIBDIR);
 	}
 }
 
