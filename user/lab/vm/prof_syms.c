@@ -263,26 +263,26 @@ static int text_ranges(struct ranges *rs, const struct ksym *k, size_t n, uint64
 	return 0;
 }
 
-static uint64_t find_addr(const struct ksym *k, size_t n, const char *name, bool *found)
+/* NAME's address into *ADDR: whether K has it. */
+static bool find_addr(const struct ksym *k, size_t n, const char *name, uint64_t *addr)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(k[i].name, name)) {
-			*found = true;
-			return k[i].addr;
+			*addr = k[i].addr;
+			return true;
 		}
-	*found = false;
-	return 0;
+	return false;
 }
 
 /* The kernel's own text: _stext.._etext and the init text. */
 static int kernel_ranges(struct ranges *rs, struct ksym *k, size_t n, char *err, size_t errlen)
 {
-	bool a, b, c, d;
-	uint64_t stext = find_addr(k, n, "_stext", &a), etext = find_addr(k, n, "_etext", &b);
-	uint64_t sinit = find_addr(k, n, "_sinittext", &c),
-		 einit = find_addr(k, n, "_einittext", &d);
+	uint64_t stext, etext, sinit, einit;
+	bool init = find_addr(k, n, "_sinittext", &sinit) &&
+		    find_addr(k, n, "_einittext", &einit) && einit > sinit;
 
-	if (!a || !b || etext <= stext) {
+	if (!find_addr(k, n, "_stext", &stext) || !find_addr(k, n, "_etext", &etext) ||
+	    etext <= stext) {
 		snprintf(err, errlen, "kallsyms: no _stext and _etext: not a kernel's symbol list");
 		return -EINVAL;
 	}
@@ -290,9 +290,7 @@ static int kernel_ranges(struct ranges *rs, struct ksym *k, size_t n, char *err,
 		qsort(k, n, sizeof(*k), by_addr);
 	if (text_ranges(rs, k, n, stext, etext, 0, 0, PK_KERNEL))
 		return -ENOMEM;
-	if (c && d && einit > sinit && text_ranges(rs, k, n, sinit, einit, 0, 0, PK_KERNEL))
-		return -ENOMEM;
-	return 0;
+	return init && text_ranges(rs, k, n, sinit, einit, 0, 0, PK_KERNEL) ? -ENOMEM : 0;
 }
 
 /* /proc/modules: "NAME SIZE REFS DEPS STATE ADDR [TAINTS]" (address 0: not shown to us). */
@@ -411,7 +409,7 @@ int prof_syms_load(struct prof_syms *s, const char *kallsyms, const char *module
 		ret = list_add(all.k[i].module ? &mods : &core, &all.k[i]);
 	ret = ret ?: kernel_ranges(&rs, core.k, core.n, err, errlen);
 	if (!ret)
-		s->text = find_addr(core.k, core.n, "_text", &s->has_text);
+		s->has_text = find_addr(core.k, core.n, "_text", &s->text);
 	ret = ret ?: module_ranges(&rs, mods.k, mods.n, km, nkm, page_size);
 	if (!ret)
 		finish(&s->base, &rs);
