@@ -894,7 +894,7 @@ static int ab_end(const struct vm_cmd_cfg *cfg, const struct vm_end end[2], cons
 /* Two guests side by side: A the baseline, B the kernel under test; then compare judges them. */
 static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
 {
-	struct vm_cfg cfg[2] = { ccfg->vm, ccfg->vm };
+	struct vm_cfg cfg[2];
 	const struct vm_cfg *cp[2] = { &cfg[0], &cfg[1] };
 	struct vm_progress p[2];
 	struct vm_sink sink[2] = { sink_of(&p[0]), sink_of(&p[1]) };
@@ -906,12 +906,6 @@ static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
 	struct vm_end end[2];
 	int ret;
 
-	cfg[0].debian = ccfg->ag_debian;
-	cfg[0].kernel = ccfg->ag_kernel;
-	cfg[0].modules = ccfg->ag_modules;
-	/* (--debug-info FILE is the kernel under test's: the baseline's own is looked for) */
-	if (cfg[0].debug_info && strcmp(cfg[0].debug_info, "debian"))
-		cfg[0].debug_info = NULL;
 	/* no --json: the results go to ab.a.json and ab.b.json */
 	cli_walk(cli_find(argv[0]), argc, argv, find_json, has);
 	if (!has[0]) {
@@ -922,13 +916,16 @@ static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
 		full[argc++] = "--json";
 		full[argc++] = AB_JSON;
 	}
-	if (list_files(&cfg[1], argc, full))
+	if (list_files(&ccfg->vm, argc, full))
 		return vm_failed(ccfg);
 	/* (both guests write the same outputs, tagged below, and read the same inputs) */
-	cfg[0].out_args = cfg[1].out_args;
-	cfg[0].nr_out_args = cfg[1].nr_out_args;
-	cfg[0].in_args = cfg[1].in_args;
-	cfg[0].nr_in_args = cfg[1].nr_in_args;
+	cfg[0] = cfg[1] = ccfg->vm;
+	cfg[0].debian = ccfg->ag_debian;
+	cfg[0].kernel = ccfg->ag_kernel;
+	cfg[0].modules = ccfg->ag_modules;
+	/* (--debug-info FILE is the kernel under test's: the baseline's own is looked for) */
+	if (cfg[0].debug_info && strcmp(cfg[0].debug_info, "debian"))
+		cfg[0].debug_info = NULL;
 	v[0] = side_argv(&cfg[0], argc, full, "a", &json[0]);
 	v[1] = side_argv(&cfg[1], argc, full, "b", &json[1]);
 	if (!v[0] || !v[1]) {
@@ -938,7 +935,7 @@ static int run_ab(struct vm_cmd_cfg *ccfg, int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &t0);
 	vm_progress_pair(&p[0], &p[1], ccfg->vm.quiet, "a", "b");
 	ret = vm_run_many(2, cp, argc, v, sp, end);
-	free_files(&cfg[1]);
+	free_files(&ccfg->vm);
 	if (ret)
 		return ret < 128 && ccfg->g.bisect ? BISECT_STOP : ret;
 	ret = ab_end(ccfg, end, json, &t0);
