@@ -420,25 +420,6 @@ static int find_json(void *ctx, const struct cli_opt *o, int argi, size_t at)
 	return 0;
 }
 
-/*
- * What the two results will need that vm decides: figures of the instruction
- * clock, and a gate when --bisect is to act on compare's verdict.
- */
-static int check_gate_inputs(const struct vm_cmd_cfg *cfg)
-{
-	if (cfg->vm.clock != VM_CLOCK_ICOUNT) {
-		pr_err("--against-* compares figures of the instruction clock: plain TCG's timings "
-		       "mean nothing (drop --clock tcg)\n");
-		return EXIT_USAGE;
-	}
-	if (cfg->g.bisect && !cfg->g.gate && !cfg->g.nlimits) {
-		pr_err("--bisect with --against-* needs a gate to decide with: --fail-above PCT or "
-		       "--limit\n");
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
-}
-
 /* What two kernels side by side need, before any boot. */
 static int check_ab(struct vm_cmd_cfg *cfg, int argc, char **argv)
 {
@@ -467,7 +448,17 @@ static int check_ab(struct vm_cmd_cfg *cfg, int argc, char **argv)
 		       "file a name (F.json gives F.a.json and F.b.json)\n");
 		return EXIT_USAGE;
 	}
-	return check_gate_inputs(cfg) ?: check_compare_gate(cfg);
+	if (cfg->vm.clock != VM_CLOCK_ICOUNT) {
+		pr_err("--against-* compares figures of the instruction clock: plain TCG's timings "
+		       "mean nothing (drop --clock tcg)\n");
+		return EXIT_USAGE;
+	}
+	if (cfg->g.bisect && !cfg->g.gate && !cfg->g.nlimits) {
+		pr_err("--bisect with --against-* needs a gate to decide with: --fail-above PCT or "
+		       "--limit\n");
+		return EXIT_USAGE;
+	}
+	return check_compare_gate(cfg);
 }
 
 static bool is_input(const struct cli_opt *o)
