@@ -22,27 +22,10 @@ struct prof_gap_fn {
 	double old, new; /* per element; 0 where a side never ran it */
 };
 
-/*
- * What the two methods differ in by design, each measured in the two
- * profiles: the part of the gap such a difference carries is excused, and
- * the rest, the residual, is an error of the method.
- */
+/* What the methods differ in by design (ppbench-vm(8)): the gap's part it carries is excused. */
 enum prof_gap_why {
-	/*
-	 * The module calls page_pool's inline helpers from its own code, and the
-	 * compiler may keep a copy there (page_pool's group, the module's code);
-	 * the scenario runs the same helpers inlined into XDP's return, outside
-	 * the path's groups. Measured: the module's copy's functions.
-	 */
-	PGW_INLINE_COPY,
-	/*
-	 * Each timed run's pool starts empty: its first pages come from the page
-	 * allocator, cleared where init_on_alloc is on, while the module's loop,
-	 * the difference of two loads that fill their pools alike, takes none.
-	 * Measured: the page allocator's functions, where the module's loop has
-	 * none of them (else they are the path itself and excuse nothing).
-	 */
-	PGW_FIRST_PAGES,
+	PGW_INLINE_COPY, /* the module's own copies of page_pool's inline helpers */
+	PGW_FIRST_PAGES, /* the page allocator, where the module's loop has next to none of it */
 	PGW_NR
 };
 extern const char *const prof_gap_why_name[PGW_NR]; /* "inline copy", "first pages" */
