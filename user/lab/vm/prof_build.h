@@ -8,27 +8,9 @@
 
 /*
  * The symbols of one boot, for an instruction profile: every guest address
- * an instruction ran at gets a function, or a bucket. KASLR moves the
- * kernel and its modules from boot to boot, so only that boot's own
- * /proc/kallsyms maps them.
- *
- * - kernel: the text symbols (t, T, W) between _stext and _etext and of the
- *   init text (_sinittext.._einittext); each ends at the next symbol;
- * - module: a module's text symbols, each ending at the module's next
- *   symbol and within the module's memory ([base, base + size) of
- *   /proc/modules);
- * - bpf: a program's JIT code ("bpf_prog_TAG_NAME [bpf]", and the
- *   trampolines and dispatchers kallsyms lists under [bpf]), each ending
- *   after its JIT length where it is known, else at the next symbol, and
- *   within 64 KiB. The programs of a window are the ones loaded while it
- *   ran: each set of them (bpf-TAG) is looked up before the rest, and so is
- *   a module loaded and unloaded inside a window (bench --upstream-module);
- * - user: an address below the kernel's half (the top bit clear);
- * - unmapped: any other address. Counted and shown, never dropped.
- *
- * A function's padding (__pfx_NAME, __cfi_NAME: the 16 bytes before it that
- * x86's call thunks and FineIBT execute) counts as NAME's own code, and a
- * BPF program is named by its name without the program tag.
+ * an instruction ran at gets a function, or a bucket (user, unmapped), by
+ * that boot's own /proc/kallsyms, since KASLR moves the kernel and its
+ * modules. ppbench-vm(8) gives the rules.
  */
 enum prof_kind { PK_KERNEL, PK_MODULE, PK_BPF, PK_USER, PK_UNMAPPED };
 
@@ -305,14 +287,10 @@ void prof_graph_free(struct prof_graph *g);
 char *prof_graph_chain(const struct prof_graph *g, size_t n, const char *sep, bool leaf_first);
 
 /*
- * Instruction profiles: a capture's counts per function and per group, for
- * each scenario (or recipe, or module loop) whose windows it counted.
- *
- * Groups, by the rules below (prof_rules[], the first that matches a name):
- * the path's own code (page_pool, ptr_ring, page allocator), the recipe's
- * frame (xdp, test_run, skb), bpf (programs, trampolines, helpers, maps),
- * other (interrupts, timers, locks, copies, the scheduler...), user and
- * unmapped. A path figure is the sum of the path's own groups.
+ * Instruction profiles: a capture's counts per function and per group (the
+ * first of prof_rules[] that matches a name; ppbench-vm(8) lists them), for
+ * each scenario (or recipe, or module loop) whose windows it counted. A path
+ * figure is the sum of the path's own groups.
  */
 enum prof_class { PCLS_PATH, PCLS_FRAME, PCLS_BPF, PCLS_OTHER, PCLS_USER, PCLS_UNMAPPED };
 
@@ -371,16 +349,11 @@ struct prof {
 };
 
 /*
- * The profiles of capture C, one per KIND and NAME of its tags (a bench
- * scenario's setups may each have a tag: their counts add up), in the
- * order of the tags. A module loop's two loads (kind "module", their
- * windows whole, of N and 2N elements) are differenced: the longer's counts
- * less the shorter's, per element of the N more, so that the load, the
- * pool's creation and its teardown, the same in both, drop out; a
- * function's count may then be negative by what the two loads' fixed parts
- * differ. A module loop without exactly two loads of different lengths
- * gives no profile. 0, or -EINVAL with one line in ERR (a tag counted in
- * qprof.txt that 'tags' does not list).
+ * The profiles of capture C, one per KIND and NAME of its tags (the tags of
+ * a scenario's setups add up), in the order of the tags; a module loop's two
+ * loads are differenced (ppbench-vm(8)), and without exactly two of
+ * different lengths it has none. 0, or -EINVAL with one line in ERR (a tag
+ * of qprof.txt that 'tags' does not list).
  */
 int prof_build(const struct capture *c, struct prof **out, size_t *n, char *err, size_t errlen);
 void prof_free_all(struct prof *p, size_t n);
