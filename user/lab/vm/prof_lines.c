@@ -135,16 +135,8 @@ int64_t prof_dbg_slide(const struct prof_dbg *d)
 /* Whether the vmlinux has a symbol NAME (its padding's counts) at ADDR. */
 static bool has_sym(const struct prof_dbg *d, uint64_t addr, const char *name)
 {
-	size_t lo = 0, hi = d->nsym;
+	size_t lo = prof_bound(d->sym, d->nsym, sizeof(*d->sym), addr, false);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->sym[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < d->nsym && d->sym[lo].addr == addr; lo++)
 		if (!strcmp(prof_fn_name(d->sym[lo].name), name))
 			return true;

@@ -426,15 +426,15 @@ int prof_syms_load(struct prof_syms *s, const char *kallsyms, const char *module
 	return ret;
 }
 
-/* The index of the first range of SET starting after ADDR. */
-static size_t after(const struct prof_symset *set, uint64_t addr)
+size_t prof_bound(const void *arr, size_t n, size_t size, uint64_t key, bool above)
 {
-	size_t lo = 0, hi = set->n;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k = *(const uint64_t *)((const char *)arr + mid * size);
 
-		if (set->sym[mid].start <= addr)
+		if (k < key || (above && k == key))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -444,7 +444,7 @@ static size_t after(const struct prof_symset *set, uint64_t addr)
 
 static const struct prof_sym *lookup(const struct prof_symset *set, uint64_t addr)
 {
-	size_t i = after(set, addr);
+	size_t i = prof_bound(set->sym, set->n, sizeof(*set->sym), addr, true);
 
 	return i && addr < set->sym[i - 1].end ? &set->sym[i - 1] : NULL;
 }
@@ -468,7 +468,8 @@ static int bpf_ranges(struct prof_syms *s, struct list *syms, const struct lens 
 				sized = true;
 			}
 		if (!sized) { /* (at most to the base's next symbol) */
-			size_t next = after(&s->base, k->addr);
+			size_t next = prof_bound(s->base.sym, s->base.n, sizeof(*s->base.sym),
+						 k->addr, true);
 
 			if (next < s->base.n && s->base.sym[next].start < end)
 				end = s->base.sym[next].start;
