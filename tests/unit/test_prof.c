@@ -274,6 +274,7 @@ void test_prof_group_rules(void)
 	ASSERT_EQ(prof_group_of(PK_KERNEL, "page_pool_refill_alloc_cache"), PG_PAGE_POOL, "pp");
 	ASSERT_EQ(prof_group_of(PK_KERNEL, "__ptr_ring_produce"), PG_PTR_RING, "ptr_ring");
 	ASSERT_EQ(prof_group_of(PK_KERNEL, "get_page_from_freelist"), PG_PAGE_ALLOC, "buddy");
+	ASSERT_EQ(prof_group_of(PK_KERNEL, "kernel_init_pages"), PG_PAGE_ALLOC, "'*' inside");
 	ASSERT_EQ(prof_group_of(PK_KERNEL, "bpf_dispatcher_xdp_func"), PG_BPF, "dispatcher");
 	ASSERT_EQ(prof_group_of(PK_KERNEL, "kfree_skb_reason"), PG_SKB, "skb");
 	ASSERT_EQ(prof_group_of(PK_KERNEL, "_raw_spin_lock"), PG_OTHER, "a lock: other");

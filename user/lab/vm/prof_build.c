@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Instruction profiles from a capture: functions, groups, per element (prof_build.h). */
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,22 +111,6 @@ enum prof_group prof_group_named(const char *name)
 	return PG_NR;
 }
 
-static bool matches(const char *pattern, const char *name)
-{
-	size_t pl = strlen(pattern), nl = strlen(name);
-	bool head = pattern[0] == '*', tail = pl > 1 && pattern[pl - 1] == '*';
-	char part[96];
-
-	if (!head && !tail)
-		return !strcmp(pattern, name);
-	snprintf(part, sizeof(part), "%.*s", (int)(pl - head - tail), pattern + head);
-	if (head && tail)
-		return strstr(name, part) != NULL;
-	if (tail)
-		return !strncmp(name, part, strlen(part));
-	return nl >= strlen(part) && !strcmp(name + nl - strlen(part), part);
-}
-
 enum prof_group prof_group_of(enum prof_kind kind, const char *name)
 {
 	if (kind == PK_BPF)
@@ -135,7 +120,7 @@ enum prof_group prof_group_of(enum prof_kind kind, const char *name)
 	if (kind == PK_UNMAPPED)
 		return PG_UNMAPPED;
 	for (size_t i = 0; i < prof_nrules; i++)
-		if (matches(prof_rules[i].pattern, name))
+		if (!fnmatch(prof_rules[i].pattern, name, 0))
 			return prof_rules[i].group;
 	return PG_OTHER;
 }
