@@ -568,7 +568,6 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 {
 	struct ppb_xdp_stats *before[PPB_NR_ROLES] = {}, *after[PPB_NR_ROLES] = {};
 	struct obs_snapshot s0 = {}, s1 = {};
-	uint64_t drops0;
 	int err;
 
 	memset(res, 0, sizeof(*res));
@@ -585,8 +584,7 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 		xdpo_set_pace_offset(c->x,
 				     before[PPB_ROLE_ACTION][c->p.cpu].packets -
 					     before[PPB_ROLE_SECOND][c->p.remote_cpu].packets);
-	drops0 = cpumap_drops(c);
-	c->drops0 = drops0;
+	c->drops0 = cpumap_drops(c);
 	err = err ?: drive(c, res);
 	/* Destroy may be deferred to a worker: its returns belong to this run. A
 	 * pool that is not freed in time is named, and the run goes on. */
@@ -597,7 +595,7 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 	err = err ?: read_roles(c, after);
 	if (!err)
 		stats_delta(c, before, after, res);
-	res->cpumap_drops = cpumap_drops(c) - drops0;
+	res->cpumap_drops = cpumap_drops(c) - c->drops0;
 	if (proof) {
 		if (!err && !obs_snapshot(c->obs, &s1))
 			err = snap_delta(&s0, &s1, &res->counts);
