@@ -537,10 +537,10 @@ static int alloc_runs(struct sc_result *r, uint32_t n, const struct candidate *c
 	r->delivered = 1;
 	for (int i = 0; i < r->nr_cpu; i++)
 		r->per_cpu[i].cycles = calloc(n, sizeof(double));
-	return r->cycles && r->ns && r->setups && r->per_cpu[0].cycles &&
-			       r->per_cpu[r->nr_cpu - 1].cycles
-		       ? 0
-		       : -ENOMEM;
+	if (!r->cycles || !r->ns || !r->setups || !r->per_cpu[0].cycles ||
+	    !r->per_cpu[r->nr_cpu - 1].cycles)
+		return -ENOMEM;
+	return 0;
 }
 
 static void free_runs(struct sc_result *r)

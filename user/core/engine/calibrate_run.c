@@ -280,8 +280,7 @@ int calibrate_main(const struct calibrate_cfg *cfg, struct calibration *cal)
 	c.res = calloc(cfg->runs, sizeof(*c.res));
 	c.paths = calloc(cfg->runs, sizeof(*c.paths));
 	if (!c.res || !c.paths || make_dir(&c)) {
-		free(c.res);
-		free(c.paths);
+		free_runs(c.res, 0, c.paths, 0);
 		return -ENOMEM;
 	}
 	for (unsigned int i = 0; i < cfg->runs; i++) {
