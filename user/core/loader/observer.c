@@ -589,7 +589,7 @@ static int add_records(struct obs_snapshot *s, const struct batch_buf *info,
 
 static int read_records(struct observer *o, struct obs_snapshot *s)
 {
-	struct batch_buf info, counts;
+	struct batch_buf info = {}, counts = {};
 	int err;
 
 	err = read_batch(obs_pool_info_fd(o), sizeof(struct ppb_pool_key),
