@@ -214,13 +214,12 @@ static int attach_peer(struct recipe_ctx *c)
 	return 0;
 }
 
-static int pin_dispatcher(struct recipe_ctx *c, const char *prog)
+static void pin_dispatcher(struct recipe_ctx *c, const char *prog)
 {
 	c->pin_link = xdpo_pin_dispatcher(c->x, prog);
 	if (c->pin_link < 0)
 		pr_debug("cannot keep %s in the XDP dispatcher: %s\n", prog,
 			 strerror(-c->pin_link));
-	return 0;
 }
 
 static int open_socket(struct recipe_ctx *c)
@@ -319,7 +318,7 @@ int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env
 			xdpo_calib_error(c->x));
 	err = xdpo_attach_tracing(c->x) ?: attach_peer(c) ?: open_socket(c);
 	if (!err && recipes[id].live)
-		err = pin_dispatcher(c, main_prog(c));
+		pin_dispatcher(c, main_prog(c));
 	/* The pin is the recipe's second stage: the frames pass to that lo. */
 	if (!err && is_fastpass(id) && c->pin_link < 0) {
 		pr_err("%s needs its program as generic XDP on a private lo: %s\n",
