@@ -42,12 +42,8 @@ static void run_path(const struct cal *c, unsigned int i, const char *ext, char 
 	snprintf(buf, len, "%s/run-%02u.%s", c->dir, i + 1, ext);
 }
 
-/*
- * bench with the calibration's options, its result to DIR/run-NN.json and its
- * stderr to DIR/run-NN.err: a separate invocation of ppbench, never a call,
- * because the invocation (its namespaces, programs, pools and TSC
- * calibration) is the unit whose noise calibrate measures. Its pid, or -errno.
- */
+/* bench with the calibration's options, a process of its own (see the top), its result to
+ * DIR/run-NN.json and its stderr to DIR/run-NN.err. Its pid, or -errno. */
 static pid_t start_bench(const struct cal *c, unsigned int i)
 {
 	const struct calibrate_cfg *cfg = c->cfg;
