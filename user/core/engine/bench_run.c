@@ -293,14 +293,12 @@ static void store(struct sc_env *e, struct sc_result *r, uint32_t i, const struc
  * WARM_MAX of them.
  */
 static int warm_up(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
-		   const struct sc_result *r, struct setup_rec *s)
+		   struct setup_rec *s)
 {
-	struct recipe_params p = make_params(e, c, r->loops / SETUP_CHUNKS);
 	double prev = NAN;
 	struct run_fig f;
 	int err;
 
-	recipe_set_loops(rc, p.repeat, p.runs);
 	for (s->warmups = 0; s->warmups < WARM_MAX;) {
 		err = measure(e, rc, c, &f);
 		if (err)
@@ -371,12 +369,10 @@ static void instruments_remove(struct sc_env *e, struct guest_prof *prof)
 static int timed_chunks(struct sc_env *e, struct recipe_ctx *rc, const struct candidate *c,
 			struct sc_result *r, struct setup_rec *s, struct run_fig *pick)
 {
-	struct recipe_params p = make_params(e, c, r->loops / SETUP_CHUNKS);
 	struct run_fig f[SETUP_CHUNKS];
 	struct guest_prof prof;
 	int err = 0;
 
-	recipe_set_loops(rc, p.repeat, p.runs);
 	instruments_add(e, r, c, &prof);
 	for (s->nr_chunks = 0; s->nr_chunks < SETUP_CHUNKS; s->nr_chunks++) {
 		struct instr_window w = { INSTR_CHUNK };
@@ -480,7 +476,9 @@ static int one_setup(struct sc_env *e, struct sc_result *r, const struct candida
 	p.no_proof = true;
 	if (!rc)
 		err = recipe_setup(&rc, c->recipe, e->env, e->obs, &p);
-	err = err ?: warm_up(e, rc, c, r, s);
+	else
+		recipe_set_loops(rc, p.repeat, p.runs);
+	err = err ?: warm_up(e, rc, c, s);
 	if (!err) {
 		recipe_ids(rc, s);
 		s->cpu_probe_ns = cpu_probe_ns();
@@ -539,10 +537,10 @@ static int alloc_runs(struct sc_result *r, uint32_t n, const struct candidate *c
 	r->delivered = 1;
 	for (int i = 0; i < r->nr_cpu; i++)
 		r->per_cpu[i].cycles = calloc(n, sizeof(double));
-	return r->cycles && r->ns && r->setups && r->per_cpu[0].cycles &&
-			       r->per_cpu[r->nr_cpu - 1].cycles
-		       ? 0
-		       : -ENOMEM;
+	if (!r->cycles || !r->ns || !r->setups || !r->per_cpu[0].cycles ||
+	    !r->per_cpu[r->nr_cpu - 1].cycles)
+		return -ENOMEM;
+	return 0;
 }
 
 static void free_runs(struct sc_result *r)

@@ -42,19 +42,15 @@ static void run_path(const struct cal *c, unsigned int i, const char *ext, char 
 	snprintf(buf, len, "%s/run-%02u.%s", c->dir, i + 1, ext);
 }
 
-/*
- * bench with the calibration's options, its result to DIR/run-NN.json and its
- * stderr to DIR/run-NN.err: a separate invocation of ppbench, never a call,
- * because the invocation (its namespaces, programs, pools and TSC
- * calibration) is the unit whose noise calibrate measures. Its pid, or -errno.
- */
+/* bench with the calibration's options, a process of its own (see the top), its result to
+ * DIR/run-NN.json and its stderr to DIR/run-NN.err. Its pid, or -errno. */
 static pid_t start_bench(const struct cal *c, unsigned int i)
 {
 	const struct calibrate_cfg *cfg = c->cfg;
 	char json[PATH_MAX], err[PATH_MAX], rep[16], loops[24], cpu[16];
-	const char *argv[20];
+	const char *argv[20] = { "ppbench", "bench", "--quiet", "--repeat", rep, "--cpu", cpu };
 	struct spawn s = { .argv = argv, .path = "/proc/self/exe", .out = SPAWN_NULL };
-	int n = 0;
+	int n = 7;
 	pid_t pid;
 
 	run_path(c, i, "json", json, sizeof(json));
@@ -62,13 +58,6 @@ static pid_t start_bench(const struct cal *c, unsigned int i)
 	snprintf(rep, sizeof(rep), "%u", cfg->repeat);
 	snprintf(loops, sizeof(loops), "%llu", (unsigned long long)cfg->loops);
 	snprintf(cpu, sizeof(cpu), "%d", cfg->cpu);
-	argv[n++] = "ppbench";
-	argv[n++] = "bench";
-	argv[n++] = "--quiet";
-	argv[n++] = "--repeat";
-	argv[n++] = rep;
-	argv[n++] = "--cpu";
-	argv[n++] = cpu;
 	if (cfg->loops) {
 		argv[n++] = "--loops";
 		argv[n++] = loops;
@@ -82,8 +71,7 @@ static pid_t start_bench(const struct cal *c, unsigned int i)
 		argv[n++] = strstr(cfg->counter, "cycles") ? "instructions,cycles" : "instructions";
 	}
 	argv[n++] = "--json";
-	argv[n++] = json;
-	argv[n] = NULL;
+	argv[n++] = json; /* (the rest is NULL) */
 	s.err = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (s.err < 0)
 		s.err = SPAWN_INHERIT;
@@ -280,8 +268,7 @@ int calibrate_main(const struct calibrate_cfg *cfg, struct calibration *cal)
 	c.res = calloc(cfg->runs, sizeof(*c.res));
 	c.paths = calloc(cfg->runs, sizeof(*c.paths));
 	if (!c.res || !c.paths || make_dir(&c)) {
-		free(c.res);
-		free(c.paths);
+		free_runs(c.res, 0, c.paths, 0);
 		return -ENOMEM;
 	}
 	for (unsigned int i = 0; i < cfg->runs; i++) {

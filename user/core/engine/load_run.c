@@ -35,8 +35,7 @@
 #define PROGCOST_MAX 32
 
 struct prog_costs {
-	bool on; /* stats_fd holds the stats on */
-	int stats_fd;
+	int stats_fd; /* holds the stats on (-1: off) */
 	int n;
 	int fd[PROGCOST_MAX];
 	struct prog_cost first[PROGCOST_MAX]; /* at progcost_start() */
@@ -95,6 +94,13 @@ static int progcost_read(const struct prog_costs *pc, struct prog_cost *out)
 	return 0;
 }
 
+/* The programs' counts at one time: per CPU, of both roles and errors; the observer's pools. */
+struct sample {
+	struct ppb_xdp_stats *st[2]; /* ACTION, SECOND */
+	struct ppb_xdp_errs *e;
+	struct obs_snapshot s;
+};
+
 struct load {
 	struct load_cfg *cfg;
 	struct observer *obs;
@@ -109,9 +115,7 @@ struct load {
 	struct guardian reaper;
 	struct tsc_info tsc;
 	int nr_cpus;
-	struct ppb_xdp_stats *first[2], *prev[2]; /* ACTION, SECOND */
-	struct ppb_xdp_errs *efirst, *eprev;
-	struct obs_snapshot sfirst, sprev;
+	struct sample first, prev;
 	const struct load_sink *sink;
 	uint64_t t0, tprev;
 	int intervals;
@@ -347,23 +351,30 @@ static void errs_delta(const struct ppb_xdp_errs *a, const struct ppb_xdp_errs *
 	}
 }
 
-static int read_stats(struct load *l, struct ppb_xdp_stats **st, struct ppb_xdp_errs *e)
+/* The programs' counts now into x (its snapshot left empty): -ENOMEM, or -EIO. */
+static int read_sample(struct load *l, struct sample *x)
 {
-	return xdpo_stats(l->x, PPB_ROLE_ACTION, st[0]) ?:
-	       xdpo_stats(l->x, PPB_ROLE_SECOND, st[1]) ?: xdpo_errs(l->x, e);
+	x->st[0] = calloc(l->nr_cpus, sizeof(*x->st[0]));
+	x->st[1] = calloc(l->nr_cpus, sizeof(*x->st[1]));
+	x->e = calloc(l->nr_cpus, sizeof(*x->e));
+	if (!x->st[0] || !x->st[1] || !x->e)
+		return -ENOMEM;
+	if (xdpo_stats(l->x, PPB_ROLE_ACTION, x->st[0]) ||
+	    xdpo_stats(l->x, PPB_ROLE_SECOND, x->st[1]) || xdpo_errs(l->x, x->e))
+		return -EIO;
+	return 0;
 }
 
-static int alloc_stats(struct load *l, struct ppb_xdp_stats **st, struct ppb_xdp_errs **e)
+static void sample_free(struct sample *x)
 {
-	st[0] = calloc(l->nr_cpus, sizeof(**st));
-	st[1] = calloc(l->nr_cpus, sizeof(**st));
-	*e = calloc(l->nr_cpus, sizeof(**e));
-	return st[0] && st[1] && *e ? 0 : -ENOMEM;
+	free(x->st[0]);
+	free(x->st[1]);
+	free(x->e);
+	snap_free(&x->s);
 }
 
-/* The interval from stats a (errors ea) to now (en): per CPU and role, summed errors. */
-static int interval_data(struct load *l, struct ppb_xdp_stats **a, struct ppb_xdp_stats **now,
-			 const struct ppb_xdp_errs *ea, const struct ppb_xdp_errs *en,
+/* The interval from sample a to now: per CPU and role, summed errors. */
+static int interval_data(struct load *l, const struct sample *a, const struct sample *now,
 			 struct load_interval *iv)
 {
 	for (int r = 0; r < 2; r++) {
@@ -371,18 +382,17 @@ static int interval_data(struct load *l, struct ppb_xdp_stats **a, struct ppb_xd
 		if (!iv->cpu[r])
 			return -ENOMEM;
 		for (int c = 0; c < l->nr_cpus; c++)
-			stat_delta(&a[r][c], &now[r][c], &iv->cpu[r][c]);
+			stat_delta(&a->st[r][c], &now->st[r][c], &iv->cpu[r][c]);
 	}
-	errs_delta(ea, en, l->nr_cpus, &iv->errs);
+	errs_delta(a->e, now->e, l->nr_cpus, &iv->errs);
 	return 0;
 }
 
 /* One report: from snapshot a to now; the summary is from the start. */
 static int report(struct load *l, bool summary, uint64_t *packets)
 {
-	struct ppb_xdp_stats *now[2], **a = summary ? l->first : l->prev;
-	struct obs_snapshot s = {}, d = {};
-	struct ppb_xdp_errs *e;
+	struct sample now = {}, *a = summary ? &l->first : &l->prev;
+	struct obs_snapshot d = {};
 	uint64_t t = now_ns();
 	struct load_interval iv = { .summary = summary,
 				    .intervals = l->intervals,
@@ -390,15 +400,14 @@ static int report(struct load *l, bool summary, uint64_t *packets)
 				    .secs = (t - (summary ? l->t0 : l->tprev)) / 1e9,
 				    .nr_cpus = l->nr_cpus };
 
-	if (alloc_stats(l, now, &e) || read_stats(l, now, e) ||
-	    interval_data(l, a, now, summary ? l->efirst : l->eprev, e, &iv)) {
+	if (read_sample(l, &now) || interval_data(l, a, &now, &iv)) {
 		free(iv.cpu[0]), free(iv.cpu[1]);
+		sample_free(&now);
 		return -ENOMEM;
 	}
 	if (l->obs) {
 		obs_flush(l->obs);
-		if (!obs_snapshot(l->obs, &s) &&
-		    !snap_delta(summary ? &l->sfirst : &l->sprev, &s, &d))
+		if (!obs_snapshot(l->obs, &now.s) && !snap_delta(&a->s, &now.s, &d))
 			iv.d = &d;
 	}
 	l->sink->interval(l->sink->ctx, &iv);
@@ -406,19 +415,14 @@ static int report(struct load *l, bool summary, uint64_t *packets)
 	free(iv.cpu[0]), free(iv.cpu[1]);
 	*packets = 0;
 	for (int c = 0; c < l->nr_cpus; c++)
-		*packets += now[0][c].packets - l->first[0][c].packets;
-	if (!summary) {
-		for (int r = 0; r < 2; r++)
-			free(l->prev[r]), l->prev[r] = now[r];
-		free(l->eprev);
-		l->eprev = e;
-		snap_free(&l->sprev);
-		l->sprev = s;
-		l->tprev = t;
-	} else {
-		free(now[0]), free(now[1]), free(e);
-		snap_free(&s);
+		*packets += now.st[0][c].packets - l->first.st[0][c].packets;
+	if (summary) {
+		sample_free(&now);
+		return 0;
 	}
+	sample_free(&l->prev);
+	l->prev = now;
+	l->tprev = t;
 	return 0;
 }
 
@@ -457,11 +461,11 @@ static void banner(struct load *l)
 
 static int init_state(struct load *l)
 {
-	if (alloc_stats(l, l->first, &l->efirst) || alloc_stats(l, l->prev, &l->eprev))
-		return -ENOMEM;
-	if (read_stats(l, l->first, l->efirst) || read_stats(l, l->prev, l->eprev))
-		return -EIO;
-	if (l->obs && (obs_snapshot(l->obs, &l->sfirst) || obs_snapshot(l->obs, &l->sprev)))
+	int err = read_sample(l, &l->first) ?: read_sample(l, &l->prev);
+
+	if (err)
+		return err;
+	if (l->obs && (obs_snapshot(l->obs, &l->first.s) || obs_snapshot(l->obs, &l->prev.s)))
 		return -EIO;
 	l->t0 = l->tprev = now_ns();
 	return 0;
@@ -479,22 +483,22 @@ static void drain(void *obs)
  */
 static int activity(struct load *l, uint64_t *sum, int64_t *queued)
 {
-	struct ppb_xdp_stats *st[2];
-	struct ppb_xdp_errs *e;
+	struct sample x = {};
 	int64_t q = 0;
-	int err;
+	int err = read_sample(l, &x);
 
-	err = alloc_stats(l, st, &e) ?: read_stats(l, st, e);
 	*sum = 0;
 	for (int c = 0; !err && c < l->nr_cpus; c++) {
-		*sum += st[0][c].packets + st[1][c].packets;
-		*sum += e[c].exception + e[c].redirect_err + e[c].xmit_sent + e[c].xmit_drops +
-			e[c].cpumap_drops;
-		q += st[0][c].packets - e[c].exception - e[c].redirect_err - st[1][c].packets -
-		     e[c].cpumap_drops;
+		const struct ppb_xdp_errs *e = &x.e[c];
+
+		*sum += x.st[0][c].packets + x.st[1][c].packets;
+		*sum += e->exception + e->redirect_err + e->xmit_sent + e->xmit_drops +
+			e->cpumap_drops;
+		q += x.st[0][c].packets - e->exception - e->redirect_err - x.st[1][c].packets -
+		     e->cpumap_drops;
 	}
 	*queued = l->cfg->action == PPB_ACT_CPU ? q : 0;
-	free(st[0]), free(st[1]), free(e);
+	sample_free(&x);
 	return err;
 }
 
@@ -548,29 +552,17 @@ static int run_loop(struct load *l)
 	return err;
 }
 
-static void free_state(struct load *l)
-{
-	for (int r = 0; r < 2; r++)
-		free(l->first[r]), free(l->prev[r]);
-	free(l->efirst);
-	free(l->eprev);
-	snap_free(&l->sfirst);
-	snap_free(&l->sprev);
-}
-
 /* --prog-costs: the kernel's run-time stats on, and every program of ours followed. */
 static int costs_start(struct load *l)
 {
 	int err;
 
-	memset(&l->pc, 0, sizeof(l->pc));
 	l->pc.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (l->pc.stats_fd < 0) {
 		err = -errno;
 		pr_err("cannot turn on the kernel's BPF run-time stats: %s\n", strerror(-err));
 		return err;
 	}
-	l->pc.on = true;
 	progcost_add(&l->pc, xdpo_object(l->x, 0));
 	progcost_add(&l->pc, xdpo_object(l->x, 1));
 	progcost_add(&l->pc, obs_object(l->obs));
@@ -598,6 +590,7 @@ int load_main(struct load_cfg *cfg, const struct load_sink *sink)
 			  .nr_cpus = nr_possible_cpus(),
 			  .link = -1,
 			  .reaper = { .pid = -1, .fd = -1 },
+			  .pc.stats_fd = -1,
 			  .sink = sink };
 	struct instr_window w = { INSTR_WHOLE };
 	struct guest_prof prof;
@@ -633,11 +626,12 @@ int load_main(struct load_cfg *cfg, const struct load_sink *sink)
 	instr_remove(&prof.in);
 	if (!err && cfg->prog_costs)
 		costs_report(&l);
-	if (l.pc.on)
+	if (l.pc.stats_fd >= 0)
 		close(l.pc.stats_fd);
 	detach(&l);
-	free_state(&l);
+	sample_free(&l.first);
+	sample_free(&l.prev);
 	xdpo_close(l.x);
 	obs_close(l.obs);
-	return err == -EBUSY ? EXIT_FAIL : err ? EXIT_FAIL : EXIT_OK;
+	return err ? EXIT_FAIL : EXIT_OK;
 }

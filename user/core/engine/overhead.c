@@ -76,7 +76,6 @@ int bench_overhead(struct bench_cfg *cfg, struct overhead_figs *out)
 	uint32_t reps = cfg->repeat < OVH_PAIRS_MAX ? cfg->repeat : OVH_PAIRS_MAX;
 	double timed[OVH_PAIRS_MAX], bare[OVH_PAIRS_MAX], cnt[OVH_PAIRS_MAX];
 	double p1[OVH_PAIRS_MAX], p2[OVH_PAIRS_MAX];
-	struct summary st, sb, sc, s1, s2;
 	int pins[2], err;
 	cpu_set_t set;
 
@@ -95,17 +94,13 @@ int bench_overhead(struct bench_cfg *cfg, struct overhead_figs *out)
 	xdpo_unpin_dispatcher(pins[0]);
 	xdpo_unpin_dispatcher(pins[1]);
 	xdpo_close(o.x);
-	if (err || summarize(timed, reps, &st) || summarize(bare, reps, &sb) ||
-	    summarize(cnt, reps, &sc) || pair_pcts(timed, bare, reps, p1, &s1) ||
-	    pair_pcts(cnt, bare, reps, p2, &s2))
+	if (err || summarize(timed, reps, &out->timed) || summarize(bare, reps, &out->bare) ||
+	    summarize(cnt, reps, &out->counted) ||
+	    pair_pcts(timed, bare, reps, p1, &out->timed_pct) ||
+	    pair_pcts(cnt, bare, reps, p2, &out->counted_pct))
 		return -EINVAL;
-	*out = (struct overhead_figs){ .frames = o.n,
-				       .runs = reps,
-				       .cpu = cfg->cpu,
-				       .timed = st,
-				       .bare = sb,
-				       .counted = sc,
-				       .timed_pct = s1,
-				       .counted_pct = s2 };
+	out->frames = o.n;
+	out->runs = reps;
+	out->cpu = cfg->cpu;
 	return 0;
 }

@@ -214,13 +214,12 @@ static int attach_peer(struct recipe_ctx *c)
 	return 0;
 }
 
-static int pin_dispatcher(struct recipe_ctx *c, const char *prog)
+static void pin_dispatcher(struct recipe_ctx *c, const char *prog)
 {
 	c->pin_link = xdpo_pin_dispatcher(c->x, prog);
 	if (c->pin_link < 0)
 		pr_debug("cannot keep %s in the XDP dispatcher: %s\n", prog,
 			 strerror(-c->pin_link));
-	return 0;
 }
 
 static int open_socket(struct recipe_ctx *c)
@@ -319,7 +318,7 @@ int recipe_setup(struct recipe_ctx **out, enum recipe_id id, struct ppb_env *env
 			xdpo_calib_error(c->x));
 	err = xdpo_attach_tracing(c->x) ?: attach_peer(c) ?: open_socket(c);
 	if (!err && recipes[id].live)
-		err = pin_dispatcher(c, main_prog(c));
+		pin_dispatcher(c, main_prog(c));
 	/* The pin is the recipe's second stage: the frames pass to that lo. */
 	if (!err && is_fastpass(id) && c->pin_link < 0) {
 		pr_err("%s needs its program as generic XDP on a private lo: %s\n",
@@ -568,7 +567,6 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 {
 	struct ppb_xdp_stats *before[PPB_NR_ROLES] = {}, *after[PPB_NR_ROLES] = {};
 	struct obs_snapshot s0 = {}, s1 = {};
-	uint64_t drops0;
 	int err;
 
 	memset(res, 0, sizeof(*res));
@@ -585,8 +583,7 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 		xdpo_set_pace_offset(c->x,
 				     before[PPB_ROLE_ACTION][c->p.cpu].packets -
 					     before[PPB_ROLE_SECOND][c->p.remote_cpu].packets);
-	drops0 = cpumap_drops(c);
-	c->drops0 = drops0;
+	c->drops0 = cpumap_drops(c);
 	err = err ?: drive(c, res);
 	/* Destroy may be deferred to a worker: its returns belong to this run. A
 	 * pool that is not freed in time is named, and the run goes on. */
@@ -597,7 +594,7 @@ int recipe_run(struct recipe_ctx *c, bool proof, struct recipe_result *res)
 	err = err ?: read_roles(c, after);
 	if (!err)
 		stats_delta(c, before, after, res);
-	res->cpumap_drops = cpumap_drops(c) - drops0;
+	res->cpumap_drops = cpumap_drops(c) - c->drops0;
 	if (proof) {
 		if (!err && !obs_snapshot(c->obs, &s1))
 			err = snap_delta(&s0, &s1, &res->counts);

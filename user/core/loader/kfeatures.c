@@ -206,38 +206,27 @@ struct probe_bpf *ppb_probe_xdp_load(int *err)
 	return load_one("ppb_probe_xdp", err);
 }
 
-/* Kernel symbols' addresses by name, modules included (0: no such symbol). */
-static int ppb_ksym_lookup(const char *const *names, __u64 *addrs, int n)
+/* The kernel symbols' addresses by name, modules included (0: no such symbol). */
+void ppb_pool_ksyms(struct ppb_obs_config *c)
 {
+	static const char *const names[] = { "xdp_test_run_init_page", "veth_xmit", "veth_poll" };
 	LIBBPF_OPTS(bpf_test_run_opts, o);
-	struct probe_bpf *skel;
-	int err, fd;
+	__u64 a[ARRAY_SIZE(names)] = {};
+	static bool warned;
+	int err;
+	struct probe_bpf *skel = load_one("ppb_probe_ksym", &err);
 
-	memset(addrs, 0, n * sizeof(*addrs));
-	skel = load_one("ppb_probe_ksym", &err);
-	if (!skel)
-		return err;
-	fd = bpf_program__fd(skel->progs.ppb_probe_ksym);
-	for (int i = 0; i < n && !err; i++) {
+	for (size_t i = 0; skel && i < ARRAY_SIZE(names) && !err; i++) {
 		/* NUL padded, its last byte left 0 (our names are shorter) */
 		strncpy(skel->bss->ksym_name, names[i], sizeof(skel->bss->ksym_name) - 1);
-		if (bpf_prog_test_run_opts(fd, &o))
+		if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.ppb_probe_ksym), &o))
 			err = -errno;
 		else if (!skel->bss->ksym_err)
-			addrs[i] = skel->bss->ksym_addr;
+			a[i] = skel->bss->ksym_addr;
 		else if (skel->bss->ksym_err != -ENOENT)
 			err = (int)skel->bss->ksym_err;
 	}
 	probe_bpf__destroy(skel);
-	return err;
-}
-
-void ppb_pool_ksyms(struct ppb_obs_config *c)
-{
-	static const char *const names[] = { "xdp_test_run_init_page", "veth_xmit", "veth_poll" };
-	__u64 a[ARRAY_SIZE(names)];
-	int err = ppb_ksym_lookup(names, a, ARRAY_SIZE(names));
-	static bool warned;
 
 	/* each object's load asks: say it once */
 	if (err && !warned) {

@@ -56,12 +56,11 @@ static const char *first_func(const char *const *names)
 	return NULL;
 }
 
-static void set_target(struct bpf_program *p, const char *fn)
+/* An fentry and fexit program on FN, each loaded only if it can attach there. */
+static void set_target(struct bpf_program *fe, struct bpf_program *fx, const char *fn)
 {
-	if (fn && !bpf_program__set_attach_target(p, 0, fn))
-		bpf_program__set_autoload(p, true);
-	else
-		bpf_program__set_autoload(p, false);
+	bpf_program__set_autoload(fe, fn && !bpf_program__set_attach_target(fe, 0, fn));
+	bpf_program__set_autoload(fx, fn && !bpf_program__set_attach_target(fx, 0, fn));
 }
 
 /* The handlers' time that timed calls leave out (irq_clock in the BPF
@@ -106,18 +105,12 @@ static void setup_fentry(struct observer_bpf *s, bool on)
 	/* 6.14+ replaced it by a bulk return whose entries mix pools. */
 	const char *nbulk = on && !bulk ? btf_func("page_pool_put_netmem_bulk") : NULL;
 
-	set_target(s->progs.ppb_fe_alloc, alloc);
-	set_target(s->progs.ppb_fx_alloc, alloc);
-	set_target(s->progs.ppb_fe_alloc2, alloc2);
-	set_target(s->progs.ppb_fx_alloc2, alloc2);
-	set_target(s->progs.ppb_fe_put, put);
-	set_target(s->progs.ppb_fx_put, put);
-	set_target(s->progs.ppb_fe_put2, put2);
-	set_target(s->progs.ppb_fx_put2, put2);
-	set_target(s->progs.ppb_fe_bulk, bulk);
-	set_target(s->progs.ppb_fx_bulk, bulk);
-	set_target(s->progs.ppb_fe_nbulk, nbulk);
-	set_target(s->progs.ppb_fx_nbulk, nbulk);
+	set_target(s->progs.ppb_fe_alloc, s->progs.ppb_fx_alloc, alloc);
+	set_target(s->progs.ppb_fe_alloc2, s->progs.ppb_fx_alloc2, alloc2);
+	set_target(s->progs.ppb_fe_put, s->progs.ppb_fx_put, put);
+	set_target(s->progs.ppb_fe_put2, s->progs.ppb_fx_put2, put2);
+	set_target(s->progs.ppb_fe_bulk, s->progs.ppb_fx_bulk, bulk);
+	set_target(s->progs.ppb_fe_nbulk, s->progs.ppb_fx_nbulk, nbulk);
 	bpf_program__set_autoload(s->progs.ppb_fe_cal, on);
 	bpf_program__set_autoload(s->progs.ppb_fx_cal, on);
 	setup_irq_clock(s, on);
@@ -596,7 +589,7 @@ static int add_records(struct obs_snapshot *s, const struct batch_buf *info,
 
 static int read_records(struct observer *o, struct obs_snapshot *s)
 {
-	struct batch_buf info, counts;
+	struct batch_buf info = {}, counts = {};
 	int err;
 
 	err = read_batch(obs_pool_info_fd(o), sizeof(struct ppb_pool_key),

@@ -380,10 +380,9 @@ int xdpo_attach(struct xdpo *x, const char *prog, int ifindex, bool skb_mode)
 int xdpo_set_cpumap(struct xdpo *x, int cpu, uint32_t qsize)
 {
 	struct bpf_cpumap_val v = { .qsize = qsize };
-	__u32 key = 0;
+	__u32 key = cpu;
 
 	v.bpf_prog.fd = xdpo_prog_fd(x, "ppb_cpumap_prog");
-	key = cpu;
 	/* Deleting an entry waits for its kthread; a re-used key gets a fresh one. */
 	bpf_map_delete_elem(bpf_map__fd(x->skel->maps.tx_cpumap), &key);
 	if (bpf_map_update_elem(bpf_map__fd(x->skel->maps.tx_cpumap), &key, &v, 0))
