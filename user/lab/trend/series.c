@@ -305,23 +305,18 @@ static int check_labels(const struct series *s, size_t *idx, char *err, size_t e
 	return 0;
 }
 
-/* The points that have figure G, compacted. */
+/* The points that have figure G, compacted in place. */
 static int compact(const struct series *s, struct series_fig *g)
 {
-	double **out[NR_RAW] = { &g->v, &g->lo, &g->hi, &g->probe };
-
 	g->pt = calloc(s->npts + 1, sizeof(*g->pt));
 	if (!g->pt)
 		return -ENOMEM;
-	for (size_t k = 0; k < NR_RAW; k++)
-		if (!(*out[k] = calloc(s->npts + 1, sizeof(double))))
-			return -ENOMEM;
 	for (size_t i = 0; i < s->npts; i++) {
 		if (isnan(g->raw[0][i]))
 			continue;
 		g->pt[g->n] = i;
 		for (size_t k = 0; k < NR_RAW; k++)
-			(*out[k])[g->n] = g->raw[k][i];
+			g->raw[k][g->n] = g->raw[k][i];
 		g->n++;
 	}
 	return 0;
@@ -471,10 +466,6 @@ void series_fig_free(struct series_fig *g)
 	free(g->method);
 	free(g->aside);
 	free(g->pt);
-	free(g->v);
-	free(g->lo);
-	free(g->hi);
-	free(g->probe);
 	for (size_t k = 0; k < NR_RAW; k++)
 		free(g->raw[k]);
 	trend_fit_free(&g->fit);

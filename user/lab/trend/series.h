@@ -29,12 +29,16 @@ struct series_fig {
 	char *method;
 	/* adding: a point of another method came; the line that sets the figure aside */
 	char *aside;
-	size_t n;	     /* points that have this figure */
-	size_t *pt;	     /* their indices into the series' points */
-	double *v, *lo, *hi; /* value (median over the setups), least and largest setup */
-	/* cycles and ns: the scenario's level probe at each point (0: none) */
-	double *probe;
-	double *raw[NR_RAW]; /* v, lo, hi, probe per series point while adding; NAN: none */
+	size_t n;   /* points that have this figure */
+	size_t *pt; /* their indices into the series' points */
+	union {
+		/* per series point while adding (NAN: none), then of the N points */
+		double *raw[NR_RAW];
+		struct {
+			double *v, *lo, *hi; /* median over the setups, least and largest setup */
+			double *probe; /* cycles and ns: the scenario's level probe (0: none) */
+		};
+	};
 	/* from a noise profile: its level ratios and single-pair floor (NAN: none) */
 	double level_ratio[TREND_MAX_RATIOS];
 	size_t nlevel_ratios;
