@@ -190,11 +190,6 @@ static void log_pick(const char *log, long from, const char *const *const *prefs
 	snprintf(buf, len, "%s", last);
 }
 
-static double secs_since(uint64_t t0)
-{
-	return (now_ns() - t0) / 1e9;
-}
-
 __attribute__((format(printf, 3, 4))) static int decide(struct bisect_outcome *o, int status,
 							const char *fmt, ...)
 {
@@ -449,7 +444,7 @@ static int build(const struct bisect_cfg *cfg, const char *log, struct bisect_ou
 	arg(&a, karch[cfg->arch].target);
 	log_cmd(log, "build", a.v);
 	st = run(a.v, log, NULL);
-	o->l.build_s = secs_since(t0);
+	o->l.build_s = (now_ns() - t0) / 1e9;
 	return st ? stage_failed(o, BISECT_AT_BUILD, st, log, from, prefs, "the build failed",
 				 "make")
 		  : 0;
@@ -502,7 +497,7 @@ static int boot(const struct bisect_cfg *cfg, char *image, char *json, const cha
 		return decide(o, BISECT_STOP, "cannot write the log %s: %s", log, strerror(errno));
 	vm_guest(&vm, argc, argv, &end);
 	std_back(saved);
-	o->l.boot_s = secs_since(t0);
+	o->l.boot_s = (now_ns() - t0) / 1e9;
 	st = bisect_step_status(BISECT_AT_BOOT, end.rc, file_exists(json), end.host);
 	if (!st)
 		return 0;
