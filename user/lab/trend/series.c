@@ -18,12 +18,6 @@ const char *series_figure_name(enum series_figure f)
 	return names[f];
 }
 
-const char *series_fig_label(const struct series_fig *g, char *buf, size_t len)
-{
-	snprintf(buf, len, g->method ? "%s (%s)" : "%s", series_figure_name(g->fig), g->method);
-	return buf;
-}
-
 const char *series_figure_unit(enum series_figure f)
 {
 	static const char *const units[] = { "cycles/elem", "ns/elem", "path cycles" };

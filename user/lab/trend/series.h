@@ -82,8 +82,6 @@ void series_free(struct series *s);
 void series_fig_free(struct series_fig *g);
 
 const char *series_figure_name(enum series_figure f); /* "cycles", "ns", "path" */
-/* G's figure with its method, as trend's tables name it: "cycles", "path (fentry)". */
-const char *series_fig_label(const struct series_fig *g, char *buf, size_t len);
 const char *series_figure_unit(enum series_figure f); /* "cycles/elem", ... */
 double series_stat_max(const struct result_stat *st); /* its largest setup: min or a run */
 

@@ -45,6 +45,13 @@ static void fmt_levels(const struct level_set *l, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
+/* G's figure with its method: "cycles", "path (fentry)". */
+static const char *fig_label(const struct series_fig *g, char *buf, size_t len)
+{
+	snprintf(buf, len, g->method ? "%s (%s)" : "%s", series_figure_name(g->fig), g->method);
+	return buf;
+}
+
 static const char *label_at(const struct trend_view *v, const struct series_fig *g, size_t i)
 {
 	return v->s->pt[g->pt[i]].label;
@@ -73,7 +80,6 @@ static void print_header(FILE *f, const struct trend_view *v, bool md)
 			s->nforced > 1 ? "s" : "");
 }
 
-/* (a path figure names its method: "path (fentry)") */
 static void print_summary(FILE *f, const struct trend_view *v, bool md)
 {
 	char lv[64], fig[48];
@@ -92,7 +98,7 @@ static void print_summary(FILE *f, const struct trend_view *v, bool md)
 		fprintf(f,
 			md ? "| %s | %s | %zu | %s | %zu | %zu | %s |\n"
 			   : "%-12s %-16s %6zu  %-32s %8zu %7zu  %s\n",
-			g->scenario, series_fig_label(g, fig, sizeof(fig)), g->n, lv,
+			g->scenario, fig_label(g, fig, sizeof(fig)), g->n, lv,
 			g->fit.levels.noutliers, g->fit.ncps, trend_status_name(g->fit.status));
 	}
 	for (size_t i = 0; i < v->s->nfigs; i++) {
@@ -100,9 +106,8 @@ static void print_summary(FILE *f, const struct trend_view *v, bool md)
 
 		if (!g->fit.reason[0])
 			continue;
-		fprintf(f, "%s%s %s: %s: %s\n", gap, g->scenario,
-			series_fig_label(g, fig, sizeof(fig)), trend_status_name(g->fit.status),
-			g->fit.reason);
+		fprintf(f, "%s%s %s: %s: %s\n", gap, g->scenario, fig_label(g, fig, sizeof(fig)),
+			trend_status_name(g->fit.status), g->fit.reason);
 		gap = "";
 	}
 }
