@@ -4,10 +4,8 @@
 #include <fnmatch.h>
 #include <limits.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/result.h"
 #include "plot/plot_svg.h"
 #include "sys/log.h"
 #include "sys/util.h"

@@ -2,10 +2,8 @@
 /* The series trend reads: a point per result file, ordered, checked, fitted. */
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/noise.h"
 #include "model/stats.h"
 #include "trend/series.h"
 #include "model/pathfig.h"

@@ -8,8 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli/cli.h"
-#include "trend/trendfit.h"
-#include "model/noise.h"
 #include "trend/series.h"
 #include "model/spread.h"
 #include "compare/ktap.h"

@@ -4,7 +4,6 @@
  * "before ±%stddev %change after ±%stddev" per level. Lines within 100 columns.
  */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 #include "model/by_counter.h"
 #include "compare/ktap.h"
