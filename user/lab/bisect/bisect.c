@@ -36,13 +36,10 @@ struct bisect_cfg {
 	uint32_t repeat;       /* bench --repeat, 0: bench's default */
 };
 
-/* One step: what it decided, and why (bisect_print_step prints it). */
+/* One step: its line (bisect_print_step prints it) and the strings it points to. */
 struct bisect_outcome {
-	char commit[128]; /* "3a1b2c4 subject", "" outside git */
-	int status;	  /* BISECT_* (compare/bisect_status.h) */
-	char why[640];
-	double build_s, boot_s; /* < 0: not reached */
-	char log[PATH_MAX];	/* the step's log, "" if none */
+	struct bisect_line l;
+	char commit[128], why[640], log[PATH_MAX];
 };
 
 #ifndef PPBENCH_LIBDIR
@@ -193,17 +190,12 @@ static void log_pick(const char *log, long from, const char *const *const *prefs
 	snprintf(buf, len, "%s", last);
 }
 
-static double secs_since(uint64_t t0)
-{
-	return (now_ns() - t0) / 1e9;
-}
-
 __attribute__((format(printf, 3, 4))) static int decide(struct bisect_outcome *o, int status,
 							const char *fmt, ...)
 {
 	va_list ap;
 
-	o->status = status;
+	o->l.status = status;
 	va_start(ap, fmt);
 	vsnprintf(o->why, sizeof(o->why), fmt, ap);
 	va_end(ap);
@@ -366,7 +358,7 @@ static int preflight(const struct bisect_cfg *cfg, const char *log, struct bisec
 	if (!cfg->baseline)
 		return 0;
 	if (check_baseline(cfg, o))
-		return o->status;
+		return o->l.status;
 	log_append(log, "== check: the baseline against itself\n");
 	if (!judge(cfg, cfg->baseline, cfg->baseline, log, why, sizeof(why)))
 		return 0;
@@ -452,7 +444,7 @@ static int build(const struct bisect_cfg *cfg, const char *log, struct bisect_ou
 	arg(&a, karch[cfg->arch].target);
 	log_cmd(log, "build", a.v);
 	st = run(a.v, log, NULL);
-	o->build_s = secs_since(t0);
+	o->l.build_s = (now_ns() - t0) / 1e9;
 	return st ? stage_failed(o, BISECT_AT_BUILD, st, log, from, prefs, "the build failed",
 				 "make")
 		  : 0;
@@ -505,7 +497,7 @@ static int boot(const struct bisect_cfg *cfg, char *image, char *json, const cha
 		return decide(o, BISECT_STOP, "cannot write the log %s: %s", log, strerror(errno));
 	vm_guest(&vm, argc, argv, &end);
 	std_back(saved);
-	o->boot_s = secs_since(t0);
+	o->l.boot_s = (now_ns() - t0) / 1e9;
 	st = bisect_step_status(BISECT_AT_BOOT, end.rc, file_exists(json), end.host);
 	if (!st)
 		return 0;
@@ -536,13 +528,15 @@ static int make_dir(const char *opt, const char *dir, struct bisect_outcome *o)
 	return 0;
 }
 
-/* One step in the kernel tree that is the current directory: O, and O->status. */
+/* One step in the kernel tree that is the current directory: O, and its status. */
 static int bisect_step(const struct bisect_cfg *cfg, struct bisect_outcome *o)
 {
 	char hash[64], json[PATH_MAX + 80], image[PATH_MAX + 80], why[sizeof(o->why)];
 
 	memset(o, 0, sizeof(*o));
-	o->build_s = o->boot_s = -1;
+	o->l = (struct bisect_line){
+		.commit = o->commit, .why = o->why, .build_s = -1, .boot_s = -1
+	};
 	commit_of(o, hash, sizeof(hash));
 	if (access("scripts/kconfig/merge_config.sh", R_OK) || access("Makefile", R_OK))
 		return decide(
@@ -551,7 +545,7 @@ static int bisect_step(const struct bisect_cfg *cfg, struct bisect_outcome *o)
 			"of a kernel tree (git bisect run does)");
 	if (make_dir("--out", cfg->out, o) ||
 	    (cfg->build_dir && make_dir("--build-dir", cfg->build_dir, o)))
-		return o->status;
+		return o->l.status;
 	snprintf(o->log, sizeof(o->log), "%s/%s.log", cfg->out, hash);
 	snprintf(json, sizeof(json), "%s/%s.json", cfg->out, hash);
 	snprintf(image, sizeof(image), "%s/%s", cfg->build_dir ? cfg->build_dir : ".",
@@ -559,7 +553,7 @@ static int bisect_step(const struct bisect_cfg *cfg, struct bisect_outcome *o)
 	unlink(o->log);
 	if (preflight(cfg, o->log, o) || configure(cfg, o->log, o) || build(cfg, o->log, o) ||
 	    boot(cfg, image, json, o->log, o))
-		return o->status;
+		return o->l.status;
 	return decide(o, judge(cfg, cfg->baseline, json, o->log, why, sizeof(why)), "%s", why);
 }
 
@@ -667,7 +661,6 @@ static int bisect_run(void *c, int argc, char **argv)
 	struct bisect_cfg *cfg = c;
 	char fragment[4096];
 	struct bisect_outcome o;
-	struct bisect_line s;
 
 	(void)argc;
 	(void)argv;
@@ -676,16 +669,9 @@ static int bisect_run(void *c, int argc, char **argv)
 		cfg->fragment = fragment;
 	}
 	bisect_step(cfg, &o);
-	s = (struct bisect_line){
-		.commit = o.commit,
-		.status = o.status,
-		.why = o.why,
-		.build_s = o.build_s,
-		.boot_s = o.boot_s,
-		.log = o.log[0] && file_exists(o.log) ? o.log : NULL,
-	};
-	bisect_print_step(stdout, &s);
-	return o.status;
+	o.l.log = o.log[0] && file_exists(o.log) ? o.log : NULL;
+	bisect_print_step(stdout, &o.l);
+	return o.l.status;
 }
 
 /* Every command line of it is git bisect run's: a mistake stops the bisection. */

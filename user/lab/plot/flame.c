@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ppbench plot --flame: a flame graph's frames from folded stacks, drawn as SVG. */
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/result.h"
 #include "plot/plot_svg.h"
 #include "sys/log.h"
 #include "sys/util.h"
@@ -267,9 +266,7 @@ static int src_of_result(const char *path, const char *label, const char *want, 
 
 static bool is_json(const char *path)
 {
-	size_t n = strlen(path);
-
-	return n > 5 && !strcmp(path + n - 5, ".json");
+	return !fnmatch("?*.json", path, 0);
 }
 
 /* The inputs: both folded stacks, or both result files (per element). */

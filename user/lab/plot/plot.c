@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ppbench plot RESULT.json... -o FILE.svg: boxes (plot_svg.c), profiles or flame graphs. */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "model/result.h"
 #include "plot/plot_svg.h"
 #include "sys/log.h"
 #include "sys/util.h"

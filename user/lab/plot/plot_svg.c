@@ -5,9 +5,7 @@
  * one), a box per file. Plain SVG 1.1 with no scripts or external fonts.
  */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
-#include "model/stats.h"
 #include "plot/plot_svg.h"
 #include "sys/log.h"
 #include "sys/outfile.h"

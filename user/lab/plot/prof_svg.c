@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Stacked bars of instruction profiles, by group and function. */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 #include "vm/prof_build.h"
 #include "vm/prof_report.h"

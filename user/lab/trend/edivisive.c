@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "trend/trendfit.h"

@@ -2,10 +2,8 @@
 /* The series trend reads: a point per result file, ordered, checked, fitted. */
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/noise.h"
 #include "model/stats.h"
 #include "trend/series.h"
 #include "model/pathfig.h"
@@ -16,12 +14,6 @@ const char *series_figure_name(enum series_figure f)
 	static const char *const names[] = { "cycles", "ns", "path" };
 
 	return names[f];
-}
-
-const char *series_fig_label(const struct series_fig *g, char *buf, size_t len)
-{
-	snprintf(buf, len, g->method ? "%s (%s)" : "%s", series_figure_name(g->fig), g->method);
-	return buf;
 }
 
 const char *series_figure_unit(enum series_figure f)
@@ -305,23 +297,18 @@ static int check_labels(const struct series *s, size_t *idx, char *err, size_t e
 	return 0;
 }
 
-/* The points that have figure G, compacted. */
+/* The points that have figure G, compacted in place. */
 static int compact(const struct series *s, struct series_fig *g)
 {
-	double **out[NR_RAW] = { &g->v, &g->lo, &g->hi, &g->probe };
-
 	g->pt = calloc(s->npts + 1, sizeof(*g->pt));
 	if (!g->pt)
 		return -ENOMEM;
-	for (size_t k = 0; k < NR_RAW; k++)
-		if (!(*out[k] = calloc(s->npts + 1, sizeof(double))))
-			return -ENOMEM;
 	for (size_t i = 0; i < s->npts; i++) {
 		if (isnan(g->raw[0][i]))
 			continue;
 		g->pt[g->n] = i;
 		for (size_t k = 0; k < NR_RAW; k++)
-			(*out[k])[g->n] = g->raw[k][i];
+			g->raw[k][g->n] = g->raw[k][i];
 		g->n++;
 	}
 	return 0;
@@ -471,10 +458,6 @@ void series_fig_free(struct series_fig *g)
 	free(g->method);
 	free(g->aside);
 	free(g->pt);
-	free(g->v);
-	free(g->lo);
-	free(g->hi);
-	free(g->probe);
 	for (size_t k = 0; k < NR_RAW; k++)
 		free(g->raw[k]);
 	trend_fit_free(&g->fit);

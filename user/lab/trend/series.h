@@ -29,12 +29,16 @@ struct series_fig {
 	char *method;
 	/* adding: a point of another method came; the line that sets the figure aside */
 	char *aside;
-	size_t n;	     /* points that have this figure */
-	size_t *pt;	     /* their indices into the series' points */
-	double *v, *lo, *hi; /* value (median over the setups), least and largest setup */
-	/* cycles and ns: the scenario's level probe at each point (0: none) */
-	double *probe;
-	double *raw[NR_RAW]; /* v, lo, hi, probe per series point while adding; NAN: none */
+	size_t n;   /* points that have this figure */
+	size_t *pt; /* their indices into the series' points */
+	union {
+		/* per series point while adding (NAN: none), then of the N points */
+		double *raw[NR_RAW];
+		struct {
+			double *v, *lo, *hi; /* median over the setups, least and largest setup */
+			double *probe; /* cycles and ns: the scenario's level probe (0: none) */
+		};
+	};
 	/* from a noise profile: its level ratios and single-pair floor (NAN: none) */
 	double level_ratio[TREND_MAX_RATIOS];
 	size_t nlevel_ratios;
@@ -78,8 +82,6 @@ void series_free(struct series *s);
 void series_fig_free(struct series_fig *g);
 
 const char *series_figure_name(enum series_figure f); /* "cycles", "ns", "path" */
-/* G's figure with its method, as trend's tables name it: "cycles", "path (fentry)". */
-const char *series_fig_label(const struct series_fig *g, char *buf, size_t len);
 const char *series_figure_unit(enum series_figure f); /* "cycles/elem", ... */
 double series_stat_max(const struct result_stat *st); /* its largest setup: min or a run */
 

@@ -2,13 +2,12 @@
 /* ppbench trend FILE...|DIR: host levels and change points of a series, and a gate. */
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "cli/cli.h"
-#include "trend/trendfit.h"
-#include "model/noise.h"
 #include "trend/series.h"
 #include "model/spread.h"
 #include "compare/ktap.h"
@@ -175,9 +174,7 @@ static void flist_free(struct flist *l)
 
 static int json_name(const struct dirent *d)
 {
-	size_t n = strlen(d->d_name);
-
-	return d->d_name[0] != '.' && n > 5 && !strcmp(d->d_name + n - 5, ".json");
+	return !fnmatch("*.json", d->d_name, FNM_PERIOD);
 }
 
 static int by_version(const struct dirent **a, const struct dirent **b)

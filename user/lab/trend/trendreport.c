@@ -4,7 +4,6 @@
  * "before ±%stddev %change after ±%stddev" per level. Lines within 100 columns.
  */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 #include "model/by_counter.h"
 #include "compare/ktap.h"
@@ -27,16 +26,6 @@ static void fmt_val(enum series_figure fig, double v, char *buf, size_t len)
 		snprintf(buf, len, "%.*f", fig == SFIG_NS ? 3 : 2, v);
 }
 
-static void fmt_pct(double v, char *buf, size_t len)
-{
-	if (!isfinite(v))
-		snprintf(buf, len, "n/a");
-	else if (fabs(v) < 0.05)
-		snprintf(buf, len, "0.0%%"); /* not "-0.0%" */
-	else
-		snprintf(buf, len, "%+.1f%%", v);
-}
-
 /* "35.9x20 57.6x4": each level's median and points, lowest first. */
 static void fmt_levels(const struct level_set *l, char *buf, size_t len)
 {
@@ -53,6 +42,13 @@ static void fmt_levels(const struct level_set *l, char *buf, size_t len)
 	}
 	if (!l->nlevels)
 		snprintf(buf, len, "-");
+}
+
+/* G's figure with its method: "cycles", "path (fentry)". */
+static const char *fig_label(const struct series_fig *g, char *buf, size_t len)
+{
+	snprintf(buf, len, g->method ? "%s (%s)" : "%s", series_figure_name(g->fig), g->method);
+	return buf;
 }
 
 static const char *label_at(const struct trend_view *v, const struct series_fig *g, size_t i)
@@ -83,7 +79,6 @@ static void print_header(FILE *f, const struct trend_view *v, bool md)
 			s->nforced > 1 ? "s" : "");
 }
 
-/* (a path figure names its method: "path (fentry)") */
 static void print_summary(FILE *f, const struct trend_view *v, bool md)
 {
 	char lv[64], fig[48];
@@ -102,7 +97,7 @@ static void print_summary(FILE *f, const struct trend_view *v, bool md)
 		fprintf(f,
 			md ? "| %s | %s | %zu | %s | %zu | %zu | %s |\n"
 			   : "%-12s %-16s %6zu  %-32s %8zu %7zu  %s\n",
-			g->scenario, series_fig_label(g, fig, sizeof(fig)), g->n, lv,
+			g->scenario, fig_label(g, fig, sizeof(fig)), g->n, lv,
 			g->fit.levels.noutliers, g->fit.ncps, trend_status_name(g->fit.status));
 	}
 	for (size_t i = 0; i < v->s->nfigs; i++) {
@@ -110,9 +105,8 @@ static void print_summary(FILE *f, const struct trend_view *v, bool md)
 
 		if (!g->fit.reason[0])
 			continue;
-		fprintf(f, "%s%s %s: %s: %s\n", gap, g->scenario,
-			series_fig_label(g, fig, sizeof(fig)), trend_status_name(g->fit.status),
-			g->fit.reason);
+		fprintf(f, "%s%s %s: %s: %s\n", gap, g->scenario, fig_label(g, fig, sizeof(fig)),
+			trend_status_name(g->fit.status), g->fit.reason);
 		gap = "";
 	}
 }
@@ -122,9 +116,9 @@ static void cp_title(FILE *f, const struct trend_view *v, const struct series_fi
 {
 	char ch[16], lo[16], hi[16], abs[80], p[24] = "";
 
-	fmt_pct(cp->change_pct, ch, sizeof(ch));
-	fmt_pct(cp->lo_pct, lo, sizeof(lo));
-	fmt_pct(cp->hi_pct, hi, sizeof(hi));
+	ktap_pct(cp->change_pct, ch, sizeof(ch));
+	ktap_pct(cp->lo_pct, lo, sizeof(lo));
+	ktap_pct(cp->hi_pct, hi, sizeof(hi));
 	if (isfinite(cp->change_abs))
 		snprintf(abs, sizeof(abs), ", %+.*f %s", g->fig == SFIG_NS ? 3 : 1, cp->change_abs,
 			 series_figure_unit(g->fig));
@@ -167,7 +161,7 @@ static void print_cp(FILE *f, const struct trend_view *v, const struct series_fi
 
 		side_cells(g, &r->before, b, bs, sizeof(b));
 		side_cells(g, &r->after, a, as, sizeof(a));
-		fmt_pct(r->change_pct, ch, sizeof(ch));
+		ktap_pct(r->change_pct, ch, sizeof(ch));
 		snprintf(lvl, sizeof(lvl), "%d (~%.4g)", r->level + 1,
 			 g->fit.levels.lv[r->level].median);
 		fprintf(f,
@@ -204,7 +198,7 @@ static void cp_rule(FILE *f, const struct trend_view *v, size_t p, bool md)
 
 		if (!cp)
 			continue;
-		fmt_pct(cp->change_pct, ch, sizeof(ch));
+		ktap_pct(cp->change_pct, ch, sizeof(ch));
 		fprintf(f, md ? "| **%s %s %s** |\n" : "  ---- %s: %s %s ----\n", g->scenario,
 			trend_kind_name(cp->kind), ch);
 	}
@@ -355,7 +349,7 @@ int trend_gate(const struct trend_view *v)
 	for (size_t i = 0; i < n; i++) {
 		const struct series_hit *h = &hits[i];
 
-		fmt_pct(h->cp->change_pct, ch, sizeof(ch));
+		ktap_pct(h->cp->change_pct, ch, sizeof(ch));
 		snprintf(where, sizeof(where), "between \"%s\" and \"%s\"",
 			 label_at(v, h->fig, h->cp->at - 1), label_at(v, h->fig, h->cp->at));
 		if (h->unstable) {

@@ -4,7 +4,6 @@
  * axis, each y axis from 0 so that sizes compare honestly. Plain SVG 1.1.
  */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 #include "plot/plot_svg.h"
 #include "trend/series.h"
