@@ -101,8 +101,8 @@ QP_EXPORT int qemu_plugin_install(qp_id id, const struct qp_info *info, int argc
 
 /* ---- state ------------------------------------------------------------------ */
 #define SLOTS_PER_CHUNK 4096
-#define MAX_INSN 16 /* bytes: x86-64's longest instruction is 15 */
-#define MAX_SITES 64
+#define MAX_INSN 16  /* bytes: x86-64's longest instruction is 15 */
+#define MAX_SITES 64 /* ranges of QPR_SITE */
 
 struct slot {
 	uint64_t vaddr, hash;
@@ -160,8 +160,6 @@ static struct {
 	size_t nchunks;
 
 	uint64_t ktime;
-	uint64_t site_lo[MAX_SITES], site_hi[MAX_SITES];
-	int nsites;
 	struct qp_proto proto;
 	struct qp_win win;
 	struct tag *tags;
@@ -605,31 +603,33 @@ static void window_end(uint64_t elems)
 static void tb_trans(qp_id id, struct qemu_plugin_tb *tb);
 static void at_exit(qp_id id, void *udata);
 
-static void register_cbs(qp_id id)
-{
-	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
-	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
-}
-
 /* A reset drops every callback of ours: take them back (and count the flush). */
 static void after_reset(qp_id id)
 {
 	pthread_mutex_lock(&g.lock);
 	g.resets++;
 	pthread_mutex_unlock(&g.lock);
-	register_cbs(id);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 }
 
-/* The call graph's symbols. */
+/* The symbols and ranges of code (a range's message alone has B, its end above A). */
 static int graph_msg(const struct qp_msg *m)
 {
+	static const enum qp_rkind range[VMPROF_NR_OPS] = {
+		[VMPROF_ENTRY_HI] = QPR_ENTRY,
+		[VMPROF_RETTHUNK_HI] = QPR_RETTHUNK,
+		[VMPROF_INDTHUNK_HI] = QPR_INDTHUNK,
+		[VMPROF_SITE_HI] = QPR_SITE,
+	};
+
+	if (m->b && m->op == VMPROF_SITE_HI && g.syms.nr[QPR_SITE] == 2 * MAX_SITES) {
+		g.proto_errors++;
+		return 0;
+	}
+	if (m->b)
+		return qp_syms_add_range(&g.syms, range[m->op], m->a, m->b);
 	switch (m->op) {
-	case VMPROF_ENTRY_HI:
-		return qp_syms_add_range(&g.syms, QPR_ENTRY, m->a, m->b);
-	case VMPROF_RETTHUNK_HI:
-		return qp_syms_add_range(&g.syms, QPR_RETTHUNK, m->a, m->b);
-	case VMPROF_INDTHUNK_HI:
-		return qp_syms_add_range(&g.syms, QPR_INDTHUNK, m->a, m->b);
 	case VMPROF_FN_AT:
 		g.fn_last = m->a;
 		return qp_syms_add_fn(&g.syms, m->a, g.armed);
@@ -660,14 +660,6 @@ static void marker_exec(unsigned int vcpu, void *udata)
 	switch (m.op) {
 	case VMPROF_KTIME:
 		g.ktime = m.a;
-		break;
-	case VMPROF_SITE_HI:
-		if (g.nsites < MAX_SITES) {
-			g.site_lo[g.nsites] = m.a;
-			g.site_hi[g.nsites++] = m.b;
-		} else {
-			g.proto_errors++;
-		}
 		break;
 	case VMPROF_ARM:
 		arm = true;
@@ -700,14 +692,6 @@ out:
 		qemu_plugin_reset(g.id, after_reset);
 }
 
-static bool in_sites(uint64_t va)
-{
-	for (int i = 0; i < g.nsites; i++)
-		if (va >= g.site_lo[i] && va < g.site_hi[i])
-			return true;
-	return false;
-}
-
 /* What one instruction asks for: a marker's op (>= 0), and whether it calls ktime_get. */
 static int insn_kind(uint64_t va, const uint8_t *b, size_t len, bool *ktime_call)
 {
@@ -730,7 +714,7 @@ static int insn_kind(uint64_t va, const uint8_t *b, size_t len, bool *ktime_call
 			return vmprof_a64_op(w);
 		call = qp_a64_bl(w, va, &target);
 	}
-	*ktime_call = call && in_sites(va) && qp_calls_ktime(target, g.ktime);
+	*ktime_call = call && qp_syms_in(&g.syms, QPR_SITE, va) && qp_calls_ktime(target, g.ktime);
 	return -1;
 }
 
@@ -856,18 +840,16 @@ static void write_graph(FILE *f, const struct tag *t)
 
 static void write_tags(FILE *f)
 {
-	bool *used = calloc(g.nslots ? g.nslots : 1, sizeof(*used));
+	for (size_t s = 0; s < g.nslots; s++) {
+		bool used = false;
 
-	if (!used)
-		oom();
-	for (size_t t = 0; t < g.ntags; t++)
-		for (size_t s = 0; s < g.tags[t].nacc; s++)
-			used[s] |= g.tags[t].acc[s] != 0;
-	for (size_t s = 0; s < g.nslots; s++)
-		if (used[s])
+		for (size_t t = 0; t < g.ntags; t++)
+			used |= s < g.tags[t].nacc && g.tags[t].acc[s];
+		if (used)
 			fprintf(f, "tb %zu %" PRIx64 " %" PRIu32 " %s %s\n", s, g.slots[s].vaddr,
 				g.slots[s].ninsns, g.slots[s].lens,
 				g.slots[s].rep ? g.slots[s].rep : "-");
+	}
 	if (graph_on())
 		write_nodes(f);
 	for (size_t i = 0; i < g.ntags; i++) {
@@ -886,7 +868,6 @@ static void write_tags(FILE *f)
 		if (graph_on())
 			write_graph(f, t);
 	}
-	free(used);
 }
 
 static void at_exit(qp_id id, void *udata)
@@ -922,8 +903,9 @@ static void at_exit(qp_id id, void *udata)
 		QPROF_API == 1	? "inline"
 		: g.scoreboards ? "inline per vCPU"
 				: "callback per TB");
-	for (int i = 0; i < g.nsites; i++)
-		fprintf(f, "# site %" PRIx64 " %" PRIx64 "\n", g.site_lo[i], g.site_hi[i]);
+	for (size_t i = 0; i < g.syms.nr[QPR_SITE]; i += 2)
+		fprintf(f, "# site %" PRIx64 " %" PRIx64 "\n", g.syms.r[QPR_SITE][i],
+			g.syms.r[QPR_SITE][i + 1]);
 	fprintf(f, "api %d %d %d\n", g.api_cur, g.api_min, QPROF_API);
 	fprintf(f, "target %s\n", g.target);
 	write_tags(f);
@@ -971,6 +953,7 @@ QP_EXPORT int qemu_plugin_install(qp_id id, const struct qp_info *info, int argc
 	g.id = id;
 	g.api_min = info->version.min;
 	g.api_cur = info->version.cur;
-	register_cbs(id);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	return 0;
 }

@@ -275,7 +275,7 @@ uint64_t qp_syms_fn(const struct qp_syms *s, uint64_t addr)
 	return k > b ? k : b;
 }
 
-static bool qp_syms_in(const struct qp_syms *s, enum qp_rkind k, uint64_t addr)
+bool qp_syms_in(const struct qp_syms *s, enum qp_rkind k, uint64_t addr)
 {
 	for (size_t i = 0; i + 1 < s->nr[k]; i += 2)
 		if (addr >= s->r[k][i] && addr < s->r[k][i + 1])

@@ -54,7 +54,7 @@ enum qp_act qp_win_site(struct qp_win *w);
 enum qp_act qp_win_end(struct qp_win *w);
 
 /* The guest's symbols: functions' starts (BPF: the window's programs) and ranges of code. */
-enum qp_rkind { QPR_ENTRY, QPR_RETTHUNK, QPR_INDTHUNK, QPR_NR };
+enum qp_rkind { QPR_ENTRY, QPR_RETTHUNK, QPR_INDTHUNK, QPR_SITE, QPR_NR };
 
 struct qp_syms {
 	uint64_t *fn, *bpf; /* starts, sorted by qp_syms_sort() */
@@ -71,6 +71,7 @@ void qp_syms_sort(struct qp_syms *s);
 void qp_syms_free(struct qp_syms *s);
 /* The start of the function holding ADDR (the nearest start at or below it), or 0. */
 uint64_t qp_syms_fn(const struct qp_syms *s, uint64_t addr);
+bool qp_syms_in(const struct qp_syms *s, enum qp_rkind k, uint64_t addr);
 
 /*
  * x86-64: the event of a kernel block at BLOCK of NINSNS instructions whose last, at SITE,
