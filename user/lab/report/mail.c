@@ -130,9 +130,6 @@ static void subject(FILE *f, const struct mail *m, const char *stat)
 	fprintf(f, m->md ? "**Subject:** %s\n\n" : "Subject: %s\n\n", line);
 }
 
-/* A parameter's value in R, in BUF ("" where R has none), '/' and spaces as '_'. */
-static void param(const struct result *r, int which, char *buf, size_t len);
-
 static const char *const param_names[] = { "batch",  "clock", "config", "cpu",	  "cpus",
 					   "kernel", "loops", "qemu",	"repeat", "scenario" };
 enum { P_BATCH, P_CLOCK, P_CONFIG, P_CPU, P_CPUS, P_KERNEL, P_LOOPS, P_QEMU, P_REPEAT, P_SCN };
@@ -167,6 +164,7 @@ static void per_scenario(const struct result *r, int which, char *buf, size_t le
 		snprintf(buf, len, "%s", first);
 }
 
+/* A parameter's value in R, in BUF ("" where R has none), '/' and spaces as '_'. */
 static void param(const struct result *r, int which, char *buf, size_t len)
 {
 	const struct result_clock *c = result_clock_of(r);

@@ -220,15 +220,13 @@ static int bisection(struct mail_in *in, const char *dir, const char *tree, cons
 	}
 	snprintf(log, sizeof(log), "%.*s.log", (int)(strlen(step) - 5), step);
 	in->log = slurp(log);
-	if (step_of(dir, base->hash, log, sizeof(log)))
-		return add(in, log) ?: add(in, step);
-	if (!log_baseline(in->log, tree, log, sizeof(log))) {
+	in->base_baseline = !step_of(dir, base->hash, log, sizeof(log));
+	if (in->base_baseline && !log_baseline(in->log, tree, log, sizeof(log))) {
 		pr_err("%s: no result of %.*s, the first bad commit's parent, nor a baseline its "
 		       "step's log names\n",
 		       dir, MAIL_HASH_SHORT, base->hash);
 		return -EINVAL;
 	}
-	in->base_baseline = true;
 	return add(in, log) ?: add(in, step);
 }
 

@@ -110,15 +110,6 @@ static int by_key(const void *a, const void *b)
 	return strcmp(x->label, y->label) ?: strcmp(x->r->module ?: "", y->r->module ?: "");
 }
 
-/* Whether any comparison of M has profiles on both sides. */
-static bool mail_has_profiles(const struct mail *m)
-{
-	for (size_t i = 0; i < m->cf->set.n; i++)
-		if (m->cf->set.cmps[i].npd)
-			return true;
-	return false;
-}
-
 static void pline_text(FILE *f, const struct pline *l, size_t ncols)
 {
 	fprintf(f, "%12.2f %8s", l->old, "");
@@ -240,8 +231,11 @@ void mail_profile(FILE *f, const struct mail *m)
 	const struct cmp_set *set = &m->cf->set;
 	struct ptable t = { .ncols = set->n, .scn = { m->head->scenario }, .nscn = 1 };
 	bool ok = true;
+	size_t npd = 0; /* the comparisons' profiles on both sides */
 
-	if (!mail_has_profiles(m))
+	for (size_t i = 0; i < set->n; i++)
+		npd += set->cmps[i].npd;
+	if (!npd)
 		return;
 	for (size_t i = 0; i < set->n && ok; i++)
 		for (size_t k = 0; k < set->cmps[i].npd && ok; k++)
