@@ -199,12 +199,14 @@ static void __attribute__((noreturn)) oom(void)
 	abort();
 }
 
-static void *xrealloc(void *p, size_t n)
+/* P, of OLD elements of SIZE, grown to N: the new ones zero. */
+static void *xgrow(void *p, size_t old, size_t n, size_t size)
 {
-	void *q = realloc(p, n ? n : 1);
+	char *q = realloc(p, n ? n * size : 1);
 
 	if (!q)
 		oom();
+	memset(q + old * size, 0, (n - old) * size);
 	return q;
 }
 
@@ -226,9 +228,7 @@ static void table_grow(void)
 	size_t n = g.tcap ? g.tcap * 2 : 1 << 16;
 
 	free(g.table);
-	g.table = calloc(n, sizeof(*g.table));
-	if (!g.table)
-		oom();
+	g.table = xgrow(NULL, 0, n, sizeof(*g.table));
 	g.tcap = n;
 	for (size_t s = 0; s < g.nslots; s++) {
 		size_t i = table_pos(g.slots[s].vaddr, g.slots[s].hash);
@@ -243,14 +243,12 @@ static void chunk_add(void)
 {
 	if (g.scoreboards) {
 #if QPROF_API != 1
-		g.sb = xrealloc(g.sb, (g.nchunks + 1) * sizeof(*g.sb));
+		g.sb = xgrow(g.sb, g.nchunks, g.nchunks + 1, sizeof(*g.sb));
 		g.sb[g.nchunks] = qemu_plugin_scoreboard_new(SLOTS_PER_CHUNK * sizeof(uint64_t));
 #endif
 	} else {
-		g.plain = xrealloc(g.plain, (g.nchunks + 1) * sizeof(*g.plain));
-		g.plain[g.nchunks] = calloc(SLOTS_PER_CHUNK, sizeof(uint64_t));
-		if (!g.plain[g.nchunks])
-			oom();
+		g.plain = xgrow(g.plain, g.nchunks, g.nchunks + 1, sizeof(*g.plain));
+		g.plain[g.nchunks] = xgrow(NULL, 0, SLOTS_PER_CHUNK, sizeof(uint64_t));
 	}
 	g.nchunks++;
 }
@@ -272,7 +270,7 @@ static size_t slot_get(uint64_t vaddr, uint64_t hash, uint32_t ninsns, const cha
 	}
 	if (g.nslots == g.cap) {
 		g.cap = g.cap ? 2 * g.cap : 1 << 14;
-		g.slots = xrealloc(g.slots, g.cap * sizeof(*g.slots));
+		g.slots = xgrow(g.slots, g.nslots, g.cap, sizeof(*g.slots));
 	}
 	if (g.nslots == g.nchunks * SLOTS_PER_CHUNK)
 		chunk_add();
@@ -351,8 +349,8 @@ static struct tag *tag_of(uint64_t tag)
 	for (size_t i = 0; i < g.ntags; i++)
 		if (g.tags[i].tag == tag)
 			return &g.tags[i];
-	g.tags = xrealloc(g.tags, (g.ntags + 1) * sizeof(*g.tags));
-	g.tags[g.ntags] = (struct tag){ .tag = tag };
+	g.tags = xgrow(g.tags, g.ntags, g.ntags + 1, sizeof(*g.tags));
+	g.tags[g.ntags].tag = tag;
 	return &g.tags[g.ntags++];
 }
 
@@ -360,10 +358,8 @@ static struct tag *tag_of(uint64_t tag)
 static struct vcpu *vcpu_of(unsigned int i)
 {
 	while (g.nvcpu <= i) {
-		g.vcpu = xrealloc(g.vcpu, (g.nvcpu + 1) * sizeof(*g.vcpu));
-		g.vcpu[g.nvcpu] = calloc(1, sizeof(**g.vcpu));
-		if (!g.vcpu[g.nvcpu++])
-			oom();
+		g.vcpu = xgrow(g.vcpu, g.nvcpu, g.nvcpu + 1, sizeof(*g.vcpu));
+		g.vcpu[g.nvcpu++] = xgrow(NULL, 0, 1, sizeof(**g.vcpu));
 	}
 	return g.vcpu[i];
 }
@@ -395,14 +391,13 @@ static void charge(void *ctx, uint32_t node, uint64_t n, bool suspect)
 	if (node >= g.nspan_self) {
 		size_t cap = node + 1 > 2 * g.nspan_self ? node + 1 : 2 * g.nspan_self;
 
-		g.span_self = xrealloc(g.span_self, cap * sizeof(*g.span_self));
-		memset(g.span_self + g.nspan_self, 0, (cap - g.nspan_self) * sizeof(*g.span_self));
+		g.span_self = xgrow(g.span_self, g.nspan_self, cap, sizeof(*g.span_self));
 		g.nspan_self = cap;
 	}
 	if (!g.span_self[node]) {
 		if (g.ntouched == g.captouched) {
 			g.captouched = g.captouched ? 2 * g.captouched : 4096;
-			g.touched = xrealloc(g.touched, g.captouched * sizeof(*g.touched));
+			g.touched = xgrow(g.touched, g.ntouched, g.captouched, sizeof(*g.touched));
 		}
 		g.touched[g.ntouched++] = node;
 	}
@@ -467,8 +462,7 @@ static void graph_close(struct tag *t)
 	if (g.one_clock && g.last_vcpu >= g.nvcpu) /* (no event yet: no stack) */
 		charge(NULL, 0, g.clock - g.last, false);
 	if (t->nself < g.nspan_self) {
-		t->self = xrealloc(t->self, g.nspan_self * sizeof(*t->self));
-		memset(t->self + t->nself, 0, (g.nspan_self - t->nself) * sizeof(*t->self));
+		t->self = xgrow(t->self, t->nself, g.nspan_self, sizeof(*t->self));
 		t->nself = g.nspan_self;
 	}
 	for (size_t i = 0; i < g.ntouched; i++)
@@ -522,9 +516,7 @@ static void ev_exec(unsigned int vcpu, void *udata)
 static struct qp_ev *ev_new(void)
 {
 	if (!g.nevs) {
-		g.evs = calloc(4096, sizeof(*g.evs));
-		if (!g.evs)
-			oom();
+		g.evs = xgrow(NULL, 0, 4096, sizeof(*g.evs));
 		g.nevs = 4096;
 	}
 	g.nevs--;
@@ -534,19 +526,18 @@ static struct qp_ev *ev_new(void)
 static void span_start(void)
 {
 	if (g.nsnap < g.nslots)
-		g.snap = xrealloc(g.snap, g.nslots * sizeof(*g.snap));
+		g.snap = xgrow(g.snap, g.nsnap, g.nslots, sizeof(*g.snap));
 	g.nsnap = g.nslots;
 	read_counts(g.snap);
 }
 
 static void span_add(struct tag *t)
 {
-	uint64_t *now = xrealloc(NULL, g.nslots * sizeof(*now));
+	uint64_t *now = xgrow(NULL, 0, g.nslots, sizeof(*now));
 
 	read_counts(now);
 	if (t->nacc < g.nslots) {
-		t->acc = xrealloc(t->acc, g.nslots * sizeof(*t->acc));
-		memset(t->acc + t->nacc, 0, (g.nslots - t->nacc) * sizeof(*t->acc));
+		t->acc = xgrow(t->acc, t->nacc, g.nslots, sizeof(*t->acc));
 		t->nacc = g.nslots;
 	}
 	/* slots made during the span started at 0 */
@@ -802,10 +793,8 @@ static void tb_trans(qp_id id, struct qemu_plugin_tb *tb)
 static void write_nodes(FILE *f)
 {
 	const struct qp_cct *c = &g.cg.cct;
-	bool *used = calloc(c->nn + 1, sizeof(*used));
+	bool *used = xgrow(NULL, 0, c->nn + 1, sizeof(*used));
 
-	if (!used)
-		oom();
 	for (size_t t = 0; t < g.ntags; t++)
 		for (uint32_t n = 0; n < g.tags[t].nself && n < c->nn; n++)
 			for (uint32_t k = n; g.tags[t].self[n] && k && !used[k]; k = c->n[k].parent)
