@@ -576,7 +576,8 @@ static void site(void)
 		act(qp_win_site(&g.win));
 }
 
-static void window_end(uint64_t elems)
+/* ERR: the window ends without its END. */
+static void window_end(uint64_t elems, bool err)
 {
 	struct tag *t;
 
@@ -585,6 +586,7 @@ static void window_end(uint64_t elems)
 		return;
 	}
 	t = tag_of(g.win.tag);
+	t->errors += err;
 	act(qp_win_end(&g.win));
 	t->windows++;
 	t->elems += elems;
@@ -660,16 +662,14 @@ static void marker_exec(unsigned int vcpu, void *udata)
 		break;
 	case VMPROF_BEGIN_TIMER:
 	case VMPROF_BEGIN_WHOLE:
-		if (g.win.open) { /* no END: the window ends here, an error */
-			tag_of(g.win.tag)->errors++;
-			window_end(0);
-		}
+		if (g.win.open) /* no END: the window ends here */
+			window_end(0, true);
 		for (size_t i = 0; i < g.nvcpu; i++) /* (in user space: no kernel frame) */
 			g.vcpu[i]->stack.depth = 0;
 		act(qp_win_begin(&g.win, m.a, m.op == VMPROF_BEGIN_WHOLE));
 		break;
 	case VMPROF_END:
-		window_end(m.a);
+		window_end(m.a, false);
 		break;
 	default:
 		if (graph_msg(&m))
@@ -867,10 +867,8 @@ static void at_exit(qp_id id, void *udata)
 	(void)id;
 	(void)udata;
 	pthread_mutex_lock(&g.lock);
-	if (g.win.open) { /* the guest ended inside a window */
-		tag_of(g.win.tag)->errors++;
-		window_end(0);
-	}
+	if (g.win.open) /* the guest ended inside a window */
+		window_end(0, true);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", g.out);
 	f = fopen(tmp, "w");
 	if (!f) {
