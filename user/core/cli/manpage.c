@@ -296,7 +296,7 @@ int cli_help(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (!roff && prog_in_path("man"))
+	if (!roff && prog_in_path("man", NULL, 0))
 		return show_in_man(cmd);
 	err = man_render(stdout, roff, cmd, man_prose_of(cmd ? cmd->name : "ppbench"));
 	if (err) {

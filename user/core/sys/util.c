@@ -228,17 +228,21 @@ bool file_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-bool prog_in_path(const char *prog)
+bool prog_in_path(const char *prog, char *out, size_t len)
 {
 	const char *path = getenv("PATH");
 	char buf[PATH_MAX];
 
+	if (!out) {
+		out = buf;
+		len = sizeof(buf);
+	}
 	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
 		size_t n = strcspn(p, ":");
 
 		/* an empty directory is the current one, as for execvp() */
-		snprintf(buf, sizeof(buf), "%.*s/%s", n ? (int)n : 1, n ? p : ".", prog);
-		if (!access(buf, X_OK))
+		snprintf(out, len, "%.*s/%s", n ? (int)n : 1, n ? p : ".", prog);
+		if (!access(out, X_OK))
 			return true;
 		p += n + (p[n] == ':');
 	}

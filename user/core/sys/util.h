@@ -46,8 +46,9 @@ uint64_t now_ns(void);					    /* CLOCK_MONOTONIC */
 int read_file_str(const char *path, char *buf, size_t len); /* trims a trailing newline */
 int write_file_str(const char *path, const char *s);
 bool file_exists(const char *path);
-/* Whether PROG is an executable file in a directory of PATH (/usr/bin:/bin when unset). */
-bool prog_in_path(const char *prog);
+/* Whether PROG is an executable file in a directory of PATH (/usr/bin:/bin when unset);
+ * its path in OUT unless OUT is NULL. */
+bool prog_in_path(const char *prog, char *out, size_t len);
 /* "dir/base.json" -> "base" in BUF: how a file is named when nothing else names it. */
 const char *path_stem(const char *path, char *buf, size_t len);
 

@@ -292,7 +292,7 @@ static bool host_has(const char *what)
 	const char *cc[] = { "gcc", "-E", "-include", hdr, "-x", "c", "/dev/null", NULL };
 
 	if (what[0] != '<')
-		return prog_in_path(what);
+		return prog_in_path(what, NULL, 0);
 	snprintf(hdr, sizeof(hdr), "%.*s", (int)strlen(what) - 2, what + 1);
 	return !run(cc, NULL, NULL);
 }

@@ -33,21 +33,6 @@ struct qemu_bin {
 	bool plugins;	   /* its dynamic symbols export qemu_plugin_* (the TCG plugin API) */
 };
 
-static int find_on_path(const char *prog, char *out, size_t len)
-{
-	const char *path = getenv("PATH");
-
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-		size_t n = strcspn(p, ":");
-
-		snprintf(out, len, "%.*s/%s", (int)n, p, prog);
-		if (n && !access(out, X_OK))
-			return 0;
-		p += n + (p[n] == ':');
-	}
-	return -ENOENT;
-}
-
 /* Whether the file at PATH exports a dynamic symbol named qemu_plugin_*: 1, 0, or -1: not ELF. */
 static int plugin_api(const char *path)
 {
@@ -128,7 +113,7 @@ static int qemu_bin_probe(const char *prog, struct qemu_bin *q)
 	char real[PATH_MAX];
 
 	memset(q, 0, sizeof(*q));
-	if (find_on_path(prog, q->path, sizeof(q->path)))
+	if (!prog_in_path(prog, q->path, sizeof(q->path)))
 		return -ENOENT;
 	spawn_capture(&s, q->version, sizeof(q->version), 10000000000ull);
 	q->version[strcspn(q->version, "\n")] = '\0';

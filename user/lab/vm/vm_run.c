@@ -119,7 +119,8 @@ static int host_ready(const struct vm_paths *p, int arch, char *why, size_t len)
 		/* a source tree builds the arm64 guest's ppbench with Debian's cross compiler */
 		bool cross = !strcmp(need[i].prog, "aarch64-linux-gnu-gcc");
 
-		if ((cross && (arch != VM_ARCH_ARM64 || !p->tree[0])) || prog_in_path(need[i].prog))
+		if ((cross && (arch != VM_ARCH_ARM64 || !p->tree[0])) ||
+		    prog_in_path(need[i].prog, NULL, 0))
 			continue;
 		snprintf(why, len, "%s not found: install %s (apt-get install %s)", need[i].prog,
 			 need[i].pkg, need[i].pkg);
