@@ -219,16 +219,6 @@ static void fmt_val(enum fig kind, double v, char *buf, size_t len)
 	snprintf(buf, len, "%.*f", kind == FIG_NS ? 3 : 2, v);
 }
 
-static void fmt_change(const struct row *r, char *buf, size_t len)
-{
-	if (isinf(r->change))
-		snprintf(buf, len, "n/a");
-	else if (fabs(r->change) < 0.05)
-		snprintf(buf, len, "0.0%%"); /* not "-0.0%" */
-	else
-		snprintf(buf, len, "%+.1f%%", r->change);
-}
-
 /*
  * '*' a real change (significant and at least the floor; with levels in a
  * file, between their nearest levels), '~' significant but below the floor,
@@ -490,7 +480,7 @@ static void col_cell(FILE *f, const struct row *r, bool md)
 		return;
 	}
 	fmt_val(r->kind, r->nfig, v, sizeof(v));
-	fmt_change(r, ch, sizeof(ch));
+	ktap_pct(r->change, ch, sizeof(ch));
 	fmt_sd(&r->n, sd, sizeof(sd), md);
 	if (md)
 		fprintf(f, " %s%s%s%s | %s | %s |", b, ch, b, md_tag(r), v, sd);
@@ -582,8 +572,8 @@ static void bpp_line(FILE *f, const struct comparison *c, const char *test, cons
 			"n/a", "n/a", "n/a", "n/a");
 		return;
 	}
-	fmt_change(cy, chc, sizeof(chc) - 2);
-	fmt_change(ns, chn, sizeof(chn) - 2);
+	ktap_pct(cy->change, chc, sizeof(chc) - 2);
+	ktap_pct(ns->change, chn, sizeof(chn) - 2);
 	if (cy->real || cy->unstable)
 		strcat(chc, row_real(cy) ? " *" : " u");
 	if (ns->real || ns->unstable)
@@ -921,26 +911,28 @@ int compare_output(const struct cmp_set *set, unsigned formats, const char *json
 	return json_path ? write_json(set, json_path) : EXIT_OK;
 }
 
-/* "two levels: 3 setups at ~400, 2 at ~1100" */
-static void fmt_modes(const struct modes *m, char *buf, size_t len)
+/* "2 levels: 3 at ~400, 2 at ~1100" of R's side with levels, new's if both: that side's name. */
+static const char *fmt_modes(const struct row *r, char *buf, size_t len)
 {
+	const struct modes *m = r->mn.multi ? &r->mn : &r->mo;
 	int n = snprintf(buf, len, "%zu levels:", m->nr_modes);
 
 	for (size_t i = 0; i < m->nr_modes && i < MODES_MAX && n < (int)len; i++)
 		n += snprintf(buf + n, len - n, "%s %zu at ~%.0f", i ? "," : "", m->m[i].count,
 			      m->m[i].median);
+	return r->mn.multi ? "new" : "old";
 }
 
 /* A regression of the medians that the levels in a file explain. */
 static void unstable_note(const struct comparison *c, const struct row *r)
 {
 	char lv[200];
+	const char *side = fmt_modes(r, lv, sizeof(lv));
 
-	fmt_modes(r->mn.multi ? &r->mn : &r->mo, lv, sizeof(lv));
 	fprintf(stderr,
 		"ppbench compare: unstable, not gated: %s %+.1f%% (%s in %s; between the nearest "
 		"levels %+.1f%%, %s; --gate-unstable gates it), %s -> %s\n",
-		r->label, r->change, lv, r->mn.multi ? "new" : "old", r->level_change,
+		r->label, r->change, lv, side, r->level_change,
 		r->level_real ? "within the limit" : "not real", c->old[0].path, c->new[0].path);
 }
 
@@ -965,8 +957,7 @@ int compare_gate(const struct cmp_set *set)
 			if (row_xfail(set, c, r)) {
 				fprintf(stderr,
 					"ppbench compare: expected failure (KSFT_MACHINE_SLOW=yes, "
-					"a "
-					"time): %s %+.1f%% (limit %g%%), %s -> %s\n",
+					"a time): %s %+.1f%% (limit %g%%), %s -> %s\n",
 					r->label, r->change, set->fail_above, c->old[0].path,
 					c->new[0].path);
 				continue;
@@ -974,10 +965,11 @@ int compare_gate(const struct cmp_set *set)
 			gated++;
 			lv[0] = 0;
 			if (r->unstable) {
-				fmt_modes(r->mn.multi ? &r->mn : &r->mo, lv, sizeof(lv));
+				const char *side = fmt_modes(r, lv, sizeof(lv));
+
 				snprintf(lv + strlen(lv), sizeof(lv) - strlen(lv),
-					 " in %s, between the nearest levels %+.1f%%",
-					 r->mn.multi ? "new" : "old", r->level_change);
+					 " in %s, between the nearest levels %+.1f%%", side,
+					 r->level_change);
 			}
 			fprintf(stderr,
 				"ppbench compare: regression: %s %+.1f%% (limit %g%%, floor "
