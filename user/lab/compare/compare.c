@@ -573,10 +573,11 @@ static void judge(const struct cmp_cfg *cfg, struct verdict *v)
 	free_results(all, n);
 }
 
-/* One file a side (or NEW alone) of G's gate. */
+/* One file a side (or NEW alone) of G's gate, and V passed so far. */
 static void one_a_side(struct cmp_cfg *cfg, const struct cmp_gate *g, const char *old,
-		       const char *new)
+		       const char *new, struct verdict *v)
 {
+	*v = (struct verdict){ CMP_PASS, "" };
 	memset(cfg, 0, sizeof(*cfg));
 	compare_init(cfg);
 	cfg->g = *g;
@@ -589,8 +590,7 @@ int cmp_gate_check(const struct cmp_gate *g, const struct result *like, struct v
 {
 	struct cmp_cfg cfg;
 
-	one_a_side(&cfg, g, "old", "new");
-	*v = (struct verdict){ CMP_PASS, "" };
+	one_a_side(&cfg, g, "old", "new", v);
 	return gate_check(&cfg, like, v);
 }
 
@@ -598,8 +598,7 @@ void compare_judge(const struct cmp_gate *g, const char *old, const char *new, s
 {
 	struct cmp_cfg cfg;
 
-	one_a_side(&cfg, g, old, new);
-	*v = (struct verdict){ CMP_PASS, "" };
+	one_a_side(&cfg, g, old, new, v);
 	if (!gate_check(&cfg, NULL, v))
 		judge(&cfg, v);
 }

@@ -1099,20 +1099,16 @@ static void org_head(FILE *f, const struct cmp_set *set, const char (*names)[COL
 	fprintf(f, "|\n");
 }
 
-static void org_files(FILE *f, const char *side, const struct result *files, size_t n)
-{
-	fprintf(f, "%s", side);
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, " %s", files[i].path);
-}
-
 void compare_print_org(FILE *f, const struct cmp_set *set, const char (*names)[COL_NAME_LEN])
 {
 	const struct comparison *c = &set->cmps[0];
 
-	org_files(f, "# ppbench compare: old", c->old, c->nold);
-	for (size_t i = 0; i < set->n; i++)
-		org_files(f, i ? ", then" : ", new", set->cmps[i].new, set->cmps[i].nnew);
+	fprintf(f, "# ppbench compare: old ");
+	file_list(f, c->old, c->nold, "");
+	for (size_t i = 0; i < set->n; i++) {
+		fprintf(f, i ? ", then " : ", new ");
+		file_list(f, set->cmps[i].new, set->cmps[i].nnew, "");
+	}
 	fprintf(f, "\n# before, after: %s per element, %s; diff and %% change: #+TBLFM below\n",
 		c->noise == NOISE_PROFILE ? "medians" : "means",
 		c->noise == NOISE_FILES ? "of the files' medians" : "of the setups");
