@@ -724,21 +724,13 @@ static void json_comparison(struct json *j, const struct cmp_set *set, const str
 	json_obj_end(j);
 }
 
-static int write_json(const struct cmp_set *set, const char *path)
+static int write_json(const struct cmp_set *set, const char (*names)[COL_NAME_LEN],
+		      const char *path)
 {
-	char(*names)[COL_NAME_LEN] = calloc(set->n + 1, sizeof(*names));
-	struct json *j;
+	struct json *j = json_open(path, true);
 
-	if (!names) {
-		pr_err("out of memory\n");
+	if (!j)
 		return EXIT_FAIL;
-	}
-	j = json_open(path, true);
-	if (!j) {
-		free(names);
-		return EXIT_FAIL;
-	}
-	col_names(set, names);
 	json_obj_begin(j, NULL);
 	json_str(j, "schema", "ppbench-compare/1");
 	json_obj_begin(j, "test");
@@ -760,7 +752,6 @@ static int write_json(const struct cmp_set *set, const char *path)
 	for (size_t i = 0; i < set->n; i++)
 		json_comparison(j, set, &set->cmps[i], names[i + 1]);
 	json_arr_end(j);
-	free(names);
 	limit_json(j, set->limits, set->nlimits);
 	json_obj_end(j);
 	json_flush_line(j);
@@ -867,17 +858,12 @@ static void print_columns(FILE *f, const struct cmp_set *set, const struct col_t
 }
 
 /* One comparison, or a table of its columns, in text, Markdown and Org; bpp's per comparison. */
-static int output_tables(const struct cmp_set *set, unsigned formats)
+static void output_tables(const struct cmp_set *set, const struct col_table *t, unsigned formats)
 {
-	struct col_table t = { 0 };
 	bool cols = set->n > 1, md = formats & CMP_OUT_MARKDOWN, sep = md;
 
-	if (cols && col_table_build(set, &t)) {
-		pr_err("comparing failed: out of memory\n");
-		return EXIT_FAIL;
-	}
 	if (cols && (!formats || md))
-		print_columns(stdout, set, &t, md);
+		print_columns(stdout, set, t, md);
 	else if (!formats || md)
 		print_one(stdout, set, &set->cmps[0], md);
 	for (size_t i = 0; (formats & CMP_OUT_BPP) && i < set->n; i++, sep = true) {
@@ -888,27 +874,34 @@ static int output_tables(const struct cmp_set *set, unsigned formats)
 	if (formats & CMP_OUT_ORG) {
 		if (sep)
 			printf("\n");
-		compare_print_org(stdout, set, cols ? t.names : NULL);
+		compare_print_org(stdout, set, cols ? t->names : NULL);
 	}
-	col_table_free(&t);
-	return EXIT_OK;
 }
 
 int compare_output(const struct cmp_set *set, unsigned formats, const char *json_path)
 {
 	bool json_only = json_path && !strcmp(json_path, "-");
 	bool tables = !json_only && !(formats & CMP_OUT_KTAP);
+	struct col_table t;
+	int ret = EXIT_OK;
 
+	if (col_table_build(set, &t)) {
+		pr_err("comparing failed: out of memory\n");
+		return EXIT_FAIL;
+	}
 	if (!json_only && (formats & CMP_OUT_KTAP))
 		compare_print_ktap(stdout, set);
-	if (tables && set->n && output_tables(set, formats))
-		return EXIT_FAIL;
+	if (tables && set->n)
+		output_tables(set, &t, formats);
 	if (tables && set->nlimits) {
 		if (set->n)
 			printf("\n");
 		limit_print_text(stdout, set->limits, set->nlimits);
 	}
-	return json_path ? write_json(set, json_path) : EXIT_OK;
+	if (json_path)
+		ret = write_json(set, t.names, json_path);
+	col_table_free(&t);
+	return ret;
 }
 
 /* "2 levels: 3 at ~400, 2 at ~1100" of R's side with levels, new's if both: that side's name. */
