@@ -298,12 +298,11 @@ static int check_gate_methods(const struct cmp_cfg *cfg, const struct comparison
 	for (size_t k = 0; cfg->g.gate && cfg->g.metric == FIG_PATH && k < c->nrows; k++) {
 		const struct row *r = &c->rows[k];
 
-		if (r->kind != FIG_PATH || !r->other_method)
-			continue;
-		return fail(v, CMP_BAD_NEW,
-			    "--fail-above on path: %s's path figures are of two methods, %s and "
-			    "%s, which never compare: gate files of one method",
-			    r->scenario, r->method, r->other_method);
+		if (r->kind == FIG_PATH && r->other_method)
+			return fail(v, CMP_BAD_NEW,
+				    "--fail-above on path: %s's path figures are of two methods, "
+				    "%s and %s, which never compare: gate files of one method",
+				    r->scenario, r->method, r->other_method);
 	}
 	return 0;
 }

@@ -497,12 +497,11 @@ static int replication_note(struct comparison *c, const struct result *files, si
 		for (size_t k = 0; k < files[i].nr_sc; k++) {
 			const struct result_scenario *sc = &files[i].sc[k];
 
-			if (!sc->ok || sc->replication)
-				continue;
-			return add_note(c,
-					"runs of one setup (an older ppbench), too small a "
-					"spread: %s",
-					files[i].path);
+			if (sc->ok && !sc->replication)
+				return add_note(c,
+						"runs of one setup (an older ppbench), too small a "
+						"spread: %s",
+						files[i].path);
 		}
 	return 0;
 }
@@ -604,13 +603,11 @@ static int side_notes(struct comparison *c, const struct result *files, size_t n
 
 	if (err)
 		return err;
-	for (size_t i = 1; i < n; i++) {
-		if (!strcmp(files[0].host.kernel, files[i].host.kernel))
-			continue;
-		return add_note(c, "%s side pools different kernels: %s (%s) and %s (%s)", side,
-				files[0].path, files[0].host.kernel, files[i].path,
-				files[i].host.kernel);
-	}
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(files[0].host.kernel, files[i].host.kernel))
+			return add_note(c, "%s side pools different kernels: %s (%s) and %s (%s)",
+					side, files[0].path, files[0].host.kernel, files[i].path,
+					files[i].host.kernel);
 	return 0;
 }
 
