@@ -1037,18 +1037,6 @@ static bool counts_instructions(const struct comparison *c)
 	return c->nold && unit_counts_instructions(c->old[0].host.clock.unit);
 }
 
-/* The unit's name with a capital, as the header's first cell over the cycles
- * (8 columns: "Instructions" is cut to "Instr."). */
-static void unit_title(const struct comparison *c, char *buf, size_t len)
-{
-	if (counts_instructions(c)) {
-		snprintf(buf, len, "Instr.");
-		return;
-	}
-	snprintf(buf, len, "%s", c->nold ? c->old[0].host.clock.unit : "cycles");
-	buf[0] = toupper((unsigned char)buf[0]);
-}
-
 /* "$4=$3-$2::$7=$6-$5;%.3f::$8=(($7/$5)*100);%.1f" for one column; more for more. */
 static void org_tblfm(FILE *f, size_t n)
 {
@@ -1069,7 +1057,12 @@ static void org_head(FILE *f, const struct cmp_set *set, const char (*names)[COL
 	const struct comparison *c = &set->cmps[0];
 	char unit[32];
 
-	unit_title(c, unit, sizeof(unit));
+	/* the unit with a capital; "Instructions" cut to the 8 columns */
+	snprintf(unit, sizeof(unit), "%s",
+		 counts_instructions(c) ? "Instr."
+		 : c->nold		? c->old[0].host.clock.unit
+					: "cycles");
+	unit[0] = toupper((unsigned char)unit[0]);
 	fprintf(f, "| %-10s | %8s |", "Test name", unit);
 	for (size_t i = 0; i < set->n; i++)
 		fprintf(f, " %8s | %6s |", "", "");
