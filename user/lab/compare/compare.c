@@ -309,7 +309,7 @@ static int check_gate_methods(const struct cmp_cfg *cfg, const struct comparison
 
 /*
  * --fail-above with one file on a side needs the noise between invocations
- * from a profile (comparison_noise(): files are the unit from two a side).
+ * from a profile (comparison_build(): files are the unit from two a side).
  */
 static int check_gate(const struct cmp_cfg *cfg, struct verdict *v)
 {

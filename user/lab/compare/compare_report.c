@@ -243,16 +243,6 @@ static char mark(const struct row *r)
 	return r->significant ? '~' : ' ';
 }
 
-static void fmt_p(const struct row *r, char *buf, size_t len)
-{
-	if (!r->t.testable)
-		snprintf(buf, len, "n/a");
-	else if (r->t.p < 0.0001)
-		snprintf(buf, len, "<0.0001");
-	else
-		snprintf(buf, len, "%.2g", r->t.p);
-}
-
 static void file_list(FILE *f, const struct result *files, size_t n, const char *quote)
 {
 	for (size_t i = 0; i < n; i++)
@@ -527,11 +517,11 @@ static void md_row(FILE *f, const struct row *r)
 		fprintf(f, "| %s | | | %s | | | |\n", r->label, differs(r, why, sizeof(why)));
 		return;
 	}
-	fmt_p(r, p, sizeof(p));
+	snprintf(p, sizeof(p), "%.2g", r->t.p);
 	fprintf(f, "| %s |", r->label);
 	base_cell(f, r, true);
 	col_cell(f, r, true);
-	fprintf(f, " %s |\n", r->t.testable ? p : "?");
+	fprintf(f, " %s |\n", !r->t.testable ? "?" : r->t.p < 0.0001 ? "<0.0001" : p);
 }
 
 /* One comparison in text or Markdown (MD). */

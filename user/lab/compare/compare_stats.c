@@ -24,13 +24,6 @@ const char *sig_test_name(enum sig_test t)
 	return t == TEST_WELCH ? "Welch's t-test" : "Mann-Whitney U test";
 }
 
-static enum noise_src comparison_noise(const struct comparison *c, const struct cmp_opts *o)
-{
-	if (c->nold >= 2 && c->nnew >= 2)
-		return NOISE_FILES;
-	return o->profile ? NOISE_PROFILE : NOISE_SETUPS;
-}
-
 const char *noise_src_name(enum noise_src n)
 {
 	static const char *const names[] = { "setups", "files", "profile" };
@@ -783,7 +776,9 @@ int comparison_build(struct comparison *c, const struct cmp_opts *o)
 	size_t n;
 	int err;
 
-	c->noise = comparison_noise(c, o);
+	c->noise = c->nold >= 2 && c->nnew >= 2 ? NOISE_FILES
+		   : o->profile			? NOISE_PROFILE
+						: NOISE_SETUPS;
 	c->profile = c->noise == NOISE_PROFILE ? o->profile : NULL;
 	err = host_diffs(c);
 	if (!err && c->profile)
