@@ -57,7 +57,8 @@ static const char *side_name(const struct result *files, bool stem, char *buf, s
 	return buf;
 }
 
-void col_names(const struct cmp_set *set, char (*names)[COL_NAME_LEN])
+/* NAMES (set->n + 1 of them): the base's and each column's. */
+static void col_names(const struct cmp_set *set, char (*names)[COL_NAME_LEN])
 {
 	bool stem = false;
 

@@ -23,9 +23,6 @@ struct col_table {
 	char (*names)[COL_NAME_LEN]; /* the base's, each column's: label, kernel, file stem */
 };
 
-/* NAMES (set->n + 1 of them): the base's and each column's, as col_table's. */
-void col_names(const struct cmp_set *set, char (*names)[COL_NAME_LEN]);
-
 /* Lines of every figure of SET, in the base's scenario order, but repeats: 0 or -ENOMEM. */
 int col_table_build(const struct cmp_set *set, struct col_table *t);
 void col_table_free(struct col_table *t);

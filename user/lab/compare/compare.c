@@ -298,19 +298,18 @@ static int check_gate_methods(const struct cmp_cfg *cfg, const struct comparison
 	for (size_t k = 0; cfg->g.gate && cfg->g.metric == FIG_PATH && k < c->nrows; k++) {
 		const struct row *r = &c->rows[k];
 
-		if (r->kind != FIG_PATH || !r->other_method)
-			continue;
-		return fail(v, CMP_BAD_NEW,
-			    "--fail-above on path: %s's path figures are of two methods, %s and "
-			    "%s, which never compare: gate files of one method",
-			    r->scenario, r->method, r->other_method);
+		if (r->kind == FIG_PATH && r->other_method)
+			return fail(v, CMP_BAD_NEW,
+				    "--fail-above on path: %s's path figures are of two methods, "
+				    "%s and %s, which never compare: gate files of one method",
+				    r->scenario, r->method, r->other_method);
 	}
 	return 0;
 }
 
 /*
  * --fail-above with one file on a side needs the noise between invocations
- * from a profile (comparison_noise(): files are the unit from two a side).
+ * from a profile (comparison_build(): files are the unit from two a side).
  */
 static int check_gate(const struct cmp_cfg *cfg, struct verdict *v)
 {
@@ -573,10 +572,11 @@ static void judge(const struct cmp_cfg *cfg, struct verdict *v)
 	free_results(all, n);
 }
 
-/* One file a side (or NEW alone) of G's gate. */
+/* One file a side (or NEW alone) of G's gate, and V passed so far. */
 static void one_a_side(struct cmp_cfg *cfg, const struct cmp_gate *g, const char *old,
-		       const char *new)
+		       const char *new, struct verdict *v)
 {
+	*v = (struct verdict){ CMP_PASS, "" };
 	memset(cfg, 0, sizeof(*cfg));
 	compare_init(cfg);
 	cfg->g = *g;
@@ -589,8 +589,7 @@ int cmp_gate_check(const struct cmp_gate *g, const struct result *like, struct v
 {
 	struct cmp_cfg cfg;
 
-	one_a_side(&cfg, g, "old", "new");
-	*v = (struct verdict){ CMP_PASS, "" };
+	one_a_side(&cfg, g, "old", "new", v);
 	return gate_check(&cfg, like, v);
 }
 
@@ -598,8 +597,7 @@ void compare_judge(const struct cmp_gate *g, const char *old, const char *new, s
 {
 	struct cmp_cfg cfg;
 
-	one_a_side(&cfg, g, old, new);
-	*v = (struct verdict){ CMP_PASS, "" };
+	one_a_side(&cfg, g, old, new, v);
 	if (!gate_check(&cfg, NULL, v))
 		judge(&cfg, v);
 }

@@ -55,9 +55,12 @@ static void load_method(struct json_reader *c, const json_t *o, const char *wher
 	r->differ[1] = json_string_value(json_array_get(d, 1));
 }
 
-static void load_row(struct json_reader *c, const json_t *o, const char *where,
-		     struct readback_row *r)
+static int load_row(struct json_reader *c, const json_t *o, const char *where, void *arr, size_t i,
+		    const void *arg)
 {
+	struct readback_row *r = (struct readback_row *)arr + i;
+
+	(void)arg;
 	r->scenario = jc_str(c, o, where, "scenario");
 	r->figure = jc_str(c, o, where, "figure");
 	r->label = jc_str(c, o, where, "label");
@@ -72,6 +75,7 @@ static void load_row(struct json_reader *c, const json_t *o, const char *where,
 	load_side(c, o, where, "old", &r->old);
 	load_side(c, o, where, "new", &r->new);
 	load_method(c, o, where, r);
+	return 0;
 }
 
 /* An array of strings (the files of a side). */
@@ -90,41 +94,28 @@ static const json_t *files(struct json_reader *c, const json_t *o, const char *w
 	return a;
 }
 
-static int load_cmp(struct json_reader *c, const json_t *o, const char *where,
-		    struct readback_cmp *m)
+static int load_cmp(struct json_reader *c, const json_t *o, const char *where, void *arr, size_t i,
+		    const void *arg)
 {
-	const json_t *noise, *rows;
+	struct readback_cmp *m = (struct readback_cmp *)arr + i;
+	const json_t *noise;
 	char at[160];
 
+	(void)arg;
 	m->old = files(c, o, where, "old");
 	m->new = files(c, o, where, "new");
-	m->unit = json_object_get(o, "unit") ? jc_str(c, o, where, "unit") : "cycles";
+	m->unit = jc_opt_str(c, o, where, "unit") ?: "cycles";
 	jc_join(at, sizeof(at), where, "noise");
 	noise = jc_req(c, o, where, "noise", J_OBJ);
 	m->noise = jc_str(c, noise, at, "source");
 	jc_bool(c, noise, at, "verdict", &m->verdict);
-	rows = jc_req(c, o, where, "rows", J_ARR);
-	if (c->failed)
-		return -EINVAL;
-	m->rows = calloc(json_array_size(rows) + 1, sizeof(*m->rows));
-	if (!m->rows)
-		return -ENOMEM;
-	for (size_t i = 0; i < json_array_size(rows) && !c->failed; i++, m->nrows++) {
-		const json_t *row = json_array_get(rows, i);
-
-		snprintf(at, sizeof(at), "%s.rows[%zu]", where, i);
-		if (!json_is_object(row))
-			jc_err(c, at, "expected an object, got %s", jtype_name(row));
-		load_row(c, row, at, &m->rows[i]);
-	}
+	m->rows = jc_array(c, o, where, "rows", sizeof(*m->rows), &m->nrows, load_row, NULL);
 	return c->failed ? -EINVAL : 0;
 }
 
-static int load_doc(struct json_reader *c, struct compare_readback *d)
+static void load_doc(struct json_reader *c, struct compare_readback *d)
 {
-	const json_t *gate = json_object_get(d->doc, "gate"), *cmps;
-	char at[64];
-	int err;
+	const json_t *gate = json_object_get(d->doc, "gate");
 
 	if (gate) {
 		gate = jc_req(c, d->doc, "", "gate", J_OBJ);
@@ -132,27 +123,8 @@ static int load_doc(struct json_reader *c, struct compare_readback *d)
 		d->metric = jc_str(c, gate, "gate", "metric");
 		jc_num(c, gate, "gate", "fail_above_pct", 0, INFINITY, false, &d->fail_above);
 	}
-	cmps = jc_req(c, d->doc, "", "comparisons", J_ARR);
-	if (c->failed)
-		return -EINVAL;
-	d->cmps = calloc(json_array_size(cmps) + 1, sizeof(*d->cmps));
-	if (!d->cmps)
-		return -ENOMEM;
-	for (size_t i = 0; i < json_array_size(cmps); i++, d->ncmps++) {
-		const json_t *one = json_array_get(cmps, i);
-
-		snprintf(at, sizeof(at), "comparisons[%zu]", i);
-		if (!json_is_object(one)) {
-			jc_err(c, at, "expected an object, got %s", jtype_name(one));
-			return -EINVAL;
-		}
-		err = load_cmp(c, one, at, &d->cmps[i]);
-		if (err) {
-			d->ncmps++;
-			return err;
-		}
-	}
-	return 0;
+	d->cmps =
+		jc_array(c, d->doc, "", "comparisons", sizeof(*d->cmps), &d->ncmps, load_cmp, NULL);
 }
 
 int readback_load(const char *path, struct compare_readback *d, char *err, size_t errlen)
@@ -160,7 +132,6 @@ int readback_load(const char *path, struct compare_readback *d, char *err, size_
 	struct json_reader c = { .err = err, .errlen = errlen, .file = path };
 	const char *schema;
 	char perr[200];
-	int ret;
 
 	memset(d, 0, sizeof(*d));
 	d->doc = jparse_file(path, perr, sizeof(perr));
@@ -174,12 +145,10 @@ int readback_load(const char *path, struct compare_readback *d, char *err, size_
 		readback_free(d);
 		return -ENOMSG;
 	}
-	ret = load_doc(&c, d);
-	if (ret == -ENOMEM)
-		snprintf(err, errlen, "%s: out of memory", path);
-	if (ret)
+	load_doc(&c, d);
+	if (c.failed)
 		readback_free(d);
-	return ret;
+	return c.failed ? -EINVAL : 0;
 }
 
 void readback_free(struct compare_readback *d)

@@ -219,16 +219,6 @@ static void fmt_val(enum fig kind, double v, char *buf, size_t len)
 	snprintf(buf, len, "%.*f", kind == FIG_NS ? 3 : 2, v);
 }
 
-static void fmt_change(const struct row *r, char *buf, size_t len)
-{
-	if (isinf(r->change))
-		snprintf(buf, len, "n/a");
-	else if (fabs(r->change) < 0.05)
-		snprintf(buf, len, "0.0%%"); /* not "-0.0%" */
-	else
-		snprintf(buf, len, "%+.1f%%", r->change);
-}
-
 /*
  * '*' a real change (significant and at least the floor; with levels in a
  * file, between their nearest levels), '~' significant but below the floor,
@@ -251,16 +241,6 @@ static char mark(const struct row *r)
 	if (r->known)
 		return '=';
 	return r->significant ? '~' : ' ';
-}
-
-static void fmt_p(const struct row *r, char *buf, size_t len)
-{
-	if (!r->t.testable)
-		snprintf(buf, len, "n/a");
-	else if (r->t.p < 0.0001)
-		snprintf(buf, len, "<0.0001");
-	else
-		snprintf(buf, len, "%.2g", r->t.p);
 }
 
 static void file_list(FILE *f, const struct result *files, size_t n, const char *quote)
@@ -490,7 +470,7 @@ static void col_cell(FILE *f, const struct row *r, bool md)
 		return;
 	}
 	fmt_val(r->kind, r->nfig, v, sizeof(v));
-	fmt_change(r, ch, sizeof(ch));
+	ktap_pct(r->change, ch, sizeof(ch));
 	fmt_sd(&r->n, sd, sizeof(sd), md);
 	if (md)
 		fprintf(f, " %s%s%s%s | %s | %s |", b, ch, b, md_tag(r), v, sd);
@@ -537,11 +517,11 @@ static void md_row(FILE *f, const struct row *r)
 		fprintf(f, "| %s | | | %s | | | |\n", r->label, differs(r, why, sizeof(why)));
 		return;
 	}
-	fmt_p(r, p, sizeof(p));
+	snprintf(p, sizeof(p), "%.2g", r->t.p);
 	fprintf(f, "| %s |", r->label);
 	base_cell(f, r, true);
 	col_cell(f, r, true);
-	fprintf(f, " %s |\n", r->t.testable ? p : "?");
+	fprintf(f, " %s |\n", !r->t.testable ? "?" : r->t.p < 0.0001 ? "<0.0001" : p);
 }
 
 /* One comparison in text or Markdown (MD). */
@@ -582,8 +562,8 @@ static void bpp_line(FILE *f, const struct comparison *c, const char *test, cons
 			"n/a", "n/a", "n/a", "n/a");
 		return;
 	}
-	fmt_change(cy, chc, sizeof(chc) - 2);
-	fmt_change(ns, chn, sizeof(chn) - 2);
+	ktap_pct(cy->change, chc, sizeof(chc) - 2);
+	ktap_pct(ns->change, chn, sizeof(chn) - 2);
 	if (cy->real || cy->unstable)
 		strcat(chc, row_real(cy) ? " *" : " u");
 	if (ns->real || ns->unstable)
@@ -734,21 +714,13 @@ static void json_comparison(struct json *j, const struct cmp_set *set, const str
 	json_obj_end(j);
 }
 
-static int write_json(const struct cmp_set *set, const char *path)
+static int write_json(const struct cmp_set *set, const char (*names)[COL_NAME_LEN],
+		      const char *path)
 {
-	char(*names)[COL_NAME_LEN] = calloc(set->n + 1, sizeof(*names));
-	struct json *j;
+	struct json *j = json_open(path, true);
 
-	if (!names) {
-		pr_err("out of memory\n");
+	if (!j)
 		return EXIT_FAIL;
-	}
-	j = json_open(path, true);
-	if (!j) {
-		free(names);
-		return EXIT_FAIL;
-	}
-	col_names(set, names);
 	json_obj_begin(j, NULL);
 	json_str(j, "schema", "ppbench-compare/1");
 	json_obj_begin(j, "test");
@@ -770,7 +742,6 @@ static int write_json(const struct cmp_set *set, const char *path)
 	for (size_t i = 0; i < set->n; i++)
 		json_comparison(j, set, &set->cmps[i], names[i + 1]);
 	json_arr_end(j);
-	free(names);
 	limit_json(j, set->limits, set->nlimits);
 	json_obj_end(j);
 	json_flush_line(j);
@@ -877,17 +848,12 @@ static void print_columns(FILE *f, const struct cmp_set *set, const struct col_t
 }
 
 /* One comparison, or a table of its columns, in text, Markdown and Org; bpp's per comparison. */
-static int output_tables(const struct cmp_set *set, unsigned formats)
+static void output_tables(const struct cmp_set *set, const struct col_table *t, unsigned formats)
 {
-	struct col_table t = { 0 };
 	bool cols = set->n > 1, md = formats & CMP_OUT_MARKDOWN, sep = md;
 
-	if (cols && col_table_build(set, &t)) {
-		pr_err("comparing failed: out of memory\n");
-		return EXIT_FAIL;
-	}
 	if (cols && (!formats || md))
-		print_columns(stdout, set, &t, md);
+		print_columns(stdout, set, t, md);
 	else if (!formats || md)
 		print_one(stdout, set, &set->cmps[0], md);
 	for (size_t i = 0; (formats & CMP_OUT_BPP) && i < set->n; i++, sep = true) {
@@ -898,49 +864,58 @@ static int output_tables(const struct cmp_set *set, unsigned formats)
 	if (formats & CMP_OUT_ORG) {
 		if (sep)
 			printf("\n");
-		compare_print_org(stdout, set, cols ? t.names : NULL);
+		compare_print_org(stdout, set, cols ? t->names : NULL);
 	}
-	col_table_free(&t);
-	return EXIT_OK;
 }
 
 int compare_output(const struct cmp_set *set, unsigned formats, const char *json_path)
 {
 	bool json_only = json_path && !strcmp(json_path, "-");
 	bool tables = !json_only && !(formats & CMP_OUT_KTAP);
+	struct col_table t;
+	int ret = EXIT_OK;
 
+	if (col_table_build(set, &t)) {
+		pr_err("comparing failed: out of memory\n");
+		return EXIT_FAIL;
+	}
 	if (!json_only && (formats & CMP_OUT_KTAP))
 		compare_print_ktap(stdout, set);
-	if (tables && set->n && output_tables(set, formats))
-		return EXIT_FAIL;
+	if (tables && set->n)
+		output_tables(set, &t, formats);
 	if (tables && set->nlimits) {
 		if (set->n)
 			printf("\n");
 		limit_print_text(stdout, set->limits, set->nlimits);
 	}
-	return json_path ? write_json(set, json_path) : EXIT_OK;
+	if (json_path)
+		ret = write_json(set, t.names, json_path);
+	col_table_free(&t);
+	return ret;
 }
 
-/* "two levels: 3 setups at ~400, 2 at ~1100" */
-static void fmt_modes(const struct modes *m, char *buf, size_t len)
+/* "2 levels: 3 at ~400, 2 at ~1100" of R's side with levels, new's if both: that side's name. */
+static const char *fmt_modes(const struct row *r, char *buf, size_t len)
 {
+	const struct modes *m = r->mn.multi ? &r->mn : &r->mo;
 	int n = snprintf(buf, len, "%zu levels:", m->nr_modes);
 
 	for (size_t i = 0; i < m->nr_modes && i < MODES_MAX && n < (int)len; i++)
 		n += snprintf(buf + n, len - n, "%s %zu at ~%.0f", i ? "," : "", m->m[i].count,
 			      m->m[i].median);
+	return r->mn.multi ? "new" : "old";
 }
 
 /* A regression of the medians that the levels in a file explain. */
 static void unstable_note(const struct comparison *c, const struct row *r)
 {
 	char lv[200];
+	const char *side = fmt_modes(r, lv, sizeof(lv));
 
-	fmt_modes(r->mn.multi ? &r->mn : &r->mo, lv, sizeof(lv));
 	fprintf(stderr,
 		"ppbench compare: unstable, not gated: %s %+.1f%% (%s in %s; between the nearest "
 		"levels %+.1f%%, %s; --gate-unstable gates it), %s -> %s\n",
-		r->label, r->change, lv, r->mn.multi ? "new" : "old", r->level_change,
+		r->label, r->change, lv, side, r->level_change,
 		r->level_real ? "within the limit" : "not real", c->old[0].path, c->new[0].path);
 }
 
@@ -965,8 +940,7 @@ int compare_gate(const struct cmp_set *set)
 			if (row_xfail(set, c, r)) {
 				fprintf(stderr,
 					"ppbench compare: expected failure (KSFT_MACHINE_SLOW=yes, "
-					"a "
-					"time): %s %+.1f%% (limit %g%%), %s -> %s\n",
+					"a time): %s %+.1f%% (limit %g%%), %s -> %s\n",
 					r->label, r->change, set->fail_above, c->old[0].path,
 					c->new[0].path);
 				continue;
@@ -974,10 +948,11 @@ int compare_gate(const struct cmp_set *set)
 			gated++;
 			lv[0] = 0;
 			if (r->unstable) {
-				fmt_modes(r->mn.multi ? &r->mn : &r->mo, lv, sizeof(lv));
+				const char *side = fmt_modes(r, lv, sizeof(lv));
+
 				snprintf(lv + strlen(lv), sizeof(lv) - strlen(lv),
-					 " in %s, between the nearest levels %+.1f%%",
-					 r->mn.multi ? "new" : "old", r->level_change);
+					 " in %s, between the nearest levels %+.1f%%", side,
+					 r->level_change);
 			}
 			fprintf(stderr,
 				"ppbench compare: regression: %s %+.1f%% (limit %g%%, floor "
@@ -1052,18 +1027,6 @@ static bool counts_instructions(const struct comparison *c)
 	return c->nold && unit_counts_instructions(c->old[0].host.clock.unit);
 }
 
-/* The unit's name with a capital, as the header's first cell over the cycles
- * (8 columns: "Instructions" is cut to "Instr."). */
-static void unit_title(const struct comparison *c, char *buf, size_t len)
-{
-	if (counts_instructions(c)) {
-		snprintf(buf, len, "Instr.");
-		return;
-	}
-	snprintf(buf, len, "%s", c->nold ? c->old[0].host.clock.unit : "cycles");
-	buf[0] = toupper((unsigned char)buf[0]);
-}
-
 /* "$4=$3-$2::$7=$6-$5;%.3f::$8=(($7/$5)*100);%.1f" for one column; more for more. */
 static void org_tblfm(FILE *f, size_t n)
 {
@@ -1084,7 +1047,12 @@ static void org_head(FILE *f, const struct cmp_set *set, const char (*names)[COL
 	const struct comparison *c = &set->cmps[0];
 	char unit[32];
 
-	unit_title(c, unit, sizeof(unit));
+	/* the unit with a capital; "Instructions" cut to the 8 columns */
+	snprintf(unit, sizeof(unit), "%s",
+		 counts_instructions(c) ? "Instr."
+		 : c->nold		? c->old[0].host.clock.unit
+					: "cycles");
+	unit[0] = toupper((unsigned char)unit[0]);
 	fprintf(f, "| %-10s | %8s |", "Test name", unit);
 	for (size_t i = 0; i < set->n; i++)
 		fprintf(f, " %8s | %6s |", "", "");
@@ -1107,20 +1075,16 @@ static void org_head(FILE *f, const struct cmp_set *set, const char (*names)[COL
 	fprintf(f, "|\n");
 }
 
-static void org_files(FILE *f, const char *side, const struct result *files, size_t n)
-{
-	fprintf(f, "%s", side);
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, " %s", files[i].path);
-}
-
 void compare_print_org(FILE *f, const struct cmp_set *set, const char (*names)[COL_NAME_LEN])
 {
 	const struct comparison *c = &set->cmps[0];
 
-	org_files(f, "# ppbench compare: old", c->old, c->nold);
-	for (size_t i = 0; i < set->n; i++)
-		org_files(f, i ? ", then" : ", new", set->cmps[i].new, set->cmps[i].nnew);
+	fprintf(f, "# ppbench compare: old ");
+	file_list(f, c->old, c->nold, "");
+	for (size_t i = 0; i < set->n; i++) {
+		fprintf(f, i ? ", then " : ", new ");
+		file_list(f, set->cmps[i].new, set->cmps[i].nnew, "");
+	}
 	fprintf(f, "\n# before, after: %s per element, %s; diff and %% change: #+TBLFM below\n",
 		c->noise == NOISE_PROFILE ? "medians" : "means",
 		c->noise == NOISE_FILES ? "of the files' medians" : "of the setups");

@@ -24,13 +24,6 @@ const char *sig_test_name(enum sig_test t)
 	return t == TEST_WELCH ? "Welch's t-test" : "Mann-Whitney U test";
 }
 
-static enum noise_src comparison_noise(const struct comparison *c, const struct cmp_opts *o)
-{
-	if (c->nold >= 2 && c->nnew >= 2)
-		return NOISE_FILES;
-	return o->profile ? NOISE_PROFILE : NOISE_SETUPS;
-}
-
 const char *noise_src_name(enum noise_src n)
 {
 	static const char *const names[] = { "setups", "files", "profile" };
@@ -497,12 +490,11 @@ static int replication_note(struct comparison *c, const struct result *files, si
 		for (size_t k = 0; k < files[i].nr_sc; k++) {
 			const struct result_scenario *sc = &files[i].sc[k];
 
-			if (!sc->ok || sc->replication)
-				continue;
-			return add_note(c,
-					"runs of one setup (an older ppbench), too small a "
-					"spread: %s",
-					files[i].path);
+			if (sc->ok && !sc->replication)
+				return add_note(c,
+						"runs of one setup (an older ppbench), too small a "
+						"spread: %s",
+						files[i].path);
 		}
 	return 0;
 }
@@ -604,13 +596,11 @@ static int side_notes(struct comparison *c, const struct result *files, size_t n
 
 	if (err)
 		return err;
-	for (size_t i = 1; i < n; i++) {
-		if (!strcmp(files[0].host.kernel, files[i].host.kernel))
-			continue;
-		return add_note(c, "%s side pools different kernels: %s (%s) and %s (%s)", side,
-				files[0].path, files[0].host.kernel, files[i].path,
-				files[i].host.kernel);
-	}
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(files[0].host.kernel, files[i].host.kernel))
+			return add_note(c, "%s side pools different kernels: %s (%s) and %s (%s)",
+					side, files[0].path, files[0].host.kernel, files[i].path,
+					files[i].host.kernel);
 	return 0;
 }
 
@@ -786,7 +776,9 @@ int comparison_build(struct comparison *c, const struct cmp_opts *o)
 	size_t n;
 	int err;
 
-	c->noise = comparison_noise(c, o);
+	c->noise = c->nold >= 2 && c->nnew >= 2 ? NOISE_FILES
+		   : o->profile			? NOISE_PROFILE
+						: NOISE_SETUPS;
 	c->profile = c->noise == NOISE_PROFILE ? o->profile : NULL;
 	err = host_diffs(c);
 	if (!err && c->profile)

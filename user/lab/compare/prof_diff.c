@@ -140,19 +140,17 @@ char *prow_lkp_name(enum prow_kind k, const char *name)
 /* The rows of one scenario, every entry of every file before they merge. */
 struct rows {
 	struct prow *r;
-	size_t n, cap;
+	size_t n;
 };
 
 static int add(struct rows *v, enum prow_kind k, const char *name, const char *module,
 	       const char *group, bool new, double value)
 {
-	if (v->n == v->cap) {
-		struct prow *r = realloc(v->r, (v->cap = v->cap ? 2 * v->cap : 64) * sizeof(*r));
+	struct prow *r = realloc(v->r, (v->n + 1) * sizeof(*r));
 
-		if (!r)
-			return -ENOMEM;
-		v->r = r;
-	}
+	if (!r)
+		return -ENOMEM;
+	v->r = r;
 	v->r[v->n++] = (struct prow){ .kind = k,
 				      .name = name,
 				      .module = module,
@@ -308,26 +306,19 @@ static int build_one(struct pdiff *d, const struct result *old, size_t nold,
 int pdiff_build(const struct result *old, size_t nold, const struct result *new, size_t nnew,
 		double floor, struct pdiff **out, size_t *n)
 {
-	struct pdiff *d = NULL;
+	/* (a pdiff per scenario of the first old file at most) */
+	struct pdiff *d = calloc(nold ? old[0].nr_sc + 1 : 1, sizeof(*d));
 	size_t nd = 0;
-	int err = 0;
+	int err = d ? 0 : -ENOMEM;
 
 	for (size_t i = 0; !err && nold && i < old[0].nr_sc; i++) {
 		const char *name = old[0].sc[i].name;
 		size_t wo = with_profile(old, nold, name), wn = with_profile(new, nnew, name);
-		struct pdiff *g;
 
 		if (!wo || !wn)
 			continue;
-		g = realloc(d, (nd + 1) * sizeof(*d));
-		if (!g) {
-			err = -ENOMEM;
-			break;
-		}
-		d = g;
-		d[nd++] =
-			(struct pdiff){ .scenario = name, .nold = wo, .nnew = wn, .floor = floor };
-		err = build_one(&d[nd - 1], old, nold, new, nnew);
+		d[nd] = (struct pdiff){ .scenario = name, .nold = wo, .nnew = wn, .floor = floor };
+		err = build_one(&d[nd++], old, nold, new, nnew);
 	}
 	if (err) {
 		pdiff_free(d, nd);
