@@ -576,6 +576,9 @@ void test_jspan_members(void)
 	ASSERT_EQ(json_span_member(t, len, top, "}", &m, &v), -ENOENT, "not inside a string");
 	json_span_indent(t, top, indent, sizeof(indent));
 	ASSERT_STREQ(indent, "  ", "the members' indentation");
+	/* no newline before its first member: the blank after the brace is no indent */
+	json_span_indent("{ \"c\": 1 }", (struct json_span){ 0, 10 }, indent, sizeof(indent));
+	ASSERT_STREQ(indent, "", "a one-line object's");
 }
 
 /* qemu's version -> its plugin API range -> the build that loads (vm/vm_profile.c). */
