@@ -98,3 +98,28 @@ void test_snapshot_retired_rows_bounded(void)
 	ASSERT_EQ(acc.pools[3].total.cls[PPB_RET_RING].calls, 2 * (4 + 5), "their counts");
 	snap_free(&acc);
 }
+
+/* Five test-run pools folded into one row beside a retired row, which stays as it was. */
+void test_snapshot_fold_beside_retired(void)
+{
+	struct obs_snapshot s = snap();
+	struct pool_snap p = pool(0x100, PPB_POOL_VETH, 3, 7, true);
+
+	p.retired = true;
+	p.folded = 1;
+	ASSERT_OK(snap_append(&s, &p), "the retired row");
+	for (int i = 1; i <= 5; i++) {
+		p = pool(0x100 + i, PPB_POOL_TEST_RUN, 0, i, false);
+		ASSERT_OK(snap_append(&s, &p), "a test-run pool");
+	}
+	if (!ASSERT_OK(snap_fold_kind(&s, PPB_POOL_TEST_RUN, 4), "fold") ||
+	    !ASSERT_EQ(s.nr_pools, 2, "the retired row and the folded one"))
+		goto out;
+	ASSERT_TRUE(s.pools[0].retired && s.pools[0].folded == 1, "the retired row as it was");
+	ASSERT_EQ(s.pools[0].total.cls[PPB_RET_RING].calls, 7, "with its own counts");
+	ASSERT_FALSE(s.pools[1].retired, "the folded row is no retired one");
+	ASSERT_EQ(s.pools[1].folded, 5, "of the five pools");
+	ASSERT_EQ(s.pools[1].percpu[1].cls[PPB_RET_RING].calls, 15, "their counts");
+out:
+	snap_free(&s);
+}
