@@ -986,6 +986,7 @@ int bench_main(struct bench_ctx *b, const struct bench_sink *sink)
 		progress_clear();
 	probe_bpf__destroy(level_skel);
 	level_skel = NULL;
+	level_load_err = 0;
 	for (int i = 0; i < NR_SCENARIOS; i++)
 		if (cfg->want[i])
 			finish_scenario(&e, i);
