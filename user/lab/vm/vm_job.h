@@ -12,9 +12,6 @@ struct vm_paths {
 	char ppbench[PATH_MAX + 32]; /* the installed static ppbench, when no tree */
 };
 
-/* The qemu system emulator of ARCH (enum vm_arch). */
-const char *vm_arch_qemu(int arch);
-
 /*
  * The job for scripts/vm/run in WORK: job.conf, cmd, outputs and inputs;
  * *JSON: the host path of the command's --json, or NULL.

@@ -165,6 +165,7 @@ void vm_cfg_init(struct vm_cfg *cfg);
 uint32_t vm_default_cpus(int clock);
 /* ARCH's name: "x86-64", "arm64". */
 const char *vm_arch_name(int arch);
+const char *vm_arch_qemu(int arch); /* its qemu-system binary */
 
 /*
  * vm --profile before a boot: the plugin build qemu program QEMU (on PATH)
