@@ -206,19 +206,6 @@ static uint64_t next_above(const uint64_t *addr, size_t n, uint64_t a)
 	return lo < n ? addr[lo] : 0;
 }
 
-static int grow(void **a, size_t *cap, size_t n, size_t size)
-{
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	p = realloc(*a, (*cap = *cap ? 2 * *cap : 4096) * size);
-	if (!p)
-		return -ENOMEM;
-	*a = p;
-	return 0;
-}
-
 /* A text symbol of the kernel or a module: where it is, and whose padding it is. */
 struct tsym {
 	uint64_t addr, name; /* name: a hash of the function's name */
@@ -302,14 +289,14 @@ static int parse_line(struct parse *p, struct guest_prof_sites *s, const char *l
 		return 0;
 	if (module && strstr(line, "[bpf]"))
 		return 0; /* (a window's programs, sent with the window) */
-	if (grow((void **)&p->tsym, &p->captsym, p->ntsym, sizeof(*p->tsym)))
+	if (array_grow((void **)&p->tsym, &p->captsym, p->ntsym, sizeof(*p->tsym)))
 		return -ENOMEM;
 	if (starts(name, "__pfx_") || starts(name, "__cfi_"))
 		fn = name + 6;
 	p->tsym[p->ntsym++] = (struct tsym){ a, name_hash(fn), fn != name };
 	if (module)
 		return 0;
-	if (grow((void **)&p->text, &p->captext, p->ntext, sizeof(*p->text)))
+	if (array_grow((void **)&p->text, &p->captext, p->ntext, sizeof(*p->text)))
 		return -ENOMEM;
 	p->text[p->ntext++] = a;
 	if (!strcmp(name, "ktime_get"))
@@ -319,7 +306,7 @@ static int parse_line(struct parse *p, struct guest_prof_sites *s, const char *l
 	op = range_op(name, &table);
 	if (op < 0 || (s->nr && s->r[s->nr - 1].lo == a && s->r[s->nr - 1].op == op))
 		return 0; /* (an alias: __x86_indirect_thunk_array is _rax) */
-	if (grow((void **)&s->r, &p->caprange, s->nr, sizeof(*s->r)))
+	if (array_grow((void **)&s->r, &p->caprange, s->nr, sizeof(*s->r)))
 		return -ENOMEM;
 	/* (the end is found once all are read: 0 for an entry point alone) */
 	s->r[s->nr++] =

@@ -228,6 +228,21 @@ bool file_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
+int array_grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	size_t want = *cap ? 2 * *cap : 64;
+	void *a;
+
+	if (n < *cap)
+		return 0;
+	a = realloc(*arr, want * size);
+	if (!a)
+		return -ENOMEM;
+	*arr = a;
+	*cap = want;
+	return 0;
+}
+
 bool prog_in_path(const char *prog, char *out, size_t len)
 {
 	const char *path = getenv("PATH");

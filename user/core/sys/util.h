@@ -46,6 +46,8 @@ uint64_t now_ns(void);					    /* CLOCK_MONOTONIC */
 int read_file_str(const char *path, char *buf, size_t len); /* trims a trailing newline */
 int write_file_str(const char *path, const char *s);
 bool file_exists(const char *path);
+/* Room for element N of *ARR (SIZE bytes each): doubles *CAP when full; 0 or -ENOMEM. */
+int array_grow(void **arr, size_t *cap, size_t n, size_t size);
 /* Whether PROG is an executable file in a directory of PATH (/usr/bin:/bin when unset);
  * its path in OUT unless OUT is NULL. */
 bool prog_in_path(const char *prog, char *out, size_t len);

@@ -74,8 +74,6 @@ const char *prof_fn_name(const char *name);
 int prof_by_u64(const void *a, const void *b);
 /* Of N such structs (sorted), the first whose key is above KEY (ABOVE) or not below it. */
 size_t prof_bound(const void *arr, size_t n, size_t size, uint64_t key, bool above);
-/* Room in *ARR (*CAP elements of SIZE bytes) for element N, doubling it; 0 or -ENOMEM. */
-int prof_grow(void **arr, size_t *cap, size_t n, size_t size);
 /* Splits LINE into its blank-separated words, in place: their number, or MAX + 1 past MAX. */
 int prof_split_words(char *line, char **w, int max);
 

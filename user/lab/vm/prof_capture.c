@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/types.h>
 #include "vm/prof_build.h"
+#include "sys/util.h"
 
 struct qp_parse {
 	struct qprof *q;
@@ -70,7 +71,7 @@ static int parse_tb(struct qp_parse *p, char **w, int n)
 
 	if (n != 6)
 		return bad(p, "expected 'tb SLOT VADDR NINSNS LENS REP'");
-	if (prof_grow((void **)&q->tb, &p->captb, q->ntb, sizeof(*q->tb)))
+	if (array_grow((void **)&q->tb, &p->captb, q->ntb, sizeof(*q->tb)))
 		return -ENOMEM;
 	b = memset(&q->tb[q->ntb], 0, sizeof(*b));
 	if (!u64_of(w[1], 10, &b->slot) || !u64_of(w[2], 16, &b->vaddr) || !u64_of(w[3], 10, &ni) ||
@@ -116,7 +117,7 @@ static int parse_tag(struct qp_parse *p, char **w, int n)
 	for (size_t i = 0; i < q->ntags; i++)
 		if (!strcmp(q->tags[i].tag, w[1]))
 			return bad(p, "tag %s appears twice", w[1]);
-	if (prof_grow((void **)&q->tags, &p->captag, q->ntags, sizeof(*q->tags)))
+	if (array_grow((void **)&q->tags, &p->captag, q->ntags, sizeof(*q->tags)))
 		return -ENOMEM;
 	t = memset(&q->tags[q->ntags], 0, sizeof(*t));
 	if (!pairs(w + 2, keys,
@@ -163,7 +164,7 @@ static int parse_node(struct qp_parse *p, char **w, int n)
 	if (pi < 0)
 		return bad(p, "node %llu: its parent %llu is not listed before it",
 			   (unsigned long long)id, (unsigned long long)parent);
-	if (prof_grow((void **)&q->node, &p->capnode, q->nnode, sizeof(*q->node)))
+	if (array_grow((void **)&q->node, &p->capnode, q->nnode, sizeof(*q->node)))
 		return -ENOMEM;
 	q->node[q->nnode++] = (struct qp_gnode){ id, key, (size_t)pi };
 	return 0;
@@ -182,7 +183,7 @@ static int parse_s(struct qp_parse *p, char **w, int n)
 	if (i < 0)
 		return bad(p, "s %llu: no node %llu ('n %llu ...')", (unsigned long long)id,
 			   (unsigned long long)id, (unsigned long long)id);
-	if (prof_grow((void **)&t->s, &p->caps, t->ns, sizeof(*t->s)))
+	if (array_grow((void **)&t->s, &p->caps, t->ns, sizeof(*t->s)))
 		return -ENOMEM;
 	t->s[t->ns++] = (struct qp_self){ (size_t)i, self };
 	return 0;
@@ -221,7 +222,7 @@ static int parse_rc(struct qp_parse *p, char **w, int n)
 	    !u64_of(w[4], 10, &c.count) || !u64_of(w[5], 10, &c.insns))
 		return bad(p, "expected 'rc recover|unmatched SITE EXPECTED COUNT INSNS'");
 	c.unmatched = !strcmp(w[1], "unmatched");
-	if (prof_grow((void **)&t->rc, &p->caprc, t->nrc, sizeof(*t->rc)))
+	if (array_grow((void **)&t->rc, &p->caprc, t->nrc, sizeof(*t->rc)))
 		return -ENOMEM;
 	t->rc[t->nrc++] = c;
 	return 0;
@@ -252,7 +253,7 @@ static int parse_c(struct qp_parse *p, char **w, int n)
 		return bad(p, "a 'c' line before any 'tag' line");
 	if (n != 3 || !u64_of(w[1], 10, &c.slot) || !u64_of(w[2], 10, &c.count))
 		return bad(p, "expected 'c SLOT COUNT'");
-	if (prof_grow((void **)&t->c, &p->capc, t->nc, sizeof(*t->c)))
+	if (array_grow((void **)&t->c, &p->capc, t->nc, sizeof(*t->c)))
 		return -ENOMEM;
 	t->c[t->nc++] = c;
 	return 0;

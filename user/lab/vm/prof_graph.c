@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "vm/prof_build.h"
+#include "sys/util.h"
 
 /* (A, B) -> V, in a tree of tsearch(). */
 struct pair {
@@ -74,7 +75,7 @@ static size_t fn_of(struct build *b, const struct prof_sym *f, uint64_t addr)
 
 	if (i != g->nfn) /* (known, or SIZE_MAX) */
 		return i;
-	if (prof_grow((void **)&g->fn, &b->capfn, g->nfn, sizeof(*g->fn)))
+	if (array_grow((void **)&g->fn, &b->capfn, g->nfn, sizeof(*g->fn)))
 		return SIZE_MAX;
 	fn = &g->fn[g->nfn++];
 	*fn = (struct pg_fn){ .kind = k, .name = strdup(name) };
@@ -90,7 +91,7 @@ static size_t child(struct build *b, size_t parent, size_t fn)
 
 	if (i != g->nnode)
 		return i;
-	if (prof_grow((void **)&g->node, &b->capnode, g->nnode, sizeof(*g->node)))
+	if (array_grow((void **)&g->node, &b->capnode, g->nnode, sizeof(*g->node)))
 		return SIZE_MAX;
 	g->node[g->nnode++] = (struct pg_node){ .parent = parent, .fn = fn };
 	return i;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "vm/prof_build.h"
+#include "sys/util.h"
 
 /* A symbol of the vmlinux: where the boot's functions are checked against it. */
 struct dsym {
@@ -248,7 +249,7 @@ static int tag_hits(struct hits *hs, const struct capture *c, const struct qp_ta
 			}
 			if (!path)
 				continue;
-			if (prof_grow((void **)&hs->h, &hs->cap, hs->n, sizeof(*hs->h)))
+			if (array_grow((void **)&hs->h, &hs->cap, hs->n, sizeof(*hs->h)))
 				return -ENOMEM;
 			hs->h[hs->n++] =
 				(struct hit){ addr, f->name, (int64_t)(q->c[k].count * w) };

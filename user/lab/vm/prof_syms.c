@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "vm/prof_build.h"
+#include "sys/util.h"
 
 /* The kernel's own code among the modules: "[__builtin__ftrace]", "[__builtin__kprobes]" */
 #define BUILTIN "__builtin__"
@@ -28,25 +29,11 @@ int prof_by_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int prof_grow(void **arr, size_t *cap, size_t n, size_t size)
-{
-	void *a;
-
-	if (n < *cap)
-		return 0;
-	a = realloc(*arr, (*cap ? 2 * *cap : 64) * size);
-	if (!a)
-		return -ENOMEM;
-	*arr = a;
-	*cap = *cap ? 2 * *cap : 64;
-	return 0;
-}
-
 static char *keep(struct prof_syms *s, const char *text)
 {
 	char *copy;
 
-	if (prof_grow((void **)&s->strings, &s->capstrings, s->nstrings, sizeof(*s->strings)))
+	if (array_grow((void **)&s->strings, &s->capstrings, s->nstrings, sizeof(*s->strings)))
 		return NULL;
 	copy = strdup(text);
 	if (copy)
@@ -140,7 +127,7 @@ struct lens {
 
 static int list_add(struct list *l, const struct ksym *k)
 {
-	if (prof_grow((void **)&l->k, &l->cap, l->n, sizeof(*l->k)))
+	if (array_grow((void **)&l->k, &l->cap, l->n, sizeof(*l->k)))
 		return -ENOMEM;
 	l->k[l->n++] = *k;
 	return 0;
@@ -172,7 +159,7 @@ static int read_lines(struct prof_syms *s, const char *text, const char *label, 
 					 label, no, shown);
 				return -EINVAL;
 			}
-			if (prof_grow((void **)&lens->l, &lens->cap, lens->n, sizeof(*lens->l)))
+			if (array_grow((void **)&lens->l, &lens->cap, lens->n, sizeof(*lens->l)))
 				return -ENOMEM;
 			lens->l[lens->n++] = (struct jitlen){ k.addr, bytes };
 			continue;
@@ -222,7 +209,7 @@ static int range_add(struct ranges *rs, uint64_t start, uint64_t end, const char
 {
 	if (end <= start)
 		return 0;
-	if (prof_grow((void **)&rs->r, &rs->cap, rs->n, sizeof(*rs->r)))
+	if (array_grow((void **)&rs->r, &rs->cap, rs->n, sizeof(*rs->r)))
 		return -ENOMEM;
 	rs->r[rs->n++] = (struct prof_sym){ start, end, name, module, kind };
 	return 0;
@@ -320,7 +307,7 @@ static int parse_modules(struct prof_syms *s, const char *text, struct kmod **ou
 			return -EINVAL;
 		}
 		m.name = w[0];
-		if (prof_grow((void **)out, &cap, *nout, sizeof(**out)))
+		if (array_grow((void **)out, &cap, *nout, sizeof(**out)))
 			return -ENOMEM;
 		(*out)[(*nout)++] = m;
 	}
